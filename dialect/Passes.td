@@ -1,0 +1,79 @@
+//===- Passes.td - TensorOp passes -------------------------*- tablegen -*-===//
+
+#ifndef TENSOROP_PASSES_TD
+#define TENSOROP_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TensorOpAnnotateSketch : Pass<"tensorop-annotate-sketch", "ModuleOp"> {
+  let summary = "Attach an advisor-chosen #tensorop.sketch to each supported GEMM";
+  let description = [{
+    Visits every `linalg.matmul` (on tensors or memrefs, including transposed
+    operands through `indexing_maps`). For static f32 matmuls it asks the
+    advisor for a sketch, validates it against the target and attaches it as
+    the `tensorop.sketch` attribute. Anything else (dynamic dimensions, other
+    element types, broadcasting maps) is left for the upstream lowering, with
+    a remark that says why.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"host\"",
+           "Target: host, x86-avx512, x86-avx2">,
+    Option<"advisor", "advisor", "std::string", /*default=*/"\"builtin\"",
+           "Advisor: builtin">,
+    Option<"db", "db", "std::string", /*default=*/"\"\"",
+           "Tuning database to read sketches from (not implemented yet)">,
+    Option<"hintsDir", "hints-dir", "std::string", /*default=*/"\"\"",
+           "Directory of target hints (default: $TENSOROP_HINTS_DIR or the source tree's hints/)">,
+  ];
+  let dependentDialects = ["::mlir::tensorop::TensorOpDialect"];
+}
+
+def TensorOpApplySketch : Pass<"tensorop-apply-sketch", "ModuleOp"> {
+  let summary = "Tile, pack and microkernel-ize each sketched memref GEMM";
+  let description = [{
+    For each `linalg.matmul` on memrefs that carries a `tensorop.sketch`:
+    tiles it with `scf::tileUsingSCF` (cache tiles in the sketch's loop
+    order), packs the A and B blocks into k-major panels (upstream
+    `linalg.transpose` / `linalg.copy` / `linalg.fill` on subviews) at the
+    loop level where each block becomes invariant, and replaces the inner
+    block by register-block loops of `tensorop.ukernel` ops whose code an
+    emitter script prints. The emitter runs with a timeout; its output is
+    checked with the LLVM MC assembler of the target and cached by content
+    hash.
+  }];
+  let options = [
+    Option<"emitterDir", "emitter-dir", "std::string", /*default=*/"\"\"",
+           "Directory of emitter scripts (default: $TENSOROP_EMITTER_DIR or the source tree's python_emitters/)">,
+    Option<"emitterTimeout", "emitter-timeout", "unsigned", /*default=*/"30",
+           "Seconds an emitter script may run">,
+  ];
+  let dependentDialects = [
+    "::mlir::tensorop::TensorOpDialect", "::mlir::scf::SCFDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::arith::ArithDialect", "::mlir::affine::AffineDialect"];
+}
+
+def TensorOpLowerUKernel : Pass<"tensorop-lower-ukernel", "ModuleOp"> {
+  let summary = "Splice tensorop.ukernel code in as llvm.inline_asm";
+  let description = [{
+    Replaces each `tensorop.ukernel` by the address computations of its
+    memref operands and one `llvm.inline_asm` op carrying the emitted code.
+  }];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::arith::ArithDialect"];
+}
+
+def TensorOpDeallocateBuffers
+    : Pass<"tensorop-deallocate-buffers", "ModuleOp"> {
+  let summary = "Run the upstream buffer-deallocation-pipeline where it applies";
+  let description = [{
+    Upstream ownership-based deallocation rejects modules that already free
+    memory themselves (`memref.dealloc`). This pass runs
+    `buffer-deallocation-pipeline` on modules without explicit deallocations
+    and, on modules that have them, leaves buffers as they are with a remark
+    saying that buffers created by bufferization are not freed.
+  }];
+}
+
+#endif // TENSOROP_PASSES_TD

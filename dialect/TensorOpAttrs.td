@@ -1,0 +1,99 @@
+//===- TensorOpAttrs.td - Target and sketch attributes -----*- tablegen -*-===//
+
+#ifndef TENSOROP_ATTRS_TD
+#define TENSOROP_ATTRS_TD
+
+include "TensorOpBase.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+
+class TensorOp_Attr<string name, string attrMnemonic>
+    : AttrDef<TensorOp_Dialect, name> {
+  let mnemonic = attrMnemonic;
+}
+
+def TensorOp_TargetAttr : TensorOp_Attr<"Target", "target"> {
+  let summary = "The hardware a kernel is generated for";
+  let description = [{
+    A target as read from `hints/<name>.json`: the LLVM triple, CPU and
+    features the code is built for, and the vector register file the
+    register-block legality checks use.
+
+    ```mlir
+    #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu",
+                     cpu = "znver4", features = "+avx512f,+avx512bw",
+                     vector_bits = 512, vector_registers = 32>
+    ```
+  }];
+  let parameters = (ins
+    StringRefParameter<"target name, e.g. x86-avx512">:$name,
+    StringRefParameter<"LLVM target triple">:$triple,
+    StringRefParameter<"LLVM CPU name">:$cpu,
+    StringRefParameter<"LLVM target features">:$features,
+    "int64_t":$vector_bits,
+    "int64_t":$vector_registers);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Number of f32 lanes in one vector register.
+    int64_t getF32Lanes() const { return getVectorBits() / 32; }
+  }];
+}
+
+def TensorOp_UKernelSpecAttr : TensorOp_Attr<"UKernelSpec", "ukernel_spec"> {
+  let summary = "Which microkernel an emitter prints, and its variant knobs";
+  let description = [{
+    Names the emitter family (a script in `python_emitters/`) and the variant
+    knobs it offers: the K unroll factor, how A elements are broadcast, and
+    the software prefetch distance on the B panel (0: none).
+  }];
+  let parameters = (ins
+    StringRefParameter<"emitter family, e.g. x86_gemm_fma">:$emitter,
+    "int64_t":$k_unroll,
+    StringRefParameter<"explicit or embedded">:$broadcast,
+    "int64_t":$prefetch_b);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+def TensorOp_SketchAttr : TensorOp_Attr<"Sketch", "sketch"> {
+  let summary = "Tiling, loop order, packing and microkernel of one GEMM";
+  let description = [{
+    The sketch an advisor chose for one `linalg.matmul`:
+
+    * cache tiles `mc`, `nc`, `kc` (level 1) and the register block `mr` x
+      `nr` (level 0, the microkernel's C tile);
+    * `loop_order`: the order of the three cache-tile loops, a permutation of
+      "mnk" (outermost first); `micro_order`: the order of the two register
+      block loops inside a cache tile, "mn" or "nm";
+    * `pack_a` / `pack_b`: packing layouts. `"kmajor_mr"` packs A into
+      panels of `mr` rows stored k-major (`[M/mr][kc][mr]`);
+      `"kmajor_nr"` packs B into panels of `nr` columns stored k-major
+      (`[N/nr][kc][nr]`). Edge panels are zero-padded;
+    * `ukernel`: the microkernel emitter and its variant;
+    * `target`: the target it is legal for;
+    * `source`: who chose it ("builtin", "llm:<model>", "db:<hash>", ...).
+
+    The verifier rejects non-positive tiles, orders that are not
+    permutations, cache tiles that are not multiples of the register block
+    and register blocks that do not fit the target's register file.
+  }];
+  let parameters = (ins
+    "int64_t":$mc, "int64_t":$nc, "int64_t":$kc,
+    "int64_t":$mr, "int64_t":$nr,
+    StringRefParameter<"cache-tile loop order">:$loop_order,
+    StringRefParameter<"register-block loop order">:$micro_order,
+    StringRefParameter<"A packing layout">:$pack_a,
+    StringRefParameter<"B packing layout">:$pack_b,
+    "UKernelSpecAttr":$ukernel,
+    "TargetAttr":$target,
+    StringRefParameter<"provenance of the choice">:$source);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Vector registers the register block needs: accumulators, B vectors
+    /// and the broadcast register(s).
+    int64_t getVectorRegistersNeeded() const;
+  }];
+}
+
+#endif // TENSOROP_ATTRS_TD

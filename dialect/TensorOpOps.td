@@ -1,0 +1,55 @@
+//===- TensorOpOps.td - tensorop operations -----------------*- tablegen -*-===//
+
+#ifndef TENSOROP_OPS_TD
+#define TENSOROP_OPS_TD
+
+include "TensorOpBase.td"
+include "TensorOpAttrs.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+class TensorOp_Op<string mnemonic, list<Trait> traits = []>
+    : Op<TensorOp_Dialect, mnemonic, traits>;
+
+def TensorOp_UKernelOp : TensorOp_Op<"ukernel"> {
+  let summary = "A register-blocked GEMM microkernel printed by an emitter";
+  let description = [{
+    Computes, for `r < m_rem` and `j < n_rem`,
+    `C[r][j] += sum_{k < kc} A_panel[k][r] * B_panel[k][j]`, where the A panel
+    holds `mr` floats per k and the B panel `nr` floats per k (both packed
+    k-major), and C is a row-major tile with unit inner stride. Elements of C
+    outside `m_rem` x `n_rem` are not touched.
+
+    The op carries the code an emitter script printed (`asm`, in the syntax
+    named by `dialect`) with its LLVM inline-asm `constraints`; the seven
+    operands of the assembly are, in order: A panel, B panel, C (as 64-bit
+    addresses), kc, the row stride of C in bytes, m_rem and n_rem.
+    `tensorop-lower-ukernel` splices it in as `llvm.inline_asm`.
+
+    ```mlir
+    tensorop.ukernel "x86_avx512_f32_6x64_u4_explicit"
+        a(%ap : memref<384x6xf32>) b(%bp : memref<384x64xf32>)
+        c(%c : memref<?x?xf32, strided<[1024, 1], offset: ?>>)
+        kc(%kc) m_rem(%m) n_rem(%n)
+        {asm = "...", constraints = "...", mr = 6, nr = 64, ...}
+    ```
+  }];
+  let arguments = (ins
+    StrAttr:$kernel_name,
+    Arg<AnyMemRef, "packed A panel", [MemRead]>:$a,
+    Arg<AnyMemRef, "packed B panel", [MemRead]>:$b,
+    Arg<AnyMemRef, "C tile", [MemRead, MemWrite]>:$c,
+    Index:$kc, Index:$m_rem, Index:$n_rem,
+    StrAttr:$asm_string,
+    StrAttr:$constraints,
+    StrAttr:$asm_dialect,
+    I64Attr:$mr, I64Attr:$nr,
+    StrAttr:$emitter_hash);
+  let assemblyFormat = [{
+    $kernel_name `a` `(` $a `:` type($a) `)` `b` `(` $b `:` type($b) `)`
+    `c` `(` $c `:` type($c) `)` `kc` `(` $kc `)` `m_rem` `(` $m_rem `)`
+    `n_rem` `(` $n_rem `)` attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // TENSOROP_OPS_TD

@@ -1,0 +1,56 @@
+//===- Emitter.h - Run emitter scripts and check what they print -*- C++ -*-===//
+//
+// Emitter scripts (python_emitters/*.py) take a JSON spec on stdin and print a
+// JSON object with the microkernel's code. This library runs them with a
+// timeout, validates the answer, checks that the code assembles for the
+// target with LLVM MC, and caches the result by content hash.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSOROP_EMITTERS_EMITTER_H
+#define TENSOROP_EMITTERS_EMITTER_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+
+#include <string>
+
+namespace mlir::tensorop {
+
+struct EmitterRequest {
+  std::string script;      ///< Emitter family, e.g. "x86_gemm_fma".
+  std::string dir;         ///< Directory holding <script>.py; "" = default.
+  llvm::json::Object spec; ///< The JSON spec sent on stdin.
+  unsigned timeoutSeconds = 30;
+  /// Target the code must assemble for.
+  std::string triple, cpu, features;
+};
+
+struct EmittedKernel {
+  std::string name;
+  std::string asmText;
+  std::string constraints;
+  std::string dialect; ///< "att" or "intel".
+  int64_t mr = 0, nr = 0;
+  std::string hash; ///< Content hash of script + spec (the cache key).
+  bool fromCache = false;
+};
+
+/// The directory emitter scripts are read from: $TENSOROP_EMITTER_DIR, else
+/// the source tree's python_emitters/.
+std::string defaultEmitterDir();
+
+/// Runs (or fetches from the cache) the emitter; every failure is an error
+/// with the emitter's name and what went wrong.
+llvm::Expected<EmittedKernel> runEmitter(const EmitterRequest &request);
+
+/// Checks that `asmText`, an LLVM inline-asm body with operands $0..$N,
+/// assembles for the target. Operands are replaced by scratch registers.
+llvm::Error checkAssembles(llvm::StringRef asmText, llvm::StringRef dialect,
+                           unsigned numOperands, llvm::StringRef triple,
+                           llvm::StringRef cpu, llvm::StringRef features);
+
+} // namespace mlir::tensorop
+
+#endif // TENSOROP_EMITTERS_EMITTER_H

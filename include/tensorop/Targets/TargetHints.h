@@ -1,0 +1,70 @@
+//===- TargetHints.h - Hardware hints of one target -------------*- C++ -*-===//
+//
+// The typed, validated form of hints/<target>.json: what the builtin advisor's
+// analytical model and the LLM prompts read about a target.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSOROP_TARGETS_TARGETHINTS_H
+#define TENSOROP_TARGETS_TARGETHINTS_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir {
+class MLIRContext;
+namespace tensorop {
+class TargetAttr;
+
+struct CacheLevel {
+  int level = 0;
+  int64_t sizeBytes = 0;
+  int64_t ways = 0;
+  int64_t lineBytes = 0;
+  int64_t sharedByCores = 1;
+};
+
+struct TargetHints {
+  std::string name;
+  std::string path; ///< The file it was read from.
+  std::string arch, triple, cpu, features;
+  std::string isa; ///< "avx512", "avx2", ...
+  int64_t vectorBits = 0;
+  int64_t vectorRegisters = 0;
+  double fmaLatency = 0;
+  int64_t accumulatorsForPeak = 0;
+  int64_t minFmasPerBroadcast = 1;
+  bool embeddedBroadcast = false;
+  std::vector<CacheLevel> caches;
+  int64_t cores = 1;
+  double peakGflopsF32PerCore = 0;
+
+  int64_t f32Lanes() const { return vectorBits / 32; }
+  /// Size in bytes of the data cache at `level`, or 0 if unknown.
+  int64_t cacheBytes(int level) const;
+  TargetAttr toAttr(MLIRContext *ctx) const;
+};
+
+/// The directory hints are read from: $TENSOROP_HINTS_DIR, else the source
+/// tree's hints/.
+std::string defaultHintsDir();
+
+/// Maps "host" to the best x86 target this CPU supports; other names are
+/// returned unchanged. Fails if the host has no supported vector ISA.
+llvm::Expected<std::string> resolveTargetName(llvm::StringRef target);
+
+/// The targets the CPU pipeline can generate code for.
+llvm::ArrayRef<llvm::StringLiteral> supportedCpuTargets();
+
+/// Reads and validates `<dir>/<target>.json`; an error names the file and
+/// the field that is wrong.
+llvm::Expected<TargetHints> loadTargetHints(llvm::StringRef target,
+                                            llvm::StringRef dir = "");
+
+} // namespace tensorop
+} // namespace mlir
+
+#endif // TENSOROP_TARGETS_TARGETHINTS_H

@@ -1,0 +1,18 @@
+//===- MatmulSupport.h - Which linalg.matmul ops TensorOp handles -*- C++ -*-===//
+
+#ifndef TENSOROP_TRANSFORMS_MATMULSUPPORT_H
+#define TENSOROP_TRANSFORMS_MATMULSUPPORT_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "tensorop/Advisor/Advisor.h"
+
+namespace mlir::tensorop {
+
+/// Classifies a linalg.matmul: on success the static problem it computes,
+/// otherwise the reason it is left to the upstream lowering.
+FailureOr<GemmProblem> matchSupportedMatmul(linalg::MatmulOp op,
+                                            std::string &reason);
+
+} // namespace mlir::tensorop
+
+#endif

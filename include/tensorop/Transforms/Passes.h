@@ -1,0 +1,68 @@
+//===- Passes.h - TensorOp passes and the pipeline --------------*- C++ -*-===//
+
+#ifndef TENSOROP_TRANSFORMS_PASSES_H
+#define TENSOROP_TRANSFORMS_PASSES_H
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassOptions.h"
+#include "tensorop/Dialect/TensorOpDialect.h"
+
+namespace mlir {
+class RewriterBase;
+namespace tensorop {
+
+#define GEN_PASS_DECL
+#include "tensorop/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "tensorop/Transforms/Passes.h.inc"
+
+/// Options of `--tensorop-pipeline`.
+struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
+  PassOptions::Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("Target: host, x86-avx512, x86-avx2"),
+      llvm::cl::init("host")};
+  PassOptions::Option<std::string> advisor{
+      *this, "advisor", llvm::cl::desc("Advisor: builtin"),
+      llvm::cl::init("builtin")};
+  PassOptions::Option<std::string> db{
+      *this, "db",
+      llvm::cl::desc("Tuning database to read sketches from (not yet "
+                     "supported; must be empty)"),
+      llvm::cl::init("")};
+  PassOptions::Option<bool> barePtrAbi{
+      *this, "bare-ptr-abi",
+      llvm::cl::desc("Lower static memref function arguments to bare "
+                     "pointers (the C header ABI of tensorop gen)"),
+      llvm::cl::init(false)};
+};
+
+/// Adds the whole TensorOp CPU pipeline: annotate, bufferize, apply the
+/// sketch, splice microkernels, and lower everything to the LLVM dialect.
+void buildTensorOpPipeline(OpPassManager &pm, const PipelineOptions &options);
+
+/// Registers `tensorop-pipeline`.
+void registerTensorOpPipeline();
+
+/// Registers the dialect, the passes and the pipeline (for tools, the plugin
+/// and tests).
+void registerAllTensorOpPasses();
+void registerTensorOpDialect(DialectRegistry &registry);
+
+/// The core of `tensorop-apply-sketch` for one memref linalg.matmul carrying
+/// a sketch: tile, pack and replace the inner block by microkernels.
+LogicalResult applySketch(RewriterBase &rewriter, linalg::MatmulOp op,
+                          SketchAttr sketch, StringRef emitterDir,
+                          unsigned emitterTimeout);
+
+} // namespace tensorop
+} // namespace mlir
+
+#endif // TENSOROP_TRANSFORMS_PASSES_H

@@ -1,0 +1,40 @@
+//===- Advisor.cpp - Advisor selection and the typed answer ---------------===//
+
+#include "tensorop/Advisor/Advisor.h"
+#include "tensorop/Dialect/TensorOpDialect.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Location.h"
+
+using namespace mlir;
+using namespace mlir::tensorop;
+
+SketchAttr SketchChoice::toAttr(MLIRContext *ctx, const TargetHints &target,
+                                std::string &error) const {
+  // Route verifier messages into `error` instead of the context's handler.
+  auto emitToLoc = [&]() { return mlir::emitError(UnknownLoc::get(ctx)); };
+  llvm::function_ref<InFlightDiagnostic()> emit = emitToLoc;
+  ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
+    error = diag.str();
+    return success();
+  });
+  TargetAttr targetAttr = target.toAttr(ctx);
+  UKernelSpecAttr ukernel = UKernelSpecAttr::getChecked(
+      emit, ctx, StringRef(emitter), kUnroll, StringRef(broadcast), prefetchB);
+  if (!ukernel)
+    return {};
+  return SketchAttr::getChecked(emit, ctx, mc, nc, kc, mr, nr,
+                                StringRef(loopOrder), StringRef(microOrder),
+                                StringRef(packA), StringRef(packB), ukernel,
+                                targetAttr, StringRef(source));
+}
+
+llvm::Expected<std::unique_ptr<Advisor>>
+mlir::tensorop::createAdvisor(llvm::StringRef spec) {
+  if (spec == "builtin")
+    return createBuiltinAdvisor();
+  return llvm::createStringError(
+      "unknown advisor '" + spec +
+      "': this build offers 'builtin' (the llm and replay advisors are "
+      "not implemented yet)");
+}

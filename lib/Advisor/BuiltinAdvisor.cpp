@@ -1,0 +1,110 @@
+//===- BuiltinAdvisor.cpp - Analytical, deterministic sketch choice -------===//
+//
+// The model of Low et al. (TOMS 2016), as Polly's MatmulOptimizer codes it,
+// adapted to the microkernel's orientation here: the C tile is mr rows by nr
+// columns with nr along the vector lanes; the A micro-panel (kc x mr) stays
+// in L1 while B micro-panels (kc x nr) stream from an L2-resident kc x nc
+// block, and the packed A block (mc x kc) lives in L3.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorop/Advisor/Advisor.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::tensorop;
+
+namespace {
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
+
+/// Splits `extent` into equal blocks of at most `target`, rounded up to a
+/// multiple of `multiple`, so the last block is not a sliver.
+int64_t balancedTile(int64_t extent, int64_t target, int64_t multiple) {
+  target = std::max(multiple, target / multiple * multiple);
+  int64_t blocks = ceilDiv(extent, target);
+  return roundUp(ceilDiv(extent, blocks), multiple);
+}
+
+class BuiltinAdvisor : public Advisor {
+public:
+  llvm::StringRef name() const override { return "builtin"; }
+
+  llvm::Expected<SketchChoice> propose(const GemmProblem &p,
+                                       const TargetHints &t) override {
+    SketchChoice c;
+    c.source = "builtin";
+    int64_t lanes = t.f32Lanes();
+    int64_t regs = t.vectorRegisters;
+
+    // Register block: every (mr, nv) that fits the register file, scored by
+    // the fraction of FMA issue slots doing useful work.
+    double bestScore = -1;
+    int64_t bestAcc = 0;
+    // Blocks narrower than 4 rows or wider than 4 vectors stream B panels
+    // from L2 faster than the FMAs consume them (nr*4 bytes per k against
+    // mr*nv FMAs), so they are only considered when M itself is that small.
+    int64_t minRows = std::min<int64_t>(p.m, 4);
+    for (int64_t nv = 1; nv <= 4 && nv + 2 <= regs; ++nv) {
+      for (int64_t mr = minRows; mr <= 16 && mr * nv + nv + 1 <= regs; ++mr) {
+        int64_t nr = nv * lanes;
+        int64_t acc = mr * nv;
+        // FMA latency x throughput needs this many independent chains.
+        double latency =
+            std::min(1.0, double(acc) / double(t.accumulatorsForPeak));
+        // An explicit broadcast shared by too few FMAs steals FP slots.
+        bool embedded = nv < t.minFmasPerBroadcast && t.embeddedBroadcast;
+        double broadcast =
+            (nv >= t.minFmasPerBroadcast || embedded) ? 1.0 : 0.75;
+        // Work wasted on zero-padded edge panels.
+        double edge = double(p.m * p.n) /
+                      double(roundUp(p.m, mr) * roundUp(p.n, nr));
+        double score = std::round(latency * broadcast * edge * 100) / 100;
+        // Ties go to more accumulators (fewer loads per FMA, C traffic
+        // amortised over more work).
+        if (score > bestScore || (score == bestScore && acc > bestAcc)) {
+          bestScore = score;
+          bestAcc = acc;
+          c.mr = mr;
+          c.nr = nr;
+          c.broadcast = embedded ? "embedded" : "explicit";
+        }
+      }
+    }
+    if (bestScore < 0)
+      return llvm::createStringError("target " + t.name +
+                                     " has too few vector registers");
+
+    int64_t l1 = t.cacheBytes(1), l2 = t.cacheBytes(2);
+    int64_t l3 = t.cacheBytes(3) ? t.cacheBytes(3) : 4 * l2;
+    for (const CacheLevel &level : t.caches)
+      if (level.level == 3)
+        l3 /= std::max<int64_t>(1, level.sharedByCores);
+    const int64_t bytes = 4;
+    // kc: the A micro-panel takes at most a quarter of L1.
+    int64_t kcTarget = std::clamp<int64_t>(l1 / 4 / (c.mr * bytes), 64, 512);
+    c.kc = balancedTile(p.k, kcTarget, 1);
+    // nc: the packed B block takes at most half of L2.
+    int64_t ncTarget = l2 / 2 / (c.kc * bytes);
+    c.nc = std::min(balancedTile(p.n, ncTarget, c.nr), roundUp(p.n, c.nr));
+    // mc: the packed A block takes at most half of this core's L3 share.
+    int64_t mcTarget = l3 / 2 / (c.kc * bytes);
+    c.mc = std::min(balancedTile(p.m, mcTarget, c.mr), roundUp(p.m, c.mr));
+
+    // m outermost so that the (large) A block is packed once per k block
+    // and B blocks, cheap to copy, are re-packed per m block.
+    c.loopOrder = "mkn";
+    c.microOrder = "mn";
+    c.emitter = "x86_gemm_fma";
+    c.kUnroll = 4;
+    c.prefetchB = 0;
+    return c;
+  }
+};
+} // namespace
+
+std::unique_ptr<Advisor> mlir::tensorop::createBuiltinAdvisor() {
+  return std::make_unique<BuiltinAdvisor>();
+}

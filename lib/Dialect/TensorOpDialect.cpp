@@ -1,0 +1,185 @@
+//===- TensorOpDialect.cpp - tensorop dialect, attributes, ops ------------===//
+
+#include "tensorop/Dialect/TensorOpDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::tensorop;
+
+#include "tensorop/Dialect/TensorOpDialect.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tensorop/Dialect/TensorOpAttrs.cpp.inc"
+
+#define GET_OP_CLASSES
+#include "tensorop/Dialect/TensorOpOps.cpp.inc"
+
+void TensorOpDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "tensorop/Dialect/TensorOpAttrs.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "tensorop/Dialect/TensorOpOps.cpp.inc"
+      >();
+}
+
+int64_t mlir::tensorop::registerBlockVectorRegisters(int64_t mr, int64_t nr,
+                                                     int64_t lanes) {
+  int64_t nv = (nr + lanes - 1) / lanes;
+  return mr * nv + nv + 1;
+}
+
+//===----------------------------------------------------------------------===//
+// TargetAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 StringRef name, StringRef triple,
+                                 StringRef cpu, StringRef features,
+                                 int64_t vectorBits, int64_t vectorRegisters) {
+  if (name.empty())
+    return emitError() << "target name must not be empty";
+  if (triple.empty())
+    return emitError() << "target '" << name << "' has an empty triple";
+  if (vectorBits < 32 || vectorBits % 32 != 0)
+    return emitError() << "target '" << name << "': vector_bits must be a "
+                       << "positive multiple of 32, got " << vectorBits;
+  if (vectorRegisters <= 0)
+    return emitError() << "target '" << name
+                       << "': vector_registers must be positive, got "
+                       << vectorRegisters;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// UKernelSpecAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+UKernelSpecAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        StringRef emitter, int64_t kUnroll,
+                        StringRef broadcast, int64_t prefetchB) {
+  if (emitter.empty() || !llvm::all_of(emitter, [](char c) {
+        return llvm::isAlnum(c) || c == '_';
+      }))
+    return emitError() << "ukernel emitter must be a non-empty identifier "
+                          "naming a script in python_emitters/, got '"
+                       << emitter << "'";
+  if (kUnroll < 1 || kUnroll > 16)
+    return emitError() << "ukernel k_unroll must be in [1, 16], got "
+                       << kUnroll;
+  if (broadcast != "explicit" && broadcast != "embedded")
+    return emitError() << "ukernel broadcast must be \"explicit\" or "
+                          "\"embedded\", got \""
+                       << broadcast << "\"";
+  if (prefetchB < 0 || prefetchB > 64)
+    return emitError() << "ukernel prefetch_b must be in [0, 64], got "
+                       << prefetchB;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SketchAttr
+//===----------------------------------------------------------------------===//
+
+/// True if `order` holds each character of `letters` exactly once.
+static bool isPermutationOf(StringRef order, StringRef letters) {
+  if (order.size() != letters.size())
+    return false;
+  for (char c : letters)
+    if (order.count(c) != 1)
+      return false;
+  return true;
+}
+
+LogicalResult SketchAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, int64_t mc, int64_t nc,
+    int64_t kc, int64_t mr, int64_t nr, StringRef loopOrder,
+    StringRef microOrder, StringRef packA, StringRef packB,
+    UKernelSpecAttr ukernel, TargetAttr target, StringRef source) {
+  for (auto [name, value] : {std::pair<StringRef, int64_t>{"mc", mc},
+                             {"nc", nc},
+                             {"kc", kc},
+                             {"mr", mr},
+                             {"nr", nr}})
+    if (value <= 0)
+      return emitError() << "sketch tile '" << name
+                         << "' must be positive, got " << value;
+  if (mc % mr != 0)
+    return emitError() << "sketch mc (" << mc
+                       << ") must be a multiple of mr (" << mr << ")";
+  if (nc % nr != 0)
+    return emitError() << "sketch nc (" << nc
+                       << ") must be a multiple of nr (" << nr << ")";
+  if (!isPermutationOf(loopOrder, "mnk"))
+    return emitError() << "sketch loop_order \"" << loopOrder
+                       << "\" is not a permutation of \"mnk\"";
+  if (!isPermutationOf(microOrder, "mn"))
+    return emitError() << "sketch micro_order \"" << microOrder
+                       << "\" is not a permutation of \"mn\"";
+  if (packA != "kmajor_mr")
+    return emitError() << "sketch pack_a \"" << packA
+                       << "\" is not a known layout (expected \"kmajor_mr\")";
+  if (packB != "kmajor_nr")
+    return emitError() << "sketch pack_b \"" << packB
+                       << "\" is not a known layout (expected \"kmajor_nr\")";
+  if (!ukernel || !target)
+    return emitError() << "sketch needs a ukernel and a target";
+  int64_t lanes = target.getF32Lanes();
+  if (nr % lanes != 0)
+    return emitError() << "sketch nr (" << nr
+                       << ") must be a multiple of the target's f32 lanes ("
+                       << lanes << " on " << target.getName() << ")";
+  int64_t needed = registerBlockVectorRegisters(mr, nr, lanes);
+  if (needed > target.getVectorRegisters())
+    return emitError() << "sketch register block " << mr << "x" << nr
+                       << " needs " << needed << " vector registers but "
+                       << target.getName() << " has "
+                       << target.getVectorRegisters();
+  if (ukernel.getBroadcast() == "embedded" && lanes != 16)
+    return emitError() << "embedded broadcasts need 512-bit vectors; "
+                       << target.getName() << " has "
+                       << target.getVectorBits();
+  if (source.empty())
+    return emitError() << "sketch source (provenance) must not be empty";
+  return success();
+}
+
+int64_t SketchAttr::getVectorRegistersNeeded() const {
+  return registerBlockVectorRegisters(getMr(), getNr(),
+                                      getTarget().getF32Lanes());
+}
+
+//===----------------------------------------------------------------------===//
+// UKernelOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult UKernelOp::verify() {
+  auto isF32 = [](Type t) {
+    return cast<MemRefType>(t).getElementType().isF32();
+  };
+  if (!isF32(getA().getType()) || !isF32(getB().getType()) ||
+      !isF32(getC().getType()))
+    return emitOpError("operands must be f32 memrefs");
+  auto cType = cast<MemRefType>(getC().getType());
+  if (cType.getRank() != 2)
+    return emitOpError("C must be a rank-2 memref, got ") << cType;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(cType.getStridesAndOffset(strides, offset)) || strides[1] != 1)
+    return emitOpError("C must have unit inner stride, got ") << cType;
+  if (getMr() <= 0 || getNr() <= 0)
+    return emitOpError("mr and nr must be positive");
+  if (getAsmString().empty())
+    return emitOpError("carries no emitted code");
+  if (getAsmDialect() != "att" && getAsmDialect() != "intel")
+    return emitOpError("asm dialect must be \"att\" or \"intel\", got \"")
+           << getAsmDialect() << "\"";
+  return success();
+}

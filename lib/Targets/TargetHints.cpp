@@ -1,0 +1,221 @@
+//===- TargetHints.cpp - Read and validate hints/<target>.json ------------===//
+
+#include "tensorop/Targets/TargetHints.h"
+#include "tensorop/Dialect/TensorOpDialect.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <cstdlib>
+
+using namespace mlir;
+using namespace mlir::tensorop;
+using llvm::json::Object;
+
+int64_t TargetHints::cacheBytes(int level) const {
+  for (const CacheLevel &c : caches)
+    if (c.level == level)
+      return c.sizeBytes;
+  return 0;
+}
+
+TargetAttr TargetHints::toAttr(MLIRContext *ctx) const {
+  return TargetAttr::get(ctx, name, triple, cpu, features, vectorBits,
+                         vectorRegisters);
+}
+
+std::string mlir::tensorop::defaultHintsDir() {
+  if (const char *env = std::getenv("TENSOROP_HINTS_DIR"))
+    return env;
+  return std::string(TENSOROP_SOURCE_DIR) + "/hints";
+}
+
+llvm::ArrayRef<llvm::StringLiteral> mlir::tensorop::supportedCpuTargets() {
+  static constexpr llvm::StringLiteral targets[] = {"x86-avx512", "x86-avx2"};
+  return targets;
+}
+
+llvm::Expected<std::string>
+mlir::tensorop::resolveTargetName(llvm::StringRef target) {
+  if (target != "host")
+    return target.str();
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  auto has = [&](llvm::StringRef f) { return features.lookup(f); };
+  if (has("avx512f") && has("avx512bw") && has("avx512vl") && has("bmi2"))
+    return std::string("x86-avx512");
+  if (has("avx2") && has("fma") && has("bmi2"))
+    return std::string("x86-avx2");
+  return llvm::createStringError(
+      "target=host: this CPU (" + llvm::sys::getHostCPUName().str() +
+      ") has neither AVX-512 nor AVX2+FMA; name a target explicitly");
+}
+
+namespace {
+/// Walks a JSON document and reports the first missing or ill-typed field
+/// with its path, e.g. "caches[1].size_bytes".
+class HintsReader {
+public:
+  HintsReader(llvm::StringRef file) : file(file) {}
+
+  llvm::Error fail(const llvm::Twine &field, const llvm::Twine &what) {
+    return llvm::createStringError(file + ": field '" + field + "' " + what);
+  }
+
+  llvm::Error str(const Object &o, llvm::StringRef key, const Twine &path,
+                  std::string &out) {
+    std::optional<llvm::StringRef> v = o.getString(key);
+    if (!v)
+      return fail(path.concat(key), "is missing or not a string");
+    if (v->empty())
+      return fail(path.concat(key), "must not be empty");
+    out = v->str();
+    return llvm::Error::success();
+  }
+
+  llvm::Error num(const Object &o, llvm::StringRef key, const Twine &path,
+                  double &out, double min, double max) {
+    std::optional<double> v = o.getNumber(key);
+    if (!v)
+      return fail(path.concat(key), "is missing or not a number");
+    if (*v < min || *v > max)
+      return fail(path.concat(key),
+                  llvm::formatv("is {0}, outside [{1}, {2}]", *v, min, max)
+                      .str());
+    out = *v;
+    return llvm::Error::success();
+  }
+
+  llvm::Error integer(const Object &o, llvm::StringRef key, const Twine &path,
+                      int64_t &out, int64_t min, int64_t max) {
+    double d;
+    if (llvm::Error e = num(o, key, path, d, min, max))
+      return e;
+    if (d != static_cast<double>(static_cast<int64_t>(d)))
+      return fail(path.concat(key), "must be an integer");
+    out = static_cast<int64_t>(d);
+    return llvm::Error::success();
+  }
+
+  const Object *obj(const Object &o, llvm::StringRef key) {
+    return o.getObject(key);
+  }
+
+  std::string file;
+};
+} // namespace
+
+llvm::Expected<TargetHints>
+mlir::tensorop::loadTargetHints(llvm::StringRef target, llvm::StringRef dir) {
+  std::string directory = dir.empty() ? defaultHintsDir() : dir.str();
+  llvm::SmallString<256> path(directory);
+  llvm::sys::path::append(path, target + ".json");
+  if (!llvm::sys::fs::exists(path)) {
+    std::string known;
+    for (llvm::StringRef t : supportedCpuTargets())
+      known += (known.empty() ? "" : ", ") + t.str();
+    return llvm::createStringError("unknown target '" + target +
+                                   "': no hints file " + path +
+                                   " (CPU targets: host, " + known + ")");
+  }
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return llvm::createStringError("cannot read " + path + ": " +
+                                   buffer.getError().message());
+  llvm::Expected<llvm::json::Value> doc =
+      llvm::json::parse((*buffer)->getBuffer());
+  if (!doc)
+    return llvm::createStringError(path + ": invalid JSON: " +
+                                   llvm::toString(doc.takeError()));
+  HintsReader r(path);
+  const Object *root = doc->getAsObject();
+  if (!root)
+    return r.fail("<root>", "must be a JSON object");
+
+  TargetHints h;
+  h.path = path.str().str();
+  std::string schema;
+  if (llvm::Error e = r.str(*root, "schema", "", schema))
+    return std::move(e);
+  if (schema != "tensorop-hints/1")
+    return r.fail("schema", "is '" + schema + "', expected 'tensorop-hints/1'");
+  if (llvm::Error e = r.str(*root, "target", "", h.name))
+    return std::move(e);
+  if (h.name != target)
+    return r.fail("target", "is '" + h.name + "' but the file is for '" +
+                                target + "'");
+  for (auto [key, out] : {std::pair<llvm::StringRef, std::string *>{
+                              "arch", &h.arch},
+                          {"triple", &h.triple},
+                          {"cpu", &h.cpu},
+                          {"features", &h.features}})
+    if (llvm::Error e = r.str(*root, key, "", *out))
+      return std::move(e);
+
+  const Object *vec = r.obj(*root, "vector");
+  if (!vec)
+    return r.fail("vector", "is missing or not an object");
+  if (llvm::Error e = r.str(*vec, "isa", "vector.", h.isa))
+    return std::move(e);
+  if (llvm::Error e = r.integer(*vec, "bits", "vector.", h.vectorBits, 64, 2048))
+    return std::move(e);
+  if (h.vectorBits % 32 != 0)
+    return r.fail("vector.bits", "must be a multiple of 32");
+  if (llvm::Error e =
+          r.integer(*vec, "registers", "vector.", h.vectorRegisters, 1, 256))
+    return std::move(e);
+
+  const Object *fma = r.obj(*root, "fma");
+  if (!fma)
+    return r.fail("fma", "is missing or not an object");
+  if (llvm::Error e = r.num(*fma, "latency_cycles", "fma.", h.fmaLatency, 1, 64))
+    return std::move(e);
+  if (llvm::Error e = r.integer(*fma, "independent_accumulators_for_peak",
+                                "fma.", h.accumulatorsForPeak, 1, 256))
+    return std::move(e);
+
+  if (const Object *bc = r.obj(*root, "broadcast")) {
+    if (llvm::Error e = r.integer(*bc, "min_fmas_per_explicit_broadcast",
+                                  "broadcast.", h.minFmasPerBroadcast, 1, 64))
+      return std::move(e);
+    h.embeddedBroadcast = bc->getBoolean("embedded_full_rate").value_or(false);
+  }
+
+  const llvm::json::Array *caches = root->getArray("caches");
+  if (!caches || caches->empty())
+    return r.fail("caches", "is missing or empty");
+  for (auto [i, v] : llvm::enumerate(*caches)) {
+    std::string p = ("caches[" + llvm::Twine(i) + "].").str();
+    const Object *c = v.getAsObject();
+    if (!c)
+      return r.fail("caches[" + llvm::Twine(i) + "]", "must be an object");
+    CacheLevel level;
+    int64_t lvl;
+    if (llvm::Error e = r.integer(*c, "level", p, lvl, 1, 4))
+      return std::move(e);
+    level.level = lvl;
+    if (llvm::Error e =
+            r.integer(*c, "size_bytes", p, level.sizeBytes, 1024, 1ll << 40))
+      return std::move(e);
+    if (llvm::Error e = r.integer(*c, "ways", p, level.ways, 1, 1024))
+      return std::move(e);
+    if (llvm::Error e = r.integer(*c, "line_bytes", p, level.lineBytes, 16, 1024))
+      return std::move(e);
+    if (llvm::Error e = r.integer(*c, "shared_by_cores", p, level.sharedByCores,
+                                  1, 1 << 20))
+      return std::move(e);
+    h.caches.push_back(level);
+  }
+  if (!h.cacheBytes(1) || !h.cacheBytes(2))
+    return r.fail("caches", "must describe at least levels 1 and 2");
+  if (llvm::Error e = r.integer(*root, "cores", "", h.cores, 1, 1 << 20))
+    return std::move(e);
+  if (llvm::Error e = r.num(*root, "peak_gflops_f32_per_core", "",
+                            h.peakGflopsF32PerCore, 0.001, 1e6))
+    return std::move(e);
+  return h;
+}

@@ -1,0 +1,341 @@
+//===- ApplySketch.cpp - Tile, pack and microkernel-ize a GEMM ------------===//
+//
+// The sketch becomes loops in three steps:
+//  1. scf::tileUsingSCF tiles the memref linalg.matmul by (mc, nc, kc) in the
+//     sketch's loop order.
+//  2. The A block (mc x kc) and B block (kc x nc) are packed into k-major
+//     panels with upstream linalg ops on subviews, each at the outermost loop
+//     level where its block is fixed (so a block is packed once, not once per
+//     inner iteration). Packing absorbs transposed operands: it copies where
+//     the source already runs along the panel and transposes where not.
+//  3. The inner block is replaced by two register-block loops of
+//     tensorop.ukernel ops, whose code an emitter script prints.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorop/Emitters/Emitter.h"
+#include "tensorop/Targets/TargetHints.h"
+#include "tensorop/Transforms/MatmulSupport.h"
+#include "tensorop/Transforms/Passes.h"
+
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/TilingInterface.h"
+
+namespace mlir::tensorop {
+#define GEN_PASS_DEF_TENSOROPAPPLYSKETCH
+#include "tensorop/Transforms/Passes.h.inc"
+} // namespace mlir::tensorop
+
+using namespace mlir;
+using namespace mlir::tensorop;
+
+namespace {
+int64_t roundUp(int64_t a, int64_t b) { return (a + b - 1) / b * b; }
+
+/// Index arithmetic helpers on a builder at a fixed location.
+struct IndexMath {
+  OpBuilder &b;
+  Location loc;
+  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+  Value mul(Value x, int64_t y) {
+    return arith::MulIOp::create(b, loc, x, c(y));
+  }
+  Value div(Value x, int64_t y) {
+    return arith::DivUIOp::create(b, loc, x, c(y));
+  }
+  Value ceilDiv(Value x, int64_t y) {
+    return arith::CeilDivUIOp::create(b, loc, x, c(y));
+  }
+  Value min(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
+  /// min(tile, extent - iv): the size of the tile starting at `iv`.
+  Value tileSize(Value iv, int64_t tile, int64_t extent) {
+    return min(c(tile), sub(c(extent), iv));
+  }
+};
+
+/// A 2-D subview [offsets][sizes] with unit strides, rank-reduced from a
+/// higher-rank source when `source` has more dimensions.
+Value subview2D(OpBuilder &b, Location loc, Value source,
+                ArrayRef<OpFoldResult> offsets, ArrayRef<OpFoldResult> sizes) {
+  auto srcType = cast<MemRefType>(source.getType());
+  SmallVector<OpFoldResult> strides(offsets.size(), b.getIndexAttr(1));
+  if (srcType.getRank() == 2)
+    return memref::SubViewOp::create(b, loc, source, offsets, sizes, strides);
+  SmallVector<int64_t> shape;
+  for (OpFoldResult s : sizes.take_back(2)) {
+    std::optional<int64_t> cst = getConstantIntValue(s);
+    shape.push_back(cst ? *cst : ShapedType::kDynamic);
+  }
+  MemRefType type = memref::SubViewOp::inferRankReducedResultType(
+      shape, srcType, offsets, sizes, strides);
+  return memref::SubViewOp::create(b, loc, type, source, offsets, sizes,
+                                   strides);
+}
+
+/// Everything the packing and microkernel code needs about one GEMM.
+struct GemmPlan {
+  GemmProblem p;
+  int64_t mc, nc, kc, mr, nr;
+  Value a, b, c;             ///< The original operands.
+  Value packA, packB;        ///< [mc/mr][kc][mr] and [nc/nr][kc][nr].
+  SmallVector<scf::ForOp> loops; ///< Cache-tile loops, outermost first.
+  SmallVector<unsigned> loopOfDim; ///< m, n, k -> index into `loops`.
+};
+
+/// Packs the A block at (ivM, ivK) into packA: panel p holds rows
+/// [p*mr, p*mr+mr) of the block stored k-major; rows past the block are zero.
+void emitPackA(OpBuilder &b, Location loc, const GemmPlan &plan, Value ivM,
+               Value ivK) {
+  IndexMath im{b, loc};
+  Value sm = im.tileSize(ivM, plan.mc, plan.p.m);
+  Value sk = im.tileSize(ivK, plan.kc, plan.p.k);
+  Value zero = im.c(0), one = im.c(1);
+  Value numPanels = im.ceilDiv(sm, plan.mr);
+  auto loop = scf::ForOp::create(b, loc, zero, numPanels, one);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value p = loop.getInductionVar();
+  Value i0 = im.mul(p, plan.mr);
+  Value h = im.min(im.c(plan.mr), im.sub(sm, i0));
+  Value row = im.add(ivM, i0);
+  Value dst = subview2D(b, loc, plan.packA, {p, b.getIndexAttr(0),
+                                             b.getIndexAttr(0)},
+                        {b.getIndexAttr(1), sk, h});
+  if (plan.p.transposeA) {
+    // A is stored K x M: rows of the panel are already contiguous.
+    Value src = subview2D(b, loc, plan.a, {ivK, row}, {sk, h});
+    linalg::CopyOp::create(b, loc, src, dst);
+  } else {
+    Value src = subview2D(b, loc, plan.a, {row, ivK}, {h, sk});
+    linalg::TransposeOp::create(b, loc, src, dst, ArrayRef<int64_t>{1, 0});
+  }
+  // Zero the rows of an edge panel past the matrix (a no-op when h == mr).
+  Value pad = im.sub(im.c(plan.mr), h);
+  Value padView = subview2D(b, loc, plan.packA, {p, b.getIndexAttr(0), h},
+                            {b.getIndexAttr(1), sk, pad});
+  Value zeroF = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  linalg::FillOp::create(b, loc, zeroF, padView);
+}
+
+/// Packs the B block at (ivK, ivN) into packB: panel q holds columns
+/// [q*nr, q*nr+nr) stored k-major; columns past the block are zero.
+void emitPackB(OpBuilder &b, Location loc, const GemmPlan &plan, Value ivN,
+               Value ivK) {
+  IndexMath im{b, loc};
+  Value sn = im.tileSize(ivN, plan.nc, plan.p.n);
+  Value sk = im.tileSize(ivK, plan.kc, plan.p.k);
+  Value zero = im.c(0), one = im.c(1);
+  Value numPanels = im.ceilDiv(sn, plan.nr);
+  auto loop = scf::ForOp::create(b, loc, zero, numPanels, one);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value q = loop.getInductionVar();
+  Value j0 = im.mul(q, plan.nr);
+  Value w = im.min(im.c(plan.nr), im.sub(sn, j0));
+  Value col = im.add(ivN, j0);
+  Value dst = subview2D(b, loc, plan.packB, {q, b.getIndexAttr(0),
+                                             b.getIndexAttr(0)},
+                        {b.getIndexAttr(1), sk, w});
+  if (plan.p.transposeB) {
+    // B is stored N x K: the panel is a transpose.
+    Value src = subview2D(b, loc, plan.b, {col, ivK}, {w, sk});
+    linalg::TransposeOp::create(b, loc, src, dst, ArrayRef<int64_t>{1, 0});
+  } else {
+    Value src = subview2D(b, loc, plan.b, {ivK, col}, {sk, w});
+    linalg::CopyOp::create(b, loc, src, dst);
+  }
+  Value pad = im.sub(im.c(plan.nr), w);
+  Value padView = subview2D(b, loc, plan.packB, {q, b.getIndexAttr(0), w},
+                            {b.getIndexAttr(1), sk, pad});
+  Value zeroF = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  linalg::FillOp::create(b, loc, zeroF, padView);
+}
+
+/// Replaces the inner tile by register-block loops of microkernels.
+void emitMicroLoops(OpBuilder &b, Location loc, const GemmPlan &plan,
+                    linalg::MatmulOp inner, SketchAttr sketch,
+                    const EmittedKernel &kernel) {
+  IndexMath im{b, loc};
+  Value cTile = inner.getDpsInitOperand(0)->get();
+  Value aTile = inner.getDpsInputOperand(0)->get();
+  Value sm = memref::DimOp::create(b, loc, cTile, 0);
+  Value sn = memref::DimOp::create(b, loc, cTile, 1);
+  Value sk = memref::DimOp::create(b, loc, aTile, plan.p.transposeA ? 0 : 1);
+  Value zero = im.c(0);
+  bool mFirst = sketch.getMicroOrder() == "mn";
+  auto outer = scf::ForOp::create(b, loc, zero, mFirst ? sm : sn,
+                                  im.c(mFirst ? plan.mr : plan.nr));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(outer.getBody());
+  auto innerLoop = scf::ForOp::create(b, loc, zero, mFirst ? sn : sm,
+                                      im.c(mFirst ? plan.nr : plan.mr));
+  b.setInsertionPointToStart(innerLoop.getBody());
+  Value i = mFirst ? outer.getInductionVar() : innerLoop.getInductionVar();
+  Value j = mFirst ? innerLoop.getInductionVar() : outer.getInductionVar();
+  Value mRem = im.min(im.c(plan.mr), im.sub(sm, i));
+  Value nRem = im.min(im.c(plan.nr), im.sub(sn, j));
+  Value aPanel = subview2D(
+      b, loc, plan.packA, {im.div(i, plan.mr), b.getIndexAttr(0),
+                           b.getIndexAttr(0)},
+      {b.getIndexAttr(1), b.getIndexAttr(plan.kc), b.getIndexAttr(plan.mr)});
+  Value bPanel = subview2D(
+      b, loc, plan.packB, {im.div(j, plan.nr), b.getIndexAttr(0),
+                           b.getIndexAttr(0)},
+      {b.getIndexAttr(1), b.getIndexAttr(plan.kc), b.getIndexAttr(plan.nr)});
+  Value cBlock = subview2D(b, loc, cTile, {i, j}, {mRem, nRem});
+  UKernelOp::create(b, loc, b.getStringAttr(kernel.name), aPanel, bPanel,
+                    cBlock, sk, mRem, nRem, b.getStringAttr(kernel.asmText),
+                    b.getStringAttr(kernel.constraints),
+                    b.getStringAttr(kernel.dialect),
+                    b.getI64IntegerAttr(plan.mr), b.getI64IntegerAttr(plan.nr),
+                    b.getStringAttr(kernel.hash.substr(0, 16)));
+}
+
+unsigned dimIndex(char c) { return c == 'm' ? 0 : c == 'n' ? 1 : 2; }
+} // namespace
+
+LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
+                                          linalg::MatmulOp op,
+                                          SketchAttr sketch,
+                                          StringRef emitterDir,
+                                          unsigned emitterTimeout) {
+  std::string reason;
+  FailureOr<GemmProblem> problem = matchSupportedMatmul(op, reason);
+  if (failed(problem))
+    return op.emitError() << "cannot apply the tensorop sketch: " << reason;
+  if (!op.hasPureBufferSemantics())
+    return op.emitError() << "tensorop-apply-sketch needs memref operands; "
+                             "run one-shot-bufferize first";
+  Value c = op.getDpsInitOperand(0)->get();
+  auto cType = cast<MemRefType>(c.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(cType.getStridesAndOffset(strides, offset)) || strides[1] != 1) {
+    op.emitRemark() << "tensorop: C has a non-unit inner stride (" << cType
+                    << "); lowered by the upstream pipeline";
+    op->removeAttr(kSketchAttrName);
+    return success();
+  }
+
+  // Emit (and check) the microkernel before touching the IR, so a failing
+  // emitter leaves the module as it was.
+  TargetAttr target = sketch.getTarget();
+  llvm::Expected<TargetHints> hints = loadTargetHints(target.getName());
+  if (!hints)
+    return op.emitError() << llvm::toString(hints.takeError());
+  UKernelSpecAttr uk = sketch.getUkernel();
+  EmitterRequest request;
+  request.script = uk.getEmitter().str();
+  request.dir = emitterDir.str();
+  request.timeoutSeconds = emitterTimeout;
+  request.triple = target.getTriple().str();
+  request.cpu = target.getCpu().str();
+  request.features = target.getFeatures().str();
+  request.spec = llvm::json::Object{{"kernel", "gemm_f32"},
+                                    {"isa", hints->isa},
+                                    {"mr", sketch.getMr()},
+                                    {"nr", sketch.getNr()},
+                                    {"k_unroll", uk.getKUnroll()},
+                                    {"broadcast", uk.getBroadcast()},
+                                    {"prefetch_b", uk.getPrefetchB()}};
+  llvm::Expected<EmittedKernel> kernel = runEmitter(request);
+  if (!kernel)
+    return op.emitError() << llvm::toString(kernel.takeError());
+
+  GemmPlan plan;
+  plan.p = *problem;
+  plan.mr = sketch.getMr();
+  plan.nr = sketch.getNr();
+  // Tiles never exceed the (padded) problem: small GEMMs get small buffers.
+  plan.mc = std::min(sketch.getMc(), roundUp(plan.p.m, plan.mr));
+  plan.nc = std::min(sketch.getNc(), roundUp(plan.p.n, plan.nr));
+  plan.kc = std::min(sketch.getKc(), plan.p.k);
+  plan.a = op.getDpsInputOperand(0)->get();
+  plan.b = op.getDpsInputOperand(1)->get();
+  plan.c = c;
+
+  // 1. Cache tiles with the upstream tiler, in the sketch's loop order.
+  StringRef order = sketch.getLoopOrder();
+  SmallVector<int64_t> interchange;
+  for (char ch : order)
+    interchange.push_back(dimIndex(ch));
+  scf::SCFTilingOptions options;
+  options.setTileSizes({rewriter.getIndexAttr(plan.mc),
+                        rewriter.getIndexAttr(plan.nc),
+                        rewriter.getIndexAttr(plan.kc)});
+  options.setInterchange(interchange);
+  options.setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(tiled) || tiled->loops.size() != 3)
+    return op.emitError() << "tensorop: tiling by (" << plan.mc << ", "
+                          << plan.nc << ", " << plan.kc << ") failed";
+  for (LoopLikeOpInterface l : tiled->loops)
+    plan.loops.push_back(cast<scf::ForOp>(l.getOperation()));
+  plan.loopOfDim.resize(3);
+  for (auto [pos, dim] : llvm::enumerate(interchange))
+    plan.loopOfDim[dim] = pos;
+  auto inner = cast<linalg::MatmulOp>(tiled->tiledOps.back());
+  Location loc = op.getLoc();
+  rewriter.eraseOp(op);
+
+  // Scratch buffers for the packed blocks, live across the loop nest.
+  scf::ForOp outermost = plan.loops.front();
+  outermost->setAttr(kSketchAttrName, sketch);
+  rewriter.setInsertionPoint(outermost);
+  Type f32 = rewriter.getF32Type();
+  IntegerAttr align = rewriter.getI64IntegerAttr(64);
+  plan.packA = memref::AllocOp::create(
+      rewriter, loc,
+      MemRefType::get({plan.mc / plan.mr, plan.kc, plan.mr}, f32), align);
+  plan.packB = memref::AllocOp::create(
+      rewriter, loc,
+      MemRefType::get({plan.nc / plan.nr, plan.kc, plan.nr}, f32), align);
+  rewriter.setInsertionPointAfter(outermost);
+  memref::DeallocOp::create(rewriter, loc, plan.packA);
+  memref::DeallocOp::create(rewriter, loc, plan.packB);
+
+  auto iv = [&](unsigned dim) {
+    return plan.loops[plan.loopOfDim[dim]].getInductionVar();
+  };
+  // 2. Pack each block where it becomes loop-invariant.
+  unsigned levelA = std::max(plan.loopOfDim[0], plan.loopOfDim[2]);
+  unsigned levelB = std::max(plan.loopOfDim[1], plan.loopOfDim[2]);
+  // Pack B first when both land in the same loop body: inserting A at the
+  // start afterwards keeps A before B, which does not matter for
+  // correctness; both precede the nested loops and the inner tile.
+  rewriter.setInsertionPointToStart(plan.loops[levelB].getBody());
+  emitPackB(rewriter, loc, plan, iv(1), iv(2));
+  rewriter.setInsertionPointToStart(plan.loops[levelA].getBody());
+  emitPackA(rewriter, loc, plan, iv(0), iv(2));
+
+  // 3. Register blocks.
+  rewriter.setInsertionPoint(inner);
+  emitMicroLoops(rewriter, loc, plan, inner, sketch, *kernel);
+  rewriter.eraseOp(inner);
+  return success();
+}
+
+namespace {
+struct ApplySketchPass
+    : public tensorop::impl::TensorOpApplySketchBase<ApplySketchPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<std::pair<linalg::MatmulOp, SketchAttr>> work;
+    getOperation().walk([&](linalg::MatmulOp op) {
+      if (auto sketch = op->getAttrOfType<SketchAttr>(kSketchAttrName))
+        work.emplace_back(op, sketch);
+    });
+    IRRewriter rewriter(&getContext());
+    for (auto [op, sketch] : work)
+      if (failed(applySketch(rewriter, op, sketch, emitterDir,
+                             emitterTimeout)))
+        return signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,88 @@
+//===- LowerUKernel.cpp - tensorop.ukernel to llvm.inline_asm -------------===//
+//
+// The emitted code takes seven 64-bit operands (A panel, B panel and C
+// addresses, kc, C's row stride in bytes, m_rem, n_rem), each tied in/out so
+// the code may advance them. Addresses are computed with upstream memref ops
+// (aligned base pointer + offset), which the usual memref-to-LLVM lowering
+// then handles.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorop/Transforms/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::tensorop {
+#define GEN_PASS_DEF_TENSOROPLOWERUKERNEL
+#include "tensorop/Transforms/Passes.h.inc"
+} // namespace mlir::tensorop
+
+using namespace mlir;
+using namespace mlir::tensorop;
+
+namespace {
+struct LowerUKernelPattern : public OpRewritePattern<UKernelOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(UKernelOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type i64 = rewriter.getI64Type();
+    auto toI64 = [&](Value index) -> Value {
+      return arith::IndexCastOp::create(rewriter, loc, i64, index);
+    };
+    auto bytes = [&](Value elements) -> Value {
+      Value four = arith::ConstantIndexOp::create(rewriter, loc, 4);
+      return arith::MulIOp::create(rewriter, loc, elements, four);
+    };
+    // Address of the first element: aligned base pointer + offset * 4.
+    auto address = [&](Value memref,
+                       memref::ExtractStridedMetadataOp &meta) -> Value {
+      meta = memref::ExtractStridedMetadataOp::create(rewriter, loc, memref);
+      Value base =
+          memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, memref);
+      return toI64(arith::AddIOp::create(rewriter, loc, base,
+                                         bytes(meta.getOffset())));
+    };
+    memref::ExtractStridedMetadataOp metaA, metaB, metaC;
+    Value a = address(op.getA(), metaA);
+    Value b = address(op.getB(), metaB);
+    Value c = address(op.getC(), metaC);
+    Value ldc = toI64(bytes(metaC.getStrides()[0]));
+    SmallVector<Value> operands = {a,   b, c, toI64(op.getKc()), ldc,
+                                   toI64(op.getMRem()), toI64(op.getNRem())};
+    auto resultType = LLVM::LLVMStructType::getLiteral(
+        rewriter.getContext(), SmallVector<Type>(operands.size(), i64));
+    auto dialect = LLVM::AsmDialectAttr::get(
+        rewriter.getContext(), op.getAsmDialect() == "intel"
+                                   ? LLVM::AsmDialect::AD_Intel
+                                   : LLVM::AsmDialect::AD_ATT);
+    LLVM::InlineAsmOp::create(rewriter, loc, resultType, operands,
+                              op.getAsmString(), op.getConstraints(),
+                              /*has_side_effects=*/true,
+                              /*is_align_stack=*/false,
+                              LLVM::tailcallkind::TailCallKind::None, dialect,
+                              /*operand_attrs=*/ArrayAttr());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct LowerUKernelPass
+    : public tensorop::impl::TensorOpLowerUKernelBase<LowerUKernelPass> {
+  void runOnOperation() override {
+    SmallVector<UKernelOp> kernels;
+    getOperation().walk([&](UKernelOp op) { kernels.push_back(op); });
+    PatternRewriter rewriter(&getContext());
+    LowerUKernelPattern pattern(&getContext());
+    for (UKernelOp op : kernels) {
+      rewriter.setInsertionPoint(op);
+      if (failed(pattern.matchAndRewrite(op, rewriter))) {
+        op.emitError("cannot lower tensorop.ukernel");
+        return signalPassFailure();
+      }
+    }
+  }
+};
+} // namespace

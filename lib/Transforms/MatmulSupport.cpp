@@ -1,0 +1,74 @@
+//===- MatmulSupport.cpp - Which linalg.matmul ops TensorOp handles -------===//
+
+#include "tensorop/Transforms/MatmulSupport.h"
+
+#include "mlir/IR/AffineExpr.h"
+
+using namespace mlir;
+using namespace mlir::tensorop;
+
+/// True if `map` is (d0, d1, d2) -> (d<i>, d<j>).
+static bool isDimPair(AffineMap map, unsigned i, unsigned j) {
+  if (map.getNumDims() != 3 || map.getNumResults() != 2 ||
+      map.getNumSymbols() != 0)
+    return false;
+  auto d0 = dyn_cast<AffineDimExpr>(map.getResult(0));
+  auto d1 = dyn_cast<AffineDimExpr>(map.getResult(1));
+  return d0 && d1 && d0.getPosition() == i && d1.getPosition() == j;
+}
+
+FailureOr<GemmProblem>
+mlir::tensorop::matchSupportedMatmul(linalg::MatmulOp op, std::string &reason) {
+  auto shaped = [](Value v) { return dyn_cast<ShapedType>(v.getType()); };
+  ShapedType a = shaped(op.getDpsInputOperand(0)->get());
+  ShapedType b = shaped(op.getDpsInputOperand(1)->get());
+  ShapedType c = shaped(op.getDpsInitOperand(0)->get());
+  if (!a || !b || !c || !a.hasRank() || !b.hasRank() || !c.hasRank()) {
+    reason = "operands are not ranked tensors or memrefs";
+    return failure();
+  }
+  if (!a.hasStaticShape() || !b.hasStaticShape() || !c.hasStaticShape()) {
+    reason = "dynamic dimensions are not supported yet";
+    return failure();
+  }
+  if (!a.getElementType().isF32() || !b.getElementType().isF32() ||
+      !c.getElementType().isF32()) {
+    llvm::raw_string_ostream os(reason);
+    os << "element types other than f32 are not supported on CPU targets "
+          "yet (got "
+       << a.getElementType() << " x " << b.getElementType() << " -> "
+       << c.getElementType() << ")";
+    return failure();
+  }
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  GemmProblem p;
+  // d0 = m, d1 = n, d2 = k.
+  if (isDimPair(maps[0], 0, 2))
+    p.transposeA = false;
+  else if (isDimPair(maps[0], 2, 0))
+    p.transposeA = true;
+  else {
+    reason = "the indexing map of A is neither (m, k) nor (k, m)";
+    return failure();
+  }
+  if (isDimPair(maps[1], 2, 1))
+    p.transposeB = false;
+  else if (isDimPair(maps[1], 1, 2))
+    p.transposeB = true;
+  else {
+    reason = "the indexing map of B is neither (k, n) nor (n, k)";
+    return failure();
+  }
+  if (!isDimPair(maps[2], 0, 1)) {
+    reason = "the indexing map of C is not (m, n)";
+    return failure();
+  }
+  p.m = c.getDimSize(0);
+  p.n = c.getDimSize(1);
+  p.k = p.transposeA ? a.getDimSize(0) : a.getDimSize(1);
+  if (p.m == 0 || p.n == 0 || p.k == 0) {
+    reason = "empty matrices are left to the upstream lowering";
+    return failure();
+  }
+  return p;
+}

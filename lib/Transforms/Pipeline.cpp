@@ -1,0 +1,66 @@
+//===- Pipeline.cpp - --tensorop-pipeline and registration ----------------===//
+
+#include "tensorop/Transforms/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::tensorop;
+
+void mlir::tensorop::buildTensorOpPipeline(OpPassManager &pm,
+                                           const PipelineOptions &options) {
+  // Option values are quoted so that a bad value reaches the pass's own
+  // diagnostic instead of breaking the pipeline syntax.
+  std::string annotate = "tensorop-annotate-sketch{target=" +
+                         options.target.getValue() +
+                         " advisor=" + options.advisor.getValue() +
+                         (options.db.empty() ? "" : " db=" + options.db.getValue()) +
+                         "}";
+  std::string funcConv = options.barePtrAbi
+                             ? "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1}"
+                             : "convert-func-to-llvm";
+  // Everything after apply-sketch is the upstream lowering to LLVM, as in
+  // mlir/test/lib/Dialect/LLVM/TestLowerToLLVM.cpp.
+  std::string text =
+      annotate +
+      ",one-shot-bufferize{bufferize-function-boundaries "
+      "function-boundary-type-conversion=identity-layout-map}"
+      ",tensorop-deallocate-buffers"
+      ",tensorop-apply-sketch"
+      ",canonicalize,cse"
+      ",tensorop-lower-ukernel"
+      ",func.func(convert-vector-to-scf,convert-linalg-to-loops)"
+      ",lower-affine,convert-scf-to-cf,expand-strided-metadata,lower-affine"
+      ",convert-vector-to-llvm,convert-math-to-llvm,convert-math-to-libm"
+      ",finalize-memref-to-llvm," +
+      funcConv +
+      ",convert-cf-to-llvm,convert-arith-to-llvm,convert-index-to-llvm"
+      ",reconcile-unrealized-casts";
+  std::string error;
+  llvm::raw_string_ostream os(error);
+  if (failed(parsePassPipeline(text, pm, os)))
+    llvm::report_fatal_error(llvm::Twine("tensorop-pipeline: ") + error);
+}
+
+void mlir::tensorop::registerTensorOpPipeline() {
+  PassPipelineRegistration<PipelineOptions>(
+      "tensorop-pipeline",
+      "The TensorOp CPU pipeline: annotate each fp32 linalg.matmul with an "
+      "advisor's sketch, bufferize, tile and pack it, splice emitted "
+      "microkernels as inline asm, and lower the module to the LLVM dialect "
+      "(runnable with mlir-runner)",
+      [](OpPassManager &pm, const PipelineOptions &options) {
+        buildTensorOpPipeline(pm, options);
+      });
+}
+
+void mlir::tensorop::registerAllTensorOpPasses() {
+  registerTensorOpPasses();
+  registerTensorOpPipeline();
+}
+
+void mlir::tensorop::registerTensorOpDialect(DialectRegistry &registry) {
+  registry.insert<TensorOpDialect>();
+}

@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""Writes a self-checking MLIR program for one GEMM shape.
+
+The program fills A, B (and C, which linalg.matmul accumulates onto) with
+seeded values, calls @gemm (a linalg.matmul that the TensorOp pipeline turns
+into packed microkernels), then recomputes C in f64 with plain scf loops and
+checks every element against the MEASURE.md bound
+
+    |C - R| <= 2 * K * u * (|A||B|)_ij + u * |R_ij|,   u = 6e-8 (fp32).
+
+It prints "failures: N" (elements over the bound, NaNs included) and the
+largest error/bound ratio. Values are either seeded pseudo-random in [-1, 1)
+("random") or small integers whose products and sums are exact ("ints").
+"""
+import argparse
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("m", type=int)
+    ap.add_argument("n", type=int)
+    ap.add_argument("k", type=int)
+    ap.add_argument("--values", choices=["random", "ints"], default="random")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--transpose-a", action="store_true")
+    ap.add_argument("--transpose-b", action="store_true")
+    ap.add_argument("--tensors", action="store_true",
+                    help="@gemm works on tensors (bufferized by the pipeline)")
+    ap.add_argument("--sketch", default="",
+                    help="a #tensorop.sketch<...> to attach instead of asking the advisor")
+    a = ap.parse_args()
+    m, n, k = a.m, a.n, a.k
+    ashape = (k, m) if a.transpose_a else (m, k)
+    bshape = (n, k) if a.transpose_b else (k, n)
+    amap = "affine_map<(d0, d1, d2) -> (d2, d0)>" if a.transpose_a else "affine_map<(d0, d1, d2) -> (d0, d2)>"
+    bmap = "affine_map<(d0, d1, d2) -> (d1, d2)>" if a.transpose_b else "affine_map<(d0, d1, d2) -> (d2, d1)>"
+    cmap = "affine_map<(d0, d1, d2) -> (d0, d1)>"
+    maps = ""
+    if a.transpose_a or a.transpose_b:
+        maps = f" indexing_maps = [{amap}, {bmap}, {cmap}]"
+    attr = f" {{tensorop.sketch = {a.sketch}}}" if a.sketch else ""
+    at = f"{ashape[0]}x{ashape[1]}xf32"
+    bt = f"{bshape[0]}x{bshape[1]}xf32"
+    ct = f"{m}x{n}xf32"
+
+    if a.tensors:
+        gemm = f"""
+func.func @gemm(%A: memref<{at}>, %B: memref<{bt}>, %C: memref<{ct}>) {{
+  %a = bufferization.to_tensor %A restrict : memref<{at}> to tensor<{at}>
+  %b = bufferization.to_tensor %B restrict : memref<{bt}> to tensor<{bt}>
+  %c = bufferization.to_tensor %C restrict : memref<{ct}> to tensor<{ct}>
+  %r = linalg.matmul{maps} ins(%a, %b : tensor<{at}>, tensor<{bt}>) outs(%c : tensor<{ct}>) -> tensor<{ct}>
+  bufferization.materialize_in_destination %r in restrict writable %C : (tensor<{ct}>, memref<{ct}>) -> ()
+  return
+}}"""
+    else:
+        gemm = f"""
+func.func @gemm(%A: memref<{at}>, %B: memref<{bt}>, %C: memref<{ct}>) {{
+  linalg.matmul{maps} ins(%A, %B : memref<{at}>, memref<{bt}>) outs(%C : memref<{ct}>){attr}
+  return
+}}"""
+        attr = ""
+    if a.tensors and a.sketch:
+        gemm = gemm.replace(f"-> tensor<{ct}>\n", f"-> tensor<{ct}>\n", 1)
+        gemm = gemm.replace(f" outs(%c : tensor<{ct}>) -> tensor<{ct}>",
+                            f" outs(%c : tensor<{ct}>){{tensorop.sketch = {a.sketch}}} -> tensor<{ct}>".replace("){", ") {", 1))
+
+    if a.values == "ints":
+        # Small integers in [-4, 4]: every product and partial sum is exact.
+        gen = lambda i, j, salt: f"""
+    %t0 = arith.muli {i}, %c{salt}_1 : index
+    %t1 = arith.muli {j}, %c{salt}_2 : index
+    %t2 = arith.addi %t0, %t1 : index
+    %t3 = arith.remui %t2, %c9 : index
+    %t4 = arith.index_cast %t3 : index to i64
+    %t5 = arith.sitofp %t4 : i64 to f32
+    %v = arith.subf %t5, %f4 : f32"""
+    else:
+        # A 32-bit multiplicative hash of (i, j, seed) mapped to [-1, 1).
+        gen = lambda i, j, salt: f"""
+    %t0 = arith.muli {i}, %c{salt}_1 : index
+    %t1 = arith.muli {j}, %c{salt}_2 : index
+    %t2 = arith.addi %t0, %t1 : index
+    %t3 = arith.addi %t2, %seed : index
+    %t4 = arith.muli %t3, %golden : index
+    %t5 = arith.remui %t4, %c65536 : index
+    %t6 = arith.index_cast %t5 : index to i64
+    %t7 = arith.sitofp %t6 : i64 to f32
+    %t8 = arith.mulf %t7, %inv32768 : f32
+    %v = arith.subf %t8, %f1 : f32"""
+
+    def fill(name, rows, cols, salt):
+        return f"""
+  scf.for %i = %c0 to %c{rows} step %c1 {{
+   scf.for %j = %c0 to %c{cols} step %c1 {{{gen('%i', '%j', salt)}
+    memref.store %v, %{name}[%i, %j] : memref<{rows}x{cols}xf32>
+   }}
+  }}"""
+
+    consts = set([0, 1, 9, 65536, m, n, k, ashape[0], ashape[1], bshape[0], bshape[1]])
+    const_lines = "\n".join(f"  %c{v} = arith.constant {v} : index" for v in sorted(consts))
+    salts = "\n".join(f"  %c{s}_1 = arith.constant {p} : index\n  %c{s}_2 = arith.constant {q} : index"
+                      for s, p, q in [(1, 7919, 104729), (2, 15485863, 3571), (3, 2654435, 40503)])
+    aload = "%A[%kk, %i]" if a.transpose_a else "%A[%i, %kk]"
+    bload = "%B[%j, %kk]" if a.transpose_b else "%B[%kk, %j]"
+    main = f"""
+func.func @main() {{
+{const_lines}
+{salts}
+  %seed = arith.constant {a.seed * 2654435761 % 1000003} : index
+  %golden = arith.constant 2654435761 : index
+  %inv32768 = arith.constant 3.0517578125e-05 : f32
+  %f1 = arith.constant 1.0 : f32
+  %f4 = arith.constant 4.0 : f32
+  %zero = arith.constant 0.0 : f64
+  %u = arith.constant 6.0e-08 : f64
+  %twoKu = arith.constant {2.0 * k * 6.0e-08!r} : f64
+  %A = memref.alloc() : memref<{at}>
+  %B = memref.alloc() : memref<{bt}>
+  %C = memref.alloc() : memref<{ct}>
+{fill('A', ashape[0], ashape[1], 1)}
+{fill('B', bshape[0], bshape[1], 2)}
+{fill('C', m, n, 3)}
+  // R = C0 + A*B and S = |C0| + |A||B| in f64, before @gemm overwrites C.
+  %R = memref.alloc() : memref<{m}x{n}xf64>
+  %S = memref.alloc() : memref<{m}x{n}xf64>
+  scf.for %i = %c0 to %c{m} step %c1 {{
+   scf.for %j = %c0 to %c{n} step %c1 {{
+    %c0v = memref.load %C[%i, %j] : memref<{ct}>
+    %c0d = arith.extf %c0v : f32 to f64
+    %c0a = math.absf %c0d : f64
+    %acc:2 = scf.for %kk = %c0 to %c{k} step %c1 iter_args(%r = %c0d, %s = %c0a) -> (f64, f64) {{
+     %av = memref.load {aload} : memref<{at}>
+     %bv = memref.load {bload} : memref<{bt}>
+     %ad = arith.extf %av : f32 to f64
+     %bd = arith.extf %bv : f32 to f64
+     %p = arith.mulf %ad, %bd : f64
+     %pa = math.absf %p : f64
+     %r2 = arith.addf %r, %p : f64
+     %s2 = arith.addf %s, %pa : f64
+     scf.yield %r2, %s2 : f64, f64
+    }}
+    memref.store %acc#0, %R[%i, %j] : memref<{m}x{n}xf64>
+    memref.store %acc#1, %S[%i, %j] : memref<{m}x{n}xf64>
+   }}
+  }}
+  call @gemm(%A, %B, %C) : (memref<{at}>, memref<{bt}>, memref<{ct}>) -> ()
+  %c0i = arith.constant 0 : i64
+  %c1i = arith.constant 1 : i64
+  %res:2 = scf.for %i = %c0 to %c{m} step %c1 iter_args(%f = %c0i, %mx = %zero) -> (i64, f64) {{
+   %inner:2 = scf.for %j = %c0 to %c{n} step %c1 iter_args(%f2 = %f, %mx2 = %mx) -> (i64, f64) {{
+    %cv = memref.load %C[%i, %j] : memref<{ct}>
+    %cd = arith.extf %cv : f32 to f64
+    %rv = memref.load %R[%i, %j] : memref<{m}x{n}xf64>
+    %sv = memref.load %S[%i, %j] : memref<{m}x{n}xf64>
+    %d = arith.subf %cd, %rv : f64
+    %err = math.absf %d : f64
+    %ra = math.absf %rv : f64
+    %b1 = arith.mulf %twoKu, %sv : f64
+    %b2 = arith.mulf %u, %ra : f64
+    %b3 = arith.addf %b1, %b2 : f64
+    %tiny = arith.constant 1.0e-30 : f64
+    %bound = arith.maximumf %b3, %tiny : f64
+    %ratio = arith.divf %err, %bound : f64
+    // NaN compares false with "ole", so a NaN counts as a failure.
+    %ok = arith.cmpf ole, %err, %bound : f64
+    %one = arith.select %ok, %c0i, %c1i : i64
+    %f3 = arith.addi %f2, %one : i64
+    %mx3 = arith.maximumf %mx2, %ratio : f64
+    scf.yield %f3, %mx3 : i64, f64
+   }}
+   scf.yield %inner#0, %inner#1 : i64, f64
+  }}
+  vector.print str "failures: "
+  vector.print %res#0 : i64
+  vector.print str "max_error_ratio: "
+  vector.print %res#1 : f64
+  memref.dealloc %A : memref<{at}>
+  memref.dealloc %B : memref<{bt}>
+  memref.dealloc %C : memref<{ct}>
+  memref.dealloc %R : memref<{m}x{n}xf64>
+  memref.dealloc %S : memref<{m}x{n}xf64>
+  return
+}}"""
+    print(f"// gemm {m}x{n}x{k} values={a.values} seed={a.seed} "
+          f"transpose_a={a.transpose_a} transpose_b={a.transpose_b} tensors={a.tensors}")
+    print(gemm)
+    print(main)
+
+
+if __name__ == "__main__":
+    main()
