@@ -1,0 +1,455 @@
+#!/usr/bin/env python3
+"""x86 fp32 GEMM microkernel emitter (AVX-512 zmm / AVX2+FMA ymm).
+
+Reads a JSON spec, prints a JSON object describing an LLVM inline-asm block
+(or, with --format=function, a standalone AT&T .s file for testing).
+Run with --help for the spec and output contract.
+"""
+
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from tensorop_emit.common import (  # noqa: E402
+    AsmWriter,
+    SpecError,
+    check_known_fields,
+    get_choice,
+    get_int,
+    get_str,
+    llvm_constraints,
+    run_emitter,
+    substitute_operands,
+)
+
+EMITTER = "x86_gemm_fma.py"
+EMITTER_VERSION = 1
+
+OPERANDS = ["a_panel", "b_panel", "c", "kc", "ldc_bytes", "m_rem", "n_rem"]
+A, B, C, KC, LDC, MREM, NREM = ("$%d" % i for i in range(7))
+
+# SysV registers for --format=function; the 7th argument is loaded from the
+# stack into %r10, which the kernel body never touches.
+FUNCTION_ARG_REGS = ["%rdi", "%rsi", "%rdx", "%rcx", "%r8", "%r9", "%r10"]
+SCRATCH_GPRS = ["rax"]  # the only GPR the body uses besides $0..$6
+
+ISA = {
+    # name: vector register prefix, lanes, bytes per vector, register file size,
+    #       disp8 scale for vector loads / for 4-byte broadcasts (EVEX disp8*N)
+    "avx512": dict(vreg="zmm", lanes=16, vbytes=64, nregs=32, n_vec=64, n_bcast=4),
+    "avx2": dict(vreg="ymm", lanes=8, vbytes=32, nregs=16, n_vec=1, n_bcast=1),
+}
+
+# independent FMA chains needed to cover FMA latency x FMA pipes (4 x 2)
+MIN_CHAINS = 8
+
+SPEC_FIELDS = ("kernel", "isa", "mr", "nr", "k_unroll", "broadcast", "prefetch_b",
+               "format", "symbol")
+
+HELP_EPILOG = r"""
+spec (JSON object, on stdin or --spec FILE):
+  kernel      "gemm_f32"                     required
+  isa         "avx512" | "avx2"              required
+  mr          rows of the C tile (>= 1)      required
+  nr          columns of the C tile          required; a multiple of 16 (avx512)
+                                             or 8 (avx2); nv = nr / lanes
+  k_unroll    1..16                          default 4
+  broadcast   "explicit" | "embedded"        default "explicit"; "embedded"
+                                             (FMA with m32{1to16}) is avx512 only
+  prefetch_b  0..1024                        default 0; prefetcht0 of the B panel
+                                             this many k-iterations ahead (0: none)
+  format      "json" | "function"            default "json" (same as --format)
+  symbol      function name for "function"   default: the kernel name
+
+register budget: mr*nv accumulators + nv B vectors (+1 broadcast register
+for "explicit"; 2 alternating ones when they fit) must be <= 32 (avx512) or
+<= 16 (avx2).  Tiles with fewer than 8 accumulators use up to k_unroll
+accumulator sets (one per unrolled k step, summed at the end) where registers
+allow, to hide FMA latency; "accumulators" in the output counts all sets.
+
+Kernel semantics (packed BLIS-style microkernel), operands $0..$6 =
+  a_panel, b_panel, c, kc, ldc_bytes, m_rem, n_rem  (64-bit integer registers,
+  each tied in/out: constraints "=r" x7 then "0".."6"; the body may modify them)
+  A(r,k) = f32 at a_panel + 4*(k*mr + r);  B(k,j) = f32 at b_panel + 4*(k*nr + j)
+  for r < m_rem, j < n_rem:  C[r][j] += sum_{k<kc} A(r,k)*B(k,j),
+  C[r][j] at c + r*ldc_bytes + 4*j.  1 <= m_rem <= mr, 1 <= n_rem <= nr, kc >= 0.
+  Nothing outside [m_rem) x [n_rem) of C is read or written (masked /
+  fault-suppressed); kc <= 0 (or m_rem <= 0, n_rem <= 0) leaves C untouched.
+  Pointers need only 4-byte alignment.
+
+output (--format=json): {"name", "isa", "mr", "nr", "dialect": "att", "asm",
+  "operands", "constraints", "clobbers", "vector_registers_used",
+  "accumulators", "flops_per_k", "emitter", "emitter_version", "k_unroll",
+  "broadcast", "prefetch_b"}.  "asm" is an LLVM IR inline-asm body in AT&T
+  syntax: operands are $0..$6, literal '$' (immediates) is written '$$',
+  only numeric local labels are used.
+output (--format=function [--symbol NAME]): a standalone AT&T .s file with
+  void NAME(const float *a, const float *b, float *c, long kc, long ldc_bytes,
+            long m_rem, long n_rem)   (SysV ABI; for tests and benchmarks)
+
+errors: exit status 2, one line on stderr naming the field, {"error": "..."} on
+stdout.
+"""
+
+
+def _mem(disp, base):
+    return "%d(%s)" % (disp, base) if disp else "(%s)" % base
+
+
+def _bias(max_offset, scale):
+    """Pointer bias so that displacements fit (EVEX-compressed) disp8."""
+    if max_offset <= 127 * scale:
+        return 0
+    return 128 * scale
+
+
+class Kernel:
+    def __init__(self, spec):
+        check_known_fields(spec, SPEC_FIELDS)
+        kernel = get_str(spec, "kernel")
+        if kernel != "gemm_f32":
+            raise SpecError("kernel", 'must be "gemm_f32", got "%s"' % kernel)
+        self.isa = get_choice(spec, "isa", ("avx512", "avx2"))
+        self.mr = get_int(spec, "mr", lo=1, hi=4096)
+        self.nr = get_int(spec, "nr", lo=1, hi=1 << 16)
+        self.ku = get_int(spec, "k_unroll", 4, lo=1, hi=16)
+        self.broadcast = get_choice(spec, "broadcast", ("explicit", "embedded"), "explicit")
+        self.prefetch_b = get_int(spec, "prefetch_b", 0, lo=0, hi=1024)
+        self.format = get_choice(spec, "format", ("json", "function"), "json")
+        self.symbol = spec.get("symbol")
+        if self.symbol is not None:
+            self.symbol = get_str(spec, "symbol")
+
+        p = ISA[self.isa]
+        self.vreg, self.lanes, self.vbytes = p["vreg"], p["lanes"], p["vbytes"]
+        self.nregs = p["nregs"]
+        if self.nr % self.lanes:
+            raise SpecError("nr", "must be a multiple of %d for %s, got %d"
+                            % (self.lanes, self.isa, self.nr))
+        if self.broadcast == "embedded" and self.isa != "avx512":
+            raise SpecError("broadcast", '"embedded" needs isa "avx512"')
+        self.nv = self.nr // self.lanes
+        nacc = self.mr * self.nv
+        if self.broadcast == "explicit":
+            need = nacc + self.nv + 1
+        else:
+            need = nacc + self.nv
+        if need > self.nregs:
+            raise SpecError("mr", "register budget exceeded: mr*nv + nv%s = %d*%d + %d%s = %d "
+                            "> %d %s registers (reduce mr or nr)"
+                            % (" + 1" if self.broadcast == "explicit" else "",
+                               self.mr, self.nv, self.nv,
+                               " + 1" if self.broadcast == "explicit" else "",
+                               need, self.nregs, self.vreg))
+        # Small tiles (fewer than MIN_CHAINS accumulators) are FMA-latency
+        # bound: give consecutive k iterations of the unrolled loop separate
+        # accumulator sets (summed before the C update) while registers last.
+        self.nsets = 1
+        if nacc < MIN_CHAINS:
+            free = self.nregs - need
+            self.nsets = max(1, min(self.ku, -(-MIN_CHAINS // nacc), 1 + free // nacc))
+        if self.broadcast == "explicit":
+            # two alternating broadcast registers when they fit
+            self.nbc = 2 if need + (self.nsets - 1) * nacc + 1 <= self.nregs else 1
+        else:
+            self.nbc = 0
+        self.nacc = nacc * self.nsets
+        self.name = "x86_%s_f32_%dx%d_u%d_%s" % (self.isa, self.mr, self.nr, self.ku,
+                                                 self.broadcast)
+        if self.prefetch_b:
+            self.name += "_pf%d" % self.prefetch_b
+        # register allocation
+        # register allocation: accumulator sets, B vectors, broadcast registers
+        self.accsets = [[["%%%s%d" % (self.vreg, s * nacc + r * self.nv + v)
+                          for v in range(self.nv)] for r in range(self.mr)]
+                        for s in range(self.nsets)]
+        self.acc = self.accsets[0]
+        base = self.nacc
+        self.breg = ["%%%s%d" % (self.vreg, base + v) for v in range(self.nv)]
+        self.bc = ["%%%s%d" % (self.vreg, base + self.nv + i) for i in range(self.nbc)]
+        self.nvec_used = base + self.nv + self.nbc
+        assert self.nvec_used <= self.nregs
+        self.kregs = []
+        # displacement biases (keep displacements in compressed disp8 range)
+        a_max = (self.ku * self.mr - 1) * 4
+        b_max = (self.ku - 1) * self.nr * 4 + (self.nv - 1) * self.vbytes
+        self.bias_a = _bias(a_max, p["n_bcast"])
+        self.bias_b = _bias(b_max, p["n_vec"])
+
+    # ---------------------------------------------------------------- K loop
+    def _b_lines(self):
+        """Byte offsets of the cache lines of one k-row of the B panel."""
+        return list(range(0, self.nr * 4, 64))
+
+    def _k_step(self, w, u):
+        """One k iteration; u = index inside the unrolled block."""
+        accs = self.accsets[u % self.nsets]
+        aoff = u * self.mr * 4 - self.bias_a
+        boff = u * self.nr * 4 - self.bias_b
+        pf = []
+        if self.prefetch_b:
+            pf = [self.prefetch_b * self.nr * 4 + boff + line for line in self._b_lines()]
+        # spread the prefetches over the rows
+        pf_by_row = [[] for _ in range(self.mr)]
+        for i, off in enumerate(pf):
+            pf_by_row[i % self.mr].append(off)
+
+        for v in range(self.nv):
+            w.ins("vmovups %s, %s" % (_mem(boff + v * self.vbytes, B), self.breg[v]))
+        if self.broadcast == "embedded":
+            for r in range(self.mr):
+                src = _mem(aoff + 4 * r, A) + "{1to16}"
+                for v in range(self.nv):
+                    w.ins("vfmadd231ps %s, %s, %s" % (src, self.breg[v], accs[r][v]))
+                for off in pf_by_row[r]:
+                    w.ins("prefetcht0 %s" % _mem(off, B))
+            return
+        nbc = self.nbc
+
+        def bcast(r):
+            w.ins("vbroadcastss %s, %s" % (_mem(aoff + 4 * r, A), self.bc[r % nbc]))
+
+        bcast(0)
+        for r in range(self.mr):
+            if nbc == 2 and r + 1 < self.mr:
+                bcast(r + 1)  # one row ahead into the other broadcast register
+            for v in range(self.nv):
+                w.ins("vfmadd231ps %s, %s, %s" % (self.breg[v], self.bc[r % nbc],
+                                                  accs[r][v]))
+            for off in pf_by_row[r]:
+                w.ins("prefetcht0 %s" % _mem(off, B))
+            if nbc == 1 and r + 1 < self.mr:
+                bcast(r + 1)
+
+    def _k_loops(self, w):
+        ku = self.ku
+        if self.bias_a:
+            w.ins("add $$%d, %s" % (self.bias_a, A))
+        if self.bias_b:
+            w.ins("add $$%d, %s" % (self.bias_b, B))
+        if ku > 1:
+            w.ins("sub $$%d, %s" % (ku, KC))
+            w.ins("jl 2f")
+            w.lines.append("  .p2align 5")
+            w.label("1")
+            for u in range(ku):
+                self._k_step(w, u)
+            w.ins("add $$%d, %s" % (ku * self.mr * 4, A))
+            w.ins("add $$%d, %s" % (ku * self.nr * 4, B))
+            w.ins("sub $$%d, %s" % (ku, KC))
+            w.ins("jge 1b")
+            w.label("2")
+            w.ins("add $$%d, %s" % (ku, KC))
+            w.ins("jz 4f")
+        w.label("3")
+        self._k_step(w, 0)
+        w.ins("add $$%d, %s" % (self.mr * 4, A))
+        w.ins("add $$%d, %s" % (self.nr * 4, B))
+        w.ins("sub $$1, %s" % KC)
+        w.ins("jnz 3b")
+        w.label("4")
+        for accs in self.accsets[1:]:
+            for r in range(self.mr):
+                for v in range(self.nv):
+                    w.ins("vaddps %s, %s, %s" % (accs[r][v], self.acc[r][v], self.acc[r][v]))
+
+    # -------------------------------------------------------------- C update
+    def _next_row(self, w, r):
+        if r + 1 < self.mr:
+            w.ins("sub $$1, %s" % MREM)
+            w.ins("jz 9f")
+            w.ins("add %s, %s" % (LDC, C))
+
+    def _prefetch_c(self, w):
+        w.ins("mov %s, %%rax" % C)
+        offs = list(range(0, self.nr * 4, 64))
+        if (self.nr * 4 - 1) not in offs:
+            offs.append(self.nr * 4 - 1)
+        for r in range(self.mr):
+            for off in offs:
+                w.ins("prefetcht0 %s" % _mem(off, "%rax"))
+            if r + 1 < self.mr:
+                w.ins("add %s, %%rax" % LDC)
+
+    def _c_update_avx512(self, w):
+        nv = self.nv
+        # masks: group g (64 lanes = 4 vectors) comes from bzhi(-1, n_rem - 64g)
+        direct = nv <= 7
+        ngroups = (nv + 3) // 4
+        if direct:
+            gk = ["%%k%d" % (4 * g + 1) for g in range(ngroups)]
+            vk = ["%%k%d" % (v + 1) for v in range(nv)]
+            self.kregs = ["k%d" % (v + 1) for v in range(nv)]
+        else:
+            gk = ["%%k%d" % (g + 1) for g in range(ngroups)]
+            self.kregs = ["k%d" % (g + 1) for g in range(ngroups)] + ["k5", "k6", "k7"]
+        for g in range(ngroups):
+            if g > 0:
+                w.ins("xor %eax, %eax")
+                w.ins("sub $$64, %s" % NREM)
+                w.ins("cmovl %%rax, %s" % NREM)
+            w.ins("mov $$-1, %rax")
+            w.ins("bzhi %s, %%rax, %%rax" % NREM)
+            w.ins("kmovq %%rax, %s" % gk[g])
+            if direct:
+                for v in range(4 * g + 1, min(nv, 4 * g + 4)):
+                    w.ins("kshiftrq $$%d, %s, %s" % (16 * (v - 4 * g), gk[g], vk[v]))
+        for r in range(self.mr):
+            tmp = 0
+            for v in range(nv):
+                if direct:
+                    k = vk[v]
+                elif v % 4 == 0:
+                    k = gk[v // 4]
+                else:
+                    k = "%%k%d" % (5 + tmp % 3)
+                    tmp += 1
+                    w.ins("kshiftrq $$%d, %s, %s" % (16 * (v % 4), gk[v // 4], k))
+                mem = _mem(v * self.vbytes, C)
+                acc = self.acc[r][v]
+                w.ins("vaddps %s, %s, %s {%s}" % (mem, acc, acc, k))
+                if not direct:
+                    w.ins("vmovups %s, %s {%s}" % (acc, mem, k))
+            if direct:
+                for v in range(nv):
+                    w.ins("vmovups %s, %s {%s}" % (self.acc[r][v], _mem(v * self.vbytes, C),
+                                                   vk[v]))
+            self._next_row(w, r)
+
+    def _c_update_avx2(self, w):
+        nv = self.nv
+        w.ins("cmp $$%d, %s" % (self.nr, NREM))
+        w.ins("jne 5f")
+        # full-width tile: plain loads/stores
+        for r in range(self.mr):
+            for v in range(nv):
+                w.ins("vaddps %s, %s, %s" % (_mem(v * self.vbytes, C), self.acc[r][v],
+                                             self.acc[r][v]))
+            for v in range(nv):
+                w.ins("vmovups %s, %s" % (self.acc[r][v], _mem(v * self.vbytes, C)))
+            self._next_row(w, r)
+        w.ins("jmp 9f")
+        # edge tile: lane masks (lane i of vector v active iff 8v + i < n_rem)
+        w.label("5")
+        iota = self.bc[0]
+        iota_x = iota.replace("ymm", "xmm")
+        masks = self.breg
+        w.ins("movabs $$0x0706050403020100, %rax")
+        w.ins("vmovq %%rax, %s" % iota_x)
+        w.ins("vpmovzxbd %s, %s" % (iota_x, iota))
+        for v in range(nv):
+            mx = masks[v].replace("ymm", "xmm")
+            if v == 0:
+                w.ins("vmovq %s, %s" % (NREM, mx))
+            else:
+                w.ins("lea %d(%s), %%rax" % (-8 * v, NREM))
+                w.ins("vmovq %%rax, %s" % mx)
+            w.ins("vpbroadcastd %s, %s" % (mx, masks[v]))
+            w.ins("vpcmpgtd %s, %s, %s" % (iota, masks[v], masks[v]))
+        tmp = self.bc[0]
+        for r in range(self.mr):
+            for v in range(nv):
+                mem = _mem(v * self.vbytes, C)
+                acc = self.acc[r][v]
+                w.ins("vmaskmovps %s, %s, %s" % (mem, masks[v], tmp))
+                w.ins("vaddps %s, %s, %s" % (tmp, acc, acc))
+                w.ins("vmaskmovps %s, %s, %s" % (acc, masks[v], mem))
+            self._next_row(w, r)
+
+    # --------------------------------------------------------------- output
+    def asm(self):
+        w = AsmWriter()
+        w.comment("%s: %s x %s fp32 tile, k_unroll %d, %s broadcast"
+                  % (self.name, self.mr, self.nr, self.ku, self.broadcast))
+        # nothing to do (C untouched) when kc <= 0, m_rem <= 0 or n_rem <= 0
+        for op in (KC, MREM, NREM):
+            w.ins("test %s, %s" % (op, op))
+            w.ins("jle 9f")
+        zero = "vpxord" if self.isa == "avx512" else "vxorps"
+        for accs in self.accsets:
+            for row in accs:
+                for reg in row:
+                    w.ins("%s %s, %s, %s" % (zero, reg, reg, reg))
+        self._prefetch_c(w)
+        self._k_loops(w)
+        if self.isa == "avx512":
+            self._c_update_avx512(w)
+        else:
+            self._c_update_avx2(w)
+        w.label("9")
+        return w.text()
+
+    def clobbers(self):
+        vec = ["%s%d" % (self.vreg, i) for i in range(self.nvec_used)]
+        return vec + list(self.kregs) + list(SCRATCH_GPRS)
+
+    def json(self):
+        asm = self.asm()  # also fills self.kregs
+        clobbers = self.clobbers()
+        return {
+            "name": self.name,
+            "isa": self.isa,
+            "mr": self.mr,
+            "nr": self.nr,
+            "dialect": "att",
+            "asm": asm,
+            "operands": list(OPERANDS),
+            "constraints": llvm_constraints(len(OPERANDS), clobbers),
+            "clobbers": clobbers,
+            "vector_registers_used": self.nvec_used,
+            "accumulators": self.nacc,
+            "flops_per_k": 2 * self.mr * self.nr,
+            "emitter": EMITTER,
+            "emitter_version": EMITTER_VERSION,
+            "k_unroll": self.ku,
+            "broadcast": self.broadcast,
+            "prefetch_b": self.prefetch_b,
+        }
+
+    def function(self, symbol):
+        info = self.json()
+        assert "r10" not in info["clobbers"]
+        body = substitute_operands(info["asm"], FUNCTION_ARG_REGS)
+        lines = [
+            "# generated by %s version %d from spec: isa=%s mr=%d nr=%d k_unroll=%d "
+            "broadcast=%s prefetch_b=%d" % (EMITTER, EMITTER_VERSION, self.isa, self.mr,
+                                            self.nr, self.ku, self.broadcast,
+                                            self.prefetch_b),
+            "# void %s(const float *a, const float *b, float *c, long kc, long ldc_bytes,"
+            " long m_rem, long n_rem)" % symbol,
+            "  .text",
+            "  .globl %s" % symbol,
+            "  .type %s,@function" % symbol,
+            "  .p2align 5",
+            "%s:" % symbol,
+            "  movq 8(%rsp), %r10",
+            body,
+            "  vzeroupper",
+            "  ret",
+            "  .size %s, .-%s" % (symbol, symbol),
+            '  .section .note.GNU-stack,"",@progbits',
+            "",
+        ]
+        return "\n".join(lines)
+
+
+def emit(spec, fmt=None, symbol=None):
+    k = Kernel(spec)
+    fmt = fmt or k.format
+    if fmt == "function":
+        sym = symbol or k.symbol or k.name
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", sym):
+            raise SpecError("symbol", "not a valid symbol name: %r" % sym)
+        return k.function(sym)
+    return k.json()
+
+
+def main(argv=None):
+    return run_emitter(emit, description=__doc__.strip().splitlines()[0],
+                       epilog=HELP_EPILOG, formats=("json", "function"), argv=argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,55 @@
+# -*- Python -*-
+import os
+import shutil
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "TENSOROP"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tensorop_obj_root, "test")
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+tools_dir = os.path.join(config.tensorop_obj_root, "bin")
+lib_dir = os.path.join(config.tensorop_obj_root, "lib")
+config.substitutions.append(("%tensorop_src", config.tensorop_src_root))
+config.substitutions.append(("%tensorop_plugin", os.path.join(lib_dir, "TensorOpPlugin.so")))
+config.substitutions.append(("%mlir_c_runner_utils",
+                             os.path.join(config.llvm_lib_dir, "libmlir_c_runner_utils.so")))
+config.substitutions.append(("%mlir_runner_utils",
+                             os.path.join(config.llvm_lib_dir, "libmlir_runner_utils.so")))
+config.substitutions.append(("%python", config.python_executable or "python3"))
+config.substitutions.append(("%gen_matmul",
+                             "%s %s" % (config.python_executable or "python3",
+                                        os.path.join(config.tensorop_src_root, "test",
+                                                     "Integration", "gen_matmul_test.py"))))
+
+# Each test gets its own emitter cache so tests never see each other's (or a
+# developer's) cached kernels.
+config.environment["TENSOROP_CACHE_DIR"] = os.path.join(config.test_exec_root, "emitter-cache")
+for var in ["TENSOROP_EMITTER_DIR", "TENSOROP_HINTS_DIR"]:
+    config.environment.pop(var, None)
+
+llvm_config.add_tool_substitutions(["tensorop-opt", "tensorop"], [tools_dir])
+mlir_opt = shutil.which("mlir-opt", path=config.llvm_tools_dir)
+mlir_runner = shutil.which("mlir-runner", path=config.llvm_tools_dir)
+config.substitutions.append(("%mlir-opt", mlir_opt or "mlir-opt-not-found"))
+config.substitutions.append(("%mlir-runner", mlir_runner or "mlir-runner-not-found"))
+
+# Features for host-dependent tests.
+try:
+    with open("/proc/cpuinfo") as f:
+        flags = f.read()
+    if " avx512f" in flags and " avx512bw" in flags:
+        config.available_features.add("host-avx512")
+    if " avx2" in flags and " fma" in flags:
+        config.available_features.add("host-avx2")
+except OSError:
+    pass
+if shutil.which("python3"):
+    config.available_features.add("python3")

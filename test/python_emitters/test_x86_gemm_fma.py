@@ -1,0 +1,585 @@
+"""Tests for python_emitters/x86_gemm_fma.py and python_emitters/tensorop_emit.
+
+Run from the repository root:
+    python3 -m unittest discover -s test/python_emitters -v
+
+Needs: python3; optional llvm-mc-22 (assembly checks), clang-22 or gcc
+(numeric checks with ukernel_harness.c).  Missing tools or CPU features skip
+the affected tests with a message.
+"""
+
+import concurrent.futures
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+EMITTER_DIR = os.path.join(ROOT, "python_emitters")
+EMITTER = os.path.join(EMITTER_DIR, "x86_gemm_fma.py")
+HARNESS = os.path.join(HERE, "ukernel_harness.c")
+
+sys.path.insert(0, EMITTER_DIR)
+from tensorop_emit import common  # noqa: E402
+
+FUNCTION_REGS = ["%rdi", "%rsi", "%rdx", "%rcx", "%r8", "%r9", "%r10"]
+AVX512_ATTRS = "+avx512f,+avx512bw,+avx512vl,+avx512dq,+bmi2"
+AVX2_ATTRS = "+avx2,+fma,+bmi2"
+
+
+def which(*names):
+    for n in names:
+        p = shutil.which(n)
+        if p:
+            return p
+    return None
+
+
+LLVM_MC = which("llvm-mc-22", "/usr/lib/llvm-22/bin/llvm-mc")
+CLANG = which("clang-22", "/usr/lib/llvm-22/bin/clang")
+CC = CLANG or which("gcc", "cc")
+
+
+def cpu_flags():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
+FLAGS = cpu_flags()
+HAVE_AVX512 = {"avx512f", "avx512bw", "bmi2"} <= FLAGS
+HAVE_AVX2 = {"avx2", "fma", "bmi2"} <= FLAGS
+
+
+def spec(**kw):
+    s = {"kernel": "gemm_f32"}
+    s.update(kw)
+    return s
+
+
+def run_emitter(stdin_text, *args, env=None):
+    p = subprocess.run([sys.executable, EMITTER] + list(args), input=stdin_text,
+                       capture_output=True, text=True, env=env)
+    return p.returncode, p.stdout, p.stderr
+
+
+def emit_json(s):
+    rc, out, err = run_emitter(json.dumps(s))
+    if rc != 0:
+        raise AssertionError("emitter failed for %s: %s" % (s, err))
+    return json.loads(out)
+
+
+def emit_function(s, symbol="ukernel"):
+    rc, out, err = run_emitter(json.dumps(s), "--format=function", "--symbol", symbol)
+    if rc != 0:
+        raise AssertionError("emitter failed for %s: %s" % (s, err))
+    return out
+
+
+# A broad set of legal specs for the static checks.
+STATIC_SPECS = [
+    spec(isa="avx512", mr=6, nr=64),
+    spec(isa="avx512", mr=6, nr=64, broadcast="embedded"),
+    spec(isa="avx512", mr=6, nr=64, k_unroll=1, prefetch_b=8),
+    spec(isa="avx512", mr=14, nr=32, k_unroll=3),
+    spec(isa="avx512", mr=8, nr=48, k_unroll=8, prefetch_b=8),
+    spec(isa="avx512", mr=28, nr=16, broadcast="embedded"),
+    spec(isa="avx512", mr=1, nr=16),
+    spec(isa="avx512", mr=3, nr=112, k_unroll=16),
+    spec(isa="avx512", mr=2, nr=160, broadcast="embedded"),
+    spec(isa="avx512", mr=1, nr=240, prefetch_b=4),
+    spec(isa="avx2", mr=6, nr=16),
+    spec(isa="avx2", mr=4, nr=24, k_unroll=3, prefetch_b=8),
+    spec(isa="avx2", mr=1, nr=8, k_unroll=8),
+    spec(isa="avx2", mr=1, nr=56),
+]
+
+
+def vector_reg_index(name):
+    m = re.fullmatch(r"[xyz]mm([0-9]+)", name)
+    return int(m.group(1)) if m else None
+
+
+GPR32_TO_64 = {"eax": "rax", "ebx": "rbx", "ecx": "rcx", "edx": "rdx", "esi": "rsi",
+               "edi": "rdi", "ebp": "rbp", "esp": "rsp"}
+
+
+def registers_in_asm(asm):
+    regs = set()
+    for m in re.finditer(r"%([a-z][a-z0-9]*)", asm):
+        regs.add(m.group(1))
+    return regs
+
+
+class TestSpecValidation(unittest.TestCase):
+    BAD = [
+        # (stdin text, field that the message must name)
+        ('{"kernel": "gemm_f32", "isa": "avx512", "mr": 6', "JSON"),
+        ('[1, 2]', "object"),
+        (json.dumps({"isa": "avx512", "mr": 6, "nr": 64}), "kernel"),
+        (json.dumps(spec(mr=6, nr=64)), "isa"),
+        (json.dumps(spec(isa="avx512", nr=64)), "mr"),
+        (json.dumps(spec(isa="avx512", mr=6)), "nr"),
+        (json.dumps(spec(isa="avx512", mr=6, nr=64, kernel="gemm_f16")), "kernel"),
+        (json.dumps(spec(isa="sse4", mr=6, nr=64)), "isa"),
+        (json.dumps(spec(isa="avx512", mr=0, nr=64)), "mr"),
+        (json.dumps(spec(isa="avx512", mr="6", nr=64)), "mr"),
+        (json.dumps(spec(isa="avx512", mr=6.0, nr=64)), "mr"),
+        (json.dumps(spec(isa="avx512", mr=True, nr=64)), "mr"),
+        (json.dumps(spec(isa="avx512", mr=6, nr=60)), "nr"),
+        (json.dumps(spec(isa="avx512", mr=6, nr=0)), "nr"),
+        (json.dumps(spec(isa="avx2", mr=6, nr=12)), "nr"),
+        (json.dumps(spec(isa="avx512", mr=6, nr=64, k_unroll=0)), "k_unroll"),
+        (json.dumps(spec(isa="avx512", mr=6, nr=64, k_unroll=17)), "k_unroll"),
+        (json.dumps(spec(isa="avx512", mr=6, nr=64, k_unroll=None)), "k_unroll"),
+        (json.dumps(spec(isa="avx512", mr=6, nr=64, broadcast="implicit")), "broadcast"),
+        (json.dumps(spec(isa="avx2", mr=6, nr=16, broadcast="embedded")), "broadcast"),
+        (json.dumps(spec(isa="avx512", mr=6, nr=64, prefetch_b=-1)), "prefetch_b"),
+        (json.dumps(spec(isa="avx512", mr=6, nr=64, prefetch_b="8")), "prefetch_b"),
+        (json.dumps(spec(isa="avx512", mr=6, nr=64, k_unrol=4)), "k_unrol"),
+        (json.dumps(spec(isa="avx512", mr=6, nr=64, format="elf")), "format"),
+        # register budget: 7*4 + 4 + 1 = 33 > 32; 7*2 + 2 + 1 = 17 > 16
+        (json.dumps(spec(isa="avx512", mr=7, nr=64)), "mr"),
+        (json.dumps(spec(isa="avx512", mr=2, nr=176)), "mr"),
+        (json.dumps(spec(isa="avx2", mr=7, nr=16)), "mr"),
+        (json.dumps(spec(isa="avx512", mr=32, nr=16, broadcast="embedded")), "mr"),
+    ]
+
+    def test_bad_specs_exit_2_and_name_field(self):
+        for text, field in self.BAD:
+            with self.subTest(spec=text):
+                rc, out, err = run_emitter(text)
+                self.assertEqual(rc, 2, "exit code for %s (stderr %r)" % (text, err))
+                lines = err.strip().splitlines()
+                self.assertEqual(len(lines), 1, "stderr must be one line: %r" % err)
+                self.assertIn(field, lines[0])
+                obj = json.loads(out)
+                self.assertEqual(list(obj.keys()), ["error"])
+                self.assertIn(field, obj["error"])
+
+    def test_bad_spec_function_format_and_spec_file(self):
+        rc, out, err = run_emitter(json.dumps(spec(isa="avx2", mr=1, nr=8, k_unroll=99)),
+                                   "--format=function")
+        self.assertEqual(rc, 2)
+        self.assertIn("k_unroll", err)
+        rc, out, err = run_emitter("", "--spec", "/nonexistent/spec.json")
+        self.assertEqual(rc, 2)
+        self.assertIn("spec", json.loads(out)["error"])
+        rc, out, err = run_emitter("", "--format=pdf")
+        self.assertEqual(rc, 2)
+        self.assertIn("format", err)
+        rc, out, err = run_emitter(json.dumps(spec(isa="avx2", mr=1, nr=8)),
+                                   "--format=function", "--symbol", "1bad name")
+        self.assertEqual(rc, 2)
+        self.assertIn("symbol", err)
+
+    def test_legal_edge_specs(self):
+        # 28*1 + 1 = 29 (embedded); 6*2 + 2 + 1 = 15 (avx2, room for a 2nd broadcast)
+        o = emit_json(spec(isa="avx512", mr=28, nr=16, broadcast="embedded"))
+        self.assertEqual(o["vector_registers_used"], 29)
+        o = emit_json(spec(isa="avx2", mr=6, nr=16))
+        self.assertEqual(o["vector_registers_used"], 16)
+        o = emit_json(spec(isa="avx512", mr=30, nr=16, broadcast="explicit"))
+        self.assertEqual(o["vector_registers_used"], 32)
+
+    def test_help(self):
+        rc, out, err = run_emitter("", "--help")
+        self.assertEqual(rc, 0)
+        for word in ("k_unroll", "broadcast", "prefetch_b", "embedded", "m_rem",
+                     "n_rem", "ldc_bytes", "--format", "--symbol", "$$"):
+            self.assertIn(word, out)
+
+
+class TestOutputContract(unittest.TestCase):
+    def test_default_6x64(self):
+        o = emit_json(spec(isa="avx512", mr=6, nr=64))
+        self.assertEqual(o["name"], "x86_avx512_f32_6x64_u4_explicit")
+        self.assertEqual(o["isa"], "avx512")
+        self.assertEqual((o["mr"], o["nr"]), (6, 64))
+        self.assertEqual(o["dialect"], "att")
+        self.assertEqual(o["operands"], ["a_panel", "b_panel", "c", "kc", "ldc_bytes",
+                                         "m_rem", "n_rem"])
+        self.assertEqual(o["accumulators"], 24)
+        self.assertEqual(o["flops_per_k"], 768)
+        self.assertEqual(o["emitter"], "x86_gemm_fma.py")
+        self.assertEqual(o["emitter_version"], 1)
+        # 24 accumulators + 4 B vectors + 2 alternating broadcast registers
+        self.assertEqual(o["vector_registers_used"], 30)
+        keys = list(o.keys())
+        self.assertEqual(keys[:14], ["name", "isa", "mr", "nr", "dialect", "asm", "operands",
+                                     "constraints", "clobbers", "vector_registers_used",
+                                     "accumulators", "flops_per_k", "emitter",
+                                     "emitter_version"])
+        o2 = emit_json(spec(isa="avx512", mr=6, nr=64, broadcast="embedded", k_unroll=8,
+                            prefetch_b=8))
+        self.assertEqual(o2["name"], "x86_avx512_f32_6x64_u8_embedded_pf8")
+        self.assertEqual(o2["vector_registers_used"], 28)
+
+    def test_determinism(self):
+        for s in STATIC_SPECS[:6] + STATIC_SPECS[10:12]:
+            with self.subTest(spec=s):
+                text = json.dumps(s)
+                env1 = dict(os.environ, PYTHONHASHSEED="1")
+                env2 = dict(os.environ, PYTHONHASHSEED="12345")
+                a = run_emitter(text, env=env1)
+                b = run_emitter(text, env=env2)
+                self.assertEqual(a, b)
+                fa = run_emitter(text, "--format=function", "--symbol", "f", env=env1)
+                fb = run_emitter(text, "--format=function", "--symbol", "f", env=env2)
+                self.assertEqual(fa, fb)
+                # --spec FILE gives the same bytes as stdin
+                with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+                    f.write(text)
+                try:
+                    c = run_emitter("", "--spec", f.name, env=env1)
+                finally:
+                    os.unlink(f.name)
+                self.assertEqual(a, c)
+
+    def check_static(self, s, o):
+        asm = o["asm"]
+        isa = s["isa"]
+        outs, ins, clob = common.parse_constraints(o["constraints"])
+        self.assertEqual(outs, ["r"] * 7)
+        self.assertEqual(ins, [str(i) for i in range(7)])
+        self.assertEqual(clob, o["clobbers"] + ["memory", "dirflag", "fpsr", "flags"])
+        self.assertEqual(len(set(clob)), len(clob), "duplicate clobbers")
+        self.assertEqual(o["constraints"],
+                         common.llvm_constraints(7, o["clobbers"]))
+        for c in o["clobbers"]:
+            self.assertRegex(c, r"^(zmm([0-9]|[12][0-9]|3[01])|ymm([0-9]|1[0-5])|k[1-7]|"
+                                r"r[a-z0-9]+)$")
+            self.assertNotIn(c, ("rsp", "rbp", "rbx", "r10"))
+            if isa == "avx2":
+                self.assertFalse(c.startswith("zmm") or re.fullmatch(r"k[0-7]", c), c)
+            else:
+                self.assertFalse(c.startswith("ymm"), c)
+        vclob = [c for c in o["clobbers"] if c[0] in "yz"]
+        self.assertEqual(len(vclob), o["vector_registers_used"])
+        # every register touched is clobbered (operands are $N, never named)
+        clobset = set(o["clobbers"])
+        vprefix = "zmm" if isa == "avx512" else "ymm"
+        for reg in registers_in_asm(asm):
+            idx = vector_reg_index(reg)
+            if idx is not None:
+                self.assertIn("%s%d" % (vprefix, idx), clobset, reg)
+            elif re.fullmatch(r"k[0-7]", reg):
+                self.assertIn(reg, clobset)
+                self.assertNotEqual(reg, "k0")
+            else:
+                self.assertIn(GPR32_TO_64.get(reg, reg), clobset, reg)
+        # operands: $0..$6 (ldc_bytes is not needed when mr == 1),
+        # '$' only as $N or $$
+        expected = set(range(7)) if s["mr"] > 1 else {0, 1, 2, 3, 5, 6}
+        self.assertEqual(common.referenced_operands(asm), expected)
+        stripped = re.sub(r"\$\$|\$[0-9]+", "", asm)
+        self.assertNotIn("$", stripped)
+        # numeric local labels only; no named symbols defined
+        for line in asm.split("\n"):
+            m = re.match(r"^\s*([^\s#:]+):", line)
+            if m:
+                self.assertRegex(m.group(1), r"^[0-9]+$", line)
+            self.assertNotRegex(line, r"\.(globl|type|size|section|text|data)\b")
+        # no vzeroupper / ret inside the inline-asm body
+        self.assertNotRegex(asm, r"\b(ret|vzeroupper|call|push|pop)\b")
+        if isa == "avx2":
+            self.assertNotRegex(asm, r"zmm|\{1to|%k[0-7]")
+
+    def test_static_properties(self):
+        for s in STATIC_SPECS:
+            with self.subTest(spec=s):
+                self.check_static(s, emit_json(s))
+
+    def test_function_format(self):
+        for s in STATIC_SPECS[:3] + STATIC_SPECS[10:11]:
+            with self.subTest(spec=s):
+                o = emit_json(s)
+                text = emit_function(s, "my_kernel")
+                body = common.substitute_operands(o["asm"], FUNCTION_REGS)
+                self.assertIn(body, text)
+                self.assertIn("my_kernel:", text)
+                self.assertIn("movq 8(%rsp), %r10", text)
+                self.assertRegex(text, r"vzeroupper\n\s*ret")
+                self.assertNotIn("r10", " ".join(o["clobbers"]))
+        # spec fields instead of flags
+        s = dict(STATIC_SPECS[0], format="function", symbol="via_spec")
+        rc, out, err = run_emitter(json.dumps(s))
+        self.assertEqual(rc, 0, err)
+        self.assertIn("via_spec:", out)
+
+
+class TestCommon(unittest.TestCase):
+    def test_substitute(self):
+        self.assertEqual(common.substitute_operands("mov $$-1, $1 # $0 ${2}", ["A", "B", "C"]),
+                         "mov $-1, B # A C")
+        self.assertEqual(common.substitute_operands("$$$1$$", ["x", "y"]), "$y$")
+        with self.assertRaises(ValueError):
+            common.substitute_operands("mov $7, %rax", ["a"])
+        with self.assertRaises(ValueError):
+            common.substitute_operands("mov $x, %rax", ["a"])
+        self.assertEqual(common.referenced_operands("$$1 $2 ${3} $$"), {2, 3})
+
+    def test_constraints(self):
+        self.assertEqual(common.llvm_constraints(2, ["zmm0", "rax"]),
+                         "=r,=r,0,1,~{zmm0},~{rax},~{memory},~{dirflag},~{fpsr},~{flags}")
+        with self.assertRaises(ValueError):
+            common.llvm_constraints(1, ["rax", "rax"])
+
+    def test_ir_escape(self):
+        self.assertEqual(common.llvm_ir_asm_string('a\n"b\\'), "a\\0A\\22b\\5C")
+
+
+@unittest.skipIf(LLVM_MC is None, "llvm-mc-22 not found: assembly checks skipped")
+class TestAssembles(unittest.TestCase):
+    def assemble(self, text, attrs):
+        with tempfile.TemporaryDirectory() as tmp:
+            src = os.path.join(tmp, "k.s")
+            with open(src, "w") as f:
+                f.write(text + "\n")
+            p = subprocess.run([LLVM_MC, "-triple=x86_64", "-mattr=" + attrs,
+                                "-filetype=obj", "-o", os.path.join(tmp, "k.o"), src],
+                               capture_output=True, text=True)
+            return p.returncode, p.stderr
+
+    def test_inline_bodies_assemble(self):
+        for s in STATIC_SPECS:
+            with self.subTest(spec=s):
+                o = emit_json(s)
+                text = common.substitute_operands(o["asm"], FUNCTION_REGS)
+                attrs = AVX512_ATTRS if s["isa"] == "avx512" else AVX2_ATTRS
+                rc, err = self.assemble(text, attrs)
+                self.assertEqual(rc, 0, err)
+                self.assertNotIn("warning", err)
+                # the body twice in one file: numeric labels must not collide
+                rc, err = self.assemble(text + "\n" + text, attrs)
+                self.assertEqual(rc, 0, err)
+
+    def test_function_files_assemble(self):
+        for s in STATIC_SPECS:
+            with self.subTest(spec=s):
+                attrs = AVX512_ATTRS if s["isa"] == "avx512" else AVX2_ATTRS
+                rc, err = self.assemble(emit_function(s), attrs)
+                self.assertEqual(rc, 0, err)
+
+    def test_avx2_kernels_use_no_evex(self):
+        # llvm-mc does not reject instructions outside -mattr, so check the
+        # encodings: an avx2 kernel must contain no EVEX (0x62-prefixed)
+        # instruction; an avx512 kernel does (sanity check of the check).
+        for s in STATIC_SPECS:
+            with self.subTest(spec=s):
+                o = emit_json(s)
+                text = common.substitute_operands(o["asm"], FUNCTION_REGS)
+                with tempfile.TemporaryDirectory() as tmp:
+                    src = os.path.join(tmp, "k.s")
+                    with open(src, "w") as f:
+                        f.write(text + "\n")
+                    p = subprocess.run([LLVM_MC, "-triple=x86_64", "-mattr=" + AVX512_ATTRS,
+                                        "-show-encoding", src], capture_output=True, text=True)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                evex = [l for l in p.stdout.splitlines() if "encoding: [0x62," in l]
+                if s["isa"] == "avx2":
+                    self.assertEqual(evex, [])
+                else:
+                    self.assertTrue(evex)
+
+
+# --------------------------------------------------------------------------
+# Numeric tests
+# --------------------------------------------------------------------------
+
+KC_LIST = [0, 1, 2, 3, 5, 17, 64, 257]
+
+NUMERIC_SPECS = [
+    spec(isa="avx512", mr=6, nr=64),
+    spec(isa="avx512", mr=6, nr=64, broadcast="embedded"),
+    spec(isa="avx512", mr=6, nr=64, k_unroll=1, prefetch_b=8),
+    spec(isa="avx512", mr=14, nr=32, k_unroll=3),
+    spec(isa="avx512", mr=8, nr=48, k_unroll=8, prefetch_b=8),
+    spec(isa="avx512", mr=28, nr=16, broadcast="embedded"),
+    spec(isa="avx512", mr=1, nr=16),
+    spec(isa="avx512", mr=3, nr=112, k_unroll=16),
+    spec(isa="avx512", mr=2, nr=160, broadcast="embedded", k_unroll=3),
+    spec(isa="avx2", mr=6, nr=16),
+    spec(isa="avx2", mr=4, nr=24, k_unroll=3, prefetch_b=8),
+    spec(isa="avx2", mr=1, nr=8, k_unroll=8),
+    spec(isa="avx2", mr=2, nr=40, k_unroll=1),
+]
+
+
+def m_list(mr):
+    if mr <= 8:
+        return list(range(1, mr + 1))
+    return sorted({1, 2, mr // 2, mr - 1, mr})
+
+
+def n_list(nr, lanes):
+    vals = {1, nr // 2 + 3 if nr // 2 + 3 < nr else nr // 2, nr - 1, nr}
+    if nr > lanes:
+        vals |= {lanes, lanes + 1}
+    if nr > 64:
+        vals |= {64, 65}
+    return sorted(v for v in vals if 1 <= v <= nr)
+
+
+def cpu_ok(isa):
+    return HAVE_AVX512 if isa == "avx512" else HAVE_AVX2
+
+
+def build(tmp, tag, kernel_src, kernel_ext):
+    src = os.path.join(tmp, tag + kernel_ext)
+    with open(src, "w") as f:
+        f.write(kernel_src)
+    exe = os.path.join(tmp, tag)
+    cmd = [CC, "-O2", "-w", HARNESS, src, "-o", exe, "-lm"]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise AssertionError("build failed: %s\n%s" % (" ".join(cmd), p.stderr))
+    return exe
+
+
+def run_check(exe, mr, nr, kcs, ms, ns, seed=1, c_roundings=1):
+    args = [exe, "check", str(mr), str(nr), ",".join(map(str, kcs)),
+            ",".join(map(str, ms)), ",".join(map(str, ns)), str(seed), str(c_roundings)]
+    p = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    return p.returncode, p.stdout + p.stderr
+
+
+def ir_module(o, s):
+    """LLVM IR module defining @ukernel that runs the inline-asm block twice
+    (first kc/2, then the rest), exactly as a compiler pass would emit it."""
+    asm = common.llvm_ir_asm_string(o["asm"])
+    cons = o["constraints"]
+    feats = ("+avx512f,+avx512bw,+avx512vl,+avx512dq,+bmi2,+avx2,+fma"
+             if s["isa"] == "avx512" else "+avx2,+fma,+bmi2")
+    ty = "{ i64, i64, i64, i64, i64, i64, i64 }"
+    return """
+define void @ukernel(ptr %a, ptr %b, ptr %c, i64 %kc, i64 %ldc, i64 %m, i64 %n) #0 {
+entry:
+  %ai = ptrtoint ptr %a to i64
+  %bi = ptrtoint ptr %b to i64
+  %ci = ptrtoint ptr %c to i64
+  %k1 = lshr i64 %kc, 1
+  %k2 = sub i64 %kc, %k1
+  %r1 = call TY asm sideeffect "ASM", "CONS"(i64 %ai, i64 %bi, i64 %ci, i64 %k1, i64 %ldc, i64 %m, i64 %n)
+  %ao = mul i64 %k1, MR4
+  %bo = mul i64 %k1, NR4
+  %a2 = add i64 %ai, %ao
+  %b2 = add i64 %bi, %bo
+  %r2 = call TY asm sideeffect "ASM", "CONS"(i64 %a2, i64 %b2, i64 %ci, i64 %k2, i64 %ldc, i64 %m, i64 %n)
+  ret void
+}
+attributes #0 = { nounwind "target-features"="FEATS" }
+""".replace("TY", ty).replace("ASM", asm).replace("CONS", cons).replace(
+        "MR4", str(4 * s["mr"])).replace("NR4", str(4 * s["nr"])).replace("FEATS", feats)
+
+
+@unittest.skipIf(CC is None, "no C compiler (clang-22/gcc): numeric tests skipped")
+class TestNumeric(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="x86_gemm_fma_test_")
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def _job(self, i, s):
+        tag = "k%d" % i
+        exe = build(self.tmp, tag, emit_function(s), ".s")
+        lanes = 16 if s["isa"] == "avx512" else 8
+        rc, out = run_check(exe, s["mr"], s["nr"], KC_LIST, m_list(s["mr"]),
+                            n_list(s["nr"], lanes), seed=i + 1)
+        return rc, out
+
+    def test_kernels_numeric(self):
+        jobs = []
+        skipped = []
+        for i, s in enumerate(NUMERIC_SPECS):
+            if cpu_ok(s["isa"]):
+                jobs.append((i, s))
+            else:
+                skipped.append(s)
+        if not jobs:
+            self.skipTest("CPU lacks avx512f/avx512bw and avx2/fma (see /proc/cpuinfo)")
+        workers = max(1, min(len(jobs), os.cpu_count() or 1))
+        with concurrent.futures.ThreadPoolExecutor(workers) as ex:
+            results = list(ex.map(lambda js: (js[1], self._job(*js)), jobs))
+        for s, (rc, out) in results:
+            with self.subTest(spec=s):
+                self.assertEqual(rc, 0, out)
+                self.assertRegex(out, r"^OK [0-9]+")
+        if skipped:
+            sys.stderr.write("\nnote: CPU lacks features for %d specs, not run: %s\n"
+                             % (len(skipped), skipped))
+
+    @unittest.skipIf(CLANG is None, "clang-22 not found: LLVM IR inline-asm test skipped")
+    def test_inline_asm_through_llvm(self):
+        """The JSON asm + constraints, used as LLVM IR inline asm (twice in one
+        function), compile with clang-22 and compute the right result."""
+        for i, s in enumerate([spec(isa="avx512", mr=6, nr=64),
+                               spec(isa="avx512", mr=8, nr=48, broadcast="embedded",
+                                    k_unroll=3, prefetch_b=8),
+                               spec(isa="avx2", mr=6, nr=16)]):
+            with self.subTest(spec=s):
+                if not cpu_ok(s["isa"]):
+                    self.skipTest("CPU lacks %s" % s["isa"])
+                o = emit_json(s)
+                exe = build(self.tmp, "ir%d" % i, ir_module(o, s), ".ll")
+                lanes = 16 if s["isa"] == "avx512" else 8
+                rc, out = run_check(exe, s["mr"], s["nr"], [0, 1, 3, 9, 64, 257],
+                                    m_list(s["mr"]), n_list(s["nr"], lanes), seed=99,
+                                    c_roundings=2)
+                self.assertEqual(rc, 0, out)
+
+    def test_harness_detects_broken_kernels(self):
+        """Mutated kernels must be caught (the harness can fail)."""
+        s = spec(isa="avx512", mr=6, nr=64) if HAVE_AVX512 else spec(isa="avx2", mr=6,
+                                                                      nr=16)
+        if not cpu_ok(s["isa"]):
+            self.skipTest("CPU lacks avx512 and avx2")
+        good = emit_function(s)
+        mutations = {
+            # early row exit removed: rows >= m_rem are written
+            "no_row_exit": lambda t: t.replace("jz 9f", "nop", 1),
+            # remainder loop runs once at most: wrong sums
+            "remainder_once": lambda t: t.replace("jnz 3b", "nop"),
+            # no accumulation onto C
+            "no_c_load": lambda t: re.sub(r"vaddps (-?[0-9]*\(%rdx\)), (%[yz]mm[0-9]+), "
+                                          r"(%[yz]mm[0-9]+)", r"vmovups \1, \2", t, count=1),
+            # wrong A advance in the unrolled loop
+            "a_stride": lambda t: re.sub(r"add \$([0-9]+), %rdi",
+                                         lambda m: "add $%d, %%rdi" % (int(m.group(1)) - 4),
+                                         t, count=1),
+            # unrolled loop runs one block too many
+            "unroll_overrun": lambda t: t.replace("jge 1b", "jge 1b\n  jmp 1b", 1),
+        }
+        if s["isa"] == "avx512":
+            mutations["unmasked_store"] = lambda t: t.replace(", (%rdx) {%k1}", ", (%rdx)")
+            mutations["wrong_mask"] = lambda t: t.replace("kshiftrq $16,", "kshiftrq $15,")
+        else:
+            mutations["unmasked_store"] = lambda t: re.sub(
+                r"vmaskmovps (%ymm[0-9]+), %ymm[0-9]+, \(%rdx\)", r"vmovups \1, (%rdx)", t)
+        for name, mut in sorted(mutations.items()):
+            with self.subTest(mutation=name):
+                bad = mut(good)
+                self.assertNotEqual(bad, good, "mutation %s did not apply" % name)
+                exe = build(self.tmp, "mut_" + name, bad, ".s")
+                lanes = 16 if s["isa"] == "avx512" else 8
+                rc, out = run_check(exe, s["mr"], s["nr"], KC_LIST, m_list(s["mr"]),
+                                    n_list(s["nr"], lanes))
+                self.assertNotEqual(rc, 0, "broken kernel %s passed:\n%s" % (name, out))
+
+
+if __name__ == "__main__":
+    unittest.main()
