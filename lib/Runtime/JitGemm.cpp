@@ -1,0 +1,129 @@
+//===- JitGemm.cpp - Build and JIT-compile one GEMM through the pipeline --===//
+
+#include "tensorop/Runtime/JitGemm.h"
+#include "tensorop/Transforms/Passes.h"
+
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <chrono>
+
+using namespace mlir;
+using namespace mlir::tensorop;
+
+JitGemm::JitGemm() = default;
+JitGemm::~JitGemm() = default;
+JitGemm::JitGemm(JitGemm &&) = default;
+
+std::string mlir::tensorop::gemmModuleSource(llvm::StringRef name, int64_t m,
+                                             int64_t n, int64_t k,
+                                             llvm::StringRef sketch) {
+  std::string attr =
+      sketch.empty() ? "" : (" {tensorop.sketch = " + sketch + "}").str();
+  return llvm::formatv(R"mlir(
+func.func @{0}(%A: memref<{1}x{3}xf32>, %B: memref<{3}x{2}xf32>, %C: memref<{1}x{2}xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<{1}x{2}xf32>)
+  linalg.matmul ins(%A, %B : memref<{1}x{3}xf32>, memref<{3}x{2}xf32>)
+                outs(%C : memref<{1}x{2}xf32>){4}
+  return
+}
+)mlir",
+                       name, m, n, k, attr)
+      .str();
+}
+
+void mlir::tensorop::registerJitDialects(DialectRegistry &registry) {
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+}
+
+llvm::Expected<JitGemm>
+mlir::tensorop::compileGemm(MLIRContext &ctx, llvm::StringRef source,
+                            llvm::StringRef name,
+                            llvm::StringRef pipelineOptions) {
+  auto start = std::chrono::steady_clock::now();
+  static bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    // Inline asm is parsed by the native assembler when the JIT emits code.
+    llvm::InitializeNativeTargetAsmParser();
+    return true;
+  }();
+  (void)initialized;
+
+  // Collect diagnostics so the caller gets them as an error message.
+  std::string diagnostics;
+  ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error) {
+      llvm::raw_string_ostream os(diagnostics);
+      os << diag.getLocation() << ": " << diag << "\n";
+    }
+    return success();
+  });
+
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &ctx);
+  if (!module)
+    return llvm::createStringError("cannot parse the GEMM module:\n" +
+                                   diagnostics);
+  PassManager pm(&ctx);
+  std::string pipeline =
+      ("tensorop-pipeline{" + pipelineOptions + " bare-ptr-abi=true}")
+          .str();
+  std::string parseErrors;
+  llvm::raw_string_ostream parseOs(parseErrors);
+  if (failed(parsePassPipeline(pipeline, pm, parseOs)))
+    return llvm::createStringError("bad pipeline '" + pipeline +
+                                   "': " + parseErrors);
+
+  JitGemm result;
+  // The sketch is gone once lowered: record it from the annotated module.
+  PassManager annotate(&ctx);
+  OwningOpRef<ModuleOp> copy = module->clone();
+  if (succeeded(parsePassPipeline("tensorop-annotate-sketch{" +
+                                      pipelineOptions.str() + "}",
+                                  annotate, parseOs)) &&
+      succeeded(annotate.run(*copy)))
+    copy->walk([&](Operation *op) {
+      if (Attribute a = op->getAttr(kSketchAttrName)) {
+        llvm::raw_string_ostream os(result.sketch);
+        os << a;
+      }
+    });
+
+  if (failed(pm.run(*module)))
+    return llvm::createStringError("the TensorOp pipeline failed:\n" +
+                                   diagnostics);
+
+  ExecutionEngineOptions options;
+  auto transformer = makeOptimizingTransformer(3, 0, nullptr);
+  options.transformer = transformer;
+  options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  options.enableGDBNotificationListener = false;
+  auto engine = ExecutionEngine::create(*module, options);
+  if (!engine)
+    return llvm::createStringError("JIT compilation failed: " +
+                                   llvm::toString(engine.takeError()) + "\n" +
+                                   diagnostics);
+  llvm::Expected<void *> fn = (*engine)->lookup(name);
+  if (!fn)
+    return llvm::createStringError("JIT lookup of '" + name + "' failed: " +
+                                   llvm::toString(fn.takeError()));
+  result.fn = reinterpret_cast<GemmFn>(*fn);
+  result.engine = std::move(*engine);
+  result.source = source.str();
+  result.compileSeconds = std::chrono::duration<double>(
+                              std::chrono::steady_clock::now() - start)
+                              .count();
+  return result;
+}

@@ -1,0 +1,278 @@
+//===- BenchCommand.cpp - tensorop bench: ours against OpenBLAS -----------===//
+//
+// For each shape: JIT-compile the pipeline's GEMM, verify it against an fp64
+// reference (NaN-filled output first), time it and OpenBLAS sgemm alternately
+// in this one process, verify again on the buffers the timed runs wrote, and
+// reject any time faster than the measured FMA peak allows (shared/MEASURE.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Commands.h"
+#include "Measure.h"
+
+#include "tensorop/Runtime/JitGemm.h"
+#include "tensorop/Targets/TargetHints.h"
+#include "tensorop/Transforms/Passes.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cblas.h>
+
+#include <cmath>
+#include <ctime>
+#include <limits>
+
+using namespace llvm;
+
+namespace {
+cl::SubCommand benchCmd("bench",
+                        "Time TensorOp fp32 GEMMs against OpenBLAS sgemm, side "
+                        "by side in one process, verified before and after");
+cl::list<std::string> shapes(
+    "shapes", cl::sub(benchCmd), cl::CommaSeparated,
+    cl::desc("Shapes: N (N^3) or MxNxK; default 256,512,1024,2048,127x1000x513"));
+cl::opt<std::string> target("target", cl::sub(benchCmd), cl::init("host"),
+                            cl::desc("Target: host, x86-avx512, x86-avx2"));
+cl::opt<std::string> advisor("advisor", cl::sub(benchCmd),
+                             cl::init("builtin"), cl::desc("Advisor"));
+cl::opt<int> rounds("rounds", cl::sub(benchCmd), cl::init(7),
+                    cl::desc("Timed rounds per side (A B A B ..., >= 5)"));
+cl::opt<double> roundSeconds("round-seconds", cl::sub(benchCmd),
+                             cl::init(0.15),
+                             cl::desc("Minimum length of one timed round"));
+cl::opt<unsigned> seed("seed", cl::sub(benchCmd), cl::init(42),
+                       cl::desc("Seed of the input values"));
+cl::opt<std::string> sketchOverride(
+    "sketch", cl::sub(benchCmd), cl::init(""),
+    cl::desc("Use this #tensorop.sketch<...> for every shape instead of "
+             "asking the advisor"));
+cl::opt<std::string> jsonOut("json", cl::sub(benchCmd), cl::init(""),
+                             cl::desc("Write the results as JSON here"));
+cl::opt<std::string> markdownOut("markdown", cl::sub(benchCmd), cl::init(""),
+                                 cl::desc("Write a markdown table here"));
+
+struct Shape {
+  int64_t m, n, k;
+};
+
+bool parseShape(StringRef s, Shape &out) {
+  SmallVector<StringRef> parts;
+  s.split(parts, 'x');
+  SmallVector<int64_t> v;
+  for (StringRef p : parts) {
+    int64_t x;
+    if (p.getAsInteger(10, x) || x <= 0)
+      return false;
+    v.push_back(x);
+  }
+  if (v.size() == 1)
+    out = {v[0], v[0], v[0]};
+  else if (v.size() == 3)
+    out = {v[0], v[1], v[2]};
+  else
+    return false;
+  return true;
+}
+
+std::string today() {
+  std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof(buf), "%Y-%m-%d", std::gmtime(&t));
+  return buf;
+}
+} // namespace
+
+void tensorop::registerBenchCommand() {}
+bool tensorop::benchSubcommand() { return bool(benchCmd); }
+
+int tensorop::runBench() {
+  std::vector<Shape> list;
+  std::vector<std::string> names = shapes;
+  if (names.empty())
+    names = {"256", "512", "1024", "2048", "127x1000x513"};
+  for (const std::string &s : names) {
+    Shape sh;
+    if (!parseShape(s, sh)) {
+      errs() << "tensorop bench: bad shape '" << s
+             << "' (expected N or MxNxK with positive integers)\n";
+      return 2;
+    }
+    list.push_back(sh);
+  }
+  if (rounds < 5) {
+    errs() << "tensorop bench: --rounds must be at least 5 (MEASURE.md)\n";
+    return 2;
+  }
+
+  mlir::registerAllPasses();
+  mlir::tensorop::registerAllTensorOpPasses();
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  mlir::tensorop::registerTensorOpDialect(registry);
+  mlir::tensorop::registerJitDialects(registry);
+  mlir::MLIRContext ctx(registry);
+  ctx.loadAllAvailableDialects();
+
+  Expected<std::string> resolved = mlir::tensorop::resolveTargetName(target);
+  if (!resolved) {
+    errs() << "tensorop bench: " << toString(resolved.takeError()) << "\n";
+    return 2;
+  }
+  openblas_set_num_threads(1);
+  double peak = measureFmaPeakGflops();
+  std::string blasConfig = openblas_get_config();
+  std::string blasCore = openblas_get_corename();
+  outs() << formatv("machine: {0} ({1}); measured fp32 FMA peak {2:F1} "
+                    "GFLOP/s per core\n",
+                    cpuModelName(), cpuFamilyModel(), peak);
+  outs() << "OpenBLAS: " << blasConfig << " (core " << blasCore << ")\n";
+  outs() << formatv("precision fp32 (both sides), 1 thread, warm caches, "
+                    "{0} alternating rounds, target {1}, LLVM {2}\n\n",
+                    int(rounds), *resolved, LLVM_VERSION_STRING);
+  outs() << formatv("{0,-16} {1,9} {2,9} {3,9} {4,9} {5,7} {6,10} {7,10} "
+                    "{8,10}\n",
+                    "shape", "ours med", "ours min", "blas med", "blas min",
+                    "ratio", "err ours", "err after", "err blas");
+
+  json::Array results;
+  std::string table = "| shape MxNxK | TensorOp median | TensorOp best | "
+                      "OpenBLAS median | OpenBLAS best | ratio (median) | "
+                      "error/bound ours | error/bound OpenBLAS |\n"
+                      "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
+  int status = 0;
+  for (const Shape &s : list) {
+    std::string label = formatv("{0}x{1}x{2}", s.m, s.n, s.k).str();
+    AlignedBuffer a(s.m * s.k), b(s.k * s.n), cOurs(s.m * s.n),
+        cBlas(s.m * s.n);
+    fillRandom(a.data, a.size, seed);
+    fillRandom(b.data, b.size, seed + 1);
+    std::string opts = ("target=" + *resolved + " advisor=" + advisor);
+    Expected<mlir::tensorop::JitGemm> gemm = mlir::tensorop::compileGemm(
+        ctx, mlir::tensorop::gemmModuleSource("gemm", s.m, s.n, s.k, sketchOverride),
+        "gemm",
+        opts);
+    if (!gemm) {
+      errs() << label << ": " << toString(gemm.takeError()) << "\n";
+      status = 1;
+      continue;
+    }
+    mlir::tensorop::GemmFn fn = gemm->fn;
+    Reference ref = computeReference(a.data, b.data, s.m, s.n, s.k);
+    auto nanFill = [](AlignedBuffer &buf) {
+      std::fill(buf.data, buf.data + buf.size,
+                std::numeric_limits<float>::quiet_NaN());
+    };
+    nanFill(cOurs);
+    nanFill(cBlas);
+    fn(a.data, b.data, cOurs.data);
+    auto runBlas = [&] {
+      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, s.m, s.n, s.k,
+                  1.0f, a.data, s.k, b.data, s.n, 0.0f, cBlas.data, s.n);
+    };
+    runBlas();
+    Check before = checkResult(cOurs.data, ref);
+    Check blasCheck = checkResult(cBlas.data, ref);
+    if (!before.ok()) {
+      errs() << label << ": TensorOp result FAILED verification ("
+             << before.failures << " elements over the bound, max ratio "
+             << before.maxRatio << "); not timed\n";
+      status = 1;
+      continue;
+    }
+    nanFill(cOurs);
+    TimingSamples t = timeAlternating(
+        [&] { fn(a.data, b.data, cOurs.data); }, runBlas, rounds,
+        roundSeconds);
+    Check after = checkResult(cOurs.data, ref);
+    double flops = 2.0 * s.m * s.n * s.k;
+    double oursMed = flops / median(t.a) / 1e9,
+           oursBest = flops / minimum(t.a) / 1e9;
+    double blasMed = flops / median(t.b) / 1e9,
+           blasBest = flops / minimum(t.b) / 1e9;
+    bool overPeak = peak > 0 && oursBest > 1.02 * peak;
+    if (!after.ok() || overPeak) {
+      errs() << label << ": "
+             << (overPeak ? "timing faster than the FMA peak (a bug)"
+                          : "result FAILED verification after timing")
+             << "\n";
+      status = 1;
+    }
+    outs() << formatv("{0,-16} {1,9:F1} {2,9:F1} {3,9:F1} {4,9:F1} {5,7:F3} "
+                      "{6,10:E2} {7,10:E2} {8,10:E2}\n",
+                      label, oursMed, oursBest, blasMed, blasBest,
+                      oursMed / blasMed, before.maxRatio, after.maxRatio,
+                      blasCheck.maxRatio);
+    outs().flush();
+    table += formatv("| {0} | {1:F1} | {2:F1} | {3:F1} | {4:F1} | {5:F2}x | "
+                     "{6:E1} | {7:E1} |\n",
+                     label, oursMed, oursBest, blasMed, blasBest,
+                     oursMed / blasMed, std::max(before.maxRatio,
+                                                 after.maxRatio),
+                     blasCheck.maxRatio)
+                 .str();
+    results.push_back(json::Object{
+        {"m", s.m},
+        {"n", s.n},
+        {"k", s.k},
+        {"ours_gflops_median", oursMed},
+        {"ours_gflops_best", oursBest},
+        {"openblas_gflops_median", blasMed},
+        {"openblas_gflops_best", blasBest},
+        {"ratio_median", oursMed / blasMed},
+        {"error_ratio_before_timing", before.maxRatio},
+        {"error_ratio_after_timing", after.maxRatio},
+        {"error_ratio_openblas", blasCheck.maxRatio},
+        {"verified", before.ok() && after.ok()},
+        {"compile_seconds", gemm->compileSeconds},
+        {"sketch", gemm->sketch}});
+  }
+
+  json::Object doc{
+      {"tool", "tensorop bench"},
+      {"date", today()},
+      {"cpu", cpuModelName()},
+      {"cpu_id", cpuFamilyModel()},
+      {"measured_fma_peak_gflops_per_core", peak},
+      {"precision", "fp32 inputs, fp32 accumulation, fp32 output (both)"},
+      {"threads", 1},
+      {"caches", "warm (same buffers every repetition)"},
+      {"rounds", int(rounds)},
+      {"target", *resolved},
+      {"advisor", std::string(advisor)},
+      {"openblas", blasConfig},
+      {"openblas_core", blasCore},
+      {"llvm", LLVM_VERSION_STRING},
+      {"jit", "MLIR ExecutionEngine, LLVM -O3, host CPU"},
+      {"verification", "fp64 dgemm reference of the same inputs, bound "
+                       "2*K*6e-8*(|A||B|) + 6e-8*|R|, NaN-prefilled output, "
+                       "re-verified after timing"},
+      {"results", std::move(results)}};
+  if (!jsonOut.empty()) {
+    std::error_code ec;
+    raw_fd_ostream os(jsonOut, ec);
+    if (ec) {
+      errs() << "tensorop bench: cannot write " << jsonOut << ": "
+             << ec.message() << "\n";
+      return 1;
+    }
+    os << formatv("{0:2}", json::Value(std::move(doc))) << "\n";
+  }
+  if (!markdownOut.empty()) {
+    std::error_code ec;
+    raw_fd_ostream os(markdownOut, ec);
+    if (!ec)
+      os << table;
+  }
+  return status;
+}

@@ -1,0 +1,13 @@
+//===- Commands.h - Subcommands of the tensorop tool ------------*- C++ -*-===//
+
+#ifndef TENSOROP_TOOLS_COMMANDS_H
+#define TENSOROP_TOOLS_COMMANDS_H
+
+namespace tensorop {
+void registerBenchCommand();
+/// True if `tensorop bench` was given on the command line.
+bool benchSubcommand();
+int runBench();
+} // namespace tensorop
+
+#endif

@@ -1,0 +1,200 @@
+//===- Measure.cpp - Verification and timing per shared/MEASURE.md --------===//
+
+#include "Measure.h"
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <limits>
+
+using namespace tensorop;
+
+AlignedBuffer::AlignedBuffer(size_t n) : size(n) {
+  size_t bytes = ((n * sizeof(float) + 63) / 64) * 64;
+  data = static_cast<float *>(std::aligned_alloc(64, bytes ? bytes : 64));
+}
+AlignedBuffer::~AlignedBuffer() { std::free(data); }
+
+void tensorop::fillRandom(float *x, size_t n, uint64_t seed) {
+  uint64_t s = seed * 0x9E3779B97F4A7C15ull + 1;
+  for (size_t i = 0; i < n; ++i) {
+    s ^= s << 13;
+    s ^= s >> 7;
+    s ^= s << 17;
+    x[i] = static_cast<float>((s >> 40) * (1.0 / (1ull << 24)) * 2.0 - 1.0);
+  }
+}
+
+Reference tensorop::computeReference(const float *a, const float *b,
+                                     int64_t m, int64_t n, int64_t k) {
+  std::vector<double> ad(a, a + m * k), bd(b, b + k * n);
+  Reference ref;
+  ref.r.assign(m * n, 0.0);
+  ref.bound.assign(m * n, 0.0);
+  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0,
+              ad.data(), k, bd.data(), n, 0.0, ref.r.data(), n);
+  for (double &v : ad)
+    v = std::fabs(v);
+  for (double &v : bd)
+    v = std::fabs(v);
+  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0,
+              ad.data(), k, bd.data(), n, 0.0, ref.bound.data(), n);
+  const double u = 6e-8, c = 2.0;
+  for (size_t i = 0; i < ref.bound.size(); ++i)
+    ref.bound[i] = c * k * u * ref.bound[i] + u * std::fabs(ref.r[i]);
+  return ref;
+}
+
+Check tensorop::checkResult(const float *c, const Reference &ref) {
+  Check check;
+  for (size_t i = 0; i < ref.r.size(); ++i) {
+    double err = std::fabs(double(c[i]) - ref.r[i]);
+    double bound = std::max(ref.bound[i], 1e-30);
+    if (!(err <= bound)) {
+      ++check.failures;
+      check.maxRatio = std::isnan(err)
+                           ? std::numeric_limits<double>::infinity()
+                           : std::max(check.maxRatio, err / bound);
+    } else {
+      check.maxRatio = std::max(check.maxRatio, err / bound);
+    }
+  }
+  return check;
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx512f"))) static void fmaChainsZmm(long iters) {
+  asm volatile("vxorps %%zmm0, %%zmm0, %%zmm0\n\t"
+               "vmovaps %%zmm0, %%zmm1\n\t"
+               "1:\n\t"
+               "vfmadd231ps %%zmm1, %%zmm1, %%zmm2\n\t"
+               "vfmadd231ps %%zmm1, %%zmm1, %%zmm3\n\t"
+               "vfmadd231ps %%zmm1, %%zmm1, %%zmm4\n\t"
+               "vfmadd231ps %%zmm1, %%zmm1, %%zmm5\n\t"
+               "vfmadd231ps %%zmm1, %%zmm1, %%zmm6\n\t"
+               "vfmadd231ps %%zmm1, %%zmm1, %%zmm7\n\t"
+               "vfmadd231ps %%zmm1, %%zmm1, %%zmm8\n\t"
+               "vfmadd231ps %%zmm1, %%zmm1, %%zmm9\n\t"
+               "vfmadd231ps %%zmm1, %%zmm1, %%zmm10\n\t"
+               "vfmadd231ps %%zmm1, %%zmm1, %%zmm11\n\t"
+               "vfmadd231ps %%zmm1, %%zmm1, %%zmm12\n\t"
+               "vfmadd231ps %%zmm1, %%zmm1, %%zmm13\n\t"
+               "dec %0\n\t"
+               "jnz 1b\n\t"
+               "vzeroupper"
+               : "+r"(iters)
+               :
+               : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
+                 "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13",
+                 "cc");
+}
+__attribute__((target("avx2,fma"))) static void fmaChainsYmm(long iters) {
+  asm volatile("vxorps %%ymm0, %%ymm0, %%ymm0\n\t"
+               "vmovaps %%ymm0, %%ymm1\n\t"
+               "1:\n\t"
+               "vfmadd231ps %%ymm1, %%ymm1, %%ymm2\n\t"
+               "vfmadd231ps %%ymm1, %%ymm1, %%ymm3\n\t"
+               "vfmadd231ps %%ymm1, %%ymm1, %%ymm4\n\t"
+               "vfmadd231ps %%ymm1, %%ymm1, %%ymm5\n\t"
+               "vfmadd231ps %%ymm1, %%ymm1, %%ymm6\n\t"
+               "vfmadd231ps %%ymm1, %%ymm1, %%ymm7\n\t"
+               "vfmadd231ps %%ymm1, %%ymm1, %%ymm8\n\t"
+               "vfmadd231ps %%ymm1, %%ymm1, %%ymm9\n\t"
+               "vfmadd231ps %%ymm1, %%ymm1, %%ymm10\n\t"
+               "vfmadd231ps %%ymm1, %%ymm1, %%ymm11\n\t"
+               "vfmadd231ps %%ymm1, %%ymm1, %%ymm12\n\t"
+               "vfmadd231ps %%ymm1, %%ymm1, %%ymm13\n\t"
+               "dec %0\n\t"
+               "jnz 1b\n\t"
+               "vzeroupper"
+               : "+r"(iters)
+               :
+               : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
+                 "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13",
+                 "cc");
+}
+#endif
+
+double tensorop::measureFmaPeakGflops() {
+#if defined(__x86_64__)
+  bool zmm = __builtin_cpu_supports("avx512f");
+  if (!zmm && !__builtin_cpu_supports("fma"))
+    return 0;
+  const long iters = 20'000'000;
+  double best = 0;
+  for (int trial = 0; trial < 3; ++trial) {
+    auto t0 = std::chrono::steady_clock::now();
+    zmm ? fmaChainsZmm(iters) : fmaChainsYmm(iters);
+    double s = std::chrono::duration<double>(
+                   std::chrono::steady_clock::now() - t0)
+                   .count();
+    double flops = double(iters) * 12 * (zmm ? 16 : 8) * 2;
+    best = std::max(best, flops / s / 1e9);
+  }
+  return best;
+#else
+  return 0;
+#endif
+}
+
+TimingSamples tensorop::timeAlternating(const std::function<void()> &fa,
+                                        const std::function<void()> &fb,
+                                        int rounds, double minRoundSeconds) {
+  using clock = std::chrono::steady_clock;
+  auto once = [](const std::function<void()> &f) {
+    auto t0 = clock::now();
+    f();
+    return std::chrono::duration<double>(clock::now() - t0).count();
+  };
+  // Warm up both and size a round so that it lasts at least minRoundSeconds.
+  double ta = std::min(once(fa), once(fa));
+  double tb = std::min(once(fb), once(fb));
+  int repsA = std::max(1, int(minRoundSeconds / std::max(ta, 1e-9)));
+  int repsB = std::max(1, int(minRoundSeconds / std::max(tb, 1e-9)));
+  TimingSamples samples;
+  for (int r = 0; r < rounds; ++r) {
+    for (int which = 0; which < 2; ++which) {
+      const std::function<void()> &f = which ? fb : fa;
+      int reps = which ? repsB : repsA;
+      auto t0 = clock::now();
+      for (int i = 0; i < reps; ++i)
+        f();
+      double s = std::chrono::duration<double>(clock::now() - t0).count();
+      (which ? samples.b : samples.a).push_back(s / reps);
+    }
+  }
+  return samples;
+}
+
+double tensorop::median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+double tensorop::minimum(const std::vector<double> &v) {
+  return *std::min_element(v.begin(), v.end());
+}
+
+static std::string cpuinfoField(const std::string &key) {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind(key, 0) == 0) {
+      size_t colon = line.find(':');
+      if (colon != std::string::npos)
+        return line.substr(colon + 2);
+    }
+  return "unknown";
+}
+
+std::string tensorop::cpuModelName() { return cpuinfoField("model name"); }
+std::string tensorop::cpuFamilyModel() {
+  return "family " + cpuinfoField("cpu family") + " model " +
+         cpuinfoField("model\t");
+}

@@ -1,0 +1,62 @@
+//===- Measure.h - Verification and timing per shared/MEASURE.md -*- C++ -*-===//
+
+#ifndef TENSOROP_TOOLS_MEASURE_H
+#define TENSOROP_TOOLS_MEASURE_H
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace tensorop {
+
+/// 64-byte aligned float buffer.
+struct AlignedBuffer {
+  explicit AlignedBuffer(size_t n);
+  ~AlignedBuffer();
+  AlignedBuffer(const AlignedBuffer &) = delete;
+  float *data = nullptr;
+  size_t size = 0;
+};
+
+/// Fills with seeded pseudo-random values in [-1, 1) (negative included).
+void fillRandom(float *x, size_t n, uint64_t seed);
+
+/// The fp64 reference of row-major C = A*B from the same fp32 inputs, and
+/// the per-element bound 2*K*u*(|A||B|) + u*|R| of MEASURE.md.
+struct Reference {
+  std::vector<double> r, bound;
+};
+Reference computeReference(const float *a, const float *b, int64_t m,
+                           int64_t n, int64_t k);
+
+struct Check {
+  double maxRatio = 0; ///< max |C - R| / bound; NaN counts as infinite.
+  int64_t failures = 0;
+  bool ok() const { return failures == 0; }
+};
+Check checkResult(const float *c, const Reference &ref);
+
+/// Measured fp32 FMA peak of one core in GFLOP/s (12 independent zmm FMA
+/// chains, or ymm without AVX-512).
+double measureFmaPeakGflops();
+
+/// Seconds per call of `fn`, one sample per round, alternating two
+/// functions A B A B ... so both see the same machine state.
+struct TimingSamples {
+  std::vector<double> a, b;
+};
+TimingSamples timeAlternating(const std::function<void()> &fa,
+                              const std::function<void()> &fb, int rounds,
+                              double minRoundSeconds);
+
+double median(std::vector<double> v);
+double minimum(const std::vector<double> &v);
+
+/// Facts about this machine for benchmark records.
+std::string cpuModelName();
+std::string cpuFamilyModel();
+
+} // namespace tensorop
+
+#endif

@@ -1,0 +1,27 @@
+//===- tensorop.cpp - The tensorop command --------------------------------===//
+//
+//   tensorop bench [--shapes=...] [--target=T] [--json=FILE]
+//
+// One binary, one subcommand per job; each subcommand lives in its own file.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Commands.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  tensorop::registerBenchCommand();
+  llvm::cl::ParseCommandLineOptions(
+      argc, argv,
+      "TensorOp: high-performance tensor operators from sketches and "
+      "emitted microkernels\n\n"
+      "  tensorop bench   time TensorOp GEMMs against OpenBLAS, verified\n");
+  if (tensorop::benchSubcommand())
+    return tensorop::runBench();
+  llvm::errs() << "tensorop: no subcommand given; see 'tensorop --help'\n";
+  return 2;
+}
