@@ -62,9 +62,12 @@ public:
         double edge = double(p.m * p.n) /
                       double(roundUp(p.m, mr) * roundUp(p.n, nr));
         double score = std::round(latency * broadcast * edge * 100) / 100;
-        // Ties go to more accumulators (fewer loads per FMA, C traffic
-        // amortised over more work).
-        if (score > bestScore || (score == bestScore && acc > bestAcc)) {
+        // Ties go to wider blocks (each broadcast feeds more FMAs and the
+        // A micro-panel kept in L1 is smaller), then to more accumulators.
+        bool wider = nv * lanes > c.nr;
+        if (score > bestScore ||
+            (score == bestScore &&
+             (wider || (nv * lanes == c.nr && acc > bestAcc)))) {
           bestScore = score;
           bestAcc = acc;
           c.mr = mr;

@@ -17,6 +17,7 @@
 #include "llvm/Support/TargetSelect.h"
 
 #include <chrono>
+#include <cstdlib>
 
 using namespace mlir;
 using namespace mlir::tensorop;
@@ -110,6 +111,10 @@ mlir::tensorop::compileGemm(MLIRContext &ctx, llvm::StringRef source,
   options.transformer = transformer;
   options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   options.enableGDBNotificationListener = false;
+  // TENSOROP_PERF_JIT=1 makes JIT code visible to `perf record -k 1` +
+  // `perf inject --jit` (profiling the generated kernels).
+  options.enablePerfNotificationListener =
+      std::getenv("TENSOROP_PERF_JIT") != nullptr;
   auto engine = ExecutionEngine::create(*module, options);
   if (!engine)
     return llvm::createStringError("JIT compilation failed: " +

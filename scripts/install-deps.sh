@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs everything TensorOp needs on a fresh Debian 12 machine (as root, or
+# with sudo). Safe to run again: apt-get skips what is already there.
+set -euo pipefail
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+PACKAGES=(
+  # LLVM/MLIR 22 (libraries, tools, lit/FileCheck), clang for C harnesses
+  llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22
+  # build
+  cmake ninja-build g++ python3
+  # baselines and libraries the tools link
+  libopenblas-dev nlohmann-json3-dev libcurl4-openssl-dev libsqlite3-dev
+)
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+echo "install-deps: all packages present"
