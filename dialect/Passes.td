@@ -50,7 +50,8 @@ def TensorOpApplySketch : Pass<"tensorop-apply-sketch", "ModuleOp"> {
   let dependentDialects = [
     "::mlir::tensorop::TensorOpDialect", "::mlir::scf::SCFDialect",
     "::mlir::memref::MemRefDialect", "::mlir::linalg::LinalgDialect",
-    "::mlir::arith::ArithDialect", "::mlir::affine::AffineDialect"];
+    "::mlir::arith::ArithDialect", "::mlir::affine::AffineDialect",
+    "::mlir::vector::VectorDialect"];
 }
 
 def TensorOpLowerUKernel : Pass<"tensorop-lower-ukernel", "ModuleOp"> {

@@ -19,6 +19,8 @@
 #include "tensorop/Transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Utils/VectorUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
 
@@ -100,9 +102,101 @@ struct GemmPlan {
   int64_t mc, nc, kc, mr, nr;
   Value a, b, c;             ///< The original operands.
   Value packA, packB;        ///< [mc/mr][kc][mr] and [nc/nr][kc][nr].
+  Value packAFlat;           ///< packA collapsed to one dimension.
   SmallVector<scf::ForOp> loops; ///< Cache-tile loops, outermost first.
   SmallVector<unsigned> loopOfDim; ///< m, n, k -> index into `loops`.
 };
+
+/// k values one vectorized A-packing step moves per row.
+constexpr int64_t kPackAChunk = 16;
+
+/// A masked vector.transfer_read of `type` at `indices`; lanes outside the
+/// mask read as zero (which is how edge panels get their zero padding).
+Value maskedRead(OpBuilder &b, Location loc, VectorType type, Value source,
+                 ValueRange indices, ArrayRef<OpFoldResult> maskSizes) {
+  auto srcType = cast<MemRefType>(source.getType());
+  Value mask = vector::CreateMaskOp::create(
+      b, loc, VectorType::get(type.getShape(), b.getI1Type()), maskSizes);
+  Value pad = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  AffineMap map = vector::getTransferMinorIdentityMap(srcType, type);
+  SmallVector<bool> inBounds(type.getRank(), false);
+  return vector::TransferReadOp::create(
+      b, loc, type, source, indices, AffineMapAttr::get(map), pad, mask,
+      b.getBoolArrayAttr(inBounds));
+}
+
+void maskedWrite(OpBuilder &b, Location loc, Value vec, Value dest,
+                 ValueRange indices, ArrayRef<OpFoldResult> maskSizes) {
+  auto type = cast<VectorType>(vec.getType());
+  Value mask = vector::CreateMaskOp::create(
+      b, loc, VectorType::get(type.getShape(), b.getI1Type()), maskSizes);
+  auto write = vector::TransferWriteOp::create(b, loc, vec, dest, indices);
+  write.getMaskMutable().assign(mask);
+}
+
+/// Packs a row-major A block with vectors: mr rows x 16 k values are read
+/// (rows past the block masked to zero), transposed in registers and written
+/// as 16*mr contiguous floats of the panel. Scalar loops here cost about 10%
+/// of a 1024^3 GEMM; this keeps packing to a few percent.
+void emitPackAVectorized(OpBuilder &b, Location loc, const GemmPlan &plan,
+                         Value p, Value row, Value ivK, Value h, Value sk) {
+  IndexMath im{b, loc};
+  auto kLoop = scf::ForOp::create(b, loc, im.c(0), sk, im.c(kPackAChunk));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(kLoop.getBody());
+  Value kk = kLoop.getInductionVar();
+  Value kl = im.min(im.c(kPackAChunk), im.sub(sk, kk));
+  Type f32 = b.getF32Type();
+  auto tileType = VectorType::get({plan.mr, kPackAChunk}, f32);
+  auto flatType = VectorType::get({kPackAChunk * plan.mr}, f32);
+  // Panel p, row kk of the flat [mc/mr][kc][mr] buffer.
+  Value base = im.mul(im.add(im.mul(p, plan.kc), kk), plan.mr);
+  auto transposeFlat = [&](Value tile) -> Value {
+    Value t =
+        vector::TransposeOp::create(b, loc, tile, ArrayRef<int64_t>{1, 0});
+    return vector::ShapeCastOp::create(b, loc, flatType, t);
+  };
+  // Full chunks (all mr rows, 16 k values) need no masks; materializing a
+  // dynamic 96-lane mask costs more than the copy itself.
+  Value fullK = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, kl,
+                                      im.c(kPackAChunk));
+  Value fullM = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, h,
+                                      im.c(plan.mr));
+  Value full = arith::AndIOp::create(b, loc, fullK, fullM);
+  auto ifOp = scf::IfOp::create(b, loc, full, /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    Value pad = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+    Value tile = vector::TransferReadOp::create(
+        b, loc, tileType, plan.a, ValueRange{row, im.add(ivK, kk)}, pad,
+        ArrayRef<bool>{true, true});
+    auto write = vector::TransferWriteOp::create(b, loc, transposeFlat(tile),
+                                                 plan.packAFlat, base);
+    write.setInBoundsAttr(b.getBoolArrayAttr({true}));
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    Value edge = maskedRead(b, loc, tileType, plan.a, {row, im.add(ivK, kk)},
+                            {h, kl});
+    maskedWrite(b, loc, transposeFlat(edge), plan.packAFlat, {base},
+                {OpFoldResult(im.mul(kl, plan.mr))});
+  }
+}
+
+/// Packs a row-major B block row by row: nr columns read with a mask (zero
+/// past the block) and written whole.
+void emitPackBVectorized(OpBuilder &b, Location loc, const GemmPlan &plan,
+                         Value q, Value col, Value ivK, Value w, Value sk) {
+  IndexMath im{b, loc};
+  auto kLoop = scf::ForOp::create(b, loc, im.c(0), sk, im.c(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(kLoop.getBody());
+  Value k = kLoop.getInductionVar();
+  Value v = maskedRead(b, loc, VectorType::get({plan.nr}, b.getF32Type()),
+                       plan.b, {im.add(ivK, k), col}, {w});
+  auto write = vector::TransferWriteOp::create(b, loc, v, plan.packB,
+                                               ValueRange{q, k, im.c(0)});
+  write.setInBoundsAttr(b.getBoolArrayAttr({true}));
+}
 
 /// Packs the A block at (ivM, ivK) into packA: panel p holds rows
 /// [p*mr, p*mr+mr) of the block stored k-major; rows past the block are zero.
@@ -120,6 +214,10 @@ void emitPackA(OpBuilder &b, Location loc, const GemmPlan &plan, Value ivM,
   Value i0 = im.mul(p, plan.mr);
   Value h = im.min(im.c(plan.mr), im.sub(sm, i0));
   Value row = im.add(ivM, i0);
+  if (!plan.p.transposeA) {
+    emitPackAVectorized(b, loc, plan, p, row, ivK, h, sk);
+    return;
+  }
   Value dst = subview2D(b, loc, plan.packA, {p, b.getIndexAttr(0),
                                              b.getIndexAttr(0)},
                         {b.getIndexAttr(1), sk, h});
@@ -155,6 +253,10 @@ void emitPackB(OpBuilder &b, Location loc, const GemmPlan &plan, Value ivN,
   Value j0 = im.mul(q, plan.nr);
   Value w = im.min(im.c(plan.nr), im.sub(sn, j0));
   Value col = im.add(ivN, j0);
+  if (!plan.p.transposeB) {
+    emitPackBVectorized(b, loc, plan, q, col, ivK, w, sk);
+    return;
+  }
   Value dst = subview2D(b, loc, plan.packB, {q, b.getIndexAttr(0),
                                              b.getIndexAttr(0)},
                         {b.getIndexAttr(1), sk, w});
@@ -314,6 +416,9 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   plan.packB = memref::AllocOp::create(
       rewriter, loc,
       MemRefType::get({plan.nc / plan.nr, plan.kc, plan.nr}, f32), align);
+  plan.packAFlat = memref::CollapseShapeOp::create(
+      rewriter, loc, plan.packA,
+      ArrayRef<ReassociationIndices>{ReassociationIndices{0, 1, 2}});
   rewriter.setInsertionPointAfter(outermost);
   memref::DeallocOp::create(rewriter, loc, plan.packA);
   memref::DeallocOp::create(rewriter, loc, plan.packB);

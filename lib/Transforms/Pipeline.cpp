@@ -31,12 +31,12 @@ void mlir::tensorop::buildTensorOpPipeline(OpPassManager &pm,
       ",tensorop-apply-sketch"
       ",canonicalize,cse"
       ",tensorop-lower-ukernel"
-      ",func.func(convert-vector-to-scf,convert-linalg-to-loops)"
+      ",func.func(convert-vector-to-scf{full-unroll=true},convert-linalg-to-loops)"
       ",lower-affine,convert-scf-to-cf,expand-strided-metadata,lower-affine"
-      ",convert-vector-to-llvm,convert-math-to-llvm,convert-math-to-libm"
+      ",convert-vector-to-llvm{vector-transpose-lowering=shuffle1d},convert-math-to-llvm,convert-math-to-libm"
       ",finalize-memref-to-llvm," +
       funcConv +
-      ",convert-cf-to-llvm,convert-arith-to-llvm,convert-index-to-llvm"
+      ",convert-cf-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,convert-ub-to-llvm"
       ",reconcile-unrealized-casts";
   std::string error;
   llvm::raw_string_ostream os(error);
