@@ -49,6 +49,59 @@ void mlir::tensorop::registerJitDialects(DialectRegistry &registry) {
   registerLLVMDialectTranslation(registry);
 }
 
+llvm::Expected<LoweredModule>
+mlir::tensorop::lowerWithPipeline(MLIRContext &ctx, llvm::StringRef source,
+                                  llvm::StringRef pipelineOptions,
+                                  bool barePtrAbi) {
+  // Collect diagnostics so the caller gets them as an error message.
+  std::string diagnostics;
+  ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error) {
+      llvm::raw_string_ostream os(diagnostics);
+      os << diag.getLocation() << ": " << diag << "\n";
+    }
+    return success();
+  });
+
+  LoweredModule result;
+  result.module = parseSourceString<ModuleOp>(source, &ctx);
+  if (!result.module)
+    return llvm::createStringError("cannot parse the module:\n" +
+                                   diagnostics);
+  std::string parseErrors;
+  llvm::raw_string_ostream parseOs(parseErrors);
+
+  // The sketch is gone once lowered: record it from an annotated copy.
+  PassManager annotate(&ctx);
+  OwningOpRef<ModuleOp> copy = result.module->clone();
+  if (failed(parsePassPipeline("tensorop-annotate-sketch{" +
+                                   pipelineOptions.str() + "}",
+                               annotate, parseOs)))
+    return llvm::createStringError("bad options '" + pipelineOptions +
+                                   "': " + parseErrors);
+  if (failed(annotate.run(*copy)))
+    return llvm::createStringError("choosing a sketch failed:\n" +
+                                   diagnostics);
+  copy->walk([&](Operation *op) {
+    if (Attribute a = op->getAttr(kSketchAttrName)) {
+      llvm::raw_string_ostream os(result.sketch);
+      os << a;
+    }
+  });
+
+  PassManager pm(&ctx);
+  std::string pipeline = ("tensorop-pipeline{" + pipelineOptions +
+                          (barePtrAbi ? " bare-ptr-abi=true" : "") + "}")
+                             .str();
+  if (failed(parsePassPipeline(pipeline, pm, parseOs)))
+    return llvm::createStringError("bad pipeline '" + pipeline +
+                                   "': " + parseErrors);
+  if (failed(pm.run(*result.module)))
+    return llvm::createStringError("the TensorOp pipeline failed:\n" +
+                                   diagnostics);
+  return result;
+}
+
 llvm::Expected<JitGemm>
 mlir::tensorop::compileGemm(MLIRContext &ctx, llvm::StringRef source,
                             llvm::StringRef name,
@@ -63,48 +116,12 @@ mlir::tensorop::compileGemm(MLIRContext &ctx, llvm::StringRef source,
   }();
   (void)initialized;
 
-  // Collect diagnostics so the caller gets them as an error message.
-  std::string diagnostics;
-  ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &diag) {
-    if (diag.getSeverity() == DiagnosticSeverity::Error) {
-      llvm::raw_string_ostream os(diagnostics);
-      os << diag.getLocation() << ": " << diag << "\n";
-    }
-    return success();
-  });
-
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &ctx);
-  if (!module)
-    return llvm::createStringError("cannot parse the GEMM module:\n" +
-                                   diagnostics);
-  PassManager pm(&ctx);
-  std::string pipeline =
-      ("tensorop-pipeline{" + pipelineOptions + " bare-ptr-abi=true}")
-          .str();
-  std::string parseErrors;
-  llvm::raw_string_ostream parseOs(parseErrors);
-  if (failed(parsePassPipeline(pipeline, pm, parseOs)))
-    return llvm::createStringError("bad pipeline '" + pipeline +
-                                   "': " + parseErrors);
-
+  llvm::Expected<LoweredModule> lowered =
+      lowerWithPipeline(ctx, source, pipelineOptions, /*barePtrAbi=*/true);
+  if (!lowered)
+    return lowered.takeError();
   JitGemm result;
-  // The sketch is gone once lowered: record it from the annotated module.
-  PassManager annotate(&ctx);
-  OwningOpRef<ModuleOp> copy = module->clone();
-  if (succeeded(parsePassPipeline("tensorop-annotate-sketch{" +
-                                      pipelineOptions.str() + "}",
-                                  annotate, parseOs)) &&
-      succeeded(annotate.run(*copy)))
-    copy->walk([&](Operation *op) {
-      if (Attribute a = op->getAttr(kSketchAttrName)) {
-        llvm::raw_string_ostream os(result.sketch);
-        os << a;
-      }
-    });
-
-  if (failed(pm.run(*module)))
-    return llvm::createStringError("the TensorOp pipeline failed:\n" +
-                                   diagnostics);
+  result.sketch = lowered->sketch;
 
   ExecutionEngineOptions options;
   auto transformer = makeOptimizingTransformer(3, 0, nullptr);
@@ -115,11 +132,10 @@ mlir::tensorop::compileGemm(MLIRContext &ctx, llvm::StringRef source,
   // `perf inject --jit` (profiling the generated kernels).
   options.enablePerfNotificationListener =
       std::getenv("TENSOROP_PERF_JIT") != nullptr;
-  auto engine = ExecutionEngine::create(*module, options);
+  auto engine = ExecutionEngine::create(*lowered->module, options);
   if (!engine)
     return llvm::createStringError("JIT compilation failed: " +
-                                   llvm::toString(engine.takeError()) + "\n" +
-                                   diagnostics);
+                                   llvm::toString(engine.takeError()));
   llvm::Expected<void *> fn = (*engine)->lookup(name);
   if (!fn)
     return llvm::createStringError("JIT lookup of '" + name + "' failed: " +

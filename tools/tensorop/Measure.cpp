@@ -198,3 +198,58 @@ std::string tensorop::cpuFamilyModel() {
   return "family " + cpuinfoField("cpu family") + " model " +
          cpuinfoField("model\t");
 }
+
+GemmComparison tensorop::compareWithOpenBLAS(GemmFn fn, int64_t m, int64_t n,
+                                             int64_t k, uint64_t seed,
+                                             bool time, int rounds,
+                                             double roundSeconds,
+                                             double peak) {
+  GemmComparison r;
+  AlignedBuffer a(m * k), b(k * n), cOurs(m * n), cBlas(m * n);
+  auto nanFill = [](AlignedBuffer &buf) {
+    std::fill(buf.data, buf.data + buf.size,
+              std::numeric_limits<float>::quiet_NaN());
+  };
+  auto runBlas = [&] {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f,
+                a.data, k, b.data, n, 0.0f, cBlas.data, n);
+  };
+
+  // Small integers in [-4, 4]: every product and partial sum is exact.
+  for (size_t i = 0; i < a.size; ++i)
+    a.data[i] = float(int((i * 7 + seed) % 9) - 4);
+  for (size_t i = 0; i < b.size; ++i)
+    b.data[i] = float(int((i * 5 + seed * 3) % 9) - 4);
+  Reference exact = computeReference(a.data, b.data, m, n, k);
+  nanFill(cOurs);
+  fn(a.data, b.data, cOurs.data);
+  r.exactMismatches = 0;
+  for (size_t i = 0; i < exact.r.size(); ++i)
+    if (!(double(cOurs.data[i]) == exact.r[i]))
+      ++r.exactMismatches;
+
+  fillRandom(a.data, a.size, seed);
+  fillRandom(b.data, b.size, seed + 1);
+  Reference ref = computeReference(a.data, b.data, m, n, k);
+  nanFill(cOurs);
+  nanFill(cBlas);
+  fn(a.data, b.data, cOurs.data);
+  runBlas();
+  r.before = checkResult(cOurs.data, ref);
+  r.blas = checkResult(cBlas.data, ref);
+  if (!time || !r.before.ok() || r.exactMismatches != 0)
+    return r;
+
+  nanFill(cOurs);
+  TimingSamples t = timeAlternating([&] { fn(a.data, b.data, cOurs.data); },
+                                    runBlas, rounds, roundSeconds);
+  r.after = checkResult(cOurs.data, ref);
+  double flops = 2.0 * m * n * k;
+  r.timed = true;
+  r.oursMedian = flops / median(t.a) / 1e9;
+  r.oursBest = flops / minimum(t.a) / 1e9;
+  r.blasMedian = flops / median(t.b) / 1e9;
+  r.blasBest = flops / minimum(t.b) / 1e9;
+  r.fasterThanPeak = peak > 0 && r.oursBest > 1.02 * peak;
+  return r;
+}

@@ -59,4 +59,29 @@ std::string cpuFamilyModel();
 
 } // namespace tensorop
 
+namespace tensorop {
+using GemmFn = void (*)(const float *A, const float *B, float *C);
+
+/// Everything MEASURE.md asks of one kernel against OpenBLAS sgemm.
+struct GemmComparison {
+  Check before;      ///< Ours, random inputs, before timing.
+  Check after;       ///< Ours, on the buffers the timed runs wrote.
+  Check blas;        ///< OpenBLAS, same inputs, same bound.
+  int64_t exactMismatches = -1; ///< Small-integer inputs: elements != exact.
+  bool timed = false;
+  double oursMedian = 0, oursBest = 0, blasMedian = 0, blasBest = 0; ///< GFLOP/s
+  bool fasterThanPeak = false;
+  bool verified() const {
+    return before.ok() && exactMismatches == 0 && (!timed || after.ok());
+  }
+};
+
+/// Verifies `fn` (NaN-filled output, fp64 reference, small-integer exact
+/// test) and, if `time` and it verified, times it alternately with
+/// cblas_sgemm and verifies again. `peak` (GFLOP/s, 0 = unknown) rejects
+/// impossible timings.
+GemmComparison compareWithOpenBLAS(GemmFn fn, int64_t m, int64_t n, int64_t k,
+                                   uint64_t seed, bool time, int rounds,
+                                   double roundSeconds, double peak);
+} // namespace tensorop
 #endif

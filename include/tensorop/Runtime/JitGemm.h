@@ -11,6 +11,8 @@
 #ifndef TENSOROP_RUNTIME_JITGEMM_H
 #define TENSOROP_RUNTIME_JITGEMM_H
 
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/Error.h"
 
 #include <memory>
@@ -44,6 +46,20 @@ std::string gemmModuleSource(llvm::StringRef name, int64_t m, int64_t n,
 
 /// Registers what the pipeline and the JIT translation need.
 void registerJitDialects(DialectRegistry &registry);
+
+/// A module lowered by --tensorop-pipeline, and the sketch that was chosen.
+struct LoweredModule {
+  OwningOpRef<ModuleOp> module;
+  std::string sketch; ///< The #tensorop.sketch, printed ("" if none).
+};
+
+/// Parses `source` and runs `tensorop-pipeline{pipelineOptions}` on it
+/// (`pipelineOptions`: target, advisor, db); every diagnostic of a failure
+/// is in the error message.
+llvm::Expected<LoweredModule> lowerWithPipeline(MLIRContext &ctx,
+                                                llvm::StringRef source,
+                                                llvm::StringRef pipelineOptions,
+                                                bool barePtrAbi);
 
 /// Lowers `source` with --tensorop-pipeline (bare-pointer ABI) and JITs it.
 /// `pipelineOptions` are the options inside `tensorop-pipeline{...}`.

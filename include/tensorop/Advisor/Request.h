@@ -1,0 +1,39 @@
+//===- Request.h - One-line operator requests -------------------*- C++ -*-===//
+//
+// `tensorop gen "97x131x67 fp32 GEMM for x86-avx512"`: the builtin parser
+// turns the common phrasings of op, shape, element type and target into an
+// OpRequest, or says what it understood and what is missing.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSOROP_ADVISOR_REQUEST_H
+#define TENSOROP_ADVISOR_REQUEST_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace mlir::tensorop {
+
+struct OpRequest {
+  std::string op;     ///< "gemm"
+  int64_t m = 0, n = 0, k = 0;
+  std::string dtype;  ///< "f32", "bf16", "f16", "tf32", "f64"
+  std::string target; ///< "host", "x86-avx512", ..., "nvidia-sm90"
+  std::string text;   ///< The request as given.
+
+  /// A C identifier naming the kernel, e.g. gemm_97x131x67_f32.
+  std::string defaultName() const;
+  std::string describe() const;
+};
+
+/// Parses a one-line request. Missing element type defaults to f32 and a
+/// missing target to "host" (both noted in the result's description);
+/// a missing shape, a conflicting or an unknown part is an error that says
+/// what was understood and what is missing.
+llvm::Expected<OpRequest> parseRequest(llvm::StringRef text);
+
+} // namespace mlir::tensorop
+
+#endif

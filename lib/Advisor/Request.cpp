@@ -1,0 +1,223 @@
+//===- Request.cpp - Parse one-line operator requests ---------------------===//
+
+#include "tensorop/Advisor/Request.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Regex.h"
+
+#include <set>
+
+using namespace mlir::tensorop;
+using llvm::StringRef;
+
+std::string OpRequest::defaultName() const {
+  return llvm::formatv("{0}_{1}x{2}x{3}_{4}", op, m, n, k, dtype).str();
+}
+
+std::string OpRequest::describe() const {
+  auto orMissing = [](const std::string &s) {
+    return s.empty() ? std::string("?") : s;
+  };
+  std::string shape = m ? llvm::formatv("M={0} N={1} K={2}", m, n, k).str()
+                        : std::string("?");
+  return "op=" + orMissing(op) + ", shape=" + shape +
+         ", dtype=" + orMissing(dtype) + ", target=" + orMissing(target);
+}
+
+namespace {
+/// Words (lower-case) that name something, with what they name.
+struct Vocabulary {
+  static std::string op(StringRef w) {
+    return llvm::StringSwitch<std::string>(w)
+        .Cases({"gemm", "matmul", "sgemm", "hgemm", "dgemm", "multiply",
+                "multiplication", "matrix-multiply", "mm"},
+               "gemm")
+        .Cases({"conv", "convolution", "conv2d", "conv_2d"}, "conv")
+        .Default("");
+  }
+  static std::string dtype(StringRef w) {
+    return llvm::StringSwitch<std::string>(w)
+        .Cases({"fp32", "f32", "float32", "float", "single", "sgemm"}, "f32")
+        .Cases({"bf16", "bfloat16"}, "bf16")
+        .Cases({"fp16", "f16", "float16", "half", "hgemm"}, "f16")
+        .Cases({"tf32", "tensorfloat32"}, "tf32")
+        .Cases({"fp64", "f64", "float64", "double", "dgemm"}, "f64")
+        .Cases({"int8", "i8"}, "i8")
+        .Default("");
+  }
+  static std::string target(StringRef w) {
+    return llvm::StringSwitch<std::string>(w)
+        .Cases({"host", "cpu", "native"}, "host")
+        .Cases({"x86-avx512", "avx512", "avx-512", "avx512f", "zen4", "zen5",
+                "skylake-avx512"},
+               "x86-avx512")
+        .Cases({"x86-avx2", "avx2", "haswell"}, "x86-avx2")
+        .Cases({"riscv-rvv", "rvv", "risc-v", "riscv", "riscv64", "spacemit",
+                "x60", "c908"},
+               "riscv-rvv")
+        .Cases({"arm-neon", "neon", "aarch64", "arm64", "arm", "cortex-a72",
+                "cortex-a76", "a72", "a76"},
+               "arm-neon")
+        .Cases({"nvidia-sm90", "sm90", "sm_90", "sm90a", "sm_90a", "h100",
+                "h200", "hopper"},
+               "nvidia-sm90")
+        .Cases({"nvidia-sm80", "sm80", "sm_80", "a100", "ampere"},
+               "nvidia-sm80")
+        .Default("");
+  }
+};
+
+/// Records a value, noting a conflict when a different one was seen.
+void note(std::string &slot, const std::string &value,
+          std::set<std::string> &seen) {
+  if (value.empty())
+    return;
+  seen.insert(value);
+  if (slot.empty())
+    slot = value;
+}
+
+bool toInt(StringRef s, int64_t &out) {
+  return !s.trim().getAsInteger(10, out) && out > 0;
+}
+} // namespace
+
+llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
+  OpRequest r;
+  r.text = text.str();
+  std::string lower = text.lower();
+  std::set<std::string> ops, dtypes, targets;
+  std::vector<std::string> notes;
+
+  // "this CPU", "this machine" name the host.
+  for (StringRef phrase : {"this cpu", "this machine", "this computer",
+                           "the host", "my cpu"})
+    if (StringRef(lower).contains(phrase))
+      note(r.target, "host", targets);
+
+  // Words: split on anything that is not part of a name.
+  std::string cleaned;
+  for (char c : lower)
+    cleaned.push_back(llvm::isAlnum(c) || c == '_' || c == '-' ? c : ' ');
+  llvm::SmallVector<StringRef> tokens;
+  StringRef(cleaned).split(tokens, ' ', -1, /*KeepEmpty=*/false);
+  for (StringRef w : tokens) {
+    note(r.op, Vocabulary::op(w), ops);
+    note(r.dtype, Vocabulary::dtype(w), dtypes);
+    note(r.target, Vocabulary::target(w), targets);
+  }
+
+  // Shapes, in order of precedence.
+  std::vector<std::array<int64_t, 3>> shapes;
+  llvm::SmallVector<StringRef> g;
+  StringRef rest = lower;
+  llvm::Regex mnk("([0-9]+) *[x*] *([0-9]+) *[x*] *([0-9]+)");
+  while (mnk.match(rest, &g)) {
+    int64_t a, b, c;
+    if (toInt(g[1], a) && toInt(g[2], b) && toInt(g[3], c))
+      shapes.push_back({a, b, c});
+    rest = rest.substr(rest.find(g[0]) + g[0].size());
+  }
+  llvm::Regex cube("([0-9]+) *(\\^ *3|cubed)");
+  if (shapes.empty() && cube.match(lower, &g)) {
+    int64_t a;
+    if (toInt(g[1], a))
+      shapes.push_back({a, a, a});
+  }
+  llvm::Regex named("(^|[^a-z])m *= *([0-9]+)");
+  llvm::Regex namedN("(^|[^a-z])n *= *([0-9]+)");
+  llvm::Regex namedK("(^|[^a-z])k *= *([0-9]+)");
+  llvm::SmallVector<StringRef> gm, gn, gk;
+  bool hasM = named.match(lower, &gm), hasN = namedN.match(lower, &gn),
+       hasK = namedK.match(lower, &gk);
+  if (hasM || hasN || hasK) {
+    int64_t m = 0, n = 0, k = 0;
+    if (hasM)
+      toInt(gm[2], m);
+    if (hasN)
+      toInt(gn[2], n);
+    if (hasK)
+      toInt(gk[2], k);
+    if (!(hasM && hasN && hasK) || !m || !n || !k) {
+      r.m = m;
+      r.n = n;
+      r.k = k;
+      return llvm::createStringError(
+          "understood " + r.describe() +
+          "; missing: all three of M=, N= and K= as positive integers");
+    }
+    shapes.push_back({m, n, k});
+  }
+  // "a 200 by 300 matrix with a 300 by 64 matrix": A is MxK, B is KxN.
+  llvm::Regex by("([0-9]+) *(by|x) *([0-9]+)");
+  if (shapes.empty()) {
+    std::vector<std::pair<int64_t, int64_t>> dims;
+    StringRef s = lower;
+    while (by.match(s, &g)) {
+      int64_t a, b;
+      if (toInt(g[1], a) && toInt(g[3], b))
+        dims.push_back({a, b});
+      s = s.substr(s.find(g[0]) + g[0].size());
+    }
+    if (dims.size() == 2) {
+      if (dims[0].second != dims[1].first)
+        return llvm::createStringError(llvm::formatv(
+            "the matrices do not conform: {0}x{1} times {2}x{3} (the inner "
+            "dimensions {1} and {2} differ)",
+            dims[0].first, dims[0].second, dims[1].first, dims[1].second));
+      shapes.push_back({dims[0].first, dims[1].second, dims[0].second});
+      if (r.op.empty())
+        note(r.op, "gemm", ops);
+    } else if (dims.size() == 1) {
+      return llvm::createStringError(
+          "understood one matrix (" + std::to_string(dims[0].first) + " by " +
+          std::to_string(dims[0].second) +
+          ") but a GEMM needs two: write e.g. 'a 200 by 300 matrix times a "
+          "300 by 64 matrix' or 200x64x300 (MxNxK)");
+    }
+  }
+
+  auto conflict = [&](const char *what, const std::set<std::string> &seen)
+      -> llvm::Error {
+    std::string list;
+    for (const std::string &s : seen)
+      list += (list.empty() ? "" : ", ") + s;
+    return llvm::createStringError("the request names more than one " +
+                                   std::string(what) + " (" + list +
+                                   "); name exactly one");
+  };
+  if (ops.size() > 1)
+    return conflict("operator", ops);
+  if (dtypes.size() > 1)
+    return conflict("element type", dtypes);
+  if (targets.size() > 1)
+    return conflict("target", targets);
+  std::set<std::array<int64_t, 3>> distinct(shapes.begin(), shapes.end());
+  if (distinct.size() > 1)
+    return llvm::createStringError(
+        "the request names more than one shape; name exactly one (MxNxK)");
+  if (r.op.empty() && !shapes.empty())
+    r.op = "gemm"; // A bare shape is a GEMM.
+  if (!shapes.empty()) {
+    r.m = shapes[0][0];
+    r.n = shapes[0][1];
+    r.k = shapes[0][2];
+  }
+  if (r.op == "conv")
+    return llvm::createStringError("understood " + r.describe() +
+                                   "; convolutions are not supported yet "
+                                   "(only GEMM)");
+  if (r.op.empty() || !r.m)
+    return llvm::createStringError(
+        "understood " + r.describe() + "; missing: " +
+        (r.op.empty() ? std::string("the operator (e.g. GEMM) and ") : "") +
+        "the shape (e.g. 128x256x64 for MxNxK, or M=128 N=256 K=64)");
+  if (r.dtype.empty())
+    r.dtype = "f32";
+  if (r.target.empty())
+    r.target = "host";
+  return r;
+}
