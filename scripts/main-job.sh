@@ -1,12 +1,20 @@
 #!/usr/bin/env bash
-# The main job: install, build, then run the TensorOp pipeline on an example
-# GEMM (97x131x67 fp32, primes: no dimension is a tile multiple), JIT-run it
-# with mlir-runner and verify every element against an fp64 reference.
+# The main job: install, build, then
+#  1. tensorop gen: a verified fp32 GEMM kernel (object, header, reports)
+#     from a one-line request with the builtin advisor, for this CPU, timed
+#     against OpenBLAS (1 thread) and verified before and after timing;
+#  2. the same pipeline from MLIR: tensorop-opt on an example module
+#     (97x131x67, primes), JIT-run by mlir-runner, every element verified.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 bash scripts/build.sh
 export PATH="$PWD/build/bin:/usr/lib/llvm-22/bin:$PATH"
+
+echo "== tensorop gen \"127x1000x513 fp32 GEMM for this CPU\" -o build/main-job"
+OPENBLAS_NUM_THREADS=1 tensorop gen "127x1000x513 fp32 GEMM for this CPU" -o build/main-job
+echo "report: build/main-job/report.md"
+
 echo "== tensorop-opt --tensorop-pipeline=\"target=host\" examples/matmul_97x131x67.mlir | mlir-runner"
 out=$(tensorop-opt --tensorop-pipeline="target=host advisor=builtin" examples/matmul_97x131x67.mlir \
   | mlir-runner -e main -entry-point-result=void -O3 \

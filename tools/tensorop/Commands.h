@@ -8,6 +8,8 @@ void registerBenchCommand();
 /// True if `tensorop bench` was given on the command line.
 bool benchSubcommand();
 int runBench();
+bool genSubcommand();
+int runGen();
 } // namespace tensorop
 
 #endif

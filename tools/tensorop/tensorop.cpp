@@ -1,5 +1,6 @@
 //===- tensorop.cpp - The tensorop command --------------------------------===//
 //
+//   tensorop gen "<one line>" -o DIR
 //   tensorop bench [--shapes=...] [--target=T] [--json=FILE]
 //
 // One binary, one subcommand per job; each subcommand lives in its own file.
@@ -19,9 +20,13 @@ int main(int argc, char **argv) {
       argc, argv,
       "TensorOp: high-performance tensor operators from sketches and "
       "emitted microkernels\n\n"
+      "  tensorop gen     a verified kernel (object, header, report) from a "
+      "one-line request\n"
       "  tensorop bench   time TensorOp GEMMs against OpenBLAS, verified\n");
   if (tensorop::benchSubcommand())
     return tensorop::runBench();
+  if (tensorop::genSubcommand())
+    return tensorop::runGen();
   llvm::errs() << "tensorop: no subcommand given; see 'tensorop --help'\n";
   return 2;
 }
