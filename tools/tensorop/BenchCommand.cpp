@@ -137,6 +137,8 @@ int tensorop::runBench() {
                     "GFLOP/s per core\n",
                     cpuModelName(), cpuFamilyModel(), peak);
   outs() << "OpenBLAS: " << blasConfig << " (core " << blasCore << ")\n";
+  if (!openblasCoreWarning().empty())
+    errs() << "tensorop bench: " << openblasCoreWarning() << "\n";
   outs() << formatv("precision fp32 (both sides), 1 thread, warm caches, "
                     "{0} alternating rounds, target {1}, LLVM {2}\n\n",
                     int(rounds), *resolved, LLVM_VERSION_STRING);
@@ -228,6 +230,7 @@ int tensorop::runBench() {
       {"advisor", std::string(advisor)},
       {"openblas", blasConfig},
       {"openblas_core", blasCore},
+      {"openblas_coretype_env", openblasCoreWarning()},
       {"llvm", LLVM_VERSION_STRING},
       {"jit", "MLIR ExecutionEngine, LLVM -O3, host CPU"},
       {"verification", "fp64 dgemm reference of the same inputs, bound "

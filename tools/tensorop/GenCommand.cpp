@@ -234,6 +234,8 @@ int tensorop::runGen() {
       return fail("cannot load " + obj + ": " + toString(loaded.takeError()));
     openblas_set_num_threads(1);
     peak = noBench ? 0 : measureFmaPeakGflops();
+    if (!noBench && !openblasCoreWarning().empty())
+      errs() << "tensorop gen: " << openblasCoreWarning() << "\n";
     cmp = compareWithOpenBLAS(reinterpret_cast<GemmFn>(loaded->symbol), r.m,
                               r.n, r.k, genSeed, !noBench, 7, 0.1, peak);
     verified = cmp.verified() && !cmp.fasterThanPeak;
@@ -267,6 +269,7 @@ int tensorop::runGen() {
           {"ratio_median", cmp.oursMedian / cmp.blasMedian},
           {"openblas", std::string(openblas_get_config())},
           {"openblas_core", std::string(openblas_get_corename())},
+          {"openblas_coretype_env", openblasCoreWarning()},
           {"measured_fma_peak_gflops", peak},
           {"cpu", cpuModelName() + " (" + cpuFamilyModel() + ")"}};
   } else {

@@ -253,3 +253,14 @@ GemmComparison tensorop::compareWithOpenBLAS(GemmFn fn, int64_t m, int64_t n,
   r.fasterThanPeak = peak > 0 && r.oursBest > 1.02 * peak;
   return r;
 }
+
+std::string tensorop::openblasCoreWarning() {
+  const char *core = std::getenv("OPENBLAS_CORETYPE");
+  if (!core || !*core)
+    return "";
+  return std::string("warning: OPENBLAS_CORETYPE=") + core +
+         " pins OpenBLAS to that kernel family; the baseline may be weaker "
+         "than OpenBLAS's best on this CPU (unset OPENBLAS_CORETYPE and "
+         "OPENBLAS_L2_SIZE for this command to compare against its own "
+         "choice)";
+}

@@ -53,6 +53,10 @@ TimingSamples timeAlternating(const std::function<void()> &fa,
 double median(std::vector<double> v);
 double minimum(const std::vector<double> &v);
 
+/// A warning when OPENBLAS_CORETYPE pins OpenBLAS to a kernel family (so
+/// the baseline may be weaker than OpenBLAS's best here); "" otherwise.
+std::string openblasCoreWarning();
+
 /// Facts about this machine for benchmark records.
 std::string cpuModelName();
 std::string cpuFamilyModel();
