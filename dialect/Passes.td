@@ -21,7 +21,7 @@ def TensorOpAnnotateSketch : Pass<"tensorop-annotate-sketch", "ModuleOp"> {
     Option<"advisor", "advisor", "std::string", /*default=*/"\"builtin\"",
            "Advisor: builtin">,
     Option<"db", "db", "std::string", /*default=*/"\"\"",
-           "Tuning database to read sketches from (not implemented yet)">,
+           "Tuning database (tensorop tune) to read the best verified sketch of each op from; ops without a record fall back to the advisor">,
     Option<"hintsDir", "hints-dir", "std::string", /*default=*/"\"\"",
            "Directory of target hints (default: $TENSOROP_HINTS_DIR or the source tree's hints/)">,
   ];

@@ -12,6 +12,7 @@
 #include "llvm/TargetParser/Host.h"
 
 #include <cstdlib>
+#include <fstream>
 
 using namespace mlir;
 using namespace mlir::tensorop;
@@ -218,4 +219,31 @@ mlir::tensorop::loadTargetHints(llvm::StringRef target, llvm::StringRef dir) {
                             h.peakGflopsF32PerCore, 0.001, 1e6))
     return std::move(e);
   return h;
+}
+
+std::string mlir::tensorop::targetFingerprint(llvm::StringRef targetName) {
+  std::string model, family, number;
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  auto value = [](const std::string &l) {
+    size_t colon = l.find(':');
+    return colon == std::string::npos ? std::string()
+                                      : llvm::StringRef(l.substr(colon + 1))
+                                            .trim()
+                                            .str();
+  };
+  while (std::getline(in, line) && (model.empty() || family.empty() ||
+                                    number.empty())) {
+    llvm::StringRef key = llvm::StringRef(line).split(':').first.trim();
+    if (key == "model name" && model.empty())
+      model = value(line);
+    else if (key == "cpu family" && family.empty())
+      family = value(line);
+    else if (key == "model" && number.empty())
+      number = value(line);
+  }
+  if (model.empty())
+    model = llvm::sys::getHostCPUName().str();
+  return (targetName + ";" + model + ";family " + family + " model " + number)
+      .str();
 }

@@ -4,6 +4,10 @@
 #include "tensorop/Targets/TargetHints.h"
 #include "tensorop/Transforms/MatmulSupport.h"
 #include "tensorop/Transforms/Passes.h"
+#include "tensorop/Tuner/TuningDB.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "llvm/Support/FormatVariadic.h"
 
 namespace mlir::tensorop {
 #define GEN_PASS_DEF_TENSOROPANNOTATESKETCH
@@ -14,6 +18,46 @@ using namespace mlir;
 using namespace mlir::tensorop;
 
 namespace {
+/// The best verified tuning record for this op and machine, as a sketch
+/// whose source names the record; null if there is none (said in a
+/// remark); failure on a broken database or record (said in an error).
+FailureOr<SketchAttr> lookupTunedSketch(linalg::MatmulOp mm, TuningDB &db,
+                                        const GemmProblem &problem,
+                                        StringRef fingerprint) {
+  std::string signature = opSignature(problem);
+  llvm::Expected<std::optional<CandidateRecord>> best =
+      db.best(signature, fingerprint);
+  if (!best) {
+    mm.emitError() << "tensorop: " << llvm::toString(best.takeError());
+    return failure();
+  }
+  if (!*best) {
+    mm.emitRemark() << "tensorop: no verified record in " << db.path()
+                    << " for '" << signature << "' on '" << fingerprint
+                    << "'; using the advisor";
+    return SketchAttr();
+  }
+  const CandidateRecord &r = **best;
+  auto attr = dyn_cast_or_null<SketchAttr>(
+      parseAttribute(r.config, mm.getContext()));
+  if (!attr) {
+    mm.emitError() << "tensorop: record " << r.configHash << " in "
+                   << db.path() << " holds no valid #tensorop.sketch: "
+                   << r.config;
+    return failure();
+  }
+  attr = SketchAttr::get(
+      mm.getContext(), attr.getMc(), attr.getNc(), attr.getKc(), attr.getMr(),
+      attr.getNr(), attr.getLoopOrder(), attr.getMicroOrder(),
+      attr.getPackA(), attr.getPackB(), attr.getUkernel(), attr.getTarget(),
+      "db:" + r.configHash);
+  mm.emitRemark() << "tensorop: using the tuned sketch " << r.configHash
+                  << " from " << db.path() << " ("
+                  << llvm::formatv("{0:F1}", r.gflops.value_or(0))
+                  << " GFLOP/s when measured)";
+  return attr;
+}
+
 struct AnnotateSketchPass
     : public tensorop::impl::TensorOpAnnotateSketchBase<AnnotateSketchPass> {
   using Base::Base;
@@ -35,12 +79,6 @@ struct AnnotateSketchPass
     if (matmuls.empty())
       return;
 
-    if (!db.empty()) {
-      module.emitError() << "tensorop: reading sketches from a tuning "
-                            "database (db=" << db
-                         << ") is not implemented yet";
-      return signalPassFailure();
-    }
     llvm::Expected<std::string> targetName = resolveTargetName(target);
     if (!targetName) {
       module.emitError() << llvm::toString(targetName.takeError());
@@ -63,6 +101,18 @@ struct AnnotateSketchPass
       return signalPassFailure();
     }
 
+    std::unique_ptr<TuningDB> tuned;
+    std::string fingerprint = targetFingerprint(*targetName);
+    if (!db.empty()) {
+      llvm::Expected<std::unique_ptr<TuningDB>> opened =
+          TuningDB::open(db, /*readOnly=*/true);
+      if (!opened) {
+        module.emitError() << "tensorop: " << llvm::toString(opened.takeError());
+        return signalPassFailure();
+      }
+      tuned = std::move(*opened);
+    }
+
     for (linalg::MatmulOp mm : matmuls) {
       // A sketch written by the user (or an earlier run) is kept: the
       // verifier has already checked it.
@@ -74,6 +124,16 @@ struct AnnotateSketchPass
         mm.emitRemark() << "tensorop: not handled (" << reason
                         << "); lowered by the upstream pipeline";
         continue;
+      }
+      if (tuned) {
+        FailureOr<SketchAttr> fromDb =
+            lookupTunedSketch(mm, *tuned, *problem, fingerprint);
+        if (failed(fromDb))
+          return signalPassFailure();
+        if (*fromDb) {
+          mm->setAttr(kSketchAttrName, *fromDb);
+          continue;
+        }
       }
       llvm::Expected<SketchChoice> choice = (*adv)->propose(*problem, *hints);
       if (!choice) {

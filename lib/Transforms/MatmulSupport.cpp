@@ -72,3 +72,9 @@ mlir::tensorop::matchSupportedMatmul(linalg::MatmulOp op, std::string &reason) {
   }
   return p;
 }
+
+std::string mlir::tensorop::opSignature(const GemmProblem &p) {
+  return "gemm f32 m=" + std::to_string(p.m) + " n=" + std::to_string(p.n) +
+         " k=" + std::to_string(p.k) + " ta=" + (p.transposeA ? "1" : "0") +
+         " tb=" + (p.transposeB ? "1" : "0");
+}

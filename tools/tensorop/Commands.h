@@ -10,6 +10,12 @@ bool benchSubcommand();
 int runBench();
 bool genSubcommand();
 int runGen();
+bool workerSubcommand();
+int runWorker();
+bool tuneSubcommand();
+int runTune();
+bool dbSubcommand();
+int runDb();
 } // namespace tensorop
 
 #endif

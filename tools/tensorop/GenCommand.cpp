@@ -55,6 +55,9 @@ cl::opt<std::string> genTarget(
     cl::desc("Target (overrides the request's): host, x86-avx512, x86-avx2"));
 cl::opt<std::string> kernelName("name", cl::sub(genCmd), cl::init(""),
                                 cl::desc("Kernel (function) name"));
+cl::opt<std::string> genDb("db", cl::sub(genCmd), cl::init(""),
+                          cl::desc("Tuning database: use its best verified "
+                                   "sketch for this op if it has one"));
 cl::opt<bool> noBench("no-bench", cl::sub(genCmd), cl::init(false),
                       cl::desc("Verify but do not time against OpenBLAS"));
 cl::opt<bool> parseOnly("parse-only", cl::sub(genCmd), cl::init(false),
@@ -197,7 +200,8 @@ int tensorop::runGen() {
   std::string source = gemmModuleSource(name, r.m, r.n, r.k);
   if (Error e = writeFile(path(name + ".mlir"), source))
     return fail(toString(std::move(e)));
-  std::string options = "target=" + *resolved + " advisor=" + genAdvisor;
+  std::string options = "target=" + *resolved + " advisor=" + genAdvisor +
+                        (genDb.empty() ? "" : " db=" + genDb.getValue());
   Expected<LoweredModule> lowered =
       lowerWithPipeline(ctx, source, options, /*barePtrAbi=*/true);
   if (!lowered)
@@ -301,7 +305,10 @@ int tensorop::runGen() {
                   "contiguous, C = A*B overwritten"},
       {"advisor", genAdvisor},
       {"sketch", lowered->sketch},
-      {"sketch_source", genAdvisor.getValue()},
+      {"sketch_source",
+       StringRef(lowered->sketch).contains("source = \"db:")
+           ? "tuning database " + genDb.getValue()
+           : "advisor " + genAdvisor.getValue()},
       {"llvm", LLVM_VERSION_STRING},
       {"verification", std::move(verification)},
       {"timing", std::move(timing)},

@@ -22,11 +22,20 @@ int main(int argc, char **argv) {
       "emitted microkernels\n\n"
       "  tensorop gen     a verified kernel (object, header, report) from a "
       "one-line request\n"
+      "  tensorop tune    MCTS over sketches, measured in isolated workers, "
+      "into a tuning database\n"
+      "  tensorop db      list, show, export or prune a tuning database\n"
       "  tensorop bench   time TensorOp GEMMs against OpenBLAS, verified\n");
   if (tensorop::benchSubcommand())
     return tensorop::runBench();
   if (tensorop::genSubcommand())
     return tensorop::runGen();
+  if (tensorop::tuneSubcommand())
+    return tensorop::runTune();
+  if (tensorop::dbSubcommand())
+    return tensorop::runDb();
+  if (tensorop::workerSubcommand())
+    return tensorop::runWorker();
   llvm::errs() << "tensorop: no subcommand given; see 'tensorop --help'\n";
   return 2;
 }

@@ -59,6 +59,11 @@ llvm::Expected<std::string> resolveTargetName(llvm::StringRef target);
 /// The targets the CPU pipeline can generate code for.
 llvm::ArrayRef<llvm::StringLiteral> supportedCpuTargets();
 
+/// Identifies the machine a tuning record was measured on: the target, the
+/// CPU model and its family/model numbers (from /proc/cpuinfo), e.g.
+/// "x86-avx512;AMD EPYC;family 26 model 2".
+std::string targetFingerprint(llvm::StringRef targetName);
+
 /// Reads and validates `<dir>/<target>.json`; an error names the file and
 /// the field that is wrong.
 llvm::Expected<TargetHints> loadTargetHints(llvm::StringRef target,

@@ -13,6 +13,10 @@ namespace mlir::tensorop {
 FailureOr<GemmProblem> matchSupportedMatmul(linalg::MatmulOp op,
                                             std::string &reason);
 
+/// The identity of a GEMM in the tuning database, e.g.
+/// "gemm f32 m=97 n=131 k=67 ta=0 tb=0".
+std::string opSignature(const GemmProblem &p);
+
 } // namespace mlir::tensorop
 
 #endif

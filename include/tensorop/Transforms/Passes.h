@@ -35,8 +35,8 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       llvm::cl::init("builtin")};
   PassOptions::Option<std::string> db{
       *this, "db",
-      llvm::cl::desc("Tuning database to read sketches from (not yet "
-                     "supported; must be empty)"),
+      llvm::cl::desc("Tuning database to read the best verified sketch of "
+                     "each op from (see tensorop tune)"),
       llvm::cl::init("")};
   PassOptions::Option<bool> barePtrAbi{
       *this, "bare-ptr-abi",

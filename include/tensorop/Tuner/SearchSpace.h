@@ -1,0 +1,82 @@
+//===- SearchSpace.h - The sketch space of one GEMM on one target -*- C++ -*-===//
+//
+// Every knob of a CPU GEMM sketch (register block, kc, nc, mc, the two loop
+// orders, and the microkernel variants its emitter offers: k unroll, how A is
+// broadcast, B prefetch distance) as a sequence of decisions; the options of
+// a knob may depend on earlier ones (nc is a multiple of nr). Illegal points
+// never appear: options are drawn from what the target allows and every
+// complete point passes the SketchAttr verifier.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSOROP_TUNER_SEARCHSPACE_H
+#define TENSOROP_TUNER_SEARCHSPACE_H
+
+#include "tensorop/Advisor/Advisor.h"
+
+#include "llvm/ADT/ArrayRef.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir::tensorop {
+
+class GemmSearchSpace {
+public:
+  enum Knob : unsigned {
+    kRegisterBlock,
+    kKc,
+    kNc,
+    kMc,
+    kLoopOrder,
+    kMicroOrder,
+    kKUnroll,
+    kBroadcast,
+    kPrefetch,
+    kNumKnobs
+  };
+
+  GemmSearchSpace(const GemmProblem &problem, const TargetHints &target,
+                  const SketchChoice &defaults);
+
+  static llvm::StringRef knobName(unsigned knob);
+  /// Options of `knob` once the knobs before it are fixed to `prefix`.
+  std::vector<int64_t> options(unsigned knob,
+                               llvm::ArrayRef<int64_t> prefix) const;
+  /// The advisor's preference for an option (higher first): the analytical
+  /// model for register blocks, closeness to the default for the rest.
+  double prior(unsigned knob, llvm::ArrayRef<int64_t> prefix,
+               int64_t value) const;
+  /// The default's value of `knob`, if it is among the options.
+  std::optional<int64_t> defaultValue(unsigned knob,
+                                      llvm::ArrayRef<int64_t> prefix) const;
+  /// The sketch of a complete point.
+  SketchChoice toChoice(llvm::ArrayRef<int64_t> point) const;
+  /// The point of a choice (nullopt if the choice is outside the space).
+  std::optional<std::vector<int64_t>> toPoint(const SketchChoice &c) const;
+  /// Number of complete points (an upper bound when options depend on
+  /// earlier knobs is not needed: it is exact, computed by enumeration).
+  uint64_t size() const;
+
+  const GemmProblem &problem() const { return p; }
+  const TargetHints &target() const { return t; }
+
+private:
+  struct Block {
+    int64_t mr, nr;
+    double score;
+  };
+  GemmProblem p;
+  TargetHints t;
+  SketchChoice defaults;
+  std::vector<Block> blocks;
+};
+
+/// Canonical text of the knobs of a choice (no provenance) and its hash:
+/// the identity of a candidate in the tuning database.
+std::string canonicalConfig(const SketchChoice &c);
+std::string configHash(const SketchChoice &c);
+
+} // namespace mlir::tensorop
+
+#endif

@@ -1,0 +1,267 @@
+//===- SearchSpace.cpp - The sketch space of one GEMM on one target -------===//
+
+#include "tensorop/Tuner/SearchSpace.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/SHA256.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+using namespace mlir::tensorop;
+
+namespace {
+constexpr llvm::StringLiteral kOrders[] = {"mkn", "mnk", "nkm",
+                                           "nmk", "kmn", "knm"};
+constexpr llvm::StringLiteral kMicroOrders[] = {"mn", "nm"};
+constexpr llvm::StringLiteral kBroadcasts[] = {"explicit", "embedded"};
+int64_t roundUp(int64_t a, int64_t b) { return (a + b - 1) / b * b; }
+
+std::vector<int64_t> sortedUnique(std::vector<int64_t> v) {
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  return v;
+}
+} // namespace
+
+llvm::StringRef GemmSearchSpace::knobName(unsigned knob) {
+  static constexpr llvm::StringLiteral names[] = {
+      "register_block", "kc",        "nc",        "mc",        "loop_order",
+      "micro_order",    "k_unroll",  "broadcast", "prefetch_b"};
+  return knob < kNumKnobs ? names[knob] : "?";
+}
+
+GemmSearchSpace::GemmSearchSpace(const GemmProblem &problem,
+                                 const TargetHints &target,
+                                 const SketchChoice &defaults)
+    : p(problem), t(target), defaults(defaults) {
+  // Register blocks the target's register file holds, scored like the
+  // builtin advisor (useful fraction of FMA slots); the 12 best are kept so
+  // that the tree's first level stays small.
+  int64_t lanes = t.f32Lanes(), regs = t.vectorRegisters;
+  for (int64_t nv = 1; nv <= 4 && nv + 2 <= regs; ++nv)
+    for (int64_t mr = 1; mr <= 16 && mr * nv + nv + 1 <= regs; ++mr) {
+      int64_t nr = nv * lanes;
+      double latency =
+          std::min(1.0, double(mr * nv) / double(t.accumulatorsForPeak));
+      double edge = double(p.m * p.n) /
+                    double(roundUp(p.m, mr) * roundUp(p.n, nr));
+      blocks.push_back({mr, nr, latency * edge});
+    }
+  std::stable_sort(blocks.begin(), blocks.end(),
+                   [](const Block &a, const Block &b) {
+                     return a.score > b.score;
+                   });
+  if (blocks.size() > 12)
+    blocks.resize(12);
+  bool hasDefault = llvm::any_of(blocks, [&](const Block &b) {
+    return b.mr == defaults.mr && b.nr == defaults.nr;
+  });
+  if (!hasDefault)
+    blocks.insert(blocks.begin(), {defaults.mr, defaults.nr, 1.0});
+}
+
+std::vector<int64_t>
+GemmSearchSpace::options(unsigned knob, llvm::ArrayRef<int64_t> prefix) const {
+  auto block = [&] { return blocks[prefix[kRegisterBlock]]; };
+  switch (knob) {
+  case kRegisterBlock: {
+    std::vector<int64_t> v(blocks.size());
+    for (size_t i = 0; i < blocks.size(); ++i)
+      v[i] = i;
+    return v;
+  }
+  case kKc: {
+    std::vector<int64_t> v;
+    for (int64_t kc : {64, 128, 192, 256, 384, 512, int(defaults.kc)})
+      v.push_back(std::min<int64_t>(kc, p.k));
+    return sortedUnique(v);
+  }
+  case kNc: {
+    int64_t nr = block().nr, full = roundUp(p.n, nr);
+    std::vector<int64_t> v = {full, std::min(full, roundUp(defaults.nc, nr))};
+    for (int64_t f : {1, 2, 4, 8, 16, 32})
+      v.push_back(std::min(full, f * nr));
+    return sortedUnique(v);
+  }
+  case kMc: {
+    int64_t mr = block().mr, full = roundUp(p.m, mr);
+    std::vector<int64_t> v = {full, std::min(full, roundUp(defaults.mc, mr))};
+    for (int64_t f : {4, 16, 32, 64})
+      v.push_back(std::min(full, f * mr));
+    return sortedUnique(v);
+  }
+  case kLoopOrder:
+    return {0, 1, 2, 3, 4, 5};
+  case kMicroOrder:
+    return {0, 1};
+  case kKUnroll:
+    return {1, 2, 4, 8};
+  case kBroadcast:
+    // Embedded broadcasts exist only with 512-bit vectors.
+    if (t.f32Lanes() == 16)
+      return {0, 1};
+    return {0};
+  case kPrefetch:
+    return {0, 4, 8, 16};
+  }
+  return {};
+}
+
+std::optional<int64_t>
+GemmSearchSpace::defaultValue(unsigned knob,
+                              llvm::ArrayRef<int64_t> prefix) const {
+  std::optional<int64_t> want;
+  switch (knob) {
+  case kRegisterBlock:
+    for (size_t i = 0; i < blocks.size(); ++i)
+      if (blocks[i].mr == defaults.mr && blocks[i].nr == defaults.nr)
+        want = i;
+    break;
+  case kKc:
+    want = std::min(defaults.kc, p.k);
+    break;
+  case kNc:
+    want = std::min(roundUp(p.n, blocks[prefix[0]].nr),
+                    roundUp(defaults.nc, blocks[prefix[0]].nr));
+    break;
+  case kMc:
+    want = std::min(roundUp(p.m, blocks[prefix[0]].mr),
+                    roundUp(defaults.mc, blocks[prefix[0]].mr));
+    break;
+  case kLoopOrder:
+    for (int i = 0; i < 6; ++i)
+      if (kOrders[i] == defaults.loopOrder)
+        want = i;
+    break;
+  case kMicroOrder:
+    want = defaults.microOrder == "mn" ? 0 : 1;
+    break;
+  case kKUnroll:
+    want = defaults.kUnroll;
+    break;
+  case kBroadcast:
+    want = defaults.broadcast == "embedded" ? 1 : 0;
+    break;
+  case kPrefetch:
+    want = defaults.prefetchB;
+    break;
+  }
+  std::vector<int64_t> opts = options(knob, prefix);
+  if (want && llvm::is_contained(opts, *want))
+    return want;
+  return std::nullopt;
+}
+
+double GemmSearchSpace::prior(unsigned knob, llvm::ArrayRef<int64_t> prefix,
+                              int64_t value) const {
+  if (knob == kRegisterBlock)
+    return blocks[value].score;
+  std::optional<int64_t> def = defaultValue(knob, prefix);
+  if (!def)
+    return 0.5;
+  if (value == *def)
+    return 1.0;
+  // Numeric knobs: nearer the default first.
+  double a = std::abs(double(value)), b = std::abs(double(*def));
+  return 0.9 / (1.0 + std::abs(std::log2((a + 1) / (b + 1))));
+}
+
+SketchChoice GemmSearchSpace::toChoice(llvm::ArrayRef<int64_t> v) const {
+  SketchChoice c = defaults;
+  const Block &b = blocks[v[kRegisterBlock]];
+  c.mr = b.mr;
+  c.nr = b.nr;
+  c.kc = v[kKc];
+  c.nc = v[kNc];
+  c.mc = v[kMc];
+  c.loopOrder = kOrders[v[kLoopOrder]].str();
+  c.microOrder = kMicroOrders[v[kMicroOrder]].str();
+  c.kUnroll = v[kKUnroll];
+  c.broadcast = kBroadcasts[v[kBroadcast]].str();
+  c.prefetchB = v[kPrefetch];
+  c.source = "tuner";
+  return c;
+}
+
+std::optional<std::vector<int64_t>>
+GemmSearchSpace::toPoint(const SketchChoice &c) const {
+  std::vector<int64_t> point;
+  for (unsigned knob = 0; knob < kNumKnobs; ++knob) {
+    for (int64_t v : options(knob, point)) {
+      std::vector<int64_t> trial = point;
+      trial.push_back(v);
+      trial.resize(kNumKnobs, 0);
+      SketchChoice probe = toChoice(trial);
+      bool same = false;
+      switch (knob) {
+      case kRegisterBlock:
+        same = probe.mr == c.mr && probe.nr == c.nr;
+        break;
+      case kKc:
+        same = probe.kc == c.kc;
+        break;
+      case kNc:
+        same = probe.nc == c.nc;
+        break;
+      case kMc:
+        same = probe.mc == c.mc;
+        break;
+      case kLoopOrder:
+        same = probe.loopOrder == c.loopOrder;
+        break;
+      case kMicroOrder:
+        same = probe.microOrder == c.microOrder;
+        break;
+      case kKUnroll:
+        same = probe.kUnroll == c.kUnroll;
+        break;
+      case kBroadcast:
+        same = probe.broadcast == c.broadcast;
+        break;
+      case kPrefetch:
+        same = probe.prefetchB == c.prefetchB;
+        break;
+      }
+      if (same) {
+        point.push_back(v);
+        break;
+      }
+    }
+    if (point.size() != knob + 1)
+      return std::nullopt;
+  }
+  return point;
+}
+
+uint64_t GemmSearchSpace::size() const {
+  // Only nc and mc depend on the register block.
+  uint64_t rest = options(kKc, {}).size() * 6 * 2 * 4 *
+                  options(kBroadcast, {}).size() * 4;
+  uint64_t total = 0;
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    int64_t prefix[] = {int64_t(b)};
+    total += options(kNc, prefix).size() * options(kMc, prefix).size();
+  }
+  return total * rest;
+}
+
+std::string mlir::tensorop::canonicalConfig(const SketchChoice &c) {
+  return llvm::formatv("mc={0} nc={1} kc={2} mr={3} nr={4} loop={5} "
+                       "micro={6} pack_a={7} pack_b={8} emitter={9} "
+                       "k_unroll={10} broadcast={11} prefetch_b={12}",
+                       c.mc, c.nc, c.kc, c.mr, c.nr, c.loopOrder,
+                       c.microOrder, c.packA, c.packB, c.emitter, c.kUnroll,
+                       c.broadcast, c.prefetchB)
+      .str();
+}
+
+std::string mlir::tensorop::configHash(const SketchChoice &c) {
+  std::string text = canonicalConfig(c);
+  return llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(text)),
+                     /*LowerCase=*/true)
+      .substr(0, 16);
+}

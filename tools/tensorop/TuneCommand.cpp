@@ -1,0 +1,458 @@
+//===- TuneCommand.cpp - tensorop tune: MCTS over sketches, measured ------===//
+//
+//   tensorop tune model.mlir --target=host --budget=64 --db=tune.db
+//
+// For every supported GEMM in the module: a Monte Carlo tree search over its
+// sketch space (the builtin advisor ranks expansions and supplies the first
+// point), each candidate compiled here and measured in a `tensorop worker`
+// process with a wall-clock limit, every result (failures included) in the
+// tuning database before the next candidate starts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Commands.h"
+#include "Measure.h"
+
+#include "tensorop/Advisor/Advisor.h"
+#include "tensorop/Runtime/JitGemm.h"
+#include "tensorop/Runtime/ObjectFile.h"
+#include "tensorop/Targets/TargetHints.h"
+#include "tensorop/Transforms/MatmulSupport.h"
+#include "tensorop/Transforms/Passes.h"
+#include "tensorop/Tuner/MCTS.h"
+#include "tensorop/Tuner/SearchSpace.h"
+#include "tensorop/Tuner/TuningDB.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <map>
+#include <unistd.h>
+
+using namespace llvm;
+using namespace mlir::tensorop;
+
+namespace {
+cl::SubCommand tuneCmd("tune", "Tune every supported op of a module: MCTS "
+                               "over sketches, each candidate verified and "
+                               "timed in an isolated worker");
+cl::opt<std::string> input(cl::Positional, cl::sub(tuneCmd), cl::Required,
+                           cl::desc("<input.mlir>"));
+cl::opt<std::string> tTarget("target", cl::sub(tuneCmd), cl::init("host"),
+                             cl::desc("Target: host, x86-avx512, x86-avx2"));
+cl::opt<unsigned> budget("budget", cl::sub(tuneCmd), cl::init(32),
+                         cl::desc("Candidates per op (resumed ones count)"));
+cl::opt<std::string> dbPath("db", cl::sub(tuneCmd), cl::Required,
+                            cl::desc("Tuning database (SQLite, created if "
+                                     "absent)"));
+cl::opt<double> seconds("seconds", cl::sub(tuneCmd), cl::init(0),
+                        cl::desc("Stop after this many seconds (0: no "
+                                 "limit)"));
+cl::opt<uint64_t> tSeed("seed", cl::sub(tuneCmd), cl::init(1),
+                        cl::desc("Seed of the search"));
+cl::opt<bool> jsonOut("json", cl::sub(tuneCmd), cl::init(false),
+                      cl::desc("Print a JSON summary on stdout"));
+cl::opt<std::string> reportDir("o", cl::sub(tuneCmd), cl::init(""),
+                               cl::desc("Write report.md and progress.svg "
+                                        "here"));
+cl::opt<std::string> emitterDir(
+    "emitter-dir", cl::sub(tuneCmd), cl::init(""),
+    cl::desc("Emitter scripts directory (default: the shipped ones)"));
+cl::opt<unsigned> candidateTimeout(
+    "candidate-timeout", cl::sub(tuneCmd), cl::init(60),
+    cl::desc("Wall-clock seconds a candidate's worker may run"));
+cl::opt<int> workerRounds("rounds", cl::sub(tuneCmd), cl::init(5),
+                          cl::desc("Timed rounds per candidate"));
+
+struct Outcome {
+  CandidateRecord record;
+  bool resumed = false;
+};
+
+std::string fileHash(StringRef path) {
+  auto buf = MemoryBuffer::getFile(path);
+  if (!buf)
+    return "";
+  return toHex(SHA256::hash(arrayRefFromStringRef((*buf)->getBuffer())),
+               true)
+      .substr(0, 16);
+}
+
+/// Runs the worker on one object with a wall-clock limit; the result is the
+/// worker's JSON, or a crash/timeout record.
+CandidateRecord measure(StringRef object, StringRef symbol,
+                        const GemmProblem &p) {
+  CandidateRecord r;
+  std::string self = sys::fs::getMainExecutable(nullptr, nullptr);
+  SmallString<128> outPath, errPath;
+  sys::fs::createTemporaryFile("tensorop-worker", "json", outPath);
+  sys::fs::createTemporaryFile("tensorop-worker", "err", errPath);
+  FileRemover removeOut(outPath), removeErr(errPath);
+  std::vector<std::string> args = {
+      self,
+      "worker",
+      "--object=" + object.str(),
+      "--symbol=" + symbol.str(),
+      "--m=" + std::to_string(p.m),
+      "--n=" + std::to_string(p.n),
+      "--k=" + std::to_string(p.k),
+      "--rounds=" + std::to_string(workerRounds)};
+  SmallVector<StringRef> argRefs(args.begin(), args.end());
+  std::optional<StringRef> redirects[] = {StringRef(""), StringRef(outPath),
+                                          StringRef(errPath)};
+  std::string message;
+  bool failedToRun = false;
+  auto start = std::chrono::steady_clock::now();
+  int rc = sys::ExecuteAndWait(self, argRefs, std::nullopt, redirects,
+                               candidateTimeout, 0, &message, &failedToRun);
+  double elapsed = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - start)
+                       .count();
+  auto out = MemoryBuffer::getFile(outPath);
+  std::string text = out ? (*out)->getBuffer().trim().str() : "";
+  if (rc == 0 && !text.empty()) {
+    Expected<json::Value> v = json::parse(text);
+    if (v && v->getAsObject()) {
+      json::Object *o = v->getAsObject();
+      r.status = o->getString("status").value_or("crash").str();
+      r.error = o->getString("error").value_or("").str();
+      if (auto x = o->getNumber("median_seconds"))
+        r.medianSeconds = *x;
+      if (auto x = o->getNumber("min_seconds"))
+        r.minSeconds = *x;
+      if (auto x = o->getNumber("gflops"))
+        r.gflops = *x;
+      if (auto x = o->getNumber("error_ratio"))
+        r.errorRatio = *x;
+      return r;
+    }
+    consumeError(v.takeError());
+  }
+  bool timedOut = StringRef(message).contains("timed out") ||
+                  (rc == -2 && elapsed >= candidateTimeout - 0.5);
+  r.status = timedOut ? status::kTimeout : status::kCrash;
+  if (timedOut)
+    r.error = formatv("no result within {0} s; the worker was killed",
+                      unsigned(candidateTimeout))
+                  .str();
+  else
+    r.error = "the worker died (" +
+              (message.empty() ? "exit " + std::to_string(rc) : message) +
+              ")";
+  return r;
+}
+
+std::string svgPlot(const std::vector<double> &bestSoFar, StringRef title) {
+  const double w = 640, h = 360, left = 60, right = 20, top = 40,
+               bottom = 50;
+  double maxY = 1;
+  for (double v : bestSoFar)
+    maxY = std::max(maxY, v);
+  maxY *= 1.1;
+  size_t n = std::max<size_t>(bestSoFar.size(), 2);
+  auto x = [&](size_t i) { return left + (w - left - right) * i / (n - 1); };
+  auto y = [&](double v) { return top + (h - top - bottom) * (1 - v / maxY); };
+  std::string s;
+  raw_string_ostream os(s);
+  os << formatv("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" "
+                "height=\"{1}\" font-family=\"sans-serif\" font-size=\"12\">\n",
+                w, h);
+  os << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  os << formatv("<text x=\"{0}\" y=\"20\" font-size=\"14\">{1}</text>\n",
+                left, title);
+  os << formatv("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" "
+                "stroke=\"black\"/>\n",
+                left, h - bottom, w - right);
+  os << formatv("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" "
+                "stroke=\"black\"/>\n",
+                left, top, h - bottom);
+  for (int t = 0; t <= 4; ++t) {
+    double v = maxY * t / 4;
+    os << formatv("<text x=\"5\" y=\"{0}\">{1:F0}</text>\n", y(v) + 4, v);
+  }
+  os << formatv("<text x=\"{0}\" y=\"{1}\">candidates tried ({2})</text>\n",
+                w / 2 - 60, h - 15, bestSoFar.size());
+  os << formatv("<text x=\"5\" y=\"{0}\">GFLOP/s</text>\n", top - 8);
+  os << "<polyline fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"2\" "
+        "points=\"";
+  for (size_t i = 0; i < bestSoFar.size(); ++i)
+    os << formatv("{0:F1},{1:F1} ", x(i), y(bestSoFar[i]));
+  os << "\"/>\n</svg>\n";
+  return s;
+}
+} // namespace
+
+bool tensorop::tuneSubcommand() { return bool(tuneCmd); }
+
+int tensorop::runTune() {
+  auto fail = [](const Twine &msg) {
+    errs() << "tensorop tune: " << msg << "\n";
+    return 2;
+  };
+  if (budget == 0)
+    return fail("--budget must be positive");
+  if (!emitterDir.empty())
+    ::setenv("TENSOROP_EMITTER_DIR", emitterDir.c_str(), 1);
+
+  mlir::registerAllPasses();
+  registerAllTensorOpPasses();
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  registerTensorOpDialect(registry);
+  registerJitDialects(registry);
+  mlir::MLIRContext ctx(registry);
+  ctx.loadAllAvailableDialects();
+
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(input, &ctx);
+  if (!module)
+    return fail("cannot parse " + input);
+  std::vector<GemmProblem> problems;
+  std::set<std::string> signatures;
+  module->walk([&](mlir::linalg::MatmulOp op) {
+    std::string reason;
+    mlir::FailureOr<GemmProblem> p = matchSupportedMatmul(op, reason);
+    if (mlir::failed(p)) {
+      op.emitRemark() << "tensorop tune: skipped (" << reason << ")";
+      return;
+    }
+    if (p->transposeA || p->transposeB) {
+      op.emitRemark() << "tensorop tune: skipped (transposed operands are "
+                         "not tuned yet)";
+      return;
+    }
+    if (signatures.insert(opSignature(*p)).second)
+      problems.push_back(*p);
+  });
+  if (problems.empty())
+    return fail("no supported GEMM in " + input);
+
+  Expected<std::string> target = resolveTargetName(tTarget);
+  if (!target)
+    return fail(toString(target.takeError()));
+  Expected<TargetHints> hints = loadTargetHints(*target);
+  if (!hints)
+    return fail(toString(hints.takeError()));
+  Expected<std::unique_ptr<TuningDB>> opened = TuningDB::open(dbPath);
+  if (!opened)
+    return fail(toString(opened.takeError()));
+  TuningDB &db = **opened;
+  if (db.suspectMarkedOnOpen())
+    errs() << "tensorop tune: " << db.suspectMarkedOnOpen()
+           << " candidate(s) left running by an earlier run marked suspect "
+              "(not measured again)\n";
+  std::string fingerprint = targetFingerprint(*target);
+  double peak = measureFmaPeakGflops();
+  std::string emitterPath = (Twine(emitterDir.empty()
+                                       ? std::string(TENSOROP_SOURCE_DIR) +
+                                             "/python_emitters"
+                                       : emitterDir.getValue()) +
+                             "/x86_gemm_fma.py")
+                                .str();
+  std::string emitterHash = fileHash(emitterPath);
+  SmallString<128> workDir;
+  sys::fs::createUniqueDirectory("tensorop-tune", workDir);
+
+  bool tty = sys::Process::StandardErrIsDisplayed();
+  auto deadline =
+      std::chrono::steady_clock::now() +
+      std::chrono::milliseconds(int64_t(seconds.getValue() * 1000));
+  json::Array summaries;
+  std::string markdown = "# tensorop tune\n\nInput `" + input +
+                         "`, target `" + *target + "` (" + fingerprint +
+                         "), budget " + std::to_string(budget) +
+                         " candidates per op, seed " +
+                         std::to_string(tSeed) + ", database `" + dbPath +
+                         "`.\n\n";
+  int exitCode = 0;
+  for (const GemmProblem &p : problems) {
+    std::string sig = opSignature(p);
+    Expected<SketchChoice> defaults = createBuiltinAdvisor()->propose(p, *hints);
+    if (!defaults)
+      return fail(toString(defaults.takeError()));
+    GemmSearchSpace space(p, *hints, *defaults);
+    MCTS search(space, tSeed);
+    std::map<std::string, int> failures;
+    std::vector<double> bestSoFar;
+    double best = 0, first = -1;
+    std::string bestConfig;
+    unsigned done = 0, resumed = 0;
+    auto start = std::chrono::steady_clock::now();
+    auto progress = [&](bool final) {
+      std::string fails;
+      for (auto &[kind, count] : failures)
+        fails += " " + kind + "=" + std::to_string(count);
+      std::string left =
+          seconds > 0
+              ? formatv(", {0:F0} s left",
+                        std::max(0.0, std::chrono::duration<double>(
+                                          deadline -
+                                          std::chrono::steady_clock::now())
+                                          .count()))
+                    .str()
+              : "";
+      std::string line =
+          formatv("[tune] {0}: {1}/{2} candidates ({3} from the db), best "
+                  "{4:F1} GFLOP/s, failures:{5}{6}",
+                  sig, done, unsigned(budget), resumed, best,
+                  fails.empty() ? " none" : fails, left)
+              .str();
+      if (tty)
+        errs() << "\r" << line << "\033[K" << (final ? "\n" : "");
+      else
+        errs() << line << "\n";
+    };
+    while (done < budget) {
+      if (seconds > 0 && std::chrono::steady_clock::now() >= deadline)
+        break;
+      std::optional<std::vector<int64_t>> point = search.next();
+      if (!point)
+        break; // The space is exhausted.
+      SketchChoice choice = space.toChoice(*point);
+      std::string illegal;
+      SketchAttr attr = choice.toAttr(&ctx, *hints, illegal);
+      if (!attr) {
+        // Pruned by the verifier's own legality check; not a candidate.
+        search.report(*point, 0);
+        continue;
+      }
+      std::string config;
+      raw_string_ostream(config) << attr;
+      std::string hash = configHash(choice);
+      Expected<std::optional<CandidateRecord>> known =
+          db.find(sig, fingerprint, hash);
+      if (!known)
+        return fail(toString(known.takeError()));
+      CandidateRecord result;
+      if (*known) {
+        result = **known;
+        ++resumed;
+      } else {
+        CandidateRecord start;
+        start.opSignature = sig;
+        start.targetFingerprint = fingerprint;
+        start.config = config;
+        start.configHash = hash;
+        start.emitterHash = emitterHash;
+        start.toolVersion = TENSOROP_VERSION;
+        start.provenance = formatv("mcts seed={0}, advisor=builtin", tSeed).str();
+        Expected<int64_t> id = db.markStarted(start);
+        if (!id)
+          return fail(toString(id.takeError()));
+        std::string symbol = "cand_" + hash;
+        Expected<LoweredModule> lowered = lowerWithPipeline(
+            ctx, gemmModuleSource(symbol, p.m, p.n, p.k, config),
+            "target=" + *target + " advisor=builtin", /*barePtrAbi=*/true);
+        std::string object = (workDir + "/" + symbol + ".o").str();
+        if (!lowered) {
+          result.status = status::kCompileError;
+          result.error = toString(lowered.takeError());
+        } else if (Error e = emitObjectFile(*lowered->module, hints->triple,
+                                            hints->cpu, hints->features,
+                                            object)) {
+          result.status = status::kCompileError;
+          result.error = toString(std::move(e));
+        } else {
+          result = measure(object, symbol, p);
+          sys::fs::remove(object);
+        }
+        result.emitterHash = emitterHash;
+        if (result.error.size() > 4000)
+          result.error = result.error.substr(0, 4000) + "...";
+        if (Error e = db.finish(*id, result))
+          return fail(toString(std::move(e)));
+      }
+      ++done;
+      double gflops = result.status == status::kOk ? result.gflops.value_or(0)
+                                                   : 0;
+      if (result.status != status::kOk)
+        ++failures[result.status];
+      if (first < 0)
+        first = gflops;
+      if (gflops > best) {
+        best = gflops;
+        bestConfig = hash;
+      }
+      bestSoFar.push_back(best);
+      search.report(*point, peak > 0 ? std::min(1.0, gflops / peak) : 0);
+      progress(false);
+    }
+    progress(true);
+    double took = std::chrono::duration<double>(
+                      std::chrono::steady_clock::now() - start)
+                      .count();
+    Expected<std::optional<CandidateRecord>> winner = db.best(sig, fingerprint);
+    if (!winner)
+      return fail(toString(winner.takeError()));
+    json::Object summary{{"op", sig},
+                         {"target", *target},
+                         {"fingerprint", fingerprint},
+                         {"candidates", done},
+                         {"from_db", resumed},
+                         {"seconds", took},
+                         {"first_candidate_gflops", first},
+                         {"best_gflops", best},
+                         {"space_size", int64_t(space.size())}};
+    json::Object fails;
+    for (auto &[kind, count] : failures)
+      fails[kind] = count;
+    summary["failures"] = std::move(fails);
+    if (*winner) {
+      summary["best_config_hash"] = (*winner)->configHash;
+      summary["best_config"] = (*winner)->config;
+      summary["best_gflops_in_db"] = (*winner)->gflops.value_or(0);
+    } else {
+      exitCode = 1;
+    }
+    summaries.push_back(std::move(summary));
+    markdown += formatv("## {0}\n\n- candidates: {1} ({2} taken from the "
+                        "database), {3:F1} s\n- the builtin advisor's "
+                        "sketch (first candidate): {4:F1} GFLOP/s\n- best: "
+                        "{5:F1} GFLOP/s ({6})\n- failures:",
+                        sig, done, resumed, took, first, best, bestConfig)
+                    .str();
+    for (auto &[kind, count] : failures)
+      markdown += " " + kind + " " + std::to_string(count);
+    markdown += failures.empty() ? " none\n" : "\n";
+    if (*winner)
+      markdown += "- best record: `" + (*winner)->config + "`\n";
+    if (!reportDir.empty()) {
+      sys::fs::create_directories(reportDir);
+      std::string svgName = "progress-" + std::to_string(summaries.size()) +
+                            ".svg";
+      std::error_code ec;
+      raw_fd_ostream svg(reportDir + "/" + svgName, ec);
+      if (!ec)
+        svg << svgPlot(bestSoFar, sig + ": best GFLOP/s so far");
+      markdown += "\n![best so far](" + svgName + ")\n\n";
+    }
+  }
+  sys::fs::remove_directories(workDir);
+  if (!reportDir.empty()) {
+    std::error_code ec;
+    raw_fd_ostream md(reportDir + "/report.md", ec);
+    if (!ec)
+      md << markdown;
+  }
+  if (jsonOut)
+    outs() << formatv("{0:2}\n", json::Value(std::move(summaries)));
+  return exitCode;
+}
