@@ -20,6 +20,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <csignal>
 #include <unistd.h>
 
 #include <cmath>
@@ -90,6 +92,11 @@ int emit(json::Object o) {
 bool tensorop::workerSubcommand() { return bool(workerCmd); }
 
 int tensorop::runWorker() {
+  // A worker never outlives its tuner (a killed tuner must not leave a
+  // hanging candidate behind).
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() == 1)
+    return 3;
   Expected<mlir::tensorop::LoadedObject> loaded =
       mlir::tensorop::loadObjectFile(object, symbol);
   if (!loaded)
