@@ -13,6 +13,7 @@
 #include "tensorop/Runtime/JitGemm.h"
 #include "tensorop/Targets/TargetHints.h"
 #include "tensorop/Transforms/Passes.h"
+#include "tensorop/Tuner/TuningDB.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -56,6 +57,10 @@ cl::opt<std::string> sketchOverride(
     "sketch", cl::sub(benchCmd), cl::init(""),
     cl::desc("Use this #tensorop.sketch<...> for every shape instead of "
              "asking the advisor"));
+cl::opt<std::string> tunedDb(
+    "tuned-db", cl::sub(benchCmd), cl::init(""),
+    cl::desc("Also time the sketch this tuning database holds for each "
+             "shape: builtin, tuned and OpenBLAS side by side"));
 cl::opt<std::string> jsonOut("json", cl::sub(benchCmd), cl::init(""),
                              cl::desc("Write the results as JSON here"));
 cl::opt<std::string> markdownOut("markdown", cl::sub(benchCmd), cl::init(""),
@@ -89,6 +94,117 @@ std::string today() {
   char buf[32];
   std::strftime(buf, sizeof(buf), "%Y-%m-%d", std::gmtime(&t));
   return buf;
+}
+} // namespace
+
+using namespace tensorop;
+
+namespace {
+/// Candidates of one op in the database and the wall time they took.
+std::pair<int64_t, double> tuningEffort(StringRef dbPath, StringRef signature) {
+  Expected<std::unique_ptr<mlir::tensorop::TuningDB>> db =
+      mlir::tensorop::TuningDB::open(dbPath, /*readOnly=*/true);
+  if (!db) {
+    consumeError(db.takeError());
+    return {0, 0};
+  }
+  Expected<std::vector<mlir::tensorop::CandidateRecord>> rows =
+      (*db)->list(signature);
+  if (!rows) {
+    consumeError(rows.takeError());
+    return {0, 0};
+  }
+  auto parse = [](const std::string &t) -> std::time_t {
+    std::tm tm = {};
+    if (!strptime(t.c_str(), "%Y-%m-%dT%H:%M:%SZ", &tm))
+      return 0;
+    return timegm(&tm);
+  };
+  std::time_t first = 0, last = 0;
+  for (const auto &r : *rows) {
+    std::time_t s = parse(r.startedAt), e = parse(r.finishedAt);
+    if (s && (!first || s < first))
+      first = s;
+    if (e > last)
+      last = e;
+  }
+  return {int64_t(rows->size()), first && last ? double(last - first) : 0};
+}
+
+/// builtin vs tuned vs OpenBLAS for one shape, round robin in one run.
+int compareTuned(mlir::MLIRContext &ctx, const Shape &s, StringRef target,
+                 double peak, json::Array &results, std::string &table) {
+  std::string label = formatv("{0}x{1}x{2}", s.m, s.n, s.k).str();
+  std::string opts = ("target=" + target + " advisor=" + advisor).str();
+  std::string source =
+      mlir::tensorop::gemmModuleSource("gemm", s.m, s.n, s.k);
+  auto builtin = mlir::tensorop::compileGemm(ctx, source, "gemm", opts);
+  auto tuned = mlir::tensorop::compileGemm(ctx, source, "gemm",
+                                           opts + " db=" + tunedDb.getValue());
+  if (!builtin || !tuned) {
+    errs() << label << ": "
+           << (builtin ? toString(tuned.takeError())
+                       : toString(builtin.takeError()))
+           << "\n";
+    return 1;
+  }
+  if (!StringRef(tuned->sketch).contains("source = \"db:")) {
+    errs() << label << ": no verified record in " << tunedDb
+           << " for this shape on this machine; skipped\n";
+    return 1;
+  }
+  GemmComparison vb = compareWithOpenBLAS(builtin->fn, s.m, s.n, s.k, seed,
+                                          false, rounds, roundSeconds, peak);
+  GemmComparison vt = compareWithOpenBLAS(tuned->fn, s.m, s.n, s.k, seed,
+                                          false, rounds, roundSeconds, peak);
+  if (!vb.verified() || !vt.verified()) {
+    errs() << label << ": verification FAILED (builtin "
+           << vb.before.maxRatio << ", tuned " << vt.before.maxRatio
+           << "); not timed\n";
+    return 1;
+  }
+  AlignedBuffer a(s.m * s.k), b(s.k * s.n), c1(s.m * s.n), c2(s.m * s.n),
+      c3(s.m * s.n);
+  fillRandom(a.data, a.size, seed);
+  fillRandom(b.data, b.size, seed + 1);
+  auto samples = timeRoundRobin(
+      {[&] { builtin->fn(a.data, b.data, c1.data); },
+       [&] { tuned->fn(a.data, b.data, c2.data); },
+       [&] {
+         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, s.m, s.n,
+                     s.k, 1.0f, a.data, s.k, b.data, s.n, 0.0f, c3.data, s.n);
+       }},
+      rounds, roundSeconds);
+  Reference ref = computeReference(a.data, b.data, s.m, s.n, s.k);
+  Check after1 = checkResult(c1.data, ref), after2 = checkResult(c2.data, ref);
+  double flops = 2.0 * s.m * s.n * s.k;
+  double gb = flops / median(samples[0]) / 1e9;
+  double gt = flops / median(samples[1]) / 1e9;
+  double go = flops / median(samples[2]) / 1e9;
+  auto [candidates, seconds] = tuningEffort(
+      tunedDb, formatv("gemm f32 m={0} n={1} k={2} ta=0 tb=0", s.m, s.n, s.k)
+                   .str());
+  outs() << formatv("{0,-16} builtin {1,7:F1}  tuned {2,7:F1}  OpenBLAS "
+                    "{3,7:F1}  tuned/builtin {4:F3}  tuned/OpenBLAS {5:F3}  "
+                    "({6} candidates, {7:F0} s)\n",
+                    label, gb, gt, go, gt / gb, gt / go, candidates, seconds);
+  table += formatv("| {0} | {1:F1} | {2:F1} | {3:F1} | {4:F2}x | {5:F2}x | "
+                   "{6} | {7:F0} s |\n",
+                   label, gb, gt, go, gt / gb, gt / go, candidates, seconds)
+               .str();
+  results.push_back(json::Object{{"m", s.m},
+                                 {"n", s.n},
+                                 {"k", s.k},
+                                 {"builtin_gflops_median", gb},
+                                 {"tuned_gflops_median", gt},
+                                 {"openblas_gflops_median", go},
+                                 {"tuning_candidates", candidates},
+                                 {"tuning_seconds", seconds},
+                                 {"builtin_sketch", builtin->sketch},
+                                 {"tuned_sketch", tuned->sketch},
+                                 {"verified_after_timing",
+                                  after1.ok() && after2.ok()}});
+  return after1.ok() && after2.ok() ? 0 : 1;
 }
 } // namespace
 
@@ -142,10 +258,11 @@ int tensorop::runBench() {
   outs() << formatv("precision fp32 (both sides), 1 thread, warm caches, "
                     "{0} alternating rounds, target {1}, LLVM {2}\n\n",
                     int(rounds), *resolved, LLVM_VERSION_STRING);
-  outs() << formatv("{0,-16} {1,9} {2,9} {3,9} {4,9} {5,7} {6,10} {7,10} "
-                    "{8,10}\n",
-                    "shape", "ours med", "ours min", "blas med", "blas min",
-                    "ratio", "err ours", "err after", "err blas");
+  if (tunedDb.empty())
+    outs() << formatv("{0,-16} {1,9} {2,9} {3,9} {4,9} {5,7} {6,10} {7,10} "
+                      "{8,10}\n",
+                      "shape", "ours med", "ours min", "blas med", "blas min",
+                      "ratio", "err ours", "err after", "err blas");
 
   json::Array results;
   std::string table = "| shape MxNxK | TensorOp median | TensorOp best | "
@@ -153,6 +270,40 @@ int tensorop::runBench() {
                       "error/bound ours | error/bound OpenBLAS |\n"
                       "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
   int status = 0;
+  if (!tunedDb.empty()) {
+    std::string tunedTable =
+        "| shape MxNxK | builtin GFLOP/s | tuned GFLOP/s | OpenBLAS GFLOP/s | "
+        "tuned/builtin | tuned/OpenBLAS | candidates | tuning time |\n"
+        "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
+    json::Array tunedResults;
+    for (const Shape &s : list)
+      status |= compareTuned(ctx, s, *resolved, peak, tunedResults, tunedTable);
+    if (!markdownOut.empty()) {
+      std::error_code ec;
+      raw_fd_ostream os(markdownOut, ec);
+      if (!ec)
+        os << tunedTable;
+    }
+    if (!jsonOut.empty()) {
+      std::error_code ec;
+      raw_fd_ostream os(jsonOut, ec);
+      if (!ec)
+        os << formatv("{0:2}\n",
+                      json::Value(json::Object{
+                          {"tool", "tensorop bench --tuned-db"},
+                          {"date", today()},
+                          {"cpu", cpuModelName()},
+                          {"cpu_id", cpuFamilyModel()},
+                          {"measured_fma_peak_gflops_per_core", peak},
+                          {"precision", "fp32 (all three)"},
+                          {"threads", 1},
+                          {"openblas", blasConfig},
+                          {"openblas_core", blasCore},
+                          {"rounds", int(rounds)},
+                          {"results", std::move(tunedResults)}}));
+    }
+    return status;
+  }
   for (const Shape &s : list) {
     std::string label = formatv("{0}x{1}x{2}", s.m, s.n, s.k).str();
     std::string opts = ("target=" + *resolved + " advisor=" + advisor);

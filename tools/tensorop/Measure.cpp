@@ -142,33 +142,39 @@ double tensorop::measureFmaPeakGflops() {
 #endif
 }
 
-TimingSamples tensorop::timeAlternating(const std::function<void()> &fa,
-                                        const std::function<void()> &fb,
-                                        int rounds, double minRoundSeconds) {
+std::vector<std::vector<double>>
+tensorop::timeRoundRobin(const std::vector<std::function<void()>> &fns,
+                         int rounds, double minRoundSeconds) {
   using clock = std::chrono::steady_clock;
   auto once = [](const std::function<void()> &f) {
     auto t0 = clock::now();
     f();
     return std::chrono::duration<double>(clock::now() - t0).count();
   };
-  // Warm up both and size a round so that it lasts at least minRoundSeconds.
-  double ta = std::min(once(fa), once(fa));
-  double tb = std::min(once(fb), once(fb));
-  int repsA = std::max(1, int(minRoundSeconds / std::max(ta, 1e-9)));
-  int repsB = std::max(1, int(minRoundSeconds / std::max(tb, 1e-9)));
-  TimingSamples samples;
-  for (int r = 0; r < rounds; ++r) {
-    for (int which = 0; which < 2; ++which) {
-      const std::function<void()> &f = which ? fb : fa;
-      int reps = which ? repsB : repsA;
-      auto t0 = clock::now();
-      for (int i = 0; i < reps; ++i)
-        f();
-      double s = std::chrono::duration<double>(clock::now() - t0).count();
-      (which ? samples.b : samples.a).push_back(s / reps);
-    }
+  // Warm up each and size its round to last at least minRoundSeconds.
+  std::vector<int> reps;
+  for (const auto &f : fns) {
+    double t = std::min(once(f), once(f));
+    reps.push_back(std::max(1, int(minRoundSeconds / std::max(t, 1e-9))));
   }
+  std::vector<std::vector<double>> samples(fns.size());
+  for (int r = 0; r < rounds; ++r)
+    for (size_t i = 0; i < fns.size(); ++i) {
+      auto t0 = clock::now();
+      for (int j = 0; j < reps[i]; ++j)
+        fns[i]();
+      double s = std::chrono::duration<double>(clock::now() - t0).count();
+      samples[i].push_back(s / reps[i]);
+    }
   return samples;
+}
+
+TimingSamples tensorop::timeAlternating(const std::function<void()> &fa,
+                                        const std::function<void()> &fb,
+                                        int rounds, double minRoundSeconds) {
+  std::vector<std::vector<double>> s =
+      timeRoundRobin({fa, fb}, rounds, minRoundSeconds);
+  return {s[0], s[1]};
 }
 
 double tensorop::median(std::vector<double> v) {

@@ -50,6 +50,12 @@ TimingSamples timeAlternating(const std::function<void()> &fa,
                               const std::function<void()> &fb, int rounds,
                               double minRoundSeconds);
 
+/// Seconds per call of each function, one sample per round, in turn
+/// (f0 f1 f2 f0 f1 f2 ...).
+std::vector<std::vector<double>>
+timeRoundRobin(const std::vector<std::function<void()>> &fns, int rounds,
+               double minRoundSeconds);
+
 double median(std::vector<double> v);
 double minimum(const std::vector<double> &v);
 
