@@ -11,6 +11,13 @@ PACKAGES=(
   cmake ninja-build g++ python3
   # baselines and libraries the tools link
   libopenblas-dev nlohmann-json3-dev libcurl4-openssl-dev libsqlite3-dev
+  # sandbox for LLM-written emitter scripts (setpriv is in util-linux); pgrep
+  # for its tests
+  bubblewrap util-linux procps
+  # RISC-V and AArch64: cross C libraries for static test programs, qemu-user
+  # to run them
+  qemu-user gcc-riscv64-linux-gnu gcc-aarch64-linux-gnu
+  libc6-dev-riscv64-cross libc6-dev-arm64-cross
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

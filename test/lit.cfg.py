@@ -29,9 +29,13 @@ config.substitutions.append(("%gen_matmul",
                                         os.path.join(config.tensorop_src_root, "test",
                                                      "Integration", "gen_matmul_test.py"))))
 
-# Each test gets its own emitter cache so tests never see each other's (or a
-# developer's) cached kernels.
-config.environment["TENSOROP_CACHE_DIR"] = os.path.join(config.test_exec_root, "emitter-cache")
+# One emitter cache per lit run, shared by its tests and emptied when the run
+# starts: no test sees kernels cached by an earlier build or by a developer's
+# own runs, so every run executes (and assembler-checks) each distinct kernel
+# at least once. Tests of the cache itself use their own %t directories.
+emitter_cache = os.path.join(config.test_exec_root, "emitter-cache")
+shutil.rmtree(emitter_cache, ignore_errors=True)
+config.environment["TENSOROP_CACHE_DIR"] = emitter_cache
 for var in ["TENSOROP_EMITTER_DIR", "TENSOROP_HINTS_DIR"]:
     config.environment.pop(var, None)
 
@@ -53,3 +57,12 @@ except OSError:
     pass
 if shutil.which("python3"):
     config.available_features.add("python3")
+
+# Cross targets: a static RISC-V / AArch64 program needs clang-22, the cross C
+# library and qemu-user.
+def _have(tool):
+    return shutil.which(tool) is not None
+if _have("clang-22") and _have("qemu-riscv64") and os.path.isdir("/usr/riscv64-linux-gnu/lib"):
+    config.available_features.add("qemu-riscv64")
+if _have("clang-22") and _have("qemu-aarch64") and os.path.isdir("/usr/aarch64-linux-gnu/lib"):
+    config.available_features.add("qemu-aarch64")

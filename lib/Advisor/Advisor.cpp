@@ -6,6 +6,8 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
 
+#include <cstring>
+
 using namespace mlir;
 using namespace mlir::tensorop;
 
@@ -33,8 +35,14 @@ llvm::Expected<std::unique_ptr<Advisor>>
 mlir::tensorop::createAdvisor(llvm::StringRef spec) {
   if (spec == "builtin")
     return createBuiltinAdvisor();
-  return llvm::createStringError(
-      "unknown advisor '" + spec +
-      "': this build offers 'builtin' (the llm and replay advisors are "
-      "not implemented yet)");
+  if (spec == "llm")
+    return createLLMAdvisor();
+  if (spec.starts_with("replay:")) {
+    llvm::StringRef dir = spec.drop_front(strlen("replay:"));
+    if (dir.empty())
+      return llvm::createStringError("advisor 'replay:DIR' needs a directory");
+    return createReplayAdvisor(dir);
+  }
+  return llvm::createStringError("unknown advisor '" + spec +
+                                 "' (expected builtin, llm or replay:DIR)");
 }

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorop/Advisor/Advisor.h"
+#include "tensorop/Dialect/TensorOpDialect.h"
 
 #include <algorithm>
 #include <cmath>
@@ -26,6 +27,15 @@ int64_t balancedTile(int64_t extent, int64_t target, int64_t multiple) {
   target = std::max(multiple, target / multiple * multiple);
   int64_t blocks = ceilDiv(extent, target);
   return roundUp(ceilDiv(extent, blocks), multiple);
+}
+
+/// The shipped emitter family of an instruction set.
+std::string emitterForIsa(llvm::StringRef isa) {
+  if (isa == "rvv")
+    return "riscv_gemm_rvv";
+  if (isa == "neon")
+    return "arm_gemm_neon";
+  return "x86_gemm_fma";
 }
 
 class BuiltinAdvisor : public Advisor {
@@ -48,7 +58,7 @@ public:
     // mr*nv FMAs), so they are only considered when M itself is that small.
     int64_t minRows = std::min<int64_t>(p.m, 4);
     for (int64_t nv = 1; nv <= 4 && nv + 2 <= regs; ++nv) {
-      for (int64_t mr = minRows; mr <= 16 && mr * nv + nv + 1 <= regs; ++mr) {
+      for (int64_t mr = minRows; mr <= 16 && registerBlockVectorRegisters(mr, nv * lanes, lanes, t.name) <= regs; ++mr) {
         int64_t nr = nv * lanes;
         int64_t acc = mr * nv;
         // FMA latency x throughput needs this many independent chains.
@@ -100,7 +110,7 @@ public:
     // and B blocks, cheap to copy, are re-packed per m block.
     c.loopOrder = "mkn";
     c.microOrder = "mn";
-    c.emitter = "x86_gemm_fma";
+    c.emitter = emitterForIsa(t.isa);
     c.kUnroll = 4;
     c.prefetchB = 0;
     return c;

@@ -30,9 +30,11 @@ void TensorOpDialect::initialize() {
 }
 
 int64_t mlir::tensorop::registerBlockVectorRegisters(int64_t mr, int64_t nr,
-                                                     int64_t lanes) {
+                                                     int64_t lanes,
+                                                     StringRef target) {
   int64_t nv = (nr + lanes - 1) / lanes;
-  return mr * nv + nv + 1;
+  int64_t aRegisters = target == "arm-neon" ? (mr + lanes - 1) / lanes : 1;
+  return mr * nv + nv + aRegisters;
 }
 
 //===----------------------------------------------------------------------===//
@@ -136,7 +138,8 @@ LogicalResult SketchAttr::verify(
     return emitError() << "sketch nr (" << nr
                        << ") must be a multiple of the target's f32 lanes ("
                        << lanes << " on " << target.getName() << ")";
-  int64_t needed = registerBlockVectorRegisters(mr, nr, lanes);
+  int64_t needed =
+      registerBlockVectorRegisters(mr, nr, lanes, target.getName());
   if (needed > target.getVectorRegisters())
     return emitError() << "sketch register block " << mr << "x" << nr
                        << " needs " << needed << " vector registers but "
@@ -153,7 +156,8 @@ LogicalResult SketchAttr::verify(
 
 int64_t SketchAttr::getVectorRegistersNeeded() const {
   return registerBlockVectorRegisters(getMr(), getNr(),
-                                      getTarget().getF32Lanes());
+                                      getTarget().getF32Lanes(),
+                                      getTarget().getName());
 }
 
 //===----------------------------------------------------------------------===//

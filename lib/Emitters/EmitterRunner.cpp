@@ -1,6 +1,7 @@
 //===- EmitterRunner.cpp - Run an emitter script, validate, cache ---------===//
 
 #include "tensorop/Emitters/Emitter.h"
+#include "tensorop/Emitters/Sandbox.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -92,6 +93,56 @@ static Error parseAnswer(StringRef script, StringRef text,
   return Error::success();
 }
 
+/// Runs a shipped (trusted) emitter with a timeout; its stdout, or an error
+/// with its exit status and stderr.
+static Expected<std::string> runTrusted(StringRef script, StringRef specText,
+                                        const EmitterRequest &request) {
+  ErrorOr<std::string> python = sys::findProgramByName("python3");
+  if (!python)
+    return createStringError("emitter '" + request.script +
+                             "': python3 not found on PATH");
+  SmallString<128> inPath, outPath, errPath;
+  if (std::error_code ec =
+          sys::fs::createTemporaryFile("tensorop-spec", "json", inPath))
+    return createStringError("cannot create a temporary file: " +
+                             ec.message());
+  FileRemover removeIn(inPath);
+  sys::fs::createTemporaryFile("tensorop-emit", "json", outPath);
+  FileRemover removeOut(outPath);
+  sys::fs::createTemporaryFile("tensorop-emit", "err", errPath);
+  FileRemover removeErr(errPath);
+  {
+    std::error_code ec;
+    raw_fd_ostream os(inPath, ec);
+    if (ec)
+      return createStringError("cannot write " + inPath + ": " + ec.message());
+    os << specText;
+  }
+  std::string execError;
+  bool execFailed = false;
+  StringRef args[] = {*python, script};
+  std::optional<StringRef> redirects[] = {StringRef(inPath), StringRef(outPath),
+                                          StringRef(errPath)};
+  int rc = sys::ExecuteAndWait(*python, args, std::nullopt, redirects,
+                               request.timeoutSeconds, /*MemoryLimit=*/0,
+                               &execError, &execFailed);
+  std::string errText = readFileOrEmpty(errPath);
+  if (errText.size() > 2000)
+    errText = errText.substr(0, 2000) + "...";
+  if (execFailed)
+    return createStringError("emitter '" + request.script +
+                             "' could not be run: " + execError);
+  if (rc == -2)
+    return createStringError("emitter '" + request.script + "' timed out after " +
+                             Twine(request.timeoutSeconds) + " s");
+  if (rc != 0)
+    return createStringError(
+        "emitter '" + request.script + "' failed (exit " + Twine(rc) + ")" +
+        (execError.empty() ? "" : ": " + execError) +
+        (errText.empty() ? "" : "\n" + StringRef(errText).rtrim()));
+  return readFileOrEmpty(outPath);
+}
+
 Expected<EmittedKernel>
 mlir::tensorop::runEmitter(const EmitterRequest &request) {
   std::string dir = request.dir.empty() ? defaultEmitterDir() : request.dir;
@@ -148,50 +199,40 @@ mlir::tensorop::runEmitter(const EmitterRequest &request) {
     }
   }
 
-  ErrorOr<std::string> python = sys::findProgramByName("python3");
-  if (!python)
-    return createStringError("emitter '" + request.script +
-                             "': python3 not found on PATH");
-  SmallString<128> inPath, outPath, errPath;
-  if (std::error_code ec =
-          sys::fs::createTemporaryFile("tensorop-spec", "json", inPath))
-    return createStringError("cannot create a temporary file: " +
-                             ec.message());
-  FileRemover removeIn(inPath);
-  sys::fs::createTemporaryFile("tensorop-emit", "json", outPath);
-  FileRemover removeOut(outPath);
-  sys::fs::createTemporaryFile("tensorop-emit", "err", errPath);
-  FileRemover removeErr(errPath);
-  {
-    std::error_code ec;
-    raw_fd_ostream os(inPath, ec);
-    if (ec)
-      return createStringError("cannot write " + inPath + ": " + ec.message());
-    os << specText;
+  std::string answer;
+  if (!request.trusted) {
+    // Written by an LLM: contained (no network, read-only system, private
+    // tmp, limits, unprivileged uid), or refused where that cannot be done.
+    SandboxOptions options;
+    options.timeoutSeconds = request.timeoutSeconds;
+    options.allowUnsandboxed = request.allowUnsandboxed;
+    options.importDirs = {defaultEmitterDir()};
+    Expected<SandboxResult> r = runSandboxed(script, specText, options);
+    if (!r)
+      return createStringError("emitter '" + request.script +
+                               "' (LLM-written) was not run: " +
+                               toString(r.takeError()));
+    std::string errText = r->stderrText.substr(0, 2000);
+    if (r->timedOut)
+      return createStringError("emitter '" + request.script +
+                               "' timed out after " +
+                               Twine(request.timeoutSeconds) +
+                               " s (sandbox: " + r->sandbox + ")");
+    if (r->outputTruncated)
+      return createStringError("emitter '" + request.script +
+                               "' printed more than the sandbox allows");
+    if (r->exitCode != 0)
+      return createStringError(
+          "emitter '" + request.script + "' failed (exit " +
+          Twine(r->exitCode) + ", sandbox: " + r->sandbox + ")" +
+          (errText.empty() ? "" : "\n" + StringRef(errText).rtrim()));
+    answer = r->stdoutText;
+  } else {
+    Expected<std::string> out = runTrusted(script, specText, request);
+    if (!out)
+      return out.takeError();
+    answer = *out;
   }
-  std::string execError;
-  bool execFailed = false;
-  StringRef args[] = {*python, script};
-  std::optional<StringRef> redirects[] = {StringRef(inPath), StringRef(outPath),
-                                          StringRef(errPath)};
-  int rc = sys::ExecuteAndWait(*python, args, std::nullopt, redirects,
-                               request.timeoutSeconds, /*MemoryLimit=*/0,
-                               &execError, &execFailed);
-  std::string errText = readFileOrEmpty(errPath);
-  if (errText.size() > 2000)
-    errText = errText.substr(0, 2000) + "...";
-  if (execFailed)
-    return createStringError("emitter '" + request.script +
-                             "' could not be run: " + execError);
-  if (rc == -2)
-    return createStringError("emitter '" + request.script + "' timed out after " +
-                             Twine(request.timeoutSeconds) + " s");
-  if (rc != 0)
-    return createStringError(
-        "emitter '" + request.script + "' failed (exit " + Twine(rc) + ")" +
-        (execError.empty() ? "" : ": " + execError) +
-        (errText.empty() ? "" : "\n" + StringRef(errText).rtrim()));
-  std::string answer = readFileOrEmpty(outPath);
   if (Error e = parseAnswer(request.script, answer, request.spec, kernel))
     return std::move(e);
   if (Error e = checkAssembles(kernel.asmText, kernel.dialect, 7,

@@ -37,7 +37,8 @@ std::string mlir::tensorop::defaultHintsDir() {
 }
 
 llvm::ArrayRef<llvm::StringLiteral> mlir::tensorop::supportedCpuTargets() {
-  static constexpr llvm::StringLiteral targets[] = {"x86-avx512", "x86-avx2"};
+  static constexpr llvm::StringLiteral targets[] = {"x86-avx512", "x86-avx2",
+                                                    "riscv-rvv", "arm-neon"};
   return targets;
 }
 

@@ -87,7 +87,7 @@ struct AnnotateSketchPass
     if (!llvm::is_contained(supportedCpuTargets(), *targetName)) {
       module.emitError() << "target '" << *targetName
                          << "' is not supported by the CPU pipeline "
-                            "(supported: host, x86-avx512, x86-avx2)";
+                            "(supported: host, x86-avx512, x86-avx2, riscv-rvv, arm-neon)";
       return signalPassFailure();
     }
     llvm::Expected<TargetHints> hints = loadTargetHints(*targetName, hintsDir);

@@ -1,6 +1,7 @@
 //===- SearchSpace.cpp - The sketch space of one GEMM on one target -------===//
 
 #include "tensorop/Tuner/SearchSpace.h"
+#include "tensorop/Dialect/TensorOpDialect.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -43,7 +44,7 @@ GemmSearchSpace::GemmSearchSpace(const GemmProblem &problem,
   // that the tree's first level stays small.
   int64_t lanes = t.f32Lanes(), regs = t.vectorRegisters;
   for (int64_t nv = 1; nv <= 4 && nv + 2 <= regs; ++nv)
-    for (int64_t mr = 1; mr <= 16 && mr * nv + nv + 1 <= regs; ++mr) {
+    for (int64_t mr = 1; mr <= 16 && registerBlockVectorRegisters(mr, nv * lanes, lanes, t.name) <= regs; ++mr) {
       int64_t nr = nv * lanes;
       double latency =
           std::min(1.0, double(mr * nv) / double(t.accumulatorsForPeak));

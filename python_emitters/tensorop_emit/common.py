@@ -275,3 +275,62 @@ def run_emitter(emit, description, epilog="", formats=("json",), argv=None,
         stdout.write(dump_json(result))
     stdout.flush()
     return 0
+
+
+# --------------------------------------------------------------------------
+# Helpers for non-x86 emitters (RISC-V, AArch64)
+# --------------------------------------------------------------------------
+
+def llvm_constraints_for(num_inout, clobbers, always_clobbered=("memory",)):
+    """Like :func:`llvm_constraints`, with the always-clobbered names given.
+
+    The x86 names that :func:`llvm_constraints` appends (``dirflag``,
+    ``fpsr``, ``flags``) mean nothing on other targets (LLVM drops clobbers it
+    does not know without a word), so RISC-V and AArch64 emitters list their
+    flag/state registers (``vl``, ``vtype``, ``nzcv``) among ``clobbers`` and
+    pass ``always_clobbered=("memory",)``.
+    """
+    parts = ["=r"] * num_inout
+    parts += [str(i) for i in range(num_inout)]
+    seen = set()
+    for name in list(clobbers) + list(always_clobbered):
+        if name in seen:
+            raise ValueError("duplicate clobber %s" % name)
+        seen.add(name)
+        parts.append("~{%s}" % name)
+    return ",".join(parts)
+
+
+class CommentAsmWriter(AsmWriter):
+    """:class:`AsmWriter` with a target-specific comment marker.
+
+    RISC-V assemblers take ``#``; AArch64 ones take ``//`` (``#`` starts an
+    immediate there).
+    """
+
+    def __init__(self, indent="  ", comment_prefix="#"):
+        super().__init__(indent)
+        self.comment_prefix = comment_prefix
+
+    def comment(self, text):
+        if "$" in text:
+            raise ValueError("'$' is not allowed in asm comments")
+        self.lines.append(self.indent + self.comment_prefix + " " + text)
+
+
+_SYMBOL_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def check_symbol(name):
+    """Validate a function symbol for ``--format=function`` (SpecError)."""
+    if not isinstance(name, str) or not _SYMBOL_RE.fullmatch(name):
+        raise SpecError("symbol", "not a valid symbol name: %r" % (name,))
+    return name
+
+
+def get_pow2(spec, field, default=_MISSING, lo=None, hi=None):
+    """Integer field that must be a power of two (within [lo, hi])."""
+    value = get_int(spec, field, default, lo=lo, hi=hi)
+    if value <= 0 or value & (value - 1):
+        raise SpecError(field, "must be a power of two, got %d" % value)
+    return value

@@ -30,8 +30,8 @@ static cl::opt<bool> noCache("no-cache", cl::desc("Do not use the cache"));
 static cl::opt<unsigned> maxTokens("max-tokens",
                                    cl::desc("Answer length limit (tokens)"),
                                    cl::init(ChatRequest().maxTokens));
-static cl::opt<double> temperature("temperature", cl::desc("Sampling temperature"),
-                                   cl::init(0.0));
+static cl::opt<double>
+    temperature("temperature", cl::desc("Sampling temperature"), cl::init(0.0));
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);

@@ -29,9 +29,9 @@ static cl::opt<std::string> scriptPath(cl::Positional, cl::desc("<script.py>"));
 static cl::opt<bool> probeOnly("probe",
                                cl::desc("Say whether a sandbox can be made "
                                         "here (exit 0) or not (exit 1)"));
-static cl::opt<unsigned> timeoutSeconds("timeout",
-                                        cl::desc("Wall-clock limit (seconds)"),
-                                        cl::init(SandboxOptions().timeoutSeconds));
+static cl::opt<unsigned>
+    timeoutSeconds("timeout", cl::desc("Wall-clock limit (seconds)"),
+                   cl::init(SandboxOptions().timeoutSeconds));
 static cl::opt<uint64_t> memoryMB("memory-mb",
                                   cl::desc("Address-space limit (MiB)"),
                                   cl::init(SandboxOptions().memoryBytes >> 20));
@@ -40,9 +40,9 @@ static cl::opt<uint64_t> tmpMB("tmp-mb", cl::desc("Size of /tmp (MiB)"),
 static cl::opt<uint64_t>
     maxOutputKB("max-output-kb", cl::desc("Cap on stdout and stderr (KiB)"),
                 cl::init(SandboxOptions().maxOutputBytes >> 10));
-static cl::opt<unsigned>
-    maxProcesses("max-processes", cl::desc("Process limit (RLIMIT_NPROC)"),
-                 cl::init(SandboxOptions().maxProcesses));
+static cl::opt<unsigned> maxProcesses("max-processes",
+                                      cl::desc("Process limit (RLIMIT_NPROC)"),
+                                      cl::init(SandboxOptions().maxProcesses));
 static cl::opt<bool> allowUnsandboxed(
     "allow-unsandboxed",
     cl::desc("Where no sandbox can be made, run with resource limits only"));
@@ -83,9 +83,9 @@ int main(int argc, char **argv) {
   auto start = std::chrono::steady_clock::now();
   Expected<SandboxResult> result =
       runSandboxed(scriptPath, (*input)->getBuffer(), options);
-  double seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   if (!result) {
     errs() << "tensorop-sandbox-run: error: " << toString(result.takeError())
            << "\n";
@@ -104,7 +104,7 @@ int main(int argc, char **argv) {
                       {"stderr_bytes", int64_t(result->stderrText.size())},
                       {"wall_ms", int64_t(std::llround(seconds * 1000))}};
   errs() << json::Value(std::move(status)) << "\n";
-  bool ok = result->exitCode == 0 && !result->timedOut &&
-            !result->outputTruncated;
+  bool ok =
+      result->exitCode == 0 && !result->timedOut && !result->outputTruncated;
   return ok ? 0 : 1;
 }

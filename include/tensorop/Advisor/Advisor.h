@@ -13,7 +13,9 @@
 
 #include "llvm/Support/Error.h"
 
+#include <functional>
 #include <memory>
+#include <vector>
 #include <string>
 
 namespace mlir {
@@ -47,19 +49,54 @@ struct SketchChoice {
                     std::string &error) const;
 };
 
+/// Checks a proposed choice beyond its legality (for example: compiles and
+/// verifies the kernel). Its error text is fed back to an LLM advisor.
+using ChoiceValidator = std::function<llvm::Error(const SketchChoice &)>;
+
 class Advisor {
 public:
   virtual ~Advisor() = default;
   virtual llvm::StringRef name() const = 0;
+  /// A choice for `problem` on `target`. Advisors that can be wrong (llm,
+  /// replay) validate their answers, retry with the error fed back, and fall
+  /// back to the builtin advisor, saying so in the choice's `source` and in
+  /// notes().
   virtual llvm::Expected<SketchChoice> propose(const GemmProblem &problem,
                                                const TargetHints &target) = 0;
+  void setValidator(ChoiceValidator v) { validator = std::move(v); }
+  /// What happened during the last propose(): rejected answers, fallbacks,
+  /// token counts. Empty for the builtin advisor.
+  const std::vector<std::string> &notes() const { return notesList; }
+  /// Tokens the last propose() used (0 for the builtin advisor).
+  int64_t promptTokens() const { return promptTokenCount; }
+  int64_t completionTokens() const { return completionTokenCount; }
+
+protected:
+  ChoiceValidator validator;
+  std::vector<std::string> notesList;
+  int64_t promptTokenCount = 0, completionTokenCount = 0;
 };
 
 /// The BLIS-style analytical advisor: register block from the vector
 /// register file and FMA latency, kc from L1, nc from L2, mc from L3.
 std::unique_ptr<Advisor> createBuiltinAdvisor();
 
-/// Creates the advisor named by `spec` ("builtin", ...).
+/// The LLM advisor: prompts built from the hints and templates in
+/// hints/prompts/, answers validated (schema, legality, emitter runs
+/// sandboxed and assembles, the validator), up to
+/// TENSOROP_LLM_ANSWER_RETRIES (default 3) corrections, then the builtin
+/// advisor. Fails only if the endpoint is not configured.
+llvm::Expected<std::unique_ptr<Advisor>> createLLMAdvisor();
+/// Answers recorded in `dir`, validated like live ones.
+std::unique_ptr<Advisor> createReplayAdvisor(llvm::StringRef dir);
+
+/// The directory LLM-written emitter scripts are installed in (they are
+/// named llm_<id> and always run sandboxed).
+std::string llmEmitterDir();
+
+/// Creates the advisor named by `spec`: "builtin", "llm" (configured by
+/// TENSOROP_LLM_URL / _MODEL / _API_KEY) or "replay:DIR" (answers recorded
+/// by an llm run with TENSOROP_LLM_RECORD_DIR=DIR).
 llvm::Expected<std::unique_ptr<Advisor>> createAdvisor(llvm::StringRef spec);
 
 } // namespace tensorop

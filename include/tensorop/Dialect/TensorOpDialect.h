@@ -24,10 +24,14 @@ namespace mlir::tensorop {
 /// Name of the discardable attribute that carries a sketch on a linalg op.
 constexpr llvm::StringLiteral kSketchAttrName = "tensorop.sketch";
 
-/// Vector registers a register block of `mr` x `nr` f32 needs on a target
-/// with `lanes` f32 lanes per register: mr*nv accumulators, nv B vectors and
-/// one broadcast register (nv = nr / lanes).
-int64_t registerBlockVectorRegisters(int64_t mr, int64_t nr, int64_t lanes);
+/// Vector registers a register block of `mr` x `nr` f32 needs on `target`
+/// (a target name such as "x86-avx512") with `lanes` f32 lanes per register:
+/// mr*nv accumulators, nv B vectors, and the registers that hold A: one
+/// broadcast register, except on NEON where A is loaded as whole vectors of
+/// `lanes` rows and FMAs read it by lane (nv = nr / lanes). The emitters
+/// check the same rule.
+int64_t registerBlockVectorRegisters(int64_t mr, int64_t nr, int64_t lanes,
+                                     llvm::StringRef target);
 } // namespace mlir::tensorop
 
 #endif // TENSOROP_DIALECT_TENSOROPDIALECT_H

@@ -23,6 +23,11 @@ struct EmitterRequest {
   std::string dir;         ///< Directory holding <script>.py; "" = default.
   llvm::json::Object spec; ///< The JSON spec sent on stdin.
   unsigned timeoutSeconds = 30;
+  /// Shipped emitters are trusted (run with a timeout); LLM-written ones are
+  /// not and run in the sandbox (refused where none can be made, unless
+  /// allowUnsandboxed).
+  bool trusted = true;
+  bool allowUnsandboxed = false;
   /// Target the code must assemble for.
   std::string triple, cpu, features;
 };

@@ -1,0 +1,392 @@
+//===- LLMAdvisor.cpp - Sketches from an LLM, validated, with fallback ----===//
+//
+// The paper's first two stages with its compile-and-test feedback: the prompt
+// is built from the target's hints and templates in hints/prompts/; every
+// answer is checked (JSON schema, legality on the target, an emitter script
+// it wrote runs sandboxed and its code assembles, then the caller's validator
+// compiles and verifies the kernel) and a rejected answer goes back to the
+// model with the reason, a bounded number of times. After that, or when the
+// endpoint cannot be reached, the builtin advisor answers and the sketch's
+// source says so.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorop/Advisor/Advisor.h"
+#include "tensorop/Dialect/TensorOpDialect.h"
+#include "tensorop/Emitters/Emitter.h"
+#include "tensorop/LLM/LLMClient.h"
+#include "tensorop/Targets/TargetHints.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+
+using namespace mlir;
+using namespace mlir::tensorop;
+using llvm::StringRef;
+
+std::string mlir::tensorop::llmEmitterDir() {
+  if (const char *env = std::getenv("TENSOROP_LLM_EMITTER_DIR"))
+    return env;
+  std::string base;
+  if (const char *c = std::getenv("TENSOROP_CACHE_DIR"))
+    base = c;
+  else if (const char *home = std::getenv("HOME"))
+    base = std::string(home) + "/.cache/tensorop";
+  else
+    base = "/tmp/tensorop";
+  return base + "/llm-emitters";
+}
+
+namespace {
+std::string readText(StringRef path) {
+  auto b = llvm::MemoryBuffer::getFile(path);
+  return b ? (*b)->getBuffer().str() : std::string();
+}
+
+std::string sha16(StringRef text) {
+  return llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(text)),
+                     true)
+      .substr(0, 16);
+}
+
+/// Replaces ${NAME} by its value.
+std::string substitute(std::string text,
+                       llvm::ArrayRef<std::pair<StringRef, std::string>> vars) {
+  for (auto &[name, value] : vars) {
+    std::string key = ("${" + name + "}").str();
+    for (size_t pos; (pos = text.find(key)) != std::string::npos;)
+      text.replace(pos, key.size(), value);
+  }
+  return text;
+}
+
+std::string describeChoice(const SketchChoice &c) {
+  return llvm::formatv("{{\"mc\": {0}, \"nc\": {1}, \"kc\": {2}, \"mr\": {3}, "
+                       "\"nr\": {4}, \"loop_order\": \"{5}\", \"micro_order\": "
+                       "\"{6}\", \"k_unroll\": {7}, \"broadcast\": \"{8}\", "
+                       "\"prefetch_b\": {9}}",
+                       c.mc, c.nc, c.kc, c.mr, c.nr, c.loopOrder,
+                       c.microOrder, c.kUnroll, c.broadcast, c.prefetchB)
+      .str();
+}
+
+/// Where recorded answers of an op live (llm records, replay reads).
+std::string recordPath(StringRef dir, const GemmProblem &p,
+                       const TargetHints &t) {
+  std::string key = llvm::formatv("gemm m={0} n={1} k={2} ta={3} tb={4} {5}",
+                                  p.m, p.n, p.k, p.transposeA, p.transposeB,
+                                  t.name)
+                        .str();
+  llvm::SmallString<256> path(dir);
+  llvm::sys::path::append(path, sha16(key) + ".json");
+  return std::string(path);
+}
+
+/// Turns an answer into a checked choice, or says precisely what is wrong
+/// (the text goes back to the model).
+class AnswerChecker {
+public:
+  AnswerChecker(const GemmProblem &p, const TargetHints &t,
+                const ChoiceValidator &validator)
+      : p(p), t(t), validator(validator) {
+    ctx.getOrLoadDialect<TensorOpDialect>();
+  }
+
+  llvm::Expected<SketchChoice> check(StringRef content, StringRef source) {
+    llvm::Expected<llvm::json::Value> doc = llvm::json::parse(content);
+    if (!doc)
+      return fail("the answer is not valid JSON (" +
+                  llvm::toString(doc.takeError()) + ")");
+    const llvm::json::Object *root = doc->getAsObject();
+    if (!root)
+      return fail("the answer must be a JSON object");
+    const llvm::json::Object *s = root->getObject("sketch");
+    if (!s)
+      return fail("field 'sketch' is missing or not an object");
+    SketchChoice c;
+    auto integer = [&](StringRef key, int64_t &out) -> llvm::Error {
+      std::optional<int64_t> v = s->getInteger(key);
+      if (!v)
+        return fail("field 'sketch." + key + "' is missing or not an integer");
+      out = *v;
+      return llvm::Error::success();
+    };
+    auto string = [&](StringRef key, std::string &out) -> llvm::Error {
+      std::optional<StringRef> v = s->getString(key);
+      if (!v)
+        return fail("field 'sketch." + key + "' is missing or not a string");
+      out = v->str();
+      return llvm::Error::success();
+    };
+    for (auto [key, out] : {std::pair<StringRef, int64_t *>{"mc", &c.mc},
+                            {"nc", &c.nc},
+                            {"kc", &c.kc},
+                            {"mr", &c.mr},
+                            {"nr", &c.nr},
+                            {"k_unroll", &c.kUnroll},
+                            {"prefetch_b", &c.prefetchB}})
+      if (llvm::Error e = integer(key, *out))
+        return std::move(e);
+    for (auto [key, out] :
+         {std::pair<StringRef, std::string *>{"loop_order", &c.loopOrder},
+          {"micro_order", &c.microOrder},
+          {"broadcast", &c.broadcast}})
+      if (llvm::Error e = string(key, *out))
+        return std::move(e);
+    c.source = source.str();
+
+    if (const llvm::json::Value *em = root->get("emitter")) {
+      const llvm::json::Object *e = em->getAsObject();
+      if (!e)
+        return fail("field 'emitter' must be an object");
+      std::optional<StringRef> name = e->getString("name");
+      std::optional<StringRef> script = e->getString("script");
+      if (!name || !script)
+        return fail("field 'emitter' needs string fields 'name' and 'script'");
+      if (!name->starts_with("llm_") || name->size() > 48 ||
+          !llvm::all_of(*name, [](char ch) {
+            return llvm::isDigit(ch) || (ch >= 'a' && ch <= 'z') || ch == '_';
+          }))
+        return fail("emitter name '" + *name +
+                    "' must match llm_[a-z0-9_]+ (at most 48 characters)");
+      if (script->size() > 200000)
+        return fail("the emitter script is longer than 200000 characters");
+      // Content-addressed, so a later different script never replaces one
+      // a sketch already names.
+      c.emitter = (*name + "_" + sha16(*script).substr(0, 8)).str();
+      std::string dir = llmEmitterDir();
+      llvm::sys::fs::create_directories(dir);
+      std::string path = dir + "/" + c.emitter + ".py";
+      std::error_code ec;
+      llvm::raw_fd_ostream os(path, ec);
+      if (ec)
+        return llvm::createStringError("cannot install the emitter at " +
+                                       path + ": " + ec.message());
+      os << *script;
+    }
+
+    std::string illegal;
+    if (!c.toAttr(&ctx, t, illegal))
+      return fail("the sketch is illegal on " + t.name + ": " + illegal);
+
+    if (c.emitter.rfind("llm_", 0) == 0) {
+      // Run the new emitter (sandboxed) once here, so a broken script is
+      // caught with its own error before anything is compiled.
+      EmitterRequest request;
+      request.script = c.emitter;
+      request.dir = llmEmitterDir();
+      request.trusted = false;
+      request.timeoutSeconds = 20;
+      request.triple = t.triple;
+      request.cpu = t.cpu;
+      request.features = t.features;
+      request.spec = llvm::json::Object{{"kernel", "gemm_f32"},
+                                        {"isa", t.isa},
+                                        {"mr", c.mr},
+                                        {"nr", c.nr},
+                                        {"k_unroll", c.kUnroll},
+                                        {"broadcast", c.broadcast},
+                                        {"prefetch_b", c.prefetchB}};
+      llvm::Expected<EmittedKernel> k = runEmitter(request);
+      if (!k)
+        return fail("the emitter script failed: " +
+                    llvm::toString(k.takeError()));
+    }
+    if (validator)
+      if (llvm::Error e = validator(c))
+        return fail("the kernel was built but rejected: " +
+                    llvm::toString(std::move(e)));
+    return c;
+  }
+
+private:
+  llvm::Error fail(const llvm::Twine &why) {
+    return llvm::createStringError(why);
+  }
+  const GemmProblem &p;
+  const TargetHints &t;
+  const ChoiceValidator &validator;
+  MLIRContext ctx;
+};
+
+class LLMAdvisor : public Advisor {
+public:
+  explicit LLMAdvisor(LLMConfig config)
+      : config(config), client(config) {
+    if (const char *r = std::getenv("TENSOROP_LLM_ANSWER_RETRIES"))
+      llvm::StringRef(r).getAsInteger(10, maxCorrections);
+    if (const char *d = std::getenv("TENSOROP_LLM_RECORD_DIR"))
+      recordDir = d;
+  }
+  StringRef name() const override { return "llm"; }
+
+  llvm::Expected<SketchChoice> propose(const GemmProblem &p,
+                                       const TargetHints &t) override {
+    notesList.clear();
+    promptTokenCount = completionTokenCount = 0;
+    llvm::Expected<SketchChoice> builtin =
+        createBuiltinAdvisor()->propose(p, t);
+    if (!builtin)
+      return builtin.takeError();
+
+    ChatRequest request;
+    request.messages = {{"system", readText(promptDir() +
+                                            "/gemm_sketch_system.txt")},
+                        {"user", userPrompt(p, t, *builtin)}};
+    if (request.messages[0].content.empty())
+      return llvm::createStringError("prompt template " + promptDir() +
+                                     "/gemm_sketch_system.txt is missing");
+    AnswerChecker checker(p, t, validator);
+    std::string source = "llm:" + config.model;
+    for (unsigned attempt = 0; attempt <= maxCorrections; ++attempt) {
+      llvm::Expected<ChatResponse> answer = client.chat(request);
+      if (!answer) {
+        notesList.push_back("the LLM endpoint failed: " +
+                            llvm::toString(answer.takeError()));
+        return fallback(*builtin, "the LLM endpoint failed");
+      }
+      promptTokenCount += answer->promptTokens;
+      completionTokenCount += answer->completionTokens;
+      llvm::Expected<SketchChoice> choice =
+          checker.check(answer->content, source);
+      if (choice) {
+        notesList.push_back(llvm::formatv("answer {0} accepted ({1} prompt + "
+                                          "{2} completion tokens{3})",
+                                          attempt + 1, promptTokenCount,
+                                          completionTokenCount,
+                                          answer->fromCache ? ", cached" : "")
+                                .str());
+        record(p, t, answer->content);
+        return choice;
+      }
+      std::string why = llvm::toString(choice.takeError());
+      notesList.push_back(
+          llvm::formatv("answer {0} rejected: {1}", attempt + 1, why).str());
+      // The compile-and-test feedback: the model sees why and tries again.
+      request.messages.push_back({"assistant", answer->content});
+      request.messages.push_back(
+          {"user", "Your answer was rejected: " + why +
+                       "\nAnswer again with a corrected JSON object only."});
+    }
+    return fallback(*builtin, llvm::formatv("{0} rejected answers",
+                                            maxCorrections + 1)
+                                  .str());
+  }
+
+private:
+  std::string promptDir() const { return defaultHintsDir() + "/prompts"; }
+
+  std::string userPrompt(const GemmProblem &p, const TargetHints &t,
+                         const SketchChoice &builtin) const {
+    std::string emitter = readText(defaultEmitterDir() + "/x86_gemm_fma.py");
+    // The module docstring is the contract; the code is not needed.
+    size_t end = emitter.find("\"\"\"", emitter.find("\"\"\"") + 3);
+    if (end != std::string::npos)
+      emitter = emitter.substr(0, end + 3);
+    std::string transposes;
+    if (p.transposeA || p.transposeB)
+      transposes = std::string(" (stored ") + (p.transposeA ? "A^T" : "") +
+                   (p.transposeA && p.transposeB ? ", " : "") +
+                   (p.transposeB ? "B^T" : "") + ")";
+    return substitute(readText(promptDir() + "/gemm_sketch_user.txt"),
+                      {{"M", std::to_string(p.m)},
+                       {"N", std::to_string(p.n)},
+                       {"K", std::to_string(p.k)},
+                       {"TRANSPOSES", transposes},
+                       {"TARGET", t.name},
+                       {"HINTS", readText(t.path)},
+                       {"BUILTIN", describeChoice(builtin)},
+                       {"HISTORY", ""},
+                       {"EMITTER_HELP", emitter}});
+  }
+
+  SketchChoice fallback(SketchChoice builtin, StringRef why) {
+    builtin.source = ("builtin (fallback: " + why + ")").str();
+    notesList.push_back("fell back to the builtin advisor: " + why.str());
+    return builtin;
+  }
+
+  void record(const GemmProblem &p, const TargetHints &t,
+              StringRef content) {
+    if (recordDir.empty())
+      return;
+    llvm::sys::fs::create_directories(recordDir);
+    std::error_code ec;
+    llvm::raw_fd_ostream os(recordPath(recordDir, p, t), ec);
+    if (!ec)
+      os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
+                                       {"target", t.name},
+                                       {"model", config.model},
+                                       {"answer", content}}));
+  }
+
+  LLMConfig config;
+  LLMClient client;
+  unsigned maxCorrections = 3;
+  std::string recordDir;
+};
+
+class ReplayAdvisor : public Advisor {
+public:
+  explicit ReplayAdvisor(StringRef dir) : dir(dir.str()) {}
+  StringRef name() const override { return "replay"; }
+
+  llvm::Expected<SketchChoice> propose(const GemmProblem &p,
+                                       const TargetHints &t) override {
+    notesList.clear();
+    llvm::Expected<SketchChoice> builtin =
+        createBuiltinAdvisor()->propose(p, t);
+    if (!builtin)
+      return builtin.takeError();
+    std::string path = recordPath(dir, p, t);
+    auto fallback = [&](const std::string &why) {
+      notesList.push_back(why + "; fell back to the builtin advisor");
+      SketchChoice c = *builtin;
+      c.source = "builtin (fallback: " + why + ")";
+      return c;
+    };
+    std::string text = readText(path);
+    if (text.empty())
+      return fallback("no recorded answer " + path);
+    llvm::Expected<llvm::json::Value> doc = llvm::json::parse(text);
+    std::optional<StringRef> answer =
+        doc && doc->getAsObject() ? doc->getAsObject()->getString("answer")
+                                  : std::nullopt;
+    if (!doc)
+      llvm::consumeError(doc.takeError());
+    if (!answer)
+      return fallback("recording " + path + " has no 'answer' string");
+    AnswerChecker checker(p, t, validator);
+    llvm::Expected<SketchChoice> c = checker.check(*answer, "replay:" + dir);
+    if (!c)
+      return fallback("recorded answer rejected: " +
+                      llvm::toString(c.takeError()));
+    notesList.push_back("recorded answer " + path + " accepted");
+    return c;
+  }
+
+private:
+  std::string dir;
+};
+} // namespace
+
+llvm::Expected<std::unique_ptr<Advisor>> mlir::tensorop::createLLMAdvisor() {
+  llvm::Expected<LLMConfig> config = LLMConfig::fromEnvironment();
+  if (!config)
+    return llvm::createStringError("advisor 'llm': " +
+                                   llvm::toString(config.takeError()));
+  return std::make_unique<LLMAdvisor>(*config);
+}
+
+std::unique_ptr<Advisor> mlir::tensorop::createReplayAdvisor(StringRef dir) {
+  return std::make_unique<ReplayAdvisor>(dir);
+}

@@ -1,0 +1,376 @@
+//===- CudaRuntime.cpp - mgpu* functions on the CUDA driver API -----------===//
+//
+// What the gpu-to-llvm lowering and the gpu.binary translation of an
+// ahead-of-time compiled module call at run time (upstream's
+// CudaRuntimeWrappers.cpp ABI), on the CUDA driver API alone: no MLIR, no
+// CUDA runtime library. Failures are printed to stderr with the call that
+// failed and kept for tensoropGpuTakeLastError(); the functions never abort.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorop/GPU/CudaRuntime.h"
+
+#include <cuda.h>
+
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace {
+
+std::mutex &errorMutex() {
+  static std::mutex m;
+  return m;
+}
+std::string &lastError() {
+  static std::string e;
+  return e;
+}
+
+bool check(CUresult result, const char *what) {
+  if (result == CUDA_SUCCESS)
+    return true;
+  const char *name = nullptr, *text = nullptr;
+  cuGetErrorName(result, &name);
+  cuGetErrorString(result, &text);
+  char buf[512];
+  std::snprintf(buf, sizeof(buf), "%s failed: %s (%s)", what,
+                name ? name : "?", text ? text : "?");
+  std::fprintf(stderr, "tensorop cuda runtime: %s\n", buf);
+  std::lock_guard<std::mutex> lock(errorMutex());
+  lastError() = buf;
+  return false;
+}
+#define CU(call) check((call), #call)
+
+int32_t defaultDevice = 0;
+
+/// The primary context of the default device, current on this thread.
+bool ensureContext() {
+  static std::once_flag once;
+  static CUcontext primary = nullptr;
+  static bool ok = false;
+  std::call_once(once, [] {
+    CUdevice device;
+    ok = CU(cuInit(0)) && CU(cuDeviceGet(&device, defaultDevice)) &&
+         CU(cuDevicePrimaryCtxRetain(&primary, device));
+  });
+  if (!ok)
+    return false;
+  CUcontext current = nullptr;
+  cuCtxGetCurrent(&current);
+  if (current != primary)
+    return CU(cuCtxSetCurrent(primary));
+  return true;
+}
+
+/// Streams are recycled: the lowering creates and destroys one around every
+/// synchronous launch, which would otherwise cost a few microseconds each.
+std::mutex streamMutex;
+std::vector<CUstream> freeStreams;
+
+} // namespace
+
+extern "C" {
+
+void *mgpuModuleLoad(void *data, size_t /*gpuBlobSize*/) {
+  if (!ensureContext())
+    return nullptr;
+  CUmodule module = nullptr;
+  if (!CU(cuModuleLoadData(&module, data)))
+    return nullptr;
+  return module;
+}
+
+void *mgpuModuleLoadJIT(void *data, int optLevel) {
+  if (!ensureContext())
+    return nullptr;
+  CUmodule module = nullptr;
+  char log[4096] = {0};
+  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER,
+                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                            CU_JIT_OPTIMIZATION_LEVEL};
+  void *values[] = {log, reinterpret_cast<void *>(sizeof(log)),
+                    reinterpret_cast<void *>(static_cast<intptr_t>(optLevel))};
+  if (!CU(cuModuleLoadDataEx(&module, data, 3, options, values))) {
+    std::fprintf(stderr, "tensorop cuda runtime: JIT log: %s\n", log);
+    return nullptr;
+  }
+  return module;
+}
+
+void mgpuModuleUnload(void *module) {
+  if (module)
+    CU(cuModuleUnload(static_cast<CUmodule>(module)));
+}
+
+void *mgpuModuleGetFunction(void *module, const char *name) {
+  if (!module)
+    return nullptr;
+  CUfunction function = nullptr;
+  if (!CU(cuModuleGetFunction(&function, static_cast<CUmodule>(module), name)))
+    return nullptr;
+  return function;
+}
+
+/// Kernels with more than 48 KB of dynamic shared memory must opt in.
+static bool prepareSharedMemory(CUfunction f, int32_t smem) {
+  if (smem <= 48 * 1024)
+    return true;
+  return CU(cuFuncSetAttribute(
+      f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem));
+}
+
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t smem, void *stream,
+                      void **params, void **extra, size_t /*paramsCount*/) {
+  if (!function || !ensureContext())
+    return;
+  CUfunction f = static_cast<CUfunction>(function);
+  if (!prepareSharedMemory(f, smem))
+    return;
+  CU(cuLaunchKernel(f, gridX, gridY, gridZ, blockX, blockY, blockZ, smem,
+                    static_cast<CUstream>(stream), params, extra));
+}
+
+void mgpuLaunchClusterKernel(void *function, intptr_t clusterX,
+                             intptr_t clusterY, intptr_t clusterZ,
+                             intptr_t gridX, intptr_t gridY, intptr_t gridZ,
+                             intptr_t blockX, intptr_t blockY, intptr_t blockZ,
+                             int32_t smem, void *stream, void **params,
+                             void **extra, size_t /*paramsCount*/) {
+  if (!function || !ensureContext())
+    return;
+  CUfunction f = static_cast<CUfunction>(function);
+  if (!prepareSharedMemory(f, smem))
+    return;
+  CUlaunchAttribute attr;
+  attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attr.value.clusterDim.x = clusterX;
+  attr.value.clusterDim.y = clusterY;
+  attr.value.clusterDim.z = clusterZ;
+  CUlaunchConfig config;
+  std::memset(&config, 0, sizeof(config));
+  config.gridDimX = gridX;
+  config.gridDimY = gridY;
+  config.gridDimZ = gridZ;
+  config.blockDimX = blockX;
+  config.blockDimY = blockY;
+  config.blockDimZ = blockZ;
+  config.sharedMemBytes = smem;
+  config.hStream = static_cast<CUstream>(stream);
+  config.attrs = &attr;
+  config.numAttrs = 1;
+  CU(cuLaunchKernelEx(&config, f, params, extra));
+}
+
+void *mgpuStreamCreate(void) {
+  if (!ensureContext())
+    return nullptr;
+  {
+    std::lock_guard<std::mutex> lock(streamMutex);
+    if (!freeStreams.empty()) {
+      CUstream s = freeStreams.back();
+      freeStreams.pop_back();
+      return s;
+    }
+  }
+  CUstream stream = nullptr;
+  CU(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  return stream;
+}
+
+void mgpuStreamDestroy(void *stream) {
+  if (!stream)
+    return;
+  std::lock_guard<std::mutex> lock(streamMutex);
+  freeStreams.push_back(static_cast<CUstream>(stream));
+}
+
+void mgpuStreamSynchronize(void *stream) {
+  if (ensureContext())
+    CU(cuStreamSynchronize(static_cast<CUstream>(stream)));
+}
+
+void mgpuStreamWaitEvent(void *stream, void *event) {
+  if (ensureContext())
+    CU(cuStreamWaitEvent(static_cast<CUstream>(stream),
+                         static_cast<CUevent>(event), 0));
+}
+
+void *mgpuEventCreate(void) {
+  if (!ensureContext())
+    return nullptr;
+  CUevent event = nullptr;
+  CU(cuEventCreate(&event, CU_EVENT_DISABLE_TIMING));
+  return event;
+}
+
+void mgpuEventDestroy(void *event) {
+  if (event && ensureContext())
+    CU(cuEventDestroy(static_cast<CUevent>(event)));
+}
+
+void mgpuEventSynchronize(void *event) {
+  if (ensureContext())
+    CU(cuEventSynchronize(static_cast<CUevent>(event)));
+}
+
+void mgpuEventRecord(void *event, void *stream) {
+  if (ensureContext())
+    CU(cuEventRecord(static_cast<CUevent>(event),
+                     static_cast<CUstream>(stream)));
+}
+
+void *mgpuMemAlloc(uint64_t sizeBytes, void * /*stream*/, bool isHostShared) {
+  if (!ensureContext())
+    return nullptr;
+  CUdeviceptr ptr = 0;
+  if (sizeBytes == 0)
+    return nullptr;
+  bool ok = isHostShared
+                ? CU(cuMemAllocManaged(&ptr, sizeBytes, CU_MEM_ATTACH_GLOBAL))
+                : CU(cuMemAlloc(&ptr, sizeBytes));
+  return ok ? reinterpret_cast<void *>(ptr) : nullptr;
+}
+
+void mgpuMemFree(void *ptr, void * /*stream*/) {
+  if (ptr && ensureContext())
+    CU(cuMemFree(reinterpret_cast<CUdeviceptr>(ptr)));
+}
+
+void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {
+  if (ensureContext())
+    CU(cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
+                     reinterpret_cast<CUdeviceptr>(src), sizeBytes,
+                     static_cast<CUstream>(stream)));
+}
+
+void mgpuMemset32(void *dst, unsigned int value, size_t count, void *stream) {
+  if (ensureContext())
+    CU(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
+                        static_cast<CUstream>(stream)));
+}
+
+void mgpuMemset16(void *dst, unsigned short value, size_t count,
+                  void *stream) {
+  if (ensureContext())
+    CU(cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
+                        static_cast<CUstream>(stream)));
+}
+
+void mgpuSetDefaultDevice(int32_t device) { defaultDevice = device; }
+
+} // extern "C"
+
+namespace {
+/// Encodes a tensor map and copies it to device memory (64-byte aligned:
+/// cuMemAlloc returns 256-byte aligned blocks). Cached by arguments, so a
+/// kernel called in a loop does not allocate each time.
+void *deviceTensorMap(CUtensorMapDataType type, cuuint32_t rank, void *base,
+                      const cuuint64_t *dims, const cuuint64_t *strides,
+                      const cuuint32_t *box, CUtensorMapInterleave interleave,
+                      CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2,
+                      CUtensorMapFloatOOBfill oob) {
+  if (!ensureContext())
+    return nullptr;
+  using Key = std::vector<uint64_t>;
+  static std::mutex mutex;
+  static std::map<Key, CUdeviceptr> cache;
+  Key key = {uint64_t(type), rank, reinterpret_cast<uint64_t>(base),
+             uint64_t(interleave), uint64_t(swizzle), uint64_t(l2),
+             uint64_t(oob)};
+  for (cuuint32_t i = 0; i < rank; ++i) {
+    key.push_back(dims[i]);
+    key.push_back(box[i]);
+    if (i + 1 < rank)
+      key.push_back(strides[i]);
+  }
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = cache.find(key);
+  if (it != cache.end())
+    return reinterpret_cast<void *>(it->second);
+  alignas(64) CUtensorMap map;
+  cuuint32_t elementStrides[5] = {1, 1, 1, 1, 1};
+  if (!CU(cuTensorMapEncodeTiled(&map, type, rank, base, dims, strides, box,
+                                 elementStrides, interleave, swizzle, l2,
+                                 oob)))
+    return nullptr;
+  CUdeviceptr dev = 0;
+  if (!CU(cuMemAlloc(&dev, sizeof(map))) ||
+      !CU(cuMemcpyHtoD(dev, &map, sizeof(map))))
+    return nullptr;
+  cache[key] = dev;
+  return reinterpret_cast<void *>(dev);
+}
+} // namespace
+
+extern "C" void *tensoropGpuTensorMap2D(void *base, int64_t dataType,
+                                        int64_t inner, int64_t outer,
+                                        int64_t rowStrideBytes,
+                                        int64_t boxInner, int64_t boxOuter,
+                                        int64_t swizzleBytes) {
+  CUtensorMapSwizzle swizzle = swizzleBytes == 128 ? CU_TENSOR_MAP_SWIZZLE_128B
+                               : swizzleBytes == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
+                               : swizzleBytes == 32 ? CU_TENSOR_MAP_SWIZZLE_32B
+                                                    : CU_TENSOR_MAP_SWIZZLE_NONE;
+  cuuint64_t dims[2] = {cuuint64_t(inner), cuuint64_t(outer)};
+  cuuint64_t strides[1] = {cuuint64_t(rowStrideBytes)};
+  cuuint32_t box[2] = {cuuint32_t(boxInner), cuuint32_t(boxOuter)};
+  return deviceTensorMap(static_cast<CUtensorMapDataType>(dataType), 2, base,
+                         dims, strides, box, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                         swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+}
+
+extern "C" void *mgpuTensorMapEncodeTiledMemref(
+    int64_t tensorRank, void *descriptor, int64_t tensorDataType,
+    int64_t interleave, int64_t swizzle, int64_t l2Promotion, int64_t oobFill,
+    int64_t *inputBoxDims) {
+  if (tensorRank < 1 || tensorRank > 5) {
+    check(CUDA_ERROR_INVALID_VALUE, "mgpuTensorMapEncodeTiledMemref (rank)");
+    return nullptr;
+  }
+  // Ranked memref descriptor: allocated, aligned, offset, sizes, strides.
+  struct Header {
+    char *allocated;
+    char *aligned;
+    int64_t offset;
+  };
+  auto *header = static_cast<Header *>(descriptor);
+  const int64_t *sizes = reinterpret_cast<const int64_t *>(header + 1);
+  const int64_t *strides = sizes + tensorRank;
+  static const int64_t bytes[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
+  int64_t elem = tensorDataType >= 0 && tensorDataType < 13
+                     ? bytes[tensorDataType]
+                     : 4;
+  // The memref is outermost-first; tensor maps are innermost-first.
+  cuuint64_t dims[5], gstrides[4];
+  cuuint32_t box[5];
+  for (int64_t i = 0; i < tensorRank; ++i) {
+    dims[i] = sizes[tensorRank - 1 - i];
+    box[i] = cuuint32_t(inputBoxDims[tensorRank - 1 - i]);
+    if (i > 0)
+      gstrides[i - 1] = strides[tensorRank - 1 - i] * elem;
+  }
+  void *base = header->aligned + header->offset * elem;
+  return deviceTensorMap(static_cast<CUtensorMapDataType>(tensorDataType),
+                         cuuint32_t(tensorRank), base, dims, gstrides, box,
+                         static_cast<CUtensorMapInterleave>(interleave),
+                         static_cast<CUtensorMapSwizzle>(swizzle),
+                         static_cast<CUtensorMapL2promotion>(l2Promotion),
+                         static_cast<CUtensorMapFloatOOBfill>(oobFill));
+}
+
+extern "C" const char *tensoropGpuTakeLastError(void) {
+  static thread_local std::string taken;
+  std::lock_guard<std::mutex> lock(errorMutex());
+  taken = lastError();
+  lastError().clear();
+  return taken.c_str();
+}

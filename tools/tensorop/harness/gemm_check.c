@@ -1,0 +1,61 @@
+/* Verifies a tensorop gen object through its header, as a user links it:
+ * small-integer inputs (exact results) and seeded random inputs in [-1, 1)
+ * against a double-precision reference with the MEASURE.md bound
+ * |C - R| <= 2*K*6e-8*(|A||B|) + 6e-8*|R|, C pre-filled with NaN.
+ * Build: cc -DNAME=<name> -DM=.. -DN=.. -DK=.. -I<dir> gemm_check.c <name>.o
+ * Prints "exact_mismatches: N", "failures: N", "max_error_ratio: X";
+ * exits 0 only if both checks pass. Used by tensorop gen for cross targets
+ * (run under qemu) and by the tests. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#define STR2(x) #x
+#define STR(x) STR2(x)
+#define HEADER(n) STR(n.h)
+#include HEADER(NAME)
+
+static uint64_t state = 42;
+static float next_random(void) {
+  state ^= state << 13;
+  state ^= state >> 7;
+  state ^= state << 17;
+  return (float)((state >> 40) * (1.0 / (1ull << 24)) * 2.0 - 1.0);
+}
+
+int main(void) {
+  float *a = malloc(sizeof(float) * M * K), *b = malloc(sizeof(float) * K * N);
+  float *c = malloc(sizeof(float) * M * N);
+  long exact_bad = 0, failures = 0;
+  double max_ratio = 0;
+  for (long i = 0; i < (long)M * K; ++i) a[i] = (float)((i * 7) % 9 - 4);
+  for (long i = 0; i < (long)K * N; ++i) b[i] = (float)((i * 5) % 9 - 4);
+  for (long i = 0; i < (long)M * N; ++i) c[i] = NAN;
+  NAME(a, b, c);
+  for (long i = 0; i < M; ++i)
+    for (long j = 0; j < N; ++j) {
+      double r = 0;
+      for (long k = 0; k < K; ++k) r += (double)a[i * K + k] * b[k * N + j];
+      if (!(c[i * N + j] == r)) ++exact_bad;
+    }
+  for (long i = 0; i < (long)M * K; ++i) a[i] = next_random();
+  for (long i = 0; i < (long)K * N; ++i) b[i] = next_random();
+  for (long i = 0; i < (long)M * N; ++i) c[i] = NAN;
+  NAME(a, b, c);
+  for (long i = 0; i < M; ++i)
+    for (long j = 0; j < N; ++j) {
+      double r = 0, s = 0;
+      for (long k = 0; k < K; ++k) {
+        double p = (double)a[i * K + k] * b[k * N + j];
+        r += p;
+        s += fabs(p);
+      }
+      double bound = 2.0 * K * 6e-8 * s + 6e-8 * fabs(r);
+      if (bound < 1e-30) bound = 1e-30;
+      double err = fabs((double)c[i * N + j] - r);
+      if (!(err <= bound)) ++failures;
+      if (err / bound > max_ratio || isnan(err)) max_ratio = isnan(err) ? INFINITY : err / bound;
+    }
+  printf("exact_mismatches: %ld\nfailures: %ld\nmax_error_ratio: %g\n", exact_bad, failures, max_ratio);
+  return exact_bad != 0 || failures != 0;
+}
