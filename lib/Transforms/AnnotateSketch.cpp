@@ -136,6 +136,18 @@ struct AnnotateSketchPass
         }
       }
       llvm::Expected<SketchChoice> choice = (*adv)->propose(*problem, *hints);
+      // What an LLM or replay advisor went through: rejected answers and
+      // fallbacks are warnings, the rest remarks.
+      for (const std::string &note : (*adv)->notes()) {
+        if (StringRef(note).contains("rejected") ||
+            StringRef(note).contains("fell back") ||
+            StringRef(note).contains("failed"))
+          mm.emitWarning() << "tensorop: advisor '" << (*adv)->name()
+                           << "': " << note;
+        else
+          mm.emitRemark() << "tensorop: advisor '" << (*adv)->name()
+                          << "': " << note;
+      }
       if (!choice) {
         mm.emitError() << "advisor '" << (*adv)->name()
                        << "' failed: " << llvm::toString(choice.takeError());

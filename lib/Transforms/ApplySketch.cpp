@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tensorop/Advisor/Advisor.h"
 #include "tensorop/Emitters/Emitter.h"
 #include "tensorop/Targets/TargetHints.h"
 #include "tensorop/Transforms/MatmulSupport.h"
@@ -23,6 +24,8 @@
 #include "mlir/Dialect/Vector/Utils/VectorUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
+
+#include <cstdlib>
 
 namespace mlir::tensorop {
 #define GEN_PASS_DEF_TENSOROPAPPLYSKETCH
@@ -351,6 +354,13 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   EmitterRequest request;
   request.script = uk.getEmitter().str();
   request.dir = emitterDir.str();
+  if (uk.getEmitter().starts_with("llm_")) {
+    // Written by an LLM advisor: untrusted, runs in the sandbox.
+    request.dir = llmEmitterDir();
+    request.trusted = false;
+    const char *allow = std::getenv("TENSOROP_ALLOW_UNSANDBOXED");
+    request.allowUnsandboxed = allow && StringRef(allow) == "1";
+  }
   request.timeoutSeconds = emitterTimeout;
   request.triple = target.getTriple().str();
   request.cpu = target.getCpu().str();

@@ -12,7 +12,9 @@
 #include "Commands.h"
 #include "Measure.h"
 
+#include "tensorop/Advisor/Advisor.h"
 #include "tensorop/Advisor/Request.h"
+#include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/Runtime/JitGemm.h"
 #include "tensorop/Runtime/ObjectFile.h"
 #include "tensorop/Targets/TargetHints.h"
@@ -52,7 +54,9 @@ cl::opt<std::string> outDir("o", cl::sub(genCmd), cl::init(""),
                             cl::value_desc("DIR"));
 cl::opt<std::string> genAdvisor("advisor", cl::sub(genCmd),
                                 cl::init("builtin"),
-                                cl::desc("Advisor: builtin"));
+                                cl::desc("Advisor: builtin, llm (needs "
+                                         "TENSOROP_LLM_URL/_MODEL), "
+                                         "replay:DIR"));
 cl::opt<std::string> genTarget(
     "target", cl::sub(genCmd), cl::init(""),
     cl::desc("Target (overrides the request's): host, x86-avx512, x86-avx2"));
@@ -83,6 +87,15 @@ Error writeFile(StringRef path, StringRef text) {
     return createStringError("cannot write " + path + ": " + ec.message());
   os << text;
   return Error::success();
+}
+
+/// The `source` field of a printed sketch.
+std::string sketchSource(StringRef sketch) {
+  size_t at = sketch.find("source = \"");
+  if (at == StringRef::npos)
+    return "";
+  StringRef rest = sketch.drop_front(at + 10);
+  return rest.take_until([](char c) { return c == '"'; }).str();
 }
 
 bool isCIdentifier(StringRef s) {
@@ -226,9 +239,6 @@ int tensorop::runGen() {
                                                {"name", r.defaultName()}}));
     return 0;
   }
-  if (genAdvisor != "builtin")
-    return fail("advisor '" + genAdvisor +
-                "' is not available yet (this build offers 'builtin')");
   if (StringRef(r.target).starts_with("nvidia"))
     return fail("understood " + r.describe() +
                 "; NVIDIA targets are not supported by this build yet");
@@ -267,10 +277,80 @@ int tensorop::runGen() {
   mlir::MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
 
-  std::string source = gemmModuleSource(name, r.m, r.n, r.k);
+  StringMap<bool> hostFeatures = sys::getHostCPUFeatures();
+  bool hostRunsTarget =
+      hints->arch == "x86_64" &&
+      (hints->isa != "avx512" ||
+       (hostFeatures.lookup("avx512f") && hostFeatures.lookup("avx512bw")));
+
+  // An advisor that can be wrong (llm, replay) answers here, with a
+  // validator that builds each proposed kernel and, where this CPU runs it,
+  // verifies it numerically; the rejection text goes back to the model.
+  std::string chosenSketch;
+  json::Array advisorNotes;
+  int64_t promptTokens = 0, completionTokens = 0;
+  if (genAdvisor != "builtin") {
+    Expected<std::unique_ptr<Advisor>> adv = createAdvisor(genAdvisor);
+    if (!adv)
+      return fail(toString(adv.takeError()));
+    std::string buildOptions = "target=" + *resolved + " advisor=builtin";
+    auto sketchText = [&](const SketchChoice &c,
+                          std::string &text) -> Error {
+      std::string illegal;
+      SketchAttr attr = c.toAttr(&ctx, *hints, illegal);
+      if (!attr)
+        return createStringError(illegal);
+      text.clear();
+      raw_string_ostream(text) << attr;
+      return Error::success();
+    };
+    (*adv)->setValidator([&](const SketchChoice &c) -> Error {
+      std::string text;
+      if (Error e = sketchText(c, text))
+        return e;
+      std::string probe = gemmModuleSource(name, r.m, r.n, r.k, text);
+      if (!hostRunsTarget) {
+        Expected<LoweredModule> l =
+            lowerWithPipeline(ctx, probe, buildOptions, true);
+        return l ? Error::success() : l.takeError();
+      }
+      Expected<JitGemm> jit = compileGemm(ctx, probe, name, buildOptions);
+      if (!jit)
+        return jit.takeError();
+      GemmComparison check = compareWithOpenBLAS(jit->fn, r.m, r.n, r.k,
+                                                 genSeed, false, 5, 0.1, 0);
+      if (!check.verified())
+        return createStringError(formatv(
+            "the kernel computes wrong results: {0} elements over the error "
+            "bound (max error/bound {1:E2}), {2} wrong with small-integer "
+            "inputs",
+            check.before.failures, check.before.maxRatio,
+            check.exactMismatches));
+      return Error::success();
+    });
+    GemmProblem problem;
+    problem.m = r.m;
+    problem.n = r.n;
+    problem.k = r.k;
+    Expected<SketchChoice> choice = (*adv)->propose(problem, *hints);
+    for (const std::string &note : (*adv)->notes()) {
+      errs() << "tensorop gen: advisor '" << genAdvisor << "': " << note
+             << "\n";
+      advisorNotes.push_back(note);
+    }
+    promptTokens = (*adv)->promptTokens();
+    completionTokens = (*adv)->completionTokens();
+    if (!choice)
+      return fail(toString(choice.takeError()));
+    if (Error e = sketchText(*choice, chosenSketch))
+      return fail("the advisor's final choice is illegal: " +
+                  toString(std::move(e)));
+  }
+
+  std::string source = gemmModuleSource(name, r.m, r.n, r.k, chosenSketch);
   if (Error e = writeFile(path(name + ".mlir"), source))
     return fail(toString(std::move(e)));
-  std::string options = "target=" + *resolved + " advisor=" + genAdvisor +
+  std::string options = "target=" + *resolved + " advisor=builtin" +
                         (genDb.empty() ? "" : " db=" + genDb.getValue());
   Expected<LoweredModule> lowered =
       lowerWithPipeline(ctx, source, options, /*barePtrAbi=*/true);
@@ -295,12 +375,8 @@ int tensorop::runGen() {
   json::Object verification{{"performed", false}};
   json::Object timing{{"performed", false}};
   bool verified = false;
-  StringMap<bool> features = sys::getHostCPUFeatures();
   bool crossRun = false; // Verified under qemu (not timed).
-  bool runsHere =
-      hints->arch == "x86_64" &&
-      (hints->isa != "avx512" ||
-       (features.lookup("avx512f") && features.lookup("avx512bw")));
+  bool runsHere = hostRunsTarget;
   GemmComparison cmp;
   double peak = 0;
   if (runsHere) {
@@ -395,11 +471,15 @@ int tensorop::runGen() {
                   "(const float *A, const float *B, float *C); row-major, "
                   "contiguous, C = A*B overwritten"},
       {"advisor", genAdvisor},
+      {"advisor_notes", std::move(advisorNotes)},
+      {"llm_tokens", json::Object{{"prompt", promptTokens},
+                                  {"completion", completionTokens}}},
       {"sketch", lowered->sketch},
       {"sketch_source",
        StringRef(lowered->sketch).contains("source = \"db:")
            ? "tuning database " + genDb.getValue()
            : "advisor " + genAdvisor.getValue()},
+      {"provenance", sketchSource(lowered->sketch)},
       {"llvm", LLVM_VERSION_STRING},
       {"verification", std::move(verification)},
       {"timing", std::move(timing)},

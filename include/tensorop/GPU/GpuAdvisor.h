@@ -1,0 +1,84 @@
+//===- GpuAdvisor.h - Kernel shapes of GEMMs on NVIDIA GPUs -----*- C++ -*-===//
+//
+// The NVIDIA counterpart of the CPU advisor: reads the GPU part of
+// hints/nvidia-sm*.json, proposes a #tensorop.gpu_sketch for a GEMM (kernel
+// family, CTA tile, warps, stages, tile order) from a wave/occupancy model,
+// checks sketches from any source against the target and the problem, and
+// turns a sketch into the JSON spec of its emitter script.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSOROP_GPU_GPUADVISOR_H
+#define TENSOROP_GPU_GPUADVISOR_H
+
+#include "tensorop/Targets/TargetHints.h"
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+
+#include <string>
+
+namespace mlir {
+class MLIRContext;
+namespace tensorop {
+class GpuSketchAttr;
+
+/// An NVIDIA target: the validated common hints plus the GPU fields.
+struct GpuTarget {
+  TargetHints hints;
+  std::string chip; ///< "sm_90a", "sm_80"
+  int sm = 90;      ///< compute capability * 10
+  int ptxVersion = 80;
+  int64_t sms = 132;
+  int64_t maxSharedPerBlock = 232448;
+};
+
+/// Reads hints/<target>.json (an nvidia-* target).
+llvm::Expected<GpuTarget> loadGpuTarget(llvm::StringRef target,
+                                        llvm::StringRef hintsDir = "");
+
+/// A static row-major GEMM C[M][N] (+)= A[M][K] * B[K][N].
+struct GpuGemmProblem {
+  int64_t m = 0, n = 0, k = 0;
+  std::string aType;     ///< storage type of A and B: "bf16", "f16", "f32"
+  std::string cType;     ///< "f32", "bf16", "f16"
+  std::string precision; ///< "bf16", "f16", "tf32", "f32"
+  bool accumulate = false;
+};
+
+/// The typed form of #tensorop.gpu_sketch.
+struct GpuSketchChoice {
+  std::string kernel; ///< "wgmma", "mma_sync", "ffma"
+  std::string precision;
+  int64_t blockM = 128, blockN = 128, blockK = 32;
+  int64_t warpsM = 0, warpsN = 0, consumers = 0;
+  int64_t stages = 4, groupM = 8, ctas = 0;
+  std::string source = "builtin";
+
+  GpuSketchAttr toAttr(MLIRContext *ctx, const GpuTarget &target) const;
+  static GpuSketchChoice fromAttr(GpuSketchAttr attr);
+  /// The emitter script of the kernel family.
+  std::string emitter() const;
+};
+
+/// The builtin advisor: the kernel family from target, precision and
+/// alignment, then the tile that minimizes a wave-quantized cost.
+llvm::Expected<GpuSketchChoice> proposeGpuSketch(const GpuGemmProblem &problem,
+                                                 const GpuTarget &target);
+
+/// Checks a sketch (from any source) against the target and the problem;
+/// the error names the offending field.
+llvm::Error checkGpuSketch(const GpuSketchChoice &sketch,
+                           const GpuGemmProblem &problem,
+                           const GpuTarget &target);
+
+/// The JSON spec the sketch's emitter takes for `problem`.
+llvm::json::Object emitterSpec(const GpuSketchChoice &sketch,
+                               const GpuGemmProblem &problem,
+                               const GpuTarget &target,
+                               llvm::StringRef kernelName);
+
+} // namespace tensorop
+} // namespace mlir
+
+#endif // TENSOROP_GPU_GPUADVISOR_H

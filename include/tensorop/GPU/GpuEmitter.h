@@ -1,0 +1,52 @@
+//===- GpuEmitter.h - Run the NVIDIA emitter scripts ------------*- C++ -*-===//
+//
+// The NVIDIA emitters print a whole kernel body as PTX plus its launch
+// (grid, threads, shared memory, parameters) as JSON. This runs one with a
+// timeout, validates the answer and caches it by content hash, like the CPU
+// emitter runner.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSOROP_GPU_GPUEMITTER_H
+#define TENSOROP_GPU_GPUEMITTER_H
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir::tensorop {
+
+/// One kernel parameter: a pointer to A, B or C, or the device address of a
+/// tensor map of one of them.
+struct GpuKernelParam {
+  std::string name;   ///< "A", "B", "C", "tmapA", ...
+  std::string kind;   ///< "ptr" or "tensormap"
+  std::string tensor; ///< for tensor maps: "A" or "B"
+  int64_t dtype = 0;  ///< CUtensorMapDataType
+  int64_t dims[2] = {0, 0}, box[2] = {0, 0};
+  int64_t strideBytes = 0, swizzle = 0;
+};
+
+struct GpuEmittedKernel {
+  std::string name, family, chip;
+  std::string asmText, constraints;
+  std::vector<GpuKernelParam> params;
+  int64_t grid[3] = {1, 1, 1};
+  int64_t threads = 0, sharedBytes = 0, minCtas = 0;
+  int64_t ptxVersion = 80;
+  llvm::json::Object answer; ///< the whole answer minus the code (for reports)
+  std::string hash;
+  bool fromCache = false;
+};
+
+/// Runs python_emitters/<script>.py on `spec` (or fetches the cached answer).
+llvm::Expected<GpuEmittedKernel> runGpuEmitter(llvm::StringRef script,
+                                               const llvm::json::Object &spec,
+                                               llvm::StringRef dir,
+                                               unsigned timeoutSeconds);
+
+} // namespace mlir::tensorop
+
+#endif // TENSOROP_GPU_GPUEMITTER_H

@@ -1,0 +1,279 @@
+//===- GpuAdvisor.cpp - Kernel shapes of GEMMs on NVIDIA GPUs -------------===//
+
+#include "tensorop/GPU/GpuAdvisor.h"
+#include "tensorop/Dialect/TensorOpDialect.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::tensorop;
+
+llvm::Expected<GpuTarget> mlir::tensorop::loadGpuTarget(llvm::StringRef target,
+                                                        llvm::StringRef hintsDir) {
+  if (!target.starts_with("nvidia-"))
+    return llvm::createStringError("target '" + target +
+                                   "' is not an NVIDIA target (nvidia-sm80, "
+                                   "nvidia-sm90)");
+  llvm::Expected<TargetHints> hints = loadTargetHints(target, hintsDir);
+  if (!hints)
+    return hints.takeError();
+  GpuTarget t;
+  t.hints = std::move(*hints);
+  auto buffer = llvm::MemoryBuffer::getFile(t.hints.path);
+  if (!buffer)
+    return llvm::createStringError("cannot read " + t.hints.path);
+  llvm::Expected<llvm::json::Value> doc =
+      llvm::json::parse((*buffer)->getBuffer());
+  if (!doc)
+    return doc.takeError();
+  const llvm::json::Object *gpu = doc->getAsObject()->getObject("gpu");
+  auto fail = [&](llvm::StringRef field) {
+    return llvm::createStringError(t.hints.path + ": field 'gpu." + field +
+                                   "' is missing or out of range");
+  };
+  if (!gpu)
+    return fail("<object>");
+  std::optional<llvm::StringRef> chip = gpu->getString("chip");
+  if (!chip || !chip->starts_with("sm_"))
+    return fail("chip");
+  t.chip = chip->str();
+  std::optional<int64_t> cc = gpu->getInteger("compute_capability");
+  if (!cc || (*cc != 80 && *cc != 90))
+    return fail("compute_capability");
+  t.sm = int(*cc);
+  t.ptxVersion = int(gpu->getInteger("ptx_version").value_or(80));
+  std::optional<int64_t> sms = gpu->getInteger("sms");
+  if (!sms || *sms < 1 || *sms > 4096)
+    return fail("sms");
+  t.sms = *sms;
+  std::optional<int64_t> smem =
+      gpu->getInteger("shared_memory_per_block_optin_bytes");
+  if (!smem || *smem < 49152 || *smem > (1 << 20))
+    return fail("shared_memory_per_block_optin_bytes");
+  t.maxSharedPerBlock = *smem;
+  return t;
+}
+
+GpuSketchAttr GpuSketchChoice::toAttr(MLIRContext *ctx,
+                                      const GpuTarget &target) const {
+  return GpuSketchAttr::get(ctx, kernel, precision, blockM, blockN, blockK,
+                            warpsM, warpsN, consumers, stages, groupM, ctas,
+                            target.hints.toAttr(ctx), source);
+}
+
+GpuSketchChoice GpuSketchChoice::fromAttr(GpuSketchAttr a) {
+  GpuSketchChoice c;
+  c.kernel = a.getKernel().str();
+  c.precision = a.getPrecision().str();
+  c.blockM = a.getBlockM();
+  c.blockN = a.getBlockN();
+  c.blockK = a.getBlockK();
+  c.warpsM = a.getWarpsM();
+  c.warpsN = a.getWarpsN();
+  c.consumers = a.getConsumers();
+  c.stages = a.getStages();
+  c.groupM = a.getGroupM();
+  c.ctas = a.getCtas();
+  c.source = a.getSource().str();
+  return c;
+}
+
+std::string GpuSketchChoice::emitter() const {
+  if (kernel == "wgmma")
+    return "nvidia_gemm_wgmma";
+  if (kernel == "mma_sync")
+    return "nvidia_gemm_mma";
+  return "nvidia_gemm_ffma";
+}
+
+static int64_t elemBytes(llvm::StringRef t) {
+  return t == "bf16" || t == "f16" ? 2 : 4;
+}
+
+/// Whether TMA can describe the rows of A and B (16-byte strides).
+static bool tmaAligned(const GpuGemmProblem &p) {
+  int64_t es = elemBytes(p.aType);
+  return (p.k * es) % 16 == 0 && (p.n * es) % 16 == 0;
+}
+
+namespace {
+struct Candidate {
+  int64_t bm, bn, wm, wn, nc;
+  double efficiency; ///< relative throughput of one SM with this tile
+};
+} // namespace
+
+/// Cost of running `tiles` tiles of `work` elements at `eff` on `sms` SMs:
+/// whole waves for one-CTA-per-tile grids, fractional for persistent ones.
+static double cost(int64_t tiles, int64_t sms, double work, double eff,
+                   bool persistent) {
+  double waves = persistent ? std::max(1.0, double(tiles) / double(sms))
+                            : std::ceil(double(tiles) / double(sms));
+  return waves * work / eff;
+}
+
+llvm::Expected<GpuSketchChoice>
+mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
+                                 const GpuTarget &target) {
+  GpuSketchChoice c;
+  c.precision = p.precision;
+  c.source = "builtin";
+  auto tiles = [&](int64_t bm, int64_t bn) {
+    return ((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn);
+  };
+  if (p.precision == "f32") {
+    c.kernel = "ffma";
+    c.blockM = 128;
+    c.blockN = 128;
+    c.blockK = 16;
+    c.stages = 2;
+    return c;
+  }
+  bool wgmma = target.sm >= 90 &&
+               (p.precision == "bf16" || p.precision == "f16") && tmaAligned(p);
+  if (wgmma) {
+    // Relative rates measured on the H200 (docs/benchmarks/gpu-gemm.md).
+    static const Candidate cands[] = {{128, 256, 0, 0, 2, 1.0},
+                                      {128, 128, 0, 0, 2, 0.93},
+                                      {64, 128, 0, 0, 1, 0.62},
+                                      {64, 64, 0, 0, 1, 0.40}};
+    double best = INFINITY;
+    for (const Candidate &cand : cands) {
+      double v = cost(tiles(cand.bm, cand.bn), target.sms,
+                      double(cand.bm * cand.bn), cand.efficiency, true);
+      if (v < best) {
+        best = v;
+        c.blockM = cand.bm;
+        c.blockN = cand.bn;
+        c.consumers = cand.nc;
+      }
+    }
+    c.kernel = "wgmma";
+    c.blockK = 64;
+    int64_t stage = (c.blockM + c.blockN) * 64 * 2;
+    c.stages = std::min<int64_t>(6, (target.maxSharedPerBlock - 1024) / stage);
+    c.ctas = std::min(tiles(c.blockM, c.blockN), target.sms);
+    c.groupM = 8;
+    return c;
+  }
+  // mma.sync: bf16/f16 on sm_80 (or rows TMA cannot describe), tf32.
+  c.kernel = "mma_sync";
+  int64_t es = elemBytes(p.aType);
+  bool aligned = (p.k * es) % 16 == 0 && (p.n * es) % 16 == 0;
+  static const Candidate cands[] = {{128, 128, 2, 4, 0, 1.0},
+                                    {128, 64, 2, 2, 0, 0.75},
+                                    {64, 64, 2, 2, 0, 0.5}};
+  double best = INFINITY;
+  for (const Candidate &cand : cands) {
+    // Element loads (unaligned rows) make big tiles slow to fill.
+    double eff = aligned ? cand.efficiency
+                         : cand.efficiency * 4096.0 / double(cand.bm * cand.bn);
+    double v = cost(tiles(cand.bm, cand.bn), target.sms * 2,
+                    double(cand.bm * cand.bn), eff, false);
+    if (v < best) {
+      best = v;
+      c.blockM = cand.bm;
+      c.blockN = cand.bn;
+      c.warpsM = cand.wm;
+      c.warpsN = cand.wn;
+    }
+  }
+  c.blockK = p.precision == "tf32" ? 16 : 32;
+  c.stages = 4;
+  c.groupM = 8;
+  return c;
+}
+
+llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
+                                           const GpuGemmProblem &p,
+                                           const GpuTarget &t) {
+  auto fail = [](llvm::StringRef field, const llvm::Twine &why) {
+    return llvm::createStringError("gpu_sketch field '" + field + "': " + why);
+  };
+  if (s.kernel != "wgmma" && s.kernel != "mma_sync" && s.kernel != "ffma")
+    return fail("kernel", "must be \"wgmma\", \"mma_sync\" or \"ffma\", got \"" +
+                              s.kernel + "\"");
+  if (s.precision != p.precision)
+    return fail("precision", "is \"" + s.precision + "\" but the matmul "
+                             "computes in " + p.precision);
+  if (s.kernel == "wgmma") {
+    if (t.sm < 90)
+      return fail("kernel", "wgmma needs sm_90a; target " + t.hints.name +
+                                " is sm_" + llvm::Twine(t.sm));
+    if (p.precision != "bf16" && p.precision != "f16")
+      return fail("kernel", "wgmma with a row-major B takes bf16/f16 only, not " +
+                                p.precision);
+    if (!tmaAligned(p))
+      return fail("kernel", llvm::formatv("TMA needs 16-byte aligned rows (K and "
+                                          "N multiples of 8), got K={0} N={1}",
+                                          p.k, p.n)
+                                .str());
+    if (s.blockK != 64)
+      return fail("block_k", "must be 64 (one 128-byte swizzle row)");
+    if (s.consumers < 1 || s.consumers > 2)
+      return fail("consumers", "must be 1 or 2");
+    if (s.blockM % (64 * s.consumers))
+      return fail("block_m", "must be a multiple of 64 * consumers");
+    if (s.blockN % 64 || s.blockN > 256 || s.blockN < 64)
+      return fail("block_n", "must be 64, 128, 192 or 256");
+    int64_t smem = s.stages * (s.blockM + s.blockN) * 128 + 16 * s.stages;
+    if (smem > t.maxSharedPerBlock)
+      return fail("stages", llvm::formatv("{0} stages need {1} bytes of shared "
+                                          "memory; the target allows {2}",
+                                          s.stages, smem, t.maxSharedPerBlock)
+                                .str());
+  } else if (s.kernel == "mma_sync") {
+    if (p.precision == "f32")
+      return fail("kernel", "plain fp32 has no mma.sync (use ffma, or "
+                            "tensorop.precision = \"tf32\")");
+    if (s.warpsM < 1 || s.warpsN < 1 || s.warpsM * s.warpsN > 16)
+      return fail("warps_m", "warps_m x warps_n must be 1..16 warps");
+    if (s.blockM % (16 * s.warpsM))
+      return fail("block_m", "must be a multiple of 16 * warps_m");
+    if (s.blockN % (16 * s.warpsN))
+      return fail("block_n", "must be a multiple of 16 * warps_n");
+  } else {
+    if (p.precision != "f32")
+      return fail("kernel", "ffma is the plain fp32 kernel; the matmul computes "
+                            "in " + p.precision);
+  }
+  if (s.stages < 2 || s.stages > 8)
+    return fail("stages", "must be in [2, 8]");
+  if (s.groupM < 1 || s.groupM > 64)
+    return fail("group_m", "must be in [1, 64]");
+  return llvm::Error::success();
+}
+
+llvm::json::Object mlir::tensorop::emitterSpec(const GpuSketchChoice &s,
+                                               const GpuGemmProblem &p,
+                                               const GpuTarget &t,
+                                               llvm::StringRef name) {
+  llvm::json::Object spec{{"name", name},
+                          {"m", p.m},
+                          {"n", p.n},
+                          {"k", p.k},
+                          {"a_dtype", p.precision},
+                          {"c_dtype", p.cType},
+                          {"accumulate", p.accumulate},
+                          {"sm", t.sm},
+                          {"group_m", s.groupM}};
+  if (s.kernel == "wgmma") {
+    spec["block_m"] = s.blockM;
+    spec["block_n"] = s.blockN;
+    spec["consumers"] = s.consumers;
+    spec["stages"] = s.stages;
+    spec["sms"] = s.ctas > 0 ? s.ctas : t.sms;
+  } else if (s.kernel == "mma_sync") {
+    spec["block_m"] = s.blockM;
+    spec["block_n"] = s.blockN;
+    spec["block_k"] = s.blockK;
+    spec["warps_m"] = s.warpsM;
+    spec["warps_n"] = s.warpsN;
+    spec["stages"] = s.stages;
+  }
+  return spec;
+}

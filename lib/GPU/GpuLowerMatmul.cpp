@@ -1,0 +1,327 @@
+//===- GpuLowerMatmul.cpp - linalg.matmul -> gpu.launch_func of PTX --------===//
+//
+// tensorop-gpu-lower-matmul: for each memref linalg.matmul, a gpu.module
+// holding one gpu.func whose body is the PTX an NVIDIA emitter printed (one
+// llvm.inline_asm taking the kernel arguments), and a gpu.launch_func in
+// place of the matmul. The sketch (#tensorop.gpu_sketch) says which emitter
+// and which tile; the emitter answers with the launch shape.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorop/Dialect/TensorOpDialect.h"
+#include "tensorop/GPU/GpuAdvisor.h"
+#include "tensorop/GPU/GpuEmitter.h"
+#include "tensorop/GPU/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Pass/Pass.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace mlir::tensorop {
+#define GEN_PASS_DEF_TENSOROPGPULOWERMATMUL
+#include "GpuPasses.h.inc"
+} // namespace mlir::tensorop
+
+using namespace mlir;
+using namespace mlir::tensorop;
+
+static constexpr llvm::StringLiteral kGpuSketchAttr = "tensorop.gpu_sketch";
+static constexpr llvm::StringLiteral kPrecisionAttr = "tensorop.precision";
+static constexpr llvm::StringLiteral kLaunchAttr = "tensorop.launch";
+static constexpr llvm::StringLiteral kTensorMapFn = "tensoropGpuTensorMap2D";
+static constexpr llvm::StringLiteral kSmemGlobal = "tensorop_smem";
+
+static std::string typeName(Type t) {
+  if (t.isBF16())
+    return "bf16";
+  if (t.isF16())
+    return "f16";
+  if (t.isF32())
+    return "f32";
+  return "";
+}
+
+static bool isDimPair(AffineMap map, unsigned i, unsigned j) {
+  if (map.getNumDims() != 3 || map.getNumResults() != 2)
+    return false;
+  auto d0 = dyn_cast<AffineDimExpr>(map.getResult(0));
+  auto d1 = dyn_cast<AffineDimExpr>(map.getResult(1));
+  return d0 && d1 && d0.getPosition() == i && d1.getPosition() == j;
+}
+
+/// A contiguous row-major static memref (what the kernels index).
+static MemRefType denseMemRef(Value v) {
+  auto t = dyn_cast<MemRefType>(v.getType());
+  if (!t || !t.hasStaticShape() || t.getRank() != 2 ||
+      !t.getLayout().isIdentity())
+    return {};
+  return t;
+}
+
+/// The zero linalg.fill of `c` right before `op`, if any.
+static linalg::FillOp zeroFillBefore(linalg::MatmulOp op, Value c) {
+  auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
+  if (!fill || fill.getOutputs().size() != 1 || fill.getOutputs()[0] != c)
+    return {};
+  Value value = fill.getInputs()[0];
+  auto cst = value.getDefiningOp<arith::ConstantOp>();
+  if (!cst)
+    return {};
+  auto f = dyn_cast<FloatAttr>(cst.getValue());
+  if (!f || !f.getValue().isZero())
+    return {};
+  return fill;
+}
+
+namespace {
+struct GpuLowerMatmulPass
+    : public tensorop::impl::TensorOpGpuLowerMatmulBase<GpuLowerMatmulPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<linalg::MatmulOp> matmuls;
+    module.walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
+    if (matmuls.empty())
+      return;
+    llvm::Expected<GpuTarget> gpuTarget = loadGpuTarget(target, hintsDir);
+    if (!gpuTarget) {
+      module.emitError() << llvm::toString(gpuTarget.takeError());
+      return signalPassFailure();
+    }
+    if (advisor != "builtin") {
+      module.emitError() << "advisor '" << advisor
+                         << "' is not available for NVIDIA targets in this "
+                            "build (use 'builtin' or a #tensorop.gpu_sketch "
+                            "on the matmul)";
+      return signalPassFailure();
+    }
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    UnitAttr::get(&getContext()));
+    for (linalg::MatmulOp op : matmuls)
+      if (failed(lower(op, *gpuTarget)))
+        return signalPassFailure();
+  }
+
+  LogicalResult lower(linalg::MatmulOp op, const GpuTarget &t);
+  func::FuncOp tensorMapFunction(ModuleOp module);
+  unsigned counter = 0;
+};
+} // namespace
+
+func::FuncOp GpuLowerMatmulPass::tensorMapFunction(ModuleOp module) {
+  if (auto fn = module.lookupSymbol<func::FuncOp>(kTensorMapFn))
+    return fn;
+  OpBuilder b(module.getBodyRegion());
+  MLIRContext *ctx = module.getContext();
+  Type ptr = LLVM::LLVMPointerType::get(ctx);
+  Type i64 = IntegerType::get(ctx, 64);
+  auto type = FunctionType::get(ctx, {ptr, i64, i64, i64, i64, i64, i64, i64},
+                                {ptr});
+  auto fn = func::FuncOp::create(b, module.getLoc(), kTensorMapFn, type);
+  fn.setPrivate();
+  return fn;
+}
+
+LogicalResult GpuLowerMatmulPass::lower(linalg::MatmulOp op,
+                                        const GpuTarget &t) {
+  MLIRContext *ctx = op.getContext();
+  Value a = op.getDpsInputOperand(0)->get();
+  Value bv = op.getDpsInputOperand(1)->get();
+  Value c = op.getDpsInitOperand(0)->get();
+  MemRefType at = denseMemRef(a), bt = denseMemRef(bv), ct = denseMemRef(c);
+  if (!at || !bt || !ct)
+    return op.emitError("NVIDIA targets take linalg.matmul on static, "
+                        "contiguous row-major memrefs (device memory); "
+                        "bufferize tensors first and pass whole buffers");
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (!isDimPair(maps[0], 0, 2) || !isDimPair(maps[1], 2, 1) ||
+      !isDimPair(maps[2], 0, 1))
+    return op.emitError("NVIDIA targets do not support transposed or "
+                        "broadcast matmul operands yet");
+  GpuGemmProblem p;
+  p.m = ct.getDimSize(0);
+  p.n = ct.getDimSize(1);
+  p.k = at.getDimSize(1);
+  p.aType = typeName(at.getElementType());
+  p.cType = typeName(ct.getElementType());
+  if (p.aType.empty() || p.aType != typeName(bt.getElementType()) ||
+      p.cType.empty())
+    return op.emitError() << "NVIDIA targets take bf16, f16 or f32 inputs "
+                             "(both the same) and f32, bf16 or f16 output, "
+                             "got "
+                          << at.getElementType() << " x "
+                          << bt.getElementType() << " -> "
+                          << ct.getElementType();
+  if (p.aType == "f32" && p.cType != "f32")
+    return op.emitError("f32 inputs need an f32 output");
+  p.precision = p.aType;
+  if (auto prec = op->getAttrOfType<StringAttr>(kPrecisionAttr)) {
+    if (prec.getValue() != "tf32" && prec.getValue() != p.aType)
+      return op.emitError() << kPrecisionAttr << " must be \"tf32\" (on f32 "
+                            << "inputs) or the input type, got " << prec;
+    if (prec.getValue() == "tf32" && p.aType != "f32")
+      return op.emitError() << kPrecisionAttr
+                            << " = \"tf32\" needs f32 inputs";
+    p.precision = prec.getValue().str();
+  }
+  if (p.m == 0 || p.n == 0 || p.k == 0)
+    return op.emitError("empty matrices are not supported on NVIDIA targets");
+  linalg::FillOp fill = zeroFillBefore(op, c);
+  p.accumulate = !fill;
+
+  // The sketch: the one on the op, or the advisor's.
+  GpuSketchChoice sketch;
+  if (auto attr = op->getAttrOfType<GpuSketchAttr>(kGpuSketchAttr)) {
+    sketch = GpuSketchChoice::fromAttr(attr);
+  } else {
+    llvm::Expected<GpuSketchChoice> proposed = proposeGpuSketch(p, t);
+    if (!proposed)
+      return op.emitError() << "advisor 'builtin' failed: "
+                            << llvm::toString(proposed.takeError());
+    sketch = *proposed;
+  }
+  if (llvm::Error e = checkGpuSketch(sketch, p, t))
+    return op.emitError() << "illegal sketch for " << t.hints.name << ": "
+                          << llvm::toString(std::move(e));
+  GpuSketchAttr sketchAttr = sketch.toAttr(ctx, t);
+
+  auto func = op->getParentOfType<FunctionOpInterface>();
+  std::string base = func ? func.getName().str() : "tensorop";
+  unsigned index = counter++;
+  std::string kernelName =
+      index == 0 ? base + "_kernel" : llvm::formatv("{0}_kernel{1}", base, index).str();
+  llvm::json::Object spec = emitterSpec(sketch, p, t, kernelName);
+  llvm::Expected<GpuEmittedKernel> emitted =
+      runGpuEmitter(sketch.emitter(), spec, emitterDir, emitterTimeout);
+  if (!emitted)
+    return op.emitError() << llvm::toString(emitted.takeError());
+
+  // ---- device side: gpu.module { smem global; gpu.func { inline PTX } } ----
+  ModuleOp module = op->getParentOfType<ModuleOp>();
+  OpBuilder b(ctx);
+  b.setInsertionPointToEnd(module.getBody());
+  Location loc = op.getLoc();
+  std::string moduleName = kernelName + "_module";
+  auto nvvmTarget = NVVM::NVVMTargetAttr::get(
+      ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda", emitted->chip,
+      "+ptx" + std::to_string(emitted->ptxVersion));
+  auto gpuModule =
+      gpu::GPUModuleOp::create(b, loc, moduleName, b.getArrayAttr({nvvmTarget}));
+  b.setInsertionPointToStart(gpuModule.getBody());
+  auto smemType = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), 0);
+  auto smem = LLVM::GlobalOp::create(b, loc, smemType, /*isConstant=*/false,
+                                     LLVM::Linkage::External, kSmemGlobal,
+                                     Attribute(), /*alignment=*/1024,
+                                     /*addrSpace=*/3);
+  SmallVector<Type> argTypes;
+  SmallVector<Value> hostArgs;
+  for (const GpuKernelParam &param : emitted->params) {
+    if (param.kind == "ptr")
+      argTypes.push_back(param.name == "A"   ? Type(at)
+                         : param.name == "B" ? Type(bt)
+                                             : Type(ct));
+    else
+      argTypes.push_back(b.getI64Type());
+  }
+  auto gpuFunc = gpu::GPUFuncOp::create(b, loc, kernelName,
+                                        FunctionType::get(ctx, argTypes, {}));
+  gpuFunc->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  gpuFunc->setAttr("nvvm.maxntid",
+                   b.getDenseI32ArrayAttr({int32_t(emitted->threads), 1, 1}));
+  if (emitted->minCtas > 0)
+    gpuFunc->setAttr("nvvm.minctasm", b.getI32IntegerAttr(emitted->minCtas));
+  gpuFunc->setAttr(kGpuSketchAttr, sketchAttr);
+  {
+    std::string launch;
+    llvm::raw_string_ostream os(launch);
+    os << llvm::json::Value(llvm::json::Object(emitted->answer));
+    gpuFunc->setAttr(kLaunchAttr, b.getStringAttr(launch));
+  }
+  b.setInsertionPointToStart(&gpuFunc.getBody().front());
+  SmallVector<Value> asmOperands;
+  for (BlockArgument arg : gpuFunc.getArguments()) {
+    if (isa<MemRefType>(arg.getType())) {
+      Value idx = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, arg);
+      asmOperands.push_back(
+          arith::IndexCastOp::create(b, loc, b.getI64Type(), idx));
+    } else {
+      asmOperands.push_back(arg);
+    }
+  }
+  Value smemPtr = LLVM::AddressOfOp::create(b, loc, smem);
+  asmOperands.push_back(
+      LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), smemPtr));
+  LLVM::InlineAsmOp::create(
+      b, loc, TypeRange{}, asmOperands, emitted->asmText, emitted->constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+  gpu::ReturnOp::create(b, loc);
+
+  // ---- host side: tensor maps, then the launch ----
+  b.setInsertionPoint(op);
+  Type i64 = b.getI64Type();
+  auto cI64 = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
+  };
+  auto pointerOf = [&](Value memref) -> Value {
+    Value idx = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+    Value asInt = arith::IndexCastOp::create(b, loc, i64, idx);
+    return LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(ctx),
+                                    asInt);
+  };
+  for (const GpuKernelParam &param : emitted->params) {
+    if (param.kind == "ptr") {
+      hostArgs.push_back(param.name == "A" ? a : param.name == "B" ? bv : c);
+      continue;
+    }
+    func::FuncOp mapFn = tensorMapFunction(module);
+    Value base = pointerOf(param.tensor == "A" ? a : bv);
+    SmallVector<Value> callArgs = {base,
+                                   cI64(param.dtype),
+                                   cI64(param.dims[0]),
+                                   cI64(param.dims[1]),
+                                   cI64(param.strideBytes),
+                                   cI64(param.box[0]),
+                                   cI64(param.box[1]),
+                                   cI64(param.swizzle)};
+    Value map = func::CallOp::create(b, loc, mapFn, callArgs).getResult(0);
+    hostArgs.push_back(LLVM::PtrToIntOp::create(b, loc, i64, map));
+  }
+  auto cIdx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  gpu::KernelDim3 grid{cIdx(emitted->grid[0]), cIdx(emitted->grid[1]),
+                       cIdx(emitted->grid[2])};
+  gpu::KernelDim3 block{cIdx(emitted->threads), cIdx(1), cIdx(1)};
+  Value smemBytes = arith::ConstantOp::create(
+      b, loc, b.getI32IntegerAttr(int32_t(emitted->sharedBytes)));
+  auto launch = gpu::LaunchFuncOp::create(b, loc, gpuFunc, grid, block,
+                                          smemBytes, hostArgs);
+  launch->setAttr(kGpuSketchAttr, sketchAttr);
+  if (fill)
+    fill.erase();
+  op.erase();
+  return success();
+}
+
+void mlir::tensorop::registerTensorOpGpuPasses() {
+  static bool once = [] {
+    ::mlir::registerPass([]() -> std::unique_ptr<Pass> {
+      return createTensorOpGpuLowerMatmul();
+    });
+    return true;
+  }();
+  (void)once;
+}

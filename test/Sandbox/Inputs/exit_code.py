@@ -1,0 +1,3 @@
+import sys
+print("failing on purpose", file=sys.stderr)
+sys.exit(7)

@@ -1,0 +1,2 @@
+def greet(name):
+    return "hello from the helper, %s" % name
