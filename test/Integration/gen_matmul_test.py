@@ -115,7 +115,7 @@ func.func @main() {{
   %f4 = arith.constant 4.0 : f32
   %zero = arith.constant 0.0 : f64
   %u = arith.constant 6.0e-08 : f64
-  %twoKu = arith.constant {2.0 * k * 6.0e-08!r} : f64
+  %twoKu = arith.constant {2.0 * k * 6.0e-08:.17e} : f64
   %A = memref.alloc() : memref<{at}>
   %B = memref.alloc() : memref<{bt}>
   %C = memref.alloc() : memref<{ct}>

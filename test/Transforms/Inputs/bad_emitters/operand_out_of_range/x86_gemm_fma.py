@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Bad emitter for tests: well-formed JSON, but the code uses operand $9 (there are 7)."""
+"""Bad emitter for tests: well-formed JSON, but the code uses operand $20 (there are 7)."""
 import json
 import sys
 
 spec = json.load(sys.stdin)
-answer = {"name": "bad_operand", "dialect": "att",
-          "asm": "  add $$4, $9\n",
+answer = {"name": "operand_out_of_range", "dialect": "att",
+          "asm": "  add $$4, $20\n",
           "constraints": "=r,=r,=r,=r,=r,=r,=r,0,1,2,3,4,5,6,~{memory}",
           "mr": spec["mr"], "nr": spec["nr"]}
 print(json.dumps(answer))

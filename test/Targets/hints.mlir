@@ -1,0 +1,73 @@
+// Broken hints files are errors that name the file and the field. The
+// hints-dir= option of --tensorop-annotate-sketch and $TENSOROP_HINTS_DIR
+// point at directories under Inputs/, each holding one broken
+// x86-avx512.json.
+
+// RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_json" 2>&1 | FileCheck %s --check-prefix=JSON
+// JSON: error: {{.*}}bad_hints_json{{/|\\}}x86-avx512.json: invalid JSON: [4:26, byte=86]: Expected object key
+
+// RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_root_array" 2>&1 | FileCheck %s --check-prefix=ROOT
+// ROOT: error: {{.*}}bad_hints_root_array{{/|\\}}x86-avx512.json: field '<root>' must be a JSON object
+
+// RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_missing_registers" 2>&1 | FileCheck %s --check-prefix=MISSING
+// MISSING: error: {{.*}}bad_hints_missing_registers{{/|\\}}x86-avx512.json: field 'vector.registers' is missing or not a number
+
+// RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_registers_string" 2>&1 | FileCheck %s --check-prefix=STRING
+// STRING: error: {{.*}}bad_hints_registers_string{{/|\\}}x86-avx512.json: field 'vector.registers' is missing or not a number
+
+// RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_schema" 2>&1 | FileCheck %s --check-prefix=SCHEMA
+// SCHEMA: error: {{.*}}bad_hints_schema{{/|\\}}x86-avx512.json: field 'schema' is 'tensorop-hints/2', expected 'tensorop-hints/1'
+
+// RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_negative_cache" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// NEGATIVE: error: {{.*}}bad_hints_negative_cache{{/|\\}}x86-avx512.json: field 'caches[1].size_bytes' is -1048576{{(\.0+)?}}, outside [1024{{(\.0+)?}}, 1099511627776{{(\.0+)?}}]
+
+// RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_target_mismatch" 2>&1 | FileCheck %s --check-prefix=MISMATCH
+// MISMATCH: error: {{.*}}bad_hints_target_mismatch{{/|\\}}x86-avx512.json: field 'target' is 'x86-avx2' but the file is for 'x86-avx512'
+
+// RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_fractional_bits" 2>&1 | FileCheck %s --check-prefix=FRACTION
+// FRACTION: error: {{.*}}bad_hints_fractional_bits{{/|\\}}x86-avx512.json: field 'vector.bits' must be an integer
+
+// RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_bits_not_multiple" 2>&1 | FileCheck %s --check-prefix=BITS
+// BITS: error: {{.*}}bad_hints_bits_not_multiple{{/|\\}}x86-avx512.json: field 'vector.bits' must be a multiple of 32
+
+// RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_empty_cpu" 2>&1 | FileCheck %s --check-prefix=CPU
+// CPU: error: {{.*}}bad_hints_empty_cpu{{/|\\}}x86-avx512.json: field 'cpu' must not be empty
+
+// RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_cache_not_object" 2>&1 | FileCheck %s --check-prefix=CACHEOBJ
+// CACHEOBJ: error: {{.*}}bad_hints_cache_not_object{{/|\\}}x86-avx512.json: field 'caches[2]' must be an object
+
+// RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_no_l2" 2>&1 | FileCheck %s --check-prefix=NOL2
+// NOL2: error: {{.*}}bad_hints_no_l2{{/|\\}}x86-avx512.json: field 'caches' must describe at least levels 1 and 2
+
+// A well-formed file can still leave the advisor nothing to choose from.
+// RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_too_few_registers" 2>&1 | FileCheck %s --check-prefix=FEWREGS
+// FEWREGS: hints.mlir:{{[0-9]+}}:3: error: advisor 'builtin' failed: target x86-avx512 has too few vector registers
+
+// No file for the target in the directory.
+// RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/does_not_exist" 2>&1 | FileCheck %s --check-prefix=NOFILE
+// NOFILE: error: unknown target 'x86-avx512': no hints file {{.*}}does_not_exist{{/|\\}}x86-avx512.json (CPU targets: host, x86-avx512, x86-avx2{{.*}})
+
+// $TENSOROP_HINTS_DIR is the default hints-dir, for the pass ...
+// RUN: not env TENSOROP_HINTS_DIR=%S/Inputs/bad_hints_missing_registers tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512" 2>&1 | FileCheck %s --check-prefix=MISSING
+// ... and for the whole pipeline.
+// RUN: not env TENSOROP_HINTS_DIR=%S/Inputs/bad_hints_schema tensorop-opt %s --tensorop-pipeline="target=x86-avx512" 2>&1 | FileCheck %s --check-prefix=SCHEMA
+// The option wins over the environment.
+// RUN: not env TENSOROP_HINTS_DIR=%S/Inputs/bad_hints_schema tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_target_mismatch" 2>&1 | FileCheck %s --check-prefix=MISMATCH
+// The directory replaces the shipped one as a whole (it has no x86-avx2.json).
+// RUN: not env TENSOROP_HINTS_DIR=%S/Inputs/bad_hints_schema tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx2" 2>&1 | FileCheck %s --check-prefix=NOAVX2
+// NOAVX2: error: unknown target 'x86-avx2': no hints file {{.*}}bad_hints_schema{{/|\\}}x86-avx2.json
+
+// tensorop-apply-sketch reads the hints of the sketch's target from
+// $TENSOROP_HINTS_DIR too.
+// RUN: tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512" -o %t.annotated.mlir
+// RUN: not env TENSOROP_HINTS_DIR=%S/Inputs/bad_hints_negative_cache tensorop-opt %t.annotated.mlir --tensorop-apply-sketch 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+
+// The shipped hints are valid.
+// RUN: tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%tensorop_src/hints" | FileCheck %s --check-prefix=GOOD
+// RUN: tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx2 hints-dir=%tensorop_src/hints" | FileCheck %s --check-prefix=GOOD
+// GOOD: linalg.matmul {tensorop.sketch = #tensorop.sketch<
+
+func.func @gemm(%A: memref<97x67xf32>, %B: memref<67x131xf32>, %C: memref<97x131xf32>) {
+  linalg.matmul ins(%A, %B : memref<97x67xf32>, memref<67x131xf32>) outs(%C : memref<97x131xf32>)
+  return
+}

@@ -1,0 +1,31 @@
+// --tensorop-pipeline lowers a module with static f32 matmuls (on memrefs
+// or tensors) all the way to the LLVM dialect, the microkernels as inline asm.
+// RUN: tensorop-opt %s --tensorop-pipeline="target=x86-avx512" | FileCheck %s --implicit-check-not=linalg. --implicit-check-not=tensorop. --implicit-check-not=scf. --implicit-check-not=memref. --implicit-check-not=vector. --implicit-check-not=func.func --implicit-check-not=bufferization. --implicit-check-not=arith. --implicit-check-not=affine.
+// RUN: tensorop-opt %s --tensorop-pipeline="target=x86-avx2" | FileCheck %s --implicit-check-not=linalg. --implicit-check-not=tensorop. --implicit-check-not=scf. --implicit-check-not=memref. --implicit-check-not=vector.
+
+// CHECK-LABEL: llvm.func @gemm(
+// CHECK:         llvm.inline_asm has_side_effects asm_dialect = att
+// CHECK-LABEL: llvm.func @gemm_tensors(
+// CHECK:         llvm.inline_asm has_side_effects asm_dialect = att
+
+// bare-ptr-abi=1: static memref arguments become plain pointers.
+// RUN: tensorop-opt %s --tensorop-pipeline="target=x86-avx512 bare-ptr-abi=1" | FileCheck %s --check-prefix=BARE
+// BARE: llvm.func @gemm(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) {
+
+// Pipeline options reach the passes, and their errors are the passes' own.
+// RUN: not tensorop-opt %s --tensorop-pipeline="target=x86-avx512 advisor=bogus" 2>&1 | FileCheck %s --check-prefix=ADVISOR
+// ADVISOR: error: unknown advisor 'bogus'
+// RUN: not tensorop-opt %s --tensorop-pipeline="target=x86-avx512 db=%S/does-not-exist.db" 2>&1 | FileCheck %s --check-prefix=DB
+// DB: error: tensorop: tuning database {{.*}}does-not-exist.db does not exist
+// RUN: not tensorop-opt %s --tensorop-pipeline="target=x86-sse2" 2>&1 | FileCheck %s --check-prefix=TARGET
+// TARGET: error: target 'x86-sse2' is not supported by the CPU pipeline
+
+func.func @gemm(%A: memref<97x67xf32>, %B: memref<67x131xf32>, %C: memref<97x131xf32>) {
+  linalg.matmul ins(%A, %B : memref<97x67xf32>, memref<67x131xf32>) outs(%C : memref<97x131xf32>)
+  return
+}
+
+func.func @gemm_tensors(%A: tensor<13x19xf32>, %B: tensor<19x17xf32>, %C: tensor<13x17xf32>) -> tensor<13x17xf32> {
+  %r = linalg.matmul ins(%A, %B : tensor<13x19xf32>, tensor<19x17xf32>) outs(%C : tensor<13x17xf32>) -> tensor<13x17xf32>
+  return %r : tensor<13x17xf32>
+}

@@ -1,0 +1,134 @@
+// RUN: tensorop-opt %s -split-input-file -verify-diagnostics --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s
+
+// Matmuls the CPU pipeline does not handle are left without a sketch, with a
+// remark saying why; the upstream lowering then takes them.
+
+// Bad pass options are errors, reported once there is a matmul to annotate.
+// RUN: not tensorop-opt %s -split-input-file --tensorop-annotate-sketch="target=x86-sse2" 2>&1 | FileCheck %s --check-prefix=SSE
+// RUN: not tensorop-opt %s -split-input-file --tensorop-annotate-sketch="target=foo" 2>&1 | FileCheck %s --check-prefix=FOO
+// RUN: not tensorop-opt %s -split-input-file --tensorop-annotate-sketch="target=x86-avx512 advisor=bogus" 2>&1 | FileCheck %s --check-prefix=ADVISOR
+// RUN: not tensorop-opt %s -split-input-file --tensorop-annotate-sketch="target=x86-avx512 db=%S/does-not-exist.db" 2>&1 | FileCheck %s --check-prefix=DB
+// SSE: error: target 'x86-sse2' is not supported by the CPU pipeline (supported: host, x86-avx512, x86-avx2{{.*}})
+// FOO: error: target 'foo' is not supported by the CPU pipeline (supported: host, x86-avx512, x86-avx2{{.*}})
+// ADVISOR: error: unknown advisor 'bogus'
+// DB:  error: tensorop: tuning database {{.*}}does-not-exist.db does not exist
+
+// CHECK-LABEL: func.func @dynamic_dims
+// CHECK-NOT:   tensorop.sketch
+// CHECK:       return
+func.func @dynamic_dims(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) {
+  // expected-remark @+1 {{tensorop: not handled (dynamic dimensions are not supported yet); lowered by the upstream pipeline}}
+  linalg.matmul ins(%A, %B : memref<?x?xf32>, memref<?x?xf32>) outs(%C : memref<?x?xf32>)
+  return
+}
+
+// -----
+
+// One dynamic dimension is enough, on tensors too.
+// CHECK-LABEL: func.func @one_dynamic_dim_tensor
+// CHECK-NOT:   tensorop.sketch
+// CHECK:       return
+func.func @one_dynamic_dim_tensor(%A: tensor<8x?xf32>, %B: tensor<?x16xf32>, %C: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  // expected-remark @+1 {{tensorop: not handled (dynamic dimensions are not supported yet); lowered by the upstream pipeline}}
+  %r = linalg.matmul ins(%A, %B : tensor<8x?xf32>, tensor<?x16xf32>) outs(%C : tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %r : tensor<8x16xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @f16
+// CHECK-NOT:   tensorop.sketch
+// CHECK:       return
+func.func @f16(%A: memref<8x8xf16>, %B: memref<8x8xf16>, %C: memref<8x8xf16>) {
+  // expected-remark @+1 {{tensorop: not handled (element types other than f32 are not supported on CPU targets yet (got f16 x f16 -> f16)); lowered by the upstream pipeline}}
+  linalg.matmul ins(%A, %B : memref<8x8xf16>, memref<8x8xf16>) outs(%C : memref<8x8xf16>)
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @f64
+// CHECK-NOT:   tensorop.sketch
+// CHECK:       return
+func.func @f64(%A: tensor<8x8xf64>, %B: tensor<8x8xf64>, %C: tensor<8x8xf64>) -> tensor<8x8xf64> {
+  // expected-remark @+1 {{tensorop: not handled (element types other than f32 are not supported on CPU targets yet (got f64 x f64 -> f64)); lowered by the upstream pipeline}}
+  %r = linalg.matmul ins(%A, %B : tensor<8x8xf64>, tensor<8x8xf64>) outs(%C : tensor<8x8xf64>) -> tensor<8x8xf64>
+  return %r : tensor<8x8xf64>
+}
+
+// -----
+
+// Mixed precision (f16 inputs accumulated in f32) is not f32 either.
+// CHECK-LABEL: func.func @f16_to_f32
+// CHECK-NOT:   tensorop.sketch
+// CHECK:       return
+func.func @f16_to_f32(%A: memref<8x8xf16>, %B: memref<8x8xf16>, %C: memref<8x8xf32>) {
+  // expected-remark @+1 {{tensorop: not handled (element types other than f32 are not supported on CPU targets yet (got f16 x f16 -> f32)); lowered by the upstream pipeline}}
+  linalg.matmul ins(%A, %B : memref<8x8xf16>, memref<8x8xf16>) outs(%C : memref<8x8xf32>)
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @batch_matmul
+// CHECK-NOT:   tensorop.sketch
+// CHECK:       return
+func.func @batch_matmul(%A: memref<2x8x8xf32>, %B: memref<2x8x8xf32>, %C: memref<2x8x8xf32>) {
+  // expected-remark @+1 {{tensorop: batch matmul is not supported yet; it is lowered by the upstream pipeline}}
+  linalg.batch_matmul ins(%A, %B : memref<2x8x8xf32>, memref<2x8x8xf32>) outs(%C : memref<2x8x8xf32>)
+  return
+}
+
+// -----
+
+// A broadcast along M (A is a K-vector shared by all rows).
+// CHECK-LABEL: func.func @broadcast_a
+// CHECK-NOT:   tensorop.sketch
+// CHECK:       return
+func.func @broadcast_a(%A: memref<8xf32>, %B: memref<8x16xf32>, %C: memref<4x16xf32>) {
+  // expected-remark @+1 {{tensorop: not handled (the indexing map of A is neither (m, k) nor (k, m)); lowered by the upstream pipeline}}
+  linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2)>,
+                                 affine_map<(d0, d1, d2) -> (d2, d1)>,
+                                 affine_map<(d0, d1, d2) -> (d0, d1)>]
+    ins(%A, %B : memref<8xf32>, memref<8x16xf32>) outs(%C : memref<4x16xf32>)
+  return
+}
+
+// -----
+
+// A broadcast of B along N.
+// CHECK-LABEL: func.func @broadcast_b
+// CHECK-NOT:   tensorop.sketch
+// CHECK:       return
+func.func @broadcast_b(%A: memref<4x8xf32>, %B: memref<8xf32>, %C: memref<4x16xf32>) {
+  // expected-remark @+1 {{tensorop: not handled (the indexing map of B is neither (k, n) nor (n, k)); lowered by the upstream pipeline}}
+  linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
+                                 affine_map<(d0, d1, d2) -> (d2)>,
+                                 affine_map<(d0, d1, d2) -> (d0, d1)>]
+    ins(%A, %B : memref<4x8xf32>, memref<8xf32>) outs(%C : memref<4x16xf32>)
+  return
+}
+
+// -----
+
+// Empty matrices have nothing to tile.
+// CHECK-LABEL: func.func @empty_m
+// CHECK-NOT:   tensorop.sketch
+// CHECK:       return
+func.func @empty_m(%A: memref<0x8xf32>, %B: memref<8x16xf32>, %C: memref<0x16xf32>) {
+  // expected-remark @+1 {{tensorop: not handled (empty matrices are left to the upstream lowering); lowered by the upstream pipeline}}
+  linalg.matmul ins(%A, %B : memref<0x8xf32>, memref<8x16xf32>) outs(%C : memref<0x16xf32>)
+  return
+}
+
+// -----
+
+// K = 0.
+// CHECK-LABEL: func.func @empty_k
+// CHECK-NOT:   tensorop.sketch
+// CHECK:       return
+func.func @empty_k(%A: memref<4x0xf32>, %B: memref<0x16xf32>, %C: memref<4x16xf32>) {
+  // expected-remark @+1 {{tensorop: not handled (empty matrices are left to the upstream lowering); lowered by the upstream pipeline}}
+  linalg.matmul ins(%A, %B : memref<4x0xf32>, memref<0x16xf32>) outs(%C : memref<4x16xf32>)
+  return
+}
