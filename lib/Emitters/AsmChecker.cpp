@@ -84,8 +84,10 @@ static Expected<std::string> substituteOperands(StringRef body,
       --j;
     }
     if (index >= regs.size())
-      return createStringError("operand $" + Twine(index) +
-                               " is out of range");
+      return createStringError("uses operand $" + Twine(index) +
+                               " but the kernel has only " +
+                               Twine(regs.size()) + " operands ($0..$" +
+                               Twine(regs.size() - 1) + ")");
     out += regs[index];
     i = j;
   }
@@ -112,6 +114,7 @@ Error mlir::tensorop::checkAssembles(StringRef asmText, StringRef dialect,
   if (regs.size() < numOperands)
     return createStringError("cannot check " + Twine(numOperands) +
                              "-operand assembly for " + tripleName);
+  regs.resize(numOperands);
   Expected<std::string> text = substituteOperands(asmText, regs);
   if (!text)
     return text.takeError();

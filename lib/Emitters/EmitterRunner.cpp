@@ -159,7 +159,23 @@ mlir::tensorop::runEmitter(const EmitterRequest &request) {
   }
 
   // Cache key: everything that determines the answer.
-  std::string keyText = (kProtocol + "\n" + scriptText + "\n" + specText +
+  // The shared helper modules the script may import are part of what
+  // determines its answer.
+  std::string helpers;
+  {
+    SmallString<256> helperDir(dir);
+    sys::path::append(helperDir, "tensorop_emit");
+    std::vector<std::string> files;
+    std::error_code ec;
+    for (sys::fs::directory_iterator it(helperDir, ec), end; it != end && !ec;
+         it.increment(ec))
+      if (StringRef(it->path()).ends_with(".py"))
+        files.push_back(it->path());
+    llvm::sort(files);
+    for (const std::string &f : files)
+      helpers += f + "\n" + readFileOrEmpty(f) + "\n";
+  }
+  std::string keyText = (kProtocol + "\n" + scriptText + "\n" + helpers + specText +
                          "\n" + request.triple + "\n" + request.cpu + "\n" +
                          request.features)
                             .str();

@@ -13,9 +13,22 @@ namespace mlir::tensorop {
 using namespace mlir;
 
 namespace {
+/// The upstream pipeline this pass runs (nested, so its dialects must be
+/// declared up front).
+void buildDeallocation(OpPassManager &pm) {
+  bufferization::BufferDeallocationPipelineOptions options;
+  bufferization::buildBufferDeallocationPipeline(pm, options);
+}
+
 struct DeallocateBuffersPass
     : public tensorop::impl::TensorOpDeallocateBuffersBase<
           DeallocateBuffersPass> {
+  void getDependentDialects(DialectRegistry &registry) const override {
+    OpPassManager pm(ModuleOp::getOperationName());
+    buildDeallocation(pm);
+    pm.getDependentDialects(registry);
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     Operation *explicitFree = nullptr;
@@ -42,8 +55,7 @@ struct DeallocateBuffersPass
       return;
     }
     OpPassManager pm(ModuleOp::getOperationName());
-    bufferization::BufferDeallocationPipelineOptions options;
-    bufferization::buildBufferDeallocationPipeline(pm, options);
+    buildDeallocation(pm);
     if (failed(runPipeline(pm, module)))
       return signalPassFailure();
   }

@@ -11,35 +11,39 @@ using namespace mlir::tensorop;
 
 void mlir::tensorop::buildTensorOpPipeline(OpPassManager &pm,
                                            const PipelineOptions &options) {
-  // Option values are quoted so that a bad value reaches the pass's own
-  // diagnostic instead of breaking the pipeline syntax.
-  std::string annotate = "tensorop-annotate-sketch{target=" +
-                         options.target.getValue() +
-                         " advisor=" + options.advisor.getValue() +
-                         (options.db.empty() ? "" : " db=" + options.db.getValue()) +
-                         "}";
-  std::string funcConv = options.barePtrAbi
-                             ? "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1}"
-                             : "convert-func-to-llvm";
+  // Our own passes get their options as values, never pasted into pipeline
+  // text, so any value reaches the pass's own diagnostic.
+  TensorOpAnnotateSketchOptions annotate;
+  annotate.target = options.target;
+  annotate.advisor = options.advisor;
+  annotate.db = options.db;
+  pm.addPass(createTensorOpAnnotateSketch(annotate));
+  std::string funcConv =
+      options.barePtrAbi
+          ? "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1}"
+          : "convert-func-to-llvm";
   // Everything after apply-sketch is the upstream lowering to LLVM, as in
   // mlir/test/lib/Dialect/LLVM/TestLowerToLLVM.cpp.
   std::string text =
-      annotate +
-      ",one-shot-bufferize{bufferize-function-boundaries "
+      "one-shot-bufferize{bufferize-function-boundaries "
       "function-boundary-type-conversion=identity-layout-map}"
       ",tensorop-deallocate-buffers"
       ",tensorop-apply-sketch"
       ",canonicalize,cse"
       ",tensorop-lower-ukernel"
-      ",func.func(convert-vector-to-scf{full-unroll=true},convert-linalg-to-loops)"
+      ",func.func(convert-vector-to-scf{full-unroll=true},"
+      "convert-linalg-to-loops)"
       ",lower-affine,convert-scf-to-cf,expand-strided-metadata,lower-affine"
-      ",convert-vector-to-llvm{vector-transpose-lowering=shuffle1d},convert-math-to-llvm,convert-math-to-libm"
+      ",convert-vector-to-llvm{vector-transpose-lowering=shuffle1d},"
+      "convert-math-to-llvm,convert-math-to-libm"
       ",finalize-memref-to-llvm," +
       funcConv +
-      ",convert-cf-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,convert-ub-to-llvm"
+      ",convert-cf-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,"
+      "convert-ub-to-llvm"
       ",reconcile-unrealized-casts";
   std::string error;
   llvm::raw_string_ostream os(error);
+  // Fixed text of registered upstream passes: failing here is a build bug.
   if (failed(parsePassPipeline(text, pm, os)))
     llvm::report_fatal_error(llvm::Twine("tensorop-pipeline: ") + error);
 }

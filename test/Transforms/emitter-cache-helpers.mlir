@@ -1,7 +1,6 @@
-// KNOWN BUG: the cache key covers the emitter script's own text but not the
-// helper modules it imports (python_emitters/tensorop_emit/*.py), so after a
-// helper changes, the old answer is still served from the cache.
-// XFAIL: *
+// The cache key covers the emitter script and the helper modules it imports
+// (python_emitters/tensorop_emit/*.py): after a helper changes, the old
+// answer is not served from the cache.
 
 // RUN: rm -rf %t && mkdir -p %t && cp -r %tensorop_src/python_emitters %t/emitters
 // RUN: rm -rf %t/emitters/tensorop_emit/__pycache__

@@ -38,7 +38,7 @@
 // MNEMONIC-NEXT: vfrobnicateps (%rsi), %zmm0
 
 // RUN: not env TENSOROP_CACHE_DIR=%t tensorop-opt %s --tensorop-apply-sketch="emitter-dir=%S/Inputs/bad_emitters/operand_out_of_range" 2>&1 | FileCheck %s --check-prefix=OPERAND
-// OPERAND: error: emitter 'x86_gemm_fma' {{.*}}operand $20 is out of range
+// OPERAND: error: emitter 'x86_gemm_fma' {{.*}}uses operand $20 but the kernel has only 7 operands
 
 // A script that never answers is killed after emitter-timeout seconds.
 // RUN: not env TENSOROP_CACHE_DIR=%t tensorop-opt %s --tensorop-apply-sketch="emitter-dir=%S/Inputs/bad_emitters/hangs emitter-timeout=2" 2>&1 | FileCheck %s --check-prefix=TIMEOUT

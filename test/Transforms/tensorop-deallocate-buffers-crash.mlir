@@ -1,10 +1,6 @@
-// KNOWN BUG: tensorop-deallocate-buffers runs the upstream
-// buffer-deallocation-pipeline as a dynamic pipeline but declares no
-// dependent dialects, so on input that has not loaded the bufferization
-// dialect yet (plain memref code) creating bufferization.dealloc segfaults
-// (in DeallocOp::getODSOperandIndexAndLength). Inside --tensorop-pipeline
-// one-shot-bufferize has loaded the dialect, which hides it.
-// XFAIL: *
+// tensorop-deallocate-buffers declares the dialects of the upstream
+// buffer-deallocation-pipeline it runs, so plain memref input (no
+// bufferization dialect loaded yet) works.
 
 // RUN: tensorop-opt %s --tensorop-deallocate-buffers | FileCheck %s
 // CHECK-LABEL: func.func @unfreed

@@ -15,6 +15,7 @@
 #include "tensorop/Advisor/Advisor.h"
 #include "tensorop/Advisor/Request.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
+#include "tensorop/LLM/LLMClient.h"
 #include "tensorop/Runtime/JitGemm.h"
 #include "tensorop/Runtime/ObjectFile.h"
 #include "tensorop/Targets/TargetHints.h"
@@ -205,6 +206,56 @@ Expected<json::Array> verifyUnderQemu(const TargetHints &h, StringRef name,
   }
   return results;
 }
+/// Asks the configured LLM to turn free text into a request, and checks the
+/// answer like any other (known op, dtype and target; positive sizes).
+Expected<OpRequest> parseRequestWithLLM(StringRef text) {
+  Expected<LLMConfig> config = LLMConfig::fromEnvironment();
+  if (!config)
+    return config.takeError();
+  auto system = MemoryBuffer::getFile(defaultHintsDir() +
+                                      "/prompts/request_parse_system.txt");
+  if (!system)
+    return createStringError("prompt template request_parse_system.txt is "
+                             "missing from " + defaultHintsDir() + "/prompts");
+  LLMClient client(*config);
+  ChatRequest chat;
+  chat.messages = {{"system", (*system)->getBuffer().str()},
+                   {"user", text.str()}};
+  Expected<ChatResponse> answer = client.chat(chat);
+  if (!answer)
+    return answer.takeError();
+  Expected<json::Value> doc = json::parse(answer->content);
+  if (!doc)
+    return createStringError("the answer is not JSON: " +
+                             toString(doc.takeError()));
+  const json::Object *o = doc->getAsObject();
+  if (!o)
+    return createStringError("the answer is not a JSON object");
+  if (auto err = o->getString("error"))
+    return createStringError("the model says: " + *err);
+  OpRequest r;
+  r.text = text.str();
+  r.op = o->getString("op").value_or("").str();
+  r.dtype = o->getString("dtype").value_or("").str();
+  r.target = o->getString("target").value_or("").str();
+  r.m = o->getInteger("m").value_or(0);
+  r.n = o->getInteger("n").value_or(0);
+  r.k = o->getInteger("k").value_or(0);
+  // The answer must say what the builtin parser would accept.
+  std::string canonical = formatv("{0}x{1}x{2} {3} {4} for {5}", r.m, r.n,
+                                  r.k, r.dtype, r.op, r.target)
+                              .str();
+  Expected<OpRequest> checked = parseRequest(canonical);
+  if (!checked || r.m <= 0 || r.n <= 0 || r.k <= 0 || checked->op != r.op ||
+      checked->dtype != r.dtype || checked->target != r.target) {
+    if (!checked)
+      consumeError(checked.takeError());
+    return createStringError("the model's reading is not a valid request: " +
+                             answer->content);
+  }
+  checked->text = text.str();
+  return *checked;
+}
 } // namespace
 
 bool tensorop::genSubcommand() { return bool(genCmd); }
@@ -215,6 +266,18 @@ int tensorop::runGen() {
     return 2;
   };
   Expected<OpRequest> parsed = parseRequest(request);
+  if (!parsed && genAdvisor == "llm") {
+    // Free text the builtin parser cannot read goes to the model.
+    std::string builtinError = toString(parsed.takeError());
+    parsed = parseRequestWithLLM(request);
+    if (!parsed)
+      return fail("cannot understand \"" + request + "\": " + builtinError +
+                  "; the LLM could not either: " +
+                  toString(parsed.takeError()));
+    errs() << "tensorop gen: the builtin parser could not read the request ("
+           << builtinError << "); the LLM read it as " << parsed->describe()
+           << "\n";
+  }
   if (!parsed)
     return fail("cannot understand \"" + request +
                 "\": " + toString(parsed.takeError()));

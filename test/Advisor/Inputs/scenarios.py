@@ -51,6 +51,10 @@ s = {
                                "headers": {"Retry-After": "0"}},
                               {"status": 500, "body": {"error": {"message": "oops"}}}, answer()],
     "hang": [{"hang": True}] * 4,
+    "freetext": [{"reply": json.dumps({"op": "gemm", "m": 37, "n": 53, "k": 29, "dtype": "f32",
+                                       "target": "x86-avx512"})}, answer()],
+    "freetext-garbage": [{"reply": json.dumps({"op": "gemm", "m": -3, "n": 53, "k": 29,
+                                               "dtype": "f32", "target": "x86-avx512"})}],
 }
 for key, script in SCRIPTS.items():
     s["script-" + key] = [answer(emitter=("llm_" + key, script))] * 2
