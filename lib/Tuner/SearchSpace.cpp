@@ -159,8 +159,15 @@ GemmSearchSpace::defaultValue(unsigned knob,
 
 double GemmSearchSpace::prior(unsigned knob, llvm::ArrayRef<int64_t> prefix,
                               int64_t value) const {
-  if (knob == kRegisterBlock)
-    return blocks[value].score;
+  if (knob == kRegisterBlock) {
+    // The advisor's own block first, so the first point of a search is
+    // exactly the advisor's sketch and everything after it is measured
+    // against that.
+    const Block &b = blocks[value];
+    if (b.mr == defaults.mr && b.nr == defaults.nr)
+      return 2.0;
+    return b.score;
+  }
   std::optional<int64_t> def = defaultValue(knob, prefix);
   if (!def)
     return 0.5;
