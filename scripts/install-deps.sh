@@ -14,6 +14,8 @@ PACKAGES=(
   # sandbox for LLM-written emitter scripts (setpriv is in util-linux); pgrep
   # for its tests
   bubblewrap util-linux procps
+  # lit --timeout needs psutil
+  python3-psutil
   # RISC-V and AArch64: cross C libraries for static test programs, qemu-user
   # to run them
   qemu-user gcc-riscv64-linux-gnu gcc-aarch64-linux-gnu
