@@ -10,7 +10,11 @@ set +e
 /usr/lib/llvm-22/bin/lit -sv --timeout=600 build/test | tee build/lit.log
 rc=${PIPESTATUS[0]}
 set -e
-count() { awk -v pat="$1" '$0 ~ "^ +(" pat ") *: +[0-9]+" {n += $NF} END {print n + 0}' build/lit.log; }
+# lit's summary lines read "  Passed: 51 (98.08%)".
+count() {
+  awk -v pat="$1" '$0 ~ "^ +(" pat ") *: +[0-9]+" {
+    sub(/^[^:]*: */, ""); n += $1 } END { print n + 0 }' build/lit.log
+}
 passed=$(count "Passed")
 failed=$(count "Failed|Unresolved|Timed Out|Unexpectedly Passed")
 skipped=$(count "Unsupported|Expectedly Failed|Skipped")
