@@ -96,4 +96,44 @@ def TensorOp_SketchAttr : TensorOp_Attr<"Sketch", "sketch"> {
   }];
 }
 
+def TensorOp_GpuSketchAttr : TensorOp_Attr<"GpuSketch", "gpu_sketch"> {
+  let summary = "Kernel shape of one GEMM on an NVIDIA GPU";
+  let description = [{
+    What an advisor chose for one `linalg.matmul` on an NVIDIA target
+    (`nvidia-sm80`, `nvidia-sm90`):
+
+    * `kernel`: the kernel family and the emitter script that prints it:
+      `"wgmma"` (`nvidia_gemm_wgmma`: TMA + warp-specialized wgmma, sm_90a),
+      `"mma_sync"` (`nvidia_gemm_mma`: cp.async + ldmatrix + mma.sync,
+      sm_80 and later), `"ffma"` (`nvidia_gemm_ffma`: plain fp32);
+    * `precision`: the multiply precision (`"bf16"`, `"f16"`, `"tf32"` or
+      `"f32"`); fp32 accumulation always;
+    * the CTA tile `block_m` x `block_n` x `block_k`; `warps_m` x `warps_n`
+      warps (mma_sync) or `consumers` consumer warpgroups (wgmma; one more
+      warpgroup produces); `stages` shared-memory stages; `group_m` tile
+      rows per L2 group of the tile order; `ctas`: a persistent grid of
+      that many CTAs (0: one CTA per tile);
+    * `target` and `source` as in `#tensorop.sketch`.
+
+    ```mlir
+    #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 128,
+        block_n = 256, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2,
+        stages = 4, group_m = 8, ctas = 132, target = #tensorop.target<...>,
+        source = "builtin">
+    ```
+    Legality for the target and the problem is checked when the sketch is
+    applied (`tensorop-gpu-lower-matmul`), with a diagnostic that names the
+    field.
+  }];
+  let parameters = (ins
+    StringRefParameter<"kernel family">:$kernel,
+    StringRefParameter<"multiply precision">:$precision,
+    "int64_t":$block_m, "int64_t":$block_n, "int64_t":$block_k,
+    "int64_t":$warps_m, "int64_t":$warps_n, "int64_t":$consumers,
+    "int64_t":$stages, "int64_t":$group_m, "int64_t":$ctas,
+    "TargetAttr":$target,
+    StringRefParameter<"provenance of the choice">:$source);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
 #endif // TENSOROP_ATTRS_TD

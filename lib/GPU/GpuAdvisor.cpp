@@ -12,8 +12,9 @@
 using namespace mlir;
 using namespace mlir::tensorop;
 
-llvm::Expected<GpuTarget> mlir::tensorop::loadGpuTarget(llvm::StringRef target,
-                                                        llvm::StringRef hintsDir) {
+llvm::Expected<GpuTarget>
+mlir::tensorop::loadGpuTarget(llvm::StringRef target,
+                              llvm::StringRef hintsDir) {
   if (!target.starts_with("nvidia-"))
     return llvm::createStringError("target '" + target +
                                    "' is not an NVIDIA target (nvidia-sm80, "
@@ -195,23 +196,28 @@ llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
     return llvm::createStringError("gpu_sketch field '" + field + "': " + why);
   };
   if (s.kernel != "wgmma" && s.kernel != "mma_sync" && s.kernel != "ffma")
-    return fail("kernel", "must be \"wgmma\", \"mma_sync\" or \"ffma\", got \"" +
-                              s.kernel + "\"");
+    return fail("kernel",
+                "must be \"wgmma\", \"mma_sync\" or \"ffma\", got \"" +
+                    s.kernel + "\"");
   if (s.precision != p.precision)
-    return fail("precision", "is \"" + s.precision + "\" but the matmul "
-                             "computes in " + p.precision);
+    return fail("precision", "is \"" + s.precision +
+                                 "\" but the matmul "
+                                 "computes in " +
+                                 p.precision);
   if (s.kernel == "wgmma") {
     if (t.sm < 90)
       return fail("kernel", "wgmma needs sm_90a; target " + t.hints.name +
                                 " is sm_" + llvm::Twine(t.sm));
     if (p.precision != "bf16" && p.precision != "f16")
-      return fail("kernel", "wgmma with a row-major B takes bf16/f16 only, not " +
-                                p.precision);
+      return fail("kernel",
+                  "wgmma with a row-major B takes bf16/f16 only, not " +
+                      p.precision);
     if (!tmaAligned(p))
-      return fail("kernel", llvm::formatv("TMA needs 16-byte aligned rows (K and "
-                                          "N multiples of 8), got K={0} N={1}",
-                                          p.k, p.n)
-                                .str());
+      return fail("kernel",
+                  llvm::formatv("TMA needs 16-byte aligned rows (K and "
+                                "N multiples of 8), got K={0} N={1}",
+                                p.k, p.n)
+                      .str());
     if (s.blockK != 64)
       return fail("block_k", "must be 64 (one 128-byte swizzle row)");
     if (s.consumers < 1 || s.consumers > 2)
@@ -238,8 +244,10 @@ llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
       return fail("block_n", "must be a multiple of 16 * warps_n");
   } else {
     if (p.precision != "f32")
-      return fail("kernel", "ffma is the plain fp32 kernel; the matmul computes "
-                            "in " + p.precision);
+      return fail("kernel",
+                  "ffma is the plain fp32 kernel; the matmul computes "
+                  "in " +
+                      p.precision);
   }
   if (s.stages < 2 || s.stages > 8)
     return fail("stages", "must be in [2, 8]");

@@ -51,8 +51,8 @@ static Error parseAnswer(StringRef script, StringRef text,
   if (!o)
     return fail("not a JSON object");
   if (std::optional<StringRef> err = o->getString("error"))
-    return createStringError("emitter '" + script + "' refused the spec: " +
-                             *err);
+    return createStringError("emitter '" + script +
+                             "' refused the spec: " + *err);
   auto str = [&](StringRef key, std::string &out) -> Error {
     std::optional<StringRef> v = o->getString(key);
     if (!v || v->empty())
@@ -114,7 +114,8 @@ static Error parseAnswer(StringRef script, StringRef text,
       const json::Array *strides = p->getArray("strides_bytes");
       if (!dims || dims->size() != 2 || !box || box->size() != 2 || !strides ||
           strides->size() != 1)
-        return fail("tensor map '" + param.name + "' needs 2 dims, 2 box "
+        return fail("tensor map '" + param.name +
+                    "' needs 2 dims, 2 box "
                     "sizes and 1 stride");
       for (int i = 0; i < 2; ++i) {
         param.dims[i] = (*dims)[i].getAsInteger().value_or(0);
@@ -142,12 +143,13 @@ static Error parseAnswer(StringRef script, StringRef text,
 Expected<GpuEmittedKernel>
 mlir::tensorop::runGpuEmitter(StringRef scriptName, const json::Object &spec,
                               StringRef dirOverride, unsigned timeoutSeconds) {
-  std::string dir = dirOverride.empty() ? defaultEmitterDir() : dirOverride.str();
+  std::string dir =
+      dirOverride.empty() ? defaultEmitterDir() : dirOverride.str();
   SmallString<256> script(dir);
   sys::path::append(script, scriptName + ".py");
   if (!sys::fs::exists(script))
-    return createStringError("emitter '" + scriptName + "' not found: " +
-                             script + " does not exist");
+    return createStringError("emitter '" + scriptName +
+                             "' not found: " + script + " does not exist");
   // The shared helper module is part of what determines the answer.
   SmallString<256> helper(dir);
   sys::path::append(helper, "nvidia_ptx.py");
@@ -213,9 +215,8 @@ mlir::tensorop::runGpuEmitter(StringRef scriptName, const json::Object &spec,
     std::string execError;
     bool execFailed = false;
     StringRef args[] = {*python, script};
-    std::optional<StringRef> redirects[] = {StringRef(inPath),
-                                            StringRef(outPath),
-                                            StringRef(errPath)};
+    std::optional<StringRef> redirects[] = {
+        StringRef(inPath), StringRef(outPath), StringRef(errPath)};
     int rc = sys::ExecuteAndWait(*python, args, std::nullopt, redirects,
                                  timeoutSeconds, 0, &execError, &execFailed);
     std::string errText = readFileOrEmpty(errPath);
@@ -229,13 +230,18 @@ mlir::tensorop::runGpuEmitter(StringRef scriptName, const json::Object &spec,
                                Twine(timeoutSeconds) + " s");
     answer = readFileOrEmpty(outPath);
     if (rc != 0) {
-      // A spec error still comes with {"error": ...} on stdout.
-      GpuEmittedKernel probe;
-      if (Error e = parseAnswer(scriptName, answer, probe))
-        return createStringError(
-            "emitter '" + scriptName + "' failed (exit " + Twine(rc) + ")" +
-            (errText.empty() ? "" : ": " + StringRef(errText).rtrim()));
-      return createStringError("emitter '" + scriptName + "' failed");
+      // A spec error comes with {"error": ...} on stdout: pass its message on.
+      if (Expected<json::Value> doc = json::parse(answer)) {
+        if (const json::Object *o = doc->getAsObject())
+          if (std::optional<StringRef> err = o->getString("error"))
+            return createStringError("emitter '" + scriptName +
+                                     "' refused the spec: " + *err);
+      } else {
+        consumeError(doc.takeError());
+      }
+      return createStringError(
+          "emitter '" + scriptName + "' failed (exit " + Twine(rc) + ")" +
+          (errText.empty() ? "" : ": " + StringRef(errText).rtrim()));
     }
   }
   GpuEmittedKernel kernel;

@@ -1,4 +1,5 @@
-//===- GpuLowerMatmul.cpp - linalg.matmul -> gpu.launch_func of PTX --------===//
+//===- GpuLowerMatmul.cpp - linalg.matmul -> gpu.launch_func of PTX
+//--------===//
 //
 // tensorop-gpu-lower-matmul: for each memref linalg.matmul, a gpu.module
 // holding one gpu.func whose body is the PTX an NVIDIA emitter printed (one
@@ -27,7 +28,10 @@
 #include "llvm/Support/FormatVariadic.h"
 
 namespace mlir::tensorop {
+#define GEN_PASS_DECL_TENSOROPGPULOWERMATMUL
 #define GEN_PASS_DEF_TENSOROPGPULOWERMATMUL
+#include "GpuPasses.h.inc"
+#define GEN_PASS_REGISTRATION
 #include "GpuPasses.h.inc"
 } // namespace mlir::tensorop
 
@@ -87,6 +91,13 @@ struct GpuLowerMatmulPass
     : public tensorop::impl::TensorOpGpuLowerMatmulBase<GpuLowerMatmulPass> {
   using Base::Base;
 
+  /// gpu-module-to-binary later in the pipeline translates the gpu.module
+  /// to LLVM IR: make sure the context can, whichever tool runs us.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    registerTensorOpGpuTranslations(registry);
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<linalg::MatmulOp> matmuls;
@@ -125,8 +136,8 @@ func::FuncOp GpuLowerMatmulPass::tensorMapFunction(ModuleOp module) {
   MLIRContext *ctx = module.getContext();
   Type ptr = LLVM::LLVMPointerType::get(ctx);
   Type i64 = IntegerType::get(ctx, 64);
-  auto type = FunctionType::get(ctx, {ptr, i64, i64, i64, i64, i64, i64, i64},
-                                {ptr});
+  auto type =
+      FunctionType::get(ctx, {ptr, i64, i64, i64, i64, i64, i64, i64}, {ptr});
   auto fn = func::FuncOp::create(b, module.getLoc(), kTensorMapFn, type);
   fn.setPrivate();
   return fn;
@@ -159,9 +170,8 @@ LogicalResult GpuLowerMatmulPass::lower(linalg::MatmulOp op,
     return op.emitError() << "NVIDIA targets take bf16, f16 or f32 inputs "
                              "(both the same) and f32, bf16 or f16 output, "
                              "got "
-                          << at.getElementType() << " x "
-                          << bt.getElementType() << " -> "
-                          << ct.getElementType();
+                          << at.getElementType() << " x " << bt.getElementType()
+                          << " -> " << ct.getElementType();
   if (p.aType == "f32" && p.cType != "f32")
     return op.emitError("f32 inputs need an f32 output");
   p.precision = p.aType;
@@ -170,8 +180,7 @@ LogicalResult GpuLowerMatmulPass::lower(linalg::MatmulOp op,
       return op.emitError() << kPrecisionAttr << " must be \"tf32\" (on f32 "
                             << "inputs) or the input type, got " << prec;
     if (prec.getValue() == "tf32" && p.aType != "f32")
-      return op.emitError() << kPrecisionAttr
-                            << " = \"tf32\" needs f32 inputs";
+      return op.emitError() << kPrecisionAttr << " = \"tf32\" needs f32 inputs";
     p.precision = prec.getValue().str();
   }
   if (p.m == 0 || p.n == 0 || p.k == 0)
@@ -199,7 +208,8 @@ LogicalResult GpuLowerMatmulPass::lower(linalg::MatmulOp op,
   std::string base = func ? func.getName().str() : "tensorop";
   unsigned index = counter++;
   std::string kernelName =
-      index == 0 ? base + "_kernel" : llvm::formatv("{0}_kernel{1}", base, index).str();
+      index == 0 ? base + "_kernel"
+                 : llvm::formatv("{0}_kernel{1}", base, index).str();
   llvm::json::Object spec = emitterSpec(sketch, p, t, kernelName);
   llvm::Expected<GpuEmittedKernel> emitted =
       runGpuEmitter(sketch.emitter(), spec, emitterDir, emitterTimeout);
@@ -215,8 +225,8 @@ LogicalResult GpuLowerMatmulPass::lower(linalg::MatmulOp op,
   auto nvvmTarget = NVVM::NVVMTargetAttr::get(
       ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda", emitted->chip,
       "+ptx" + std::to_string(emitted->ptxVersion));
-  auto gpuModule =
-      gpu::GPUModuleOp::create(b, loc, moduleName, b.getArrayAttr({nvvmTarget}));
+  auto gpuModule = gpu::GPUModuleOp::create(b, loc, moduleName,
+                                            b.getArrayAttr({nvvmTarget}));
   b.setInsertionPointToStart(gpuModule.getBody());
   auto smemType = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), 0);
   auto smem = LLVM::GlobalOp::create(b, loc, smemType, /*isConstant=*/false,
@@ -318,9 +328,7 @@ LogicalResult GpuLowerMatmulPass::lower(linalg::MatmulOp op,
 
 void mlir::tensorop::registerTensorOpGpuPasses() {
   static bool once = [] {
-    ::mlir::registerPass([]() -> std::unique_ptr<Pass> {
-      return createTensorOpGpuLowerMatmul();
-    });
+    registerTensorOpGpuLowerMatmul();
     return true;
   }();
   (void)once;

@@ -1,6 +1,7 @@
 //===- Pipeline.cpp - --tensorop-pipeline and registration ----------------===//
 
 #include "tensorop/Transforms/Passes.h"
+#include "tensorop/GPU/Passes.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -11,6 +12,19 @@ using namespace mlir::tensorop;
 
 void mlir::tensorop::buildTensorOpPipeline(OpPassManager &pm,
                                            const PipelineOptions &options) {
+  // NVIDIA targets have their own pipeline (lib/GPU).
+  if (StringRef(options.target.getValue()).starts_with("nvidia")) {
+    GpuPipelineOptions gpu;
+    gpu.target = options.target.getValue();
+    gpu.advisor = options.advisor.getValue();
+    gpu.barePtrAbi = options.barePtrAbi;
+    std::string error;
+    if (!options.db.empty())
+      error = "db= is not supported for NVIDIA targets yet";
+    if (!error.empty() || failed(buildTensorOpGpuPipeline(pm, gpu, error)))
+      llvm::report_fatal_error(llvm::Twine("tensorop-pipeline: ") + error);
+    return;
+  }
   // Our own passes get their options as values, never pasted into pipeline
   // text, so any value reaches the pass's own diagnostic.
   TensorOpAnnotateSketchOptions annotate;
@@ -63,8 +77,12 @@ void mlir::tensorop::registerTensorOpPipeline() {
 void mlir::tensorop::registerAllTensorOpPasses() {
   registerTensorOpPasses();
   registerTensorOpPipeline();
+  registerTensorOpGpuPasses();
 }
 
 void mlir::tensorop::registerTensorOpDialect(DialectRegistry &registry) {
   registry.insert<TensorOpDialect>();
+  // What gpu-module-to-binary needs for NVIDIA targets (LLVM IR
+  // translations, the NVVM target).
+  registerTensorOpGpuTranslations(registry);
 }

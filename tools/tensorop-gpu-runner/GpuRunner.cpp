@@ -160,7 +160,9 @@ struct HostMatrix {
     else
       f32.assign(n, 0.f);
   }
-  void *data() { return t.bytes == 2 ? (void *)h16.data() : (void *)f32.data(); }
+  void *data() {
+    return t.bytes == 2 ? (void *)h16.data() : (void *)f32.data();
+  }
   size_t bytes() const { return count * t.bytes; }
   /// Stores x rounded to the type; returns the value actually stored.
   double set(size_t i, float x) {
@@ -202,11 +204,14 @@ struct Rng {
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
   }
-  float uniform() { return float(int64_t(next() >> 40) - (1 << 23)) / float(1 << 23); }
+  float uniform() {
+    return float(int64_t(next() >> 40) - (1 << 23)) / float(1 << 23);
+  }
   int smallInt() { return int(next() % 9) - 4; }
 };
 
-// ---- the problem -------------------------------------------------------------
+// ---- the problem
+// -------------------------------------------------------------
 
 struct Problem {
   int64_t m = 0, n = 0, k = 0;
@@ -350,7 +355,8 @@ struct Check {
     return j;
   }
   bool ok(bool exact) const {
-    return exact ? exactMismatches == 0 && nans == 0 : failures == 0 && nans == 0;
+    return exact ? exactMismatches == 0 && nans == 0
+                 : failures == 0 && nans == 0;
   }
 };
 
@@ -390,7 +396,8 @@ void compareRows(const Problem &p, const HostMatrix &C, const Reference &ref,
         ++chk.colMod[j % 64];
         if (chk.firstFailures.size() < 8)
           chk.firstFailures.push_back(
-              {{"row", i}, {"col", j},
+              {{"row", i},
+               {"col", j},
                {"got", std::isnan(v) ? std::string("nan") : std::to_string(v)},
                {"want", r}});
       }
@@ -402,7 +409,8 @@ Check compare(const Problem &p, CUdeviceptr c, const Reference &ref,
   HostMatrix C{p.c};
   C.resize(size_t(p.m) * p.n);
   CUC(cuMemcpyDtoH(C.data(), c, C.bytes()));
-  unsigned nthreads = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+  unsigned nthreads =
+      std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
   nthreads = unsigned(std::min<int64_t>(nthreads, p.m));
   std::vector<Check> parts(nthreads);
   std::vector<double> nums(nthreads, 0), dens(nthreads, 0);
@@ -442,7 +450,8 @@ Check compare(const Problem &p, CUdeviceptr c, const Reference &ref,
   return chk;
 }
 
-// ---- our kernel ------------------------------------------------------------------
+// ---- our kernel
+// ------------------------------------------------------------------
 
 struct Kernel {
   void *module = nullptr;
@@ -525,7 +534,8 @@ void launch(const Kernel &kern) {
     die(2, std::string("launch: ") + err);
 }
 
-// ---- cuBLAS baseline -----------------------------------------------------------
+// ---- cuBLAS baseline
+// -----------------------------------------------------------
 
 cudaDataType blasType(const DType &t) {
   if (t.name == "bf16")
@@ -538,9 +548,8 @@ cudaDataType blasType(const DType &t) {
 DeviceBuffers *gBuffers = nullptr;
 void cublasRun(const Problem &p, CUdeviceptr c) {
   float one = 1.0f, beta = p.accumulate ? 1.0f : 0.0f;
-  cublasComputeType_t compute = p.a.name == "tf32"
-                                    ? CUBLAS_COMPUTE_32F_FAST_TF32
-                                    : CUBLAS_COMPUTE_32F;
+  cublasComputeType_t compute =
+      p.a.name == "tf32" ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
   BLAS(cublasGemmEx(gBlas, CUBLAS_OP_N, CUBLAS_OP_N, int(p.n), int(p.m),
                     int(p.k), &one, (void *)gBuffers->b, blasType(p.a),
                     int(p.n), (void *)gBuffers->a, blasType(p.a), int(p.k),
@@ -601,9 +610,10 @@ int main(int argc, char **argv) {
     else if (a == "--sample-ms")
       targetMs = std::atof(value().c_str());
     else if (a == "-h" || a == "--help") {
-      std::printf("usage: tensorop-gpu-runner LAUNCH.json [--rounds N] [--seed S] "
-                  "[--no-time] [--no-cublas] [--cubin FILE] [--out FILE] "
-                  "[--timeout S] [--sample-ms MS]\n");
+      std::printf(
+          "usage: tensorop-gpu-runner LAUNCH.json [--rounds N] [--seed S] "
+          "[--no-time] [--no-cublas] [--cubin FILE] [--out FILE] "
+          "[--timeout S] [--sample-ms MS]\n");
       return 0;
     } else if (!a.empty() && a[0] == '-')
       die(2, "unknown option " + a);
@@ -659,11 +669,14 @@ int main(int argc, char **argv) {
   cuDriverGetVersion(&driver);
   cublasGetVersion(gBlas, &blasVersion);
   cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
-  cuDeviceGetAttribute(&ccMajor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
-  cuDeviceGetAttribute(&ccMinor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
+  cuDeviceGetAttribute(&ccMajor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                       dev);
+  cuDeviceGetAttribute(&ccMinor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                       dev);
 
   DeviceBuffers d;
-  size_t aBytes = size_t(p.m) * p.k * p.a.bytes, bBytes = size_t(p.k) * p.n * p.a.bytes,
+  size_t aBytes = size_t(p.m) * p.k * p.a.bytes,
+         bBytes = size_t(p.k) * p.n * p.a.bytes,
          cBytes = size_t(p.m) * p.n * p.c.bytes;
   CUC(cuMemAlloc(&d.a, aBytes));
   CUC(cuMemAlloc(&d.b, bBytes));
@@ -682,14 +695,19 @@ int main(int argc, char **argv) {
   out["family"] = launchDesc.value("family", "");
   out["cubin"] = cubin;
   out["shape"] = {{"m", p.m}, {"n", p.n}, {"k", p.k}};
-  out["types"] = {{"a", p.a.name}, {"b", p.a.name}, {"c", p.c.name},
-                  {"accumulate", "f32"}, {"beta", p.accumulate ? 1 : 0}};
-  out["launch"] = {{"grid", launchDesc.at("grid")}, {"threads", kern.threads},
+  out["types"] = {{"a", p.a.name},
+                  {"b", p.a.name},
+                  {"c", p.c.name},
+                  {"accumulate", "f32"},
+                  {"beta", p.accumulate ? 1 : 0}};
+  out["launch"] = {{"grid", launchDesc.at("grid")},
+                   {"threads", kern.threads},
                    {"shared_bytes", kern.smem}};
   if (launchDesc.contains("tile"))
     out["tile"] = launchDesc["tile"];
   out["device"] = {{"name", deviceName(dev)},
-                   {"compute_capability", std::to_string(ccMajor) + "." + std::to_string(ccMinor)},
+                   {"compute_capability",
+                    std::to_string(ccMajor) + "." + std::to_string(ccMinor)},
                    {"sms", sms},
                    {"driver", driver},
                    {"cublas", blasVersion},
@@ -764,8 +782,9 @@ int main(int argc, char **argv) {
     double oursMed = median(ours);
     double oursBest = *std::max_element(ours.begin(), ours.end());
     json timing = {{"performed", true},
-                   {"method", "CUDA events around `reps` back-to-back launches; "
-                              "ours and cuBLAS alternate in each round (A B A B)"},
+                   {"method",
+                    "CUDA events around `reps` back-to-back launches; "
+                    "ours and cuBLAS alternate in each round (A B A B)"},
                    {"caches", "warm (same buffers every repetition)"},
                    {"rounds", rounds},
                    {"reps_per_sample", reps},
@@ -778,12 +797,14 @@ int main(int argc, char **argv) {
     if (doBlas) {
       double blasMed = median(blas);
       timing["cublas_tflops_median"] = blasMed;
-      timing["cublas_tflops_best"] = *std::max_element(blas.begin(), blas.end());
+      timing["cublas_tflops_best"] =
+          *std::max_element(blas.begin(), blas.end());
       timing["cublas_samples"] = blas;
-      timing["cublas_call"] = std::string("cublasGemmEx(N, N, n, m, k; A,B ") +
-                              p.a.name + ", C " + p.c.name + ", compute " +
-                              (p.a.name == "tf32" ? "32F_FAST_TF32" : "32F") +
-                              ", CUBLAS_GEMM_DEFAULT), row-major via C^T = B^T A^T";
+      timing["cublas_call"] =
+          std::string("cublasGemmEx(N, N, n, m, k; A,B ") + p.a.name + ", C " +
+          p.c.name + ", compute " +
+          (p.a.name == "tf32" ? "32F_FAST_TF32" : "32F") +
+          ", CUBLAS_GEMM_DEFAULT), row-major via C^T = B^T A^T";
       timing["ratio_median"] = oursMed / blasMed;
       Check blasCheck = compare(p, d.cBlas, ref, false);
       timing["cublas_verification"] = blasCheck.toJson(false);

@@ -14,6 +14,7 @@
 
 #include "tensorop/Advisor/Advisor.h"
 #include "tensorop/Advisor/Request.h"
+#include "tensorop/GPU/GpuGen.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/LLM/LLMClient.h"
 #include "tensorop/Runtime/JitGemm.h"
@@ -302,9 +303,22 @@ int tensorop::runGen() {
                                                {"name", r.defaultName()}}));
     return 0;
   }
-  if (StringRef(r.target).starts_with("nvidia"))
-    return fail("understood " + r.describe() +
-                "; NVIDIA targets are not supported by this build yet");
+  if (StringRef(r.target).starts_with("nvidia")) {
+    // The NVIDIA path (lib/GPU): PTX + cubin + host object + runner launch.
+    GpuGenRequest g;
+    g.text = r.text;
+    g.target = r.target;
+    g.dtype = r.dtype;
+    g.m = r.m;
+    g.n = r.n;
+    g.k = r.k;
+    g.name = kernelName.empty() ? r.defaultName() : kernelName;
+    if (!isCIdentifier(g.name))
+      return fail("--name '" + g.name + "' is not a C identifier");
+    g.outDir = outDir;
+    g.advisor = genAdvisor;
+    return runGpuGen(g, outs(), errs());
+  }
   if (r.dtype != "f32")
     return fail("understood " + r.describe() + "; CPU targets support f32 "
                 "only (got " + r.dtype + ")");

@@ -58,10 +58,9 @@ void mgpuSetDefaultDevice(int32_t device);
  * descriptor (allocated, aligned, offset, sizes[rank], strides[rank]);
  * returns the device address of a CUtensorMap. */
 void *mgpuTensorMapEncodeTiledMemref(int64_t tensorRank, void *descriptor,
-                                     int64_t tensorDataType,
-                                     int64_t interleave, int64_t swizzle,
-                                     int64_t l2Promotion, int64_t oobFill,
-                                     int64_t *inputBoxDims);
+                                     int64_t tensorDataType, int64_t interleave,
+                                     int64_t swizzle, int64_t l2Promotion,
+                                     int64_t oobFill, int64_t *inputBoxDims);
 
 /* TensorOp's own: a 2-D tiled tensor map of a row-major matrix
  * (`inner` elements per row, `outer` rows, `rowStrideBytes` between rows),

@@ -25,9 +25,10 @@ struct GpuPipelineOptions {
   std::string hintsDir, emitterDir;
   /// Host functions take bare pointers (the C ABI of `tensorop gen`).
   bool barePtrAbi = false;
-  /// gpu-module-to-binary format: "bin" (cubin, needs ptxas), "isa" (PTX,
-  /// JIT-compiled by the driver at load), or "" to pick bin when ptxas is
-  /// found (CUDA_ROOT, /usr/local/cuda, PATH) and isa otherwise.
+  /// gpu-module-to-binary format: "bin" (cubin, needs ptxas), "fatbin"
+  /// (cubin + PTX), "isa" (PTX, JIT-compiled by the driver at load), or "" to
+  /// pick: without ptxas (CUDA_ROOT, /usr/local/cuda, PATH) isa, else fatbin
+  /// for nvidia-sm80 (so newer GPUs can JIT it) and bin for nvidia-sm90.
   std::string binaryFormat;
   /// Stop before gpu-module-to-binary (the module keeps its gpu.module).
   bool stopBeforeBinary = false;

@@ -38,8 +38,8 @@ bool check(CUresult result, const char *what) {
   cuGetErrorName(result, &name);
   cuGetErrorString(result, &text);
   char buf[512];
-  std::snprintf(buf, sizeof(buf), "%s failed: %s (%s)", what,
-                name ? name : "?", text ? text : "?");
+  std::snprintf(buf, sizeof(buf), "%s failed: %s (%s)", what, name ? name : "?",
+                text ? text : "?");
   std::fprintf(stderr, "tensorop cuda runtime: %s\n", buf);
   std::lock_guard<std::mutex> lock(errorMutex());
   lastError() = buf;
@@ -257,8 +257,7 @@ void mgpuMemset32(void *dst, unsigned int value, size_t count, void *stream) {
                         static_cast<CUstream>(stream)));
 }
 
-void mgpuMemset16(void *dst, unsigned short value, size_t count,
-                  void *stream) {
+void mgpuMemset16(void *dst, unsigned short value, size_t count, void *stream) {
   if (ensureContext())
     CU(cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
                         static_cast<CUstream>(stream)));
@@ -282,8 +281,12 @@ void *deviceTensorMap(CUtensorMapDataType type, cuuint32_t rank, void *base,
   using Key = std::vector<uint64_t>;
   static std::mutex mutex;
   static std::map<Key, CUdeviceptr> cache;
-  Key key = {uint64_t(type), rank, reinterpret_cast<uint64_t>(base),
-             uint64_t(interleave), uint64_t(swizzle), uint64_t(l2),
+  Key key = {uint64_t(type),
+             rank,
+             reinterpret_cast<uint64_t>(base),
+             uint64_t(interleave),
+             uint64_t(swizzle),
+             uint64_t(l2),
              uint64_t(oob)};
   for (cuuint32_t i = 0; i < rank; ++i) {
     key.push_back(dims[i]);
@@ -295,11 +298,10 @@ void *deviceTensorMap(CUtensorMapDataType type, cuuint32_t rank, void *base,
   auto it = cache.find(key);
   if (it != cache.end())
     return reinterpret_cast<void *>(it->second);
-  alignas(64) CUtensorMap map;
+  CUtensorMap map; // 64-byte (CUDA 13: 128-byte) aligned by its type
   cuuint32_t elementStrides[5] = {1, 1, 1, 1, 1};
   if (!CU(cuTensorMapEncodeTiled(&map, type, rank, base, dims, strides, box,
-                                 elementStrides, interleave, swizzle, l2,
-                                 oob)))
+                                 elementStrides, interleave, swizzle, l2, oob)))
     return nullptr;
   CUdeviceptr dev = 0;
   if (!CU(cuMemAlloc(&dev, sizeof(map))) ||
@@ -315,10 +317,11 @@ extern "C" void *tensoropGpuTensorMap2D(void *base, int64_t dataType,
                                         int64_t rowStrideBytes,
                                         int64_t boxInner, int64_t boxOuter,
                                         int64_t swizzleBytes) {
-  CUtensorMapSwizzle swizzle = swizzleBytes == 128 ? CU_TENSOR_MAP_SWIZZLE_128B
+  CUtensorMapSwizzle swizzle = swizzleBytes == 128  ? CU_TENSOR_MAP_SWIZZLE_128B
                                : swizzleBytes == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
-                               : swizzleBytes == 32 ? CU_TENSOR_MAP_SWIZZLE_32B
-                                                    : CU_TENSOR_MAP_SWIZZLE_NONE;
+                               : swizzleBytes == 32
+                                   ? CU_TENSOR_MAP_SWIZZLE_32B
+                                   : CU_TENSOR_MAP_SWIZZLE_NONE;
   cuuint64_t dims[2] = {cuuint64_t(inner), cuuint64_t(outer)};
   cuuint64_t strides[1] = {cuuint64_t(rowStrideBytes)};
   cuuint32_t box[2] = {cuuint32_t(boxInner), cuuint32_t(boxOuter)};
@@ -328,10 +331,11 @@ extern "C" void *tensoropGpuTensorMap2D(void *base, int64_t dataType,
                          CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
 }
 
-extern "C" void *mgpuTensorMapEncodeTiledMemref(
-    int64_t tensorRank, void *descriptor, int64_t tensorDataType,
-    int64_t interleave, int64_t swizzle, int64_t l2Promotion, int64_t oobFill,
-    int64_t *inputBoxDims) {
+extern "C" void *
+mgpuTensorMapEncodeTiledMemref(int64_t tensorRank, void *descriptor,
+                               int64_t tensorDataType, int64_t interleave,
+                               int64_t swizzle, int64_t l2Promotion,
+                               int64_t oobFill, int64_t *inputBoxDims) {
   if (tensorRank < 1 || tensorRank > 5) {
     check(CUDA_ERROR_INVALID_VALUE, "mgpuTensorMapEncodeTiledMemref (rank)");
     return nullptr;
@@ -346,9 +350,8 @@ extern "C" void *mgpuTensorMapEncodeTiledMemref(
   const int64_t *sizes = reinterpret_cast<const int64_t *>(header + 1);
   const int64_t *strides = sizes + tensorRank;
   static const int64_t bytes[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
-  int64_t elem = tensorDataType >= 0 && tensorDataType < 13
-                     ? bytes[tensorDataType]
-                     : 4;
+  int64_t elem =
+      tensorDataType >= 0 && tensorDataType < 13 ? bytes[tensorDataType] : 4;
   // The memref is outermost-first; tensor maps are innermost-first.
   cuuint64_t dims[5], gstrides[4];
   cuuint32_t box[5];

@@ -1,0 +1,310 @@
+#!/usr/bin/env python3
+"""Emit a warp-specialized TMA + wgmma GEMM kernel for sm_90a as PTX.
+
+C[M][N] = A[M][K] * B[K][N] (+ C when "accumulate"), row-major, bf16 or f16
+inputs, fp32 accumulation, output f32, bf16 or f16.
+
+The kernel is persistent (one CTA per SM, output tiles in grouped order) and
+warp-specialized:
+* warpgroup 0 is the producer: it gives registers back (setmaxnreg.dec) and
+  one thread issues TMA loads (cp.async.bulk.tensor, 128-byte swizzle) of the
+  A tile (BM x 64) and the B tile (64 x BN, as BN/64 boxes of 64 x 64) into a
+  ring of `stages` shared-memory stages; each stage has a "full" mbarrier
+  (TMA transaction bytes) and an "empty" one (released by the consumers);
+* warpgroups 1..consumers are consumers (setmaxnreg.inc): each owns
+  wg_m = BM / consumers rows of the tile, issues wgmma.mma_async
+  m64n{BN}k16 from shared-memory descriptors (A K-major, B MN-major:
+  transposed), keeps one wgmma group in flight and releases a stage once
+  the group that read it has completed; then stores its accumulators.
+TMA zero-fills boxes that cross the matrix edges, so any M, N, K whose rows
+are 16-byte aligned (K and N multiples of 8) is handled; the C stores are
+predicated.
+
+Spec: name, m, n, k, a_dtype (bf16|f16), c_dtype (f32|bf16|f16), accumulate,
+  sm (90), block_m (128), block_n (256), consumers (2), stages (4),
+  group_m (8), sms (132)
+Answer: JSON; operands $0=A $1=B $2=C $3=tensor map of A $4=tensor map of B
+(64-bit global addresses of CUtensorMap objects) and $5 = the 32-bit shared
+address of the dynamic shared-memory window.  --format=ptx: a PTX module.
+"""
+
+from nvidia_ptx import (ELEM_BYTES, TMA_DTYPE, PtxBody, SpecError, ceil_div,
+                        common_spec, declare_store_temps, finish, get_int,
+                        grouped_tile, main, out_store)
+
+FAMILY = "nvidia_gemm_wgmma"
+BK = 64                     # 64 bf16 = 128 bytes: one 128B swizzle row
+
+
+def emit(spec, fmt):
+    c = common_spec(spec, ("block_m", "block_n", "consumers", "stages", "group_m", "sms"))
+    m, n, k = c["m"], c["n"], c["k"]
+    dt, cdt = c["a_dtype"], c["c_dtype"]
+    if dt not in ("bf16", "f16"):
+        raise SpecError("a_dtype", "wgmma with a row-major (MN-major) B takes bf16 or f16 "
+                                   "only, got %s" % dt)
+    if c["sm"] != 90:
+        raise SpecError("sm", "wgmma and TMA need sm_90a")
+    es, oes = ELEM_BYTES[dt], ELEM_BYTES[cdt]
+    if (k * es) % 16 or (n * es) % 16:
+        raise SpecError("k", "TMA needs 16-byte aligned rows: K and N must be multiples of 8 "
+                             "(got K=%d, N=%d); use nvidia_gemm_mma" % (k, n))
+    nc = get_int(spec, "consumers", default=2, lo=1, hi=2)
+    bm = get_int(spec, "block_m", default=128, lo=64, hi=256)
+    bn = get_int(spec, "block_n", default=256, lo=64, hi=256)
+    stages = get_int(spec, "stages", default=4, lo=2, hi=8)
+    group_m = get_int(spec, "group_m", default=8, lo=1, hi=64)
+    sms = get_int(spec, "sms", default=132, lo=1, hi=1024)
+    if bm % (64 * nc):
+        raise SpecError("block_m", "must be a multiple of 64 * consumers")
+    if bn % 64:
+        raise SpecError("block_n", "must be a multiple of 64")
+    wg_m = bm // nc
+    mrep = wg_m // 64                            # m64 wgmmas per consumer
+    acc_n = bn // 2                              # accumulator registers per m64 block
+    acc_regs = mrep * acc_n
+    if acc_regs > 192:
+        raise SpecError("block_n", "%d accumulator registers per thread (at most 192)" % acc_regs)
+    a_bytes = bm * BK * es
+    b_bytes = bn * BK * es
+    stg = a_bytes + b_bytes                      # multiple of 1024: 128B swizzle atoms stay aligned
+    bar = stages * stg
+    smem = bar + 16 * stages
+    if smem > 232448:
+        raise SpecError("stages", "%d bytes of shared memory (more than 232448)" % smem)
+    threads = 128 * (nc + 1)
+    tiles_m, tiles_n = ceil_div(m, bm), ceil_div(n, bn)
+    ntiles = tiles_m * tiles_n
+    kt_total = ceil_div(k, BK)
+    grid = min(ntiles, sms)
+    consumer_regs = 232 if nc == 2 else 240
+
+    b = PtxBody()
+    R = b.reg
+    R("b64", "%qgA"), R("b64", "%qgB"), R("b64", "%qgC"), R("b64", "%qmapA"), R("b64", "%qmapB")
+    R("b32", "%qsmem"), R("b32", "%qtid"), R("b32", "%qlane"), R("b32", "%qwarp"), R("b32", "%qwg")
+    R("b32", "%qtile"), R("b32", "%qtm"), R("b32", "%qtn"), R("b32", "%qm0"), R("b32", "%qn0")
+    R("b32", "%qt", 8), R("b32", "%qs"), R("b32", "%qph"), R("b32", "%qkt"), R("b32", "%qprev")
+    R("b32", "%qfull"), R("b32", "%qempty"), R("b32", "%qdst")
+    R("b32", "%qdal"), R("b32", "%qdbl"), R("b32", "%qdh")
+    R("b64", "%qdA"), R("b64", "%qdB"), R("b64", "%qstate"), R("b64", "%qw64"), R("b64", "%qcrow")
+    R("pred", "%qp", 8)
+    R("f32", "%qacc", acc_regs)
+    declare_store_temps(b)
+
+    b.comment("TensorOp %s: %dx%dx%d %s -> %s, tile %dx%dx%d, %d consumer warpgroup(s), "
+              "%d stages, %d tiles on %d CTAs" % (FAMILY, m, n, k, dt, cdt, bm, bn, BK, nc,
+                                                 stages, ntiles, grid))
+    b.ins("mov.b64 %qgA, $0")
+    b.ins("mov.b64 %qgB, $1")
+    b.ins("mov.b64 %qgC, $2")
+    b.ins("mov.b64 %qmapA, $3")
+    b.ins("mov.b64 %qmapB, $4")
+    b.ins("mov.u32 %qsmem, $5")
+    b.ins("mov.u32 %qtid, %tid.x")
+    b.ins("and.b32 %qlane, %qtid, 31")
+    b.ins("shr.u32 %qwarp, %qtid, 5")
+    b.ins("shr.u32 %qwg, %qtid, 7")
+    b.ins("add.u32 %%qfull, %%qsmem, %d" % bar)               # full[0]
+    b.ins("add.u32 %%qempty, %%qsmem, %d" % (bar + 8 * stages))  # empty[0]
+
+    # ---- barrier initialisation (thread 0), then one CTA-wide barrier ----
+    init_done = b.new_label("init_done")
+    b.ins("setp.ne.u32 %qp0, %qtid, 0")
+    b.ins("@%qp0 bra " + init_done)
+    for s in range(stages):
+        b.ins("mbarrier.init.shared::cta.b64 [%%qfull+%d], 1" % (8 * s))
+        b.ins("mbarrier.init.shared::cta.b64 [%%qempty+%d], %d" % (8 * s, 4 * nc))
+    b.ins("fence.mbarrier_init.release.cluster")
+    b.label(init_done)
+    b.ins("bar.sync 0")
+    consumer = b.new_label("consumer")
+    end = b.new_label("end")
+    b.ins("setp.ne.u32 %qp0, %qwg, 0")
+    b.ins("@%qp0 bra " + consumer)
+
+    # ---- producer warpgroup ----
+    b.comment("producer: warpgroup 0 gives registers back; thread 0 issues TMA")
+    b.ins("setmaxnreg.dec.sync.aligned.u32 40")
+    b.ins("setp.ne.u32 %qp0, %qtid, 0")
+    b.ins("@%qp0 bra " + end)
+    b.ins("mov.u32 %qtile, %ctaid.x")
+    b.ins("mov.u32 %qs, 0")
+    b.ins("mov.u32 %qph, 0")
+    ptile = b.new_label("ptile")
+    pk = b.new_label("pk")
+    pwait = b.new_label("pwait")
+    b.label(ptile)
+    b.ins("setp.ge.u32 %%qp1, %%qtile, %d" % ntiles)
+    b.ins("@%qp1 bra " + end)
+    grouped_tile(b, "%qtile", tiles_m, tiles_n, group_m, "%qtm", "%qtn", "%qt")
+    b.ins("mul.lo.u32 %%qm0, %%qtm, %d" % bm)
+    b.ins("mul.lo.u32 %%qn0, %%qtn, %d" % bn)
+    b.ins("mov.u32 %qkt, 0")
+    b.label(pk)
+    b.ins("shl.b32 %qt0, %qs, 3")
+    b.ins("add.u32 %qt1, %qempty, %qt0")
+    b.ins("xor.b32 %qt2, %qph, 1")
+    b.label(pwait)
+    b.ins("mbarrier.try_wait.parity.shared::cta.b64 %qp2, [%qt1], %qt2")
+    b.ins("@!%qp2 bra " + pwait)
+    b.ins("add.u32 %qt3, %qfull, %qt0")
+    b.ins("mbarrier.arrive.expect_tx.shared::cta.b64 %%qstate, [%%qt3], %d" % stg)
+    b.ins("mul.lo.u32 %%qdst, %%qs, %d" % stg)
+    b.ins("add.u32 %qdst, %qdst, %qsmem")
+    b.ins("shl.b32 %%qt4, %%qkt, %d" % 6)                      # k0 = kt * 64
+    b.ins("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
+          "[%qdst], [%qmapA, {%qt4, %qm0}], [%qt3]")
+    for cb in range(bn // 64):
+        b.ins("add.u32 %%qt5, %%qn0, %d" % (64 * cb))
+        b.ins("add.u32 %%qt6, %%qdst, %d" % (a_bytes + cb * 64 * BK * es))
+        b.ins("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
+              "[%qt6], [%qmapB, {%qt5, %qt4}], [%qt3]")
+    b.ins("add.u32 %qs, %qs, 1")
+    b.ins("setp.eq.u32 %%qp3, %%qs, %d" % stages)
+    b.ins("@%qp3 mov.u32 %qs, 0")
+    b.ins("@%qp3 xor.b32 %qph, %qph, 1")
+    b.ins("add.u32 %qkt, %qkt, 1")
+    b.ins("setp.lt.u32 %%qp3, %%qkt, %d" % kt_total)
+    b.ins("@%qp3 bra " + pk)
+    b.ins("mov.u32 %qt0, %nctaid.x")
+    b.ins("add.u32 %qtile, %qtile, %qt0")
+    b.ins("bra " + ptile)
+
+    # ---- consumer warpgroups ----
+    b.label(consumer)
+    b.comment("consumers: warpgroup w >= 1 owns rows (w - 1) * wg_m .. of the tile")
+    b.ins("setmaxnreg.inc.sync.aligned.u32 %d" % consumer_regs)
+    for i in range(acc_regs):
+        b.ins("mov.f32 %%qacc%d, 0f00000000" % i)
+    b.ins("sub.u32 %qt7, %qwg, 1")                         # consumer index
+    b.ins("setp.eq.u32 %qp4, %qlane, 0")                   # lane 0 releases stages
+    b.ins("setp.eq.u32 %qp7, %qtid, %qtid")                # true
+    b.ins("mov.u32 %qprev, 0")
+    b.ins("mov.u32 %qtile, %ctaid.x")
+    b.ins("mov.u32 %qs, 0")
+    b.ins("mov.u32 %qph, 0")
+    # descriptor high words: SBO = 1024 B (8 rows of 128 B), 128B swizzle (bits 62-63 = 1)
+    b.ins("mov.u32 %%qdh, %d" % ((1024 >> 4) | (1 << 30)))
+    ctile = b.new_label("ctile")
+    ck = b.new_label("ck")
+    cwait = b.new_label("cwait")
+    b.label(ctile)
+    b.ins("setp.ge.u32 %%qp1, %%qtile, %d" % ntiles)
+    b.ins("@%qp1 bra " + end)
+    grouped_tile(b, "%qtile", tiles_m, tiles_n, group_m, "%qtm", "%qtn", "%qt")
+    b.ins("mul.lo.u32 %%qm0, %%qtm, %d" % bm)
+    b.ins("mul.lo.u32 %%qn0, %%qtn, %d" % bn)
+    b.ins("mov.u32 %qkt, 0")
+    b.label(ck)
+    b.ins("shl.b32 %qt0, %qs, 3")
+    b.ins("add.u32 %qt1, %qfull, %qt0")
+    b.label(cwait)
+    b.ins("mbarrier.try_wait.parity.shared::cta.b64 %qp2, [%qt1], %qph")
+    b.ins("@!%qp2 bra " + cwait)
+    # descriptors of this stage: start address >> 4 in bits 0-13, LBO in bits 16-29
+    b.ins("mul.lo.u32 %%qt2, %%qs, %d" % stg)
+    b.ins("add.u32 %qt2, %qt2, %qsmem")
+    b.ins("mul.lo.u32 %%qt3, %%qt7, %d" % (wg_m * BK * es))
+    b.ins("add.u32 %qt3, %qt3, %qt2")
+    b.ins("shr.u32 %qdal, %qt3, 4")
+    b.ins("or.b32 %%qdal, %%qdal, %d" % (1 << 16))                        # LBO unused (K-major)
+    b.ins("add.u32 %%qt3, %%qt2, %d" % a_bytes)
+    b.ins("shr.u32 %qdbl, %qt3, 4")
+    b.ins("or.b32 %%qdbl, %%qdbl, %d" % (((64 * BK * es) >> 4) << 16))  # LBO: next 64 columns
+    b.ins("setp.ne.u32 %qp5, %qkt, 0")                     # scale-d: accumulate after the first
+    b.ins("wgmma.fence.sync.aligned")
+    for kk in range(BK // 16):
+        for r in range(mrep):
+            # A: +32 bytes per k16 step inside the swizzled 128-byte rows; +64 rows per m64 block
+            b.ins("add.u32 %%qt4, %%qdal, %d" % ((kk * 32 + r * 64 * BK * es) >> 4))
+            b.ins("mov.b64 %qdA, {%qt4, %qdh}")
+            # B (MN-major): +16 rows of 128 bytes per k16 step
+            b.ins("add.u32 %%qt5, %%qdbl, %d" % ((kk * 16 * 128) >> 4))
+            b.ins("mov.b64 %qdB, {%qt5, %qdh}")
+            accs = ", ".join("%%qacc%d" % (r * acc_n + j) for j in range(acc_n))
+            scale = "%qp5" if kk == 0 else "%qp7"
+            b.ins("wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {%s}, %%qdA, %%qdB, %s, 1, 1, 0, 1"
+                  % (bn, dt, dt, accs, scale))
+    b.ins("wgmma.commit_group.sync.aligned")
+    b.ins("wgmma.wait_group.sync.aligned 1")
+    # the group of the previous k-tile has completed: release its stage
+    b.ins("and.pred %qp6, %qp5, %qp4")
+    b.ins("shl.b32 %qt0, %qprev, 3")
+    b.ins("add.u32 %qt0, %qempty, %qt0")
+    b.ins("@%qp6 mbarrier.arrive.shared::cta.b64 %qstate, [%qt0]")
+    b.ins("mov.u32 %qprev, %qs")
+    b.ins("add.u32 %qs, %qs, 1")
+    b.ins("setp.eq.u32 %%qp3, %%qs, %d" % stages)
+    b.ins("@%qp3 mov.u32 %qs, 0")
+    b.ins("@%qp3 xor.b32 %qph, %qph, 1")
+    b.ins("add.u32 %qkt, %qkt, 1")
+    b.ins("setp.lt.u32 %%qp3, %%qkt, %d" % kt_total)
+    b.ins("@%qp3 bra " + ck)
+    b.ins("wgmma.wait_group.sync.aligned 0")
+    b.ins("shl.b32 %qt0, %qprev, 3")
+    b.ins("add.u32 %qt0, %qempty, %qt0")
+    b.ins("@%qp4 mbarrier.arrive.shared::cta.b64 %qstate, [%qt0]")
+
+    # ---- epilogue ----
+    b.comment("epilogue: row = m0 + w * wg_m + 64 r + 16 warp + lane / 4 (+8), "
+              "col = n0 + 8 i + 2 (lane % 4)")
+    b.ins("and.b32 %qt0, %qwarp, 3")
+    b.ins("shl.b32 %qt0, %qt0, 4")
+    b.ins("shr.u32 %qt1, %qlane, 2")
+    b.ins("add.u32 %qt0, %qt0, %qt1")
+    b.ins("mad.lo.u32 %%qt0, %%qt7, %d, %%qt0" % wg_m)
+    b.ins("add.u32 %qt0, %qt0, %qm0")
+    b.ins("and.b32 %qt1, %qlane, 3")
+    b.ins("shl.b32 %qt1, %qt1, 1")
+    b.ins("add.u32 %qt1, %qt1, %qn0")
+    b.ins("mul.wide.u32 %%qw64, %%qt1, %d" % oes)
+    for r in range(mrep):
+        for half in range(2):
+            b.ins("add.u32 %%qt2, %%qt0, %d" % (64 * r + 8 * half))
+            b.ins("setp.lt.u32 %%qp1, %%qt2, %d" % m)
+            b.ins("min.u32 %%qt2, %%qt2, %d" % (m - 1))
+            b.ins("mul.wide.u32 %%qcrow, %%qt2, %d" % (n * oes))
+            b.ins("add.s64 %qcrow, %qcrow, %qgC")
+            b.ins("add.s64 %qcrow, %qcrow, %qw64")
+            for i in range(bn // 8):
+                base = r * acc_n + 4 * i + 2 * half
+                b.ins("add.u32 %%qt3, %%qt1, %d" % (8 * i))
+                b.ins("setp.lt.u32 %qp2, %qt3, " + str(n))
+                b.ins("and.pred %qp2, %qp2, %qp1")
+                out_store(b, cdt, "%qcrow", 8 * i * oes,
+                          ["%%qacc%d" % base, "%%qacc%d" % (base + 1)], "%qp2", c["accumulate"])
+    b.ins("mov.u32 %qt0, %nctaid.x")
+    b.ins("add.u32 %qtile, %qtile, %qt0")
+    b.ins("bra " + ctile)
+    b.label(end)
+
+    result = {
+        "name": c["name"],
+        "family": FAMILY,
+        "chip": "sm_90a",
+        "ptx_version": 80,
+        "m": m, "n": n, "k": k,
+        "a_dtype": dt, "c_dtype": cdt, "accumulate": c["accumulate"],
+        "params": [
+            {"name": "A", "kind": "ptr"}, {"name": "B", "kind": "ptr"}, {"name": "C", "kind": "ptr"},
+            {"name": "tmapA", "kind": "tensormap", "tensor": "A", "dtype": TMA_DTYPE[dt],
+             "dims": [k, m], "strides_bytes": [k * es], "box": [BK, bm], "swizzle": 128},
+            {"name": "tmapB", "kind": "tensormap", "tensor": "B", "dtype": TMA_DTYPE[dt],
+             "dims": [n, k], "strides_bytes": [n * es], "box": [64, BK], "swizzle": 128},
+        ],
+        "grid": [grid, 1, 1],
+        "threads": threads,
+        "shared_bytes": smem,
+        "minctasm": 1,
+        "tile": {"block_m": bm, "block_n": bn, "block_k": BK, "consumers": nc,
+                 "stages": stages, "group_m": group_m, "persistent_ctas": grid},
+        "loads": "TMA 128B swizzle, zero-filled past the edges",
+        "instruction": "wgmma.mma_async.m64n%dk16.f32.%s" % (bn, dt),
+        "flops": 2 * m * n * k,
+    }
+    return finish(result, b, fmt)
+
+
+if __name__ == "__main__":
+    main(emit, __doc__.split("\n")[0], __doc__)

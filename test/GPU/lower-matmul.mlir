@@ -1,0 +1,63 @@
+// RUN: tensorop-opt %s --split-input-file --tensorop-gpu-lower-matmul="target=nvidia-sm90" | FileCheck %s
+// RUN: tensorop-opt %s --split-input-file --tensorop-gpu-lower-matmul="target=nvidia-sm80" | FileCheck %s --check-prefix=SM80
+
+// A bf16 GEMM with 16-byte aligned rows on sm_90: the TMA + wgmma kernel,
+// persistent (132 CTAs), tensor maps made on the host; the zero fill becomes
+// the kernel's beta = 0.
+// CHECK-LABEL: func.func @bf16_aligned
+//   CHECK-NOT:   linalg.fill
+//       CHECK:   call @tensoropGpuTensorMap2D({{.*}}) : (!llvm.ptr, i64, i64, i64, i64, i64, i64, i64) -> !llvm.ptr
+//       CHECK:   call @tensoropGpuTensorMap2D
+//       CHECK:   gpu.launch_func @bf16_aligned_kernel_module::@bf16_aligned_kernel blocks in (%{{.*}}) threads in (%{{.*}}) dynamic_shared_memory_size %{{.*}} args(%{{.*}} : memref<4096x4096xbf16>, %{{.*}} : memref<4096x4096xbf16>, %{{.*}} : memref<4096x4096xbf16>, %{{.*}} : i64, %{{.*}} : i64) {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 128, block_n = 256, block_k = 64
+//       CHECK: gpu.module @bf16_aligned_kernel_module [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">]
+//       CHECK:   llvm.mlir.global external @tensorop_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
+//       CHECK:   gpu.func @bf16_aligned_kernel(%{{.*}}: memref<4096x4096xbf16>, %{{.*}}: memref<4096x4096xbf16>, %{{.*}}: memref<4096x4096xbf16>, %{{.*}}: i64, %{{.*}}: i64) kernel attributes {nvvm.maxntid = array<i32: 384, 1, 1>, nvvm.minctasm = 1 : i32
+//       CHECK:     llvm.inline_asm has_side_effects {{.*}}setmaxnreg.dec.sync.aligned.u32 40{{.*}}cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes{{.*}}wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16{{.*}}"l,l,l,l,l,r"
+// SM80-LABEL: func.func @bf16_aligned
+//       SM80:   gpu.launch_func
+//  SM80-SAME:   kernel = "mma_sync"
+//       SM80: gpu.module @bf16_aligned_kernel_module [#nvvm.target<O = 3, chip = "sm_80"
+//       SM80:     llvm.inline_asm has_side_effects {{.*}}cp.async.cg.shared.global{{.*}}ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16{{.*}}mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32{{.*}}"l,l,l,r"
+func.func @bf16_aligned(%A: memref<4096x4096xbf16>, %B: memref<4096x4096xbf16>, %C: memref<4096x4096xbf16>) {
+  %zero = arith.constant 0.0 : bf16
+  linalg.fill ins(%zero : bf16) outs(%C : memref<4096x4096xbf16>)
+  linalg.matmul ins(%A, %B : memref<4096x4096xbf16>, memref<4096x4096xbf16>) outs(%C : memref<4096x4096xbf16>)
+  return
+}
+
+// -----
+
+// K = 513: rows are not 16-byte aligned, so no TMA: the mma.sync kernel with
+// element loads, on small tiles (the problem is small). No fill before the
+// matmul: the kernel accumulates into C.
+// CHECK-LABEL: func.func @unaligned_accumulate
+//   CHECK-NOT:   tensoropGpuTensorMap2D
+//       CHECK:   gpu.launch_func @unaligned_accumulate_kernel_module::@unaligned_accumulate_kernel
+//  CHECK-SAME:   kernel = "mma_sync", precision = "f16", block_m = 64, block_n = 64, block_k = 32, warps_m = 2, warps_n = 2
+//       CHECK:   gpu.func @unaligned_accumulate_kernel
+//  CHECK-SAME:   nvvm.maxntid = array<i32: 128, 1, 1>
+//       CHECK:     llvm.inline_asm has_side_effects {{.*}}element loads{{.*}}ld.global.nc.b16{{.*}}ld.global.v2.f32{{.*}}
+func.func @unaligned_accumulate(%A: memref<127x513xf16>, %B: memref<513x1000xf16>, %C: memref<127x1000xf32>) {
+  linalg.matmul ins(%A, %B : memref<127x513xf16>, memref<513x1000xf16>) outs(%C : memref<127x1000xf32>)
+  return
+}
+
+// -----
+
+// Plain fp32: the FFMA kernel; with tensorop.precision = "tf32": mma.sync
+// m16n8k8 on tf32-rounded fragments.
+// CHECK-LABEL: func.func @fp32
+//       CHECK:   gpu.launch_func @fp32_kernel_module::@fp32_kernel
+//  CHECK-SAME:   kernel = "ffma", precision = "f32"
+//       CHECK:   gpu.launch_func @fp32_kernel1_module::@fp32_kernel1
+//  CHECK-SAME:   kernel = "mma_sync", precision = "tf32"
+//       CHECK:     llvm.inline_asm has_side_effects {{.*}}fma.rn.f32
+//       CHECK:     llvm.inline_asm has_side_effects {{.*}}cvt.rna.tf32.f32{{.*}}mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+func.func @fp32(%A: memref<300x200xf32>, %B: memref<200x100xf32>, %C: memref<300x100xf32>, %D: memref<300x100xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<300x100xf32>)
+  linalg.matmul ins(%A, %B : memref<300x200xf32>, memref<200x100xf32>) outs(%C : memref<300x100xf32>)
+  linalg.fill ins(%zero : f32) outs(%D : memref<300x100xf32>)
+  linalg.matmul {tensorop.precision = "tf32"} ins(%A, %B : memref<300x200xf32>, memref<200x100xf32>) outs(%D : memref<300x100xf32>)
+  return
+}
