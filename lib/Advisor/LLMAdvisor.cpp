@@ -186,6 +186,8 @@ public:
       request.dir = llmEmitterDir();
       request.trusted = false;
       request.timeoutSeconds = 20;
+      const char *allow = std::getenv("TENSOROP_ALLOW_UNSANDBOXED");
+      request.allowUnsandboxed = allow && StringRef(allow) == "1";
       request.triple = t.triple;
       request.cpu = t.cpu;
       request.features = t.features;

@@ -72,6 +72,11 @@ cl::opt<bool> noBench("no-bench", cl::sub(genCmd), cl::init(false),
 cl::opt<bool> parseOnly("parse-only", cl::sub(genCmd), cl::init(false),
                         cl::desc("Print what the request was understood as "
                                  "(JSON) and stop"));
+cl::opt<bool> allowUnsandboxed(
+    "allow-unsandboxed", cl::sub(genCmd), cl::init(false),
+    cl::desc("Run LLM-written emitter scripts even where no sandbox can be "
+             "made (with resource limits only). Never use this with a model "
+             "you do not trust"));
 cl::opt<unsigned> genSeed("seed", cl::sub(genCmd), cl::init(42),
                           cl::desc("Seed of the verification inputs"));
 
@@ -266,6 +271,8 @@ int tensorop::runGen() {
     errs() << "tensorop gen: " << msg << "\n";
     return 2;
   };
+  if (allowUnsandboxed)
+    ::setenv("TENSOROP_ALLOW_UNSANDBOXED", "1", 1);
   Expected<OpRequest> parsed = parseRequest(request);
   if (!parsed && genAdvisor == "llm") {
     // Free text the builtin parser cannot read goes to the model.
