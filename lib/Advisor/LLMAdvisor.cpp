@@ -36,14 +36,9 @@ using llvm::StringRef;
 std::string mlir::tensorop::llmEmitterDir() {
   if (const char *env = std::getenv("TENSOROP_LLM_EMITTER_DIR"))
     return env;
-  std::string base;
-  if (const char *c = std::getenv("TENSOROP_CACHE_DIR"))
-    base = c;
-  else if (const char *home = std::getenv("HOME"))
-    base = std::string(home) + "/.cache/tensorop";
-  else
-    base = "/tmp/tensorop";
-  return base + "/llm-emitters";
+  std::string base = tensoropCacheDir();
+  return (base.empty() ? std::string("/tmp/tensorop") : base) +
+         "/llm-emitters";
 }
 
 namespace {

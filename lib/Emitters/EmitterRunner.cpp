@@ -30,9 +30,7 @@ std::string mlir::tensorop::defaultEmitterDir() {
   return std::string(TENSOROP_SOURCE_DIR) + "/python_emitters";
 }
 
-/// $TENSOROP_CACHE_DIR, else $XDG_CACHE_HOME/tensorop, else
-/// ~/.cache/tensorop; empty if none can be named (caching is then off).
-static std::string cacheDir() {
+std::string mlir::tensorop::tensoropCacheDir() {
   if (const char *env = std::getenv("TENSOROP_CACHE_DIR"))
     return env;
   if (const char *xdg = std::getenv("XDG_CACHE_HOME"))
@@ -181,7 +179,7 @@ mlir::tensorop::runEmitter(const EmitterRequest &request) {
                             .str();
   std::string hash = toHex(SHA256::hash(arrayRefFromStringRef(keyText)),
                            /*LowerCase=*/true);
-  std::string cache = cacheDir();
+  std::string cache = tensoropCacheDir();
   SmallString<256> cachePath;
   if (!cache.empty()) {
     cachePath = cache;

@@ -23,16 +23,6 @@ using namespace mlir::tensorop;
 /// Bumped when the contract between the pass and the NVIDIA emitters changes.
 static constexpr StringLiteral kProtocol = "tensorop-gpu-emitter/1";
 
-static std::string cacheDir() {
-  if (const char *env = std::getenv("TENSOROP_CACHE_DIR"))
-    return env;
-  if (const char *xdg = std::getenv("XDG_CACHE_HOME"))
-    return std::string(xdg) + "/tensorop";
-  if (const char *home = std::getenv("HOME"))
-    return std::string(home) + "/.cache/tensorop";
-  return "";
-}
-
 static std::string readFileOrEmpty(StringRef path) {
   auto buffer = MemoryBuffer::getFile(path);
   return buffer ? (*buffer)->getBuffer().str() : std::string();
@@ -173,7 +163,7 @@ mlir::tensorop::runGpuEmitter(StringRef scriptName, const json::Object &spec,
     if (it != memo.end())
       answer = it->second;
   }
-  std::string cache = cacheDir();
+  std::string cache = tensoropCacheDir();
   SmallString<256> cachePath;
   if (!cache.empty()) {
     cachePath = cache;

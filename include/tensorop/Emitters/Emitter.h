@@ -42,6 +42,11 @@ struct EmittedKernel {
   bool fromCache = false;
 };
 
+/// TensorOp's cache root: $TENSOROP_CACHE_DIR, else
+/// $XDG_CACHE_HOME/tensorop, else ~/.cache/tensorop; empty if none can be
+/// named (caching is then off). Emitter and LLM caches live below it.
+std::string tensoropCacheDir();
+
 /// The directory emitter scripts are read from: $TENSOROP_EMITTER_DIR, else
 /// the source tree's python_emitters/.
 std::string defaultEmitterDir();
