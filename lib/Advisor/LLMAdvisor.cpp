@@ -376,6 +376,14 @@ private:
 };
 } // namespace
 
+llvm::Expected<SketchChoice>
+mlir::tensorop::checkSketchAnswer(StringRef content, const GemmProblem &p,
+                                  const TargetHints &t, StringRef source) {
+  ChoiceValidator none;
+  AnswerChecker checker(p, t, none);
+  return checker.check(content, source);
+}
+
 llvm::Expected<std::unique_ptr<Advisor>> mlir::tensorop::createLLMAdvisor() {
   llvm::Expected<LLMConfig> config = LLMConfig::fromEnvironment();
   if (!config)

@@ -14,6 +14,7 @@
 #include "Measure.h"
 
 #include "tensorop/Advisor/Advisor.h"
+#include "tensorop/LLM/LLMClient.h"
 #include "tensorop/Runtime/JitGemm.h"
 #include "tensorop/Runtime/ObjectFile.h"
 #include "tensorop/Targets/TargetHints.h"
@@ -78,6 +79,14 @@ cl::opt<std::string> emitterDir(
 cl::opt<unsigned> candidateTimeout(
     "candidate-timeout", cl::sub(tuneCmd), cl::init(60),
     cl::desc("Wall-clock seconds a candidate's worker may run"));
+cl::opt<std::string> tuneAdvisor(
+    "advisor", cl::sub(tuneCmd), cl::init("builtin"),
+    cl::desc("Who proposes expansions: builtin (its cost model ranks the "
+             "tree's options), or llm (also asked every --llm-every "
+             "candidates for a new sketch given the best and worst so far)"));
+cl::opt<unsigned> llmEvery("llm-every", cl::sub(tuneCmd), cl::init(4),
+                           cl::desc("With --advisor=llm: candidates between "
+                                    "two proposals of the model"));
 cl::opt<int> workerRounds("rounds", cl::sub(tuneCmd), cl::init(5),
                           cl::desc("Timed rounds per candidate"));
 
@@ -157,6 +166,35 @@ CandidateRecord measure(StringRef object, StringRef symbol,
               (message.empty() ? "exit " + std::to_string(rc) : message) +
               ")";
   return r;
+}
+
+/// The search history the paper gives its LLM: the best and the worst
+/// configurations so far with their speed, and the failures.
+std::string historyPrompt(const GemmProblem &p, StringRef target,
+                          std::vector<CandidateRecord> rows) {
+  std::string text = formatv("Tuning an fp32 GEMM M={0} N={1} K={2} on {3}. "
+                             "Measured so far (GFLOP/s, higher is better):\n",
+                             p.m, p.n, p.k, target)
+                         .str();
+  llvm::sort(rows, [](const CandidateRecord &a, const CandidateRecord &b) {
+    return a.gflops.value_or(0) > b.gflops.value_or(0);
+  });
+  auto line = [&](const CandidateRecord &r) {
+    text += "- " + (r.status == status::kOk
+                        ? formatv("{0:F1}", r.gflops.value_or(0)).str()
+                        : r.status) +
+            ": " + r.config + "\n";
+  };
+  for (size_t i = 0; i < rows.size() && i < 5; ++i)
+    line(rows[i]);
+  if (rows.size() > 8) {
+    text += "...\nWorst:\n";
+    for (size_t i = rows.size() - 3; i < rows.size(); ++i)
+      line(rows[i]);
+  }
+  text += "Propose ONE new sketch, different from all of these, that you "
+          "expect to be faster. Answer with the JSON object only.";
+  return text;
 }
 
 std::string svgPlot(const std::vector<double> &bestSoFar, StringRef title) {
@@ -271,6 +309,23 @@ int tensorop::runTune() {
   SmallString<128> workDir;
   sys::fs::createUniqueDirectory("tensorop-tune", workDir);
 
+  std::unique_ptr<LLMClient> llm;
+  std::string llmModel, llmSystem;
+  if (tuneAdvisor == "llm") {
+    Expected<LLMConfig> config = LLMConfig::fromEnvironment();
+    if (!config)
+      return fail("--advisor=llm: " + toString(config.takeError()));
+    llmModel = config->model;
+    auto system = MemoryBuffer::getFile(defaultHintsDir() +
+                                        "/prompts/gemm_sketch_system.txt");
+    if (!system)
+      return fail("prompt template gemm_sketch_system.txt is missing");
+    llmSystem = (*system)->getBuffer().str();
+    llm = std::make_unique<LLMClient>(*config);
+  } else if (tuneAdvisor != "builtin") {
+    return fail("unknown --advisor '" + tuneAdvisor +
+                "' (expected builtin or llm)");
+  }
   bool tty = sys::Process::StandardErrIsDisplayed();
   auto deadline =
       std::chrono::steady_clock::now() +
@@ -324,15 +379,45 @@ int tensorop::runTune() {
     while (done < budget) {
       if (seconds > 0 && std::chrono::steady_clock::now() >= deadline)
         break;
-      std::optional<std::vector<int64_t>> point = search.next();
-      if (!point)
-        break; // The space is exhausted.
-      SketchChoice choice = space.toChoice(*point);
+      // Every llm-every candidates the model proposes one from the history;
+      // a proposal that fails its checks is reported and the tree goes on.
+      std::optional<SketchChoice> proposal;
+      if (llm && done > 0 && done % std::max(1u, unsigned(llmEvery)) == 0) {
+        Expected<std::vector<CandidateRecord>> rows = db.list(sig);
+        ChatRequest chat;
+        chat.messages = {{"system", llmSystem},
+                         {"user", historyPrompt(p, *target,
+                                                rows ? *rows
+                                                     : std::vector<CandidateRecord>())}};
+        if (!rows)
+          consumeError(rows.takeError());
+        Expected<ChatResponse> answer = llm->chat(chat);
+        if (!answer) {
+          errs() << "tensorop tune: llm proposal failed: "
+                 << toString(answer.takeError()) << "\n";
+        } else {
+          Expected<SketchChoice> c = checkSketchAnswer(
+              answer->content, p, *hints, "llm:" + llmModel);
+          if (!c)
+            errs() << "tensorop tune: llm proposal rejected: "
+                   << toString(c.takeError()) << "\n";
+          else
+            proposal = *c;
+        }
+      }
+      std::optional<std::vector<int64_t>> point;
+      if (!proposal) {
+        point = search.next();
+        if (!point)
+          break; // The space is exhausted.
+      }
+      SketchChoice choice = proposal ? *proposal : space.toChoice(*point);
       std::string illegal;
       SketchAttr attr = choice.toAttr(&ctx, *hints, illegal);
       if (!attr) {
         // Pruned by the verifier's own legality check; not a candidate.
-        search.report(*point, 0);
+        if (point)
+          search.report(*point, 0);
         continue;
       }
       std::string config;
@@ -354,7 +439,11 @@ int tensorop::runTune() {
         start.configHash = hash;
         start.emitterHash = emitterHash;
         start.toolVersion = TENSOROP_VERSION;
-        start.provenance = formatv("mcts seed={0}, advisor=builtin", tSeed).str();
+        start.provenance =
+            proposal ? "llm:" + llmModel + " proposal from the history"
+                     : formatv("mcts seed={0}, advisor={1}", tSeed,
+                               tuneAdvisor.getValue())
+                           .str();
         Expected<int64_t> id = db.markStarted(start);
         if (!id)
           return fail(toString(id.takeError()));
@@ -395,7 +484,8 @@ int tensorop::runTune() {
         bestConfig = hash;
       }
       bestSoFar.push_back(best);
-      search.report(*point, peak > 0 ? std::min(1.0, gflops / peak) : 0);
+      if (point)
+        search.report(*point, peak > 0 ? std::min(1.0, gflops / peak) : 0);
       progress(false);
     }
     progress(true);

@@ -87,6 +87,13 @@ std::unique_ptr<Advisor> createBuiltinAdvisor();
 /// TENSOROP_LLM_ANSWER_RETRIES (default 3) corrections, then the builtin
 /// advisor. Fails only if the endpoint is not configured.
 llvm::Expected<std::unique_ptr<Advisor>> createLLMAdvisor();
+/// Checks one LLM answer (the JSON of hints/prompts/gemm_sketch_system.txt):
+/// schema, legality on the target, and an emitter script it brings runs
+/// sandboxed and assembles. The error says what is wrong, for the model.
+llvm::Expected<SketchChoice> checkSketchAnswer(llvm::StringRef content,
+                                               const GemmProblem &problem,
+                                               const TargetHints &target,
+                                               llvm::StringRef source);
 /// Answers recorded in `dir`, validated like live ones.
 std::unique_ptr<Advisor> createReplayAdvisor(llvm::StringRef dir);
 
