@@ -11,6 +11,8 @@ PACKAGES=(
   cmake ninja-build g++ python3
   # baselines and libraries the tools link
   libopenblas-dev nlohmann-json3-dev libcurl4-openssl-dev libsqlite3-dev
+  # oneDNN: the strongest CPU baseline for tensorop bench
+  libdnnl-dev
   # sandbox for LLM-written emitter scripts (setpriv is in util-linux); pgrep
   # for its tests
   bubblewrap util-linux procps

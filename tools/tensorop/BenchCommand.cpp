@@ -245,7 +245,7 @@ int tensorop::runBench() {
     errs() << "tensorop bench: " << toString(resolved.takeError()) << "\n";
     return 2;
   }
-  openblas_set_num_threads(1);
+  singleThreadedBaselines();
   double peak = measureFmaPeakGflops();
   std::string blasConfig = openblas_get_config();
   std::string blasCore = openblas_get_corename();
@@ -253,6 +253,8 @@ int tensorop::runBench() {
                     "GFLOP/s per core\n",
                     cpuModelName(), cpuFamilyModel(), peak);
   outs() << "OpenBLAS: " << blasConfig << " (core " << blasCore << ")\n";
+  if (haveOneDNN())
+    outs() << oneDNNVersion() << ", 1 thread\n";
   if (!openblasCoreWarning().empty())
     errs() << "tensorop bench: " << openblasCoreWarning() << "\n";
   outs() << formatv("precision fp32 (both sides), 1 thread, warm caches, "
@@ -260,15 +262,22 @@ int tensorop::runBench() {
                     int(rounds), *resolved, LLVM_VERSION_STRING);
   if (tunedDb.empty())
     outs() << formatv("{0,-16} {1,9} {2,9} {3,9} {4,9} {5,7} {6,10} {7,10} "
-                      "{8,10}\n",
+                      "{8,10}{9}\n",
                       "shape", "ours med", "ours min", "blas med", "blas min",
-                      "ratio", "err ours", "err after", "err blas");
+                      "ratio", "err ours", "err after", "err blas",
+                      haveOneDNN() ? "  dnnl med  ratio/dnnl   err dnnl" : "");
 
   json::Array results;
-  std::string table = "| shape MxNxK | TensorOp median | TensorOp best | "
-                      "OpenBLAS median | OpenBLAS best | ratio (median) | "
-                      "error/bound ours | error/bound OpenBLAS |\n"
-                      "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
+  std::string table =
+      haveOneDNN()
+          ? "| shape MxNxK | TensorOp median | TensorOp best | OpenBLAS "
+            "median | oneDNN median | vs OpenBLAS | vs oneDNN | error/bound "
+            "ours | error/bound OpenBLAS | error/bound oneDNN |\n"
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n"
+          : "| shape MxNxK | TensorOp median | TensorOp best | "
+            "OpenBLAS median | OpenBLAS best | ratio (median) | "
+            "error/bound ours | error/bound OpenBLAS |\n"
+            "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
   int status = 0;
   if (!tunedDb.empty()) {
     std::string tunedTable =
@@ -299,6 +308,7 @@ int tensorop::runBench() {
                           {"threads", 1},
                           {"openblas", blasConfig},
                           {"openblas_core", blasCore},
+      {"onednn", haveOneDNN() ? oneDNNVersion() : std::string("not built in")},
                           {"rounds", int(rounds)},
                           {"results", std::move(tunedResults)}}));
     }
@@ -336,19 +346,33 @@ int tensorop::runBench() {
     Check before = r.before, after = r.after, blasCheck = r.blas;
     double oursMed = r.oursMedian, oursBest = r.oursBest,
            blasMed = r.blasMedian, blasBest = r.blasBest;
+    std::string dnnlColumns =
+        r.haveOneDNN ? formatv("  {0,8:F1} {1,11:F3} {2,10:E2}", r.onednnMedian,
+                               oursMed / r.onednnMedian, r.onednn.maxRatio)
+                           .str()
+                     : "";
     outs() << formatv("{0,-16} {1,9:F1} {2,9:F1} {3,9:F1} {4,9:F1} {5,7:F3} "
-                      "{6,10:E2} {7,10:E2} {8,10:E2}\n",
+                      "{6,10:E2} {7,10:E2} {8,10:E2}{9}\n",
                       label, oursMed, oursBest, blasMed, blasBest,
                       oursMed / blasMed, before.maxRatio, after.maxRatio,
-                      blasCheck.maxRatio);
+                      blasCheck.maxRatio, dnnlColumns);
     outs().flush();
-    table += formatv("| {0} | {1:F1} | {2:F1} | {3:F1} | {4:F1} | {5:F2}x | "
-                     "{6:E1} | {7:E1} |\n",
-                     label, oursMed, oursBest, blasMed, blasBest,
-                     oursMed / blasMed, std::max(before.maxRatio,
-                                                 after.maxRatio),
-                     blasCheck.maxRatio)
-                 .str();
+    if (r.haveOneDNN)
+      table += formatv("| {0} | {1:F1} | {2:F1} | {3:F1} | {4:F1} | {5:F2}x | "
+                       "{6:F2}x | {7:E1} | {8:E1} | {9:E1} |\n",
+                       label, oursMed, oursBest, blasMed, r.onednnMedian,
+                       oursMed / blasMed, oursMed / r.onednnMedian,
+                       std::max(before.maxRatio, after.maxRatio),
+                       blasCheck.maxRatio, r.onednn.maxRatio)
+                   .str();
+    else
+      table += formatv("| {0} | {1:F1} | {2:F1} | {3:F1} | {4:F1} | {5:F2}x | "
+                       "{6:E1} | {7:E1} |\n",
+                       label, oursMed, oursBest, blasMed, blasBest,
+                       oursMed / blasMed, std::max(before.maxRatio,
+                                                   after.maxRatio),
+                       blasCheck.maxRatio)
+                   .str();
     results.push_back(json::Object{
         {"m", s.m},
         {"n", s.n},
@@ -363,6 +387,15 @@ int tensorop::runBench() {
         {"error_ratio_openblas", blasCheck.maxRatio},
         {"verified", r.verified()},
         {"exact_small_integer_mismatches", r.exactMismatches},
+        {"onednn_gflops_median",
+         r.haveOneDNN ? json::Value(r.onednnMedian) : json::Value(nullptr)},
+        {"onednn_gflops_best",
+         r.haveOneDNN ? json::Value(r.onednnBest) : json::Value(nullptr)},
+        {"ratio_vs_onednn_median",
+         r.haveOneDNN ? json::Value(oursMed / r.onednnMedian)
+                      : json::Value(nullptr)},
+        {"error_ratio_onednn",
+         r.haveOneDNN ? json::Value(r.onednn.maxRatio) : json::Value(nullptr)},
         {"compile_seconds", gemm->compileSeconds},
         {"sketch", gemm->sketch}});
   }
@@ -381,6 +414,7 @@ int tensorop::runBench() {
       {"advisor", std::string(advisor)},
       {"openblas", blasConfig},
       {"openblas_core", blasCore},
+      {"onednn", haveOneDNN() ? oneDNNVersion() : std::string("not built in")},
       {"openblas_coretype_env", openblasCoreWarning()},
       {"llvm", LLVM_VERSION_STRING},
       {"jit", "MLIR ExecutionEngine, LLVM -O3, host CPU"},

@@ -467,7 +467,7 @@ int tensorop::runGen() {
     Expected<LoadedObject> loaded = loadObjectFile(obj, name);
     if (!loaded)
       return fail("cannot load " + obj + ": " + toString(loaded.takeError()));
-    openblas_set_num_threads(1);
+    singleThreadedBaselines();
     peak = noBench ? 0 : measureFmaPeakGflops();
     if (!noBench && !openblasCoreWarning().empty())
       errs() << "tensorop gen: " << openblasCoreWarning() << "\n";

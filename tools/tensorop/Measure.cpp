@@ -3,6 +3,9 @@
 #include "Measure.h"
 
 #include <cblas.h>
+#ifdef TENSOROP_HAVE_DNNL
+#include <dnnl.h>
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -205,6 +208,35 @@ std::string tensorop::cpuFamilyModel() {
          cpuinfoField("model\t");
 }
 
+// oneDNN here runs on OpenMP; one thread like the other sides.
+extern "C" void omp_set_num_threads(int) __attribute__((weak));
+
+void tensorop::singleThreadedBaselines() {
+  openblas_set_num_threads(1);
+  if (omp_set_num_threads)
+    omp_set_num_threads(1);
+}
+
+bool tensorop::haveOneDNN() {
+#ifdef TENSOROP_HAVE_DNNL
+  return true;
+#else
+  return false;
+#endif
+}
+
+std::string tensorop::oneDNNVersion() {
+#ifdef TENSOROP_HAVE_DNNL
+  const dnnl_version_t *v = dnnl_version();
+  return "oneDNN " + std::to_string(v->major) + "." +
+         std::to_string(v->minor) + "." + std::to_string(v->patch) +
+         " (cpu runtime " +
+         (v->cpu_runtime == DNNL_RUNTIME_OMP ? "OpenMP" : "other") + ")";
+#else
+  return "";
+#endif
+}
+
 GemmComparison tensorop::compareWithOpenBLAS(GemmFn fn, int64_t m, int64_t n,
                                              int64_t k, uint64_t seed,
                                              bool time, int rounds,
@@ -247,15 +279,35 @@ GemmComparison tensorop::compareWithOpenBLAS(GemmFn fn, int64_t m, int64_t n,
     return r;
 
   nanFill(cOurs);
-  TimingSamples t = timeAlternating([&] { fn(a.data, b.data, cOurs.data); },
-                                    runBlas, rounds, roundSeconds);
+  std::vector<std::function<void()>> fns = {
+      [&] { fn(a.data, b.data, cOurs.data); }, runBlas};
+#ifdef TENSOROP_HAVE_DNNL
+  // oneDNN's row-major sgemm, same inputs, its own output buffer, verified
+  // like the others.
+  AlignedBuffer cDnnl(m * n);
+  auto runDnnl = [&] {
+    dnnl_sgemm('N', 'N', m, n, k, 1.0f, a.data, k, b.data, n, 0.0f,
+               cDnnl.data, n);
+  };
+  nanFill(cDnnl);
+  runDnnl();
+  r.haveOneDNN = true;
+  r.onednn = checkResult(cDnnl.data, ref);
+  fns.push_back(runDnnl);
+#endif
+  std::vector<std::vector<double>> t = timeRoundRobin(fns, rounds,
+                                                      roundSeconds);
   r.after = checkResult(cOurs.data, ref);
   double flops = 2.0 * m * n * k;
   r.timed = true;
-  r.oursMedian = flops / median(t.a) / 1e9;
-  r.oursBest = flops / minimum(t.a) / 1e9;
-  r.blasMedian = flops / median(t.b) / 1e9;
-  r.blasBest = flops / minimum(t.b) / 1e9;
+  if (r.haveOneDNN) {
+    r.onednnMedian = flops / median(t[2]) / 1e9;
+    r.onednnBest = flops / minimum(t[2]) / 1e9;
+  }
+  r.oursMedian = flops / median(t[0]) / 1e9;
+  r.oursBest = flops / minimum(t[0]) / 1e9;
+  r.blasMedian = flops / median(t[1]) / 1e9;
+  r.blasBest = flops / minimum(t[1]) / 1e9;
   r.fasterThanPeak = peak > 0 && r.oursBest > 1.02 * peak;
   return r;
 }

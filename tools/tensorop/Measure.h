@@ -80,11 +80,23 @@ struct GemmComparison {
   int64_t exactMismatches = -1; ///< Small-integer inputs: elements != exact.
   bool timed = false;
   double oursMedian = 0, oursBest = 0, blasMedian = 0, blasBest = 0; ///< GFLOP/s
+  /// oneDNN dnnl_sgemm, timed in the same rounds when built with oneDNN.
+  bool haveOneDNN = false;
+  Check onednn;
+  double onednnMedian = 0, onednnBest = 0;
   bool fasterThanPeak = false;
   bool verified() const {
     return before.ok() && exactMismatches == 0 && (!timed || after.ok());
   }
 };
+
+/// One thread for OpenBLAS and oneDNN (OpenMP).
+void singleThreadedBaselines();
+
+/// Whether this build links oneDNN (the strongest CPU library here, per
+/// shared/MEASURE.md), and its version.
+bool haveOneDNN();
+std::string oneDNNVersion();
 
 /// Verifies `fn` (NaN-filled output, fp64 reference, small-integer exact
 /// test) and, if `time` and it verified, times it alternately with
