@@ -502,6 +502,12 @@ int tensorop::runGen() {
           {"openblas_gflops_median", cmp.blasMedian},
           {"openblas_gflops_best", cmp.blasBest},
           {"ratio_median", cmp.oursMedian / cmp.blasMedian},
+          {"onednn", cmp.haveOneDNN ? oneDNNVersion() : std::string("")},
+          {"onednn_gflops_median",
+           cmp.haveOneDNN ? json::Value(cmp.onednnMedian) : json::Value(nullptr)},
+          {"ratio_vs_onednn_median",
+           cmp.haveOneDNN ? json::Value(cmp.oursMedian / cmp.onednnMedian)
+                          : json::Value(nullptr)},
           {"openblas", std::string(openblas_get_config())},
           {"openblas_core", std::string(openblas_get_corename())},
           {"openblas_coretype_env", openblasCoreWarning()},
@@ -604,8 +610,8 @@ int tensorop::runGen() {
     md += "Not run: the target's instruction set does not run here, and "
           "no emulator was found.\n\n";
   if (cmp.timed)
-    md += formatv("## Speed (1 thread, fp32 both, warm caches, 7 "
-                  "alternating rounds)\n\n| | median GFLOP/s | best GFLOP/s "
+    md += formatv("## Speed (1 thread, fp32 on every side, warm caches, 7 "
+                  "round-robin rounds)\n\n| | median GFLOP/s | best GFLOP/s "
                   "|\n| --- | --- | --- |\n| TensorOp | {0:F1} | {1:F1} |\n| "
                   "OpenBLAS {4} ({5}) | {2:F1} | {3:F1} |\n\nRatio of "
                   "medians: **{6:F2}x**. Machine: {7}; measured FMA peak "
@@ -614,6 +620,12 @@ int tensorop::runGen() {
                   StringRef(openblas_get_config()).split(' ').second.split(' ').first,
                   openblas_get_corename(), cmp.oursMedian / cmp.blasMedian,
                   cpuModelName() + " (" + cpuFamilyModel() + ")", peak)
+              .str();
+  if (cmp.timed && cmp.haveOneDNN)
+    md += formatv("\n{0} (`dnnl_sgemm`, same rounds, 1 thread): {1:F1} "
+                  "GFLOP/s median (best {2:F1}); ratio of medians **{3:F2}x**.\n",
+                  oneDNNVersion(), cmp.onednnMedian, cmp.onednnBest,
+                  cmp.oursMedian / cmp.onednnMedian)
               .str();
   if (Error e = writeFile(path("report.md"), md))
     return fail(toString(std::move(e)));
@@ -625,9 +637,15 @@ int tensorop::runGen() {
                       verified ? "passed" : "FAILED");
     if (cmp.timed)
       outs() << formatv("  speed: {0:F1} GFLOP/s vs OpenBLAS {1:F1} "
-                        "(median, 1 thread): {2:F2}x\n",
+                        "(median, 1 thread): {2:F2}x{3}\n",
                         cmp.oursMedian, cmp.blasMedian,
-                        cmp.oursMedian / cmp.blasMedian);
+                        cmp.oursMedian / cmp.blasMedian,
+                        cmp.haveOneDNN
+                            ? formatv("; vs oneDNN {0:F1}: {1:F2}x",
+                                      cmp.onednnMedian,
+                                      cmp.oursMedian / cmp.onednnMedian)
+                                  .str()
+                            : std::string());
   }
   if (crossRun)
     outs() << "  verified under qemu: " << (verified ? "passed" : "FAILED")
