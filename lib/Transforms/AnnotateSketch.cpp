@@ -79,25 +79,28 @@ struct AnnotateSketchPass
     if (matmuls.empty())
       return;
 
+    // Option errors are reported at the first op they stop, so the
+    // diagnostic has a location.
+    Operation *first = matmuls.front();
     llvm::Expected<std::string> targetName = resolveTargetName(target);
     if (!targetName) {
-      module.emitError() << llvm::toString(targetName.takeError());
+      first->emitError() << llvm::toString(targetName.takeError());
       return signalPassFailure();
     }
     if (!llvm::is_contained(supportedCpuTargets(), *targetName)) {
-      module.emitError() << "target '" << *targetName
+      first->emitError() << "target '" << *targetName
                          << "' is not supported by the CPU pipeline "
                             "(supported: host, x86-avx512, x86-avx2, riscv-rvv, arm-neon)";
       return signalPassFailure();
     }
     llvm::Expected<TargetHints> hints = loadTargetHints(*targetName, hintsDir);
     if (!hints) {
-      module.emitError() << llvm::toString(hints.takeError());
+      first->emitError() << llvm::toString(hints.takeError());
       return signalPassFailure();
     }
     llvm::Expected<std::unique_ptr<Advisor>> adv = createAdvisor(advisor);
     if (!adv) {
-      module.emitError() << llvm::toString(adv.takeError());
+      first->emitError() << llvm::toString(adv.takeError());
       return signalPassFailure();
     }
 
@@ -107,7 +110,7 @@ struct AnnotateSketchPass
       llvm::Expected<std::unique_ptr<TuningDB>> opened =
           TuningDB::open(db, /*readOnly=*/true);
       if (!opened) {
-        module.emitError() << "tensorop: " << llvm::toString(opened.takeError());
+        first->emitError() << "tensorop: " << llvm::toString(opened.takeError());
         return signalPassFailure();
       }
       tuned = std::move(*opened);
