@@ -30,6 +30,20 @@ std::string mlir::tensorop::defaultEmitterDir() {
   return std::string(TENSOROP_SOURCE_DIR) + "/python_emitters";
 }
 
+void mlir::tensorop::writeCacheFile(StringRef path, StringRef text) {
+  sys::fs::create_directories(sys::path::parent_path(path));
+  SmallString<256> tmp(path);
+  tmp += ".tmp" + std::to_string(sys::Process::getProcessId());
+  std::error_code ec;
+  {
+    raw_fd_ostream os(tmp, ec);
+    if (!ec)
+      os << text;
+  }
+  if (!ec)
+    sys::fs::rename(tmp, path);
+}
+
 std::string mlir::tensorop::tensoropCacheDir() {
   if (const char *env = std::getenv("TENSOROP_CACHE_DIR"))
     return env;
@@ -254,20 +268,8 @@ mlir::tensorop::runEmitter(const EmitterRequest &request) {
     return createStringError("emitter '" + request.script + "' printed code that " +
                              toString(std::move(e)));
 
-  if (!cachePath.empty()) {
-    // Write-then-rename so a concurrent reader never sees half a file.
-    sys::fs::create_directories(sys::path::parent_path(cachePath));
-    SmallString<256> tmp(cachePath);
-    tmp += ".tmp" + std::to_string(sys::Process::getProcessId());
-    std::error_code ec;
-    {
-      raw_fd_ostream os(tmp, ec);
-      if (!ec)
-        os << answer;
-    }
-    if (!ec)
-      sys::fs::rename(tmp, cachePath);
-  }
+  if (!cachePath.empty())
+    writeCacheFile(cachePath, answer);
   std::lock_guard<std::mutex> lock(mutex);
   memo[hash] = kernel;
   return kernel;

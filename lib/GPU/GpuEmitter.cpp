@@ -239,19 +239,8 @@ mlir::tensorop::runGpuEmitter(StringRef scriptName, const json::Object &spec,
     return std::move(e);
   kernel.hash = hash;
   kernel.fromCache = fromCache;
-  if (!fromCache && !cachePath.empty()) {
-    sys::fs::create_directories(sys::path::parent_path(cachePath));
-    SmallString<256> tmp(cachePath);
-    tmp += ".tmp" + std::to_string(sys::Process::getProcessId());
-    std::error_code ec;
-    {
-      raw_fd_ostream os(tmp, ec);
-      if (!ec)
-        os << answer;
-    }
-    if (!ec)
-      sys::fs::rename(tmp, cachePath);
-  }
+  if (!fromCache && !cachePath.empty())
+    writeCacheFile(cachePath, answer);
   std::lock_guard<std::mutex> lock(mutex);
   memo[hash] = answer;
   return kernel;

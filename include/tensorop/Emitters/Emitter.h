@@ -47,6 +47,11 @@ struct EmittedKernel {
 /// named (caching is then off). Emitter and LLM caches live below it.
 std::string tensoropCacheDir();
 
+/// Writes `text` to `path` (creating its directory) through a temporary file
+/// and a rename, so a concurrent reader never sees half a file. A cache that
+/// cannot be written is only slower, so failures are ignored.
+void writeCacheFile(llvm::StringRef path, llvm::StringRef text);
+
 /// The directory emitter scripts are read from: $TENSOROP_EMITTER_DIR, else
 /// the source tree's python_emitters/.
 std::string defaultEmitterDir();
