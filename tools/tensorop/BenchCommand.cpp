@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
+#include "CompilerContext.h"
 #include "Measure.h"
 
 #include "tensorop/Runtime/JitGemm.h"
@@ -17,9 +18,6 @@
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
-#include "mlir/InitAllPasses.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -230,15 +228,8 @@ int tensorop::runBench() {
     return 2;
   }
 
-  mlir::registerAllPasses();
-  mlir::tensorop::registerAllTensorOpPasses();
-  mlir::DialectRegistry registry;
-  mlir::registerAllDialects(registry);
-  mlir::registerAllExtensions(registry);
-  mlir::tensorop::registerTensorOpDialect(registry);
-  mlir::tensorop::registerJitDialects(registry);
-  mlir::MLIRContext ctx(registry);
-  ctx.loadAllAvailableDialects();
+  std::unique_ptr<mlir::MLIRContext> context = makeCompilerContext();
+  mlir::MLIRContext &ctx = *context;
 
   Expected<std::string> resolved = mlir::tensorop::resolveTargetName(target);
   if (!resolved) {

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
+#include "CompilerContext.h"
 #include "Measure.h"
 
 #include "tensorop/Advisor/Advisor.h"
@@ -23,9 +24,6 @@
 #include "tensorop/Transforms/Passes.h"
 
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
-#include "mlir/InitAllPasses.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -351,15 +349,8 @@ int tensorop::runGen() {
   outs() << "tensorop gen: " << r.describe() << " -> " << *resolved
          << " kernel '" << name << "'\n";
 
-  mlir::registerAllPasses();
-  registerAllTensorOpPasses();
-  mlir::DialectRegistry registry;
-  mlir::registerAllDialects(registry);
-  mlir::registerAllExtensions(registry);
-  registerTensorOpDialect(registry);
-  registerJitDialects(registry);
-  mlir::MLIRContext ctx(registry);
-  ctx.loadAllAvailableDialects();
+  std::unique_ptr<mlir::MLIRContext> context = makeCompilerContext();
+  mlir::MLIRContext &ctx = *context;
 
   StringMap<bool> hostFeatures = sys::getHostCPUFeatures();
   bool hostRunsTarget =

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
+#include "CompilerContext.h"
 #include "Measure.h"
 
 #include "tensorop/Advisor/Advisor.h"
@@ -25,9 +26,6 @@
 #include "tensorop/Tuner/TuningDB.h"
 
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
-#include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -249,15 +247,8 @@ int tensorop::runTune() {
   if (!emitterDir.empty())
     ::setenv("TENSOROP_EMITTER_DIR", emitterDir.c_str(), 1);
 
-  mlir::registerAllPasses();
-  registerAllTensorOpPasses();
-  mlir::DialectRegistry registry;
-  mlir::registerAllDialects(registry);
-  mlir::registerAllExtensions(registry);
-  registerTensorOpDialect(registry);
-  registerJitDialects(registry);
-  mlir::MLIRContext ctx(registry);
-  ctx.loadAllAvailableDialects();
+  std::unique_ptr<mlir::MLIRContext> context = makeCompilerContext();
+  mlir::MLIRContext &ctx = *context;
 
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceFile<mlir::ModuleOp>(input, &ctx);
