@@ -24,6 +24,8 @@ def TensorOpAnnotateSketch : Pass<"tensorop-annotate-sketch", "ModuleOp"> {
            "Tuning database (tensorop tune) to read the best verified sketch of each op from; ops without a record fall back to the advisor">,
     Option<"hintsDir", "hints-dir", "std::string", /*default=*/"\"\"",
            "Directory of target hints (default: $TENSOROP_HINTS_DIR or the source tree's hints/)">,
+    Option<"threads", "threads", "unsigned", /*default=*/"1",
+           "Threads of each sketch the advisor chooses (sketches from the db or the input keep theirs)">,
   ];
   let dependentDialects = ["::mlir::tensorop::TensorOpDialect"];
 }
@@ -63,6 +65,20 @@ def TensorOpLowerUKernel : Pass<"tensorop-lower-ukernel", "ModuleOp"> {
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect", "::mlir::memref::MemRefDialect",
     "::mlir::arith::ArithDialect"];
+}
+
+def TensorOpOmpTeamSize : Pass<"tensorop-omp-team-size", "ModuleOp"> {
+  let summary = "Size each OpenMP team by the iterations it shares";
+  let description = [{
+    `convert-scf-to-openmp` leaves the team size to the OpenMP runtime
+    (`OMP_NUM_THREADS`, else one thread per core). A threaded sketch's
+    `scf.forall` has exactly `threads` iterations, so a larger team only
+    wakes threads that find no work. This pass sets `num_threads` of each
+    `omp.parallel` without one, whose worksharing loop has constant bounds,
+    to that loop's trip count. The runtime still caps the team at
+    `OMP_THREAD_LIMIT`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
 def TensorOpDeallocateBuffers

@@ -71,9 +71,13 @@ def TensorOp_SketchAttr : TensorOp_Attr<"Sketch", "sketch"> {
       (`[N/nr][kc][nr]`). Edge panels are zero-padded;
     * `ukernel`: the microkernel emitter and its variant;
     * `target`: the target it is legal for;
-    * `source`: who chose it ("builtin", "llm:<model>", "db:<hash>", ...).
+    * `source`: who chose it ("builtin", "llm:<model>", "db:<hash>", ...);
+    * `threads`: how many threads run the GEMM (default 1, then not
+      printed). With more than one, the M x N iteration space is split into
+      that many chunks along its longer side, each run by one thread with
+      its own packing buffers (an `scf.forall` lowered to OpenMP).
 
-    The verifier rejects non-positive tiles, orders that are not
+    The verifier rejects non-positive tiles or thread counts, orders that are not
     permutations, cache tiles that are not multiples of the register block
     and register blocks that do not fit the target's register file.
   }];
@@ -86,7 +90,8 @@ def TensorOp_SketchAttr : TensorOp_Attr<"Sketch", "sketch"> {
     StringRefParameter<"B packing layout">:$pack_b,
     "UKernelSpecAttr":$ukernel,
     "TargetAttr":$target,
-    StringRefParameter<"provenance of the choice">:$source);
+    StringRefParameter<"provenance of the choice">:$source,
+    DefaultValuedParameter<"int64_t", "1", "threads running the GEMM">:$threads);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

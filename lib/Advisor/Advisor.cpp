@@ -28,7 +28,7 @@ SketchAttr SketchChoice::toAttr(MLIRContext *ctx, const TargetHints &target,
   return SketchAttr::getChecked(emit, ctx, mc, nc, kc, mr, nr,
                                 StringRef(loopOrder), StringRef(microOrder),
                                 StringRef(packA), StringRef(packB), ukernel,
-                                targetAttr, StringRef(source));
+                                targetAttr, StringRef(source), threads);
 }
 
 llvm::Expected<std::unique_ptr<Advisor>>

@@ -104,7 +104,8 @@ LogicalResult SketchAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, int64_t mc, int64_t nc,
     int64_t kc, int64_t mr, int64_t nr, StringRef loopOrder,
     StringRef microOrder, StringRef packA, StringRef packB,
-    UKernelSpecAttr ukernel, TargetAttr target, StringRef source) {
+    UKernelSpecAttr ukernel, TargetAttr target, StringRef source,
+    int64_t threads) {
   for (auto [name, value] : {std::pair<StringRef, int64_t>{"mc", mc},
                              {"nc", nc},
                              {"kc", kc},
@@ -151,6 +152,10 @@ LogicalResult SketchAttr::verify(
                        << target.getVectorBits();
   if (source.empty())
     return emitError() << "sketch source (provenance) must not be empty";
+  // The upper bound only catches typos: libomp itself caps teams far lower.
+  if (threads < 1 || threads > 1024)
+    return emitError() << "sketch threads must be in [1, 1024], got "
+                       << threads;
   return success();
 }
 

@@ -50,7 +50,7 @@ FailureOr<SketchAttr> lookupTunedSketch(linalg::MatmulOp mm, TuningDB &db,
       mm.getContext(), attr.getMc(), attr.getNc(), attr.getKc(), attr.getMr(),
       attr.getNr(), attr.getLoopOrder(), attr.getMicroOrder(),
       attr.getPackA(), attr.getPackB(), attr.getUkernel(), attr.getTarget(),
-      "db:" + r.configHash);
+      "db:" + r.configHash, attr.getThreads());
   mm.emitRemark() << "tensorop: using the tuned sketch " << r.configHash
                   << " from " << db.path() << " ("
                   << llvm::formatv("{0:F1}", r.gflops.value_or(0))
@@ -96,6 +96,11 @@ struct AnnotateSketchPass
     llvm::Expected<TargetHints> hints = loadTargetHints(*targetName, hintsDir);
     if (!hints) {
       first->emitError() << llvm::toString(hints.takeError());
+      return signalPassFailure();
+    }
+    if (threads < 1) {
+      first->emitError() << "tensorop: threads must be at least 1, got "
+                         << threads;
       return signalPassFailure();
     }
     llvm::Expected<std::unique_ptr<Advisor>> adv = createAdvisor(advisor);
@@ -156,6 +161,9 @@ struct AnnotateSketchPass
                        << "' failed: " << llvm::toString(choice.takeError());
         return signalPassFailure();
       }
+      // Advisors choose tiles for one core; how many cores run the GEMM is
+      // the caller's decision (or the tuner's, through the db).
+      choice->threads = threads;
       std::string error;
       SketchAttr sketch = choice->toAttr(ctx, *hints, error);
       if (!sketch) {

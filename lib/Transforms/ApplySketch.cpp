@@ -11,6 +11,14 @@
 //  3. The inner block is replaced by two register-block loops of
 //     tensorop.ukernel ops, whose code an emitter script prints.
 //
+// With `threads` > 1 the GEMM is first split into that many chunks of C
+// (rows or columns) by an scf.forall, and steps 1-3 build the loop nest
+// inside its body for one chunk. Each thread thus packs its own A and B
+// blocks into buffers allocated in the body: no packed block is shared, so
+// no barrier is needed (BLIS shares the packed B panel between threads
+// splitting the ic loop and synchronizes; with few cores, re-packing the
+// operand the threads share costs less than that synchronization).
+//
 //===----------------------------------------------------------------------===//
 
 #include "tensorop/Advisor/Advisor.h"
@@ -56,8 +64,8 @@ struct IndexMath {
   }
   Value min(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
   /// min(tile, extent - iv): the size of the tile starting at `iv`.
-  Value tileSize(Value iv, int64_t tile, int64_t extent) {
-    return min(c(tile), sub(c(extent), iv));
+  Value tileSize(Value iv, int64_t tile, Value extent) {
+    return min(c(tile), sub(extent, iv));
   }
 };
 
@@ -103,7 +111,8 @@ void emitTransposeCopy(OpBuilder &b, Location loc, Value src, Value dst) {
 struct GemmPlan {
   GemmProblem p;
   int64_t mc, nc, kc, mr, nr;
-  Value a, b, c;             ///< The original operands.
+  Value a, b, c;             ///< The operands (one thread's chunk of them).
+  Value mExt, nExt, kExt;    ///< Extents the loop nest covers (the chunk's).
   Value packA, packB;        ///< [mc/mr][kc][mr] and [nc/nr][kc][nr].
   Value packAFlat;           ///< packA collapsed to one dimension.
   SmallVector<scf::ForOp> loops; ///< Cache-tile loops, outermost first.
@@ -206,8 +215,8 @@ void emitPackBVectorized(OpBuilder &b, Location loc, const GemmPlan &plan,
 void emitPackA(OpBuilder &b, Location loc, const GemmPlan &plan, Value ivM,
                Value ivK) {
   IndexMath im{b, loc};
-  Value sm = im.tileSize(ivM, plan.mc, plan.p.m);
-  Value sk = im.tileSize(ivK, plan.kc, plan.p.k);
+  Value sm = im.tileSize(ivM, plan.mc, plan.mExt);
+  Value sk = im.tileSize(ivK, plan.kc, plan.kExt);
   Value zero = im.c(0), one = im.c(1);
   Value numPanels = im.ceilDiv(sm, plan.mr);
   auto loop = scf::ForOp::create(b, loc, zero, numPanels, one);
@@ -245,8 +254,8 @@ void emitPackA(OpBuilder &b, Location loc, const GemmPlan &plan, Value ivM,
 void emitPackB(OpBuilder &b, Location loc, const GemmPlan &plan, Value ivN,
                Value ivK) {
   IndexMath im{b, loc};
-  Value sn = im.tileSize(ivN, plan.nc, plan.p.n);
-  Value sk = im.tileSize(ivK, plan.kc, plan.p.k);
+  Value sn = im.tileSize(ivN, plan.nc, plan.nExt);
+  Value sk = im.tileSize(ivK, plan.kc, plan.kExt);
   Value zero = im.c(0), one = im.c(1);
   Value numPanels = im.ceilDiv(sn, plan.nr);
   auto loop = scf::ForOp::create(b, loc, zero, numPanels, one);
@@ -319,6 +328,76 @@ void emitMicroLoops(OpBuilder &b, Location loc, const GemmPlan &plan,
 }
 
 unsigned dimIndex(char c) { return c == 'm' ? 0 : c == 'n' ? 1 : 2; }
+
+/// How a GEMM is split across threads: along M (rows of C) or N (columns),
+/// in chunks of `chunk` rows/columns, `count` chunks in all.
+struct ThreadSplit {
+  bool alongM = false;
+  int64_t chunk = 0, count = 1;
+};
+
+/// Splits along the dimension with more register blocks: the chunks are
+/// whole register blocks, so that dimension balances best, and the operand
+/// every thread packs in full (B when splitting M, A when splitting N) is
+/// the smaller one. Fewer chunks than threads when the GEMM is too narrow
+/// for each thread to get a block: no thread gets an empty chunk.
+ThreadSplit planThreadSplit(const GemmProblem &p, int64_t mr, int64_t nr,
+                            int64_t threads) {
+  ThreadSplit s;
+  int64_t mBlocks = (p.m + mr - 1) / mr, nBlocks = (p.n + nr - 1) / nr;
+  s.alongM = mBlocks > nBlocks;
+  int64_t extent = s.alongM ? p.m : p.n;
+  int64_t unit = s.alongM ? mr : nr;
+  s.chunk = roundUp((extent + threads - 1) / threads, unit);
+  s.count = (extent + s.chunk - 1) / s.chunk;
+  return s;
+}
+
+/// Wraps `op` in an scf.forall over the chunks of `split` and returns a
+/// copy of `op` on one chunk (subviews of A, B, C), inside the forall body.
+/// `plan` gets the chunk's operands and extents.
+linalg::MatmulOp emitThreadChunks(RewriterBase &rewriter, linalg::MatmulOp op,
+                                  const ThreadSplit &split, GemmPlan &plan) {
+  Location loc = op.getLoc();
+  const GemmProblem &p = plan.p;
+  auto forall = scf::ForallOp::create(
+      rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(split.count)},
+      ValueRange{}, std::nullopt);
+  rewriter.setInsertionPointToStart(forall.getBody());
+  IndexMath im{rewriter, loc};
+  Value offset = im.mul(forall.getInductionVar(0), split.chunk);
+  int64_t extent = split.alongM ? p.m : p.n;
+  Value size = im.min(im.c(split.chunk), im.sub(im.c(extent), offset));
+  auto idx = [&](int64_t v) -> OpFoldResult {
+    return rewriter.getIndexAttr(v);
+  };
+  Value a = plan.a, b = plan.b, c = plan.c;
+  if (split.alongM) {
+    a = p.transposeA
+            ? subview2D(rewriter, loc, a, {idx(0), offset}, {idx(p.k), size})
+            : subview2D(rewriter, loc, a, {offset, idx(0)}, {size, idx(p.k)});
+    c = subview2D(rewriter, loc, c, {offset, idx(0)}, {size, idx(p.n)});
+  } else {
+    b = p.transposeB
+            ? subview2D(rewriter, loc, b, {offset, idx(0)}, {size, idx(p.k)})
+            : subview2D(rewriter, loc, b, {idx(0), offset}, {idx(p.k), size});
+    c = subview2D(rewriter, loc, c, {idx(0), offset}, {idx(p.m), size});
+  }
+  plan.a = a;
+  plan.b = b;
+  plan.c = c;
+  plan.mExt = split.alongM ? size : im.c(p.m);
+  plan.nExt = split.alongM ? im.c(p.n) : size;
+  plan.kExt = im.c(p.k);
+  // Operands are set by position, not through a value mapping, so that
+  // matmul(X, X) keeps its two operands apart. The copy comes last: the
+  // loop nest replaces it and uses everything above.
+  auto chunkOp = cast<linalg::MatmulOp>(rewriter.clone(*op));
+  chunkOp->setOperand(0, a);
+  chunkOp->setOperand(1, b);
+  chunkOp->setOperand(2, c);
+  return chunkOp;
+}
 } // namespace
 
 LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
@@ -380,13 +459,32 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   plan.p = *problem;
   plan.mr = sketch.getMr();
   plan.nr = sketch.getNr();
-  // Tiles never exceed the (padded) problem: small GEMMs get small buffers.
-  plan.mc = std::min(sketch.getMc(), roundUp(plan.p.m, plan.mr));
-  plan.nc = std::min(sketch.getNc(), roundUp(plan.p.n, plan.nr));
-  plan.kc = std::min(sketch.getKc(), plan.p.k);
   plan.a = op.getDpsInputOperand(0)->get();
   plan.b = op.getDpsInputOperand(1)->get();
   plan.c = c;
+  // The extents one loop nest covers: the whole GEMM, or one thread's chunk.
+  int64_t nestM = plan.p.m, nestN = plan.p.n;
+  linalg::MatmulOp nestOp = op;
+  rewriter.setInsertionPoint(op);
+  ThreadSplit split =
+      planThreadSplit(plan.p, plan.mr, plan.nr, sketch.getThreads());
+  if (split.count > 1) {
+    nestOp = emitThreadChunks(rewriter, op, split, plan);
+    if (split.alongM)
+      nestM = split.chunk;
+    else
+      nestN = split.chunk;
+    rewriter.eraseOp(op);
+  } else {
+    IndexMath im{rewriter, op.getLoc()};
+    plan.mExt = im.c(plan.p.m);
+    plan.nExt = im.c(plan.p.n);
+    plan.kExt = im.c(plan.p.k);
+  }
+  // Tiles never exceed the (padded) problem: small GEMMs get small buffers.
+  plan.mc = std::min(sketch.getMc(), roundUp(nestM, plan.mr));
+  plan.nc = std::min(sketch.getNc(), roundUp(nestN, plan.nr));
+  plan.kc = std::min(sketch.getKc(), plan.p.k);
 
   // 1. Cache tiles with the upstream tiler, in the sketch's loop order.
   StringRef order = sketch.getLoopOrder();
@@ -399,20 +497,20 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
                         rewriter.getIndexAttr(plan.kc)});
   options.setInterchange(interchange);
   options.setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
-  rewriter.setInsertionPoint(op);
+  rewriter.setInsertionPoint(nestOp);
   FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-      rewriter, cast<TilingInterface>(op.getOperation()), options);
+      rewriter, cast<TilingInterface>(nestOp.getOperation()), options);
   if (failed(tiled) || tiled->loops.size() != 3)
-    return op.emitError() << "tensorop: tiling by (" << plan.mc << ", "
-                          << plan.nc << ", " << plan.kc << ") failed";
+    return nestOp.emitError() << "tensorop: tiling by (" << plan.mc << ", "
+                              << plan.nc << ", " << plan.kc << ") failed";
   for (LoopLikeOpInterface l : tiled->loops)
     plan.loops.push_back(cast<scf::ForOp>(l.getOperation()));
   plan.loopOfDim.resize(3);
   for (auto [pos, dim] : llvm::enumerate(interchange))
     plan.loopOfDim[dim] = pos;
   auto inner = cast<linalg::MatmulOp>(tiled->tiledOps.back());
-  Location loc = op.getLoc();
-  rewriter.eraseOp(op);
+  Location loc = nestOp.getLoc();
+  rewriter.eraseOp(nestOp);
 
   // Scratch buffers for the packed blocks, live across the loop nest.
   scf::ForOp outermost = plan.loops.front();

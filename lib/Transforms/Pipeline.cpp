@@ -21,6 +21,9 @@ void mlir::tensorop::buildTensorOpPipeline(OpPassManager &pm,
     std::string error;
     if (!options.db.empty())
       error = "db= is not supported for NVIDIA targets yet";
+    if (options.threads != 1)
+      error = "threads= is a CPU option (a GPU kernel's threads are in its "
+              "#tensorop.gpu_sketch)";
     if (!error.empty() || failed(buildTensorOpGpuPipeline(pm, gpu, error)))
       llvm::report_fatal_error(llvm::Twine("tensorop-pipeline: ") + error);
     return;
@@ -31,6 +34,7 @@ void mlir::tensorop::buildTensorOpPipeline(OpPassManager &pm,
   annotate.target = options.target;
   annotate.advisor = options.advisor;
   annotate.db = options.db;
+  annotate.threads = options.threads;
   pm.addPass(createTensorOpAnnotateSketch(annotate));
   std::string funcConv =
       options.barePtrAbi
@@ -47,13 +51,23 @@ void mlir::tensorop::buildTensorOpPipeline(OpPassManager &pm,
       ",tensorop-lower-ukernel"
       ",func.func(convert-vector-to-scf{full-unroll=true},"
       "convert-linalg-to-loops)"
-      ",lower-affine,convert-scf-to-cf,expand-strided-metadata,lower-affine"
+      // Threaded sketches leave scf.forall loops: OpenMP runs them.
+      ",scf-forall-to-parallel,convert-scf-to-openmp,tensorop-omp-team-size"
+      // convert-scf-to-openmp wraps each body in a memref.alloca_scope, which
+      // must hold a single block; with no alloca inside, canonicalize inlines
+      // it before convert-scf-to-cf splits the body into blocks.
+      ",canonicalize"
+      ",lower-affine,convert-scf-to-cf"
+      ",expand-strided-metadata,lower-affine"
       ",convert-vector-to-llvm{vector-transpose-lowering=shuffle1d},"
       "convert-math-to-llvm,convert-math-to-libm"
       ",finalize-memref-to-llvm," +
       funcConv +
       ",convert-cf-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,"
       "convert-ub-to-llvm"
+      // Last: this pass also converts func, arith, memref and cf ops with
+      // default options, which would undo the bare-pointer call convention.
+      ",convert-openmp-to-llvm"
       ",reconcile-unrealized-casts";
   std::string error;
   llvm::raw_string_ostream os(error);

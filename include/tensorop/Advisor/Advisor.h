@@ -42,6 +42,8 @@ struct SketchChoice {
   std::string broadcast = "explicit";
   int64_t prefetchB = 0;
   std::string source;
+  /// Threads running the GEMM (1: the calling thread only).
+  int64_t threads = 1;
 
   /// Builds the attribute; the verifier's message goes to `error` when the
   /// choice is illegal for the target.

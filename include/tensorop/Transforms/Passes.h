@@ -38,6 +38,11 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       llvm::cl::desc("Tuning database to read the best verified sketch of "
                      "each op from (see tensorop tune)"),
       llvm::cl::init("")};
+  PassOptions::Option<unsigned> threads{
+      *this, "threads",
+      llvm::cl::desc("Threads of each GEMM the advisor sketches (sketches "
+                     "from the db or the input keep their own)"),
+      llvm::cl::init(1)};
   PassOptions::Option<bool> barePtrAbi{
       *this, "bare-ptr-abi",
       llvm::cl::desc("Lower static memref function arguments to bare "

@@ -1,0 +1,92 @@
+// RUN: tensorop-opt %s -split-input-file --tensorop-apply-sketch --canonicalize --cse | FileCheck %s
+
+// threads > 1: an scf.forall over chunks of C, each a whole number of
+// register blocks, with the sketch's loop nest inside its body. Each chunk
+// packs into buffers allocated (and freed) inside the body, so no packed
+// block is shared between threads. Small tiles (mc=12 nc=32 kc=8, 6x16
+// register block), as in tensorop-apply-sketch.mlir.
+
+// 50x70: 9 row blocks against 5 column blocks, so the rows are split:
+// chunks of roundUp(ceil(50/2), 6) = 30 rows (30 and 20).
+// CHECK-LABEL: func.func @split_m(
+// CHECK-SAME:    %[[A:[a-z0-9_]+]]: memref<50x37xf32>, %[[B:[a-z0-9_]+]]: memref<37x70xf32>, %[[C:[a-z0-9_]+]]: memref<50x70xf32>)
+// CHECK:         scf.forall (%[[T:.+]]) in (2) {
+// CHECK-NEXT:      %[[OFF:.+]] = arith.muli %[[T]], %c30 : index
+// CHECK-NEXT:      %[[REST:.+]] = arith.subi %c50, %[[OFF]] : index
+// CHECK-NEXT:      %[[SIZE:.+]] = arith.minsi %[[REST]], %c30 : index
+// CHECK-NEXT:      %[[AS:.+]] = memref.subview %[[A]][%[[OFF]], 0] [%[[SIZE]], 37] [1, 1]
+// CHECK-NEXT:      %[[CS:.+]] = memref.subview %[[C]][%[[OFF]], 0] [%[[SIZE]], 70] [1, 1]
+// CHECK-NEXT:      %[[PA:.+]] = memref.alloc() {alignment = 64 : i64} : memref<2x8x6xf32>
+// CHECK-NEXT:      %[[PB:.+]] = memref.alloc() {alignment = 64 : i64} : memref<2x8x16xf32>
+// CHECK:           scf.for %{{.+}} = %c0 to %[[SIZE]] step %c12 {
+// CHECK:             vector.transfer_read %[[AS]]
+// CHECK:             vector.transfer_read %[[B]]
+// CHECK:             memref.subview %[[CS]]
+// CHECK:             tensorop.ukernel
+// CHECK:           memref.dealloc %[[PA]]
+// CHECK-NEXT:      memref.dealloc %[[PB]]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    return
+func.func @split_m(%A: memref<50x37xf32>, %B: memref<37x70xf32>, %C: memref<50x70xf32>) {
+  linalg.matmul ins(%A, %B : memref<50x37xf32>, memref<37x70xf32>) outs(%C : memref<50x70xf32>) {tensorop.sketch = #tensorop.sketch<mc = 12, nc = 32, kc = 8, mr = 6, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test", threads = 2>}
+  return
+}
+// -----
+
+// 20x200: 4 row blocks against 13 column blocks, so the columns are split:
+// chunks of roundUp(100, 16) = 112 columns (112 and 88); A is read whole.
+// CHECK-LABEL: func.func @split_n(
+// CHECK-SAME:    %[[A:[a-z0-9_]+]]: memref<20x37xf32>, %[[B:[a-z0-9_]+]]: memref<37x200xf32>, %[[C:[a-z0-9_]+]]: memref<20x200xf32>)
+// CHECK:         scf.forall (%[[T:.+]]) in (2) {
+// CHECK-NEXT:      %[[OFF:.+]] = arith.muli %[[T]], %c112 : index
+// CHECK-NEXT:      %[[REST:.+]] = arith.subi %c200, %[[OFF]] : index
+// CHECK-NEXT:      %[[SIZE:.+]] = arith.minsi %[[REST]], %c112 : index
+// CHECK-NEXT:      %[[BS:.+]] = memref.subview %[[B]][0, %[[OFF]]] [37, %[[SIZE]]] [1, 1]
+// CHECK-NEXT:      %[[CS:.+]] = memref.subview %[[C]][0, %[[OFF]]] [20, %[[SIZE]]] [1, 1]
+// CHECK-NEXT:      memref.alloc() {alignment = 64 : i64} : memref<2x8x6xf32>
+// CHECK-NEXT:      memref.alloc() {alignment = 64 : i64} : memref<2x8x16xf32>
+// CHECK:           vector.transfer_read %[[A]]
+// CHECK:           scf.for %{{.+}} = %c0 to %[[SIZE]] step %c32 {
+// CHECK:             vector.transfer_read %[[BS]]
+// CHECK:             memref.subview %[[CS]]
+// CHECK:             tensorop.ukernel
+func.func @split_n(%A: memref<20x37xf32>, %B: memref<37x200xf32>, %C: memref<20x200xf32>) {
+  linalg.matmul ins(%A, %B : memref<20x37xf32>, memref<37x200xf32>) outs(%C : memref<20x200xf32>) {tensorop.sketch = #tensorop.sketch<mc = 12, nc = 32, kc = 8, mr = 6, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test", threads = 2>}
+  return
+}
+// -----
+
+// A stored K x M: its chunk is a range of columns.
+// CHECK-LABEL: func.func @split_m_transposed_a(
+// CHECK-SAME:    %[[A:[a-z0-9_]+]]: memref<37x50xf32>, %[[B:[a-z0-9_]+]]: memref<37x70xf32>, %[[C:[a-z0-9_]+]]: memref<50x70xf32>)
+// CHECK:         scf.forall (%[[T:.+]]) in (2) {
+// CHECK:           %[[AS:.+]] = memref.subview %[[A]][0, %[[OFF:.+]]] [37, %[[SIZE:.+]]] [1, 1]
+// CHECK-NEXT:      memref.subview %[[C]][%[[OFF]], 0] [%[[SIZE]], 70] [1, 1]
+// CHECK:           memref.subview %[[AS]]
+// CHECK:           linalg.copy
+func.func @split_m_transposed_a(%A: memref<37x50xf32>, %B: memref<37x70xf32>, %C: memref<50x70xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%A, %B : memref<37x50xf32>, memref<37x70xf32>) outs(%C : memref<50x70xf32>) {tensorop.sketch = #tensorop.sketch<mc = 12, nc = 32, kc = 8, mr = 6, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test", threads = 2>}
+  return
+}
+// -----
+
+// One register block in each direction: nothing to split, no forall.
+// CHECK-LABEL: func.func @too_small(
+// CHECK-NOT:     scf.forall
+// CHECK:         tensorop.ukernel
+// CHECK-NOT:     scf.forall
+// CHECK:         return
+func.func @too_small(%A: memref<5x3xf32>, %B: memref<3x7xf32>, %C: memref<5x7xf32>) {
+  linalg.matmul ins(%A, %B : memref<5x3xf32>, memref<3x7xf32>) outs(%C : memref<5x7xf32>) {tensorop.sketch = #tensorop.sketch<mc = 12, nc = 32, kc = 8, mr = 6, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test", threads = 2>}
+  return
+}
+// -----
+
+// Three threads: chunks of roundUp(17, 6) = 18 rows (18, 18, 14).
+// CHECK-LABEL: func.func @three_threads(
+// CHECK:         scf.forall (%[[T:.+]]) in (3) {
+// CHECK-NEXT:      arith.muli %[[T]], %c18 : index
+func.func @three_threads(%A: memref<50x37xf32>, %B: memref<37x70xf32>, %C: memref<50x70xf32>) {
+  linalg.matmul ins(%A, %B : memref<50x37xf32>, memref<37x70xf32>) outs(%C : memref<50x70xf32>) {tensorop.sketch = #tensorop.sketch<mc = 12, nc = 32, kc = 8, mr = 6, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test", threads = 3>}
+  return
+}
