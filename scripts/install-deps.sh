@@ -7,6 +7,8 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 PACKAGES=(
   # LLVM/MLIR 22 (libraries, tools, lit/FileCheck), clang for C harnesses
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22
+  # LLVM's OpenMP runtime: sketches with threads > 1 lower to OpenMP
+  libomp-22-dev
   # build
   cmake ninja-build g++ python3
   # baselines and libraries the tools link

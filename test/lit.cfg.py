@@ -55,6 +55,10 @@ try:
         config.available_features.add("host-avx2")
 except OSError:
     pass
+# Threaded kernels (sketch threads > 1) call LLVM's OpenMP runtime.
+if config.tensorop_libomp and os.path.exists(config.tensorop_libomp):
+    config.available_features.add("libomp")
+    config.substitutions.append(("%libomp", config.tensorop_libomp))
 if shutil.which("python3"):
     config.available_features.add("python3")
 

@@ -1,6 +1,7 @@
 //===- JitGemm.cpp - Build and JIT-compile one GEMM through the pipeline --===//
 
 #include "tensorop/Runtime/JitGemm.h"
+#include "tensorop/Runtime/OpenMPRuntime.h"
 #include "tensorop/Transforms/Passes.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -12,7 +13,9 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/TargetSelect.h"
 
@@ -47,6 +50,8 @@ func.func @{0}(%A: memref<{1}x{3}xf32>, %B: memref<{3}x{2}xf32>, %C: memref<{1}x
 void mlir::tensorop::registerJitDialects(DialectRegistry &registry) {
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
+  // Threaded sketches reach LLVM IR as omp.parallel / omp.wsloop.
+  registerOpenMPDialectTranslation(registry);
 }
 
 llvm::Expected<LoweredModule>
@@ -122,6 +127,14 @@ mlir::tensorop::compileGemm(MLIRContext &ctx, llvm::StringRef source,
     return lowered.takeError();
   JitGemm result;
   result.sketch = lowered->sketch;
+  bool usesOpenMP = false;
+  lowered->module->walk([&](Operation *op) {
+    usesOpenMP |= isa<omp::OpenMPDialect>(op->getDialect());
+  });
+  if (usesOpenMP)
+    if (llvm::Error e = loadOpenMPRuntime())
+      return llvm::createStringError("the kernel is threaded (OpenMP): " +
+                                     llvm::toString(std::move(e)));
 
   ExecutionEngineOptions options;
   auto transformer = makeOptimizingTransformer(3, 0, nullptr);

@@ -1,6 +1,7 @@
 //===- ObjectFile.cpp - Ahead-of-time objects and loading them ------------===//
 
 #include "tensorop/Runtime/ObjectFile.h"
+#include "tensorop/Runtime/OpenMPRuntime.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -103,6 +104,9 @@ llvm::Error mlir::tensorop::emitObjectFile(ModuleOp module,
 llvm::Expected<LoadedObject>
 mlir::tensorop::loadObjectFile(llvm::StringRef objPath, llvm::StringRef symbol) {
   initializeAllTargets();
+  // Objects of threaded kernels call libomp. Without it, their link fails
+  // below naming the missing __kmpc_* symbol; other objects do not care.
+  llvm::consumeError(loadOpenMPRuntime());
   auto jit = llvm::orc::LLJITBuilder().create();
   if (!jit)
     return jit.takeError();
