@@ -5,6 +5,10 @@
 // in this one process, verify again on the buffers the timed runs wrote, and
 // reject any time faster than the measured FMA peak allows (shared/MEASURE.md).
 //
+// With --threads=N (N > 1), our kernels get N threads, OpenBLAS and oneDNN
+// too, and our single-threaded kernel runs in the same rounds, so one run
+// gives threads=N, threads=1 and both libraries side by side.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
@@ -12,6 +16,7 @@
 #include "Measure.h"
 
 #include "tensorop/Runtime/JitGemm.h"
+#include "tensorop/Runtime/OpenMPRuntime.h"
 #include "tensorop/Targets/TargetHints.h"
 #include "tensorop/Transforms/Passes.h"
 #include "tensorop/Tuner/TuningDB.h"
@@ -30,6 +35,7 @@
 #include <cmath>
 #include <ctime>
 #include <limits>
+#include <optional>
 
 using namespace llvm;
 
@@ -59,6 +65,10 @@ cl::opt<std::string> tunedDb(
     "tuned-db", cl::sub(benchCmd), cl::init(""),
     cl::desc("Also time the sketch this tuning database holds for each "
              "shape: builtin, tuned and OpenBLAS side by side"));
+cl::opt<unsigned> benchThreads(
+    "threads", cl::sub(benchCmd), cl::init(1),
+    cl::desc("Threads for our kernels and the libraries (with N > 1, our "
+             "single-threaded kernel is timed in the same rounds)"));
 cl::opt<std::string> jsonOut("json", cl::sub(benchCmd), cl::init(""),
                              cl::desc("Write the results as JSON here"));
 cl::opt<std::string> markdownOut("markdown", cl::sub(benchCmd), cl::init(""),
@@ -236,8 +246,21 @@ int tensorop::runBench() {
     errs() << "tensorop bench: " << toString(resolved.takeError()) << "\n";
     return 2;
   }
-  singleThreadedBaselines();
+  if (benchThreads < 1) {
+    errs() << "tensorop bench: --threads must be at least 1\n";
+    return 2;
+  }
+  int threads = benchThreads;
+  if (threads > 1 && !tunedDb.empty()) {
+    errs() << "tensorop bench: --threads is not supported with --tuned-db "
+              "(tuned sketches carry their own thread count)\n";
+    return 2;
+  }
+  setBaselineThreads(threads);
   double peak = measureFmaPeakGflops();
+  // Idle workers of one side's thread pool must not spin on the cores the
+  // next side uses.
+  double settle = threads > 1 ? 0.3 : 0;
   std::string blasConfig = openblas_get_config();
   std::string blasCore = openblas_get_corename();
   outs() << formatv("machine: {0} ({1}); measured fp32 FMA peak {2:F1} "
@@ -245,22 +268,40 @@ int tensorop::runBench() {
                     cpuModelName(), cpuFamilyModel(), peak);
   outs() << "OpenBLAS: " << blasConfig << " (core " << blasCore << ")\n";
   if (haveOneDNN())
-    outs() << oneDNNVersion() << ", 1 thread\n";
+    outs() << oneDNNVersion() << ", " << threads
+           << (threads > 1 ? " threads\n" : " thread\n");
   if (!openblasCoreWarning().empty())
     errs() << "tensorop bench: " << openblasCoreWarning() << "\n";
-  outs() << formatv("precision fp32 (both sides), 1 thread, warm caches, "
-                    "{0} alternating rounds, target {1}, LLVM {2}\n\n",
-                    int(rounds), *resolved, LLVM_VERSION_STRING);
+  outs() << formatv("precision fp32 (both sides), {3} thread(s) on every "
+                    "side, warm caches, {0} alternating rounds{4}, target "
+                    "{1}, LLVM {2}\n",
+                    int(rounds), *resolved, LLVM_VERSION_STRING, threads,
+                    threads > 1 ? " (0.3 s idle before each side's batch)"
+                                : "");
+  if (threads > 1)
+    outs() << "our threaded kernels run on " << mlir::tensorop::openMPRuntimePath()
+           << "; \"1t med\" is our single-threaded kernel in the same "
+              "rounds\n";
+  outs() << "\n";
   if (tunedDb.empty())
     outs() << formatv("{0,-16} {1,9} {2,9} {3,9} {4,9} {5,7} {6,10} {7,10} "
-                      "{8,10}{9}\n",
+                      "{8,10}{9}{10}\n",
                       "shape", "ours med", "ours min", "blas med", "blas min",
                       "ratio", "err ours", "err after", "err blas",
-                      haveOneDNN() ? "  dnnl med  ratio/dnnl   err dnnl" : "");
+                      haveOneDNN() ? "  dnnl med  ratio/dnnl   err dnnl" : "",
+                      threads > 1 ? "    1t med  ratio/1t" : "");
 
   json::Array results;
   std::string table =
-      haveOneDNN()
+      threads > 1
+          ? "| shape MxNxK | TensorOp " + std::to_string(threads) +
+                "T median | TensorOp 1T median | OpenBLAS " +
+                std::to_string(threads) + "T median | oneDNN " +
+                std::to_string(threads) +
+                "T median | vs TensorOp 1T | vs OpenBLAS | vs oneDNN | "
+                "error/bound ours (" + std::to_string(threads) + "T, 1T) |\n"
+                "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n"
+      : haveOneDNN()
           ? "| shape MxNxK | TensorOp median | TensorOp best | OpenBLAS "
             "median | oneDNN median | vs OpenBLAS | vs oneDNN | error/bound "
             "ours | error/bound OpenBLAS | error/bound oneDNN |\n"
@@ -308,26 +349,45 @@ int tensorop::runBench() {
   for (const Shape &s : list) {
     std::string label = formatv("{0}x{1}x{2}", s.m, s.n, s.k).str();
     std::string opts = ("target=" + *resolved + " advisor=" + advisor);
+    std::string source =
+        mlir::tensorop::gemmModuleSource("gemm", s.m, s.n, s.k, sketchOverride);
     Expected<mlir::tensorop::JitGemm> gemm = mlir::tensorop::compileGemm(
-        ctx, mlir::tensorop::gemmModuleSource("gemm", s.m, s.n, s.k, sketchOverride),
-        "gemm", opts);
+        ctx, source, "gemm",
+        threads > 1 ? opts + " threads=" + std::to_string(threads) : opts);
     if (!gemm) {
       errs() << label << ": " << toString(gemm.takeError()) << "\n";
       status = 1;
       continue;
     }
-    GemmComparison r = compareWithOpenBLAS(gemm->fn, s.m, s.n, s.k, seed,
-                                           /*time=*/true, rounds,
-                                           roundSeconds, peak);
+    std::optional<mlir::tensorop::JitGemm> oneThread;
+    if (threads > 1) {
+      Expected<mlir::tensorop::JitGemm> g =
+          mlir::tensorop::compileGemm(ctx, source, "gemm", opts);
+      if (!g) {
+        errs() << label << " (1 thread): " << toString(g.takeError()) << "\n";
+        status = 1;
+        continue;
+      }
+      oneThread.emplace(std::move(*g));
+    }
+    GemmComparison r = compareWithOpenBLAS(
+        gemm->fn, s.m, s.n, s.k, seed, /*time=*/true, rounds, roundSeconds,
+        peak * threads, oneThread ? oneThread->fn : nullptr, settle);
     if (!r.timed) {
       errs() << label << ": TensorOp result FAILED verification ("
              << r.before.failures << " elements over the bound, max ratio "
              << r.before.maxRatio << "; " << r.exactMismatches
-             << " wrong with small-integer inputs); not timed\n";
+             << " wrong with small-integer inputs"
+             << (r.haveSecond ? "; single-threaded kernel: " +
+                                    std::to_string(r.second.failures) +
+                                    " over the bound"
+                              : "")
+             << "); not timed\n";
       status = 1;
       continue;
     }
-    if (!r.after.ok() || r.fasterThanPeak) {
+    if (!r.after.ok() || (r.haveSecond && !r.second.ok()) ||
+        r.fasterThanPeak) {
       errs() << label << ": "
              << (r.fasterThanPeak ? "timing faster than the FMA peak (a bug)"
                                   : "result FAILED verification after timing")
@@ -342,13 +402,31 @@ int tensorop::runBench() {
                                oursMed / r.onednnMedian, r.onednn.maxRatio)
                            .str()
                      : "";
+    std::string secondColumns =
+        r.haveSecond ? formatv("  {0,8:F1} {1,9:F3}", r.secondMedian,
+                               oursMed / r.secondMedian)
+                           .str()
+                     : "";
     outs() << formatv("{0,-16} {1,9:F1} {2,9:F1} {3,9:F1} {4,9:F1} {5,7:F3} "
-                      "{6,10:E2} {7,10:E2} {8,10:E2}{9}\n",
+                      "{6,10:E2} {7,10:E2} {8,10:E2}{9}{10}\n",
                       label, oursMed, oursBest, blasMed, blasBest,
                       oursMed / blasMed, before.maxRatio, after.maxRatio,
-                      blasCheck.maxRatio, dnnlColumns);
+                      blasCheck.maxRatio, dnnlColumns, secondColumns);
     outs().flush();
-    if (r.haveOneDNN)
+    if (threads > 1)
+      table += formatv("| {0} | {1:F1} | {2:F1} | {3:F1} | {4} | {5:F2}x | "
+                       "{6:F2}x | {7} | {8:E1}, {9:E1} |\n",
+                       label, oursMed, r.secondMedian, blasMed,
+                       r.haveOneDNN ? formatv("{0:F1}", r.onednnMedian).str()
+                                    : std::string("-"),
+                       oursMed / r.secondMedian, oursMed / blasMed,
+                       r.haveOneDNN
+                           ? formatv("{0:F2}x", oursMed / r.onednnMedian).str()
+                           : std::string("-"),
+                       std::max(before.maxRatio, after.maxRatio),
+                       r.second.maxRatio)
+                   .str();
+    else if (r.haveOneDNN)
       table += formatv("| {0} | {1:F1} | {2:F1} | {3:F1} | {4:F1} | {5:F2}x | "
                        "{6:F2}x | {7:E1} | {8:E1} | {9:E1} |\n",
                        label, oursMed, oursBest, blasMed, r.onednnMedian,
@@ -388,7 +466,15 @@ int tensorop::runBench() {
         {"error_ratio_onednn",
          r.haveOneDNN ? json::Value(r.onednn.maxRatio) : json::Value(nullptr)},
         {"compile_seconds", gemm->compileSeconds},
-        {"sketch", gemm->sketch}});
+        {"sketch", gemm->sketch},
+        {"single_thread_gflops_median",
+         r.haveSecond ? json::Value(r.secondMedian) : json::Value(nullptr)},
+        {"single_thread_gflops_best",
+         r.haveSecond ? json::Value(r.secondBest) : json::Value(nullptr)},
+        {"error_ratio_single_thread",
+         r.haveSecond ? json::Value(r.second.maxRatio) : json::Value(nullptr)},
+        {"single_thread_sketch",
+         oneThread ? json::Value(oneThread->sketch) : json::Value(nullptr)}});
   }
 
   json::Object doc{
@@ -398,7 +484,11 @@ int tensorop::runBench() {
       {"cpu_id", cpuFamilyModel()},
       {"measured_fma_peak_gflops_per_core", peak},
       {"precision", "fp32 inputs, fp32 accumulation, fp32 output (both)"},
-      {"threads", 1},
+      {"threads", threads},
+      {"settle_seconds_before_each_batch", settle},
+      {"openmp_runtime_ours",
+       threads > 1 ? json::Value(mlir::tensorop::openMPRuntimePath().str())
+                   : json::Value(nullptr)},
       {"caches", "warm (same buffers every repetition)"},
       {"rounds", int(rounds)},
       {"target", *resolved},

@@ -51,10 +51,14 @@ TimingSamples timeAlternating(const std::function<void()> &fa,
                               double minRoundSeconds);
 
 /// Seconds per call of each function, one sample per round, in turn
-/// (f0 f1 f2 f0 f1 f2 ...).
+/// (f0 f1 f2 f0 f1 f2 ...). With `settleSeconds` > 0, sleeps that long
+/// (untimed) before each function's batch: multithreaded libraries keep
+/// their workers spinning for a while after returning (libomp 200 ms,
+/// OpenBLAS about 0.1 s), which would otherwise steal cores from the next
+/// side.
 std::vector<std::vector<double>>
 timeRoundRobin(const std::vector<std::function<void()>> &fns, int rounds,
-               double minRoundSeconds);
+               double minRoundSeconds, double settleSeconds = 0);
 
 double median(std::vector<double> v);
 double minimum(const std::vector<double> &v);
@@ -84,13 +88,21 @@ struct GemmComparison {
   bool haveOneDNN = false;
   Check onednn;
   double onednnMedian = 0, onednnBest = 0;
+  /// A second kernel of ours (the single-threaded one next to a threaded
+  /// `fn`), verified and timed in the same rounds.
+  bool haveSecond = false;
+  Check second;
+  double secondMedian = 0, secondBest = 0;
   bool fasterThanPeak = false;
   bool verified() const {
-    return before.ok() && exactMismatches == 0 && (!timed || after.ok());
+    return before.ok() && exactMismatches == 0 && (!timed || after.ok()) &&
+           (!haveSecond || second.ok());
   }
 };
 
-/// One thread for OpenBLAS and oneDNN (OpenMP).
+/// `threads` threads for OpenBLAS and oneDNN (OpenMP).
+void setBaselineThreads(int threads);
+/// One thread for OpenBLAS and oneDNN.
 void singleThreadedBaselines();
 
 /// Whether this build links oneDNN (the strongest CPU library here, per
@@ -100,10 +112,13 @@ std::string oneDNNVersion();
 
 /// Verifies `fn` (NaN-filled output, fp64 reference, small-integer exact
 /// test) and, if `time` and it verified, times it alternately with
-/// cblas_sgemm and verifies again. `peak` (GFLOP/s, 0 = unknown) rejects
-/// impossible timings.
+/// cblas_sgemm and verifies again. `peak` (GFLOP/s of all the threads used,
+/// 0 = unknown) rejects impossible timings. A non-null `second` is verified
+/// and timed in the same rounds; `settleSeconds` as in timeRoundRobin.
 GemmComparison compareWithOpenBLAS(GemmFn fn, int64_t m, int64_t n, int64_t k,
                                    uint64_t seed, bool time, int rounds,
-                                   double roundSeconds, double peak);
+                                   double roundSeconds, double peak,
+                                   GemmFn second = nullptr,
+                                   double settleSeconds = 0);
 } // namespace tensorop
 #endif
