@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <thread>
 
 using namespace mlir::tensorop;
 
@@ -31,7 +32,7 @@ std::vector<int64_t> sortedUnique(std::vector<int64_t> v) {
 llvm::StringRef GemmSearchSpace::knobName(unsigned knob) {
   static constexpr llvm::StringLiteral names[] = {
       "register_block", "kc",        "nc",        "mc",        "loop_order",
-      "micro_order",    "k_unroll",  "broadcast", "prefetch_b"};
+      "micro_order",    "k_unroll",  "broadcast", "prefetch_b", "threads"};
   return knob < kNumKnobs ? names[knob] : "?";
 }
 
@@ -63,6 +64,10 @@ GemmSearchSpace::GemmSearchSpace(const GemmProblem &problem,
   });
   if (!hasDefault)
     blocks.insert(blocks.begin(), {defaults.mr, defaults.nr, 1.0});
+  // Candidates are timed on this machine: more threads than it runs at once
+  // would only measure time slicing.
+  unsigned hw = std::thread::hardware_concurrency();
+  threadLimit = std::max<int64_t>(1, std::min<int64_t>(hw ? hw : 1, t.cores));
 }
 
 std::vector<int64_t>
@@ -108,6 +113,12 @@ GemmSearchSpace::options(unsigned knob, llvm::ArrayRef<int64_t> prefix) const {
     return {0};
   case kPrefetch:
     return {0, 4, 8, 16};
+  case kThreads: {
+    std::vector<int64_t> v;
+    for (int64_t n = 1; n <= threadLimit; ++n)
+      v.push_back(n);
+    return v;
+  }
   }
   return {};
 }
@@ -150,6 +161,9 @@ GemmSearchSpace::defaultValue(unsigned knob,
   case kPrefetch:
     want = defaults.prefetchB;
     break;
+  case kThreads:
+    want = defaults.threads;
+    break;
   }
   std::vector<int64_t> opts = options(knob, prefix);
   if (want && llvm::is_contained(opts, *want))
@@ -167,6 +181,17 @@ double GemmSearchSpace::prior(unsigned knob, llvm::ArrayRef<int64_t> prefix,
     if (b.mr == defaults.mr && b.nr == defaults.nr)
       return 2.0;
     return b.score;
+  }
+  if (knob == kThreads) {
+    // All cores for GEMMs big enough that splitting them pays (at 2*10^8
+    // flops, 512^3 and up, a chunk runs for milliseconds against the
+    // microseconds of waking a thread team), else the default. The
+    // measurement decides in between.
+    double flops = 2.0 * double(p.m) * double(p.n) * double(p.k);
+    int64_t preferred = flops >= 2e8 ? threadLimit : defaults.threads;
+    if (value == preferred)
+      return 1.0;
+    return 0.9 / (1.0 + std::abs(double(value - preferred)));
   }
   std::optional<int64_t> def = defaultValue(knob, prefix);
   if (!def)
@@ -191,6 +216,7 @@ SketchChoice GemmSearchSpace::toChoice(llvm::ArrayRef<int64_t> v) const {
   c.kUnroll = v[kKUnroll];
   c.broadcast = kBroadcasts[v[kBroadcast]].str();
   c.prefetchB = v[kPrefetch];
+  c.threads = v[kThreads];
   c.source = "tuner";
   return c;
 }
@@ -233,6 +259,9 @@ GemmSearchSpace::toPoint(const SketchChoice &c) const {
       case kPrefetch:
         same = probe.prefetchB == c.prefetchB;
         break;
+      case kThreads:
+        same = probe.threads == c.threads;
+        break;
       }
       if (same) {
         point.push_back(v);
@@ -248,7 +277,7 @@ GemmSearchSpace::toPoint(const SketchChoice &c) const {
 uint64_t GemmSearchSpace::size() const {
   // Only nc and mc depend on the register block.
   uint64_t rest = options(kKc, {}).size() * 6 * 2 * 4 *
-                  options(kBroadcast, {}).size() * 4;
+                  options(kBroadcast, {}).size() * 4 * threadLimit;
   uint64_t total = 0;
   for (size_t b = 0; b < blocks.size(); ++b) {
     int64_t prefix[] = {int64_t(b)};
@@ -258,13 +287,17 @@ uint64_t GemmSearchSpace::size() const {
 }
 
 std::string mlir::tensorop::canonicalConfig(const SketchChoice &c) {
-  return llvm::formatv("mc={0} nc={1} kc={2} mr={3} nr={4} loop={5} "
-                       "micro={6} pack_a={7} pack_b={8} emitter={9} "
-                       "k_unroll={10} broadcast={11} prefetch_b={12}",
-                       c.mc, c.nc, c.kc, c.mr, c.nr, c.loopOrder,
-                       c.microOrder, c.packA, c.packB, c.emitter, c.kUnroll,
-                       c.broadcast, c.prefetchB)
-      .str();
+  std::string text =
+      llvm::formatv("mc={0} nc={1} kc={2} mr={3} nr={4} loop={5} "
+                    "micro={6} pack_a={7} pack_b={8} emitter={9} "
+                    "k_unroll={10} broadcast={11} prefetch_b={12}",
+                    c.mc, c.nc, c.kc, c.mr, c.nr, c.loopOrder, c.microOrder,
+                    c.packA, c.packB, c.emitter, c.kUnroll, c.broadcast,
+                    c.prefetchB)
+          .str();
+  if (c.threads != 1)
+    text += " threads=" + std::to_string(c.threads);
+  return text;
 }
 
 std::string mlir::tensorop::configHash(const SketchChoice &c) {

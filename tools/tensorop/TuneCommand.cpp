@@ -87,6 +87,12 @@ cl::opt<unsigned> llmEvery("llm-every", cl::sub(tuneCmd), cl::init(4),
                                     "two proposals of the model"));
 cl::opt<int> workerRounds("rounds", cl::sub(tuneCmd), cl::init(5),
                           cl::desc("Timed rounds per candidate"));
+cl::opt<unsigned> tuneThreads(
+    "threads", cl::sub(tuneCmd), cl::init(1),
+    cl::desc("Threads of the starting sketch (the builtin advisor's, as "
+             "gen --threads=N builds it). The threads knob itself ranges "
+             "over 1..cores, but as the last knob of the tree a small "
+             "budget seldom reaches it"));
 
 struct Outcome {
   CandidateRecord record;
@@ -334,7 +340,13 @@ int tensorop::runTune() {
     Expected<SketchChoice> defaults = createBuiltinAdvisor()->propose(p, *hints);
     if (!defaults)
       return fail(toString(defaults.takeError()));
+    defaults->threads = tuneThreads;
     GemmSearchSpace space(p, *hints, *defaults);
+    if (defaults->threads < 1 || defaults->threads > space.maxThreads())
+      return fail(formatv("--threads={0} is outside 1..{1} (this machine's "
+                          "hardware threads, capped at the target's cores)",
+                          defaults->threads, space.maxThreads())
+                      .str());
     MCTS search(space, tSeed);
     std::map<std::string, int> failures;
     std::vector<double> bestSoFar;
@@ -476,7 +488,11 @@ int tensorop::runTune() {
       }
       bestSoFar.push_back(best);
       if (point)
-        search.report(*point, peak > 0 ? std::min(1.0, gflops / peak) : 0);
+        // Rewards in [0, 1] of what all the offered threads could reach.
+        search.report(*point,
+                      peak > 0 ? std::min(1.0, gflops / (peak *
+                                                         space.maxThreads()))
+                               : 0);
       progress(false);
     }
     progress(true);

@@ -2,7 +2,8 @@
 //
 // Every knob of a CPU GEMM sketch (register block, kc, nc, mc, the two loop
 // orders, and the microkernel variants its emitter offers: k unroll, how A is
-// broadcast, B prefetch distance) as a sequence of decisions; the options of
+// broadcast, B prefetch distance, and last the number of threads) as a
+// sequence of decisions; the options of
 // a knob may depend on earlier ones (nc is a multiple of nr). Illegal points
 // never appear: options are drawn from what the target allows and every
 // complete point passes the SketchAttr verifier.
@@ -33,6 +34,9 @@ public:
     kKUnroll,
     kBroadcast,
     kPrefetch,
+    /// Last, so that points and configs of single-threaded sketches keep
+    /// their meaning (and database hashes) from before the knob existed.
+    kThreads,
     kNumKnobs
   };
 
@@ -58,6 +62,10 @@ public:
   /// earlier knobs is not needed: it is exact, computed by enumeration).
   uint64_t size() const;
 
+  /// Largest thread count offered: this machine's hardware threads, capped
+  /// at the target's core count (hints `cores`).
+  int64_t maxThreads() const { return threadLimit; }
+
   const GemmProblem &problem() const { return p; }
   const TargetHints &target() const { return t; }
 
@@ -70,10 +78,13 @@ private:
   TargetHints t;
   SketchChoice defaults;
   std::vector<Block> blocks;
+  int64_t threadLimit = 1;
 };
 
 /// Canonical text of the knobs of a choice (no provenance) and its hash:
-/// the identity of a candidate in the tuning database.
+/// the identity of a candidate in the tuning database. `threads` appears
+/// only when it is not 1, so single-threaded candidates keep the hashes
+/// they had before the knob existed.
 std::string canonicalConfig(const SketchChoice &c);
 std::string configHash(const SketchChoice &c);
 
