@@ -336,16 +336,20 @@ struct ThreadSplit {
   int64_t chunk = 0, count = 1;
 };
 
-/// Splits along the dimension with more register blocks: the chunks are
-/// whole register blocks, so that dimension balances best, and the operand
-/// every thread packs in full (B when splitting M, A when splitting N) is
-/// the smaller one. Fewer chunks than threads when the GEMM is too narrow
-/// for each thread to get a block: no thread gets an empty chunk.
+/// Prefers splitting M (the ic loop): each thread then owns whole rows of
+/// C and packs all of B itself. Measured here (2 threads, Zen 5), the M
+/// split ran 1.05x (512^3) to 1.9x (64x1000x513, 1000x64x513) faster than
+/// splitting N, despite packing B twice. Only when the row chunks get thin
+/// (under 32 rows, e.g. 32x2048x512) does re-packing all of B per thread
+/// dominate; then the dimension with more register blocks is split. Chunks
+/// are whole register blocks; fewer chunks than threads when the GEMM is
+/// too narrow for each thread to get a block, so no chunk is empty.
 ThreadSplit planThreadSplit(const GemmProblem &p, int64_t mr, int64_t nr,
                             int64_t threads) {
   ThreadSplit s;
   int64_t mBlocks = (p.m + mr - 1) / mr, nBlocks = (p.n + nr - 1) / nr;
-  s.alongM = mBlocks > nBlocks;
+  bool thickRows = mBlocks >= threads && (p.m + threads - 1) / threads >= 32;
+  s.alongM = thickRows || mBlocks > nBlocks;
   int64_t extent = s.alongM ? p.m : p.n;
   int64_t unit = s.alongM ? mr : nr;
   s.chunk = roundUp((extent + threads - 1) / threads, unit);

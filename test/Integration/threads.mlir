@@ -19,6 +19,7 @@
 // RUN: %gen_matmul 97 131 67 | %{pipe2} | %{run} | FileCheck %s
 // RUN: %gen_matmul 127 1000 513 | %{pipe2} | %{run} | FileCheck %s
 // RUN: %gen_matmul 3 200 37 | %{pipe2} | %{run} | FileCheck %s
+// RUN: %gen_matmul 64 1000 37 | %{pipe2} | %{run} | FileCheck %s
 // RUN: %gen_matmul 200 7 37 | %{pipe2} | %{run} | FileCheck %s
 // RUN: %gen_matmul 64 64 1 | %{pipe2} | %{run} | FileCheck %s
 // RUN: %gen_matmul 131 97 1 --values ints | %{pipe2} | %{run} | FileCheck %s --check-prefix=EXACT

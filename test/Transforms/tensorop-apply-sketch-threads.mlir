@@ -33,7 +33,8 @@ func.func @split_m(%A: memref<50x37xf32>, %B: memref<37x70xf32>, %C: memref<50x7
 }
 // -----
 
-// 20x200: 4 row blocks against 13 column blocks, so the columns are split:
+// 20x200: 10 rows per thread are too thin to re-pack all of B for, and
+// there are 4 row blocks against 13 column blocks, so the columns are split:
 // chunks of roundUp(100, 16) = 112 columns (112 and 88); A is read whole.
 // CHECK-LABEL: func.func @split_n(
 // CHECK-SAME:    %[[A:[a-z0-9_]+]]: memref<20x37xf32>, %[[B:[a-z0-9_]+]]: memref<37x200xf32>, %[[C:[a-z0-9_]+]]: memref<20x200xf32>)
@@ -88,5 +89,21 @@ func.func @too_small(%A: memref<5x3xf32>, %B: memref<3x7xf32>, %C: memref<5x7xf3
 // CHECK-NEXT:      arith.muli %[[T]], %c18 : index
 func.func @three_threads(%A: memref<50x37xf32>, %B: memref<37x70xf32>, %C: memref<50x70xf32>) {
   linalg.matmul ins(%A, %B : memref<50x37xf32>, memref<37x70xf32>) outs(%C : memref<50x70xf32>) {tensorop.sketch = #tensorop.sketch<mc = 12, nc = 32, kc = 8, mr = 6, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test", threads = 3>}
+  return
+}
+
+// -----
+
+// 64x1000: 11 row blocks against 63 column blocks, but 32 rows per thread
+// are thick enough, and splitting M measured faster (see planThreadSplit):
+// chunks of roundUp(32, 6) = 36 rows (36 and 28).
+// CHECK-LABEL: func.func @thick_rows(
+// CHECK:         scf.forall (%[[T:.+]]) in (2) {
+// CHECK-NEXT:      %[[OFF:.+]] = arith.muli %[[T]], %c36 : index
+// CHECK-NEXT:      %[[REST:.+]] = arith.subi %c64, %[[OFF]] : index
+// CHECK-NEXT:      %[[SIZE:.+]] = arith.minsi %[[REST]], %c36 : index
+// CHECK-NEXT:      memref.subview %{{.+}}[%[[OFF]], 0] [%[[SIZE]], 37] [1, 1]
+func.func @thick_rows(%A: memref<64x37xf32>, %B: memref<37x1000xf32>, %C: memref<64x1000xf32>) {
+  linalg.matmul ins(%A, %B : memref<64x37xf32>, memref<37x1000xf32>) outs(%C : memref<64x1000xf32>) {tensorop.sketch = #tensorop.sketch<mc = 12, nc = 32, kc = 8, mr = 6, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test", threads = 2>}
   return
 }
