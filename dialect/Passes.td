@@ -42,6 +42,14 @@ def TensorOpApplySketch : Pass<"tensorop-apply-sketch", "ModuleOp"> {
     emitter script prints. The emitter runs with a timeout; its output is
     checked with the LLVM MC assembler of the target and cached by content
     hash.
+
+    A sketch with `threads` > 1 first splits the GEMM into that many chunks
+    of C (rows, unless each thread would get fewer than 32; chunks are
+    whole register blocks) with an `scf.forall`; the loop nest above is
+    built inside its body for one chunk, with its own packing buffers, so
+    threads share nothing they write. `--tensorop-pipeline` lowers the
+    forall to OpenMP (`convert-scf-to-openmp`); running the result needs
+    LLVM's `libomp`.
   }];
   let options = [
     Option<"emitterDir", "emitter-dir", "std::string", /*default=*/"\"\"",

@@ -73,9 +73,10 @@ def TensorOp_SketchAttr : TensorOp_Attr<"Sketch", "sketch"> {
     * `target`: the target it is legal for;
     * `source`: who chose it ("builtin", "llm:<model>", "db:<hash>", ...);
     * `threads`: how many threads run the GEMM (default 1, then not
-      printed). With more than one, the M x N iteration space is split into
-      that many chunks along its longer side, each run by one thread with
-      its own packing buffers (an `scf.forall` lowered to OpenMP).
+      printed). With more than one, C is split into that many chunks of
+      rows (of columns when the row chunks would be thinner than 32 and N
+      has more register blocks), each run by one thread with its own
+      packing buffers: an `scf.forall` that the pipeline lowers to OpenMP.
 
     The verifier rejects non-positive tiles or thread counts, orders that are not
     permutations, cache tiles that are not multiples of the register block
