@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+"""Recomputes a tuning-database row's config_hash from its sketch.
+
+Reads `tensorop db show` JSON on stdin and prints "hash ok" when the stored
+config_hash is the first 16 hex digits of SHA-256 over the canonical text
+that databases have used since before the threads knob:
+"mc=.. nc=.. kc=.. mr=.. nr=.. loop=.. micro=.. pack_a=.. pack_b=..
+emitter=.. k_unroll=.. broadcast=.. prefetch_b=.." with " threads=N"
+appended only when the sketch has threads other than 1. A change of that
+formula would orphan every record of existing databases.
+"""
+import hashlib
+import json
+import re
+import sys
+
+row = json.load(sys.stdin)
+cfg = row["config"]
+
+
+def field(name, quoted):
+    pat = r'\b%s = "([^"]*)"' % name if quoted else r"\b%s = (\d+)" % name
+    m = re.search(pat, cfg)
+    return m.group(1) if m else None
+
+
+text = ("mc={} nc={} kc={} mr={} nr={} loop={} micro={} pack_a={} pack_b={} "
+        "emitter={} k_unroll={} broadcast={} prefetch_b={}").format(
+    field("mc", False), field("nc", False), field("kc", False),
+    field("mr", False), field("nr", False), field("loop_order", True),
+    field("micro_order", True), field("pack_a", True), field("pack_b", True),
+    field("emitter", True), field("k_unroll", False), field("broadcast", True),
+    field("prefetch_b", False))
+threads = field("threads", False)
+if threads is not None and threads != "1":
+    text += " threads=" + threads
+want = hashlib.sha256(text.encode()).hexdigest()[:16]
+if want == row["config_hash"]:
+    print("hash ok")
+else:
+    print("hash MISMATCH: stored %s, canonical %s for %r"
+          % (row["config_hash"], want, text))
