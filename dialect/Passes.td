@@ -82,8 +82,10 @@ def TensorOpOmpTeamSize : Pass<"tensorop-omp-team-size", "ModuleOp"> {
     (`OMP_NUM_THREADS`, else one thread per core). A threaded sketch's
     `scf.forall` has exactly `threads` iterations, so a larger team only
     wakes threads that find no work. This pass sets `num_threads` of each
-    `omp.parallel` without one, whose worksharing loop has constant bounds,
-    to that loop's trip count. The runtime still caps the team at
+    `omp.parallel` that runs a sketch's chunks (an op in it carries
+    `tensorop.sketch`) and has none, whose worksharing loop has constant
+    bounds, to that loop's trip count. Other parallel loops keep the
+    runtime's default team. The runtime still caps teams at
     `OMP_THREAD_LIMIT`.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];

@@ -40,6 +40,19 @@ struct OmpTeamSizePass
     getOperation().walk([](omp::ParallelOp par) {
       if (par.getNumThreads())
         return;
+      // Only the teams of threaded sketches: apply-sketch leaves the sketch
+      // on the outermost loop of each chunk's nest. Other scf.parallel loops
+      // (the input's own) keep the runtime's default team, which a trip
+      // count of thousands must not replace.
+      bool fromSketch = par.getRegion()
+                            .walk([](Operation *op) {
+                              return op->hasAttr(kSketchAttrName)
+                                         ? WalkResult::interrupt()
+                                         : WalkResult::advance();
+                            })
+                            .wasInterrupted();
+      if (!fromSketch)
+        return;
       // convert-scf-to-openmp puts one omp.wsloop directly in the region.
       omp::LoopNestOp nest;
       for (Operation &op : par.getRegion().getOps())

@@ -1,14 +1,34 @@
 // RUN: tensorop-opt %s -split-input-file --scf-forall-to-parallel --convert-scf-to-openmp --tensorop-omp-team-size | FileCheck %s
 
-// A constant trip count sizes the team: 3 iterations, 3 threads.
-// CHECK-LABEL: func.func @constant
+// The chunks of a threaded sketch (apply-sketch leaves the sketch on the
+// outermost loop of each chunk): a constant trip count sizes the team, 3
+// iterations, 3 threads. (Only the attribute's presence matters here.)
+// CHECK-LABEL: func.func @sketch_chunks
 // CHECK:         %[[N:.+]] = arith.constant 3 : i32
 // CHECK-NEXT:    omp.parallel num_threads(%[[N]] : i32) {
 // CHECK:           omp.wsloop
-func.func @constant(%buf: memref<3xf32>) {
+func.func @sketch_chunks(%buf: memref<3xf32>) {
   %one = arith.constant 1.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
   scf.forall (%i) in (3) {
-    memref.store %one, %buf[%i] : memref<3xf32>
+    scf.for %j = %c0 to %c1 step %c1 {
+      memref.store %one, %buf[%i] : memref<3xf32>
+    } {tensorop.sketch = "any"}
+  }
+  return
+}
+
+// -----
+
+// A parallel loop of the input itself keeps the runtime's default team,
+// even with a constant trip count.
+// CHECK-LABEL: func.func @not_a_sketch
+// CHECK:         omp.parallel {
+func.func @not_a_sketch(%buf: memref<1000xf32>) {
+  %one = arith.constant 1.0 : f32
+  scf.forall (%i) in (1000) {
+    memref.store %one, %buf[%i] : memref<1000xf32>
   }
   return
 }
@@ -20,8 +40,12 @@ func.func @constant(%buf: memref<3xf32>) {
 // CHECK:         omp.parallel {
 func.func @dynamic(%buf: memref<?xf32>, %n: index) {
   %one = arith.constant 1.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
   scf.forall (%i) in (%n) {
-    memref.store %one, %buf[%i] : memref<?xf32>
+    scf.for %j = %c0 to %c1 step %c1 {
+      memref.store %one, %buf[%i] : memref<?xf32>
+    } {tensorop.sketch = "any"}
   }
   return
 }
