@@ -528,6 +528,13 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   plan.packB = memref::AllocOp::create(
       rewriter, loc,
       MemRefType::get({plan.nc / plan.nr, plan.kc, plan.nr}, f32), align);
+  // In a thread's chunk, the buffers carry the sketch too: canonicalize
+  // folds a loop nest's single-iteration outer loop (and its attribute)
+  // away, while the buffers last until the OpenMP team is sized
+  // (tensorop-omp-team-size looks for the sketch inside each team).
+  if (split.count > 1)
+    for (Value buffer : {plan.packA, plan.packB})
+      buffer.getDefiningOp()->setAttr(kSketchAttrName, sketch);
   plan.packAFlat = memref::CollapseShapeOp::create(
       rewriter, loc, plan.packA,
       ArrayRef<ReassociationIndices>{ReassociationIndices{0, 1, 2}});

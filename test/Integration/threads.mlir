@@ -31,6 +31,11 @@
 // RUN: %gen_matmul 50 70 37 --sketch '#tensorop.sketch<mc = 12, nc = 32, kc = 8, mr = 6, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = %{uk}, target = %{t512}, source = "test", threads = 2>' | tensorop-opt --tensorop-pipeline="target=x86-avx512" | %{run} | FileCheck %s
 // RUN: %gen_matmul 20 200 37 --sketch '#tensorop.sketch<mc = 12, nc = 32, kc = 8, mr = 6, nr = 16, loop_order = "nkm", micro_order = "nm", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = %{uk}, target = %{t512}, source = "test", threads = 2>' | tensorop-opt --tensorop-pipeline="target=x86-avx512" | %{run} | FileCheck %s
 // RUN: %gen_matmul 50 70 37 --values ints --sketch '#tensorop.sketch<mc = 12, nc = 32, kc = 8, mr = 6, nr = 16, loop_order = "kmn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = %{uk}, target = %{t512}, source = "test", threads = 3>' | tensorop-opt --tensorop-pipeline="target=x86-avx512" | %{run} | FileCheck %s --check-prefix=EXACT
+// k loop outermost with a single iteration (K = kc): canonicalize folds it,
+// and the team is still sized by the sketch on the packing buffers.
+// RUN: %gen_matmul 50 70 8 --sketch '#tensorop.sketch<mc = 12, nc = 32, kc = 8, mr = 6, nr = 16, loop_order = "kmn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = %{uk}, target = %{t512}, source = "test", threads = 2>' | tensorop-opt --tensorop-pipeline="target=x86-avx512" > %t.kmn.mlir
+// RUN: FileCheck %s --check-prefix=OMP < %t.kmn.mlir
+// RUN: %{run} < %t.kmn.mlir | FileCheck %s
 // RUN: %gen_matmul 50 70 37 --transpose-a --sketch '#tensorop.sketch<mc = 12, nc = 32, kc = 8, mr = 6, nr = 16, loop_order = "mnk", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = %{uk}, target = %{t512}, source = "test", threads = 2>' | tensorop-opt --tensorop-pipeline="target=x86-avx512" | %{run} | FileCheck %s
 
 // CHECK:      failures: 0{{$}}

@@ -3,7 +3,8 @@
 // threads > 1: an scf.forall over chunks of C, each a whole number of
 // register blocks, with the sketch's loop nest inside its body. Each chunk
 // packs into buffers allocated (and freed) inside the body, so no packed
-// block is shared between threads. Small tiles (mc=12 nc=32 kc=8, 6x16
+// block is shared between threads. The buffers carry the sketch, which
+// tensorop-omp-team-size looks for. Small tiles (mc=12 nc=32 kc=8, 6x16
 // register block), as in tensorop-apply-sketch.mlir.
 
 // 50x70: 9 row blocks against 5 column blocks, so the rows are split:
@@ -16,8 +17,8 @@
 // CHECK-NEXT:      %[[SIZE:.+]] = arith.minsi %[[REST]], %c30 : index
 // CHECK-NEXT:      %[[AS:.+]] = memref.subview %[[A]][%[[OFF]], 0] [%[[SIZE]], 37] [1, 1]
 // CHECK-NEXT:      %[[CS:.+]] = memref.subview %[[C]][%[[OFF]], 0] [%[[SIZE]], 70] [1, 1]
-// CHECK-NEXT:      %[[PA:.+]] = memref.alloc() {alignment = 64 : i64} : memref<2x8x6xf32>
-// CHECK-NEXT:      %[[PB:.+]] = memref.alloc() {alignment = 64 : i64} : memref<2x8x16xf32>
+// CHECK-NEXT:      %[[PA:.+]] = memref.alloc() {alignment = 64 : i64, tensorop.sketch = #tensorop.sketch<{{.+}}threads = 2>} : memref<2x8x6xf32>
+// CHECK-NEXT:      %[[PB:.+]] = memref.alloc() {alignment = 64 : i64, tensorop.sketch = #tensorop.sketch<{{.+}}threads = 2>} : memref<2x8x16xf32>
 // CHECK:           scf.for %{{.+}} = %c0 to %[[SIZE]] step %c12 {
 // CHECK:             vector.transfer_read %[[AS]]
 // CHECK:             vector.transfer_read %[[B]]
@@ -44,8 +45,8 @@ func.func @split_m(%A: memref<50x37xf32>, %B: memref<37x70xf32>, %C: memref<50x7
 // CHECK-NEXT:      %[[SIZE:.+]] = arith.minsi %[[REST]], %c112 : index
 // CHECK-NEXT:      %[[BS:.+]] = memref.subview %[[B]][0, %[[OFF]]] [37, %[[SIZE]]] [1, 1]
 // CHECK-NEXT:      %[[CS:.+]] = memref.subview %[[C]][0, %[[OFF]]] [20, %[[SIZE]]] [1, 1]
-// CHECK-NEXT:      memref.alloc() {alignment = 64 : i64} : memref<2x8x6xf32>
-// CHECK-NEXT:      memref.alloc() {alignment = 64 : i64} : memref<2x8x16xf32>
+// CHECK-NEXT:      memref.alloc() {alignment = 64 : i64, tensorop.sketch = {{.+}}} : memref<2x8x6xf32>
+// CHECK-NEXT:      memref.alloc() {alignment = 64 : i64, tensorop.sketch = {{.+}}} : memref<2x8x16xf32>
 // CHECK:           vector.transfer_read %[[A]]
 // CHECK:           scf.for %{{.+}} = %c0 to %[[SIZE]] step %c32 {
 // CHECK:             vector.transfer_read %[[BS]]
@@ -71,9 +72,11 @@ func.func @split_m_transposed_a(%A: memref<37x50xf32>, %B: memref<37x70xf32>, %C
 }
 // -----
 
-// One register block in each direction: nothing to split, no forall.
+// One register block in each direction: nothing to split, no forall (and
+// buffers without the sketch).
 // CHECK-LABEL: func.func @too_small(
 // CHECK-NOT:     scf.forall
+// CHECK:         memref.alloc() {alignment = 64 : i64} : memref<1x3x6xf32>
 // CHECK:         tensorop.ukernel
 // CHECK-NOT:     scf.forall
 // CHECK:         return
