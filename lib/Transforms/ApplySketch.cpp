@@ -15,9 +15,9 @@
 // (rows or columns) by an scf.forall, and steps 1-3 build the loop nest
 // inside its body for one chunk. Each thread thus packs its own A and B
 // blocks into buffers allocated in the body: no packed block is shared, so
-// no barrier is needed (BLIS shares the packed B panel between threads
-// splitting the ic loop and synchronizes; with few cores, re-packing the
-// operand the threads share costs less than that synchronization).
+// no barrier is needed. (BLIS threads splitting the ic loop share one
+// packed B panel and wait for each other at every panel; here each thread
+// packs the B it uses itself, paying the copies instead of the waits.)
 //
 //===----------------------------------------------------------------------===//
 
