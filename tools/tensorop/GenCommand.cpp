@@ -519,6 +519,7 @@ int tensorop::runGen() {
           {"caches", "warm"},
           {"rounds", 7},
           {"method", "alternating A B A B in one process, median and best"},
+          {"settle_seconds_before_each_round", genThreads > 1 ? 0.3 : 0.0},
           {"tensorop_gflops_median", cmp.oursMedian},
           {"tensorop_gflops_best", cmp.oursBest},
           {"openblas_gflops_median", cmp.blasMedian},
@@ -633,7 +634,7 @@ int tensorop::runGen() {
           "no emulator was found.\n\n";
   if (cmp.timed)
     md += formatv("## Speed ({9} thread(s), fp32 on every side, warm caches, 7 "
-                  "round-robin rounds)\n\n| | median GFLOP/s | best GFLOP/s "
+                  "round-robin rounds{10})\n\n| | median GFLOP/s | best GFLOP/s "
                   "|\n| --- | --- | --- |\n| TensorOp | {0:F1} | {1:F1} |\n| "
                   "OpenBLAS {4} ({5}) | {2:F1} | {3:F1} |\n\nRatio of "
                   "medians: **{6:F2}x**. Machine: {7}; measured FMA peak "
@@ -642,7 +643,9 @@ int tensorop::runGen() {
                   StringRef(openblas_get_config()).split(' ').second.split(' ').first,
                   openblas_get_corename(), cmp.oursMedian / cmp.blasMedian,
                   cpuModelName() + " (" + cpuFamilyModel() + ")",
-                  peak / genThreads, unsigned(genThreads))
+                  peak / genThreads, unsigned(genThreads),
+                  genThreads > 1 ? ", 0.3 s idle before each side's round"
+                                 : "")
               .str();
   if (cmp.timed && cmp.haveOneDNN)
     md += formatv("\n{0} (`dnnl_sgemm`, same rounds, {4} thread(s)): {1:F1} "
