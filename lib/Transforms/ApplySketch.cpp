@@ -199,15 +199,34 @@ void emitPackAVectorized(OpBuilder &b, Location loc, const GemmPlan &plan,
 void emitPackBVectorized(OpBuilder &b, Location loc, const GemmPlan &plan,
                          Value q, Value col, Value ivK, Value w, Value sk) {
   IndexMath im{b, loc};
-  auto kLoop = scf::ForOp::create(b, loc, im.c(0), sk, im.c(1));
+  auto type = VectorType::get({plan.nr}, b.getF32Type());
+  // Full panels (w == nr) read without a mask. The masked read must also
+  // check the row's bounds, and where B's width is not a constant (one
+  // thread's column chunk) the x86 code for that mask, rebuilt for every
+  // row, took about 40% of a 127x1000x513 GEMM.
+  Value full = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, w,
+                                     im.c(plan.nr));
+  auto ifOp = scf::IfOp::create(b, loc, full, /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(kLoop.getBody());
-  Value k = kLoop.getInductionVar();
-  Value v = maskedRead(b, loc, VectorType::get({plan.nr}, b.getF32Type()),
-                       plan.b, {im.add(ivK, k), col}, {w});
-  auto write = vector::TransferWriteOp::create(b, loc, v, plan.packB,
-                                               ValueRange{q, k, im.c(0)});
-  write.setInBoundsAttr(b.getBoolArrayAttr({true}));
+  for (bool masked : {false, true}) {
+    b.setInsertionPointToStart(masked ? ifOp.elseBlock() : ifOp.thenBlock());
+    auto kLoop = scf::ForOp::create(b, loc, im.c(0), sk, im.c(1));
+    b.setInsertionPointToStart(kLoop.getBody());
+    Value k = kLoop.getInductionVar();
+    Value row = im.add(ivK, k);
+    Value v;
+    if (masked) {
+      v = maskedRead(b, loc, type, plan.b, {row, col}, {w});
+    } else {
+      Value pad = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+      v = vector::TransferReadOp::create(b, loc, type, plan.b,
+                                         ValueRange{row, col}, pad,
+                                         ArrayRef<bool>{true});
+    }
+    auto write = vector::TransferWriteOp::create(b, loc, v, plan.packB,
+                                                 ValueRange{q, k, im.c(0)});
+    write.setInBoundsAttr(b.getBoolArrayAttr({true}));
+  }
 }
 
 /// Packs the A block at (ivM, ivK) into packA: panel p holds rows
@@ -337,13 +356,14 @@ struct ThreadSplit {
 };
 
 /// Prefers splitting M (the ic loop): each thread then owns whole rows of
-/// C and packs all of B itself. Measured here (2 threads, Zen 5), the M
-/// split ran 1.05x (512^3) to 1.9x (64x1000x513, 1000x64x513) faster than
-/// splitting N, despite packing B twice. Only when the row chunks get thin
-/// (under 32 rows, e.g. 32x2048x512) does re-packing all of B per thread
-/// dominate; then the dimension with more register blocks is split. Chunks
-/// are whole register blocks; fewer chunks than threads when the GEMM is
-/// too narrow for each thread to get a block, so no chunk is empty.
+/// C and packs all of B itself. Measured here (2 threads, Zen 5, one run
+/// each): the two splits are within 2% at 512^3 and 127x1000x513, M is 5%
+/// ahead at 2048^3 and 1.9x at 1000x64x513 (N there makes chunks of 48 and
+/// 16 columns), N 6% ahead at 64x1000x513. When the row chunks get thin
+/// (under 32 rows, e.g. 32x2048x512), re-packing all of B per thread
+/// dominates; then the dimension with more register blocks is split.
+/// Chunks are whole register blocks; fewer chunks than threads when the
+/// GEMM is too narrow for each thread to get a block, so no chunk is empty.
 ThreadSplit planThreadSplit(const GemmProblem &p, int64_t mr, int64_t nr,
                             int64_t threads) {
   ThreadSplit s;
