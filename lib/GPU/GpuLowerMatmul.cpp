@@ -12,6 +12,8 @@
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/GPU/GpuAdvisor.h"
 #include "tensorop/GPU/GpuEmitter.h"
+#include "tensorop/GPU/GpuSearchSpace.h"
+#include "tensorop/Tuner/TuningDB.h"
 #include "tensorop/GPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -22,6 +24,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/AffineExpr.h"
+#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/Pass.h"
@@ -116,6 +119,16 @@ struct GpuLowerMatmulPass
                             "on the matmul)";
       return signalPassFailure();
     }
+    if (!db.empty()) {
+      llvm::Expected<std::unique_ptr<TuningDB>> opened =
+          TuningDB::open(db, /*readOnly=*/true);
+      if (!opened) {
+        matmuls.front().emitError()
+            << "tensorop: " << llvm::toString(opened.takeError());
+        return signalPassFailure();
+      }
+      tuned = std::move(*opened);
+    }
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     UnitAttr::get(&getContext()));
     for (linalg::MatmulOp op : matmuls)
@@ -124,6 +137,10 @@ struct GpuLowerMatmulPass
   }
 
   LogicalResult lower(linalg::MatmulOp op, const GpuTarget &t);
+  FailureOr<std::optional<GpuSketchChoice>>
+  lookupTuned(linalg::MatmulOp op, const GpuGemmProblem &p,
+              const GpuTarget &t);
+  std::shared_ptr<TuningDB> tuned; // shared: passes are copyable
   func::FuncOp tensorMapFunction(ModuleOp module);
   unsigned counter = 0;
 };
@@ -141,6 +158,42 @@ func::FuncOp GpuLowerMatmulPass::tensorMapFunction(ModuleOp module) {
   auto fn = func::FuncOp::create(b, module.getLoc(), kTensorMapFn, type);
   fn.setPrivate();
   return fn;
+}
+
+/// The best verified record of the tuning database for this GEMM on this
+/// target (said in a remark), nullopt if there is none (also said).
+FailureOr<std::optional<GpuSketchChoice>>
+GpuLowerMatmulPass::lookupTuned(linalg::MatmulOp op, const GpuGemmProblem &p,
+                                const GpuTarget &t) {
+  std::string signature = gpuOpSignature(p);
+  llvm::Expected<std::optional<CandidateRecord>> best =
+      tuned->best(signature, t.hints.name);
+  if (!best) {
+    op.emitError() << "tensorop: " << llvm::toString(best.takeError());
+    return failure();
+  }
+  if (!*best) {
+    op.emitRemark() << "tensorop: no verified record in " << tuned->path()
+                    << " for '" << signature << "' on '" << t.hints.name
+                    << "'; using the advisor";
+    return std::optional<GpuSketchChoice>();
+  }
+  const CandidateRecord &r = **best;
+  auto attr = dyn_cast_or_null<GpuSketchAttr>(
+      parseAttribute(r.config, op.getContext()));
+  if (!attr) {
+    op.emitError() << "tensorop: record " << r.configHash << " in "
+                   << tuned->path()
+                   << " holds no valid #tensorop.gpu_sketch: " << r.config;
+    return failure();
+  }
+  GpuSketchChoice c = GpuSketchChoice::fromAttr(attr);
+  c.source = "db:" + r.configHash;
+  op.emitRemark() << "tensorop: using the tuned sketch " << r.configHash
+                  << " from " << tuned->path() << " ("
+                  << llvm::formatv("{0:F1}", r.gflops.value_or(0) / 1000)
+                  << " TFLOP/s when measured)";
+  return std::optional<GpuSketchChoice>(c);
 }
 
 LogicalResult GpuLowerMatmulPass::lower(linalg::MatmulOp op,
@@ -190,8 +243,16 @@ LogicalResult GpuLowerMatmulPass::lower(linalg::MatmulOp op,
 
   // The sketch: the one on the op, or the advisor's.
   GpuSketchChoice sketch;
+  FailureOr<std::optional<GpuSketchChoice>> fromDb =
+      std::optional<GpuSketchChoice>();
+  if (!op->hasAttr(kGpuSketchAttr) && tuned)
+    fromDb = lookupTuned(op, p, t);
+  if (failed(fromDb))
+    return failure();
   if (auto attr = op->getAttrOfType<GpuSketchAttr>(kGpuSketchAttr)) {
     sketch = GpuSketchChoice::fromAttr(attr);
+  } else if (*fromDb) {
+    sketch = **fromDb;
   } else {
     llvm::Expected<GpuSketchChoice> proposed = proposeGpuSketch(p, t);
     if (!proposed)

@@ -18,10 +18,9 @@ void mlir::tensorop::buildTensorOpPipeline(OpPassManager &pm,
     gpu.target = options.target.getValue();
     gpu.advisor = options.advisor.getValue();
     gpu.barePtrAbi = options.barePtrAbi;
+    gpu.db = options.db.getValue();
     std::string error;
-    if (!options.db.empty())
-      error = "db= is not supported for NVIDIA targets yet";
-    if (!error.empty() || failed(buildTensorOpGpuPipeline(pm, gpu, error)))
+    if (failed(buildTensorOpGpuPipeline(pm, gpu, error)))
       llvm::report_fatal_error(llvm::Twine("tensorop-pipeline: ") + error);
     return;
   }

@@ -28,6 +28,8 @@ std::vector<int64_t> sortedUnique(std::vector<int64_t> v) {
 }
 } // namespace
 
+SearchSpace::~SearchSpace() = default;
+
 llvm::StringRef GemmSearchSpace::knobName(unsigned knob) {
   static constexpr llvm::StringLiteral names[] = {
       "register_block", "kc",        "nc",        "mc",        "loop_order",

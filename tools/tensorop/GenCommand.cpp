@@ -322,6 +322,7 @@ int tensorop::runGen() {
       return fail("--name '" + g.name + "' is not a C identifier");
     g.outDir = outDir;
     g.advisor = genAdvisor;
+    g.db = genDb;
     return runGpuGen(g, outs(), errs());
   }
   if (r.dtype != "f32")

@@ -12,6 +12,7 @@
 
 #include "Commands.h"
 #include "CompilerContext.h"
+#include "GpuTune.h"
 #include "Measure.h"
 
 #include "tensorop/Advisor/Advisor.h"
@@ -54,8 +55,9 @@ cl::SubCommand tuneCmd("tune", "Tune every supported op of a module: MCTS "
                                "timed in an isolated worker");
 cl::opt<std::string> input(cl::Positional, cl::sub(tuneCmd), cl::Required,
                            cl::desc("<input.mlir>"));
-cl::opt<std::string> tTarget("target", cl::sub(tuneCmd), cl::init("host"),
-                             cl::desc("Target: host, x86-avx512, x86-avx2"));
+cl::opt<std::string> tTarget(
+    "target", cl::sub(tuneCmd), cl::init("host"),
+    cl::desc("Target: host, x86-avx512, x86-avx2, nvidia-sm80, nvidia-sm90"));
 cl::opt<unsigned> budget("budget", cl::sub(tuneCmd), cl::init(32),
                          cl::desc("Candidates per op (resumed ones count)"));
 cl::opt<std::string> dbPath("db", cl::sub(tuneCmd), cl::Required,
@@ -87,6 +89,18 @@ cl::opt<unsigned> llmEvery("llm-every", cl::sub(tuneCmd), cl::init(4),
                                     "two proposals of the model"));
 cl::opt<int> workerRounds("rounds", cl::sub(tuneCmd), cl::init(5),
                           cl::desc("Timed rounds per candidate"));
+cl::opt<std::string> gpuRunner(
+    "gpu-runner", cl::sub(tuneCmd), cl::init(""),
+    cl::desc("NVIDIA targets: the measuring process (default: "
+             "tensorop-gpu-runner beside this tool, else on PATH)"));
+cl::opt<std::string> gpuBatch(
+    "gpu-batch", cl::sub(tuneCmd), cl::init(""),
+    cl::desc("NVIDIA targets, GPU on another machine: compile the next "
+             "candidates into this directory with a run.sh for the GPU "
+             "machine and stop; rerun after run.sh has run there to read the "
+             "results and write the next batch"));
+cl::opt<unsigned> batchSize("batch-size", cl::sub(tuneCmd), cl::init(16),
+                            cl::desc("Candidates per op in one --gpu-batch"));
 
 struct Outcome {
   CandidateRecord record;
@@ -195,44 +209,6 @@ std::string historyPrompt(const GemmProblem &p, StringRef target,
   return text;
 }
 
-std::string svgPlot(const std::vector<double> &bestSoFar, StringRef title) {
-  const double w = 640, h = 360, left = 60, right = 20, top = 40,
-               bottom = 50;
-  double maxY = 1;
-  for (double v : bestSoFar)
-    maxY = std::max(maxY, v);
-  maxY *= 1.1;
-  size_t n = std::max<size_t>(bestSoFar.size(), 2);
-  auto x = [&](size_t i) { return left + (w - left - right) * i / (n - 1); };
-  auto y = [&](double v) { return top + (h - top - bottom) * (1 - v / maxY); };
-  std::string s;
-  raw_string_ostream os(s);
-  os << formatv("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" "
-                "height=\"{1}\" font-family=\"sans-serif\" font-size=\"12\">\n",
-                w, h);
-  os << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  os << formatv("<text x=\"{0}\" y=\"20\" font-size=\"14\">{1}</text>\n",
-                left, title);
-  os << formatv("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" "
-                "stroke=\"black\"/>\n",
-                left, h - bottom, w - right);
-  os << formatv("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" "
-                "stroke=\"black\"/>\n",
-                left, top, h - bottom);
-  for (int t = 0; t <= 4; ++t) {
-    double v = maxY * t / 4;
-    os << formatv("<text x=\"5\" y=\"{0}\">{1:F0}</text>\n", y(v) + 4, v);
-  }
-  os << formatv("<text x=\"{0}\" y=\"{1}\">candidates tried ({2})</text>\n",
-                w / 2 - 60, h - 15, bestSoFar.size());
-  os << formatv("<text x=\"5\" y=\"{0}\">GFLOP/s</text>\n", top - 8);
-  os << "<polyline fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"2\" "
-        "points=\"";
-  for (size_t i = 0; i < bestSoFar.size(); ++i)
-    os << formatv("{0:F1},{1:F1} ", x(i), y(bestSoFar[i]));
-  os << "\"/>\n</svg>\n";
-  return s;
-}
 } // namespace
 
 bool tensorop::tuneSubcommand() { return bool(tuneCmd); }
@@ -246,6 +222,40 @@ int tensorop::runTune() {
     return fail("--budget must be positive");
   if (!emitterDir.empty())
     ::setenv("TENSOROP_EMITTER_DIR", emitterDir.c_str(), 1);
+  if (StringRef(tTarget).starts_with("nvidia")) {
+    GpuTuneOptions o;
+    o.input = input;
+    o.target = tTarget;
+    o.dbPath = dbPath;
+    o.reportDir = reportDir;
+    o.budget = budget;
+    o.seconds = seconds;
+    o.seed = tSeed;
+    o.json = jsonOut;
+    o.candidateTimeout = candidateTimeout;
+    o.rounds = workerRounds;
+    o.batchDir = gpuBatch;
+    o.batchSize = std::max(1u, unsigned(batchSize));
+    if (tuneAdvisor != "builtin")
+      return fail("--advisor=" + tuneAdvisor +
+                  " is not available for NVIDIA targets yet (builtin only)");
+    o.runner = gpuRunner;
+    if (o.runner.empty()) {
+      SmallString<256> beside(sys::path::parent_path(
+          sys::fs::getMainExecutable(nullptr, nullptr)));
+      sys::path::append(beside, "tensorop-gpu-runner");
+      if (sys::fs::can_execute(beside))
+        o.runner = std::string(beside);
+      else if (ErrorOr<std::string> onPath =
+                   sys::findProgramByName("tensorop-gpu-runner"))
+        o.runner = *onPath;
+      else if (gpuBatch.empty())
+        return fail("no tensorop-gpu-runner beside this tool or on PATH "
+                    "(give --gpu-runner=PATH, or use --gpu-batch=DIR to "
+                    "measure on another machine)");
+    }
+    return runGpuTune(o);
+  }
 
   std::unique_ptr<mlir::MLIRContext> context = makeCompilerContext();
   mlir::MLIRContext &ctx = *context;
@@ -606,7 +616,7 @@ int tensorop::runTune() {
       std::error_code ec;
       raw_fd_ostream svg(reportDir + "/" + svgName, ec);
       if (!ec)
-        svg << svgPlot(bestSoFar, sig + ": best GFLOP/s so far");
+        svg << progressSvg(bestSoFar, sig + ": best GFLOP/s so far", "GFLOP/s");
       markdown += "\n![best so far](" + svgName + ")\n\n";
     }
   }

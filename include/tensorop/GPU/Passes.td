@@ -34,6 +34,10 @@ def TensorOpGpuLowerMatmul : Pass<"tensorop-gpu-lower-matmul", "ModuleOp"> {
            "Directory of emitter scripts (default: $TENSOROP_EMITTER_DIR or python_emitters/)">,
     Option<"emitterTimeout", "emitter-timeout", "unsigned", /*default=*/"60",
            "Seconds an emitter script may run">,
+    Option<"db", "db", "std::string", /*default=*/"\"\"",
+           "Tuning database (tensorop tune --target=nvidia-*): a matmul with "
+           "no sketch of its own takes the best verified record for its "
+           "shape, types and target, and says so in a remark">,
   ];
   let dependentDialects = [
     "::mlir::tensorop::TensorOpDialect", "::mlir::gpu::GPUDialect",
