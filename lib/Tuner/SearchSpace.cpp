@@ -275,3 +275,23 @@ std::string mlir::tensorop::configHash(const SketchChoice &c) {
                      /*LowerCase=*/true)
       .substr(0, 16);
 }
+
+std::string GemmSearchSpace::valueLabel(unsigned knob,
+                                        llvm::ArrayRef<int64_t> prefix,
+                                        int64_t value) const {
+  switch (knob) {
+  case kRegisterBlock:
+    return value >= 0 && size_t(value) < blocks.size()
+               ? llvm::formatv("{0}x{1}", blocks[value].mr, blocks[value].nr)
+                     .str()
+               : "?";
+  case kLoopOrder:
+    return value >= 0 && value < 6 ? kOrders[value].str() : "?";
+  case kMicroOrder:
+    return value >= 0 && value < 2 ? kMicroOrders[value].str() : "?";
+  case kBroadcast:
+    return value >= 0 && value < 2 ? kBroadcasts[value].str() : "?";
+  default:
+    return std::to_string(value);
+  }
+}

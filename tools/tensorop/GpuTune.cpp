@@ -8,6 +8,7 @@
 #include "tensorop/GPU/GpuGen.h"
 #include "tensorop/GPU/GpuSearchSpace.h"
 #include "tensorop/Tuner/MCTS.h"
+#include "tensorop/Tuner/TuneKnobs.h"
 #include "tensorop/Tuner/TuningDB.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -326,6 +327,26 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
     s.builtinHash = gpuConfigHash(s.builtin);
   }
 
+  if (o.printKnobs) {
+    for (OpState &s : ops) {
+      GpuSearchSpace space(s.problem, *target, s.builtin);
+      if (std::optional<std::vector<int64_t>> point =
+              space.toPoint(s.builtin))
+        outs() << printTuneKnobs(space, *point,
+                                 s.signature + " on " + o.target + " (" +
+                                     s.builtin.kernel + ")");
+    }
+    return 0;
+  }
+  std::vector<KnobConstraint> knobs;
+  if (!o.knobsFile.empty()) {
+    Expected<std::vector<KnobConstraint>> read = readTuneKnobs(o.knobsFile);
+    if (!read)
+      return fail(toString(read.takeError()));
+    knobs = std::move(*read);
+  }
+  if (o.dbPath.empty())
+    return fail("--db=PATH is required");
   Expected<std::unique_ptr<TuningDB>> opened = TuningDB::open(o.dbPath);
   if (!opened)
     return fail(toString(opened.takeError()));
@@ -529,7 +550,17 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
     const GpuGemmProblem &p = op.problem;
     const std::string &sig = op.signature;
     GpuSearchSpace space(p, *target, op.builtin);
-    MCTS search(space, o.seed);
+    std::unique_ptr<ConstrainedSpace> constrained;
+    if (!knobs.empty()) {
+      Expected<std::unique_ptr<ConstrainedSpace>> c =
+          ConstrainedSpace::create(space, knobs);
+      if (!c)
+        return fail(toString(c.takeError()));
+      constrained = std::move(*c);
+    }
+    const SearchSpace &searchSpace =
+        constrained ? static_cast<const SearchSpace &>(*constrained) : space;
+    MCTS search(searchSpace, o.seed);
     double peak = peakTflops(p.precision);
     std::string emitterHash = fileHash(
         joinPath(emitterDir, op.builtin.emitter() + ".py"));

@@ -37,6 +37,8 @@ struct GpuTuneOptions {
   std::string runner;   ///< tensorop-gpu-runner (or a stand-in)
   std::string batchDir; ///< "" = run the runner here
   unsigned batchSize = 16;
+  std::string knobsFile; ///< transform.tune.knob constraints
+  bool printKnobs = false;
 };
 
 int runGpuTune(const GpuTuneOptions &options);

@@ -24,6 +24,7 @@
 #include "tensorop/Transforms/Passes.h"
 #include "tensorop/Tuner/MCTS.h"
 #include "tensorop/Tuner/SearchSpace.h"
+#include "tensorop/Tuner/TuneKnobs.h"
 #include "tensorop/Tuner/TuningDB.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -60,7 +61,7 @@ cl::opt<std::string> tTarget(
     cl::desc("Target: host, x86-avx512, x86-avx2, nvidia-sm80, nvidia-sm90"));
 cl::opt<unsigned> budget("budget", cl::sub(tuneCmd), cl::init(32),
                          cl::desc("Candidates per op (resumed ones count)"));
-cl::opt<std::string> dbPath("db", cl::sub(tuneCmd), cl::Required,
+cl::opt<std::string> dbPath("db", cl::sub(tuneCmd), cl::init(""),
                             cl::desc("Tuning database (SQLite, created if "
                                      "absent)"));
 cl::opt<double> seconds("seconds", cl::sub(tuneCmd), cl::init(0),
@@ -99,6 +100,15 @@ cl::opt<std::string> gpuBatch(
              "candidates into this directory with a run.sh for the GPU "
              "machine and stop; rerun after run.sh has run there to read the "
              "results and write the next batch"));
+cl::opt<std::string> knobsFile(
+    "knobs", cl::sub(tuneCmd), cl::init(""),
+    cl::desc("An MLIR file of transform.tune.knob ops (upstream's tune "
+             "extension) naming knobs of the space: their options restrict "
+             "the search, a selected value fixes a knob"));
+cl::opt<bool> printKnobs(
+    "print-knobs", cl::sub(tuneCmd), cl::init(false),
+    cl::desc("Print each op's space as transform.tune.knob ops (the builtin "
+             "advisor's values selected) and stop"));
 cl::opt<unsigned> batchSize("batch-size", cl::sub(tuneCmd), cl::init(16),
                             cl::desc("Candidates per op in one --gpu-batch"));
 
@@ -236,6 +246,8 @@ int tensorop::runTune() {
     o.rounds = workerRounds;
     o.batchDir = gpuBatch;
     o.batchSize = std::max(1u, unsigned(batchSize));
+    o.knobsFile = knobsFile;
+    o.printKnobs = printKnobs;
     if (tuneAdvisor != "builtin")
       return fail("--advisor=" + tuneAdvisor +
                   " is not available for NVIDIA targets yet (builtin only)");
@@ -287,9 +299,33 @@ int tensorop::runTune() {
   Expected<std::string> target = resolveTargetName(tTarget);
   if (!target)
     return fail(toString(target.takeError()));
+  std::vector<KnobConstraint> knobs;
+  if (!knobsFile.empty()) {
+    Expected<std::vector<KnobConstraint>> read = readTuneKnobs(knobsFile);
+    if (!read)
+      return fail(toString(read.takeError()));
+    knobs = std::move(*read);
+  }
   Expected<TargetHints> hints = loadTargetHints(*target);
   if (!hints)
     return fail(toString(hints.takeError()));
+  if (printKnobs) {
+    for (const GemmProblem &p : problems) {
+      Expected<SketchChoice> defaults =
+          createBuiltinAdvisor()->propose(p, *hints);
+      if (!defaults)
+        return fail(toString(defaults.takeError()));
+      GemmSearchSpace space(p, *hints, *defaults);
+      if (std::optional<std::vector<int64_t>> point = space.toPoint(*defaults))
+        outs() << printTuneKnobs(space, *point,
+                                 opSignature(p) + " on " + *target + ": " +
+                                     std::to_string(space.size()) +
+                                     " points");
+    }
+    return 0;
+  }
+  if (dbPath.empty())
+    return fail("--db=PATH is required");
   Expected<std::unique_ptr<TuningDB>> opened = TuningDB::open(dbPath);
   if (!opened)
     return fail(toString(opened.takeError()));
@@ -345,7 +381,17 @@ int tensorop::runTune() {
     if (!defaults)
       return fail(toString(defaults.takeError()));
     GemmSearchSpace space(p, *hints, *defaults);
-    MCTS search(space, tSeed);
+    std::unique_ptr<ConstrainedSpace> constrained;
+    if (!knobs.empty()) {
+      Expected<std::unique_ptr<ConstrainedSpace>> c =
+          ConstrainedSpace::create(space, knobs);
+      if (!c)
+        return fail(toString(c.takeError()));
+      constrained = std::move(*c);
+    }
+    const SearchSpace &searchSpace =
+        constrained ? static_cast<const SearchSpace &>(*constrained) : space;
+    MCTS search(searchSpace, tSeed);
     std::map<std::string, int> failures;
     std::vector<double> bestSoFar;
     double best = 0, first = -1;

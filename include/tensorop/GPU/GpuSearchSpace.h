@@ -30,6 +30,13 @@ public:
 
   unsigned numKnobs() const override { return knobs.size(); }
   llvm::StringRef knobName(unsigned knob) const;
+  std::string knobLabel(unsigned knob) const override {
+    return knobName(knob).str();
+  }
+  std::string valueLabel(unsigned, llvm::ArrayRef<int64_t>,
+                         int64_t value) const override {
+    return std::to_string(value);
+  }
   std::vector<int64_t> options(unsigned knob,
                                llvm::ArrayRef<int64_t> prefix) const override;
   /// The builtin advisor's value first, then nearer values.

@@ -38,6 +38,11 @@ public:
   /// The default's value of `knob`, if it is among the options.
   virtual std::optional<int64_t>
   defaultValue(unsigned knob, llvm::ArrayRef<int64_t> prefix) const = 0;
+  /// The knob's name as users write it (a transform.tune.knob's name).
+  virtual std::string knobLabel(unsigned knob) const = 0;
+  /// An option as users write it ("128", "mkn", "6x64").
+  virtual std::string valueLabel(unsigned knob, llvm::ArrayRef<int64_t> prefix,
+                                 int64_t value) const = 0;
 };
 
 class GemmSearchSpace : public SearchSpace {
@@ -68,6 +73,11 @@ public:
                int64_t value) const override;
   std::optional<int64_t>
   defaultValue(unsigned knob, llvm::ArrayRef<int64_t> prefix) const override;
+  std::string knobLabel(unsigned knob) const override {
+    return knobName(knob).str();
+  }
+  std::string valueLabel(unsigned knob, llvm::ArrayRef<int64_t> prefix,
+                         int64_t value) const override;
   /// The sketch of a complete point.
   SketchChoice toChoice(llvm::ArrayRef<int64_t> point) const;
   /// The point of a choice (nullopt if the choice is outside the space).
