@@ -7,6 +7,8 @@
 #include "tensorop/GPU/GpuAdvisor.h"
 #include "tensorop/GPU/GpuGen.h"
 #include "tensorop/GPU/GpuSearchSpace.h"
+#include "tensorop/LLM/LLMClient.h"
+#include "tensorop/Targets/TargetHints.h"
 #include "tensorop/Tuner/MCTS.h"
 #include "tensorop/Tuner/TuneKnobs.h"
 #include "tensorop/Tuner/TuningDB.h"
@@ -234,6 +236,15 @@ std::string shellQuote(StringRef s) {
   for (char c : s)
     out += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return out + "'";
+}
+
+/// The knobs of a sketch in one line (what the model reads).
+std::string knobLine(const GpuSketchChoice &c) {
+  return formatv("kernel={0} block_m={1} block_n={2} block_k={3} warps_m={4} "
+                 "warps_n={5} consumers={6} stages={7} group_m={8} ctas={9}",
+                 c.kernel, c.blockM, c.blockN, c.blockK, c.warpsM, c.warpsN,
+                 c.consumers, c.stages, c.groupM, c.ctas)
+      .str();
 }
 
 struct OpState {
@@ -522,6 +533,25 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
     }
   }
 
+  // The model, asked every --llm-every candidates for a proposal.
+  std::unique_ptr<LLMClient> llm;
+  std::string llmModel, llmSystem;
+  if (o.advisor == "llm") {
+    Expected<LLMConfig> config = LLMConfig::fromEnvironment();
+    if (!config)
+      return fail("--advisor=llm: " + toString(config.takeError()));
+    llmModel = config->model;
+    auto system = MemoryBuffer::getFile(defaultHintsDir() +
+                                        "/prompts/gpu_sketch_system.txt");
+    if (!system)
+      return fail("prompt template gpu_sketch_system.txt is missing");
+    llmSystem = (*system)->getBuffer().str();
+    llm = std::make_unique<LLMClient>(*config);
+  } else if (o.advisor != "builtin") {
+    return fail("unknown --advisor '" + o.advisor +
+                "' (expected builtin or llm)");
+  }
+
   SmallString<128> workDir;
   if (batch)
     workDir = o.batchDir;
@@ -613,25 +643,124 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
       else
         errs() << line << "\n";
     };
+    // The paper's history prompt: the best and the worst so far with their
+    // speed, the failures with their kind.
+    unsigned askedAt = ~0u;
+    auto askModel = [&](const OpState &op,
+                        const GpuSearchSpace &) -> std::optional<GpuSketchChoice> {
+      Expected<std::vector<CandidateRecord>> rows = db.list(op.signature);
+      std::vector<CandidateRecord> history;
+      if (rows)
+        history = std::move(*rows);
+      else
+        consumeError(rows.takeError());
+      llvm::erase_if(history, [&](const CandidateRecord &r) {
+        return r.targetFingerprint != fingerprint ||
+               r.status == status::kPending;
+      });
+      llvm::stable_sort(history, [](const CandidateRecord &a,
+                                    const CandidateRecord &b) {
+        return a.gflops.value_or(0) > b.gflops.value_or(0);
+      });
+      std::string text =
+          formatv("Tuning a GEMM M={0} N={1} K={2}, A and B {3}, C {4}, "
+                  "computed in {5}, on {6} ({7}). The kernel family is {8}; "
+                  "the builtin sketch is: {9}.\nMeasured so far (TFLOP/s, "
+                  "higher is better):\n",
+                  p.m, p.n, p.k, p.aType, p.cType, p.precision, o.target,
+                  device.empty() ? "the batch's GPU" : device,
+                  op.builtin.kernel, knobLine(op.builtin))
+              .str();
+      auto line = [&](const CandidateRecord &r) {
+        auto attr = dyn_cast_or_null<GpuSketchAttr>(
+            mlir::parseAttribute(r.config, &ctx));
+        text += "- " +
+                (r.status == status::kOk
+                     ? formatv("{0:F1}", r.gflops.value_or(0) / 1000).str()
+                     : r.status) +
+                ": " +
+                (attr ? knobLine(GpuSketchChoice::fromAttr(attr)) : r.config) +
+                "\n";
+      };
+      for (size_t i = 0; i < history.size() && i < 5; ++i)
+        line(history[i]);
+      if (history.size() > 8) {
+        text += "...\nWorst:\n";
+        for (size_t i = history.size() - 3; i < history.size(); ++i)
+          line(history[i]);
+      }
+      text += "Propose ONE new sketch, different from all of these, that you "
+              "expect to be faster. Answer with the JSON object only.";
+      ChatRequest chat;
+      chat.messages = {{"system", llmSystem}, {"user", text}};
+      Expected<ChatResponse> answer = llm->chat(chat);
+      if (!answer) {
+        errs() << "tensorop tune: llm proposal failed: "
+               << toString(answer.takeError()) << "\n";
+        return std::nullopt;
+      }
+      Expected<GpuSketchChoice> c = checkGpuSketchAnswer(
+          answer->content, p, *target, op.builtin, "llm:" + llmModel);
+      if (!c) {
+        errs() << "tensorop tune: llm proposal rejected: "
+               << toString(c.takeError()) << "\n";
+        return std::nullopt;
+      }
+      return *c;
+    };
     bool exhausted = false;
     while (done + queued < o.budget && (!batch || queued < o.batchSize)) {
       if (o.seconds > 0 && std::chrono::steady_clock::now() >= deadline)
         break;
-      std::optional<std::vector<int64_t>> point = search.next();
-      if (!point) {
-        exhausted = true; // Every point of the space was tried.
-        break;
+      // Every --llm-every candidates the model proposes one from the
+      // history; a proposal that fails its checks is reported and the tree
+      // goes on.
+      std::optional<GpuSketchChoice> proposal;
+      unsigned count = done + queued;
+      if (llm && count > 0 && count % o.llmEvery == 0 && count != askedAt) {
+        askedAt = count;
+        proposal = askModel(op, space);
       }
-      GpuSketchChoice choice = space.toChoice(*point);
+      std::optional<std::vector<int64_t>> point;
+      GpuSketchChoice choice;
+      if (proposal) {
+        choice = *proposal;
+        point = space.toPoint(choice); // Outside the tree's space: nullopt.
+      } else {
+        point = search.next();
+        if (!point) {
+          exhausted = true; // Every point of the space was tried.
+          break;
+        }
+        choice = space.toChoice(*point);
+      }
+      // The tree learns a proposal's result like one of its own.
+      auto feedback = [&](double r) {
+        if (proposal && point)
+          search.observe(*point, r);
+        else if (!proposal)
+          search.report(*point, r);
+      };
       if (Error e = checkGpuSketch(choice, p, *target)) {
         // Pruned by the same check the lowering applies: not a candidate.
         consumeError(std::move(e));
-        search.report(*point, 0);
+        feedback(0);
         continue;
       }
       std::string config;
       raw_string_ostream(config) << choice.toAttr(&ctx, *target);
       std::string hash = gpuConfigHash(choice);
+      if (proposal) {
+        Expected<std::optional<CandidateRecord>> known =
+            db.find(sig, fingerprint, hash);
+        if (!known)
+          return fail(toString(known.takeError()));
+        if (*known && (*known)->status != status::kPending) {
+          errs() << "tensorop tune: llm proposal " << hash
+                 << " was measured already (" << (*known)->status << ")\n";
+          continue;
+        }
+      }
       CandidateRecord start;
       start.opSignature = sig;
       start.targetFingerprint = fingerprint;
@@ -640,9 +769,12 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
       start.emitterHash = emitterHash;
       start.toolVersion = TENSOROP_VERSION;
       start.provenance =
-          formatv("mcts seed={0}, advisor=builtin{1}", o.seed,
-                  hash == op.builtinHash ? " (the builtin sketch)" : "")
-              .str();
+          proposal ? "llm:" + llmModel + " proposal from the history"
+                   : formatv("mcts seed={0}, advisor={1}{2}", o.seed,
+                             o.advisor,
+                             hash == op.builtinHash ? " (the builtin sketch)"
+                                                    : "")
+                         .str();
       std::string name = formatv("op{0}_{1}", opIndex, hash).str();
       Expected<GpuCompiledKernel> compiled =
           compileGpuKernel(ctx, p, o.target, config, workDir, name);
@@ -666,7 +798,7 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
           return fail(toString(std::move(e)));
         ++failures[r.status];
         ++done;
-        search.report(*point, 0);
+        feedback(0);
         progress(false);
         continue;
       }
@@ -710,7 +842,7 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
       best = std::max(best, r.status == status::kOk
                                 ? r.gflops.value_or(0) / 1000
                                 : 0.0);
-      search.report(*point, reward(r));
+      feedback(reward(r));
       progress(false);
     }
     if (!batch || queued == 0)

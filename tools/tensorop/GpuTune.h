@@ -38,6 +38,8 @@ struct GpuTuneOptions {
   std::string batchDir; ///< "" = run the runner here
   unsigned batchSize = 16;
   std::string knobsFile; ///< transform.tune.knob constraints
+  std::string advisor = "builtin"; ///< or "llm": proposals from the history
+  unsigned llmEvery = 4;
   bool printKnobs = false;
 };
 

@@ -248,9 +248,8 @@ int tensorop::runTune() {
     o.batchSize = std::max(1u, unsigned(batchSize));
     o.knobsFile = knobsFile;
     o.printKnobs = printKnobs;
-    if (tuneAdvisor != "builtin")
-      return fail("--advisor=" + tuneAdvisor +
-                  " is not available for NVIDIA targets yet (builtin only)");
+    o.advisor = tuneAdvisor;
+    o.llmEvery = std::max(1u, unsigned(llmEvery));
     o.runner = gpuRunner;
     if (o.runner.empty()) {
       SmallString<256> beside(sys::path::parent_path(

@@ -72,6 +72,14 @@ llvm::Error checkGpuSketch(const GpuSketchChoice &sketch,
                            const GpuGemmProblem &problem,
                            const GpuTarget &target);
 
+/// A sketch from a model's answer (hints/prompts/gpu_sketch_system.txt):
+/// parsed, unknown fields refused, fields the family does not use taken from
+/// `builtin`, then checkGpuSketch. Errors say which field and why.
+llvm::Expected<GpuSketchChoice>
+checkGpuSketchAnswer(llvm::StringRef content, const GpuGemmProblem &problem,
+                     const GpuTarget &target, const GpuSketchChoice &builtin,
+                     llvm::StringRef source);
+
 /// The JSON spec the sketch's emitter takes for `problem`.
 llvm::json::Object emitterSpec(const GpuSketchChoice &sketch,
                                const GpuGemmProblem &problem,
