@@ -112,11 +112,11 @@ struct GpuLowerMatmulPass
       module.emitError() << llvm::toString(gpuTarget.takeError());
       return signalPassFailure();
     }
-    if (advisor != "builtin") {
-      module.emitError() << "advisor '" << advisor
-                         << "' is not available for NVIDIA targets in this "
-                            "build (use 'builtin' or a #tensorop.gpu_sketch "
-                            "on the matmul)";
+    if (advisor != "builtin" && advisor != "llm") {
+      matmuls.front().emitError()
+          << "advisor '" << advisor
+          << "' is not available for NVIDIA targets (use 'builtin', 'llm' "
+             "or a #tensorop.gpu_sketch on the matmul)";
       return signalPassFailure();
     }
     if (!db.empty()) {
@@ -253,6 +253,22 @@ LogicalResult GpuLowerMatmulPass::lower(linalg::MatmulOp op,
     sketch = GpuSketchChoice::fromAttr(attr);
   } else if (*fromDb) {
     sketch = **fromDb;
+  } else if (advisor == "llm") {
+    std::vector<std::string> notes;
+    llvm::Expected<GpuSketchChoice> proposed =
+        proposeGpuSketchWithLLM(p, t, notes);
+    // What the model went through: rejections and fallbacks are warnings.
+    for (const std::string &note : notes) {
+      if (llvm::StringRef(note).contains("rejected") ||
+          llvm::StringRef(note).contains("fell back") ||
+          llvm::StringRef(note).contains("failed"))
+        op.emitWarning() << "tensorop: advisor 'llm': " << note;
+      else
+        op.emitRemark() << "tensorop: advisor 'llm': " << note;
+    }
+    if (!proposed)
+      return op.emitError() << llvm::toString(proposed.takeError());
+    sketch = *proposed;
   } else {
     llvm::Expected<GpuSketchChoice> proposed = proposeGpuSketch(p, t);
     if (!proposed)

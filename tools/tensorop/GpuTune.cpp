@@ -238,15 +238,6 @@ std::string shellQuote(StringRef s) {
   return out + "'";
 }
 
-/// The knobs of a sketch in one line (what the model reads).
-std::string knobLine(const GpuSketchChoice &c) {
-  return formatv("kernel={0} block_m={1} block_n={2} block_k={3} warps_m={4} "
-                 "warps_n={5} consumers={6} stages={7} group_m={8} ctas={9}",
-                 c.kernel, c.blockM, c.blockN, c.blockK, c.warpsM, c.warpsN,
-                 c.consumers, c.stages, c.groupM, c.ctas)
-      .str();
-}
-
 struct OpState {
   GpuGemmProblem problem;
   std::string signature;
@@ -669,7 +660,7 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
                   "higher is better):\n",
                   p.m, p.n, p.k, p.aType, p.cType, p.precision, o.target,
                   device.empty() ? "the batch's GPU" : device,
-                  op.builtin.kernel, knobLine(op.builtin))
+                  op.builtin.kernel, op.builtin.describe())
               .str();
       auto line = [&](const CandidateRecord &r) {
         auto attr = dyn_cast_or_null<GpuSketchAttr>(
@@ -679,7 +670,7 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
                      ? formatv("{0:F1}", r.gflops.value_or(0) / 1000).str()
                      : r.status) +
                 ": " +
-                (attr ? knobLine(GpuSketchChoice::fromAttr(attr)) : r.config) +
+                (attr ? GpuSketchChoice::fromAttr(attr).describe() : r.config) +
                 "\n";
       };
       for (size_t i = 0; i < history.size() && i < 5; ++i)

@@ -27,7 +27,8 @@ def TensorOpGpuLowerMatmul : Pass<"tensorop-gpu-lower-matmul", "ModuleOp"> {
     Option<"target", "target", "std::string", /*default=*/"\"nvidia-sm90\"",
            "Target: nvidia-sm80, nvidia-sm90">,
     Option<"advisor", "advisor", "std::string", /*default=*/"\"builtin\"",
-           "Advisor: builtin">,
+           "Advisor: builtin, or llm (an OpenAI-compatible model from "
+           "TENSOROP_LLM_URL/MODEL; its answer checked, builtin fallback)">,
     Option<"hintsDir", "hints-dir", "std::string", /*default=*/"\"\"",
            "Directory of target hints (default: $TENSOROP_HINTS_DIR or the source tree's hints/)">,
     Option<"emitterDir", "emitter-dir", "std::string", /*default=*/"\"\"",
