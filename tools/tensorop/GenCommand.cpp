@@ -304,6 +304,9 @@ int tensorop::runGen() {
                                                {"n", r.n},
                                                {"k", r.k},
                                                {"dtype", r.dtype},
+                                               {"c_dtype", r.cType.empty()
+                                                               ? r.dtype
+                                                               : r.cType},
                                                {"target", r.target},
                                                {"name", r.defaultName()}}));
     return 0;
@@ -314,6 +317,7 @@ int tensorop::runGen() {
     g.text = r.text;
     g.target = r.target;
     g.dtype = r.dtype;
+    g.cType = r.cType;
     g.m = r.m;
     g.n = r.n;
     g.k = r.k;
@@ -325,9 +329,10 @@ int tensorop::runGen() {
     g.db = genDb;
     return runGpuGen(g, outs(), errs());
   }
-  if (r.dtype != "f32")
+  if (r.dtype != "f32" || (!r.cType.empty() && r.cType != "f32"))
     return fail("understood " + r.describe() + "; CPU targets support f32 "
-                "only (got " + r.dtype + ")");
+                "only (got " + r.dtype +
+                (r.cType.empty() ? "" : " -> " + r.cType) + ")");
   Expected<std::string> resolved = resolveTargetName(r.target);
   if (!resolved)
     return fail(toString(resolved.takeError()));
