@@ -294,7 +294,7 @@ std::unique_ptr<MLIRContext> mlir::tensorop::makeGpuCompilerContext() {
   return ctx;
 }
 
-static std::string elementName(Type t) {
+std::string mlir::tensorop::gpuElementTypeName(Type t) {
   if (t.isBF16())
     return "bf16";
   if (t.isF16())
@@ -338,9 +338,9 @@ mlir::tensorop::matchGpuMatmul(linalg::MatmulOp op, std::string &reason) {
   p.m = ct.getDimSize(0);
   p.n = ct.getDimSize(1);
   p.k = at.getDimSize(1);
-  p.aType = elementName(at.getElementType());
-  p.cType = elementName(ct.getElementType());
-  if (p.aType.empty() || p.aType != elementName(bt.getElementType()) ||
+  p.aType = gpuElementTypeName(at.getElementType());
+  p.cType = gpuElementTypeName(ct.getElementType());
+  if (p.aType.empty() || p.aType != gpuElementTypeName(bt.getElementType()) ||
       p.cType.empty() || (p.aType == "f32" && p.cType != "f32")) {
     reason = "NVIDIA targets take bf16, f16 or f32 inputs (both the same) "
              "and f32, bf16 or f16 output (f32 for f32 inputs)";

@@ -12,6 +12,7 @@
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/GPU/GpuAdvisor.h"
 #include "tensorop/GPU/GpuEmitter.h"
+#include "tensorop/GPU/GpuGen.h"
 #include "tensorop/GPU/GpuSearchSpace.h"
 #include "tensorop/Tuner/TuningDB.h"
 #include "tensorop/GPU/Passes.h"
@@ -47,15 +48,6 @@ static constexpr llvm::StringLiteral kLaunchAttr = "tensorop.launch";
 static constexpr llvm::StringLiteral kTensorMapFn = "tensoropGpuTensorMap2D";
 static constexpr llvm::StringLiteral kSmemGlobal = "tensorop_smem";
 
-static std::string typeName(Type t) {
-  if (t.isBF16())
-    return "bf16";
-  if (t.isF16())
-    return "f16";
-  if (t.isF32())
-    return "f32";
-  return "";
-}
 
 static bool isDimPair(AffineMap map, unsigned i, unsigned j) {
   if (map.getNumDims() != 3 || map.getNumResults() != 2)
@@ -216,9 +208,9 @@ LogicalResult GpuLowerMatmulPass::lower(linalg::MatmulOp op,
   p.m = ct.getDimSize(0);
   p.n = ct.getDimSize(1);
   p.k = at.getDimSize(1);
-  p.aType = typeName(at.getElementType());
-  p.cType = typeName(ct.getElementType());
-  if (p.aType.empty() || p.aType != typeName(bt.getElementType()) ||
+  p.aType = gpuElementTypeName(at.getElementType());
+  p.cType = gpuElementTypeName(ct.getElementType());
+  if (p.aType.empty() || p.aType != gpuElementTypeName(bt.getElementType()) ||
       p.cType.empty())
     return op.emitError() << "NVIDIA targets take bf16, f16 or f32 inputs "
                              "(both the same) and f32, bf16 or f16 output, "

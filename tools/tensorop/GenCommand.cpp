@@ -11,6 +11,7 @@
 
 #include "Commands.h"
 #include "CompilerContext.h"
+#include "TextFiles.h"
 #include "Measure.h"
 
 #include "tensorop/Advisor/Advisor.h"
@@ -85,14 +86,6 @@ std::string today() {
   return buf;
 }
 
-Error writeFile(StringRef path, StringRef text) {
-  std::error_code ec;
-  raw_fd_ostream os(path, ec);
-  if (ec)
-    return createStringError("cannot write " + path + ": " + ec.message());
-  os << text;
-  return Error::success();
-}
 
 /// The `source` field of a printed sketch.
 std::string sketchSource(StringRef sketch) {
@@ -429,7 +422,7 @@ int tensorop::runGen() {
   }
 
   std::string source = gemmModuleSource(name, r.m, r.n, r.k, chosenSketch);
-  if (Error e = writeFile(path(name + ".mlir"), source))
+  if (Error e = writeTextFile(path(name + ".mlir"), source))
     return fail(toString(std::move(e)));
   std::string options = "target=" + *resolved + " advisor=builtin" +
                         (genDb.empty() ? "" : " db=" + genDb.getValue());
@@ -441,14 +434,14 @@ int tensorop::runGen() {
     std::string text;
     raw_string_ostream os(text);
     lowered->module->print(os);
-    if (Error e = writeFile(path(name + ".lowered.mlir"), text))
+    if (Error e = writeTextFile(path(name + ".lowered.mlir"), text))
       return fail(toString(std::move(e)));
   }
   std::string obj = path(name + ".o");
   if (Error e = emitObjectFile(*lowered->module, hints->triple, hints->cpu,
                                hints->features, obj, path(name + ".ll")))
     return fail("cannot emit the object: " + toString(std::move(e)));
-  if (Error e = writeFile(path(name + ".h"), header(r, name, *resolved)))
+  if (Error e = writeTextFile(path(name + ".h"), header(r, name, *resolved)))
     return fail(toString(std::move(e)));
   outs() << "  sketch: " << lowered->sketch << "\n";
 
@@ -573,7 +566,7 @@ int tensorop::runGen() {
       {"files", std::move(files)}};
   std::string reportText =
       formatv("{0:2}\n", json::Value(std::move(report))).str();
-  if (Error e = writeFile(path("report.json"), reportText))
+  if (Error e = writeTextFile(path("report.json"), reportText))
     return fail(toString(std::move(e)));
 
   std::string md = formatv("# {0}\n\nRequest: `{1}`\n\nUnderstood: {2} "
@@ -624,7 +617,7 @@ int tensorop::runGen() {
                   oneDNNVersion(), cmp.onednnMedian, cmp.onednnBest,
                   cmp.oursMedian / cmp.onednnMedian)
               .str();
-  if (Error e = writeFile(path("report.md"), md))
+  if (Error e = writeTextFile(path("report.md"), md))
     return fail(toString(std::move(e)));
 
   if (runsHere) {

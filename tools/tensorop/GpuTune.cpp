@@ -2,6 +2,8 @@
 
 #include "GpuTune.h"
 #include "Measure.h"
+#include "TextFiles.h"
+#include "TuneModel.h"
 
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/GPU/GpuAdvisor.h"
@@ -36,6 +38,8 @@
 using namespace llvm;
 using namespace mlir::tensorop;
 using tensorop::GpuTuneOptions;
+using tensorop::readTextFile;
+using tensorop::writeTextFile;
 
 namespace {
 
@@ -49,20 +53,6 @@ double peakTflops(StringRef precision) {
   return 67;
 }
 
-std::string readFile(StringRef path) {
-  auto buf = MemoryBuffer::getFile(path);
-  return buf ? (*buf)->getBuffer().str() : "";
-}
-
-Error writeText(StringRef path, StringRef text) {
-  std::error_code ec;
-  raw_fd_ostream os(path, ec);
-  if (ec)
-    return createStringError("cannot write " + path + ": " + ec.message());
-  os << text;
-  return Error::success();
-}
-
 std::string joinPath(StringRef dir, StringRef file) {
   SmallString<256> p(dir);
   sys::path::append(p, file);
@@ -70,7 +60,7 @@ std::string joinPath(StringRef dir, StringRef file) {
 }
 
 std::string fileHash(StringRef path) {
-  std::string text = readFile(path);
+  std::string text = readTextFile(path);
   return toHex(SHA256::hash(arrayRefFromStringRef(text)), true).substr(0, 16);
 }
 
@@ -204,8 +194,8 @@ RunnerOutcome runRunner(StringRef runner, ArrayRef<std::string> args,
           .count();
   o.killed = StringRef(message).contains("timed out") ||
              (o.rc == -2 && elapsed >= limit - 0.5);
-  o.stdoutText = readFile(outPath);
-  o.stderrText = readFile(errPath);
+  o.stdoutText = readTextFile(outPath);
+  o.stderrText = readTextFile(errPath);
   if (failedToRun)
     o.stderrText = "cannot run " + runner.str() + ": " + message;
   else if (o.rc < 0 && !o.killed)
@@ -408,7 +398,7 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
                     "rerun this command. To drop the batch, delete the "
                     "directory (its candidates stay 'pending' and are "
                     "compiled again later).");
-      Expected<json::Value> manifest = json::parse(readFile(manifestPath));
+      Expected<json::Value> manifest = json::parse(readTextFile(manifestPath));
       if (!manifest || !manifest->getAsObject()) {
         if (!manifest)
           consumeError(manifest.takeError());
@@ -416,7 +406,7 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
       }
       json::Object &m = *manifest->getAsObject();
       std::string batchDevice =
-          describeDevice(readFile(joinPath(o.batchDir, "device.json")));
+          describeDevice(readTextFile(joinPath(o.batchDir, "device.json")));
       bool confirm = m.getString("kind").value_or("") == "confirm";
       std::map<std::string, unsigned> kinds;
       // Confirmation samples: op -> config -> (ours, cuBLAS).
@@ -433,11 +423,11 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
         std::string base = e->getString("file").value_or("").str();
         RunnerOutcome out;
         std::string rcText =
-            StringRef(readFile(joinPath(o.batchDir, base + ".rc"))).trim().str();
+            StringRef(readTextFile(joinPath(o.batchDir, base + ".rc"))).trim().str();
         out.rc = rcText.empty() ? -1 : std::atoi(rcText.c_str());
-        out.stdoutText = readFile(joinPath(o.batchDir, base + ".result.json"));
+        out.stdoutText = readTextFile(joinPath(o.batchDir, base + ".result.json"));
         out.stderrText =
-            readFile(joinPath(o.batchDir, base + ".result.json.err"));
+            readTextFile(joinPath(o.batchDir, base + ".result.json.err"));
         std::string setupError;
         CandidateRecord r = classify(out, unsigned(m.getInteger("timeout")
                                                       .value_or(o.candidateTimeout)),
@@ -493,7 +483,7 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
           confirmationDoc[op] = std::move(rows);
         }
         confirmationDoc["device"] = batchDevice;
-        if (Error err = writeText(
+        if (Error err = writeTextFile(
                 confirmationPath,
                 formatv("{0:2}\n", json::Value(json::Object(confirmationDoc)))
                     .str()))
@@ -516,7 +506,7 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
           sys::fs::remove(it->path());
     }
     if (sys::fs::exists(confirmationPath)) {
-      Expected<json::Value> v = json::parse(readFile(confirmationPath));
+      Expected<json::Value> v = json::parse(readTextFile(confirmationPath));
       if (v && v->getAsObject())
         confirmationDoc = std::move(*v->getAsObject());
       else if (!v)
@@ -525,23 +515,11 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
   }
 
   // The model, asked every --llm-every candidates for a proposal.
-  std::unique_ptr<LLMClient> llm;
-  std::string llmModel, llmSystem;
-  if (o.advisor == "llm") {
-    Expected<LLMConfig> config = LLMConfig::fromEnvironment();
-    if (!config)
-      return fail("--advisor=llm: " + toString(config.takeError()));
-    llmModel = config->model;
-    auto system = MemoryBuffer::getFile(defaultHintsDir() +
-                                        "/prompts/gpu_sketch_system.txt");
-    if (!system)
-      return fail("prompt template gpu_sketch_system.txt is missing");
-    llmSystem = (*system)->getBuffer().str();
-    llm = std::make_unique<LLMClient>(*config);
-  } else if (o.advisor != "builtin") {
-    return fail("unknown --advisor '" + o.advisor +
-                "' (expected builtin or llm)");
-  }
+  Expected<TuneModel> model = openTuneModel(o.advisor, "gpu_sketch_system.txt");
+  if (!model)
+    return fail(toString(model.takeError()));
+  LLMClient *llm = model->client.get();
+  const std::string &llmModel = model->model, &llmSystem = model->system;
 
   SmallString<128> workDir;
   if (batch)
@@ -1014,7 +992,7 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
     if (!o.reportDir.empty() && !bestSoFar.empty()) {
       sys::fs::create_directories(o.reportDir);
       std::string svgName = "progress-" + std::to_string(opIndex) + ".svg";
-      if (Error e = writeText(joinPath(o.reportDir, svgName),
+      if (Error e = writeTextFile(joinPath(o.reportDir, svgName),
                               progressSvg(bestSoFar,
                                           sig + ": best TFLOP/s so far",
                                           "TFLOP/s")))
@@ -1068,9 +1046,9 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
                           {"db", o.dbPath},
                           {"timeout", int64_t(o.candidateTimeout)},
                           {"entries", std::move(entries)}};
-    if (Error e = writeText(joinPath(o.batchDir, "run.sh"), runScript))
+    if (Error e = writeTextFile(joinPath(o.batchDir, "run.sh"), runScript))
       return fail(toString(std::move(e)));
-    if (Error e = writeText(
+    if (Error e = writeTextFile(
             joinPath(o.batchDir, "batch.json"),
             formatv("{0:2}\n", json::Value(std::move(manifest))).str()))
       return fail(toString(std::move(e)));
@@ -1083,7 +1061,7 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
   }
   if (!o.reportDir.empty()) {
     sys::fs::create_directories(o.reportDir);
-    if (Error e = writeText(joinPath(o.reportDir, "report.md"), markdown))
+    if (Error e = writeTextFile(joinPath(o.reportDir, "report.md"), markdown))
       consumeError(std::move(e));
   }
   if (o.json)

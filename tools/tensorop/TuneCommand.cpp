@@ -13,6 +13,7 @@
 #include "Commands.h"
 #include "CompilerContext.h"
 #include "GpuTune.h"
+#include "TuneModel.h"
 #include "Measure.h"
 
 #include "tensorop/Advisor/Advisor.h"
@@ -345,23 +346,12 @@ int tensorop::runTune() {
   SmallString<128> workDir;
   sys::fs::createUniqueDirectory("tensorop-tune", workDir);
 
-  std::unique_ptr<LLMClient> llm;
-  std::string llmModel, llmSystem;
-  if (tuneAdvisor == "llm") {
-    Expected<LLMConfig> config = LLMConfig::fromEnvironment();
-    if (!config)
-      return fail("--advisor=llm: " + toString(config.takeError()));
-    llmModel = config->model;
-    auto system = MemoryBuffer::getFile(defaultHintsDir() +
-                                        "/prompts/gemm_sketch_system.txt");
-    if (!system)
-      return fail("prompt template gemm_sketch_system.txt is missing");
-    llmSystem = (*system)->getBuffer().str();
-    llm = std::make_unique<LLMClient>(*config);
-  } else if (tuneAdvisor != "builtin") {
-    return fail("unknown --advisor '" + tuneAdvisor +
-                "' (expected builtin or llm)");
-  }
+  Expected<TuneModel> model =
+      openTuneModel(tuneAdvisor, "gemm_sketch_system.txt");
+  if (!model)
+    return fail(toString(model.takeError()));
+  LLMClient *llm = model->client.get();
+  const std::string &llmModel = model->model, &llmSystem = model->system;
   bool tty = sys::Process::StandardErrIsDisplayed();
   auto deadline =
       std::chrono::steady_clock::now() +
