@@ -318,20 +318,21 @@ mlir::tensorop::matchGpuMatmul(linalg::MatmulOp op, std::string &reason) {
              bt = shaped(op.getDpsInputOperand(1)->get()),
              ct = shaped(op.getDpsInitOperand(0)->get());
   if (!at || !bt || !ct) {
-    reason = "operands must be static 2-D row-major tensors or memrefs";
+    reason = "NVIDIA targets take linalg.matmul on static, contiguous "
+             "row-major operands";
     return failure();
   }
-  for (AffineMap map : op.getIndexingMapsArray())
-    if (!map.isProjectedPermutation() || map.getNumResults() != 2) {
-      reason = "broadcast operands are not supported on NVIDIA targets";
-      return failure();
-    }
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   auto pair = [](AffineMap m, unsigned i, unsigned j) {
-    return m.getDimPosition(0) == i && m.getDimPosition(1) == j;
+    if (m.getNumDims() != 3 || m.getNumResults() != 2)
+      return false;
+    auto d0 = dyn_cast<AffineDimExpr>(m.getResult(0));
+    auto d1 = dyn_cast<AffineDimExpr>(m.getResult(1));
+    return d0 && d1 && d0.getPosition() == i && d1.getPosition() == j;
   };
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   if (!pair(maps[0], 0, 2) || !pair(maps[1], 2, 1) || !pair(maps[2], 0, 1)) {
-    reason = "transposed operands are not supported on NVIDIA targets yet";
+    reason = "NVIDIA targets do not support transposed or broadcast matmul "
+             "operands yet";
     return failure();
   }
   GpuGemmProblem p;
@@ -341,23 +342,34 @@ mlir::tensorop::matchGpuMatmul(linalg::MatmulOp op, std::string &reason) {
   p.aType = gpuElementTypeName(at.getElementType());
   p.cType = gpuElementTypeName(ct.getElementType());
   if (p.aType.empty() || p.aType != gpuElementTypeName(bt.getElementType()) ||
-      p.cType.empty() || (p.aType == "f32" && p.cType != "f32")) {
-    reason = "NVIDIA targets take bf16, f16 or f32 inputs (both the same) "
-             "and f32, bf16 or f16 output (f32 for f32 inputs)";
+      p.cType.empty()) {
+    llvm::raw_string_ostream os(reason);
+    os << "NVIDIA targets take bf16, f16 or f32 inputs (both the same) and "
+          "f32, bf16 or f16 output, got '"
+       << at.getElementType() << "' x '" << bt.getElementType() << "' -> '"
+       << ct.getElementType() << "'";
+    return failure();
+  }
+  if (p.aType == "f32" && p.cType != "f32") {
+    reason = "f32 inputs need an f32 output";
     return failure();
   }
   p.precision = p.aType;
   if (auto prec = op->getAttrOfType<StringAttr>("tensorop.precision")) {
-    if (prec.getValue() == "tf32" && p.aType == "f32")
-      p.precision = "tf32";
-    else if (prec.getValue() != p.aType) {
+    if (prec.getValue() != "tf32" && prec.getValue() != p.aType) {
       reason = "tensorop.precision must be \"tf32\" (on f32 inputs) or the "
-               "input type";
+               "input type, got \"" +
+               prec.getValue().str() + "\"";
       return failure();
     }
+    if (prec.getValue() == "tf32" && p.aType != "f32") {
+      reason = "tensorop.precision = \"tf32\" needs f32 inputs";
+      return failure();
+    }
+    p.precision = prec.getValue().str();
   }
   if (p.m == 0 || p.n == 0 || p.k == 0) {
-    reason = "empty matrices";
+    reason = "empty matrices are not supported on NVIDIA targets";
     return failure();
   }
   return p;

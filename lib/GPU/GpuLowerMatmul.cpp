@@ -43,19 +43,10 @@ using namespace mlir;
 using namespace mlir::tensorop;
 
 static constexpr llvm::StringLiteral kGpuSketchAttr = "tensorop.gpu_sketch";
-static constexpr llvm::StringLiteral kPrecisionAttr = "tensorop.precision";
 static constexpr llvm::StringLiteral kLaunchAttr = "tensorop.launch";
 static constexpr llvm::StringLiteral kTensorMapFn = "tensoropGpuTensorMap2D";
 static constexpr llvm::StringLiteral kSmemGlobal = "tensorop_smem";
 
-
-static bool isDimPair(AffineMap map, unsigned i, unsigned j) {
-  if (map.getNumDims() != 3 || map.getNumResults() != 2)
-    return false;
-  auto d0 = dyn_cast<AffineDimExpr>(map.getResult(0));
-  auto d1 = dyn_cast<AffineDimExpr>(map.getResult(1));
-  return d0 && d1 && d0.getPosition() == i && d1.getPosition() == j;
-}
 
 /// A contiguous row-major static memref (what the kernels index).
 static MemRefType denseMemRef(Value v) {
@@ -199,37 +190,11 @@ LogicalResult GpuLowerMatmulPass::lower(linalg::MatmulOp op,
     return op.emitError("NVIDIA targets take linalg.matmul on static, "
                         "contiguous row-major memrefs (device memory); "
                         "bufferize tensors first and pass whole buffers");
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  if (!isDimPair(maps[0], 0, 2) || !isDimPair(maps[1], 2, 1) ||
-      !isDimPair(maps[2], 0, 1))
-    return op.emitError("NVIDIA targets do not support transposed or "
-                        "broadcast matmul operands yet");
-  GpuGemmProblem p;
-  p.m = ct.getDimSize(0);
-  p.n = ct.getDimSize(1);
-  p.k = at.getDimSize(1);
-  p.aType = gpuElementTypeName(at.getElementType());
-  p.cType = gpuElementTypeName(ct.getElementType());
-  if (p.aType.empty() || p.aType != gpuElementTypeName(bt.getElementType()) ||
-      p.cType.empty())
-    return op.emitError() << "NVIDIA targets take bf16, f16 or f32 inputs "
-                             "(both the same) and f32, bf16 or f16 output, "
-                             "got "
-                          << at.getElementType() << " x " << bt.getElementType()
-                          << " -> " << ct.getElementType();
-  if (p.aType == "f32" && p.cType != "f32")
-    return op.emitError("f32 inputs need an f32 output");
-  p.precision = p.aType;
-  if (auto prec = op->getAttrOfType<StringAttr>(kPrecisionAttr)) {
-    if (prec.getValue() != "tf32" && prec.getValue() != p.aType)
-      return op.emitError() << kPrecisionAttr << " must be \"tf32\" (on f32 "
-                            << "inputs) or the input type, got " << prec;
-    if (prec.getValue() == "tf32" && p.aType != "f32")
-      return op.emitError() << kPrecisionAttr << " = \"tf32\" needs f32 inputs";
-    p.precision = prec.getValue().str();
-  }
-  if (p.m == 0 || p.n == 0 || p.k == 0)
-    return op.emitError("empty matrices are not supported on NVIDIA targets");
+  std::string reason;
+  FailureOr<GpuGemmProblem> matched = matchGpuMatmul(op, reason);
+  if (failed(matched))
+    return op.emitError(reason);
+  GpuGemmProblem p = *matched;
   linalg::FillOp fill = zeroFillBefore(op, c);
   p.accumulate = !fill;
 

@@ -549,17 +549,12 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
     const GpuGemmProblem &p = op.problem;
     const std::string &sig = op.signature;
     GpuSearchSpace space(p, *target, op.builtin);
-    std::unique_ptr<ConstrainedSpace> constrained;
-    if (!knobs.empty()) {
-      Expected<std::unique_ptr<ConstrainedSpace>> c =
-          ConstrainedSpace::create(space, knobs);
-      if (!c)
-        return fail(toString(c.takeError()));
-      constrained = std::move(*c);
-    }
-    const SearchSpace &searchSpace =
-        constrained ? static_cast<const SearchSpace &>(*constrained) : space;
-    MCTS search(searchSpace, o.seed);
+    // The tree searches the space as --knobs restricts it (if given).
+    Expected<std::unique_ptr<ConstrainedSpace>> searchSpace =
+        ConstrainedSpace::create(space, knobs);
+    if (!searchSpace)
+      return fail(toString(searchSpace.takeError()));
+    MCTS search(**searchSpace, o.seed);
     double peak = peakTflops(p.precision);
     std::string emitterHash = fileHash(
         joinPath(emitterDir, op.builtin.emitter() + ".py"));

@@ -370,17 +370,12 @@ int tensorop::runTune() {
     if (!defaults)
       return fail(toString(defaults.takeError()));
     GemmSearchSpace space(p, *hints, *defaults);
-    std::unique_ptr<ConstrainedSpace> constrained;
-    if (!knobs.empty()) {
-      Expected<std::unique_ptr<ConstrainedSpace>> c =
-          ConstrainedSpace::create(space, knobs);
-      if (!c)
-        return fail(toString(c.takeError()));
-      constrained = std::move(*c);
-    }
-    const SearchSpace &searchSpace =
-        constrained ? static_cast<const SearchSpace &>(*constrained) : space;
-    MCTS search(searchSpace, tSeed);
+    // The tree searches the space as --knobs restricts it (if given).
+    Expected<std::unique_ptr<ConstrainedSpace>> searchSpace =
+        ConstrainedSpace::create(space, knobs);
+    if (!searchSpace)
+      return fail(toString(searchSpace.takeError()));
+    MCTS search(**searchSpace, tSeed);
     std::map<std::string, int> failures;
     std::vector<double> bestSoFar;
     double best = 0, first = -1;

@@ -42,7 +42,8 @@ llvm::Expected<std::vector<KnobConstraint>> readTuneKnobs(llvm::StringRef path);
 /// A space whose options are those of `inner` that the constraints allow.
 class ConstrainedSpace : public SearchSpace {
 public:
-  /// Fails if a constraint names no knob of `inner`.
+  /// Fails if a constraint names no knob of `inner`; no constraints: the
+  /// space as it is.
   static llvm::Expected<std::unique_ptr<ConstrainedSpace>>
   create(const SearchSpace &inner, const std::vector<KnobConstraint> &knobs);
 
