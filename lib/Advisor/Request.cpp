@@ -14,7 +14,9 @@ using namespace mlir::tensorop;
 using llvm::StringRef;
 
 std::string OpRequest::defaultName() const {
-  return llvm::formatv("{0}_{1}x{2}x{3}_{4}", op, m, n, k, dtype).str();
+  return llvm::formatv("{0}_{1}x{2}x{3}_{4}{5}", op, m, n, k, dtype,
+                       cType.empty() || cType == dtype ? "" : "_" + cType + "out")
+      .str();
 }
 
 std::string OpRequest::describe() const {
@@ -24,7 +26,9 @@ std::string OpRequest::describe() const {
   std::string shape = m ? llvm::formatv("M={0} N={1} K={2}", m, n, k).str()
                         : std::string("?");
   return "op=" + orMissing(op) + ", shape=" + shape +
-         ", dtype=" + orMissing(dtype) + ", target=" + orMissing(target);
+         ", dtype=" + orMissing(dtype) +
+         (cType.empty() ? std::string() : ", output=" + cType) +
+         ", target=" + orMissing(target);
 }
 
 namespace {
@@ -97,6 +101,27 @@ llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
                            "the host", "my cpu"})
     if (StringRef(lower).contains(phrase))
       note(r.target, "host", targets);
+
+  // The output type, when named ("with f32 output", "output in fp32",
+  // "fp32 result"): taken out before the element type is read.
+  {
+    llvm::SmallVector<StringRef> m;
+    llvm::Regex before("([a-z0-9]+) +(output|result)s?([^a-z]|$)");
+    llvm::Regex after("(output|result) +(in |as |type |= *|: *)?([a-z0-9]+)");
+    std::string word, phrase;
+    if (before.match(lower, &m) && !Vocabulary::dtype(m[1]).empty()) {
+      word = m[1].str();
+      phrase = m[0].substr(0, m[0].size() - m[3].size()).str();
+    } else if (after.match(lower, &m) && !Vocabulary::dtype(m[3]).empty()) {
+      word = m[3].str();
+      phrase = m[0].str();
+    }
+    if (!word.empty()) {
+      r.cType = Vocabulary::dtype(word);
+      size_t at = lower.find(phrase);
+      lower.replace(at, phrase.size(), std::string(phrase.size(), ' '));
+    }
+  }
 
   // Words: split on anything that is not part of a name.
   std::string cleaned;

@@ -91,6 +91,15 @@ std::string GpuSketchChoice::emitter() const {
   return "nvidia_gemm_ffma";
 }
 
+std::string GpuSketchChoice::describe() const {
+  return llvm::formatv("kernel={0} block_m={1} block_n={2} block_k={3} "
+                       "warps_m={4} warps_n={5} consumers={6} stages={7} "
+                       "group_m={8} ctas={9}",
+                       kernel, blockM, blockN, blockK, warpsM, warpsN,
+                       consumers, stages, groupM, ctas)
+      .str();
+}
+
 static int64_t elemBytes(llvm::StringRef t) {
   return t == "bf16" || t == "f16" ? 2 : 4;
 }

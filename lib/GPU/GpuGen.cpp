@@ -105,6 +105,10 @@ llvm::Error runPipeline(MLIRContext &ctx, ModuleOp module,
     if (diag.getSeverity() == DiagnosticSeverity::Error) {
       llvm::raw_string_ostream os(diagnostics);
       os << diag.getLocation() << ": " << diag << "\n";
+    } else if (diag.getSeverity() == DiagnosticSeverity::Remark &&
+               options.kernelsOnly && !options.quietRemarks) {
+      // Where the sketch came from (a tuning database, the advisor).
+      llvm::errs() << "  remark: " << diag << "\n";
     }
     return success();
   });
@@ -274,6 +278,167 @@ Object ptxasReport(llvm::StringRef ptxPath, llvm::StringRef chip) {
 }
 } // namespace
 
+std::unique_ptr<MLIRContext> mlir::tensorop::makeGpuCompilerContext() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    mlir::registerAllPasses();
+    registerTensorOpGpuPasses();
+  });
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registry.insert<TensorOpDialect>();
+  registerTensorOpGpuTranslations(registry);
+  auto ctx = std::make_unique<MLIRContext>(registry);
+  ctx->loadAllAvailableDialects();
+  return ctx;
+}
+
+std::string mlir::tensorop::gpuElementTypeName(Type t) {
+  if (t.isBF16())
+    return "bf16";
+  if (t.isF16())
+    return "f16";
+  if (t.isF32())
+    return "f32";
+  return "";
+}
+
+llvm::FailureOr<GpuGemmProblem>
+mlir::tensorop::matchGpuMatmul(linalg::MatmulOp op, std::string &reason) {
+  auto shaped = [](Value v) -> ShapedType {
+    auto t = dyn_cast<ShapedType>(v.getType());
+    if (!t || !t.hasStaticShape() || t.getRank() != 2)
+      return {};
+    if (auto m = dyn_cast<MemRefType>(t); m && !m.getLayout().isIdentity())
+      return {};
+    return t;
+  };
+  ShapedType at = shaped(op.getDpsInputOperand(0)->get()),
+             bt = shaped(op.getDpsInputOperand(1)->get()),
+             ct = shaped(op.getDpsInitOperand(0)->get());
+  if (!at || !bt || !ct) {
+    reason = "NVIDIA targets take linalg.matmul on static, contiguous "
+             "row-major operands";
+    return failure();
+  }
+  auto pair = [](AffineMap m, unsigned i, unsigned j) {
+    if (m.getNumDims() != 3 || m.getNumResults() != 2)
+      return false;
+    auto d0 = dyn_cast<AffineDimExpr>(m.getResult(0));
+    auto d1 = dyn_cast<AffineDimExpr>(m.getResult(1));
+    return d0 && d1 && d0.getPosition() == i && d1.getPosition() == j;
+  };
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (!pair(maps[0], 0, 2) || !pair(maps[1], 2, 1) || !pair(maps[2], 0, 1)) {
+    reason = "NVIDIA targets do not support transposed or broadcast matmul "
+             "operands yet";
+    return failure();
+  }
+  GpuGemmProblem p;
+  p.m = ct.getDimSize(0);
+  p.n = ct.getDimSize(1);
+  p.k = at.getDimSize(1);
+  p.aType = gpuElementTypeName(at.getElementType());
+  p.cType = gpuElementTypeName(ct.getElementType());
+  if (p.aType.empty() || p.aType != gpuElementTypeName(bt.getElementType()) ||
+      p.cType.empty()) {
+    llvm::raw_string_ostream os(reason);
+    os << "NVIDIA targets take bf16, f16 or f32 inputs (both the same) and "
+          "f32, bf16 or f16 output, got '"
+       << at.getElementType() << "' x '" << bt.getElementType() << "' -> '"
+       << ct.getElementType() << "'";
+    return failure();
+  }
+  if (p.aType == "f32" && p.cType != "f32") {
+    reason = "f32 inputs need an f32 output";
+    return failure();
+  }
+  p.precision = p.aType;
+  if (auto prec = op->getAttrOfType<StringAttr>("tensorop.precision")) {
+    if (prec.getValue() != "tf32" && prec.getValue() != p.aType) {
+      reason = "tensorop.precision must be \"tf32\" (on f32 inputs) or the "
+               "input type, got \"" +
+               prec.getValue().str() + "\"";
+      return failure();
+    }
+    if (prec.getValue() == "tf32" && p.aType != "f32") {
+      reason = "tensorop.precision = \"tf32\" needs f32 inputs";
+      return failure();
+    }
+    p.precision = prec.getValue().str();
+  }
+  if (p.m == 0 || p.n == 0 || p.k == 0) {
+    reason = "empty matrices are not supported on NVIDIA targets";
+    return failure();
+  }
+  return p;
+}
+
+llvm::Expected<GpuCompiledKernel> mlir::tensorop::compileGpuKernel(
+    MLIRContext &ctx, const GpuGemmProblem &p, llvm::StringRef target,
+    llvm::StringRef sketchText, llvm::StringRef dir, llvm::StringRef name) {
+  std::string source = gpuGemmModuleSource(
+      name, p.m, p.n, p.k, p.aType, p.cType, p.precision, sketchText);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &ctx);
+  if (!module)
+    return llvm::createStringError("cannot parse the kernel module of " +
+                                   sketchText);
+  GpuPipelineOptions options;
+  options.target = target.str();
+  options.barePtrAbi = true;
+  options.kernelsOnly = true;
+  options.quietRemarks = true;
+  if (llvm::Error e = runPipeline(ctx, *module, options))
+    return std::move(e);
+  GpuCompiledKernel out;
+  std::string launchText;
+  module->walk([&](gpu::GPUFuncOp fn) {
+    if (auto s = fn->getAttrOfType<StringAttr>("tensorop.launch"))
+      launchText = s.getValue().str();
+    if (Attribute s = fn->getAttr("tensorop.gpu_sketch")) {
+      llvm::raw_string_ostream os(out.sketchText);
+      os << s;
+    }
+    out.kernelName = fn.getName().str();
+  });
+  if (launchText.empty())
+    return llvm::createStringError("the pipeline produced no kernel");
+  options.kernelsOnly = false;
+  options.loweringOnly = true;
+  if (llvm::Error e = runPipeline(ctx, *module, options))
+    return std::move(e);
+  std::string toolkit = findCudaToolkit();
+  llvm::StringRef ext = toolkit.empty()          ? ".ptx"
+                        : target == "nvidia-sm80" ? ".fatbin"
+                                                  : ".cubin";
+  auto path = [&](llvm::StringRef file) {
+    llvm::SmallString<256> s(dir);
+    llvm::sys::path::append(s, file);
+    return std::string(s);
+  };
+  out.binaryPath = path((name + ext).str());
+  if (llvm::Error e = writeFile(out.binaryPath, binaryObject(*module)))
+    return std::move(e);
+  llvm::Expected<llvm::json::Value> doc = llvm::json::parse(launchText);
+  if (!doc || !doc->getAsObject()) {
+    if (!doc)
+      llvm::consumeError(doc.takeError());
+    return llvm::createStringError("bad launch description from the emitter");
+  }
+  Object launch = std::move(*doc->getAsObject());
+  launch["cubin"] = (name + ext).str();
+  launch["kernel_symbol"] = out.kernelName;
+  launch["target"] = target.str();
+  launch["sketch"] = out.sketchText;
+  out.launchPath = path((name + ".launch.json").str());
+  if (llvm::Error e = writeFile(
+          out.launchPath,
+          llvm::formatv("{0:2}\n", llvm::json::Value(std::move(launch))).str()))
+    return std::move(e);
+  return out;
+}
+
 int mlir::tensorop::runGpuGen(const GpuGenRequest &r, llvm::raw_ostream &out,
                               llvm::raw_ostream &err) {
   auto fail = [&](const llvm::Twine &msg) {
@@ -311,18 +476,8 @@ int mlir::tensorop::runGpuGen(const GpuGenRequest &r, llvm::raw_ostream &out,
       << " K=" << r.k << ", dtype=" << r.dtype << " -> " << cType
       << ", target=" << r.target << " kernel '" << name << "'\n";
 
-  static std::once_flag once;
-  std::call_once(once, [] {
-    mlir::registerAllPasses();
-    registerTensorOpGpuPasses();
-  });
-  DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registry.insert<TensorOpDialect>();
-  registerTensorOpGpuTranslations(registry);
-  MLIRContext ctx(registry);
-  ctx.loadAllAvailableDialects();
+  std::unique_ptr<MLIRContext> context = makeGpuCompilerContext();
+  MLIRContext &ctx = *context;
 
   std::string source =
       gpuGemmModuleSource(name, r.m, r.n, r.k, aType, cType, r.dtype, r.sketch);
@@ -335,6 +490,7 @@ int mlir::tensorop::runGpuGen(const GpuGenRequest &r, llvm::raw_ostream &out,
   GpuPipelineOptions options;
   options.target = r.target;
   options.advisor = r.advisor;
+  options.db = r.db;
   options.barePtrAbi = true;
   options.kernelsOnly = true;
   if (llvm::Error e = runPipeline(ctx, *module, options))

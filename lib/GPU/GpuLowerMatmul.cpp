@@ -12,6 +12,9 @@
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/GPU/GpuAdvisor.h"
 #include "tensorop/GPU/GpuEmitter.h"
+#include "tensorop/GPU/GpuGen.h"
+#include "tensorop/GPU/GpuSearchSpace.h"
+#include "tensorop/Tuner/TuningDB.h"
 #include "tensorop/GPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -22,6 +25,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/AffineExpr.h"
+#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/Pass.h"
@@ -39,28 +43,10 @@ using namespace mlir;
 using namespace mlir::tensorop;
 
 static constexpr llvm::StringLiteral kGpuSketchAttr = "tensorop.gpu_sketch";
-static constexpr llvm::StringLiteral kPrecisionAttr = "tensorop.precision";
 static constexpr llvm::StringLiteral kLaunchAttr = "tensorop.launch";
 static constexpr llvm::StringLiteral kTensorMapFn = "tensoropGpuTensorMap2D";
 static constexpr llvm::StringLiteral kSmemGlobal = "tensorop_smem";
 
-static std::string typeName(Type t) {
-  if (t.isBF16())
-    return "bf16";
-  if (t.isF16())
-    return "f16";
-  if (t.isF32())
-    return "f32";
-  return "";
-}
-
-static bool isDimPair(AffineMap map, unsigned i, unsigned j) {
-  if (map.getNumDims() != 3 || map.getNumResults() != 2)
-    return false;
-  auto d0 = dyn_cast<AffineDimExpr>(map.getResult(0));
-  auto d1 = dyn_cast<AffineDimExpr>(map.getResult(1));
-  return d0 && d1 && d0.getPosition() == i && d1.getPosition() == j;
-}
 
 /// A contiguous row-major static memref (what the kernels index).
 static MemRefType denseMemRef(Value v) {
@@ -109,12 +95,22 @@ struct GpuLowerMatmulPass
       module.emitError() << llvm::toString(gpuTarget.takeError());
       return signalPassFailure();
     }
-    if (advisor != "builtin") {
-      module.emitError() << "advisor '" << advisor
-                         << "' is not available for NVIDIA targets in this "
-                            "build (use 'builtin' or a #tensorop.gpu_sketch "
-                            "on the matmul)";
+    if (advisor != "builtin" && advisor != "llm") {
+      matmuls.front().emitError()
+          << "advisor '" << advisor
+          << "' is not available for NVIDIA targets (use 'builtin', 'llm' "
+             "or a #tensorop.gpu_sketch on the matmul)";
       return signalPassFailure();
+    }
+    if (!db.empty()) {
+      llvm::Expected<std::unique_ptr<TuningDB>> opened =
+          TuningDB::open(db, /*readOnly=*/true);
+      if (!opened) {
+        matmuls.front().emitError()
+            << "tensorop: " << llvm::toString(opened.takeError());
+        return signalPassFailure();
+      }
+      tuned = std::move(*opened);
     }
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     UnitAttr::get(&getContext()));
@@ -124,6 +120,10 @@ struct GpuLowerMatmulPass
   }
 
   LogicalResult lower(linalg::MatmulOp op, const GpuTarget &t);
+  FailureOr<std::optional<GpuSketchChoice>>
+  lookupTuned(linalg::MatmulOp op, const GpuGemmProblem &p,
+              const GpuTarget &t);
+  std::shared_ptr<TuningDB> tuned; // shared: passes are copyable
   func::FuncOp tensorMapFunction(ModuleOp module);
   unsigned counter = 0;
 };
@@ -143,6 +143,42 @@ func::FuncOp GpuLowerMatmulPass::tensorMapFunction(ModuleOp module) {
   return fn;
 }
 
+/// The best verified record of the tuning database for this GEMM on this
+/// target (said in a remark), nullopt if there is none (also said).
+FailureOr<std::optional<GpuSketchChoice>>
+GpuLowerMatmulPass::lookupTuned(linalg::MatmulOp op, const GpuGemmProblem &p,
+                                const GpuTarget &t) {
+  std::string signature = gpuOpSignature(p);
+  llvm::Expected<std::optional<CandidateRecord>> best =
+      tuned->best(signature, t.hints.name);
+  if (!best) {
+    op.emitError() << "tensorop: " << llvm::toString(best.takeError());
+    return failure();
+  }
+  if (!*best) {
+    op.emitRemark() << "tensorop: no verified record in " << tuned->path()
+                    << " for '" << signature << "' on '" << t.hints.name
+                    << "'; using the advisor";
+    return std::optional<GpuSketchChoice>();
+  }
+  const CandidateRecord &r = **best;
+  auto attr = dyn_cast_or_null<GpuSketchAttr>(
+      parseAttribute(r.config, op.getContext()));
+  if (!attr) {
+    op.emitError() << "tensorop: record " << r.configHash << " in "
+                   << tuned->path()
+                   << " holds no valid #tensorop.gpu_sketch: " << r.config;
+    return failure();
+  }
+  GpuSketchChoice c = GpuSketchChoice::fromAttr(attr);
+  c.source = "db:" + r.configHash;
+  op.emitRemark() << "tensorop: using the tuned sketch " << r.configHash
+                  << " from " << tuned->path() << " ("
+                  << llvm::formatv("{0:F1}", r.gflops.value_or(0) / 1000)
+                  << " TFLOP/s when measured)";
+  return std::optional<GpuSketchChoice>(c);
+}
+
 LogicalResult GpuLowerMatmulPass::lower(linalg::MatmulOp op,
                                         const GpuTarget &t) {
   MLIRContext *ctx = op.getContext();
@@ -154,44 +190,42 @@ LogicalResult GpuLowerMatmulPass::lower(linalg::MatmulOp op,
     return op.emitError("NVIDIA targets take linalg.matmul on static, "
                         "contiguous row-major memrefs (device memory); "
                         "bufferize tensors first and pass whole buffers");
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  if (!isDimPair(maps[0], 0, 2) || !isDimPair(maps[1], 2, 1) ||
-      !isDimPair(maps[2], 0, 1))
-    return op.emitError("NVIDIA targets do not support transposed or "
-                        "broadcast matmul operands yet");
-  GpuGemmProblem p;
-  p.m = ct.getDimSize(0);
-  p.n = ct.getDimSize(1);
-  p.k = at.getDimSize(1);
-  p.aType = typeName(at.getElementType());
-  p.cType = typeName(ct.getElementType());
-  if (p.aType.empty() || p.aType != typeName(bt.getElementType()) ||
-      p.cType.empty())
-    return op.emitError() << "NVIDIA targets take bf16, f16 or f32 inputs "
-                             "(both the same) and f32, bf16 or f16 output, "
-                             "got "
-                          << at.getElementType() << " x " << bt.getElementType()
-                          << " -> " << ct.getElementType();
-  if (p.aType == "f32" && p.cType != "f32")
-    return op.emitError("f32 inputs need an f32 output");
-  p.precision = p.aType;
-  if (auto prec = op->getAttrOfType<StringAttr>(kPrecisionAttr)) {
-    if (prec.getValue() != "tf32" && prec.getValue() != p.aType)
-      return op.emitError() << kPrecisionAttr << " must be \"tf32\" (on f32 "
-                            << "inputs) or the input type, got " << prec;
-    if (prec.getValue() == "tf32" && p.aType != "f32")
-      return op.emitError() << kPrecisionAttr << " = \"tf32\" needs f32 inputs";
-    p.precision = prec.getValue().str();
-  }
-  if (p.m == 0 || p.n == 0 || p.k == 0)
-    return op.emitError("empty matrices are not supported on NVIDIA targets");
+  std::string reason;
+  FailureOr<GpuGemmProblem> matched = matchGpuMatmul(op, reason);
+  if (failed(matched))
+    return op.emitError(reason);
+  GpuGemmProblem p = *matched;
   linalg::FillOp fill = zeroFillBefore(op, c);
   p.accumulate = !fill;
 
   // The sketch: the one on the op, or the advisor's.
   GpuSketchChoice sketch;
+  FailureOr<std::optional<GpuSketchChoice>> fromDb =
+      std::optional<GpuSketchChoice>();
+  if (!op->hasAttr(kGpuSketchAttr) && tuned)
+    fromDb = lookupTuned(op, p, t);
+  if (failed(fromDb))
+    return failure();
   if (auto attr = op->getAttrOfType<GpuSketchAttr>(kGpuSketchAttr)) {
     sketch = GpuSketchChoice::fromAttr(attr);
+  } else if (*fromDb) {
+    sketch = **fromDb;
+  } else if (advisor == "llm") {
+    std::vector<std::string> notes;
+    llvm::Expected<GpuSketchChoice> proposed =
+        proposeGpuSketchWithLLM(p, t, notes);
+    // What the model went through: rejections and fallbacks are warnings.
+    for (const std::string &note : notes) {
+      if (llvm::StringRef(note).contains("rejected") ||
+          llvm::StringRef(note).contains("fell back") ||
+          llvm::StringRef(note).contains("failed"))
+        op.emitWarning() << "tensorop: advisor 'llm': " << note;
+      else
+        op.emitRemark() << "tensorop: advisor 'llm': " << note;
+    }
+    if (!proposed)
+      return op.emitError() << llvm::toString(proposed.takeError());
+    sketch = *proposed;
   } else {
     llvm::Expected<GpuSketchChoice> proposed = proposeGpuSketch(p, t);
     if (!proposed)

@@ -48,9 +48,10 @@ LogicalResult mlir::tensorop::buildTensorOpGpuPipeline(
   auto hasSpace = [](llvm::StringRef s) {
     return s.find_first_of(" {}\"") != llvm::StringRef::npos;
   };
-  if (hasSpace(options.hintsDir) || hasSpace(options.emitterDir)) {
-    error = "hints-dir and emitter-dir must not contain spaces, braces or "
-            "quotes";
+  if (hasSpace(options.hintsDir) || hasSpace(options.emitterDir) ||
+      hasSpace(options.db)) {
+    error = "hints-dir, emitter-dir and db must not contain spaces, braces "
+            "or quotes";
     return failure();
   }
   std::string lower = "tensorop-gpu-lower-matmul{target=" + options.target +
@@ -59,6 +60,8 @@ LogicalResult mlir::tensorop::buildTensorOpGpuPipeline(
     lower += " hints-dir=" + options.hintsDir;
   if (!options.emitterDir.empty())
     lower += " emitter-dir=" + options.emitterDir;
+  if (!options.db.empty())
+    lower += " db=" + options.db;
   lower += "}";
   std::string kernels = "one-shot-bufferize{bufferize-function-boundaries "
                         "function-boundary-type-conversion=identity-layout-map}"

@@ -18,9 +18,8 @@ void mlir::tensorop::buildTensorOpPipeline(OpPassManager &pm,
     gpu.target = options.target.getValue();
     gpu.advisor = options.advisor.getValue();
     gpu.barePtrAbi = options.barePtrAbi;
+    gpu.db = options.db.getValue();
     std::string error;
-    if (!options.db.empty())
-      error = "db= is not supported for NVIDIA targets yet";
     if (options.threads != 1)
       error = "threads= is a CPU option (a GPU kernel's threads are in its "
               "#tensorop.gpu_sketch)";

@@ -2,6 +2,8 @@
 
 #include "tensorop/Tuner/MCTS.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -17,15 +19,14 @@ struct MCTS::Node {
   double visits = 0, total = 0;
 };
 
-MCTS::MCTS(const GemmSearchSpace &space, uint64_t seed, double exploration)
+MCTS::MCTS(const SearchSpace &space, uint64_t seed, double exploration)
     : space(space), rng(seed), exploration(exploration),
       root(std::make_unique<Node>()) {}
 
 MCTS::~MCTS() = default;
 
-/// Adds one child of `node` (the unexpanded option the advisor ranks
-/// highest) and returns it; nullptr if every option is a child already.
-MCTS::Node *MCTS::expand(Node *node, unsigned depth) {
+/// Fills in the options of `node` not yet children, ascending prior.
+void MCTS::initialize(Node *node, unsigned depth) {
   if (!node->initialized) {
     node->initialized = true;
     node->unexpanded = space.options(depth, node->prefix);
@@ -40,6 +41,12 @@ MCTS::Node *MCTS::expand(Node *node, unsigned depth) {
                        return a > b;
                      });
   }
+}
+
+/// Adds one child of `node` (the unexpanded option the advisor ranks
+/// highest) and returns it; nullptr if every option is a child already.
+MCTS::Node *MCTS::expand(Node *node, unsigned depth) {
+  initialize(node, depth);
   if (node->unexpanded.empty())
     return nullptr;
   int64_t value = node->unexpanded.back();
@@ -59,7 +66,7 @@ void MCTS::markExhausted(Node *node) {
                             [](const std::unique_ptr<Node> &c) {
                               return c->exhausted;
                             });
-    if (node->prefix.size() == GemmSearchSpace::kNumKnobs)
+    if (node->prefix.size() == space.numKnobs())
       done = true;
     if (!done)
       return;
@@ -73,19 +80,24 @@ void MCTS::markExhausted(Node *node) {
 std::optional<std::vector<int64_t>>
 MCTS::complete(std::vector<int64_t> prefix) {
   std::vector<int64_t> point = prefix;
-  for (unsigned k = point.size(); k < GemmSearchSpace::kNumKnobs; ++k) {
+  for (unsigned k = point.size(); k < space.numKnobs(); ++k) {
     std::optional<int64_t> d = space.defaultValue(k, point);
-    point.push_back(d ? *d : space.options(k, point).front());
+    std::vector<int64_t> opts = space.options(k, point);
+    if (!d && opts.empty())
+      return std::nullopt; // A dead end: no legal value for this knob.
+    point.push_back(d ? *d : opts.front());
   }
   if (!seen.count(point))
     return point;
   for (int attempt = 0; attempt < 64; ++attempt) {
     point = prefix;
-    for (unsigned k = point.size(); k < GemmSearchSpace::kNumKnobs; ++k) {
+    for (unsigned k = point.size(); k < space.numKnobs(); ++k) {
       std::vector<int64_t> opts = space.options(k, point);
+      if (opts.empty())
+        break; // A dead end; try another completion.
       point.push_back(opts[rng() % opts.size()]);
     }
-    if (!seen.count(point))
+    if (point.size() == space.numKnobs() && !seen.count(point))
       return point;
   }
   return std::nullopt;
@@ -97,7 +109,7 @@ std::optional<std::vector<int64_t>> MCTS::next() {
     Node *node = root.get();
     unsigned depth = 0;
     // Selection: descend while the node is fully expanded.
-    while (depth < GemmSearchSpace::kNumKnobs) {
+    while (depth < space.numKnobs()) {
       Node *child = expand(node, depth);
       if (child) {
         node = child;
@@ -155,7 +167,37 @@ void MCTS::report(const std::vector<int64_t> &point, double reward) {
     n->total += reward;
   }
   Node *last = it->second.back();
-  if (last->prefix.size() == GemmSearchSpace::kNumKnobs)
+  if (last->prefix.size() == space.numKnobs())
     markExhausted(last);
   paths.erase(it);
+}
+
+void MCTS::observe(const std::vector<int64_t> &point, double reward) {
+  if (!seen.insert(point).second || point.size() != space.numKnobs())
+    return;
+  std::vector<Node *> path = {root.get()};
+  Node *node = root.get();
+  for (unsigned depth = 0; depth < point.size(); ++depth) {
+    initialize(node, depth);
+    Node *next = nullptr;
+    for (const std::unique_ptr<Node> &c : node->children)
+      if (c->prefix.back() == point[depth])
+        next = c.get();
+    if (!next) {
+      auto it = llvm::find(node->unexpanded, point[depth]);
+      if (it == node->unexpanded.end())
+        return; // Not an option (any more): the point is only "seen".
+      node->unexpanded.erase(it);
+      auto child = std::make_unique<Node>();
+      child->prefix = node->prefix;
+      child->prefix.push_back(point[depth]);
+      child->parent = node;
+      node->children.push_back(std::move(child));
+      next = node->children.back().get();
+    }
+    node = next;
+    path.push_back(node);
+  }
+  paths[point] = path;
+  report(point, reward);
 }

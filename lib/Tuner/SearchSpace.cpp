@@ -29,6 +29,8 @@ std::vector<int64_t> sortedUnique(std::vector<int64_t> v) {
 }
 } // namespace
 
+SearchSpace::~SearchSpace() = default;
+
 llvm::StringRef GemmSearchSpace::knobName(unsigned knob) {
   static constexpr llvm::StringLiteral names[] = {
       "register_block", "kc",        "nc",        "mc",        "loop_order",
@@ -305,4 +307,24 @@ std::string mlir::tensorop::configHash(const SketchChoice &c) {
   return llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(text)),
                      /*LowerCase=*/true)
       .substr(0, 16);
+}
+
+std::string GemmSearchSpace::valueLabel(unsigned knob,
+                                        llvm::ArrayRef<int64_t> prefix,
+                                        int64_t value) const {
+  switch (knob) {
+  case kRegisterBlock:
+    return value >= 0 && size_t(value) < blocks.size()
+               ? llvm::formatv("{0}x{1}", blocks[value].mr, blocks[value].nr)
+                     .str()
+               : "?";
+  case kLoopOrder:
+    return value >= 0 && value < 6 ? kOrders[value].str() : "?";
+  case kMicroOrder:
+    return value >= 0 && value < 2 ? kMicroOrders[value].str() : "?";
+  case kBroadcast:
+    return value >= 0 && value < 2 ? kBroadcasts[value].str() : "?";
+  default:
+    return std::to_string(value);
+  }
 }

@@ -209,10 +209,19 @@ TuningDB::find(StringRef op, StringRef target, StringRef configHash) {
 }
 
 llvm::Expected<int64_t> TuningDB::markStarted(const CandidateRecord &r) {
+  return insert(r, status::kStarted);
+}
+
+llvm::Expected<int64_t> TuningDB::markPending(const CandidateRecord &r) {
+  return insert(r, status::kPending);
+}
+
+llvm::Expected<int64_t> TuningDB::insert(const CandidateRecord &r,
+                                         llvm::StringRef initialStatus) {
   Statement s(db, "INSERT INTO candidates(op_signature, target_fingerprint, "
                   "config, config_hash, emitter_hash, tool_version, status, "
                   "provenance, started_at) VALUES(?1,?2,?3,?4,?5,?6,"
-                  "'started',?7,?8)");
+                  "?9,?7,?8)");
   if (!s.ok())
     return llvm::createStringError(filePath + ": " + sqlite3_errmsg(db));
   s.bind(1, r.opSignature);
@@ -223,6 +232,7 @@ llvm::Expected<int64_t> TuningDB::markStarted(const CandidateRecord &r) {
   s.bind(6, r.toolVersion);
   s.bind(7, r.provenance);
   s.bind(8, utcNow());
+  s.bind(9, initialStatus);
   if (s.step() != SQLITE_DONE)
     return llvm::createStringError(filePath + ": cannot record a candidate: " +
                                    sqlite3_errmsg(db));
@@ -232,7 +242,9 @@ llvm::Expected<int64_t> TuningDB::markStarted(const CandidateRecord &r) {
 llvm::Error TuningDB::finish(int64_t id, const CandidateRecord &r) {
   Statement s(db, "UPDATE candidates SET status=?1, median_seconds=?2, "
                   "min_seconds=?3, gflops=?4, error_ratio=?5, error=?6, "
-                  "emitter_hash=?7, finished_at=?8 WHERE id=?9");
+                  "emitter_hash=?7, finished_at=?8, "
+                  "provenance=COALESCE(NULLIF(?10,''), provenance) "
+                  "WHERE id=?9");
   if (!s.ok())
     return llvm::createStringError(filePath + ": " + sqlite3_errmsg(db));
   s.bind(1, r.status);
@@ -244,8 +256,20 @@ llvm::Error TuningDB::finish(int64_t id, const CandidateRecord &r) {
   s.bind(7, r.emitterHash);
   s.bind(8, utcNow());
   s.bindInt(9, id);
+  s.bind(10, r.provenance);
   if (s.step() != SQLITE_DONE)
     return llvm::createStringError(filePath + ": cannot record a result: " +
+                                   sqlite3_errmsg(db));
+  return llvm::Error::success();
+}
+
+llvm::Error TuningDB::forget(int64_t id) {
+  Statement s(db, "DELETE FROM candidates WHERE id=?1");
+  if (!s.ok())
+    return llvm::createStringError(filePath + ": " + sqlite3_errmsg(db));
+  s.bindInt(1, id);
+  if (s.step() != SQLITE_DONE)
+    return llvm::createStringError(filePath + ": cannot delete a row: " +
                                    sqlite3_errmsg(db));
   return llvm::Error::success();
 }

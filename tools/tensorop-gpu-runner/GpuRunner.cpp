@@ -2,6 +2,7 @@
 //
 //   tensorop-gpu-runner LAUNCH.json [--rounds N] [--seed S] [--no-time]
 //                       [--no-cublas] [--out FILE] [--timeout SECONDS]
+//   tensorop-gpu-runner --device-info
 //
 // The measurement process for GPU kernels (shared/MEASURE.md): loads the
 // cubin named by a launch description (what `tensorop gen` and the NVIDIA
@@ -584,7 +585,7 @@ int main(int argc, char **argv) {
   std::string launchPath, outPath, cubinOverride;
   int rounds = 10;
   uint64_t seed = 42;
-  bool doTime = true, doBlas = true;
+  bool doTime = true, doBlas = true, deviceInfo = false;
   double timeout = 60, targetMs = 10;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -601,6 +602,8 @@ int main(int argc, char **argv) {
       doTime = false;
     else if (a == "--no-cublas")
       doBlas = false;
+    else if (a == "--device-info")
+      deviceInfo = true;
     else if (a == "--out")
       outPath = value();
     else if (a == "--cubin")
@@ -613,12 +616,34 @@ int main(int argc, char **argv) {
       std::printf(
           "usage: tensorop-gpu-runner LAUNCH.json [--rounds N] [--seed S] "
           "[--no-time] [--no-cublas] [--cubin FILE] [--out FILE] "
-          "[--timeout S] [--sample-ms MS]\n");
+          "[--timeout S] [--sample-ms MS]\n"
+          "       tensorop-gpu-runner --device-info   (the GPU, as JSON; "
+          "exit 2 if there is none)\n");
       return 0;
     } else if (!a.empty() && a[0] == '-')
       die(2, "unknown option " + a);
     else
       launchPath = a;
+  }
+  if (deviceInfo) {
+    // What the tuner checks before it starts, and records with results.
+    CUC(cuInit(0));
+    CUdevice dev;
+    CUC(cuDeviceGet(&dev, 0));
+    int driver = 0, sms = 0, major = 0, minor = 0;
+    cuDriverGetVersion(&driver);
+    cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
+    cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                         dev);
+    cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                         dev);
+    json j = {{"name", deviceName(dev)},
+              {"compute_capability",
+               std::to_string(major) + "." + std::to_string(minor)},
+              {"sms", sms},
+              {"driver", driver}};
+    std::printf("%s\n", j.dump().c_str());
+    return 0;
   }
   if (launchPath.empty())
     die(2, "usage: tensorop-gpu-runner LAUNCH.json [options] (--help)");

@@ -11,6 +11,7 @@
 
 #include "Commands.h"
 #include "CompilerContext.h"
+#include "TextFiles.h"
 #include "Measure.h"
 
 #include "tensorop/Advisor/Advisor.h"
@@ -90,14 +91,6 @@ std::string today() {
   return buf;
 }
 
-Error writeFile(StringRef path, StringRef text) {
-  std::error_code ec;
-  raw_fd_ostream os(path, ec);
-  if (ec)
-    return createStringError("cannot write " + path + ": " + ec.message());
-  os << text;
-  return Error::success();
-}
 
 /// The `source` field of a printed sketch.
 std::string sketchSource(StringRef sketch) {
@@ -324,6 +317,9 @@ int tensorop::runGen() {
                                                {"n", r.n},
                                                {"k", r.k},
                                                {"dtype", r.dtype},
+                                               {"c_dtype", r.cType.empty()
+                                                               ? r.dtype
+                                                               : r.cType},
                                                {"target", r.target},
                                                {"name", r.defaultName()}}));
     return 0;
@@ -334,6 +330,7 @@ int tensorop::runGen() {
     g.text = r.text;
     g.target = r.target;
     g.dtype = r.dtype;
+    g.cType = r.cType;
     g.m = r.m;
     g.n = r.n;
     g.k = r.k;
@@ -342,11 +339,13 @@ int tensorop::runGen() {
       return fail("--name '" + g.name + "' is not a C identifier");
     g.outDir = outDir;
     g.advisor = genAdvisor;
+    g.db = genDb;
     return runGpuGen(g, outs(), errs());
   }
-  if (r.dtype != "f32")
+  if (r.dtype != "f32" || (!r.cType.empty() && r.cType != "f32"))
     return fail("understood " + r.describe() + "; CPU targets support f32 "
-                "only (got " + r.dtype + ")");
+                "only (got " + r.dtype +
+                (r.cType.empty() ? "" : " -> " + r.cType) + ")");
   Expected<std::string> resolved = resolveTargetName(r.target);
   if (!resolved)
     return fail(toString(resolved.takeError()));
@@ -450,7 +449,7 @@ int tensorop::runGen() {
   }
 
   std::string source = gemmModuleSource(name, r.m, r.n, r.k, chosenSketch);
-  if (Error e = writeFile(path(name + ".mlir"), source))
+  if (Error e = writeTextFile(path(name + ".mlir"), source))
     return fail(toString(std::move(e)));
   std::string options = "target=" + *resolved + " advisor=builtin" +
                         " threads=" + std::to_string(genThreads) +
@@ -463,14 +462,14 @@ int tensorop::runGen() {
     std::string text;
     raw_string_ostream os(text);
     lowered->module->print(os);
-    if (Error e = writeFile(path(name + ".lowered.mlir"), text))
+    if (Error e = writeTextFile(path(name + ".lowered.mlir"), text))
       return fail(toString(std::move(e)));
   }
   std::string obj = path(name + ".o");
   if (Error e = emitObjectFile(*lowered->module, hints->triple, hints->cpu,
                                hints->features, obj, path(name + ".ll")))
     return fail("cannot emit the object: " + toString(std::move(e)));
-  if (Error e = writeFile(path(name + ".h"), header(r, name, *resolved, lowered->sketch)))
+  if (Error e = writeTextFile(path(name + ".h"), header(r, name, *resolved, lowered->sketch)))
     return fail(toString(std::move(e)));
   outs() << "  sketch: " << lowered->sketch << "\n";
 
@@ -599,7 +598,7 @@ int tensorop::runGen() {
       {"files", std::move(files)}};
   std::string reportText =
       formatv("{0:2}\n", json::Value(std::move(report))).str();
-  if (Error e = writeFile(path("report.json"), reportText))
+  if (Error e = writeTextFile(path("report.json"), reportText))
     return fail(toString(std::move(e)));
 
   std::string md = formatv("# {0}\n\nRequest: `{1}`\n\nUnderstood: {2} "
@@ -653,7 +652,7 @@ int tensorop::runGen() {
                   oneDNNVersion(), cmp.onednnMedian, cmp.onednnBest,
                   cmp.oursMedian / cmp.onednnMedian, unsigned(genThreads))
               .str();
-  if (Error e = writeFile(path("report.md"), md))
+  if (Error e = writeTextFile(path("report.md"), md))
     return fail(toString(std::move(e)));
 
   if (runsHere) {

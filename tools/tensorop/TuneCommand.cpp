@@ -12,6 +12,8 @@
 
 #include "Commands.h"
 #include "CompilerContext.h"
+#include "GpuTune.h"
+#include "TuneModel.h"
 #include "Measure.h"
 
 #include "tensorop/Advisor/Advisor.h"
@@ -23,6 +25,7 @@
 #include "tensorop/Transforms/Passes.h"
 #include "tensorop/Tuner/MCTS.h"
 #include "tensorop/Tuner/SearchSpace.h"
+#include "tensorop/Tuner/TuneKnobs.h"
 #include "tensorop/Tuner/TuningDB.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -54,11 +57,12 @@ cl::SubCommand tuneCmd("tune", "Tune every supported op of a module: MCTS "
                                "timed in an isolated worker");
 cl::opt<std::string> input(cl::Positional, cl::sub(tuneCmd), cl::Required,
                            cl::desc("<input.mlir>"));
-cl::opt<std::string> tTarget("target", cl::sub(tuneCmd), cl::init("host"),
-                             cl::desc("Target: host, x86-avx512, x86-avx2"));
+cl::opt<std::string> tTarget(
+    "target", cl::sub(tuneCmd), cl::init("host"),
+    cl::desc("Target: host, x86-avx512, x86-avx2, nvidia-sm80, nvidia-sm90"));
 cl::opt<unsigned> budget("budget", cl::sub(tuneCmd), cl::init(32),
                          cl::desc("Candidates per op (resumed ones count)"));
-cl::opt<std::string> dbPath("db", cl::sub(tuneCmd), cl::Required,
+cl::opt<std::string> dbPath("db", cl::sub(tuneCmd), cl::init(""),
                             cl::desc("Tuning database (SQLite, created if "
                                      "absent)"));
 cl::opt<double> seconds("seconds", cl::sub(tuneCmd), cl::init(0),
@@ -87,6 +91,27 @@ cl::opt<unsigned> llmEvery("llm-every", cl::sub(tuneCmd), cl::init(4),
                                     "two proposals of the model"));
 cl::opt<int> workerRounds("rounds", cl::sub(tuneCmd), cl::init(5),
                           cl::desc("Timed rounds per candidate"));
+cl::opt<std::string> gpuRunner(
+    "gpu-runner", cl::sub(tuneCmd), cl::init(""),
+    cl::desc("NVIDIA targets: the measuring process (default: "
+             "tensorop-gpu-runner beside this tool, else on PATH)"));
+cl::opt<std::string> gpuBatch(
+    "gpu-batch", cl::sub(tuneCmd), cl::init(""),
+    cl::desc("NVIDIA targets, GPU on another machine: compile the next "
+             "candidates into this directory with a run.sh for the GPU "
+             "machine and stop; rerun after run.sh has run there to read the "
+             "results and write the next batch"));
+cl::opt<std::string> knobsFile(
+    "knobs", cl::sub(tuneCmd), cl::init(""),
+    cl::desc("An MLIR file of transform.tune.knob ops (upstream's tune "
+             "extension) naming knobs of the space: their options restrict "
+             "the search, a selected value fixes a knob"));
+cl::opt<bool> printKnobs(
+    "print-knobs", cl::sub(tuneCmd), cl::init(false),
+    cl::desc("Print each op's space as transform.tune.knob ops (the builtin "
+             "advisor's values selected) and stop"));
+cl::opt<unsigned> batchSize("batch-size", cl::sub(tuneCmd), cl::init(16),
+                            cl::desc("Candidates per op in one --gpu-batch"));
 cl::opt<unsigned> tuneThreads(
     "threads", cl::sub(tuneCmd), cl::init(1),
     cl::desc("Threads of the starting sketch (the builtin advisor's, as "
@@ -201,44 +226,6 @@ std::string historyPrompt(const GemmProblem &p, StringRef target,
   return text;
 }
 
-std::string svgPlot(const std::vector<double> &bestSoFar, StringRef title) {
-  const double w = 640, h = 360, left = 60, right = 20, top = 40,
-               bottom = 50;
-  double maxY = 1;
-  for (double v : bestSoFar)
-    maxY = std::max(maxY, v);
-  maxY *= 1.1;
-  size_t n = std::max<size_t>(bestSoFar.size(), 2);
-  auto x = [&](size_t i) { return left + (w - left - right) * i / (n - 1); };
-  auto y = [&](double v) { return top + (h - top - bottom) * (1 - v / maxY); };
-  std::string s;
-  raw_string_ostream os(s);
-  os << formatv("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" "
-                "height=\"{1}\" font-family=\"sans-serif\" font-size=\"12\">\n",
-                w, h);
-  os << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  os << formatv("<text x=\"{0}\" y=\"20\" font-size=\"14\">{1}</text>\n",
-                left, title);
-  os << formatv("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" "
-                "stroke=\"black\"/>\n",
-                left, h - bottom, w - right);
-  os << formatv("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" "
-                "stroke=\"black\"/>\n",
-                left, top, h - bottom);
-  for (int t = 0; t <= 4; ++t) {
-    double v = maxY * t / 4;
-    os << formatv("<text x=\"5\" y=\"{0}\">{1:F0}</text>\n", y(v) + 4, v);
-  }
-  os << formatv("<text x=\"{0}\" y=\"{1}\">candidates tried ({2})</text>\n",
-                w / 2 - 60, h - 15, bestSoFar.size());
-  os << formatv("<text x=\"5\" y=\"{0}\">GFLOP/s</text>\n", top - 8);
-  os << "<polyline fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"2\" "
-        "points=\"";
-  for (size_t i = 0; i < bestSoFar.size(); ++i)
-    os << formatv("{0:F1},{1:F1} ", x(i), y(bestSoFar[i]));
-  os << "\"/>\n</svg>\n";
-  return s;
-}
 } // namespace
 
 bool tensorop::tuneSubcommand() { return bool(tuneCmd); }
@@ -252,6 +239,41 @@ int tensorop::runTune() {
     return fail("--budget must be positive");
   if (!emitterDir.empty())
     ::setenv("TENSOROP_EMITTER_DIR", emitterDir.c_str(), 1);
+  if (StringRef(tTarget).starts_with("nvidia")) {
+    GpuTuneOptions o;
+    o.input = input;
+    o.target = tTarget;
+    o.dbPath = dbPath;
+    o.reportDir = reportDir;
+    o.budget = budget;
+    o.seconds = seconds;
+    o.seed = tSeed;
+    o.json = jsonOut;
+    o.candidateTimeout = candidateTimeout;
+    o.rounds = workerRounds;
+    o.batchDir = gpuBatch;
+    o.batchSize = std::max(1u, unsigned(batchSize));
+    o.knobsFile = knobsFile;
+    o.printKnobs = printKnobs;
+    o.advisor = tuneAdvisor;
+    o.llmEvery = std::max(1u, unsigned(llmEvery));
+    o.runner = gpuRunner;
+    if (o.runner.empty()) {
+      SmallString<256> beside(sys::path::parent_path(
+          sys::fs::getMainExecutable(nullptr, nullptr)));
+      sys::path::append(beside, "tensorop-gpu-runner");
+      if (sys::fs::can_execute(beside))
+        o.runner = std::string(beside);
+      else if (ErrorOr<std::string> onPath =
+                   sys::findProgramByName("tensorop-gpu-runner"))
+        o.runner = *onPath;
+      else if (gpuBatch.empty())
+        return fail("no tensorop-gpu-runner beside this tool or on PATH "
+                    "(give --gpu-runner=PATH, or use --gpu-batch=DIR to "
+                    "measure on another machine)");
+    }
+    return runGpuTune(o);
+  }
 
   std::unique_ptr<mlir::MLIRContext> context = makeCompilerContext();
   mlir::MLIRContext &ctx = *context;
@@ -283,9 +305,33 @@ int tensorop::runTune() {
   Expected<std::string> target = resolveTargetName(tTarget);
   if (!target)
     return fail(toString(target.takeError()));
+  std::vector<KnobConstraint> knobs;
+  if (!knobsFile.empty()) {
+    Expected<std::vector<KnobConstraint>> read = readTuneKnobs(knobsFile);
+    if (!read)
+      return fail(toString(read.takeError()));
+    knobs = std::move(*read);
+  }
   Expected<TargetHints> hints = loadTargetHints(*target);
   if (!hints)
     return fail(toString(hints.takeError()));
+  if (printKnobs) {
+    for (const GemmProblem &p : problems) {
+      Expected<SketchChoice> defaults =
+          createBuiltinAdvisor()->propose(p, *hints);
+      if (!defaults)
+        return fail(toString(defaults.takeError()));
+      GemmSearchSpace space(p, *hints, *defaults);
+      if (std::optional<std::vector<int64_t>> point = space.toPoint(*defaults))
+        outs() << printTuneKnobs(space, *point,
+                                 opSignature(p) + " on " + *target + ": " +
+                                     std::to_string(space.size()) +
+                                     " points");
+    }
+    return 0;
+  }
+  if (dbPath.empty())
+    return fail("--db=PATH is required");
   Expected<std::unique_ptr<TuningDB>> opened = TuningDB::open(dbPath);
   if (!opened)
     return fail(toString(opened.takeError()));
@@ -306,23 +352,12 @@ int tensorop::runTune() {
   SmallString<128> workDir;
   sys::fs::createUniqueDirectory("tensorop-tune", workDir);
 
-  std::unique_ptr<LLMClient> llm;
-  std::string llmModel, llmSystem;
-  if (tuneAdvisor == "llm") {
-    Expected<LLMConfig> config = LLMConfig::fromEnvironment();
-    if (!config)
-      return fail("--advisor=llm: " + toString(config.takeError()));
-    llmModel = config->model;
-    auto system = MemoryBuffer::getFile(defaultHintsDir() +
-                                        "/prompts/gemm_sketch_system.txt");
-    if (!system)
-      return fail("prompt template gemm_sketch_system.txt is missing");
-    llmSystem = (*system)->getBuffer().str();
-    llm = std::make_unique<LLMClient>(*config);
-  } else if (tuneAdvisor != "builtin") {
-    return fail("unknown --advisor '" + tuneAdvisor +
-                "' (expected builtin or llm)");
-  }
+  Expected<TuneModel> model =
+      openTuneModel(tuneAdvisor, "gemm_sketch_system.txt");
+  if (!model)
+    return fail(toString(model.takeError()));
+  LLMClient *llm = model->client.get();
+  const std::string &llmModel = model->model, &llmSystem = model->system;
   bool tty = sys::Process::StandardErrIsDisplayed();
   auto deadline =
       std::chrono::steady_clock::now() +
@@ -347,7 +382,12 @@ int tensorop::runTune() {
                           "hardware threads, capped at the target's cores)",
                           defaults->threads, space.maxThreads())
                       .str());
-    MCTS search(space, tSeed);
+    // The tree searches the space as --knobs restricts it (if given).
+    Expected<std::unique_ptr<ConstrainedSpace>> searchSpace =
+        ConstrainedSpace::create(space, knobs);
+    if (!searchSpace)
+      return fail(toString(searchSpace.takeError()));
+    MCTS search(**searchSpace, tSeed);
     std::map<std::string, int> failures;
     std::vector<double> bestSoFar;
     double best = 0, first = -1;
@@ -622,7 +662,7 @@ int tensorop::runTune() {
       std::error_code ec;
       raw_fd_ostream svg(reportDir + "/" + svgName, ec);
       if (!ec)
-        svg << svgPlot(bestSoFar, sig + ": best GFLOP/s so far");
+        svg << progressSvg(bestSoFar, sig + ": best GFLOP/s so far", "GFLOP/s");
       markdown += "\n![best so far](" + svgName + ")\n\n";
     }
   }

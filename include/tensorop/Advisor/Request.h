@@ -20,6 +20,9 @@ struct OpRequest {
   std::string op;     ///< "gemm"
   int64_t m = 0, n = 0, k = 0;
   std::string dtype;  ///< "f32", "bf16", "f16", "tf32", "f64"
+  /// The output type when the request names one ("... with f32 output");
+  /// "" = the input type.
+  std::string cType;
   std::string target; ///< "host", "x86-avx512", ..., "nvidia-sm90"
   std::string text;   ///< The request as given.
 

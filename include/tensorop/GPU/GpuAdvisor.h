@@ -17,6 +17,7 @@
 #include "llvm/Support/JSON.h"
 
 #include <string>
+#include <vector>
 
 namespace mlir {
 class MLIRContext;
@@ -59,6 +60,8 @@ struct GpuSketchChoice {
   static GpuSketchChoice fromAttr(GpuSketchAttr attr);
   /// The emitter script of the kernel family.
   std::string emitter() const;
+  /// The knobs in one line, "kernel=wgmma block_m=128 ..." (prompts, logs).
+  std::string describe() const;
 };
 
 /// The builtin advisor: the kernel family from target, precision and
@@ -71,6 +74,24 @@ llvm::Expected<GpuSketchChoice> proposeGpuSketch(const GpuGemmProblem &problem,
 llvm::Error checkGpuSketch(const GpuSketchChoice &sketch,
                            const GpuGemmProblem &problem,
                            const GpuTarget &target);
+
+/// A sketch from a model's answer (hints/prompts/gpu_sketch_system.txt):
+/// parsed, unknown fields refused, fields the family does not use taken from
+/// `builtin`, then checkGpuSketch. Errors say which field and why.
+llvm::Expected<GpuSketchChoice>
+checkGpuSketchAnswer(llvm::StringRef content, const GpuGemmProblem &problem,
+                     const GpuTarget &target, const GpuSketchChoice &builtin,
+                     llvm::StringRef source);
+
+/// The LLM advisor for GPUs (LLMConfig from the environment): the model is
+/// given the problem, the target's hints and the builtin sketch; a rejected
+/// answer goes back to it with the reason (TENSOROP_LLM_ANSWER_RETRIES more
+/// times, default 3), then the builtin sketch is used with the reason in its
+/// source. `notes` says what happened. An error only when no model is
+/// configured.
+llvm::Expected<GpuSketchChoice>
+proposeGpuSketchWithLLM(const GpuGemmProblem &problem, const GpuTarget &target,
+                        std::vector<std::string> &notes);
 
 /// The JSON spec the sketch's emitter takes for `problem`.
 llvm::json::Object emitterSpec(const GpuSketchChoice &sketch,

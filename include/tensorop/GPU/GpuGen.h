@@ -13,9 +13,13 @@
 #ifndef TENSOROP_GPU_GPUGEN_H
 #define TENSOROP_GPU_GPUGEN_H
 
+#include "tensorop/GPU/GpuAdvisor.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <memory>
 #include <string>
 
 namespace mlir {
@@ -30,6 +34,7 @@ struct GpuGenRequest {
   int64_t m = 0, n = 0, k = 0;
   std::string name, outDir, advisor = "builtin";
   std::string sketch; ///< an explicit #tensorop.gpu_sketch (optional)
+  std::string db;     ///< a tuning database to take the sketch from
 };
 
 /// The MLIR input `tensorop gen` builds for an NVIDIA GEMM: C = A * B
@@ -39,6 +44,29 @@ std::string gpuGemmModuleSource(llvm::StringRef name, int64_t m, int64_t n,
                                 llvm::StringRef cType,
                                 llvm::StringRef precision,
                                 llvm::StringRef sketch = "");
+
+/// A context with every dialect, pass and translation the NVIDIA path uses.
+std::unique_ptr<MLIRContext> makeGpuCompilerContext();
+
+/// "bf16", "f16", "f32", or "" for other element types.
+std::string gpuElementTypeName(Type type);
+
+/// The GPU GEMM a linalg.matmul computes (static 2-D row-major tensors or
+/// memrefs, bf16/f16/f32 inputs, `tensorop.precision` honoured); failure
+/// with the reason otherwise.
+llvm::FailureOr<GpuGemmProblem> matchGpuMatmul(linalg::MatmulOp op,
+                                               std::string &reason);
+
+/// One kernel for the tuner: DIR/NAME.{cubin|fatbin|ptx} and
+/// DIR/NAME.launch.json (what tensorop-gpu-runner loads) for C = A*B with
+/// the given sketch. No host object, no report.
+struct GpuCompiledKernel {
+  std::string launchPath, binaryPath, kernelName, sketchText;
+};
+llvm::Expected<GpuCompiledKernel>
+compileGpuKernel(MLIRContext &ctx, const GpuGemmProblem &problem,
+                 llvm::StringRef target, llvm::StringRef sketchText,
+                 llvm::StringRef dir, llvm::StringRef name);
 
 /// Runs the whole NVIDIA gen; progress to `out`, returns the exit status.
 int runGpuGen(const GpuGenRequest &request, llvm::raw_ostream &out,

@@ -23,6 +23,8 @@ struct GpuPipelineOptions {
   std::string target = "nvidia-sm90";
   std::string advisor = "builtin";
   std::string hintsDir, emitterDir;
+  /// Tuning database to take sketches from ("" = the advisor decides).
+  std::string db;
   /// Host functions take bare pointers (the C ABI of `tensorop gen`).
   bool barePtrAbi = false;
   /// gpu-module-to-binary format: "bin" (cubin, needs ptxas), "fatbin"
@@ -36,6 +38,8 @@ struct GpuPipelineOptions {
   bool kernelsOnly = false;
   /// Run only the back half (after kernelsOnly).
   bool loweringOnly = false;
+  /// Do not print the lowering's remarks (the tuner compiles many kernels).
+  bool quietRemarks = false;
 };
 
 /// Adds the NVIDIA pipeline to `pm`; fails with a message for bad options.

@@ -27,13 +27,18 @@ def TensorOpGpuLowerMatmul : Pass<"tensorop-gpu-lower-matmul", "ModuleOp"> {
     Option<"target", "target", "std::string", /*default=*/"\"nvidia-sm90\"",
            "Target: nvidia-sm80, nvidia-sm90">,
     Option<"advisor", "advisor", "std::string", /*default=*/"\"builtin\"",
-           "Advisor: builtin">,
+           "Advisor: builtin, or llm (an OpenAI-compatible model from "
+           "TENSOROP_LLM_URL/MODEL; its answer checked, builtin fallback)">,
     Option<"hintsDir", "hints-dir", "std::string", /*default=*/"\"\"",
            "Directory of target hints (default: $TENSOROP_HINTS_DIR or the source tree's hints/)">,
     Option<"emitterDir", "emitter-dir", "std::string", /*default=*/"\"\"",
            "Directory of emitter scripts (default: $TENSOROP_EMITTER_DIR or python_emitters/)">,
     Option<"emitterTimeout", "emitter-timeout", "unsigned", /*default=*/"60",
            "Seconds an emitter script may run">,
+    Option<"db", "db", "std::string", /*default=*/"\"\"",
+           "Tuning database (tensorop tune --target=nvidia-*): a matmul with "
+           "no sketch of its own takes the best verified record for its "
+           "shape, types and target, and says so in a remark">,
   ];
   let dependentDialects = [
     "::mlir::tensorop::TensorOpDialect", "::mlir::gpu::GPUDialect",

@@ -17,12 +17,36 @@
 
 #include "llvm/ADT/ArrayRef.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace mlir::tensorop {
 
-class GemmSearchSpace {
+/// What the tree search needs of a space: a fixed sequence of knobs whose
+/// options may depend on the values of the knobs before them, the advisor's
+/// preference among options, and its default for each knob.
+class SearchSpace {
+public:
+  virtual ~SearchSpace();
+  virtual unsigned numKnobs() const = 0;
+  /// Options of `knob` once the knobs before it are fixed to `prefix`.
+  virtual std::vector<int64_t> options(unsigned knob,
+                                       llvm::ArrayRef<int64_t> prefix) const = 0;
+  /// The advisor's preference for an option (higher first).
+  virtual double prior(unsigned knob, llvm::ArrayRef<int64_t> prefix,
+                       int64_t value) const = 0;
+  /// The default's value of `knob`, if it is among the options.
+  virtual std::optional<int64_t>
+  defaultValue(unsigned knob, llvm::ArrayRef<int64_t> prefix) const = 0;
+  /// The knob's name as users write it (a transform.tune.knob's name).
+  virtual std::string knobLabel(unsigned knob) const = 0;
+  /// An option as users write it ("128", "mkn", "6x64").
+  virtual std::string valueLabel(unsigned knob, llvm::ArrayRef<int64_t> prefix,
+                                 int64_t value) const = 0;
+};
+
+class GemmSearchSpace : public SearchSpace {
 public:
   enum Knob : unsigned {
     kRegisterBlock,
@@ -44,16 +68,20 @@ public:
                   const SketchChoice &defaults);
 
   static llvm::StringRef knobName(unsigned knob);
-  /// Options of `knob` once the knobs before it are fixed to `prefix`.
+  unsigned numKnobs() const override { return kNumKnobs; }
   std::vector<int64_t> options(unsigned knob,
-                               llvm::ArrayRef<int64_t> prefix) const;
-  /// The advisor's preference for an option (higher first): the analytical
-  /// model for register blocks, closeness to the default for the rest.
+                               llvm::ArrayRef<int64_t> prefix) const override;
+  /// The analytical model for register blocks, closeness to the default for
+  /// the rest.
   double prior(unsigned knob, llvm::ArrayRef<int64_t> prefix,
-               int64_t value) const;
-  /// The default's value of `knob`, if it is among the options.
-  std::optional<int64_t> defaultValue(unsigned knob,
-                                      llvm::ArrayRef<int64_t> prefix) const;
+               int64_t value) const override;
+  std::optional<int64_t>
+  defaultValue(unsigned knob, llvm::ArrayRef<int64_t> prefix) const override;
+  std::string knobLabel(unsigned knob) const override {
+    return knobName(knob).str();
+  }
+  std::string valueLabel(unsigned knob, llvm::ArrayRef<int64_t> prefix,
+                         int64_t value) const override;
   /// The sketch of a complete point.
   SketchChoice toChoice(llvm::ArrayRef<int64_t> point) const;
   /// The point of a choice (nullopt if the choice is outside the space).

@@ -28,6 +28,9 @@ namespace status {
 constexpr llvm::StringLiteral kStarted = "started";
 constexpr llvm::StringLiteral kOk = "ok";
 constexpr llvm::StringLiteral kSuspect = "suspect";
+/// Compiled and written to a batch for another machine (the GPU machine);
+/// waiting for its results. Not marked suspect on open.
+constexpr llvm::StringLiteral kPending = "pending";
 constexpr llvm::StringLiteral kCompileError = "compile_error";
 constexpr llvm::StringLiteral kCrash = "crash";
 constexpr llvm::StringLiteral kTimeout = "timeout";
@@ -62,8 +65,14 @@ public:
        llvm::StringRef configHash);
   /// Inserts the row with status "started" (committed before returning).
   llvm::Expected<int64_t> markStarted(const CandidateRecord &record);
-  /// Records how a started candidate ended (committed before returning).
+  /// Inserts the row with status "pending" (exported to a batch).
+  llvm::Expected<int64_t> markPending(const CandidateRecord &record);
+  /// Records how a started or pending candidate ended (committed before
+  /// returning); a non-empty provenance replaces the stored one.
   llvm::Error finish(int64_t id, const CandidateRecord &result);
+  /// Deletes one row: a candidate that was never measured because the
+  /// measuring machine itself failed (not the candidate's doing).
+  llvm::Error forget(int64_t id);
   /// The fastest verified row for an op on a target.
   llvm::Expected<std::optional<CandidateRecord>>
   best(llvm::StringRef opSignature, llvm::StringRef targetFingerprint);
@@ -80,6 +89,8 @@ public:
 private:
   TuningDB() = default;
   llvm::Error exec(llvm::StringRef sql);
+  llvm::Expected<int64_t> insert(const CandidateRecord &record,
+                                 llvm::StringRef initialStatus);
   sqlite3 *db = nullptr;
   std::string filePath;
   int64_t suspectOnOpen = 0;

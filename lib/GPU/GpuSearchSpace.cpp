@@ -1,0 +1,253 @@
+//===- GpuSearchSpace.cpp - The sketch space of one GEMM on a GPU ---------===//
+
+#include "tensorop/GPU/GpuSearchSpace.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/SHA256.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace mlir::tensorop;
+
+namespace {
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t elemBytes(llvm::StringRef t) { return t == "f32" || t == "tf32" ? 4 : 2; }
+} // namespace
+
+GpuSearchSpace::GpuSearchSpace(const GpuGemmProblem &problem,
+                               const GpuTarget &target,
+                               const GpuSketchChoice &defaults)
+    : p(problem), t(target), defaults(defaults) {
+  if (defaults.kernel == "wgmma")
+    knobs = {kBlockM, kConsumers, kBlockN, kStages, kGroupM, kCtas};
+  else if (defaults.kernel == "mma_sync")
+    knobs = {kBlockM, kWarpsM, kBlockN, kWarpsN, kBlockK, kStages, kGroupM};
+  else // ffma: one fixed 128x128x16 tile; only the tile order varies.
+    knobs = {kGroupM};
+}
+
+llvm::StringRef GpuSearchSpace::knobName(unsigned knob) const {
+  static constexpr llvm::StringLiteral names[] = {
+      "block_m", "consumers", "warps_m", "block_n", "warps_n",
+      "block_k", "stages",    "group_m", "ctas"};
+  return knob < knobs.size() ? names[knobs[knob]] : "?";
+}
+
+/// The value `knob` has in `prefix`, or the default's when it is not a knob
+/// of this family or not decided yet.
+int64_t GpuSearchSpace::get(Knob knob, llvm::ArrayRef<int64_t> prefix) const {
+  for (size_t i = 0; i < knobs.size() && i < prefix.size(); ++i)
+    if (knobs[i] == knob)
+      return prefix[i];
+  return valueOf(knob, defaults);
+}
+
+int64_t GpuSearchSpace::valueOf(Knob knob, const GpuSketchChoice &c) const {
+  switch (knob) {
+  case kBlockM:
+    return c.blockM;
+  case kConsumers:
+    return c.consumers;
+  case kWarpsM:
+    return c.warpsM;
+  case kBlockN:
+    return c.blockN;
+  case kWarpsN:
+    return c.warpsN;
+  case kBlockK:
+    return c.blockK;
+  case kStages:
+    return c.stages;
+  case kGroupM:
+    return c.groupM;
+  case kCtas:
+    return c.ctas;
+  }
+  return 0;
+}
+
+std::vector<int64_t>
+GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
+  Knob knob = knobs[index];
+  int64_t bm = get(kBlockM, prefix), bn = get(kBlockN, prefix);
+  std::vector<int64_t> v;
+  bool wgmma = defaults.kernel == "wgmma";
+  int64_t es = elemBytes(p.precision);
+  switch (knob) {
+  case kBlockM:
+    for (int64_t x : wgmma ? std::vector<int64_t>{64, 128, 192, 256}
+                           : std::vector<int64_t>{32, 64, 128, 256})
+      v.push_back(x);
+    break;
+  case kConsumers:
+    for (int64_t c : {1, 2})
+      if (bm % (64 * c) == 0)
+        v.push_back(c);
+    break;
+  case kWarpsM:
+    for (int64_t w : {1, 2, 4})
+      if (bm % (16 * w) == 0)
+        v.push_back(w);
+    break;
+  case kBlockN:
+    for (int64_t x : wgmma ? std::vector<int64_t>{64, 128, 192, 256}
+                           : std::vector<int64_t>{32, 64, 128, 256}) {
+      // wgmma: accumulators of one consumer thread (the emitter's limit).
+      if (wgmma &&
+          (bm / get(kConsumers, prefix) / 64) * (x / 2) > 192)
+        continue;
+      v.push_back(x);
+    }
+    break;
+  case kWarpsN: {
+    int64_t wm = get(kWarpsM, prefix);
+    for (int64_t w : {1, 2, 4, 8}) {
+      if (bn % (16 * w) || wm * w > 16)
+        continue;
+      // mma.sync accumulators per thread: keep them in registers.
+      int64_t acc = (bm / wm / 16) * (bn / w / 8) * 4;
+      if (acc > 128)
+        continue;
+      v.push_back(w);
+    }
+    break;
+  }
+  case kBlockK: {
+    // The emitter's cp.async split: every thread copies whole 16-byte
+    // chunks of the A and B tiles.
+    int64_t threads = 32 * get(kWarpsM, prefix) * get(kWarpsN, prefix);
+    for (int64_t k : p.precision == "tf32" ? std::vector<int64_t>{8, 16, 32}
+                                           : std::vector<int64_t>{16, 32, 64}) {
+      int64_t ca = k * es / 16, cb = bn * es / 16;
+      if ((bm * ca) % threads || threads % ca || (k * cb) % threads ||
+          threads % cb)
+        continue;
+      v.push_back(k);
+    }
+    break;
+  }
+  case kStages:
+    for (int64_t s = 2; s <= 8; ++s) {
+      int64_t smem =
+          wgmma ? s * (bm + bn) * 64 * es + 16 * s
+                : s * ceilDiv(bm * (get(kBlockK, prefix) * es + 16) +
+                                  get(kBlockK, prefix) * (bn * es + 32),
+                              128) *
+                      128;
+      if (smem <= t.maxSharedPerBlock)
+        v.push_back(s);
+    }
+    break;
+  case kGroupM:
+    v = {1, 2, 4, 8, 16};
+    break;
+  case kCtas: {
+    // The persistent grid: one CTA per SM, or two where they fit.
+    int64_t tiles = ceilDiv(p.m, bm) * ceilDiv(p.n, bn);
+    v = {std::min(tiles, t.sms), std::min(tiles, 2 * t.sms)};
+    break;
+  }
+  }
+  llvm::sort(v);
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  return v;
+}
+
+std::optional<int64_t>
+GpuSearchSpace::defaultValue(unsigned index,
+                             llvm::ArrayRef<int64_t> prefix) const {
+  int64_t want = valueOf(knobs[index], defaults);
+  if (llvm::is_contained(options(index, prefix), want))
+    return want;
+  return std::nullopt;
+}
+
+double GpuSearchSpace::prior(unsigned index, llvm::ArrayRef<int64_t> prefix,
+                             int64_t value) const {
+  std::optional<int64_t> def = defaultValue(index, prefix);
+  if (!def)
+    return 0.5;
+  if (value == *def)
+    return 1.0;
+  double a = double(value), b = double(*def);
+  return 0.9 / (1.0 + std::abs(std::log2((a + 1) / (b + 1))));
+}
+
+GpuSketchChoice GpuSearchSpace::toChoice(llvm::ArrayRef<int64_t> v) const {
+  GpuSketchChoice c = defaults;
+  for (size_t i = 0; i < knobs.size() && i < v.size(); ++i) {
+    switch (knobs[i]) {
+    case kBlockM:
+      c.blockM = v[i];
+      break;
+    case kConsumers:
+      c.consumers = v[i];
+      break;
+    case kWarpsM:
+      c.warpsM = v[i];
+      break;
+    case kBlockN:
+      c.blockN = v[i];
+      break;
+    case kWarpsN:
+      c.warpsN = v[i];
+      break;
+    case kBlockK:
+      c.blockK = v[i];
+      break;
+    case kStages:
+      c.stages = v[i];
+      break;
+    case kGroupM:
+      c.groupM = v[i];
+      break;
+    case kCtas:
+      c.ctas = v[i];
+      break;
+    }
+  }
+  c.source = "tuner";
+  return c;
+}
+
+std::optional<std::vector<int64_t>>
+GpuSearchSpace::toPoint(const GpuSketchChoice &c) const {
+  if (c.kernel != defaults.kernel || c.precision != defaults.precision)
+    return std::nullopt;
+  std::vector<int64_t> point;
+  for (unsigned i = 0; i < knobs.size(); ++i) {
+    int64_t value = valueOf(knobs[i], c);
+    if (!llvm::is_contained(options(i, point), value))
+      return std::nullopt;
+    point.push_back(value);
+  }
+  // Knobs that are not decisions of this family must be the default's.
+  GpuSketchChoice back = toChoice(point);
+  if (back.blockM != c.blockM || back.blockN != c.blockN ||
+      back.blockK != c.blockK || back.warpsM != c.warpsM ||
+      back.warpsN != c.warpsN || back.consumers != c.consumers ||
+      back.stages != c.stages || back.groupM != c.groupM ||
+      back.ctas != c.ctas)
+    return std::nullopt;
+  return point;
+}
+
+std::string mlir::tensorop::gpuOpSignature(const GpuGemmProblem &p) {
+  return llvm::formatv("gemm {0}->{1} ({2}) m={3} n={4} k={5}", p.aType,
+                       p.cType, p.precision, p.m, p.n, p.k)
+      .str();
+}
+
+std::string mlir::tensorop::gpuConfigHash(const GpuSketchChoice &c) {
+  std::string text = llvm::formatv(
+      "kernel={0} precision={1} bm={2} bn={3} bk={4} wm={5} wn={6} "
+      "consumers={7} stages={8} group_m={9} ctas={10}",
+      c.kernel, c.precision, c.blockM, c.blockN, c.blockK, c.warpsM, c.warpsN,
+      c.consumers, c.stages, c.groupM, c.ctas);
+  return llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(text)),
+                     /*LowerCase=*/true)
+      .substr(0, 16);
+}
