@@ -534,6 +534,9 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
               std::max(1u, o.candidateTimeout / 2))
           .str();
   json::Array entries; // The next batch (batch mode).
+  // Confirmation runs wait until no op has candidates left to measure: one
+  // batch is either candidates or the confirmation.
+  json::Array confirmEntries;
   json::Array summaries;
   std::string markdown = "# tensorop tune (" + o.target + ")\n\nInput `" +
                          o.input + "`, budget " + std::to_string(o.budget) +
@@ -897,7 +900,7 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
           continue;
         }
         for (int round = 0; round < 3; ++round)
-          entries.push_back(json::Object{
+          confirmEntries.push_back(json::Object{
               {"op", sig},
               {"config", confirmConfigs[i]},
               {"builtin", i == 0},
@@ -998,8 +1001,10 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
   if (!batch)
     sys::fs::remove_directories(workDir);
 
+  bool confirm = entries.empty() && !confirmEntries.empty();
+  if (confirm)
+    entries = std::move(confirmEntries);
   if (batch && !entries.empty()) {
-    bool confirm = entries.front().getAsObject()->get("round") != nullptr;
     std::string runScript =
         "#!/bin/sh\n"
         "# Written by `tensorop tune --gpu-batch`: runs every kernel of this\n"
