@@ -129,11 +129,29 @@ LogicalResult SketchAttr::verify(
   if (packA != "kmajor_mr")
     return emitError() << "sketch pack_a \"" << packA
                        << "\" is not a known layout (expected \"kmajor_mr\")";
-  if (packB != "kmajor_nr")
+  if (packB != "kmajor_nr" && packB != "none")
     return emitError() << "sketch pack_b \"" << packB
-                       << "\" is not a known layout (expected \"kmajor_nr\")";
+                       << "\" is not a known layout (expected \"kmajor_nr\" "
+                          "or \"none\")";
   if (!ukernel || !target)
     return emitError() << "sketch needs a ukernel and a target";
+  // Unpacked B is read with AVX-512 masked loads (the N edge must not read
+  // past B), which only the x86 emitter offers, and one mask register per
+  // B vector (k1..k7).
+  if (packB == "none") {
+    if (!target.getName().starts_with("x86") || target.getF32Lanes() != 16)
+      return emitError() << "sketch pack_b \"none\" needs an x86 target "
+                            "with 512-bit vectors; "
+                         << target.getName() << " has "
+                         << target.getVectorBits();
+    if (ukernel.getEmitter() != "x86_gemm_fma")
+      return emitError() << "sketch pack_b \"none\" needs the x86_gemm_fma "
+                            "emitter, got '"
+                         << ukernel.getEmitter() << "'";
+    if (nr > 7 * target.getF32Lanes())
+      return emitError() << "sketch pack_b \"none\" needs nr <= "
+                         << 7 * target.getF32Lanes() << ", got " << nr;
+  }
   int64_t lanes = target.getF32Lanes();
   if (nr % lanes != 0)
     return emitError() << "sketch nr (" << nr
