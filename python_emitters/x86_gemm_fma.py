@@ -157,6 +157,10 @@ class Kernel:
                                 "mask register per vector), got nr %d" % self.nr)
         # Byte distance between consecutive k rows of B.
         self.b_row = self.b_stride if self.b_stride else self.nr * 4
+        # Displacements (prefetch distance, unrolled rows) must fit disp32.
+        if (self.prefetch_b + self.ku) * self.b_row + self.nr * 4 >= 1 << 31:
+            raise SpecError("prefetch_b", "B displacements exceed 32 bits: prefetch_b "
+                            "%d x B row %d bytes" % (self.prefetch_b, self.b_row))
         nacc = self.mr * self.nv
         if self.broadcast == "explicit":
             need = nacc + self.nv + 1

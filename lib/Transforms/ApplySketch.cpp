@@ -472,10 +472,11 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
     SmallVector<int64_t> bStrides;
     int64_t bOffset;
     if (failed(bType.getStridesAndOffset(bStrides, bOffset)) ||
-        bStrides[1] != 1 || ShapedType::isDynamic(bStrides[0]))
+        bStrides[1] != 1 || ShapedType::isDynamic(bStrides[0]) ||
+        bStrides[0] <= 0)
       return op.emitError() << "tensorop sketch pack_b \"none\" needs B "
-                               "with unit column stride and a static row "
-                               "stride, got "
+                               "with unit column stride and a static, "
+                               "positive row stride, got "
                             << bType;
     ldbBytes = bStrides[0] * 4;
   }

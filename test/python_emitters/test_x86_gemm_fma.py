@@ -164,6 +164,8 @@ class TestSpecValidation(unittest.TestCase):
         (json.dumps(spec(isa="avx2", mr=4, nr=16, b_stride_bytes=400)), "b_stride_bytes"),
         (json.dumps(spec(isa="avx512", mr=1, nr=128, b_stride_bytes=400)),
          "b_stride_bytes"),
+        (json.dumps(spec(isa="avx512", mr=6, nr=64, prefetch_b=1024,
+                         b_stride_bytes=1 << 24)), "prefetch_b"),
     ]
 
     def test_bad_specs_exit_2_and_name_field(self):
