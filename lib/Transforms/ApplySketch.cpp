@@ -468,17 +468,23 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
       return op.emitError() << "tensorop sketch pack_b \"none\" needs B "
                                "stored K x N; this GEMM reads B transposed "
                                "(use pack_b \"kmajor_nr\")";
+    // B's layout belongs to the program, not to the sketch (a tuned sketch
+    // from the database was measured on a contiguous B): where it cannot be
+    // read in place, B is packed as with "kmajor_nr", which is always valid.
     auto bType = cast<MemRefType>(op.getDpsInputOperand(1)->get().getType());
     SmallVector<int64_t> bStrides;
     int64_t bOffset;
     if (failed(bType.getStridesAndOffset(bStrides, bOffset)) ||
         bStrides[1] != 1 || ShapedType::isDynamic(bStrides[0]) ||
-        bStrides[0] <= 0)
-      return op.emitError() << "tensorop sketch pack_b \"none\" needs B "
-                               "with unit column stride and a static, "
-                               "positive row stride, got "
-                            << bType;
-    ldbBytes = bStrides[0] * 4;
+        bStrides[0] <= 0) {
+      op.emitRemark() << "tensorop: sketch pack_b \"none\" needs B with "
+                         "unit column stride and a static, positive row "
+                         "stride, got "
+                      << bType << "; B is packed instead";
+      unpackedB = false;
+    } else {
+      ldbBytes = bStrides[0] * 4;
+    }
   }
 
   // Emit (and check) the microkernel before touching the IR, so a failing
