@@ -74,8 +74,9 @@ def TensorOp_SketchAttr : TensorOp_Attr<"Sketch", "sketch"> {
       of the last, narrower column block so that nothing past B is read.
       This saves the copy of B but reads B with a large stride (more TLB
       and cache misses on large matrices); it needs an x86 AVX-512 target,
-      the `x86_gemm_fma` emitter and `nr` <= 112, and, when the sketch is
-      applied, a B that is not transposed and has unit column stride;
+      the `x86_gemm_fma` emitter and `nr` <= 112; applying it to a GEMM
+      that reads B transposed is an error, and a B whose columns are not
+      adjacent is packed anyway (with a remark);
     * `ukernel`: the microkernel emitter and its variant;
     * `target`: the target it is legal for;
     * `source`: who chose it ("builtin", "llm:<model>", "db:<hash>", ...);
