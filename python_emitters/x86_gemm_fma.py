@@ -66,8 +66,8 @@ spec (JSON object, on stdin or --spec FILE):
   b_stride_bytes  0 | 4..2^24, multiple of 4 default 0: B is a packed panel;
                                              > 0: B is read in place from a
                                              row-major matrix with this row
-                                             stride (unpacked; avx512 only,
-                                             nr <= 112)
+                                             stride (unpacked; nv <= 7; on
+                                             avx2 one more register, a mask)
   format      "json" | "function"            default "json" (same as --format)
   symbol      function name for "function"   default: the kernel name
 
@@ -146,15 +146,15 @@ class Kernel:
         if self.broadcast == "embedded" and self.isa != "avx512":
             raise SpecError("broadcast", '"embedded" needs isa "avx512"')
         self.nv = self.nr // self.lanes
-        if self.b_stride:
-            # Unpacked rows end anywhere: the N edge needs fault-suppressing
-            # masked loads, which AVX2 (vmaskmovps, one mask register per
-            # vector) cannot afford within 16 registers for the usual tiles.
-            if self.isa != "avx512":
-                raise SpecError("b_stride_bytes", 'unpacked B (> 0) needs isa "avx512"')
-            if self.nv > 7:
-                raise SpecError("b_stride_bytes", "unpacked B needs nr <= 112 (one "
-                                "mask register per vector), got nr %d" % self.nr)
+        # Unpacked rows end anywhere: the N edge needs fault-suppressing
+        # masked loads. AVX-512 keeps one k mask per B vector (k1..k7); AVX2
+        # (vmaskmovps) keeps one mask vector register, for the one partial
+        # B vector of an edge tile, with a K loop per position of it.
+        self.mask_vregs = 1 if self.b_stride and self.isa == "avx2" else 0
+        if self.b_stride and self.nv > 7:
+            raise SpecError("b_stride_bytes", "unpacked B needs nr <= %d (one "
+                            "mask register per vector), got nr %d"
+                            % (7 * self.lanes, self.nr))
         # Byte distance between consecutive k rows of B.
         self.b_row = self.b_stride if self.b_stride else self.nr * 4
         # Displacements (prefetch distance, unrolled rows) must fit disp32.
@@ -166,12 +166,13 @@ class Kernel:
             need = nacc + self.nv + 1
         else:
             need = nacc + self.nv
+        need += self.mask_vregs
         if need > self.nregs:
+            extra = (" + 1" if self.broadcast == "explicit" else "") + \
+                (" + 1 (B mask)" if self.mask_vregs else "")
             raise SpecError("mr", "register budget exceeded: mr*nv + nv%s = %d*%d + %d%s = %d "
                             "> %d %s registers (reduce mr or nr)"
-                            % (" + 1" if self.broadcast == "explicit" else "",
-                               self.mr, self.nv, self.nv,
-                               " + 1" if self.broadcast == "explicit" else "",
+                            % (extra, self.mr, self.nv, self.nv, extra,
                                need, self.nregs, self.vreg))
         # Small tiles (fewer than MIN_CHAINS accumulators) are FMA-latency
         # bound: give consecutive k iterations of the unrolled loop separate
@@ -202,6 +203,10 @@ class Kernel:
         self.breg = ["%%%s%d" % (self.vreg, base + v) for v in range(self.nv)]
         self.bc = ["%%%s%d" % (self.vreg, base + self.nv + i) for i in range(self.nbc)]
         self.nvec_used = base + self.nv + self.nbc
+        # AVX2 unpacked B: the mask of the partial B vector
+        self.bmask_v = "%%%s%d" % (self.vreg, self.nvec_used) if self.mask_vregs else None
+        self.nvec_used += self.mask_vregs
+        self.edge_p = None  # AVX2 unpacked B: partial vector of the K loop emitted
         assert self.nvec_used <= self.nregs
         self.kregs = []
         # displacement biases (keep displacements in compressed disp8 range)
@@ -231,17 +236,22 @@ class Kernel:
         for i, off in enumerate(pf):
             pf_by_row[i % self.mr].append(off)
 
-        for v in range(self.nv):
-            if self.b_stride:
+        # AVX2 edge loops: vectors past the partial one are neither loaded
+        # nor multiplied (their accumulators stay zero and are not stored).
+        nv = self.nv if self.edge_p is None else self.edge_p + 1
+        for v in range(nv):
+            src = _mem(boff + v * self.vbytes, B)
+            if self.b_stride and self.isa == "avx512":
                 # Lanes >= n_rem are neither read (no fault) nor used (zero).
-                w.ins("vmovups %s, %s {%s} {z}" % (_mem(boff + v * self.vbytes, B),
-                                                   self.breg[v], self.bmask[v]))
+                w.ins("vmovups %s, %s {%s} {z}" % (src, self.breg[v], self.bmask[v]))
+            elif v == self.edge_p:
+                w.ins("vmaskmovps %s, %s, %s" % (src, self.bmask_v, self.breg[v]))
             else:
-                w.ins("vmovups %s, %s" % (_mem(boff + v * self.vbytes, B), self.breg[v]))
+                w.ins("vmovups %s, %s" % (src, self.breg[v]))
         if self.broadcast == "embedded":
             for r in range(self.mr):
                 src = _mem(aoff + 4 * r, A) + "{1to16}"
-                for v in range(self.nv):
+                for v in range(nv):
                     w.ins("vfmadd231ps %s, %s, %s" % (src, self.breg[v], accs[r][v]))
                 for off in pf_by_row[r]:
                     w.ins("prefetcht0 %s" % _mem(off, B))
@@ -255,13 +265,45 @@ class Kernel:
         for r in range(self.mr):
             if nbc == 2 and r + 1 < self.mr:
                 bcast(r + 1)  # one row ahead into the other broadcast register
-            for v in range(self.nv):
+            for v in range(nv):
                 w.ins("vfmadd231ps %s, %s, %s" % (self.breg[v], self.bc[r % nbc],
                                                   accs[r][v]))
             for off in pf_by_row[r]:
                 w.ins("prefetcht0 %s" % _mem(off, B))
             if nbc == 1 and r + 1 < self.mr:
                 bcast(r + 1)
+
+    def _k_loops_avx2_unpacked(self, w):
+        """Full tiles: plain loads. Edge tiles (n_rem < nr): one K loop per
+        index p of the partial B vector, p = (n_rem - 1) / 8, whose mask
+        (lanes < n_rem - 8p) is built before the loop."""
+        w.ins("cmp $$%d, %s" % (self.nr, NREM))
+        w.ins("je 6f")
+        w.ins("lea -1(%s), %%rax" % NREM)
+        w.ins("shr $$3, %rax")
+        for p in range(self.nv - 1):
+            w.ins("cmp $$%d, %%rax" % p)
+            w.ins("je %df" % (20 + p))
+        w.ins("jmp %df" % (20 + self.nv - 1))
+        iota_x = self.bmask_v.replace("ymm", "xmm")
+        tmp = self.breg[0]
+        tmp_x = tmp.replace("ymm", "xmm")
+        for p in range(self.nv):
+            w.label("%d" % (20 + p))
+            w.ins("movabs $$0x0706050403020100, %rax")
+            w.ins("vmovq %%rax, %s" % iota_x)
+            w.ins("vpmovzxbd %s, %s" % (iota_x, self.bmask_v))
+            w.ins("lea %d(%s), %%rax" % (-8 * p, NREM))
+            w.ins("vmovq %%rax, %s" % tmp_x)
+            w.ins("vpbroadcastd %s, %s" % (tmp_x, tmp))
+            w.ins("vpcmpgtd %s, %s, %s" % (self.bmask_v, tmp, self.bmask_v))
+            self.edge_p = p
+            self._k_loops(w)
+            self.edge_p = None
+            w.ins("jmp 7f")
+        w.label("6")
+        self._k_loops(w)
+        w.label("7")
 
     def _k_loops(self, w):
         ku = self.ku
@@ -425,10 +467,13 @@ class Kernel:
                 for reg in row:
                     w.ins("%s %s, %s, %s" % (zero, reg, reg, reg))
         self._prefetch_c(w)
-        if self.b_stride:
+        if self.b_stride and self.isa == "avx512":
             self.b_masks = self._lane_masks_avx512(w)
             self.bmask = self.b_masks[2]
-        self._k_loops(w)
+        if self.mask_vregs:
+            self._k_loops_avx2_unpacked(w)
+        else:
+            self._k_loops(w)
         if self.isa == "avx512":
             self._c_update_avx512(w)
         else:

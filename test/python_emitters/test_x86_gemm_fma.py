@@ -105,6 +105,8 @@ STATIC_SPECS = [
     spec(isa="avx2", mr=1, nr=56),
     spec(isa="avx512", mr=6, nr=64, b_stride_bytes=4000),
     spec(isa="avx512", mr=3, nr=112, k_unroll=2, prefetch_b=4, b_stride_bytes=16),
+    spec(isa="avx2", mr=6, nr=16, b_stride_bytes=400),
+    spec(isa="avx2", mr=1, nr=40, k_unroll=3, b_stride_bytes=4000),
 ]
 
 
@@ -161,7 +163,9 @@ class TestSpecValidation(unittest.TestCase):
         (json.dumps(spec(isa="avx512", mr=6, nr=64, b_stride_bytes=6)), "b_stride_bytes"),
         (json.dumps(spec(isa="avx512", mr=6, nr=64, b_stride_bytes="400")),
          "b_stride_bytes"),
-        (json.dumps(spec(isa="avx2", mr=4, nr=16, b_stride_bytes=400)), "b_stride_bytes"),
+        # avx2: one more register (the B mask): 4*3 + 3 + 1 + 1 = 17 > 16
+        (json.dumps(spec(isa="avx2", mr=4, nr=24, b_stride_bytes=400)), "mr"),
+        (json.dumps(spec(isa="avx2", mr=1, nr=64, b_stride_bytes=400)), "b_stride_bytes"),
         (json.dumps(spec(isa="avx512", mr=1, nr=128, b_stride_bytes=400)),
          "b_stride_bytes"),
         (json.dumps(spec(isa="avx512", mr=6, nr=64, prefetch_b=1024,
@@ -451,6 +455,11 @@ UNPACKED_SPECS = [
     (spec(isa="avx512", mr=8, nr=48, k_unroll=3, b_stride_bytes=4 * 48), 48),
     (spec(isa="avx512", mr=2, nr=112, k_unroll=8, b_stride_bytes=4 * 300), 300),
     (spec(isa="avx512", mr=1, nr=16, b_stride_bytes=4 * 17), 17),
+    (spec(isa="avx2", mr=6, nr=16, b_stride_bytes=4 * 131), 131),
+    (spec(isa="avx2", mr=6, nr=16, k_unroll=3, b_stride_bytes=4 * 5), 5),
+    (spec(isa="avx2", mr=3, nr=24, prefetch_b=8, b_stride_bytes=4 * 37), 37),
+    (spec(isa="avx2", mr=1, nr=56, k_unroll=1, b_stride_bytes=4 * 1000), 1000),
+    (spec(isa="avx2", mr=2, nr=8, b_stride_bytes=4 * 8), 8),
 ]
 
 
@@ -564,30 +573,43 @@ class TestNumeric(unittest.TestCase):
     def test_unpacked_b_numeric(self):
         """Kernels reading B in place: right results, and no read past the
         last element of B (it ends at a PROT_NONE page) on N edges."""
-        if not HAVE_AVX512:
-            self.skipTest("CPU lacks avx512f/avx512bw")
+        ran = 0
         for i, (s, ldb) in enumerate(UNPACKED_SPECS):
+            if not cpu_ok(s["isa"]):
+                continue
+            ran += 1
             with self.subTest(spec=s):
                 exe = build(self.tmp, "u%d" % i, emit_function(s), ".s")
-                ns = sorted(set(n_list(s["nr"], 16)) | {min(ldb, s["nr"])})
+                lanes = 16 if s["isa"] == "avx512" else 8
+                ns = sorted(set(n_list(s["nr"], lanes)) | {min(ldb, s["nr"])})
                 rc, out = run_check(exe, s["mr"], s["nr"], KC_LIST, m_list(s["mr"]), ns,
                                     seed=50 + i, ldb=ldb)
                 self.assertEqual(rc, 0, out)
                 self.assertRegex(out, r"^OK [0-9]+")
+        if not ran:
+            self.skipTest("CPU lacks avx512 and avx2")
 
     def test_unpacked_b_overread_is_caught(self):
         """The harness faults on an unmasked B load at the N edge."""
-        if not HAVE_AVX512:
-            self.skipTest("CPU lacks avx512f/avx512bw")
-        s = spec(isa="avx512", mr=6, nr=64, b_stride_bytes=4 * 37)
-        good = emit_function(s)
-        bad = re.sub(r"(vmovups [^,\n]*\(%rsi\), %zmm[0-9]+) \{%k[0-9]\} \{z\}", r"\1",
-                     good)
-        self.assertNotEqual(bad, good)
-        exe = build(self.tmp, "u_unmasked", bad, ".s")
-        rc, out = run_check(exe, 6, 64, [1, 5], [6], [37], ldb=37)
-        self.assertEqual(rc, 3, out)
-        self.assertIn("FAULT", out)
+        cases = [
+            (spec(isa="avx512", mr=6, nr=64, b_stride_bytes=4 * 37), 37,
+             lambda t: re.sub(r"(vmovups [^,\n]*\(%rsi\), %zmm[0-9]+) \{%k[0-9]\} \{z\}",
+                              r"\1", t)),
+            (spec(isa="avx2", mr=6, nr=16, b_stride_bytes=4 * 13), 13,
+             lambda t: re.sub(r"vmaskmovps ([^,\n]*\(%rsi\)), %ymm[0-9]+, (%ymm[0-9]+)",
+                              r"vmovups \1, \2", t)),
+        ]
+        for s, ldb, mutate in cases:
+            if not cpu_ok(s["isa"]):
+                continue
+            with self.subTest(spec=s):
+                good = emit_function(s)
+                bad = mutate(good)
+                self.assertNotEqual(bad, good)
+                exe = build(self.tmp, "u_unmasked_" + s["isa"], bad, ".s")
+                rc, out = run_check(exe, s["mr"], s["nr"], [1, 5], [s["mr"]], [ldb], ldb=ldb)
+                self.assertEqual(rc, 3, out)
+                self.assertIn("FAULT", out)
 
     @unittest.skipIf(CLANG is None, "clang-22 not found: LLVM IR inline-asm test skipped")
     def test_inline_asm_through_llvm(self):
