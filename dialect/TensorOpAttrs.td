@@ -73,8 +73,9 @@ def TensorOp_SketchAttr : TensorOp_Attr<"Sketch", "sketch"> {
       columns per k with B's own (static) row stride, and masks the loads
       of the last, narrower column block so that nothing past B is read.
       This saves the copy of B but reads B with a large stride (more TLB
-      and cache misses on large matrices); it needs an x86 AVX-512 target,
-      the `x86_gemm_fma` emitter and `nr` <= 112; applying it to a GEMM
+      and cache misses on large matrices); it needs an x86 target, the
+      `x86_gemm_fma` emitter, `nr` <= 7 vectors and, on AVX2, one vector
+      register beyond the register block's for the mask; applying it to a GEMM
       that reads B transposed is an error, and a B whose columns are not
       adjacent is packed anyway (with a remark);
     * `ukernel`: the microkernel emitter and its variant;

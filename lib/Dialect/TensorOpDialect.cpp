@@ -135,22 +135,33 @@ LogicalResult SketchAttr::verify(
                           "or \"none\")";
   if (!ukernel || !target)
     return emitError() << "sketch needs a ukernel and a target";
-  // Unpacked B is read with AVX-512 masked loads (the N edge must not read
-  // past B), which only the x86 emitter offers, and one mask register per
-  // B vector (k1..k7).
+  // Unpacked B is read with masked loads (the N edge must not read past
+  // B), which only the x86 emitter offers: AVX-512 keeps one mask register
+  // per B vector (k1..k7), AVX2 one more vector register for the mask.
   if (packB == "none") {
-    if (!target.getName().starts_with("x86") || target.getF32Lanes() != 16)
-      return emitError() << "sketch pack_b \"none\" needs an x86 target "
-                            "with 512-bit vectors; "
-                         << target.getName() << " has "
-                         << target.getVectorBits();
+    if (!target.getName().starts_with("x86"))
+      return emitError() << "sketch pack_b \"none\" needs an x86 target, "
+                            "got "
+                         << target.getName();
     if (ukernel.getEmitter() != "x86_gemm_fma")
       return emitError() << "sketch pack_b \"none\" needs the x86_gemm_fma "
                             "emitter, got '"
                          << ukernel.getEmitter() << "'";
-    if (nr > 7 * target.getF32Lanes())
-      return emitError() << "sketch pack_b \"none\" needs nr <= "
-                         << 7 * target.getF32Lanes() << ", got " << nr;
+    int64_t lanes = target.getF32Lanes();
+    if (nr > 7 * lanes)
+      return emitError() << "sketch pack_b \"none\" needs nr <= " << 7 * lanes
+                         << ", got " << nr;
+    if (lanes != 16 &&
+        registerBlockVectorRegisters(mr, nr, lanes, target.getName()) + 1 >
+            target.getVectorRegisters())
+      return emitError() << "sketch pack_b \"none\" needs a vector register "
+                            "for the B mask: register block "
+                         << mr << "x" << nr << " needs "
+                         << registerBlockVectorRegisters(mr, nr, lanes,
+                                                         target.getName()) +
+                                1
+                         << " but " << target.getName() << " has "
+                         << target.getVectorRegisters();
   }
   int64_t lanes = target.getF32Lanes();
   if (nr % lanes != 0)

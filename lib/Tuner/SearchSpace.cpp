@@ -118,12 +118,20 @@ GemmSearchSpace::options(unsigned knob, llvm::ArrayRef<int64_t> prefix) const {
   case kPrefetch:
     return {0, 4, 8, 16};
   case kPackB:
-    // What the SketchAttr verifier and apply-sketch accept for unpacked B.
-    if (t.name.rfind("x86", 0) == 0 && t.f32Lanes() == 16 &&
-        defaults.emitter == "x86_gemm_fma" && !p.transposeB &&
-        block().nr <= 7 * t.f32Lanes())
+  {
+    // What the SketchAttr verifier and apply-sketch accept for unpacked B
+    // (on AVX2 the B mask takes one more vector register).
+    int64_t lanes = t.f32Lanes();
+    bool maskFits = lanes == 16 || registerBlockVectorRegisters(
+                                       block().mr, block().nr, lanes,
+                                       t.name) +
+                                           1 <=
+                                       t.vectorRegisters;
+    if (t.name.rfind("x86", 0) == 0 && defaults.emitter == "x86_gemm_fma" &&
+        !p.transposeB && block().nr <= 7 * lanes && maskFits)
       return {0, 1};
     return {0};
+  }
   case kThreads: {
     std::vector<int64_t> v;
     for (int64_t n = 1; n <= threadLimit; ++n)
