@@ -147,20 +147,17 @@ LogicalResult SketchAttr::verify(
       return emitError() << "sketch pack_b \"none\" needs the x86_gemm_fma "
                             "emitter, got '"
                          << ukernel.getEmitter() << "'";
-    int64_t lanes = target.getF32Lanes();
-    if (nr > 7 * lanes)
-      return emitError() << "sketch pack_b \"none\" needs nr <= " << 7 * lanes
-                         << ", got " << nr;
-    if (lanes != 16 &&
-        registerBlockVectorRegisters(mr, nr, lanes, target.getName()) + 1 >
-            target.getVectorRegisters())
+    int64_t vecLanes = target.getF32Lanes();
+    if (nr > 7 * vecLanes)
+      return emitError() << "sketch pack_b \"none\" needs nr <= "
+                         << 7 * vecLanes << ", got " << nr;
+    int64_t withMask =
+        registerBlockVectorRegisters(mr, nr, vecLanes, target.getName()) + 1;
+    if (vecLanes != 16 && withMask > target.getVectorRegisters())
       return emitError() << "sketch pack_b \"none\" needs a vector register "
                             "for the B mask: register block "
-                         << mr << "x" << nr << " needs "
-                         << registerBlockVectorRegisters(mr, nr, lanes,
-                                                         target.getName()) +
-                                1
-                         << " but " << target.getName() << " has "
+                         << mr << "x" << nr << " needs " << withMask << " but "
+                         << target.getName() << " has "
                          << target.getVectorRegisters();
   }
   int64_t lanes = target.getF32Lanes();

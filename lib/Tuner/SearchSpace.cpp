@@ -34,9 +34,9 @@ SearchSpace::~SearchSpace() = default;
 
 llvm::StringRef GemmSearchSpace::knobName(unsigned knob) {
   static constexpr llvm::StringLiteral names[] = {
-      "register_block", "kc",        "nc",        "mc",        "loop_order",
-      "micro_order",    "k_unroll",  "broadcast", "prefetch_b", "pack_b",
-      "threads"};
+      "register_block", "kc",          "nc",       "mc",
+      "loop_order",     "micro_order", "k_unroll", "broadcast",
+      "prefetch_b",     "pack_b",      "threads"};
   return knob < kNumKnobs ? names[knob] : "?";
 }
 
@@ -117,16 +117,13 @@ GemmSearchSpace::options(unsigned knob, llvm::ArrayRef<int64_t> prefix) const {
     return {0};
   case kPrefetch:
     return {0, 4, 8, 16};
-  case kPackB:
-  {
+  case kPackB: {
     // What the SketchAttr verifier and apply-sketch accept for unpacked B
     // (on AVX2 the B mask takes one more vector register).
     int64_t lanes = t.f32Lanes();
-    bool maskFits = lanes == 16 || registerBlockVectorRegisters(
-                                       block().mr, block().nr, lanes,
-                                       t.name) +
-                                           1 <=
-                                       t.vectorRegisters;
+    int64_t needed =
+        registerBlockVectorRegisters(block().mr, block().nr, lanes, t.name);
+    bool maskFits = lanes == 16 || needed + 1 <= t.vectorRegisters;
     if (t.name.rfind("x86", 0) == 0 && defaults.emitter == "x86_gemm_fma" &&
         !p.transposeB && block().nr <= 7 * lanes && maskFits)
       return {0, 1};
