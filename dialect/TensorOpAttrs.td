@@ -68,7 +68,16 @@ def TensorOp_SketchAttr : TensorOp_Attr<"Sketch", "sketch"> {
     * `pack_a` / `pack_b`: packing layouts. `"kmajor_mr"` packs A into
       panels of `mr` rows stored k-major (`[M/mr][kc][mr]`);
       `"kmajor_nr"` packs B into panels of `nr` columns stored k-major
-      (`[N/nr][kc][nr]`). Edge panels are zero-padded;
+      (`[N/nr][kc][nr]`). Edge panels are zero-padded. `pack_b = "none"`
+      skips the B packing: the microkernel reads B in place, a row of `nr`
+      columns per k with B's own (static) row stride, and masks the loads
+      of the last, narrower column block so that nothing past B is read.
+      This saves the copy of B but reads B with a large stride (more TLB
+      and cache misses on large matrices); it needs an x86 target, the
+      `x86_gemm_fma` emitter, `nr` <= 7 vectors and, on AVX2, one vector
+      register beyond the register block's for the mask; applying it to a GEMM
+      that reads B transposed is an error, and a B whose columns are not
+      adjacent is packed anyway (with a remark);
     * `ukernel`: the microkernel emitter and its variant;
     * `target`: the target it is legal for;
     * `source`: who chose it ("builtin", "llm:<model>", "db:<hash>", ...);
@@ -79,8 +88,9 @@ def TensorOp_SketchAttr : TensorOp_Attr<"Sketch", "sketch"> {
       packing buffers: an `scf.forall` that the pipeline lowers to OpenMP.
 
     The verifier rejects non-positive tiles or thread counts, orders that are not
-    permutations, cache tiles that are not multiples of the register block
-    and register blocks that do not fit the target's register file.
+    permutations, cache tiles that are not multiples of the register block,
+    register blocks that do not fit the target's register file and
+    `pack_b = "none"` where the target or emitter cannot read B unpacked.
   }];
   let parameters = (ins
     "int64_t":$mc, "int64_t":$nc, "int64_t":$kc,

@@ -17,7 +17,10 @@ def TensorOp_UKernelOp : TensorOp_Op<"ukernel"> {
     `C[r][j] += sum_{k < kc} A_panel[k][r] * B_panel[k][j]`, where the A panel
     holds `mr` floats per k and the B panel `nr` floats per k (both packed
     k-major), and C is a row-major tile with unit inner stride. Elements of C
-    outside `m_rem` x `n_rem` are not touched.
+    outside `m_rem` x `n_rem` are not touched. With a sketch's
+    `pack_b = "none"`, `b` is instead a view of B itself (rows k, columns
+    from the tile's first); the code was emitted for B's row stride and
+    reads only its first `n_rem` columns. Only B's address reaches the code.
 
     The op carries the code an emitter script printed (`asm`, in the syntax
     named by `dialect`) with its LLVM inline-asm `constraints`; the seven

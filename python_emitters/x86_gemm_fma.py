@@ -25,7 +25,7 @@ from tensorop_emit.common import (  # noqa: E402
 )
 
 EMITTER = "x86_gemm_fma.py"
-EMITTER_VERSION = 1
+EMITTER_VERSION = 2
 
 OPERANDS = ["a_panel", "b_panel", "c", "kc", "ldc_bytes", "m_rem", "n_rem"]
 A, B, C, KC, LDC, MREM, NREM = ("$%d" % i for i in range(7))
@@ -46,7 +46,10 @@ ISA = {
 MIN_CHAINS = 8
 
 SPEC_FIELDS = ("kernel", "isa", "mr", "nr", "k_unroll", "broadcast", "prefetch_b",
-               "format", "symbol")
+               "b_stride_bytes", "format", "symbol")
+
+# Largest B row stride accepted; keeps every displacement within disp32.
+MAX_B_STRIDE = 1 << 24
 
 HELP_EPILOG = r"""
 spec (JSON object, on stdin or --spec FILE):
@@ -60,6 +63,11 @@ spec (JSON object, on stdin or --spec FILE):
                                              (FMA with m32{1to16}) is avx512 only
   prefetch_b  0..1024                        default 0; prefetcht0 of the B panel
                                              this many k-iterations ahead (0: none)
+  b_stride_bytes  0 | 4..2^24, multiple of 4 default 0: B is a packed panel;
+                                             > 0: B is read in place from a
+                                             row-major matrix with this row
+                                             stride (unpacked; nv <= 7; on
+                                             avx2 one more register, a mask)
   format      "json" | "function"            default "json" (same as --format)
   symbol      function name for "function"   default: the kernel name
 
@@ -73,6 +81,9 @@ Kernel semantics (packed BLIS-style microkernel), operands $0..$6 =
   a_panel, b_panel, c, kc, ldc_bytes, m_rem, n_rem  (64-bit integer registers,
   each tied in/out: constraints "=r" x7 then "0".."6"; the body may modify them)
   A(r,k) = f32 at a_panel + 4*(k*mr + r);  B(k,j) = f32 at b_panel + 4*(k*nr + j)
+  (b_stride_bytes = 0) or at b_panel + k*b_stride_bytes + 4*j (b_stride_bytes > 0;
+  then only B(k, j < n_rem) is read, with fault-suppressing masked loads, so
+  B may end right after its last element of the tile)
   for r < m_rem, j < n_rem:  C[r][j] += sum_{k<kc} A(r,k)*B(k,j),
   C[r][j] at c + r*ldc_bytes + 4*j.  1 <= m_rem <= mr, 1 <= n_rem <= nr, kc >= 0.
   Nothing outside [m_rem) x [n_rem) of C is read or written (masked /
@@ -117,6 +128,10 @@ class Kernel:
         self.ku = get_int(spec, "k_unroll", 4, lo=1, hi=16)
         self.broadcast = get_choice(spec, "broadcast", ("explicit", "embedded"), "explicit")
         self.prefetch_b = get_int(spec, "prefetch_b", 0, lo=0, hi=1024)
+        self.b_stride = get_int(spec, "b_stride_bytes", 0, lo=0, hi=MAX_B_STRIDE)
+        if self.b_stride % 4:
+            raise SpecError("b_stride_bytes", "must be a multiple of 4, got %d"
+                            % self.b_stride)
         self.format = get_choice(spec, "format", ("json", "function"), "json")
         self.symbol = spec.get("symbol")
         if self.symbol is not None:
@@ -131,17 +146,33 @@ class Kernel:
         if self.broadcast == "embedded" and self.isa != "avx512":
             raise SpecError("broadcast", '"embedded" needs isa "avx512"')
         self.nv = self.nr // self.lanes
+        # Unpacked rows end anywhere: the N edge needs fault-suppressing
+        # masked loads. AVX-512 keeps one k mask per B vector (k1..k7); AVX2
+        # (vmaskmovps) keeps one mask vector register, for the one partial
+        # B vector of an edge tile, with a K loop per position of it.
+        self.mask_vregs = 1 if self.b_stride and self.isa == "avx2" else 0
+        if self.b_stride and self.nv > 7:
+            raise SpecError("b_stride_bytes", "unpacked B needs nr <= %d (one "
+                            "mask register per vector), got nr %d"
+                            % (7 * self.lanes, self.nr))
+        # Byte distance between consecutive k rows of B.
+        self.b_row = self.b_stride if self.b_stride else self.nr * 4
+        # Displacements (prefetch distance, unrolled rows) must fit disp32.
+        if (self.prefetch_b + self.ku) * self.b_row + self.nr * 4 >= 1 << 31:
+            raise SpecError("prefetch_b", "B displacements exceed 32 bits: prefetch_b "
+                            "%d x B row %d bytes" % (self.prefetch_b, self.b_row))
         nacc = self.mr * self.nv
         if self.broadcast == "explicit":
             need = nacc + self.nv + 1
         else:
             need = nacc + self.nv
+        need += self.mask_vregs
         if need > self.nregs:
+            extra = (" + 1" if self.broadcast == "explicit" else "") + \
+                (" + 1 (B mask)" if self.mask_vregs else "")
             raise SpecError("mr", "register budget exceeded: mr*nv + nv%s = %d*%d + %d%s = %d "
                             "> %d %s registers (reduce mr or nr)"
-                            % (" + 1" if self.broadcast == "explicit" else "",
-                               self.mr, self.nv, self.nv,
-                               " + 1" if self.broadcast == "explicit" else "",
+                            % (extra, self.mr, self.nv, self.nv, extra,
                                need, self.nregs, self.vreg))
         # Small tiles (fewer than MIN_CHAINS accumulators) are FMA-latency
         # bound: give consecutive k iterations of the unrolled loop separate
@@ -160,6 +191,8 @@ class Kernel:
                                                  self.broadcast)
         if self.prefetch_b:
             self.name += "_pf%d" % self.prefetch_b
+        if self.b_stride:
+            self.name += "_ldb%d" % self.b_stride
         # register allocation
         # register allocation: accumulator sets, B vectors, broadcast registers
         self.accsets = [[["%%%s%d" % (self.vreg, s * nacc + r * self.nv + v)
@@ -170,13 +203,19 @@ class Kernel:
         self.breg = ["%%%s%d" % (self.vreg, base + v) for v in range(self.nv)]
         self.bc = ["%%%s%d" % (self.vreg, base + self.nv + i) for i in range(self.nbc)]
         self.nvec_used = base + self.nv + self.nbc
+        # AVX2 unpacked B: the mask of the partial B vector
+        self.bmask_v = "%%%s%d" % (self.vreg, self.nvec_used) if self.mask_vregs else None
+        self.nvec_used += self.mask_vregs
+        self.edge_p = None  # AVX2 unpacked B: partial vector of the K loop emitted
         assert self.nvec_used <= self.nregs
         self.kregs = []
         # displacement biases (keep displacements in compressed disp8 range)
         a_max = (self.ku * self.mr - 1) * 4
-        b_max = (self.ku - 1) * self.nr * 4 + (self.nv - 1) * self.vbytes
+        b_max = (self.ku - 1) * self.b_row + (self.nv - 1) * self.vbytes
         self.bias_a = _bias(a_max, p["n_bcast"])
-        self.bias_b = _bias(b_max, p["n_vec"])
+        # Unpacked rows: displacements are multiples of the row stride and
+        # mostly disp32 anyway; a bias would only move them.
+        self.bias_b = 0 if self.b_stride else _bias(b_max, p["n_vec"])
 
     # ---------------------------------------------------------------- K loop
     def _b_lines(self):
@@ -187,21 +226,32 @@ class Kernel:
         """One k iteration; u = index inside the unrolled block."""
         accs = self.accsets[u % self.nsets]
         aoff = u * self.mr * 4 - self.bias_a
-        boff = u * self.nr * 4 - self.bias_b
+        boff = u * self.b_row - self.bias_b
         pf = []
         if self.prefetch_b:
-            pf = [self.prefetch_b * self.nr * 4 + boff + line for line in self._b_lines()]
+            # prefetcht0 never faults: prefetching past B is harmless.
+            pf = [self.prefetch_b * self.b_row + boff + line for line in self._b_lines()]
         # spread the prefetches over the rows
         pf_by_row = [[] for _ in range(self.mr)]
         for i, off in enumerate(pf):
             pf_by_row[i % self.mr].append(off)
 
-        for v in range(self.nv):
-            w.ins("vmovups %s, %s" % (_mem(boff + v * self.vbytes, B), self.breg[v]))
+        # AVX2 edge loops: vectors past the partial one are neither loaded
+        # nor multiplied (their accumulators stay zero and are not stored).
+        nv = self.nv if self.edge_p is None else self.edge_p + 1
+        for v in range(nv):
+            src = _mem(boff + v * self.vbytes, B)
+            if self.b_stride and self.isa == "avx512":
+                # Lanes >= n_rem are neither read (no fault) nor used (zero).
+                w.ins("vmovups %s, %s {%s} {z}" % (src, self.breg[v], self.bmask[v]))
+            elif v == self.edge_p:
+                w.ins("vmaskmovps %s, %s, %s" % (src, self.bmask_v, self.breg[v]))
+            else:
+                w.ins("vmovups %s, %s" % (src, self.breg[v]))
         if self.broadcast == "embedded":
             for r in range(self.mr):
                 src = _mem(aoff + 4 * r, A) + "{1to16}"
-                for v in range(self.nv):
+                for v in range(nv):
                     w.ins("vfmadd231ps %s, %s, %s" % (src, self.breg[v], accs[r][v]))
                 for off in pf_by_row[r]:
                     w.ins("prefetcht0 %s" % _mem(off, B))
@@ -215,13 +265,45 @@ class Kernel:
         for r in range(self.mr):
             if nbc == 2 and r + 1 < self.mr:
                 bcast(r + 1)  # one row ahead into the other broadcast register
-            for v in range(self.nv):
+            for v in range(nv):
                 w.ins("vfmadd231ps %s, %s, %s" % (self.breg[v], self.bc[r % nbc],
                                                   accs[r][v]))
             for off in pf_by_row[r]:
                 w.ins("prefetcht0 %s" % _mem(off, B))
             if nbc == 1 and r + 1 < self.mr:
                 bcast(r + 1)
+
+    def _k_loops_avx2_unpacked(self, w):
+        """Full tiles: plain loads. Edge tiles (n_rem < nr): one K loop per
+        index p of the partial B vector, p = (n_rem - 1) / 8, whose mask
+        (lanes < n_rem - 8p) is built before the loop."""
+        w.ins("cmp $$%d, %s" % (self.nr, NREM))
+        w.ins("je 6f")
+        w.ins("lea -1(%s), %%rax" % NREM)
+        w.ins("shr $$3, %rax")
+        for p in range(self.nv - 1):
+            w.ins("cmp $$%d, %%rax" % p)
+            w.ins("je %df" % (20 + p))
+        w.ins("jmp %df" % (20 + self.nv - 1))
+        iota_x = self.bmask_v.replace("ymm", "xmm")
+        tmp = self.breg[0]
+        tmp_x = tmp.replace("ymm", "xmm")
+        for p in range(self.nv):
+            w.label("%d" % (20 + p))
+            w.ins("movabs $$0x0706050403020100, %rax")
+            w.ins("vmovq %%rax, %s" % iota_x)
+            w.ins("vpmovzxbd %s, %s" % (iota_x, self.bmask_v))
+            w.ins("lea %d(%s), %%rax" % (-8 * p, NREM))
+            w.ins("vmovq %%rax, %s" % tmp_x)
+            w.ins("vpbroadcastd %s, %s" % (tmp_x, tmp))
+            w.ins("vpcmpgtd %s, %s, %s" % (self.bmask_v, tmp, self.bmask_v))
+            self.edge_p = p
+            self._k_loops(w)
+            self.edge_p = None
+            w.ins("jmp 7f")
+        w.label("6")
+        self._k_loops(w)
+        w.label("7")
 
     def _k_loops(self, w):
         ku = self.ku
@@ -237,7 +319,7 @@ class Kernel:
             for u in range(ku):
                 self._k_step(w, u)
             w.ins("add $$%d, %s" % (ku * self.mr * 4, A))
-            w.ins("add $$%d, %s" % (ku * self.nr * 4, B))
+            w.ins("add $$%d, %s" % (ku * self.b_row, B))
             w.ins("sub $$%d, %s" % (ku, KC))
             w.ins("jge 1b")
             w.label("2")
@@ -246,7 +328,7 @@ class Kernel:
         w.label("3")
         self._k_step(w, 0)
         w.ins("add $$%d, %s" % (self.mr * 4, A))
-        w.ins("add $$%d, %s" % (self.nr * 4, B))
+        w.ins("add $$%d, %s" % (self.b_row, B))
         w.ins("sub $$1, %s" % KC)
         w.ins("jnz 3b")
         w.label("4")
@@ -273,11 +355,14 @@ class Kernel:
             if r + 1 < self.mr:
                 w.ins("add %s, %%rax" % LDC)
 
-    def _c_update_avx512(self, w):
+    def _lane_masks_avx512(self, w):
+        """Sets the lane masks of the n_rem columns (consumes n_rem for nv > 4).
+        Returns (direct, group masks, per-vector masks)."""
         nv = self.nv
         # masks: group g (64 lanes = 4 vectors) comes from bzhi(-1, n_rem - 64g)
         direct = nv <= 7
         ngroups = (nv + 3) // 4
+        vk = []
         if direct:
             gk = ["%%k%d" % (4 * g + 1) for g in range(ngroups)]
             vk = ["%%k%d" % (v + 1) for v in range(nv)]
@@ -296,6 +381,15 @@ class Kernel:
             if direct:
                 for v in range(4 * g + 1, min(nv, 4 * g + 4)):
                     w.ins("kshiftrq $$%d, %s, %s" % (16 * (v - 4 * g), gk[g], vk[v]))
+        return direct, gk, vk
+
+    def _c_update_avx512(self, w):
+        nv = self.nv
+        if self.b_stride:
+            # set before the K loop for the B loads, untouched since
+            direct, gk, vk = self.b_masks
+        else:
+            direct, gk, vk = self._lane_masks_avx512(w)
         for r in range(self.mr):
             tmp = 0
             for v in range(nv):
@@ -373,7 +467,13 @@ class Kernel:
                 for reg in row:
                     w.ins("%s %s, %s, %s" % (zero, reg, reg, reg))
         self._prefetch_c(w)
-        self._k_loops(w)
+        if self.b_stride and self.isa == "avx512":
+            self.b_masks = self._lane_masks_avx512(w)
+            self.bmask = self.b_masks[2]
+        if self.mask_vregs:
+            self._k_loops_avx2_unpacked(w)
+        else:
+            self._k_loops(w)
         if self.isa == "avx512":
             self._c_update_avx512(w)
         else:
@@ -406,6 +506,7 @@ class Kernel:
             "k_unroll": self.ku,
             "broadcast": self.broadcast,
             "prefetch_b": self.prefetch_b,
+            "b_stride_bytes": self.b_stride,
         }
 
     def function(self, symbol):
@@ -414,9 +515,9 @@ class Kernel:
         body = substitute_operands(info["asm"], FUNCTION_ARG_REGS)
         lines = [
             "# generated by %s version %d from spec: isa=%s mr=%d nr=%d k_unroll=%d "
-            "broadcast=%s prefetch_b=%d" % (EMITTER, EMITTER_VERSION, self.isa, self.mr,
-                                            self.nr, self.ku, self.broadcast,
-                                            self.prefetch_b),
+            "broadcast=%s prefetch_b=%d b_stride_bytes=%d"
+            % (EMITTER, EMITTER_VERSION, self.isa, self.mr, self.nr, self.ku,
+               self.broadcast, self.prefetch_b, self.b_stride),
             "# void %s(const float *a, const float *b, float *c, long kc, long ldc_bytes,"
             " long m_rem, long n_rem)" % symbol,
             "  .text",

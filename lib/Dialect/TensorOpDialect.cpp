@@ -129,11 +129,37 @@ LogicalResult SketchAttr::verify(
   if (packA != "kmajor_mr")
     return emitError() << "sketch pack_a \"" << packA
                        << "\" is not a known layout (expected \"kmajor_mr\")";
-  if (packB != "kmajor_nr")
+  if (packB != "kmajor_nr" && packB != "none")
     return emitError() << "sketch pack_b \"" << packB
-                       << "\" is not a known layout (expected \"kmajor_nr\")";
+                       << "\" is not a known layout (expected \"kmajor_nr\" "
+                          "or \"none\")";
   if (!ukernel || !target)
     return emitError() << "sketch needs a ukernel and a target";
+  // Unpacked B is read with masked loads (the N edge must not read past
+  // B), which only the x86 emitter offers: AVX-512 keeps one mask register
+  // per B vector (k1..k7), AVX2 one more vector register for the mask.
+  if (packB == "none") {
+    if (!target.getName().starts_with("x86"))
+      return emitError() << "sketch pack_b \"none\" needs an x86 target, "
+                            "got "
+                         << target.getName();
+    if (ukernel.getEmitter() != "x86_gemm_fma")
+      return emitError() << "sketch pack_b \"none\" needs the x86_gemm_fma "
+                            "emitter, got '"
+                         << ukernel.getEmitter() << "'";
+    int64_t vecLanes = target.getF32Lanes();
+    if (nr > 7 * vecLanes)
+      return emitError() << "sketch pack_b \"none\" needs nr <= "
+                         << 7 * vecLanes << ", got " << nr;
+    int64_t withMask =
+        registerBlockVectorRegisters(mr, nr, vecLanes, target.getName()) + 1;
+    if (vecLanes != 16 && withMask > target.getVectorRegisters())
+      return emitError() << "sketch pack_b \"none\" needs a vector register "
+                            "for the B mask: register block "
+                         << mr << "x" << nr << " needs " << withMask << " but "
+                         << target.getName() << " has "
+                         << target.getVectorRegisters();
+  }
   int64_t lanes = target.getF32Lanes();
   if (nr % lanes != 0)
     return emitError() << "sketch nr (" << nr

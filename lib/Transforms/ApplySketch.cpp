@@ -11,6 +11,10 @@
 //  3. The inner block is replaced by two register-block loops of
 //     tensorop.ukernel ops, whose code an emitter script prints.
 //
+// With pack_b = "none" step 2 packs only A: the microkernel reads the B
+// tile in place with B's row stride, which is static and therefore
+// compiled into its code (masked loads keep the N edge inside B).
+//
 // With `threads` > 1 the GEMM is first split into that many chunks of C
 // (rows or columns) by an scf.forall, and steps 1-3 build the loop nest
 // inside its body for one chunk. Each thread thus packs its own A and B
@@ -114,6 +118,7 @@ struct GemmPlan {
   Value a, b, c;             ///< The operands (one thread's chunk of them).
   Value mExt, nExt, kExt;    ///< Extents the loop nest covers (the chunk's).
   Value packA, packB;        ///< [mc/mr][kc][mr] and [nc/nr][kc][nr].
+  bool unpackedB = false;    ///< pack_b = "none": no packB, B read in place.
   Value packAFlat;           ///< packA collapsed to one dimension.
   SmallVector<scf::ForOp> loops; ///< Cache-tile loops, outermost first.
   SmallVector<unsigned> loopOfDim; ///< m, n, k -> index into `loops`.
@@ -333,10 +338,17 @@ void emitMicroLoops(OpBuilder &b, Location loc, const GemmPlan &plan,
       b, loc, plan.packA, {im.div(i, plan.mr), b.getIndexAttr(0),
                            b.getIndexAttr(0)},
       {b.getIndexAttr(1), b.getIndexAttr(plan.kc), b.getIndexAttr(plan.mr)});
-  Value bPanel = subview2D(
-      b, loc, plan.packB, {im.div(j, plan.nr), b.getIndexAttr(0),
-                           b.getIndexAttr(0)},
-      {b.getIndexAttr(1), b.getIndexAttr(plan.kc), b.getIndexAttr(plan.nr)});
+  Value bPanel;
+  if (plan.unpackedB) {
+    // The tile's own rows of B from column j; the code reads n_rem of them.
+    Value bTile = inner.getDpsInputOperand(1)->get();
+    bPanel = subview2D(b, loc, bTile, {zero, j}, {sk, nRem});
+  } else {
+    bPanel = subview2D(
+        b, loc, plan.packB, {im.div(j, plan.nr), b.getIndexAttr(0),
+                             b.getIndexAttr(0)},
+        {b.getIndexAttr(1), b.getIndexAttr(plan.kc), b.getIndexAttr(plan.nr)});
+  }
   Value cBlock = subview2D(b, loc, cTile, {i, j}, {mRem, nRem});
   UKernelOp::create(b, loc, b.getStringAttr(kernel.name), aPanel, bPanel,
                     cBlock, sk, mRem, nRem, b.getStringAttr(kernel.asmText),
@@ -447,6 +459,34 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
     return success();
   }
 
+  // Unpacked B is read row by row in place: rows must run along N with
+  // unit column stride, and the row stride is compiled into the code.
+  bool unpackedB = sketch.getPackB() == "none";
+  int64_t ldbBytes = 0;
+  if (unpackedB) {
+    if (problem->transposeB)
+      return op.emitError() << "tensorop sketch pack_b \"none\" needs B "
+                               "stored K x N; this GEMM reads B transposed "
+                               "(use pack_b \"kmajor_nr\")";
+    // B's layout belongs to the program, not to the sketch (a tuned sketch
+    // from the database was measured on a contiguous B): where it cannot be
+    // read in place, B is packed as with "kmajor_nr", which is always valid.
+    auto bType = cast<MemRefType>(op.getDpsInputOperand(1)->get().getType());
+    SmallVector<int64_t> bStrides;
+    int64_t bOffset;
+    if (failed(bType.getStridesAndOffset(bStrides, bOffset)) ||
+        bStrides[1] != 1 || ShapedType::isDynamic(bStrides[0]) ||
+        bStrides[0] <= 0) {
+      op.emitRemark() << "tensorop: sketch pack_b \"none\" needs B with "
+                         "unit column stride and a static, positive row "
+                         "stride, got "
+                      << bType << "; B is packed instead";
+      unpackedB = false;
+    } else {
+      ldbBytes = bStrides[0] * 4;
+    }
+  }
+
   // Emit (and check) the microkernel before touching the IR, so a failing
   // emitter leaves the module as it was.
   TargetAttr target = sketch.getTarget();
@@ -475,6 +515,9 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
                                     {"k_unroll", uk.getKUnroll()},
                                     {"broadcast", uk.getBroadcast()},
                                     {"prefetch_b", uk.getPrefetchB()}};
+  // Only when set, so packed kernels keep their specs (and cache keys).
+  if (unpackedB)
+    request.spec["b_stride_bytes"] = ldbBytes;
   llvm::Expected<EmittedKernel> kernel = runEmitter(request);
   if (!kernel)
     return op.emitError() << llvm::toString(kernel.takeError());
@@ -483,6 +526,7 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   plan.p = *problem;
   plan.mr = sketch.getMr();
   plan.nr = sketch.getNr();
+  plan.unpackedB = unpackedB;
   plan.a = op.getDpsInputOperand(0)->get();
   plan.b = op.getDpsInputOperand(1)->get();
   plan.c = c;
@@ -545,22 +589,25 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   plan.packA = memref::AllocOp::create(
       rewriter, loc,
       MemRefType::get({plan.mc / plan.mr, plan.kc, plan.mr}, f32), align);
-  plan.packB = memref::AllocOp::create(
-      rewriter, loc,
-      MemRefType::get({plan.nc / plan.nr, plan.kc, plan.nr}, f32), align);
+  if (!plan.unpackedB)
+    plan.packB = memref::AllocOp::create(
+        rewriter, loc,
+        MemRefType::get({plan.nc / plan.nr, plan.kc, plan.nr}, f32), align);
   // In a thread's chunk, the buffers carry the sketch too: canonicalize
   // folds a loop nest's single-iteration outer loop (and its attribute)
   // away, while the buffers last until the OpenMP team is sized
   // (tensorop-omp-team-size looks for the sketch inside each team).
   if (split.count > 1)
     for (Value buffer : {plan.packA, plan.packB})
-      buffer.getDefiningOp()->setAttr(kSketchAttrName, sketch);
+      if (buffer)
+        buffer.getDefiningOp()->setAttr(kSketchAttrName, sketch);
   plan.packAFlat = memref::CollapseShapeOp::create(
       rewriter, loc, plan.packA,
       ArrayRef<ReassociationIndices>{ReassociationIndices{0, 1, 2}});
   rewriter.setInsertionPointAfter(outermost);
   memref::DeallocOp::create(rewriter, loc, plan.packA);
-  memref::DeallocOp::create(rewriter, loc, plan.packB);
+  if (plan.packB)
+    memref::DeallocOp::create(rewriter, loc, plan.packB);
 
   auto iv = [&](unsigned dim) {
     return plan.loops[plan.loopOfDim[dim]].getInductionVar();
@@ -571,8 +618,10 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   // Pack B first when both land in the same loop body: inserting A at the
   // start afterwards keeps A before B, which does not matter for
   // correctness; both precede the nested loops and the inner tile.
-  rewriter.setInsertionPointToStart(plan.loops[levelB].getBody());
-  emitPackB(rewriter, loc, plan, iv(1), iv(2));
+  if (!plan.unpackedB) {
+    rewriter.setInsertionPointToStart(plan.loops[levelB].getBody());
+    emitPackB(rewriter, loc, plan, iv(1), iv(2));
+  }
   rewriter.setInsertionPointToStart(plan.loops[levelA].getBody());
   emitPackA(rewriter, loc, plan, iv(0), iv(2));
 

@@ -20,6 +20,7 @@ constexpr llvm::StringLiteral kOrders[] = {"mkn", "mnk", "nkm",
                                            "nmk", "kmn", "knm"};
 constexpr llvm::StringLiteral kMicroOrders[] = {"mn", "nm"};
 constexpr llvm::StringLiteral kBroadcasts[] = {"explicit", "embedded"};
+constexpr llvm::StringLiteral kPackBs[] = {"kmajor_nr", "none"};
 int64_t roundUp(int64_t a, int64_t b) { return (a + b - 1) / b * b; }
 
 std::vector<int64_t> sortedUnique(std::vector<int64_t> v) {
@@ -33,8 +34,9 @@ SearchSpace::~SearchSpace() = default;
 
 llvm::StringRef GemmSearchSpace::knobName(unsigned knob) {
   static constexpr llvm::StringLiteral names[] = {
-      "register_block", "kc",        "nc",        "mc",        "loop_order",
-      "micro_order",    "k_unroll",  "broadcast", "prefetch_b", "threads"};
+      "register_block", "kc",          "nc",       "mc",
+      "loop_order",     "micro_order", "k_unroll", "broadcast",
+      "prefetch_b",     "pack_b",      "threads"};
   return knob < kNumKnobs ? names[knob] : "?";
 }
 
@@ -115,6 +117,18 @@ GemmSearchSpace::options(unsigned knob, llvm::ArrayRef<int64_t> prefix) const {
     return {0};
   case kPrefetch:
     return {0, 4, 8, 16};
+  case kPackB: {
+    // What the SketchAttr verifier and apply-sketch accept for unpacked B
+    // (on AVX2 the B mask takes one more vector register).
+    int64_t lanes = t.f32Lanes();
+    int64_t needed =
+        registerBlockVectorRegisters(block().mr, block().nr, lanes, t.name);
+    bool maskFits = lanes == 16 || needed + 1 <= t.vectorRegisters;
+    if (t.name.rfind("x86", 0) == 0 && defaults.emitter == "x86_gemm_fma" &&
+        !p.transposeB && block().nr <= 7 * lanes && maskFits)
+      return {0, 1};
+    return {0};
+  }
   case kThreads: {
     std::vector<int64_t> v;
     for (int64_t n = 1; n <= threadLimit; ++n)
@@ -162,6 +176,9 @@ GemmSearchSpace::defaultValue(unsigned knob,
     break;
   case kPrefetch:
     want = defaults.prefetchB;
+    break;
+  case kPackB:
+    want = defaults.packB == "none" ? 1 : 0;
     break;
   case kThreads:
     want = defaults.threads;
@@ -218,6 +235,7 @@ SketchChoice GemmSearchSpace::toChoice(llvm::ArrayRef<int64_t> v) const {
   c.kUnroll = v[kKUnroll];
   c.broadcast = kBroadcasts[v[kBroadcast]].str();
   c.prefetchB = v[kPrefetch];
+  c.packB = kPackBs[v[kPackB]].str();
   c.threads = v[kThreads];
   c.source = "tuner";
   return c;
@@ -261,6 +279,9 @@ GemmSearchSpace::toPoint(const SketchChoice &c) const {
       case kPrefetch:
         same = probe.prefetchB == c.prefetchB;
         break;
+      case kPackB:
+        same = probe.packB == c.packB;
+        break;
       case kThreads:
         same = probe.threads == c.threads;
         break;
@@ -277,13 +298,14 @@ GemmSearchSpace::toPoint(const SketchChoice &c) const {
 }
 
 uint64_t GemmSearchSpace::size() const {
-  // Only nc and mc depend on the register block.
+  // Only nc, mc and pack_b depend on the register block.
   uint64_t rest = options(kKc, {}).size() * 6 * 2 * 4 *
                   options(kBroadcast, {}).size() * 4 * threadLimit;
   uint64_t total = 0;
   for (size_t b = 0; b < blocks.size(); ++b) {
     int64_t prefix[] = {int64_t(b)};
-    total += options(kNc, prefix).size() * options(kMc, prefix).size();
+    total += options(kNc, prefix).size() * options(kMc, prefix).size() *
+             options(kPackB, prefix).size();
   }
   return total * rest;
 }
@@ -324,6 +346,8 @@ std::string GemmSearchSpace::valueLabel(unsigned knob,
     return value >= 0 && value < 2 ? kMicroOrders[value].str() : "?";
   case kBroadcast:
     return value >= 0 && value < 2 ? kBroadcasts[value].str() : "?";
+  case kPackB:
+    return value >= 0 && value < 2 ? kPackBs[value].str() : "?";
   default:
     return std::to_string(value);
   }

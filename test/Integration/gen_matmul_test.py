@@ -11,6 +11,10 @@ checks every element against the MEASURE.md bound
 It prints "failures: N" (elements over the bound, NaNs included) and the
 largest error/bound ratio. Values are either seeded pseudo-random in [-1, 1)
 ("random") or small integers whose products and sums are exact ("ints").
+
+With --b-guard-page, @gemm gets a copy of B that ends exactly at a 4 KiB page
+boundary followed by a PROT_NONE page (mprotect), so a kernel that reads past
+the last element of B crashes instead of passing.
 """
 import argparse
 
@@ -29,7 +33,11 @@ def main():
                     help="@gemm works on tensors (bufferized by the pipeline)")
     ap.add_argument("--sketch", default="",
                     help="a #tensorop.sketch<...> to attach instead of asking the advisor")
+    ap.add_argument("--b-guard-page", action="store_true",
+                    help="B ends at a page boundary followed by an inaccessible page")
     a = ap.parse_args()
+    if a.b_guard_page and a.tensors:
+        ap.error("--b-guard-page works on memrefs only")
     m, n, k = a.m, a.n, a.k
     ashape = (k, m) if a.transpose_a else (m, k)
     bshape = (n, k) if a.transpose_b else (k, n)
@@ -43,6 +51,13 @@ def main():
     at = f"{ashape[0]}x{ashape[1]}xf32"
     bt = f"{bshape[0]}x{bshape[1]}xf32"
     ct = f"{m}x{n}xf32"
+    # B as @gemm sees it: with --b-guard-page a view whose last element is
+    # the last float of a page (4 KiB = 1024 floats).
+    belems = bshape[0] * bshape[1]
+    bend = (belems + 1023) // 1024 * 1024
+    gbt = bt
+    if a.b_guard_page:
+        gbt = f"{bt}, strided<[{bshape[1]}, 1], offset: {bend - belems}>"
 
     if a.tensors:
         gemm = f"""
@@ -56,8 +71,8 @@ func.func @gemm(%A: memref<{at}>, %B: memref<{bt}>, %C: memref<{ct}>) {{
 }}"""
     else:
         gemm = f"""
-func.func @gemm(%A: memref<{at}>, %B: memref<{bt}>, %C: memref<{ct}>) {{
-  linalg.matmul{maps} ins(%A, %B : memref<{at}>, memref<{bt}>) outs(%C : memref<{ct}>){attr}
+func.func @gemm(%A: memref<{at}>, %B: memref<{gbt}>, %C: memref<{ct}>) {{
+  linalg.matmul{maps} ins(%A, %B : memref<{at}>, memref<{gbt}>) outs(%C : memref<{ct}>){attr}
   return
 }}"""
         attr = ""
@@ -104,6 +119,29 @@ func.func @gemm(%A: memref<{at}>, %B: memref<{bt}>, %C: memref<{ct}>) {{
                       for s, p, q in [(1, 7919, 104729), (2, 15485863, 3571), (3, 2654435, 40503)])
     aload = "%A[%kk, %i]" if a.transpose_a else "%A[%i, %kk]"
     bload = "%B[%j, %kk]" if a.transpose_b else "%B[%kk, %j]"
+    guard_setup = guard_teardown = ""
+    b_arg = "%B"
+    if a.b_guard_page:
+        b_arg = "%Bg"
+        guard_setup = f"""
+  // B copied to the end of page-aligned memory; the next page is made
+  // inaccessible (mprotect returns 0, printed and checked).
+  %Bbuf = memref.alloc() {{alignment = 4096 : i64}} : memref<{bend + 1024}xf32>
+  %Bg = memref.reinterpret_cast %Bbuf to offset: [{bend - belems}], sizes: [{bshape[0]}, {bshape[1]}], strides: [{bshape[1]}, 1] : memref<{bend + 1024}xf32> to memref<{gbt}>
+  memref.copy %B, %Bg : memref<{bt}> to memref<{gbt}>
+  %bbase = memref.extract_aligned_pointer_as_index %Bbuf : memref<{bend + 1024}xf32> -> index
+  %bbase64 = arith.index_cast %bbase : index to i64
+  %gpage = arith.constant {bend * 4} : i64
+  %gaddr = arith.addi %bbase64, %gpage : i64
+  %plen = arith.constant 4096 : i64
+  %prot_none = arith.constant 0 : i32
+  %prot_rw = arith.constant 3 : i32
+  %mp = func.call @mprotect(%gaddr, %plen, %prot_none) : (i64, i64, i32) -> i32
+  vector.print str "mprotect: "
+  vector.print %mp : i32"""
+        guard_teardown = f"""
+  %mp2 = func.call @mprotect(%gaddr, %plen, %prot_rw) : (i64, i64, i32) -> i32
+  memref.dealloc %Bbuf : memref<{bend + 1024}xf32>"""
     main = f"""
 func.func @main() {{
 {const_lines}
@@ -145,7 +183,9 @@ func.func @main() {{
     memref.store %acc#1, %S[%i, %j] : memref<{m}x{n}xf64>
    }}
   }}
-  call @gemm(%A, %B, %C) : (memref<{at}>, memref<{bt}>, memref<{ct}>) -> ()
+{guard_setup}
+  call @gemm(%A, {b_arg}, %C) : (memref<{at}>, memref<{gbt}>, memref<{ct}>) -> ()
+{guard_teardown}
   %c0i = arith.constant 0 : i64
   %c1i = arith.constant 1 : i64
   %res:2 = scf.for %i = %c0 to %c{m} step %c1 iter_args(%f = %c0i, %mx = %zero) -> (i64, f64) {{
@@ -186,6 +226,8 @@ func.func @main() {{
     print(f"// gemm {m}x{n}x{k} values={a.values} seed={a.seed} "
           f"transpose_a={a.transpose_a} transpose_b={a.transpose_b} tensors={a.tensors}")
     print(gemm)
+    if a.b_guard_page:
+        print("func.func private @mprotect(i64, i64, i32) -> i32")
     print(main)
 
 

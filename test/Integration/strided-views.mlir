@@ -7,6 +7,16 @@
 // Both GEMMs use the microkernel.
 // RUN: tensorop-opt %s --tensorop-pipeline="target=x86-avx512" | FileCheck %s --check-prefix=ASM
 // ASM-COUNT-2: llvm.inline_asm has_side_effects
+// The sketch with pack_b = "none": B's columns are 2 apart, so B is packed
+// anyway (with a remark); with unit column stride (sed), B is read in place
+// with its row stride of 64 floats, not N = 23.
+// RUN: sed 's/pack_b = "kmajor_nr"/pack_b = "none"/' %s | tensorop-opt --tensorop-pipeline="target=x86-avx512" 2>%t.remark | %mlir-runner -e main -entry-point-result=void -O3 -shared-libs=%mlir_c_runner_utils | FileCheck %s
+// RUN: FileCheck %s --check-prefix=REMARK < %t.remark
+// REMARK: remark: tensorop: sketch pack_b "none" needs B with unit column stride {{.*}}; B is packed instead
+// RUN: sed -e 's/pack_b = "kmajor_nr"/pack_b = "none"/' -e 's/strided<\[64, 2\]/strided<[64, 1]/' -e 's/\[29, 23\] \[1, 2\]/[29, 23] [1, 1]/' %s > %t.unit.mlir
+// RUN: tensorop-opt %t.unit.mlir --tensorop-pipeline="target=x86-avx512" | %mlir-runner -e main -entry-point-result=void -O3 -shared-libs=%mlir_c_runner_utils | FileCheck %s
+// RUN: tensorop-opt %t.unit.mlir --tensorop-pipeline="target=x86-avx512" | FileCheck %s --check-prefix=LDB
+// LDB: x86_avx512_f32_6x16_u4_explicit_ldb256
 
 // CHECK:      advisor: wrong 0 outside 0{{$}}
 // CHECK-NEXT: sketch: wrong 0 outside 0{{$}}

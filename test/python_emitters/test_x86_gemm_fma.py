@@ -103,6 +103,10 @@ STATIC_SPECS = [
     spec(isa="avx2", mr=4, nr=24, k_unroll=3, prefetch_b=8),
     spec(isa="avx2", mr=1, nr=8, k_unroll=8),
     spec(isa="avx2", mr=1, nr=56),
+    spec(isa="avx512", mr=6, nr=64, b_stride_bytes=4000),
+    spec(isa="avx512", mr=3, nr=112, k_unroll=2, prefetch_b=4, b_stride_bytes=16),
+    spec(isa="avx2", mr=6, nr=16, b_stride_bytes=400),
+    spec(isa="avx2", mr=1, nr=40, k_unroll=3, b_stride_bytes=4000),
 ]
 
 
@@ -154,6 +158,18 @@ class TestSpecValidation(unittest.TestCase):
         (json.dumps(spec(isa="avx512", mr=2, nr=176)), "mr"),
         (json.dumps(spec(isa="avx2", mr=7, nr=16)), "mr"),
         (json.dumps(spec(isa="avx512", mr=32, nr=16, broadcast="embedded")), "mr"),
+        # unpacked B: stride in bytes, a multiple of 4, AVX-512 only, nv <= 7
+        (json.dumps(spec(isa="avx512", mr=6, nr=64, b_stride_bytes=-4)), "b_stride_bytes"),
+        (json.dumps(spec(isa="avx512", mr=6, nr=64, b_stride_bytes=6)), "b_stride_bytes"),
+        (json.dumps(spec(isa="avx512", mr=6, nr=64, b_stride_bytes="400")),
+         "b_stride_bytes"),
+        # avx2: one more register (the B mask): 4*3 + 3 + 1 + 1 = 17 > 16
+        (json.dumps(spec(isa="avx2", mr=4, nr=24, b_stride_bytes=400)), "mr"),
+        (json.dumps(spec(isa="avx2", mr=1, nr=64, b_stride_bytes=400)), "b_stride_bytes"),
+        (json.dumps(spec(isa="avx512", mr=1, nr=128, b_stride_bytes=400)),
+         "b_stride_bytes"),
+        (json.dumps(spec(isa="avx512", mr=6, nr=64, prefetch_b=1024,
+                         b_stride_bytes=1 << 24)), "prefetch_b"),
     ]
 
     def test_bad_specs_exit_2_and_name_field(self):
@@ -213,7 +229,8 @@ class TestOutputContract(unittest.TestCase):
         self.assertEqual(o["accumulators"], 24)
         self.assertEqual(o["flops_per_k"], 768)
         self.assertEqual(o["emitter"], "x86_gemm_fma.py")
-        self.assertEqual(o["emitter_version"], 1)
+        self.assertEqual(o["emitter_version"], 2)
+        self.assertEqual(o["b_stride_bytes"], 0)
         # 24 accumulators + 4 B vectors + 2 alternating broadcast registers
         self.assertEqual(o["vector_registers_used"], 30)
         keys = list(o.keys())
@@ -225,6 +242,16 @@ class TestOutputContract(unittest.TestCase):
                             prefetch_b=8))
         self.assertEqual(o2["name"], "x86_avx512_f32_6x64_u8_embedded_pf8")
         self.assertEqual(o2["vector_registers_used"], 28)
+        o3 = emit_json(spec(isa="avx512", mr=6, nr=64, b_stride_bytes=4000))
+        self.assertEqual(o3["name"], "x86_avx512_f32_6x64_u4_explicit_ldb4000")
+        self.assertEqual(o3["b_stride_bytes"], 4000)
+        # every B load of an unpacked kernel is masked and zeroing
+        bloads = re.findall(r"vmovups [^,]*\(\$1\), [^\n]*", o3["asm"])
+        self.assertEqual(len(bloads), 4 * 5)  # 4 vectors, 4 unrolled + 1 remainder steps
+        for line in bloads:
+            self.assertRegex(line, r"\{%k[1-4]\} \{z\}$")
+        self.assertIn("add $$16000, $1", o3["asm"])
+        self.assertIn("add $$4000, $1", o3["asm"])
 
     def test_determinism(self):
         for s in STATIC_SPECS[:6] + STATIC_SPECS[10:12]:
@@ -417,6 +444,25 @@ NUMERIC_SPECS = [
 ]
 
 
+# Unpacked B (b_stride_bytes = 4 * ldb) with the row length in floats: ldb
+# below nr (a B matrix narrower than the tile), between, and far above.
+UNPACKED_SPECS = [
+    (spec(isa="avx512", mr=6, nr=64, b_stride_bytes=4 * 131), 131),
+    (spec(isa="avx512", mr=6, nr=64, b_stride_bytes=4 * 37), 37),
+    (spec(isa="avx512", mr=6, nr=64, b_stride_bytes=4 * 5, k_unroll=1), 5),
+    (spec(isa="avx512", mr=6, nr=64, broadcast="embedded", prefetch_b=8,
+          b_stride_bytes=4 * 1000), 1000),
+    (spec(isa="avx512", mr=8, nr=48, k_unroll=3, b_stride_bytes=4 * 48), 48),
+    (spec(isa="avx512", mr=2, nr=112, k_unroll=8, b_stride_bytes=4 * 300), 300),
+    (spec(isa="avx512", mr=1, nr=16, b_stride_bytes=4 * 17), 17),
+    (spec(isa="avx2", mr=6, nr=16, b_stride_bytes=4 * 131), 131),
+    (spec(isa="avx2", mr=6, nr=16, k_unroll=3, b_stride_bytes=4 * 5), 5),
+    (spec(isa="avx2", mr=3, nr=24, prefetch_b=8, b_stride_bytes=4 * 37), 37),
+    (spec(isa="avx2", mr=1, nr=56, k_unroll=1, b_stride_bytes=4 * 1000), 1000),
+    (spec(isa="avx2", mr=2, nr=8, b_stride_bytes=4 * 8), 8),
+]
+
+
 def m_list(mr):
     if mr <= 8:
         return list(range(1, mr + 1))
@@ -448,9 +494,10 @@ def build(tmp, tag, kernel_src, kernel_ext):
     return exe
 
 
-def run_check(exe, mr, nr, kcs, ms, ns, seed=1, c_roundings=1):
+def run_check(exe, mr, nr, kcs, ms, ns, seed=1, c_roundings=1, ldb=0):
     args = [exe, "check", str(mr), str(nr), ",".join(map(str, kcs)),
-            ",".join(map(str, ms)), ",".join(map(str, ns)), str(seed), str(c_roundings)]
+            ",".join(map(str, ms)), ",".join(map(str, ns)), str(seed), str(c_roundings),
+            str(ldb)]
     p = subprocess.run(args, capture_output=True, text=True, timeout=120)
     return p.returncode, p.stdout + p.stderr
 
@@ -522,6 +569,47 @@ class TestNumeric(unittest.TestCase):
         if skipped:
             sys.stderr.write("\nnote: CPU lacks features for %d specs, not run: %s\n"
                              % (len(skipped), skipped))
+
+    def test_unpacked_b_numeric(self):
+        """Kernels reading B in place: right results, and no read past the
+        last element of B (it ends at a PROT_NONE page) on N edges."""
+        ran = 0
+        for i, (s, ldb) in enumerate(UNPACKED_SPECS):
+            if not cpu_ok(s["isa"]):
+                continue
+            ran += 1
+            with self.subTest(spec=s):
+                exe = build(self.tmp, "u%d" % i, emit_function(s), ".s")
+                lanes = 16 if s["isa"] == "avx512" else 8
+                ns = sorted(set(n_list(s["nr"], lanes)) | {min(ldb, s["nr"])})
+                rc, out = run_check(exe, s["mr"], s["nr"], KC_LIST, m_list(s["mr"]), ns,
+                                    seed=50 + i, ldb=ldb)
+                self.assertEqual(rc, 0, out)
+                self.assertRegex(out, r"^OK [0-9]+")
+        if not ran:
+            self.skipTest("CPU lacks avx512 and avx2")
+
+    def test_unpacked_b_overread_is_caught(self):
+        """The harness faults on an unmasked B load at the N edge."""
+        cases = [
+            (spec(isa="avx512", mr=6, nr=64, b_stride_bytes=4 * 37), 37,
+             lambda t: re.sub(r"(vmovups [^,\n]*\(%rsi\), %zmm[0-9]+) \{%k[0-9]\} \{z\}",
+                              r"\1", t)),
+            (spec(isa="avx2", mr=6, nr=16, b_stride_bytes=4 * 13), 13,
+             lambda t: re.sub(r"vmaskmovps ([^,\n]*\(%rsi\)), %ymm[0-9]+, (%ymm[0-9]+)",
+                              r"vmovups \1, \2", t)),
+        ]
+        for s, ldb, mutate in cases:
+            if not cpu_ok(s["isa"]):
+                continue
+            with self.subTest(spec=s):
+                good = emit_function(s)
+                bad = mutate(good)
+                self.assertNotEqual(bad, good)
+                exe = build(self.tmp, "u_unmasked_" + s["isa"], bad, ".s")
+                rc, out = run_check(exe, s["mr"], s["nr"], [1, 5], [s["mr"]], [ldb], ldb=ldb)
+                self.assertEqual(rc, 3, out)
+                self.assertIn("FAULT", out)
 
     @unittest.skipIf(CLANG is None, "clang-22 not found: LLVM IR inline-asm test skipped")
     def test_inline_asm_through_llvm(self):

@@ -9,12 +9,17 @@
  * Build:  clang-22 -O2 ukernel_harness.c kernel.s -o harness
  *
  * Check mode:
- *   harness check MR NR KCLIST MLIST NLIST SEED [CROUNDINGS]
+ *   harness check MR NR KCLIST MLIST NLIST SEED [CROUNDINGS [LDB]]
  *     KCLIST, MLIST, NLIST: comma-separated lists; every combination is run,
  *     each with three C row strides (ldc = n_rem, nr + 3, 2*nr + 16 floats).
  *     CROUNDINGS (default 1): how many times the kernel may round into C
  *     (e.g. 2 when the tested ukernel runs the microkernel twice on halves
  *     of kc); scales the 6e-8*|ref| term of the tolerance.
+ *     LDB (default 0): 0 for a packed B panel; > 0 for a kernel emitted with
+ *     b_stride_bytes = 4*LDB, which reads B in place from rows of LDB floats.
+ *     Then B holds the kc rows of the matrix and ends right after
+ *     B[kc-1][n_rem-1] at a PROT_NONE page (an N-edge over-read faults);
+ *     columns n_rem..LDB-1 hold NaN; cases with n_rem > LDB are skipped.
  *   For every case:
  *     - A (kc*MR floats) and B (kc*NR floats) end exactly at a page boundary
  *       followed by a PROT_NONE page (reading past the panels faults); panel
@@ -124,17 +129,22 @@ static int parse_list(const char *s, long *out, int max) {
 }
 
 static double c_roundings = 1.0;
+static long ldb = 0;
 
 static int check_case(long mr, long nr, long kc, long m, long n, long ldc) {
   const float nanv = NAN;
   guarded_t ga, gb, gc;
-  size_t a_len = (size_t)(kc * mr), b_len = (size_t)(kc * nr);
+  /* B(k, j) is b[k * bs + j]: a packed panel, or rows of the matrix */
+  long bs = ldb > 0 ? ldb : nr;
+  size_t a_len = (size_t)(kc * mr);
+  size_t b_len = ldb > 0 ? (kc > 0 ? (size_t)((kc - 1) * ldb + n) : 0) : (size_t)(kc * nr);
   guarded_alloc(&ga, a_len * sizeof(float));
   guarded_alloc(&gb, b_len * sizeof(float));
   float *a = (float *)ga.ptr, *b = (float *)gb.ptr;
   for (long k = 0; k < kc; k++) {
     for (long r = 0; r < mr; r++) a[k * mr + r] = r < m ? rng_float() : nanv;
-    for (long j = 0; j < nr; j++) b[k * nr + j] = j < n ? rng_float() : nanv;
+    for (long j = 0; j < bs && (size_t)(k * bs + j) < b_len; j++)
+      b[k * bs + j] = j < n ? rng_float() : nanv;
   }
   const long guard = 64;
   size_t c_len = (size_t)(guard + (m - 1) * ldc + n);
@@ -146,7 +156,8 @@ static int check_case(long mr, long nr, long kc, long m, long n, long ldc) {
   memcpy(before, region, c_len * sizeof(float));
 
   snprintf(current_case, sizeof current_case,
-           "mr=%ld nr=%ld kc=%ld m_rem=%ld n_rem=%ld ldc=%ld floats", mr, nr, kc, m, n, ldc);
+           "mr=%ld nr=%ld kc=%ld m_rem=%ld n_rem=%ld ldc=%ld ldb=%ld floats", mr, nr, kc, m, n,
+           ldc, ldb);
   ukernel(a, b, c, kc, ldc * (long)sizeof(float), m, n);
 
   int bad = 0;
@@ -165,7 +176,7 @@ static int check_case(long mr, long nr, long kc, long m, long n, long ldc) {
     }
     double ref = before[i], mag = 0.0;
     for (long k = 0; k < kc; k++) {
-      double p = (double)a[k * mr + r] * (double)b[k * nr + j];
+      double p = (double)a[k * mr + r] * (double)b[k * bs + j];
       ref += p;
       mag += fabs(p);
     }
@@ -274,9 +285,9 @@ int main(int argc, char **argv) {
     return bench(atol(argv[2]), atol(argv[3]), atol(argv[4]),
                  argc >= 6 ? atof(argv[5]) : 1.0);
   }
-  if ((argc != 8 && argc != 9) || strcmp(argv[1], "check") != 0) {
+  if (argc < 8 || argc > 10 || strcmp(argv[1], "check") != 0) {
     fprintf(stderr,
-            "usage: %s check MR NR KCLIST MLIST NLIST SEED [CROUNDINGS]\n"
+            "usage: %s check MR NR KCLIST MLIST NLIST SEED [CROUNDINGS [LDB]]\n"
             "       %s bench MR NR KC [SECONDS]\n"
             "       %s peak\n",
             argv[0], argv[0], argv[0]);
@@ -288,7 +299,8 @@ int main(int argc, char **argv) {
       nn = parse_list(argv[6], ns, 64);
   rng_state ^= (uint64_t)atol(argv[7]) * 0x9E3779B97F4A7C15ull;
   if (!rng_state) rng_state = 1;
-  if (argc == 9) c_roundings = atof(argv[8]);
+  if (argc >= 9) c_roundings = atof(argv[8]);
+  if (argc == 10) ldb = atol(argv[9]);
   signal(SIGSEGV, on_fault);
   signal(SIGBUS, on_fault);
   signal(SIGILL, on_fault);
@@ -302,6 +314,7 @@ int main(int argc, char **argv) {
           fprintf(stderr, "bad m_rem/n_rem %ld/%ld\n", m, n);
           return 2;
         }
+        if (ldb > 0 && n > ldb) continue;
         long ldcs[3] = {n, nr + 3, 2 * nr + 16};
         for (int il = 0; il < 3; il++) {
           cases++;
