@@ -1,6 +1,7 @@
 //===- GpuTune.cpp - tensorop tune for NVIDIA targets ---------------------===//
 
 #include "GpuTune.h"
+#include "ChildProcess.h"
 #include "Measure.h"
 #include "TextFiles.h"
 #include "TuneModel.h"
@@ -21,14 +22,12 @@
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
@@ -40,6 +39,8 @@ using namespace mlir::tensorop;
 using tensorop::GpuTuneOptions;
 using tensorop::readTextFile;
 using tensorop::writeTextFile;
+using ::tensorop::fileContentHash;
+using ::tensorop::historyForModel;
 
 namespace {
 
@@ -59,17 +60,8 @@ std::string joinPath(StringRef dir, StringRef file) {
   return std::string(p);
 }
 
-std::string fileHash(StringRef path) {
-  std::string text = readTextFile(path);
-  return toHex(SHA256::hash(arrayRefFromStringRef(text)), true).substr(0, 16);
-}
-
 /// How one runner process ended, as the runner (or run.sh) left it.
-struct RunnerOutcome {
-  int rc = -1;
-  bool killed = false; ///< by our wall-clock limit
-  std::string stdoutText, stderrText;
-};
+using RunnerOutcome = ::tensorop::ChildOutcome;
 
 /// A runner that cannot set the GPU up at all (no device, no driver) is not
 /// the candidate's failure: the tuner stops instead of recording it.
@@ -171,35 +163,15 @@ CandidateRecord classify(const RunnerOutcome &o, unsigned limit,
 }
 
 /// Runs `runner` with `args` here, stdout/stderr captured, killed after
-/// `limit` seconds.
+/// `limit` seconds; why it could not run, or died, goes to its stderr text
+/// (what classify reads).
 RunnerOutcome runRunner(StringRef runner, ArrayRef<std::string> args,
                         unsigned limit) {
-  RunnerOutcome o;
-  SmallString<128> outPath, errPath;
-  sys::fs::createTemporaryFile("tensorop-gpu-runner", "json", outPath);
-  sys::fs::createTemporaryFile("tensorop-gpu-runner", "err", errPath);
-  FileRemover removeOut(outPath), removeErr(errPath);
-  std::vector<StringRef> argv = {runner};
-  for (const std::string &a : args)
-    argv.push_back(a);
-  std::optional<StringRef> redirects[] = {StringRef(""), StringRef(outPath),
-                                          StringRef(errPath)};
-  std::string message;
-  bool failedToRun = false;
-  auto start = std::chrono::steady_clock::now();
-  o.rc = sys::ExecuteAndWait(runner, argv, std::nullopt, redirects, limit, 0,
-                             &message, &failedToRun);
-  double elapsed =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
-  o.killed = StringRef(message).contains("timed out") ||
-             (o.rc == -2 && elapsed >= limit - 0.5);
-  o.stdoutText = readTextFile(outPath);
-  o.stderrText = readTextFile(errPath);
-  if (failedToRun)
-    o.stderrText = "cannot run " + runner.str() + ": " + message;
+  RunnerOutcome o = ::tensorop::runWithLimit(runner, args, limit);
+  if (o.failedToRun)
+    o.stderrText = "cannot run " + runner.str() + ": " + o.message;
   else if (o.rc < 0 && !o.killed)
-    o.stderrText += message;
+    o.stderrText += o.message;
   return o;
 }
 
@@ -559,7 +531,7 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
       return fail(toString(searchSpace.takeError()));
     MCTS search(**searchSpace, o.seed);
     double peak = peakTflops(p.precision);
-    std::string emitterHash = fileHash(
+    std::string emitterHash = fileContentHash(
         joinPath(emitterDir, op.builtin.emitter() + ".py"));
     unsigned done = 0, resumed = 0, queued = 0;
     double best = 0;
@@ -613,8 +585,7 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
     // The paper's history prompt: the best and the worst so far with their
     // speed, the failures with their kind.
     unsigned askedAt = ~0u;
-    auto askModel = [&](const OpState &op,
-                        const GpuSearchSpace &) -> std::optional<GpuSketchChoice> {
+    auto askModel = [&](const OpState &op) -> std::optional<GpuSketchChoice> {
       Expected<std::vector<CandidateRecord>> rows = db.list(op.signature);
       std::vector<CandidateRecord> history;
       if (rows)
@@ -625,10 +596,6 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
         return r.targetFingerprint != fingerprint ||
                r.status == status::kPending;
       });
-      llvm::stable_sort(history, [](const CandidateRecord &a,
-                                    const CandidateRecord &b) {
-        return a.gflops.value_or(0) > b.gflops.value_or(0);
-      });
       std::string text =
           formatv("Tuning a GEMM M={0} N={1} K={2}, A and B {3}, C {4}, "
                   "computed in {5}, on {6} ({7}). The kernel family is {8}; "
@@ -637,27 +604,15 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
                   p.m, p.n, p.k, p.aType, p.cType, p.precision, o.target,
                   device.empty() ? "the batch's GPU" : device,
                   op.builtin.kernel, op.builtin.describe())
-              .str();
-      auto line = [&](const CandidateRecord &r) {
-        auto attr = dyn_cast_or_null<GpuSketchAttr>(
-            mlir::parseAttribute(r.config, &ctx));
-        text += "- " +
-                (r.status == status::kOk
-                     ? formatv("{0:F1}", r.gflops.value_or(0) / 1000).str()
-                     : r.status) +
-                ": " +
-                (attr ? GpuSketchChoice::fromAttr(attr).describe() : r.config) +
-                "\n";
-      };
-      for (size_t i = 0; i < history.size() && i < 5; ++i)
-        line(history[i]);
-      if (history.size() > 8) {
-        text += "...\nWorst:\n";
-        for (size_t i = history.size() - 3; i < history.size(); ++i)
-          line(history[i]);
-      }
-      text += "Propose ONE new sketch, different from all of these, that you "
-              "expect to be faster. Answer with the JSON object only.";
+              .str() +
+          historyForModel(std::move(history), 1e-3,
+                          [&](const CandidateRecord &r) {
+                            auto attr = dyn_cast_or_null<GpuSketchAttr>(
+                                mlir::parseAttribute(r.config, &ctx));
+                            return attr ? GpuSketchChoice::fromAttr(attr)
+                                              .describe()
+                                        : r.config;
+                          });
       ChatRequest chat;
       chat.messages = {{"system", llmSystem}, {"user", text}};
       Expected<ChatResponse> answer = llm->chat(chat);
@@ -686,7 +641,7 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
       unsigned count = done + queued;
       if (llm && count > 0 && count % o.llmEvery == 0 && count != askedAt) {
         askedAt = count;
-        proposal = askModel(op, space);
+        proposal = askModel(op);
       }
       std::optional<std::vector<int64_t>> point;
       GpuSketchChoice choice;

@@ -12,7 +12,9 @@
 
 #include "Commands.h"
 #include "CompilerContext.h"
+#include "ChildProcess.h"
 #include "GpuTune.h"
+#include "TextFiles.h"
 #include "TuneModel.h"
 #include "Measure.h"
 
@@ -33,14 +35,12 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
@@ -50,6 +50,10 @@
 
 using namespace llvm;
 using namespace mlir::tensorop;
+using ::tensorop::ChildOutcome;
+using ::tensorop::fileContentHash;
+using ::tensorop::historyForModel;
+using ::tensorop::runWithLimit;
 
 namespace {
 cl::SubCommand tuneCmd("tune", "Tune every supported op of a module: MCTS "
@@ -124,48 +128,21 @@ struct Outcome {
   bool resumed = false;
 };
 
-std::string fileHash(StringRef path) {
-  auto buf = MemoryBuffer::getFile(path);
-  if (!buf)
-    return "";
-  return toHex(SHA256::hash(arrayRefFromStringRef((*buf)->getBuffer())),
-               true)
-      .substr(0, 16);
-}
-
 /// Runs the worker on one object with a wall-clock limit; the result is the
 /// worker's JSON, or a crash/timeout record.
 CandidateRecord measure(StringRef object, StringRef symbol,
                         const GemmProblem &p) {
   CandidateRecord r;
   std::string self = sys::fs::getMainExecutable(nullptr, nullptr);
-  SmallString<128> outPath, errPath;
-  sys::fs::createTemporaryFile("tensorop-worker", "json", outPath);
-  sys::fs::createTemporaryFile("tensorop-worker", "err", errPath);
-  FileRemover removeOut(outPath), removeErr(errPath);
-  std::vector<std::string> args = {
+  ChildOutcome o = runWithLimit(
       self,
-      "worker",
-      "--object=" + object.str(),
-      "--symbol=" + symbol.str(),
-      "--m=" + std::to_string(p.m),
-      "--n=" + std::to_string(p.n),
-      "--k=" + std::to_string(p.k),
-      "--rounds=" + std::to_string(workerRounds)};
-  SmallVector<StringRef> argRefs(args.begin(), args.end());
-  std::optional<StringRef> redirects[] = {StringRef(""), StringRef(outPath),
-                                          StringRef(errPath)};
-  std::string message;
-  bool failedToRun = false;
-  auto start = std::chrono::steady_clock::now();
-  int rc = sys::ExecuteAndWait(self, argRefs, std::nullopt, redirects,
-                               candidateTimeout, 0, &message, &failedToRun);
-  double elapsed = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
-  auto out = MemoryBuffer::getFile(outPath);
-  std::string text = out ? (*out)->getBuffer().trim().str() : "";
-  if (rc == 0 && !text.empty()) {
+      {"worker", "--object=" + object.str(), "--symbol=" + symbol.str(),
+       "--m=" + std::to_string(p.m), "--n=" + std::to_string(p.n),
+       "--k=" + std::to_string(p.k),
+       "--rounds=" + std::to_string(workerRounds)},
+      candidateTimeout);
+  std::string text = StringRef(o.stdoutText).trim().str();
+  if (o.rc == 0 && !text.empty()) {
     Expected<json::Value> v = json::parse(text);
     if (v && v->getAsObject()) {
       json::Object *o = v->getAsObject();
@@ -183,16 +160,15 @@ CandidateRecord measure(StringRef object, StringRef symbol,
     }
     consumeError(v.takeError());
   }
-  bool timedOut = StringRef(message).contains("timed out") ||
-                  (rc == -2 && elapsed >= candidateTimeout - 0.5);
-  r.status = timedOut ? status::kTimeout : status::kCrash;
-  if (timedOut)
+  r.status = o.killed ? status::kTimeout : status::kCrash;
+  if (o.killed)
     r.error = formatv("no result within {0} s; the worker was killed",
                       unsigned(candidateTimeout))
                   .str();
   else
     r.error = "the worker died (" +
-              (message.empty() ? "exit " + std::to_string(rc) : message) +
+              (o.message.empty() ? "exit " + std::to_string(o.rc)
+                                 : o.message) +
               ")";
   return r;
 }
@@ -201,29 +177,12 @@ CandidateRecord measure(StringRef object, StringRef symbol,
 /// configurations so far with their speed, and the failures.
 std::string historyPrompt(const GemmProblem &p, StringRef target,
                           std::vector<CandidateRecord> rows) {
-  std::string text = formatv("Tuning an fp32 GEMM M={0} N={1} K={2} on {3}. "
-                             "Measured so far (GFLOP/s, higher is better):\n",
-                             p.m, p.n, p.k, target)
-                         .str();
-  llvm::sort(rows, [](const CandidateRecord &a, const CandidateRecord &b) {
-    return a.gflops.value_or(0) > b.gflops.value_or(0);
-  });
-  auto line = [&](const CandidateRecord &r) {
-    text += "- " + (r.status == status::kOk
-                        ? formatv("{0:F1}", r.gflops.value_or(0)).str()
-                        : r.status) +
-            ": " + r.config + "\n";
-  };
-  for (size_t i = 0; i < rows.size() && i < 5; ++i)
-    line(rows[i]);
-  if (rows.size() > 8) {
-    text += "...\nWorst:\n";
-    for (size_t i = rows.size() - 3; i < rows.size(); ++i)
-      line(rows[i]);
-  }
-  text += "Propose ONE new sketch, different from all of these, that you "
-          "expect to be faster. Answer with the JSON object only.";
-  return text;
+  return formatv("Tuning an fp32 GEMM M={0} N={1} K={2} on {3}. Measured so "
+                 "far (GFLOP/s, higher is better):\n",
+                 p.m, p.n, p.k, target)
+             .str() +
+         historyForModel(std::move(rows), 1.0,
+                         [](const CandidateRecord &r) { return r.config; });
 }
 
 } // namespace
@@ -348,7 +307,7 @@ int tensorop::runTune() {
                                        : emitterDir.getValue()) +
                              "/x86_gemm_fma.py")
                                 .str();
-  std::string emitterHash = fileHash(emitterPath);
+  std::string emitterHash = fileContentHash(emitterPath);
   SmallString<128> workDir;
   sys::fs::createUniqueDirectory("tensorop-tune", workDir);
 

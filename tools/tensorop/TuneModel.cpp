@@ -5,6 +5,9 @@
 
 #include "tensorop/Targets/TargetHints.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
 using namespace mlir::tensorop;
 
 llvm::Expected<tensorop::TuneModel>
@@ -26,4 +29,32 @@ tensorop::openTuneModel(llvm::StringRef advisor, llvm::StringRef promptFile) {
                                    " is missing");
   m.client = std::make_unique<LLMClient>(*config);
   return m;
+}
+
+std::string tensorop::historyForModel(
+    std::vector<CandidateRecord> rows, double speedScale,
+    llvm::function_ref<std::string(const CandidateRecord &)> describe) {
+  llvm::stable_sort(rows, [](const CandidateRecord &a,
+                             const CandidateRecord &b) {
+    return a.gflops.value_or(0) > b.gflops.value_or(0);
+  });
+  std::string text;
+  auto line = [&](const CandidateRecord &r) {
+    text += "- " +
+            (r.status == status::kOk
+                 ? llvm::formatv("{0:F1}", r.gflops.value_or(0) * speedScale)
+                       .str()
+                 : r.status) +
+            ": " + describe(r) + "\n";
+  };
+  for (size_t i = 0; i < rows.size() && i < 5; ++i)
+    line(rows[i]);
+  if (rows.size() > 8) {
+    text += "...\nWorst:\n";
+    for (size_t i = rows.size() - 3; i < rows.size(); ++i)
+      line(rows[i]);
+  }
+  text += "Propose ONE new sketch, different from all of these, that you "
+          "expect to be faster. Answer with the JSON object only.";
+  return text;
 }

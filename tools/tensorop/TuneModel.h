@@ -4,6 +4,10 @@
 #define TENSOROP_TOOLS_TUNEMODEL_H
 
 #include "tensorop/LLM/LLMClient.h"
+#include "tensorop/Tuner/TuningDB.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include <vector>
 
 #include "llvm/Support/Error.h"
 
@@ -23,6 +27,14 @@ struct TuneModel {
 /// anything else is an error.
 llvm::Expected<TuneModel> openTuneModel(llvm::StringRef advisor,
                                         llvm::StringRef promptFile);
+/// The search history as the paper gives it to the model: the five fastest
+/// rows and, past eight rows, the three slowest, one per line as
+/// "- <speed or failure kind>: <describe(row)>" (speed = GFLOP/s times
+/// `speedScale`, one decimal), then the request for one new sketch.
+std::string historyForModel(
+    std::vector<mlir::tensorop::CandidateRecord> rows, double speedScale,
+    llvm::function_ref<std::string(const mlir::tensorop::CandidateRecord &)>
+        describe);
 } // namespace tensorop
 
 #endif
