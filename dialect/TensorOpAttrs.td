@@ -129,7 +129,12 @@ def TensorOp_GpuSketchAttr : TensorOp_Attr<"GpuSketch", "gpu_sketch"> {
       warpgroup produces); `stages` shared-memory stages; `group_m` tile
       rows per L2 group of the tile order; `ctas`: a persistent grid of
       that many CTAs (0: one CTA per tile);
-    * `target` and `source` as in `#tensorop.sketch`.
+    * `target` and `source` as in `#tensorop.sketch`;
+    * `cluster_m` x `cluster_n` (wgmma; default 1 x 1, then not printed):
+      thread-block clusters of that many CTAs (at most 2 in all) that
+      compute neighbouring tiles down (`cluster_m`) or across
+      (`cluster_n`) and multicast the tile they share (B, or A) into each
+      other's shared memory with TMA.
 
     ```mlir
     #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 128,
@@ -148,7 +153,9 @@ def TensorOp_GpuSketchAttr : TensorOp_Attr<"GpuSketch", "gpu_sketch"> {
     "int64_t":$warps_m, "int64_t":$warps_n, "int64_t":$consumers,
     "int64_t":$stages, "int64_t":$group_m, "int64_t":$ctas,
     "TargetAttr":$target,
-    StringRefParameter<"provenance of the choice">:$source);
+    StringRefParameter<"provenance of the choice">:$source,
+    DefaultValuedParameter<"int64_t", "1", "CTAs of a cluster down M">:$cluster_m,
+    DefaultValuedParameter<"int64_t", "1", "CTAs of a cluster across N">:$cluster_n);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

@@ -20,9 +20,27 @@ TMA zero-fills boxes that cross the matrix edges, so any M, N, K whose rows
 are 16-byte aligned (K and N multiples of 8) is handled; the C stores are
 predicated.
 
+Thread-block clusters (cluster_m x cluster_n CTAs, at most 2 in all): the
+CTAs of a cluster compute neighbouring output tiles, cluster_m tiles down
+(they share the B tile) or cluster_n tiles across (they share the A tile).
+Each CTA loads its share of the shared tile and multicasts it
+(cp.async.bulk.tensor ... .multicast::cluster) into the same stage of every
+CTA of the cluster, so L2 serves each shared tile once per cluster. Because
+a CTA writes into its peers' stages, a stage is free only when the
+consumers of every CTA of the cluster have released it: consumers arrive on
+the "empty" barrier of each CTA (mapa + mbarrier.arrive.shared::cluster),
+whose count is consumers * 4 * cluster size. The CTAs of a cluster walk the
+same sequence of cluster tiles in lockstep; a CTA whose tile lies past the
+matrix edge still loads and multicasts its share (TMA zero-fills, the
+stores are predicated), and no CTA exits before its peers (a cluster
+barrier at the end), since they still arrive on its barriers. The kernel
+then carries .explicitcluster and .reqnctapercluster and the answer a
+"cluster" launch dimension.
+
 Spec: name, m, n, k, a_dtype (bf16|f16), c_dtype (f32|bf16|f16), accumulate,
   sm (90), block_m (128), block_n (256), consumers (2), stages (4),
-  group_m (8), sms (132)
+  group_m (8), sms (132: the most CTAs of the persistent grid),
+  cluster_m (1), cluster_n (1)
 Answer: JSON; operands $0=A $1=B $2=C $3=tensor map of A $4=tensor map of B
 (64-bit global addresses of CUtensorMap objects) and $5 = the 32-bit shared
 address of the dynamic shared-memory window.  --format=ptx: a PTX module.
@@ -36,8 +54,32 @@ FAMILY = "nvidia_gemm_wgmma"
 BK = 64                     # 64 bf16 = 128 bytes: one 128B swizzle row
 
 
+def cluster_tile_coords(b, cm, cn):
+    """(tm, tn) of this CTA from the cluster tile's (tm, tn): rank r of a
+    cluster of cm x cn CTAs takes the r-th tile down (cm) or across (cn)."""
+    if cm > 1:
+        b.ins("mad.lo.u32 %%qtm, %%qtm, %d, %%qrank" % cm)
+    if cn > 1:
+        b.ins("mad.lo.u32 %%qtn, %%qtn, %d, %%qrank" % cn)
+
+
+def release_stage(b, pred, cs):
+    """A consumer warp frees the stage whose empty barrier is at %qt0: lane 0
+    in this CTA or, in a cluster, lane r in the CTA of rank r (mapa gives
+    that CTA's address of the same barrier; `pred` includes lane < cs).
+    The arrival only says that the wgmma reads of the stage are done, so
+    the default CTA-scope release suffices: a cluster-scope one costs a
+    fence per k step."""
+    if cs == 1:
+        b.ins("@%s mbarrier.arrive.shared::cta.b64 %%qstate, [%%qt0]" % pred)
+        return
+    b.ins("mapa.shared::cluster.u32 %qt6, %qt0, %qlane")
+    b.ins("@%s mbarrier.arrive.shared::cluster.b64 _, [%%qt6]" % pred)
+
+
 def emit(spec, fmt):
-    c = common_spec(spec, ("block_m", "block_n", "consumers", "stages", "group_m", "sms"))
+    c = common_spec(spec, ("block_m", "block_n", "consumers", "stages", "group_m", "sms",
+                           "cluster_m", "cluster_n"))
     m, n, k = c["m"], c["n"], c["k"]
     dt, cdt = c["a_dtype"], c["c_dtype"]
     if dt not in ("bf16", "f16"):
@@ -55,6 +97,13 @@ def emit(spec, fmt):
     stages = get_int(spec, "stages", default=4, lo=2, hi=8)
     group_m = get_int(spec, "group_m", default=8, lo=1, hi=64)
     sms = get_int(spec, "sms", default=132, lo=1, hi=1024)
+    cm = get_int(spec, "cluster_m", default=1, lo=1, hi=2)
+    cn = get_int(spec, "cluster_n", default=1, lo=1, hi=2)
+    cs = cm * cn
+    if cs > 2:
+        raise SpecError("cluster_n", "clusters of at most 2 CTAs (got %dx%d)" % (cm, cn))
+    if sms < cs:
+        raise SpecError("sms", "a grid of %d CTAs cannot hold a cluster of %d" % (sms, cs))
     if bm % (64 * nc):
         raise SpecError("block_m", "must be a multiple of 64 * consumers")
     if bn % 64:
@@ -74,9 +123,12 @@ def emit(spec, fmt):
         raise SpecError("stages", "%d bytes of shared memory (more than 232448)" % smem)
     threads = 128 * (nc + 1)
     tiles_m, tiles_n = ceil_div(m, bm), ceil_div(n, bn)
-    ntiles = tiles_m * tiles_n
+    # The persistent loop walks cluster tiles: cm x cn neighbouring tiles.
+    ctiles_m, ctiles_n = ceil_div(tiles_m, cm), ceil_div(tiles_n, cn)
+    ntiles = ctiles_m * ctiles_n
     kt_total = ceil_div(k, BK)
-    grid = min(ntiles, sms)
+    grid = min(ntiles, sms // cs) * cs
+    a_part = bm // cn                            # rows of A each CTA of a row pair loads
     consumer_regs = 232 if nc == 2 else 240
 
     b = PtxBody()
@@ -89,6 +141,8 @@ def emit(spec, fmt):
     R("b32", "%qdal"), R("b32", "%qdbl"), R("b32", "%qdh")
     R("b64", "%qdA"), R("b64", "%qdB"), R("b64", "%qstate"), R("b64", "%qw64"), R("b64", "%qcrow")
     R("pred", "%qp", 8)
+    if cs > 1:
+        R("b32", "%qrank"), R("b16", "%qmask")
     R("f32", "%qacc", acc_regs)
     declare_store_temps(b)
 
@@ -114,10 +168,18 @@ def emit(spec, fmt):
     b.ins("@%qp0 bra " + init_done)
     for s in range(stages):
         b.ins("mbarrier.init.shared::cta.b64 [%%qfull+%d], 1" % (8 * s))
-        b.ins("mbarrier.init.shared::cta.b64 [%%qempty+%d], %d" % (8 * s, 4 * nc))
+        # released by every consumer warp of every CTA of the cluster
+        b.ins("mbarrier.init.shared::cta.b64 [%%qempty+%d], %d" % (8 * s, 4 * nc * cs))
     b.ins("fence.mbarrier_init.release.cluster")
     b.label(init_done)
-    b.ins("bar.sync 0")
+    if cs > 1:
+        # peers arrive on these barriers and multicast into this CTA's stages
+        b.ins("barrier.cluster.arrive.release.aligned")
+        b.ins("barrier.cluster.wait.acquire.aligned")
+        b.ins("mov.u32 %qrank, %cluster_ctarank")
+        b.ins("mov.b16 %%qmask, %d" % ((1 << cs) - 1))
+    else:
+        b.ins("bar.sync 0")
     consumer = b.new_label("consumer")
     end = b.new_label("end")
     b.ins("setp.ne.u32 %qp0, %qwg, 0")
@@ -128,7 +190,7 @@ def emit(spec, fmt):
     b.ins("setmaxnreg.dec.sync.aligned.u32 40")
     b.ins("setp.ne.u32 %qp0, %qtid, 0")
     b.ins("@%qp0 bra " + end)
-    b.ins("mov.u32 %qtile, %ctaid.x")
+    b.ins("mov.u32 %%qtile, %s" % ("%clusterid.x" if cs > 1 else "%ctaid.x"))
     b.ins("mov.u32 %qs, 0")
     b.ins("mov.u32 %qph, 0")
     ptile = b.new_label("ptile")
@@ -137,7 +199,8 @@ def emit(spec, fmt):
     b.label(ptile)
     b.ins("setp.ge.u32 %%qp1, %%qtile, %d" % ntiles)
     b.ins("@%qp1 bra " + end)
-    grouped_tile(b, "%qtile", tiles_m, tiles_n, group_m, "%qtm", "%qtn", "%qt")
+    grouped_tile(b, "%qtile", ctiles_m, ctiles_n, group_m, "%qtm", "%qtn", "%qt")
+    cluster_tile_coords(b, cm, cn)
     b.ins("mul.lo.u32 %%qm0, %%qtm, %d" % bm)
     b.ins("mul.lo.u32 %%qn0, %%qtn, %d" % bn)
     b.ins("mov.u32 %qkt, 0")
@@ -153,13 +216,27 @@ def emit(spec, fmt):
     b.ins("mul.lo.u32 %%qdst, %%qs, %d" % stg)
     b.ins("add.u32 %qdst, %qdst, %qsmem")
     b.ins("shl.b32 %%qt4, %%qkt, %d" % 6)                      # k0 = kt * 64
-    b.ins("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
-          "[%qdst], [%qmapA, {%qt4, %qm0}], [%qt3]")
+    tma = "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+    if cn == 1:
+        b.ins(tma + " [%qdst], [%qmapA, {%qt4, %qm0}], [%qt3]")
+    else:
+        # the A tile is shared along the row of the cluster: CTA r loads rows
+        # r * a_part .. of it into every CTA
+        b.ins("mad.lo.u32 %%qt5, %%qrank, %d, %%qm0" % a_part)
+        b.ins("mad.lo.u32 %%qt6, %%qrank, %d, %%qdst" % (a_part * BK * es))
+        b.ins(tma + ".multicast::cluster [%qt6], [%qmapA, {%qt4, %qt5}], [%qt3], %qmask")
+    if cm > 1:
+        b.ins("setp.eq.u32 %qp4, %qrank, 0")
+        b.ins("setp.ne.u32 %qp5, %qrank, 0")
     for cb in range(bn // 64):
         b.ins("add.u32 %%qt5, %%qn0, %d" % (64 * cb))
         b.ins("add.u32 %%qt6, %%qdst, %d" % (a_bytes + cb * 64 * BK * es))
-        b.ins("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
-              "[%qt6], [%qmapB, {%qt5, %qt4}], [%qt3]")
+        if cm == 1:
+            b.ins(tma + " [%qt6], [%qmapB, {%qt5, %qt4}], [%qt3]")
+        else:
+            # the B tile is shared down the column: CTA r loads the boxes cb = r mod 2
+            b.ins("@%s %s.multicast::cluster [%%qt6], [%%qmapB, {%%qt5, %%qt4}], [%%qt3], %%qmask"
+                  % ("%qp4" if cb % 2 == 0 else "%qp5", tma))
     b.ins("add.u32 %qs, %qs, 1")
     b.ins("setp.eq.u32 %%qp3, %%qs, %d" % stages)
     b.ins("@%qp3 mov.u32 %qs, 0")
@@ -167,7 +244,7 @@ def emit(spec, fmt):
     b.ins("add.u32 %qkt, %qkt, 1")
     b.ins("setp.lt.u32 %%qp3, %%qkt, %d" % kt_total)
     b.ins("@%qp3 bra " + pk)
-    b.ins("mov.u32 %qt0, %nctaid.x")
+    b.ins("mov.u32 %%qt0, %s" % ("%nclusterid.x" if cs > 1 else "%nctaid.x"))
     b.ins("add.u32 %qtile, %qtile, %qt0")
     b.ins("bra " + ptile)
 
@@ -178,10 +255,14 @@ def emit(spec, fmt):
     for i in range(acc_regs):
         b.ins("mov.f32 %%qacc%d, 0f00000000" % i)
     b.ins("sub.u32 %qt7, %qwg, 1")                         # consumer index
-    b.ins("setp.eq.u32 %qp4, %qlane, 0")                   # lane 0 releases stages
+    # lane 0 releases stages (lanes 0 .. cs-1 in a cluster: one per CTA)
+    if cs == 1:
+        b.ins("setp.eq.u32 %qp4, %qlane, 0")
+    else:
+        b.ins("setp.lt.u32 %%qp4, %%qlane, %d" % cs)
     b.ins("setp.eq.u32 %qp7, %qtid, %qtid")                # true
     b.ins("mov.u32 %qprev, 0")
-    b.ins("mov.u32 %qtile, %ctaid.x")
+    b.ins("mov.u32 %%qtile, %s" % ("%clusterid.x" if cs > 1 else "%ctaid.x"))
     b.ins("mov.u32 %qs, 0")
     b.ins("mov.u32 %qph, 0")
     # descriptor high words: SBO = 1024 B (8 rows of 128 B), 128B swizzle (bits 62-63 = 1)
@@ -192,7 +273,8 @@ def emit(spec, fmt):
     b.label(ctile)
     b.ins("setp.ge.u32 %%qp1, %%qtile, %d" % ntiles)
     b.ins("@%qp1 bra " + end)
-    grouped_tile(b, "%qtile", tiles_m, tiles_n, group_m, "%qtm", "%qtn", "%qt")
+    grouped_tile(b, "%qtile", ctiles_m, ctiles_n, group_m, "%qtm", "%qtn", "%qt")
+    cluster_tile_coords(b, cm, cn)
     b.ins("mul.lo.u32 %%qm0, %%qtm, %d" % bm)
     b.ins("mul.lo.u32 %%qn0, %%qtn, %d" % bn)
     b.ins("mov.u32 %qkt, 0")
@@ -207,10 +289,15 @@ def emit(spec, fmt):
     b.ins("add.u32 %qt2, %qt2, %qsmem")
     b.ins("mul.lo.u32 %%qt3, %%qt7, %d" % (wg_m * BK * es))
     b.ins("add.u32 %qt3, %qt3, %qt2")
+    # The start address field has 14 bits (address bits 4-17). Keep only
+    # those: in a cluster launch the shared addresses of CTA rank r > 0 carry
+    # the rank in high bits, which would otherwise spill into the LBO field.
     b.ins("shr.u32 %qdal, %qt3, 4")
+    b.ins("and.b32 %qdal, %qdal, 16383")
     b.ins("or.b32 %%qdal, %%qdal, %d" % (1 << 16))                        # LBO unused (K-major)
     b.ins("add.u32 %%qt3, %%qt2, %d" % a_bytes)
     b.ins("shr.u32 %qdbl, %qt3, 4")
+    b.ins("and.b32 %qdbl, %qdbl, 16383")
     b.ins("or.b32 %%qdbl, %%qdbl, %d" % (((64 * BK * es) >> 4) << 16))  # LBO: next 64 columns
     b.ins("setp.ne.u32 %qp5, %qkt, 0")                     # scale-d: accumulate after the first
     b.ins("wgmma.fence.sync.aligned")
@@ -232,7 +319,7 @@ def emit(spec, fmt):
     b.ins("and.pred %qp6, %qp5, %qp4")
     b.ins("shl.b32 %qt0, %qprev, 3")
     b.ins("add.u32 %qt0, %qempty, %qt0")
-    b.ins("@%qp6 mbarrier.arrive.shared::cta.b64 %qstate, [%qt0]")
+    release_stage(b, "%qp6", cs)
     b.ins("mov.u32 %qprev, %qs")
     b.ins("add.u32 %qs, %qs, 1")
     b.ins("setp.eq.u32 %%qp3, %%qs, %d" % stages)
@@ -244,7 +331,7 @@ def emit(spec, fmt):
     b.ins("wgmma.wait_group.sync.aligned 0")
     b.ins("shl.b32 %qt0, %qprev, 3")
     b.ins("add.u32 %qt0, %qempty, %qt0")
-    b.ins("@%qp4 mbarrier.arrive.shared::cta.b64 %qstate, [%qt0]")
+    release_stage(b, "%qp4", cs)
 
     # ---- epilogue ----
     b.comment("epilogue: row = m0 + w * wg_m + 64 r + 16 warp + lane / 4 (+8), "
@@ -274,10 +361,14 @@ def emit(spec, fmt):
                 b.ins("and.pred %qp2, %qp2, %qp1")
                 out_store(b, cdt, "%qcrow", 8 * i * oes,
                           ["%%qacc%d" % base, "%%qacc%d" % (base + 1)], "%qp2", c["accumulate"])
-    b.ins("mov.u32 %qt0, %nctaid.x")
+    b.ins("mov.u32 %%qt0, %s" % ("%nclusterid.x" if cs > 1 else "%nctaid.x"))
     b.ins("add.u32 %qtile, %qtile, %qt0")
     b.ins("bra " + ctile)
     b.label(end)
+    if cs > 1:
+        # peers may still arrive on this CTA's barriers: leave together
+        b.ins("barrier.cluster.arrive.release")
+        b.ins("barrier.cluster.wait.acquire")
 
     result = {
         "name": c["name"],
@@ -289,7 +380,7 @@ def emit(spec, fmt):
         "params": [
             {"name": "A", "kind": "ptr"}, {"name": "B", "kind": "ptr"}, {"name": "C", "kind": "ptr"},
             {"name": "tmapA", "kind": "tensormap", "tensor": "A", "dtype": TMA_DTYPE[dt],
-             "dims": [k, m], "strides_bytes": [k * es], "box": [BK, bm], "swizzle": 128},
+             "dims": [k, m], "strides_bytes": [k * es], "box": [BK, a_part], "swizzle": 128},
             {"name": "tmapB", "kind": "tensormap", "tensor": "B", "dtype": TMA_DTYPE[dt],
              "dims": [n, k], "strides_bytes": [n * es], "box": [64, BK], "swizzle": 128},
         ],
@@ -303,6 +394,10 @@ def emit(spec, fmt):
         "instruction": "wgmma.mma_async.m64n%dk16.f32.%s" % (bn, dt),
         "flops": 2 * m * n * k,
     }
+    if cs > 1:
+        result["cluster"] = [cs, 1, 1]
+        result["tile"]["cluster_m"] = cm
+        result["tile"]["cluster_n"] = cn
     return finish(result, b, fmt)
 
 

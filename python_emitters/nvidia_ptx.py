@@ -189,6 +189,11 @@ def whole_module(result, body_text):
     ]
     if result.get("minctasm"):
         lines.append(".minnctapersm %d" % result["minctasm"])
+    if result.get("cluster"):
+        # launched only as clusters of this shape (what LLVM prints for
+        # nvvm.cluster_dim)
+        lines.append(".explicitcluster")
+        lines.append(".reqnctapercluster %d, %d, %d" % tuple(result["cluster"]))
     lines.append("{")
     lines.append("  .reg .b64 %%qparam<%d>;" % len(params))
     lines.append("  .reg .b64 %qsm64;")

@@ -63,7 +63,8 @@ GpuSketchAttr GpuSketchChoice::toAttr(MLIRContext *ctx,
                                       const GpuTarget &target) const {
   return GpuSketchAttr::get(ctx, kernel, precision, blockM, blockN, blockK,
                             warpsM, warpsN, consumers, stages, groupM, ctas,
-                            target.hints.toAttr(ctx), source);
+                            target.hints.toAttr(ctx), source, clusterM,
+                            clusterN);
 }
 
 GpuSketchChoice GpuSketchChoice::fromAttr(GpuSketchAttr a) {
@@ -79,6 +80,8 @@ GpuSketchChoice GpuSketchChoice::fromAttr(GpuSketchAttr a) {
   c.stages = a.getStages();
   c.groupM = a.getGroupM();
   c.ctas = a.getCtas();
+  c.clusterM = a.getClusterM();
+  c.clusterN = a.getClusterN();
   c.source = a.getSource().str();
   return c;
 }
@@ -94,9 +97,9 @@ std::string GpuSketchChoice::emitter() const {
 std::string GpuSketchChoice::describe() const {
   return llvm::formatv("kernel={0} block_m={1} block_n={2} block_k={3} "
                        "warps_m={4} warps_n={5} consumers={6} stages={7} "
-                       "group_m={8} ctas={9}",
+                       "group_m={8} ctas={9} cluster_m={10} cluster_n={11}",
                        kernel, blockM, blockN, blockK, warpsM, warpsN,
-                       consumers, stages, groupM, ctas)
+                       consumers, stages, groupM, ctas, clusterM, clusterN)
       .str();
 }
 
@@ -213,6 +216,9 @@ llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
                                  "\" but the matmul "
                                  "computes in " +
                                  p.precision);
+  if (s.kernel != "wgmma" && (s.clusterM != 1 || s.clusterN != 1))
+    return fail(s.clusterN != 1 ? "cluster_n" : "cluster_m",
+                "only the wgmma kernel uses thread-block clusters");
   if (s.kernel == "wgmma") {
     if (t.sm < 90)
       return fail("kernel", "wgmma needs sm_90a; target " + t.hints.name +
@@ -235,6 +241,15 @@ llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
       return fail("block_m", "must be a multiple of 64 * consumers");
     if (s.blockN % 64 || s.blockN > 256 || s.blockN < 64)
       return fail("block_n", "must be 64, 128, 192 or 256");
+    if (s.clusterM < 1 || s.clusterN < 1 || s.clusterM * s.clusterN > 2)
+      return fail(s.clusterN > 1 ? "cluster_n" : "cluster_m",
+                  llvm::formatv("clusters of at most 2 CTAs (1x1, 2x1 or "
+                                "1x2), got {0}x{1}",
+                                s.clusterM, s.clusterN)
+                      .str());
+    if (s.ctas > 0 && s.ctas < s.clusterM * s.clusterN)
+      return fail("ctas", "a grid of " + llvm::Twine(s.ctas) +
+                              " CTAs cannot hold one cluster");
     int64_t smem = s.stages * (s.blockM + s.blockN) * 128 + 16 * s.stages;
     if (smem > t.maxSharedPerBlock)
       return fail("stages", llvm::formatv("{0} stages need {1} bytes of shared "
@@ -284,6 +299,10 @@ llvm::json::Object mlir::tensorop::emitterSpec(const GpuSketchChoice &s,
     spec["consumers"] = s.consumers;
     spec["stages"] = s.stages;
     spec["sms"] = s.ctas > 0 ? s.ctas : t.sms;
+    if (s.clusterM * s.clusterN > 1) {
+      spec["cluster_m"] = s.clusterM;
+      spec["cluster_n"] = s.clusterN;
+    }
   } else if (s.kernel == "mma_sync") {
     spec["block_m"] = s.blockM;
     spec["block_n"] = s.blockN;

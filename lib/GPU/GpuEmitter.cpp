@@ -80,6 +80,19 @@ static Error parseAnswer(StringRef script, StringRef text,
       return fail("field 'grid' must be an array of 3 positive integers");
     k.grid[i] = *g;
   }
+  if (const json::Value *cluster = o->get("cluster")) {
+    const json::Array *dims = cluster->getAsArray();
+    if (!dims || dims->size() != 3)
+      return fail("field 'cluster' must be an array of 3 integers");
+    for (int i = 0; i < 3; ++i) {
+      std::optional<int64_t> c = (*dims)[i].getAsInteger();
+      // At most 8 CTAs a side (the portable cluster size), dividing the grid.
+      if (!c || *c < 1 || *c > 8 || k.grid[i] % *c)
+        return fail("field 'cluster' must hold 3 integers in [1, 8] that "
+                    "divide 'grid'");
+      k.cluster[i] = *c;
+    }
+  }
   const json::Array *params = o->getArray("params");
   if (!params || params->empty())
     return fail("field 'params' is missing or empty");

@@ -284,6 +284,13 @@ LogicalResult GpuLowerMatmulPass::lower(linalg::MatmulOp op,
                    b.getDenseI32ArrayAttr({int32_t(emitted->threads), 1, 1}));
   if (emitted->minCtas > 0)
     gpuFunc->setAttr("nvvm.minctasm", b.getI32IntegerAttr(emitted->minCtas));
+  bool clustered =
+      emitted->cluster[0] * emitted->cluster[1] * emitted->cluster[2] > 1;
+  if (clustered) // .explicitcluster + .reqnctapercluster
+    gpuFunc->setAttr("nvvm.cluster_dim",
+                     b.getDenseI32ArrayAttr({int32_t(emitted->cluster[0]),
+                                             int32_t(emitted->cluster[1]),
+                                             int32_t(emitted->cluster[2])}));
   gpuFunc->setAttr(kGpuSketchAttr, sketchAttr);
   {
     std::string launch;
@@ -351,8 +358,15 @@ LogicalResult GpuLowerMatmulPass::lower(linalg::MatmulOp op,
   gpu::KernelDim3 block{cIdx(emitted->threads), cIdx(1), cIdx(1)};
   Value smemBytes = arith::ConstantOp::create(
       b, loc, b.getI32IntegerAttr(int32_t(emitted->sharedBytes)));
+  std::optional<gpu::KernelDim3> cluster;
+  if (clustered)
+    cluster = gpu::KernelDim3{cIdx(emitted->cluster[0]),
+                              cIdx(emitted->cluster[1]),
+                              cIdx(emitted->cluster[2])};
   auto launch = gpu::LaunchFuncOp::create(b, loc, gpuFunc, grid, block,
-                                          smemBytes, hostArgs);
+                                          smemBytes, hostArgs,
+                                          /*asyncTokenType=*/nullptr,
+                                          /*asyncDependencies=*/{}, cluster);
   launch->setAttr(kGpuSketchAttr, sketchAttr);
   if (fill)
     fill.erase();

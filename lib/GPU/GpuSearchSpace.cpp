@@ -22,7 +22,8 @@ GpuSearchSpace::GpuSearchSpace(const GpuGemmProblem &problem,
                                const GpuSketchChoice &defaults)
     : p(problem), t(target), defaults(defaults) {
   if (defaults.kernel == "wgmma")
-    knobs = {kBlockM, kConsumers, kBlockN, kStages, kGroupM, kCtas};
+    knobs = {kBlockM, kConsumers, kBlockN,   kStages,
+             kGroupM, kClusterM,  kClusterN, kCtas};
   else if (defaults.kernel == "mma_sync")
     knobs = {kBlockM, kWarpsM, kBlockN, kWarpsN, kBlockK, kStages, kGroupM};
   else // ffma: one fixed 128x128x16 tile; only the tile order varies.
@@ -32,7 +33,8 @@ GpuSearchSpace::GpuSearchSpace(const GpuGemmProblem &problem,
 llvm::StringRef GpuSearchSpace::knobName(unsigned knob) const {
   static constexpr llvm::StringLiteral names[] = {
       "block_m", "consumers", "warps_m", "block_n", "warps_n",
-      "block_k", "stages",    "group_m", "ctas"};
+      "block_k", "stages",    "group_m", "ctas",    "cluster_m",
+      "cluster_n"};
   return knob < knobs.size() ? names[knobs[knob]] : "?";
 }
 
@@ -65,6 +67,10 @@ int64_t GpuSearchSpace::valueOf(Knob knob, const GpuSketchChoice &c) const {
     return c.groupM;
   case kCtas:
     return c.ctas;
+  case kClusterM:
+    return c.clusterM;
+  case kClusterN:
+    return c.clusterN;
   }
   return 0;
 }
@@ -144,10 +150,26 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
   case kGroupM:
     v = {1, 2, 4, 8, 16};
     break;
+  case kClusterM:
+    // A cluster of two tiles down M shares B; pointless with one tile row.
+    v = {1};
+    if (ceilDiv(p.m, bm) > 1)
+      v.push_back(2);
+    break;
+  case kClusterN:
+    v = {1};
+    if (get(kClusterM, prefix) == 1 && ceilDiv(p.n, bn) > 1)
+      v.push_back(2);
+    break;
   case kCtas: {
-    // The persistent grid: one CTA per SM, or two where they fit.
-    int64_t tiles = ceilDiv(p.m, bm) * ceilDiv(p.n, bn);
-    v = {std::min(tiles, t.sms), std::min(tiles, 2 * t.sms)};
+    // The persistent grid: one CTA per SM, or two where they fit, in whole
+    // clusters (the emitter rounds the same way).
+    int64_t cm = get(kClusterM, prefix), cn = get(kClusterN, prefix);
+    int64_t cs = cm * cn;
+    int64_t clusterTiles =
+        ceilDiv(ceilDiv(p.m, bm), cm) * ceilDiv(ceilDiv(p.n, bn), cn);
+    v = {std::min(clusterTiles, t.sms / cs) * cs,
+         std::min(clusterTiles, 2 * t.sms / cs) * cs};
     break;
   }
   }
@@ -207,6 +229,12 @@ GpuSketchChoice GpuSearchSpace::toChoice(llvm::ArrayRef<int64_t> v) const {
     case kCtas:
       c.ctas = v[i];
       break;
+    case kClusterM:
+      c.clusterM = v[i];
+      break;
+    case kClusterN:
+      c.clusterN = v[i];
+      break;
     }
   }
   c.source = "tuner";
@@ -230,7 +258,8 @@ GpuSearchSpace::toPoint(const GpuSketchChoice &c) const {
       back.blockK != c.blockK || back.warpsM != c.warpsM ||
       back.warpsN != c.warpsN || back.consumers != c.consumers ||
       back.stages != c.stages || back.groupM != c.groupM ||
-      back.ctas != c.ctas)
+      back.ctas != c.ctas || back.clusterM != c.clusterM ||
+      back.clusterN != c.clusterN)
     return std::nullopt;
   return point;
 }
@@ -247,6 +276,10 @@ std::string mlir::tensorop::gpuConfigHash(const GpuSketchChoice &c) {
       "consumers={7} stages={8} group_m={9} ctas={10}",
       c.kernel, c.precision, c.blockM, c.blockN, c.blockK, c.warpsM, c.warpsN,
       c.consumers, c.stages, c.groupM, c.ctas);
+  // Appended only for clusters, so that the hashes of 1x1 sketches (rows of
+  // databases written before clusters existed) stay the same.
+  if (c.clusterM != 1 || c.clusterN != 1)
+    text += llvm::formatv(" cluster={0}x{1}", c.clusterM, c.clusterN).str();
   return llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(text)),
                      /*LowerCase=*/true)
       .substr(0, 16);

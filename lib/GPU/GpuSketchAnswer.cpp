@@ -23,7 +23,8 @@ llvm::Expected<GpuSketchChoice> mlir::tensorop::checkGpuSketchAnswer(
     return fail("field 'sketch' is missing or not an object");
   static const llvm::StringSet<> known = {
       "kernel",    "block_m", "block_n", "block_k", "warps_m",
-      "warps_n",   "consumers", "stages", "group_m", "ctas", "precision"};
+      "warps_n",   "consumers", "stages", "group_m", "ctas", "precision",
+      "cluster_m", "cluster_n"};
   for (const auto &kv : *s)
     if (!known.contains(kv.first.str()))
       return fail("unknown field 'sketch." + kv.first.str() + "'");
@@ -44,6 +45,8 @@ llvm::Expected<GpuSketchChoice> mlir::tensorop::checkGpuSketchAnswer(
   c.stages = sameFamily ? builtin.stages : 4;
   c.groupM = sameFamily ? builtin.groupM : 8;
   c.ctas = sameFamily ? builtin.ctas : 0;
+  c.clusterM = sameFamily ? builtin.clusterM : 1;
+  c.clusterN = sameFamily ? builtin.clusterN : 1;
   for (auto [key, out] : {std::pair<llvm::StringRef, int64_t *>{"block_m", &c.blockM},
                           {"block_n", &c.blockN},
                           {"block_k", &c.blockK},
@@ -52,7 +55,9 @@ llvm::Expected<GpuSketchChoice> mlir::tensorop::checkGpuSketchAnswer(
                           {"consumers", &c.consumers},
                           {"stages", &c.stages},
                           {"group_m", &c.groupM},
-                          {"ctas", &c.ctas}}) {
+                          {"ctas", &c.ctas},
+                          {"cluster_m", &c.clusterM},
+                          {"cluster_n", &c.clusterN}}) {
     const llvm::json::Value *v = s->get(key);
     if (!v)
       continue;

@@ -157,6 +157,69 @@ class AnswerTests(unittest.TestCase):
         # B is MN-major (row-major K x N): the transpose bit of B is set.
         self.assertIn("1, 1, 0, 1;", a["asm"])
 
+    def cluster_bytes(self, a):
+        """Bytes each CTA of a cluster receives per stage, from the TMA loads
+        of every CTA (a multicast load lands in all of them; %qp4 / %qp5
+        guard the loads of rank 0 / rank 1), and the bytes it expects."""
+        es = 2
+        box = {"%qmapA": a["params"][3]["box"], "%qmapB": a["params"][4]["box"]}
+        cs = a["cluster"][0]
+        received = [0] * cs
+        for line in a["asm"].splitlines():
+            if "cp.async.bulk.tensor" not in line:
+                continue
+            w, h = box["%qmapA" if "%qmapA" in line else "%qmapB"]
+            ranks = range(cs)
+            if line.strip().startswith("@%qp4"):
+                ranks = [0]
+            elif line.strip().startswith("@%qp5"):
+                ranks = [1]
+            for r in ranks:
+                for dst in (range(cs) if "multicast::cluster" in line else [r]):
+                    received[dst] += w * h * es
+        expected = [int(x) for x in
+                    __import__("re").findall(r"expect_tx.shared::cta.b64 %qstate, \[%qt3\], (\d+)",
+                                             a["asm"])]
+        return received, expected
+
+    def test_wgmma_clusters(self):
+        base = {"m": 4096, "n": 4096, "k": 4096, "a_dtype": "bf16", "c_dtype": "bf16"}
+        plain = answer("nvidia_gemm_wgmma", base)
+        self.assertNotIn("cluster", plain)
+        self.assertNotIn("multicast", plain["asm"])
+        for cm, cn in ((2, 1), (1, 2)):
+            a = answer("nvidia_gemm_wgmma", dict(base, cluster_m=cm, cluster_n=cn))
+            self.assertEqual(a["cluster"], [2, 1, 1])
+            self.assertEqual(a["grid"], [132, 1, 1])       # 66 clusters of 2
+            self.assertEqual(a["tile"]["cluster_m"], cm)
+            # the shared tile is split between the two CTAs: A in halves of rows
+            self.assertEqual(a["params"][3]["box"], [64, 128 // cn])
+            received, expected = self.cluster_bytes(a)
+            self.assertEqual(expected, [(128 + 256) * 64 * 2])
+            self.assertEqual(received, expected * 2, (cm, cn))
+            # a stage is free once the consumer warps of both CTAs released it
+            self.assertIn("mbarrier.init.shared::cta.b64 [%qempty+0], 16", a["asm"])
+            # lane r of each consumer warp releases the stage in the CTA of rank r
+            self.assertEqual(a["asm"].count("mapa.shared::cluster.u32 %qt6, %qt0, %qlane"), 2)
+            self.assertIn("setp.lt.u32 %qp4, %qlane, 2", a["asm"])
+            self.assertIn("barrier.cluster.wait.acquire;", a["asm"])  # leave together
+        # odd numbers of tiles: whole clusters; a 64-wide B tile has one box,
+        # loaded by rank 0 only
+        a = answer("nvidia_gemm_wgmma", {"m": 300, "n": 64, "k": 64, "a_dtype": "f16",
+                                         "block_m": 64, "block_n": 64, "consumers": 1,
+                                         "cluster_m": 2})
+        self.assertEqual(a["grid"], [6, 1, 1])             # 5 tile rows -> 3 clusters
+        received, expected = self.cluster_bytes(a)
+        self.assertEqual(received, expected * 2)
+        ptx = run_emitter("nvidia_gemm_wgmma", dict(base, cluster_m=2), fmt="ptx").stdout
+        self.assertIn(".explicitcluster\n.reqnctapercluster 2, 1, 1\n", ptx)
+        for bad, field in (({"cluster_m": 2, "cluster_n": 2}, "cluster_n"),
+                           ({"cluster_m": 3}, "cluster_m"),
+                           ({"cluster_n": 2, "sms": 1}, "sms")):
+            r = run_emitter("nvidia_gemm_wgmma", dict(base, **bad))
+            self.assertNotEqual(r.returncode, 0)
+            self.assertIn(field, r.stdout + r.stderr)
+
     def test_registers_never_shadow_llvm(self):
         a = answer("nvidia_gemm_mma", {"m": 64, "n": 64, "k": 64, "a_dtype": "bf16"})
         for line in a["asm"].splitlines():

@@ -460,6 +460,7 @@ struct Kernel {
   std::vector<uint64_t> values; ///< one 64-bit value per parameter
   std::vector<void *> params;
   int64_t grid[3] = {1, 1, 1};
+  int64_t cluster[3] = {1, 1, 1}; ///< thread-block cluster shape (CTAs)
   int64_t threads = 0;
   int32_t smem = 0;
 };
@@ -520,16 +521,63 @@ Kernel loadKernel(const json &launch, const std::string &cubinPath,
     kern.params.push_back(&v);
   for (int i = 0; i < 3; ++i)
     kern.grid[i] = launch.at("grid")[i];
+  if (launch.contains("cluster")) {
+    // A kernel built for clusters (.explicitcluster) must be launched as
+    // clusters of exactly that shape, and the grid must hold whole clusters.
+    for (int i = 0; i < 3; ++i) {
+      kern.cluster[i] = launch.at("cluster").at(i);
+      if (kern.cluster[i] < 1 || kern.cluster[i] > 8 ||
+          kern.grid[i] % kern.cluster[i])
+        die(2, "launch 'cluster' must divide 'grid', at most 8 CTAs a side");
+    }
+  }
   kern.threads = launch.at("threads");
   kern.smem = launch.at("shared_bytes");
   return kern;
 }
 
+/// How many clusters of the kernel's shape can be resident at once (0 when
+/// the kernel uses no clusters). A persistent grid with more clusters than
+/// this runs its last clusters in a second wave.
+int64_t maxActiveClusters(const Kernel &kern) {
+  if (kern.cluster[0] * kern.cluster[1] * kern.cluster[2] <= 1)
+    return 0;
+  CUfunction f = static_cast<CUfunction>(kern.function);
+  if (kern.smem > 48 * 1024)
+    CUC(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                           kern.smem));
+  CUlaunchAttribute attr;
+  attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attr.value.clusterDim.x = unsigned(kern.cluster[0]);
+  attr.value.clusterDim.y = unsigned(kern.cluster[1]);
+  attr.value.clusterDim.z = unsigned(kern.cluster[2]);
+  CUlaunchConfig config;
+  std::memset(&config, 0, sizeof(config));
+  config.gridDimX = unsigned(kern.grid[0]);
+  config.gridDimY = unsigned(kern.grid[1]);
+  config.gridDimZ = unsigned(kern.grid[2]);
+  config.blockDimX = unsigned(kern.threads);
+  config.blockDimY = config.blockDimZ = 1;
+  config.sharedMemBytes = unsigned(kern.smem);
+  config.attrs = &attr;
+  config.numAttrs = 1;
+  int clusters = 0;
+  CUC(cuOccupancyMaxActiveClusters(&clusters, f, &config));
+  return clusters;
+}
+
 void launch(const Kernel &kern) {
-  mgpuLaunchKernel(kern.function, kern.grid[0], kern.grid[1], kern.grid[2],
-                   kern.threads, 1, 1, kern.smem, gStream,
-                   const_cast<void **>(kern.params.data()), nullptr,
-                   kern.params.size());
+  if (kern.cluster[0] * kern.cluster[1] * kern.cluster[2] > 1)
+    mgpuLaunchClusterKernel(
+        kern.function, kern.cluster[0], kern.cluster[1], kern.cluster[2],
+        kern.grid[0], kern.grid[1], kern.grid[2], kern.threads, 1, 1,
+        kern.smem, gStream, const_cast<void **>(kern.params.data()), nullptr,
+        kern.params.size());
+  else
+    mgpuLaunchKernel(kern.function, kern.grid[0], kern.grid[1], kern.grid[2],
+                     kern.threads, 1, 1, kern.smem, gStream,
+                     const_cast<void **>(kern.params.data()), nullptr,
+                     kern.params.size());
   const char *err = tensoropGpuTakeLastError();
   if (*err)
     die(2, std::string("launch: ") + err);
@@ -726,8 +774,11 @@ int main(int argc, char **argv) {
                   {"accumulate", "f32"},
                   {"beta", p.accumulate ? 1 : 0}};
   out["launch"] = {{"grid", launchDesc.at("grid")},
+                   {"cluster", kern.cluster},
                    {"threads", kern.threads},
                    {"shared_bytes", kern.smem}};
+  if (int64_t resident = maxActiveClusters(kern))
+    out["launch"]["max_active_clusters"] = resident;
   if (launchDesc.contains("tile"))
     out["tile"] = launchDesc["tile"];
   out["device"] = {{"name", deviceName(dev)},

@@ -54,6 +54,8 @@ struct GpuSketchChoice {
   int64_t blockM = 128, blockN = 128, blockK = 32;
   int64_t warpsM = 0, warpsN = 0, consumers = 0;
   int64_t stages = 4, groupM = 8, ctas = 0;
+  /// Thread-block cluster (wgmma): CTAs down M x across N, at most 2 in all.
+  int64_t clusterM = 1, clusterN = 1;
   std::string source = "builtin";
 
   GpuSketchAttr toAttr(MLIRContext *ctx, const GpuTarget &target) const;

@@ -34,6 +34,8 @@ struct GpuEmittedKernel {
   std::string asmText, constraints;
   std::vector<GpuKernelParam> params;
   int64_t grid[3] = {1, 1, 1};
+  /// Thread-block cluster shape; {1, 1, 1}: the kernel uses no clusters.
+  int64_t cluster[3] = {1, 1, 1};
   int64_t threads = 0, sharedBytes = 0, minCtas = 0;
   int64_t ptxVersion = 80;
   llvm::json::Object answer; ///< the whole answer minus the code (for reports)

@@ -4,11 +4,11 @@
 // search: the kernel family stays the builtin advisor's (it follows from the
 // target, the precision and the alignment), and its tile knobs vary — CTA
 // tile, warps or consumer warpgroups, K step, pipeline stages, the swizzle
-// of the tile order (group_m) and the persistent grid size. Options are drawn
-// from what the family's emitter and the target accept (register and shared
-// memory budgets), so most points are legal; every point is still checked by
-// checkGpuSketch before it is compiled. Thread-block clusters are not a knob:
-// no emitter here uses them yet.
+// of the tile order (group_m), the thread-block cluster shape (wgmma: 1x1,
+// 2x1 or 1x2 CTAs sharing a tile by TMA multicast) and the persistent grid
+// size. Options are drawn from what the family's emitter and the target
+// accept (register and shared memory budgets), so most points are legal;
+// every point is still checked by checkGpuSketch before it is compiled.
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,7 +63,9 @@ private:
     kBlockK,
     kStages,
     kGroupM,
-    kCtas
+    kCtas,
+    kClusterM,
+    kClusterN
   };
   int64_t get(Knob knob, llvm::ArrayRef<int64_t> prefix) const;
   int64_t valueOf(Knob knob, const GpuSketchChoice &c) const;
