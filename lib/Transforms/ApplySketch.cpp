@@ -348,8 +348,8 @@ void emitMicroLoops(OpBuilder &b, Location loc, const GemmPlan &plan,
     aPanel = subview2D(b, loc, aTile, {i, zero}, {mRem, sk});
   } else {
     aPanel = subview2D(
-        b, loc, plan.packA, {im.div(i, plan.mr), b.getIndexAttr(0),
-                             b.getIndexAttr(0)},
+        b, loc, plan.packA,
+        {im.div(i, plan.mr), b.getIndexAttr(0), b.getIndexAttr(0)},
         {b.getIndexAttr(1), b.getIndexAttr(plan.kc), b.getIndexAttr(plan.mr)});
   }
   Value bPanel;
