@@ -103,9 +103,9 @@ Kernel semantics (packed BLIS-style microkernel), operands $0..$6 =
 output (--format=json): {"name", "isa", "mr", "nr", "dialect": "att", "asm",
   "operands", "constraints", "clobbers", "vector_registers_used",
   "accumulators", "flops_per_k", "emitter", "emitter_version", "k_unroll",
-  "broadcast", "prefetch_b", "b_stride_bytes", "a_stride_bytes"}.  "asm" is an LLVM IR inline-asm body in AT&T
-  syntax: operands are $0..$6, literal '$' (immediates) is written '$$',
-  only numeric local labels are used.
+  "broadcast", "prefetch_b", "b_stride_bytes", "a_stride_bytes"}.  "asm" is
+  an LLVM IR inline-asm body in AT&T syntax: operands are $0..$6, literal '$'
+  (immediates) is written '$$', only numeric local labels are used.
 output (--format=function [--symbol NAME]): a standalone AT&T .s file with
   void NAME(const float *a, const float *b, float *c, long kc, long ldc_bytes,
             long m_rem, long n_rem)   (SysV ABI; for tests and benchmarks)
