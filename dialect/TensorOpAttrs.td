@@ -77,7 +77,16 @@ def TensorOp_SketchAttr : TensorOp_Attr<"Sketch", "sketch"> {
       `x86_gemm_fma` emitter, `nr` <= 7 vectors and, on AVX2, one vector
       register beyond the register block's for the mask; applying it to a GEMM
       that reads B transposed is an error, and a B whose columns are not
-      adjacent is packed anyway (with a remark);
+      adjacent is packed anyway (with a remark). `pack_a = "none"` likewise
+      skips the A packing: the microkernel broadcasts A's elements from `mr`
+      rows in place (A's static row stride is compiled into the code as
+      displacements, so it needs no register more), and an M edge block
+      (fewer than `mr` rows left) runs a K loop that reads only the rows
+      that exist, so nothing past A is read. It needs an x86 target and the
+      `x86_gemm_fma` emitter; applying it to a GEMM that reads A transposed
+      is an error, and an A whose elements along K are not adjacent (or
+      whose row stride is not static) is packed anyway (with a remark).
+      Both may be "none" at once;
     * `ukernel`: the microkernel emitter and its variant;
     * `target`: the target it is legal for;
     * `source`: who chose it ("builtin", "llm:<model>", "db:<hash>", ...);
@@ -90,7 +99,8 @@ def TensorOp_SketchAttr : TensorOp_Attr<"Sketch", "sketch"> {
     The verifier rejects non-positive tiles or thread counts, orders that are not
     permutations, cache tiles that are not multiples of the register block,
     register blocks that do not fit the target's register file and
-    `pack_b = "none"` where the target or emitter cannot read B unpacked.
+    `pack_a = "none"` / `pack_b = "none"` where the target or emitter cannot
+    read A / B unpacked.
   }];
   let parameters = (ins
     "int64_t":$mc, "int64_t":$nc, "int64_t":$kc,

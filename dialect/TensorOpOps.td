@@ -21,6 +21,9 @@ def TensorOp_UKernelOp : TensorOp_Op<"ukernel"> {
     `pack_b = "none"`, `b` is instead a view of B itself (rows k, columns
     from the tile's first); the code was emitted for B's row stride and
     reads only its first `n_rem` columns. Only B's address reaches the code.
+    Likewise with `pack_a = "none"`, `a` is a view of A itself (rows from the
+    tile's first, columns k); the code was emitted for A's row stride and
+    reads only its first `m_rem` rows.
 
     The op carries the code an emitter script printed (`asm`, in the syntax
     named by `dialect`) with its LLVM inline-asm `constraints`; the seven

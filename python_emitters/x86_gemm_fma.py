@@ -25,7 +25,7 @@ from tensorop_emit.common import (  # noqa: E402
 )
 
 EMITTER = "x86_gemm_fma.py"
-EMITTER_VERSION = 2
+EMITTER_VERSION = 3
 
 OPERANDS = ["a_panel", "b_panel", "c", "kc", "ldc_bytes", "m_rem", "n_rem"]
 A, B, C, KC, LDC, MREM, NREM = ("$%d" % i for i in range(7))
@@ -46,10 +46,12 @@ ISA = {
 MIN_CHAINS = 8
 
 SPEC_FIELDS = ("kernel", "isa", "mr", "nr", "k_unroll", "broadcast", "prefetch_b",
-               "b_stride_bytes", "format", "symbol")
+               "b_stride_bytes", "a_stride_bytes", "format", "symbol")
 
 # Largest B row stride accepted; keeps every displacement within disp32.
 MAX_B_STRIDE = 1 << 24
+# Largest A row stride accepted; (mr - 1) rows of it must also fit disp32.
+MAX_A_STRIDE = 1 << 24
 
 HELP_EPILOG = r"""
 spec (JSON object, on stdin or --spec FILE):
@@ -68,6 +70,11 @@ spec (JSON object, on stdin or --spec FILE):
                                              row-major matrix with this row
                                              stride (unpacked; nv <= 7; on
                                              avx2 one more register, a mask)
+  a_stride_bytes  0 | 4..2^24, multiple of 4 default 0: A is a packed panel;
+                                             > 0: A is read in place from a
+                                             row-major matrix with this row
+                                             stride (unpacked; no register
+                                             more: rows are displacements)
   format      "json" | "function"            default "json" (same as --format)
   symbol      function name for "function"   default: the kernel name
 
@@ -80,7 +87,10 @@ allow, to hide FMA latency; "accumulators" in the output counts all sets.
 Kernel semantics (packed BLIS-style microkernel), operands $0..$6 =
   a_panel, b_panel, c, kc, ldc_bytes, m_rem, n_rem  (64-bit integer registers,
   each tied in/out: constraints "=r" x7 then "0".."6"; the body may modify them)
-  A(r,k) = f32 at a_panel + 4*(k*mr + r);  B(k,j) = f32 at b_panel + 4*(k*nr + j)
+  A(r,k) = f32 at a_panel + 4*(k*mr + r) (a_stride_bytes = 0) or at
+  a_panel + r*a_stride_bytes + 4*k (a_stride_bytes > 0; then only rows
+  r < m_rem are read, so A may end right after A(m_rem-1, kc-1));
+  B(k,j) = f32 at b_panel + 4*(k*nr + j)
   (b_stride_bytes = 0) or at b_panel + k*b_stride_bytes + 4*j (b_stride_bytes > 0;
   then only B(k, j < n_rem) is read, with fault-suppressing masked loads, so
   B may end right after its last element of the tile)
@@ -93,9 +103,9 @@ Kernel semantics (packed BLIS-style microkernel), operands $0..$6 =
 output (--format=json): {"name", "isa", "mr", "nr", "dialect": "att", "asm",
   "operands", "constraints", "clobbers", "vector_registers_used",
   "accumulators", "flops_per_k", "emitter", "emitter_version", "k_unroll",
-  "broadcast", "prefetch_b"}.  "asm" is an LLVM IR inline-asm body in AT&T
-  syntax: operands are $0..$6, literal '$' (immediates) is written '$$',
-  only numeric local labels are used.
+  "broadcast", "prefetch_b", "b_stride_bytes", "a_stride_bytes"}.  "asm" is
+  an LLVM IR inline-asm body in AT&T syntax: operands are $0..$6, literal '$'
+  (immediates) is written '$$', only numeric local labels are used.
 output (--format=function [--symbol NAME]): a standalone AT&T .s file with
   void NAME(const float *a, const float *b, float *c, long kc, long ldc_bytes,
             long m_rem, long n_rem)   (SysV ABI; for tests and benchmarks)
@@ -132,6 +142,10 @@ class Kernel:
         if self.b_stride % 4:
             raise SpecError("b_stride_bytes", "must be a multiple of 4, got %d"
                             % self.b_stride)
+        self.a_stride = get_int(spec, "a_stride_bytes", 0, lo=0, hi=MAX_A_STRIDE)
+        if self.a_stride % 4:
+            raise SpecError("a_stride_bytes", "must be a multiple of 4, got %d"
+                            % self.a_stride)
         self.format = get_choice(spec, "format", ("json", "function"), "json")
         self.symbol = spec.get("symbol")
         if self.symbol is not None:
@@ -161,6 +175,19 @@ class Kernel:
         if (self.prefetch_b + self.ku) * self.b_row + self.nr * 4 >= 1 << 31:
             raise SpecError("prefetch_b", "B displacements exceed 32 bits: prefetch_b "
                             "%d x B row %d bytes" % (self.prefetch_b, self.b_row))
+        # A(r, k) at a + r*a_row + k*a_k: a packed panel has mr floats per k;
+        # rows read in place are a_stride apart, with consecutive k. The
+        # stride is static, so every row is a constant displacement from one
+        # pointer: no GPR beyond the packed kernel's (BLIS "sup" kernels keep
+        # lda and 3*lda in registers because their lda is a run-time value).
+        self.a_row = self.a_stride if self.a_stride else 4
+        self.a_k = 4 if self.a_stride else self.mr * 4
+        if (self.mr - 1) * self.a_row + self.ku * self.a_k >= 1 << 31:
+            raise SpecError("a_stride_bytes", "A displacements exceed 32 bits: "
+                            "%d rows x %d bytes" % (self.mr, self.a_row))
+        # Rows the K loop being emitted computes: mr, or m_rem in the loops of
+        # an unpacked A's M edge (rows past A must not be read).
+        self.rows = self.mr
         nacc = self.mr * self.nv
         if self.broadcast == "explicit":
             need = nacc + self.nv + 1
@@ -193,6 +220,8 @@ class Kernel:
             self.name += "_pf%d" % self.prefetch_b
         if self.b_stride:
             self.name += "_ldb%d" % self.b_stride
+        if self.a_stride:
+            self.name += "_lda%d" % self.a_stride
         # register allocation
         # register allocation: accumulator sets, B vectors, broadcast registers
         self.accsets = [[["%%%s%d" % (self.vreg, s * nacc + r * self.nv + v)
@@ -212,7 +241,8 @@ class Kernel:
         # displacement biases (keep displacements in compressed disp8 range)
         a_max = (self.ku * self.mr - 1) * 4
         b_max = (self.ku - 1) * self.b_row + (self.nv - 1) * self.vbytes
-        self.bias_a = _bias(a_max, p["n_bcast"])
+        # Unpacked A: rows are a_stride apart, mostly disp32 anyway.
+        self.bias_a = 0 if self.a_stride else _bias(a_max, p["n_bcast"])
         # Unpacked rows: displacements are multiples of the row stride and
         # mostly disp32 anyway; a bias would only move them.
         self.bias_b = 0 if self.b_stride else _bias(b_max, p["n_vec"])
@@ -225,16 +255,17 @@ class Kernel:
     def _k_step(self, w, u):
         """One k iteration; u = index inside the unrolled block."""
         accs = self.accsets[u % self.nsets]
-        aoff = u * self.mr * 4 - self.bias_a
+        aoff = u * self.a_k - self.bias_a
         boff = u * self.b_row - self.bias_b
         pf = []
         if self.prefetch_b:
             # prefetcht0 never faults: prefetching past B is harmless.
             pf = [self.prefetch_b * self.b_row + boff + line for line in self._b_lines()]
         # spread the prefetches over the rows
-        pf_by_row = [[] for _ in range(self.mr)]
+        rows = self.rows
+        pf_by_row = [[] for _ in range(rows)]
         for i, off in enumerate(pf):
-            pf_by_row[i % self.mr].append(off)
+            pf_by_row[i % rows].append(off)
 
         # AVX2 edge loops: vectors past the partial one are neither loaded
         # nor multiplied (their accumulators stay zero and are not stored).
@@ -249,8 +280,8 @@ class Kernel:
             else:
                 w.ins("vmovups %s, %s" % (src, self.breg[v]))
         if self.broadcast == "embedded":
-            for r in range(self.mr):
-                src = _mem(aoff + 4 * r, A) + "{1to16}"
+            for r in range(rows):
+                src = _mem(aoff + r * self.a_row, A) + "{1to16}"
                 for v in range(nv):
                     w.ins("vfmadd231ps %s, %s, %s" % (src, self.breg[v], accs[r][v]))
                 for off in pf_by_row[r]:
@@ -259,18 +290,19 @@ class Kernel:
         nbc = self.nbc
 
         def bcast(r):
-            w.ins("vbroadcastss %s, %s" % (_mem(aoff + 4 * r, A), self.bc[r % nbc]))
+            w.ins("vbroadcastss %s, %s" % (_mem(aoff + r * self.a_row, A),
+                                           self.bc[r % nbc]))
 
         bcast(0)
-        for r in range(self.mr):
-            if nbc == 2 and r + 1 < self.mr:
+        for r in range(rows):
+            if nbc == 2 and r + 1 < rows:
                 bcast(r + 1)  # one row ahead into the other broadcast register
             for v in range(nv):
                 w.ins("vfmadd231ps %s, %s, %s" % (self.breg[v], self.bc[r % nbc],
                                                   accs[r][v]))
             for off in pf_by_row[r]:
                 w.ins("prefetcht0 %s" % _mem(off, B))
-            if nbc == 1 and r + 1 < self.mr:
+            if nbc == 1 and r + 1 < rows:
                 bcast(r + 1)
 
     def _k_loops_avx2_unpacked(self, w):
@@ -305,6 +337,31 @@ class Kernel:
         self._k_loops(w)
         w.label("7")
 
+    def _k_body(self, w):
+        if self.mask_vregs:
+            self._k_loops_avx2_unpacked(w)
+        else:
+            self._k_loops(w)
+
+    def _k_loops_unpacked_a(self, w):
+        """Unpacked A: the rows past m_rem may lie past A, so an M edge tile
+        (m_rem < mr) gets a K loop that reads and computes m_rem rows only;
+        the accumulators of the other rows stay zero and are not stored."""
+        w.ins("cmp $$%d, %s" % (self.mr, MREM))
+        w.ins("je %df" % (100 + self.mr))
+        for rows in range(1, self.mr - 1):
+            w.ins("cmp $$%d, %s" % (rows, MREM))
+            w.ins("je %df" % (100 + rows))
+        w.ins("jmp %df" % (100 + self.mr - 1))
+        for rows in [self.mr] + list(range(1, self.mr)):
+            w.label("%d" % (100 + rows))
+            self.rows = rows
+            self._k_body(w)
+            self.rows = self.mr
+            if rows != self.mr - 1:
+                w.ins("jmp 8f")
+        w.label("8")
+
     def _k_loops(self, w):
         ku = self.ku
         if self.bias_a:
@@ -318,7 +375,7 @@ class Kernel:
             w.label("1")
             for u in range(ku):
                 self._k_step(w, u)
-            w.ins("add $$%d, %s" % (ku * self.mr * 4, A))
+            w.ins("add $$%d, %s" % (ku * self.a_k, A))
             w.ins("add $$%d, %s" % (ku * self.b_row, B))
             w.ins("sub $$%d, %s" % (ku, KC))
             w.ins("jge 1b")
@@ -327,7 +384,7 @@ class Kernel:
             w.ins("jz 4f")
         w.label("3")
         self._k_step(w, 0)
-        w.ins("add $$%d, %s" % (self.mr * 4, A))
+        w.ins("add $$%d, %s" % (self.a_k, A))
         w.ins("add $$%d, %s" % (self.b_row, B))
         w.ins("sub $$1, %s" % KC)
         w.ins("jnz 3b")
@@ -470,10 +527,10 @@ class Kernel:
         if self.b_stride and self.isa == "avx512":
             self.b_masks = self._lane_masks_avx512(w)
             self.bmask = self.b_masks[2]
-        if self.mask_vregs:
-            self._k_loops_avx2_unpacked(w)
+        if self.a_stride and self.mr > 1:
+            self._k_loops_unpacked_a(w)
         else:
-            self._k_loops(w)
+            self._k_body(w)
         if self.isa == "avx512":
             self._c_update_avx512(w)
         else:
@@ -507,6 +564,7 @@ class Kernel:
             "broadcast": self.broadcast,
             "prefetch_b": self.prefetch_b,
             "b_stride_bytes": self.b_stride,
+            "a_stride_bytes": self.a_stride,
         }
 
     def function(self, symbol):
@@ -515,9 +573,9 @@ class Kernel:
         body = substitute_operands(info["asm"], FUNCTION_ARG_REGS)
         lines = [
             "# generated by %s version %d from spec: isa=%s mr=%d nr=%d k_unroll=%d "
-            "broadcast=%s prefetch_b=%d b_stride_bytes=%d"
+            "broadcast=%s prefetch_b=%d b_stride_bytes=%d a_stride_bytes=%d"
             % (EMITTER, EMITTER_VERSION, self.isa, self.mr, self.nr, self.ku,
-               self.broadcast, self.prefetch_b, self.b_stride),
+               self.broadcast, self.prefetch_b, self.b_stride, self.a_stride),
             "# void %s(const float *a, const float *b, float *c, long kc, long ldc_bytes,"
             " long m_rem, long n_rem)" % symbol,
             "  .text",

@@ -126,9 +126,10 @@ LogicalResult SketchAttr::verify(
   if (!isPermutationOf(microOrder, "mn"))
     return emitError() << "sketch micro_order \"" << microOrder
                        << "\" is not a permutation of \"mn\"";
-  if (packA != "kmajor_mr")
+  if (packA != "kmajor_mr" && packA != "none")
     return emitError() << "sketch pack_a \"" << packA
-                       << "\" is not a known layout (expected \"kmajor_mr\")";
+                       << "\" is not a known layout (expected \"kmajor_mr\" "
+                          "or \"none\")";
   if (packB != "kmajor_nr" && packB != "none")
     return emitError() << "sketch pack_b \"" << packB
                        << "\" is not a known layout (expected \"kmajor_nr\" "
@@ -159,6 +160,19 @@ LogicalResult SketchAttr::verify(
                          << mr << "x" << nr << " needs " << withMask << " but "
                          << target.getName() << " has "
                          << target.getVectorRegisters();
+  }
+  // Unpacked A is read row by row in place, and an M edge must not read
+  // the rows past A: the x86 emitter compiles the row stride into
+  // displacements (no register more) and gives each m_rem its own K loop.
+  if (packA == "none") {
+    if (!target.getName().starts_with("x86"))
+      return emitError() << "sketch pack_a \"none\" needs an x86 target, "
+                            "got "
+                         << target.getName();
+    if (ukernel.getEmitter() != "x86_gemm_fma")
+      return emitError() << "sketch pack_a \"none\" needs the x86_gemm_fma "
+                            "emitter, got '"
+                         << ukernel.getEmitter() << "'";
   }
   int64_t lanes = target.getF32Lanes();
   if (nr % lanes != 0)

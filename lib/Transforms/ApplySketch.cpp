@@ -13,7 +13,10 @@
 //
 // With pack_b = "none" step 2 packs only A: the microkernel reads the B
 // tile in place with B's row stride, which is static and therefore
-// compiled into its code (masked loads keep the N edge inside B).
+// compiled into its code (masked loads keep the N edge inside B). Likewise
+// pack_a = "none" skips packing A: the microkernel reads m_rem rows of the
+// A tile in place with A's static row stride (an M edge reads no row past
+// them).
 //
 // With `threads` > 1 the GEMM is first split into that many chunks of C
 // (rows or columns) by an scf.forall, and steps 1-3 build the loop nest
@@ -118,6 +121,7 @@ struct GemmPlan {
   Value a, b, c;             ///< The operands (one thread's chunk of them).
   Value mExt, nExt, kExt;    ///< Extents the loop nest covers (the chunk's).
   Value packA, packB;        ///< [mc/mr][kc][mr] and [nc/nr][kc][nr].
+  bool unpackedA = false;    ///< pack_a = "none": no packA, A read in place.
   bool unpackedB = false;    ///< pack_b = "none": no packB, B read in place.
   Value packAFlat;           ///< packA collapsed to one dimension.
   SmallVector<scf::ForOp> loops; ///< Cache-tile loops, outermost first.
@@ -311,10 +315,11 @@ void emitPackB(OpBuilder &b, Location loc, const GemmPlan &plan, Value ivN,
   linalg::FillOp::create(b, loc, zeroF, padView);
 }
 
-/// Replaces the inner tile by register-block loops of microkernels.
+/// Replaces the inner tile by register-block loops of microkernels. With
+/// `markLoops`, both loops carry the sketch (see the packing buffers).
 void emitMicroLoops(OpBuilder &b, Location loc, const GemmPlan &plan,
                     linalg::MatmulOp inner, SketchAttr sketch,
-                    const EmittedKernel &kernel) {
+                    const EmittedKernel &kernel, bool markLoops) {
   IndexMath im{b, loc};
   Value cTile = inner.getDpsInitOperand(0)->get();
   Value aTile = inner.getDpsInputOperand(0)->get();
@@ -330,14 +335,23 @@ void emitMicroLoops(OpBuilder &b, Location loc, const GemmPlan &plan,
   auto innerLoop = scf::ForOp::create(b, loc, zero, mFirst ? sn : sm,
                                       im.c(mFirst ? plan.nr : plan.mr));
   b.setInsertionPointToStart(innerLoop.getBody());
+  if (markLoops)
+    for (scf::ForOp loop : {outer, innerLoop})
+      loop->setAttr(kSketchAttrName, sketch);
   Value i = mFirst ? outer.getInductionVar() : innerLoop.getInductionVar();
   Value j = mFirst ? innerLoop.getInductionVar() : outer.getInductionVar();
   Value mRem = im.min(im.c(plan.mr), im.sub(sm, i));
   Value nRem = im.min(im.c(plan.nr), im.sub(sn, j));
-  Value aPanel = subview2D(
-      b, loc, plan.packA, {im.div(i, plan.mr), b.getIndexAttr(0),
-                           b.getIndexAttr(0)},
-      {b.getIndexAttr(1), b.getIndexAttr(plan.kc), b.getIndexAttr(plan.mr)});
+  Value aPanel;
+  if (plan.unpackedA) {
+    // The tile's own rows of A from row i; the code reads m_rem of them.
+    aPanel = subview2D(b, loc, aTile, {i, zero}, {mRem, sk});
+  } else {
+    aPanel = subview2D(
+        b, loc, plan.packA,
+        {im.div(i, plan.mr), b.getIndexAttr(0), b.getIndexAttr(0)},
+        {b.getIndexAttr(1), b.getIndexAttr(plan.kc), b.getIndexAttr(plan.mr)});
+  }
   Value bPanel;
   if (plan.unpackedB) {
     // The tile's own rows of B from column j; the code reads n_rem of them.
@@ -487,6 +501,31 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
     }
   }
 
+  // Unpacked A likewise: rows along K with unit stride, a static row stride.
+  bool unpackedA = sketch.getPackA() == "none";
+  int64_t ldaBytes = 0;
+  if (unpackedA) {
+    if (problem->transposeA)
+      return op.emitError() << "tensorop sketch pack_a \"none\" needs A "
+                               "stored M x K; this GEMM reads A transposed "
+                               "(use pack_a \"kmajor_mr\")";
+    // As for B: A's layout is the program's, and packing is always valid.
+    auto aType = cast<MemRefType>(op.getDpsInputOperand(0)->get().getType());
+    SmallVector<int64_t> aStrides;
+    int64_t aOffset;
+    if (failed(aType.getStridesAndOffset(aStrides, aOffset)) ||
+        aStrides[1] != 1 || ShapedType::isDynamic(aStrides[0]) ||
+        aStrides[0] <= 0) {
+      op.emitRemark() << "tensorop: sketch pack_a \"none\" needs A with "
+                         "unit column stride and a static, positive row "
+                         "stride, got "
+                      << aType << "; A is packed instead";
+      unpackedA = false;
+    } else {
+      ldaBytes = aStrides[0] * 4;
+    }
+  }
+
   // Emit (and check) the microkernel before touching the IR, so a failing
   // emitter leaves the module as it was.
   TargetAttr target = sketch.getTarget();
@@ -518,6 +557,8 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   // Only when set, so packed kernels keep their specs (and cache keys).
   if (unpackedB)
     request.spec["b_stride_bytes"] = ldbBytes;
+  if (unpackedA)
+    request.spec["a_stride_bytes"] = ldaBytes;
   llvm::Expected<EmittedKernel> kernel = runEmitter(request);
   if (!kernel)
     return op.emitError() << llvm::toString(kernel.takeError());
@@ -526,6 +567,7 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   plan.p = *problem;
   plan.mr = sketch.getMr();
   plan.nr = sketch.getNr();
+  plan.unpackedA = unpackedA;
   plan.unpackedB = unpackedB;
   plan.a = op.getDpsInputOperand(0)->get();
   plan.b = op.getDpsInputOperand(1)->get();
@@ -586,9 +628,10 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   rewriter.setInsertionPoint(outermost);
   Type f32 = rewriter.getF32Type();
   IntegerAttr align = rewriter.getI64IntegerAttr(64);
-  plan.packA = memref::AllocOp::create(
-      rewriter, loc,
-      MemRefType::get({plan.mc / plan.mr, plan.kc, plan.mr}, f32), align);
+  if (!plan.unpackedA)
+    plan.packA = memref::AllocOp::create(
+        rewriter, loc,
+        MemRefType::get({plan.mc / plan.mr, plan.kc, plan.mr}, f32), align);
   if (!plan.unpackedB)
     plan.packB = memref::AllocOp::create(
         rewriter, loc,
@@ -601,11 +644,13 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
     for (Value buffer : {plan.packA, plan.packB})
       if (buffer)
         buffer.getDefiningOp()->setAttr(kSketchAttrName, sketch);
-  plan.packAFlat = memref::CollapseShapeOp::create(
-      rewriter, loc, plan.packA,
-      ArrayRef<ReassociationIndices>{ReassociationIndices{0, 1, 2}});
+  if (plan.packA)
+    plan.packAFlat = memref::CollapseShapeOp::create(
+        rewriter, loc, plan.packA,
+        ArrayRef<ReassociationIndices>{ReassociationIndices{0, 1, 2}});
   rewriter.setInsertionPointAfter(outermost);
-  memref::DeallocOp::create(rewriter, loc, plan.packA);
+  if (plan.packA)
+    memref::DeallocOp::create(rewriter, loc, plan.packA);
   if (plan.packB)
     memref::DeallocOp::create(rewriter, loc, plan.packB);
 
@@ -622,12 +667,19 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
     rewriter.setInsertionPointToStart(plan.loops[levelB].getBody());
     emitPackB(rewriter, loc, plan, iv(1), iv(2));
   }
-  rewriter.setInsertionPointToStart(plan.loops[levelA].getBody());
-  emitPackA(rewriter, loc, plan, iv(0), iv(2));
+  if (!plan.unpackedA) {
+    rewriter.setInsertionPointToStart(plan.loops[levelA].getBody());
+    emitPackA(rewriter, loc, plan, iv(0), iv(2));
+  }
 
   // 3. Register blocks.
   rewriter.setInsertionPoint(inner);
-  emitMicroLoops(rewriter, loc, plan, inner, sketch, *kernel);
+  // A chunk that packs nothing has no buffer to carry the sketch to
+  // tensorop-omp-team-size; its register-block loops do: the one over the
+  // split dimension runs to the chunk's dynamic extent, which canonicalize
+  // cannot fold away.
+  bool markLoops = split.count > 1 && !plan.packA && !plan.packB;
+  emitMicroLoops(rewriter, loc, plan, inner, sketch, *kernel, markLoops);
   rewriter.eraseOp(inner);
   return success();
 }

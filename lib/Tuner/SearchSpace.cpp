@@ -21,6 +21,7 @@ constexpr llvm::StringLiteral kOrders[] = {"mkn", "mnk", "nkm",
 constexpr llvm::StringLiteral kMicroOrders[] = {"mn", "nm"};
 constexpr llvm::StringLiteral kBroadcasts[] = {"explicit", "embedded"};
 constexpr llvm::StringLiteral kPackBs[] = {"kmajor_nr", "none"};
+constexpr llvm::StringLiteral kPackAs[] = {"kmajor_mr", "none"};
 int64_t roundUp(int64_t a, int64_t b) { return (a + b - 1) / b * b; }
 
 std::vector<int64_t> sortedUnique(std::vector<int64_t> v) {
@@ -36,7 +37,7 @@ llvm::StringRef GemmSearchSpace::knobName(unsigned knob) {
   static constexpr llvm::StringLiteral names[] = {
       "register_block", "kc",          "nc",       "mc",
       "loop_order",     "micro_order", "k_unroll", "broadcast",
-      "prefetch_b",     "pack_b",      "threads"};
+      "prefetch_b",     "pack_b",      "pack_a",   "threads"};
   return knob < kNumKnobs ? names[knob] : "?";
 }
 
@@ -129,6 +130,13 @@ GemmSearchSpace::options(unsigned knob, llvm::ArrayRef<int64_t> prefix) const {
       return {0, 1};
     return {0};
   }
+  case kPackA:
+    // What the SketchAttr verifier and apply-sketch accept for unpacked A
+    // (it needs no register beyond the block's, so any block qualifies).
+    if (t.name.rfind("x86", 0) == 0 && defaults.emitter == "x86_gemm_fma" &&
+        !p.transposeA)
+      return {0, 1};
+    return {0};
   case kThreads: {
     std::vector<int64_t> v;
     for (int64_t n = 1; n <= threadLimit; ++n)
@@ -179,6 +187,9 @@ GemmSearchSpace::defaultValue(unsigned knob,
     break;
   case kPackB:
     want = defaults.packB == "none" ? 1 : 0;
+    break;
+  case kPackA:
+    want = defaults.packA == "none" ? 1 : 0;
     break;
   case kThreads:
     want = defaults.threads;
@@ -236,6 +247,7 @@ SketchChoice GemmSearchSpace::toChoice(llvm::ArrayRef<int64_t> v) const {
   c.broadcast = kBroadcasts[v[kBroadcast]].str();
   c.prefetchB = v[kPrefetch];
   c.packB = kPackBs[v[kPackB]].str();
+  c.packA = kPackAs[v[kPackA]].str();
   c.threads = v[kThreads];
   c.source = "tuner";
   return c;
@@ -282,6 +294,9 @@ GemmSearchSpace::toPoint(const SketchChoice &c) const {
       case kPackB:
         same = probe.packB == c.packB;
         break;
+      case kPackA:
+        same = probe.packA == c.packA;
+        break;
       case kThreads:
         same = probe.threads == c.threads;
         break;
@@ -300,7 +315,8 @@ GemmSearchSpace::toPoint(const SketchChoice &c) const {
 uint64_t GemmSearchSpace::size() const {
   // Only nc, mc and pack_b depend on the register block.
   uint64_t rest = options(kKc, {}).size() * 6 * 2 * 4 *
-                  options(kBroadcast, {}).size() * 4 * threadLimit;
+                  options(kBroadcast, {}).size() * 4 *
+                  options(kPackA, {}).size() * threadLimit;
   uint64_t total = 0;
   for (size_t b = 0; b < blocks.size(); ++b) {
     int64_t prefix[] = {int64_t(b)};
@@ -348,6 +364,8 @@ std::string GemmSearchSpace::valueLabel(unsigned knob,
     return value >= 0 && value < 2 ? kBroadcasts[value].str() : "?";
   case kPackB:
     return value >= 0 && value < 2 ? kPackBs[value].str() : "?";
+  case kPackA:
+    return value >= 0 && value < 2 ? kPackAs[value].str() : "?";
   default:
     return std::to_string(value);
   }

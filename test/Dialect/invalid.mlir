@@ -76,7 +76,7 @@ func.func @f(%A: memref<8x8xf32>, %B: memref<8x8xf32>, %C: memref<8x8xf32>) {
 // -----
 
 func.func @f(%A: memref<8x8xf32>, %B: memref<8x8xf32>, %C: memref<8x8xf32>) {
-  // expected-error @+1 {{sketch pack_a "rowmajor" is not a known layout}}
+  // expected-error @+1 {{sketch pack_a "rowmajor" is not a known layout (expected "kmajor_mr" or "none")}}
   linalg.matmul {tensorop.sketch = #tensorop.sketch<mc = 96, nc = 256, kc = 8, mr = 6, nr = 64, loop_order = "mkn", micro_order = "mn", pack_a = "rowmajor", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f", vector_bits = 512, vector_registers = 32>, source = "t">} ins(%A, %B : memref<8x8xf32>, memref<8x8xf32>) outs(%C : memref<8x8xf32>)
   return
 }
@@ -202,5 +202,41 @@ func.func @f(%A: memref<8x8xf32>, %B: memref<8x8xf32>, %C: memref<8x8xf32>) {
 func.func @f(%A: memref<8x8xf32>, %B: memref<8x8xf32>, %C: memref<8x8xf32>) {
   // expected-error @+1 {{sketch pack_b "none" needs nr <= 112, got 128}}
   linalg.matmul {tensorop.sketch = #tensorop.sketch<mc = 96, nc = 256, kc = 8, mr = 1, nr = 128, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "none", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f", vector_bits = 512, vector_registers = 32>, source = "t">} ins(%A, %B : memref<8x8xf32>, memref<8x8xf32>) outs(%C : memref<8x8xf32>)
+  return
+}
+
+// -----
+
+func.func @f(%A: memref<8x8xf32>, %B: memref<8x8xf32>, %C: memref<8x8xf32>) {
+  // expected-error @+1 {{sketch pack_a "none" needs an x86 target, got arm-neon}}
+  linalg.matmul {tensorop.sketch = #tensorop.sketch<mc = 96, nc = 256, kc = 8, mr = 4, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "arm_gemm_neon", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "arm-neon", triple = "aarch64-unknown-linux-gnu", cpu = "neoverse-n1", features = "+neon", vector_bits = 128, vector_registers = 32>, source = "t">} ins(%A, %B : memref<8x8xf32>, memref<8x8xf32>) outs(%C : memref<8x8xf32>)
+  return
+}
+
+// -----
+
+func.func @f(%A: memref<8x8xf32>, %B: memref<8x8xf32>, %C: memref<8x8xf32>) {
+  // expected-error @+1 {{sketch pack_a "none" needs an x86 target, got riscv-rvv}}
+  linalg.matmul {tensorop.sketch = #tensorop.sketch<mc = 96, nc = 256, kc = 8, mr = 4, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "riscv-rvv", triple = "riscv64-unknown-linux-gnu", cpu = "generic-rv64", features = "+v", vector_bits = 256, vector_registers = 32>, source = "t">} ins(%A, %B : memref<8x8xf32>, memref<8x8xf32>) outs(%C : memref<8x8xf32>)
+  return
+}
+
+// -----
+
+func.func @f(%A: memref<8x8xf32>, %B: memref<8x8xf32>, %C: memref<8x8xf32>) {
+  // expected-error @+1 {{sketch pack_a "none" needs the x86_gemm_fma emitter, got 'llm_gemm'}}
+  linalg.matmul {tensorop.sketch = #tensorop.sketch<mc = 96, nc = 256, kc = 8, mr = 6, nr = 64, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "llm_gemm", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f", vector_bits = 512, vector_registers = 32>, source = "t">} ins(%A, %B : memref<8x8xf32>, memref<8x8xf32>) outs(%C : memref<8x8xf32>)
+  return
+}
+
+// -----
+
+// pack_a "none" needs no register beyond the block's: the full AVX2
+// register file (6x16: 12 accumulators, 2 B vectors, 2 broadcasts) is legal,
+// while the block's own budget is still checked.
+func.func @f(%A: memref<8x8xf32>, %B: memref<8x8xf32>, %C: memref<8x8xf32>) {
+  linalg.matmul {tensorop.sketch = #tensorop.sketch<mc = 96, nc = 256, kc = 8, mr = 6, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx2", triple = "x86_64-unknown-linux-gnu", cpu = "haswell", features = "+avx2", vector_bits = 256, vector_registers = 16>, source = "t">} ins(%A, %B : memref<8x8xf32>, memref<8x8xf32>) outs(%C : memref<8x8xf32>)
+  // expected-error @+1 {{sketch register block 8x16 needs 19 vector registers but x86-avx2 has 16}}
+  linalg.matmul {tensorop.sketch = #tensorop.sketch<mc = 96, nc = 256, kc = 8, mr = 8, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx2", triple = "x86_64-unknown-linux-gnu", cpu = "haswell", features = "+avx2", vector_bits = 256, vector_registers = 16>, source = "t">} ins(%A, %B : memref<8x8xf32>, memref<8x8xf32>) outs(%C : memref<8x8xf32>)
   return
 }

@@ -14,7 +14,8 @@ largest error/bound ratio. Values are either seeded pseudo-random in [-1, 1)
 
 With --b-guard-page, @gemm gets a copy of B that ends exactly at a 4 KiB page
 boundary followed by a PROT_NONE page (mprotect), so a kernel that reads past
-the last element of B crashes instead of passing.
+the last element of B crashes instead of passing. --a-guard-page does the
+same for A (both may be given).
 """
 import argparse
 
@@ -35,9 +36,11 @@ def main():
                     help="a #tensorop.sketch<...> to attach instead of asking the advisor")
     ap.add_argument("--b-guard-page", action="store_true",
                     help="B ends at a page boundary followed by an inaccessible page")
+    ap.add_argument("--a-guard-page", action="store_true",
+                    help="A ends at a page boundary followed by an inaccessible page")
     a = ap.parse_args()
-    if a.b_guard_page and a.tensors:
-        ap.error("--b-guard-page works on memrefs only")
+    if (a.a_guard_page or a.b_guard_page) and a.tensors:
+        ap.error("--a-guard-page and --b-guard-page work on memrefs only")
     m, n, k = a.m, a.n, a.k
     ashape = (k, m) if a.transpose_a else (m, k)
     bshape = (n, k) if a.transpose_b else (k, n)
@@ -51,13 +54,51 @@ def main():
     at = f"{ashape[0]}x{ashape[1]}xf32"
     bt = f"{bshape[0]}x{bshape[1]}xf32"
     ct = f"{m}x{n}xf32"
-    # B as @gemm sees it: with --b-guard-page a view whose last element is
-    # the last float of a page (4 KiB = 1024 floats).
-    belems = bshape[0] * bshape[1]
-    bend = (belems + 1023) // 1024 * 1024
-    gbt = bt
+    def guarded(name, shape, ty):
+        """A and B as @gemm sees them: with a guard page, a view whose last
+        element is the last float of a page (4 KiB = 1024 floats), and the
+        code that sets it up and tears it down."""
+        elems = shape[0] * shape[1]
+        end = (elems + 1023) // 1024 * 1024
+        gty = f"{ty}, strided<[{shape[1]}, 1], offset: {end - elems}>"
+        buf = f"memref<{end + 1024}xf32>"
+        n = name.lower()
+        setup = f"""
+  // {name} copied to the end of page-aligned memory; the next page is made
+  // inaccessible (mprotect returns 0, printed and checked).
+  %{n}buf = memref.alloc() {{alignment = 4096 : i64}} : {buf}
+  %{name}g = memref.reinterpret_cast %{n}buf to offset: [{end - elems}], sizes: [{shape[0]}, {shape[1]}], strides: [{shape[1]}, 1] : {buf} to memref<{gty}>
+  memref.copy %{name}, %{name}g : memref<{ty}> to memref<{gty}>
+  %{n}base = memref.extract_aligned_pointer_as_index %{n}buf : {buf} -> index
+  %{n}base64 = arith.index_cast %{n}base : index to i64
+  %{n}gpage = arith.constant {end * 4} : i64
+  %{n}gaddr = arith.addi %{n}base64, %{n}gpage : i64
+  %{n}mp = func.call @mprotect(%{n}gaddr, %plen, %prot_none) : (i64, i64, i32) -> i32
+  vector.print str "mprotect: "
+  vector.print %{n}mp : i32"""
+        teardown = f"""
+  %{n}mp2 = func.call @mprotect(%{n}gaddr, %plen, %prot_rw) : (i64, i64, i32) -> i32
+  memref.dealloc %{n}buf : {buf}"""
+        return gty, setup, teardown
+
+    gat, gbt = at, bt
+    guard_setup = guard_teardown = ""
+    a_arg, b_arg = "%A", "%B"
+    if a.a_guard_page or a.b_guard_page:
+        guard_setup = """
+  %plen = arith.constant 4096 : i64
+  %prot_none = arith.constant 0 : i32
+  %prot_rw = arith.constant 3 : i32"""
+    if a.a_guard_page:
+        gat, setup, teardown = guarded("A", ashape, at)
+        a_arg = "%Ag"
+        guard_setup += setup
+        guard_teardown += teardown
     if a.b_guard_page:
-        gbt = f"{bt}, strided<[{bshape[1]}, 1], offset: {bend - belems}>"
+        gbt, setup, teardown = guarded("B", bshape, bt)
+        b_arg = "%Bg"
+        guard_setup += setup
+        guard_teardown += teardown
 
     if a.tensors:
         gemm = f"""
@@ -71,8 +112,8 @@ func.func @gemm(%A: memref<{at}>, %B: memref<{bt}>, %C: memref<{ct}>) {{
 }}"""
     else:
         gemm = f"""
-func.func @gemm(%A: memref<{at}>, %B: memref<{gbt}>, %C: memref<{ct}>) {{
-  linalg.matmul{maps} ins(%A, %B : memref<{at}>, memref<{gbt}>) outs(%C : memref<{ct}>){attr}
+func.func @gemm(%A: memref<{gat}>, %B: memref<{gbt}>, %C: memref<{ct}>) {{
+  linalg.matmul{maps} ins(%A, %B : memref<{gat}>, memref<{gbt}>) outs(%C : memref<{ct}>){attr}
   return
 }}"""
         attr = ""
@@ -119,29 +160,6 @@ func.func @gemm(%A: memref<{at}>, %B: memref<{gbt}>, %C: memref<{ct}>) {{
                       for s, p, q in [(1, 7919, 104729), (2, 15485863, 3571), (3, 2654435, 40503)])
     aload = "%A[%kk, %i]" if a.transpose_a else "%A[%i, %kk]"
     bload = "%B[%j, %kk]" if a.transpose_b else "%B[%kk, %j]"
-    guard_setup = guard_teardown = ""
-    b_arg = "%B"
-    if a.b_guard_page:
-        b_arg = "%Bg"
-        guard_setup = f"""
-  // B copied to the end of page-aligned memory; the next page is made
-  // inaccessible (mprotect returns 0, printed and checked).
-  %Bbuf = memref.alloc() {{alignment = 4096 : i64}} : memref<{bend + 1024}xf32>
-  %Bg = memref.reinterpret_cast %Bbuf to offset: [{bend - belems}], sizes: [{bshape[0]}, {bshape[1]}], strides: [{bshape[1]}, 1] : memref<{bend + 1024}xf32> to memref<{gbt}>
-  memref.copy %B, %Bg : memref<{bt}> to memref<{gbt}>
-  %bbase = memref.extract_aligned_pointer_as_index %Bbuf : memref<{bend + 1024}xf32> -> index
-  %bbase64 = arith.index_cast %bbase : index to i64
-  %gpage = arith.constant {bend * 4} : i64
-  %gaddr = arith.addi %bbase64, %gpage : i64
-  %plen = arith.constant 4096 : i64
-  %prot_none = arith.constant 0 : i32
-  %prot_rw = arith.constant 3 : i32
-  %mp = func.call @mprotect(%gaddr, %plen, %prot_none) : (i64, i64, i32) -> i32
-  vector.print str "mprotect: "
-  vector.print %mp : i32"""
-        guard_teardown = f"""
-  %mp2 = func.call @mprotect(%gaddr, %plen, %prot_rw) : (i64, i64, i32) -> i32
-  memref.dealloc %Bbuf : memref<{bend + 1024}xf32>"""
     main = f"""
 func.func @main() {{
 {const_lines}
@@ -184,7 +202,7 @@ func.func @main() {{
    }}
   }}
 {guard_setup}
-  call @gemm(%A, {b_arg}, %C) : (memref<{at}>, memref<{gbt}>, memref<{ct}>) -> ()
+  call @gemm({a_arg}, {b_arg}, %C) : (memref<{gat}>, memref<{gbt}>, memref<{ct}>) -> ()
 {guard_teardown}
   %c0i = arith.constant 0 : i64
   %c1i = arith.constant 1 : i64
@@ -226,7 +244,7 @@ func.func @main() {{
     print(f"// gemm {m}x{n}x{k} values={a.values} seed={a.seed} "
           f"transpose_a={a.transpose_a} transpose_b={a.transpose_b} tensors={a.tensors}")
     print(gemm)
-    if a.b_guard_page:
+    if a.a_guard_page or a.b_guard_page:
         print("func.func private @mprotect(i64, i64, i32) -> i32")
     print(main)
 

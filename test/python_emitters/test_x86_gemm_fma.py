@@ -107,6 +107,11 @@ STATIC_SPECS = [
     spec(isa="avx512", mr=3, nr=112, k_unroll=2, prefetch_b=4, b_stride_bytes=16),
     spec(isa="avx2", mr=6, nr=16, b_stride_bytes=400),
     spec(isa="avx2", mr=1, nr=40, k_unroll=3, b_stride_bytes=4000),
+    spec(isa="avx512", mr=6, nr=64, a_stride_bytes=4000),
+    spec(isa="avx512", mr=28, nr=16, broadcast="embedded", a_stride_bytes=1 << 24),
+    spec(isa="avx512", mr=8, nr=48, prefetch_b=8, a_stride_bytes=400, b_stride_bytes=4000),
+    spec(isa="avx2", mr=6, nr=16, k_unroll=3, a_stride_bytes=1028),
+    spec(isa="avx2", mr=3, nr=24, a_stride_bytes=64, b_stride_bytes=400),
 ]
 
 
@@ -170,6 +175,15 @@ class TestSpecValidation(unittest.TestCase):
          "b_stride_bytes"),
         (json.dumps(spec(isa="avx512", mr=6, nr=64, prefetch_b=1024,
                          b_stride_bytes=1 << 24)), "prefetch_b"),
+        # unpacked A: stride in bytes, a multiple of 4, rows within disp32
+        (json.dumps(spec(isa="avx512", mr=6, nr=64, a_stride_bytes=-4)), "a_stride_bytes"),
+        (json.dumps(spec(isa="avx512", mr=6, nr=64, a_stride_bytes=10)), "a_stride_bytes"),
+        (json.dumps(spec(isa="avx512", mr=6, nr=64, a_stride_bytes=(1 << 24) + 4)),
+         "a_stride_bytes"),
+        (json.dumps(spec(isa="avx512", mr=6, nr=64, a_stride_bytes=[400])),
+         "a_stride_bytes"),
+        (json.dumps(spec(isa="avx512", mr=200, nr=16, a_stride_bytes=1 << 24)),
+         "a_stride_bytes"),
     ]
 
     def test_bad_specs_exit_2_and_name_field(self):
@@ -229,8 +243,9 @@ class TestOutputContract(unittest.TestCase):
         self.assertEqual(o["accumulators"], 24)
         self.assertEqual(o["flops_per_k"], 768)
         self.assertEqual(o["emitter"], "x86_gemm_fma.py")
-        self.assertEqual(o["emitter_version"], 2)
+        self.assertEqual(o["emitter_version"], 3)
         self.assertEqual(o["b_stride_bytes"], 0)
+        self.assertEqual(o["a_stride_bytes"], 0)
         # 24 accumulators + 4 B vectors + 2 alternating broadcast registers
         self.assertEqual(o["vector_registers_used"], 30)
         keys = list(o.keys())
@@ -252,6 +267,27 @@ class TestOutputContract(unittest.TestCase):
             self.assertRegex(line, r"\{%k[1-4]\} \{z\}$")
         self.assertIn("add $$16000, $1", o3["asm"])
         self.assertIn("add $$4000, $1", o3["asm"])
+        # unpacked A: row r of A is at r * a_stride_bytes, k advances 4 bytes;
+        # no GPR beyond the packed kernel's, no vector register more
+        o4 = emit_json(spec(isa="avx512", mr=6, nr=64, a_stride_bytes=4000))
+        o0 = emit_json(spec(isa="avx512", mr=6, nr=64))
+        self.assertEqual(o4["name"], "x86_avx512_f32_6x64_u4_explicit_lda4000")
+        self.assertEqual(o4["a_stride_bytes"], 4000)
+        self.assertEqual(o4["clobbers"], o0["clobbers"])
+        self.assertEqual(o4["vector_registers_used"], o0["vector_registers_used"])
+        bcasts = re.findall(r"vbroadcastss (-?[0-9]*)\(\$0\)", o4["asm"])
+        offsets = sorted({int(x or 0) for x in bcasts})
+        self.assertEqual(offsets, sorted(r * 4000 + 4 * u for r in range(6) for u in range(4)))
+        self.assertIn("add $$16, $0", o4["asm"])
+        self.assertIn("add $$4, $0", o4["asm"])
+        # one K loop per m_rem: the full tile's (6 rows) and those of the M
+        # edges, of 1..5 rows, each reading only its rows
+        loops = o4["asm"].split("\n10")[1:]
+        self.assertEqual(sorted(int(l.split(":")[0]) for l in loops), [1, 2, 3, 4, 5, 6])
+        for l in loops:
+            rows = int(l.split(":")[0])
+            used = {int(x or 0) // 4000 for x in re.findall(r"vbroadcastss (-?[0-9]*)\(\$0\)", l)}
+            self.assertEqual(used, set(range(rows)), "loop of %d rows" % rows)
 
     def test_determinism(self):
         for s in STATIC_SPECS[:6] + STATIC_SPECS[10:12]:
@@ -463,6 +499,32 @@ UNPACKED_SPECS = [
 ]
 
 
+# Unpacked A (a_stride_bytes = 4 * lda), alone and with unpacked B (ldb, 0
+# for packed B): lda below some kc of KC_LIST (those cases are skipped: a
+# matrix has lda >= K), exactly kc, and far above; every register block
+# shape class (embedded and explicit broadcasts, one or two broadcast
+# registers, accumulator sets of small tiles, the AVX2 B mask).
+UNPACKED_A_SPECS = [
+    (spec(isa="avx512", mr=6, nr=64, a_stride_bytes=4 * 300), 300, 0),
+    (spec(isa="avx512", mr=6, nr=64, k_unroll=1, a_stride_bytes=4 * 17), 17, 0),
+    (spec(isa="avx512", mr=14, nr=32, k_unroll=3, broadcast="embedded",
+          a_stride_bytes=4 * 257), 257, 0),
+    (spec(isa="avx512", mr=28, nr=16, a_stride_bytes=4 * 1000), 1000, 0),
+    (spec(isa="avx512", mr=2, nr=16, k_unroll=8, a_stride_bytes=4 * 64), 64, 0),
+    (spec(isa="avx512", mr=1, nr=16, a_stride_bytes=4 * 5), 5, 0),
+    (spec(isa="avx512", mr=6, nr=64, prefetch_b=8, a_stride_bytes=4 * 300,
+          b_stride_bytes=4 * 131), 300, 131),
+    (spec(isa="avx512", mr=8, nr=48, broadcast="embedded", a_stride_bytes=4 * 257,
+          b_stride_bytes=4 * 37), 257, 37),
+    (spec(isa="avx2", mr=6, nr=16, a_stride_bytes=4 * 300), 300, 0),
+    (spec(isa="avx2", mr=4, nr=24, k_unroll=3, prefetch_b=8, a_stride_bytes=4 * 64), 64, 0),
+    (spec(isa="avx2", mr=1, nr=8, k_unroll=8, a_stride_bytes=4 * 3), 3, 0),
+    (spec(isa="avx2", mr=6, nr=16, a_stride_bytes=4 * 257, b_stride_bytes=4 * 131), 257, 131),
+    (spec(isa="avx2", mr=3, nr=24, k_unroll=3, a_stride_bytes=4 * 300,
+          b_stride_bytes=4 * 13), 300, 13),
+]
+
+
 def m_list(mr):
     if mr <= 8:
         return list(range(1, mr + 1))
@@ -494,10 +556,10 @@ def build(tmp, tag, kernel_src, kernel_ext):
     return exe
 
 
-def run_check(exe, mr, nr, kcs, ms, ns, seed=1, c_roundings=1, ldb=0):
+def run_check(exe, mr, nr, kcs, ms, ns, seed=1, c_roundings=1, ldb=0, lda=0):
     args = [exe, "check", str(mr), str(nr), ",".join(map(str, kcs)),
             ",".join(map(str, ms)), ",".join(map(str, ns)), str(seed), str(c_roundings),
-            str(ldb)]
+            str(ldb), str(lda)]
     p = subprocess.run(args, capture_output=True, text=True, timeout=120)
     return p.returncode, p.stdout + p.stderr
 
@@ -610,6 +672,52 @@ class TestNumeric(unittest.TestCase):
                 rc, out = run_check(exe, s["mr"], s["nr"], [1, 5], [s["mr"]], [ldb], ldb=ldb)
                 self.assertEqual(rc, 3, out)
                 self.assertIn("FAULT", out)
+
+    def test_unpacked_a_numeric(self):
+        """Kernels reading A in place (alone and with B in place): right
+        results, and no read of a row past m_rem (A ends at a PROT_NONE page
+        right after A[m_rem-1][kc-1])."""
+        jobs = [(i, s, lda, ldb) for i, (s, lda, ldb) in enumerate(UNPACKED_A_SPECS)
+                if cpu_ok(s["isa"])]
+        if not jobs:
+            self.skipTest("CPU lacks avx512 and avx2")
+
+        def job(i, s, lda, ldb):
+            exe = build(self.tmp, "ua%d" % i, emit_function(s), ".s")
+            lanes = 16 if s["isa"] == "avx512" else 8
+            ns = n_list(s["nr"], lanes)
+            if ldb:
+                ns = sorted(set(ns) | {min(ldb, s["nr"])})
+            # every m_rem: each has its own K loop
+            return run_check(exe, s["mr"], s["nr"], KC_LIST, list(range(1, s["mr"] + 1)),
+                             ns, seed=70 + i, ldb=ldb, lda=lda)
+
+        workers = max(1, min(len(jobs), os.cpu_count() or 1))
+        with concurrent.futures.ThreadPoolExecutor(workers) as ex:
+            results = list(ex.map(lambda j: (j[1], job(*j)), jobs))
+        for s, (rc, out) in results:
+            with self.subTest(spec=s):
+                self.assertEqual(rc, 0, out)
+                self.assertRegex(out, r"^OK [0-9]+")
+
+    def test_unpacked_a_overread_is_caught(self):
+        """The harness faults when an M edge reads the rows of a full tile."""
+        for s in [spec(isa="avx512", mr=6, nr=64, a_stride_bytes=4 * 40),
+                  spec(isa="avx2", mr=6, nr=16, a_stride_bytes=4 * 40)]:
+            if not cpu_ok(s["isa"]):
+                continue
+            with self.subTest(spec=s):
+                good = emit_function(s)
+                # the M-edge dispatch skipped: every tile runs the 6-row loop
+                bad = good.replace("cmp $6, %r9\n  je 106f", "jmp 106f", 1)
+                self.assertNotEqual(bad, good)
+                exe = build(self.tmp, "ua_overread_" + s["isa"], bad, ".s")
+                rc, out = run_check(exe, s["mr"], s["nr"], [1, 5], [5], [s["nr"]], lda=40)
+                self.assertEqual(rc, 3, out)
+                self.assertIn("FAULT", out)
+                # the same kernel is right on full tiles
+                rc, out = run_check(exe, s["mr"], s["nr"], [1, 5], [6], [s["nr"]], lda=40)
+                self.assertEqual(rc, 0, out)
 
     @unittest.skipIf(CLANG is None, "clang-22 not found: LLVM IR inline-asm test skipped")
     def test_inline_asm_through_llvm(self):

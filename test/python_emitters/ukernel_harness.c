@@ -9,7 +9,7 @@
  * Build:  clang-22 -O2 ukernel_harness.c kernel.s -o harness
  *
  * Check mode:
- *   harness check MR NR KCLIST MLIST NLIST SEED [CROUNDINGS [LDB]]
+ *   harness check MR NR KCLIST MLIST NLIST SEED [CROUNDINGS [LDB [LDA]]]
  *     KCLIST, MLIST, NLIST: comma-separated lists; every combination is run,
  *     each with three C row strides (ldc = n_rem, nr + 3, 2*nr + 16 floats).
  *     CROUNDINGS (default 1): how many times the kernel may round into C
@@ -20,6 +20,11 @@
  *     Then B holds the kc rows of the matrix and ends right after
  *     B[kc-1][n_rem-1] at a PROT_NONE page (an N-edge over-read faults);
  *     columns n_rem..LDB-1 hold NaN; cases with n_rem > LDB are skipped.
+ *     LDA (default 0): likewise for A: > 0 for a kernel emitted with
+ *     a_stride_bytes = 4*LDA, which reads A in place from rows of LDA floats.
+ *     Then A holds only the m_rem rows of the tile and ends right after
+ *     A[m_rem-1][kc-1] at a PROT_NONE page (reading a row past m_rem
+ *     faults); columns kc..LDA-1 hold NaN; cases with kc > LDA are skipped.
  *   For every case:
  *     - A (kc*MR floats) and B (kc*NR floats) end exactly at a page boundary
  *       followed by a PROT_NONE page (reading past the panels faults); panel
@@ -130,19 +135,25 @@ static int parse_list(const char *s, long *out, int max) {
 
 static double c_roundings = 1.0;
 static long ldb = 0;
+static long lda = 0;
 
 static int check_case(long mr, long nr, long kc, long m, long n, long ldc) {
   const float nanv = NAN;
   guarded_t ga, gb, gc;
   /* B(k, j) is b[k * bs + j]: a packed panel, or rows of the matrix */
   long bs = ldb > 0 ? ldb : nr;
-  size_t a_len = (size_t)(kc * mr);
+  /* A(r, k) is a[r * ars + k * aks]: a packed panel, or rows of the matrix */
+  long ars = lda > 0 ? lda : 1, aks = lda > 0 ? 1 : mr;
+  size_t a_len = lda > 0 ? (kc > 0 ? (size_t)((m - 1) * lda + kc) : 0) : (size_t)(kc * mr);
   size_t b_len = ldb > 0 ? (kc > 0 ? (size_t)((kc - 1) * ldb + n) : 0) : (size_t)(kc * nr);
   guarded_alloc(&ga, a_len * sizeof(float));
   guarded_alloc(&gb, b_len * sizeof(float));
   float *a = (float *)ga.ptr, *b = (float *)gb.ptr;
+  for (long r = 0; lda > 0 && r < m; r++)
+    for (long k = 0; k < lda && (size_t)(r * lda + k) < a_len; k++)
+      a[r * lda + k] = k < kc ? rng_float() : nanv;
   for (long k = 0; k < kc; k++) {
-    for (long r = 0; r < mr; r++) a[k * mr + r] = r < m ? rng_float() : nanv;
+    for (long r = 0; lda == 0 && r < mr; r++) a[k * mr + r] = r < m ? rng_float() : nanv;
     for (long j = 0; j < bs && (size_t)(k * bs + j) < b_len; j++)
       b[k * bs + j] = j < n ? rng_float() : nanv;
   }
@@ -156,8 +167,8 @@ static int check_case(long mr, long nr, long kc, long m, long n, long ldc) {
   memcpy(before, region, c_len * sizeof(float));
 
   snprintf(current_case, sizeof current_case,
-           "mr=%ld nr=%ld kc=%ld m_rem=%ld n_rem=%ld ldc=%ld ldb=%ld floats", mr, nr, kc, m, n,
-           ldc, ldb);
+           "mr=%ld nr=%ld kc=%ld m_rem=%ld n_rem=%ld ldc=%ld ldb=%ld lda=%ld floats", mr, nr,
+           kc, m, n, ldc, ldb, lda);
   ukernel(a, b, c, kc, ldc * (long)sizeof(float), m, n);
 
   int bad = 0;
@@ -176,7 +187,7 @@ static int check_case(long mr, long nr, long kc, long m, long n, long ldc) {
     }
     double ref = before[i], mag = 0.0;
     for (long k = 0; k < kc; k++) {
-      double p = (double)a[k * mr + r] * (double)b[k * bs + j];
+      double p = (double)a[r * ars + k * aks] * (double)b[k * bs + j];
       ref += p;
       mag += fabs(p);
     }
@@ -285,9 +296,9 @@ int main(int argc, char **argv) {
     return bench(atol(argv[2]), atol(argv[3]), atol(argv[4]),
                  argc >= 6 ? atof(argv[5]) : 1.0);
   }
-  if (argc < 8 || argc > 10 || strcmp(argv[1], "check") != 0) {
+  if (argc < 8 || argc > 11 || strcmp(argv[1], "check") != 0) {
     fprintf(stderr,
-            "usage: %s check MR NR KCLIST MLIST NLIST SEED [CROUNDINGS [LDB]]\n"
+            "usage: %s check MR NR KCLIST MLIST NLIST SEED [CROUNDINGS [LDB [LDA]]]\n"
             "       %s bench MR NR KC [SECONDS]\n"
             "       %s peak\n",
             argv[0], argv[0], argv[0]);
@@ -300,7 +311,8 @@ int main(int argc, char **argv) {
   rng_state ^= (uint64_t)atol(argv[7]) * 0x9E3779B97F4A7C15ull;
   if (!rng_state) rng_state = 1;
   if (argc >= 9) c_roundings = atof(argv[8]);
-  if (argc == 10) ldb = atol(argv[9]);
+  if (argc >= 10) ldb = atol(argv[9]);
+  if (argc == 11) lda = atol(argv[10]);
   signal(SIGSEGV, on_fault);
   signal(SIGBUS, on_fault);
   signal(SIGILL, on_fault);
@@ -315,6 +327,7 @@ int main(int argc, char **argv) {
           return 2;
         }
         if (ldb > 0 && n > ldb) continue;
+        if (lda > 0 && kcs[ik] > lda) continue;
         long ldcs[3] = {n, nr + 3, 2 * nr + 16};
         for (int il = 0; il < 3; il++) {
           cases++;

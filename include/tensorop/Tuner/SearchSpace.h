@@ -2,8 +2,8 @@
 //
 // Every knob of a CPU GEMM sketch (register block, kc, nc, mc, the two loop
 // orders, and the microkernel variants its emitter offers: k unroll, how A is
-// broadcast, B prefetch distance, whether B is packed, and last the number
-// of threads) as a
+// broadcast, B prefetch distance, whether B and A are packed, and last the
+// number of threads) as a
 // sequence of decisions; the options of
 // a knob may depend on earlier ones (nc is a multiple of nr). Illegal points
 // never appear: options are drawn from what the target allows and every
@@ -63,6 +63,11 @@ public:
     /// emitter and the GEMM allow it. Configs keep their hashes: the
     /// canonical text always had pack_b.
     kPackB,
+    /// "kmajor_mr" or "none" (A read in place), where the target, the
+    /// emitter and the GEMM allow it. After pack_b, so that pack_b keeps its
+    /// position; configs keep their hashes (the canonical text always had
+    /// pack_a).
+    kPackA,
     /// Last, so that points and configs of single-threaded sketches keep
     /// their meaning (and database hashes) from before the knob existed.
     kThreads,
