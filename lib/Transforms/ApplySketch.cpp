@@ -448,6 +448,27 @@ linalg::MatmulOp emitThreadChunks(RewriterBase &rewriter, linalg::MatmulOp op,
   chunkOp->setOperand(2, c);
   return chunkOp;
 }
+
+/// The row stride in bytes of an operand the microkernel would read in place
+/// (A or B of an f32 matmul): rows with unit column stride and a static,
+/// positive row stride. 0, with a remark, where the layout does not allow
+/// it and the operand is packed instead.
+int64_t inPlaceRowStrideBytes(linalg::MatmulOp op, unsigned operand,
+                              StringRef name) {
+  auto type =
+      cast<MemRefType>(op.getDpsInputOperand(operand)->get().getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (succeeded(type.getStridesAndOffset(strides, offset)) &&
+      strides[1] == 1 && !ShapedType::isDynamic(strides[0]) && strides[0] > 0)
+    return strides[0] * 4;
+  op.emitRemark() << "tensorop: sketch pack_" << name.lower()
+                  << " \"none\" needs " << name
+                  << " with unit column stride and a static, positive row "
+                     "stride, got "
+                  << type << "; " << name << " is packed instead";
+  return 0;
+}
 } // namespace
 
 LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
@@ -485,20 +506,8 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
     // B's layout belongs to the program, not to the sketch (a tuned sketch
     // from the database was measured on a contiguous B): where it cannot be
     // read in place, B is packed as with "kmajor_nr", which is always valid.
-    auto bType = cast<MemRefType>(op.getDpsInputOperand(1)->get().getType());
-    SmallVector<int64_t> bStrides;
-    int64_t bOffset;
-    if (failed(bType.getStridesAndOffset(bStrides, bOffset)) ||
-        bStrides[1] != 1 || ShapedType::isDynamic(bStrides[0]) ||
-        bStrides[0] <= 0) {
-      op.emitRemark() << "tensorop: sketch pack_b \"none\" needs B with "
-                         "unit column stride and a static, positive row "
-                         "stride, got "
-                      << bType << "; B is packed instead";
-      unpackedB = false;
-    } else {
-      ldbBytes = bStrides[0] * 4;
-    }
+    ldbBytes = inPlaceRowStrideBytes(op, /*operand=*/1, "B");
+    unpackedB = ldbBytes > 0;
   }
 
   // Unpacked A likewise: rows along K with unit stride, a static row stride.
@@ -510,20 +519,8 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
                                "stored M x K; this GEMM reads A transposed "
                                "(use pack_a \"kmajor_mr\")";
     // As for B: A's layout is the program's, and packing is always valid.
-    auto aType = cast<MemRefType>(op.getDpsInputOperand(0)->get().getType());
-    SmallVector<int64_t> aStrides;
-    int64_t aOffset;
-    if (failed(aType.getStridesAndOffset(aStrides, aOffset)) ||
-        aStrides[1] != 1 || ShapedType::isDynamic(aStrides[0]) ||
-        aStrides[0] <= 0) {
-      op.emitRemark() << "tensorop: sketch pack_a \"none\" needs A with "
-                         "unit column stride and a static, positive row "
-                         "stride, got "
-                      << aType << "; A is packed instead";
-      unpackedA = false;
-    } else {
-      ldaBytes = aStrides[0] * 4;
-    }
+    ldaBytes = inPlaceRowStrideBytes(op, /*operand=*/0, "A");
+    unpackedA = ldaBytes > 0;
   }
 
   // Emit (and check) the microkernel before touching the IR, so a failing
