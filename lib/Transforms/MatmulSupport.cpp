@@ -63,6 +63,13 @@ mlir::tensorop::matchSupportedMatmul(linalg::MatmulOp op, std::string &reason) {
     reason = "the indexing map of C is not (m, n)";
     return failure();
   }
+  if (auto aMemref = dyn_cast<MemRefType>(a); aMemref && !p.transposeA) {
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    p.aRowsInPlace = succeeded(aMemref.getStridesAndOffset(strides, offset)) &&
+                     strides[1] == 1 && !ShapedType::isDynamic(strides[0]) &&
+                     strides[0] > 0;
+  }
   p.m = c.getDimSize(0);
   p.n = c.getDimSize(1);
   p.k = p.transposeA ? a.getDimSize(0) : a.getDimSize(1);

@@ -11,7 +11,7 @@
 
 // CHECK-LABEL: func.func @memref_matmul
 // CHECK:       linalg.matmul {tensorop.sketch = #tensorop.sketch<
-// AVX512-SAME:   mr = {{[0-9]+}}, nr = {{16|32|48|64}}, loop_order = "{{[mnk][mnk][mnk]}}", micro_order = "{{mn|nm}}", pack_a = "kmajor_mr", pack_b = "kmajor_nr",
+// AVX512-SAME:   mr = {{[0-9]+}}, nr = {{16|32|48|64}}, loop_order = "{{[mnk][mnk][mnk]}}", micro_order = "{{mn|nm}}", pack_a = "none", pack_b = "kmajor_nr",
 // AVX512-SAME:   ukernel = <emitter = "x86_gemm_fma", k_unroll = {{[0-9]+}}, broadcast = "{{explicit|embedded}}", prefetch_b = {{[0-9]+}}>,
 // AVX512-SAME:   target = <name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "{{.*}}+avx512f{{.*}}", vector_bits = 512, vector_registers = 32>, source = "builtin">}
 // AVX2-SAME:     mr = {{[1-4]}}, nr = {{8|16|24}}, loop_order = "{{[mnk][mnk][mnk]}}", micro_order = "{{mn|nm}}",
@@ -27,8 +27,10 @@ func.func @memref_matmul(%A: memref<97x67xf32>, %B: memref<67x131xf32>, %C: memr
 
 // -----
 
+// A tensor's layout after bufferization is not known here: A is packed.
 // CHECK-LABEL: func.func @tensor_matmul
 // CHECK:       %[[R:.+]] = linalg.matmul {tensorop.sketch = #tensorop.sketch<
+// AVX512-SAME:   pack_a = "kmajor_mr"
 // AVX512-SAME:   target = <name = "x86-avx512"
 // AVX2-SAME:     target = <name = "x86-avx2"
 // CHECK-SAME:  ins(%{{.*}}, %{{.*}} : tensor<128x256xf32>, tensor<256x512xf32>) outs(%{{.*}} : tensor<128x512xf32>) -> tensor<128x512xf32>
@@ -134,5 +136,28 @@ func.func @keeps_existing_sketch(%A: memref<50x37xf32>, %B: memref<37x70xf32>, %
 func.func @no_matmul(%C: memref<8x8xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<8x8xf32>)
+  return
+}
+
+// -----
+
+// The builtin advisor reads A in place (pack_a = "none") on x86 where A's
+// rows allow it and N <= 1024 (docs/benchmarks/cpu-packing-a.md); a wider
+// N, a column-strided A and other targets keep A packed.
+// CHECK-LABEL: func.func @pack_a_choice
+// AVX512:      pack_a = "none"
+// AVX512:      pack_a = "kmajor_mr"
+// AVX512:      pack_a = "kmajor_mr"
+// AVX2:        pack_a = "none"
+// AVX2:        pack_a = "kmajor_mr"
+// AVX2:        pack_a = "kmajor_mr"
+// RVV-NOT:     pack_a = "none"
+// NEON-NOT:    pack_a = "none"
+func.func @pack_a_choice(%A: memref<64x32xf32>, %B: memref<32x1024xf32>, %C: memref<64x1024xf32>,
+                         %B2: memref<32x1040xf32>, %C2: memref<64x1040xf32>,
+                         %At: memref<64x32xf32, strided<[1, 64]>>) {
+  linalg.matmul ins(%A, %B : memref<64x32xf32>, memref<32x1024xf32>) outs(%C : memref<64x1024xf32>)
+  linalg.matmul ins(%A, %B2 : memref<64x32xf32>, memref<32x1040xf32>) outs(%C2 : memref<64x1040xf32>)
+  linalg.matmul ins(%At, %B : memref<64x32xf32, strided<[1, 64]>>, memref<32x1024xf32>) outs(%C : memref<64x1024xf32>)
   return
 }

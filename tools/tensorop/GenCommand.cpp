@@ -433,6 +433,7 @@ int tensorop::runGen() {
     problem.m = r.m;
     problem.n = r.n;
     problem.k = r.k;
+    problem.aRowsInPlace = true; // gen's A is a contiguous row-major buffer
     Expected<SketchChoice> choice = (*adv)->propose(problem, *hints);
     for (const std::string &note : (*adv)->notes()) {
       errs() << "tensorop gen: advisor '" << genAdvisor << "': " << note

@@ -28,6 +28,10 @@ struct GemmProblem {
   int64_t m = 0, n = 0, k = 0;
   bool transposeA = false; ///< A is stored K x M.
   bool transposeB = false; ///< B is stored N x K.
+  /// A is a memref whose rows the microkernel can read in place (unit
+  /// column stride, static positive row stride; not transposed). False when
+  /// unknown (tensors, dynamic strides): then A is packed.
+  bool aRowsInPlace = false;
 };
 
 /// The typed answer of every advisor.
