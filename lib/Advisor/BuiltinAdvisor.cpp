@@ -112,9 +112,9 @@ public:
     c.microOrder = "mn";
     c.emitter = emitterForIsa(t.isa);
     // A read in place (x86 microkernel only) saves copying A, which costs
-    // most where each element of A serves few columns: measured 1.0-1.5x
-    // over packed A for N <= 1024 on AVX-512 and AVX2 (1.50x at
-    // 4096x64x4096, 1.23x at 100^3, 1.01x at 127x1000x513), 0.99x at 2048^3
+    // most where each element of A serves few columns: measured 1.0-1.44x
+    // over packed A for N <= 1024 on AVX-512 and AVX2 (1.44x at
+    // 4096x64x4096, 1.23x at 100^3, 1.02x at 127x1000x513), 0.99x at 2048^3
     // (docs/benchmarks/cpu-packing-a.md).
     if (c.emitter == "x86_gemm_fma" && llvm::StringRef(t.name).starts_with("x86") &&
         p.aRowsInPlace && !p.transposeA && p.n <= 1024)
