@@ -537,32 +537,15 @@ Kernel loadKernel(const json &launch, const std::string &cubinPath,
 }
 
 /// How many clusters of the kernel's shape can be resident at once (0 when
-/// the kernel uses no clusters). A persistent grid with more clusters than
-/// this runs its last clusters in a second wave.
+/// the kernel uses no clusters).
 int64_t maxActiveClusters(const Kernel &kern) {
   if (kern.cluster[0] * kern.cluster[1] * kern.cluster[2] <= 1)
     return 0;
-  CUfunction f = static_cast<CUfunction>(kern.function);
-  if (kern.smem > 48 * 1024)
-    CUC(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                           kern.smem));
-  CUlaunchAttribute attr;
-  attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-  attr.value.clusterDim.x = unsigned(kern.cluster[0]);
-  attr.value.clusterDim.y = unsigned(kern.cluster[1]);
-  attr.value.clusterDim.z = unsigned(kern.cluster[2]);
-  CUlaunchConfig config;
-  std::memset(&config, 0, sizeof(config));
-  config.gridDimX = unsigned(kern.grid[0]);
-  config.gridDimY = unsigned(kern.grid[1]);
-  config.gridDimZ = unsigned(kern.grid[2]);
-  config.blockDimX = unsigned(kern.threads);
-  config.blockDimY = config.blockDimZ = 1;
-  config.sharedMemBytes = unsigned(kern.smem);
-  config.attrs = &attr;
-  config.numAttrs = 1;
-  int clusters = 0;
-  CUC(cuOccupancyMaxActiveClusters(&clusters, f, &config));
+  int32_t clusters = tensoropGpuMaxActiveClusters(
+      kern.function, kern.cluster[0], kern.cluster[1], kern.cluster[2],
+      kern.grid[0], kern.grid[1], kern.grid[2], kern.threads, 1, 1, kern.smem);
+  if (clusters < 0)
+    die(2, std::string("cluster occupancy: ") + tensoropGpuTakeLastError());
   return clusters;
 }
 

@@ -72,6 +72,17 @@ void *tensoropGpuTensorMap2D(void *base, int64_t dataType, int64_t inner,
                              int64_t boxInner, int64_t boxOuter,
                              int64_t swizzleBytes);
 
+/* How many clusters of this launch (cluster, grid and block dimensions,
+ * dynamic shared memory) can be resident at once: a persistent grid of more
+ * clusters runs its last ones in a second wave. -1 on a CUDA error
+ * (tensoropGpuTakeLastError says which). */
+int32_t tensoropGpuMaxActiveClusters(void *function, intptr_t clusterX,
+                                     intptr_t clusterY, intptr_t clusterZ,
+                                     intptr_t gridX, intptr_t gridY,
+                                     intptr_t gridZ, intptr_t blockX,
+                                     intptr_t blockY, intptr_t blockZ,
+                                     int32_t smem);
+
 /* The message of the last failed CUDA call in this process ("" if none);
  * clears it. */
 const char *tensoropGpuTakeLastError(void);

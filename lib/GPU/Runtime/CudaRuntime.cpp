@@ -138,6 +138,38 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                     static_cast<CUstream>(stream), params, extra));
 }
 
+namespace {
+/// A launch of thread-block clusters: the configuration and its one
+/// attribute (which `config` points to, so the two travel together).
+struct ClusterLaunch {
+  CUlaunchAttribute attr;
+  CUlaunchConfig config;
+
+  ClusterLaunch(intptr_t clusterX, intptr_t clusterY, intptr_t clusterZ,
+                intptr_t gridX, intptr_t gridY, intptr_t gridZ,
+                intptr_t blockX, intptr_t blockY, intptr_t blockZ,
+                int32_t smem, void *stream) {
+    std::memset(&attr, 0, sizeof(attr));
+    attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attr.value.clusterDim.x = clusterX;
+    attr.value.clusterDim.y = clusterY;
+    attr.value.clusterDim.z = clusterZ;
+    std::memset(&config, 0, sizeof(config));
+    config.gridDimX = gridX;
+    config.gridDimY = gridY;
+    config.gridDimZ = gridZ;
+    config.blockDimX = blockX;
+    config.blockDimY = blockY;
+    config.blockDimZ = blockZ;
+    config.sharedMemBytes = smem;
+    config.hStream = static_cast<CUstream>(stream);
+    config.attrs = &attr;
+    config.numAttrs = 1;
+  }
+  ClusterLaunch(const ClusterLaunch &) = delete;
+};
+} // namespace
+
 void mgpuLaunchClusterKernel(void *function, intptr_t clusterX,
                              intptr_t clusterY, intptr_t clusterZ,
                              intptr_t gridX, intptr_t gridY, intptr_t gridZ,
@@ -149,24 +181,28 @@ void mgpuLaunchClusterKernel(void *function, intptr_t clusterX,
   CUfunction f = static_cast<CUfunction>(function);
   if (!prepareSharedMemory(f, smem))
     return;
-  CUlaunchAttribute attr;
-  attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-  attr.value.clusterDim.x = clusterX;
-  attr.value.clusterDim.y = clusterY;
-  attr.value.clusterDim.z = clusterZ;
-  CUlaunchConfig config;
-  std::memset(&config, 0, sizeof(config));
-  config.gridDimX = gridX;
-  config.gridDimY = gridY;
-  config.gridDimZ = gridZ;
-  config.blockDimX = blockX;
-  config.blockDimY = blockY;
-  config.blockDimZ = blockZ;
-  config.sharedMemBytes = smem;
-  config.hStream = static_cast<CUstream>(stream);
-  config.attrs = &attr;
-  config.numAttrs = 1;
-  CU(cuLaunchKernelEx(&config, f, params, extra));
+  ClusterLaunch launch(clusterX, clusterY, clusterZ, gridX, gridY, gridZ,
+                       blockX, blockY, blockZ, smem, stream);
+  CU(cuLaunchKernelEx(&launch.config, f, params, extra));
+}
+
+int32_t tensoropGpuMaxActiveClusters(void *function, intptr_t clusterX,
+                                     intptr_t clusterY, intptr_t clusterZ,
+                                     intptr_t gridX, intptr_t gridY,
+                                     intptr_t gridZ, intptr_t blockX,
+                                     intptr_t blockY, intptr_t blockZ,
+                                     int32_t smem) {
+  if (!function || !ensureContext())
+    return -1;
+  CUfunction f = static_cast<CUfunction>(function);
+  if (!prepareSharedMemory(f, smem))
+    return -1;
+  ClusterLaunch launch(clusterX, clusterY, clusterZ, gridX, gridY, gridZ,
+                       blockX, blockY, blockZ, smem, nullptr);
+  int clusters = 0;
+  if (!CU(cuOccupancyMaxActiveClusters(&clusters, f, &launch.config)))
+    return -1;
+  return clusters;
 }
 
 void *mgpuStreamCreate(void) {
