@@ -47,32 +47,18 @@ int64_t GpuSearchSpace::get(Knob knob, llvm::ArrayRef<int64_t> prefix) const {
   return valueOf(knob, defaults);
 }
 
+/// The sketch field of each knob, in the order of the Knob enumerators.
+static constexpr int64_t GpuSketchChoice::*kFields[] = {
+    &GpuSketchChoice::blockM,   &GpuSketchChoice::consumers,
+    &GpuSketchChoice::warpsM,   &GpuSketchChoice::blockN,
+    &GpuSketchChoice::warpsN,   &GpuSketchChoice::blockK,
+    &GpuSketchChoice::stages,   &GpuSketchChoice::groupM,
+    &GpuSketchChoice::ctas,     &GpuSketchChoice::clusterM,
+    &GpuSketchChoice::clusterN};
+
 int64_t GpuSearchSpace::valueOf(Knob knob, const GpuSketchChoice &c) const {
-  switch (knob) {
-  case kBlockM:
-    return c.blockM;
-  case kConsumers:
-    return c.consumers;
-  case kWarpsM:
-    return c.warpsM;
-  case kBlockN:
-    return c.blockN;
-  case kWarpsN:
-    return c.warpsN;
-  case kBlockK:
-    return c.blockK;
-  case kStages:
-    return c.stages;
-  case kGroupM:
-    return c.groupM;
-  case kCtas:
-    return c.ctas;
-  case kClusterM:
-    return c.clusterM;
-  case kClusterN:
-    return c.clusterN;
-  }
-  return 0;
+  static_assert(std::size(kFields) == kClusterN + 1, "one field per knob");
+  return c.*kFields[knob];
 }
 
 std::vector<int64_t>
@@ -200,43 +186,8 @@ double GpuSearchSpace::prior(unsigned index, llvm::ArrayRef<int64_t> prefix,
 
 GpuSketchChoice GpuSearchSpace::toChoice(llvm::ArrayRef<int64_t> v) const {
   GpuSketchChoice c = defaults;
-  for (size_t i = 0; i < knobs.size() && i < v.size(); ++i) {
-    switch (knobs[i]) {
-    case kBlockM:
-      c.blockM = v[i];
-      break;
-    case kConsumers:
-      c.consumers = v[i];
-      break;
-    case kWarpsM:
-      c.warpsM = v[i];
-      break;
-    case kBlockN:
-      c.blockN = v[i];
-      break;
-    case kWarpsN:
-      c.warpsN = v[i];
-      break;
-    case kBlockK:
-      c.blockK = v[i];
-      break;
-    case kStages:
-      c.stages = v[i];
-      break;
-    case kGroupM:
-      c.groupM = v[i];
-      break;
-    case kCtas:
-      c.ctas = v[i];
-      break;
-    case kClusterM:
-      c.clusterM = v[i];
-      break;
-    case kClusterN:
-      c.clusterN = v[i];
-      break;
-    }
-  }
+  for (size_t i = 0; i < knobs.size() && i < v.size(); ++i)
+    c.*kFields[knobs[i]] = v[i];
   c.source = "tuner";
   return c;
 }
@@ -254,13 +205,9 @@ GpuSearchSpace::toPoint(const GpuSketchChoice &c) const {
   }
   // Knobs that are not decisions of this family must be the default's.
   GpuSketchChoice back = toChoice(point);
-  if (back.blockM != c.blockM || back.blockN != c.blockN ||
-      back.blockK != c.blockK || back.warpsM != c.warpsM ||
-      back.warpsN != c.warpsN || back.consumers != c.consumers ||
-      back.stages != c.stages || back.groupM != c.groupM ||
-      back.ctas != c.ctas || back.clusterM != c.clusterM ||
-      back.clusterN != c.clusterN)
-    return std::nullopt;
+  for (int64_t GpuSketchChoice::*field : kFields)
+    if (back.*field != c.*field)
+      return std::nullopt;
   return point;
 }
 
