@@ -683,20 +683,12 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
           continue;
         }
       }
-      CandidateRecord start;
-      start.opSignature = sig;
-      start.targetFingerprint = fingerprint;
-      start.config = config;
-      start.configHash = hash;
-      start.emitterHash = emitterHash;
-      start.toolVersion = TENSOROP_VERSION;
-      start.provenance =
-          proposal ? "llm:" + llmModel + " proposal from the history"
-                   : formatv("mcts seed={0}, advisor={1}{2}", o.seed,
-                             o.advisor,
-                             hash == op.builtinHash ? " (the builtin sketch)"
-                                                    : "")
-                         .str();
+      CandidateRecord start = candidateToStart(
+          sig, fingerprint, config, hash, emitterHash, bool(proposal),
+          llmModel,
+          formatv("mcts seed={0}, advisor={1}{2}", o.seed, o.advisor,
+                  hash == op.builtinHash ? " (the builtin sketch)" : "")
+              .str());
       std::string name = formatv("op{0}_{1}", opIndex, hash).str();
       Expected<GpuCompiledKernel> compiled =
           compileGpuKernel(ctx, p, o.target, config, workDir, name);

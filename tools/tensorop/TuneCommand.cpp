@@ -434,18 +434,12 @@ int tensorop::runTune() {
         result = **known;
         ++resumed;
       } else {
-        CandidateRecord start;
-        start.opSignature = sig;
-        start.targetFingerprint = fingerprint;
-        start.config = config;
-        start.configHash = hash;
-        start.emitterHash = emitterHash;
-        start.toolVersion = TENSOROP_VERSION;
-        start.provenance =
-            proposal ? "llm:" + llmModel + " proposal from the history"
-                     : formatv("mcts seed={0}, advisor={1}", tSeed,
-                               tuneAdvisor.getValue())
-                           .str();
+        CandidateRecord start = candidateToStart(
+            sig, fingerprint, config, hash, emitterHash, bool(proposal),
+            llmModel,
+            formatv("mcts seed={0}, advisor={1}", tSeed,
+                    tuneAdvisor.getValue())
+                .str());
         Expected<int64_t> id = db.markStarted(start);
         if (!id)
           return fail(toString(id.takeError()));

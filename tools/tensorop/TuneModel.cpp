@@ -58,3 +58,21 @@ std::string tensorop::historyForModel(
           "expect to be faster. Answer with the JSON object only.";
   return text;
 }
+
+CandidateRecord tensorop::candidateToStart(
+    llvm::StringRef opSignature, llvm::StringRef fingerprint,
+    llvm::StringRef config, llvm::StringRef configHash,
+    llvm::StringRef emitterHash, bool proposedByModel,
+    llvm::StringRef llmModel, llvm::StringRef searchProvenance) {
+  CandidateRecord r;
+  r.opSignature = opSignature.str();
+  r.targetFingerprint = fingerprint.str();
+  r.config = config.str();
+  r.configHash = configHash.str();
+  r.emitterHash = emitterHash.str();
+  r.toolVersion = TENSOROP_VERSION;
+  r.provenance = proposedByModel
+                     ? ("llm:" + llmModel + " proposal from the history").str()
+                     : searchProvenance.str();
+  return r;
+}

@@ -35,6 +35,15 @@ std::string historyForModel(
     std::vector<mlir::tensorop::CandidateRecord> rows, double speedScale,
     llvm::function_ref<std::string(const mlir::tensorop::CandidateRecord &)>
         describe);
+/// The database row a tuner (CPU or GPU) writes before a candidate runs:
+/// op, target, sketch and their hashes, this tool's version, and where the
+/// candidate came from: "llm:<llmModel> proposal from the history" when the
+/// model proposed it, else `searchProvenance`.
+mlir::tensorop::CandidateRecord
+candidateToStart(llvm::StringRef opSignature, llvm::StringRef fingerprint,
+                 llvm::StringRef config, llvm::StringRef configHash,
+                 llvm::StringRef emitterHash, bool proposedByModel,
+                 llvm::StringRef llmModel, llvm::StringRef searchProvenance);
 } // namespace tensorop
 
 #endif
