@@ -116,8 +116,9 @@ public:
     // over packed A for N <= 1024 on AVX-512 and AVX2 (1.44x at
     // 4096x64x4096, 1.23x at 100^3, 1.02x at 127x1000x513), 0.99x at 2048^3
     // (docs/benchmarks/cpu-packing-a.md).
-    if (c.emitter == "x86_gemm_fma" && llvm::StringRef(t.name).starts_with("x86") &&
-        p.aRowsInPlace && !p.transposeA && p.n <= 1024)
+    if (c.emitter == "x86_gemm_fma" &&
+        llvm::StringRef(t.name).starts_with("x86") && p.aRowsInPlace &&
+        !p.transposeA && p.n <= 1024)
       c.packA = "none";
     c.kUnroll = 4;
     c.prefetchB = 0;

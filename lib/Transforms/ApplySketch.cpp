@@ -455,13 +455,9 @@ linalg::MatmulOp emitThreadChunks(RewriterBase &rewriter, linalg::MatmulOp op,
 /// it and the operand is packed instead.
 int64_t inPlaceRowStrideBytes(linalg::MatmulOp op, unsigned operand,
                               StringRef name) {
-  auto type =
-      cast<MemRefType>(op.getDpsInputOperand(operand)->get().getType());
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (succeeded(type.getStridesAndOffset(strides, offset)) &&
-      strides[1] == 1 && !ShapedType::isDynamic(strides[0]) && strides[0] > 0)
-    return strides[0] * 4;
+  Type type = op.getDpsInputOperand(operand)->get().getType();
+  if (std::optional<int64_t> stride = inPlaceRowStride(type))
+    return *stride * 4;
   op.emitRemark() << "tensorop: sketch pack_" << name.lower()
                   << " \"none\" needs " << name
                   << " with unit column stride and a static, positive row "

@@ -63,13 +63,7 @@ mlir::tensorop::matchSupportedMatmul(linalg::MatmulOp op, std::string &reason) {
     reason = "the indexing map of C is not (m, n)";
     return failure();
   }
-  if (auto aMemref = dyn_cast<MemRefType>(a); aMemref && !p.transposeA) {
-    SmallVector<int64_t> strides;
-    int64_t offset;
-    p.aRowsInPlace = succeeded(aMemref.getStridesAndOffset(strides, offset)) &&
-                     strides[1] == 1 && !ShapedType::isDynamic(strides[0]) &&
-                     strides[0] > 0;
-  }
+  p.aRowsInPlace = !p.transposeA && inPlaceRowStride(a).has_value();
   p.m = c.getDimSize(0);
   p.n = c.getDimSize(1);
   p.k = p.transposeA ? a.getDimSize(0) : a.getDimSize(1);
@@ -78,6 +72,18 @@ mlir::tensorop::matchSupportedMatmul(linalg::MatmulOp op, std::string &reason) {
     return failure();
   }
   return p;
+}
+
+std::optional<int64_t> mlir::tensorop::inPlaceRowStride(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref || memref.getRank() != 2)
+    return std::nullopt;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(memref.getStridesAndOffset(strides, offset)) || strides[1] != 1 ||
+      ShapedType::isDynamic(strides[0]) || strides[0] <= 0)
+    return std::nullopt;
+  return strides[0];
 }
 
 std::string mlir::tensorop::opSignature(const GemmProblem &p) {

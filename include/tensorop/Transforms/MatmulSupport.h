@@ -13,6 +13,11 @@ namespace mlir::tensorop {
 FailureOr<GemmProblem> matchSupportedMatmul(linalg::MatmulOp op,
                                             std::string &reason);
 
+/// The row stride, in elements, of a 2-D memref whose rows the microkernel
+/// can read in place: unit column stride and a static, positive row stride.
+/// std::nullopt for any other type (tensors included).
+std::optional<int64_t> inPlaceRowStride(Type type);
+
 /// The identity of a GEMM in the tuning database, e.g.
 /// "gemm f32 m=97 n=131 k=67 ta=0 tb=0".
 std::string opSignature(const GemmProblem &p);
