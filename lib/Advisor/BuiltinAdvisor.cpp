@@ -69,8 +69,9 @@ public:
         double broadcast =
             (nv >= t.minFmasPerBroadcast || embedded) ? 1.0 : 0.75;
         // Work wasted on zero-padded edge panels.
-        double edge = double(p.m * p.n) /
-                      double(roundUp(p.m, mr) * roundUp(p.n, nr));
+        // (In doubles: M * N overflows int64 for huge GEMMs.)
+        double edge = double(p.m) * double(p.n) /
+                      (double(roundUp(p.m, mr)) * double(roundUp(p.n, nr)));
         double score = std::round(latency * broadcast * edge * 100) / 100;
         // Ties go to wider blocks (each broadcast feeds more FMAs and the
         // A micro-panel kept in L1 is smaller), then to more accumulators.

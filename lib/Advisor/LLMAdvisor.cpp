@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorop/Advisor/Advisor.h"
+#include "tensorop/Advisor/UKernelRequest.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/Emitters/Emitter.h"
 #include "tensorop/LLM/LLMClient.h"
@@ -170,29 +171,17 @@ public:
     }
 
     std::string illegal;
-    if (!c.toAttr(&ctx, t, illegal))
+    SketchAttr attr = c.toAttr(&ctx, t, illegal);
+    if (!attr)
       return fail("the sketch is illegal on " + t.name + ": " + illegal);
 
     if (c.emitter.rfind("llm_", 0) == 0) {
       // Run the new emitter (sandboxed) once here, so a broken script is
       // caught with its own error before anything is compiled.
-      EmitterRequest request;
-      request.script = c.emitter;
-      request.dir = llmEmitterDir();
-      request.trusted = false;
-      request.timeoutSeconds = 20;
-      const char *allow = std::getenv("TENSOROP_ALLOW_UNSANDBOXED");
-      request.allowUnsandboxed = allow && StringRef(allow) == "1";
-      request.triple = t.triple;
-      request.cpu = t.cpu;
-      request.features = t.features;
-      request.spec = llvm::json::Object{{"kernel", "gemm_f32"},
-                                        {"isa", t.isa},
-                                        {"mr", c.mr},
-                                        {"nr", c.nr},
-                                        {"k_unroll", c.kUnroll},
-                                        {"broadcast", c.broadcast},
-                                        {"prefetch_b", c.prefetchB}};
+      // Packed A and B: the spec the pass asks for a contiguous GEMM's
+      // packed panels.
+      EmitterRequest request = ukernelEmitterRequest(
+          attr, t, /*ldaBytes=*/0, /*ldbBytes=*/0, "", /*timeoutSeconds=*/20);
       llvm::Expected<EmittedKernel> k = runEmitter(request);
       if (!k)
         return fail("the emitter script failed: " +

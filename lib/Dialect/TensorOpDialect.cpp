@@ -6,6 +6,9 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::tensorop;
@@ -33,7 +36,20 @@ int64_t mlir::tensorop::registerBlockVectorRegisters(int64_t mr, int64_t nr,
                                                      int64_t lanes,
                                                      StringRef target) {
   int64_t nv = (nr + lanes - 1) / lanes;
-  int64_t aRegisters = target == "arm-neon" ? (mr + lanes - 1) / lanes : 1;
+  if (target.starts_with("riscv")) {
+    // Past LMUL 8 there is no register group wide enough for nr.
+    if (nv > 8)
+      return std::numeric_limits<int32_t>::max();
+    int64_t lmul = llvm::PowerOf2Ceil(nv);
+    return (mr + 1) * lmul;
+  }
+  int64_t aRegisters = 1;
+  if (target == "arm-neon") {
+    // Rows in groups of 4 (one q register each); the last 1, 2 or 3 rows
+    // as an s, a d, or a d and an s register.
+    static constexpr int64_t kRemainderRegisters[4] = {0, 1, 1, 2};
+    aRegisters = mr / 4 + kRemainderRegisters[mr % 4];
+  }
   return mr * nv + nv + aRegisters;
 }
 

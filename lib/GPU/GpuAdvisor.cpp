@@ -8,6 +8,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <cmath>
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::tensorop;
@@ -129,9 +130,37 @@ static double cost(int64_t tiles, int64_t sms, double work, double eff,
   return waves * work / eff;
 }
 
+/// The problems the NVIDIA emitters take (nvidia_ptx.py): extents up to
+/// 2^20 and A, B, C small enough for the kernels' 32-bit byte offsets.
+static llvm::Error checkGpuProblemLimits(const GpuGemmProblem &p) {
+  constexpr int64_t kMaxExtent = int64_t(1) << 20;
+  for (auto [name, extent] : {std::pair<llvm::StringRef, int64_t>{"M", p.m},
+                              {"N", p.n},
+                              {"K", p.k}})
+    if (extent < 1 || extent > kMaxExtent)
+      return llvm::createStringError(
+          llvm::formatv("the GEMM's {0} = {1} is outside the NVIDIA "
+                        "kernels' range [1, {2}]",
+                        name, extent, kMaxExtent)
+              .str());
+  for (auto [name, rows, cols] :
+       {std::tuple<llvm::StringRef, int64_t, int64_t>{"A", p.m, p.k},
+        {"B", p.k, p.n},
+        {"C", p.m, p.n}})
+    if (rows * cols * 4 >= (int64_t(1) << 31))
+      return llvm::createStringError(
+          llvm::formatv("{0} ({1} x {2}) is too large for the NVIDIA "
+                        "kernels' 32-bit offsets (at most 2^29 elements)",
+                        name, rows, cols)
+              .str());
+  return llvm::Error::success();
+}
+
 llvm::Expected<GpuSketchChoice>
 mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
                                  const GpuTarget &target) {
+  if (llvm::Error e = checkGpuProblemLimits(p))
+    return std::move(e);
   GpuSketchChoice c;
   c.precision = p.precision;
   c.source = "builtin";
@@ -207,6 +236,8 @@ llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
   auto fail = [](llvm::StringRef field, const llvm::Twine &why) {
     return llvm::createStringError("gpu_sketch field '" + field + "': " + why);
   };
+  if (llvm::Error e = checkGpuProblemLimits(p))
+    return e;
   if (s.kernel != "wgmma" && s.kernel != "mma_sync" && s.kernel != "ffma")
     return fail("kernel",
                 "must be \"wgmma\", \"mma_sync\" or \"ffma\", got \"" +

@@ -123,9 +123,29 @@ struct AnnotateSketchPass
 
     for (linalg::MatmulOp mm : matmuls) {
       // A sketch written by the user (or an earlier run) is kept: the
-      // verifier has already checked it.
-      if (mm->hasAttr(kSketchAttrName))
+      // verifier has already checked it, against its own target. Code for
+      // another target would fail only when it runs (RVV or NEON assembly
+      // in an x86 JIT) or, worse, run where it should not (zmm code for an
+      // AVX2 machine), so the two must be the same.
+      if (Attribute present = mm->getAttr(kSketchAttrName)) {
+        auto sketch = dyn_cast<SketchAttr>(present);
+        if (!sketch) {
+          mm.emitError() << "tensorop: attribute '" << kSketchAttrName
+                         << "' is not a #tensorop.sketch: " << present;
+          return signalPassFailure();
+        }
+        if (sketch.getTarget().getName() != *targetName) {
+          mm.emitError() << "tensorop: the sketch is for target '"
+                         << sketch.getTarget().getName()
+                         << "' but the pipeline compiles for '" << *targetName
+                         << "'"
+                         << (target != *targetName
+                                 ? " (target=" + target + ")"
+                                 : std::string());
+          return signalPassFailure();
+        }
         continue;
+      }
       std::string reason;
       FailureOr<GemmProblem> problem = matchSupportedMatmul(mm, reason);
       if (failed(problem)) {

@@ -29,6 +29,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorop/Advisor/Advisor.h"
+#include "tensorop/Advisor/UKernelRequest.h"
 #include "tensorop/Emitters/Emitter.h"
 #include "tensorop/Targets/TargetHints.h"
 #include "tensorop/Transforms/MatmulSupport.h"
@@ -456,13 +457,12 @@ linalg::MatmulOp emitThreadChunks(RewriterBase &rewriter, linalg::MatmulOp op,
 int64_t inPlaceRowStrideBytes(linalg::MatmulOp op, unsigned operand,
                               StringRef name) {
   Type type = op.getDpsInputOperand(operand)->get().getType();
-  if (std::optional<int64_t> stride = inPlaceRowStride(type))
+  std::string why;
+  if (std::optional<int64_t> stride = inPlaceRowStride(type, &why))
     return *stride * 4;
   op.emitRemark() << "tensorop: sketch pack_" << name.lower()
-                  << " \"none\" needs " << name
-                  << " with unit column stride and a static, positive row "
-                     "stride, got "
-                  << type << "; " << name << " is packed instead";
+                  << " \"none\" needs " << name << " with " << why
+                  << ", got " << type << "; " << name << " is packed instead";
   return 0;
 }
 } // namespace
@@ -525,33 +525,9 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   llvm::Expected<TargetHints> hints = loadTargetHints(target.getName());
   if (!hints)
     return op.emitError() << llvm::toString(hints.takeError());
-  UKernelSpecAttr uk = sketch.getUkernel();
-  EmitterRequest request;
-  request.script = uk.getEmitter().str();
-  request.dir = emitterDir.str();
-  if (uk.getEmitter().starts_with("llm_")) {
-    // Written by an LLM advisor: untrusted, runs in the sandbox.
-    request.dir = llmEmitterDir();
-    request.trusted = false;
-    const char *allow = std::getenv("TENSOROP_ALLOW_UNSANDBOXED");
-    request.allowUnsandboxed = allow && StringRef(allow) == "1";
-  }
-  request.timeoutSeconds = emitterTimeout;
-  request.triple = target.getTriple().str();
-  request.cpu = target.getCpu().str();
-  request.features = target.getFeatures().str();
-  request.spec = llvm::json::Object{{"kernel", "gemm_f32"},
-                                    {"isa", hints->isa},
-                                    {"mr", sketch.getMr()},
-                                    {"nr", sketch.getNr()},
-                                    {"k_unroll", uk.getKUnroll()},
-                                    {"broadcast", uk.getBroadcast()},
-                                    {"prefetch_b", uk.getPrefetchB()}};
-  // Only when set, so packed kernels keep their specs (and cache keys).
-  if (unpackedB)
-    request.spec["b_stride_bytes"] = ldbBytes;
-  if (unpackedA)
-    request.spec["a_stride_bytes"] = ldaBytes;
+  EmitterRequest request = ukernelEmitterRequest(
+      sketch, *hints, unpackedA ? ldaBytes : 0, unpackedB ? ldbBytes : 0,
+      emitterDir, emitterTimeout);
   llvm::Expected<EmittedKernel> kernel = runEmitter(request);
   if (!kernel)
     return op.emitError() << llvm::toString(kernel.takeError());

@@ -74,15 +74,27 @@ mlir::tensorop::matchSupportedMatmul(linalg::MatmulOp op, std::string &reason) {
   return p;
 }
 
-std::optional<int64_t> mlir::tensorop::inPlaceRowStride(Type type) {
+std::optional<int64_t> mlir::tensorop::inPlaceRowStride(Type type,
+                                                        std::string *why) {
+  auto refuse = [&](StringRef reason) -> std::optional<int64_t> {
+    if (why)
+      *why = reason.str();
+    return std::nullopt;
+  };
   auto memref = dyn_cast<MemRefType>(type);
   if (!memref || memref.getRank() != 2)
-    return std::nullopt;
+    return refuse("a 2-D memref");
   SmallVector<int64_t> strides;
   int64_t offset;
   if (failed(memref.getStridesAndOffset(strides, offset)) || strides[1] != 1 ||
       ShapedType::isDynamic(strides[0]) || strides[0] <= 0)
-    return std::nullopt;
+    return refuse("unit column stride and a static, positive row stride");
+  // Compared in elements: the stride in bytes could overflow.
+  if (strides[0] > kMaxInPlaceRowStrideBytes / 4)
+    return refuse(("rows at most " + Twine(kMaxInPlaceRowStrideBytes) +
+                   " bytes apart (the microkernel's displacements), not " +
+                   Twine(strides[0]) + " elements")
+                      .str());
   return strides[0];
 }
 

@@ -107,26 +107,6 @@ func.func @one_by_one(%A: memref<1x1xf32>, %B: memref<1x1xf32>, %C: memref<1x1xf
 
 // -----
 
-// A sketch already on the op (written by hand or by an earlier run) is kept
-// as it is, whatever the pass's target; the other matmul still gets one.
-// CHECK-LABEL: func.func @keeps_existing_sketch
-// CHECK:       linalg.matmul {tensorop.sketch = #tensorop.sketch<mc = 12, nc = 32, kc = 8, mr = 6, nr = 16, loop_order = "nkm", micro_order = "nm", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = <emitter = "x86_gemm_fma", k_unroll = 3, broadcast = "embedded", prefetch_b = 8>, target = <name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f", vector_bits = 512, vector_registers = 32>, source = "user">}
-// CHECK-SAME:  memref<50x37xf32>
-// CHECK:       linalg.matmul {tensorop.sketch = #tensorop.sketch<
-// AVX512-SAME:   target = <name = "x86-avx512"
-// AVX2-SAME:     target = <name = "x86-avx2"
-// CHECK-SAME:    source = "builtin">}
-// CHECK-SAME:  memref<8x8xf32>
-func.func @keeps_existing_sketch(%A: memref<50x37xf32>, %B: memref<37x70xf32>, %C: memref<50x70xf32>,
-                                 %D: memref<8x8xf32>, %E: memref<8x8xf32>, %F: memref<8x8xf32>) {
-  linalg.matmul {tensorop.sketch = #tensorop.sketch<mc = 12, nc = 32, kc = 8, mr = 6, nr = 16, loop_order = "nkm", micro_order = "nm", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 3, broadcast = "embedded", prefetch_b = 8>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f", vector_bits = 512, vector_registers = 32>, source = "user">}
-    ins(%A, %B : memref<50x37xf32>, memref<37x70xf32>) outs(%C : memref<50x70xf32>)
-  linalg.matmul ins(%D, %E : memref<8x8xf32>, memref<8x8xf32>) outs(%F : memref<8x8xf32>)
-  return
-}
-
-// -----
-
 // Ops other than linalg.matmul are not touched.
 // CHECK-LABEL: func.func @no_matmul
 // CHECK-NOT:   tensorop.sketch

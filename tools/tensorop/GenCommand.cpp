@@ -22,6 +22,7 @@
 #include "tensorop/Runtime/JitGemm.h"
 #include "tensorop/Runtime/ObjectFile.h"
 #include "tensorop/Targets/TargetHints.h"
+#include "tensorop/Transforms/MatmulSupport.h"
 #include "tensorop/Transforms/Passes.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -433,7 +434,9 @@ int tensorop::runGen() {
     problem.m = r.m;
     problem.n = r.n;
     problem.k = r.k;
-    problem.aRowsInPlace = true; // gen's A is a contiguous row-major buffer
+    // gen's A is a contiguous row-major buffer: rows K floats apart, read
+    // in place where the microkernel's displacements reach that far.
+    problem.aRowsInPlace = r.k <= kMaxInPlaceRowStrideBytes / 4;
     Expected<SketchChoice> choice = (*adv)->propose(problem, *hints);
     for (const std::string &note : (*adv)->notes()) {
       errs() << "tensorop gen: advisor '" << genAdvisor << "': " << note

@@ -25,11 +25,15 @@ namespace mlir::tensorop {
 constexpr llvm::StringLiteral kSketchAttrName = "tensorop.sketch";
 
 /// Vector registers a register block of `mr` x `nr` f32 needs on `target`
-/// (a target name such as "x86-avx512") with `lanes` f32 lanes per register:
-/// mr*nv accumulators, nv B vectors, and the registers that hold A: one
-/// broadcast register, except on NEON where A is loaded as whole vectors of
-/// `lanes` rows and FMAs read it by lane (nv = nr / lanes). The emitters
-/// check the same rule.
+/// (a target name such as "x86-avx512") with `lanes` f32 lanes per register,
+/// by the rule of the target's emitter (which refuses a block past it):
+///  - x86: mr*nv accumulators + nv B vectors + 1 broadcast register
+///    (nv = ceil(nr / lanes));
+///  - arm-neon: the same, but A is loaded as whole vectors of 4 rows and a
+///    row remainder of 3 as two loads (8 + 4 bytes): mr/4 + {0,1,1,2}[mr%4];
+///  - riscv-rvv: registers come in groups of LMUL (the smallest of 1, 2, 4,
+///    8 with LMUL*lanes >= nr): (mr accumulator groups + 1 B group) * LMUL;
+///    an nr past 8*lanes has no LMUL and needs more than any register file.
 int64_t registerBlockVectorRegisters(int64_t mr, int64_t nr, int64_t lanes,
                                      llvm::StringRef target);
 } // namespace mlir::tensorop

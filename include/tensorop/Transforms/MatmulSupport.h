@@ -13,10 +13,16 @@ namespace mlir::tensorop {
 FailureOr<GemmProblem> matchSupportedMatmul(linalg::MatmulOp op,
                                             std::string &reason);
 
-/// The row stride, in elements, of a 2-D memref whose rows the microkernel
-/// can read in place: unit column stride and a static, positive row stride.
-/// std::nullopt for any other type (tensors included).
-std::optional<int64_t> inPlaceRowStride(Type type);
+/// The largest row stride, in bytes, of a matrix the x86 microkernel reads
+/// in place (its emitter's MAX_A_STRIDE and MAX_B_STRIDE: every
+/// displacement must fit in 32 bits). Rows further apart are packed.
+constexpr int64_t kMaxInPlaceRowStrideBytes = int64_t(1) << 24;
+
+/// The row stride, in elements, of a 2-D f32 memref whose rows the
+/// microkernel can read in place: unit column stride and a static, positive
+/// row stride of at most kMaxInPlaceRowStrideBytes. std::nullopt for any
+/// other type (tensors included), with what it would need in `why`.
+std::optional<int64_t> inPlaceRowStride(Type type, std::string *why = nullptr);
 
 /// The identity of a GEMM in the tuning database, e.g.
 /// "gemm f32 m=97 n=131 k=67 ta=0 tb=0".

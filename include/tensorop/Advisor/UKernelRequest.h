@@ -1,0 +1,31 @@
+//===- UKernelRequest.h - The emitter request of a CPU sketch ---*- C++ -*-===//
+//
+// One place that turns a sketch into the JSON spec its microkernel emitter
+// takes, so the pass that applies it, the LLM advisor that checks a model's
+// emitter and the advisor property sweep ask the emitter the same question.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSOROP_ADVISOR_UKERNELREQUEST_H
+#define TENSOROP_ADVISOR_UKERNELREQUEST_H
+
+#include "tensorop/Emitters/Emitter.h"
+#include "tensorop/Targets/TargetHints.h"
+
+namespace mlir::tensorop {
+class SketchAttr;
+
+/// The request for the microkernel of `sketch` on `hints`' target.
+/// `ldaBytes` / `ldbBytes`: the row stride of an A / B read in place, 0 when
+/// it is packed. Emitters named llm_* are model-written: they run
+/// untrusted (sandboxed) from llmEmitterDir(); the others from `emitterDir`
+/// ("" = the default).
+EmitterRequest ukernelEmitterRequest(SketchAttr sketch,
+                                     const TargetHints &hints,
+                                     int64_t ldaBytes, int64_t ldbBytes,
+                                     llvm::StringRef emitterDir = "",
+                                     unsigned timeoutSeconds = 30);
+
+} // namespace mlir::tensorop
+
+#endif // TENSOROP_ADVISOR_UKERNELREQUEST_H

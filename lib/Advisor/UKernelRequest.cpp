@@ -1,0 +1,49 @@
+//===- UKernelRequest.cpp - The emitter request of a CPU sketch -----------===//
+
+#include "tensorop/Advisor/UKernelRequest.h"
+#include "tensorop/Advisor/Advisor.h"
+#include "tensorop/Dialect/TensorOpDialect.h"
+
+#include <cstdlib>
+
+using namespace mlir;
+using namespace mlir::tensorop;
+
+EmitterRequest mlir::tensorop::ukernelEmitterRequest(
+    SketchAttr sketch, const TargetHints &hints, int64_t ldaBytes,
+    int64_t ldbBytes, llvm::StringRef emitterDir, unsigned timeoutSeconds) {
+  UKernelSpecAttr uk = sketch.getUkernel();
+  TargetAttr target = sketch.getTarget();
+  EmitterRequest request;
+  request.script = uk.getEmitter().str();
+  request.dir = emitterDir.str();
+  if (uk.getEmitter().starts_with("llm_")) {
+    // Written by an LLM advisor: untrusted, runs in the sandbox.
+    request.dir = llmEmitterDir();
+    request.trusted = false;
+    const char *allow = std::getenv("TENSOROP_ALLOW_UNSANDBOXED");
+    request.allowUnsandboxed = allow && llvm::StringRef(allow) == "1";
+  }
+  request.timeoutSeconds = timeoutSeconds;
+  request.triple = target.getTriple().str();
+  request.cpu = target.getCpu().str();
+  request.features = target.getFeatures().str();
+  request.spec = llvm::json::Object{{"kernel", "gemm_f32"},
+                                    {"isa", hints.isa},
+                                    {"mr", sketch.getMr()},
+                                    {"nr", sketch.getNr()},
+                                    {"k_unroll", uk.getKUnroll()},
+                                    {"broadcast", uk.getBroadcast()},
+                                    {"prefetch_b", uk.getPrefetchB()}};
+  // Only when they differ from the defaults, so the usual kernels keep
+  // their specs (and cache keys).
+  if (ldbBytes > 0)
+    request.spec["b_stride_bytes"] = ldbBytes;
+  if (ldaBytes > 0)
+    request.spec["a_stride_bytes"] = ldaBytes;
+  // RVV kernels are emitted for the VLEN the target's lanes assume (the
+  // emitter's default is 128).
+  if (hints.isa == "rvv" && target.getVectorBits() != 128)
+    request.spec["vlen_min"] = target.getVectorBits();
+  return request;
+}
