@@ -26,6 +26,9 @@ def TensorOpAnnotateSketch : Pass<"tensorop-annotate-sketch", "ModuleOp"> {
            "Directory of target hints (default: $TENSOROP_HINTS_DIR or the source tree's hints/)">,
     Option<"threads", "threads", "unsigned", /*default=*/"1",
            "Threads of each sketch the advisor chooses (sketches from the db or the input keep theirs)">,
+    Option<"acceptUnverifiedEmitters", "accept-unverified-emitters", "bool",
+           /*default=*/"false",
+           "advisor=llm/replay: accept emitter scripts the model wrote although nothing here runs their kernels to verify them (the sketch's source says 'unverified'); off: such answers are refused">,
   ];
   let dependentDialects = ["::mlir::tensorop::TensorOpDialect"];
 }

@@ -87,13 +87,20 @@ std::string recordPath(StringRef dir, const GemmProblem &p,
   return std::string(path);
 }
 
+/// What to do with a model-written emitter when no validator runs it.
+enum class UnverifiedEmitters {
+  Refuse,         ///< tell the model to use a shipped emitter
+  AcceptMarked,   ///< accepted explicitly; the source says "unverified"
+  CallerVerifies, ///< the caller runs and verifies the kernel (the tuner)
+};
+
 /// Turns an answer into a checked choice, or says precisely what is wrong
 /// (the text goes back to the model).
 class AnswerChecker {
 public:
   AnswerChecker(const GemmProblem &p, const TargetHints &t,
-                const ChoiceValidator &validator)
-      : p(p), t(t), validator(validator) {
+                const ChoiceValidator &validator, UnverifiedEmitters unverified)
+      : p(p), t(t), validator(validator), unverified(unverified) {
     ctx.getOrLoadDialect<TensorOpDialect>();
   }
 
@@ -156,6 +163,11 @@ public:
                     "' must match llm_[a-z0-9_]+ (at most 48 characters)");
       if (script->size() > 200000)
         return fail("the emitter script is longer than 200000 characters");
+      if (!validator && unverified == UnverifiedEmitters::Refuse)
+        return fail("the answer brings its own emitter script, but here "
+                    "nothing runs a model-written kernel to verify it "
+                    "before it is used, so only the shipped emitters are "
+                    "accepted: answer without the 'emitter' field");
       // Content-addressed, so a later different script never replaces one
       // a sketch already names.
       c.emitter = (*name + "_" + sha16(*script).substr(0, 8)).str();
@@ -187,10 +199,16 @@ public:
         return fail("the emitter script failed: " +
                     llvm::toString(k.takeError()));
     }
-    if (validator)
+    if (validator) {
       if (llvm::Error e = validator(c))
         return fail("the kernel was built but rejected: " +
                     llvm::toString(std::move(e)));
+    } else if (c.emitter.rfind("llm_", 0) == 0 &&
+               unverified == UnverifiedEmitters::AcceptMarked) {
+      // Accepted without verification, explicitly: say so where the
+      // sketch goes.
+      c.source += " (unverified emitter " + c.emitter + ")";
+    }
     return c;
   }
 
@@ -201,6 +219,7 @@ private:
   const GemmProblem &p;
   const TargetHints &t;
   const ChoiceValidator &validator;
+  UnverifiedEmitters unverified;
   MLIRContext ctx;
 };
 
@@ -231,7 +250,9 @@ public:
     if (request.messages[0].content.empty())
       return llvm::createStringError("prompt template " + promptDir() +
                                      "/gemm_sketch_system.txt is missing");
-    AnswerChecker checker(p, t, validator);
+    AnswerChecker checker(p, t, validator,
+                          acceptUnverified ? UnverifiedEmitters::AcceptMarked
+                                           : UnverifiedEmitters::Refuse);
     std::string source = "llm:" + config.model;
     for (unsigned attempt = 0; attempt <= maxCorrections; ++attempt) {
       llvm::Expected<ChatResponse> answer = client.chat(request);
@@ -351,7 +372,9 @@ public:
       llvm::consumeError(doc.takeError());
     if (!answer)
       return fallback("recording " + path + " has no 'answer' string");
-    AnswerChecker checker(p, t, validator);
+    AnswerChecker checker(p, t, validator,
+                          acceptUnverified ? UnverifiedEmitters::AcceptMarked
+                                           : UnverifiedEmitters::Refuse);
     llvm::Expected<SketchChoice> c = checker.check(*answer, "replay:" + dir);
     if (!c)
       return fallback("recorded answer rejected: " +
@@ -368,8 +391,9 @@ private:
 llvm::Expected<SketchChoice>
 mlir::tensorop::checkSketchAnswer(StringRef content, const GemmProblem &p,
                                   const TargetHints &t, StringRef source) {
+  // The caller (the tuner) runs and verifies every candidate.
   ChoiceValidator none;
-  AnswerChecker checker(p, t, none);
+  AnswerChecker checker(p, t, none, UnverifiedEmitters::CallerVerifies);
   return checker.check(content, source);
 }
 

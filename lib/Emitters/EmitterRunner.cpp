@@ -219,6 +219,13 @@ mlir::tensorop::runEmitter(const EmitterRequest &request) {
     fromDisk.hash = hash;
     if (Error e = parseAnswer(request.script, cached, request.spec, fromDisk)) {
       consumeError(std::move(e));
+    } else if (!request.trusted &&
+               errorToBool(checkMicrokernelCode(
+                   fromDisk.asmText, fromDisk.dialect, 7, request.triple,
+                   request.cpu, request.features))) {
+      // Model-written code is checked however it arrives (an entry from
+      // before the check, or edited on disk): run the emitter again, which
+      // checks its output and reports the refusal.
     } else {
       fromDisk.fromCache = true;
       std::lock_guard<std::mutex> lock(mutex);
@@ -267,6 +274,14 @@ mlir::tensorop::runEmitter(const EmitterRequest &request) {
                                request.triple, request.cpu, request.features))
     return createStringError("emitter '" + request.script + "' printed code that " +
                              toString(std::move(e)));
+  // Model-written code crosses the trust boundary before anything uses it.
+  if (!request.trusted)
+    if (Error e = checkMicrokernelCode(kernel.asmText, kernel.dialect, 7,
+                                       request.triple, request.cpu,
+                                       request.features))
+      return createStringError("emitter '" + request.script +
+                               "' printed a kernel that is refused: " +
+                               toString(std::move(e)));
 
   if (!cachePath.empty())
     writeCacheFile(cachePath, answer);

@@ -108,6 +108,9 @@ struct AnnotateSketchPass
       first->emitError() << llvm::toString(adv.takeError());
       return signalPassFailure();
     }
+    // Nothing in this pass runs a kernel, so a model-written emitter is
+    // used only when the caller says so.
+    (*adv)->setAcceptUnverifiedEmitters(acceptUnverifiedEmitters);
 
     std::unique_ptr<TuningDB> tuned;
     std::string fingerprint = targetFingerprint(*targetName);
@@ -191,6 +194,15 @@ struct AnnotateSketchPass
                        << "' proposed an illegal sketch: " << error;
         return signalPassFailure();
       }
+      if (StringRef(choice->source).contains("unverified emitter"))
+        mm.emitWarning() << "tensorop: advisor '" << (*adv)->name()
+                         << "': the microkernel comes from the model-written "
+                            "emitter '"
+                         << choice->emitter
+                         << "', accepted unverified "
+                            "(accept-unverified-emitters): it passed the "
+                            "instruction allowlist, but nothing checked "
+                            "that it computes the right result";
       mm->setAttr(kSketchAttrName, sketch);
     }
   }

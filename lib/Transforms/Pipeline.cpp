@@ -34,6 +34,7 @@ void mlir::tensorop::buildTensorOpPipeline(OpPassManager &pm,
   annotate.advisor = options.advisor;
   annotate.db = options.db;
   annotate.threads = options.threads;
+  annotate.acceptUnverifiedEmitters = options.acceptUnverifiedEmitters;
   pm.addPass(createTensorOpAnnotateSketch(annotate));
   std::string funcConv =
       options.barePtrAbi

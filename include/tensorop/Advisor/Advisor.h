@@ -70,6 +70,11 @@ public:
   virtual llvm::Expected<SketchChoice> propose(const GemmProblem &problem,
                                                const TargetHints &target) = 0;
   void setValidator(ChoiceValidator v) { validator = std::move(v); }
+  /// Without a validator nothing runs a model-written kernel before it is
+  /// used, so answers that bring their own emitter script are refused (the
+  /// model is told why and may answer with a shipped emitter). Accepting
+  /// them is explicit: the sketch's source then says "unverified emitter".
+  void setAcceptUnverifiedEmitters(bool accept) { acceptUnverified = accept; }
   /// What happened during the last propose(): rejected answers, fallbacks,
   /// token counts. Empty for the builtin advisor.
   const std::vector<std::string> &notes() const { return notesList; }
@@ -79,6 +84,7 @@ public:
 
 protected:
   ChoiceValidator validator;
+  bool acceptUnverified = false;
   std::vector<std::string> notesList;
   int64_t promptTokenCount = 0, completionTokenCount = 0;
 };
@@ -95,7 +101,9 @@ std::unique_ptr<Advisor> createBuiltinAdvisor();
 llvm::Expected<std::unique_ptr<Advisor>> createLLMAdvisor();
 /// Checks one LLM answer (the JSON of hints/prompts/gemm_sketch_system.txt):
 /// schema, legality on the target, and an emitter script it brings runs
-/// sandboxed and assembles. The error says what is wrong, for the model.
+/// sandboxed, assembles and passes the microkernel allowlist. The error says
+/// what is wrong, for the model. The caller verifies the kernel numerically
+/// before using it (the tuner does, in its worker).
 llvm::Expected<SketchChoice> checkSketchAnswer(llvm::StringRef content,
                                                const GemmProblem &problem,
                                                const TargetHints &target,

@@ -66,6 +66,26 @@ llvm::Error checkAssembles(llvm::StringRef asmText, llvm::StringRef dialect,
                            unsigned numOperands, llvm::StringRef triple,
                            llvm::StringRef cpu, llvm::StringRef features);
 
+/// The trust boundary for model-written machine code, before anything runs
+/// it: `asmText` must assemble (as checkAssembles) and every instruction
+/// the assembler parsed must be one a microkernel may contain on the
+/// target: vector/FP and integer arithmetic, loads, stores and prefetches,
+/// branches to the kernel's own labels; no call, return, indirect jump,
+/// system call, trap, privileged or system instruction, no use of the
+/// stack or program counter, no data directives; and at least one store.
+/// The error names the first offending instruction (for the model).
+llvm::Error checkMicrokernelCode(llvm::StringRef asmText,
+                                 llvm::StringRef dialect, unsigned numOperands,
+                                 llvm::StringRef triple, llvm::StringRef cpu,
+                                 llvm::StringRef features);
+
+/// The same boundary for PTX: the kernel body text of a GPU emitter may not
+/// trap, call, branch indirectly, declare state outside its parameters,
+/// registers and shared memory (.global/.const/.local variables), or read
+/// special registers beyond the thread/block/cluster coordinates. Whether
+/// its global stores stay within the parameters' buffers is not checked.
+llvm::Error checkPtxKernelCode(llvm::StringRef ptx);
+
 } // namespace mlir::tensorop
 
 #endif // TENSOROP_EMITTERS_EMITTER_H

@@ -43,6 +43,13 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       llvm::cl::desc("Threads of each GEMM the advisor sketches (sketches "
                      "from the db or the input keep their own)"),
       llvm::cl::init(1)};
+  PassOptions::Option<bool> acceptUnverifiedEmitters{
+      *this, "accept-unverified-emitters",
+      llvm::cl::desc("advisor=llm/replay: accept emitter scripts the model "
+                     "wrote although nothing here runs their kernels to "
+                     "verify them (the sketch's source says 'unverified'); "
+                     "off: such answers are refused"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> barePtrAbi{
       *this, "bare-ptr-abi",
       llvm::cl::desc("Lower static memref function arguments to bare "

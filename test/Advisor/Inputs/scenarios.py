@@ -37,6 +37,18 @@ SCRIPTS = {
                   "with contextlib.redirect_stdout(out):\n    x86_gemm_fma.main([])\n"
                   "d = json.loads(out.getvalue())\nd['asm'] = '  subq $$1, $3\\n' + d['asm']\n"
                   "print(json.dumps(d))\n"),
+    # F1 of issue 12: the shipped kernel with an open(2) system call in front.
+    "syscall": ("import json, sys, io, contextlib\nimport x86_gemm_fma\n"
+                "spec = sys.stdin.read()\nout = io.StringIO()\nsys.stdin = io.StringIO(spec)\n"
+                "with contextlib.redirect_stdout(out):\n    x86_gemm_fma.main([])\n"
+                "d = json.loads(out.getvalue())\n"
+                "d['asm'] = '  movl $$2, %eax\\n  syscall\\n' + d['asm']\n"
+                "print(json.dumps(d))\n"),
+    # F2: a kernel that does nothing (C is never written).
+    "nop": ("import json, sys\nspec = json.load(sys.stdin)\n"
+            "print(json.dumps({'name': 'nop', 'asm': '  nop\\n',"
+            " 'constraints': '=r,=r,=r,=r,=r,=r,=r,0,1,2,3,4,5,6,~{memory}',"
+            " 'dialect': 'att', 'mr': spec['mr'], 'nr': spec['nr']}))\n"),
 }
 
 name, out = sys.argv[1], sys.argv[2]

@@ -5,7 +5,9 @@
 // target's emitter exactly as the pass sends it (the same request builder,
 // the same in-place-row rule for A and B), and any refusal on the way is a
 // failure that names the shape. Specs repeat across shapes, so each distinct
-// spec runs its emitter once.
+// spec runs its emitter once. Every kernel emitted also goes through the
+// allowlist model-written code must pass (checkMicrokernelCode,
+// checkPtxKernelCode), which guards it against false positives.
 //
 //   tensorop-advisor-sweep --target=x86-avx512
 //   tensorop-advisor-sweep --target=riscv-rvv --vlen=256
@@ -27,6 +29,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <iterator>
@@ -58,6 +61,10 @@ static cl::opt<unsigned> gpuEmitterSamples(
     cl::desc("GPU: cube shapes per precision whose kernel is emitted (every "
              "special shape is)"),
     cl::init(6));
+static cl::opt<std::string> checkPtxFile(
+    "check-ptx",
+    cl::desc("Instead of a sweep: check the PTX kernel body in this file "
+             "with the GPU allowlist (for tests)"));
 static cl::opt<unsigned> maxFailures("max-failures",
                                      cl::desc("stop after this many"),
                                      cl::init(20));
@@ -283,6 +290,10 @@ public:
             return fail(s, "emitter '" + c->emitter() + "'",
                         what + " " + c->describe() + ": " +
                             llvm::toString(k.takeError()));
+          if (llvm::Error e = checkPtxKernelCode(k->asmText))
+            return fail(s, "PTX allowlist",
+                        what + " " + c->describe() + ": " +
+                            llvm::toString(std::move(e)));
           ++proposals;
           return true;
         };
@@ -323,8 +334,17 @@ private:
       return it->second;
     ++specsRun;
     llvm::Expected<EmittedKernel> kernel = runEmitter(request);
-    if (!kernel)
+    if (!kernel) {
       it->second = llvm::toString(kernel.takeError());
+      return it->second;
+    }
+    // The shipped kernels pass the check model-written ones must pass (a
+    // false positive of the allowlist fails here).
+    if (llvm::Error e = checkMicrokernelCode(
+            kernel->asmText, kernel->dialect, 7, request.triple, request.cpu,
+            request.features))
+      it->second = "the microkernel allowlist refuses the shipped kernel " +
+                   kernel->name + ": " + llvm::toString(std::move(e));
     return it->second;
   }
 
@@ -340,6 +360,19 @@ int main(int argc, char **argv) {
       argc, argv,
       "Sweeps static GEMM shapes through the builtin advisor, the sketch "
       "verifier and the emitter of one target; exits 1 on any refusal.\n");
+  if (!checkPtxFile.empty()) {
+    auto buffer = llvm::MemoryBuffer::getFile(checkPtxFile);
+    if (!buffer) {
+      llvm::errs() << "cannot read " << checkPtxFile << "\n";
+      return 2;
+    }
+    if (llvm::Error e = checkPtxKernelCode((*buffer)->getBuffer())) {
+      llvm::errs() << "refused: " << llvm::toString(std::move(e)) << "\n";
+      return 1;
+    }
+    llvm::outs() << "accepted\n";
+    return 0;
+  }
   if (targetName.empty()) {
     llvm::errs() << "--target is required\n";
     return 2;
