@@ -8,6 +8,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Regex.h"
 
+#include <limits>
 #include <set>
 
 using namespace mlir::tensorop;
@@ -87,9 +88,69 @@ void note(std::string &slot, const std::string &value,
 bool toInt(StringRef s, int64_t &out) {
   return !s.trim().getAsInteger(10, out) && out > 0;
 }
+
+/// The largest number a request may hold: extents are C `int`-sized, and
+/// larger values would overflow the tile arithmetic downstream.
+constexpr int64_t kMaxRequestNumber = std::numeric_limits<int32_t>::max();
+
+/// The code point of the UTF-8 sequence that starts at `at` (U+FFFD if it
+/// is malformed), for messages.
+std::string codePointAt(StringRef text, size_t at) {
+  unsigned char lead = text[at];
+  int length = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+  uint32_t cp = length == 1 ? 0xfffd : lead & (0x7f >> length);
+  for (int i = 1; i < length; ++i) {
+    if (at + i >= text.size() || (text[at + i] & 0xc0) != 0x80)
+      return "U+FFFD";
+    cp = (cp << 6) | (text[at + i] & 0x3f);
+  }
+  return llvm::formatv("U+{0:X-4}", cp).str();
+}
+
+/// Numbers are runs of ASCII digits. A digit touching any other character
+/// outside ASCII is refused instead of being read as the digits around it
+/// (a combining mark made "9\u03037x131x67" a 7x131x67 GEMM), and so is a
+/// number too large for an extent (overflow is an error, not a wrap).
+llvm::Error checkNumbers(StringRef text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (!llvm::isDigit(text[i]))
+      continue;
+    size_t end = i;
+    while (end < text.size() && llvm::isDigit(text[end]))
+      ++end;
+    StringRef digits = text.slice(i, end);
+    size_t other = StringRef::npos;
+    if (end < text.size() && (unsigned char)text[end] >= 0x80)
+      other = end;
+    else if (i > 0 && (unsigned char)text[i - 1] >= 0x80) {
+      other = i - 1;
+      while (other > 0 && (text[other] & 0xc0) == 0x80)
+        --other;
+    }
+    if (other != StringRef::npos)
+      return llvm::createStringError(
+          llvm::formatv("the number '{0}' at byte {1} touches the non-ASCII "
+                        "character {2}; write numbers in ASCII digits only",
+                        digits, i + 1, codePointAt(text, other))
+              .str());
+    uint64_t value;
+    if (digits.getAsInteger(10, value) || value > uint64_t(kMaxRequestNumber))
+      return llvm::createStringError(
+          llvm::formatv("the number {0} at byte {1} is too large (at most "
+                        "{2})",
+                        digits.size() > 40 ? digits.take_front(40).str() + "..."
+                                           : digits.str(),
+                        i + 1, kMaxRequestNumber)
+              .str());
+    i = end;
+  }
+  return llvm::Error::success();
+}
 } // namespace
 
 llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
+  if (llvm::Error e = checkNumbers(text))
+    return std::move(e);
   OpRequest r;
   r.text = text.str();
   std::string lower = text.lower();

@@ -129,12 +129,34 @@ static std::string redact(std::string text, StringRef key) {
 }
 
 /// One line, at most kMaxQuotedBytes, for quoting a server in an error.
+/// What a server sends reaches a terminal: control characters (C0, DEL,
+/// and C1 encoded in UTF-8, e.g. U+009B, a one-character CSI) are shown
+/// escaped, so no escape sequence of the server's takes effect.
 static std::string quote(StringRef text) {
   std::string line;
-  for (char c : text.trim())
-    line += (c == '\n' || c == '\r' || c == '\t') ? ' ' : c;
-  if (line.size() > kMaxQuotedBytes)
-    line = line.substr(0, kMaxQuotedBytes) + "...";
+  StringRef t = text.trim();
+  size_t i = 0;
+  for (; i < t.size() && line.size() < kMaxQuotedBytes; ++i) {
+    unsigned char c = t[i];
+    if (c == '\n' || c == '\r' || c == '\t') {
+      line += ' ';
+    } else if (c < 0x20 || c == 0x7f) {
+      line += "\\x" + llvm::utohexstr(c, /*LowerCase=*/true, /*Width=*/2);
+    } else if (c == 0xc2 && i + 1 < t.size() &&
+               (unsigned char)t[i + 1] >= 0x80 &&
+               (unsigned char)t[i + 1] <= 0x9f) {
+      line += "\\u00" + llvm::utohexstr((unsigned char)t[i + 1],
+                                         /*LowerCase=*/true, /*Width=*/2);
+      ++i;
+    } else if (c >= 0x80 && c <= 0x9f && (i == 0 || (unsigned char)t[i - 1] < 0x80)) {
+      // A raw 8-bit C1 byte, not the continuation of a UTF-8 sequence.
+      line += "\\x" + llvm::utohexstr(c, /*LowerCase=*/true, /*Width=*/2);
+    } else {
+      line += char(c);
+    }
+  }
+  if (i < t.size())
+    line += "...";
   return line;
 }
 

@@ -71,6 +71,23 @@ int main(int argc, char **argv) {
            << input.getError().message() << "\n";
     return 2;
   }
+  // Every limit in range: a value past it would wrap when scaled to bytes
+  // (17592186044416 MiB is 0 bytes) or lift the limit altogether.
+  struct Range {
+    const char *name;
+    uint64_t value, lo, hi;
+  };
+  for (const Range &r :
+       {Range{"timeout", timeoutSeconds, 1, 24 * 3600},
+        Range{"memory-mb", memoryMB, 1, uint64_t(1) << 20},
+        Range{"tmp-mb", tmpMB, 1, uint64_t(1) << 16},
+        Range{"max-output-kb", maxOutputKB, 1, uint64_t(1) << 22},
+        Range{"max-processes", maxProcesses, 1, uint64_t(1) << 16}})
+    if (r.value < r.lo || r.value > r.hi) {
+      errs() << "tensorop-sandbox-run: error: --" << r.name << "=" << r.value
+             << " is out of range [" << r.lo << ", " << r.hi << "]\n";
+      return 2;
+    }
   SandboxOptions options;
   options.timeoutSeconds = timeoutSeconds;
   options.memoryBytes = memoryMB << 20;
