@@ -1,8 +1,8 @@
 //===- GpuTune.cpp - tensorop tune for NVIDIA targets ---------------------===//
 
 #include "GpuTune.h"
-#include "ChildProcess.h"
-#include "Measure.h"
+#include "tensorop/Process/ProcessRunner.h"
+#include "tensorop/Verify/CpuGemm.h"
 #include "TextFiles.h"
 #include "TuneModel.h"
 

@@ -12,11 +12,11 @@
 
 #include "Commands.h"
 #include "CompilerContext.h"
-#include "ChildProcess.h"
+#include "tensorop/Process/ProcessRunner.h"
 #include "GpuTune.h"
 #include "TextFiles.h"
 #include "TuneModel.h"
-#include "Measure.h"
+#include "tensorop/Verify/CpuGemm.h"
 
 #include "tensorop/Advisor/Advisor.h"
 #include "tensorop/LLM/LLMClient.h"
@@ -260,6 +260,10 @@ int tensorop::runTune() {
   });
   if (problems.empty())
     return fail("no supported GEMM in " + input);
+  for (const GemmProblem &p : problems)
+    if (std::string tooBig = checkGemmBufferBudget(p.m, p.n, p.k);
+        !tooBig.empty())
+      return fail(tooBig);
 
   Expected<std::string> target = resolveTargetName(tTarget);
   if (!target)
