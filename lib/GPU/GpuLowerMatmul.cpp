@@ -12,10 +12,10 @@
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/GPU/GpuAdvisor.h"
 #include "tensorop/GPU/GpuEmitter.h"
-#include "tensorop/GPU/GpuGen.h"
 #include "tensorop/GPU/GpuSearchSpace.h"
-#include "tensorop/Tuner/TuningDB.h"
 #include "tensorop/GPU/Passes.h"
+#include "tensorop/Transforms/GpuMatmulSupport.h"
+#include "tensorop/Tuner/TuningDB.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

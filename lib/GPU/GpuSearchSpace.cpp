@@ -211,12 +211,6 @@ GpuSearchSpace::toPoint(const GpuSketchChoice &c) const {
   return point;
 }
 
-std::string mlir::tensorop::gpuOpSignature(const GpuGemmProblem &p) {
-  return llvm::formatv("gemm {0}->{1} ({2}) m={3} n={4} k={5}", p.aType,
-                       p.cType, p.precision, p.m, p.n, p.k)
-      .str();
-}
-
 std::string mlir::tensorop::gpuConfigHash(const GpuSketchChoice &c) {
   std::string text = llvm::formatv(
       "kernel={0} precision={1} bm={2} bn={3} bk={4} wm={5} wn={6} "

@@ -76,8 +76,8 @@ private:
   std::vector<Knob> knobs; ///< The knobs of the family, in decision order.
 };
 
-/// The tuning-database identity of a GPU GEMM and of a GPU sketch.
-std::string gpuOpSignature(const GpuGemmProblem &problem);
+/// The tuning-database identity of a GPU sketch (that of the GEMM is
+/// gpuOpSignature in Transforms/GpuMatmulSupport.h).
 std::string gpuConfigHash(const GpuSketchChoice &sketch);
 
 } // namespace mlir::tensorop
