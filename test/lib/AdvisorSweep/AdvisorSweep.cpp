@@ -19,6 +19,7 @@
 #include "tensorop/Advisor/UKernelRequest.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/Emitters/Emitter.h"
+#include "tensorop/Emitters/UKernelOperands.h"
 #include "tensorop/GPU/GpuAdvisor.h"
 #include "tensorop/GPU/GpuEmitter.h"
 #include "tensorop/Transforms/MatmulSupport.h"
@@ -341,7 +342,8 @@ private:
     // The shipped kernels pass the check model-written ones must pass (a
     // false positive of the allowlist fails here).
     if (llvm::Error e = checkMicrokernelCode(
-            kernel->asmText, kernel->dialect, 7, request.triple, request.cpu,
+            kernel->asmText, kernel->dialect, kNumUKernelOperands, request.triple,
+            request.cpu,
             request.features))
       it->second = "the microkernel allowlist refuses the shipped kernel " +
                    kernel->name + ": " + llvm::toString(std::move(e));
