@@ -18,12 +18,15 @@
 // RUN: not %mlir-opt --load-dialect-plugin=%tensorop_plugin %t.bad.mlir 2>&1 | FileCheck %s --check-prefix=VERIFY
 // VERIFY: error: sketch nr (24) must be a multiple of the target's f32 lanes (16 on x86-avx512)
 
-// A single pass by name (the sketch already on @sketch is kept).
-// RUN: %mlir-opt --load-dialect-plugin=%tensorop_plugin %s --pass-pipeline="builtin.module(tensorop-annotate-sketch{target=x86-avx2})" | FileCheck %s --check-prefix=ANNOTATE
+// A single pass by name (the sketch already on @sketch, for x86-avx512, is
+// kept for that target and an error for another).
+// RUN: %mlir-opt --load-dialect-plugin=%tensorop_plugin %s --pass-pipeline="builtin.module(tensorop-annotate-sketch{target=x86-avx512})" | FileCheck %s --check-prefix=ANNOTATE
 // ANNOTATE-LABEL: func.func @sketch
 // ANNOTATE:       source = "plugin-test"
 // ANNOTATE-LABEL: func.func @plain
-// ANNOTATE:       linalg.matmul {tensorop.sketch = #tensorop.sketch<{{.*}}target = <name = "x86-avx2"{{.*}}source = "builtin">}
+// ANNOTATE:       linalg.matmul {tensorop.sketch = #tensorop.sketch<{{.*}}target = <name = "x86-avx512"{{.*}}source = "builtin">}
+// RUN: not %mlir-opt --load-dialect-plugin=%tensorop_plugin %s --pass-pipeline="builtin.module(tensorop-annotate-sketch{target=x86-avx2})" 2>&1 | FileCheck %s --check-prefix=OTHER
+// OTHER: error: tensorop: the sketch is for target 'x86-avx512' but the pipeline compiles for 'x86-avx2'
 
 // The whole pipeline on a generated GEMM, then the JIT.
 // REQUIRES: host-avx2
