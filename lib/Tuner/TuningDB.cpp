@@ -50,9 +50,19 @@ public:
 };
 
 constexpr const char *kColumns =
-    "id, op_signature, target_fingerprint, config, config_hash, "
-    "emitter_hash, tool_version, status, median_seconds, min_seconds, "
-    "gflops, error_ratio, provenance, error, started_at, finished_at";
+    "c.id, c.op_signature, c.target_fingerprint, c.config, c.config_hash, "
+    "c.emitter_hash, c.tool_version, c.status, c.median_seconds, "
+    "c.min_seconds, c.gflops, c.error_ratio, c.provenance, c.error, "
+    "c.started_at, c.finished_at";
+
+/// One row per confirmed candidate. Added to schema version 1 without a new
+/// version: older tools ignore the table, and this one creates it when it
+/// opens a database for writing.
+constexpr const char *kConfirmationsTable =
+    "CREATE TABLE IF NOT EXISTS confirmations("
+    " candidate_id INTEGER PRIMARY KEY REFERENCES candidates(id)"
+    " ON DELETE CASCADE,"
+    " gflops REAL NOT NULL, confirmed_at TEXT NOT NULL);";
 
 CandidateRecord readRow(Statement &s) {
   CandidateRecord r;
@@ -72,6 +82,7 @@ CandidateRecord readRow(Statement &s) {
   r.error = s.text(13);
   r.startedAt = s.text(14);
   r.finishedAt = s.text(15);
+  r.confirmedGflops = s.real(16);
   return r;
 }
 } // namespace
@@ -137,6 +148,7 @@ llvm::Expected<std::unique_ptr<TuningDB>> TuningDB::open(StringRef path,
     while (tables.step() == SQLITE_ROW) {
       hasTables = true;
       hasMeta |= tables.text(0) == "meta";
+      t->hasConfirmations |= tables.text(0) == "confirmations";
     }
   }
   if (hasTables) {
@@ -158,8 +170,9 @@ llvm::Expected<std::unique_ptr<TuningDB>> TuningDB::open(StringRef path,
   if (readOnly)
     return std::move(t);
 
+  // foreign_keys: a pruned or forgotten row takes its confirmation along.
   if (llvm::Error e = t->exec("PRAGMA journal_mode=WAL; PRAGMA "
-                              "synchronous=FULL;"))
+                              "synchronous=FULL; PRAGMA foreign_keys=ON;"))
     return std::move(e);
   if (!hasTables) {
     std::string schema =
@@ -184,6 +197,11 @@ llvm::Expected<std::unique_ptr<TuningDB>> TuningDB::open(StringRef path,
     if (llvm::Error e = t->exec(schema))
       return std::move(e);
   }
+  if (!t->hasConfirmations) {
+    if (llvm::Error e = t->exec(kConfirmationsTable))
+      return std::move(e);
+    t->hasConfirmations = true;
+  }
   // A row still "started" belongs to a run that died with its candidate.
   if (llvm::Error e = t->exec("UPDATE candidates SET status='suspect', "
                               "error='the tuner stopped while this "
@@ -195,9 +213,9 @@ llvm::Expected<std::unique_ptr<TuningDB>> TuningDB::open(StringRef path,
 
 llvm::Expected<std::optional<CandidateRecord>>
 TuningDB::find(StringRef op, StringRef target, StringRef configHash) {
-  Statement s(db, std::string("SELECT ") + kColumns +
-                      " FROM candidates WHERE op_signature=?1 AND "
-                      "target_fingerprint=?2 AND config_hash=?3");
+  Statement s(db, selectRows() +
+                      " WHERE c.op_signature=?1 AND "
+                      "c.target_fingerprint=?2 AND c.config_hash=?3");
   if (!s.ok())
     return llvm::createStringError(filePath + ": " + sqlite3_errmsg(db));
   s.bind(1, op);
@@ -274,12 +292,43 @@ llvm::Error TuningDB::forget(int64_t id) {
   return llvm::Error::success();
 }
 
+std::string TuningDB::selectRows() const {
+  return std::string("SELECT ") + kColumns +
+         (hasConfirmations ? ", f.gflops FROM candidates c LEFT JOIN "
+                             "confirmations f ON f.candidate_id = c.id"
+                           : ", NULL FROM candidates c");
+}
+
+llvm::Error TuningDB::confirm(int64_t id, double gflops) {
+  Statement s(db, "INSERT OR REPLACE INTO confirmations(candidate_id, "
+                  "gflops, confirmed_at) SELECT id, ?2, ?3 FROM candidates "
+                  "WHERE id=?1 AND status='ok'");
+  if (!s.ok())
+    return llvm::createStringError(filePath + ": " + sqlite3_errmsg(db));
+  s.bindInt(1, id);
+  s.bind(2, std::optional<double>(gflops));
+  s.bind(3, utcNow());
+  if (s.step() != SQLITE_DONE)
+    return llvm::createStringError(filePath +
+                                   ": cannot record a confirmation: " +
+                                   sqlite3_errmsg(db));
+  if (sqlite3_changes(db) != 1)
+    return llvm::createStringError(filePath + ": row " + llvm::Twine(id) +
+                                   " is not a verified candidate");
+  return llvm::Error::success();
+}
+
 llvm::Expected<std::optional<CandidateRecord>>
 TuningDB::best(StringRef op, StringRef target) {
-  Statement s(db, std::string("SELECT ") + kColumns +
-                      " FROM candidates WHERE op_signature=?1 AND "
-                      "target_fingerprint=?2 AND status='ok' ORDER BY "
-                      "median_seconds ASC LIMIT 1");
+  // Confirmed rows first (fastest confirmed speed), then the rest by their
+  // median time.
+  Statement s(db, selectRows() +
+                      " WHERE c.op_signature=?1 AND c.target_fingerprint=?2 "
+                      "AND c.status='ok' ORDER BY " +
+                      (hasConfirmations
+                           ? "(f.gflops IS NULL), f.gflops DESC, "
+                           : "") +
+                      "c.median_seconds ASC LIMIT 1");
   if (!s.ok())
     return llvm::createStringError(filePath + ": " + sqlite3_errmsg(db));
   s.bind(1, op);
@@ -291,9 +340,9 @@ TuningDB::best(StringRef op, StringRef target) {
 
 llvm::Expected<std::vector<CandidateRecord>>
 TuningDB::list(StringRef op) {
-  std::string sql = std::string("SELECT ") + kColumns + " FROM candidates" +
-                    (op.empty() ? "" : " WHERE op_signature=?1") +
-                    " ORDER BY id";
+  std::string sql = selectRows() +
+                    (op.empty() ? "" : " WHERE c.op_signature=?1") +
+                    " ORDER BY c.id";
   Statement s(db, sql);
   if (!s.ok())
     return llvm::createStringError(filePath + ": " + sqlite3_errmsg(db));

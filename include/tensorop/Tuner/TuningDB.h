@@ -4,7 +4,9 @@
 // A row is written with status "started" before its candidate runs and
 // updated when it ends, so a candidate that killed the tuner is found on the
 // next open and marked "suspect"; rerunning resumes without re-measuring
-// anything that finished.
+// anything that finished. A tuner's final confirmation (the builtin and the
+// best candidates timed again, interleaved) is recorded per row; the compiler
+// prefers confirmed rows (best()).
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,6 +50,9 @@ struct CandidateRecord {
   std::optional<double> medianSeconds, minSeconds, gflops, errorRatio;
   std::string provenance, error;
   std::string startedAt, finishedAt;
+  /// GFLOP/s of the row in a tuner's confirmation (timed again interleaved
+  /// with the builtin sketch); none if it was never confirmed.
+  std::optional<double> confirmedGflops;
 };
 
 class TuningDB {
@@ -73,7 +78,13 @@ public:
   /// Deletes one row: a candidate that was never measured because the
   /// measuring machine itself failed (not the candidate's doing).
   llvm::Error forget(int64_t id);
-  /// The fastest verified row for an op on a target.
+  /// Records the speed a confirmation measured for a verified row (a later
+  /// confirmation replaces it).
+  llvm::Error confirm(int64_t id, double gflops);
+  /// The row the compiler uses for an op on a target: the fastest confirmed
+  /// row (by its confirmed speed) if any was confirmed, else the fastest
+  /// verified row. Confirmed figures come from interleaved re-runs, so one
+  /// lucky early sample does not beat them.
   llvm::Expected<std::optional<CandidateRecord>>
   best(llvm::StringRef opSignature, llvm::StringRef targetFingerprint);
   /// Every row, in insertion order (optionally of one op).
@@ -91,9 +102,14 @@ private:
   llvm::Error exec(llvm::StringRef sql);
   llvm::Expected<int64_t> insert(const CandidateRecord &record,
                                  llvm::StringRef initialStatus);
+  /// "SELECT <every column> FROM candidates c [LEFT JOIN confirmations]".
+  std::string selectRows() const;
   sqlite3 *db = nullptr;
   std::string filePath;
   int64_t suspectOnOpen = 0;
+  /// Databases written before confirmations were recorded lack the table
+  /// (it is added when one is opened for writing).
+  bool hasConfirmations = false;
 };
 
 /// Current UTC time as ISO 8601.
