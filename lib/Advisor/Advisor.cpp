@@ -43,6 +43,27 @@ llvm::Error mlir::tensorop::checkAdvisorName(llvm::StringRef spec) {
                                  kAdvisorNames + ")");
 }
 
+SketchChoice SketchChoice::fromAttr(SketchAttr a) {
+  SketchChoice c;
+  c.mc = a.getMc();
+  c.nc = a.getNc();
+  c.kc = a.getKc();
+  c.mr = a.getMr();
+  c.nr = a.getNr();
+  c.loopOrder = a.getLoopOrder().str();
+  c.microOrder = a.getMicroOrder().str();
+  c.packA = a.getPackA().str();
+  c.packB = a.getPackB().str();
+  UKernelSpecAttr uk = a.getUkernel();
+  c.emitter = uk.getEmitter().str();
+  c.kUnroll = uk.getKUnroll();
+  c.broadcast = uk.getBroadcast().str();
+  c.prefetchB = uk.getPrefetchB();
+  c.source = a.getSource().str();
+  c.threads = a.getThreads();
+  return c;
+}
+
 llvm::Expected<std::unique_ptr<Advisor>>
 mlir::tensorop::createAdvisor(llvm::StringRef spec) {
   if (llvm::Error e = checkAdvisorName(spec))

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Rigs a tuning database so that the fastest row is not the confirmed one.
+"""Rigs a tuning database's confirmations so that the fastest row is not
+the confirmed one (the candidate rows themselves, integrity-hashed, are not
+touched).
 
-  rig_confirmations.py DB           the first verified row becomes the slowest
-                                    and the only confirmed one; the next one
-                                    the fastest, unconfirmed. Prints
-                                    "CONFIRMED <hash>" and "FAST <hash>".
+  rig_confirmations.py DB           only the slowest verified row is
+                                    confirmed. Prints "CONFIRMED <hash>" (that
+                                    row) and "FAST <hash>" (the fastest).
   rig_confirmations.py DB --drop    forgets every confirmation.
 """
 import sqlite3
@@ -16,13 +17,11 @@ if sys.argv[2:] == ["--drop"]:
     db.commit()
     sys.exit(0)
 rows = db.execute("SELECT id, config_hash FROM candidates WHERE status='ok' "
-                  "ORDER BY id").fetchall()
+                  "ORDER BY median_seconds ASC").fetchall()
 if len(rows) < 2:
     sys.exit("need two verified rows, found %d" % len(rows))
-(slow_id, slow_hash), (fast_id, fast_hash) = rows[0], rows[1]
+(fast_id, fast_hash), (slow_id, slow_hash) = rows[0], rows[-1]
 db.execute("DELETE FROM confirmations")
-db.execute("UPDATE candidates SET median_seconds = 1.0 WHERE status='ok'")
-db.execute("UPDATE candidates SET median_seconds = 1e-6 WHERE id=?", (fast_id,))
 db.execute("INSERT INTO confirmations(candidate_id, gflops, confirmed_at) "
            "VALUES(?, 1.0, '2026-01-01T00:00:00Z')", (slow_id,))
 db.commit()
