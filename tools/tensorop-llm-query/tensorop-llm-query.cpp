@@ -37,7 +37,7 @@ static cl::opt<double>
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   showOnlyToolOptions(
-      {static_cast<cl::Option *>(&prompts), &noJson, &systemText, &noCache,
+      {&static_cast<cl::Option &>(prompts), &noJson, &systemText, &noCache,
        &maxTokens, &temperature});
   setToolVersionPrinter("tensorop-llm-query");
   cl::ParseCommandLineOptions(argc, argv,

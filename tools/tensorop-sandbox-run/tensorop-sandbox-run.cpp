@@ -55,7 +55,7 @@ int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   showOnlyToolOptions({&scriptPath, &probeOnly, &timeoutSeconds, &memoryMB,
                        &tmpMB, &maxOutputKB, &maxProcesses, &allowUnsandboxed,
-                       static_cast<cl::Option *>(&importDirs)});
+                       &static_cast<cl::Option &>(importDirs)});
   setToolVersionPrinter("tensorop-sandbox-run");
   cl::ParseCommandLineOptions(argc, argv,
                               "Run a python3 script in the TensorOp sandbox\n");
