@@ -99,6 +99,7 @@ DType dtypeOf(const std::string &n) {
 
 /// Host copy of a device matrix in its storage type.
 struct HostMatrix {
+  explicit HostMatrix(DType t) : t(t) {}
   DType t;
   size_t count = 0;
   std::vector<uint16_t> h16;
