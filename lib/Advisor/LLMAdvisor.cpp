@@ -90,9 +90,9 @@ std::string recordPath(StringRef dir, const GemmProblem &p,
 /// (the text goes back to the model).
 class AnswerChecker {
 public:
-  AnswerChecker(const GemmProblem &p, const TargetHints &t,
+  AnswerChecker(const GemmProblem &, const TargetHints &t,
                 const ChoiceValidator &validator)
-      : p(p), t(t), validator(validator) {
+      : t(t), validator(validator) {
     ctx.getOrLoadDialect<TensorOpDialect>();
   }
 
@@ -209,7 +209,6 @@ private:
   llvm::Error fail(const llvm::Twine &why) {
     return llvm::createStringError(why);
   }
-  const GemmProblem &p;
   const TargetHints &t;
   const ChoiceValidator &validator;
   MLIRContext ctx;

@@ -114,6 +114,14 @@ std::string llmEmitterDir();
 /// by an llm run with TENSOROP_LLM_RECORD_DIR=DIR).
 llvm::Expected<std::unique_ptr<Advisor>> createAdvisor(llvm::StringRef spec);
 
+/// The advisors createAdvisor() knows, as a help text lists them.
+inline constexpr llvm::StringLiteral kAdvisorNames = "builtin, llm, replay:DIR";
+
+/// Checks that `spec` names an advisor createAdvisor() knows, without
+/// creating it (the llm advisor's endpoint is checked when it is created),
+/// so a pipeline can refuse a bad name before it runs.
+llvm::Error checkAdvisorName(llvm::StringRef spec);
+
 } // namespace tensorop
 } // namespace mlir
 
