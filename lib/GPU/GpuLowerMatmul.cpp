@@ -211,17 +211,15 @@ LogicalResult GpuLowerMatmulPass::lower(linalg::MatmulOp op,
   } else if (*fromDb) {
     sketch = **fromDb;
   } else if (advisor == "llm") {
-    std::vector<std::string> notes;
+    std::vector<AdvisorNote> notes;
     llvm::Expected<GpuSketchChoice> proposed =
         proposeGpuSketchWithLLM(p, t, notes);
     // What the model went through: rejections and fallbacks are warnings.
-    for (const std::string &note : notes) {
-      if (llvm::StringRef(note).contains("rejected") ||
-          llvm::StringRef(note).contains("fell back") ||
-          llvm::StringRef(note).contains("failed"))
-        op.emitWarning() << "tensorop: advisor 'llm': " << note;
+    for (const AdvisorNote &note : notes) {
+      if (note.isProblem())
+        op.emitWarning() << "tensorop: advisor 'llm': " << note.text;
       else
-        op.emitRemark() << "tensorop: advisor 'llm': " << note;
+        op.emitRemark() << "tensorop: advisor 'llm': " << note.text;
     }
     if (!proposed)
       return op.emitError() << llvm::toString(proposed.takeError());

@@ -11,6 +11,7 @@
 #ifndef TENSOROP_GPU_GPUADVISOR_H
 #define TENSOROP_GPU_GPUADVISOR_H
 
+#include "tensorop/Advisor/AdvisorNote.h"
 #include "tensorop/Targets/TargetHints.h"
 #include "tensorop/Transforms/GpuMatmulSupport.h"
 
@@ -89,7 +90,7 @@ checkGpuSketchAnswer(llvm::StringRef content, const GpuGemmProblem &problem,
 /// configured.
 llvm::Expected<GpuSketchChoice>
 proposeGpuSketchWithLLM(const GpuGemmProblem &problem, const GpuTarget &target,
-                        std::vector<std::string> &notes);
+                        std::vector<AdvisorNote> &notes);
 
 /// The JSON spec the sketch's emitter takes for `problem`.
 llvm::json::Object emitterSpec(const GpuSketchChoice &sketch,
