@@ -1,8 +1,8 @@
 //===- GpuPipeline.cpp - The NVIDIA lowering pipeline ---------------------===//
 //
-// bufferize -> tensorop-gpu-lower-matmul -> (device) convert-gpu-to-nvvm with
-// bare-pointer kernel arguments -> (host) func/memref/arith/cf to LLVM ->
-// gpu-to-llvm -> gpu-module-to-binary (ptxas of the CUDA toolkit). The result
+// bufferize -> tensorop-gpu-annotate-sketch -> tensorop-gpu-apply-sketch ->
+// (device) convert-gpu-to-nvvm with bare-pointer kernel arguments -> (host)
+// func/memref/arith/cf to LLVM -> gpu-to-llvm -> gpu-module-to-binary (ptxas of the CUDA toolkit). The result
 // is LLVM dialect plus a gpu.binary; its translation to LLVM IR embeds the
 // cubin and loads it at program start through the mgpu* runtime functions
 // (libtensorop_cuda_runtime).
@@ -54,15 +54,22 @@ LogicalResult mlir::tensorop::buildTensorOpGpuPipeline(
             "or quotes";
     return failure();
   }
-  std::string lower = "tensorop-gpu-lower-matmul{target=" + options.target +
+  // Annotate (a sketch on each matmul), then apply (the emitted kernel and
+  // its launch), as the CPU pipeline does.
+  std::string lower = "tensorop-gpu-annotate-sketch{target=" + options.target +
                       " advisor=" + options.advisor;
   if (!options.hintsDir.empty())
     lower += " hints-dir=" + options.hintsDir;
-  if (!options.emitterDir.empty())
-    lower += " emitter-dir=" + options.emitterDir;
   if (!options.db.empty())
     lower += " db=" + options.db;
-  lower += "}";
+  lower += "},tensorop-gpu-apply-sketch";
+  std::string apply;
+  if (!options.hintsDir.empty())
+    apply += " hints-dir=" + options.hintsDir;
+  if (!options.emitterDir.empty())
+    apply += " emitter-dir=" + options.emitterDir;
+  if (!apply.empty())
+    lower += "{" + apply + "}";
   std::string kernels = "one-shot-bufferize{bufferize-function-boundaries "
                         "function-boundary-type-conversion=identity-layout-map}"
                         "," +

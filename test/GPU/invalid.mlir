@@ -9,7 +9,7 @@ func.func @f64(%A: memref<64x64xf64>, %B: memref<64x64xf64>, %C: memref<64x64xf6
 // -----
 
 func.func @dynamic(%A: memref<?x64xbf16>, %B: memref<64x64xbf16>, %C: memref<?x64xf32>) {
-  // expected-error @+1 {{NVIDIA targets take linalg.matmul on static, contiguous row-major memrefs}}
+  // expected-error @+1 {{NVIDIA targets take linalg.matmul on static, contiguous row-major operands}}
   linalg.matmul ins(%A, %B : memref<?x64xbf16>, memref<64x64xbf16>) outs(%C : memref<?x64xf32>)
   return
 }
