@@ -39,8 +39,12 @@ FailureOr<std::optional<GpuSketchChoice>>
 lookupTunedGpuSketch(linalg::MatmulOp op, TuningDB &db,
                      const GpuGemmProblem &p, const GpuTarget &t) {
   std::string signature = gpuOpSignature(p);
+  size_t reported = db.warnings().size();
   llvm::Expected<std::optional<CandidateRecord>> best =
       db.best(signature, t.hints.name);
+  // Rows that failed their integrity checks were skipped: say which.
+  for (size_t i = reported; i < db.warnings().size(); ++i)
+    op.emitWarning() << "tensorop: " << db.warnings()[i];
   if (!best) {
     op.emitError() << "tensorop: " << llvm::toString(best.takeError());
     return failure();
@@ -103,6 +107,10 @@ struct GpuAnnotateSketchPass
         return signalPassFailure();
       }
       tuned = std::move(*opened);
+      MLIRContext *ctx = &getContext();
+      tuned->setConfigHasher([ctx](llvm::StringRef config) {
+        return gpuConfigHashOfText(ctx, config);
+      });
     }
     for (linalg::MatmulOp op : matmuls)
       if (failed(annotate(op, *gpuTarget, tuned.get())))

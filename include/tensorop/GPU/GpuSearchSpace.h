@@ -18,6 +18,7 @@
 #include "tensorop/GPU/GpuAdvisor.h"
 #include "tensorop/Tuner/SearchSpace.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,10 @@ private:
 /// The tuning-database identity of a GPU sketch (that of the GEMM is
 /// gpuOpSignature in Transforms/GpuMatmulSupport.h).
 std::string gpuConfigHash(const GpuSketchChoice &sketch);
+/// Recomputes the config hash of a tuning-database row holding a
+/// #tensorop.gpu_sketch (for TuningDB::setConfigHasher).
+std::optional<std::string> gpuConfigHashOfText(MLIRContext *ctx,
+                                               llvm::StringRef config);
 
 } // namespace mlir::tensorop
 
