@@ -3,9 +3,10 @@
 // Built from typed pass options, never from pipeline text (see
 // lib/Transforms/Pipeline.cpp).
 //
-// bufferize -> tensorop-gpu-lower-matmul -> (device) convert-gpu-to-nvvm with
-// bare-pointer kernel arguments -> (host) func/memref/arith/cf to LLVM ->
-// gpu-to-llvm -> gpu-module-to-binary (ptxas of the CUDA toolkit). The result
+// bufferize -> tensorop-gpu-annotate-sketch -> tensorop-gpu-apply-sketch ->
+// (device) convert-gpu-to-nvvm with bare-pointer kernel arguments -> (host)
+// func/memref/arith/cf to LLVM -> gpu-to-llvm -> gpu-module-to-binary (ptxas
+// of the CUDA toolkit). The result
 // is LLVM dialect plus a gpu.binary; its translation to LLVM IR embeds the
 // cubin and loads it at program start through the mgpu* runtime functions
 // (libtensorop_cuda_runtime).
@@ -111,13 +112,18 @@ LogicalResult mlir::tensorop::buildTensorOpGpuPipeline(
     bufferize.functionBoundaryTypeConversion =
         bufferization::LayoutMapOption::IdentityLayoutMap;
     pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-    TensorOpGpuLowerMatmulOptions lower;
-    lower.target = options.target;
-    lower.advisor = options.advisor;
-    lower.hintsDir = options.hintsDir;
-    lower.emitterDir = options.emitterDir;
-    lower.db = options.db;
-    pm.addPass(createTensorOpGpuLowerMatmul(lower));
+    // Annotate (a sketch on each matmul), then apply (the emitted kernel and
+    // its launch), as the CPU pipeline does.
+    TensorOpGpuAnnotateSketchOptions annotate;
+    annotate.target = options.target;
+    annotate.advisor = options.advisor;
+    annotate.hintsDir = options.hintsDir;
+    annotate.db = options.db;
+    pm.addPass(createTensorOpGpuAnnotateSketch(annotate));
+    TensorOpGpuApplySketchOptions apply;
+    apply.hintsDir = options.hintsDir;
+    apply.emitterDir = options.emitterDir;
+    pm.addPass(createTensorOpGpuApplySketch(apply));
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
   }

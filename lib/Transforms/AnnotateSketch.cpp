@@ -172,15 +172,13 @@ struct AnnotateSketchPass
       llvm::Expected<SketchChoice> choice = (*adv)->propose(*problem, *hints);
       // What an LLM or replay advisor went through: rejected answers and
       // fallbacks are warnings, the rest remarks.
-      for (const std::string &note : (*adv)->notes()) {
-        if (StringRef(note).contains("rejected") ||
-            StringRef(note).contains("fell back") ||
-            StringRef(note).contains("failed"))
+      for (const AdvisorNote &note : (*adv)->notes()) {
+        if (note.isProblem())
           mm.emitWarning() << "tensorop: advisor '" << (*adv)->name()
-                           << "': " << note;
+                           << "': " << note.text;
         else
           mm.emitRemark() << "tensorop: advisor '" << (*adv)->name()
-                          << "': " << note;
+                          << "': " << note.text;
       }
       if (!choice) {
         mm.emitError() << "advisor '" << (*adv)->name()
