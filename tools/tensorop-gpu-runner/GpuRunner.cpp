@@ -320,16 +320,16 @@ void compareRows(const Problem &p, const HostMatrix &C, const Reference &ref,
     for (int64_t j = 0; j < p.n; ++j) {
       size_t idx = size_t(i) * p.n + j;
       double v = C.get(idx), r = ref.r[idx];
+      tensorop::ElementVerdict e =
+          tensorop::judgeElement(v, r, bound(ref.rabs[idx], r));
       bool bad;
-      if (std::isnan(v)) {
+      if (e.nan) {
         ++chk.nans;
         bad = true;
       } else if (exact) {
         bad = v != C.roundTo(r);
         chk.exactMismatches += bad;
       } else {
-        tensorop::ElementVerdict e =
-            tensorop::judgeElement(v, r, bound(ref.rabs[idx], r));
         chk.maxRatio = std::max(chk.maxRatio, e.ratio);
         chk.maxRatioFp32 =
             std::max(chk.maxRatioFp32,

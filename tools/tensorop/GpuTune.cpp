@@ -1,21 +1,22 @@
 //===- GpuTune.cpp - tensorop tune for NVIDIA targets ---------------------===//
 
 #include "GpuTune.h"
-#include "tensorop/Process/ProcessRunner.h"
-#include "tensorop/Verify/CpuGemm.h"
 #include "TextFiles.h"
 #include "TuneModel.h"
 
 #include "tensorop/Dialect/TensorOpDialect.h"
+#include "tensorop/Emitters/Emitter.h"
 #include "tensorop/GPU/GpuAdvisor.h"
 #include "tensorop/GPU/GpuGen.h"
 #include "tensorop/GPU/GpuSearchSpace.h"
 #include "tensorop/LLM/LLMClient.h"
+#include "tensorop/Process/ProcessRunner.h"
 #include "tensorop/Targets/TargetHints.h"
 #include "tensorop/Tuner/MCTS.h"
 #include "tensorop/Tuner/TuneKnobs.h"
 #include "tensorop/Tuner/TuneOutcome.h"
 #include "tensorop/Tuner/TuningDB.h"
+#include "tensorop/Verify/CpuGemm.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -40,7 +41,6 @@ using namespace mlir::tensorop;
 using tensorop::GpuTuneOptions;
 using tensorop::readTextFile;
 using tensorop::writeTextFile;
-using ::tensorop::fileContentHash;
 using ::tensorop::historyForModel;
 
 namespace {
@@ -537,8 +537,8 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
       return fail(toString(searchSpace.takeError()));
     MCTS search(**searchSpace, o.seed);
     double peak = peakTflops(p.precision);
-    std::string emitterHash = fileContentHash(
-        joinPath(emitterDir, op.builtin.emitter() + ".py"));
+    std::string emitterHash =
+        emitterSourceHash(emitterDir, op.builtin.emitter());
     unsigned done = 0, resumed = 0, queued = 0;
     double best = 0;
     std::map<std::string, int> failures;

@@ -12,14 +12,14 @@
 
 #include "Commands.h"
 #include "CompilerContext.h"
-#include "tensorop/Process/ProcessRunner.h"
 #include "GpuTune.h"
 #include "TextFiles.h"
 #include "TuneModel.h"
-#include "tensorop/Verify/CpuGemm.h"
 
 #include "tensorop/Advisor/Advisor.h"
+#include "tensorop/Emitters/Emitter.h"
 #include "tensorop/LLM/LLMClient.h"
+#include "tensorop/Process/ProcessRunner.h"
 #include "tensorop/Runtime/JitGemm.h"
 #include "tensorop/Runtime/ObjectFile.h"
 #include "tensorop/Targets/TargetHints.h"
@@ -30,6 +30,7 @@
 #include "tensorop/Tuner/TuneKnobs.h"
 #include "tensorop/Tuner/TuneOutcome.h"
 #include "tensorop/Tuner/TuningDB.h"
+#include "tensorop/Verify/CpuGemm.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -52,7 +53,6 @@
 using namespace llvm;
 using namespace mlir::tensorop;
 using ::tensorop::ChildOutcome;
-using ::tensorop::fileContentHash;
 using ::tensorop::historyForModel;
 using ::tensorop::runWithLimit;
 
@@ -308,13 +308,9 @@ int tensorop::runTune() {
               "(not measured again)\n";
   std::string fingerprint = targetFingerprint(*target);
   double peak = measureFmaPeakGflops();
-  std::string emitterPath = (Twine(emitterDir.empty()
-                                       ? std::string(TENSOROP_SOURCE_DIR) +
-                                             "/python_emitters"
-                                       : emitterDir.getValue()) +
-                             "/x86_gemm_fma.py")
-                                .str();
-  std::string emitterHash = fileContentHash(emitterPath);
+  // The emitter script and the helper modules it imports.
+  std::string emitterHash =
+      mlir::tensorop::emitterSourceHash(emitterDir, "x86_gemm_fma");
   SmallString<128> workDir;
   sys::fs::createUniqueDirectory("tensorop-tune", workDir);
 

@@ -91,6 +91,11 @@ struct EmitterScriptAnswer {
 std::string emitterCacheKey(const EmitterScriptRequest &request,
                             llvm::StringRef scriptText);
 
+/// The version of an emitter as the tuning database records it: 16 hex
+/// digits of SHA-256 over <dir>/<script>.py and the same package modules
+/// the cache key covers; "" if the script does not exist.
+std::string emitterSourceHash(llvm::StringRef dir, llvm::StringRef script);
+
 /// Runs the script, or fetches its answer from the cache
 /// ($TENSOROP_CACHE_DIR/emitters/). `validate` checks an answer: a cached
 /// one that fails is ignored (and rewritten), a fresh one that fails is the
