@@ -1,7 +1,7 @@
 //===- ChildProcess.cpp - A program run with a wall-clock limit -----------===//
 
 #include "ChildProcess.h"
-#include "TextFiles.h"
+#include "tensorop/Driver/TextFiles.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"

@@ -1,10 +1,10 @@
 //===- GpuTune.cpp - tensorop tune for NVIDIA targets ---------------------===//
 
-#include "GpuTune.h"
 #include "ChildProcess.h"
 #include "Measure.h"
-#include "TextFiles.h"
-#include "TuneModel.h"
+#include "tensorop/Driver/TextFiles.h"
+#include "tensorop/Driver/TuneDriver.h"
+#include "tensorop/Driver/TuneModel.h"
 
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/GPU/GpuAdvisor.h"
@@ -36,7 +36,7 @@
 
 using namespace llvm;
 using namespace mlir::tensorop;
-using tensorop::GpuTuneOptions;
+using tensorop::TuneOptions;
 using tensorop::readTextFile;
 using tensorop::writeTextFile;
 using ::tensorop::fileContentHash;
@@ -250,7 +250,7 @@ std::string tensorop::progressSvg(const std::vector<double> &bestSoFar,
   return s;
 }
 
-int tensorop::runGpuTune(const GpuTuneOptions &o) {
+int tensorop::runGpuTune(const TuneOptions &o) {
   auto fail = [](const Twine &msg) {
     errs() << "tensorop tune: " << msg << "\n";
     return 2;

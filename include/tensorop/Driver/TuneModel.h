@@ -1,7 +1,7 @@
 //===- TuneModel.h - The model `tensorop tune --advisor=llm` asks -*- C++ -*-===//
 
-#ifndef TENSOROP_TOOLS_TUNEMODEL_H
-#define TENSOROP_TOOLS_TUNEMODEL_H
+#ifndef TENSOROP_DRIVER_TUNEMODEL_H
+#define TENSOROP_DRIVER_TUNEMODEL_H
 
 #include "tensorop/LLM/LLMClient.h"
 #include "tensorop/Tuner/TuningDB.h"
