@@ -11,7 +11,7 @@
 #include "tensorop/Driver/Backend.h"
 #include "tensorop/Driver/CompilerContext.h"
 #include "tensorop/Driver/TextFiles.h"
-#include "Measure.h"
+#include "tensorop/Verify/CpuGemm.h"
 
 #include "tensorop/Advisor/Advisor.h"
 #include "tensorop/Advisor/Request.h"
@@ -214,6 +214,11 @@ Error CpuBackend::prepare(const GenJob &job) {
                 "OpenMP runtime is not available for " + hints.arch + ")");
   if (job.options.outDir.empty())
     return fail("-o DIR is required");
+  // The kernel is verified here (or under qemu, same buffers): refuse a
+  // request whose buffers do not fit before building anything.
+  if (std::string tooBig = checkGemmBufferBudget(r.m, r.n, r.k);
+      !tooBig.empty())
+    return fail(tooBig);
   return Error::success();
 }
 
@@ -280,12 +285,14 @@ int CpuBackend::generate(const GenJob &job) {
         return jit.takeError();
       GemmComparison check = compareWithOpenBLAS(jit->fn, r.m, r.n, r.k,
                                                  genSeed, false, 5, 0.1, 0);
+      if (!check.error.empty())
+        return createStringError(check.error);
       if (!check.verified())
         return createStringError(formatv(
             "the kernel computes wrong results: {0} elements over the error "
             "bound (max error/bound {1:E2}), {2} wrong with small-integer "
             "inputs",
-            check.before.failures, check.before.maxRatio,
+            check.before.failures(), check.before.maxRatio,
             check.exactMismatches));
       return Error::success();
     });
@@ -355,6 +362,8 @@ int CpuBackend::generate(const GenJob &job) {
                               r.n, r.k, genSeed, !noBench, 7, 0.1, peak,
                               /*second=*/nullptr,
                               /*settleSeconds=*/genThreads > 1 ? 0.3 : 0);
+    if (!cmp.error.empty())
+      return fail(cmp.error);
     verified = cmp.verified() && !cmp.fasterThanPeak;
     verification = json::Object{
         {"performed", true},
@@ -366,7 +375,7 @@ int CpuBackend::generate(const GenJob &job) {
         {"bound", "|C - R| <= 2*K*6e-8*(|A||B|) + 6e-8*|R|"},
         {"output_prefill", "NaN"},
         {"max_error_ratio", cmp.before.maxRatio},
-        {"elements_over_bound", cmp.before.failures},
+        {"elements_over_bound", cmp.before.failures()},
         {"exact_small_integer_mismatches", cmp.exactMismatches},
         {"max_error_ratio_after_timing",
          cmp.timed ? json::Value(cmp.after.maxRatio) : json::Value(nullptr)},
@@ -476,7 +485,7 @@ int CpuBackend::generate(const GenJob &job) {
                   "bound)\n- small-integer inputs (exact): {4} mismatches\n"
                   "- result: **{5}**\n\n",
                   name, unsigned(genSeed), cmp.before.maxRatio,
-                  cmp.before.failures, cmp.exactMismatches,
+                  cmp.before.failures(), cmp.exactMismatches,
                   verified ? "passed" : "FAILED")
               .str();
   else if (crossRun)

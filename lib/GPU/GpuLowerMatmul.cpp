@@ -12,10 +12,10 @@
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/GPU/GpuAdvisor.h"
 #include "tensorop/GPU/GpuEmitter.h"
-#include "tensorop/GPU/GpuGen.h"
 #include "tensorop/GPU/GpuSearchSpace.h"
-#include "tensorop/Tuner/TuningDB.h"
 #include "tensorop/GPU/Passes.h"
+#include "tensorop/Transforms/GpuMatmulSupport.h"
+#include "tensorop/Tuner/TuningDB.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -111,6 +111,10 @@ struct GpuLowerMatmulPass
         return signalPassFailure();
       }
       tuned = std::move(*opened);
+      MLIRContext *ctx = &getContext();
+      tuned->setConfigHasher([ctx](llvm::StringRef config) {
+        return gpuConfigHashOfText(ctx, config);
+      });
     }
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     UnitAttr::get(&getContext()));
@@ -149,8 +153,12 @@ FailureOr<std::optional<GpuSketchChoice>>
 GpuLowerMatmulPass::lookupTuned(linalg::MatmulOp op, const GpuGemmProblem &p,
                                 const GpuTarget &t) {
   std::string signature = gpuOpSignature(p);
+  size_t reported = tuned->warnings().size();
   llvm::Expected<std::optional<CandidateRecord>> best =
       tuned->best(signature, t.hints.name);
+  // Rows that failed their integrity checks were skipped: say which.
+  for (size_t i = reported; i < tuned->warnings().size(); ++i)
+    op.emitWarning() << "tensorop: " << tuned->warnings()[i];
   if (!best) {
     op.emitError() << "tensorop: " << llvm::toString(best.takeError());
     return failure();

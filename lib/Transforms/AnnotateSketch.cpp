@@ -4,6 +4,7 @@
 #include "tensorop/Targets/TargetHints.h"
 #include "tensorop/Transforms/MatmulSupport.h"
 #include "tensorop/Transforms/Passes.h"
+#include "tensorop/Tuner/SearchSpace.h"
 #include "tensorop/Tuner/TuningDB.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -25,8 +26,12 @@ FailureOr<SketchAttr> lookupTunedSketch(linalg::MatmulOp mm, TuningDB &db,
                                         const GemmProblem &problem,
                                         StringRef fingerprint) {
   std::string signature = opSignature(problem);
+  size_t reported = db.warnings().size();
   llvm::Expected<std::optional<CandidateRecord>> best =
       db.best(signature, fingerprint);
+  // Rows that failed their integrity checks were skipped: say which.
+  for (size_t i = reported; i < db.warnings().size(); ++i)
+    mm.emitWarning() << "tensorop: " << db.warnings()[i];
   if (!best) {
     mm.emitError() << "tensorop: " << llvm::toString(best.takeError());
     return failure();
@@ -119,6 +124,9 @@ struct AnnotateSketchPass
         return signalPassFailure();
       }
       tuned = std::move(*opened);
+      tuned->setConfigHasher([ctx](llvm::StringRef config) {
+        return configHashOfText(ctx, config);
+      });
     }
 
     for (linalg::MatmulOp mm : matmuls) {
