@@ -13,6 +13,7 @@
 
 #include "tensorop/Driver/BenchDriver.h"
 #include "tensorop/Driver/CompilerContext.h"
+#include "tensorop/Driver/Operator.h"
 #include "tensorop/Verify/CpuGemm.h"
 
 #include "tensorop/Runtime/JitGemm.h"
@@ -41,6 +42,14 @@ using namespace llvm;
 namespace {
 struct Shape {
   int64_t m, n, k;
+  /// The fp32 GEMM bench times at this shape.
+  tensorop::Operator matmul() const {
+    tensorop::Operator op;
+    op.m = m;
+    op.n = n;
+    op.k = k;
+    return op;
+  }
 };
 
 bool parseShape(StringRef s, Shape &out) {
@@ -115,7 +124,7 @@ int compareTuned(const BenchOptions &options, mlir::MLIRContext &ctx,
   std::string label = formatv("{0}x{1}x{2}", s.m, s.n, s.k).str();
   std::string opts = ("target=" + target + " advisor=" + advisor).str();
   std::string source =
-      mlir::tensorop::gemmModuleSource("gemm", s.m, s.n, s.k);
+      s.matmul().moduleSource("gemm", tensorop::Placement::Host);
   auto builtin = mlir::tensorop::compileGemm(ctx, source, "gemm", opts);
   auto tuned = mlir::tensorop::compileGemm(ctx, source, "gemm",
                                            opts + " db=" + tunedDb);
@@ -165,7 +174,7 @@ int compareTuned(const BenchOptions &options, mlir::MLIRContext &ctx,
     return 1;
   }
   Check after1 = checkResult(c1.data, ref), after2 = checkResult(c2.data, ref);
-  double flops = 2.0 * s.m * s.n * s.k;
+  double flops = s.matmul().flops();
   double gb = flops / median(samples[0]) / 1e9;
   double gt = flops / median(samples[1]) / 1e9;
   double go = flops / median(samples[2]) / 1e9;
@@ -343,8 +352,8 @@ int tensorop::benchmark(const BenchOptions &options) {
       continue;
     }
     std::string opts = ("target=" + *resolved + " advisor=" + advisor);
-    std::string source =
-        mlir::tensorop::gemmModuleSource("gemm", s.m, s.n, s.k, sketchOverride);
+    std::string source = s.matmul().moduleSource(
+        "gemm", tensorop::Placement::Host, sketchOverride);
     Expected<mlir::tensorop::JitGemm> gemm = mlir::tensorop::compileGemm(
         ctx, source, "gemm",
         threads > 1 ? opts + " threads=" + std::to_string(threads) : opts);

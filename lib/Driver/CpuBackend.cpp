@@ -63,6 +63,9 @@ public:
     return op.entryPoint(name) + " row-major, contiguous, C = A*B overwritten";
   }
   int generate(const GenJob &job) override;
+  int tune(const TuneOptions &options) override {
+    return runCpuTune(options);
+  }
 
 private:
   std::string resolved; ///< the target, "host" resolved

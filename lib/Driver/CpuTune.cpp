@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tensorop/Driver/Backend.h"
 #include "tensorop/Driver/CompilerContext.h"
 #include "tensorop/Driver/TextFiles.h"
 #include "tensorop/Driver/TuneDriver.h"
@@ -119,34 +120,16 @@ std::string historyPrompt(const GemmProblem &p, StringRef target,
 
 } // namespace
 
-int tensorop::tuneModule(TuneOptions o) {
+int tensorop::tuneModule(const TuneOptions &options) {
   auto fail = [](const Twine &msg) {
     errs() << "tensorop tune: " << msg << "\n";
     return 2;
   };
-  if (o.budget == 0)
+  if (options.budget == 0)
     return fail("--budget must be positive");
-  if (!o.emitterDir.empty())
-    ::setenv("TENSOROP_EMITTER_DIR", o.emitterDir.c_str(), 1);
-  if (!StringRef(o.target).starts_with("nvidia"))
-    return runCpuTune(o);
-  o.batchSize = std::max(1u, o.batchSize);
-  o.llmEvery = std::max(1u, o.llmEvery);
-  if (o.runner.empty()) {
-    SmallString<256> beside(sys::path::parent_path(
-        sys::fs::getMainExecutable(nullptr, nullptr)));
-    sys::path::append(beside, "tensorop-gpu-runner");
-    if (sys::fs::can_execute(beside))
-      o.runner = std::string(beside);
-    else if (ErrorOr<std::string> onPath =
-                 sys::findProgramByName("tensorop-gpu-runner"))
-      o.runner = *onPath;
-    else if (o.batchDir.empty())
-      return fail("no tensorop-gpu-runner beside this tool or on PATH "
-                  "(give --gpu-runner=PATH, or use --gpu-batch=DIR to "
-                  "measure on another machine)");
-  }
-  return runGpuTune(o);
+  if (!options.emitterDir.empty())
+    ::setenv("TENSOROP_EMITTER_DIR", options.emitterDir.c_str(), 1);
+  return Backend::forTarget(options.target)->tune(options);
 }
 
 int tensorop::runCpuTune(const TuneOptions &options) {
@@ -255,7 +238,7 @@ int tensorop::runCpuTune(const TuneOptions &options) {
   if (!model)
     return fail(toString(model.takeError()));
   LLMClient *llm = model->client.get();
-  const std::string &llmModel = model->model, &llmSystem = model->system;
+  const std::string &llmModel = model->model;
   bool tty = sys::Process::StandardErrIsDisplayed();
   auto deadline =
       std::chrono::steady_clock::now() +
@@ -328,26 +311,14 @@ int tensorop::runCpuTune(const TuneOptions &options) {
       std::optional<SketchChoice> proposal;
       if (llm && done > 0 && done % std::max(1u, unsigned(llmEvery)) == 0) {
         Expected<std::vector<CandidateRecord>> rows = db.list(sig);
-        ChatRequest chat;
-        chat.messages = {{"system", llmSystem},
-                         {"user", historyPrompt(p, *target,
-                                                rows ? *rows
-                                                     : std::vector<CandidateRecord>())}};
+        std::string history = historyPrompt(
+            p, *target, rows ? *rows : std::vector<CandidateRecord>());
         if (!rows)
           consumeError(rows.takeError());
-        Expected<ChatResponse> answer = llm->chat(chat);
-        if (!answer) {
-          errs() << "tensorop tune: llm proposal failed: "
-                 << toString(answer.takeError()) << "\n";
-        } else {
-          Expected<SketchChoice> c = checkSketchAnswer(
-              answer->content, p, *hints, "llm:" + llmModel);
-          if (!c)
-            errs() << "tensorop tune: llm proposal rejected: "
-                   << toString(c.takeError()) << "\n";
-          else
-            proposal = *c;
-        }
+        proposal = askModelForProposal<SketchChoice>(
+            *model, history, [&](StringRef answer) {
+              return checkSketchAnswer(answer, p, *hints, "llm:" + llmModel);
+            });
       }
       std::optional<std::vector<int64_t>> point;
       if (!proposal) {

@@ -494,7 +494,7 @@ int tensorop::runGpuTune(const TuneOptions &o) {
   if (!model)
     return fail(toString(model.takeError()));
   LLMClient *llm = model->client.get();
-  const std::string &llmModel = model->model, &llmSystem = model->system;
+  const std::string &llmModel = model->model;
 
   SmallString<128> workDir;
   if (batch)
@@ -616,22 +616,11 @@ int tensorop::runGpuTune(const TuneOptions &o) {
                                               .describe()
                                         : r.config;
                           });
-      ChatRequest chat;
-      chat.messages = {{"system", llmSystem}, {"user", text}};
-      Expected<ChatResponse> answer = llm->chat(chat);
-      if (!answer) {
-        errs() << "tensorop tune: llm proposal failed: "
-               << toString(answer.takeError()) << "\n";
-        return std::nullopt;
-      }
-      Expected<GpuSketchChoice> c = checkGpuSketchAnswer(
-          answer->content, p, *target, op.builtin, "llm:" + llmModel);
-      if (!c) {
-        errs() << "tensorop tune: llm proposal rejected: "
-               << toString(c.takeError()) << "\n";
-        return std::nullopt;
-      }
-      return *c;
+      return askModelForProposal<GpuSketchChoice>(
+          *model, text, [&](StringRef answer) {
+            return checkGpuSketchAnswer(answer, p, *target, op.builtin,
+                                        "llm:" + llmModel);
+          });
     };
     bool exhausted = false;
     while (done + queued < o.budget && (!batch || queued < o.batchSize)) {

@@ -100,6 +100,7 @@ public:
            " device pointers, row-major, C = A*B overwritten";
   }
   int generate(const GenJob &job) override;
+  int tune(const TuneOptions &options) override;
 
 private:
   GpuTarget target;
@@ -386,6 +387,30 @@ int NvidiaBackend::generate(const GenJob &job) {
       << ".ll, " << name << ".h, " << name
       << ".launch.json, report.json, report.md}\n";
   return 0;
+}
+
+int NvidiaBackend::tune(const TuneOptions &options) {
+  TuneOptions o = options;
+  o.batchSize = std::max(1u, o.batchSize);
+  o.llmEvery = std::max(1u, o.llmEvery);
+  if (o.runner.empty()) {
+    // The runner beside this tool, else on PATH; a batch needs none here.
+    llvm::SmallString<256> beside(llvm::sys::path::parent_path(
+        llvm::sys::fs::getMainExecutable(nullptr, nullptr)));
+    llvm::sys::path::append(beside, "tensorop-gpu-runner");
+    if (llvm::sys::fs::can_execute(beside))
+      o.runner = std::string(beside);
+    else if (llvm::ErrorOr<std::string> onPath =
+                 llvm::sys::findProgramByName("tensorop-gpu-runner"))
+      o.runner = *onPath;
+    else if (o.batchDir.empty()) {
+      llvm::errs() << "tensorop tune: no tensorop-gpu-runner beside this "
+                      "tool or on PATH (give --gpu-runner=PATH, or use "
+                      "--gpu-batch=DIR to measure on another machine)\n";
+      return 2;
+    }
+  }
+  return runGpuTune(o);
 }
 
 namespace tensorop {

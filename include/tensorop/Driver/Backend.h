@@ -7,8 +7,10 @@
 //                                 BenchOptions, WorkerOptions) -> a call
 //   GenDriver.cpp    `gen`: request -> Operator -> Backend::forTarget ->
 //                    prepare -> generate
-//   CpuTune.cpp / GpuTune.cpp, TuneDriver.h   `tune` (MCTS, tuning DB, LLM
-//                    proposals from the history, confirmation)
+//   TuneDriver.h     `tune`: tuneModule -> Backend::tune (MCTS, tuning DB,
+//                    LLM proposals from the history, confirmation);
+//                    CpuTune.cpp and GpuTune.cpp (the two search loops,
+//                    sharing TuneModel.h)
 //   BenchDriver.cpp  `bench`;  WorkerDriver.cpp  `worker` (one candidate)
 //   Operator.h       what a kernel computes: kind, dims, element types,
 //                    layouts, FLOPs, entry point, MLIR input
@@ -18,9 +20,9 @@
 //
 // A Backend turns an Operator into a kernel for its targets: it checks that
 // it supports the operator, builds the MLIR input, writes the header of the
-// entry points, and compiles, verifies and reports. A new target family is
-// a new Backend; a new operator is a new Operator kind that the backends
-// learn, never a copy of a driver.
+// entry points, and compiles, verifies and reports; and it tunes a module
+// for its targets. A new target family is a new Backend; a new operator is
+// a new Operator kind that the backends learn, never a copy of a driver.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +32,7 @@
 #include "tensorop/Advisor/Request.h"
 #include "tensorop/Driver/GenDriver.h"
 #include "tensorop/Driver/Operator.h"
+#include "tensorop/Driver/TuneDriver.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -87,6 +90,12 @@ public:
   /// where this machine can, writes DIR/<name>.* and the reports, and
   /// prints progress. Returns the exit status.
   virtual int generate(const GenJob &job) = 0;
+
+  /// `tensorop tune` of a module on this family's target: the search over
+  /// its sketch space, candidates compiled here and measured where this
+  /// family measures (a `tensorop worker` process; tensorop-gpu-runner here
+  /// or in a --gpu-batch directory). Returns the exit status.
+  virtual int tune(const TuneOptions &options) = 0;
 };
 
 /// The two families.

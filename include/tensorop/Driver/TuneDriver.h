@@ -50,10 +50,12 @@ struct TuneOptions {
   bool printKnobs = false;
 };
 
-/// Runs `tensorop tune`; returns the exit status.
-int tuneModule(TuneOptions options);
+/// Runs `tensorop tune` through the target's Backend; returns the exit
+/// status.
+int tuneModule(const TuneOptions &options);
 
-/// The CPU and the NVIDIA halves of tuneModule.
+/// The CPU and the NVIDIA tuners (CpuBackend::tune, NvidiaBackend::tune;
+/// runGpuTune needs `options.runner` or `options.batchDir`).
 int runCpuTune(const TuneOptions &options);
 int runGpuTune(const TuneOptions &options);
 
