@@ -1,8 +1,8 @@
 //===- GpuTune.cpp - tensorop tune for NVIDIA targets ---------------------===//
 
-#include "GpuTune.h"
-#include "TextFiles.h"
-#include "TuneModel.h"
+#include "tensorop/Driver/TextFiles.h"
+#include "tensorop/Driver/TuneDriver.h"
+#include "tensorop/Driver/TuneModel.h"
 
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/Emitters/Emitter.h"
@@ -38,7 +38,7 @@
 
 using namespace llvm;
 using namespace mlir::tensorop;
-using tensorop::GpuTuneOptions;
+using tensorop::TuneOptions;
 using tensorop::readTextFile;
 using tensorop::writeTextFile;
 using ::tensorop::historyForModel;
@@ -251,7 +251,7 @@ std::string tensorop::progressSvg(const std::vector<double> &bestSoFar,
   return s;
 }
 
-int tensorop::runGpuTune(const GpuTuneOptions &o) {
+int tensorop::runGpuTune(const TuneOptions &o) {
   auto fail = [](const Twine &msg) {
     errs() << "tensorop tune: " << msg << "\n";
     return 2;
@@ -495,7 +495,7 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
   if (!model)
     return fail(toString(model.takeError()));
   LLMClient *llm = model->client.get();
-  const std::string &llmModel = model->model, &llmSystem = model->system;
+  const std::string &llmModel = model->model;
 
   SmallString<128> workDir;
   if (batch)
@@ -619,22 +619,11 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
                                               .describe()
                                         : r.config;
                           });
-      ChatRequest chat;
-      chat.messages = {{"system", llmSystem}, {"user", text}};
-      Expected<ChatResponse> answer = llm->chat(chat);
-      if (!answer) {
-        errs() << "tensorop tune: llm proposal failed: "
-               << toString(answer.takeError()) << "\n";
-        return std::nullopt;
-      }
-      Expected<GpuSketchChoice> c = checkGpuSketchAnswer(
-          answer->content, p, *target, op.builtin, "llm:" + llmModel);
-      if (!c) {
-        errs() << "tensorop tune: llm proposal rejected: "
-               << toString(c.takeError()) << "\n";
-        return std::nullopt;
-      }
-      return *c;
+      return askModelForProposal<GpuSketchChoice>(
+          *model, text, [&](StringRef answer) {
+            return checkGpuSketchAnswer(answer, p, *target, op.builtin,
+                                        "llm:" + llmModel);
+          });
     };
     bool exhausted = false;
     while (done + queued < o.budget && (!batch || queued < o.batchSize)) {
