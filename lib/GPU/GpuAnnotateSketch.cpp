@@ -15,12 +15,14 @@
 #include "tensorop/GPU/GpuAdvisor.h"
 #include "tensorop/GPU/GpuSearchSpace.h"
 #include "tensorop/GPU/Passes.h"
+#include "tensorop/Targets/TargetHints.h"
 #include "tensorop/Transforms/GpuMatmulSupport.h"
 #include "tensorop/Tuner/TuningDB.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Pass/Pass.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace mlir::tensorop {
@@ -77,6 +79,23 @@ struct GpuAnnotateSketchPass
     : public tensorop::impl::TensorOpGpuAnnotateSketchBase<
           GpuAnnotateSketchPass> {
   using Base::Base;
+
+  /// Refuses a bad target or advisor name where the options were written,
+  /// before any input is read (the pipeline checks the same names).
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) override {
+    if (failed(Pass::initializeOptions(options, errorHandler)))
+      return failure();
+    if (!llvm::is_contained(supportedGpuTargets(), target))
+      return errorHandler("tensorop-gpu-annotate-sketch: unknown target '" +
+                          target + "' (known: " +
+                          llvm::join(supportedGpuTargets(), ", ") + ")");
+    if (llvm::Error e = checkGpuAdvisorName(advisor))
+      return errorHandler("tensorop-gpu-annotate-sketch: " +
+                          llvm::toString(std::move(e)));
+    return success();
+  }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();

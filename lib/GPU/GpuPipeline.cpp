@@ -45,7 +45,8 @@
 #include <cstdlib>
 
 namespace mlir::tensorop {
-#define GEN_PASS_DECL_TENSOROPGPULOWERMATMUL
+#define GEN_PASS_DECL_TENSOROPGPUANNOTATESKETCH
+#define GEN_PASS_DECL_TENSOROPGPUAPPLYSKETCH
 #include "GpuPasses.h.inc"
 } // namespace mlir::tensorop
 
