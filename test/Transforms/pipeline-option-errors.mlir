@@ -35,6 +35,8 @@
 // ANNOTATEADV: error: tensorop-annotate-sketch: unknown advisor 'oracle'
 // RUN: not tensorop-opt %s --tensorop-gpu-lower-matmul="target=x86-avx2" 2>&1 | FileCheck %s --check-prefix=GPUPASS
 // GPUPASS: error: tensorop-gpu-lower-matmul: unknown target 'x86-avx2' (known: nvidia-sm80, nvidia-sm90)
+// RUN: not tensorop-opt %s --tensorop-gpu-annotate-sketch="target=nvidia-sm90 advisor=oracle" 2>&1 | FileCheck %s --check-prefix=GPUANNOTATE
+// GPUANNOTATE: error: tensorop-gpu-annotate-sketch: advisor 'oracle' is not available for NVIDIA targets
 // RUN: not tensorop-opt %s --tensorop-apply-sketch="emitter-timeout=soon" 2>&1 | FileCheck %s --check-prefix=APPLY
 // APPLY: for the --emitter-timeout option: 'soon' value invalid for uint argument
 

@@ -31,8 +31,8 @@ def TensorOpGpuAnnotateSketch
            "Directory of target hints (default: $TENSOROP_HINTS_DIR or the source tree's hints/)">,
     Option<"db", "db", "std::string", /*default=*/"\"\"",
            "Tuning database (tensorop tune --target=nvidia-*): a matmul with "
-           "no sketch of its own takes the best verified record for its "
-           "shape, types and target, and says so in a remark">,
+           "no sketch of its own takes the best record for its shape, types "
+           "and target (confirmed records first), and says so in a remark">,
   ];
   let dependentDialects = ["::mlir::tensorop::TensorOpDialect"];
 }
