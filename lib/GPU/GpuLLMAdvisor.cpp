@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tensorop/GPU/GpuLLMAdvisor.h"
 #include "tensorop/GPU/GpuAdvisor.h"
 #include "tensorop/LLM/LLMClient.h"
 
@@ -22,10 +23,9 @@ static std::string readText(const std::string &path) {
   return buf ? (*buf)->getBuffer().str() : std::string();
 }
 
-llvm::Expected<GpuSketchChoice>
-mlir::tensorop::proposeGpuSketchWithLLM(const GpuGemmProblem &p,
-                                        const GpuTarget &t,
-                                        std::vector<std::string> &notes) {
+static llvm::Expected<GpuSketchChoice>
+proposeWithLLM(const GpuGemmProblem &p, const GpuTarget &t,
+               std::vector<std::string> &notes) {
   llvm::Expected<LLMConfig> config = LLMConfig::fromEnvironment();
   if (!config)
     return llvm::createStringError("advisor 'llm': " +
@@ -86,4 +86,8 @@ mlir::tensorop::proposeGpuSketchWithLLM(const GpuGemmProblem &p,
                      "\nAnswer again with a corrected JSON object only."});
   }
   return fallback(llvm::formatv("{0} rejected answers", retries + 1).str());
+}
+
+void mlir::tensorop::registerGpuLLMAdvisor() {
+  registerGpuLLMProposer(proposeWithLLM);
 }

@@ -9,12 +9,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tensorop/Advisor/SketchDatabase.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/GPU/GpuAdvisor.h"
 #include "tensorop/GPU/GpuEmitter.h"
 #include "tensorop/GPU/GpuGen.h"
 #include "tensorop/GPU/GpuSearchSpace.h"
-#include "tensorop/Tuner/TuningDB.h"
 #include "tensorop/GPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -103,8 +103,8 @@ struct GpuLowerMatmulPass
       return signalPassFailure();
     }
     if (!db.empty()) {
-      llvm::Expected<std::unique_ptr<TuningDB>> opened =
-          TuningDB::open(db, /*readOnly=*/true);
+      llvm::Expected<std::unique_ptr<SketchDatabase>> opened =
+          openSketchDatabase(db);
       if (!opened) {
         matmuls.front().emitError()
             << "tensorop: " << llvm::toString(opened.takeError());
@@ -123,7 +123,7 @@ struct GpuLowerMatmulPass
   FailureOr<std::optional<GpuSketchChoice>>
   lookupTuned(linalg::MatmulOp op, const GpuGemmProblem &p,
               const GpuTarget &t);
-  std::shared_ptr<TuningDB> tuned; // shared: passes are copyable
+  std::shared_ptr<SketchDatabase> tuned; // shared: passes are copyable
   func::FuncOp tensorMapFunction(ModuleOp module);
   unsigned counter = 0;
 };
@@ -149,7 +149,7 @@ FailureOr<std::optional<GpuSketchChoice>>
 GpuLowerMatmulPass::lookupTuned(linalg::MatmulOp op, const GpuGemmProblem &p,
                                 const GpuTarget &t) {
   std::string signature = gpuOpSignature(p);
-  llvm::Expected<std::optional<CandidateRecord>> best =
+  llvm::Expected<std::optional<TunedSketch>> best =
       tuned->best(signature, t.hints.name);
   if (!best) {
     op.emitError() << "tensorop: " << llvm::toString(best.takeError());
@@ -161,7 +161,7 @@ GpuLowerMatmulPass::lookupTuned(linalg::MatmulOp op, const GpuGemmProblem &p,
                     << "'; using the advisor";
     return std::optional<GpuSketchChoice>();
   }
-  const CandidateRecord &r = **best;
+  const TunedSketch &r = **best;
   auto attr = dyn_cast_or_null<GpuSketchAttr>(
       parseAttribute(r.config, op.getContext()));
   if (!attr) {

@@ -10,6 +10,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorop/GPU/Passes.h"
+#include "tensorop/Transforms/Passes.h"
+
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -21,6 +24,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
+#include <mutex>
 
 using namespace mlir;
 using namespace mlir::tensorop;
@@ -45,6 +49,14 @@ std::string mlir::tensorop::findCudaToolkit() {
 
 LogicalResult mlir::tensorop::buildTensorOpGpuPipeline(
     OpPassManager &pm, const GpuPipelineOptions &options, std::string &error) {
+  // The upstream passes the text below names (gpu-module-to-binary and the
+  // GPU conversions too), for tools that did not register them all.
+  registerPipelineDependencies();
+  static std::once_flag once;
+  std::call_once(once, [] {
+    registerGPUPasses();
+    registerTensorOpGpuPasses();
+  });
   auto hasSpace = [](llvm::StringRef s) {
     return s.find_first_of(" {}\"") != llvm::StringRef::npos;
   };
@@ -105,4 +117,22 @@ void mlir::tensorop::registerTensorOpGpuTranslations(
   registerAllToLLVMIRTranslations(registry);
   registerAllGPUToLLVMIRTranslations(registry);
   NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+}
+
+void mlir::tensorop::registerTensorOpGpuPipelineExtension() {
+  registerTargetPipeline(
+      "nvidia", [](OpPassManager &pm, const PipelineOptions &options,
+                   std::string &error) -> LogicalResult {
+        if (options.threads != 1) {
+          error = "threads= is a CPU option (a GPU kernel's threads are in "
+                  "its #tensorop.gpu_sketch)";
+          return failure();
+        }
+        GpuPipelineOptions gpu;
+        gpu.target = options.target.getValue();
+        gpu.advisor = options.advisor.getValue();
+        gpu.barePtrAbi = options.barePtrAbi;
+        gpu.db = options.db.getValue();
+        return buildTensorOpGpuPipeline(pm, gpu, error);
+      });
 }

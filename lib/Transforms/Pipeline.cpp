@@ -1,32 +1,86 @@
 //===- Pipeline.cpp - --tensorop-pipeline and registration ----------------===//
 
 #include "tensorop/Transforms/Passes.h"
-#include "tensorop/GPU/Passes.h"
 
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <mutex>
+#include <utility>
+#include <vector>
 
 using namespace mlir;
 using namespace mlir::tensorop;
 
+namespace {
+struct TargetPipelineRegistry {
+  std::mutex mutex;
+  std::vector<std::pair<std::string, TargetPipelineBuilder>> builders;
+};
+TargetPipelineRegistry &targetPipelines() {
+  static TargetPipelineRegistry registry;
+  return registry;
+}
+
+TargetPipelineBuilder findTargetPipeline(StringRef target) {
+  TargetPipelineRegistry &r = targetPipelines();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  for (const auto &[prefix, builder] : r.builders)
+    if (target.starts_with(prefix))
+      return builder;
+  return nullptr;
+}
+} // namespace
+
+void mlir::tensorop::registerTargetPipeline(StringRef targetPrefix,
+                                            TargetPipelineBuilder builder) {
+  TargetPipelineRegistry &r = targetPipelines();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  for (auto &entry : r.builders)
+    if (entry.first == targetPrefix) {
+      entry.second = std::move(builder);
+      return;
+    }
+  r.builders.emplace_back(targetPrefix.str(), std::move(builder));
+}
+
+void mlir::tensorop::registerPipelineDependencies() {
+  // What the pipeline text below names; registering twice is a no-op.
+  static std::once_flag once;
+  std::call_once(once, [] {
+    registerTensorOpPasses();
+    bufferization::registerBufferizationPasses();
+    registerConversionPasses(); // convert-*-to-*, lower-affine, ...
+    registerTransformsPasses(); // canonicalize, cse
+    registerLinalgPasses();     // convert-linalg-to-loops
+    memref::registerMemRefPasses(); // expand-strided-metadata
+    registerSCFPasses();        // scf-forall-to-parallel
+  });
+}
+
 void mlir::tensorop::buildTensorOpPipeline(OpPassManager &pm,
                                            const PipelineOptions &options) {
-  // NVIDIA targets have their own pipeline (lib/GPU).
-  if (StringRef(options.target.getValue()).starts_with("nvidia")) {
-    GpuPipelineOptions gpu;
-    gpu.target = options.target.getValue();
-    gpu.advisor = options.advisor.getValue();
-    gpu.barePtrAbi = options.barePtrAbi;
-    gpu.db = options.db.getValue();
+  registerPipelineDependencies();
+  // Other target families (NVIDIA: lib/GPU) bring their own pipeline.
+  StringRef targetName = options.target.getValue();
+  if (TargetPipelineBuilder builder = findTargetPipeline(targetName)) {
     std::string error;
-    if (options.threads != 1)
-      error = "threads= is a CPU option (a GPU kernel's threads are in its "
-              "#tensorop.gpu_sketch)";
-    if (!error.empty() || failed(buildTensorOpGpuPipeline(pm, gpu, error)))
+    if (failed(builder(pm, options, error)))
       llvm::report_fatal_error(llvm::Twine("tensorop-pipeline: ") + error);
     return;
   }
+  if (targetName.starts_with("nvidia"))
+    llvm::report_fatal_error(
+        llvm::Twine("tensorop-pipeline: target=") + targetName +
+        " is not available: this build/consumer did not link TensorOp::NVIDIA "
+        "(or did not call mlir::tensorop::registerAllPasses())");
   // Our own passes get their options as values, never pasted into pipeline
   // text, so any value reaches the pass's own diagnostic.
   TensorOpAnnotateSketchOptions annotate;
@@ -90,12 +144,8 @@ void mlir::tensorop::registerTensorOpPipeline() {
 void mlir::tensorop::registerAllTensorOpPasses() {
   registerTensorOpPasses();
   registerTensorOpPipeline();
-  registerTensorOpGpuPasses();
 }
 
 void mlir::tensorop::registerTensorOpDialect(DialectRegistry &registry) {
   registry.insert<TensorOpDialect>();
-  // What gpu-module-to-binary needs for NVIDIA targets (LLVM IR
-  // translations, the NVVM target).
-  registerTensorOpGpuTranslations(registry);
 }

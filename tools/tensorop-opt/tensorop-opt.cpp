@@ -5,16 +5,16 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
-#include "tensorop/Transforms/Passes.h"
+#include "tensorop/InitAllTensorOp.h"
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
-  mlir::tensorop::registerAllTensorOpPasses();
+  mlir::tensorop::registerAllPasses();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
-  mlir::tensorop::registerTensorOpDialect(registry);
+  mlir::tensorop::registerAllDialects(registry);
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "TensorOp optimizer driver\n", registry));
 }

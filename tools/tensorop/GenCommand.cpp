@@ -15,6 +15,7 @@
 #include "Measure.h"
 
 #include "tensorop/Advisor/Advisor.h"
+#include "tensorop/Support/DataDir.h"
 #include "tensorop/Advisor/Request.h"
 #include "tensorop/GPU/GpuGen.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
@@ -170,8 +171,7 @@ Expected<json::Array> verifyUnderQemu(const TargetHints &h, StringRef name,
         (qemu ? "clang-22" : qemuName.str()) +
         " not found (apt-get install qemu-user clang-22 and the "
         "gcc-<arch>-linux-gnu cross tool chain)");
-  std::string harness =
-      std::string(TENSOROP_SOURCE_DIR) + "/tools/tensorop/harness/gemm_check.c";
+  std::string harness = mlir::tensorop::dataPath("harness/gemm_check.c");
   std::string exe = (dir + "/" + name + ".check").str();
   std::string targetFlag =
       riscv ? "--target=riscv64-linux-gnu" : "--target=aarch64-linux-gnu";

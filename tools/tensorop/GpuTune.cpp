@@ -7,6 +7,7 @@
 #include "TuneModel.h"
 
 #include "tensorop/Dialect/TensorOpDialect.h"
+#include "tensorop/Emitters/Emitter.h"
 #include "tensorop/GPU/GpuAdvisor.h"
 #include "tensorop/GPU/GpuGen.h"
 #include "tensorop/GPU/GpuSearchSpace.h"
@@ -318,10 +319,7 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
   // GPU rows are keyed by the target; the device that measured them is in
   // their provenance.
   const std::string fingerprint = target->hints.name;
-  std::string emitterDir = std::getenv("TENSOROP_EMITTER_DIR")
-                               ? std::getenv("TENSOROP_EMITTER_DIR")
-                               : std::string(TENSOROP_SOURCE_DIR) +
-                                     "/python_emitters";
+  std::string emitterDir = defaultEmitterDir();
 
   // Where the runner runs: here (check it finds a GPU first), or on the
   // machine run.sh is taken to.

@@ -19,6 +19,8 @@
 #include "Measure.h"
 
 #include "tensorop/Advisor/Advisor.h"
+#include "tensorop/Emitters/Emitter.h"
+#include "tensorop/LLM/LLMAdvisor.h"
 #include "tensorop/LLM/LLMClient.h"
 #include "tensorop/Runtime/JitGemm.h"
 #include "tensorop/Runtime/ObjectFile.h"
@@ -302,8 +304,7 @@ int tensorop::runTune() {
   std::string fingerprint = targetFingerprint(*target);
   double peak = measureFmaPeakGflops();
   std::string emitterPath = (Twine(emitterDir.empty()
-                                       ? std::string(TENSOROP_SOURCE_DIR) +
-                                             "/python_emitters"
+                                       ? defaultEmitterDir()
                                        : emitterDir.getValue()) +
                              "/x86_gemm_fma.py")
                                 .str();

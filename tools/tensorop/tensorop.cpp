@@ -9,12 +9,17 @@
 
 #include "Commands.h"
 
+#include "tensorop/InitAllTensorOp.h"
+
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // TensorOp's passes and what its optional libraries add (nvidia-* targets,
+  // the llm/replay advisors, the tuning database for db=).
+  mlir::tensorop::registerAllPasses();
   tensorop::registerBenchCommand();
   llvm::cl::ParseCommandLineOptions(
       argc, argv,

@@ -99,6 +99,10 @@ private:
 /// Current UTC time as ISO 8601.
 std::string utcNow();
 
+/// Makes the pipeline's db= option read this database
+/// (registerSketchDatabaseOpener in tensorop/Advisor/SketchDatabase.h).
+void registerTuningDatabaseProvider();
+
 } // namespace mlir::tensorop
 
 #endif
