@@ -14,6 +14,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tensorop_emit.common import (  # noqa: E402
     CommentAsmWriter,
     SpecError,
+    UKERNEL_OPERANDS,
     check_known_fields,
     check_symbol,
     get_choice,
@@ -22,13 +23,14 @@ from tensorop_emit.common import (  # noqa: E402
     llvm_constraints_for,
     run_emitter,
     substitute_operands,
+    ukernel_operand_refs,
 )
 
 EMITTER = "arm_gemm_neon.py"
 EMITTER_VERSION = 1
 
-OPERANDS = ["a_panel", "b_panel", "c", "kc", "ldc_bytes", "m_rem", "n_rem"]
-A, B, C, KC, LDC, MREM, NREM = ("$%d" % i for i in range(7))
+OPERANDS = list(UKERNEL_OPERANDS)
+A, B, C, KC, LDC, MREM, NREM = ukernel_operand_refs()
 
 # --format=function: void f(a, b, c, kc, ldc_bytes, m_rem, n_rem) in x0..x6.
 FUNCTION_ARG_REGS = ["x0", "x1", "x2", "x3", "x4", "x5", "x6"]

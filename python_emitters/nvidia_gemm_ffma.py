@@ -15,9 +15,9 @@ Answer: JSON (operands $0=A $1=B $2=C, $3 = shared window address) or
 --format=ptx.
 """
 
-from nvidia_ptx import (PtxBody, SpecError, ceil_div, common_spec,
-                        declare_store_temps, finish, get_int, grouped_tile,
-                        main, out_store)
+from tensorop_emit.nvidia_ptx import (
+    PtxBody, SpecError, ceil_div, common_spec, declare_store_temps, finish,
+    get_int, grouped_tile, main, out_store)
 
 FAMILY = "nvidia_gemm_ffma"
 BM, BN, BK = 128, 128, 16

@@ -25,9 +25,9 @@ launch ("grid", "threads", "shared_bytes") and the kernel parameters.
 --format=ptx prints a complete PTX module instead.
 """
 
-from nvidia_ptx import (ELEM_BYTES, PtxBody, SpecError, ceil_div, common_spec,
-                        declare_store_temps, finish, get_choice, get_int,
-                        grouped_tile, main, out_store)
+from tensorop_emit.nvidia_ptx import (
+    ELEM_BYTES, PtxBody, SpecError, ceil_div, common_spec, declare_store_temps,
+    finish, get_choice, get_int, grouped_tile, main, out_store)
 
 FAMILY = "nvidia_gemm_mma"
 

@@ -46,9 +46,9 @@ Answer: JSON; operands $0=A $1=B $2=C $3=tensor map of A $4=tensor map of B
 address of the dynamic shared-memory window.  --format=ptx: a PTX module.
 """
 
-from nvidia_ptx import (ELEM_BYTES, TMA_DTYPE, PtxBody, SpecError, ceil_div,
-                        common_spec, declare_store_temps, finish, get_int,
-                        grouped_tile, main, out_store)
+from tensorop_emit.nvidia_ptx import (
+    ELEM_BYTES, TMA_DTYPE, PtxBody, SpecError, ceil_div, common_spec,
+    declare_store_temps, finish, get_int, grouped_tile, main, out_store)
 
 FAMILY = "nvidia_gemm_wgmma"
 BK = 64                     # 64 bf16 = 128 bytes: one 128B swizzle row

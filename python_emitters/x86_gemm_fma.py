@@ -15,6 +15,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tensorop_emit.common import (  # noqa: E402
     AsmWriter,
     SpecError,
+    UKERNEL_OPERANDS,
     check_known_fields,
     get_choice,
     get_int,
@@ -22,13 +23,14 @@ from tensorop_emit.common import (  # noqa: E402
     llvm_constraints,
     run_emitter,
     substitute_operands,
+    ukernel_operand_refs,
 )
 
 EMITTER = "x86_gemm_fma.py"
 EMITTER_VERSION = 3
 
-OPERANDS = ["a_panel", "b_panel", "c", "kc", "ldc_bytes", "m_rem", "n_rem"]
-A, B, C, KC, LDC, MREM, NREM = ("$%d" % i for i in range(7))
+OPERANDS = list(UKERNEL_OPERANDS)
+A, B, C, KC, LDC, MREM, NREM = ukernel_operand_refs()
 
 # SysV registers for --format=function; the 7th argument is loaded from the
 # stack into %r10, which the kernel body never touches.

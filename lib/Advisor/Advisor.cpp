@@ -36,6 +36,27 @@ SketchAttr SketchChoice::toAttr(MLIRContext *ctx, const TargetHints &target,
                                 targetAttr, StringRef(source), threads);
 }
 
+SketchChoice SketchChoice::fromAttr(SketchAttr a) {
+  SketchChoice c;
+  c.mc = a.getMc();
+  c.nc = a.getNc();
+  c.kc = a.getKc();
+  c.mr = a.getMr();
+  c.nr = a.getNr();
+  c.loopOrder = a.getLoopOrder().str();
+  c.microOrder = a.getMicroOrder().str();
+  c.packA = a.getPackA().str();
+  c.packB = a.getPackB().str();
+  UKernelSpecAttr uk = a.getUkernel();
+  c.emitter = uk.getEmitter().str();
+  c.kUnroll = uk.getKUnroll();
+  c.broadcast = uk.getBroadcast().str();
+  c.prefetchB = uk.getPrefetchB();
+  c.source = a.getSource().str();
+  c.threads = a.getThreads();
+  return c;
+}
+
 namespace {
 struct AdvisorRegistry {
   std::mutex mutex;

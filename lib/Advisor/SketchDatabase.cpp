@@ -15,9 +15,9 @@ void mlir::tensorop::registerSketchDatabaseOpener(SketchDatabaseOpener opener) {
 }
 
 llvm::Expected<std::unique_ptr<SketchDatabase>>
-mlir::tensorop::openSketchDatabase(llvm::StringRef path) {
+mlir::tensorop::openSketchDatabase(llvm::StringRef path, MLIRContext *ctx) {
   if (SketchDatabaseOpener opener = registeredOpener)
-    return opener(path);
+    return opener(path, ctx);
   return llvm::createStringError(
       "db=" + path.str() +
       " is not available: this build/consumer did not link TensorOp::Tuner "

@@ -2,6 +2,8 @@
 
 #include "tensorop/Emitters/Emitter.h"
 #include "tensorop/Emitters/Sandbox.h"
+#include "tensorop/Emitters/UKernelOperands.h"
+#include "tensorop/Process/ProcessRunner.h"
 #include "tensorop/Support/DataDir.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -17,12 +19,13 @@
 
 #include <cstdlib>
 #include <mutex>
+#include <sys/resource.h>
 
 using namespace llvm;
 using namespace mlir::tensorop;
 
-/// Bumped when the contract between the pass and the emitters changes, so
-/// stale cache entries are not reused.
+/// Bumped when the contract between the pass and the CPU emitters changes,
+/// so stale cache entries are not reused.
 static constexpr StringLiteral kProtocol = "tensorop-emitter/1";
 
 std::string mlir::tensorop::defaultEmitterDir() {
@@ -93,6 +96,8 @@ static Error parseAnswer(StringRef script, StringRef text,
     return e;
   if (kernel.dialect != "att" && kernel.dialect != "intel")
     return fail("field 'dialect' must be \"att\" or \"intel\"");
+  if (Error e = checkUKernelConstraints(kernel.constraints))
+    return fail(toString(std::move(e)));
   for (auto [key, out] :
        {std::pair<StringRef, int64_t *>{"mr", &kernel.mr}, {"nr", &kernel.nr}}) {
     std::optional<int64_t> v = o->getInteger(key);
@@ -106,172 +111,227 @@ static Error parseAnswer(StringRef script, StringRef text,
   return Error::success();
 }
 
+//===----------------------------------------------------------------------===//
+// One runner and one cache for every emitter (CPU and NVIDIA)
+//===----------------------------------------------------------------------===//
+
+/// The Python files of TensorOp's emitter package under `dir`
+/// (dir/tensorop_emit/**.py), as "relative path\ncontents\n" in path order.
+static std::string packageText(StringRef dir) {
+  SmallString<256> root(dir);
+  sys::path::append(root, "tensorop_emit");
+  if (!sys::fs::is_directory(root))
+    return "";
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (sys::fs::recursive_directory_iterator it(root, ec), end;
+       it != end && !ec; it.increment(ec)) {
+    StringRef path = it->path();
+    if (path.contains("__pycache__"))
+      continue;
+    if (path.ends_with(".py"))
+      files.push_back(path.str());
+  }
+  llvm::sort(files);
+  std::string text;
+  for (const std::string &f : files)
+    text += StringRef(f).drop_front(root.size()).str() + "\n" +
+            readFileOrEmpty(f) + "\n";
+  return text;
+}
+
+std::string mlir::tensorop::emitterCacheKey(const EmitterScriptRequest &request,
+                                            StringRef scriptText) {
+  // Everything that determines the answer: the caller's contract, the
+  // script, every module of the shared package it can import (the one beside
+  // it, which python finds first, and the default one, which sandboxed
+  // scripts import through PYTHONPATH), the spec and the target.
+  std::string dir = request.dir.empty() ? defaultEmitterDir() : request.dir;
+  std::string packages = packageText(dir);
+  std::string fallback = defaultEmitterDir();
+  if (!sys::fs::equivalent(dir, fallback))
+    packages += "--\n" + packageText(fallback);
+  std::string keyText = request.protocol + "\n" + scriptText.str() + "\n" +
+                        packages + request.specText + "\n" + request.target;
+  return toHex(SHA256::hash(arrayRefFromStringRef(keyText)),
+               /*LowerCase=*/true);
+}
+
 /// Runs a shipped (trusted) emitter with a timeout; its stdout, or an error
-/// with its exit status and stderr.
-static Expected<std::string> runTrusted(StringRef script, StringRef specText,
-                                        const EmitterRequest &request) {
+/// with its exit status and stderr (or the refusal it printed).
+static Expected<std::string> runTrusted(StringRef script,
+                                        const EmitterScriptRequest &request) {
   ErrorOr<std::string> python = sys::findProgramByName("python3");
   if (!python)
     return createStringError("emitter '" + request.script +
                              "': python3 not found on PATH");
-  SmallString<128> inPath, outPath, errPath;
-  if (std::error_code ec =
-          sys::fs::createTemporaryFile("tensorop-spec", "json", inPath))
-    return createStringError("cannot create a temporary file: " +
-                             ec.message());
-  FileRemover removeIn(inPath);
-  sys::fs::createTemporaryFile("tensorop-emit", "json", outPath);
-  FileRemover removeOut(outPath);
-  sys::fs::createTemporaryFile("tensorop-emit", "err", errPath);
-  FileRemover removeErr(errPath);
-  {
-    std::error_code ec;
-    raw_fd_ostream os(inPath, ec);
-    if (ec)
-      return createStringError("cannot write " + inPath + ": " + ec.message());
-    os << specText;
-  }
-  std::string execError;
-  bool execFailed = false;
-  StringRef args[] = {*python, script};
-  std::optional<StringRef> redirects[] = {StringRef(inPath), StringRef(outPath),
-                                          StringRef(errPath)};
-  int rc = sys::ExecuteAndWait(*python, args, std::nullopt, redirects,
-                               request.timeoutSeconds, /*MemoryLimit=*/0,
-                               &execError, &execFailed);
-  std::string errText = readFileOrEmpty(errPath);
+  ::tensorop::ProcessSpec spec;
+  spec.argv = {*python, script.str()};
+  spec.stdinText = request.specText;
+  spec.timeoutSeconds = request.timeoutSeconds;
+  spec.maxOutputBytes = 64ull << 20;
+  spec.limits = {{RLIMIT_CORE, 0}};
+  Expected<::tensorop::ProcessResult> r = ::tensorop::runProcess(spec);
+  if (!r)
+    return createStringError("emitter '" + request.script +
+                             "' could not be run: " + toString(r.takeError()));
+  std::string errText = r->stderrText;
   if (errText.size() > 2000)
     errText = errText.substr(0, 2000) + "...";
-  if (execFailed)
+  if (r->timedOut)
     return createStringError("emitter '" + request.script +
-                             "' could not be run: " + execError);
-  if (rc == -2)
-    return createStringError("emitter '" + request.script + "' timed out after " +
+                             "' timed out after " +
                              Twine(request.timeoutSeconds) + " s");
-  if (rc != 0)
+  if (r->outputTruncated)
+    return createStringError("emitter '" + request.script +
+                             "' printed more than 64 MiB");
+  if (r->exitCode != 0) {
+    // A spec error comes with {"error": ...} on stdout: pass its message on.
+    if (Expected<json::Value> doc = json::parse(r->stdoutText)) {
+      if (const json::Object *o = doc->getAsObject())
+        if (std::optional<StringRef> err = o->getString("error"))
+          return createStringError("emitter '" + request.script +
+                                   "' refused the spec: " + *err);
+    } else {
+      consumeError(doc.takeError());
+    }
     return createStringError(
-        "emitter '" + request.script + "' failed (exit " + Twine(rc) + ")" +
-        (execError.empty() ? "" : ": " + execError) +
+        "emitter '" + request.script + "' failed (exit " +
+        Twine(r->exitCode) + ")" +
         (errText.empty() ? "" : "\n" + StringRef(errText).rtrim()));
-  return readFileOrEmpty(outPath);
+  }
+  return std::move(r->stdoutText);
 }
 
-Expected<EmittedKernel>
-mlir::tensorop::runEmitter(const EmitterRequest &request) {
+/// Runs an LLM-written emitter contained (no network, read-only system,
+/// private tmp, limits, unprivileged uid), or refuses where that cannot be
+/// done.
+static Expected<std::string> runUntrusted(StringRef script,
+                                          const EmitterScriptRequest &request) {
+  SandboxOptions options;
+  options.timeoutSeconds = request.timeoutSeconds;
+  options.allowUnsandboxed = request.allowUnsandboxed;
+  options.importDirs = {defaultEmitterDir()};
+  Expected<SandboxResult> r = runSandboxed(script, request.specText, options);
+  if (!r)
+    return createStringError("emitter '" + request.script +
+                             "' (LLM-written) was not run: " +
+                             toString(r.takeError()));
+  std::string errText = r->stderrText.substr(0, 2000);
+  if (r->timedOut)
+    return createStringError("emitter '" + request.script +
+                             "' timed out after " +
+                             Twine(request.timeoutSeconds) +
+                             " s (sandbox: " + r->sandbox + ")");
+  if (r->outputTruncated)
+    return createStringError("emitter '" + request.script +
+                             "' printed more than the sandbox allows");
+  if (r->exitCode != 0)
+    return createStringError(
+        "emitter '" + request.script + "' failed (exit " +
+        Twine(r->exitCode) + ", sandbox: " + r->sandbox + ")" +
+        (errText.empty() ? "" : "\n" + StringRef(errText).rtrim()));
+  return std::move(r->stdoutText);
+}
+
+Expected<EmitterScriptAnswer> mlir::tensorop::runEmitterScript(
+    const EmitterScriptRequest &request,
+    function_ref<Error(StringRef answer, bool fromCache)> validate) {
   std::string dir = request.dir.empty() ? defaultEmitterDir() : request.dir;
   SmallString<256> script(dir);
   sys::path::append(script, request.script + ".py");
   if (!sys::fs::exists(script))
     return createStringError("emitter '" + request.script + "' not found: " +
                              script + " does not exist");
-  std::string scriptText = readFileOrEmpty(script);
-  std::string specText;
-  {
-    raw_string_ostream os(specText);
-    os << json::Value(json::Object(request.spec));
-  }
-
-  // Cache key: everything that determines the answer.
-  // The shared helper modules the script may import are part of what
-  // determines its answer.
-  std::string helpers;
-  {
-    SmallString<256> helperDir(dir);
-    sys::path::append(helperDir, "tensorop_emit");
-    std::vector<std::string> files;
-    std::error_code ec;
-    for (sys::fs::directory_iterator it(helperDir, ec), end; it != end && !ec;
-         it.increment(ec))
-      if (StringRef(it->path()).ends_with(".py"))
-        files.push_back(it->path());
-    llvm::sort(files);
-    for (const std::string &f : files)
-      helpers += f + "\n" + readFileOrEmpty(f) + "\n";
-  }
-  std::string keyText = (kProtocol + "\n" + scriptText + "\n" + helpers + specText +
-                         "\n" + request.triple + "\n" + request.cpu + "\n" +
-                         request.features)
-                            .str();
-  std::string hash = toHex(SHA256::hash(arrayRefFromStringRef(keyText)),
-                           /*LowerCase=*/true);
+  EmitterScriptAnswer answer;
+  answer.hash = emitterCacheKey(request, readFileOrEmpty(script));
   std::string cache = tensoropCacheDir();
   SmallString<256> cachePath;
   if (!cache.empty()) {
     cachePath = cache;
-    sys::path::append(cachePath, "emitters", hash.substr(0, 32) + ".json");
+    sys::path::append(cachePath, "emitters", answer.hash.substr(0, 32) + ".json");
   }
 
-  EmittedKernel kernel;
-  kernel.hash = hash;
-
-  // In-process cache first, then the on-disk one.
+  // In-process cache first, then the on-disk one; an entry that does not
+  // validate (corrupt, or from another version) is ignored and rewritten,
+  // never trusted.
   static std::mutex mutex;
-  static StringMap<EmittedKernel> memo;
+  static StringMap<std::string> memo;
   {
     std::lock_guard<std::mutex> lock(mutex);
-    auto it = memo.find(hash);
-    if (it != memo.end())
-      return it->second;
+    auto it = memo.find(answer.hash);
+    if (it != memo.end()) {
+      answer.text = it->second;
+      answer.fromCache = true;
+      return answer;
+    }
   }
   if (!cachePath.empty() && sys::fs::exists(cachePath)) {
     std::string cached = readFileOrEmpty(cachePath);
-    // A corrupt entry is ignored and rewritten, never trusted.
-    EmittedKernel fromDisk;
-    fromDisk.hash = hash;
-    if (Error e = parseAnswer(request.script, cached, request.spec, fromDisk)) {
+    if (Error e = validate(cached, /*fromCache=*/true)) {
       consumeError(std::move(e));
     } else {
-      fromDisk.fromCache = true;
+      answer.text = std::move(cached);
+      answer.fromCache = true;
       std::lock_guard<std::mutex> lock(mutex);
-      memo[hash] = fromDisk;
-      return fromDisk;
+      memo[answer.hash] = answer.text;
+      return answer;
     }
   }
 
-  std::string answer;
-  if (!request.trusted) {
-    // Written by an LLM: contained (no network, read-only system, private
-    // tmp, limits, unprivileged uid), or refused where that cannot be done.
-    SandboxOptions options;
-    options.timeoutSeconds = request.timeoutSeconds;
-    options.allowUnsandboxed = request.allowUnsandboxed;
-    options.importDirs = {defaultEmitterDir()};
-    Expected<SandboxResult> r = runSandboxed(script, specText, options);
-    if (!r)
-      return createStringError("emitter '" + request.script +
-                               "' (LLM-written) was not run: " +
-                               toString(r.takeError()));
-    std::string errText = r->stderrText.substr(0, 2000);
-    if (r->timedOut)
-      return createStringError("emitter '" + request.script +
-                               "' timed out after " +
-                               Twine(request.timeoutSeconds) +
-                               " s (sandbox: " + r->sandbox + ")");
-    if (r->outputTruncated)
-      return createStringError("emitter '" + request.script +
-                               "' printed more than the sandbox allows");
-    if (r->exitCode != 0)
-      return createStringError(
-          "emitter '" + request.script + "' failed (exit " +
-          Twine(r->exitCode) + ", sandbox: " + r->sandbox + ")" +
-          (errText.empty() ? "" : "\n" + StringRef(errText).rtrim()));
-    answer = r->stdoutText;
-  } else {
-    Expected<std::string> out = runTrusted(script, specText, request);
-    if (!out)
-      return out.takeError();
-    answer = *out;
-  }
-  if (Error e = parseAnswer(request.script, answer, request.spec, kernel))
+  Expected<std::string> out = request.trusted ? runTrusted(script, request)
+                                              : runUntrusted(script, request);
+  if (!out)
+    return out.takeError();
+  if (Error e = validate(*out, /*fromCache=*/false))
     return std::move(e);
-  if (Error e = checkAssembles(kernel.asmText, kernel.dialect, 7,
-                               request.triple, request.cpu, request.features))
-    return createStringError("emitter '" + request.script + "' printed code that " +
-                             toString(std::move(e)));
-
+  answer.text = std::move(*out);
   if (!cachePath.empty())
-    writeCacheFile(cachePath, answer);
+    writeCacheFile(cachePath, answer.text);
   std::lock_guard<std::mutex> lock(mutex);
-  memo[hash] = kernel;
+  memo[answer.hash] = answer.text;
+  return answer;
+}
+
+Expected<EmittedKernel>
+mlir::tensorop::runEmitter(const EmitterRequest &request) {
+  EmitterScriptRequest script;
+  script.script = request.script;
+  script.dir = request.dir;
+  {
+    raw_string_ostream os(script.specText);
+    os << json::Value(json::Object(request.spec));
+  }
+  script.protocol = kProtocol.str();
+  script.target = request.triple + "\n" + request.cpu + "\n" + request.features;
+  script.timeoutSeconds = request.timeoutSeconds;
+  script.trusted = request.trusted;
+  script.allowUnsandboxed = request.allowUnsandboxed;
+  EmittedKernel kernel;
+  Expected<EmitterScriptAnswer> answer = runEmitterScript(
+      script, [&](StringRef text, bool fromCache) -> Error {
+        kernel = EmittedKernel();
+        if (Error e = parseAnswer(request.script, text, request.spec, kernel))
+          return e;
+        // Checked with LLVM MC before it is cached; a cached answer was.
+        if (!fromCache)
+          if (Error e = checkAssembles(kernel.asmText, kernel.dialect,
+                                       kNumUKernelOperands,
+                                       request.triple, request.cpu,
+                                       request.features))
+            return createStringError("emitter '" + request.script +
+                                     "' printed code that " +
+                                     toString(std::move(e)));
+        return Error::success();
+      });
+  if (!answer)
+    return answer.takeError();
+  if (kernel.name.empty())
+    // From the in-process memo: validated when it was stored.
+    if (Error e = parseAnswer(request.script, answer->text, request.spec,
+                              kernel))
+      return std::move(e);
+  kernel.hash = answer->hash;
+  kernel.fromCache = answer->fromCache;
   return kernel;
 }

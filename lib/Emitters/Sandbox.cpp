@@ -1,6 +1,7 @@
 //===- Sandbox.cpp - Run untrusted emitter scripts contained --------------===//
 //
-// The layers, outermost first:
+// The layers, outermost first (the first two are tensorop::runProcess's,
+// lib/Process):
 //   * fork + setsid: the script's tree is one process group, killed with
 //     kill(-pgid, SIGKILL) at the time limit, past the output cap and, to
 //     sweep up leftovers, when the script exits;
@@ -14,10 +15,12 @@
 //     namespace keeps the invoking, already unprivileged, uid.
 // Output comes back through pipes read with poll(); stdin is a socketpair so
 // writing to a script that stopped reading cannot raise SIGPIPE in the host.
+// Both paths, bwrap and limits only, run through runProcess.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tensorop/Emitters/Sandbox.h"
+#include "tensorop/Process/ProcessRunner.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -53,6 +56,10 @@
 
 using namespace llvm;
 using namespace mlir::tensorop;
+using ::tensorop::ProcessResult;
+using ::tensorop::ProcessSpec;
+using ::tensorop::ResourceLimit;
+using ::tensorop::runProcess;
 
 /// As root, each run gets a uid (and gid) of its own from
 /// [kUidBase, kUidBase + kUidCount), used by nothing else. RLIMIT_NPROC counts
@@ -69,370 +76,6 @@ static unsigned pickUid() {
 }
 /// Descriptors a script may hold open.
 static constexpr rlim_t kMaxOpenFiles = 64;
-/// How long to keep reading pipes once the script's group has been killed,
-/// in case something outside the group still holds them (unsandboxed mode).
-static constexpr int kDrainMillis = 2000;
-
-//===----------------------------------------------------------------------===//
-// Spawning with limits, pipes and a process group
-//===----------------------------------------------------------------------===//
-
-namespace {
-struct Limit {
-  int resource;
-  rlim_t value;
-};
-
-struct SpawnSpec {
-  std::vector<std::string> argv, envp;
-  std::string cwd;
-  std::vector<Limit> limits;
-  std::string stdinText;
-  unsigned timeoutSeconds = 30;
-  uint64_t maxOutputBytes = 4ull << 20;
-  /// The command is bwrap with `--info-fd 3`: learn the pid of the sandbox's
-  /// pid-namespace init from it, and before returning wait for that init to
-  /// be gone, which the kernel allows only once every process in the
-  /// namespace is.
-  bool bwrapInfo = false;
-};
-
-/// Closes a descriptor once.
-struct Fd {
-  int fd = -1;
-  Fd() = default;
-  explicit Fd(int fd) : fd(fd) {}
-  Fd(const Fd &) = delete;
-  Fd &operator=(const Fd &) = delete;
-  ~Fd() { reset(); }
-  void reset(int newFd = -1) {
-    if (fd >= 0)
-      ::close(fd);
-    fd = newFd;
-  }
-  int release() {
-    int r = fd;
-    fd = -1;
-    return r;
-  }
-};
-} // namespace
-
-/// Moves `fd` above 2 so dup2 onto 0..2 in the child never clobbers it (the
-/// host may run with a standard descriptor closed).
-static int aboveStdio(int fd) {
-  if (fd < 0 || fd > 2)
-    return fd;
-  int moved = ::fcntl(fd, F_DUPFD_CLOEXEC, 3);
-  ::close(fd);
-  return moved;
-}
-
-static int pidfdOpen(pid_t pid) {
-#ifdef SYS_pidfd_open
-  return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
-#else
-  (void)pid;
-  errno = ENOSYS;
-  return -1;
-#endif
-}
-
-/// Marks every descriptor from 3 up close-on-exec (async-signal-safe).
-static void closeOnExecFrom3() {
-#if defined(SYS_close_range) && defined(CLOSE_RANGE_CLOEXEC)
-  if (::syscall(SYS_close_range, 3u, ~0u, CLOSE_RANGE_CLOEXEC) == 0)
-    return;
-#endif
-  for (int fd = 3; fd < 4096; ++fd)
-    ::fcntl(fd, F_SETFD, FD_CLOEXEC);
-}
-
-static bool hasExited(pid_t pid, int pidfd, short revents) {
-  if (pidfd >= 0)
-    return revents & POLLIN;
-  siginfo_t info;
-  std::memset(&info, 0, sizeof(info));
-  return ::waitid(P_PID, pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-         info.si_pid == pid;
-}
-
-static Expected<SandboxResult> spawnAndWait(const SpawnSpec &spec) {
-  // Everything the child needs is built before fork: after it, in a possibly
-  // multithreaded host, only async-signal-safe calls are allowed.
-  std::vector<char *> argv, envp;
-  for (const std::string &a : spec.argv)
-    argv.push_back(const_cast<char *>(a.c_str()));
-  argv.push_back(nullptr);
-  for (const std::string &e : spec.envp)
-    envp.push_back(const_cast<char *>(e.c_str()));
-  envp.push_back(nullptr);
-
-  int stdinPair[2], outPipe[2], errPipe[2], execPipe[2];
-  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, stdinPair) != 0)
-    return createStringError(std::error_code(errno, std::generic_category()),
-                             "sandbox: socketpair failed");
-  Fd inParent(aboveStdio(stdinPair[0])), inChild(aboveStdio(stdinPair[1]));
-  if (::pipe2(outPipe, O_CLOEXEC) != 0)
-    return createStringError(std::error_code(errno, std::generic_category()),
-                             "sandbox: pipe failed");
-  Fd outRead(aboveStdio(outPipe[0])), outWrite(aboveStdio(outPipe[1]));
-  if (::pipe2(errPipe, O_CLOEXEC) != 0)
-    return createStringError(std::error_code(errno, std::generic_category()),
-                             "sandbox: pipe failed");
-  Fd errRead(aboveStdio(errPipe[0])), errWrite(aboveStdio(errPipe[1]));
-  if (::pipe2(execPipe, O_CLOEXEC) != 0)
-    return createStringError(std::error_code(errno, std::generic_category()),
-                             "sandbox: pipe failed");
-  // The exec-error pipe sits above 3, where bwrap's info descriptor goes.
-  Fd execRead(execPipe[0]),
-      execWrite(::fcntl(execPipe[1], F_DUPFD_CLOEXEC, 10));
-  ::close(execPipe[1]);
-  int infoPipe[2] = {-1, -1};
-  if (spec.bwrapInfo && ::pipe2(infoPipe, O_CLOEXEC) != 0)
-    return createStringError(std::error_code(errno, std::generic_category()),
-                             "sandbox: pipe failed");
-  Fd infoRead(infoPipe[0]), infoWrite(aboveStdio(infoPipe[1]));
-  if (inParent.fd < 0 || inChild.fd < 0 || outRead.fd < 0 || outWrite.fd < 0 ||
-      errRead.fd < 0 || errWrite.fd < 0 || execWrite.fd < 0 ||
-      (spec.bwrapInfo && infoWrite.fd < 0))
-    return createStringError(inconvertibleErrorCode(),
-                             "sandbox: cannot set up pipes");
-
-  pid_t parent = ::getpid();
-  pid_t pid = ::fork();
-  if (pid < 0)
-    return createStringError(std::error_code(errno, std::generic_category()),
-                             "sandbox: fork failed");
-  if (pid == 0) {
-    auto die = [&](int code) {
-      int err = errno;
-      ssize_t ignored = ::write(execWrite.fd, &err, sizeof(err));
-      (void)ignored;
-      ::_exit(code);
-    };
-    // Own session and process group: kill(-pid) reaches the whole tree.
-    if (::setsid() < 0)
-      die(127);
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (::getppid() != parent)
-      ::_exit(127);
-    // Dispositions set to "ignore" and blocked signals survive exec.
-    sigset_t none;
-    sigemptyset(&none);
-    ::sigprocmask(SIG_SETMASK, &none, nullptr);
-    struct sigaction dfl;
-    std::memset(&dfl, 0, sizeof(dfl));
-    dfl.sa_handler = SIG_DFL;
-    for (int sig = 1; sig < NSIG; ++sig)
-      if (sig != SIGKILL && sig != SIGSTOP)
-        ::sigaction(sig, &dfl, nullptr);
-    if (::dup2(inChild.fd, 0) < 0 || ::dup2(outWrite.fd, 1) < 0 ||
-        ::dup2(errWrite.fd, 2) < 0)
-      die(127);
-    closeOnExecFrom3();
-    if (infoWrite.fd >= 0) {
-      // bwrap --info-fd 3; dup2 clears close-on-exec (fcntl if already 3).
-      if (infoWrite.fd == 3 ? ::fcntl(3, F_SETFD, 0) < 0
-                            : ::dup2(infoWrite.fd, 3) < 0)
-        die(127);
-    }
-    for (const Limit &l : spec.limits) {
-      struct rlimit r;
-      r.rlim_cur = r.rlim_max = l.value;
-      if (l.resource == RLIMIT_CPU)
-        r.rlim_max = l.value + 1; // SIGXCPU first, then SIGKILL.
-      if (::setrlimit(l.resource, &r) != 0)
-        die(127);
-    }
-    if (!spec.cwd.empty() && ::chdir(spec.cwd.c_str()) != 0)
-      die(127);
-    ::execve(argv[0], argv.data(), envp.data());
-    die(127);
-  }
-
-  // Parent.
-  inChild.reset();
-  outWrite.reset();
-  errWrite.reset();
-  execWrite.reset();
-  infoWrite.reset();
-  int execErrno = 0;
-  ssize_t got;
-  do {
-    got = ::read(execRead.fd, &execErrno, sizeof(execErrno));
-  } while (got < 0 && errno == EINTR);
-  if (got == static_cast<ssize_t>(sizeof(execErrno))) {
-    int status;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    return createStringError(
-        std::error_code(execErrno, std::generic_category()),
-        "sandbox: cannot start '" + spec.argv.front() +
-            "': " + std::strerror(execErrno));
-  }
-
-  for (int fd : {inParent.fd, outRead.fd, errRead.fd, infoRead.fd})
-    if (fd >= 0)
-      ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
-  Fd pidfd(pidfdOpen(pid));
-  std::string infoText;
-  Fd nsInit; // pidfd of the sandbox's pid-namespace init.
-
-  SandboxResult result;
-  using Clock = std::chrono::steady_clock;
-  Clock::time_point deadline =
-      Clock::now() + std::chrono::seconds(spec.timeoutSeconds);
-  std::optional<Clock::time_point> drainUntil;
-  size_t written = 0;
-  bool exited = false, killed = false;
-  if (spec.stdinText.empty())
-    inParent.reset();
-
-  auto killGroup = [&] {
-    // The leader is not reaped before this, so `pid` still names our group.
-    ::kill(-pid, SIGKILL);
-    killed = true;
-  };
-  auto readInto = [&](Fd &fd, std::string &text) {
-    char buffer[65536];
-    while (true) {
-      ssize_t n = ::read(fd.fd, buffer, sizeof(buffer));
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-        return;
-      if (n <= 0) {
-        fd.reset();
-        return;
-      }
-      size_t room = spec.maxOutputBytes > text.size()
-                        ? spec.maxOutputBytes - text.size()
-                        : 0;
-      text.append(buffer, std::min<size_t>(room, n));
-      if (static_cast<uint64_t>(n) > room) {
-        result.outputTruncated = true;
-        killGroup();
-        outRead.reset();
-        errRead.reset();
-        return;
-      }
-    }
-  };
-
-  while (true) {
-    bool pipesOpen = outRead.fd >= 0 || errRead.fd >= 0;
-    if (exited && !pipesOpen)
-      break;
-    Clock::time_point now = Clock::now();
-    if (!exited && !killed && now >= deadline) {
-      result.timedOut = true;
-      killGroup();
-    }
-    if (exited && drainUntil && now >= *drainUntil)
-      break;
-
-    SmallVector<pollfd, 4> fds;
-    int inIdx = -1, outIdx = -1, errIdx = -1, pidIdx = -1;
-    if (inParent.fd >= 0) {
-      inIdx = fds.size();
-      fds.push_back({inParent.fd, POLLOUT, 0});
-    }
-    if (outRead.fd >= 0) {
-      outIdx = fds.size();
-      fds.push_back({outRead.fd, POLLIN, 0});
-    }
-    if (errRead.fd >= 0) {
-      errIdx = fds.size();
-      fds.push_back({errRead.fd, POLLIN, 0});
-    }
-    int infoIdx = -1;
-    if (infoRead.fd >= 0) {
-      infoIdx = fds.size();
-      fds.push_back({infoRead.fd, POLLIN, 0});
-    }
-    if (!exited && pidfd.fd >= 0) {
-      pidIdx = fds.size();
-      fds.push_back({pidfd.fd, POLLIN, 0});
-    }
-    Clock::time_point wakeAt = exited && drainUntil ? *drainUntil : deadline;
-    int waitMs = static_cast<int>(
-        std::chrono::duration_cast<std::chrono::milliseconds>(wakeAt - now)
-            .count());
-    if (killed && !exited)
-      waitMs = 20; // Only waiting for the kill to land.
-    if (pidfd.fd < 0 && !exited)
-      waitMs = std::min(waitMs, 20);
-    waitMs = std::max(waitMs, 0) + 1;
-    int n = ::poll(fds.data(), fds.size(), waitMs);
-    if (n < 0 && errno != EINTR) {
-      killGroup(); // Cannot watch it any more; do not wait on it forever.
-      break;
-    }
-
-    if (inIdx >= 0 && fds[inIdx].revents) {
-      if (fds[inIdx].revents & POLLOUT) {
-        ssize_t sent = ::send(inParent.fd, spec.stdinText.data() + written,
-                              spec.stdinText.size() - written,
-                              MSG_NOSIGNAL | MSG_DONTWAIT);
-        if (sent > 0)
-          written += sent;
-        else if (sent < 0 && errno != EAGAIN && errno != EINTR)
-          inParent.reset(); // The script stopped reading; that is its right.
-        if (written == spec.stdinText.size())
-          inParent.reset();
-      } else {
-        inParent.reset();
-      }
-    }
-    if (outIdx >= 0 && fds[outIdx].revents && outRead.fd >= 0)
-      readInto(outRead, result.stdoutText);
-    if (errIdx >= 0 && fds[errIdx].revents && errRead.fd >= 0)
-      readInto(errRead, result.stderrText);
-    if (infoIdx >= 0 && fds[infoIdx].revents) {
-      char buffer[1024];
-      ssize_t got = ::read(infoRead.fd, buffer, sizeof(buffer));
-      if (got > 0 && infoText.size() < 4096)
-        infoText.append(buffer, got);
-      else if (got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR))
-        infoRead.reset();
-      // {"child-pid": N, ...}
-      size_t at = infoText.find("\"child-pid\"");
-      if (nsInit.fd < 0 && at != std::string::npos) {
-        StringRef rest =
-            StringRef(infoText).drop_front(at + 11).ltrim(" \t\n:");
-        unsigned long long childPid;
-        if (!consumeUnsignedInteger(rest, 10, childPid) && childPid > 1 &&
-            (rest.empty() || !isDigit(rest.front())))
-          nsInit.reset(pidfdOpen(static_cast<pid_t>(childPid)));
-      }
-    }
-    if (!exited &&
-        hasExited(pid, pidfd.fd, pidIdx >= 0 ? fds[pidIdx].revents : 0)) {
-      exited = true;
-      inParent.reset();
-      // Sweep up anything the script left running in its group.
-      killGroup();
-      drainUntil = Clock::now() + std::chrono::milliseconds(kDrainMillis);
-    }
-  }
-
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (nsInit.fd >= 0) {
-    // The init dies with bwrap (--die-with-parent), but on its own time.
-    pollfd fd = {nsInit.fd, POLLIN, 0};
-    while (::poll(&fd, 1, 5000) < 0 && errno == EINTR) {
-    }
-  }
-  if (WIFEXITED(status))
-    result.exitCode = WEXITSTATUS(status);
-  else if (WIFSIGNALED(status))
-    result.exitCode = 128 + WTERMSIG(status);
-  return result;
-}
-
 //===----------------------------------------------------------------------===//
 // What this machine offers
 //===----------------------------------------------------------------------===//
@@ -491,17 +134,17 @@ static std::vector<std::string> sandboxEnvironment(StringRef home,
   return env;
 }
 
-static std::vector<Limit> sandboxLimits(const SandboxOptions &o,
+static std::vector<ResourceLimit> sandboxLimits(const SandboxOptions &o,
                                         bool withNproc) {
-  std::vector<Limit> limits = {
-      {RLIMIT_CPU, static_cast<rlim_t>(o.timeoutSeconds) + 1},
-      {RLIMIT_AS, static_cast<rlim_t>(o.memoryBytes)},
-      {RLIMIT_FSIZE, static_cast<rlim_t>(o.tmpBytes)},
+  std::vector<ResourceLimit> limits = {
+      {RLIMIT_CPU, uint64_t(o.timeoutSeconds) + 1},
+      {RLIMIT_AS, o.memoryBytes},
+      {RLIMIT_FSIZE, o.tmpBytes},
       {RLIMIT_NOFILE, kMaxOpenFiles},
       {RLIMIT_CORE, 0},
   };
   if (withNproc)
-    limits.push_back({RLIMIT_NPROC, static_cast<rlim_t>(o.maxProcesses)});
+    limits.push_back({RLIMIT_NPROC, uint64_t(o.maxProcesses)});
   return limits;
 }
 
@@ -616,17 +259,17 @@ static Probe computeProbe() {
   options.timeoutSeconds = 20;
   options.maxOutputBytes = 1 << 20;
   {
-    SpawnSpec spec;
+    ProcessSpec spec;
     spec.argv = {p.bwrap, "--version"};
-    spec.envp = {"PATH=/usr/bin:/bin", "LC_ALL=C"};
+    spec.environment = {"PATH=/usr/bin:/bin", "LC_ALL=C"};
     spec.timeoutSeconds = 10;
     spec.maxOutputBytes = 1 << 16;
-    if (Expected<SandboxResult> r = spawnAndWait(spec))
+    if (Expected<ProcessResult> r = runProcess(spec))
       p.bwrapVersion = firstLine(r->stdoutText);
     else
       consumeError(r.takeError());
     spec.argv = {p.bwrap, "--help"};
-    if (Expected<SandboxResult> r = spawnAndWait(spec))
+    if (Expected<ProcessResult> r = runProcess(spec))
       p.tmpfsSize = StringRef(r->stdoutText + r->stderrText).contains("--size");
     else
       consumeError(r.takeError());
@@ -645,14 +288,14 @@ static Probe computeProbe() {
       "except OSError:\n"
       "    pass\n"
       "print('ok')\n";
-  SpawnSpec spec;
+  ProcessSpec spec;
   spec.argv = bwrapCommand(p, options, pickUid(), "", {p.python, "-c", kCheck});
-  spec.bwrapInfo = true;
-  spec.envp = sandboxEnvironment("/tmp", options);
+  spec.bwrapInfoFd = true;
+  spec.environment = sandboxEnvironment("/tmp", options);
   spec.limits = sandboxLimits(options, /*withNproc=*/p.asRoot);
   spec.timeoutSeconds = options.timeoutSeconds;
   spec.maxOutputBytes = options.maxOutputBytes;
-  Expected<SandboxResult> r = spawnAndWait(spec);
+  Expected<ProcessResult> r = runProcess(spec);
   if (!r) {
     p.why = "cannot start bwrap: " + toString(r.takeError());
     return p;
@@ -766,15 +409,15 @@ mlir::tensorop::runSandboxed(StringRef scriptPath, StringRef stdinText,
   sys::fs::setPermissions(copy, sys::fs::perms(0444));
 
   unsigned uid = pickUid();
-  SpawnSpec spec;
+  ProcessSpec spec;
   spec.stdinText = stdinText.str();
   spec.timeoutSeconds = o.timeoutSeconds;
   spec.maxOutputBytes = o.maxOutputBytes;
   SandboxResult base;
   if (sandboxed) {
     spec.argv = bwrapCommand(p, o, uid, copy, {p.python, "/sandbox/script.py"});
-    spec.bwrapInfo = true;
-    spec.envp = sandboxEnvironment("/tmp", o);
+    spec.bwrapInfoFd = true;
+    spec.environment = sandboxEnvironment("/tmp", o);
     spec.limits = sandboxLimits(o, /*withNproc=*/p.asRoot || p.prlimit.empty());
     base.sandbox = "bwrap";
   } else {
@@ -798,14 +441,18 @@ mlir::tensorop::runSandboxed(StringRef scriptPath, StringRef stdinText,
       spec.argv = innerPrefix(p, o, uid);
     spec.argv.push_back(python);
     spec.argv.push_back(copy.str().str());
-    spec.envp = sandboxEnvironment(work, o);
+    spec.environment = sandboxEnvironment(work, o);
     spec.cwd = work.str().str();
     spec.limits = sandboxLimits(o, /*withNproc=*/true);
     base.sandbox = "none";
   }
-  Expected<SandboxResult> result = spawnAndWait(spec);
+  Expected<ProcessResult> result = runProcess(spec);
   if (!result)
     return result.takeError();
-  result->sandbox = base.sandbox;
-  return result;
+  base.exitCode = result->exitCode;
+  base.stdoutText = std::move(result->stdoutText);
+  base.stderrText = std::move(result->stderrText);
+  base.timedOut = result->timedOut;
+  base.outputTruncated = result->outputTruncated;
+  return base;
 }

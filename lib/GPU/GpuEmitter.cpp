@@ -1,32 +1,20 @@
 //===- GpuEmitter.cpp - Run the NVIDIA emitter scripts --------------------===//
+//
+// The NVIDIA emitters run through the same runner and cache as the CPU ones
+// (runEmitterScript); this file is their answer format.
+//
+//===----------------------------------------------------------------------===//
 
 #include "tensorop/GPU/GpuEmitter.h"
 #include "tensorop/Emitters/Emitter.h"
 
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringMap.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FileUtilities.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/Process.h"
-#include "llvm/Support/Program.h"
-#include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
-
-#include <cstdlib>
-#include <mutex>
 
 using namespace llvm;
 using namespace mlir::tensorop;
 
 /// Bumped when the contract between the pass and the NVIDIA emitters changes.
 static constexpr StringLiteral kProtocol = "tensorop-gpu-emitter/1";
-
-static std::string readFileOrEmpty(StringRef path) {
-  auto buffer = MemoryBuffer::getFile(path);
-  return buffer ? (*buffer)->getBuffer().str() : std::string();
-}
 
 static Error parseAnswer(StringRef script, StringRef text,
                          GpuEmittedKernel &k) {
@@ -146,115 +134,28 @@ static Error parseAnswer(StringRef script, StringRef text,
 Expected<GpuEmittedKernel>
 mlir::tensorop::runGpuEmitter(StringRef scriptName, const json::Object &spec,
                               StringRef dirOverride, unsigned timeoutSeconds) {
-  std::string dir =
-      dirOverride.empty() ? defaultEmitterDir() : dirOverride.str();
-  SmallString<256> script(dir);
-  sys::path::append(script, scriptName + ".py");
-  if (!sys::fs::exists(script))
-    return createStringError("emitter '" + scriptName +
-                             "' not found: " + script + " does not exist");
-  // The shared helper module is part of what determines the answer.
-  SmallString<256> helper(dir);
-  sys::path::append(helper, "nvidia_ptx.py");
-  std::string specText;
+  EmitterScriptRequest request;
+  request.script = scriptName.str();
+  request.dir = dirOverride.str();
   {
-    raw_string_ostream os(specText);
+    raw_string_ostream os(request.specText);
     os << json::Value(json::Object(spec));
   }
-  std::string keyText = (kProtocol + "\n" + readFileOrEmpty(script) + "\n" +
-                         readFileOrEmpty(helper) + "\n" + specText)
-                            .str();
-  std::string hash =
-      toHex(SHA256::hash(arrayRefFromStringRef(keyText)), /*LowerCase=*/true);
-
-  static std::mutex mutex;
-  static StringMap<std::string> memo;
-  std::string answer;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    auto it = memo.find(hash);
-    if (it != memo.end())
-      answer = it->second;
-  }
-  std::string cache = tensoropCacheDir();
-  SmallString<256> cachePath;
-  if (!cache.empty()) {
-    cachePath = cache;
-    sys::path::append(cachePath, "gpu-emitters", hash.substr(0, 32) + ".json");
-  }
-  bool fromCache = !answer.empty();
-  if (answer.empty() && !cachePath.empty() && sys::fs::exists(cachePath)) {
-    std::string cached = readFileOrEmpty(cachePath);
-    GpuEmittedKernel probe;
-    if (Error e = parseAnswer(scriptName, cached, probe))
-      consumeError(std::move(e)); // a corrupt entry is rewritten, not trusted
-    else {
-      answer = cached;
-      fromCache = true;
-    }
-  }
-  if (answer.empty()) {
-    ErrorOr<std::string> python = sys::findProgramByName("python3");
-    if (!python)
-      return createStringError("emitter '" + scriptName +
-                               "': python3 not found on PATH");
-    SmallString<128> inPath, outPath, errPath;
-    if (std::error_code ec =
-            sys::fs::createTemporaryFile("tensorop-gpu-spec", "json", inPath))
-      return createStringError("cannot create a temporary file: " +
-                               ec.message());
-    FileRemover removeIn(inPath);
-    sys::fs::createTemporaryFile("tensorop-gpu-emit", "json", outPath);
-    FileRemover removeOut(outPath);
-    sys::fs::createTemporaryFile("tensorop-gpu-emit", "err", errPath);
-    FileRemover removeErr(errPath);
-    {
-      std::error_code ec;
-      raw_fd_ostream os(inPath, ec);
-      if (ec)
-        return createStringError("cannot write " + inPath);
-      os << specText;
-    }
-    std::string execError;
-    bool execFailed = false;
-    StringRef args[] = {*python, script};
-    std::optional<StringRef> redirects[] = {
-        StringRef(inPath), StringRef(outPath), StringRef(errPath)};
-    int rc = sys::ExecuteAndWait(*python, args, std::nullopt, redirects,
-                                 timeoutSeconds, 0, &execError, &execFailed);
-    std::string errText = readFileOrEmpty(errPath);
-    if (errText.size() > 2000)
-      errText = errText.substr(0, 2000) + "...";
-    if (execFailed)
-      return createStringError("emitter '" + scriptName +
-                               "' could not be run: " + execError);
-    if (rc == -2)
-      return createStringError("emitter '" + scriptName + "' timed out after " +
-                               Twine(timeoutSeconds) + " s");
-    answer = readFileOrEmpty(outPath);
-    if (rc != 0) {
-      // A spec error comes with {"error": ...} on stdout: pass its message on.
-      if (Expected<json::Value> doc = json::parse(answer)) {
-        if (const json::Object *o = doc->getAsObject())
-          if (std::optional<StringRef> err = o->getString("error"))
-            return createStringError("emitter '" + scriptName +
-                                     "' refused the spec: " + *err);
-      } else {
-        consumeError(doc.takeError());
-      }
-      return createStringError(
-          "emitter '" + scriptName + "' failed (exit " + Twine(rc) + ")" +
-          (errText.empty() ? "" : ": " + StringRef(errText).rtrim()));
-    }
-  }
+  request.protocol = kProtocol.str();
+  request.timeoutSeconds = timeoutSeconds;
   GpuEmittedKernel kernel;
-  if (Error e = parseAnswer(scriptName, answer, kernel))
-    return std::move(e);
-  kernel.hash = hash;
-  kernel.fromCache = fromCache;
-  if (!fromCache && !cachePath.empty())
-    writeCacheFile(cachePath, answer);
-  std::lock_guard<std::mutex> lock(mutex);
-  memo[hash] = answer;
+  Expected<EmitterScriptAnswer> answer = runEmitterScript(
+      request, [&](StringRef text, bool) -> Error {
+        kernel = GpuEmittedKernel();
+        return parseAnswer(scriptName, text, kernel);
+      });
+  if (!answer)
+    return answer.takeError();
+  if (kernel.name.empty())
+    // From the in-process memo: validated when it was stored.
+    if (Error e = parseAnswer(scriptName, answer->text, kernel))
+      return std::move(e);
+  kernel.hash = answer->hash;
+  kernel.fromCache = answer->fromCache;
   return kernel;
 }

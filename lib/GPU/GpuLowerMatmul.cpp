@@ -13,9 +13,9 @@
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/GPU/GpuAdvisor.h"
 #include "tensorop/GPU/GpuEmitter.h"
-#include "tensorop/GPU/GpuGen.h"
 #include "tensorop/GPU/GpuSearchSpace.h"
 #include "tensorop/GPU/Passes.h"
+#include "tensorop/Transforms/GpuMatmulSupport.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -104,13 +104,17 @@ struct GpuLowerMatmulPass
     }
     if (!db.empty()) {
       llvm::Expected<std::unique_ptr<SketchDatabase>> opened =
-          openSketchDatabase(db);
+          openSketchDatabase(db, &getContext());
       if (!opened) {
         matmuls.front().emitError()
             << "tensorop: " << llvm::toString(opened.takeError());
         return signalPassFailure();
       }
       tuned = std::move(*opened);
+      MLIRContext *ctx = &getContext();
+      tuned->setConfigHasher([ctx](llvm::StringRef config) {
+        return gpuConfigHashOfText(ctx, config);
+      });
     }
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     UnitAttr::get(&getContext()));
@@ -149,8 +153,12 @@ FailureOr<std::optional<GpuSketchChoice>>
 GpuLowerMatmulPass::lookupTuned(linalg::MatmulOp op, const GpuGemmProblem &p,
                                 const GpuTarget &t) {
   std::string signature = gpuOpSignature(p);
+  size_t reported = tuned->warnings().size();
   llvm::Expected<std::optional<TunedSketch>> best =
       tuned->best(signature, t.hints.name);
+  // Rows that failed their integrity checks were skipped: say which.
+  for (size_t i = reported; i < tuned->warnings().size(); ++i)
+    op.emitWarning() << "tensorop: " << tuned->warnings()[i];
   if (!best) {
     op.emitError() << "tensorop: " << llvm::toString(best.takeError());
     return failure();

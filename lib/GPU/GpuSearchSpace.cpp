@@ -1,6 +1,10 @@
 //===- GpuSearchSpace.cpp - The sketch space of one GEMM on a GPU ---------===//
 
 #include "tensorop/GPU/GpuSearchSpace.h"
+#include "tensorop/Dialect/TensorOpDialect.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/Diagnostics.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -211,12 +215,6 @@ GpuSearchSpace::toPoint(const GpuSketchChoice &c) const {
   return point;
 }
 
-std::string mlir::tensorop::gpuOpSignature(const GpuGemmProblem &p) {
-  return llvm::formatv("gemm {0}->{1} ({2}) m={3} n={4} k={5}", p.aType,
-                       p.cType, p.precision, p.m, p.n, p.k)
-      .str();
-}
-
 std::string mlir::tensorop::gpuConfigHash(const GpuSketchChoice &c) {
   std::string text = llvm::formatv(
       "kernel={0} precision={1} bm={2} bn={3} bk={4} wm={5} wn={6} "
@@ -230,4 +228,15 @@ std::string mlir::tensorop::gpuConfigHash(const GpuSketchChoice &c) {
   return llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(text)),
                      /*LowerCase=*/true)
       .substr(0, 16);
+}
+
+std::optional<std::string>
+mlir::tensorop::gpuConfigHashOfText(MLIRContext *ctx, llvm::StringRef config) {
+  // A parse error of a damaged row is reported by the caller, not here.
+  ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
+  auto attr =
+      llvm::dyn_cast_or_null<GpuSketchAttr>(parseAttribute(config, ctx));
+  if (!attr)
+    return std::nullopt;
+  return gpuConfigHash(GpuSketchChoice::fromAttr(attr));
 }

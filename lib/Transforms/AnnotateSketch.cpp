@@ -25,8 +25,12 @@ FailureOr<SketchAttr> lookupTunedSketch(linalg::MatmulOp mm, SketchDatabase &db,
                                         const GemmProblem &problem,
                                         StringRef fingerprint) {
   std::string signature = opSignature(problem);
+  size_t reported = db.warnings().size();
   llvm::Expected<std::optional<TunedSketch>> best =
       db.best(signature, fingerprint);
+  // Rows that failed their integrity checks were skipped: say which.
+  for (size_t i = reported; i < db.warnings().size(); ++i)
+    mm.emitWarning() << "tensorop: " << db.warnings()[i];
   if (!best) {
     mm.emitError() << "tensorop: " << llvm::toString(best.takeError());
     return failure();
@@ -113,11 +117,12 @@ struct AnnotateSketchPass
     std::string fingerprint = targetFingerprint(*targetName);
     if (!db.empty()) {
       llvm::Expected<std::unique_ptr<SketchDatabase>> opened =
-          openSketchDatabase(db);
+          openSketchDatabase(db, ctx);
       if (!opened) {
         first->emitError() << "tensorop: " << llvm::toString(opened.takeError());
         return signalPassFailure();
       }
+      // Rows are rechecked with the #tensorop.sketch hasher the opener set.
       tuned = std::move(*opened);
     }
 

@@ -1,13 +1,15 @@
 //===- LowerUKernel.cpp - tensorop.ukernel to llvm.inline_asm -------------===//
 //
-// The emitted code takes seven 64-bit operands (A panel, B panel and C
-// addresses, kc, C's row stride in bytes, m_rem, n_rem), each tied in/out so
-// the code may advance them. Addresses are computed with upstream memref ops
+// The emitted code takes the seven 64-bit operands of the contract in
+// tensorop/Emitters/UKernelOperands.h (A panel, B panel and C addresses, kc,
+// C's row stride in bytes, m_rem, n_rem), each tied in/out so the code may
+// advance them. Addresses are computed with upstream memref ops
 // (aligned base pointer + offset), which the usual memref-to-LLVM lowering
 // then handles.
 //
 //===----------------------------------------------------------------------===//
 
+#include "tensorop/Emitters/UKernelOperands.h"
 #include "tensorop/Transforms/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
@@ -50,8 +52,15 @@ struct LowerUKernelPattern : public OpRewritePattern<UKernelOp> {
     Value b = address(op.getB(), metaB);
     Value c = address(op.getC(), metaC);
     Value ldc = toI64(bytes(metaC.getStrides()[0]));
-    SmallVector<Value> operands = {a,   b, c, toI64(op.getKc()), ldc,
-                                   toI64(op.getMRem()), toI64(op.getNRem())};
+    // In the order of the operand contract (UKernelOperands.h).
+    SmallVector<Value> operands(kNumUKernelOperands);
+    operands[kUKernelAPanel] = a;
+    operands[kUKernelBPanel] = b;
+    operands[kUKernelC] = c;
+    operands[kUKernelKc] = toI64(op.getKc());
+    operands[kUKernelLdcBytes] = ldc;
+    operands[kUKernelMRem] = toI64(op.getMRem());
+    operands[kUKernelNRem] = toI64(op.getNRem());
     auto resultType = LLVM::LLVMStructType::getLiteral(
         rewriter.getContext(), SmallVector<Type>(operands.size(), i64));
     auto dialect = LLVM::AsmDialectAttr::get(

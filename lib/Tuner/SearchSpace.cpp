@@ -3,6 +3,9 @@
 #include "tensorop/Tuner/SearchSpace.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/Diagnostics.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -345,6 +348,16 @@ std::string mlir::tensorop::configHash(const SketchChoice &c) {
   return llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(text)),
                      /*LowerCase=*/true)
       .substr(0, 16);
+}
+
+std::optional<std::string>
+mlir::tensorop::configHashOfText(MLIRContext *ctx, llvm::StringRef config) {
+  // A parse error of a damaged row is reported by the caller, not here.
+  ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
+  auto attr = llvm::dyn_cast_or_null<SketchAttr>(parseAttribute(config, ctx));
+  if (!attr)
+    return std::nullopt;
+  return configHash(SketchChoice::fromAttr(attr));
 }
 
 std::string GemmSearchSpace::valueLabel(unsigned knob,

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorop/Advisor/SketchDatabase.h"
+#include "tensorop/Tuner/SearchSpace.h"
 #include "tensorop/Tuner/TuningDB.h"
 
 using namespace mlir::tensorop;
@@ -27,17 +28,26 @@ public:
     return TunedSketch{(*record)->config, (*record)->configHash,
                        (*record)->gflops};
   }
+  const std::vector<std::string> &warnings() const override {
+    return db->warnings();
+  }
+  void setConfigHasher(SketchConfigHasher hasher) override {
+    db->setConfigHasher(std::move(hasher));
+  }
 
 private:
   std::unique_ptr<TuningDB> db;
 };
 
 llvm::Expected<std::unique_ptr<SketchDatabase>>
-openTuningDBSketches(llvm::StringRef path) {
+openTuningDBSketches(llvm::StringRef path, mlir::MLIRContext *ctx) {
   llvm::Expected<std::unique_ptr<TuningDB>> db =
       TuningDB::open(path, /*readOnly=*/true);
   if (!db)
     return db.takeError();
+  (*db)->setConfigHasher([ctx](llvm::StringRef config) {
+    return configHashOfText(ctx, config);
+  });
   return std::make_unique<TuningDBSketches>(std::move(*db));
 }
 } // namespace

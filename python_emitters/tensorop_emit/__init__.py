@@ -14,6 +14,7 @@ Python standard library only.
 from .common import (  # noqa: F401
     EXIT_SPEC_ERROR,
     AsmWriter,
+    UKERNEL_OPERANDS,
     SpecError,
     check_known_fields,
     dump_json,
@@ -26,4 +27,5 @@ from .common import (  # noqa: F401
     referenced_operands,
     run_emitter,
     substitute_operands,
+    ukernel_operand_refs,
 )

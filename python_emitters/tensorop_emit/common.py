@@ -93,6 +93,20 @@ def get_choice(spec, field, choices, default=_MISSING):
 
 ALWAYS_CLOBBERED = ("memory", "dirflag", "fpsr", "flags")
 
+# The CPU microkernel's inline-asm operand contract, the Python half of
+# include/tensorop/Emitters/UKernelOperands.h (test_x86_gemm_fma checks that
+# the two agree): operand $i is UKERNEL_OPERANDS[i], a 64-bit integer register
+# tied in/out (constraints "=r" x7, then "0".."6", then clobbers), so the
+# body may advance it.  C is at c + r*ldc_bytes + 4*j; A and B are packed
+# panels (or strided rows, see each emitter); 1 <= m_rem <= mr,
+# 1 <= n_rem <= nr.
+UKERNEL_OPERANDS = ("a_panel", "b_panel", "c", "kc", "ldc_bytes", "m_rem", "n_rem")
+
+
+def ukernel_operand_refs():
+    """``("$0", ..., "$6")``: the body's references to UKERNEL_OPERANDS."""
+    return tuple("$%d" % i for i in range(len(UKERNEL_OPERANDS)))
+
 
 def llvm_constraints(num_inout, clobbers, reg_class="r"):
     """LLVM IR constraint string for ``num_inout`` tied in/out register operands.

@@ -402,6 +402,22 @@ class TestCommon(unittest.TestCase):
     def test_ir_escape(self):
         self.assertEqual(common.llvm_ir_asm_string('a\n"b\\'), "a\\0A\\22b\\5C")
 
+    def test_operand_contract_matches_cpp(self):
+        # The inline-asm operand contract exists once per language: the C++
+        # header the lowering and the checker use, and common.py's
+        # UKERNEL_OPERANDS that every CPU emitter uses. They must agree.
+        header = os.path.join(ROOT, "include", "tensorop", "Emitters", "UKernelOperands.h")
+        with open(header) as f:
+            text = f.read()
+        names = re.search(r"kUKernelOperandNames\[\] = \{(.*?)\};", text, re.S)
+        self.assertIsNotNone(names, "kUKernelOperandNames not found in " + header)
+        self.assertEqual(tuple(re.findall(r'"(\w+)"', names.group(1))), common.UKERNEL_OPERANDS)
+        self.assertEqual(common.ukernel_operand_refs(),
+                         tuple("$%d" % i for i in range(len(common.UKERNEL_OPERANDS))))
+        for emitter in ("x86_gemm_fma", "riscv_gemm_rvv", "arm_gemm_neon"):
+            with open(os.path.join(EMITTER_DIR, emitter + ".py")) as f:
+                self.assertIn("OPERANDS = list(UKERNEL_OPERANDS)", f.read(), emitter)
+
 
 @unittest.skipIf(LLVM_MC is None, "llvm-mc-22 not found: assembly checks skipped")
 class TestAssembles(unittest.TestCase):

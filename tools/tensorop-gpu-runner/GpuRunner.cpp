@@ -22,6 +22,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorop/GPU/CudaRuntime.h"
+#include "tensorop/Verify/Buffers.h"
+#include "tensorop/Verify/Check.h"
+#include "tensorop/Verify/Numerics.h"
+#include "tensorop/Verify/Timing.h"
 
 #include <cublas_v2.h>
 #include <cuda.h>
@@ -70,82 +74,23 @@ void blasCheck(cublasStatus_t s, const char *what) {
 
 // ---- element types ----------------------------------------------------------
 
-uint16_t floatToBf16(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  if ((u & 0x7fffffffu) > 0x7f800000u)
-    return 0x7fc0;
-  u += 0x7fffu + ((u >> 16) & 1u); // round to nearest even
-  return uint16_t(u >> 16);
-}
-float bf16ToFloat(uint16_t h) {
-  uint32_t u = uint32_t(h) << 16;
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
-uint16_t floatToHalf(float f) {
-  uint32_t x;
-  std::memcpy(&x, &f, 4);
-  uint32_t sign = (x >> 16) & 0x8000u;
-  uint32_t absx = x & 0x7fffffffu;
-  if (absx > 0x7f800000u)
-    return uint16_t(sign | 0x7e00u);
-  if (absx >= 0x477ff000u) // rounds to >= 65520: infinity
-    return uint16_t(sign | 0x7c00u);
-  if (absx < 0x38800000u) { // subnormal half (or zero)
-    float a;
-    std::memcpy(&a, &absx, 4);
-    // scale to units of 2^-24 and round to nearest even
-    float scaled = a * 16777216.0f;
-    uint32_t q = uint32_t(std::nearbyint(scaled));
-    return uint16_t(sign | q);
-  }
-  uint32_t exp = ((absx >> 23) - 127 + 15) << 10;
-  uint32_t mant = absx & 0x7fffffu;
-  uint32_t h = exp | (mant >> 13);
-  uint32_t rest = mant & 0x1fffu;
-  if (rest > 0x1000u || (rest == 0x1000u && (h & 1u)))
-    ++h;
-  return uint16_t(sign | h);
-}
-float halfToFloat(uint16_t h) {
-  uint32_t sign = uint32_t(h & 0x8000u) << 16;
-  uint32_t exp = (h >> 10) & 0x1fu;
-  uint32_t mant = h & 0x3ffu;
-  float f;
-  if (exp == 0) {
-    f = std::ldexp(float(mant), -24);
-    uint32_t u;
-    std::memcpy(&u, &f, 4);
-    u |= sign;
-    std::memcpy(&f, &u, 4);
-    return f;
-  }
-  uint32_t u;
-  if (exp == 31)
-    u = sign | 0x7f800000u | (mant << 13);
-  else
-    u = sign | ((exp - 15 + 127) << 23) | (mant << 13);
-  std::memcpy(&f, &u, 4);
-  return f;
-}
+using tensorop::bf16ToFloat;
+using tensorop::floatToBf16;
+using tensorop::floatToHalf;
+using tensorop::halfToFloat;
 
 struct DType {
   std::string name;
   size_t bytes;
   double u; ///< unit roundoff of the type (MEASURE.md)
+  tensorop::ElementType type;
 };
 DType dtypeOf(const std::string &n) {
-  if (n == "bf16")
-    return {n, 2, 3.9e-3};
-  if (n == "f16")
-    return {n, 2, 4.9e-4};
-  if (n == "tf32")
-    return {n, 4, 4.9e-4};
-  if (n == "f32")
-    return {n, 4, 6e-8};
-  die(2, "unknown element type '" + n + "'");
+  tensorop::ElementType t;
+  if (!tensorop::parseElementType(n, t))
+    die(2, "unknown element type '" + n + "'");
+  return {tensorop::elementTypeName(t), tensorop::storageBytes(t),
+          tensorop::unitRoundoff(t), t};
 }
 
 /// Host copy of a device matrix in its storage type.
@@ -186,14 +131,7 @@ struct HostMatrix {
     return f32[i];
   }
   /// Round-to-nearest of an exact value into this type.
-  double roundTo(double x) const {
-    float f = float(x);
-    if (t.name == "bf16")
-      return bf16ToFloat(floatToBf16(f));
-    if (t.name == "f16")
-      return halfToFloat(floatToHalf(f));
-    return f;
-  }
+  double roundTo(double x) const { return tensorop::roundToStorage(t.type, x); }
 };
 
 struct Rng {
@@ -313,10 +251,11 @@ void prefill(const Problem &p, CUdeviceptr c, CUdeviceptr c0) {
   if (p.accumulate) {
     CUC(cuMemcpyDtoDAsync(c, c0, count * p.c.bytes, gStream));
   } else if (p.c.bytes == 4) {
-    CUC(cuMemsetD32Async(c, 0x7fc00000u, count, gStream));
-  } else {
-    CUC(cuMemsetD16Async(c, p.c.name == "bf16" ? 0x7fc0 : 0x7e00, count,
+    CUC(cuMemsetD32Async(c, tensorop::quietNaNBits(p.c.type), count,
                          gStream));
+  } else {
+    CUC(cuMemsetD16Async(c, uint16_t(tensorop::quietNaNBits(p.c.type)),
+                         count, gStream));
   }
 }
 
@@ -367,7 +306,11 @@ void compareRows(const Problem &p, const HostMatrix &C, const Reference &ref,
                  double &den) {
   chk.rowMod.assign(64, 0);
   chk.colMod.assign(64, 0);
-  const double cK = 2.0 * double(p.k);
+  // The bound of MEASURE.md with u of the input type, and the same with
+  // fp32's u (what an fp32 accumulation alone would allow), for the record.
+  const tensorop::BoundSpec bound{2.0, p.k, p.a.u, p.c.u};
+  const tensorop::BoundSpec bound32{
+      2.0, p.k, tensorop::unitRoundoff(tensorop::ElementType::F32), p.c.u};
   for (int64_t i = r0; i < r1; ++i)
     for (int64_t j = 0; j < p.n; ++j) {
       size_t idx = size_t(i) * p.n + j;
@@ -380,16 +323,16 @@ void compareRows(const Problem &p, const HostMatrix &C, const Reference &ref,
         bad = v != C.roundTo(r);
         chk.exactMismatches += bad;
       } else {
-        double err = std::fabs(v - r);
-        double bound = cK * p.a.u * ref.rabs[idx] + p.c.u * std::fabs(r);
-        double bound32 = cK * 6e-8 * ref.rabs[idx] + p.c.u * std::fabs(r);
-        double ratio = bound > 0 ? err / bound : (err > 0 ? INFINITY : 0);
-        double ratio32 = bound32 > 0 ? err / bound32 : (err > 0 ? INFINITY : 0);
-        chk.maxRatio = std::max(chk.maxRatio, ratio);
-        chk.maxRatioFp32 = std::max(chk.maxRatioFp32, ratio32);
+        tensorop::ElementVerdict e =
+            tensorop::judgeElement(v, r, bound(ref.rabs[idx], r));
+        chk.maxRatio = std::max(chk.maxRatio, e.ratio);
+        chk.maxRatioFp32 =
+            std::max(chk.maxRatioFp32,
+                     tensorop::judgeElement(v, r, bound32(ref.rabs[idx], r))
+                         .ratio);
         num += (v - r) * (v - r);
         den += r * r;
-        bad = ratio > 1;
+        bad = e.overBound;
         chk.failures += bad;
       }
       if (bad) {
@@ -589,11 +532,7 @@ void cublasRun(const Problem &p, CUdeviceptr c) {
                     CUBLAS_GEMM_DEFAULT));
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+using tensorop::median;
 
 /// Dense peak of the H200/H100 SXM by input type (datasheet), TFLOP/s.
 double peakTflops(const std::string &t) {
@@ -709,6 +648,23 @@ int main(int argc, char **argv) {
     p.accumulate = launchDesc.value("accumulate", false);
   } catch (const std::exception &e) {
     die(2, launchPath + ": " + e.what());
+  }
+  if (p.m <= 0 || p.n <= 0 || p.k <= 0)
+    die(2, launchPath + ": m, n and k must be positive");
+  {
+    // Host side: A and B with their fp64 copies, two references (random and
+    // small-integer inputs, R and |A||B| each), C0 and a copy of C.
+    using tensorop::saturatingAdd;
+    using tensorop::saturatingMul;
+    uint64_t mk = saturatingMul(p.m, p.k), kn = saturatingMul(p.k, p.n),
+             mn = saturatingMul(p.m, p.n);
+    uint64_t bytes = saturatingAdd(saturatingMul(saturatingAdd(mk, kn), 12),
+                                   saturatingMul(mn, 48));
+    std::string tooBig = tensorop::checkBufferBudget(
+        bytes, "verifying a " + std::to_string(p.m) + "x" +
+                   std::to_string(p.n) + "x" + std::to_string(p.k) + " GEMM");
+    if (!tooBig.empty())
+      die(2, launchPath + ": " + tooBig);
   }
 
   CUC(cuInit(0));

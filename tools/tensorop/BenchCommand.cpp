@@ -13,7 +13,7 @@
 
 #include "Commands.h"
 #include "CompilerContext.h"
-#include "Measure.h"
+#include "tensorop/Verify/CpuGemm.h"
 
 #include "tensorop/Runtime/JitGemm.h"
 #include "tensorop/Runtime/OpenMPRuntime.h"
@@ -165,6 +165,11 @@ int compareTuned(mlir::MLIRContext &ctx, const Shape &s, StringRef target,
                                           false, rounds, roundSeconds, peak);
   GemmComparison vt = compareWithOpenBLAS(tuned->fn, s.m, s.n, s.k, seed,
                                           false, rounds, roundSeconds, peak);
+  if (!vb.error.empty() || !vt.error.empty()) {
+    errs() << label << ": " << (vb.error.empty() ? vt.error : vb.error)
+           << "\n";
+    return 1;
+  }
   if (!vb.verified() || !vt.verified()) {
     errs() << label << ": verification FAILED (builtin "
            << vb.before.maxRatio << ", tuned " << vt.before.maxRatio
@@ -173,17 +178,22 @@ int compareTuned(mlir::MLIRContext &ctx, const Shape &s, StringRef target,
   }
   AlignedBuffer a(s.m * s.k), b(s.k * s.n), c1(s.m * s.n), c2(s.m * s.n),
       c3(s.m * s.n);
+  if (!a.ok() || !b.ok() || !c1.ok() || !c2.ok() || !c3.ok()) {
+    errs() << label << ": cannot allocate the timing buffers\n";
+    return 1;
+  }
   fillRandom(a.data, a.size, seed);
   fillRandom(b.data, b.size, seed + 1);
   auto samples = timeRoundRobin(
       {[&] { builtin->fn(a.data, b.data, c1.data); },
        [&] { tuned->fn(a.data, b.data, c2.data); },
-       [&] {
-         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, s.m, s.n,
-                     s.k, 1.0f, a.data, s.k, b.data, s.n, 0.0f, c3.data, s.n);
-       }},
+       [&] { blasSgemm(a.data, b.data, c3.data, s.m, s.n, s.k); }},
       rounds, roundSeconds);
-  Reference ref = computeReference(a.data, b.data, s.m, s.n, s.k);
+  GemmReference ref = computeReference(a.data, b.data, s.m, s.n, s.k);
+  if (!ref.ok()) {
+    errs() << label << ": cannot allocate the fp64 reference\n";
+    return 1;
+  }
   Check after1 = checkResult(c1.data, ref), after2 = checkResult(c2.data, ref);
   double flops = 2.0 * s.m * s.n * s.k;
   double gb = flops / median(samples[0]) / 1e9;
@@ -348,6 +358,12 @@ int tensorop::runBench() {
   }
   for (const Shape &s : list) {
     std::string label = formatv("{0}x{1}x{2}", s.m, s.n, s.k).str();
+    if (std::string tooBig = checkGemmBufferBudget(s.m, s.n, s.k);
+        !tooBig.empty()) {
+      errs() << label << ": " << tooBig << "\n";
+      status = 1;
+      continue;
+    }
     std::string opts = ("target=" + *resolved + " advisor=" + advisor);
     std::string source =
         mlir::tensorop::gemmModuleSource("gemm", s.m, s.n, s.k, sketchOverride);
@@ -373,13 +389,18 @@ int tensorop::runBench() {
     GemmComparison r = compareWithOpenBLAS(
         gemm->fn, s.m, s.n, s.k, seed, /*time=*/true, rounds, roundSeconds,
         peak * threads, oneThread ? oneThread->fn : nullptr, settle);
+    if (!r.error.empty()) {
+      errs() << label << ": " << r.error << "\n";
+      status = 1;
+      continue;
+    }
     if (!r.timed) {
       errs() << label << ": TensorOp result FAILED verification ("
-             << r.before.failures << " elements over the bound, max ratio "
+             << r.before.failures() << " elements over the bound, max ratio "
              << r.before.maxRatio << "; " << r.exactMismatches
              << " wrong with small-integer inputs"
              << (r.haveSecond ? "; single-threaded kernel: " +
-                                    std::to_string(r.second.failures) +
+                                    std::to_string(r.second.failures()) +
                                     " over the bound"
                               : "")
              << "); not timed\n";

@@ -5,8 +5,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
+#include "CompilerContext.h"
 
+#include "tensorop/GPU/GpuSearchSpace.h"
+#include "tensorop/Tuner/SearchSpace.h"
 #include "tensorop/Tuner/TuningDB.h"
+
+#include "mlir/IR/MLIRContext.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -51,7 +56,11 @@ json::Value toJson(const CandidateRecord &r) {
                       {"provenance", r.provenance},
                       {"error", r.error},
                       {"started_at", r.startedAt},
-                      {"finished_at", r.finishedAt}};
+                      {"finished_at", r.finishedAt},
+                      {"owner", r.owner},
+                      {"integrity",
+                       r.integrityProblem.empty() ? "ok"
+                                                  : r.integrityProblem}};
 }
 } // namespace
 
@@ -71,6 +80,13 @@ int tensorop::runDb() {
       TuningDB::open(dbFile, /*readOnly=*/!writes);
   if (!db)
     return fail(toString(db.takeError()));
+  // Config hashes are recomputed from the sketch text, CPU or GPU.
+  std::unique_ptr<mlir::MLIRContext> ctx = makeCompilerContext();
+  (*db)->setConfigHasher([&ctx](StringRef config) {
+    return config.starts_with("#tensorop.gpu_sketch")
+               ? gpuConfigHashOfText(ctx.get(), config)
+               : configHashOfText(ctx.get(), config);
+  });
   if (writes) {
     Expected<int64_t> n = (*db)->prune(keepBest);
     if (!n)
@@ -81,6 +97,8 @@ int tensorop::runDb() {
   Expected<std::vector<CandidateRecord>> rows = (*db)->list(opFilter);
   if (!rows)
     return fail(toString(rows.takeError()));
+  for (const std::string &w : (*db)->warnings())
+    errs() << "tensorop db: warning: " << w << "\n";
   if (verb == "show") {
     if (dbArgs.size() != 2)
       return fail("show needs one id or config hash");
@@ -102,9 +120,13 @@ int tensorop::runDb() {
                     "status", "config_hash", "GFLOP/s", "op", "error");
   for (const CandidateRecord &r : *rows)
     outs() << formatv("{0,5} {1,-14} {2,-17} {3,10} {4,-36} {5}\n", r.id,
-                      r.status, r.configHash,
+                      r.integrityProblem.empty() ? r.status : "TAMPERED",
+                      r.configHash,
                       r.gflops ? formatv("{0:F1}", *r.gflops).str() : "-",
                       r.opSignature,
-                      StringRef(r.error).split('\n').first.take_front(60));
+                      StringRef(r.integrityProblem.empty() ? r.error
+                                                           : r.integrityProblem)
+                          .split('\n')
+                          .first.take_front(60));
   return 0;
 }

@@ -12,7 +12,7 @@
 #include "Commands.h"
 #include "CompilerContext.h"
 #include "TextFiles.h"
-#include "Measure.h"
+#include "tensorop/Verify/CpuGemm.h"
 
 #include "tensorop/Advisor/Advisor.h"
 #include "tensorop/Support/DataDir.h"
@@ -361,6 +361,11 @@ int tensorop::runGen() {
                 "OpenMP runtime is not available for " + hints->arch + ")");
   if (outDir.empty())
     return fail("-o DIR is required");
+  // The kernel is verified here (or under qemu, same buffers): refuse a
+  // request whose buffers do not fit before building anything.
+  if (std::string tooBig = checkGemmBufferBudget(r.m, r.n, r.k);
+      !tooBig.empty())
+    return fail(tooBig);
   std::string name = kernelName.empty() ? r.defaultName() : kernelName;
   if (!isCIdentifier(name))
     return fail("--name '" + name + "' is not a C identifier");
@@ -420,12 +425,14 @@ int tensorop::runGen() {
         return jit.takeError();
       GemmComparison check = compareWithOpenBLAS(jit->fn, r.m, r.n, r.k,
                                                  genSeed, false, 5, 0.1, 0);
+      if (!check.error.empty())
+        return createStringError(check.error);
       if (!check.verified())
         return createStringError(formatv(
             "the kernel computes wrong results: {0} elements over the error "
             "bound (max error/bound {1:E2}), {2} wrong with small-integer "
             "inputs",
-            check.before.failures, check.before.maxRatio,
+            check.before.failures(), check.before.maxRatio,
             check.exactMismatches));
       return Error::success();
     });
@@ -495,6 +502,8 @@ int tensorop::runGen() {
                               r.n, r.k, genSeed, !noBench, 7, 0.1, peak,
                               /*second=*/nullptr,
                               /*settleSeconds=*/genThreads > 1 ? 0.3 : 0);
+    if (!cmp.error.empty())
+      return fail(cmp.error);
     verified = cmp.verified() && !cmp.fasterThanPeak;
     verification = json::Object{
         {"performed", true},
@@ -506,7 +515,7 @@ int tensorop::runGen() {
         {"bound", "|C - R| <= 2*K*6e-8*(|A||B|) + 6e-8*|R|"},
         {"output_prefill", "NaN"},
         {"max_error_ratio", cmp.before.maxRatio},
-        {"elements_over_bound", cmp.before.failures},
+        {"elements_over_bound", cmp.before.failures()},
         {"exact_small_integer_mismatches", cmp.exactMismatches},
         {"max_error_ratio_after_timing",
          cmp.timed ? json::Value(cmp.after.maxRatio) : json::Value(nullptr)},
@@ -618,7 +627,7 @@ int tensorop::runGen() {
                   "bound)\n- small-integer inputs (exact): {4} mismatches\n"
                   "- result: **{5}**\n\n",
                   name, unsigned(genSeed), cmp.before.maxRatio,
-                  cmp.before.failures, cmp.exactMismatches,
+                  cmp.before.failures(), cmp.exactMismatches,
                   verified ? "passed" : "FAILED")
               .str();
   else if (crossRun)

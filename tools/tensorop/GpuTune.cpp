@@ -1,8 +1,8 @@
 //===- GpuTune.cpp - tensorop tune for NVIDIA targets ---------------------===//
 
 #include "GpuTune.h"
-#include "ChildProcess.h"
-#include "Measure.h"
+#include "tensorop/Process/ProcessRunner.h"
+#include "tensorop/Verify/CpuGemm.h"
 #include "TextFiles.h"
 #include "TuneModel.h"
 
@@ -316,6 +316,9 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
   if (!opened)
     return fail(toString(opened.takeError()));
   TuningDB &db = **opened;
+  db.setConfigHasher([&ctx](StringRef config) {
+    return gpuConfigHashOfText(&ctx, config);
+  });
   // GPU rows are keyed by the target; the device that measured them is in
   // their provenance.
   const std::string fingerprint = target->hints.name;
@@ -688,18 +691,34 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
                   hash == op.builtinHash ? " (the builtin sketch)" : "")
               .str());
       std::string name = formatv("op{0}_{1}", opIndex, hash).str();
-      Expected<GpuCompiledKernel> compiled =
-          compileGpuKernel(ctx, p, o.target, config, workDir, name);
       int64_t id;
       if (abandoned.count(hash)) {
         id = abandoned[hash];
       } else {
-        Expected<int64_t> newId =
-            compiled && batch ? db.markPending(start) : db.markStarted(start);
-        if (!newId)
-          return fail(toString(newId.takeError()));
-        id = *newId;
+        Expected<Claim> claimed = db.claim(
+            start, batch ? status::kPending : status::kStarted);
+        if (!claimed)
+          return fail(toString(claimed.takeError()));
+        if (claimed->kind != Claim::Claimed) {
+          // Another tuner sharing the database took this candidate during
+          // this run: its result informs the tree but is not counted
+          // against this tuner's budget, nor as its failure.
+          CandidateRecord r = claimed->record;
+          if (claimed->kind == Claim::InFlight) {
+            Expected<CandidateRecord> ended = db.waitFor(claimed->id);
+            if (!ended)
+              return fail(toString(ended.takeError()));
+            r = *ended;
+          }
+          feedback(r.status == status::kOk && r.integrityProblem.empty()
+                       ? reward(r)
+                       : 0);
+          continue;
+        }
+        id = claimed->id;
       }
+      Expected<GpuCompiledKernel> compiled =
+          compileGpuKernel(ctx, p, o.target, config, workDir, name);
       if (!compiled) {
         CandidateRecord r = start;
         r.status = status::kCompileError;

@@ -12,11 +12,11 @@
 
 #include "Commands.h"
 #include "CompilerContext.h"
-#include "ChildProcess.h"
+#include "tensorop/Process/ProcessRunner.h"
 #include "GpuTune.h"
 #include "TextFiles.h"
 #include "TuneModel.h"
-#include "Measure.h"
+#include "tensorop/Verify/CpuGemm.h"
 
 #include "tensorop/Advisor/Advisor.h"
 #include "tensorop/Emitters/Emitter.h"
@@ -262,6 +262,10 @@ int tensorop::runTune() {
   });
   if (problems.empty())
     return fail("no supported GEMM in " + input);
+  for (const GemmProblem &p : problems)
+    if (std::string tooBig = checkGemmBufferBudget(p.m, p.n, p.k);
+        !tooBig.empty())
+      return fail(tooBig);
 
   Expected<std::string> target = resolveTargetName(tTarget);
   if (!target)
@@ -297,6 +301,8 @@ int tensorop::runTune() {
   if (!opened)
     return fail(toString(opened.takeError()));
   TuningDB &db = **opened;
+  db.setConfigHasher(
+      [&ctx](StringRef config) { return configHashOfText(&ctx, config); });
   if (db.suspectMarkedOnOpen())
     errs() << "tensorop tune: " << db.suspectMarkedOnOpen()
            << " candidate(s) left running by an earlier run marked suspect "
@@ -353,7 +359,7 @@ int tensorop::runTune() {
     double best = 0, first = -1;
     std::string bestConfig;
     std::string firstConfig; // The builtin advisor's sketch (first point).
-    unsigned done = 0, resumed = 0;
+    unsigned done = 0, resumed = 0, byOthers = 0;
     auto start = std::chrono::steady_clock::now();
     auto progress = [&](bool final) {
       std::string fails;
@@ -369,10 +375,13 @@ int tensorop::runTune() {
                     .str()
               : "";
       std::string line =
-          formatv("[tune] {0}: {1}/{2} candidates ({3} from the db), best "
-                  "{4:F1} GFLOP/s, failures:{5}{6}",
+          formatv("[tune] {0}: {1}/{2} candidates ({3} from the db{7}), "
+                  "best {4:F1} GFLOP/s, failures:{5}{6}",
                   sig, done, unsigned(budget), resumed, best,
-                  fails.empty() ? " none" : fails, left)
+                  fails.empty() ? " none" : fails, left,
+                  byOthers ? formatv(", {0} more by other tuners", byOthers)
+                                 .str()
+                           : "")
               .str();
       if (tty)
         errs() << "\r" << line << "\033[K" << (final ? "\n" : "");
@@ -426,24 +435,31 @@ int tensorop::runTune() {
       std::string config;
       raw_string_ostream(config) << attr;
       std::string hash = configHash(choice);
-      Expected<std::optional<CandidateRecord>> known =
-          db.find(sig, fingerprint, hash);
-      if (!known)
-        return fail(toString(known.takeError()));
+      CandidateRecord start = candidateToStart(
+          sig, fingerprint, config, hash, emitterHash, bool(proposal),
+          llmModel,
+          formatv("mcts seed={0}, advisor={1}", tSeed, tuneAdvisor.getValue())
+              .str());
+      Expected<Claim> claimed = db.claim(start);
+      if (!claimed)
+        return fail(toString(claimed.takeError()));
       CandidateRecord result;
-      if (*known) {
-        result = **known;
-        ++resumed;
+      // Rows another tuner measures during this run are its budget, not
+      // ours: they inform the search but are not counted.
+      bool counts = true;
+      if (claimed->kind == Claim::InFlight) {
+        Expected<CandidateRecord> ended = db.waitFor(claimed->id);
+        if (!ended)
+          return fail(toString(ended.takeError()));
+        result = *ended;
+        counts = false;
+        ++byOthers;
+      } else if (claimed->kind == Claim::Known) {
+        result = claimed->record;
+        counts = claimed->id <= db.maxIdAtOpen();
+        ++(counts ? resumed : byOthers);
       } else {
-        CandidateRecord start = candidateToStart(
-            sig, fingerprint, config, hash, emitterHash, bool(proposal),
-            llmModel,
-            formatv("mcts seed={0}, advisor={1}", tSeed,
-                    tuneAdvisor.getValue())
-                .str());
-        Expected<int64_t> id = db.markStarted(start);
-        if (!id)
-          return fail(toString(id.takeError()));
+        Expected<int64_t> id = claimed->id;
         std::string symbol = "cand_" + hash;
         Expected<LoweredModule> lowered = lowerWithPipeline(
             ctx, gemmModuleSource(symbol, p.m, p.n, p.k, config),
@@ -467,10 +483,13 @@ int tensorop::runTune() {
         if (Error e = db.finish(*id, result))
           return fail(toString(std::move(e)));
       }
-      ++done;
-      double gflops = result.status == status::kOk ? result.gflops.value_or(0)
-                                                   : 0;
-      if (result.status != status::kOk)
+      if (counts)
+        ++done;
+      double gflops = result.status == status::kOk &&
+                              result.integrityProblem.empty()
+                          ? result.gflops.value_or(0)
+                          : 0;
+      if (result.status != status::kOk && counts)
         ++failures[result.status];
       if (first < 0) {
         first = gflops;

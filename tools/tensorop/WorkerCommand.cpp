@@ -10,7 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
-#include "Measure.h"
+#include "tensorop/Verify/CpuGemm.h"
 
 #include "tensorop/Runtime/ObjectFile.h"
 
@@ -19,7 +19,6 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <csignal>
 #include <unistd.h>
@@ -45,43 +44,6 @@ cl::opt<int> wrounds("rounds", cl::sub(workerCmd), cl::init(5));
 cl::opt<double> wroundSeconds("round-seconds", cl::sub(workerCmd),
                               cl::init(0.05));
 
-constexpr uint32_t kCanary = 0x7fc0dead; // a quiet NaN no kernel computes
-constexpr size_t kCanaryCells = 64;
-
-/// C with canaries before it and a PROT_NONE page right after it.
-class GuardedMatrix {
-public:
-  explicit GuardedMatrix(size_t n) : n(n) {
-    size_t page = sysconf(_SC_PAGESIZE);
-    size_t bytes = (kCanaryCells + n) * sizeof(float);
-    dataBytes = (bytes + page - 1) / page * page;
-    base = static_cast<char *>(mmap(nullptr, dataBytes + page,
-                                    PROT_READ | PROT_WRITE,
-                                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
-    mprotect(base + dataBytes, page, PROT_NONE);
-    c = reinterpret_cast<float *>(base + dataBytes) - n;
-    canaries = reinterpret_cast<uint32_t *>(c) - kCanaryCells;
-    for (size_t i = 0; i < kCanaryCells; ++i)
-      canaries[i] = kCanary;
-  }
-  ~GuardedMatrix() { munmap(base, dataBytes + sysconf(_SC_PAGESIZE)); }
-  bool canariesIntact() const {
-    for (size_t i = 0; i < kCanaryCells; ++i)
-      if (canaries[i] != kCanary)
-        return false;
-    return true;
-  }
-  void fillNaN() {
-    std::fill(c, c + n, std::numeric_limits<float>::quiet_NaN());
-  }
-  float *c;
-
-private:
-  size_t n, dataBytes;
-  char *base;
-  uint32_t *canaries;
-};
-
 int emit(json::Object o) {
   outs() << json::Value(std::move(o)) << "\n";
   outs().flush();
@@ -105,24 +67,30 @@ int tensorop::runWorker() {
                                toString(loaded.takeError())}});
   auto fn = reinterpret_cast<GemmFn>(loaded->symbol);
   int64_t m = wm, n = wn, k = wk;
+  if (std::string tooBig = checkGemmBufferBudget(m, n, k); !tooBig.empty())
+    return emit(json::Object{{"status", "crash"}, {"error", tooBig}});
   AlignedBuffer a(m * k), b(k * n);
-  GuardedMatrix c(m * n);
+  GuardedBuffer c(m * n);
+  if (!a.ok() || !b.ok() || !c.ok())
+    return emit(json::Object{{"status", "crash"},
+                 {"error", "cannot allocate the buffers"}});
 
   // Exact test with small integers.
-  for (size_t i = 0; i < a.size; ++i)
-    a.data[i] = float(int((i * 7 + wseed) % 9) - 4);
-  for (size_t i = 0; i < b.size; ++i)
-    b.data[i] = float(int((i * 5 + wseed * 3) % 9) - 4);
-  Reference exact = computeReference(a.data, b.data, m, n, k);
-  c.fillNaN();
-  fn(a.data, b.data, c.c);
-  if (!c.canariesIntact())
-    return emit(json::Object{{"status", "out_of_bounds"},
-                 {"error", "the kernel wrote before C"}});
-  int64_t mismatches = 0;
-  for (size_t i = 0; i < exact.r.size(); ++i)
-    if (!(double(c.c[i]) == exact.r[i]))
-      ++mismatches;
+  fillSmallIntegers(a.data, a.size, 7, wseed);
+  fillSmallIntegers(b.data, b.size, 5, uint64_t(wseed) * 3);
+  int64_t mismatches;
+  {
+    GemmReference exact = computeReference(a.data, b.data, m, n, k);
+    if (!exact.ok())
+      return emit(json::Object{{"status", "crash"},
+                   {"error", "cannot allocate the fp64 reference"}});
+    c.fillNaN();
+    fn(a.data, b.data, c.data());
+    if (!c.canariesIntact())
+      return emit(json::Object{{"status", "out_of_bounds"},
+                   {"error", "the kernel wrote before C"}});
+    mismatches = countExactMismatches(c.data(), exact.values);
+  }
   if (mismatches)
     return emit(json::Object{{"status", "wrong_answer"},
                  {"exact_mismatches", mismatches},
@@ -133,10 +101,13 @@ int tensorop::runWorker() {
 
   fillRandom(a.data, a.size, wseed);
   fillRandom(b.data, b.size, wseed + 1);
-  Reference ref = computeReference(a.data, b.data, m, n, k);
+  GemmReference ref = computeReference(a.data, b.data, m, n, k);
+  if (!ref.ok())
+    return emit(json::Object{{"status", "crash"},
+                 {"error", "cannot allocate the fp64 reference"}});
   c.fillNaN();
-  fn(a.data, b.data, c.c);
-  Check before = checkResult(c.c, ref);
+  fn(a.data, b.data, c.data());
+  Check before = checkResult(c.data(), ref);
   if (!c.canariesIntact())
     return emit(json::Object{{"status", "out_of_bounds"},
                  {"error", "the kernel wrote before C"}});
@@ -145,12 +116,12 @@ int tensorop::runWorker() {
                  {"error_ratio", before.maxRatio},
                  {"error", formatv("{0} elements over the bound (max "
                                    "error/bound {1:E2})",
-                                   before.failures, before.maxRatio)
+                                   before.failures(), before.maxRatio)
                                .str()}});
   c.fillNaN();
-  TimingSamples t = timeAlternating([&] { fn(a.data, b.data, c.c); },
+  TimingSamples t = timeAlternating([&] { fn(a.data, b.data, c.data()); },
                                     [] {}, wrounds, wroundSeconds);
-  Check after = checkResult(c.c, ref);
+  Check after = checkResult(c.data(), ref);
   if (!c.canariesIntact())
     return emit(json::Object{{"status", "out_of_bounds"},
                  {"error", "the kernel wrote before C while timed"}});

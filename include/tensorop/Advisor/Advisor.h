@@ -53,6 +53,8 @@ struct SketchChoice {
   /// choice is illegal for the target.
   SketchAttr toAttr(MLIRContext *ctx, const TargetHints &target,
                     std::string &error) const;
+  /// The choice an attribute holds (its inverse on the knobs).
+  static SketchChoice fromAttr(SketchAttr attr);
 };
 
 /// Checks a proposed choice beyond its legality (for example: compiles and

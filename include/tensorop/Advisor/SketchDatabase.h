@@ -14,11 +14,20 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
-namespace mlir::tensorop {
+namespace mlir {
+class MLIRContext;
+namespace tensorop {
+
+/// Recomputes the hash of a row's sketch text (nullopt: not a sketch the
+/// hasher understands); rows whose hash does not match are ignored.
+using SketchConfigHasher =
+    std::function<std::optional<std::string>(llvm::StringRef config)>;
 
 /// One tuned sketch: the attribute text, the hash of its knobs, and its
 /// speed when measured.
@@ -37,10 +46,16 @@ public:
   /// fingerprint; nullopt if there is none.
   virtual llvm::Expected<std::optional<TunedSketch>>
   best(llvm::StringRef opSignature, llvm::StringRef targetFingerprint) = 0;
+  /// Rows read so far that failed their integrity checks, one line each
+  /// (each reported once); best() skips them.
+  virtual const std::vector<std::string> &warnings() const = 0;
+  /// How best() rechecks a row's config hash. The opener sets the one of
+  /// #tensorop.sketch; the NVIDIA pass sets that of #tensorop.gpu_sketch.
+  virtual void setConfigHasher(SketchConfigHasher hasher) = 0;
 };
 
-using SketchDatabaseOpener =
-    llvm::Expected<std::unique_ptr<SketchDatabase>> (*)(llvm::StringRef path);
+using SketchDatabaseOpener = llvm::Expected<std::unique_ptr<SketchDatabase>> (*)(
+    llvm::StringRef path, MLIRContext *ctx);
 
 /// Installs the opener openSketchDatabase uses.
 void registerSketchDatabaseOpener(SketchDatabaseOpener opener);
@@ -48,8 +63,9 @@ void registerSketchDatabaseOpener(SketchDatabaseOpener opener);
 /// Opens the database at `path` read-only through the registered opener; an
 /// error says so when no tuner library was linked.
 llvm::Expected<std::unique_ptr<SketchDatabase>>
-openSketchDatabase(llvm::StringRef path);
+openSketchDatabase(llvm::StringRef path, MLIRContext *ctx);
 
-} // namespace mlir::tensorop
+} // namespace tensorop
+} // namespace mlir
 
 #endif // TENSOROP_ADVISOR_SKETCHDATABASE_H

@@ -1,15 +1,19 @@
 //===- Emitter.h - Run emitter scripts and check what they print -*- C++ -*-===//
 //
 // Emitter scripts (python_emitters/*.py) take a JSON spec on stdin and print a
-// JSON object with the microkernel's code. This library runs them with a
-// timeout, validates the answer, checks that the code assembles for the
-// target with LLVM MC, and caches the result by content hash.
+// JSON object with the microkernel's code. runEmitterScript() is the one
+// runner and cache of every emitter, CPU and NVIDIA: it runs the script
+// (shipped ones with a timeout, LLM-written ones in the sandbox), has the
+// caller validate the answer and caches it by a content hash of everything
+// that determines it. runEmitter() is the CPU microkernel's use of it, which
+// also checks that the code assembles for the target with LLVM MC.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TENSOROP_EMITTERS_EMITTER_H
 #define TENSOROP_EMITTERS_EMITTER_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
@@ -57,8 +61,48 @@ void writeCacheFile(llvm::StringRef path, llvm::StringRef text);
 /// <prefix>/share/tensorop next to the installed binary).
 std::string defaultEmitterDir();
 
-/// Runs (or fetches from the cache) the emitter; every failure is an error
-/// with the emitter's name and what went wrong.
+/// One run of an emitter script, as the cache sees it.
+struct EmitterScriptRequest {
+  std::string script;   ///< Emitter family: runs <dir>/<script>.py.
+  std::string dir;      ///< "" = defaultEmitterDir().
+  std::string specText; ///< The JSON spec sent on stdin.
+  /// The caller's contract with its emitters ("tensorop-emitter/1", ...):
+  /// bumped when it changes, so stale entries are not reused.
+  std::string protocol;
+  /// Anything else the answer depends on (e.g. the target triple and CPU).
+  std::string target;
+  unsigned timeoutSeconds = 30;
+  /// Shipped emitters are trusted (run with a timeout); LLM-written ones are
+  /// not and run in the sandbox (refused where none can be made, unless
+  /// allowUnsandboxed).
+  bool trusted = true;
+  bool allowUnsandboxed = false;
+};
+
+struct EmitterScriptAnswer {
+  std::string text; ///< What the script printed (a JSON object).
+  std::string hash; ///< The cache key (SHA-256, hex).
+  bool fromCache = false;
+};
+
+/// The cache key of a run: SHA-256 of the protocol, the script text
+/// `scriptText`, every Python file of the shared package the script can
+/// import (<dir>/tensorop_emit/ and the default emitter directory's), the
+/// spec and the target.
+std::string emitterCacheKey(const EmitterScriptRequest &request,
+                            llvm::StringRef scriptText);
+
+/// Runs the script, or fetches its answer from the cache
+/// ($TENSOROP_CACHE_DIR/emitters/). `validate` checks an answer: a cached
+/// one that fails is ignored (and rewritten), a fresh one that fails is the
+/// error; only fresh answers that pass are cached.
+llvm::Expected<EmitterScriptAnswer> runEmitterScript(
+    const EmitterScriptRequest &request,
+    llvm::function_ref<llvm::Error(llvm::StringRef answer, bool fromCache)>
+        validate);
+
+/// Runs (or fetches from the cache) a CPU microkernel emitter; every
+/// failure is an error with the emitter's name and what went wrong.
 llvm::Expected<EmittedKernel> runEmitter(const EmitterRequest &request);
 
 /// Checks that `asmText`, an LLVM inline-asm body with operands $0..$N,

@@ -12,6 +12,7 @@
 #define TENSOROP_GPU_GPUADVISOR_H
 
 #include "tensorop/Targets/TargetHints.h"
+#include "tensorop/Transforms/GpuMatmulSupport.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
@@ -37,15 +38,6 @@ struct GpuTarget {
 /// Reads hints/<target>.json (an nvidia-* target).
 llvm::Expected<GpuTarget> loadGpuTarget(llvm::StringRef target,
                                         llvm::StringRef hintsDir = "");
-
-/// A static row-major GEMM C[M][N] (+)= A[M][K] * B[K][N].
-struct GpuGemmProblem {
-  int64_t m = 0, n = 0, k = 0;
-  std::string aType;     ///< storage type of A and B: "bf16", "f16", "f32"
-  std::string cType;     ///< "f32", "bf16", "f16"
-  std::string precision; ///< "bf16", "f16", "tf32", "f32"
-  bool accumulate = false;
-};
 
 /// The typed form of #tensorop.gpu_sketch.
 struct GpuSketchChoice {

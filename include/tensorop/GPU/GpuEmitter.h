@@ -1,9 +1,9 @@
 //===- GpuEmitter.h - Run the NVIDIA emitter scripts ------------*- C++ -*-===//
 //
 // The NVIDIA emitters print a whole kernel body as PTX plus its launch
-// (grid, threads, shared memory, parameters) as JSON. This runs one with a
-// timeout, validates the answer and caches it by content hash, like the CPU
-// emitter runner.
+// (grid, threads, shared memory, parameters) as JSON. This runs one through
+// the emitter runner and cache every emitter shares (runEmitterScript in
+// tensorop/Emitters/Emitter.h) and validates the answer.
 //
 //===----------------------------------------------------------------------===//
 

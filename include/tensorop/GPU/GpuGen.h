@@ -48,15 +48,6 @@ std::string gpuGemmModuleSource(llvm::StringRef name, int64_t m, int64_t n,
 /// A context with every dialect, pass and translation the NVIDIA path uses.
 std::unique_ptr<MLIRContext> makeGpuCompilerContext();
 
-/// "bf16", "f16", "f32", or "" for other element types.
-std::string gpuElementTypeName(Type type);
-
-/// The GPU GEMM a linalg.matmul computes (static 2-D row-major tensors or
-/// memrefs, bf16/f16/f32 inputs, `tensorop.precision` honoured); failure
-/// with the reason otherwise.
-llvm::FailureOr<GpuGemmProblem> matchGpuMatmul(linalg::MatmulOp op,
-                                               std::string &reason);
-
 /// One kernel for the tuner: DIR/NAME.{cubin|fatbin|ptx} and
 /// DIR/NAME.launch.json (what tensorop-gpu-runner loads) for C = A*B with
 /// the given sketch. No host object, no report.

@@ -18,6 +18,7 @@
 #include "tensorop/GPU/GpuAdvisor.h"
 #include "tensorop/Tuner/SearchSpace.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -76,9 +77,13 @@ private:
   std::vector<Knob> knobs; ///< The knobs of the family, in decision order.
 };
 
-/// The tuning-database identity of a GPU GEMM and of a GPU sketch.
-std::string gpuOpSignature(const GpuGemmProblem &problem);
+/// The tuning-database identity of a GPU sketch (that of the GEMM is
+/// gpuOpSignature in Transforms/GpuMatmulSupport.h).
 std::string gpuConfigHash(const GpuSketchChoice &sketch);
+/// Recomputes the config hash of a tuning-database row holding a
+/// #tensorop.gpu_sketch (for TuningDB::setConfigHasher).
+std::optional<std::string> gpuConfigHashOfText(MLIRContext *ctx,
+                                               llvm::StringRef config);
 
 } // namespace mlir::tensorop
 

@@ -125,6 +125,10 @@ private:
 /// they had before the knob existed.
 std::string canonicalConfig(const SketchChoice &c);
 std::string configHash(const SketchChoice &c);
+/// Recomputes the config hash of a tuning-database row holding a
+/// #tensorop.sketch (for TuningDB::setConfigHasher).
+std::optional<std::string> configHashOfText(MLIRContext *ctx,
+                                            llvm::StringRef config);
 
 } // namespace mlir::tensorop
 

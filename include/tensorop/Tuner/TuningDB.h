@@ -6,6 +6,19 @@
 // next open and marked "suspect"; rerunning resumes without re-measuring
 // anything that finished.
 //
+// Several tuners may share one database. A "started" row is held by a lease:
+// the row names its owner (host, pid, a random token) and a time the lease
+// runs until. Only a row whose lease ran out, or whose owner process on this
+// host is gone, is marked suspect; a live tuner's in-flight row is waited
+// for, never counted as a failure. claim() takes a candidate atomically, so
+// two tuners never insert the same one.
+//
+// Every row carries an integrity hash over its config and results, and the
+// config's hash is recomputed on read when a ConfigHasher is set: a row that
+// fails either check is reported (warnings()) and ignored by best(). This
+// catches corruption and hand edits, not an attacker who can rewrite the
+// file and recompute the (public) hashes.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TENSOROP_TUNER_TUNINGDB_H
@@ -14,6 +27,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -48,6 +62,32 @@ struct CandidateRecord {
   std::optional<double> medianSeconds, minSeconds, gflops, errorRatio;
   std::string provenance, error;
   std::string startedAt, finishedAt;
+  /// The tuner holding a started row ("host:pid:token"), and until when
+  /// (seconds since the epoch).
+  std::string owner;
+  std::optional<int64_t> leaseUntil;
+  /// Non-empty when the row failed its integrity check: why.
+  std::string integrityProblem;
+};
+
+/// Recomputes the config hash of a row's config text; nullopt when the
+/// text is not a sketch the hasher understands.
+using ConfigHasher =
+    std::function<std::optional<std::string>(llvm::StringRef config)>;
+
+/// What claim() found for a candidate.
+struct Claim {
+  enum Kind {
+    /// The row is ours (inserted, or a tampered row reset): run it.
+    Claimed,
+    /// The row holds a result (or is pending for a batch): use it.
+    Known,
+    /// Another live tuner is running it: waitFor() it.
+    InFlight,
+  };
+  Kind kind = Claimed;
+  int64_t id = 0;
+  CandidateRecord record; ///< Known / InFlight: the row as found.
 };
 
 class TuningDB {
@@ -63,7 +103,19 @@ public:
   llvm::Expected<std::optional<CandidateRecord>>
   find(llvm::StringRef opSignature, llvm::StringRef targetFingerprint,
        llvm::StringRef configHash);
-  /// Inserts the row with status "started" (committed before returning).
+  /// Takes the candidate `record` names (op, target, config hash) in one
+  /// transaction: inserts it with `initialStatus` ("started" or "pending")
+  /// and this tuner's lease, or reports the row already there (a row whose
+  /// lease ran out becomes suspect and is Known).
+  llvm::Expected<Claim> claim(const CandidateRecord &record,
+                              llvm::StringRef initialStatus = status::kStarted);
+  /// Waits until another tuner's in-flight row ends (or its lease runs out:
+  /// then it is marked suspect); returns the row as it ended.
+  llvm::Expected<CandidateRecord> waitFor(int64_t id);
+  /// Extends this tuner's lease on a started row.
+  llvm::Error renew(int64_t id);
+  /// Inserts the row with status "started" (committed before returning);
+  /// an error if the candidate has a row already (use claim()).
   llvm::Expected<int64_t> markStarted(const CandidateRecord &record);
   /// Inserts the row with status "pending" (exported to a batch).
   llvm::Expected<int64_t> markPending(const CandidateRecord &record);
@@ -73,7 +125,8 @@ public:
   /// Deletes one row: a candidate that was never measured because the
   /// measuring machine itself failed (not the candidate's doing).
   llvm::Error forget(int64_t id);
-  /// The fastest verified row for an op on a target.
+  /// The fastest verified row for an op on a target that passes its
+  /// integrity checks (rows that fail are skipped and reported).
   llvm::Expected<std::optional<CandidateRecord>>
   best(llvm::StringRef opSignature, llvm::StringRef targetFingerprint);
   /// Every row, in insertion order (optionally of one op).
@@ -85,16 +138,48 @@ public:
   /// How many rows `open` marked suspect.
   int64_t suspectMarkedOnOpen() const { return suspectOnOpen; }
   const std::string &path() const { return filePath; }
+  /// This handle's owner id ("host:pid:token"), written into its leases.
+  const std::string &ownerId() const { return owner; }
+  /// The largest row id when the database was opened: rows above it were
+  /// added during this run (by this tuner or a concurrent one).
+  int64_t maxIdAtOpen() const { return idAtOpen; }
+  /// Rows read so far that failed their integrity checks, one line each
+  /// (each row reported once).
+  const std::vector<std::string> &warnings() const { return warningList; }
+  /// Recompute config hashes on read with `hasher` (rows whose config does
+  /// not hash to their config_hash are then reported and ignored).
+  void setConfigHasher(ConfigHasher hasher) { configHasher = std::move(hasher); }
+  /// Seconds a lease lasts (default 900; $TENSOROP_DB_LEASE_SECONDS).
+  int64_t leaseSeconds() const { return leaseLength; }
+  bool isReadOnly() const { return readOnlyHandle; }
 
 private:
   TuningDB() = default;
   llvm::Error exec(llvm::StringRef sql);
   llvm::Expected<int64_t> insert(const CandidateRecord &record,
                                  llvm::StringRef initialStatus);
+  llvm::Error migrateFromVersion1();
+  llvm::Error rehash(int64_t id);
+  llvm::Expected<int64_t> expireLeases(std::optional<int64_t> onlyId);
+  /// Checks a row against its stored integrity hash and its config hash;
+  /// sets integrityProblem and records a warning on failure.
+  void check(CandidateRecord &record, llvm::StringRef storedHash);
   sqlite3 *db = nullptr;
   std::string filePath;
+  std::string owner;
   int64_t suspectOnOpen = 0;
+  int64_t idAtOpen = 0;
+  int64_t leaseLength = 900;
+  int schemaVersion = 0;
+  bool readOnlyHandle = false;
+  ConfigHasher configHasher;
+  std::vector<std::string> warningList;
+  std::vector<int64_t> reportedIds;
 };
+
+/// The integrity hash of a row: SHA-256 over its identity, config and
+/// results (not its id, owner or lease).
+std::string rowIntegrityHash(const CandidateRecord &record);
 
 /// Current UTC time as ISO 8601.
 std::string utcNow();

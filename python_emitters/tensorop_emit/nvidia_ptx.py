@@ -14,13 +14,9 @@ registers LLVM's NVPTX back end declares around the inline asm (``%r``,
 """
 
 import json
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-from tensorop_emit.common import (SpecError, get_choice, get_int,  # noqa: E402
-                                  run_emitter)
+from .common import SpecError, get_choice, get_int, run_emitter
 
 __all__ = ["SpecError", "get_choice", "get_int", "run_emitter", "ELEM_BYTES",
            "OUT_DTYPES", "TMA_DTYPE", "ceil_div", "PtxBody", "out_store",

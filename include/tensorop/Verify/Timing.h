@@ -1,0 +1,50 @@
+//===- Timing.h - Interleaved timing and machine facts ----------*- C++ -*-===//
+//
+// shared/MEASURE.md: ours and the baselines run alternately in one process
+// (A B A B ...), at least five rounds after warm-up; report the median and
+// the best; reject a timing faster than the machine's peak.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSOROP_VERIFY_TIMING_H
+#define TENSOROP_VERIFY_TIMING_H
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace tensorop {
+
+/// Measured fp32 FMA peak of one core in GFLOP/s (12 independent zmm FMA
+/// chains, or ymm without AVX-512); 0 where unknown.
+double measureFmaPeakGflops();
+
+/// Seconds per call of `fn`, one sample per round, alternating two
+/// functions A B A B ... so both see the same machine state.
+struct TimingSamples {
+  std::vector<double> a, b;
+};
+TimingSamples timeAlternating(const std::function<void()> &fa,
+                              const std::function<void()> &fb, int rounds,
+                              double minRoundSeconds);
+
+/// Seconds per call of each function, one sample per round, in turn
+/// (f0 f1 f2 f0 f1 f2 ...). With `settleSeconds` > 0, sleeps that long
+/// (untimed) before each function's batch: multithreaded libraries keep
+/// their workers spinning for a while after returning (libomp 200 ms,
+/// OpenBLAS about 0.1 s), which would otherwise steal cores from the next
+/// side.
+std::vector<std::vector<double>>
+timeRoundRobin(const std::vector<std::function<void()>> &fns, int rounds,
+               double minRoundSeconds, double settleSeconds = 0);
+
+double median(std::vector<double> v);
+double minimum(const std::vector<double> &v);
+
+/// Facts about this machine for benchmark records.
+std::string cpuModelName();
+std::string cpuFamilyModel();
+
+} // namespace tensorop
+
+#endif // TENSOROP_VERIFY_TIMING_H
