@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tensorop/Support/DataDir.h"
 #include "tensorop/Driver/Backend.h"
 #include "tensorop/Driver/CompilerContext.h"
 #include "tensorop/Driver/TextFiles.h"
@@ -90,7 +91,7 @@ Expected<json::Array> verifyUnderQemu(const TargetHints &h, StringRef name,
         " not found (apt-get install qemu-user clang-22 and the "
         "gcc-<arch>-linux-gnu cross tool chain)");
   std::string harness =
-      std::string(TENSOROP_SOURCE_DIR) + "/tools/tensorop/harness/gemm_check.c";
+      mlir::tensorop::dataPath("harness/gemm_check.c");
   std::string exe = (dir + "/" + name + ".check").str();
   std::string targetFlag =
       riscv ? "--target=riscv64-linux-gnu" : "--target=aarch64-linux-gnu";

@@ -20,6 +20,7 @@
 
 #include "tensorop/Advisor/Advisor.h"
 #include "tensorop/Emitters/Emitter.h"
+#include "tensorop/LLM/LLMAdvisor.h"
 #include "tensorop/LLM/LLMClient.h"
 #include "tensorop/Runtime/JitGemm.h"
 #include "tensorop/Runtime/ObjectFile.h"

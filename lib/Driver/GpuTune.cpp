@@ -322,10 +322,7 @@ int tensorop::runGpuTune(const TuneOptions &o) {
   // GPU rows are keyed by the target; the device that measured them is in
   // their provenance.
   const std::string fingerprint = target->hints.name;
-  std::string emitterDir = std::getenv("TENSOROP_EMITTER_DIR")
-                               ? std::getenv("TENSOROP_EMITTER_DIR")
-                               : std::string(TENSOROP_SOURCE_DIR) +
-                                     "/python_emitters";
+  std::string emitterDir = defaultEmitterDir();
 
   // Where the runner runs: here (check it finds a GPU first), or on the
   // machine run.sh is taken to.

@@ -4,6 +4,7 @@
 #include "tensorop/Emitters/Sandbox.h"
 #include "tensorop/Emitters/UKernelOperands.h"
 #include "tensorop/Process/ProcessRunner.h"
+#include "tensorop/Support/DataDir.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -30,7 +31,7 @@ static constexpr StringLiteral kProtocol = "tensorop-emitter/1";
 std::string mlir::tensorop::defaultEmitterDir() {
   if (const char *env = std::getenv("TENSOROP_EMITTER_DIR"))
     return env;
-  return std::string(TENSOROP_SOURCE_DIR) + "/python_emitters";
+  return dataPath("python_emitters");
 }
 
 void mlir::tensorop::writeCacheFile(StringRef path, StringRef text) {

@@ -7,6 +7,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <atomic>
 #include <cmath>
 
 using namespace mlir;
@@ -271,4 +272,21 @@ llvm::json::Object mlir::tensorop::emitterSpec(const GpuSketchChoice &s,
     spec["stages"] = s.stages;
   }
   return spec;
+}
+
+static std::atomic<GpuLLMProposer> gpuLLMProposer{nullptr};
+
+void mlir::tensorop::registerGpuLLMProposer(GpuLLMProposer proposer) {
+  gpuLLMProposer = proposer;
+}
+
+llvm::Expected<GpuSketchChoice>
+mlir::tensorop::proposeGpuSketchWithLLM(const GpuGemmProblem &p,
+                                        const GpuTarget &t,
+                                        std::vector<AdvisorNote> &notes) {
+  if (GpuLLMProposer proposer = gpuLLMProposer)
+    return proposer(p, t, notes);
+  return llvm::createStringError(
+      "advisor=llm is not available for NVIDIA targets: this build/consumer "
+      "did not link TensorOp::LLM with TensorOp::NVIDIA (TensorOpGPULLM)");
 }

@@ -11,12 +11,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorop/Advisor/AdvisorNote.h"
+#include "tensorop/Advisor/SketchDatabase.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/GPU/GpuAdvisor.h"
 #include "tensorop/GPU/GpuSearchSpace.h"
 #include "tensorop/GPU/Passes.h"
 #include "tensorop/Transforms/GpuMatmulSupport.h"
-#include "tensorop/Tuner/TuningDB.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -36,11 +36,11 @@ namespace {
 /// The best verified record of the tuning database for this GEMM on this
 /// target (said in a remark), nullopt if there is none (also said).
 FailureOr<std::optional<GpuSketchChoice>>
-lookupTunedGpuSketch(linalg::MatmulOp op, TuningDB &db,
+lookupTunedGpuSketch(linalg::MatmulOp op, SketchDatabase &db,
                      const GpuGemmProblem &p, const GpuTarget &t) {
   std::string signature = gpuOpSignature(p);
   size_t reported = db.warnings().size();
-  llvm::Expected<std::optional<CandidateRecord>> best =
+  llvm::Expected<std::optional<TunedSketch>> best =
       db.best(signature, t.hints.name);
   // Rows that failed their integrity checks were skipped: say which.
   for (size_t i = reported; i < db.warnings().size(); ++i)
@@ -55,7 +55,7 @@ lookupTunedGpuSketch(linalg::MatmulOp op, TuningDB &db,
                     << "'; using the advisor";
     return std::optional<GpuSketchChoice>();
   }
-  const CandidateRecord &r = **best;
+  const TunedSketch &r = **best;
   auto attr = dyn_cast_or_null<GpuSketchAttr>(
       parseAttribute(r.config, op.getContext()));
   if (!attr) {
@@ -111,10 +111,10 @@ struct GpuAnnotateSketchPass
              "or a #tensorop.gpu_sketch on the matmul)";
       return signalPassFailure();
     }
-    std::unique_ptr<TuningDB> tuned;
+    std::unique_ptr<SketchDatabase> tuned;
     if (!db.empty()) {
-      llvm::Expected<std::unique_ptr<TuningDB>> opened =
-          TuningDB::open(db, /*readOnly=*/true);
+      llvm::Expected<std::unique_ptr<SketchDatabase>> opened =
+          openSketchDatabase(db, &getContext());
       if (!opened) {
         matmuls.front().emitError()
             << "tensorop: " << llvm::toString(opened.takeError());
@@ -132,13 +132,13 @@ struct GpuAnnotateSketchPass
   }
 
   LogicalResult annotate(linalg::MatmulOp op, const GpuTarget &t,
-                         TuningDB *tuned);
+                         SketchDatabase *tuned);
 };
 } // namespace
 
 LogicalResult GpuAnnotateSketchPass::annotate(linalg::MatmulOp op,
                                               const GpuTarget &t,
-                                              TuningDB *tuned) {
+                                              SketchDatabase *tuned) {
   // A sketch written by the user (or an earlier run) is kept: the verifier
   // has checked its own rules, tensorop-gpu-apply-sketch checks the
   // problem's. It must be meant for this target.

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorop/GPU/GpuAdvisor.h"
+#include "tensorop/GPU/GpuLLMAdvisor.h"
 #include "tensorop/LLM/LLMClient.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -22,10 +23,9 @@ static std::string readText(const std::string &path) {
   return buf ? (*buf)->getBuffer().str() : std::string();
 }
 
-llvm::Expected<GpuSketchChoice>
-mlir::tensorop::proposeGpuSketchWithLLM(const GpuGemmProblem &p,
-                                        const GpuTarget &t,
-                                        std::vector<AdvisorNote> &notes) {
+static llvm::Expected<GpuSketchChoice>
+proposeWithLLM(const GpuGemmProblem &p, const GpuTarget &t,
+               std::vector<AdvisorNote> &notes) {
   llvm::Expected<LLMConfig> config = LLMConfig::fromEnvironment();
   if (!config)
     return llvm::createStringError("advisor 'llm': " +
@@ -87,4 +87,8 @@ mlir::tensorop::proposeGpuSketchWithLLM(const GpuGemmProblem &p,
                      "\nAnswer again with a corrected JSON object only."});
   }
   return fallback(llvm::formatv("{0} rejected answers", retries + 1).str());
+}
+
+void mlir::tensorop::registerGpuLLMAdvisor() {
+  registerGpuLLMProposer(proposeWithLLM);
 }

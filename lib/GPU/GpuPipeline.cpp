@@ -15,6 +15,7 @@
 
 #include "tensorop/GPU/Passes.h"
 #include "tensorop/Targets/TargetHints.h"
+#include "tensorop/Transforms/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -182,4 +183,20 @@ void mlir::tensorop::registerTensorOpGpuTranslations(
   registerAllToLLVMIRTranslations(registry);
   registerAllGPUToLLVMIRTranslations(registry);
   NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+}
+
+void mlir::tensorop::registerTensorOpGpuPipelineExtension() {
+  // checkPipelineOptions (lib/Transforms) has refused what NVIDIA targets do
+  // not take before this runs.
+  for (llvm::StringRef target : supportedGpuTargets())
+    registerTargetPipeline(
+        target, [](OpPassManager &pm, const PipelineOptions &options,
+                   std::string &error) -> LogicalResult {
+          GpuPipelineOptions gpu;
+          gpu.target = options.target.getValue();
+          gpu.advisor = options.advisor.getValue();
+          gpu.barePtrAbi = options.barePtrAbi;
+          gpu.db = options.db.getValue();
+          return buildTensorOpGpuPipeline(pm, gpu, error);
+        });
 }

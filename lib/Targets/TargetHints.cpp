@@ -1,6 +1,7 @@
 //===- TargetHints.cpp - Read and validate hints/<target>.json ------------===//
 
 #include "tensorop/Targets/TargetHints.h"
+#include "tensorop/Support/DataDir.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -33,7 +34,7 @@ TargetAttr TargetHints::toAttr(MLIRContext *ctx) const {
 std::string mlir::tensorop::defaultHintsDir() {
   if (const char *env = std::getenv("TENSOROP_HINTS_DIR"))
     return env;
-  return std::string(TENSOROP_SOURCE_DIR) + "/hints";
+  return dataPath("hints");
 }
 
 llvm::ArrayRef<llvm::StringLiteral> mlir::tensorop::supportedCpuTargets() {

@@ -1,11 +1,10 @@
 //===- AnnotateSketch.cpp - Ask the advisor for a sketch per GEMM ---------===//
 
 #include "tensorop/Advisor/Advisor.h"
+#include "tensorop/Advisor/SketchDatabase.h"
 #include "tensorop/Targets/TargetHints.h"
 #include "tensorop/Transforms/MatmulSupport.h"
 #include "tensorop/Transforms/Passes.h"
-#include "tensorop/Tuner/SearchSpace.h"
-#include "tensorop/Tuner/TuningDB.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -22,12 +21,12 @@ namespace {
 /// The best verified tuning record for this op and machine, as a sketch
 /// whose source names the record; null if there is none (said in a
 /// remark); failure on a broken database or record (said in an error).
-FailureOr<SketchAttr> lookupTunedSketch(linalg::MatmulOp mm, TuningDB &db,
+FailureOr<SketchAttr> lookupTunedSketch(linalg::MatmulOp mm, SketchDatabase &db,
                                         const GemmProblem &problem,
                                         StringRef fingerprint) {
   std::string signature = opSignature(problem);
   size_t reported = db.warnings().size();
-  llvm::Expected<std::optional<CandidateRecord>> best =
+  llvm::Expected<std::optional<TunedSketch>> best =
       db.best(signature, fingerprint);
   // Rows that failed their integrity checks were skipped: say which.
   for (size_t i = reported; i < db.warnings().size(); ++i)
@@ -42,7 +41,7 @@ FailureOr<SketchAttr> lookupTunedSketch(linalg::MatmulOp mm, TuningDB &db,
                     << "'; using the advisor";
     return SketchAttr();
   }
-  const CandidateRecord &r = **best;
+  const TunedSketch &r = **best;
   auto attr = dyn_cast_or_null<SketchAttr>(
       parseAttribute(r.config, mm.getContext()));
   if (!attr) {
@@ -132,19 +131,17 @@ struct AnnotateSketchPass
       return signalPassFailure();
     }
 
-    std::unique_ptr<TuningDB> tuned;
+    std::unique_ptr<SketchDatabase> tuned;
     std::string fingerprint = targetFingerprint(*targetName);
     if (!db.empty()) {
-      llvm::Expected<std::unique_ptr<TuningDB>> opened =
-          TuningDB::open(db, /*readOnly=*/true);
+      llvm::Expected<std::unique_ptr<SketchDatabase>> opened =
+          openSketchDatabase(db, ctx);
       if (!opened) {
         first->emitError() << "tensorop: " << llvm::toString(opened.takeError());
         return signalPassFailure();
       }
+      // Rows are rechecked with the #tensorop.sketch hasher the opener set.
       tuned = std::move(*opened);
-      tuned->setConfigHasher([ctx](llvm::StringRef config) {
-        return configHashOfText(ctx, config);
-      });
     }
 
     for (linalg::MatmulOp mm : matmuls) {

@@ -10,7 +10,6 @@
 
 #include "tensorop/Transforms/Passes.h"
 #include "tensorop/Advisor/Advisor.h"
-#include "tensorop/GPU/Passes.h"
 #include "tensorop/Targets/TargetHints.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
@@ -38,8 +37,44 @@
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <mutex>
+#include <utility>
+#include <vector>
+
 using namespace mlir;
 using namespace mlir::tensorop;
+
+namespace {
+struct TargetPipelineRegistry {
+  std::mutex mutex;
+  std::vector<std::pair<std::string, TargetPipelineBuilder>> builders;
+};
+TargetPipelineRegistry &targetPipelines() {
+  static TargetPipelineRegistry registry;
+  return registry;
+}
+
+TargetPipelineBuilder findTargetPipeline(StringRef target) {
+  TargetPipelineRegistry &r = targetPipelines();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  for (const auto &[prefix, builder] : r.builders)
+    if (target.starts_with(prefix))
+      return builder;
+  return nullptr;
+}
+} // namespace
+
+void mlir::tensorop::registerTargetPipeline(StringRef targetPrefix,
+                                            TargetPipelineBuilder builder) {
+  TargetPipelineRegistry &r = targetPipelines();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  for (auto &entry : r.builders)
+    if (entry.first == targetPrefix) {
+      entry.second = std::move(builder);
+      return;
+    }
+  r.builders.emplace_back(targetPrefix.str(), std::move(builder));
+}
 
 std::string mlir::tensorop::knownTargetList() {
   std::string list = "host";
@@ -135,14 +170,17 @@ LogicalResult mlir::tensorop::buildTensorOpPipeline(
     OpPassManager &pm, const PipelineOptions &options, std::string &error) {
   if (failed(checkPipelineOptions(options, error)))
     return failure();
-  // NVIDIA targets have their own pipeline (lib/GPU).
-  if (llvm::is_contained(supportedGpuTargets(), options.target.getValue())) {
-    GpuPipelineOptions gpu;
-    gpu.target = options.target.getValue();
-    gpu.advisor = options.advisor.getValue();
-    gpu.barePtrAbi = options.barePtrAbi;
-    gpu.db = options.db.getValue();
-    return buildTensorOpGpuPipeline(pm, gpu, error);
+  // NVIDIA targets have their own pipeline, which lib/GPU registers
+  // (registerTensorOpGpuPipelineExtension), so this library does not link it.
+  StringRef target = options.target.getValue();
+  if (llvm::is_contained(supportedGpuTargets(), target)) {
+    if (TargetPipelineBuilder builder = findTargetPipeline(target))
+      return builder(pm, options, error);
+    error = "target=" + target.str() +
+            " is not available: this build/consumer did not link "
+            "TensorOp::NVIDIA (or did not call "
+            "mlir::tensorop::registerAllPasses())";
+    return failure();
   }
   pm.addPass(createTensorOpAnnotateSketch(annotateSketchOptions(options)));
   bufferization::OneShotBufferizePassOptions bufferize;
@@ -192,12 +230,8 @@ void mlir::tensorop::registerTensorOpPipeline() {
 void mlir::tensorop::registerAllTensorOpPasses() {
   registerTensorOpPasses();
   registerTensorOpPipeline();
-  registerTensorOpGpuPasses();
 }
 
 void mlir::tensorop::registerTensorOpDialect(DialectRegistry &registry) {
   registry.insert<TensorOpDialect>();
-  // What gpu-module-to-binary needs for NVIDIA targets (LLVM IR
-  // translations, the NVVM target).
-  registerTensorOpGpuTranslations(registry);
 }

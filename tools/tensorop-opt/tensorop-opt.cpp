@@ -5,9 +5,9 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "tensorop/InitAllTensorOp.h"
 #include "tensorop/Advisor/Advisor.h"
 #include "tensorop/Support/ToolInfo.h"
-#include "tensorop/Transforms/Passes.h"
 
 int main(int argc, char **argv) {
   // First: what LLVM's libraries registered moves to --help-hidden; the
@@ -15,12 +15,12 @@ int main(int argc, char **argv) {
   mlir::tensorop::hideLibraryOptions();
   mlir::tensorop::setToolVersionPrinter("tensorop-opt");
   mlir::registerAllPasses();
-  mlir::tensorop::registerAllTensorOpPasses();
+  mlir::tensorop::registerAllPasses();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
-  mlir::tensorop::registerTensorOpDialect(registry);
+  mlir::tensorop::registerAllDialects(registry);
   std::string overview =
       "tensorop-opt: mlir-opt with the TensorOp dialect and passes (" +
       mlir::tensorop::versionLine() +

@@ -9,6 +9,7 @@
 
 #include "Commands.h"
 
+#include "tensorop/InitAllTensorOp.h"
 #include "tensorop/Advisor/Advisor.h"
 #include "tensorop/Support/ToolInfo.h"
 #include "tensorop/Transforms/Passes.h"
@@ -19,6 +20,9 @@
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // TensorOp's passes and what its optional libraries add (nvidia-* targets,
+  // the llm/replay advisors, the tuning database for db=).
+  mlir::tensorop::registerAllPasses();
   tensorop::registerBenchCommand();
   // Each subcommand's --help lists its own options; the top level's would
   // list LLVM's (they move to --help-hidden).

@@ -90,29 +90,29 @@ protected:
 /// register file and FMA latency, kc from L1, nc from L2, mc from L3.
 std::unique_ptr<Advisor> createBuiltinAdvisor();
 
-/// The LLM advisor: prompts built from the hints and templates in
-/// hints/prompts/, answers validated (schema, legality, emitter runs
-/// sandboxed and assembles, the validator), up to
-/// TENSOROP_LLM_ANSWER_RETRIES (default 3) corrections, then the builtin
-/// advisor. Fails only if the endpoint is not configured.
-llvm::Expected<std::unique_ptr<Advisor>> createLLMAdvisor();
-/// Checks one LLM answer (the JSON of hints/prompts/gemm_sketch_system.txt):
-/// schema, legality on the target, and an emitter script it brings runs
-/// sandboxed and assembles. The error says what is wrong, for the model.
-llvm::Expected<SketchChoice> checkSketchAnswer(llvm::StringRef content,
-                                               const GemmProblem &problem,
-                                               const TargetHints &target,
-                                               llvm::StringRef source);
-/// Answers recorded in `dir`, validated like live ones.
-std::unique_ptr<Advisor> createReplayAdvisor(llvm::StringRef dir);
-
 /// The directory LLM-written emitter scripts are installed in (they are
 /// named llm_<id> and always run sandboxed).
 std::string llmEmitterDir();
 
-/// Creates the advisor named by `spec`: "builtin", "llm" (configured by
-/// TENSOROP_LLM_URL / _MODEL / _API_KEY) or "replay:DIR" (answers recorded
-/// by an llm run with TENSOROP_LLM_RECORD_DIR=DIR).
+/// Makes an advisor from the text after its name and a colon ("" when the
+/// spec is the bare name; "DIR" for "replay:DIR").
+using AdvisorFactory = std::function<llvm::Expected<std::unique_ptr<Advisor>>(
+    llvm::StringRef argument)>;
+
+/// Adds the advisor `name` to createAdvisor. Advisors that bring heavy
+/// dependencies live in their own libraries and register here, so the core
+/// does not link them: TensorOp::LLM's registerLLMAdvisors() adds "llm" and
+/// "replay" (mlir::tensorop::registerAllPasses() in InitAllTensorOp.h calls it
+/// when TensorOp::LLM is linked).
+void registerAdvisor(llvm::StringRef name, AdvisorFactory factory);
+
+/// "builtin" and the registered advisors' names, sorted.
+std::vector<std::string> availableAdvisors();
+
+/// Creates the advisor named by `spec`: "builtin", or a registered advisor
+/// ("llm", configured by TENSOROP_LLM_URL / _MODEL / _API_KEY; "replay:DIR",
+/// answers recorded by an llm run with TENSOROP_LLM_RECORD_DIR=DIR). The
+/// error says when a known advisor's library was not linked.
 llvm::Expected<std::unique_ptr<Advisor>> createAdvisor(llvm::StringRef spec);
 
 /// The advisors createAdvisor() knows, as a help text lists them.

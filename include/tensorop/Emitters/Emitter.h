@@ -57,7 +57,8 @@ std::string tensoropCacheDir();
 void writeCacheFile(llvm::StringRef path, llvm::StringRef text);
 
 /// The directory emitter scripts are read from: $TENSOROP_EMITTER_DIR, else
-/// the source tree's python_emitters/.
+/// python_emitters/ of the data directory (tensorop/Support/DataDir.h:
+/// <prefix>/share/tensorop next to the installed binary).
 std::string defaultEmitterDir();
 
 /// One run of an emitter script, as the cache sees it.

@@ -88,9 +88,18 @@ checkGpuSketchAnswer(llvm::StringRef content, const GpuGemmProblem &problem,
 /// times, default 3), then the builtin sketch is used with the reason in its
 /// source. `notes` says what happened. An error only when no model is
 /// configured.
+/// The GPU advisor 'llm' lives in TensorOpGPULLM (it needs TensorOp::LLM's
+/// client); this calls the registered one, or says it is not linked.
 llvm::Expected<GpuSketchChoice>
 proposeGpuSketchWithLLM(const GpuGemmProblem &problem, const GpuTarget &target,
                         std::vector<AdvisorNote> &notes);
+
+using GpuLLMProposer = llvm::Expected<GpuSketchChoice> (*)(
+    const GpuGemmProblem &problem, const GpuTarget &target,
+    std::vector<AdvisorNote> &notes);
+/// Installs the implementation of proposeGpuSketchWithLLM
+/// (registerGpuLLMAdvisor() in GpuLLMAdvisor.h).
+void registerGpuLLMProposer(GpuLLMProposer proposer);
 
 /// The JSON spec the sketch's emitter takes for `problem`.
 llvm::json::Object emitterSpec(const GpuSketchChoice &sketch,

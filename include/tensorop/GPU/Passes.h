@@ -61,6 +61,10 @@ std::string findCudaToolkit();
 /// Registers tensorop-gpu-lower-matmul.
 void registerTensorOpGpuPasses();
 
+/// Hands --tensorop-pipeline's nvidia-* targets to buildTensorOpGpuPipeline
+/// (registerTargetPipeline in tensorop/Transforms/Passes.h).
+void registerTensorOpGpuPipelineExtension();
+
 /// Registers the translations an NVIDIA module needs on its way to an
 /// object file (LLVM, NVVM, GPU binary/offloading) and the NVVM target.
 void registerTensorOpGpuTranslations(DialectRegistry &registry);

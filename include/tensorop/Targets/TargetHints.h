@@ -48,8 +48,9 @@ struct TargetHints {
   TargetAttr toAttr(MLIRContext *ctx) const;
 };
 
-/// The directory hints are read from: $TENSOROP_HINTS_DIR, else the source
-/// tree's hints/.
+/// The directory hints are read from: $TENSOROP_HINTS_DIR, else hints/ of
+/// the data directory (tensorop/Support/DataDir.h: <prefix>/share/tensorop
+/// next to the installed binary).
 std::string defaultHintsDir();
 
 /// Maps "host" to the best x86 target this CPU supports; other names are

@@ -14,6 +14,7 @@
 #include "mlir/Pass/PassOptions.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 
+#include <functional>
 #include <string>
 
 namespace mlir {
@@ -81,8 +82,27 @@ void registerTensorOpPipeline();
 
 /// Registers the dialect, the passes and the pipeline (for tools, the plugin
 /// and tests).
+/// Builds the pipeline of a target family that a library adds (NVIDIA:
+/// registerTensorOpGpuPipelineExtension() in tensorop/GPU/Passes.h); `error`
+/// says why the options do not apply.
+using TargetPipelineBuilder = std::function<LogicalResult(
+    OpPassManager &pm, const PipelineOptions &options, std::string &error)>;
+
+/// Makes --tensorop-pipeline hand targets starting with `targetPrefix` (e.g.
+/// "nvidia-") to `builder`, so that the CPU pipeline does not link them.
+void registerTargetPipeline(StringRef targetPrefix,
+                            TargetPipelineBuilder builder);
+
+/// The CPU passes and the pipeline (registerAllPasses() in
+/// tensorop/InitAllTensorOp.h adds those of the optional libraries).
 void registerAllTensorOpPasses();
+/// The tensorop dialect (registerAllDialects() in tensorop/InitAllTensorOp.h
+/// adds every dialect and extension the pipeline needs).
 void registerTensorOpDialect(DialectRegistry &registry);
+/// The tensorop dialect and every dialect, interface and extension the CPU
+/// and NVIDIA pipelines read or produce (not the NVIDIA LLVM IR
+/// translations: registerTensorOpGpuTranslations).
+void registerPipelineDialects(DialectRegistry &registry);
 
 /// The core of `tensorop-apply-sketch` for one memref linalg.matmul carrying
 /// a sketch: tile, pack and replace the inner block by microkernels.

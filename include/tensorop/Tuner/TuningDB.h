@@ -198,6 +198,10 @@ std::string rowIntegrityHash(const CandidateRecord &record);
 /// Current UTC time as ISO 8601.
 std::string utcNow();
 
+/// Makes the pipeline's db= option read this database
+/// (registerSketchDatabaseOpener in tensorop/Advisor/SketchDatabase.h).
+void registerTuningDatabaseProvider();
+
 } // namespace mlir::tensorop
 
 #endif

@@ -14,6 +14,7 @@
 #include "tensorop/Advisor/Advisor.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/Emitters/Emitter.h"
+#include "tensorop/LLM/LLMAdvisor.h"
 #include "tensorop/LLM/LLMClient.h"
 #include "tensorop/Targets/TargetHints.h"
 
@@ -32,14 +33,6 @@
 using namespace mlir;
 using namespace mlir::tensorop;
 using llvm::StringRef;
-
-std::string mlir::tensorop::llmEmitterDir() {
-  if (const char *env = std::getenv("TENSOROP_LLM_EMITTER_DIR"))
-    return env;
-  std::string base = tensoropCacheDir();
-  return (base.empty() ? std::string("/tmp/tensorop") : base) +
-         "/llm-emitters";
-}
 
 namespace {
 std::string readText(StringRef path) {
@@ -396,4 +389,20 @@ llvm::Expected<std::unique_ptr<Advisor>> mlir::tensorop::createLLMAdvisor() {
 
 std::unique_ptr<Advisor> mlir::tensorop::createReplayAdvisor(StringRef dir) {
   return std::make_unique<ReplayAdvisor>(dir);
+}
+
+void mlir::tensorop::registerLLMAdvisors() {
+  registerAdvisor("llm", [](StringRef argument)
+                             -> llvm::Expected<std::unique_ptr<Advisor>> {
+    if (!argument.empty())
+      return llvm::createStringError("advisor 'llm' takes no argument (got 'llm:" +
+                                     argument + "')");
+    return createLLMAdvisor();
+  });
+  registerAdvisor("replay", [](StringRef dir)
+                                -> llvm::Expected<std::unique_ptr<Advisor>> {
+    if (dir.empty())
+      return llvm::createStringError("advisor 'replay:DIR' needs a directory");
+    return createReplayAdvisor(dir);
+  });
 }
