@@ -11,6 +11,8 @@ PACKAGES=(
   libomp-22-dev
   # build
   cmake ninja-build g++ python3
+  # readelf: the install test checks what the consumer links
+  binutils
   # baselines and libraries the tools link
   libopenblas-dev nlohmann-json3-dev libcurl4-openssl-dev libsqlite3-dev
   # oneDNN: the strongest CPU baseline for tensorop bench

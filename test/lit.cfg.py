@@ -18,6 +18,19 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tools_dir = os.path.join(config.tensorop_obj_root, "bin")
 lib_dir = os.path.join(config.tensorop_obj_root, "lib")
 config.substitutions.append(("%tensorop_src", config.tensorop_src_root))
+config.substitutions.append(("%tensorop_obj", config.tensorop_obj_root))
+config.substitutions.append(("%tensorop_bin", tools_dir))
+# Built only where the CUDA toolkit and cuBLAS are.
+if os.path.exists(os.path.join(tools_dir, "tensorop-gpu-runner")):
+    config.available_features.add("gpu-runner")
+config.substitutions.append(("%tensorop_obj_root", config.tensorop_obj_root))
+# The install/consumer test builds a CMake project with the tool chain of
+# this build.
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%cxx_compiler", config.cxx_compiler))
+config.substitutions.append(("%make_program", config.make_program))
+if os.path.exists(config.cmake_command) and os.path.exists(config.make_program):
+    config.available_features.add("cmake")
 config.substitutions.append(("%tensorop_plugin", os.path.join(lib_dir, "TensorOpPlugin.so")))
 config.substitutions.append(("%mlir_c_runner_utils",
                              os.path.join(config.llvm_lib_dir, "libmlir_c_runner_utils.so")))
@@ -36,7 +49,7 @@ config.substitutions.append(("%gen_matmul",
 emitter_cache = os.path.join(config.test_exec_root, "emitter-cache")
 shutil.rmtree(emitter_cache, ignore_errors=True)
 config.environment["TENSOROP_CACHE_DIR"] = emitter_cache
-for var in ["TENSOROP_EMITTER_DIR", "TENSOROP_HINTS_DIR"]:
+for var in ["TENSOROP_EMITTER_DIR", "TENSOROP_HINTS_DIR", "TENSOROP_DATA_DIR"]:
     config.environment.pop(var, None)
 
 llvm_config.add_tool_substitutions(["tensorop-opt", "tensorop", "tensorop-advisor-sweep"], [tools_dir])

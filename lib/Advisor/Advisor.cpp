@@ -2,11 +2,16 @@
 
 #include "tensorop/Advisor/Advisor.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
+#include "tensorop/Emitters/Emitter.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
 
-#include <cstring>
+#include "llvm/ADT/STLExtras.h"
+
+#include <cstdlib>
+#include <map>
+#include <mutex>
 
 using namespace mlir;
 using namespace mlir::tensorop;
@@ -31,6 +36,18 @@ SketchAttr SketchChoice::toAttr(MLIRContext *ctx, const TargetHints &target,
                                 targetAttr, StringRef(source), threads);
 }
 
+llvm::Error mlir::tensorop::checkAdvisorName(llvm::StringRef spec) {
+  if (spec == "builtin" || spec == "llm")
+    return llvm::Error::success();
+  if (spec.starts_with("replay:")) {
+    if (spec.drop_front(strlen("replay:")).empty())
+      return llvm::createStringError("advisor 'replay:DIR' needs a directory");
+    return llvm::Error::success();
+  }
+  return llvm::createStringError("unknown advisor '" + spec + "' (known: " +
+                                 kAdvisorNames + ")");
+}
+
 SketchChoice SketchChoice::fromAttr(SketchAttr a) {
   SketchChoice c;
   c.mc = a.getMc();
@@ -52,18 +69,62 @@ SketchChoice SketchChoice::fromAttr(SketchAttr a) {
   return c;
 }
 
+namespace {
+struct AdvisorRegistry {
+  std::mutex mutex;
+  std::map<std::string, AdvisorFactory> factories;
+};
+AdvisorRegistry &advisorRegistry() {
+  static AdvisorRegistry registry;
+  return registry;
+}
+} // namespace
+
+void mlir::tensorop::registerAdvisor(llvm::StringRef name,
+                                     AdvisorFactory factory) {
+  AdvisorRegistry &r = advisorRegistry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.factories[name.str()] = std::move(factory);
+}
+
+std::vector<std::string> mlir::tensorop::availableAdvisors() {
+  AdvisorRegistry &r = advisorRegistry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  std::vector<std::string> names = {"builtin"};
+  for (const auto &entry : r.factories)
+    names.push_back(entry.first);
+  llvm::sort(names);
+  return names;
+}
+
 llvm::Expected<std::unique_ptr<Advisor>>
 mlir::tensorop::createAdvisor(llvm::StringRef spec) {
+  if (llvm::Error e = checkAdvisorName(spec))
+    return std::move(e);
   if (spec == "builtin")
     return createBuiltinAdvisor();
-  if (spec == "llm")
-    return createLLMAdvisor();
-  if (spec.starts_with("replay:")) {
-    llvm::StringRef dir = spec.drop_front(strlen("replay:"));
-    if (dir.empty())
-      return llvm::createStringError("advisor 'replay:DIR' needs a directory");
-    return createReplayAdvisor(dir);
+  auto [name, argument] = spec.split(':');
+  AdvisorFactory factory;
+  {
+    AdvisorRegistry &r = advisorRegistry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    auto it = r.factories.find(name.str());
+    if (it != r.factories.end())
+      factory = it->second;
   }
-  return llvm::createStringError("unknown advisor '" + spec +
-                                 "' (expected builtin, llm or replay:DIR)");
+  if (factory)
+    return factory(argument);
+  // A known name (checkAdvisorName) whose library registered nothing.
+  return llvm::createStringError(
+      "advisor=" + name.str() +
+      " is not available: this build/consumer did not link TensorOp::LLM "
+      "(or did not call mlir::tensorop::registerAllPasses())");
+}
+
+std::string mlir::tensorop::llmEmitterDir() {
+  if (const char *env = std::getenv("TENSOROP_LLM_EMITTER_DIR"))
+    return env;
+  std::string base = tensoropCacheDir();
+  return (base.empty() ? std::string("/tmp/tensorop") : base) +
+         "/llm-emitters";
 }

@@ -4,6 +4,7 @@
 #include "tensorop/Emitters/Sandbox.h"
 #include "tensorop/Emitters/UKernelOperands.h"
 #include "tensorop/Process/ProcessRunner.h"
+#include "tensorop/Support/DataDir.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -30,7 +31,7 @@ static constexpr StringLiteral kProtocol = "tensorop-emitter/1";
 std::string mlir::tensorop::defaultEmitterDir() {
   if (const char *env = std::getenv("TENSOROP_EMITTER_DIR"))
     return env;
-  return std::string(TENSOROP_SOURCE_DIR) + "/python_emitters";
+  return dataPath("python_emitters");
 }
 
 void mlir::tensorop::writeCacheFile(StringRef path, StringRef text) {
@@ -139,21 +140,40 @@ static std::string packageText(StringRef dir) {
   return text;
 }
 
-std::string mlir::tensorop::emitterCacheKey(const EmitterScriptRequest &request,
-                                            StringRef scriptText) {
-  // Everything that determines the answer: the caller's contract, the
-  // script, every module of the shared package it can import (the one beside
-  // it, which python finds first, and the default one, which sandboxed
-  // scripts import through PYTHONPATH), the spec and the target.
-  std::string dir = request.dir.empty() ? defaultEmitterDir() : request.dir;
+/// Every module of the shared package a script in `dir` can import: the
+/// one beside it, which python finds first, and the default one, which
+/// sandboxed scripts import through PYTHONPATH.
+static std::string importablePackages(StringRef dir) {
   std::string packages = packageText(dir);
   std::string fallback = defaultEmitterDir();
   if (!sys::fs::equivalent(dir, fallback))
     packages += "--\n" + packageText(fallback);
-  std::string keyText = request.protocol + "\n" + scriptText.str() + "\n" +
-                        packages + request.specText + "\n" + request.target;
-  return toHex(SHA256::hash(arrayRefFromStringRef(keyText)),
-               /*LowerCase=*/true);
+  return packages;
+}
+
+static std::string sha256Hex(StringRef text) {
+  return toHex(SHA256::hash(arrayRefFromStringRef(text)), /*LowerCase=*/true);
+}
+
+std::string mlir::tensorop::emitterCacheKey(const EmitterScriptRequest &request,
+                                            StringRef scriptText) {
+  // Everything that determines the answer: the caller's contract, the
+  // script, the package modules it can import, the spec and the target.
+  std::string dir = request.dir.empty() ? defaultEmitterDir() : request.dir;
+  return sha256Hex(request.protocol + "\n" + scriptText.str() + "\n" +
+                   importablePackages(dir) + request.specText + "\n" +
+                   request.target);
+}
+
+std::string mlir::tensorop::emitterSourceHash(StringRef dir,
+                                              StringRef script) {
+  std::string d = dir.empty() ? defaultEmitterDir() : dir.str();
+  SmallString<256> path(d);
+  sys::path::append(path, script + ".py");
+  if (!sys::fs::exists(path))
+    return "";
+  return sha256Hex(readFileOrEmpty(path) + "\n" + importablePackages(d))
+      .substr(0, 16);
 }
 
 /// Runs a shipped (trusted) emitter with a timeout; its stdout, or an error

@@ -1,6 +1,7 @@
 //===- TargetHints.cpp - Read and validate hints/<target>.json ------------===//
 
 #include "tensorop/Targets/TargetHints.h"
+#include "tensorop/Support/DataDir.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -33,12 +34,18 @@ TargetAttr TargetHints::toAttr(MLIRContext *ctx) const {
 std::string mlir::tensorop::defaultHintsDir() {
   if (const char *env = std::getenv("TENSOROP_HINTS_DIR"))
     return env;
-  return std::string(TENSOROP_SOURCE_DIR) + "/hints";
+  return dataPath("hints");
 }
 
 llvm::ArrayRef<llvm::StringLiteral> mlir::tensorop::supportedCpuTargets() {
   static constexpr llvm::StringLiteral targets[] = {"x86-avx512", "x86-avx2",
                                                     "riscv-rvv", "arm-neon"};
+  return targets;
+}
+
+llvm::ArrayRef<llvm::StringLiteral> mlir::tensorop::supportedGpuTargets() {
+  static constexpr llvm::StringLiteral targets[] = {"nvidia-sm80",
+                                                    "nvidia-sm90"};
   return targets;
 }
 

@@ -1,11 +1,10 @@
 //===- AnnotateSketch.cpp - Ask the advisor for a sketch per GEMM ---------===//
 
 #include "tensorop/Advisor/Advisor.h"
+#include "tensorop/Advisor/SketchDatabase.h"
 #include "tensorop/Targets/TargetHints.h"
 #include "tensorop/Transforms/MatmulSupport.h"
 #include "tensorop/Transforms/Passes.h"
-#include "tensorop/Tuner/SearchSpace.h"
-#include "tensorop/Tuner/TuningDB.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -22,12 +21,12 @@ namespace {
 /// The best verified tuning record for this op and machine, as a sketch
 /// whose source names the record; null if there is none (said in a
 /// remark); failure on a broken database or record (said in an error).
-FailureOr<SketchAttr> lookupTunedSketch(linalg::MatmulOp mm, TuningDB &db,
+FailureOr<SketchAttr> lookupTunedSketch(linalg::MatmulOp mm, SketchDatabase &db,
                                         const GemmProblem &problem,
                                         StringRef fingerprint) {
   std::string signature = opSignature(problem);
   size_t reported = db.warnings().size();
-  llvm::Expected<std::optional<CandidateRecord>> best =
+  llvm::Expected<std::optional<TunedSketch>> best =
       db.best(signature, fingerprint);
   // Rows that failed their integrity checks were skipped: say which.
   for (size_t i = reported; i < db.warnings().size(); ++i)
@@ -42,7 +41,7 @@ FailureOr<SketchAttr> lookupTunedSketch(linalg::MatmulOp mm, TuningDB &db,
                     << "'; using the advisor";
     return SketchAttr();
   }
-  const CandidateRecord &r = **best;
+  const TunedSketch &r = **best;
   auto attr = dyn_cast_or_null<SketchAttr>(
       parseAttribute(r.config, mm.getContext()));
   if (!attr) {
@@ -66,6 +65,24 @@ FailureOr<SketchAttr> lookupTunedSketch(linalg::MatmulOp mm, TuningDB &db,
 struct AnnotateSketchPass
     : public tensorop::impl::TensorOpAnnotateSketchBase<AnnotateSketchPass> {
   using Base::Base;
+
+  /// Refuses a bad target or advisor name where the options were written
+  /// (--tensorop-annotate-sketch=..., or a --pass-pipeline), before any input
+  /// is read. The pipeline checks the same names (checkPipelineOptions).
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) override {
+    if (failed(Pass::initializeOptions(options, errorHandler)))
+      return failure();
+    if (target != "host" && !llvm::is_contained(supportedCpuTargets(), target))
+      return errorHandler("tensorop-annotate-sketch: unknown target '" +
+                          target + "' (known: host, " +
+                          llvm::join(supportedCpuTargets(), ", ") + ")");
+    if (llvm::Error e = checkAdvisorName(advisor))
+      return errorHandler("tensorop-annotate-sketch: " +
+                          llvm::toString(std::move(e)));
+    return success();
+  }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -117,19 +134,17 @@ struct AnnotateSketchPass
     // used only when the caller says so.
     (*adv)->setAcceptUnverifiedEmitters(acceptUnverifiedEmitters);
 
-    std::unique_ptr<TuningDB> tuned;
+    std::unique_ptr<SketchDatabase> tuned;
     std::string fingerprint = targetFingerprint(*targetName);
     if (!db.empty()) {
-      llvm::Expected<std::unique_ptr<TuningDB>> opened =
-          TuningDB::open(db, /*readOnly=*/true);
+      llvm::Expected<std::unique_ptr<SketchDatabase>> opened =
+          openSketchDatabase(db, ctx);
       if (!opened) {
         first->emitError() << "tensorop: " << llvm::toString(opened.takeError());
         return signalPassFailure();
       }
+      // Rows are rechecked with the #tensorop.sketch hasher the opener set.
       tuned = std::move(*opened);
-      tuned->setConfigHasher([ctx](llvm::StringRef config) {
-        return configHashOfText(ctx, config);
-      });
     }
 
     for (linalg::MatmulOp mm : matmuls) {
@@ -177,15 +192,13 @@ struct AnnotateSketchPass
       llvm::Expected<SketchChoice> choice = (*adv)->propose(*problem, *hints);
       // What an LLM or replay advisor went through: rejected answers and
       // fallbacks are warnings, the rest remarks.
-      for (const std::string &note : (*adv)->notes()) {
-        if (StringRef(note).contains("rejected") ||
-            StringRef(note).contains("fell back") ||
-            StringRef(note).contains("failed"))
+      for (const AdvisorNote &note : (*adv)->notes()) {
+        if (note.isProblem())
           mm.emitWarning() << "tensorop: advisor '" << (*adv)->name()
-                           << "': " << note;
+                           << "': " << note.text;
         else
           mm.emitRemark() << "tensorop: advisor '" << (*adv)->name()
-                          << "': " << note;
+                          << "': " << note.text;
       }
       if (!choice) {
         mm.emitError() << "advisor '" << (*adv)->name()

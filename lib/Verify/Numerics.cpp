@@ -116,17 +116,6 @@ float tensorop::halfToFloat(uint16_t h) {
   return f;
 }
 
-float tensorop::roundToTf32(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  if ((u & 0x7f800000u) == 0x7f800000u) // inf and NaN stay
-    return f;
-  u += 0xfffu + ((u >> 13) & 1u);
-  u &= 0xffffe000u;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
-
 double tensorop::roundToStorage(ElementType type, double x) {
   float f = float(x);
   switch (type) {

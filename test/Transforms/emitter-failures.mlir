@@ -25,6 +25,11 @@
 // RUN: not env TENSOROP_CACHE_DIR=%t tensorop-opt %s --tensorop-apply-sketch="emitter-dir=%S/Inputs/bad_emitters/wrong_mr" 2>&1 | FileCheck %s --check-prefix=WRONGMR
 // WRONGMR: error: emitter 'x86_gemm_fma' printed an invalid answer: field 'mr' is 4 but 6 was asked for
 
+// The constraints must follow the operand contract (UKernelOperands.h): seven
+// register outputs, each tied to its input, then clobbers.
+// RUN: not env TENSOROP_CACHE_DIR=%t tensorop-opt %s --tensorop-apply-sketch="emitter-dir=%S/Inputs/bad_emitters/untied_operand" 2>&1 | FileCheck %s --check-prefix=UNTIED
+// UNTIED: error: emitter 'x86_gemm_fma' printed an invalid answer: constraints '=r,=r,=r,=r,=r,=r,=r,0,1,r,3,4,5,6,~{memory}' break the 7-operand contract (=r x7, then 0...6, then ~{clobbers}): entry 9 is 'r', not the tied input '2'
+
 // The assembler of the sketch's target checks the code before it is used.
 // RUN: not env TENSOROP_CACHE_DIR=%t tensorop-opt %s --tensorop-apply-sketch="emitter-dir=%S/Inputs/bad_emitters/bad_register" 2>&1 | FileCheck %s --check-prefix=REGISTER
 // REGISTER:      error: emitter 'x86_gemm_fma' printed code that does not assemble for x86_64-unknown-linux-gnu (znver4, +avx512f,{{.*}}):

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
-#include "CompilerContext.h"
+#include "tensorop/Driver/CompilerContext.h"
 
 #include "tensorop/GPU/GpuSearchSpace.h"
 #include "tensorop/Tuner/SearchSpace.h"

@@ -9,6 +9,7 @@
 #ifndef TENSOROP_ADVISOR_ADVISOR_H
 #define TENSOROP_ADVISOR_ADVISOR_H
 
+#include "tensorop/Advisor/AdvisorNote.h"
 #include "tensorop/Targets/TargetHints.h"
 
 #include "llvm/Support/Error.h"
@@ -78,8 +79,8 @@ public:
   /// them is explicit: the sketch's source then says "unverified emitter".
   void setAcceptUnverifiedEmitters(bool accept) { acceptUnverified = accept; }
   /// What happened during the last propose(): rejected answers, fallbacks,
-  /// token counts. Empty for the builtin advisor.
-  const std::vector<std::string> &notes() const { return notesList; }
+  /// token counts, each with its severity. Empty for the builtin advisor.
+  const std::vector<AdvisorNote> &notes() const { return notesList; }
   /// Tokens the last propose() used (0 for the builtin advisor).
   int64_t promptTokens() const { return promptTokenCount; }
   int64_t completionTokens() const { return completionTokenCount; }
@@ -87,7 +88,7 @@ public:
 protected:
   ChoiceValidator validator;
   bool acceptUnverified = false;
-  std::vector<std::string> notesList;
+  std::vector<AdvisorNote> notesList;
   int64_t promptTokenCount = 0, completionTokenCount = 0;
 };
 
@@ -95,32 +96,38 @@ protected:
 /// register file and FMA latency, kc from L1, nc from L2, mc from L3.
 std::unique_ptr<Advisor> createBuiltinAdvisor();
 
-/// The LLM advisor: prompts built from the hints and templates in
-/// hints/prompts/, answers validated (schema, legality, emitter runs
-/// sandboxed and assembles, the validator), up to
-/// TENSOROP_LLM_ANSWER_RETRIES (default 3) corrections, then the builtin
-/// advisor. Fails only if the endpoint is not configured.
-llvm::Expected<std::unique_ptr<Advisor>> createLLMAdvisor();
-/// Checks one LLM answer (the JSON of hints/prompts/gemm_sketch_system.txt):
-/// schema, legality on the target, and an emitter script it brings runs
-/// sandboxed, assembles and passes the microkernel allowlist. The error says
-/// what is wrong, for the model. The caller verifies the kernel numerically
-/// before using it (the tuner does, in its worker).
-llvm::Expected<SketchChoice> checkSketchAnswer(llvm::StringRef content,
-                                               const GemmProblem &problem,
-                                               const TargetHints &target,
-                                               llvm::StringRef source);
-/// Answers recorded in `dir`, validated like live ones.
-std::unique_ptr<Advisor> createReplayAdvisor(llvm::StringRef dir);
-
 /// The directory LLM-written emitter scripts are installed in (they are
 /// named llm_<id> and always run sandboxed).
 std::string llmEmitterDir();
 
-/// Creates the advisor named by `spec`: "builtin", "llm" (configured by
-/// TENSOROP_LLM_URL / _MODEL / _API_KEY) or "replay:DIR" (answers recorded
-/// by an llm run with TENSOROP_LLM_RECORD_DIR=DIR).
+/// Makes an advisor from the text after its name and a colon ("" when the
+/// spec is the bare name; "DIR" for "replay:DIR").
+using AdvisorFactory = std::function<llvm::Expected<std::unique_ptr<Advisor>>(
+    llvm::StringRef argument)>;
+
+/// Adds the advisor `name` to createAdvisor. Advisors that bring heavy
+/// dependencies live in their own libraries and register here, so the core
+/// does not link them: TensorOp::LLM's registerLLMAdvisors() adds "llm" and
+/// "replay" (mlir::tensorop::registerAllPasses() in InitAllTensorOp.h calls it
+/// when TensorOp::LLM is linked).
+void registerAdvisor(llvm::StringRef name, AdvisorFactory factory);
+
+/// "builtin" and the registered advisors' names, sorted.
+std::vector<std::string> availableAdvisors();
+
+/// Creates the advisor named by `spec`: "builtin", or a registered advisor
+/// ("llm", configured by TENSOROP_LLM_URL / _MODEL / _API_KEY; "replay:DIR",
+/// answers recorded by an llm run with TENSOROP_LLM_RECORD_DIR=DIR). The
+/// error says when a known advisor's library was not linked.
 llvm::Expected<std::unique_ptr<Advisor>> createAdvisor(llvm::StringRef spec);
+
+/// The advisors createAdvisor() knows, as a help text lists them.
+inline constexpr llvm::StringLiteral kAdvisorNames = "builtin, llm, replay:DIR";
+
+/// Checks that `spec` names an advisor createAdvisor() knows, without
+/// creating it (the llm advisor's endpoint is checked when it is created),
+/// so a pipeline can refuse a bad name before it runs.
+llvm::Error checkAdvisorName(llvm::StringRef spec);
 
 } // namespace tensorop
 } // namespace mlir

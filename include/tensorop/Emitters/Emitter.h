@@ -57,7 +57,8 @@ std::string tensoropCacheDir();
 void writeCacheFile(llvm::StringRef path, llvm::StringRef text);
 
 /// The directory emitter scripts are read from: $TENSOROP_EMITTER_DIR, else
-/// the source tree's python_emitters/.
+/// python_emitters/ of the data directory (tensorop/Support/DataDir.h:
+/// <prefix>/share/tensorop next to the installed binary).
 std::string defaultEmitterDir();
 
 /// One run of an emitter script, as the cache sees it.
@@ -90,6 +91,11 @@ struct EmitterScriptAnswer {
 /// spec and the target.
 std::string emitterCacheKey(const EmitterScriptRequest &request,
                             llvm::StringRef scriptText);
+
+/// The version of an emitter as the tuning database records it: 16 hex
+/// digits of SHA-256 over <dir>/<script>.py and the same package modules
+/// the cache key covers; "" if the script does not exist.
+std::string emitterSourceHash(llvm::StringRef dir, llvm::StringRef script);
 
 /// Runs the script, or fetches its answer from the cache
 /// ($TENSOROP_CACHE_DIR/emitters/). `validate` checks an answer: a cached

@@ -11,6 +11,7 @@
 #ifndef TENSOROP_GPU_GPUADVISOR_H
 #define TENSOROP_GPU_GPUADVISOR_H
 
+#include "tensorop/Advisor/AdvisorNote.h"
 #include "tensorop/Targets/TargetHints.h"
 #include "tensorop/Transforms/GpuMatmulSupport.h"
 
@@ -24,6 +25,7 @@ namespace mlir {
 class MLIRContext;
 namespace tensorop {
 class GpuSketchAttr;
+struct GpuSketchFields;
 
 /// An NVIDIA target: the validated common hints plus the GPU fields.
 struct GpuTarget {
@@ -51,6 +53,8 @@ struct GpuSketchChoice {
   std::string source = "builtin";
 
   GpuSketchAttr toAttr(MLIRContext *ctx, const GpuTarget &target) const;
+  /// The fields the sketch's own rules (findGpuSketchViolation) read.
+  GpuSketchFields fields() const;
   static GpuSketchChoice fromAttr(GpuSketchAttr attr);
   /// The emitter script of the kernel family.
   std::string emitter() const;
@@ -63,8 +67,9 @@ struct GpuSketchChoice {
 llvm::Expected<GpuSketchChoice> proposeGpuSketch(const GpuGemmProblem &problem,
                                                  const GpuTarget &target);
 
-/// Checks a sketch (from any source) against the target and the problem;
-/// the error names the offending field.
+/// Checks a sketch (from any source): the rules of the #tensorop.gpu_sketch
+/// verifier, then those of the problem (precision, TMA-aligned rows) and of
+/// the target's hints (shared memory); the error names the offending field.
 llvm::Error checkGpuSketch(const GpuSketchChoice &sketch,
                            const GpuGemmProblem &problem,
                            const GpuTarget &target);
@@ -83,9 +88,18 @@ checkGpuSketchAnswer(llvm::StringRef content, const GpuGemmProblem &problem,
 /// times, default 3), then the builtin sketch is used with the reason in its
 /// source. `notes` says what happened. An error only when no model is
 /// configured.
+/// The GPU advisor 'llm' lives in TensorOpGPULLM (it needs TensorOp::LLM's
+/// client); this calls the registered one, or says it is not linked.
 llvm::Expected<GpuSketchChoice>
 proposeGpuSketchWithLLM(const GpuGemmProblem &problem, const GpuTarget &target,
-                        std::vector<std::string> &notes);
+                        std::vector<AdvisorNote> &notes);
+
+using GpuLLMProposer = llvm::Expected<GpuSketchChoice> (*)(
+    const GpuGemmProblem &problem, const GpuTarget &target,
+    std::vector<AdvisorNote> &notes);
+/// Installs the implementation of proposeGpuSketchWithLLM
+/// (registerGpuLLMAdvisor() in GpuLLMAdvisor.h).
+void registerGpuLLMProposer(GpuLLMProposer proposer);
 
 /// The JSON spec the sketch's emitter takes for `problem`.
 llvm::json::Object emitterSpec(const GpuSketchChoice &sketch,

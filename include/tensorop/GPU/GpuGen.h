@@ -1,12 +1,9 @@
-//===- GpuGen.h - tensorop gen for NVIDIA targets ---------------*- C++ -*-===//
+//===- GpuGen.h - Compiling NVIDIA GEMM kernels -----------------*- C++ -*-===//
 //
-// `tensorop gen "4096x4096x4096 bf16 GEMM for nvidia-sm90" -o DIR` writes
-// DIR/<name>.mlir (the input), <name>.lowered.mlir (LLVM dialect with the
-// gpu.binary), <name>.ptx, <name>.cubin, <name>.o (host code with the cubin
-// embedded, calling libtensorop_cuda_runtime), <name>.h, <name>.launch.json
-// (the description tensorop-gpu-runner loads) and report.json / report.md.
-// The build machine has no GPU: verification and timing are done by
-// tensorop-gpu-runner on the GPU machine, and the report says so.
+// The pieces `tensorop gen` and `tensorop tune` compile NVIDIA kernels with
+// (the driver itself is lib/Driver/NvidiaBackend.cpp): the MLIR input, the
+// context, the two halves of the pipeline, the GPU binary and the host
+// object.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,8 +11,10 @@
 #define TENSOROP_GPU_GPUGEN_H
 
 #include "tensorop/GPU/GpuAdvisor.h"
+#include "tensorop/GPU/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -25,17 +24,6 @@
 namespace mlir {
 class MLIRContext;
 namespace tensorop {
-
-struct GpuGenRequest {
-  std::string text;   ///< the request as given
-  std::string target; ///< nvidia-sm80 | nvidia-sm90
-  std::string dtype;  ///< bf16, f16, tf32, f32
-  std::string cType;  ///< output type; "" = default for dtype
-  int64_t m = 0, n = 0, k = 0;
-  std::string name, outDir, advisor = "builtin";
-  std::string sketch; ///< an explicit #tensorop.gpu_sketch (optional)
-  std::string db;     ///< a tuning database to take the sketch from
-};
 
 /// The MLIR input `tensorop gen` builds for an NVIDIA GEMM: C = A * B
 /// (C zero-filled, then linalg.matmul), memrefs in device memory.
@@ -59,9 +47,18 @@ compileGpuKernel(MLIRContext &ctx, const GpuGemmProblem &problem,
                  llvm::StringRef target, llvm::StringRef sketchText,
                  llvm::StringRef dir, llvm::StringRef name);
 
-/// Runs the whole NVIDIA gen; progress to `out`, returns the exit status.
-int runGpuGen(const GpuGenRequest &request, llvm::raw_ostream &out,
-              llvm::raw_ostream &err);
+/// Runs `options`' half of the NVIDIA pipeline on `module`; the error holds
+/// the diagnostics.
+llvm::Error runGpuPipeline(MLIRContext &ctx, ModuleOp module,
+                           const GpuPipelineOptions &options);
+
+/// The object of the module's (single) gpu.binary, as bytes.
+std::string gpuBinaryObject(ModuleOp module);
+
+/// LLVM IR (`llPath`) and an x86-64 object (`objPath`) of the host side of
+/// a lowered module, the GPU binary embedded.
+llvm::Error emitGpuHostObject(ModuleOp module, llvm::StringRef objPath,
+                              llvm::StringRef llPath);
 
 } // namespace tensorop
 } // namespace mlir

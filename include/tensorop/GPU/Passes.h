@@ -42,7 +42,15 @@ struct GpuPipelineOptions {
   bool quietRemarks = false;
 };
 
-/// Adds the NVIDIA pipeline to `pm`; fails with a message for bad options.
+/// Checks that `advisor` names an advisor the NVIDIA path has.
+llvm::Error checkGpuAdvisorName(llvm::StringRef advisor);
+/// The target and advisor options of an NVIDIA pass, checked where the
+/// options were written (Pass::initializeOptions), before any input is read.
+llvm::Error checkGpuPassOptions(llvm::StringRef pass, llvm::StringRef target,
+                                llvm::StringRef advisor);
+
+/// Adds the NVIDIA pipeline to `pm` from typed pass options; fails with a
+/// message for bad options (nothing is added then).
 LogicalResult buildTensorOpGpuPipeline(OpPassManager &pm,
                                        const GpuPipelineOptions &options,
                                        std::string &error);
@@ -52,6 +60,10 @@ std::string findCudaToolkit();
 
 /// Registers tensorop-gpu-lower-matmul.
 void registerTensorOpGpuPasses();
+
+/// Hands --tensorop-pipeline's nvidia-* targets to buildTensorOpGpuPipeline
+/// (registerTargetPipeline in tensorop/Transforms/Passes.h).
+void registerTensorOpGpuPipelineExtension();
 
 /// Registers the translations an NVIDIA module needs on its way to an
 /// object file (LLVM, NVVM, GPU binary/offloading) and the NVVM target.

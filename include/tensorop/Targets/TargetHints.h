@@ -48,8 +48,9 @@ struct TargetHints {
   TargetAttr toAttr(MLIRContext *ctx) const;
 };
 
-/// The directory hints are read from: $TENSOROP_HINTS_DIR, else the source
-/// tree's hints/.
+/// The directory hints are read from: $TENSOROP_HINTS_DIR, else hints/ of
+/// the data directory (tensorop/Support/DataDir.h: <prefix>/share/tensorop
+/// next to the installed binary).
 std::string defaultHintsDir();
 
 /// Maps "host" to the best x86 target this CPU supports; other names are
@@ -58,6 +59,9 @@ llvm::Expected<std::string> resolveTargetName(llvm::StringRef target);
 
 /// The targets the CPU pipeline can generate code for.
 llvm::ArrayRef<llvm::StringLiteral> supportedCpuTargets();
+
+/// The targets the NVIDIA pipeline can generate code for.
+llvm::ArrayRef<llvm::StringLiteral> supportedGpuTargets();
 
 /// Identifies the machine a tuning record was measured on: the target, the
 /// CPU model and its family/model numbers (from /proc/cpuinfo), e.g.

@@ -14,6 +14,9 @@
 #include "mlir/Pass/PassOptions.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 
+#include <functional>
+#include <string>
+
 namespace mlir {
 class RewriterBase;
 namespace tensorop {
@@ -28,20 +31,24 @@ namespace tensorop {
 struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
   PassOptions::Option<std::string> target{
       *this, "target",
-      llvm::cl::desc("Target: host, x86-avx512, x86-avx2"),
+      llvm::cl::desc("Target: host (this CPU), x86-avx512, x86-avx2, "
+                     "riscv-rvv, arm-neon, nvidia-sm80, nvidia-sm90"),
       llvm::cl::init("host")};
   PassOptions::Option<std::string> advisor{
-      *this, "advisor", llvm::cl::desc("Advisor: builtin"),
+      *this, "advisor",
+      llvm::cl::desc("Advisor: builtin, llm (TENSOROP_LLM_URL/_MODEL), "
+                     "replay:DIR (CPU targets only)"),
       llvm::cl::init("builtin")};
   PassOptions::Option<std::string> db{
       *this, "db",
-      llvm::cl::desc("Tuning database to read the best verified sketch of "
-                     "each op from (see tensorop tune)"),
+      llvm::cl::desc("Tuning database (see tensorop tune): each op takes "
+                     "its best record on this machine, confirmed ones first"),
       llvm::cl::init("")};
   PassOptions::Option<unsigned> threads{
       *this, "threads",
       llvm::cl::desc("Threads of each GEMM the advisor sketches (sketches "
-                     "from the db or the input keep their own)"),
+                     "from the db or the input keep their own; CPU targets "
+                     "only)"),
       llvm::cl::init(1)};
   PassOptions::Option<bool> acceptUnverifiedEmitters{
       *this, "accept-unverified-emitters",
@@ -57,17 +64,52 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       llvm::cl::init(false)};
 };
 
-/// Adds the whole TensorOp CPU pipeline: annotate, bufferize, apply the
-/// sketch, splice microkernels, and lower everything to the LLVM dialect.
-void buildTensorOpPipeline(OpPassManager &pm, const PipelineOptions &options);
+/// Checks the pipeline's options against each other and the target's
+/// family; `error` says what is wrong (for the user).
+LogicalResult checkPipelineOptions(const PipelineOptions &options,
+                                   std::string &error);
+
+/// Adds the whole TensorOp pipeline: annotate, bufferize, apply the sketch,
+/// splice microkernels, and lower everything to the LLVM dialect (NVIDIA
+/// targets: buildTensorOpGpuPipeline). Fails with `error` set if the options
+/// do not hold (see checkPipelineOptions); nothing is added then.
+LogicalResult buildTensorOpPipeline(OpPassManager &pm,
+                                    const PipelineOptions &options,
+                                    std::string &error);
+
+/// The options of the pipeline's tensorop-annotate-sketch (CPU targets).
+TensorOpAnnotateSketchOptions
+annotateSketchOptions(const PipelineOptions &options);
+
+/// Every target the pipeline takes, comma-separated (for help and errors).
+std::string knownTargetList();
 
 /// Registers `tensorop-pipeline`.
 void registerTensorOpPipeline();
 
 /// Registers the dialect, the passes and the pipeline (for tools, the plugin
 /// and tests).
+/// Builds the pipeline of a target family that a library adds (NVIDIA:
+/// registerTensorOpGpuPipelineExtension() in tensorop/GPU/Passes.h); `error`
+/// says why the options do not apply.
+using TargetPipelineBuilder = std::function<LogicalResult(
+    OpPassManager &pm, const PipelineOptions &options, std::string &error)>;
+
+/// Makes --tensorop-pipeline hand targets starting with `targetPrefix` (e.g.
+/// "nvidia-") to `builder`, so that the CPU pipeline does not link them.
+void registerTargetPipeline(StringRef targetPrefix,
+                            TargetPipelineBuilder builder);
+
+/// The CPU passes and the pipeline (registerAllPasses() in
+/// tensorop/InitAllTensorOp.h adds those of the optional libraries).
 void registerAllTensorOpPasses();
+/// The tensorop dialect (registerAllDialects() in tensorop/InitAllTensorOp.h
+/// adds every dialect and extension the pipeline needs).
 void registerTensorOpDialect(DialectRegistry &registry);
+/// The tensorop dialect and every dialect, interface and extension the CPU
+/// and NVIDIA pipelines read or produce (not the NVIDIA LLVM IR
+/// translations: registerTensorOpGpuTranslations).
+void registerPipelineDialects(DialectRegistry &registry);
 
 /// The core of `tensorop-apply-sketch` for one memref linalg.matmul carrying
 /// a sketch: tile, pack and replace the inner block by microkernels.

@@ -31,11 +31,9 @@ uint16_t floatToBf16(float f); ///< round to nearest even; NaN stays NaN
 float bf16ToFloat(uint16_t h);
 uint16_t floatToHalf(float f); ///< round to nearest even, overflow to inf
 float halfToFloat(uint16_t h);
-/// fp32 rounded to tf32's 10-bit mantissa (nearest even), kept in a float.
-float roundToTf32(float f);
-
-/// `x` as it reads back after being stored in `type` (tf32 is stored as an
-/// fp32 value: the tensor core rounds when it reads, not the store).
+/// `x` as it reads back after being stored in `type`. tf32 is stored as an
+/// fp32 value: the tensor core drops the low mantissa bits when it reads, so
+/// the reference uses the stored fp32 value and tf32's u covers the rest.
 double roundToStorage(ElementType type, double x);
 
 /// The bit pattern of a quiet NaN in `type`'s storage (low bits used for the

@@ -7,7 +7,7 @@ Speeds are a made-up deterministic function of the sketch; faults are chosen
 by FAKE_GPU_FAULTS, e.g. "stages=3:crash,group_m=4:hang,block_n=64:wrong",
 matched against the fields of the launch description's sketch. Kinds: crash
 (a CUDA launch failure), oob (CUDA_ERROR_ILLEGAL_ADDRESS), hang (never
-returns), wrong (not verified), segv (the process dies of a signal),
+returns; with FAKE_GPU_LOG it starts a child that would outlive it), wrong (not verified), segv (the process dies of a signal),
 nodevice (cuInit fails). FAKE_GPU_NONE=1 makes --device-info fail as on a
 machine without a GPU. Every measurement appends the launch file's name to
 FAKE_GPU_LOG.
@@ -56,6 +56,12 @@ def main():
         if kind == "oob":
             die(2, "kernel (random inputs) failed: CUDA_ERROR_ILLEGAL_ADDRESS")
         if kind == "hang":
+            if log:
+                # A helper process that would outlive a runner killed on its
+                # own; the tuner kills the runner's whole process tree.
+                import subprocess
+                subprocess.Popen([sys.executable, "-c", "import time; time.sleep(1000)",
+                                  log + ".hang-child"])
             time.sleep(1000)
         if kind == "segv":
             os.kill(os.getpid(), signal.SIGSEGV)

@@ -1,7 +1,7 @@
 //===- CompilerContext.h - The MLIR context the subcommands share -*- C++ -*-===//
 
-#ifndef TENSOROP_TOOLS_COMPILERCONTEXT_H
-#define TENSOROP_TOOLS_COMPILERCONTEXT_H
+#ifndef TENSOROP_DRIVER_COMPILERCONTEXT_H
+#define TENSOROP_DRIVER_COMPILERCONTEXT_H
 
 #include "mlir/IR/MLIRContext.h"
 

@@ -15,6 +15,7 @@
 #include "tensorop/Advisor/UKernelRequest.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/Emitters/Emitter.h"
+#include "tensorop/LLM/LLMAdvisor.h"
 #include "tensorop/LLM/LLMClient.h"
 #include "tensorop/Targets/TargetHints.h"
 
@@ -33,14 +34,6 @@
 using namespace mlir;
 using namespace mlir::tensorop;
 using llvm::StringRef;
-
-std::string mlir::tensorop::llmEmitterDir() {
-  if (const char *env = std::getenv("TENSOROP_LLM_EMITTER_DIR"))
-    return env;
-  std::string base = tensoropCacheDir();
-  return (base.empty() ? std::string("/tmp/tensorop") : base) +
-         "/llm-emitters";
-}
 
 namespace {
 std::string readText(StringRef path) {
@@ -98,9 +91,9 @@ enum class UnverifiedEmitters {
 /// (the text goes back to the model).
 class AnswerChecker {
 public:
-  AnswerChecker(const GemmProblem &p, const TargetHints &t,
+  AnswerChecker(const GemmProblem &, const TargetHints &t,
                 const ChoiceValidator &validator, UnverifiedEmitters unverified)
-      : p(p), t(t), validator(validator), unverified(unverified) {
+      : t(t), validator(validator), unverified(unverified) {
     ctx.getOrLoadDialect<TensorOpDialect>();
   }
 
@@ -216,7 +209,6 @@ private:
   llvm::Error fail(const llvm::Twine &why) {
     return llvm::createStringError(why);
   }
-  const GemmProblem &p;
   const TargetHints &t;
   const ChoiceValidator &validator;
   UnverifiedEmitters unverified;
@@ -257,8 +249,8 @@ public:
     for (unsigned attempt = 0; attempt <= maxCorrections; ++attempt) {
       llvm::Expected<ChatResponse> answer = client.chat(request);
       if (!answer) {
-        notesList.push_back("the LLM endpoint failed: " +
-                            llvm::toString(answer.takeError()));
+        notesList.push_back(AdvisorNote::warning(
+            "the LLM endpoint failed: " + llvm::toString(answer.takeError())));
         return fallback(*builtin, "the LLM endpoint failed");
       }
       promptTokenCount += answer->promptTokens;
@@ -266,18 +258,18 @@ public:
       llvm::Expected<SketchChoice> choice =
           checker.check(answer->content, source);
       if (choice) {
-        notesList.push_back(llvm::formatv("answer {0} accepted ({1} prompt + "
-                                          "{2} completion tokens{3})",
-                                          attempt + 1, promptTokenCount,
-                                          completionTokenCount,
-                                          answer->fromCache ? ", cached" : "")
-                                .str());
+        notesList.push_back(AdvisorNote::info(
+            llvm::formatv("answer {0} accepted ({1} prompt + {2} completion "
+                          "tokens{3})",
+                          attempt + 1, promptTokenCount, completionTokenCount,
+                          answer->fromCache ? ", cached" : "")
+                .str()));
         record(p, t, answer->content);
         return choice;
       }
       std::string why = llvm::toString(choice.takeError());
-      notesList.push_back(
-          llvm::formatv("answer {0} rejected: {1}", attempt + 1, why).str());
+      notesList.push_back(AdvisorNote::rejection(
+          llvm::formatv("answer {0} rejected: {1}", attempt + 1, why).str()));
       // The compile-and-test feedback: the model sees why and tries again.
       request.messages.push_back({"assistant", answer->content});
       request.messages.push_back(
@@ -318,7 +310,8 @@ private:
 
   SketchChoice fallback(SketchChoice builtin, StringRef why) {
     builtin.source = ("builtin (fallback: " + why + ")").str();
-    notesList.push_back("fell back to the builtin advisor: " + why.str());
+    notesList.push_back(
+        AdvisorNote::warning("fell back to the builtin advisor: " + why.str()));
     return builtin;
   }
 
@@ -356,7 +349,8 @@ public:
       return builtin.takeError();
     std::string path = recordPath(dir, p, t);
     auto fallback = [&](const std::string &why) {
-      notesList.push_back(why + "; fell back to the builtin advisor");
+      notesList.push_back(
+          AdvisorNote::warning(why + "; fell back to the builtin advisor"));
       SketchChoice c = *builtin;
       c.source = "builtin (fallback: " + why + ")";
       return c;
@@ -379,7 +373,8 @@ public:
     if (!c)
       return fallback("recorded answer rejected: " +
                       llvm::toString(c.takeError()));
-    notesList.push_back("recorded answer " + path + " accepted");
+    notesList.push_back(
+        AdvisorNote::info("recorded answer " + path + " accepted"));
     return c;
   }
 
@@ -407,4 +402,20 @@ llvm::Expected<std::unique_ptr<Advisor>> mlir::tensorop::createLLMAdvisor() {
 
 std::unique_ptr<Advisor> mlir::tensorop::createReplayAdvisor(StringRef dir) {
   return std::make_unique<ReplayAdvisor>(dir);
+}
+
+void mlir::tensorop::registerLLMAdvisors() {
+  registerAdvisor("llm", [](StringRef argument)
+                             -> llvm::Expected<std::unique_ptr<Advisor>> {
+    if (!argument.empty())
+      return llvm::createStringError("advisor 'llm' takes no argument (got 'llm:" +
+                                     argument + "')");
+    return createLLMAdvisor();
+  });
+  registerAdvisor("replay", [](StringRef dir)
+                                -> llvm::Expected<std::unique_ptr<Advisor>> {
+    if (dir.empty())
+      return llvm::createStringError("advisor 'replay:DIR' needs a directory");
+    return createReplayAdvisor(dir);
+  });
 }

@@ -1,25 +1,13 @@
 //===- TextFiles.cpp - Reading and writing whole text files ---------------===//
 
-#include "TextFiles.h"
+#include "tensorop/Driver/TextFiles.h"
 
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
 
 std::string tensorop::readTextFile(llvm::StringRef path) {
   auto buf = llvm::MemoryBuffer::getFile(path);
   return buf ? (*buf)->getBuffer().str() : std::string();
-}
-
-std::string tensorop::fileContentHash(llvm::StringRef path) {
-  auto buf = llvm::MemoryBuffer::getFile(path);
-  if (!buf)
-    return "";
-  return llvm::toHex(llvm::SHA256::hash(
-                         llvm::arrayRefFromStringRef((*buf)->getBuffer())),
-                     /*LowerCase=*/true)
-      .substr(0, 16);
 }
 
 llvm::Error tensorop::writeTextFile(llvm::StringRef path,

@@ -1,7 +1,7 @@
 //===- TuneModel.h - The model `tensorop tune --advisor=llm` asks -*- C++ -*-===//
 
-#ifndef TENSOROP_TOOLS_TUNEMODEL_H
-#define TENSOROP_TOOLS_TUNEMODEL_H
+#ifndef TENSOROP_DRIVER_TUNEMODEL_H
+#define TENSOROP_DRIVER_TUNEMODEL_H
 
 #include "tensorop/LLM/LLMClient.h"
 #include "tensorop/Tuner/TuningDB.h"
@@ -10,8 +10,10 @@
 #include <vector>
 
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace tensorop {
@@ -35,6 +37,33 @@ std::string historyForModel(
     std::vector<mlir::tensorop::CandidateRecord> rows, double speedScale,
     llvm::function_ref<std::string(const mlir::tensorop::CandidateRecord &)>
         describe);
+/// Asks the model for one proposal (CPU and GPU tuners alike): `user` is
+/// the history prompt, `check` turns the answer into a typed sketch. A
+/// request that fails or an answer that `check` rejects is reported on
+/// stderr ("tensorop tune: llm proposal failed|rejected: ...") and gives
+/// nullopt: the tree goes on.
+template <typename Choice>
+std::optional<Choice> askModelForProposal(
+    const TuneModel &model, const std::string &user,
+    llvm::function_ref<llvm::Expected<Choice>(llvm::StringRef answer)> check) {
+  mlir::tensorop::ChatRequest chat;
+  chat.messages = {{"system", model.system}, {"user", user}};
+  llvm::Expected<mlir::tensorop::ChatResponse> answer =
+      model.client->chat(chat);
+  if (!answer) {
+    llvm::errs() << "tensorop tune: llm proposal failed: "
+                 << llvm::toString(answer.takeError()) << "\n";
+    return std::nullopt;
+  }
+  llvm::Expected<Choice> c = check(answer->content);
+  if (!c) {
+    llvm::errs() << "tensorop tune: llm proposal rejected: "
+                 << llvm::toString(c.takeError()) << "\n";
+    return std::nullopt;
+  }
+  return *c;
+}
+
 /// The database row a tuner (CPU or GPU) writes before a candidate runs:
 /// op, target, sketch and their hashes, this tool's version, and where the
 /// candidate came from: "llm:<llmModel> proposal from the history" when the

@@ -1,6 +1,6 @@
 //===- CompilerContext.cpp - The MLIR context the subcommands share -------===//
 
-#include "CompilerContext.h"
+#include "tensorop/Driver/CompilerContext.h"
 
 #include "tensorop/Runtime/JitGemm.h"
 #include "tensorop/Transforms/Passes.h"

@@ -1,20 +1,22 @@
 //===- GpuTune.cpp - tensorop tune for NVIDIA targets ---------------------===//
 
-#include "GpuTune.h"
-#include "tensorop/Process/ProcessRunner.h"
-#include "tensorop/Verify/CpuGemm.h"
-#include "TextFiles.h"
-#include "TuneModel.h"
+#include "tensorop/Driver/TextFiles.h"
+#include "tensorop/Driver/TuneDriver.h"
+#include "tensorop/Driver/TuneModel.h"
 
 #include "tensorop/Dialect/TensorOpDialect.h"
+#include "tensorop/Emitters/Emitter.h"
 #include "tensorop/GPU/GpuAdvisor.h"
 #include "tensorop/GPU/GpuGen.h"
 #include "tensorop/GPU/GpuSearchSpace.h"
 #include "tensorop/LLM/LLMClient.h"
+#include "tensorop/Process/ProcessRunner.h"
 #include "tensorop/Targets/TargetHints.h"
 #include "tensorop/Tuner/MCTS.h"
 #include "tensorop/Tuner/TuneKnobs.h"
+#include "tensorop/Tuner/TuneOutcome.h"
 #include "tensorop/Tuner/TuningDB.h"
+#include "tensorop/Verify/CpuGemm.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -36,10 +38,9 @@
 
 using namespace llvm;
 using namespace mlir::tensorop;
-using tensorop::GpuTuneOptions;
+using tensorop::TuneOptions;
 using tensorop::readTextFile;
 using tensorop::writeTextFile;
-using ::tensorop::fileContentHash;
 using ::tensorop::historyForModel;
 
 namespace {
@@ -250,7 +251,7 @@ std::string tensorop::progressSvg(const std::vector<double> &bestSoFar,
   return s;
 }
 
-int tensorop::runGpuTune(const GpuTuneOptions &o) {
+int tensorop::runGpuTune(const TuneOptions &o) {
   auto fail = [](const Twine &msg) {
     errs() << "tensorop tune: " << msg << "\n";
     return 2;
@@ -321,10 +322,7 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
   // GPU rows are keyed by the target; the device that measured them is in
   // their provenance.
   const std::string fingerprint = target->hints.name;
-  std::string emitterDir = std::getenv("TENSOROP_EMITTER_DIR")
-                               ? std::getenv("TENSOROP_EMITTER_DIR")
-                               : std::string(TENSOROP_SOURCE_DIR) +
-                                     "/python_emitters";
+  std::string emitterDir = defaultEmitterDir();
 
   // Where the runner runs: here (check it finds a GPU first), or on the
   // machine run.sh is taken to.
@@ -494,7 +492,7 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
   if (!model)
     return fail(toString(model.takeError()));
   LLMClient *llm = model->client.get();
-  const std::string &llmModel = model->model, &llmSystem = model->system;
+  const std::string &llmModel = model->model;
 
   SmallString<128> workDir;
   if (batch)
@@ -513,6 +511,8 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
   // batch is either candidates or the confirmation.
   json::Array confirmEntries;
   json::Array summaries;
+  // One line per op for stdout (formatTuneOutcome).
+  std::vector<std::string> outcomes;
   std::string markdown = "# tensorop tune (" + o.target + ")\n\nInput `" +
                          o.input + "`, budget " + std::to_string(o.budget) +
                          " candidates per op, seed " + std::to_string(o.seed) +
@@ -534,8 +534,8 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
       return fail(toString(searchSpace.takeError()));
     MCTS search(**searchSpace, o.seed);
     double peak = peakTflops(p.precision);
-    std::string emitterHash = fileContentHash(
-        joinPath(emitterDir, op.builtin.emitter() + ".py"));
+    std::string emitterHash =
+        emitterSourceHash(emitterDir, op.builtin.emitter());
     unsigned done = 0, resumed = 0, queued = 0;
     double best = 0;
     std::map<std::string, int> failures;
@@ -616,22 +616,11 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
                                               .describe()
                                         : r.config;
                           });
-      ChatRequest chat;
-      chat.messages = {{"system", llmSystem}, {"user", text}};
-      Expected<ChatResponse> answer = llm->chat(chat);
-      if (!answer) {
-        errs() << "tensorop tune: llm proposal failed: "
-               << toString(answer.takeError()) << "\n";
-        return std::nullopt;
-      }
-      Expected<GpuSketchChoice> c = checkGpuSketchAnswer(
-          answer->content, p, *target, op.builtin, "llm:" + llmModel);
-      if (!c) {
-        errs() << "tensorop tune: llm proposal rejected: "
-               << toString(c.takeError()) << "\n";
-        return std::nullopt;
-      }
-      return *c;
+      return askModelForProposal<GpuSketchChoice>(
+          *model, text, [&](StringRef answer) {
+            return checkGpuSketchAnswer(answer, p, *target, op.builtin,
+                                        "llm:" + llmModel);
+          });
     };
     bool exhausted = false;
     while (done + queued < o.budget && (!batch || queued < o.batchSize)) {
@@ -893,6 +882,22 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
         confBlas = c->getNumber("cublas_tflops_median").value_or(0);
       }
     }
+    // Record the confirmed speeds: the pipeline's db= prefers confirmed
+    // rows (TuningDB::best).
+    for (const json::Value &v : confirmed) {
+      const json::Object *c = v.getAsObject();
+      double t = c ? c->getNumber("tflops_median").value_or(0) : 0;
+      if (t <= 0)
+        continue;
+      StringRef config = c->getString("config").value_or("");
+      bool isBuiltin = c->getBoolean("builtin").value_or(false);
+      auto row = llvm::find_if(ok, [&](const CandidateRecord &r) {
+        return isBuiltin ? r.configHash == op.builtinHash : r.config == config;
+      });
+      if (row != ok.end())
+        if (Error e = db.confirm(row->id, t * 1000))
+          return fail(toString(std::move(e)));
+    }
     Expected<std::optional<CandidateRecord>> winner =
         db.best(sig, fingerprint);
     if (!winner)
@@ -927,6 +932,25 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
     } else if (queued == 0) {
       exitCode = 1;
     }
+    TuneOutcome outcome;
+    outcome.op = sig;
+    outcome.target = o.target;
+    outcome.unit = "TFLOP/s";
+    outcome.confirmed = confBuiltin > 0 && confBest > 0;
+    outcome.best = outcome.confirmed ? confBest : best;
+    outcome.builtin = outcome.confirmed
+                          ? confBuiltin
+                          : (builtinRow && builtinRow->status == status::kOk
+                                 ? builtinRow->gflops.value_or(0) / 1000
+                                 : 0.0);
+    outcome.notConfirmedBecause =
+        queued > 0 || (batch && !confirmationDoc.get(sig))
+            ? "the confirmation has not run yet: run the batch"
+            : "the builtin or the best did not run again";
+    if (*winner)
+      outcome.recordHash = (*winner)->configHash;
+    summary["confirmed"] = outcome.confirmed;
+    outcomes.push_back(formatTuneOutcome(outcome));
     summaries.push_back(std::move(summary));
     markdown +=
         formatv("## {0}\n\n- candidates: {1} ({2} from the database), {3} "
@@ -1032,5 +1056,8 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
   }
   if (o.json)
     outs() << formatv("{0:2}\n", json::Value(std::move(summaries)));
+  else
+    for (const std::string &line : outcomes)
+      outs() << line << "\n";
   return exitCode;
 }

@@ -1,7 +1,7 @@
 //===- TextFiles.h - Reading and writing whole text files -------*- C++ -*-===//
 
-#ifndef TENSOROP_TOOLS_TEXTFILES_H
-#define TENSOROP_TOOLS_TEXTFILES_H
+#ifndef TENSOROP_DRIVER_TEXTFILES_H
+#define TENSOROP_DRIVER_TEXTFILES_H
 
 #include "llvm/Support/Error.h"
 
@@ -10,9 +10,6 @@
 namespace tensorop {
 /// The file's contents, "" if it cannot be read.
 std::string readTextFile(llvm::StringRef path);
-/// The first 16 hex digits of the SHA-256 of the file's contents ("" if it
-/// cannot be read): what the tuning database records of an emitter.
-std::string fileContentHash(llvm::StringRef path);
 /// Writes (replaces) the file; the error names the path and the cause.
 llvm::Error writeTextFile(llvm::StringRef path, llvm::StringRef text);
 } // namespace tensorop

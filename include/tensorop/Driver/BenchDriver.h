@@ -1,0 +1,29 @@
+//===- BenchDriver.h - tensorop bench: ours against OpenBLAS ----*- C++ -*-===//
+
+#ifndef TENSOROP_DRIVER_BENCHDRIVER_H
+#define TENSOROP_DRIVER_BENCHDRIVER_H
+
+#include <string>
+#include <vector>
+
+namespace tensorop {
+
+struct BenchOptions {
+  std::vector<std::string> shapes; ///< N or MxNxK; empty = the default set
+  std::string target = "host";
+  std::string advisor = "builtin";
+  int rounds = 7;             ///< timed rounds per side (>= 5)
+  double roundSeconds = 0.15; ///< minimum length of one timed round
+  unsigned seed = 42;
+  std::string sketch;         ///< a #tensorop.sketch for every shape
+  std::string tunedDb;        ///< also time this database's sketches
+  unsigned threads = 1;
+  std::string jsonOut, markdownOut; ///< result files ("" = none)
+};
+
+/// Runs `tensorop bench`; returns the exit status.
+int benchmark(const BenchOptions &options);
+
+} // namespace tensorop
+
+#endif // TENSOROP_DRIVER_BENCHDRIVER_H

@@ -1,0 +1,36 @@
+//===- GenDriver.h - tensorop gen: a verified kernel from one line -*- C++ -*-===//
+//
+// The library behind `tensorop gen`: the tool fills GenOptions from its
+// command line and calls generateKernel.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSOROP_DRIVER_GENDRIVER_H
+#define TENSOROP_DRIVER_GENDRIVER_H
+
+#include <string>
+
+namespace tensorop {
+
+struct GenOptions {
+  std::string request;              ///< the one-line request
+  std::string outDir;               ///< -o DIR
+  std::string advisor = "builtin";  ///< builtin, llm, replay:DIR
+  std::string target;               ///< overrides the request's ("" = keep)
+  std::string name;                 ///< kernel name ("" = the default)
+  std::string db;                   ///< tuning database ("" = none)
+  bool noBench = false;             ///< verify but do not time
+  bool parseOnly = false;           ///< print the parsed request and stop
+  bool allowUnsandboxed = false;    ///< run model-written emitters unsandboxed
+  unsigned seed = 42;               ///< seed of the verification inputs
+  unsigned threads = 1;             ///< threads of the CPU kernel
+};
+
+/// Runs `tensorop gen`: progress on stdout, errors on stderr; returns the
+/// exit status (0 verified or not runnable here, 1 failed verification, 2
+/// a user error).
+int generateKernel(const GenOptions &options);
+
+} // namespace tensorop
+
+#endif // TENSOROP_DRIVER_GENDRIVER_H

@@ -1,0 +1,77 @@
+//===- Operator.h - What one generated kernel computes ----------*- C++ -*-===//
+//
+// The target-independent description of one operator instance: its kind,
+// dimensions, element types and operand layouts, the FLOP count, the C
+// entry point a generated kernel exports, and the MLIR input the pipeline
+// starts from. The drivers (gen, tune, bench) and every Backend take an
+// Operator, so a new operator (convolution, batch, a fused epilogue) is a
+// new kind here with its own fields and builders, not a new driver.
+//
+// Today: OpKind::Matmul, C[M x N] = op(A)[M x K] * op(B)[K x N], row-major
+// contiguous operands (transposed ones only as matched in a module).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSOROP_DRIVER_OPERATOR_H
+#define TENSOROP_DRIVER_OPERATOR_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+
+namespace mlir::tensorop {
+struct OpRequest;
+} // namespace mlir::tensorop
+
+namespace tensorop {
+
+enum class OpKind { Matmul };
+
+/// Where the entry point's operands live: host memory (CPU kernels) or
+/// device memory (GPU kernels, called with device pointers).
+enum class Placement { Host, Device };
+
+struct Operator {
+  OpKind kind = OpKind::Matmul;
+  /// Matmul dimensions.
+  int64_t m = 0, n = 0, k = 0;
+  /// Operand layouts: A stored K x M, B stored N x K.
+  bool transposeA = false, transposeB = false;
+  /// The element type the request names ("f32", "bf16", "f16", "tf32",
+  /// "f64", ...): the precision the math runs at. The storage types below
+  /// follow from it ("tf32" is f32 storage).
+  std::string dtype = "f32";
+  /// The output type the request names; "" = the default for `dtype`.
+  std::string requestedOutType;
+  /// The request as given ("" when the op came from a module).
+  std::string requestText;
+  /// The kernel name a request gets by default, e.g. gemm_97x131x67_f32.
+  std::string defaultName;
+
+  /// The operator a parsed one-line request asks for; an error for op kinds
+  /// without a description yet.
+  static llvm::Expected<Operator> fromRequest(const mlir::tensorop::OpRequest &r);
+
+  /// Storage type of the inputs ("f32" for tf32).
+  std::string inType() const;
+  /// Storage type of the output: the requested one, else bf16/f16 for
+  /// bf16/f16 inputs and f32 otherwise.
+  std::string outType() const;
+  /// Floating-point operations of one call (2*M*N*K for a matmul).
+  double flops() const;
+  /// The C type of a storage type as the generated headers spell it.
+  static std::string cTypeName(llvm::StringRef type);
+  /// The C declaration of the entry point `name` (no trailing newline).
+  std::string entryPoint(llvm::StringRef name) const;
+  /// The MLIR module `tensorop gen` builds for the function `name`: host
+  /// operands for CPU kernels, device memrefs for GPU kernels. A non-empty
+  /// `sketch` attribute is attached to the op so the pipeline takes it.
+  std::string moduleSource(llvm::StringRef name, Placement placement,
+                           llvm::StringRef sketch = "") const;
+};
+
+} // namespace tensorop
+
+#endif // TENSOROP_DRIVER_OPERATOR_H

@@ -1,0 +1,37 @@
+//===- LLMAdvisor.h - The llm and replay advisors ---------------*- C++ -*-===//
+//
+// Part of TensorOp::LLM (libcurl), kept out of the core so that a consumer
+// may leave it out: registerLLMAdvisors() makes "llm" and "replay:DIR"
+// available to createAdvisor (and so to the pipeline's advisor= option).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSOROP_LLM_LLMADVISOR_H
+#define TENSOROP_LLM_LLMADVISOR_H
+
+#include "tensorop/Advisor/Advisor.h"
+
+namespace mlir::tensorop {
+
+/// Registers the "llm" and "replay" advisors with registerAdvisor.
+void registerLLMAdvisors();
+
+/// The LLM advisor: prompts built from the hints and templates in
+/// hints/prompts/, answers validated (schema, legality, emitter runs
+/// sandboxed and assembles, the validator), up to
+/// TENSOROP_LLM_ANSWER_RETRIES (default 3) corrections, then the builtin
+/// advisor. Fails only if the endpoint is not configured.
+llvm::Expected<std::unique_ptr<Advisor>> createLLMAdvisor();
+/// Checks one LLM answer (the JSON of hints/prompts/gemm_sketch_system.txt):
+/// schema, legality on the target, and an emitter script it brings runs
+/// sandboxed and assembles. The error says what is wrong, for the model.
+llvm::Expected<SketchChoice> checkSketchAnswer(llvm::StringRef content,
+                                               const GemmProblem &problem,
+                                               const TargetHints &target,
+                                               llvm::StringRef source);
+/// Answers recorded in `dir`, validated like live ones.
+std::unique_ptr<Advisor> createReplayAdvisor(llvm::StringRef dir);
+
+} // namespace mlir::tensorop
+
+#endif // TENSOROP_LLM_LLMADVISOR_H

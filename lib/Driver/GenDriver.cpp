@@ -1,0 +1,166 @@
+//===- GenDriver.cpp - tensorop gen: a verified kernel from one line ------===//
+//
+//   tensorop gen "97x131x67 fp32 GEMM for x86-avx512" -o out/
+//
+// One driver for every target: the request becomes an Operator, the target
+// picks a Backend (CpuBackend.cpp, NvidiaBackend.cpp), which checks the
+// operator, then compiles, verifies and writes the kernel and its reports.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorop/Driver/GenDriver.h"
+#include "tensorop/Driver/Backend.h"
+
+#include "tensorop/Advisor/Request.h"
+#include "tensorop/LLM/LLMClient.h"
+#include "tensorop/Targets/TargetHints.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <ctime>
+
+using namespace llvm;
+using namespace mlir::tensorop;
+
+namespace {
+bool isCIdentifier(StringRef s) {
+  if (s.empty() || !(isAlpha(s[0]) || s[0] == '_'))
+    return false;
+  return all_of(s, [](char c) { return isAlnum(c) || c == '_'; });
+}
+
+/// Asks the configured LLM to turn free text into a request, and checks the
+/// answer like any other (known op, dtype and target; positive sizes).
+Expected<OpRequest> parseRequestWithLLM(StringRef text) {
+  Expected<LLMConfig> config = LLMConfig::fromEnvironment();
+  if (!config)
+    return config.takeError();
+  auto system = MemoryBuffer::getFile(defaultHintsDir() +
+                                      "/prompts/request_parse_system.txt");
+  if (!system)
+    return createStringError("prompt template request_parse_system.txt is "
+                             "missing from " + defaultHintsDir() + "/prompts");
+  LLMClient client(*config);
+  ChatRequest chat;
+  chat.messages = {{"system", (*system)->getBuffer().str()},
+                   {"user", text.str()}};
+  Expected<ChatResponse> answer = client.chat(chat);
+  if (!answer)
+    return answer.takeError();
+  Expected<json::Value> doc = json::parse(answer->content);
+  if (!doc)
+    return createStringError("the answer is not JSON: " +
+                             toString(doc.takeError()));
+  const json::Object *o = doc->getAsObject();
+  if (!o)
+    return createStringError("the answer is not a JSON object");
+  if (auto err = o->getString("error"))
+    return createStringError("the model says: " + *err);
+  OpRequest r;
+  r.text = text.str();
+  r.op = o->getString("op").value_or("").str();
+  r.dtype = o->getString("dtype").value_or("").str();
+  r.target = o->getString("target").value_or("").str();
+  r.m = o->getInteger("m").value_or(0);
+  r.n = o->getInteger("n").value_or(0);
+  r.k = o->getInteger("k").value_or(0);
+  // The answer must say what the builtin parser would accept.
+  std::string canonical = formatv("{0}x{1}x{2} {3} {4} for {5}", r.m, r.n,
+                                  r.k, r.dtype, r.op, r.target)
+                              .str();
+  Expected<OpRequest> checked = parseRequest(canonical);
+  if (!checked || r.m <= 0 || r.n <= 0 || r.k <= 0 || checked->op != r.op ||
+      checked->dtype != r.dtype || checked->target != r.target) {
+    if (!checked)
+      consumeError(checked.takeError());
+    return createStringError("the model's reading is not a valid request: " +
+                             answer->content);
+  }
+  checked->text = text.str();
+  return *checked;
+}
+} // namespace
+
+tensorop::Backend::~Backend() = default;
+
+std::unique_ptr<tensorop::Backend>
+tensorop::Backend::forTarget(StringRef target) {
+  if (target.starts_with("nvidia"))
+    return createNvidiaBackend();
+  return createCpuBackend();
+}
+
+int tensorop::genFailure(const Twine &message) {
+  errs() << "tensorop gen: " << message << "\n";
+  return 2;
+}
+
+std::string tensorop::reportDate() {
+  std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+int tensorop::generateKernel(const GenOptions &options) {
+  const std::string &request = options.request, &genAdvisor = options.advisor,
+                    &genTarget = options.target;
+  auto fail = [](const Twine &msg) { return genFailure(msg); };
+  if (options.allowUnsandboxed)
+    ::setenv("TENSOROP_ALLOW_UNSANDBOXED", "1", 1);
+  Expected<OpRequest> parsed = parseRequest(request);
+  if (!parsed && genAdvisor == "llm") {
+    // Free text the builtin parser cannot read goes to the model.
+    std::string builtinError = toString(parsed.takeError());
+    parsed = parseRequestWithLLM(request);
+    if (!parsed)
+      return fail("cannot understand \"" + request + "\": " + builtinError +
+                  "; the LLM could not either: " +
+                  toString(parsed.takeError()));
+    errs() << "tensorop gen: the builtin parser could not read the request ("
+           << builtinError << "); the LLM read it as " << parsed->describe()
+           << "\n";
+  }
+  if (!parsed)
+    return fail("cannot understand \"" + request +
+                "\": " + toString(parsed.takeError()));
+  OpRequest r = *parsed;
+  if (!genTarget.empty()) {
+    bool requestNamedTarget = r.target != "host" ||
+                              StringRef(r.text).lower().find("host") !=
+                                  std::string::npos;
+    if (requestNamedTarget && r.target != genTarget)
+      return fail("the request names target '" + r.target +
+                  "' but --target=" + genTarget);
+    r.target = genTarget;
+  }
+  if (options.parseOnly) {
+    outs() << formatv("{0:2}\n",
+                      json::Value(json::Object{{"op", r.op},
+                                               {"m", r.m},
+                                               {"n", r.n},
+                                               {"k", r.k},
+                                               {"dtype", r.dtype},
+                                               {"c_dtype", r.cType.empty()
+                                                               ? r.dtype
+                                                               : r.cType},
+                                               {"target", r.target},
+                                               {"name", r.defaultName()}}));
+    return 0;
+  }
+  Expected<Operator> op = Operator::fromRequest(r);
+  if (!op)
+    return fail(toString(op.takeError()));
+  std::unique_ptr<Backend> backend = Backend::forTarget(r.target);
+  GenJob job{options, r, *op, options.name.empty() ? op->defaultName
+                                                   : options.name};
+  if (!isCIdentifier(job.name))
+    return fail("--name '" + job.name + "' is not a C identifier");
+  if (Error e = backend->prepare(job))
+    return fail(toString(std::move(e)));
+  return backend->generate(job);
+}

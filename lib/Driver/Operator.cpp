@@ -1,0 +1,62 @@
+//===- Operator.cpp - What one generated kernel computes ------------------===//
+
+#include "tensorop/Driver/Operator.h"
+
+#include "tensorop/Advisor/Request.h"
+#include "tensorop/GPU/GpuGen.h"
+#include "tensorop/Runtime/JitGemm.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace llvm;
+using namespace tensorop;
+
+Expected<Operator> Operator::fromRequest(const mlir::tensorop::OpRequest &r) {
+  if (r.op != "gemm")
+    return createStringError("no operator description for '" + r.op + "'");
+  Operator op;
+  op.kind = OpKind::Matmul;
+  op.m = r.m;
+  op.n = r.n;
+  op.k = r.k;
+  op.dtype = r.dtype;
+  op.requestedOutType = r.cType;
+  op.requestText = r.text;
+  op.defaultName = r.defaultName();
+  return op;
+}
+
+std::string Operator::inType() const {
+  return dtype == "tf32" ? "f32" : dtype;
+}
+
+std::string Operator::outType() const {
+  if (!requestedOutType.empty())
+    return requestedOutType;
+  return dtype == "bf16" || dtype == "f16" ? dtype : "f32";
+}
+
+double Operator::flops() const { return 2.0 * m * n * k; }
+
+std::string Operator::cTypeName(StringRef type) {
+  if (type == "bf16")
+    return "tensorop_bf16";
+  if (type == "f16")
+    return "tensorop_f16";
+  return "float";
+}
+
+std::string Operator::entryPoint(StringRef name) const {
+  std::string in = cTypeName(inType()), out = cTypeName(outType());
+  return formatv("void {0}(const {1} *A, const {1} *B, {2} *C);", name, in,
+                 out)
+      .str();
+}
+
+std::string Operator::moduleSource(StringRef name, Placement placement,
+                                   StringRef sketch) const {
+  if (placement == Placement::Device)
+    return mlir::tensorop::gpuGemmModuleSource(name, m, n, k, inType(),
+                                               outType(), dtype, sketch);
+  return mlir::tensorop::gemmModuleSource(name, m, n, k, sketch);
+}

@@ -1,0 +1,126 @@
+//===- WorkerDriver.cpp - tensorop worker: run one candidate, isolated ----===//
+//
+// The tuner's measurement process. It loads one candidate's object file,
+// verifies it (NaN-filled output, fp64 reference, small-integer exact test),
+// times it, verifies again, and prints one JSON object. C sits between
+// canary cells and right before a PROT_NONE page, so a kernel that writes out
+// of bounds is caught. A crash or hang kills only this process; the tuner
+// records it and goes on.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorop/Driver/WorkerDriver.h"
+#include "tensorop/Verify/CpuGemm.h"
+
+#include "tensorop/Runtime/ObjectFile.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <sys/prctl.h>
+#include <csignal>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+using namespace llvm;
+
+namespace {
+int emit(json::Object o) {
+  outs() << json::Value(std::move(o)) << "\n";
+  outs().flush();
+  return 0;
+}
+} // namespace
+
+int tensorop::measureCandidate(const WorkerOptions &options) {
+  const std::string &object = options.object, &symbol = options.symbol;
+  const int64_t wm = options.m, wn = options.n, wk = options.k;
+  const unsigned wseed = options.seed;
+  const int wrounds = options.rounds;
+  const double wroundSeconds = options.roundSeconds;
+  // A worker never outlives its tuner (a killed tuner must not leave a
+  // hanging candidate behind).
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() == 1)
+    return 3;
+  Expected<mlir::tensorop::LoadedObject> loaded =
+      mlir::tensorop::loadObjectFile(object, symbol);
+  if (!loaded)
+    return emit(json::Object{{"status", "compile_error"},
+                 {"error", "cannot load the object: " +
+                               toString(loaded.takeError())}});
+  auto fn = reinterpret_cast<GemmFn>(loaded->symbol);
+  int64_t m = wm, n = wn, k = wk;
+  if (std::string tooBig = checkGemmBufferBudget(m, n, k); !tooBig.empty())
+    return emit(json::Object{{"status", "crash"}, {"error", tooBig}});
+  AlignedBuffer a(m * k), b(k * n);
+  GuardedBuffer c(m * n);
+  if (!a.ok() || !b.ok() || !c.ok())
+    return emit(json::Object{{"status", "crash"},
+                 {"error", "cannot allocate the buffers"}});
+
+  // Exact test with small integers.
+  fillSmallIntegers(a.data, a.size, 7, wseed);
+  fillSmallIntegers(b.data, b.size, 5, uint64_t(wseed) * 3);
+  int64_t mismatches;
+  {
+    GemmReference exact = computeReference(a.data, b.data, m, n, k);
+    if (!exact.ok())
+      return emit(json::Object{{"status", "crash"},
+                   {"error", "cannot allocate the fp64 reference"}});
+    c.fillNaN();
+    fn(a.data, b.data, c.data());
+    if (!c.canariesIntact())
+      return emit(json::Object{{"status", "out_of_bounds"},
+                   {"error", "the kernel wrote before C"}});
+    mismatches = countExactMismatches(c.data(), exact.values);
+  }
+  if (mismatches)
+    return emit(json::Object{{"status", "wrong_answer"},
+                 {"exact_mismatches", mismatches},
+                 {"error", formatv("{0} of {1} elements wrong with "
+                                   "small-integer inputs",
+                                   mismatches, m * n)
+                               .str()}});
+
+  fillRandom(a.data, a.size, wseed);
+  fillRandom(b.data, b.size, wseed + 1);
+  GemmReference ref = computeReference(a.data, b.data, m, n, k);
+  if (!ref.ok())
+    return emit(json::Object{{"status", "crash"},
+                 {"error", "cannot allocate the fp64 reference"}});
+  c.fillNaN();
+  fn(a.data, b.data, c.data());
+  Check before = checkResult(c.data(), ref);
+  if (!c.canariesIntact())
+    return emit(json::Object{{"status", "out_of_bounds"},
+                 {"error", "the kernel wrote before C"}});
+  if (!before.ok())
+    return emit(json::Object{{"status", "wrong_answer"},
+                 {"error_ratio", before.maxRatio},
+                 {"error", formatv("{0} elements over the bound (max "
+                                   "error/bound {1:E2})",
+                                   before.failures(), before.maxRatio)
+                               .str()}});
+  c.fillNaN();
+  TimingSamples t = timeAlternating([&] { fn(a.data, b.data, c.data()); },
+                                    [] {}, wrounds, wroundSeconds);
+  Check after = checkResult(c.data(), ref);
+  if (!c.canariesIntact())
+    return emit(json::Object{{"status", "out_of_bounds"},
+                 {"error", "the kernel wrote before C while timed"}});
+  if (!after.ok())
+    return emit(json::Object{{"status", "wrong_answer"},
+                 {"error_ratio", after.maxRatio},
+                 {"error", "wrong after timing"}});
+  double med = median(t.a), best = minimum(t.a);
+  return emit(json::Object{{"status", "ok"},
+               {"error_ratio", std::max(before.maxRatio, after.maxRatio)},
+               {"median_seconds", med},
+               {"min_seconds", best},
+               {"gflops", 2.0 * m * n * k / med / 1e9}});
+}
