@@ -23,7 +23,6 @@ config.substitutions.append(("%tensorop_bin", tools_dir))
 # Built only where the CUDA toolkit and cuBLAS are.
 if os.path.exists(os.path.join(tools_dir, "tensorop-gpu-runner")):
     config.available_features.add("gpu-runner")
-config.substitutions.append(("%tensorop_obj_root", config.tensorop_obj_root))
 # The install/consumer test builds a CMake project with the tool chain of
 # this build.
 config.substitutions.append(("%cmake", config.cmake_command))

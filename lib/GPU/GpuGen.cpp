@@ -83,13 +83,6 @@ llvm::Error writeFile(llvm::StringRef path, llvm::StringRef text) {
   return llvm::Error::success();
 }
 
-std::string printOp(Operation *op) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  op->print(os);
-  return s;
-}
-
 /// Runs `options`' half of the pipeline on `module`; diagnostics in the error.
 llvm::Error runPipeline(MLIRContext &ctx, ModuleOp module,
                         const GpuPipelineOptions &options) {

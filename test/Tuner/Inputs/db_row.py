@@ -5,6 +5,7 @@
   db_row.py inflight DB ID OWNER_PID     make row ID a started row held by a
                                           live tuner (pid OWNER_PID, this host)
   db_row.py count DB                     print the number of rows
+  db_row.py id-of DB CONFIG_HASH         print the id of the row with that hash
   db_row.py config-with DB ID KNOB VALUE print row ID's config with one
                                           integer knob changed
 
@@ -47,6 +48,10 @@ def main():
     db = sqlite3.connect(path)
     if cmd == "count":
         print(db.execute("SELECT COUNT(*) FROM candidates").fetchone()[0])
+        return
+    if cmd == "id-of":
+        print(db.execute("SELECT id FROM candidates WHERE config_hash=?",
+                         (sys.argv[3],)).fetchone()[0])
         return
     rid = int(sys.argv[3])
     if cmd == "rehash":
