@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorop/Emitters/Sandbox.h"
+#include "tensorop/Emitters/SeccompFilter.h"
 #include "tensorop/Process/ProcessRunner.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -179,6 +180,9 @@ static std::vector<std::string> bwrapCommand(const Probe &p,
       "--unshare-ipc", "--unshare-uts",    "--unshare-cgroup-try",
       "--hostname",    "tensorop-sandbox", "--die-with-parent",
       "--new-session", "--info-fd",        "3"};
+  // The filter's program comes on descriptor 4 (ProcessSpec::fd4Data).
+  if (emitterSeccompProgram())
+    args.insert(args.end(), {"--seccomp", "4"});
   if (!p.asRoot)
     args.push_back("--unshare-user");
   // The system only: no /home, /root, /work, /var, /run (sockets), /proc of
@@ -291,6 +295,7 @@ static Probe computeProbe() {
   ProcessSpec spec;
   spec.argv = bwrapCommand(p, options, pickUid(), "", {p.python, "-c", kCheck});
   spec.bwrapInfoFd = true;
+  spec.fd4Data = emitterSeccompProgram();
   spec.environment = sandboxEnvironment("/tmp", options);
   spec.limits = sandboxLimits(options, /*withNproc=*/p.asRoot);
   spec.timeoutSeconds = options.timeoutSeconds;
@@ -320,7 +325,10 @@ static Probe computeProbe() {
      << (p.asRoot ? "a uid of its own (" + std::to_string(kUidBase) +
                         "+) "
                         "via setpriv"
-                  : std::string("the invoking uid in a user namespace"));
+                  : std::string("the invoking uid in a user namespace"))
+     << (emitterSeccompProgram() ? ", a seccomp filter"
+                                 : ", no seccomp filter (none built for this "
+                                   "architecture)");
   return p;
 }
 
@@ -417,6 +425,7 @@ mlir::tensorop::runSandboxed(StringRef scriptPath, StringRef stdinText,
   if (sandboxed) {
     spec.argv = bwrapCommand(p, o, uid, copy, {p.python, "/sandbox/script.py"});
     spec.bwrapInfoFd = true;
+    spec.fd4Data = emitterSeccompProgram();
     spec.environment = sandboxEnvironment("/tmp", o);
     spec.limits = sandboxLimits(o, /*withNproc=*/p.asRoot || p.prlimit.empty());
     base.sandbox = "bwrap";

@@ -25,6 +25,7 @@
 #include <fcntl.h>
 #include <optional>
 #include <poll.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -150,9 +151,32 @@ Expected<ProcessResult> tensorop::runProcess(const ProcessSpec &spec) {
     return createStringError(std::error_code(errno, std::generic_category()),
                              "process: pipe failed");
   Fd infoRead(infoPipe[0]), infoWrite(aboveStdio(infoPipe[1]));
+  // Above 10 too, clear of 3 and 4 where the child puts its descriptors.
+  Fd fd4Source(-1);
+  if (spec.fd4Data) {
+    int memfd = ::memfd_create("tensorop-fd4", MFD_CLOEXEC);
+    if (memfd < 0)
+      return createStringError(std::error_code(errno, std::generic_category()),
+                               "process: memfd_create failed");
+    fd4Source.fd = ::fcntl(memfd, F_DUPFD_CLOEXEC, 10);
+    ::close(memfd);
+    const std::string &data = *spec.fd4Data;
+    for (size_t at = 0; fd4Source.fd >= 0 && at < data.size();) {
+      ssize_t n = ::write(fd4Source.fd, data.data() + at, data.size() - at);
+      if (n <= 0)
+        return createStringError(
+            std::error_code(errno, std::generic_category()),
+            "process: cannot write descriptor 4's data");
+      at += size_t(n);
+    }
+    if (fd4Source.fd >= 0 && ::lseek(fd4Source.fd, 0, SEEK_SET) != 0)
+      return createStringError(std::error_code(errno, std::generic_category()),
+                               "process: lseek failed");
+  }
   if (inParent.fd < 0 || inChild.fd < 0 || outRead.fd < 0 || outWrite.fd < 0 ||
       errRead.fd < 0 || errWrite.fd < 0 || execWrite.fd < 0 ||
-      (spec.bwrapInfoFd && infoWrite.fd < 0))
+      (spec.bwrapInfoFd && infoWrite.fd < 0) ||
+      (spec.fd4Data && fd4Source.fd < 0))
     return createStringError(inconvertibleErrorCode(),
                              "process: cannot set up pipes");
 
@@ -194,6 +218,8 @@ Expected<ProcessResult> tensorop::runProcess(const ProcessSpec &spec) {
                             : ::dup2(infoWrite.fd, 3) < 0)
         die(127);
     }
+    if (fd4Source.fd >= 0 && ::dup2(fd4Source.fd, 4) < 0)
+      die(127);
     for (const ResourceLimit &l : spec.limits) {
       struct rlimit r;
       r.rlim_cur = r.rlim_max = static_cast<rlim_t>(l.value);

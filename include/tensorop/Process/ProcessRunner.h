@@ -49,6 +49,9 @@ struct ProcessSpec {
   /// be gone, which the kernel allows only once every process in the
   /// namespace is.
   bool bwrapInfoFd = false;
+  /// Bytes the child reads from descriptor 4 (a sealed memfd), e.g. the BPF
+  /// program of bwrap's `--seccomp 4`; none: descriptor 4 is not set.
+  std::optional<std::string> fd4Data;
 };
 
 struct ProcessResult {
