@@ -324,18 +324,22 @@ llvm::Expected<std::unique_ptr<TuningDB>> TuningDB::open(StringRef path,
     return std::move(t);
 
   // foreign_keys: a pruned or forgotten row takes its confirmation along.
-  if (llvm::Error e = t->exec("PRAGMA journal_mode=WAL; PRAGMA "
-                              "synchronous=FULL; PRAGMA foreign_keys=ON;"))
+  if (llvm::Error e = t->execWaiting("PRAGMA journal_mode=WAL; PRAGMA "
+                                     "synchronous=FULL; PRAGMA "
+                                     "foreign_keys=ON;"))
     return std::move(e);
   if (!hasTables) {
+    // Tuners started together may all find the file empty: the first to
+    // take the write lock creates the schema, the others find it there.
     std::string schema =
-        "BEGIN;"
-        "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
-        "INSERT INTO meta VALUES('application', '" +
+        "BEGIN IMMEDIATE;"
+        "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT "
+        "NULL);"
+        "INSERT OR IGNORE INTO meta VALUES('application', '" +
         kApplicationId.str() + "');"
-        "INSERT INTO meta VALUES('schema_version', '" +
+        "INSERT OR IGNORE INTO meta VALUES('schema_version', '" +
         std::to_string(kSchemaVersion) + "');"
-        "CREATE TABLE candidates("
+        "CREATE TABLE IF NOT EXISTS candidates("
         " id INTEGER PRIMARY KEY AUTOINCREMENT,"
         " op_signature TEXT NOT NULL, target_fingerprint TEXT NOT NULL,"
         " config TEXT NOT NULL, config_hash TEXT NOT NULL,"
@@ -345,7 +349,8 @@ llvm::Expected<std::unique_ptr<TuningDB>> TuningDB::open(StringRef path,
         " started_at TEXT, finished_at TEXT,"
         " owner TEXT, lease_until INTEGER, row_hash TEXT,"
         " UNIQUE(op_signature, target_fingerprint, config_hash));"
-        "CREATE INDEX candidates_by_op ON candidates(op_signature,"
+        "CREATE INDEX IF NOT EXISTS candidates_by_op ON "
+        "candidates(op_signature,"
         " target_fingerprint, status);"
         "COMMIT;";
     if (llvm::Error e = t->exec(schema))
@@ -367,6 +372,19 @@ llvm::Expected<std::unique_ptr<TuningDB>> TuningDB::open(StringRef path,
     return expired.takeError();
   t->suspectOnOpen = *expired;
   return std::move(t);
+}
+
+llvm::Error TuningDB::execWaiting(StringRef sql) {
+  for (int attempt = 0;; ++attempt) {
+    int rc = sqlite3_exec(db, sql.str().c_str(), nullptr, nullptr, nullptr);
+    int primary = rc & 0xff;
+    if (rc == SQLITE_OK ||
+        (primary != SQLITE_BUSY && primary != SQLITE_LOCKED) || attempt >= 200)
+      return rc == SQLITE_OK ? llvm::Error::success()
+                             : llvm::createStringError(filePath + ": " +
+                                                       sqlite3_errmsg(db));
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
 }
 
 llvm::Error TuningDB::migrateFromVersion1() {

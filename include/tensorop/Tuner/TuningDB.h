@@ -167,6 +167,9 @@ public:
 private:
   TuningDB() = default;
   llvm::Error exec(llvm::StringRef sql);
+  /// exec(), retried for up to 10 s while another connection holds a lock
+  /// that SQLite will not wait for itself (journal-mode changes).
+  llvm::Error execWaiting(llvm::StringRef sql);
   llvm::Expected<int64_t> insert(const CandidateRecord &record,
                                  llvm::StringRef initialStatus);
   llvm::Error migrateFromVersion1();
