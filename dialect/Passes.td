@@ -29,6 +29,25 @@ def TensorOpDecomposeBatchMatmul
                            "::mlir::tensor::TensorDialect"];
 }
 
+def TensorOpConvToNhwc : Pass<"tensorop-conv-to-nhwc", "ModuleOp"> {
+  let summary = "Compute NCHW convolutions on tensors as NHWC ones";
+  let description = [{
+    Rewrites each static f32 `linalg.conv_2d_nchw_fchw` on tensors into
+    `linalg.conv_2d_nhwc_hwcf` between transposes: input NCHW -> NHWC (a
+    zero `tensor.pad` of H and W producing the input is moved behind the
+    transpose, so it still folds into the kernel's padding), filter
+    FCHW -> HWCF, the result NHWF -> NFHW (a zero-filled init is filled in
+    NHWF instead of transposed). The NHWC convolution then takes the CPU
+    sketch path. The transposes are copies, linear in the tensors' sizes; a
+    remark on each rewritten op says they are there. Memrefs and other
+    element types are left as they are, with a remark. `--tensorop-pipeline`
+    runs this pass before `tensorop-annotate-sketch` on CPU targets.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def TensorOpAnnotateSketch : Pass<"tensorop-annotate-sketch", "ModuleOp"> {
   let summary = "Attach an advisor-chosen #tensorop.sketch to each supported GEMM";
   let description = [{
