@@ -32,6 +32,23 @@ while IFS='|' read -r name request m n k at ct; do
   find "$STAGE/$name" -type f ! -name '*.cubin' ! -name '*.launch.json' \
     ! -name async_check ! -name '*.h' -delete
 done < "$STAGE/kernels.txt"
+# Exit noise, new runtime and (with BASELINE_BUILD=DIR, a build of an older
+# commit) the old one, on the bf16 4096^3 kernel.
+for which in new baseline; do
+  B=$BUILD
+  if [ $which = baseline ]; then
+    [ -n "$BASELINE_BUILD" ] || continue
+    B=$BASELINE_BUILD
+  fi
+  mkdir -p "$STAGE/exit-$which"
+  "$B/bin/tensorop" gen "4096x4096x4096 bf16 GEMM for nvidia-sm90" -o "$STAGE/exit-$which/g" --name=e_bf16 > /dev/null
+  $CXX -O2 -std=c++17 -DNAME=e_bf16 -DM=4096 -DN=4096 -DK=4096 -I"$STAGE/exit-$which/g" \
+    -I"$CUDA/include" bench/gpu/exit_check.cpp "$STAGE/exit-$which/g/e_bf16.o" \
+    "$B/lib/libtensorop_cuda_runtime.a" -L"$CUDA/lib64" -lcudart_static \
+    -L"$CUDA/lib64/stubs" -lcuda -ldl -lrt -lpthread -static-libstdc++ -static-libgcc \
+    -o "$STAGE/exit-$which/exit_check"
+  rm -rf "$STAGE/exit-$which/g"
+done
 cp "$BUILD/bin/tensorop-gpu-runner" "$STAGE/"
 cp bench/gpu/run-async.sh "$STAGE/"
 du -sh "$STAGE"

@@ -18,6 +18,14 @@ LOG=$OUTD/async.log
   nvidia-smi --version | head -4
   "$STAGE/tensorop-gpu-runner" --version
 } > "$LOG" 2>&1
+for which in baseline new; do
+  [ -x "$STAGE/exit-$which/exit_check" ] || continue
+  echo "=== exit noise, $which runtime:" >> "$LOG"
+  "$STAGE/exit-$which/exit_check" >> "$LOG" 2> "$OUTD/exit.err"
+  echo "exit_check exit $?; stderr bytes: $(wc -c < "$OUTD/exit.err")" >> "$LOG"
+  sed 's/^/  stderr: /' "$OUTD/exit.err" >> "$LOG"
+done
+rm -f "$OUTD/exit.err"
 while IFS='|' read -r name request m n k at ct; do
   echo "=== $name: $request" >> "$LOG"
   "$STAGE/$name/async_check" 15 20 > "$OUTD/check.out" 2> "$OUTD/check.err"
