@@ -10,10 +10,12 @@
 //      included) of ours and of cuBLAS must meet the fp64 bound
 //      |C - R| <= 2 K u_in |A||B| + u_out |R| (shared/MEASURE.md);
 //   2. timing after warm-up until the clocks settle (tensorop::SettleRule),
-//      rounds alternating: NAME_async x reps (CUDA events), cublasGemmEx x
-//      reps (events), NAME x reps (host clock; it waits each call), and
-//      cublasGemmEx + cudaStreamSynchronize x reps (host clock), with the SM
-//      clock, power and temperature from NVML once per round;
+//      in rounds: NAME_async x reps and cublasGemmEx x reps back to back on
+//      the stream (CUDA events; which goes first alternates), then NAME x
+//      reps (host clock; it waits each call) and cublasGemmEx +
+//      cudaStreamSynchronize x reps (host clock); the SM clock, power and
+//      temperature from NVML once per round, and the host time of each
+//      enqueue loop (CPU cost per call);
 //   3. the output the timed NAME_async calls wrote is checked again (bitwise
 //      equal to step 1's);
 //   4. returns from main without tearing anything down: the CUDA runtime's
@@ -252,19 +254,10 @@ int main(int argc, char **argv) {
 
   // 2. timing.
   double flops = 2.0 * kM * kN * kK;
-  cudaEvent_t e0, e1;
+  cudaEvent_t e0, e1, e2;
   CUDA(cudaEventCreate(&e0));
   CUDA(cudaEventCreate(&e1));
-  auto eventTime = [&](auto &&body, int reps) {
-    CUDA(cudaEventRecord(e0, stream));
-    for (int i = 0; i < reps; ++i)
-      body();
-    CUDA(cudaEventRecord(e1, stream));
-    CUDA(cudaEventSynchronize(e1));
-    float ms = 0;
-    CUDA(cudaEventElapsedTime(&ms, e0, e1));
-    return ms * 1e-3 / reps;
-  };
+  CUDA(cudaEventCreate(&e2));
   auto hostTime = [&](auto &&body, int reps) {
     auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < reps; ++i)
@@ -283,25 +276,62 @@ int main(int argc, char **argv) {
     cublasGemm(dR);
     CUDA(cudaStreamSynchronize(stream));
   };
-  double one = eventTime(async, 3);
-  int reps = std::max(1, std::min(2000, int(sampleMs * 1e-3 / one)));
+  CUDA(cudaEventRecord(e0, stream));
+  for (int i = 0; i < 3; ++i)
+    async();
+  CUDA(cudaEventRecord(e1, stream));
+  CUDA(cudaEventSynchronize(e1));
+  float firstMs = 0;
+  CUDA(cudaEventElapsedTime(&firstMs, e0, e1));
+  double one = firstMs * 1e-3 / 3;
+  int reps = std::max(1, std::min(1000, int(sampleMs * 1e-3 / one)));
   tensorop::NvmlSampler nvml(bus);
   std::printf("nvml: %s\n", nvml.available()
                                 ? ("driver " + nvml.driverVersion()).c_str()
                                 : nvml.unavailableReason().c_str());
-  // NVML read halfway through a sample of NAME_async.
-  auto asyncSample = [&](std::optional<tensorop::GpuSample> &state) {
+  // One round, like tensorop-gpu-runner's: `reps` NAME_async and `reps`
+  // cublasGemmEx back to back on the stream (the order alternating between
+  // rounds, so neither always starts on an idle stream), CUDA events between
+  // them, NVML read halfway through the NAME_async sample, the host time of
+  // each enqueue loop (the per-call CPU cost); then NAME and
+  // cublasGemmEx + cudaStreamSynchronize, each `reps` times, on the host
+  // clock.
+  struct Round {
+    double async = 0, blas = 0, asyncEnqueue = 0, blasEnqueue = 0;
+    double sync = 0, blasSync = 0;
+    std::optional<tensorop::GpuSample> state;
+  };
+  auto runRound = [&](bool asyncFirst, bool withHostTimed) {
+    Round r;
     CUDA(cudaEventRecord(e0, stream));
-    for (int i = 0; i < reps; ++i)
-      async();
+    auto t0 = std::chrono::steady_clock::now();
+    if (asyncFirst)
+      r.asyncEnqueue = hostTime(async, reps);
+    else
+      r.blasEnqueue = hostTime(gemm, reps);
     CUDA(cudaEventRecord(e1, stream));
-    std::this_thread::sleep_for(
-        std::chrono::duration<double>(0.5 * one * reps));
-    state = nvml.read();
-    CUDA(cudaEventSynchronize(e1));
-    float ms = 0;
-    CUDA(cudaEventElapsedTime(&ms, e0, e1));
-    return ms * 1e-3 / reps;
+    if (asyncFirst)
+      r.blasEnqueue = hostTime(gemm, reps);
+    else
+      r.asyncEnqueue = hostTime(async, reps);
+    CUDA(cudaEventRecord(e2, stream));
+    // halfway through the NAME_async sample
+    double mid = asyncFirst ? 0.5 * one * reps : 1.5 * one * reps;
+    double waited = seconds(t0);
+    if (mid > waited)
+      std::this_thread::sleep_for(std::chrono::duration<double>(mid - waited));
+    r.state = nvml.read();
+    CUDA(cudaEventSynchronize(e2));
+    float first = 0, second = 0;
+    CUDA(cudaEventElapsedTime(&first, e0, e1));
+    CUDA(cudaEventElapsedTime(&second, e1, e2));
+    r.async = (asyncFirst ? first : second) * 1e-3 / reps;
+    r.blas = (asyncFirst ? second : first) * 1e-3 / reps;
+    if (withHostTimed) {
+      r.sync = hostTime(sync, reps);
+      r.blasSync = hostTime(gemmSync, reps);
+    }
+    return r;
   };
   tensorop::SettleRule rule;
   std::vector<double> warmClocks, warmTimes;
@@ -309,11 +339,10 @@ int main(int argc, char **argv) {
   bool settled = false;
   int warmRounds = 0;
   while (!settled && seconds(warmStart) < rule.maxSeconds) {
-    std::optional<tensorop::GpuSample> state;
-    warmTimes.push_back(asyncSample(state));
-    gemm();
-    if (state)
-      warmClocks.push_back(state->smClockMHz);
+    Round r = runRound(warmRounds % 2 == 0, false);
+    warmTimes.push_back(r.async);
+    if (r.state)
+      warmClocks.push_back(r.state->smClockMHz);
     ++warmRounds;
     settled = rule.settled(warmClocks, warmTimes, seconds(warmStart));
   }
@@ -321,22 +350,26 @@ int main(int argc, char **argv) {
               seconds(warmStart), settled ? "settled" : "NOT settled",
               rule.describe().c_str());
   CUDA(cudaMemsetAsync(dC, 0xff, cBytes, stream)); // the timed runs must write
-  std::vector<double> tAsync, tBlas, tSync, tBlasSync, clocks, power, temp;
+  std::vector<double> tAsync, tBlas, tSync, tBlasSync, enqAsync, enqBlas,
+      clocks, power, temp;
   for (int r = 0; r < rounds; ++r) {
-    std::optional<tensorop::GpuSample> state;
-    tAsync.push_back(asyncSample(state));
-    tBlas.push_back(eventTime(gemm, reps));
-    tSync.push_back(hostTime(sync, reps));
-    tBlasSync.push_back(hostTime(gemmSync, reps));
-    if (state) {
-      clocks.push_back(state->smClockMHz);
-      power.push_back(state->powerWatts);
-      temp.push_back(state->temperatureC);
-      std::printf("  round %2d: SM %u MHz, mem %u MHz, %.0f W, %u C, "
-                  "reasons 0x%llx\n",
-                  r, state->smClockMHz, state->memClockMHz, state->powerWatts,
-                  state->temperatureC,
-                  (unsigned long long)state->clockEventReasons);
+    Round round = runRound(r % 2 == 0, true);
+    tAsync.push_back(round.async);
+    tBlas.push_back(round.blas);
+    tSync.push_back(round.sync);
+    tBlasSync.push_back(round.blasSync);
+    enqAsync.push_back(round.asyncEnqueue);
+    enqBlas.push_back(round.blasEnqueue);
+    if (round.state) {
+      clocks.push_back(round.state->smClockMHz);
+      power.push_back(round.state->powerWatts);
+      temp.push_back(round.state->temperatureC);
+      std::printf("  round %2d (%s first): SM %u MHz, mem %u MHz, %.0f W, "
+                  "%u C, reasons 0x%llx\n",
+                  r, r % 2 == 0 ? "NAME_async" : "cuBLAS",
+                  round.state->smClockMHz, round.state->memClockMHz,
+                  round.state->powerWatts, round.state->temperatureC,
+                  (unsigned long long)round.state->clockEventReasons);
     }
   }
   CUDA(cudaStreamSynchronize(stream));
@@ -355,13 +388,20 @@ int main(int argc, char **argv) {
                 tensorop::median(tBlas) / s.median);
   };
   std::printf("timing: %d rounds x %d calls per sample, each round: "
-              "NAME_async (events), cublasGemmEx (events), NAME (host clock), "
+              "NAME_async and cublasGemmEx back to back on the stream "
+              "(events; order alternating), then NAME (host clock), "
               "cublasGemmEx+cudaStreamSynchronize (host clock)\n",
               rounds, reps);
   report("NAME_async (stream, events)", tAsync);
   report("cublasGemmEx (stream, events)", tBlas);
   report("NAME (synchronous, host clock)", tSync);
   report("cublasGemmEx + sync (host clock)", tBlasSync);
+  tensorop::Spread ea = tensorop::spreadOf(enqAsync),
+                   eb = tensorop::spreadOf(enqBlas);
+  std::printf("  host time per enqueue (median, min-max): NAME_async %.2f us "
+              "(%.2f-%.2f), cublasGemmEx %.2f us (%.2f-%.2f)\n",
+              ea.median * 1e6, ea.min * 1e6, ea.max * 1e6, eb.median * 1e6,
+              eb.min * 1e6, eb.max * 1e6);
   if (!clocks.empty()) {
     tensorop::Spread c = tensorop::spreadOf(clocks), p = tensorop::spreadOf(power),
                      t = tensorop::spreadOf(temp);
