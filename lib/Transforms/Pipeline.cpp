@@ -189,6 +189,7 @@ LogicalResult mlir::tensorop::buildTensorOpPipeline(
   }
   pm.addPass(createTensorOpDecomposeBatchMatmul());
   pm.addPass(createTensorOpConvToNhwc());
+  pm.addPass(createTensorOpDepthwiseConv());
   pm.addPass(createTensorOpAnnotateSketch(annotateSketchOptions(options)));
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
