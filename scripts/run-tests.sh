@@ -43,12 +43,14 @@ bash scripts/build.sh --sanitize
 #    runtime to load an instrumented plugin into;
 #  - Package/: installs the instrumented libraries and builds a consumer
 #    without the sanitizer flags (a test of packaging, not of our code);
-#  - GPU/aot-link.test: links the instrumented CUDA runtime wrapper into a
-#    plain C program;
+#  - GPU/aot-link.test, GPU/async-entry.test, GPU/runner-timing.test: link
+#    instrumented archives (the CUDA runtime wrapper, NVML sampler, Verify)
+#    into a program compiled without the sanitizers (they need the CUDA
+#    runtime, so CI skips them anyway);
 #  - Integration/, Cross/: JIT- and qemu-run kernels: the pipeline code of
 #    Transforms/ plus minutes of generated-code run time on two cores, and
 #    generated code is not instrumented either way.
-asan_filter_out='^TENSOROP :: (Plugin/|Package/|Integration/|Cross/|Transforms/pipeline-option-errors[.]mlir|Tools/doc-blocks[.]test|GPU/aot-link[.]test)'
+asan_filter_out='^TENSOROP :: (Plugin/|Package/|Integration/|Cross/|Transforms/pipeline-option-errors[.]mlir|Tools/doc-blocks[.]test|GPU/(aot-link|async-entry|runner-timing)[.]test)'
 stage "lit (build-asan/, the sanitizer subset)"
 set +e
 /usr/lib/llvm-22/bin/lit -sv --timeout=600 --filter-out="$asan_filter_out" \
