@@ -12,6 +12,7 @@
 #include "tensorop/Transforms/MatmulSupport.h"
 #include "tensorop/Driver/Backend.h"
 #include "tensorop/Driver/CompilerContext.h"
+#include "tensorop/Driver/OutputDir.h"
 #include "tensorop/Driver/TextFiles.h"
 #include "tensorop/Verify/CpuGemm.h"
 
@@ -235,13 +236,11 @@ int CpuBackend::generate(const GenJob &job) {
   const bool noBench = o.noBench;
   const unsigned genSeed = o.seed, genThreads = o.threads;
   auto fail = [](const Twine &msg) { return genFailure(msg); };
-  if (std::error_code ec = sys::fs::create_directories(outDir))
-    return fail("cannot create " + outDir + ": " + ec.message());
-  auto path = [&](StringRef file) {
-    SmallString<256> p(outDir);
-    sys::path::append(p, file);
-    return std::string(p);
-  };
+  // Files go to a staging directory and into DIR only once verified.
+  Expected<std::unique_ptr<StagedOutput>> staged = StagedOutput::create(outDir);
+  if (!staged)
+    return fail(toString(staged.takeError()));
+  auto path = [&](StringRef file) { return (*staged)->path(file); };
   outs() << "tensorop gen: " << r.describe() << " -> " << resolved
          << " kernel '" << name << "'\n";
 
@@ -374,7 +373,7 @@ int CpuBackend::generate(const GenJob &job) {
     verified = cmp.verified() && !cmp.fasterThanPeak;
     verification = json::Object{
         {"performed", true},
-        {"object", obj},
+        {"object", (*staged)->finalPath(name + ".o")},
         {"seed", int64_t(genSeed)},
         {"inputs", "seeded uniform [-1, 1) (A, B); plus small integers in "
                    "[-4, 4] (exact results)"},
@@ -415,7 +414,7 @@ int CpuBackend::generate(const GenJob &job) {
   } else if (hints.arch == "riscv64" || hints.arch == "aarch64") {
     bool passed = false;
     Expected<json::Array> runs =
-        verifyUnderQemu(hints, name, job.op, outDir, passed);
+        verifyUnderQemu(hints, name, job.op, (*staged)->stagingDir(), passed);
     if (!runs) {
       verification["reason"] =
           "not verified: " + toString(runs.takeError());
@@ -437,11 +436,14 @@ int CpuBackend::generate(const GenJob &job) {
         "the target's instruction set does not run on this machine";
   }
 
-  json::Array files;
+  std::vector<std::string> fileNames;
   for (StringRef f : {".mlir", ".lowered.mlir", ".ll", ".o", ".h"})
-    files.push_back(name + f.str());
-  files.push_back("report.json");
-  files.push_back("report.md");
+    fileNames.push_back(name + f.str());
+  fileNames.push_back("report.json");
+  fileNames.push_back("report.md");
+  json::Array files;
+  for (const std::string &f : fileNames)
+    files.push_back(f);
   json::Object report{
       {"tool", "tensorop gen"},
       {"version", TENSOROP_VERSION},
@@ -554,10 +556,19 @@ int CpuBackend::generate(const GenJob &job) {
   else if (!runsHere)
     outs() << "  NOT verified: "
            << *verification.getString("reason") << "\n";
+  if ((runsHere || crossRun) && !verified) {
+    // A kernel that failed verification is not shipped (the staging
+    // directory goes with `staged`); an older one in DIR stays.
+    outs() << "  nothing written to " << outDir
+           << ": the kernel failed verification\n";
+    return 1;
+  }
+  if (Error e = (*staged)->commit(fileNames))
+    return fail(toString(std::move(e)));
   outs() << "  wrote " << outDir << "/{" << name << ".mlir, " << name
          << ".lowered.mlir, " << name << ".ll, " << name << ".o, " << name
          << ".h, report.json, report.md}\n";
-  return (runsHere || crossRun) && !verified ? 1 : 0;
+  return 0;
 }
 
 std::unique_ptr<Backend> tensorop::createCpuBackend() {
