@@ -12,6 +12,8 @@
 #include "tensorop/Transforms/MatmulSupport.h"
 #include "tensorop/Driver/Backend.h"
 #include "tensorop/Driver/CompilerContext.h"
+#include "tensorop/Driver/KernelSandbox.h"
+#include "tensorop/Driver/OutputDir.h"
 #include "tensorop/Driver/TextFiles.h"
 #include "tensorop/Verify/CpuGemm.h"
 #include "tensorop/Verify/Timing.h"
@@ -19,6 +21,7 @@
 #include "tensorop/Advisor/Advisor.h"
 #include "tensorop/Advisor/Request.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
+#include "tensorop/Emitters/Sandbox.h"
 #include "tensorop/Runtime/JitGemm.h"
 #include "tensorop/Runtime/ObjectFile.h"
 #include "tensorop/Targets/TargetHints.h"
@@ -52,6 +55,13 @@ std::string sketchSource(StringRef sketch) {
   return rest.take_until([](char c) { return c == '"'; }).str();
 }
 
+/// What the kernel sandbox is here, for reports and progress lines.
+std::string sandboxDescription() {
+  std::string why;
+  bool available = mlir::tensorop::sandboxAvailable(why);
+  return available ? why : "no sandbox can be made here: " + why;
+}
+
 class CpuBackend : public Backend {
 public:
   StringRef family() const override { return "cpu"; }
@@ -81,7 +91,7 @@ private:
 /// tools are missing.
 Expected<json::Array> verifyUnderQemu(const TargetHints &h, StringRef name,
                                       const Operator &r, StringRef dir,
-                                      bool &passed) {
+                                      bool sandboxed, bool &passed) {
   passed = false;
   bool riscv = h.arch == "riscv64";
   StringRef qemuName = riscv ? "qemu-riscv64" : "qemu-aarch64";
@@ -131,15 +141,35 @@ Expected<json::Array> verifyUnderQemu(const TargetHints &h, StringRef name,
   for (auto &cpu : runs) {
     std::vector<std::string> qargs = {*qemu};
     qargs.insert(qargs.end(), cpu.begin(), cpu.end());
-    qargs.push_back(exe);
-    SmallVector<StringRef> qrefs(qargs.begin(), qargs.end());
-    int rc = sys::ExecuteAndWait(*qemu, qrefs, std::nullopt, redirects, 600,
-                                 0, &message);
-    auto out = MemoryBuffer::getFile(log);
-    std::string text = out ? (*out)->getBuffer().str() : "";
+    int rc;
+    std::string text;
+    if (sandboxed) {
+      // qemu-user passes the guest's system calls to this kernel: a
+      // model-written microkernel runs under it only in the sandbox.
+      qargs.push_back("/sandbox/check");
+      mlir::tensorop::SandboxOptions options;
+      options.timeoutSeconds = 600;
+      options.memoryBytes = gemmVerificationBytes(r.m, r.n, r.k) + (4ull << 30);
+      Expected<mlir::tensorop::SandboxResult> run =
+          mlir::tensorop::runSandboxedProgram(qargs, {{"check", exe}}, "",
+                                              options);
+      if (!run)
+        return run.takeError();
+      rc = run->exitCode;
+      text = run->stdoutText + run->stderrText;
+    } else {
+      qargs.push_back(exe);
+      SmallVector<StringRef> qrefs(qargs.begin(), qargs.end());
+      rc = sys::ExecuteAndWait(*qemu, qrefs, std::nullopt, redirects, 600, 0,
+                               &message);
+      auto out = MemoryBuffer::getFile(log);
+      text = out ? (*out)->getBuffer().str() : "";
+    }
     passed &= rc == 0;
     results.push_back(json::Object{
-        {"runner", (qemuName + (cpu.empty() ? "" : " " + cpu[1])).str()},
+        {"runner", (qemuName + (cpu.empty() ? "" : " " + cpu[1]) +
+                    (sandboxed ? " (sandboxed)" : ""))
+                       .str()},
         {"exit", rc},
         {"output", text}});
   }
@@ -236,13 +266,11 @@ int CpuBackend::generate(const GenJob &job) {
   const bool noBench = o.noBench;
   const unsigned genSeed = o.seed, genThreads = o.threads;
   auto fail = [](const Twine &msg) { return genFailure(msg); };
-  if (std::error_code ec = sys::fs::create_directories(outDir))
-    return fail("cannot create " + outDir + ": " + ec.message());
-  auto path = [&](StringRef file) {
-    SmallString<256> p(outDir);
-    sys::path::append(p, file);
-    return std::string(p);
-  };
+  // Files go to a staging directory and into DIR only once verified.
+  Expected<std::unique_ptr<StagedOutput>> staged = StagedOutput::create(outDir);
+  if (!staged)
+    return fail(toString(staged.takeError()));
+  auto path = [&](StringRef file) { return (*staged)->path(file); };
   outs() << "tensorop gen: " << r.describe() << " -> " << resolved
          << " kernel '" << name << "'\n";
 
@@ -286,11 +314,31 @@ int CpuBackend::generate(const GenJob &job) {
             lowerWithPipeline(ctx, probe, buildOptions, true);
         return l ? Error::success() : l.takeError();
       }
-      Expected<JitGemm> jit = compileGemm(ctx, probe, name, buildOptions);
-      if (!jit)
-        return jit.takeError();
-      GemmComparison check = compareWithOpenBLAS(jit->fn, r.m, r.n, r.k,
-                                                 genSeed, false, 5, 0.1, 0);
+      GemmComparison check;
+      if (c.emitter.rfind("llm_", 0) == 0) {
+        // Model-written machine code runs only in the sandboxed worker.
+        Expected<LoweredModule> l =
+            lowerWithPipeline(ctx, probe, buildOptions, true);
+        if (!l)
+          return l.takeError();
+        SmallString<128> object;
+        if (std::error_code ec = sys::fs::createTemporaryFile(
+                "tensorop-candidate", "o", object))
+          return createStringError("cannot create a temporary file: " +
+                                   ec.message());
+        FileRemover removeObject(object);
+        if (Error e = emitObjectFile(*l->module, hints.triple, hints.cpu,
+                                     hints.features, object))
+          return e;
+        check = compareInSandbox(object, name, r.m, r.n, r.k, genSeed,
+                                 /*time=*/false, 5, 0.1, 0, genThreads, 0);
+      } else {
+        Expected<JitGemm> jit = compileGemm(ctx, probe, name, buildOptions);
+        if (!jit)
+          return jit.takeError();
+        check = compareWithOpenBLAS(jit->fn, r.m, r.n, r.k, genSeed, false,
+                                    5, 0.1, 0);
+      }
       if (!check.error.empty())
         return createStringError(check.error);
       if (!check.verified())
@@ -349,7 +397,9 @@ int CpuBackend::generate(const GenJob &job) {
     return fail(toString(std::move(e)));
   outs() << "  sketch: " << lowered->sketch << "\n";
 
-  // Verify the shipped object itself (and time it) when this CPU runs it.
+  // Verify the shipped object itself (and time it) when this CPU runs it;
+  // a model-written microkernel only in the sandbox.
+  const bool modelWritten = usesModelWrittenEmitter(lowered->sketch);
   json::Object verification{{"performed", false}};
   json::Object timing{{"performed", false}};
   bool verified = false;
@@ -358,27 +408,40 @@ int CpuBackend::generate(const GenJob &job) {
   GemmComparison cmp;
   double peak = 0;
   if (runsHere) {
-    Expected<LoadedObject> loaded = loadObjectFile(obj, name);
-    if (!loaded)
-      return fail("cannot load " + obj + ": " + toString(loaded.takeError()));
     // The libraries get as many threads as the kernel asked for.
     setBaselineThreads(genThreads);
     peak = noBench ? 0 : measureFmaPeakGflops() * genThreads;
     if (!noBench && !openblasCoreWarning().empty())
       errs() << "tensorop gen: " << openblasCoreWarning() << "\n";
-    cmp = compareWithOpenBLAS(reinterpret_cast<GemmFn>(loaded->symbol), r.m,
-                              r.n, r.k, genSeed, !noBench, 7, 0.1, peak,
-                              /*second=*/nullptr,
-                              /*settleSeconds=*/genThreads > 1 ? 0.3 : 0);
+    double settle = genThreads > 1 ? 0.3 : 0;
+    if (modelWritten) {
+      outs() << "  the microkernel is model-written: verified"
+             << (noBench ? "" : " and timed")
+             << " only in the sandboxed worker (" << sandboxDescription()
+             << ")\n";
+      cmp = compareInSandbox(obj, name, r.m, r.n, r.k, genSeed, !noBench, 7,
+                             0.1, peak, genThreads, settle);
+    } else {
+      Expected<LoadedObject> loaded = loadObjectFile(obj, name);
+      if (!loaded)
+        return fail("cannot load " + obj + ": " +
+                    toString(loaded.takeError()));
+      cmp = compareWithOpenBLAS(reinterpret_cast<GemmFn>(loaded->symbol),
+                                r.m, r.n, r.k, genSeed, !noBench, 7, 0.1,
+                                peak, /*second=*/nullptr, settle);
+    }
     if (!cmp.error.empty())
-      return fail(cmp.error);
+      return fail(cmp.error + "; nothing written to " + outDir);
     if (cmp.fasterThanPeak)
       cmp.fasterThanPeak =
           fasterThanRemeasuredPeak(cmp.oursBest, peak, genThreads);
     verified = cmp.verified() && !cmp.fasterThanPeak;
     verification = json::Object{
         {"performed", true},
-        {"object", obj},
+        {"object", (*staged)->finalPath(name + ".o")},
+        {"where", modelWritten ? "sandboxed worker (model-written "
+                                 "microkernel): " + sandboxDescription()
+                               : std::string("in process (shipped emitters)")},
         {"seed", int64_t(genSeed)},
         {"inputs", "seeded uniform [-1, 1) (A, B); plus small integers in "
                    "[-4, 4] (exact results)"},
@@ -419,7 +482,8 @@ int CpuBackend::generate(const GenJob &job) {
   } else if (hints.arch == "riscv64" || hints.arch == "aarch64") {
     bool passed = false;
     Expected<json::Array> runs =
-        verifyUnderQemu(hints, name, job.op, outDir, passed);
+        verifyUnderQemu(hints, name, job.op, (*staged)->stagingDir(),
+                        modelWritten, passed);
     if (!runs) {
       verification["reason"] =
           "not verified: " + toString(runs.takeError());
@@ -441,11 +505,14 @@ int CpuBackend::generate(const GenJob &job) {
         "the target's instruction set does not run on this machine";
   }
 
-  json::Array files;
+  std::vector<std::string> fileNames;
   for (StringRef f : {".mlir", ".lowered.mlir", ".ll", ".o", ".h"})
-    files.push_back(name + f.str());
-  files.push_back("report.json");
-  files.push_back("report.md");
+    fileNames.push_back(name + f.str());
+  fileNames.push_back("report.json");
+  fileNames.push_back("report.md");
+  json::Array files;
+  for (const std::string &f : fileNames)
+    files.push_back(f);
   json::Object report{
       {"tool", "tensorop gen"},
       {"version", TENSOROP_VERSION},
@@ -558,10 +625,19 @@ int CpuBackend::generate(const GenJob &job) {
   else if (!runsHere)
     outs() << "  NOT verified: "
            << *verification.getString("reason") << "\n";
+  if ((runsHere || crossRun) && !verified) {
+    // A kernel that failed verification is not shipped (the staging
+    // directory goes with `staged`); an older one in DIR stays.
+    outs() << "  nothing written to " << outDir
+           << ": the kernel failed verification\n";
+    return 1;
+  }
+  if (Error e = (*staged)->commit(fileNames))
+    return fail(toString(std::move(e)));
   outs() << "  wrote " << outDir << "/{" << name << ".mlir, " << name
          << ".lowered.mlir, " << name << ".ll, " << name << ".o, " << name
          << ".h, report.json, report.md}\n";
-  return (runsHere || crossRun) && !verified ? 1 : 0;
+  return 0;
 }
 
 std::unique_ptr<Backend> tensorop::createCpuBackend() {

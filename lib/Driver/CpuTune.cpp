@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorop/Driver/Backend.h"
+#include "tensorop/Driver/KernelSandbox.h"
 #include "tensorop/Driver/CompilerContext.h"
 #include "tensorop/Driver/TextFiles.h"
 #include "tensorop/Driver/TuneDriver.h"
@@ -64,18 +65,25 @@ struct Outcome {
 
 /// Runs the worker on one object with a wall-clock limit; the result is the
 /// worker's JSON, or a crash/timeout record.
+/// A candidate whose microkernel is model-written (`modelWritten`) runs in
+/// the sandboxed worker (KernelSandbox.h).
 CandidateRecord measure(StringRef object, StringRef symbol,
                         const GemmProblem &p, int workerRounds,
-                        unsigned candidateTimeout) {
+                        unsigned candidateTimeout, bool modelWritten) {
   CandidateRecord r;
-  std::string self = sys::fs::getMainExecutable(nullptr, nullptr);
-  ChildOutcome o = runWithLimit(
-      self,
-      {"worker", "--object=" + object.str(), "--symbol=" + symbol.str(),
-       "--m=" + std::to_string(p.m), "--n=" + std::to_string(p.n),
-       "--k=" + std::to_string(p.k),
-       "--rounds=" + std::to_string(workerRounds)},
-      candidateTimeout);
+  std::vector<std::string> args = {
+      "--symbol=" + symbol.str(), "--m=" + std::to_string(p.m),
+      "--n=" + std::to_string(p.n), "--k=" + std::to_string(p.k),
+      "--rounds=" + std::to_string(workerRounds)};
+  ChildOutcome o;
+  if (modelWritten) {
+    o = ::tensorop::runWorkerSandboxed(object, args, p.m, p.n, p.k, /*threads=*/1,
+                           candidateTimeout);
+  } else {
+    args.insert(args.begin(), {"worker", "--object=" + object.str()});
+    o = runWithLimit(sys::fs::getMainExecutable(nullptr, nullptr), args,
+                     candidateTimeout);
+  }
   std::string text = StringRef(o.stdoutText).trim().str();
   if (o.rc == 0 && !text.empty()) {
     Expected<json::Value> v = json::parse(text);
@@ -377,7 +385,8 @@ int tensorop::runCpuTune(const TuneOptions &options) {
           result.status = status::kCompileError;
           result.error = toString(std::move(e));
         } else {
-          result = measure(object, symbol, p, workerRounds, candidateTimeout);
+          result = measure(object, symbol, p, workerRounds, candidateTimeout,
+                           ::tensorop::usesModelWrittenEmitter(config));
           sys::fs::remove(object);
         }
         result.emitterHash = emitterHash;
@@ -472,7 +481,8 @@ int tensorop::runCpuTune(const TuneOptions &options) {
             continue;
           CandidateRecord m =
               measure(objects[i], "confirm_" + std::to_string(i), p,
-                      workerRounds, candidateTimeout);
+                      workerRounds, candidateTimeout,
+                      ::tensorop::usesModelWrittenEmitter(configs[i]));
           if (m.status == status::kOk && m.gflops)
             samples[i].push_back(*m.gflops);
         }

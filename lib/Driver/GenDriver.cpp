@@ -10,6 +10,7 @@
 
 #include "tensorop/Driver/GenDriver.h"
 #include "tensorop/Driver/Backend.h"
+#include "tensorop/Driver/KernelName.h"
 
 #include "tensorop/Advisor/Request.h"
 #include "tensorop/LLM/LLMClient.h"
@@ -27,12 +28,6 @@ using namespace llvm;
 using namespace mlir::tensorop;
 
 namespace {
-bool isCIdentifier(StringRef s) {
-  if (s.empty() || !(isAlpha(s[0]) || s[0] == '_'))
-    return false;
-  return all_of(s, [](char c) { return isAlnum(c) || c == '_'; });
-}
-
 /// Asks the configured LLM to turn free text into a request, and checks the
 /// answer like any other (known op, dtype and target; positive sizes).
 Expected<OpRequest> parseRequestWithLLM(StringRef text) {
@@ -172,8 +167,8 @@ int tensorop::generateKernel(const GenOptions &options) {
   std::unique_ptr<Backend> backend = Backend::forTarget(r.target);
   GenJob job{options, r, *op, options.name.empty() ? op->defaultName
                                                    : options.name};
-  if (!isCIdentifier(job.name))
-    return fail("--name '" + job.name + "' is not a C identifier");
+  if (std::string why = reservedKernelName(job.name); !why.empty())
+    return fail("--name '" + job.name + "' cannot name a kernel: it " + why);
   if (Error e = backend->prepare(job))
     return fail(toString(std::move(e)));
   return backend->generate(job);

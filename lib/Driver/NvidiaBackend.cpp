@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorop/Driver/Backend.h"
+#include "tensorop/Driver/OutputDir.h"
 #include "tensorop/Driver/TextFiles.h"
 
 #include "tensorop/GPU/GpuAdvisor.h"
@@ -218,13 +219,12 @@ int NvidiaBackend::generate(const GenJob &job) {
   const std::string cType = job.op.outType();
   llvm::raw_ostream &out = llvm::outs();
   auto fail = [](const llvm::Twine &msg) { return genFailure(msg); };
-  if (std::error_code ec = llvm::sys::fs::create_directories(o.outDir))
-    return fail("cannot create " + o.outDir + ": " + ec.message());
-  auto path = [&](llvm::StringRef file) {
-    llvm::SmallString<256> p(o.outDir);
-    llvm::sys::path::append(p, file);
-    return std::string(p);
-  };
+  // Files go to a staging directory and into DIR once all are written.
+  llvm::Expected<std::unique_ptr<StagedOutput>> staged =
+      StagedOutput::create(o.outDir);
+  if (!staged)
+    return fail(llvm::toString(staged.takeError()));
+  auto path = [&](llvm::StringRef file) { return (*staged)->path(file); };
     out << "tensorop gen: op=gemm, shape=M=" << r.m << " N=" << r.n
       << " K=" << r.k << ", dtype=" << r.dtype << " -> " << cType
       << ", target=" << r.target << " kernel '" << name << "'\n";
@@ -346,14 +346,18 @@ int NvidiaBackend::generate(const GenJob &job) {
     return fail(llvm::toString(std::move(e)));
   Object ptxas = ptxasReport(path(name + ".ptx"), chip);
 
-  llvm::json::Array files;
+  std::vector<std::string> fileNames;
   for (llvm::StringRef f : {".mlir", ".lowered.mlir", ".ptx", ".cubin",
                             ".fatbin", ".o", ".ll", ".h", ".launch.json"})
     if ((haveCubin || f != ".cubin") && (fatbin || f != ".fatbin"))
-      files.push_back(name + f.str());
-  files.push_back("report.json");
-  files.push_back("report.md");
-  std::string runCmd = "tensorop-gpu-runner " + path(name + ".launch.json");
+      fileNames.push_back(name + f.str());
+  fileNames.push_back("report.json");
+  fileNames.push_back("report.md");
+  llvm::json::Array files;
+  for (const std::string &f : fileNames)
+    files.push_back(f);
+  std::string runCmd =
+      "tensorop-gpu-runner " + (*staged)->finalPath(name + ".launch.json");
   Object report{
       {"tool", "tensorop gen"},
       {"version", TENSOROP_VERSION},
@@ -407,6 +411,8 @@ int NvidiaBackend::generate(const GenJob &job) {
       TENSOROP_VERSION, LLVM_VERSION_STRING, reportDate(), o.advisor, sketchText,
       runCmd);
   if (llvm::Error e = writeTextFile(path("report.md"), md))
+    return fail(llvm::toString(std::move(e)));
+  if (llvm::Error e = (*staged)->commit(fileNames))
     return fail(llvm::toString(std::move(e)));
   out << "  kernel " << kernelName << ": " << chip << ", "
       << (haveCubin ? "cubin by ptxas" : "PTX only (no ptxas found)") << "\n";
