@@ -11,7 +11,8 @@
 //                    LLM proposals from the history, confirmation);
 //                    CpuTune.cpp and GpuTune.cpp (the two search loops,
 //                    sharing TuneModel.h)
-//   BenchDriver.cpp  `bench`;  WorkerDriver.cpp  `worker` (one candidate)
+//   BenchDriver.cpp  `bench`;  WorkerDriver.cpp  `worker` (one candidate);
+//                    DbDriver.cpp  `db` (list, show, export, prune)
 //   Operator.h       what a kernel computes: kind, dims, element types,
 //                    layouts, FLOPs, entry point, MLIR input
 //   Backend.h        a target family: CpuBackend (x86, RVV, NEON: one
