@@ -12,7 +12,7 @@
 #include "tensorop/Transforms/MatmulSupport.h"
 #include "tensorop/Driver/Backend.h"
 #include "tensorop/Driver/CompilerContext.h"
-#include "tensorop/Driver/TextFiles.h"
+#include "tensorop/Support/TextFiles.h"
 #include "tensorop/Verify/CpuGemm.h"
 
 #include "tensorop/Advisor/Advisor.h"

@@ -12,7 +12,7 @@
 
 #include "tensorop/Driver/Backend.h"
 #include "tensorop/Driver/CompilerContext.h"
-#include "tensorop/Driver/TextFiles.h"
+#include "tensorop/Support/TextFiles.h"
 #include "tensorop/Driver/TuneDriver.h"
 #include "tensorop/Driver/TuneModel.h"
 #include "tensorop/Process/ProcessRunner.h"

@@ -1,6 +1,6 @@
 //===- GpuTune.cpp - tensorop tune for NVIDIA targets ---------------------===//
 
-#include "tensorop/Driver/TextFiles.h"
+#include "tensorop/Support/TextFiles.h"
 #include "tensorop/Driver/TuneDriver.h"
 #include "tensorop/Driver/TuneModel.h"
 

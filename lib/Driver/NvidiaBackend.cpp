@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorop/Driver/Backend.h"
-#include "tensorop/Driver/TextFiles.h"
+#include "tensorop/Support/TextFiles.h"
 
 #include "tensorop/GPU/GpuAdvisor.h"
 #include "tensorop/GPU/GpuGen.h"
