@@ -13,6 +13,7 @@
 #include "tensorop/Driver/Backend.h"
 #include "tensorop/Driver/CompilerContext.h"
 #include "tensorop/Support/TextFiles.h"
+#include "tensorop/Driver/TuneBackend.h"
 #include "tensorop/Verify/CpuGemm.h"
 
 #include "tensorop/Advisor/Advisor.h"
@@ -66,7 +67,7 @@ public:
   }
   int generate(const GenJob &job) override;
   int tune(const TuneOptions &options) override {
-    return runCpuTune(options);
+    return runTuneLoop(options, *createCpuTuneBackend());
   }
 
 private:

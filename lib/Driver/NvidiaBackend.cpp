@@ -12,6 +12,7 @@
 
 #include "tensorop/Driver/Backend.h"
 #include "tensorop/Support/TextFiles.h"
+#include "tensorop/Driver/TuneBackend.h"
 
 #include "tensorop/GPU/GpuAdvisor.h"
 #include "tensorop/GPU/GpuGen.h"
@@ -410,7 +411,7 @@ int NvidiaBackend::tune(const TuneOptions &options) {
       return 2;
     }
   }
-  return runGpuTune(o);
+  return runTuneLoop(o, *createNvidiaTuneBackend());
 }
 
 namespace tensorop {

@@ -7,10 +7,12 @@
 //                                 BenchOptions, WorkerOptions) -> a call
 //   GenDriver.cpp    `gen`: request -> Operator -> Backend::forTarget ->
 //                    prepare -> generate
-//   TuneDriver.h     `tune`: tuneModule -> Backend::tune (MCTS, tuning DB,
-//                    LLM proposals from the history, confirmation);
-//                    CpuTune.cpp and GpuTune.cpp (the two search loops,
-//                    sharing TuneModel.h)
+//   TuneDriver.h     `tune`: tuneModule -> Backend::tune -> TuneLoop.cpp,
+//                    the one search loop (MCTS, tuning DB claims and leases,
+//                    LLM proposals from the history, confirmation, result
+//                    line) over the hooks of TuneBackend.h: CpuTune.cpp
+//                    (worker processes) and GpuTune.cpp (tensorop-gpu-runner
+//                    here or a --gpu-batch directory)
 //   BenchDriver.cpp  `bench`;  WorkerDriver.cpp  `worker` (one candidate);
 //                    DbDriver.cpp  `db` (list, show, export, prune)
 //   Operator.h       what a kernel computes: kind, dims, element types,
