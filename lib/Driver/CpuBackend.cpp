@@ -12,8 +12,8 @@
 #include "tensorop/Transforms/MatmulSupport.h"
 #include "tensorop/Driver/Backend.h"
 #include "tensorop/Driver/CompilerContext.h"
-#include "tensorop/Support/TextFiles.h"
 #include "tensorop/Driver/TuneBackend.h"
+#include "tensorop/Support/TextFiles.h"
 #include "tensorop/Verify/CpuGemm.h"
 
 #include "tensorop/Advisor/Advisor.h"
@@ -68,6 +68,9 @@ public:
   int generate(const GenJob &job) override;
   int tune(const TuneOptions &options) override {
     return runTuneLoop(options, *createCpuTuneBackend());
+  }
+  int bench(const BenchOptions &options) override {
+    return benchmarkOnCpu(options);
   }
 
 private:
