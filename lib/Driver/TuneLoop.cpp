@@ -195,7 +195,8 @@ Error TuneRun::tuneOp(OpTuneSearch &op, unsigned opIndex,
     // a proposal that fails its checks is reported and the tree goes on.
     std::optional<TuneProposal> proposal;
     unsigned countSoFar = s.done + s.queued;
-    if (model.client && countSoFar > 0 && countSoFar % o.llmEvery == 0 &&
+    if (model.client && countSoFar > 0 &&
+        countSoFar % std::max(1u, o.llmEvery) == 0 &&
         countSoFar != askedAt) {
       askedAt = countSoFar;
       Expected<std::vector<CandidateRecord>> rows = db.list(sig);
@@ -363,12 +364,12 @@ Error TuneRun::tuneOp(OpTuneSearch &op, unsigned opIndex,
     }
     if (c.gflops <= 0)
       continue;
-    auto row2 = llvm::find_if(ok, [&](const CandidateRecord &r) {
+    auto confirmedRow = llvm::find_if(ok, [&](const CandidateRecord &r) {
       return c.builtin ? r.configHash == op.builtin.hash
                        : r.config == c.config;
     });
-    if (row2 != ok.end())
-      if (Error e = db.confirm(row2->id, c.gflops))
+    if (confirmedRow != ok.end())
+      if (Error e = db.confirm(confirmedRow->id, c.gflops))
         return e;
   }
   double took = std::chrono::duration<double>(Clock::now() - start).count();
