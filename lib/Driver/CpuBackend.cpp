@@ -14,7 +14,8 @@
 #include "tensorop/Driver/CompilerContext.h"
 #include "tensorop/Driver/KernelSandbox.h"
 #include "tensorop/Driver/OutputDir.h"
-#include "tensorop/Driver/TextFiles.h"
+#include "tensorop/Driver/TuneBackend.h"
+#include "tensorop/Support/TextFiles.h"
 #include "tensorop/Verify/CpuGemm.h"
 #include "tensorop/Verify/Timing.h"
 
@@ -77,7 +78,10 @@ public:
   }
   int generate(const GenJob &job) override;
   int tune(const TuneOptions &options) override {
-    return runCpuTune(options);
+    return runTuneLoop(options, *createCpuTuneBackend());
+  }
+  int bench(const BenchOptions &options) override {
+    return benchmarkOnCpu(options);
   }
 
 private:

@@ -12,11 +12,13 @@
 
 #include "tensorop/Driver/Backend.h"
 #include "tensorop/Driver/OutputDir.h"
-#include "tensorop/Driver/TextFiles.h"
+#include "tensorop/Driver/TuneBackend.h"
+#include "tensorop/Support/TextFiles.h"
 
 #include "tensorop/GPU/GpuAdvisor.h"
 #include "tensorop/GPU/GpuGen.h"
 #include "tensorop/GPU/Passes.h"
+#include "tensorop/Targets/TargetHints.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -25,6 +27,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -115,6 +118,7 @@ public:
   }
   int generate(const GenJob &job) override;
   int tune(const TuneOptions &options) override;
+  int bench(const BenchOptions &options) override;
 
 private:
   GpuTarget target;
@@ -447,7 +451,33 @@ int NvidiaBackend::tune(const TuneOptions &options) {
       return 2;
     }
   }
-  return runGpuTune(o);
+  return runTuneLoop(o, *createNvidiaTuneBackend());
+}
+
+int NvidiaBackend::bench(const BenchOptions &options) {
+  // `tensorop bench` times kernels in its own process against OpenBLAS; a
+  // GPU kernel is timed on the GPU machine against cuBLAS, by the runner.
+  if (!llvm::is_contained(mlir::tensorop::supportedGpuTargets(),
+                          options.target)) {
+    llvm::errs() << "tensorop bench: unknown target '" << options.target
+                 << "' (NVIDIA targets: "
+                 << llvm::join(mlir::tensorop::supportedGpuTargets(), ", ")
+                 << ")\n";
+    return 2;
+  }
+  llvm::errs()
+      << "tensorop bench: --target=" << options.target
+      << ": NVIDIA kernels are not benchmarked by `tensorop bench` (it times "
+         "CPU kernels against OpenBLAS in this process). Benchmark a GPU "
+         "kernel with tensorop-gpu-runner on the GPU machine: `tensorop gen "
+         "\"4096x4096x4096 bf16 GEMM for "
+      << options.target
+      << "\" -o DIR`, then `tensorop-gpu-runner "
+         "DIR/gemm_4096x4096x4096_bf16.launch.json` "
+         "verifies it and times it against cuBLAS in the same process "
+         "(docs/GPU.md); `tensorop tune --target="
+      << options.target << "` measures candidates the same way.\n";
+  return 2;
 }
 
 namespace tensorop {

@@ -26,6 +26,22 @@ Expected<Operator> Operator::fromRequest(const mlir::tensorop::OpRequest &r) {
   return op;
 }
 
+Operator Operator::matmul(int64_t m, int64_t n, int64_t k, StringRef dtype,
+                          StringRef outType, bool transposeA,
+                          bool transposeB) {
+  Operator op;
+  op.kind = OpKind::Matmul;
+  op.m = m;
+  op.n = n;
+  op.k = k;
+  op.dtype = dtype.str();
+  op.requestedOutType = outType.str();
+  op.transposeA = transposeA;
+  op.transposeB = transposeB;
+  op.defaultName = formatv("gemm_{0}x{1}x{2}_{3}", m, n, k, dtype).str();
+  return op;
+}
+
 std::string Operator::inType() const {
   return dtype == "tf32" ? "f32" : dtype;
 }

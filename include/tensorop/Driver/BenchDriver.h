@@ -21,8 +21,12 @@ struct BenchOptions {
   std::string jsonOut, markdownOut; ///< result files ("" = none)
 };
 
-/// Runs `tensorop bench`; returns the exit status.
+/// Runs `tensorop bench` through the target's Backend; returns the exit
+/// status.
 int benchmark(const BenchOptions &options);
+/// CpuBackend::bench: our kernels against OpenBLAS (and oneDNN) sgemm, side
+/// by side in this process.
+int benchmarkOnCpu(const BenchOptions &options);
 
 } // namespace tensorop
 

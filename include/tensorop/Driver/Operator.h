@@ -54,6 +54,12 @@ struct Operator {
   /// without a description yet.
   static llvm::Expected<Operator> fromRequest(const mlir::tensorop::OpRequest &r);
 
+  /// A matmul found in a module (by a backend's matcher): `dtype` is the
+  /// precision it computes in, `outType` C's type.
+  static Operator matmul(int64_t m, int64_t n, int64_t k,
+                         llvm::StringRef dtype, llvm::StringRef outType,
+                         bool transposeA = false, bool transposeB = false);
+
   /// Storage type of the inputs ("f32" for tf32).
   std::string inType() const;
   /// Storage type of the output: the requested one, else bf16/f16 for
