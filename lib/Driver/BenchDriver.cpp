@@ -206,6 +206,8 @@ int compareTuned(const BenchOptions &options, mlir::MLIRContext &ctx,
 } // namespace
 
 int tensorop::benchmark(const BenchOptions &options) {
+  if (options.conv)
+    return benchmarkConv(options);
   // The names the command's options had when this lived in tools/.
   const std::vector<std::string> &shapes = options.shapes;
   const std::string &target = options.target, &sketchOverride = options.sketch,
