@@ -5,6 +5,29 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TensorOpDecomposeBatchMatmul
+    : Pass<"tensorop-decompose-batch-matmul", "ModuleOp"> {
+  let summary = "Turn static batch matmuls into loops of matmuls for the sketch path";
+  let description = [{
+    Rewrites each static f32 `linalg.batch_matmul` (C[b] += A[b] * B[b]) and
+    `linalg.batch_reduce_matmul` (C += sum_b A[b] * B[b]), on tensors or
+    memrefs, into an `scf.for` over the batch whose body is one
+    `linalg.matmul` on rank-reduced 2-D slices, so every slice takes the
+    sketch path (annotate, apply, microkernel) like any GEMM. Transposed
+    operands carry over as the slice matmul's indexing maps; a
+    `tensorop.sketch` on the batch op is copied to the slice. Each rewritten
+    op gets a remark; an op it cannot rewrite (dynamic dimensions, other
+    element types, a batch dimension not first) gets a remark naming why and
+    is left to the upstream lowering. `--tensorop-pipeline` runs this pass
+    before `tensorop-annotate-sketch` on CPU targets.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def TensorOpAnnotateSketch : Pass<"tensorop-annotate-sketch", "ModuleOp"> {
   let summary = "Attach an advisor-chosen #tensorop.sketch to each supported GEMM";
   let description = [{

@@ -91,11 +91,17 @@ struct AnnotateSketchPass
     // Collect first so a bad target/advisor is reported only if there is
     // something to annotate.
     SmallVector<linalg::MatmulOp> matmuls;
+    // In the pipeline, batch matmuls reach this pass as loops of matmuls
+    // (tensorop-decompose-batch-matmul, which marks and remarks on those it
+    // leaves); one that this pass meets unmarked says how to get there.
     module.walk([&](Operation *op) {
       if (auto mm = dyn_cast<linalg::MatmulOp>(op))
         matmuls.push_back(mm);
-      else if (isa<linalg::BatchMatmulOp>(op))
-        op->emitRemark("tensorop: batch matmul is not supported yet; it is "
+      else if (isa<linalg::BatchMatmulOp, linalg::BatchReduceMatmulOp>(op) &&
+               !op->hasAttr(kBatchNotHandledAttrName))
+        op->emitRemark("tensorop: batch matmuls take the sketch path as "
+                       "loops of matmuls (tensorop-decompose-batch-matmul, "
+                       "which --tensorop-pipeline runs first); this one is "
                        "lowered by the upstream pipeline");
     });
     if (matmuls.empty())

@@ -183,6 +183,7 @@ LogicalResult mlir::tensorop::buildTensorOpPipeline(
             "mlir::tensorop::registerAllPasses())";
     return failure();
   }
+  pm.addPass(createTensorOpDecomposeBatchMatmul());
   pm.addPass(createTensorOpAnnotateSketch(annotateSketchOptions(options)));
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;

@@ -1,13 +1,13 @@
-// Matmuls the TensorOp path does not handle (dynamic shapes, f64, batch
-// matmul) still go through --tensorop-pipeline: the advisor leaves them
-// with a remark, the upstream lowering computes them, and the results are
-// exact (small integers). A handled static f32 GEMM in the same module is
-// checked too.
+// Matmuls the TensorOp path does not handle (dynamic shapes, f64) still go
+// through --tensorop-pipeline: the advisor leaves them with a remark, the
+// upstream lowering computes them, and the results are exact (small
+// integers). A handled static f32 GEMM and a batch matmul (decomposed into
+// slices that take the sketch path) in the same module are checked too.
 // REQUIRES: host-avx512
 // RUN: tensorop-opt %s --tensorop-pipeline="target=x86-avx512" -verify-diagnostics | %mlir-runner -e main -entry-point-result=void -O3 -shared-libs=%mlir_c_runner_utils | FileCheck %s
-// Only the static f32 GEMM gets a microkernel.
+// Only the static f32 GEMM and the batch matmul's slice get a microkernel.
 // RUN: tensorop-opt %s --tensorop-pipeline="target=x86-avx512" -verify-diagnostics | FileCheck %s --check-prefix=ASM
-// ASM-COUNT-1: llvm.inline_asm
+// ASM-COUNT-2: llvm.inline_asm
 // ASM-NOT:     llvm.inline_asm
 
 // CHECK-LABEL: dynamic:
@@ -48,7 +48,7 @@ func.func @f64_gemm(%A: memref<3x4xf64>, %B: memref<4x5xf64>, %C: memref<3x5xf64
 }
 
 func.func @batch_gemm(%A: memref<2x2x3xf32>, %B: memref<2x3x4xf32>, %C: memref<2x2x4xf32>) {
-  // expected-remark @+1 {{tensorop: batch matmul is not supported yet; it is lowered by the upstream pipeline}}
+  // expected-remark @+1 {{tensorop: batch matmul of 2 slices: each slice's matmul takes the sketch path}}
   linalg.batch_matmul ins(%A, %B : memref<2x2x3xf32>, memref<2x3x4xf32>) outs(%C : memref<2x2x4xf32>)
   return
 }
