@@ -103,8 +103,28 @@ Expected<json::Array> verifyUnderQemu(const TargetHints &h, StringRef name,
         (qemu ? "clang-22" : qemuName.str()) +
         " not found (apt-get install qemu-user clang-22 and the "
         "gcc-<arch>-linux-gnu cross tool chain)");
-  std::string harness =
-      mlir::tensorop::dataPath("harness/gemm_check.c");
+  const bool conv = r.kind == OpKind::Conv2D;
+  std::string harness = mlir::tensorop::dataPath(
+      conv ? "harness/conv_check.c" : "harness/gemm_check.c");
+  // The harness's shape: M, N, K or the convolution's geometry.
+  std::vector<std::string> shape;
+  auto define = [&](StringRef macro, int64_t value) {
+    shape.push_back(("-D" + macro + "=" + Twine(value)).str());
+  };
+  if (conv) {
+    const Conv2DShape &c = r.conv;
+    for (auto [macro, value] :
+         {std::pair<StringRef, int64_t>{"CN", c.n}, {"CH", c.h}, {"CW", c.w},
+          {"CC", c.c}, {"CF", c.f}, {"CR", c.r}, {"CS", c.s},
+          {"SH", c.strideH}, {"SW", c.strideW}, {"DH", c.dilationH},
+          {"DW", c.dilationW}, {"PT", c.padTop}, {"PL", c.padLeft},
+          {"OH", c.outH()}, {"OW", c.outW()}})
+      define(macro, value);
+  } else {
+    define("M", r.m);
+    define("N", r.n);
+    define("K", r.k);
+  }
   std::string exe = (dir + "/" + name + ".check").str();
   std::string targetFlag =
       riscv ? "--target=riscv64-linux-gnu" : "--target=aarch64-linux-gnu";
@@ -112,11 +132,11 @@ Expected<json::Array> verifyUnderQemu(const TargetHints &h, StringRef name,
                                    "-static", "-O2"};
   if (riscv)
     args.push_back("-march=rv64gcv");
-  for (std::string a :
-       {"-I" + dir.str(), "-DNAME=" + name.str(), "-DM=" + std::to_string(r.m),
-        "-DN=" + std::to_string(r.n), "-DK=" + std::to_string(r.k), harness,
-        (dir + "/" + name + ".o").str(), std::string("-lm"), std::string("-o"),
-        exe})
+  args.push_back("-I" + dir.str());
+  args.push_back("-DNAME=" + name.str());
+  args.insert(args.end(), shape.begin(), shape.end());
+  for (std::string a : {harness, (dir + "/" + name + ".o").str(),
+                        std::string("-lm"), std::string("-o"), exe})
     args.push_back(a);
   SmallVector<StringRef> argRefs(args.begin(), args.end());
   std::string message;
@@ -261,10 +281,6 @@ extern "C" {
 /// What a convolution needs beyond a GEMM's checks (prepare made those).
 Error CpuBackend::prepareConv(const GenJob &job) {
   auto fail = [](const Twine &msg) -> Error { return createStringError(msg); };
-  if (hints.arch != "x86_64")
-    return fail("convolutions for " + resolved +
-                " are not generated yet (x86 targets only; the RVV and NEON "
-                "convolution check under qemu is not built)");
   if (job.options.advisor != "builtin")
     return fail("--advisor=" + job.options.advisor +
                 " is not supported for convolutions yet (the pipeline's "
@@ -531,11 +547,14 @@ int CpuBackend::generate(const GenJob &job) {
       verified = passed;
       verification = json::Object{
           {"performed", true},
-          {"method", "tools/tensorop/harness/gemm_check.c linked statically "
-                     "with the object, run under qemu-user: small-integer "
-                     "inputs (exact) and seeded random inputs against an "
-                     "fp64 reference, bound 2*K*6e-8*(|A||B|) + 6e-8*|R|, "
-                     "NaN-prefilled C"},
+          {"method",
+           std::string("tools/tensorop/harness/") +
+               (conv ? "conv_check.c" : "gemm_check.c") +
+               " linked statically with the object, run under qemu-user: "
+               "small-integer inputs (exact) and seeded random inputs "
+               "against an fp64 reference, bound 2*K*6e-8*(|A||B|) + "
+               "6e-8*|R|" +
+               (conv ? " with K = R*S*C" : "") + ", NaN-prefilled output"},
           {"runs", std::move(*runs)},
           {"passed", passed}};
       crossRun = true;
@@ -615,7 +634,8 @@ int CpuBackend::generate(const GenJob &job) {
               .str();
   else if (crossRun)
     md += std::string("Cross-compiled for ") + hints.triple +
-          ": the object was linked into tools/tensorop/harness/gemm_check.c "
+          ": the object was linked into tools/tensorop/harness/" +
+          (conv ? "conv_check.c" : "gemm_check.c") + " "
           "and run under qemu-user (small-integer exact test and seeded "
           "random inputs against an fp64 reference). Result: **" +
           (verified ? "passed" : "FAILED") +
