@@ -7,17 +7,18 @@ include "mlir/Pass/PassBase.td"
 
 def TensorOpDecomposeBatchMatmul
     : Pass<"tensorop-decompose-batch-matmul", "ModuleOp"> {
-  let summary = "Turn static batch matmuls into loops of matmuls for the sketch path";
+  let summary = "Turn batch matmuls into loops of matmuls for the sketch path";
   let description = [{
-    Rewrites each static f32 `linalg.batch_matmul` (C[b] += A[b] * B[b]) and
+    Rewrites each f32 `linalg.batch_matmul` (C[b] += A[b] * B[b]) and
     `linalg.batch_reduce_matmul` (C += sum_b A[b] * B[b]), on tensors or
-    memrefs, into an `scf.for` over the batch whose body is one
+    memrefs, static or dynamic, into an `scf.for` over the (runtime) batch
+    whose body is one
     `linalg.matmul` on rank-reduced 2-D slices, so every slice takes the
     sketch path (annotate, apply, microkernel) like any GEMM. Transposed
     operands carry over as the slice matmul's indexing maps; a
     `tensorop.sketch` on the batch op is copied to the slice. Each rewritten
-    op gets a remark; an op it cannot rewrite (dynamic dimensions, other
-    element types, a batch dimension not first) gets a remark naming why and
+    op gets a remark; an op it cannot rewrite (other element types, a batch
+    dimension not first) gets a remark naming why and
     is left to the upstream lowering. `--tensorop-pipeline` runs this pass
     before `tensorop-annotate-sketch` on CPU targets.
   }];
@@ -32,11 +33,13 @@ def TensorOpAnnotateSketch : Pass<"tensorop-annotate-sketch", "ModuleOp"> {
   let summary = "Attach an advisor-chosen #tensorop.sketch to each supported GEMM";
   let description = [{
     Visits every `linalg.matmul` (on tensors or memrefs, including transposed
-    operands through `indexing_maps`). For static f32 matmuls it asks the
-    advisor for a sketch, validates it against the target and attaches it as
-    the `tensorop.sketch` attribute. Anything else (dynamic dimensions, other
-    element types, broadcasting maps) is left for the upstream lowering, with
-    a remark that says why. An unknown target or advisor is an error where
+    operands through `indexing_maps`). For f32 matmuls it asks the advisor
+    for a sketch, validates it against the target and attaches it as the
+    `tensorop.sketch` attribute. Dynamic dimensions are chosen for a
+    representative size: the op's `tensorop.size_hint = array<i64: M, N, K>`
+    or 512 (a remark says which); the loops then run to the runtime sizes.
+    Anything else (other element types, broadcasting maps) is left for the
+    upstream lowering, with a remark that says why. An unknown target or advisor is an error where
     the options are given, before any input is read.
   }];
   let options = [

@@ -185,6 +185,25 @@ struct AnnotateSketchPass
                         << "); lowered by the upstream pipeline";
         continue;
       }
+      if (problem->isDynamic()) {
+        // Which size the sketch fits, so nobody mistakes it for a tuned one.
+        std::string dims;
+        for (auto [dynamic, name, size] :
+             {std::make_tuple(problem->dynamicM, "M", problem->m),
+              std::make_tuple(problem->dynamicN, "N", problem->n),
+              std::make_tuple(problem->dynamicK, "K", problem->k)})
+          if (dynamic)
+            dims += (dims.empty() ? "" : ", ") + std::string(name) + "=" +
+                    std::to_string(size);
+        mm.emitRemark() << "tensorop: dynamic dimensions: the sketch is "
+                           "chosen for "
+                        << dims
+                        << (mm->hasAttr(kSizeHintAttrName)
+                                ? " (tensorop.size_hint)"
+                                : " (default; a tensorop.size_hint "
+                                  "attribute sets it)")
+                        << "; the loops run to the runtime sizes";
+      }
       if (tuned) {
         FailureOr<SketchAttr> fromDb =
             lookupTunedSketch(mm, *tuned, *problem, fingerprint);

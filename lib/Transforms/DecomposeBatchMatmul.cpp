@@ -14,6 +14,7 @@
 #include "tensorop/Dialect/TensorOpDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -54,14 +55,24 @@ std::optional<AffineMap> sliceMap(AffineMap map, bool hasBatch) {
   return AffineMap::get(3, 0, shifted, map.getContext());
 }
 
+/// Extent `d` of a tensor or memref: a constant, or read at run time.
+OpFoldResult extentOf(OpBuilder &b, Location loc, Value v, int64_t d) {
+  auto shaped = cast<ShapedType>(v.getType());
+  if (!shaped.isDynamicDim(d))
+    return b.getIndexAttr(shaped.getDimSize(d));
+  if (isa<MemRefType>(shaped))
+    return memref::DimOp::create(b, loc, v, d).getResult();
+  return tensor::DimOp::create(b, loc, v, d).getResult();
+}
+
 /// A 2-D slice [b, 0, 0][1, d0, d1] of a 3-D operand, rank-reduced.
 Value sliceOf(OpBuilder &b, Location loc, Value source, Value batch) {
   auto shaped = cast<ShapedType>(source.getType());
   SmallVector<OpFoldResult> offsets = {batch, b.getIndexAttr(0),
                                        b.getIndexAttr(0)};
   SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1),
-                                     b.getIndexAttr(shaped.getDimSize(1)),
-                                     b.getIndexAttr(shaped.getDimSize(2))};
+                                     extentOf(b, loc, source, 1),
+                                     extentOf(b, loc, source, 2)};
   SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
   SmallVector<int64_t> shape = {shaped.getDimSize(1), shaped.getDimSize(2)};
   if (auto memref = dyn_cast<MemRefType>(source.getType())) {
@@ -81,8 +92,8 @@ LogicalResult decompose(linalg::LinalgOp op, bool reduce, std::string &reason) {
         c = op.getDpsInitOperand(0)->get();
   for (Value v : {a, bOp, c}) {
     auto shaped = dyn_cast<ShapedType>(v.getType());
-    if (!shaped || !shaped.hasStaticShape()) {
-      reason = "dynamic dimensions are not supported yet";
+    if (!shaped || !shaped.hasRank()) {
+      reason = "operands are not ranked tensors or memrefs";
       return failure();
     }
     if (!shaped.getElementType().isF32()) {
@@ -100,6 +111,8 @@ LogicalResult decompose(linalg::LinalgOp op, bool reduce, std::string &reason) {
     return failure();
   }
   int64_t batch = cast<ShapedType>(a.getType()).getDimSize(0);
+  if (ShapedType::isDynamic(batch))
+    batch = cast<ShapedType>(bOp.getType()).getDimSize(0);
   if (batch == 0) {
     reason = "an empty batch is left to the upstream lowering";
     return failure();
@@ -113,7 +126,11 @@ LogicalResult decompose(linalg::LinalgOp op, bool reduce, std::string &reason) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value upper = arith::ConstantIndexOp::create(b, loc, batch);
+  // A dynamic batch runs to its runtime extent (0 included).
+  Value upper = ShapedType::isDynamic(batch)
+                    ? getValueOrCreateConstantIndexOp(
+                          b, loc, extentOf(b, loc, a, 0))
+                    : arith::ConstantIndexOp::create(b, loc, batch).getResult();
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   SmallVector<AffineMap> defaults =
       linalg::MatmulOp::getDefaultIndexingMaps(b.getContext());
@@ -140,12 +157,11 @@ LogicalResult decompose(linalg::LinalgOp op, bool reduce, std::string &reason) {
     Value result = mm->getResult(0);
     if (reduce)
       return result;
-    auto type = cast<ShapedType>(acc.getType());
     SmallVector<OpFoldResult> offsets = {iv, nb.getIndexAttr(0),
                                          nb.getIndexAttr(0)};
     SmallVector<OpFoldResult> sizes = {nb.getIndexAttr(1),
-                                       nb.getIndexAttr(type.getDimSize(1)),
-                                       nb.getIndexAttr(type.getDimSize(2))};
+                                       extentOf(nb, l, acc, 1),
+                                       extentOf(nb, l, acc, 2)};
     SmallVector<OpFoldResult> strides(3, nb.getIndexAttr(1));
     return tensor::InsertSliceOp::create(nb, l, result, acc, offsets, sizes,
                                          strides);
@@ -190,7 +206,9 @@ struct DecomposeBatchMatmulPass
                     UnitAttr::get(op->getContext()));
         continue;
       }
-      op->emitRemark() << "tensorop: " << kind << " of " << a.getDimSize(0)
+      std::string count = a.isDynamicDim(0) ? std::string("a dynamic number of")
+                                            : std::to_string(a.getDimSize(0));
+      op->emitRemark() << "tensorop: " << kind << " of " << count
                        << " slices: each slice's matmul takes the sketch path";
       op->erase();
     }

@@ -25,12 +25,22 @@ def main():
                     help="B stored batch x N x K (x . W^T per batch)")
     ap.add_argument("--tensors", action="store_true")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--dynamic", default="",
+                    help="letters of b, m, n, k that @bmm sees as dynamic (?)")
     a = ap.parse_args()
     bs, m, n, k = a.batch, a.m, a.n, a.k
     at = f"{bs}x{m}x{k}xf32"
     bt = f"{bs}x{n}x{k}xf32" if a.transpose_b else f"{bs}x{k}x{n}xf32"
     ct = f"{m}x{n}xf32" if a.reduce else f"{bs}x{m}x{n}xf32"
     op = "linalg.batch_reduce_matmul" if a.reduce else "linalg.batch_matmul"
+    ext = {"b": bs, "m": m, "n": n, "k": k}
+
+    def dyn(letters):
+        return "x".join("?" if l in a.dynamic else str(ext[l]) for l in letters) + "xf32"
+    st = (at, bt, ct)
+    dt = (dyn("bmk"), dyn("bnk") if a.transpose_b else dyn("bkn"),
+          dyn("mn") if a.reduce else dyn("bmn"))
+    at, bt, ct = dt
     maps = ""
     if a.transpose_b:
         cmap = "(d0, d1, d2, d3) -> (d1, d2)" if a.reduce else "(d0, d1, d2, d3) -> (d0, d1, d2)"
@@ -78,6 +88,7 @@ func.func @bmm(%A: memref<{at}>, %B: memref<{bt}>, %C: memref<{ct}>) {{
         pad = " " * (len(dims) + 1)
         return "\n".join(lines + [pad + b for b in body] + close)
 
+    at, bt, ct = st
     ashape = (bs, m, k)
     bshape = (bs, n, k) if a.transpose_b else (bs, k, n)
     cshape = (m, n) if a.reduce else (bs, m, n)
@@ -140,7 +151,10 @@ func.func @main() {{
     memref.store %res#0, %R[{cidx}] : memref<{rt}>
     memref.store %res#1, %S[{cidx}] : memref<{rt}>
 {outer_close}
-  call @bmm(%A, %B, %C) : (memref<{at}>, memref<{bt}>, memref<{ct}>) -> ()
+  %Ad = memref.cast %A : memref<{at}> to memref<{dt[0]}>
+  %Bd = memref.cast %B : memref<{bt}> to memref<{dt[1]}>
+  %Cd = memref.cast %C : memref<{ct}> to memref<{dt[2]}>
+  call @bmm(%Ad, %Bd, %Cd) : (memref<{dt[0]}>, memref<{dt[1]}>, memref<{dt[2]}>) -> ()
   %fails = memref.alloca() : memref<i64>
   %worst = memref.alloca() : memref<f64>
   %c0i = arith.constant 0 : i64
