@@ -223,6 +223,8 @@ int tensorop::benchmarkConv(const BenchOptions &options) {
       status = 1;
       continue;
     }
+    double layerPeak = peak * threads;
+    recheckFasterThanPeak(r, layerPeak, threads);
     bool ok = r.verified() && !r.fasterThanPeak &&
               (!r.haveOneDNN || r.onednn.ok());
     if (!ok) {

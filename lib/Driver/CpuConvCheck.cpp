@@ -23,7 +23,14 @@ ConvObjectCheck tensorop::checkConvObject(ConvFn fn, const Conv2DShape &s,
     out.error = cmp.error;
     return out;
   }
+  recheckFasterThanPeak(cmp, peak, threads);
   out.verified = cmp.verified() && !cmp.fasterThanPeak;
+  // Why it failed, in words (the numbers are in the report).
+  std::string why = !cmp.verified() ? "over the bound, wrong or out of bounds"
+                    : cmp.fasterThanPeak
+                        ? "its best time is faster than the measured FMA "
+                          "peak (a bug, or a timer problem)"
+                        : "";
   std::string bound = describeConvBound(s);
   out.verification = json::Object{
       {"performed", true},
@@ -47,6 +54,8 @@ ConvObjectCheck tensorop::checkConvObject(ConvFn fn, const Conv2DShape &s,
                                               "2^20")},
       {"max_error_ratio_after_timing",
        cmp.timed ? json::Value(cmp.after.maxRatio) : json::Value(nullptr)},
+      {"faster_than_measured_peak", cmp.fasterThanPeak},
+      {"failure", why},
       {"passed", out.verified}};
   if (cmp.timed)
     out.timing = json::Object{
@@ -90,12 +99,12 @@ ConvObjectCheck tensorop::checkConvObject(ConvFn fn, const Conv2DShape &s,
               "{5}\n- guards: {6}\n- result: **{7}**\n\n",
               name, seed, bound, cmp.before.maxRatio, cmp.before.failures(),
               exact, cmp.guardsIntact ? "intact" : "VIOLATED",
-              out.verified ? "passed" : "FAILED")
+              out.verified ? "passed" : "FAILED: " + why)
           .str();
   out.summary = formatv("  verified: max error/bound {0:E2}, exact test {1} "
                         "-> {2}\n",
                         cmp.before.maxRatio, exact,
-                        out.verified ? "passed" : "FAILED")
+                        out.verified ? "passed" : "FAILED: " + why)
                     .str();
   if (cmp.timed && cmp.haveOneDNN) {
     out.markdown +=
