@@ -14,6 +14,7 @@
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
@@ -162,6 +163,9 @@ static void addCpuLowering(OpPassManager &pm, bool barePtrAbi) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createTensorOpLowerUKernel());
+  // Functions that return tensors get bufferization.clone (and dealloc)
+  // ops from the deallocation pipeline: they become memref ops here.
+  pm.addPass(createConvertBufferizationToMemRefPass());
   OpPassManager &funcs = pm.nest<func::FuncOp>();
   funcs.addPass(createConvertVectorToSCFPass(
       VectorTransferToSCFOptions().enableFullUnroll()));
@@ -216,6 +220,8 @@ LogicalResult mlir::tensorop::buildTensorOpPipeline(
     return failure();
   }
   pm.addPass(createTensorOpDecomposeBatchMatmul());
+  pm.addPass(createTensorOpConvToNhwc());
+  pm.addPass(createTensorOpDepthwiseConv());
   pm.addPass(createTensorOpAnnotateSketch(annotateSketchOptions(options)));
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
