@@ -204,6 +204,8 @@ int compareTuned(const BenchOptions &options, mlir::MLIRContext &ctx,
 } // namespace
 
 int tensorop::benchmark(const BenchOptions &options) {
+  if (options.conv)
+    return benchmarkConv(options);
   // The target's family decides how its kernels are timed.
   return Backend::forTarget(options.target)->bench(options);
 }

@@ -196,6 +196,10 @@ llvm::Error NvidiaBackend::prepare(const GenJob &job) {
   auto fail = [](const llvm::Twine &msg) -> llvm::Error {
     return llvm::createStringError(msg);
   };
+  if (job.op.kind != OpKind::Matmul)
+    return fail("understood " + r.describe() + "; convolutions for NVIDIA "
+                "targets are not supported yet (issue 14; CPU targets "
+                "generate them)");
   if (r.dtype != "bf16" && r.dtype != "f16" && r.dtype != "tf32" &&
       r.dtype != "f32")
     return fail("NVIDIA targets take bf16, f16, tf32 or f32 GEMMs (got " +
