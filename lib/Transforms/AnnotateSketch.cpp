@@ -1,8 +1,10 @@
 //===- AnnotateSketch.cpp - Ask the advisor for a sketch per GEMM ---------===//
 
+#include "AnnotateConv.h"
 #include "tensorop/Advisor/Advisor.h"
 #include "tensorop/Advisor/SketchDatabase.h"
 #include "tensorop/Targets/TargetHints.h"
+#include "tensorop/Transforms/ConvSupport.h"
 #include "tensorop/Transforms/MatmulSupport.h"
 #include "tensorop/Transforms/Passes.h"
 
@@ -91,19 +93,28 @@ struct AnnotateSketchPass
     // Collect first so a bad target/advisor is reported only if there is
     // something to annotate.
     SmallVector<linalg::MatmulOp> matmuls;
+    SmallVector<linalg::Conv2DNhwcHwcfOp> convs;
     module.walk([&](Operation *op) {
       if (auto mm = dyn_cast<linalg::MatmulOp>(op))
         matmuls.push_back(mm);
+      else if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op))
+        convs.push_back(conv);
       else if (isa<linalg::BatchMatmulOp>(op))
         op->emitRemark("tensorop: batch matmul is not supported yet; it is "
                        "lowered by the upstream pipeline");
+      else if (isa<linalg::ConvolutionOpInterface>(op))
+        op->emitRemark() << "tensorop: not handled ("
+                         << unsupportedConvReason(op)
+                         << "); lowered by the upstream pipeline "
+                            "(convert-linalg-to-loops)";
     });
-    if (matmuls.empty())
+    if (matmuls.empty() && convs.empty())
       return;
 
     // Option errors are reported at the first op they stop, so the
     // diagnostic has a location.
-    Operation *first = matmuls.front();
+    Operation *first = matmuls.empty() ? convs.front().getOperation()
+                                       : matmuls.front().getOperation();
     llvm::Expected<std::string> targetName = resolveTargetName(target);
     if (!targetName) {
       first->emitError() << llvm::toString(targetName.takeError());
@@ -145,6 +156,22 @@ struct AnnotateSketchPass
       }
       // Rows are rechecked with the #tensorop.sketch hasher the opener set.
       tuned = std::move(*opened);
+    }
+
+    // Convolutions first: a 1x1 one may become a GEMM, annotated below.
+    ConvAnnotateOptions convOptions;
+    convOptions.hints = &*hints;
+    convOptions.targetName = *targetName;
+    convOptions.targetOption = target;
+    convOptions.advisor = advisor;
+    convOptions.fromDb = static_cast<bool>(tuned);
+    convOptions.threads = threads;
+    for (linalg::Conv2DNhwcHwcfOp conv : convs) {
+      linalg::MatmulOp gemm;
+      if (failed(annotateConv(conv, convOptions, gemm)))
+        return signalPassFailure();
+      if (gemm)
+        matmuls.push_back(gemm);
     }
 
     for (linalg::MatmulOp mm : matmuls) {

@@ -24,7 +24,8 @@
 #include "tensorop/Dialect/TensorOpOps.h.inc"
 
 namespace mlir::tensorop {
-/// Name of the discardable attribute that carries a sketch on a linalg op.
+/// Name of the discardable attribute that carries a sketch on a linalg op
+/// (a #tensorop.sketch on a matmul, a #tensorop.conv_sketch on a convolution).
 constexpr llvm::StringLiteral kSketchAttrName = "tensorop.sketch";
 
 /// Vector registers a register block of `mr` x `nr` f32 needs on `target`
