@@ -131,6 +131,9 @@ static void addCpuLowering(OpPassManager &pm, bool barePtrAbi) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createTensorOpLowerUKernel());
+  // A copy into a strided view (an unfolded tensor.pad) would call the C
+  // runner utilities' memrefCopy, which a shipped object cannot resolve.
+  pm.addPass(createTensorOpStridedCopyToLinalg());
   OpPassManager &funcs = pm.nest<func::FuncOp>();
   funcs.addPass(createConvertVectorToSCFPass(
       VectorTransferToSCFOptions().enableFullUnroll()));
