@@ -242,17 +242,31 @@ void emitFilterPack(OpBuilder &b, Location loc, const ConvPlan &plan) {
   auto cLoop = scf::ForOp::create(b, loc, im.c(0), kcb, im.c(1));
   b.setInsertionPointToStart(cLoop.getBody());
   Value c = cLoop.getInductionVar();
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  // Full panels read without a mask: a dynamic mask rebuilt per row costs
+  // more than the copy (as in the GEMM's B packing).
+  Value full = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, width,
+                                     im.c(plan.nr));
+  auto ifFull = scf::IfOp::create(b, loc, vecType, full, true);
+  b.setInsertionPointToStart(ifFull.thenBlock());
+  Value plain = vector::TransferReadOp::create(
+      b, loc, vecType, plan.flt, SmallVector<Value>{r, s, im.add(c0, c), f0},
+      zero, ArrayRef<bool>{true});
+  scf::YieldOp::create(b, loc, plain);
+  b.setInsertionPointToStart(ifFull.elseBlock());
   Value mask = vector::CreateMaskOp::create(
       b, loc, VectorType::get({plan.nr}, b.getI1Type()),
       ArrayRef<OpFoldResult>{width});
-  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
   auto fltType = cast<MemRefType>(plan.flt.getType());
   AffineMap map = vector::getTransferMinorIdentityMap(fltType, vecType);
-  Value v = vector::TransferReadOp::create(
-      b, loc, vecType, plan.flt, ValueRange{r, s, im.add(c0, c), f0},
+  Value masked = vector::TransferReadOp::create(
+      b, loc, vecType, plan.flt, SmallVector<Value>{r, s, im.add(c0, c), f0},
       AffineMapAttr::get(map), zero, mask, b.getBoolArrayAttr({false}));
+  scf::YieldOp::create(b, loc, masked);
+  b.setInsertionPointAfter(ifFull);
   auto write = vector::TransferWriteOp::create(
-      b, loc, v, plan.packedFilter, ValueRange{im.add(base, im.mul(c, plan.nr))});
+      b, loc, ifFull.getResult(0), plan.packedFilter,
+      ValueRange{im.add(base, im.mul(c, plan.nr))});
   write.setInBoundsAttr(b.getBoolArrayAttr({true}));
 }
 
