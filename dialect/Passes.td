@@ -5,15 +5,60 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TensorOpDecomposeBatchMatmul
+    : Pass<"tensorop-decompose-batch-matmul", "ModuleOp"> {
+  let summary = "Turn batch matmuls into loops of matmuls for the sketch path";
+  let description = [{
+    Rewrites each f32 `linalg.batch_matmul` (C[b] += A[b] * B[b]) and
+    `linalg.batch_reduce_matmul` (C += sum_b A[b] * B[b]), on tensors or
+    memrefs, static or dynamic, into an `scf.for` over the (runtime) batch
+    whose body is one
+    `linalg.matmul` on rank-reduced 2-D slices, so every slice takes the
+    sketch path (annotate, apply, microkernel) like any GEMM. Transposed
+    operands carry over as the slice matmul's indexing maps; a
+    `tensorop.sketch` on the batch op is copied to the slice. Each rewritten
+    op gets a remark; an op it cannot rewrite (other element types, a batch
+    dimension not first) gets a remark naming why and
+    is left to the upstream lowering. `--tensorop-pipeline` runs this pass
+    before `tensorop-annotate-sketch` on CPU targets.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def TensorOpConvToNhwc : Pass<"tensorop-conv-to-nhwc", "ModuleOp"> {
+  let summary = "Compute NCHW convolutions on tensors as NHWC ones";
+  let description = [{
+    Rewrites each static f32 `linalg.conv_2d_nchw_fchw` on tensors into
+    `linalg.conv_2d_nhwc_hwcf` between transposes: input NCHW -> NHWC (a
+    zero `tensor.pad` of H and W producing the input is moved behind the
+    transpose, so it still folds into the kernel's padding), filter
+    FCHW -> HWCF, the result NHWF -> NFHW (a zero-filled init is filled in
+    NHWF instead of transposed). The NHWC convolution then takes the CPU
+    sketch path. The transposes are copies, linear in the tensors' sizes; a
+    remark on each rewritten op says they are there. Memrefs and other
+    element types are left as they are, with a remark. `--tensorop-pipeline`
+    runs this pass before `tensorop-annotate-sketch` on CPU targets.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def TensorOpAnnotateSketch : Pass<"tensorop-annotate-sketch", "ModuleOp"> {
   let summary = "Attach an advisor-chosen #tensorop.sketch to each supported GEMM";
   let description = [{
     Visits every `linalg.matmul` (on tensors or memrefs, including transposed
-    operands through `indexing_maps`). For static f32 matmuls it asks the
-    advisor for a sketch, validates it against the target and attaches it as
-    the `tensorop.sketch` attribute. Anything else (dynamic dimensions, other
-    element types, broadcasting maps) is left for the upstream lowering, with
-    a remark that says why. An unknown target or advisor is an error where
+    operands through `indexing_maps`). For f32 matmuls it asks the advisor
+    for a sketch, validates it against the target and attaches it as the
+    `tensorop.sketch` attribute. Dynamic dimensions are chosen for a
+    representative size: the op's `tensorop.size_hint = array<i64: M, N, K>`
+    or 512 (a remark says which); the loops then run to the runtime sizes.
+    Anything else (other element types, broadcasting maps) is left for the
+    upstream lowering, with a remark that says why. An unknown target or advisor is an error where
     the options are given, before any input is read.
 
     Each static f32 `linalg.conv_2d_nhwc_hwcf` gets a

@@ -146,6 +146,82 @@ llvm::Error checkNumbers(StringRef text) {
   }
   return llvm::Error::success();
 }
+
+/// What an unsupported request word asks for, and how to get it instead
+/// ("" for words that are not modifiers).
+std::string unsupportedModifier(StringRef w) {
+  return llvm::StringSwitch<std::string>(w)
+      .Cases({"transposed", "transpose", "transposes", "trans", "nt", "tn",
+              "tt", "column-major", "col-major", "colmajor", "columnmajor"},
+             "transposed or column-major operands (gen builds C = A*B with "
+             "row-major A and B; a transposed operand in an MLIR module goes "
+             "through tensorop-opt)")
+      .Cases({"batch", "batched", "batches", "strided-batched"},
+             "a batched GEMM (gen builds one GEMM per call)")
+      .Cases({"alpha", "beta", "scale", "scaled", "scaling", "accumulate"},
+             "alpha/beta scaling (gen builds C = A*B, overwriting C)")
+      .Cases({"lda", "ldb", "ldc", "leading", "stride", "strided", "strides",
+              "ld"},
+             "leading dimensions (gen's operands are contiguous)")
+      .Cases({"bias", "relu", "gelu", "silu", "swish", "sigmoid", "tanh",
+              "clamp", "residual", "epilogue", "activation", "fused", "fuse",
+              "add", "plus", "softmax"},
+             "a fused epilogue (gen builds the plain product C = A*B)")
+      .Cases({"thread", "threads", "threaded", "multi-threaded",
+              "multithreaded", "parallel", "cores", "core"},
+             "a thread count in the request (use --threads=N)")
+      .Cases({"sparse", "complex", "int4", "fp8", "e4m3", "e5m2"},
+             "an element type or format gen does not generate")
+      .Default("");
+}
+
+/// Words a GEMM request may contain besides the operator, element type,
+/// target and shape: articles, prepositions and the words of the phrasings
+/// the parser reads ("a 200 by 300 matrix times ...", "on this CPU").
+bool isFillerWord(StringRef w) {
+  return llvm::StringSwitch<bool>(w)
+      .Cases({"a", "an", "the", "for", "on", "of", "with", "and", "in", "to",
+              "into", "using", "this", "my", "cpu", "machine", "computer",
+              "host", "matrix", "matrices", "times", "by", "x", "multiplied",
+              "product", "kernel", "please", "generate", "make", "build",
+              "create", "me", "precision", "elements", "element", "type",
+              "inputs", "input", "operands", "cubed", "m", "n", "k", "nn",
+              "row-major", "rowmajor", "fast", "optimized", "efficient",
+              "high-performance", "performant", "dense", "square", "gpu",
+              "run", "runs", "that", "which", "is", "at"},
+             true)
+      .Default(false);
+}
+
+/// Every word of a GEMM request must be understood: a modifier gen does not
+/// support is refused by name (std::errc::not_supported, so no fallback
+/// reader drops it either), any other unknown word too.
+llvm::Error checkGemmWords(llvm::ArrayRef<StringRef> tokens) {
+  // Modifiers first: in "with B transposed" the word to name is
+  // "transposed", not "b".
+  for (StringRef w : tokens) {
+    std::string what = unsupportedModifier(w);
+    if (!what.empty())
+      return llvm::createStringError(
+          std::make_error_code(std::errc::not_supported),
+          "the request word '" + w.str() + "' asks for " + what +
+              ", which tensorop gen does not support yet; nothing was "
+              "generated");
+  }
+  static const llvm::Regex number("^[0-9]+(x[0-9]+)*$");
+  for (StringRef w : tokens) {
+    if (!Vocabulary::op(w).empty() || !Vocabulary::dtype(w).empty() ||
+        !Vocabulary::target(w).empty() || number.match(w) || isFillerWord(w))
+      continue;
+    return llvm::createStringError(
+        std::make_error_code(std::errc::invalid_argument),
+        "the request word '" + w.str() +
+            "' is not understood (a GEMM request names the shape, element "
+            "type and target, e.g. '97x131x67 fp32 GEMM for x86-avx512'); "
+            "nothing was generated");
+  }
+  return llvm::Error::success();
+}
 } // namespace
 
 llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
@@ -301,6 +377,9 @@ llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
         "understood " + r.describe() + "; missing: " +
         (r.op.empty() ? std::string("the operator (e.g. GEMM) and ") : "") +
         "the shape (e.g. 128x256x64 for MxNxK, or M=128 N=256 K=64)");
+  if (r.op == "gemm")
+    if (llvm::Error e = checkGemmWords(tokens))
+      return std::move(e);
   if (r.dtype.empty())
     r.dtype = "f32";
   if (r.target.empty())

@@ -113,6 +113,20 @@ int tensorop::generateKernel(const GenOptions &options) {
   if (options.allowUnsandboxed)
     ::setenv("TENSOROP_ALLOW_UNSANDBOXED", "1", 1);
   Expected<OpRequest> parsed = parseRequest(request);
+  // A modifier the builtin parser refused by name is final: the model's
+  // reading has no field for it and would drop it silently.
+  if (!parsed) {
+    std::string message;
+    bool unsupported = false;
+    handleAllErrors(parsed.takeError(), [&](const ErrorInfoBase &e) {
+      unsupported = e.convertToErrorCode() ==
+                    std::make_error_code(std::errc::not_supported);
+      message = e.message();
+    });
+    if (unsupported)
+      return fail("cannot generate \"" + request + "\": " + message);
+    parsed = createStringError(message);
+  }
   if (!parsed && genAdvisor == "llm") {
     // Free text the builtin parser cannot read goes to the model.
     std::string builtinError = toString(parsed.takeError());

@@ -83,6 +83,18 @@ Object ptxasReport(llvm::StringRef ptxPath, llvm::StringRef chip) {
   report["performance_warnings"] = serialized;
   return report;
 }
+
+/// The asynchronous twin of the Operator's entry point: the same operands
+/// and a CUstream / cudaStream_t, 0 or the CUresult back.
+std::string asyncEntryPoint(const Operator &op, llvm::StringRef name) {
+  std::string in = Operator::cTypeName(op.inType()),
+              out = Operator::cTypeName(op.outType());
+  return llvm::formatv("int {0}_async(const {1} *A, const {1} *B, {2} *C, "
+                       "void *stream);",
+                       name, in, out)
+      .str();
+}
+
 class NvidiaBackend : public Backend {
 public:
   llvm::StringRef family() const override { return "nvidia"; }
@@ -96,8 +108,9 @@ public:
                      llvm::StringRef sketch) const override;
   std::string abiSummary(const Operator &op,
                          llvm::StringRef name) const override {
-    return op.entryPoint(name) +
-           " device pointers, row-major, C = A*B overwritten";
+    return op.entryPoint(name) + " " + asyncEntryPoint(op, name) +
+           " device pointers, row-major, C = A*B overwritten; _async "
+           "launches on the stream and returns 0 or the CUresult";
   }
   int generate(const GenJob &job) override;
   int tune(const TuneOptions &options) override;
@@ -123,9 +136,24 @@ std::string NvidiaBackend::header(const GenJob &job,
  * ({4} inputs{5}, {6} output):
  *   A is {7} x {9} (M x K), B is {9} x {8} (K x N), C is {7} x {8} (M x N).
  * A, B and C are DEVICE pointers (cuMemAlloc / cudaMalloc / mgpuMemAlloc),
- * 16-byte aligned. C is overwritten. The call launches the kernel and waits
- * for it. Link {10}.o with libtensorop_cuda_runtime and the CUDA driver
- * (-lcuda); the cubin is embedded and loaded when the program starts.
+ * 16-byte aligned. C is overwritten.
+ *
+ * {10}_async launches the kernel on `stream` (a CUstream or cudaStream_t;
+ * NULL is the legacy default stream) and returns without waiting: 0, or the
+ * CUresult of the first CUDA call that failed (the message also goes to
+ * stderr and to tensoropGpuTakeLastError()). Errors of the kernel itself
+ * show on the stream (cudaStreamSynchronize / cuStreamSynchronize).
+ * {10} launches on a stream of its own and waits for the kernel.
+ *
+ * Context: the calls run in the CUDA context current on the calling thread
+ * (the CUDA runtime's primary context once the program used the runtime,
+ * e.g. after cudaSetDevice); on a thread with none current, in the primary
+ * context of device 0. The embedded cubin is loaded once, at the first call
+ * (thread-safe), into that call's context; every later call must run with
+ * the same context current (or none). Nothing is printed at exit when the
+ * CUDA runtime destroyed the context first.
+ *
+ * Link {10}.o with libtensorop_cuda_runtime and the CUDA driver (-lcuda).
  */
 #ifndef {11}
 #define {11}
@@ -153,7 +181,8 @@ typedef uint16_t tensorop_f16;  /* IEEE binary16 bits */
 )",
              TENSOROP_VERSION, r.target, r.text, sketch, aType,
              r.dtype == "tf32" ? " rounded to tf32 by the tensor cores" : "",
-             cType, r.m, r.n, r.k, name, guard, upper, job.op.entryPoint(name))
+             cType, r.m, r.n, r.k, name, guard, upper,
+             job.op.entryPoint(name) + "\n" + asyncEntryPoint(job.op, name))
       .str();
 }
 
@@ -288,6 +317,8 @@ int NvidiaBackend::generate(const GenJob &job) {
     if (llvm::Error e = writeTextFile(path(name + (fatbin ? ".fatbin" : ".cubin")),
                                   gpuBinaryObject(*module)))
       return fail(llvm::toString(std::move(e)));
+  if (llvm::Error e = addAsyncEntryPoint(*module, name))
+    return fail(llvm::toString(std::move(e)));
   if (llvm::Error e = writeTextFile(path(name + ".lowered.mlir"), printOp(*module)))
     return fail(llvm::toString(std::move(e)));
   if (llvm::Error e =

@@ -119,6 +119,39 @@ std::string binaryObject(ModuleOp module) {
   return out;
 }
 
+/// The gpu.binary translation loads the binary in a global constructor
+/// (before main, in whatever context is current then) and unloads it in a
+/// destructor, which fails loudly when the CUDA runtime destroyed the context
+/// first. Generated objects call the runtime's lazy module functions instead:
+/// same signatures, loaded once at the first call in the caller's context,
+/// a quiet unload. A translation that no longer calls these names is an
+/// error rather than an object with the old behaviour.
+llvm::Error useLazyModuleLoading(llvm::Module &m) {
+  static const std::pair<llvm::StringRef, llvm::StringRef> renames[] = {
+      {"mgpuModuleLoad", "tensoropGpuModuleRegister"},
+      {"mgpuModuleLoadJIT", "tensoropGpuModuleRegisterJIT"},
+      {"mgpuModuleGetFunction", "tensoropGpuModuleFunction"},
+      {"mgpuModuleUnload", "tensoropGpuModuleRelease"}};
+  bool load = false, get = false, unload = false;
+  for (auto [from, to] : renames) {
+    llvm::Function *f = m.getFunction(from);
+    if (!f)
+      continue;
+    if (!f->isDeclaration())
+      return llvm::createStringError("the host module defines " + from);
+    f->setName(to);
+    load |= from.starts_with("mgpuModuleLoad");
+    get |= from == "mgpuModuleGetFunction";
+    unload |= from == "mgpuModuleUnload";
+  }
+  if (!load || !get || !unload)
+    return llvm::createStringError(
+        "the gpu.binary translation no longer calls mgpuModuleLoad[JIT], "
+        "mgpuModuleGetFunction and mgpuModuleUnload; update "
+        "useLazyModuleLoading");
+  return llvm::Error::success();
+}
+
 /// LLVM IR and an x86-64 object of the host side (the cubin embedded).
 llvm::Error emitHostObject(ModuleOp module, llvm::StringRef objPath,
                            llvm::StringRef llPath) {
@@ -143,6 +176,8 @@ llvm::Error emitHostObject(ModuleOp module, llvm::StringRef objPath,
   if (!llvmModule)
     return llvm::createStringError(
         "cannot translate the host module to LLVM IR");
+  if (llvm::Error e = useLazyModuleLoading(*llvmModule))
+    return e;
   llvmModule->setTargetTriple(triple);
   llvmModule->setDataLayout(tm->createDataLayout());
   auto optimize = makeOptimizingTransformer(2, 0, tm.get());

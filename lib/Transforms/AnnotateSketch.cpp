@@ -93,14 +93,20 @@ struct AnnotateSketchPass
     // Collect first so a bad target/advisor is reported only if there is
     // something to annotate.
     SmallVector<linalg::MatmulOp> matmuls;
+    // In the pipeline, batch matmuls reach this pass as loops of matmuls
+    // (tensorop-decompose-batch-matmul, which marks and remarks on those it
+    // leaves); one that this pass meets unmarked says how to get there.
     SmallVector<linalg::Conv2DNhwcHwcfOp> convs;
     module.walk([&](Operation *op) {
       if (auto mm = dyn_cast<linalg::MatmulOp>(op))
         matmuls.push_back(mm);
       else if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op))
         convs.push_back(conv);
-      else if (isa<linalg::BatchMatmulOp>(op))
-        op->emitRemark("tensorop: batch matmul is not supported yet; it is "
+      else if (isa<linalg::BatchMatmulOp, linalg::BatchReduceMatmulOp>(op) &&
+               !op->hasAttr(kBatchNotHandledAttrName))
+        op->emitRemark("tensorop: batch matmuls take the sketch path as "
+                       "loops of matmuls (tensorop-decompose-batch-matmul, "
+                       "which --tensorop-pipeline runs first); this one is "
                        "lowered by the upstream pipeline");
       else if (isa<linalg::ConvolutionOpInterface>(op))
         op->emitRemark() << "tensorop: not handled ("
@@ -205,6 +211,25 @@ struct AnnotateSketchPass
         mm.emitRemark() << "tensorop: not handled (" << reason
                         << "); lowered by the upstream pipeline";
         continue;
+      }
+      if (problem->isDynamic()) {
+        // Which size the sketch fits, so nobody mistakes it for a tuned one.
+        std::string dims;
+        for (auto [dynamic, name, size] :
+             {std::make_tuple(problem->dynamicM, "M", problem->m),
+              std::make_tuple(problem->dynamicN, "N", problem->n),
+              std::make_tuple(problem->dynamicK, "K", problem->k)})
+          if (dynamic)
+            dims += (dims.empty() ? "" : ", ") + std::string(name) + "=" +
+                    std::to_string(size);
+        mm.emitRemark() << "tensorop: dynamic dimensions: the sketch is "
+                           "chosen for "
+                        << dims
+                        << (mm->hasAttr(kSizeHintAttrName)
+                                ? " (tensorop.size_hint)"
+                                : " (default; a tensorop.size_hint "
+                                  "attribute sets it)")
+                        << "; the loops run to the runtime sizes";
       }
       if (tuned) {
         FailureOr<SketchAttr> fromDb =

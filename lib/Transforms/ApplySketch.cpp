@@ -121,6 +121,9 @@ struct GemmPlan {
   int64_t mc, nc, kc, mr, nr;
   Value a, b, c;             ///< The operands (one thread's chunk of them).
   Value mExt, nExt, kExt;    ///< Extents the loop nest covers (the chunk's).
+  /// M, N, K of the whole GEMM: constants, or memref.dim values for
+  /// dynamic dimensions.
+  OpFoldResult fullExt[3];
   Value packA, packB;        ///< [mc/mr][kc][mr] and [nc/nr][kc][nr].
   bool unpackedA = false;    ///< pack_a = "none": no packA, A read in place.
   bool unpackedB = false;    ///< pack_b = "none": no packB, B read in place.
@@ -380,6 +383,9 @@ unsigned dimIndex(char c) { return c == 'm' ? 0 : c == 'n' ? 1 : 2; }
 struct ThreadSplit {
   bool alongM = false;
   int64_t chunk = 0, count = 1;
+  /// The split dimension is dynamic: `count` chunks whose size is computed
+  /// at run time (whole register blocks; trailing chunks may be empty).
+  bool runtimeChunks = false;
 };
 
 /// Prefers splitting M (the ic loop): each thread then owns whole rows of
@@ -397,6 +403,14 @@ ThreadSplit planThreadSplit(const GemmProblem &p, int64_t mr, int64_t nr,
   int64_t mBlocks = (p.m + mr - 1) / mr, nBlocks = (p.n + nr - 1) / nr;
   bool thickRows = mBlocks >= threads && (p.m + threads - 1) / threads >= 32;
   s.alongM = thickRows || mBlocks > nBlocks;
+  // A dynamic dimension is split at run time; a static one is preferred.
+  if (threads > 1 && p.dynamicM != p.dynamicN)
+    s.alongM = !p.dynamicM;
+  if (threads > 1 && (s.alongM ? p.dynamicM : p.dynamicN)) {
+    s.count = threads;
+    s.runtimeChunks = true;
+    return s;
+  }
   int64_t extent = s.alongM ? p.m : p.n;
   int64_t unit = s.alongM ? mr : nr;
   s.chunk = roundUp((extent + threads - 1) / threads, unit);
@@ -416,30 +430,49 @@ linalg::MatmulOp emitThreadChunks(RewriterBase &rewriter, linalg::MatmulOp op,
       ValueRange{}, std::nullopt);
   rewriter.setInsertionPointToStart(forall.getBody());
   IndexMath im{rewriter, loc};
-  Value offset = im.mul(forall.getInductionVar(0), split.chunk);
-  int64_t extent = split.alongM ? p.m : p.n;
-  Value size = im.min(im.c(split.chunk), im.sub(im.c(extent), offset));
-  auto idx = [&](int64_t v) -> OpFoldResult {
-    return rewriter.getIndexAttr(v);
-  };
+  Value offset, size;
+  if (split.runtimeChunks) {
+    // chunk = ceil(extent / count) rounded up to whole register blocks;
+    // size = clamp(extent - offset, 0, chunk).
+    int64_t unit = split.alongM ? plan.mr : plan.nr;
+    Value extent = getValueOrCreateConstantIndexOp(
+        rewriter, loc, plan.fullExt[split.alongM ? 0 : 1]);
+    Value chunk =
+        im.mul(im.ceilDiv(im.ceilDiv(extent, split.count), unit), unit);
+    offset = arith::MulIOp::create(rewriter, loc, forall.getInductionVar(0),
+                                   chunk);
+    size = arith::MaxSIOp::create(
+        rewriter, loc, im.c(0), im.min(chunk, im.sub(extent, offset)));
+  } else {
+    offset = im.mul(forall.getInductionVar(0), split.chunk);
+    int64_t extent = split.alongM ? p.m : p.n;
+    size = im.min(im.c(split.chunk), im.sub(im.c(extent), offset));
+  }
+  OpFoldResult extM = plan.fullExt[0], extN = plan.fullExt[1],
+               extK = plan.fullExt[2];
+  auto idx = [&](OpFoldResult v) { return v; };
+  OpFoldResult zeroIdx = rewriter.getIndexAttr(0);
   Value a = plan.a, b = plan.b, c = plan.c;
   if (split.alongM) {
     a = p.transposeA
-            ? subview2D(rewriter, loc, a, {idx(0), offset}, {idx(p.k), size})
-            : subview2D(rewriter, loc, a, {offset, idx(0)}, {size, idx(p.k)});
-    c = subview2D(rewriter, loc, c, {offset, idx(0)}, {size, idx(p.n)});
+            ? subview2D(rewriter, loc, a, {zeroIdx, offset}, {idx(extK), size})
+            : subview2D(rewriter, loc, a, {offset, zeroIdx}, {size, idx(extK)});
+    c = subview2D(rewriter, loc, c, {offset, zeroIdx}, {size, idx(extN)});
   } else {
     b = p.transposeB
-            ? subview2D(rewriter, loc, b, {offset, idx(0)}, {size, idx(p.k)})
-            : subview2D(rewriter, loc, b, {idx(0), offset}, {idx(p.k), size});
-    c = subview2D(rewriter, loc, c, {idx(0), offset}, {idx(p.m), size});
+            ? subview2D(rewriter, loc, b, {offset, zeroIdx}, {size, idx(extK)})
+            : subview2D(rewriter, loc, b, {zeroIdx, offset}, {idx(extK), size});
+    c = subview2D(rewriter, loc, c, {zeroIdx, offset}, {idx(extM), size});
   }
   plan.a = a;
   plan.b = b;
   plan.c = c;
-  plan.mExt = split.alongM ? size : im.c(p.m);
-  plan.nExt = split.alongM ? im.c(p.n) : size;
-  plan.kExt = im.c(p.k);
+  auto value = [&](OpFoldResult v) {
+    return getValueOrCreateConstantIndexOp(rewriter, loc, v);
+  };
+  plan.mExt = split.alongM ? size : value(extM);
+  plan.nExt = split.alongM ? value(extN) : size;
+  plan.kExt = value(extK);
   // Operands are set by position, not through a value mapping, so that
   // matmul(X, X) keeps its two operands apart. The copy comes last: the
   // loop nest replaces it and uses everything above.
@@ -541,10 +574,25 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   plan.a = op.getDpsInputOperand(0)->get();
   plan.b = op.getDpsInputOperand(1)->get();
   plan.c = c;
-  // The extents one loop nest covers: the whole GEMM, or one thread's chunk.
-  int64_t nestM = plan.p.m, nestN = plan.p.n;
-  linalg::MatmulOp nestOp = op;
   rewriter.setInsertionPoint(op);
+  // Static extents as constants, dynamic ones read from the operands.
+  {
+    Value a = plan.a;
+    auto dim = [&](Value v, int64_t d) -> OpFoldResult {
+      return memref::DimOp::create(rewriter, op.getLoc(), v, d).getResult();
+    };
+    plan.fullExt[0] = plan.p.dynamicM ? dim(c, 0)
+                                      : rewriter.getIndexAttr(plan.p.m);
+    plan.fullExt[1] = plan.p.dynamicN ? dim(c, 1)
+                                      : rewriter.getIndexAttr(plan.p.n);
+    plan.fullExt[2] = plan.p.dynamicK ? dim(a, plan.p.transposeA ? 0 : 1)
+                                      : rewriter.getIndexAttr(plan.p.k);
+  }
+  // The extents one loop nest covers: the whole GEMM, or one thread's chunk
+  // (0: known only at run time, so the sketch's tiles are used as they are).
+  int64_t nestM = plan.p.dynamicM ? 0 : plan.p.m;
+  int64_t nestN = plan.p.dynamicN ? 0 : plan.p.n;
+  linalg::MatmulOp nestOp = op;
   ThreadSplit split =
       planThreadSplit(plan.p, plan.mr, plan.nr, sketch.getThreads());
   if (split.count > 1) {
@@ -555,15 +603,20 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
       nestN = split.chunk;
     rewriter.eraseOp(op);
   } else {
-    IndexMath im{rewriter, op.getLoc()};
-    plan.mExt = im.c(plan.p.m);
-    plan.nExt = im.c(plan.p.n);
-    plan.kExt = im.c(plan.p.k);
+    auto value = [&](OpFoldResult v) {
+      return getValueOrCreateConstantIndexOp(rewriter, op.getLoc(), v);
+    };
+    plan.mExt = value(plan.fullExt[0]);
+    plan.nExt = value(plan.fullExt[1]);
+    plan.kExt = value(plan.fullExt[2]);
   }
   // Tiles never exceed the (padded) problem: small GEMMs get small buffers.
-  plan.mc = std::min(sketch.getMc(), roundUp(nestM, plan.mr));
-  plan.nc = std::min(sketch.getNc(), roundUp(nestN, plan.nr));
-  plan.kc = std::min(sketch.getKc(), plan.p.k);
+  plan.mc = nestM ? std::min(sketch.getMc(), roundUp(nestM, plan.mr))
+                  : sketch.getMc();
+  plan.nc = nestN ? std::min(sketch.getNc(), roundUp(nestN, plan.nr))
+                  : sketch.getNc();
+  plan.kc = plan.p.dynamicK ? sketch.getKc()
+                            : std::min(sketch.getKc(), plan.p.k);
 
   // 1. Cache tiles with the upstream tiler, in the sketch's loop order.
   StringRef order = sketch.getLoopOrder();

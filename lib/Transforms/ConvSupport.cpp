@@ -86,8 +86,10 @@ mlir::tensorop::foldableZeroPad(tensor::PadOp pad) {
 std::string mlir::tensorop::unsupportedConvReason(Operation *op) {
   StringRef name = op->getName().getStringRef();
   if (isa<linalg::Conv2DNchwFchwOp>(op))
-    return (name + " (NCHW input, FCHW filter) is not on the sketch path "
-                   "yet, which takes linalg.conv_2d_nhwc_hwcf")
+    return (name + " (NCHW input, FCHW filter) on memrefs is not on the "
+                   "sketch path, which takes linalg.conv_2d_nhwc_hwcf; on "
+                   "tensors, tensorop-conv-to-nhwc (run by "
+                   "--tensorop-pipeline) computes it as one")
         .str();
   if (isa<linalg::DepthwiseConv2DNhwcHwcOp>(op))
     return (name + " (one filter per channel, no reduction over channels) is "

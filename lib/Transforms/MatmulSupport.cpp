@@ -27,10 +27,6 @@ mlir::tensorop::matchSupportedMatmul(linalg::MatmulOp op, std::string &reason) {
     reason = "operands are not ranked tensors or memrefs";
     return failure();
   }
-  if (!a.hasStaticShape() || !b.hasStaticShape() || !c.hasStaticShape()) {
-    reason = "dynamic dimensions are not supported yet";
-    return failure();
-  }
   if (!a.getElementType().isF32() || !b.getElementType().isF32() ||
       !c.getElementType().isF32()) {
     llvm::raw_string_ostream os(reason);
@@ -64,9 +60,46 @@ mlir::tensorop::matchSupportedMatmul(linalg::MatmulOp op, std::string &reason) {
     return failure();
   }
   p.aRowsInPlace = !p.transposeA && inPlaceRowStride(a).has_value();
-  p.m = c.getDimSize(0);
-  p.n = c.getDimSize(1);
-  p.k = p.transposeA ? a.getDimSize(0) : a.getDimSize(1);
+  // Each extent from whichever operand has it static.
+  auto extent = [](int64_t x, int64_t y) {
+    return ShapedType::isDynamic(x) ? y : x;
+  };
+  p.m = extent(c.getDimSize(0), a.getDimSize(p.transposeA ? 1 : 0));
+  p.n = extent(c.getDimSize(1), b.getDimSize(p.transposeB ? 0 : 1));
+  p.k = extent(a.getDimSize(p.transposeA ? 0 : 1),
+               b.getDimSize(p.transposeB ? 1 : 0));
+  p.dynamicM = ShapedType::isDynamic(p.m);
+  p.dynamicN = ShapedType::isDynamic(p.n);
+  p.dynamicK = ShapedType::isDynamic(p.k);
+  if (p.isDynamic()) {
+    // The representative size the sketch is chosen for.
+    SmallVector<int64_t, 3> hint(3, kDefaultDynamicExtent);
+    if (Attribute attr = op->getAttr(kSizeHintAttrName)) {
+      auto sizes = dyn_cast<DenseI64ArrayAttr>(attr);
+      if (!sizes || sizes.size() != 3 ||
+          llvm::any_of(sizes.asArrayRef(), [](int64_t v) { return v <= 0; })) {
+        reason = "tensorop.size_hint must be array<i64: M, N, K> with "
+                 "positive entries";
+        return failure();
+      }
+      hint.assign(sizes.asArrayRef().begin(), sizes.asArrayRef().end());
+    }
+    int64_t *dims[] = {&p.m, &p.n, &p.k};
+    const char *names[] = {"M", "N", "K"};
+    for (int i = 0; i < 3; ++i) {
+      if (ShapedType::isDynamic(*dims[i])) {
+        *dims[i] = hint[i];
+        continue;
+      }
+      if (op->hasAttr(kSizeHintAttrName) && hint[i] != *dims[i]) {
+        reason = std::string("tensorop.size_hint gives ") + names[i] + "=" +
+                 std::to_string(hint[i]) + " but " + names[i] +
+                 " is static, " + std::to_string(*dims[i]);
+        return failure();
+      }
+    }
+    return p;
+  }
   if (p.m == 0 || p.n == 0 || p.k == 0) {
     reason = "empty matrices are left to the upstream lowering";
     return failure();

@@ -14,6 +14,7 @@
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
@@ -131,6 +132,9 @@ static void addCpuLowering(OpPassManager &pm, bool barePtrAbi) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createTensorOpLowerUKernel());
+  // Functions that return tensors get bufferization.clone (and dealloc)
+  // ops from the deallocation pipeline: they become memref ops here.
+  pm.addPass(createConvertBufferizationToMemRefPass());
   // A copy into a strided view (an unfolded tensor.pad) would call the C
   // runner utilities' memrefCopy, which a shipped object cannot resolve.
   pm.addPass(createTensorOpStridedCopyToLinalg());
@@ -186,6 +190,8 @@ LogicalResult mlir::tensorop::buildTensorOpPipeline(
             "mlir::tensorop::registerAllPasses())";
     return failure();
   }
+  pm.addPass(createTensorOpDecomposeBatchMatmul());
+  pm.addPass(createTensorOpConvToNhwc());
   pm.addPass(createTensorOpAnnotateSketch(annotateSketchOptions(options)));
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;

@@ -1,13 +1,14 @@
-// Matmuls the TensorOp path does not handle (dynamic shapes, f64, batch
-// matmul) still go through --tensorop-pipeline: the advisor leaves them
-// with a remark, the upstream lowering computes them, and the results are
-// exact (small integers). A handled static f32 GEMM in the same module is
-// checked too.
+// Matmuls the TensorOp path does not handle (f64) still go through
+// --tensorop-pipeline: the advisor leaves them with a remark, the upstream
+// lowering computes them, and the results are exact (small integers). A
+// handled static f32 GEMM, a dynamic one and a batch matmul (decomposed into
+// slices that take the sketch path) in the same module are checked too.
 // REQUIRES: host-avx512
 // RUN: tensorop-opt %s --tensorop-pipeline="target=x86-avx512" -verify-diagnostics | %mlir-runner -e main -entry-point-result=void -O3 -shared-libs=%mlir_c_runner_utils | FileCheck %s
-// Only the static f32 GEMM gets a microkernel.
+// The static and the dynamic f32 GEMM and the batch matmul's slice get a
+// microkernel; the f64 one does not.
 // RUN: tensorop-opt %s --tensorop-pipeline="target=x86-avx512" -verify-diagnostics | FileCheck %s --check-prefix=ASM
-// ASM-COUNT-1: llvm.inline_asm
+// ASM-COUNT-3: llvm.inline_asm
 // ASM-NOT:     llvm.inline_asm
 
 // CHECK-LABEL: dynamic:
@@ -36,7 +37,7 @@ memref.global "private" constant @BA : memref<2x2x3xf32> = dense<[[[0.0, -1.0, -
 memref.global "private" constant @BB : memref<2x3x4xf32> = dense<[[[-1.0, 0.0, 1.0, 2.0], [1.0, 2.0, -1.0, 0.0], [-1.0, 0.0, 1.0, 2.0]], [[0.0, 1.0, 2.0, -1.0], [2.0, -1.0, 0.0, 1.0], [0.0, 1.0, 2.0, -1.0]]]>
 
 func.func @dynamic_gemm(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) {
-  // expected-remark @+1 {{tensorop: not handled (dynamic dimensions are not supported yet); lowered by the upstream pipeline}}
+  // expected-remark @+1 {{tensorop: dynamic dimensions: the sketch is chosen for M=512, N=512, K=512 (default; a tensorop.size_hint attribute sets it); the loops run to the runtime sizes}}
   linalg.matmul ins(%A, %B : memref<?x?xf32>, memref<?x?xf32>) outs(%C : memref<?x?xf32>)
   return
 }
@@ -48,7 +49,7 @@ func.func @f64_gemm(%A: memref<3x4xf64>, %B: memref<4x5xf64>, %C: memref<3x5xf64
 }
 
 func.func @batch_gemm(%A: memref<2x2x3xf32>, %B: memref<2x3x4xf32>, %C: memref<2x2x4xf32>) {
-  // expected-remark @+1 {{tensorop: batch matmul is not supported yet; it is lowered by the upstream pipeline}}
+  // expected-remark @+1 {{tensorop: batch matmul of 2 slices: each slice's matmul takes the sketch path}}
   linalg.batch_matmul ins(%A, %B : memref<2x2x3xf32>, memref<2x3x4xf32>) outs(%C : memref<2x2x4xf32>)
   return
 }

@@ -34,6 +34,10 @@ def main():
                     help="@gemm works on tensors (bufferized by the pipeline)")
     ap.add_argument("--sketch", default="",
                     help="a #tensorop.sketch<...> to attach instead of asking the advisor")
+    ap.add_argument("--dynamic", default="",
+                    help="letters of m, n, k that @gemm sees as dynamic (?) dimensions")
+    ap.add_argument("--size-hint", default="",
+                    help="M,N,K for a tensorop.size_hint on the matmul")
     ap.add_argument("--b-guard-page", action="store_true",
                     help="B ends at a page boundary followed by an inaccessible page")
     ap.add_argument("--a-guard-page", action="store_true",
@@ -41,6 +45,8 @@ def main():
     a = ap.parse_args()
     if (a.a_guard_page or a.b_guard_page) and a.tensors:
         ap.error("--a-guard-page and --b-guard-page work on memrefs only")
+    if a.dynamic and (a.a_guard_page or a.b_guard_page or a.sketch):
+        ap.error("--dynamic does not combine with guard pages or --sketch")
     m, n, k = a.m, a.n, a.k
     ashape = (k, m) if a.transpose_a else (m, k)
     bshape = (n, k) if a.transpose_b else (k, n)
@@ -51,6 +57,8 @@ def main():
     if a.transpose_a or a.transpose_b:
         maps = f" indexing_maps = [{amap}, {bmap}, {cmap}]"
     attr = f" {{tensorop.sketch = {a.sketch}}}" if a.sketch else ""
+    if a.size_hint:
+        attr = f" {{tensorop.size_hint = array<i64: {a.size_hint}>}}"
     at = f"{ashape[0]}x{ashape[1]}xf32"
     bt = f"{bshape[0]}x{bshape[1]}xf32"
     ct = f"{m}x{n}xf32"
@@ -81,6 +89,12 @@ def main():
   memref.dealloc %{n}buf : {buf}"""
         return gty, setup, teardown
 
+    def dyn(shape_letters):
+        return "x".join("?" if l in a.dynamic else str({"m": m, "n": n, "k": k}[l])
+                        for l in shape_letters) + "xf32"
+    dat = dyn("km" if a.transpose_a else "mk")
+    dbt = dyn("nk" if a.transpose_b else "kn")
+    dct = dyn("mn")
     gat, gbt = at, bt
     guard_setup = guard_teardown = ""
     a_arg, b_arg = "%A", "%B"
@@ -100,6 +114,12 @@ def main():
         guard_setup += setup
         guard_teardown += teardown
 
+    if a.dynamic:
+        # @gemm sees ? for the named dimensions; main casts its static
+        # buffers to those types.
+        at_s, bt_s, ct_s = at, bt, ct
+        at, bt, ct = dat, dbt, dct
+        gat, gbt = dat, dbt
     if a.tensors:
         gemm = f"""
 func.func @gemm(%A: memref<{at}>, %B: memref<{bt}>, %C: memref<{ct}>) {{
@@ -117,6 +137,8 @@ func.func @gemm(%A: memref<{gat}>, %B: memref<{gbt}>, %C: memref<{ct}>) {{
   return
 }}"""
         attr = ""
+    if a.dynamic:
+        at, bt, ct = at_s, bt_s, ct_s
     if a.tensors and a.sketch:
         gemm = gemm.replace(f"-> tensor<{ct}>\n", f"-> tensor<{ct}>\n", 1)
         gemm = gemm.replace(f" outs(%c : tensor<{ct}>) -> tensor<{ct}>",
@@ -160,6 +182,13 @@ func.func @gemm(%A: memref<{gat}>, %B: memref<{gbt}>, %C: memref<{ct}>) {{
                       for s, p, q in [(1, 7919, 104729), (2, 15485863, 3571), (3, 2654435, 40503)])
     aload = "%A[%kk, %i]" if a.transpose_a else "%A[%i, %kk]"
     bload = "%B[%j, %kk]" if a.transpose_b else "%B[%kk, %j]"
+    if a.dynamic:
+        dyn_call = f"""  %Ad = memref.cast %A : memref<{at}> to memref<{dat}>
+  %Bd = memref.cast %B : memref<{bt}> to memref<{dbt}>
+  %Cd = memref.cast %C : memref<{ct}> to memref<{dct}>
+  call @gemm(%Ad, %Bd, %Cd) : (memref<{dat}>, memref<{dbt}>, memref<{dct}>) -> ()"""
+    else:
+        dyn_call = f"""  call @gemm({a_arg}, {b_arg}, %C) : (memref<{gat}>, memref<{gbt}>, memref<{ct}>) -> ()"""
     main = f"""
 func.func @main() {{
 {const_lines}
@@ -202,7 +231,7 @@ func.func @main() {{
    }}
   }}
 {guard_setup}
-  call @gemm({a_arg}, {b_arg}, %C) : (memref<{gat}>, memref<{gbt}>, memref<{ct}>) -> ()
+{dyn_call}
 {guard_teardown}
   %c0i = arith.constant 0 : i64
   %c1i = arith.constant 1 : i64

@@ -506,8 +506,17 @@ func.func @f64_with_sketch(%A: memref<8x8xf64>, %B: memref<8x16xf64>, %C: memref
 
 // -----
 
+// Dynamic dimensions: the loops run to the extents read from the operands
+// (memref.dim), with the sketch's full tiles.
+// CHECK-LABEL: func.func @dynamic_with_sketch
+// CHECK:       memref.dim %arg2
+// CHECK:       memref.alloc() {alignment = 64 : i64} : memref<2x8x6xf32>
+// CHECK:       memref.alloc() {alignment = 64 : i64} : memref<2x8x16xf32>
+// CHECK:       scf.for %{{.*}} = %{{.*}} to %dim{{.*}} step %c12
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %dim{{.*}} step %c8
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %dim{{.*}} step %c32
+// CHECK:       tensorop.ukernel
 func.func @dynamic_with_sketch(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) {
-  // expected-error @+1 {{cannot apply the tensorop sketch: dynamic dimensions are not supported yet}}
   linalg.matmul {tensorop.sketch = #tensorop.sketch<mc = 12, nc = 32, kc = 8, mr = 6, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test">}
     ins(%A, %B : memref<?x?xf32>, memref<?x?xf32>) outs(%C : memref<?x?xf32>)
   return

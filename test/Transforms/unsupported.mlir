@@ -13,24 +13,25 @@
 // ADVISOR: error: tensorop-annotate-sketch: unknown advisor 'bogus'
 // DB:  error: tensorop: tuning database {{.*}}does-not-exist.db does not exist
 
-// CHECK-LABEL: func.func @dynamic_dims
-// CHECK-NOT:   tensorop.sketch
+// A size hint that is not three positive sizes, or one that contradicts a
+// static dimension, leaves the matmul to the upstream lowering.
+// CHECK-LABEL: func.func @bad_size_hint
+// CHECK-NOT:   tensorop.sketch =
 // CHECK:       return
-func.func @dynamic_dims(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) {
-  // expected-remark @+1 {{tensorop: not handled (dynamic dimensions are not supported yet); lowered by the upstream pipeline}}
-  linalg.matmul ins(%A, %B : memref<?x?xf32>, memref<?x?xf32>) outs(%C : memref<?x?xf32>)
+func.func @bad_size_hint(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) {
+  // expected-remark @+1 {{tensorop: not handled (tensorop.size_hint must be array<i64: M, N, K> with positive entries); lowered by the upstream pipeline}}
+  linalg.matmul {tensorop.size_hint = array<i64: 0, 8, 8>} ins(%A, %B : memref<?x?xf32>, memref<?x?xf32>) outs(%C : memref<?x?xf32>)
   return
 }
 
 // -----
 
-// One dynamic dimension is enough, on tensors too.
-// CHECK-LABEL: func.func @one_dynamic_dim_tensor
-// CHECK-NOT:   tensorop.sketch
+// CHECK-LABEL: func.func @contradicting_size_hint
+// CHECK-NOT:   tensorop.sketch =
 // CHECK:       return
-func.func @one_dynamic_dim_tensor(%A: tensor<8x?xf32>, %B: tensor<?x16xf32>, %C: tensor<8x16xf32>) -> tensor<8x16xf32> {
-  // expected-remark @+1 {{tensorop: not handled (dynamic dimensions are not supported yet); lowered by the upstream pipeline}}
-  %r = linalg.matmul ins(%A, %B : tensor<8x?xf32>, tensor<?x16xf32>) outs(%C : tensor<8x16xf32>) -> tensor<8x16xf32>
+func.func @contradicting_size_hint(%A: tensor<8x?xf32>, %B: tensor<?x16xf32>, %C: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  // expected-remark @+1 {{tensorop: not handled (tensorop.size_hint gives M=64 but M is static, 8); lowered by the upstream pipeline}}
+  %r = linalg.matmul {tensorop.size_hint = array<i64: 64, 16, 100>} ins(%A, %B : tensor<8x?xf32>, tensor<?x16xf32>) outs(%C : tensor<8x16xf32>) -> tensor<8x16xf32>
   return %r : tensor<8x16xf32>
 }
 
@@ -74,7 +75,7 @@ func.func @f16_to_f32(%A: memref<8x8xf16>, %B: memref<8x8xf16>, %C: memref<8x8xf
 // CHECK-NOT:   tensorop.sketch
 // CHECK:       return
 func.func @batch_matmul(%A: memref<2x8x8xf32>, %B: memref<2x8x8xf32>, %C: memref<2x8x8xf32>) {
-  // expected-remark @+1 {{tensorop: batch matmul is not supported yet; it is lowered by the upstream pipeline}}
+  // expected-remark @+1 {{tensorop: batch matmuls take the sketch path as loops of matmuls (tensorop-decompose-batch-matmul, which --tensorop-pipeline runs first); this one is lowered by the upstream pipeline}}
   linalg.batch_matmul ins(%A, %B : memref<2x8x8xf32>, memref<2x8x8xf32>) outs(%C : memref<2x8x8xf32>)
   return
 }

@@ -2,6 +2,7 @@
 //
 //   tensorop-gpu-runner LAUNCH.json [--rounds N] [--seed S] [--no-time]
 //                       [--no-cublas] [--out FILE] [--timeout SECONDS]
+//                       [--sample-ms MS]
 //   tensorop-gpu-runner --device-info
 //
 // The measurement process for GPU kernels (shared/MEASURE.md): loads the
@@ -12,6 +13,10 @@
 // (cuBLAS dgemm) under the K-scaled bound, repeats with small integers
 // (exact results), then times it and cuBLAS (cublasGemmEx, same types and
 // layout) alternately with CUDA events and verifies the timed output again.
+// Timing starts once the clocks have settled (tensorop::SettleRule); each
+// sample carries the SM clock, power and temperature read through NVML
+// (dlopen'ed; its absence is reported, not fatal), and the timing reports
+// min / median / max and the relative spread (also as text on stderr).
 // One JSON object goes to stdout (and --out). Exit status: 0 verified, 1 not
 // verified, 2 setup error, 3 the kernel did not finish (hang).
 //
@@ -22,9 +27,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorop/GPU/CudaRuntime.h"
+#include "tensorop/GPU/NvmlSampler.h"
 #include "tensorop/Verify/Buffers.h"
 #include "tensorop/Verify/Check.h"
 #include "tensorop/Verify/Numerics.h"
+#include "tensorop/Verify/Settle.h"
 #include "tensorop/Verify/Timing.h"
 
 // Only for the version string: the runner links no LLVM on purpose (it runs
@@ -44,6 +51,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -192,6 +200,68 @@ void syncWithTimeout(double seconds, const char *what) {
                  std::to_string(int(seconds)) + " s (hang?)");
     std::this_thread::sleep_for(std::chrono::microseconds(50));
   }
+}
+
+/// Waits (polling, like syncWithTimeout) until `event` has completed.
+void waitEvent(CUevent event, double seconds, const char *what) {
+  auto start = std::chrono::steady_clock::now();
+  for (;;) {
+    CUresult r = cuEventQuery(event);
+    if (r == CUDA_SUCCESS)
+      return;
+    if (r != CUDA_ERROR_NOT_READY)
+      cuCheck(r, what);
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count() > seconds)
+      die(3, std::string(what) + ": the kernel did not finish within " +
+                 std::to_string(int(seconds)) + " s (hang?)");
+    std::this_thread::sleep_for(std::chrono::microseconds(20));
+  }
+}
+
+/// The device's PCI bus id, as NVML's lookup wants it.
+std::string pciBusId(CUdevice dev) {
+  char id[64] = {0};
+  if (cuDeviceGetPCIBusId(id, sizeof(id), dev) != CUDA_SUCCESS)
+    return "";
+  return id;
+}
+
+/// A few lines for people on stderr (stdout carries the JSON for tools):
+/// the timing's median and spread, the warm-up, the clocks.
+void printTimingSummary(const json &out) {
+  const json &t = out["timing"];
+  auto line = [](const char *who, const json &s) {
+    std::fprintf(stderr,
+                 "  %-8s TFLOP/s min %.1f  median %.1f  max %.1f  spread "
+                 "%.1f%%\n",
+                 who, s.value("min", 0.0), s.value("median", 0.0),
+                 s.value("max", 0.0), 100 * s.value("relative_spread", 0.0));
+  };
+  std::fprintf(stderr, "%s: %d rounds x %d reps, warm-up %d rounds %.1f s (%s)\n",
+               out.value("kernel", "").c_str(), t.value("rounds", 0),
+               t.value("reps_per_sample", 0), t["warmup"].value("rounds", 0),
+               t["warmup"].value("seconds", 0.0),
+               t["warmup"].value("settled", false) ? "settled"
+                                                   : "NOT settled");
+  line("tensorop", t["tensorop_spread"]);
+  if (t.contains("cublas_spread")) {
+    line("cuBLAS", t["cublas_spread"]);
+    std::fprintf(stderr, "  ratio of medians %.3f\n",
+                 t.value("ratio_median", 0.0));
+  }
+  const json &n = t["nvml"];
+  if (n.value("available", false))
+    std::fprintf(stderr,
+                 "  SM clock %.0f-%.0f MHz (median %.0f), power %.0f-%.0f W, "
+                 "temperature %.0f-%.0f C\n",
+                 n["sm_mhz"].value("min", 0.0), n["sm_mhz"].value("max", 0.0),
+                 n["sm_mhz"].value("median", 0.0),
+                 n["power_w"].value("min", 0.0), n["power_w"].value("max", 0.0),
+                 n["temp_c"].value("min", 0.0), n["temp_c"].value("max", 0.0));
+  else
+    std::fprintf(stderr, "  NVML unavailable: %s\n",
+                 n.value("reason", "").c_str());
 }
 
 Reference makeInputs(const Problem &p, bool integers, uint64_t seed,
@@ -773,7 +843,8 @@ int main(int argc, char **argv) {
     CUC(cuEventCreate(&e0, CU_EVENT_DEFAULT));
     CUC(cuEventCreate(&e1, CU_EVENT_DEFAULT));
     CUC(cuEventCreate(&e2, CU_EVENT_DEFAULT));
-    // warm up and calibrate the repetitions of one sample
+    tensorop::NvmlSampler nvml(pciBusId(dev));
+    // calibrate the repetitions of one sample (~targetMs each)
     for (int w = 0; w < 3; ++w) {
       launch(kern);
       if (doBlas)
@@ -787,8 +858,14 @@ int main(int argc, char **argv) {
     float ms = 0;
     CUC(cuEventElapsedTime(&ms, e0, e1));
     int reps = std::max(1, std::min(1000, int(targetMs / std::max(ms, 1e-3f))));
-    std::vector<double> ours, blas;
-    for (int r = 0; r < rounds; ++r) {
+    // One round: `reps` of ours, then `reps` of cuBLAS, back to back on the
+    // stream; NVML is read halfway through each side's sample.
+    struct Round {
+      double oursSeconds = 0, blasSeconds = 0;
+      std::optional<tensorop::GpuSample> oursState, blasState;
+    };
+    auto runRound = [&]() {
+      Round r;
       CUC(cuEventRecord(e0, gStream));
       for (int i = 0; i < reps; ++i)
         launch(kern);
@@ -797,28 +874,114 @@ int main(int argc, char **argv) {
         for (int i = 0; i < reps; ++i)
           cublasRun(p, d.cBlas);
       CUC(cuEventRecord(e2, gStream));
+      double half = ms * reps * 0.5e-3;
+      waitEvent(e0, timeout, "timed round");
+      std::this_thread::sleep_for(std::chrono::duration<double>(half));
+      r.oursState = nvml.read();
+      if (doBlas) {
+        waitEvent(e1, timeout + reps * 2.0, "timed round");
+        std::this_thread::sleep_for(std::chrono::duration<double>(half));
+        r.blasState = nvml.read();
+      }
       syncWithTimeout(timeout + reps * 2.0, "timed round");
       float t1 = 0, t2 = 0;
       CUC(cuEventElapsedTime(&t1, e0, e1));
-      ours.push_back(flops / (t1 * 1e-3 / reps) / 1e12);
+      r.oursSeconds = t1 * 1e-3 / reps;
       if (doBlas) {
         CUC(cuEventElapsedTime(&t2, e1, e2));
-        blas.push_back(flops / (t2 * 1e-3 / reps) / 1e12);
+        r.blasSeconds = t2 * 1e-3 / reps;
       }
+      return r;
+    };
+    // Warm up until the clocks settle (tensorop::SettleRule).
+    tensorop::SettleRule rule;
+    std::vector<double> warmClocks, warmTimes;
+    auto warmStart = std::chrono::steady_clock::now();
+    double warmSeconds = 0;
+    bool settled = false;
+    int warmRounds = 0;
+    while (!settled && warmSeconds < rule.maxSeconds) {
+      Round r = runRound();
+      ++warmRounds;
+      warmTimes.push_back(r.oursSeconds);
+      if (r.oursState)
+        warmClocks.push_back(r.oursState->smClockMHz);
+      warmSeconds = std::chrono::duration<double>(
+                        std::chrono::steady_clock::now() - warmStart)
+                        .count();
+      settled = rule.settled(warmClocks, warmTimes, warmSeconds);
     }
+    std::vector<double> ours, blas;
+    json gpuSamples = json::array();
+    auto stateJson = [](const std::optional<tensorop::GpuSample> &g) {
+      if (!g)
+        return json(nullptr);
+      json j = {{"sm_mhz", g->smClockMHz},
+                {"mem_mhz", g->memClockMHz},
+                {"power_w", std::round(g->powerWatts * 10) / 10},
+                {"temp_c", g->temperatureC}};
+      if (g->haveReasons)
+        j["clock_event_reasons"] = g->clockEventReasons;
+      return j;
+    };
+    std::vector<double> clocks, powers, temps;
+    for (int r = 0; r < rounds; ++r) {
+      Round round = runRound();
+      ours.push_back(flops / round.oursSeconds / 1e12);
+      json sample = {{"round", r},
+                     {"tensorop_tflops", ours.back()},
+                     {"tensorop_state", stateJson(round.oursState)}};
+      if (doBlas) {
+        blas.push_back(flops / round.blasSeconds / 1e12);
+        sample["cublas_tflops"] = blas.back();
+        sample["cublas_state"] = stateJson(round.blasState);
+      }
+      for (const auto &g : {round.oursState, round.blasState})
+        if (g) {
+          clocks.push_back(g->smClockMHz);
+          powers.push_back(g->powerWatts);
+          temps.push_back(g->temperatureC);
+        }
+      gpuSamples.push_back(std::move(sample));
+    }
+    auto spreadJson = [](const std::vector<double> &v) {
+      tensorop::Spread s = tensorop::spreadOf(v);
+      return json{{"min", s.min},
+                  {"median", s.median},
+                  {"max", s.max},
+                  {"relative_spread", s.relative}};
+    };
     double oursMed = median(ours);
     double oursBest = *std::max_element(ours.begin(), ours.end());
+    json nvmlJson = {{"available", nvml.available()}};
+    if (nvml.available()) {
+      nvmlJson["driver"] = nvml.driverVersion();
+      nvmlJson["sm_mhz"] = spreadJson(clocks);
+      nvmlJson["power_w"] = spreadJson(powers);
+      nvmlJson["temp_c"] = spreadJson(temps);
+    } else {
+      nvmlJson["reason"] = nvml.unavailableReason();
+    }
     json timing = {{"performed", true},
                    {"method",
                     "CUDA events around `reps` back-to-back launches; "
-                    "ours and cuBLAS alternate in each round (A B A B)"},
+                    "ours and cuBLAS alternate in each round (A B A B); "
+                    "NVML read halfway through each sample"},
                    {"caches", "warm (same buffers every repetition)"},
+                   {"warmup",
+                    {{"rule", rule.describe()},
+                     {"settled", settled},
+                     {"rounds", warmRounds},
+                     {"seconds", warmSeconds}}},
                    {"rounds", rounds},
                    {"reps_per_sample", reps},
                    {"tensorop_tflops_median", oursMed},
                    {"tensorop_tflops_best", oursBest},
                    {"tensorop_ms_median", flops / (oursMed * 1e12) * 1e3},
-                   {"tensorop_samples", ours}};
+                   {"tensorop_spread", spreadJson(ours)},
+                   {"tensorop_samples", ours},
+                   {"nvml", nvmlJson},
+                   {"gpu_samples", gpuSamples}};
     bool tooFast = oursBest > 1.02 * peakTflops(p.a.name);
     timing["faster_than_peak"] = tooFast;
     if (doBlas) {
@@ -826,6 +989,7 @@ int main(int argc, char **argv) {
       timing["cublas_tflops_median"] = blasMed;
       timing["cublas_tflops_best"] =
           *std::max_element(blas.begin(), blas.end());
+      timing["cublas_spread"] = spreadJson(blas);
       timing["cublas_samples"] = blas;
       timing["cublas_call"] =
           std::string("cublasGemmEx(N, N, n, m, k; A,B ") + p.a.name + ", C " +
@@ -846,6 +1010,8 @@ int main(int argc, char **argv) {
                      {"reason", verified ? "--no-time" : "not verified"}};
   }
   out["verified"] = verified;
+  if (out["timing"].value("performed", false))
+    printTimingSummary(out);
   std::string text = out.dump(1);
   std::printf("%s\n", text.c_str());
   if (!outPath.empty()) {

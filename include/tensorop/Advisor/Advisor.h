@@ -33,6 +33,11 @@ struct GemmProblem {
   /// column stride, static positive row stride; not transposed). False when
   /// unknown (tensors, dynamic strides): then A is packed.
   bool aRowsInPlace = false;
+  /// Dimensions only known at run time. m, n and k then hold the
+  /// representative size the sketch is chosen for (a `tensorop.size_hint`
+  /// or a default); the loops run to the runtime extents.
+  bool dynamicM = false, dynamicN = false, dynamicK = false;
+  bool isDynamic() const { return dynamicM || dynamicN || dynamicK; }
 };
 
 /// The typed answer of every advisor.

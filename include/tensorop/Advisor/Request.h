@@ -34,7 +34,11 @@ struct OpRequest {
 /// Parses a one-line request. Missing element type defaults to f32 and a
 /// missing target to "host" (both noted in the result's description);
 /// a missing shape, a conflicting or an unknown part is an error that says
-/// what was understood and what is missing.
+/// what was understood and what is missing. Every word of a GEMM request
+/// must be understood: a modifier gen does not support (a transpose, batch,
+/// alpha/beta, leading dimensions, an epilogue) is an error with the code
+/// std::errc::not_supported that names the word; any other unknown word is
+/// std::errc::invalid_argument.
 llvm::Expected<OpRequest> parseRequest(llvm::StringRef text);
 
 } // namespace mlir::tensorop

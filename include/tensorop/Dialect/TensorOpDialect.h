@@ -27,6 +27,11 @@ namespace mlir::tensorop {
 /// Name of the discardable attribute that carries a sketch on a linalg op
 /// (a #tensorop.sketch on a matmul, a #tensorop.conv_sketch on a convolution).
 constexpr llvm::StringLiteral kSketchAttrName = "tensorop.sketch";
+/// Unit attribute tensorop-decompose-batch-matmul leaves on a batch matmul
+/// it could not rewrite (after a remark saying why), so later passes do not
+/// remark on it again.
+constexpr llvm::StringLiteral kBatchNotHandledAttrName =
+    "tensorop.batch_not_handled";
 
 /// Vector registers a register block of `mr` x `nr` f32 needs on `target`
 /// (a target name such as "x86-avx512") with `lanes` f32 lanes per register,

@@ -10,6 +10,14 @@
  *
  * Pointers given to generated kernels are device pointers (cuMemAlloc,
  * cudaMalloc or mgpuMemAlloc), 16-byte aligned.
+ *
+ * Contexts: every call works in the context current on the calling thread
+ * (after any CUDA runtime call that is the runtime's primary context of the
+ * device it uses); on a thread with none, in the context of the first call,
+ * or the primary context of the default device (mgpuSetDefaultDevice, 0)
+ * when nothing was current then. A generated kernel's binary is loaded once,
+ * at its first call, into that call's context: later calls must run in the
+ * same context (or with none current).
  *===----------------------------------------------------------------------===*/
 
 #ifndef TENSOROP_GPU_CUDARUNTIME_H
@@ -82,6 +90,22 @@ int32_t tensoropGpuMaxActiveClusters(void *function, intptr_t clusterX,
                                      intptr_t gridZ, intptr_t blockX,
                                      intptr_t blockY, intptr_t blockZ,
                                      int32_t smem);
+
+/* What generated objects call for their embedded binary (instead of
+ * upstream's mgpuModuleLoad/GetFunction/Unload, which load eagerly in a
+ * constructor): Register keeps the image without calling CUDA; Function
+ * loads it at the first call (thread-safe, once) into the current context
+ * and returns the kernel (cached), or NULL with the error recorded; Release
+ * unloads it, silently if the context is already gone at exit. */
+void *tensoropGpuModuleRegister(void *data, size_t gpuBlobSize);
+void *tensoropGpuModuleRegisterJIT(void *data, int optLevel); /* PTX */
+void *tensoropGpuModuleFunction(void *module, const char *name);
+void tensoropGpuModuleRelease(void *module);
+
+/* Brackets a generated asynchronous entry point: Begin clears this thread's
+ * status, End returns the first CUresult that failed since (0 if none). */
+void tensoropGpuCallBegin(void);
+int32_t tensoropGpuCallEnd(void);
 
 /* The message of the last failed CUDA call in this process ("" if none);
  * clears it. */

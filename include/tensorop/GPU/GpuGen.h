@@ -55,6 +55,11 @@ llvm::Error runGpuPipeline(MLIRContext &ctx, ModuleOp module,
 /// The object of the module's (single) gpu.binary, as bytes.
 std::string gpuBinaryObject(ModuleOp module);
 
+/// Adds `NAME_async(args..., ptr stream) -> i32` beside the lowered
+/// (LLVM dialect) entry point `NAME`: the same launches on the caller's
+/// stream with no synchronization, returning 0 or the first failed CUresult.
+llvm::Error addAsyncEntryPoint(ModuleOp module, llvm::StringRef name);
+
 /// LLVM IR (`llPath`) and an x86-64 object (`objPath`) of the host side of
 /// a lowered module, the GPU binary embedded.
 llvm::Error emitGpuHostObject(ModuleOp module, llvm::StringRef objPath,

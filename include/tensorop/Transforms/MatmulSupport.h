@@ -16,6 +16,15 @@ FailureOr<GemmProblem> matchSupportedMatmul(linalg::MatmulOp op,
 /// The largest row stride, in bytes, of a matrix the x86 microkernel reads
 /// in place (its emitter's MAX_A_STRIDE and MAX_B_STRIDE: every
 /// displacement must fit in 32 bits). Rows further apart are packed.
+/// Discardable attribute `tensorop.size_hint = array<i64: M, N, K>` on a
+/// linalg.matmul with dynamic dimensions: the sizes its sketch is chosen
+/// for (entries of static dimensions must equal them).
+constexpr llvm::StringLiteral kSizeHintAttrName = "tensorop.size_hint";
+/// The representative extent of a dynamic dimension without a size hint:
+/// large enough that the advisor picks full cache tiles, which the loops
+/// clamp to the runtime extent.
+constexpr int64_t kDefaultDynamicExtent = 512;
+
 constexpr int64_t kMaxInPlaceRowStrideBytes = int64_t(1) << 24;
 
 /// The row stride, in elements, of a 2-D f32 memref whose rows the

@@ -4,7 +4,13 @@
 // ahead-of-time compiled module call at run time (upstream's
 // CudaRuntimeWrappers.cpp ABI), on the CUDA driver API alone: no MLIR, no
 // CUDA runtime library. Failures are printed to stderr with the call that
-// failed and kept for tensoropGpuTakeLastError(); the functions never abort.
+// failed, kept for tensoropGpuTakeLastError() and, for the calls between
+// tensoropGpuCallBegin/End, returned as a CUresult; the functions never abort.
+//
+// Contexts: a call uses the context current on its thread (the CUDA
+// runtime's primary context once the program used the runtime); a thread
+// with none gets the context the runtime first worked in, which is the
+// primary context of the default device when nothing was current then.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,10 +20,13 @@
 
 #include <cstdio>
 #include <cstring>
+#include <atomic>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 namespace {
@@ -31,9 +40,15 @@ std::string &lastError() {
   return e;
 }
 
+/// The first failure since tensoropGpuCallBegin() on this thread: what an
+/// asynchronous entry point returns.
+thread_local CUresult callStatus = CUDA_SUCCESS;
+
 bool check(CUresult result, const char *what) {
   if (result == CUDA_SUCCESS)
     return true;
+  if (callStatus == CUDA_SUCCESS)
+    callStatus = result;
   const char *name = nullptr, *text = nullptr;
   cuGetErrorName(result, &name);
   cuGetErrorString(result, &text);
@@ -49,8 +64,20 @@ bool check(CUresult result, const char *what) {
 
 int32_t defaultDevice = 0;
 
-/// The primary context of the default device, current on this thread.
+/// The context calls fall back to on a thread where none is current: the
+/// first one the runtime worked in.
+std::atomic<CUcontext> homeContext{nullptr};
+
+/// A context current on this thread: the caller's if it has one, else the
+/// home context, else the primary context of the default device (retained
+/// once, never released: the driver frees it at exit).
 bool ensureContext() {
+  CUcontext current = nullptr;
+  if (cuCtxGetCurrent(&current) == CUDA_SUCCESS && current) {
+    CUcontext none = nullptr;
+    homeContext.compare_exchange_strong(none, current);
+    return true;
+  }
   static std::once_flag once;
   static CUcontext primary = nullptr;
   static bool ok = false;
@@ -59,13 +86,23 @@ bool ensureContext() {
     ok = CU(cuInit(0)) && CU(cuDeviceGet(&device, defaultDevice)) &&
          CU(cuDevicePrimaryCtxRetain(&primary, device));
   });
-  if (!ok)
-    return false;
-  CUcontext current = nullptr;
-  cuCtxGetCurrent(&current);
-  if (current != primary)
-    return CU(cuCtxSetCurrent(primary));
-  return true;
+  CUcontext home = homeContext.load();
+  if (!home) {
+    if (!ok)
+      return false;
+    CUcontext none = nullptr;
+    homeContext.compare_exchange_strong(none, primary);
+    home = homeContext.load();
+  }
+  return CU(cuCtxSetCurrent(home));
+}
+
+/// The driver or the context is gone: at exit, after the CUDA runtime tore
+/// its context down first. Whatever the context held went with it.
+bool tornDown(CUresult result) {
+  return result == CUDA_ERROR_DEINITIALIZED ||
+         result == CUDA_ERROR_CONTEXT_IS_DESTROYED ||
+         result == CUDA_ERROR_INVALID_CONTEXT;
 }
 
 /// Streams are recycled: the lowering creates and destroys one around every
@@ -104,8 +141,11 @@ void *mgpuModuleLoadJIT(void *data, int optLevel) {
 }
 
 void mgpuModuleUnload(void *module) {
-  if (module)
-    CU(cuModuleUnload(static_cast<CUmodule>(module)));
+  if (!module)
+    return;
+  CUresult result = cuModuleUnload(static_cast<CUmodule>(module));
+  if (!tornDown(result))
+    CU(result);
 }
 
 void *mgpuModuleGetFunction(void *module, const char *name) {
@@ -117,9 +157,17 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
   return function;
 }
 
-/// Kernels with more than 48 KB of dynamic shared memory must opt in.
+/// Kernels with more than 48 KB of dynamic shared memory must opt in. The
+/// attribute is read first (a query, not a driver-side state change), so a
+/// kernel launched in a loop opts in once.
 static bool prepareSharedMemory(CUfunction f, int32_t smem) {
   if (smem <= 48 * 1024)
+    return true;
+  int allowed = 0;
+  if (cuFuncGetAttribute(&allowed,
+                         CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                         f) == CUDA_SUCCESS &&
+      allowed >= smem)
     return true;
   return CU(cuFuncSetAttribute(
       f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem));
@@ -300,6 +348,89 @@ void mgpuMemset16(void *dst, unsigned short value, size_t count, void *stream) {
 }
 
 void mgpuSetDefaultDevice(int32_t device) { defaultDevice = device; }
+
+void tensoropGpuCallBegin(void) { callStatus = CUDA_SUCCESS; }
+
+int32_t tensoropGpuCallEnd(void) {
+  CUresult result = callStatus;
+  callStatus = CUDA_SUCCESS;
+  return static_cast<int32_t>(result);
+}
+
+} // extern "C"
+
+namespace {
+/// A GPU binary embedded in a generated object: registered by the object's
+/// constructor without touching CUDA, loaded at the first call into the
+/// context current then (once, whichever thread comes first), unloaded
+/// quietly at exit.
+struct LazyModule {
+  const void *image;
+  bool ptx = false; // PTX text: the driver compiles it at load
+  std::once_flag loaded;
+  CUresult loadResult = CUDA_ERROR_NOT_INITIALIZED;
+  CUmodule module = nullptr;
+  std::mutex functionsMutex;
+  std::map<std::string, CUfunction> functions;
+};
+} // namespace
+
+extern "C" {
+
+void *tensoropGpuModuleRegister(void *data, size_t /*gpuBlobSize*/) {
+  auto *lazy = new LazyModule;
+  lazy->image = data;
+  return lazy;
+}
+
+void *tensoropGpuModuleRegisterJIT(void *data, int /*optLevel*/) {
+  auto *lazy = static_cast<LazyModule *>(tensoropGpuModuleRegister(data, 0));
+  lazy->ptx = true;
+  return lazy;
+}
+
+void *tensoropGpuModuleFunction(void *handle, const char *name) {
+  auto *lazy = static_cast<LazyModule *>(handle);
+  if (!lazy || !ensureContext())
+    return nullptr;
+  std::call_once(lazy->loaded, [lazy] {
+    if (!lazy->ptx) {
+      lazy->loadResult = cuModuleLoadData(&lazy->module, lazy->image);
+      return;
+    }
+    char log[4096] = {0};
+    CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER,
+                              CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void *values[] = {log, reinterpret_cast<void *>(sizeof(log))};
+    lazy->loadResult =
+        cuModuleLoadDataEx(&lazy->module, lazy->image, 2, options, values);
+    if (lazy->loadResult != CUDA_SUCCESS)
+      std::fprintf(stderr, "tensorop cuda runtime: JIT log: %s\n", log);
+  });
+  if (!check(lazy->loadResult, "cuModuleLoadData (first call of a generated "
+                               "kernel)"))
+    return nullptr;
+  std::lock_guard<std::mutex> lock(lazy->functionsMutex);
+  auto it = lazy->functions.find(name);
+  if (it != lazy->functions.end())
+    return it->second;
+  CUfunction function = nullptr;
+  if (!CU(cuModuleGetFunction(&function, lazy->module, name)))
+    return nullptr;
+  lazy->functions.emplace(name, function);
+  return function;
+}
+
+void tensoropGpuModuleRelease(void *handle) {
+  auto *lazy = static_cast<LazyModule *>(handle);
+  if (!lazy)
+    return;
+  // Unloaded only if it was loaded; silent when the CUDA runtime (or the
+  // driver) tore the context down before this destructor ran.
+  if (lazy->module)
+    mgpuModuleUnload(lazy->module);
+  delete lazy;
+}
 
 } // extern "C"
 

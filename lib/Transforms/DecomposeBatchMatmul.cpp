@@ -1,0 +1,217 @@
+//===- DecomposeBatchMatmul.cpp - Batch matmuls as loops of matmuls -------===//
+//
+// linalg.batch_matmul (C[b] += A[b] * B[b]) and linalg.batch_reduce_matmul
+// (C += sum_b A[b] * B[b]) become an scf.for over the batch whose body is one
+// linalg.matmul on 2-D slices. Each slice then takes the sketch path like any
+// GEMM (annotate, apply, microkernel), instead of the whole op falling back
+// to upstream loops. Transposed operands (indexing maps that keep the batch
+// dimension first) carry over to the slice's matmul as its indexing maps.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorop/Transforms/Passes.h"
+
+#include "tensorop/Dialect/TensorOpDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/AffineExpr.h"
+
+namespace mlir::tensorop {
+#define GEN_PASS_DEF_TENSOROPDECOMPOSEBATCHMATMUL
+#include "tensorop/Transforms/Passes.h.inc"
+} // namespace mlir::tensorop
+
+using namespace mlir;
+
+namespace {
+/// The 2-D matmul map of one operand of a batch op: `map` over
+/// (b, m, n, k) with the batch dimension first (or absent, for the output
+/// of a batch-reduce), renumbered over (m, n, k). Empty if the operand
+/// does not keep the batch dimension where a slice can drop it.
+std::optional<AffineMap> sliceMap(AffineMap map, bool hasBatch) {
+  if (map.getNumDims() != 4 || map.getNumSymbols() != 0)
+    return std::nullopt;
+  ArrayRef<AffineExpr> results = map.getResults();
+  if (hasBatch) {
+    auto first = dyn_cast<AffineDimExpr>(results.front());
+    if (!first || first.getPosition() != 0)
+      return std::nullopt;
+    results = results.drop_front();
+  }
+  SmallVector<AffineExpr> shifted;
+  for (AffineExpr e : results) {
+    auto dim = dyn_cast<AffineDimExpr>(e);
+    if (!dim || dim.getPosition() == 0)
+      return std::nullopt;
+    shifted.push_back(getAffineDimExpr(dim.getPosition() - 1, map.getContext()));
+  }
+  if (shifted.size() != 2)
+    return std::nullopt;
+  return AffineMap::get(3, 0, shifted, map.getContext());
+}
+
+/// Extent `d` of a tensor or memref: a constant, or read at run time.
+OpFoldResult extentOf(OpBuilder &b, Location loc, Value v, int64_t d) {
+  auto shaped = cast<ShapedType>(v.getType());
+  if (!shaped.isDynamicDim(d))
+    return b.getIndexAttr(shaped.getDimSize(d));
+  if (isa<MemRefType>(shaped))
+    return memref::DimOp::create(b, loc, v, d).getResult();
+  return tensor::DimOp::create(b, loc, v, d).getResult();
+}
+
+/// A 2-D slice [b, 0, 0][1, d0, d1] of a 3-D operand, rank-reduced.
+Value sliceOf(OpBuilder &b, Location loc, Value source, Value batch) {
+  auto shaped = cast<ShapedType>(source.getType());
+  SmallVector<OpFoldResult> offsets = {batch, b.getIndexAttr(0),
+                                       b.getIndexAttr(0)};
+  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1),
+                                     extentOf(b, loc, source, 1),
+                                     extentOf(b, loc, source, 2)};
+  SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
+  SmallVector<int64_t> shape = {shaped.getDimSize(1), shaped.getDimSize(2)};
+  if (auto memref = dyn_cast<MemRefType>(source.getType())) {
+    MemRefType type = memref::SubViewOp::inferRankReducedResultType(
+        shape, memref, offsets, sizes, strides);
+    return memref::SubViewOp::create(b, loc, type, source, offsets, sizes,
+                                     strides);
+  }
+  auto type = RankedTensorType::get(shape, shaped.getElementType());
+  return tensor::ExtractSliceOp::create(b, loc, type, source, offsets, sizes,
+                                        strides);
+}
+
+/// Rewrites one batch op; failure with `reason` leaves it untouched.
+LogicalResult decompose(linalg::LinalgOp op, bool reduce, std::string &reason) {
+  Value a = op.getDpsInputOperand(0)->get(), bOp = op.getDpsInputOperand(1)->get(),
+        c = op.getDpsInitOperand(0)->get();
+  for (Value v : {a, bOp, c}) {
+    auto shaped = dyn_cast<ShapedType>(v.getType());
+    if (!shaped || !shaped.hasRank()) {
+      reason = "operands are not ranked tensors or memrefs";
+      return failure();
+    }
+    if (!shaped.getElementType().isF32()) {
+      reason = "element types other than f32 are not supported on CPU "
+               "targets yet";
+      return failure();
+    }
+  }
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  std::optional<AffineMap> mapA = sliceMap(maps[0], true),
+                           mapB = sliceMap(maps[1], true),
+                           mapC = sliceMap(maps[2], !reduce);
+  if (!mapA || !mapB || !mapC) {
+    reason = "an indexing map does not keep the batch dimension first";
+    return failure();
+  }
+  int64_t batch = cast<ShapedType>(a.getType()).getDimSize(0);
+  if (ShapedType::isDynamic(batch))
+    batch = cast<ShapedType>(bOp.getType()).getDimSize(0);
+  if (batch == 0) {
+    reason = "an empty batch is left to the upstream lowering";
+    return failure();
+  }
+  bool tensors = op.hasPureTensorSemantics();
+  if (!tensors && !op.hasPureBufferSemantics()) {
+    reason = "operands mix tensors and memrefs";
+    return failure();
+  }
+
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  // A dynamic batch runs to its runtime extent (0 included).
+  Value upper = ShapedType::isDynamic(batch)
+                    ? getValueOrCreateConstantIndexOp(
+                          b, loc, extentOf(b, loc, a, 0))
+                    : arith::ConstantIndexOp::create(b, loc, batch).getResult();
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  SmallVector<AffineMap> defaults =
+      linalg::MatmulOp::getDefaultIndexingMaps(b.getContext());
+  SmallVector<AffineMap> sliceMaps = {*mapA, *mapB, *mapC};
+
+  // The body: one matmul on the slices of iteration `iv`; `acc` is the
+  // output (a tensor carried by the loop, or the memref itself).
+  auto body = [&](OpBuilder &nb, Location l, Value iv, Value acc) -> Value {
+    Value sa = sliceOf(nb, l, a, iv), sb = sliceOf(nb, l, bOp, iv);
+    Value sc = reduce ? acc : sliceOf(nb, l, acc, iv);
+    linalg::MatmulOp mm =
+        tensors ? linalg::MatmulOp::create(nb, l, TypeRange{sc.getType()},
+                                           ValueRange{sa, sb}, ValueRange{sc})
+                : linalg::MatmulOp::create(nb, l, ValueRange{sa, sb},
+                                           ValueRange{sc});
+    if (sliceMaps != defaults)
+      mm.setIndexingMapsAttr(nb.getAffineMapArrayAttr(sliceMaps));
+    // A sketch given to the batch op (a user's or the tuner's) is the
+    // sketch of every slice.
+    if (Attribute sketch = op->getAttr(tensorop::kSketchAttrName))
+      mm->setAttr(tensorop::kSketchAttrName, sketch);
+    if (!tensors)
+      return Value();
+    Value result = mm->getResult(0);
+    if (reduce)
+      return result;
+    SmallVector<OpFoldResult> offsets = {iv, nb.getIndexAttr(0),
+                                         nb.getIndexAttr(0)};
+    SmallVector<OpFoldResult> sizes = {nb.getIndexAttr(1),
+                                       extentOf(nb, l, acc, 1),
+                                       extentOf(nb, l, acc, 2)};
+    SmallVector<OpFoldResult> strides(3, nb.getIndexAttr(1));
+    return tensor::InsertSliceOp::create(nb, l, result, acc, offsets, sizes,
+                                         strides);
+  };
+
+  if (tensors) {
+    auto loop = scf::ForOp::create(
+        b, loc, zero, upper, one, ValueRange{c},
+        [&](OpBuilder &nb, Location l, Value iv, ValueRange iter) {
+          scf::YieldOp::create(nb, l, body(nb, l, iv, iter.front()));
+        });
+    op->replaceAllUsesWith(loop->getResults());
+  } else {
+    scf::ForOp::create(b, loc, zero, upper, one, ValueRange{},
+                       [&](OpBuilder &nb, Location l, Value iv, ValueRange) {
+                         body(nb, l, iv, c);
+                         scf::YieldOp::create(nb, l);
+                       });
+  }
+  return success();
+}
+
+struct DecomposeBatchMatmulPass
+    : public tensorop::impl::TensorOpDecomposeBatchMatmulBase<
+          DecomposeBatchMatmulPass> {
+  void runOnOperation() override {
+    SmallVector<linalg::LinalgOp> ops;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (isa<linalg::BatchMatmulOp, linalg::BatchReduceMatmulOp>(op))
+        ops.push_back(op);
+    });
+    for (linalg::LinalgOp op : ops) {
+      bool reduce = isa<linalg::BatchReduceMatmulOp>(op);
+      StringRef kind = reduce ? "batch-reduce matmul" : "batch matmul";
+      std::string reason;
+      auto a = cast<ShapedType>(op.getDpsInputOperand(0)->get().getType());
+      if (failed(decompose(op, reduce, reason))) {
+        op->emitRemark() << "tensorop: " << kind << " not handled (" << reason
+                         << "); lowered by the upstream pipeline";
+        // Said once: tensorop-annotate-sketch does not repeat it.
+        op->setAttr(tensorop::kBatchNotHandledAttrName,
+                    UnitAttr::get(op->getContext()));
+        continue;
+      }
+      std::string count = a.isDynamicDim(0) ? std::string("a dynamic number of")
+                                            : std::to_string(a.getDimSize(0));
+      op->emitRemark() << "tensorop: " << kind << " of " << count
+                       << " slices: each slice's matmul takes the sketch path";
+      op->erase();
+    }
+  }
+};
+} // namespace
