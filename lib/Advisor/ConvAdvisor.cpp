@@ -144,7 +144,19 @@ mlir::tensorop::builtinConvChoice(const ConvProblem &p, const TargetHints &t) {
   bool inPlace = readsInPlace(t);
   c.packInput = inPlace ? "none" : "kmajor_mr";
   c.taps = inPlace && p.s > 1 ? "row" : "one";
-  c.packFilter = "kmajor_nr";
+  // The filter read in place (x86: masked loads at the F edge) saves a
+  // pass over all R*S*C*F of it on every call, which on a small layer
+  // (14x14x64, 3x3: 2*14*14 FLOPs per filter element) is a large share of
+  // the work; a row of taps walks on through the filter only where one
+  // channel block covers C (the next tap lies C rows on).
+  int64_t nv = c.nr / lanes;
+  bool maskRegister =
+      lanes == 16 || registerBlockVectorRegisters(c.mr, c.nr, lanes, t.name) +
+                             1 <=
+                         regs;
+  bool rowsWalk = c.taps != "row" || c.cb >= p.c;
+  c.packFilter =
+      inPlace && nv <= 7 && maskRegister && rowsWalk ? "none" : "kmajor_nr";
   // The filter loop goes outside the output rows when the packed filter
   // would not stay in (half of) L2: each filter block is then read from
   // memory once instead of once per output row.

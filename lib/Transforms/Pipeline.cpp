@@ -197,6 +197,9 @@ LogicalResult mlir::tensorop::buildTensorOpPipeline(
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // A result written into a function argument (materialize_in_destination,
+  // the form gen builds) is computed there, not in a buffer copied over.
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   pm.addPass(createTensorOpDeallocateBuffers());
   pm.addPass(createTensorOpApplySketch());
