@@ -172,12 +172,18 @@ struct AnnotateSketchPass
     convOptions.advisor = advisor;
     convOptions.fromDb = static_cast<bool>(tuned);
     convOptions.threads = threads;
+    // GEMMs a 1x1 convolution became: their A (the input's pixels) is a
+    // contiguous tensor, whose rows the microkernel reads in place once it
+    // is a memref (apply checks the layout again and packs otherwise).
+    llvm::SmallPtrSet<Operation *, 4> fromConv;
     for (linalg::Conv2DNhwcHwcfOp conv : convs) {
       linalg::MatmulOp gemm;
       if (failed(annotateConv(conv, convOptions, gemm)))
         return signalPassFailure();
-      if (gemm)
+      if (gemm) {
         matmuls.push_back(gemm);
+        fromConv.insert(gemm);
+      }
     }
 
     for (linalg::MatmulOp mm : matmuls) {
@@ -212,6 +218,8 @@ struct AnnotateSketchPass
                         << "); lowered by the upstream pipeline";
         continue;
       }
+      if (fromConv.contains(mm))
+        problem->aRowsInPlace = !problem->transposeA;
       if (problem->isDynamic()) {
         // Which size the sketch fits, so nobody mistakes it for a tuned one.
         std::string dims;
