@@ -48,6 +48,31 @@ def TensorOpConvToNhwc : Pass<"tensorop-conv-to-nhwc", "ModuleOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def TensorOpDepthwiseConv : Pass<"tensorop-depthwise-conv", "ModuleOp"> {
+  let summary = "Vectorize depthwise convolutions with upstream tiling, decomposition and vectorization";
+  let description = [{
+    A depthwise convolution has no reduction over channels, so it is not a
+    GEMM for the microkernels; it is memory bound and fast when a block of
+    output pixels x channels stays in vector registers while the taps
+    stream by. For each static f32 `linalg.depthwise_conv_2d_nhwc_hwc` on
+    tensors this pass tiles (n, oh, ow, c, kh, kw) by (1, 1, pixels,
+    channels, 1, 0) with `scf::tileUsingSCF` (blocks of up to 8 output
+    pixels and 64 channels that divide OW and C, so every tile is static),
+    turns each tile into `linalg.depthwise_conv_1d_nwc_wc` with the
+    upstream decompose-convolution patterns and vectorizes it with
+    `linalg::vectorize` (vector FMAs, channels as lanes). A remark gives the
+    blocks, and says when a `tensor.pad` producer stays a copy. Others
+    (memrefs, dynamic shapes, other element types) get a remark and the
+    upstream lowering. `--tensorop-pipeline` runs it before
+    `tensorop-annotate-sketch` on CPU targets.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def TensorOpAnnotateSketch : Pass<"tensorop-annotate-sketch", "ModuleOp"> {
   let summary = "Attach an advisor-chosen #tensorop.sketch to each supported GEMM";
   let description = [{

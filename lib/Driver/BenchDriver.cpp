@@ -15,6 +15,7 @@
 #include "tensorop/Driver/CompilerContext.h"
 #include "tensorop/Driver/Operator.h"
 #include "tensorop/Verify/CpuGemm.h"
+#include "tensorop/Verify/Timing.h"
 
 #include "tensorop/Runtime/JitGemm.h"
 #include "tensorop/Runtime/OpenMPRuntime.h"
@@ -393,6 +394,11 @@ int tensorop::benchmark(const BenchOptions &options) {
              << "); not timed\n";
       status = 1;
       continue;
+    }
+    if (r.fasterThanPeak) {
+      double threadsPeak = peak * threads;
+      r.fasterThanPeak =
+          fasterThanRemeasuredPeak(r.oursBest, threadsPeak, threads);
     }
     if (!r.after.ok() || (r.haveSecond && !r.second.ok()) ||
         r.fasterThanPeak) {

@@ -14,6 +14,7 @@
 #include "tensorop/Driver/CompilerContext.h"
 #include "tensorop/Driver/TextFiles.h"
 #include "tensorop/Verify/CpuGemm.h"
+#include "tensorop/Verify/Timing.h"
 
 #include "tensorop/Advisor/Advisor.h"
 #include "tensorop/Advisor/Request.h"
@@ -371,6 +372,9 @@ int CpuBackend::generate(const GenJob &job) {
                               /*settleSeconds=*/genThreads > 1 ? 0.3 : 0);
     if (!cmp.error.empty())
       return fail(cmp.error);
+    if (cmp.fasterThanPeak)
+      cmp.fasterThanPeak =
+          fasterThanRemeasuredPeak(cmp.oursBest, peak, genThreads);
     verified = cmp.verified() && !cmp.fasterThanPeak;
     verification = json::Object{
         {"performed", true},

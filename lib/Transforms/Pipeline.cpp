@@ -192,6 +192,7 @@ LogicalResult mlir::tensorop::buildTensorOpPipeline(
   }
   pm.addPass(createTensorOpDecomposeBatchMatmul());
   pm.addPass(createTensorOpConvToNhwc());
+  pm.addPass(createTensorOpDepthwiseConv());
   pm.addPass(createTensorOpAnnotateSketch(annotateSketchOptions(options)));
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;

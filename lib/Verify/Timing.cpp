@@ -150,3 +150,13 @@ std::string tensorop::cpuFamilyModel() {
   return "family " + cpuinfoField("cpu family") + " model " +
          cpuinfoField("model\t");
 }
+
+bool tensorop::fasterThanRemeasuredPeak(double bestGflops, double &peak,
+                                        unsigned threads) {
+  // The 2% margin matches the first check's (CpuGemm, CpuConv).
+  if (peak <= 0 || bestGflops <= 1.02 * peak)
+    return false;
+  for (int i = 0; i < 3; ++i)
+    peak = std::max(peak, measureFmaPeakGflops() * threads);
+  return bestGflops > 1.02 * peak;
+}

@@ -19,6 +19,16 @@ namespace tensorop {
 /// chains, or ymm without AVX-512); 0 where unknown.
 double measureFmaPeakGflops();
 
+/// Whether a best rate of `bestGflops` is still faster than the FMA peak of
+/// `threads` cores after measuring that peak three more times. `peak` (the
+/// one measured before timing, already times `threads`) is raised to the
+/// highest reading. On this shared machine a peak measured while other
+/// work ran read 100 GFLOP/s where the core does about 270, which made a
+/// correct kernel look impossible; a rate above a re-measured peak is a
+/// timing bug, not a record (MEASURE.md), and stays a rejection.
+bool fasterThanRemeasuredPeak(double bestGflops, double &peak,
+                              unsigned threads);
+
 /// Seconds per call of `fn`, one sample per round, alternating two
 /// functions A B A B ... so both see the same machine state.
 struct TimingSamples {
