@@ -166,6 +166,9 @@ static void addCpuLowering(OpPassManager &pm, bool barePtrAbi) {
   // Functions that return tensors get bufferization.clone (and dealloc)
   // ops from the deallocation pipeline: they become memref ops here.
   pm.addPass(createConvertBufferizationToMemRefPass());
+  // A copy into a strided view (an unfolded tensor.pad) would call the C
+  // runner utilities' memrefCopy, which a shipped object cannot resolve.
+  pm.addPass(createTensorOpStridedCopyToLinalg());
   OpPassManager &funcs = pm.nest<func::FuncOp>();
   funcs.addPass(createConvertVectorToSCFPass(
       VectorTransferToSCFOptions().enableFullUnroll()));
@@ -227,6 +230,9 @@ LogicalResult mlir::tensorop::buildTensorOpPipeline(
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // A result written into a function argument (materialize_in_destination,
+  // the form gen builds) is computed there, not in a buffer copied over.
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   pm.addPass(createTensorOpDeallocateBuffers());
   pm.addPass(createTensorOpApplySketch());
