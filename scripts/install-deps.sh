@@ -7,6 +7,9 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 PACKAGES=(
   # LLVM/MLIR 22 (libraries, tools, lit/FileCheck), clang for C harnesses
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22
+  # clang-22's sanitizer runtimes and libFuzzer (the ASan+UBSan build and
+  # the fuzzers of fuzz/, docs/Reliability.md)
+  libclang-rt-22-dev
   # LLVM's OpenMP runtime: sketches with threads > 1 lower to OpenMP
   libomp-22-dev
   # build

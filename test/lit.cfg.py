@@ -86,3 +86,11 @@ if _have("clang-22") and _have("qemu-riscv64") and os.path.isdir("/usr/riscv64-l
     config.available_features.add("qemu-riscv64")
 if _have("clang-22") and _have("qemu-aarch64") and os.path.isdir("/usr/aarch64-linux-gnu/lib"):
     config.available_features.add("qemu-aarch64")
+
+# The sanitizer build (scripts/build.sh --sanitize): tests that cannot run
+# instrumented say `UNSUPPORTED: asan` with the reason; the CI subset is in
+# scripts/run-tests.sh and docs/Reliability.md.
+if "address" in config.tensorop_sanitizers.split(";"):
+    config.available_features.add("asan")
+if "undefined" in config.tensorop_sanitizers.split(";"):
+    config.available_features.add("ubsan")

@@ -385,10 +385,14 @@ private:
 
 llvm::Expected<SketchChoice>
 mlir::tensorop::checkSketchAnswer(StringRef content, const GemmProblem &p,
-                                  const TargetHints &t, StringRef source) {
+                                  const TargetHints &t, StringRef source,
+                                  bool callerVerifiesEmitters) {
   // The caller (the tuner) runs and verifies every candidate.
   ChoiceValidator none;
-  AnswerChecker checker(p, t, none, UnverifiedEmitters::CallerVerifies);
+  AnswerChecker checker(p, t, none,
+                        callerVerifiesEmitters
+                            ? UnverifiedEmitters::CallerVerifies
+                            : UnverifiedEmitters::Refuse);
   return checker.check(content, source);
 }
 

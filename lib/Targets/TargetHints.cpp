@@ -135,8 +135,13 @@ mlir::tensorop::loadTargetHints(llvm::StringRef target, llvm::StringRef dir) {
   if (!buffer)
     return llvm::createStringError("cannot read " + path + ": " +
                                    buffer.getError().message());
-  llvm::Expected<llvm::json::Value> doc =
-      llvm::json::parse((*buffer)->getBuffer());
+  return parseTargetHints((*buffer)->getBuffer(), target, path);
+}
+
+llvm::Expected<TargetHints>
+mlir::tensorop::parseTargetHints(llvm::StringRef text, llvm::StringRef target,
+                                 llvm::StringRef path) {
+  llvm::Expected<llvm::json::Value> doc = llvm::json::parse(text);
   if (!doc)
     return llvm::createStringError(path + ": invalid JSON: " +
                                    llvm::toString(doc.takeError()));
@@ -146,7 +151,7 @@ mlir::tensorop::loadTargetHints(llvm::StringRef target, llvm::StringRef dir) {
     return r.fail("<root>", "must be a JSON object");
 
   TargetHints h;
-  h.path = path.str().str();
+  h.path = path.str();
   std::string schema;
   if (llvm::Error e = r.str(*root, "schema", "", schema))
     return std::move(e);

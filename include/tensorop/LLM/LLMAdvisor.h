@@ -25,10 +25,13 @@ llvm::Expected<std::unique_ptr<Advisor>> createLLMAdvisor();
 /// Checks one LLM answer (the JSON of hints/prompts/gemm_sketch_system.txt):
 /// schema, legality on the target, and an emitter script it brings runs
 /// sandboxed and assembles. The error says what is wrong, for the model.
-llvm::Expected<SketchChoice> checkSketchAnswer(llvm::StringRef content,
-                                               const GemmProblem &problem,
-                                               const TargetHints &target,
-                                               llvm::StringRef source);
+/// With `callerVerifiesEmitters` false, an answer that brings an emitter
+/// script is refused as the pipeline refuses it without a validator: nothing
+/// is written or run (the answer fuzzer checks answers this way).
+llvm::Expected<SketchChoice>
+checkSketchAnswer(llvm::StringRef content, const GemmProblem &problem,
+                  const TargetHints &target, llvm::StringRef source,
+                  bool callerVerifiesEmitters = true);
 /// Answers recorded in `dir`, validated like live ones.
 std::unique_ptr<Advisor> createReplayAdvisor(llvm::StringRef dir);
 

@@ -73,6 +73,12 @@ std::string targetFingerprint(llvm::StringRef targetName);
 llvm::Expected<TargetHints> loadTargetHints(llvm::StringRef target,
                                             llvm::StringRef dir = "");
 
+/// Validates the text of a hints file for `target`; `path` names it in
+/// errors. (loadTargetHints reads the file; the hints fuzzer calls this.)
+llvm::Expected<TargetHints> parseTargetHints(llvm::StringRef text,
+                                             llvm::StringRef target,
+                                             llvm::StringRef path);
+
 } // namespace tensorop
 } // namespace mlir
 

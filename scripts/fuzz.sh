@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Runs the libFuzzer harnesses of fuzz/ (built by `scripts/build.sh
+# --sanitize` into build-asan/, with ASan and UBSan) one after another.
+#
+#   fuzz.sh [--seconds=N | --minutes=N] [NAME...]
+#
+# NAME: request, hints, cpu-answer, gpu-answer, pipeline (default: all), each
+# for N seconds (default 45: what CI runs; --minutes=N for a longer local
+# run). Every fuzzer first replays its seeds (fuzz/seeds.py: from test/,
+# hints/, examples/) and fuzz/corpus/NAME/ (inputs that once failed:
+# regression tests), then mutates. New interesting inputs collect in
+# build-asan/fuzz/corpus/NAME/ (kept between runs); an input that crashes,
+# leaks, hits undefined behaviour, times out or fails a FUZZ_CHECK is saved
+# in build-asan/fuzz/crashes/NAME/ and the script fails.
+# Reproduce one: build-asan/bin/tensorop-fuzz-NAME FILE
+set -uo pipefail
+cd "$(dirname "$0")/.."
+seconds=45
+names=()
+for arg in "$@"; do
+  case "$arg" in
+    --seconds=*) seconds=${arg#--seconds=} ;;
+    --minutes=*) seconds=$(( ${arg#--minutes=} * 60 )) ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -*) echo "fuzz.sh: unknown option '$arg'" >&2; exit 2 ;;
+    *) names+=("$arg") ;;
+  esac
+done
+case "$seconds" in ''|*[!0-9]*) echo "fuzz.sh: time must be a whole number" >&2; exit 2 ;; esac
+[ "${#names[@]}" -gt 0 ] || names=(request hints cpu-answer gpu-answer pipeline)
+build=build-asan
+work=$build/fuzz
+python3 fuzz/seeds.py "$work/seeds" || exit 1
+# The pipeline's emitter cache and anything else written under a cache dir
+# stays in the build tree.
+export TENSOROP_CACHE_DIR="$PWD/$work/cache"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
+if [ -x /usr/lib/llvm-22/bin/llvm-symbolizer ]; then
+  export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-22/bin/llvm-symbolizer
+fi
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+failed=()
+for name in "${names[@]}"; do
+  bin=$build/bin/tensorop-fuzz-$name
+  if [ ! -x "$bin" ]; then
+    echo "fuzz.sh: $bin is missing (scripts/build.sh --sanitize builds it)" >&2
+    failed+=("$name"); continue
+  fi
+  mkdir -p "$work/corpus/$name" "$work/crashes/$name" "fuzz/corpus/$name"
+  echo "== fuzz $name for ${seconds}s"
+  # -timeout: one input may take at most 25 s (the pipeline's first run of
+  # an emitter script takes about one); -rss_limit_mb: a leak or a
+  # quadratic input shows as a failure, not a swapping machine.
+  "$bin" -max_total_time="$seconds" -timeout=25 -rss_limit_mb=2560 \
+    -print_final_stats=1 -artifact_prefix="$work/crashes/$name/" \
+    "$work/corpus/$name" "$work/seeds/$name" "fuzz/corpus/$name" \
+    > "$work/$name.log" 2>&1
+  rc=$?
+  grep -E "^(INFO: Seed|INFO: seed corpus|stat::number_of_executed_units|stat::peak_rss_mb|#[0-9]+ +DONE)" "$work/$name.log"
+  if [ $rc -ne 0 ]; then
+    echo "fuzz $name: FAILED (exit $rc); the end of $work/$name.log:"
+    tail -40 "$work/$name.log"
+    failed+=("$name")
+  else
+    echo "fuzz $name: ok"
+  fi
+done
+if [ "${#failed[@]}" -gt 0 ]; then
+  echo "fuzz.sh: failed: ${failed[*]} (inputs in $work/crashes/)"
+  exit 1
+fi
+echo "fuzz.sh: all ${#names[@]} fuzzers ran ${seconds}s each without a finding"
