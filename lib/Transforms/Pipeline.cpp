@@ -128,35 +128,6 @@ mlir::tensorop::annotateSketchOptions(const PipelineOptions &options) {
   return annotate;
 }
 
-namespace {
-/// Rewrites each memref.copy between non-identity layouts (the copy of a
-/// tensor.pad's source into its padded buffer, a strided subview) into
-/// linalg.copy, which convert-linalg-to-loops lowers to loops. Left alone,
-/// memref-to-llvm lowers it to a call of `memrefCopy` from
-/// libmlir_c_runner_utils: a symbol neither a C program linking gen's
-/// object nor gen's own loader provides. Contiguous copies stay memcpy.
-struct StridedCopyToLinalg
-    : public PassWrapper<StridedCopyToLinalg, OperationPass<func::FuncOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(StridedCopyToLinalg)
-  StringRef getArgument() const final { return "tensorop-strided-copy"; }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<linalg::LinalgDialect>();
-  }
-  void runOnOperation() override {
-    getOperation().walk([](memref::CopyOp copy) {
-      auto source = cast<MemRefType>(copy.getSource().getType());
-      auto target = cast<MemRefType>(copy.getTarget().getType());
-      if (source.getLayout().isIdentity() && target.getLayout().isIdentity())
-        return;
-      OpBuilder builder(copy);
-      linalg::CopyOp::create(builder, copy.getLoc(), copy.getSource(),
-                             copy.getTarget());
-      copy.erase();
-    });
-  }
-};
-} // namespace
-
 /// Everything after apply-sketch is the upstream lowering to LLVM, as in
 /// mlir/test/lib/Dialect/LLVM/TestLowerToLLVM.cpp.
 static void addCpuLowering(OpPassManager &pm, bool barePtrAbi) {
@@ -172,7 +143,6 @@ static void addCpuLowering(OpPassManager &pm, bool barePtrAbi) {
   OpPassManager &funcs = pm.nest<func::FuncOp>();
   funcs.addPass(createConvertVectorToSCFPass(
       VectorTransferToSCFOptions().enableFullUnroll()));
-  funcs.addPass(std::make_unique<StridedCopyToLinalg>());
   funcs.addPass(createConvertLinalgToLoopsPass());
   // Threaded sketches leave scf.forall loops: OpenMP runs them.
   pm.addPass(createForallToParallelLoopPass());
