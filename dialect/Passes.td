@@ -85,6 +85,16 @@ def TensorOpAnnotateSketch : Pass<"tensorop-annotate-sketch", "ModuleOp"> {
     Anything else (other element types, broadcasting maps) is left for the
     upstream lowering, with a remark that says why. An unknown target or advisor is an error where
     the options are given, before any input is read.
+
+    Each static f32 `linalg.conv_2d_nhwc_hwcf` gets a
+    `#tensorop.conv_sketch` (the builtin convolution choice) under the same
+    attribute name; a zero `tensor.pad` producing its input is marked
+    (`tensorop.conv_padding`) for apply to fold into the kernel. A 1x1,
+    stride-1, unpadded convolution on tensors becomes a `linalg.matmul`
+    over the pixels (collapse, multiply, expand) and takes the GEMM path.
+    Every other convolution (`linalg.conv_2d_nchw_fchw`,
+    `linalg.depthwise_conv_2d_nhwc_hwc`, ...) gets a remark naming it and
+    is lowered by the upstream pipeline.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"host\"",
@@ -124,6 +134,14 @@ def TensorOpApplySketch : Pass<"tensorop-apply-sketch", "ModuleOp"> {
     threads share nothing they write. `--tensorop-pipeline` lowers the
     forall to OpenMP (`convert-scf-to-openmp`); running the result needs
     LLVM's `libomp`.
+
+    A `linalg.conv_2d_nhwc_hwcf` on memrefs carrying a
+    `#tensorop.conv_sketch` becomes loops over output rows, pixel blocks
+    and channel blocks of microkernel calls, one per filter tap (or one per
+    filter row in the interior), reading the input in place (or through a
+    k-major panel) and a filter packed once; a bufferized zero pad in front
+    of it is traced and folded into the kernel (its copy erased), or, when
+    it cannot be traced, left to run with a remark.
   }];
   let options = [
     Option<"emitterDir", "emitter-dir", "std::string", /*default=*/"\"\"",
@@ -147,6 +165,21 @@ def TensorOpLowerUKernel : Pass<"tensorop-lower-ukernel", "ModuleOp"> {
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect", "::mlir::memref::MemRefDialect",
     "::mlir::arith::ArithDialect"];
+}
+
+def TensorOpStridedCopyToLinalg
+    : Pass<"tensorop-strided-copy-to-linalg", "ModuleOp"> {
+  let summary = "Turn memref.copy between non-contiguous views into linalg.copy";
+  let description = [{
+    The LLVM lowering of a `memref.copy` whose operands are not both
+    contiguous (a copy into a subview, as bufferization makes of a
+    `tensor.pad` or `tensor.insert_slice`) is a call to `memrefCopy` from
+    MLIR's C runner utilities, which an object shipped on its own (the
+    output of `tensorop gen`) cannot resolve. This pass rewrites such
+    copies into `linalg.copy`, which `convert-linalg-to-loops` turns into
+    plain loops; contiguous copies stay (they become a memcpy intrinsic).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
 def TensorOpOmpTeamSize : Pass<"tensorop-omp-team-size", "ModuleOp"> {

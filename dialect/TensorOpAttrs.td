@@ -122,6 +122,68 @@ def TensorOp_SketchAttr : TensorOp_Attr<"Sketch", "sketch"> {
   }];
 }
 
+def TensorOp_ConvSketchAttr : TensorOp_Attr<"ConvSketch", "conv_sketch"> {
+  let summary = "Blocking, reduction and packing of one 2-D convolution";
+  let description = [{
+    The sketch an advisor chose for one `linalg.conv_2d_nhwc_hwcf` (input
+    N x H x W x C, filter R x S x C x F, output N x OH x OW x F), computed
+    the brgemm way: each output row (n, oh) is cut into register blocks of
+    `mr` consecutive output pixels x `nr` output channels, and a block
+    accumulates, for every filter tap (r, s) and channel block, a GEMM of
+    A = `mr` input pixels (read with the convolution's stride) x `cb`
+    channels by B = filter[r][s] (`cb` x `nr`). Zero padding costs no copy:
+    a tap reads only the pixels whose input column lies inside the image
+    (the others would multiply zeros) and a tap row outside the image is
+    skipped.
+
+    * `mr` x `nr`: the register block (output pixels x output channels);
+    * `cb`: input channels one microkernel call reduces over (the K of its
+      GEMM); channel blocks beyond the first are reduced by further calls;
+    * `taps`: `"one"`: one filter tap per microkernel call (C accumulated in
+      memory between taps); `"row"`: the `S` taps of a filter row in one
+      call, the block held in registers across them (strided input rows,
+      the tap's offset compiled into the code), used wherever all `mr`
+      pixels see every tap of the row; blocks at the image's left or right
+      edge fall back to one tap per call;
+    * `loop_order`: `"pf"`: for each pixel block, every channel block (the
+      input pixels stay in L1); `"fp"`: for each channel block, every pixel
+      block (the filter block stays in L1/L2);
+    * `pack_input`: `"none"`: the microkernel reads the input in place
+      (x86_gemm_fma only); `"kmajor_mr"`: each tap's `mr` pixels are
+      copied into a k-major panel first;
+    * `pack_filter`: `"kmajor_nr"`: the filter is packed once into panels of
+      `nr` channels (zero-padded at the F edge), the taps of a channel block
+      adjacent; `"none"`: read in place (x86_gemm_fma only, `nr` <= 7
+      vectors, with `taps = "row"` only where `cb` covers all channels);
+    * `ukernel`, `target`, `source` as in `#tensorop.sketch`;
+    * `threads`: output rows (n, oh) are split into that many chunks, each
+      run by one thread (default 1, then not printed).
+
+    ```mlir
+    #tensorop.conv_sketch<mr = 14, nr = 32, cb = 256, taps = "row",
+        loop_order = "pf", pack_input = "none", pack_filter = "kmajor_nr",
+        ukernel = #tensorop.ukernel_spec<...>, target = #tensorop.target<...>,
+        source = "builtin">
+    ```
+    The verifier checks what holds whatever convolution the sketch is
+    applied to, naming the field: positive blocks, `nr` a multiple of the
+    lanes, the register budget, known `taps`, `loop_order` and layouts, and
+    the emitter and target the in-place reads and `taps = "row"` need.
+  }];
+  let parameters = (ins
+    "int64_t":$mr, "int64_t":$nr, "int64_t":$cb,
+    StringRefParameter<"filter taps per microkernel call">:$taps,
+    StringRefParameter<"pixel/channel block loop order">:$loop_order,
+    StringRefParameter<"input packing layout">:$pack_input,
+    StringRefParameter<"filter packing layout">:$pack_filter,
+    "UKernelSpecAttr":$ukernel,
+    "TargetAttr":$target,
+    StringRefParameter<"provenance of the choice">:$source,
+    DefaultValuedParameter<"int64_t", "1", "threads running the convolution">:$threads);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 def TensorOp_GpuSketchAttr : TensorOp_Attr<"GpuSketch", "gpu_sketch"> {
   let summary = "Kernel shape of one GEMM on an NVIDIA GPU";
   let description = [{

@@ -48,12 +48,16 @@ ISA = {
 MIN_CHAINS = 8
 
 SPEC_FIELDS = ("kernel", "isa", "mr", "nr", "k_unroll", "broadcast", "prefetch_b",
-               "b_stride_bytes", "a_stride_bytes", "format", "symbol")
+               "b_stride_bytes", "a_stride_bytes", "taps", "tap_a_bytes", "format",
+               "symbol")
 
 # Largest B row stride accepted; keeps every displacement within disp32.
 MAX_B_STRIDE = 1 << 24
 # Largest A row stride accepted; (mr - 1) rows of it must also fit disp32.
 MAX_A_STRIDE = 1 << 24
+# Most taps one call reduces over, and the largest A offset between them.
+MAX_TAPS = 64
+MAX_TAP_A = 1 << 24
 
 HELP_EPILOG = r"""
 spec (JSON object, on stdin or --spec FILE):
@@ -77,6 +81,14 @@ spec (JSON object, on stdin or --spec FILE):
                                              row-major matrix with this row
                                              stride (unpacked; no register
                                              more: rows are displacements)
+  taps        1..64                          default 1; > 1: the kernel reduces over
+                                             this many GEMMs ("taps" of a
+                                             convolution) with the C tile held in
+                                             registers; needs a_stride_bytes > 0
+  tap_a_bytes 0..2^24                        A offset of tap t+1 from tap t (bytes);
+                                             B of tap t+1 follows tap t's kc rows
+                                             (packed: kc*nr floats on; in place:
+                                             kc rows of b_stride_bytes on)
   format      "json" | "function"            default "json" (same as --format)
   symbol      function name for "function"   default: the kernel name
 
@@ -97,6 +109,8 @@ Kernel semantics (packed BLIS-style microkernel), operands $0..$6 =
   then only B(k, j < n_rem) is read, with fault-suppressing masked loads, so
   B may end right after its last element of the tile)
   for r < m_rem, j < n_rem:  C[r][j] += sum_{k<kc} A(r,k)*B(k,j),
+  (with taps T > 1: C[r][j] += sum_{t<T} sum_{k<kc} A(r,k)[a + t*tap_a_bytes]
+   * B(k,j)[b + t*kc*B row]; the body also uses %r11),
   C[r][j] at c + r*ldc_bytes + 4*j.  1 <= m_rem <= mr, 1 <= n_rem <= nr, kc >= 0.
   Nothing outside [m_rem) x [n_rem) of C is read or written (masked /
   fault-suppressed); kc <= 0 (or m_rem <= 0, n_rem <= 0) leaves C untouched.
@@ -148,6 +162,11 @@ class Kernel:
         if self.a_stride % 4:
             raise SpecError("a_stride_bytes", "must be a multiple of 4, got %d"
                             % self.a_stride)
+        self.taps = get_int(spec, "taps", 1, lo=1, hi=MAX_TAPS)
+        self.tap_a = get_int(spec, "tap_a_bytes", 0, lo=0, hi=MAX_TAP_A)
+        if self.taps > 1 and not self.a_stride:
+            raise SpecError("taps", "taps > 1 read A in place: they need "
+                            "a_stride_bytes > 0")
         self.format = get_choice(spec, "format", ("json", "function"), "json")
         self.symbol = spec.get("symbol")
         if self.symbol is not None:
@@ -224,6 +243,8 @@ class Kernel:
             self.name += "_ldb%d" % self.b_stride
         if self.a_stride:
             self.name += "_lda%d" % self.a_stride
+        if self.taps > 1:
+            self.name += "_t%dx%d" % (self.taps, self.tap_a)
         # register allocation
         # register allocation: accumulator sets, B vectors, broadcast registers
         self.accsets = [[["%%%s%d" % (self.vreg, s * nacc + r * self.nv + v)
@@ -370,6 +391,14 @@ class Kernel:
             w.ins("add $$%d, %s" % (self.bias_a, A))
         if self.bias_b:
             w.ins("add $$%d, %s" % (self.bias_b, B))
+        if self.taps > 1:
+            # %r11 = -4*kc (A's advance over one tap, negated); %rax counts
+            # the taps. B runs on into the next tap's rows by itself.
+            w.ins("mov %s, %%r11" % KC)
+            w.ins("shl $$2, %r11")
+            w.ins("neg %r11")
+            w.ins("mov $$%d, %%eax" % self.taps)
+            w.label("40")
         if ku > 1:
             w.ins("sub $$%d, %s" % (ku, KC))
             w.ins("jl 2f")
@@ -391,6 +420,13 @@ class Kernel:
         w.ins("sub $$1, %s" % KC)
         w.ins("jnz 3b")
         w.label("4")
+        if self.taps > 1:
+            w.ins("lea %d(%s,%%r11), %s" % (self.tap_a, A, A))
+            w.ins("mov %%r11, %s" % KC)
+            w.ins("neg %s" % KC)
+            w.ins("sar $$2, %s" % KC)
+            w.ins("sub $$1, %eax")
+            w.ins("jnz 40b")
         for accs in self.accsets[1:]:
             for r in range(self.mr):
                 for v in range(self.nv):
@@ -542,12 +578,13 @@ class Kernel:
 
     def clobbers(self):
         vec = ["%s%d" % (self.vreg, i) for i in range(self.nvec_used)]
-        return vec + list(self.kregs) + list(SCRATCH_GPRS)
+        gprs = list(SCRATCH_GPRS) + (["r11"] if self.taps > 1 else [])
+        return vec + list(self.kregs) + gprs
 
     def json(self):
         asm = self.asm()  # also fills self.kregs
         clobbers = self.clobbers()
-        return {
+        out = {
             "name": self.name,
             "isa": self.isa,
             "mr": self.mr,
@@ -568,6 +605,11 @@ class Kernel:
             "b_stride_bytes": self.b_stride,
             "a_stride_bytes": self.a_stride,
         }
+        # Only multi-tap kernels say so: GEMM answers stay as they were.
+        if self.taps > 1:
+            out["taps"] = self.taps
+            out["tap_a_bytes"] = self.tap_a
+        return out
 
     def function(self, symbol):
         info = self.json()

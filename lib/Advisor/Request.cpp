@@ -2,6 +2,8 @@
 
 #include "tensorop/Advisor/Request.h"
 
+#include "ConvRequest.h"
+
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -14,7 +16,44 @@
 using namespace mlir::tensorop;
 using llvm::StringRef;
 
+/// "1" when both directions agree, "2x1" (H x W) when they differ.
+static std::string pair(int64_t h, int64_t w) {
+  return h == w ? std::to_string(h)
+                : std::to_string(h) + "x" + std::to_string(w);
+}
+
+/// Padding as one number, HxW (top = bottom, left = right), or all four.
+static std::string padding(const ::tensorop::Conv2DShape &s,
+                           llvm::StringRef separator) {
+  if (s.padTop == s.padBottom && s.padLeft == s.padRight)
+    return pair(s.padTop, s.padLeft);
+  return llvm::formatv("{0}{4}{1}{4}{2}{4}{3}", s.padTop, s.padBottom,
+                       s.padLeft, s.padRight, separator)
+      .str();
+}
+
+std::string mlir::tensorop::describeConvShape(const ::tensorop::Conv2DShape &s) {
+  return llvm::formatv("N={0} H={1} W={2} C={3} F={4} R={5} S={6} stride={7} "
+                       "pad={8} dilation={9} (output {10}x{11})",
+                       s.n, s.h, s.w, s.c, s.f, s.r, s.s,
+                       pair(s.strideH, s.strideW), padding(s, ","),
+                       pair(s.dilationH, s.dilationW), s.outH(), s.outW())
+      .str();
+}
+
+std::string mlir::tensorop::convShapeName(const ::tensorop::Conv2DShape &s) {
+  std::string dilation = s.dilationH == 1 && s.dilationW == 1
+                             ? ""
+                             : "_d" + pair(s.dilationH, s.dilationW);
+  return llvm::formatv("n{0}_{1}x{2}x{3}_f{4}_{5}x{6}_s{7}_p{8}{9}", s.n, s.h,
+                       s.w, s.c, s.f, s.r, s.s, pair(s.strideH, s.strideW),
+                       padding(s, "_"), dilation)
+      .str();
+}
+
 std::string OpRequest::defaultName() const {
+  if (op == "conv2d")
+    return "conv2d_" + convShapeName(conv) + "_" + dtype;
   return llvm::formatv("{0}_{1}x{2}x{3}_{4}{5}", op, m, n, k, dtype,
                        cType.empty() || cType == dtype ? "" : "_" + cType + "out")
       .str();
@@ -24,8 +63,9 @@ std::string OpRequest::describe() const {
   auto orMissing = [](const std::string &s) {
     return s.empty() ? std::string("?") : s;
   };
-  std::string shape = m ? llvm::formatv("M={0} N={1} K={2}", m, n, k).str()
-                        : std::string("?");
+  std::string shape = op == "conv2d" ? describeConvShape(conv)
+                      : m ? llvm::formatv("M={0} N={1} K={2}", m, n, k).str()
+                          : std::string("?");
   return "op=" + orMissing(op) + ", shape=" + shape +
          ", dtype=" + orMissing(dtype) +
          (cType.empty() ? std::string() : ", output=" + cType) +
@@ -40,7 +80,9 @@ struct Vocabulary {
         .Cases({"gemm", "matmul", "sgemm", "hgemm", "dgemm", "multiply",
                 "multiplication", "matrix-multiply", "mm"},
                "gemm")
-        .Cases({"conv", "convolution", "conv2d", "conv_2d"}, "conv")
+        .Cases({"conv", "convolution", "convolutions", "conv2d", "conv_2d",
+                "conv-2d"},
+               "conv2d")
         .Default("");
   }
   static std::string dtype(StringRef w) {
@@ -272,6 +314,50 @@ llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
     note(r.target, Vocabulary::target(w), targets);
   }
 
+  auto conflict = [&](const char *what, const std::set<std::string> &seen)
+      -> llvm::Error {
+    std::string list;
+    for (const std::string &s : seen)
+      list += (list.empty() ? "" : ", ") + s;
+    return llvm::createStringError("the request names more than one " +
+                                   std::string(what) + " (" + list +
+                                   "); name exactly one");
+  };
+  if (ops.size() > 1)
+    return conflict("operator", ops);
+  if (dtypes.size() > 1)
+    return conflict("element type", dtypes);
+  if (targets.size() > 1)
+    return conflict("target", targets);
+  if (r.op == "conv2d") {
+    // A convolution reads its own shape words; the GEMM shapes below
+    // ("56x56x64" as MxNxK) do not apply.
+    auto known = [](StringRef w) {
+      return !Vocabulary::op(w).empty() || !Vocabulary::dtype(w).empty() ||
+             !Vocabulary::target(w).empty();
+    };
+    // Every character of a convolution request is read (none is dropped as
+    // a separator), so one outside ASCII is named rather than skipped.
+    for (size_t i = 0; i < text.size(); ++i)
+      if ((unsigned char)text[i] >= 0x80)
+        return llvm::createStringError(
+            std::make_error_code(std::errc::not_supported),
+            llvm::formatv("understood a convolution; the character {0} at "
+                          "byte {1} is not understood (write the request in "
+                          "ASCII)",
+                          codePointAt(text, i), i + 1)
+                .str());
+    if (llvm::Error e = parseConvShape(lower, r.conv, known))
+      return llvm::createStringError(
+          std::make_error_code(std::errc::not_supported),
+          "understood a convolution; " + llvm::toString(std::move(e)));
+    if (r.dtype.empty())
+      r.dtype = "f32";
+    if (r.target.empty())
+      r.target = "host";
+    return r;
+  }
+
   // Shapes, in order of precedence.
   std::vector<std::array<int64_t, 3>> shapes;
   llvm::SmallVector<StringRef> g;
@@ -342,21 +428,6 @@ llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
     }
   }
 
-  auto conflict = [&](const char *what, const std::set<std::string> &seen)
-      -> llvm::Error {
-    std::string list;
-    for (const std::string &s : seen)
-      list += (list.empty() ? "" : ", ") + s;
-    return llvm::createStringError("the request names more than one " +
-                                   std::string(what) + " (" + list +
-                                   "); name exactly one");
-  };
-  if (ops.size() > 1)
-    return conflict("operator", ops);
-  if (dtypes.size() > 1)
-    return conflict("element type", dtypes);
-  if (targets.size() > 1)
-    return conflict("target", targets);
   std::set<std::array<int64_t, 3>> distinct(shapes.begin(), shapes.end());
   if (distinct.size() > 1)
     return llvm::createStringError(
@@ -368,10 +439,6 @@ llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
     r.n = shapes[0][1];
     r.k = shapes[0][2];
   }
-  if (r.op == "conv")
-    return llvm::createStringError("understood " + r.describe() +
-                                   "; convolutions are not supported yet "
-                                   "(only GEMM)");
   if (r.op.empty() || !r.m)
     return llvm::createStringError(
         "understood " + r.describe() + "; missing: " +

@@ -222,6 +222,91 @@ int64_t SketchAttr::getVectorRegistersNeeded() const {
 }
 
 //===----------------------------------------------------------------------===//
+// ConvSketchAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConvSketchAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, int64_t mr, int64_t nr,
+    int64_t cb, StringRef taps, StringRef loopOrder, StringRef packInput,
+    StringRef packFilter, UKernelSpecAttr ukernel, TargetAttr target,
+    StringRef source, int64_t threads) {
+  for (auto [name, value] : {std::pair<StringRef, int64_t>{"mr", mr},
+                             {"nr", nr},
+                             {"cb", cb}})
+    if (value <= 0)
+      return emitError() << "conv sketch '" << name
+                         << "' must be positive, got " << value;
+  if (taps != "one" && taps != "row")
+    return emitError() << "conv sketch taps \"" << taps
+                       << "\" is not known (expected \"one\" or \"row\")";
+  if (loopOrder != "pf" && loopOrder != "fp")
+    return emitError() << "conv sketch loop_order \"" << loopOrder
+                       << "\" is not known (expected \"pf\" or \"fp\")";
+  if (packInput != "none" && packInput != "kmajor_mr")
+    return emitError() << "conv sketch pack_input \"" << packInput
+                       << "\" is not a known layout (expected \"none\" or "
+                          "\"kmajor_mr\")";
+  if (packFilter != "none" && packFilter != "kmajor_nr")
+    return emitError() << "conv sketch pack_filter \"" << packFilter
+                       << "\" is not a known layout (expected \"kmajor_nr\" "
+                          "or \"none\")";
+  if (!ukernel || !target)
+    return emitError() << "conv sketch needs a ukernel and a target";
+  int64_t lanes = target.getF32Lanes();
+  // In-place reads need the x86 emitter's strided rows (input) and masked
+  // loads (filter); so does holding the block across the taps of a row.
+  auto needsX86 = [&](StringRef what) -> LogicalResult {
+    if (!target.getName().starts_with("x86"))
+      return emitError() << "conv sketch " << what
+                         << " needs an x86 target, got " << target.getName();
+    if (ukernel.getEmitter() != "x86_gemm_fma")
+      return emitError() << "conv sketch " << what
+                         << " needs the x86_gemm_fma emitter, got '"
+                         << ukernel.getEmitter() << "'";
+    return success();
+  };
+  if (packInput == "none" && failed(needsX86("pack_input \"none\"")))
+    return failure();
+  if (taps == "row") {
+    if (failed(needsX86("taps \"row\"")))
+      return failure();
+    if (packInput != "none")
+      return emitError() << "conv sketch taps \"row\" reads the input in "
+                            "place: it needs pack_input \"none\", got \""
+                         << packInput << "\"";
+  }
+  if (packFilter == "none") {
+    if (failed(needsX86("pack_filter \"none\"")))
+      return failure();
+    if (nr > 7 * lanes)
+      return emitError() << "conv sketch pack_filter \"none\" needs nr <= "
+                         << 7 * lanes << ", got " << nr;
+  }
+  if (nr % lanes != 0)
+    return emitError() << "conv sketch nr (" << nr
+                       << ") must be a multiple of the target's f32 lanes ("
+                       << lanes << " on " << target.getName() << ")";
+  int64_t needed =
+      registerBlockVectorRegisters(mr, nr, lanes, target.getName()) +
+      (packFilter == "none" && lanes != 16 ? 1 : 0);
+  if (needed > target.getVectorRegisters())
+    return emitError() << "conv sketch register block " << mr << "x" << nr
+                       << " needs " << needed << " vector registers but "
+                       << target.getName() << " has "
+                       << target.getVectorRegisters();
+  if (ukernel.getBroadcast() == "embedded" && lanes != 16)
+    return emitError() << "embedded broadcasts need 512-bit vectors; "
+                       << target.getName() << " has "
+                       << target.getVectorBits();
+  if (source.empty())
+    return emitError() << "conv sketch source (provenance) must not be empty";
+  if (threads < 1 || threads > 1024)
+    return emitError() << "conv sketch threads must be in [1, 1024], got "
+                       << threads;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // GpuSketchAttr
 //===----------------------------------------------------------------------===//
 

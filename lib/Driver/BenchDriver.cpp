@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorop/Driver/BenchDriver.h"
+#include "tensorop/Driver/Backend.h"
 #include "tensorop/Driver/CompilerContext.h"
 #include "tensorop/Driver/Operator.h"
 #include "tensorop/Verify/CpuGemm.h"
@@ -45,11 +46,7 @@ struct Shape {
   int64_t m, n, k;
   /// The fp32 GEMM bench times at this shape.
   tensorop::Operator matmul() const {
-    tensorop::Operator op;
-    op.m = m;
-    op.n = n;
-    op.k = k;
-    return op;
+    return tensorop::Operator::matmul(m, n, k, "f32", "f32");
   }
 };
 
@@ -207,6 +204,13 @@ int compareTuned(const BenchOptions &options, mlir::MLIRContext &ctx,
 } // namespace
 
 int tensorop::benchmark(const BenchOptions &options) {
+  if (options.conv)
+    return benchmarkConv(options);
+  // The target's family decides how its kernels are timed.
+  return Backend::forTarget(options.target)->bench(options);
+}
+
+int tensorop::benchmarkOnCpu(const BenchOptions &options) {
   // The names the command's options had when this lived in tools/.
   const std::vector<std::string> &shapes = options.shapes;
   const std::string &target = options.target, &sketchOverride = options.sketch,

@@ -1,5 +1,9 @@
 //===- CpuBackend.cpp - gen for CPU targets (x86, RVV, NEON) --------------===//
 //
+// Convolutions (OpKind::Conv2D) take the same path; their object is
+// checked against an fp64 reference and timed against oneDNN's convolution
+// (CpuConvCheck.cpp).
+//
 // Writes DIR/<name>.mlir (the module it built), <name>.lowered.mlir (LLVM
 // dialect), <name>.ll, <name>.o, <name>.h, report.json and report.md. The
 // object itself is loaded back and verified (shared/MEASURE.md); when the
@@ -10,15 +14,21 @@
 
 #include "tensorop/Support/DataDir.h"
 #include "tensorop/Transforms/MatmulSupport.h"
+#include "CpuConvCheck.h"
 #include "tensorop/Driver/Backend.h"
 #include "tensorop/Driver/CompilerContext.h"
-#include "tensorop/Driver/TextFiles.h"
+#include "tensorop/Driver/KernelSandbox.h"
+#include "tensorop/Driver/OutputDir.h"
+#include "tensorop/Driver/TuneBackend.h"
+#include "tensorop/Support/TextFiles.h"
+#include "tensorop/Verify/CpuConv.h"
 #include "tensorop/Verify/CpuGemm.h"
 #include "tensorop/Verify/Timing.h"
 
 #include "tensorop/Advisor/Advisor.h"
 #include "tensorop/Advisor/Request.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
+#include "tensorop/Emitters/Sandbox.h"
 #include "tensorop/Runtime/JitGemm.h"
 #include "tensorop/Runtime/ObjectFile.h"
 #include "tensorop/Targets/TargetHints.h"
@@ -52,6 +62,13 @@ std::string sketchSource(StringRef sketch) {
   return rest.take_until([](char c) { return c == '"'; }).str();
 }
 
+/// What the kernel sandbox is here, for reports and progress lines.
+std::string sandboxDescription() {
+  std::string why;
+  bool available = mlir::tensorop::sandboxAvailable(why);
+  return available ? why : "no sandbox can be made here: " + why;
+}
+
 class CpuBackend : public Backend {
 public:
   StringRef family() const override { return "cpu"; }
@@ -63,16 +80,25 @@ public:
   std::string resolvedTarget() const override { return resolved; }
   std::string header(const GenJob &job, StringRef sketch) const override;
   std::string abiSummary(const Operator &op, StringRef name) const override {
+    if (op.kind == OpKind::Conv2D)
+      return op.entryPoint(name) +
+             " input NHWC, filter HWCF, output NHWC overwritten, contiguous, "
+             "zero padding inside the kernel";
     return op.entryPoint(name) + " row-major, contiguous, C = A*B overwritten";
   }
   int generate(const GenJob &job) override;
   int tune(const TuneOptions &options) override {
-    return runCpuTune(options);
+    return runTuneLoop(options, *createCpuTuneBackend());
+  }
+  int bench(const BenchOptions &options) override {
+    return benchmarkOnCpu(options);
   }
 
 private:
   std::string resolved; ///< the target, "host" resolved
   TargetHints hints;
+  std::string convHeader(const GenJob &job, StringRef threading) const;
+  Error prepareConv(const GenJob &job);
 };
 
 /// Verifies a cross-compiled object the way a user would run it: the C
@@ -81,7 +107,7 @@ private:
 /// tools are missing.
 Expected<json::Array> verifyUnderQemu(const TargetHints &h, StringRef name,
                                       const Operator &r, StringRef dir,
-                                      bool &passed) {
+                                      bool sandboxed, bool &passed) {
   passed = false;
   bool riscv = h.arch == "riscv64";
   StringRef qemuName = riscv ? "qemu-riscv64" : "qemu-aarch64";
@@ -92,8 +118,28 @@ Expected<json::Array> verifyUnderQemu(const TargetHints &h, StringRef name,
         (qemu ? "clang-22" : qemuName.str()) +
         " not found (apt-get install qemu-user clang-22 and the "
         "gcc-<arch>-linux-gnu cross tool chain)");
-  std::string harness =
-      mlir::tensorop::dataPath("harness/gemm_check.c");
+  const bool conv = r.kind == OpKind::Conv2D;
+  std::string harness = mlir::tensorop::dataPath(
+      conv ? "harness/conv_check.c" : "harness/gemm_check.c");
+  // The harness's shape: M, N, K or the convolution's geometry.
+  std::vector<std::string> shape;
+  auto define = [&](StringRef macro, int64_t value) {
+    shape.push_back(("-D" + macro + "=" + Twine(value)).str());
+  };
+  if (conv) {
+    const Conv2DShape &c = r.conv;
+    for (auto [macro, value] :
+         {std::pair<StringRef, int64_t>{"CN", c.n}, {"CH", c.h}, {"CW", c.w},
+          {"CC", c.c}, {"CF", c.f}, {"CR", c.r}, {"CS", c.s},
+          {"SH", c.strideH}, {"SW", c.strideW}, {"DH", c.dilationH},
+          {"DW", c.dilationW}, {"PT", c.padTop}, {"PL", c.padLeft},
+          {"OH", c.outH()}, {"OW", c.outW()}})
+      define(macro, value);
+  } else {
+    define("M", r.m);
+    define("N", r.n);
+    define("K", r.k);
+  }
   std::string exe = (dir + "/" + name + ".check").str();
   std::string targetFlag =
       riscv ? "--target=riscv64-linux-gnu" : "--target=aarch64-linux-gnu";
@@ -101,11 +147,11 @@ Expected<json::Array> verifyUnderQemu(const TargetHints &h, StringRef name,
                                    "-static", "-O2"};
   if (riscv)
     args.push_back("-march=rv64gcv");
-  for (std::string a :
-       {"-I" + dir.str(), "-DNAME=" + name.str(), "-DM=" + std::to_string(r.m),
-        "-DN=" + std::to_string(r.n), "-DK=" + std::to_string(r.k), harness,
-        (dir + "/" + name + ".o").str(), std::string("-lm"), std::string("-o"),
-        exe})
+  args.push_back("-I" + dir.str());
+  args.push_back("-DNAME=" + name.str());
+  args.insert(args.end(), shape.begin(), shape.end());
+  for (std::string a : {harness, (dir + "/" + name + ".o").str(),
+                        std::string("-lm"), std::string("-o"), exe})
     args.push_back(a);
   SmallVector<StringRef> argRefs(args.begin(), args.end());
   std::string message;
@@ -131,15 +177,35 @@ Expected<json::Array> verifyUnderQemu(const TargetHints &h, StringRef name,
   for (auto &cpu : runs) {
     std::vector<std::string> qargs = {*qemu};
     qargs.insert(qargs.end(), cpu.begin(), cpu.end());
-    qargs.push_back(exe);
-    SmallVector<StringRef> qrefs(qargs.begin(), qargs.end());
-    int rc = sys::ExecuteAndWait(*qemu, qrefs, std::nullopt, redirects, 600,
-                                 0, &message);
-    auto out = MemoryBuffer::getFile(log);
-    std::string text = out ? (*out)->getBuffer().str() : "";
+    int rc;
+    std::string text;
+    if (sandboxed) {
+      // qemu-user passes the guest's system calls to this kernel: a
+      // model-written microkernel runs under it only in the sandbox.
+      qargs.push_back("/sandbox/check");
+      mlir::tensorop::SandboxOptions options;
+      options.timeoutSeconds = 600;
+      options.memoryBytes = gemmVerificationBytes(r.m, r.n, r.k) + (4ull << 30);
+      Expected<mlir::tensorop::SandboxResult> run =
+          mlir::tensorop::runSandboxedProgram(qargs, {{"check", exe}}, "",
+                                              options);
+      if (!run)
+        return run.takeError();
+      rc = run->exitCode;
+      text = run->stdoutText + run->stderrText;
+    } else {
+      qargs.push_back(exe);
+      SmallVector<StringRef> qrefs(qargs.begin(), qargs.end());
+      rc = sys::ExecuteAndWait(*qemu, qrefs, std::nullopt, redirects, 600, 0,
+                               &message);
+      auto out = MemoryBuffer::getFile(log);
+      text = out ? (*out)->getBuffer().str() : "";
+    }
     passed &= rc == 0;
     results.push_back(json::Object{
-        {"runner", (qemuName + (cpu.empty() ? "" : " " + cpu[1])).str()},
+        {"runner", (qemuName + (cpu.empty() ? "" : " " + cpu[1]) +
+                    (sandboxed ? " (sandboxed)" : ""))
+                       .str()},
         {"exit", rc},
         {"output", text}});
   }
@@ -165,6 +231,8 @@ std::string CpuBackend::header(const GenJob &job, StringRef sketch) const {
                     threads)
                 .str()
           : std::string("Single-threaded.");
+  if (r.kind == OpKind::Conv2D)
+    return convHeader(job, threading);
   return formatv(R"(/* Generated by tensorop gen ({5}) for target {6}.
  * Request: {7}
  *
@@ -195,10 +263,78 @@ extern "C" {
                  r.entryPoint(name))
       .str();
 }
+std::string CpuBackend::convHeader(const GenJob &job,
+                                  StringRef threading) const {
+  const Conv2DShape &c = job.op.conv;
+  StringRef name = job.name;
+  std::string upper = StringRef(name).upper();
+  return formatv(R"(/* Generated by tensorop gen ({0}) for target {1}.
+ * Request: {2}
+ *
+ * 2-D convolution, fp32, every operand contiguous:
+ *   input  N x H x W x C   (NHWC, unpadded)    {3} x {4} x {5} x {6}
+ *   filter R x S x C x F   (HWCF)              {7} x {8} x {6} x {9}
+ *   output N x OH x OW x F (NHWC, overwritten) {3} x {10} x {11} x {9}
+ *   output[n][y][x][f] = sum over r, s, c of filter[r][s][c][f] *
+ *     input[n][y*{12} + r*{14} - {16}][x*{13} + s*{15} - {18}][c]
+ *   (stride {12} x {13}, dilation {14} x {15}; zero padding top {16},
+ *   bottom {17}, left {18}, right {19} is applied inside the kernel: input
+ *   positions outside H x W read 0).
+ * {20} Each call allocates its own temporary buffers, so concurrent
+ * calls are safe.
+ */
+#ifndef {21}_H
+#define {21}_H
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define {21}_N {3}
+#define {21}_IN_H {4}
+#define {21}_IN_W {5}
+#define {21}_C {6}
+#define {21}_F {9}
+#define {21}_R {7}
+#define {21}_S {8}
+#define {21}_OUT_H {10}
+#define {21}_OUT_W {11}
+
+{22}
+
+#ifdef __cplusplus
+}
+#endif
+#endif
+)",
+                 TENSOROP_VERSION, resolved, job.op.requestText, c.n, c.h, c.w,
+                 c.c, c.r, c.s, c.f, c.outH(), c.outW(), c.strideH, c.strideW,
+                 c.dilationH, c.dilationW, c.padTop, c.padBottom, c.padLeft,
+                 c.padRight, threading, upper, job.op.entryPoint(name))
+      .str();
+}
+
+/// What a convolution needs beyond a GEMM's checks (prepare made those).
+Error CpuBackend::prepareConv(const GenJob &job) {
+  auto fail = [](const Twine &msg) -> Error { return createStringError(msg); };
+  if (job.options.advisor != "builtin")
+    return fail("--advisor=" + job.options.advisor +
+                " is not supported for convolutions yet (the pipeline's "
+                "builtin advisor chooses their sketch)");
+  if (std::string tooBig = checkConvBufferBudget(job.op.conv); !tooBig.empty())
+    return fail(tooBig);
+  return Error::success();
+}
+
 Error CpuBackend::prepare(const GenJob &job) {
   const OpRequest &r = job.request;
   const unsigned genThreads = job.options.threads;
   auto fail = [](const Twine &msg) -> Error { return createStringError(msg); };
+  const bool conv = job.op.kind == OpKind::Conv2D;
+  if (conv && (r.dtype != "f32" || (!r.cType.empty() && r.cType != "f32")))
+    return fail("understood " + r.describe() + "; " + r.dtype +
+                (r.cType.empty() ? "" : " -> " + r.cType) +
+                " convolutions are not supported yet (fp32 only; bf16 "
+                "follows the GEMM's bf16)");
   if (r.dtype != "f32" || (!r.cType.empty() && r.cType != "f32"))
     return fail("understood " + r.describe() + "; CPU targets support f32 "
                 "only (got " + r.dtype +
@@ -220,6 +356,8 @@ Error CpuBackend::prepare(const GenJob &job) {
                 "OpenMP runtime is not available for " + hints.arch + ")");
   if (job.options.outDir.empty())
     return fail("-o DIR is required");
+  if (conv)
+    return prepareConv(job);
   // The kernel is verified here (or under qemu, same buffers): refuse a
   // request whose buffers do not fit before building anything.
   if (std::string tooBig = checkGemmBufferBudget(r.m, r.n, r.k);
@@ -236,13 +374,11 @@ int CpuBackend::generate(const GenJob &job) {
   const bool noBench = o.noBench;
   const unsigned genSeed = o.seed, genThreads = o.threads;
   auto fail = [](const Twine &msg) { return genFailure(msg); };
-  if (std::error_code ec = sys::fs::create_directories(outDir))
-    return fail("cannot create " + outDir + ": " + ec.message());
-  auto path = [&](StringRef file) {
-    SmallString<256> p(outDir);
-    sys::path::append(p, file);
-    return std::string(p);
-  };
+  // Files go to a staging directory and into DIR only once verified.
+  Expected<std::unique_ptr<StagedOutput>> staged = StagedOutput::create(outDir);
+  if (!staged)
+    return fail(toString(staged.takeError()));
+  auto path = [&](StringRef file) { return (*staged)->path(file); };
   outs() << "tensorop gen: " << r.describe() << " -> " << resolved
          << " kernel '" << name << "'\n";
 
@@ -286,11 +422,31 @@ int CpuBackend::generate(const GenJob &job) {
             lowerWithPipeline(ctx, probe, buildOptions, true);
         return l ? Error::success() : l.takeError();
       }
-      Expected<JitGemm> jit = compileGemm(ctx, probe, name, buildOptions);
-      if (!jit)
-        return jit.takeError();
-      GemmComparison check = compareWithOpenBLAS(jit->fn, r.m, r.n, r.k,
-                                                 genSeed, false, 5, 0.1, 0);
+      GemmComparison check;
+      if (c.emitter.rfind("llm_", 0) == 0) {
+        // Model-written machine code runs only in the sandboxed worker.
+        Expected<LoweredModule> l =
+            lowerWithPipeline(ctx, probe, buildOptions, true);
+        if (!l)
+          return l.takeError();
+        SmallString<128> object;
+        if (std::error_code ec = sys::fs::createTemporaryFile(
+                "tensorop-candidate", "o", object))
+          return createStringError("cannot create a temporary file: " +
+                                   ec.message());
+        FileRemover removeObject(object);
+        if (Error e = emitObjectFile(*l->module, hints.triple, hints.cpu,
+                                     hints.features, object))
+          return e;
+        check = compareInSandbox(object, name, r.m, r.n, r.k, genSeed,
+                                 /*time=*/false, 5, 0.1, 0, genThreads, 0);
+      } else {
+        Expected<JitGemm> jit = compileGemm(ctx, probe, name, buildOptions);
+        if (!jit)
+          return jit.takeError();
+        check = compareWithOpenBLAS(jit->fn, r.m, r.n, r.k, genSeed, false,
+                                    5, 0.1, 0);
+      }
       if (!check.error.empty())
         return createStringError(check.error);
       if (!check.verified())
@@ -347,38 +503,77 @@ int CpuBackend::generate(const GenJob &job) {
     return fail("cannot emit the object: " + toString(std::move(e)));
   if (Error e = writeTextFile(path(name + ".h"), header(job, lowered->sketch)))
     return fail(toString(std::move(e)));
-  outs() << "  sketch: " << lowered->sketch << "\n";
+  // No sketch: the pipeline lowered the op through upstream loops (a
+  // convolution its sketch path does not match); say so, not "".
+  const std::string sketchShown =
+      lowered->sketch.empty()
+          ? std::string("none (the pipeline matched no sketch for this op "
+                        "and lowered it through upstream loops)")
+          : lowered->sketch;
+  outs() << "  sketch: " << sketchShown << "\n";
 
-  // Verify the shipped object itself (and time it) when this CPU runs it.
+  // Verify the shipped object itself (and time it) when this CPU runs it;
+  // a model-written microkernel only in the sandbox.
+  const bool modelWritten = usesModelWrittenEmitter(lowered->sketch);
   json::Object verification{{"performed", false}};
   json::Object timing{{"performed", false}};
   bool verified = false;
   bool crossRun = false; // Verified under qemu (not timed).
   bool runsHere = hostRunsTarget;
   GemmComparison cmp;
+  const bool conv = job.op.kind == OpKind::Conv2D;
+  ConvObjectCheck convCheck;
   double peak = 0;
   if (runsHere) {
-    Expected<LoadedObject> loaded = loadObjectFile(obj, name);
-    if (!loaded)
-      return fail("cannot load " + obj + ": " + toString(loaded.takeError()));
     // The libraries get as many threads as the kernel asked for.
     setBaselineThreads(genThreads);
     peak = noBench ? 0 : measureFmaPeakGflops() * genThreads;
     if (!noBench && !openblasCoreWarning().empty())
       errs() << "tensorop gen: " << openblasCoreWarning() << "\n";
-    cmp = compareWithOpenBLAS(reinterpret_cast<GemmFn>(loaded->symbol), r.m,
-                              r.n, r.k, genSeed, !noBench, 7, 0.1, peak,
-                              /*second=*/nullptr,
-                              /*settleSeconds=*/genThreads > 1 ? 0.3 : 0);
+    double settle = genThreads > 1 ? 0.3 : 0;
+    if (conv) {
+      // Convolution microkernels come from the shipped emitters only.
+      Expected<LoadedObject> loaded = loadObjectFile(obj, name);
+      if (!loaded)
+        return fail("cannot load " + obj + ": " +
+                    toString(loaded.takeError()));
+      convCheck = checkConvObject(
+          reinterpret_cast<ConvFn>(loaded->symbol), job.op.conv, name, obj,
+          genSeed, noBench, genThreads, peak);
+      if (!convCheck.error.empty())
+        return fail(convCheck.error + "; nothing written to " + outDir);
+      verified = convCheck.verified;
+      verification = std::move(convCheck.verification);
+      timing = std::move(convCheck.timing);
+    } else {
+    if (modelWritten) {
+      outs() << "  the microkernel is model-written: verified"
+             << (noBench ? "" : " and timed")
+             << " only in the sandboxed worker (" << sandboxDescription()
+             << ")\n";
+      cmp = compareInSandbox(obj, name, r.m, r.n, r.k, genSeed, !noBench, 7,
+                             0.1, peak, genThreads, settle);
+    } else {
+      Expected<LoadedObject> loaded = loadObjectFile(obj, name);
+      if (!loaded)
+        return fail("cannot load " + obj + ": " +
+                    toString(loaded.takeError()));
+      cmp = compareWithOpenBLAS(reinterpret_cast<GemmFn>(loaded->symbol),
+                                r.m, r.n, r.k, genSeed, !noBench, 7, 0.1,
+                                peak, /*second=*/nullptr, settle);
+    }
     if (!cmp.error.empty())
-      return fail(cmp.error);
+      return fail(cmp.error + "; nothing written to " + outDir);
     if (cmp.fasterThanPeak)
       cmp.fasterThanPeak =
           fasterThanRemeasuredPeak(cmp.oursBest, peak, genThreads);
     verified = cmp.verified() && !cmp.fasterThanPeak;
     verification = json::Object{
         {"performed", true},
-        {"object", obj},
+        {"object", (*staged)->finalPath(name + ".o")},
+        {"where", modelWritten ? "sandboxed worker (model-written "
+                                 "microkernel): " + sandboxDescription()
+                               : std::string("in process (shipped emitters)")},
         {"seed", int64_t(genSeed)},
         {"inputs", "seeded uniform [-1, 1) (A, B); plus small integers in "
                    "[-4, 4] (exact results)"},
@@ -416,10 +611,12 @@ int CpuBackend::generate(const GenJob &job) {
           {"openblas_coretype_env", openblasCoreWarning()},
           {"measured_fma_peak_gflops", peak},
           {"cpu", cpuModelName() + " (" + cpuFamilyModel() + ")"}};
+    }
   } else if (hints.arch == "riscv64" || hints.arch == "aarch64") {
     bool passed = false;
     Expected<json::Array> runs =
-        verifyUnderQemu(hints, name, job.op, outDir, passed);
+        verifyUnderQemu(hints, name, job.op, (*staged)->stagingDir(),
+                        modelWritten, passed);
     if (!runs) {
       verification["reason"] =
           "not verified: " + toString(runs.takeError());
@@ -427,11 +624,14 @@ int CpuBackend::generate(const GenJob &job) {
       verified = passed;
       verification = json::Object{
           {"performed", true},
-          {"method", "tools/tensorop/harness/gemm_check.c linked statically "
-                     "with the object, run under qemu-user: small-integer "
-                     "inputs (exact) and seeded random inputs against an "
-                     "fp64 reference, bound 2*K*6e-8*(|A||B|) + 6e-8*|R|, "
-                     "NaN-prefilled C"},
+          {"method",
+           std::string("tools/tensorop/harness/") +
+               (conv ? "conv_check.c" : "gemm_check.c") +
+               " linked statically with the object, run under qemu-user: "
+               "small-integer inputs (exact) and seeded random inputs "
+               "against an fp64 reference, bound 2*K*6e-8*(|A||B|) + "
+               "6e-8*|R|" +
+               (conv ? " with K = R*S*C" : "") + ", NaN-prefilled output"},
           {"runs", std::move(*runs)},
           {"passed", passed}};
       crossRun = true;
@@ -441,22 +641,31 @@ int CpuBackend::generate(const GenJob &job) {
         "the target's instruction set does not run on this machine";
   }
 
-  json::Array files;
+  std::vector<std::string> fileNames;
   for (StringRef f : {".mlir", ".lowered.mlir", ".ll", ".o", ".h"})
-    files.push_back(name + f.str());
-  files.push_back("report.json");
-  files.push_back("report.md");
+    fileNames.push_back(name + f.str());
+  fileNames.push_back("report.json");
+  fileNames.push_back("report.md");
+  json::Array files;
+  for (const std::string &f : fileNames)
+    files.push_back(f);
   json::Object report{
       {"tool", "tensorop gen"},
       {"version", TENSOROP_VERSION},
       {"date", reportDate()},
       {"request", r.text},
-      {"understood", json::Object{{"op", r.op},
-                                  {"m", r.m},
-                                  {"n", r.n},
-                                  {"k", r.k},
-                                  {"dtype", r.dtype},
-                                  {"target", r.target}}},
+      {"understood",
+       conv ? json::Object{{"op", r.op},
+                           {"shape", describeConvShape(r.conv)},
+                           {"dtype", r.dtype},
+                           {"target", r.target}}
+            : json::Object{{"op", r.op},
+                           {"m", r.m},
+                           {"n", r.n},
+                           {"k", r.k},
+                           {"dtype", r.dtype},
+                           {"target", r.target}}},
+      {"flops_per_call", job.op.flops()},
       {"target", resolved},
       {"hints", hints.path},
       {"kernel", name},
@@ -467,7 +676,9 @@ int CpuBackend::generate(const GenJob &job) {
                                   {"completion", completionTokens}}},
       {"sketch", lowered->sketch},
       {"sketch_source",
-       StringRef(lowered->sketch).contains("source = \"db:")
+       lowered->sketch.empty()
+           ? std::string("none: upstream lowering")
+       : StringRef(lowered->sketch).contains("source = \"db:")
            ? "tuning database " + genDb
            : "advisor " + genAdvisor},
       {"provenance", sketchSource(lowered->sketch)},
@@ -487,8 +698,10 @@ int CpuBackend::generate(const GenJob &job) {
                            TENSOROP_VERSION, LLVM_VERSION_STRING, reportDate())
                        .str();
   md += "## Sketch (chosen by the `" + genAdvisor + "` advisor)\n\n```\n" +
-        lowered->sketch + "\n```\n\n## Verification\n\n";
-  if (runsHere)
+        sketchShown + "\n```\n\n## Verification\n\n";
+  if (runsHere && conv)
+    md += convCheck.markdown;
+  else if (runsHere)
     md += formatv("The shipped object `{0}.o` was loaded and run: output "
                   "pre-filled with NaN, fp64 reference of the same inputs "
                   "(seed {1}), bound 2*K*6e-8*(|A||B|) + 6e-8*|R|.\n\n"
@@ -501,7 +714,8 @@ int CpuBackend::generate(const GenJob &job) {
               .str();
   else if (crossRun)
     md += std::string("Cross-compiled for ") + hints.triple +
-          ": the object was linked into tools/tensorop/harness/gemm_check.c "
+          ": the object was linked into tools/tensorop/harness/" +
+          (conv ? "conv_check.c" : "gemm_check.c") + " "
           "and run under qemu-user (small-integer exact test and seeded "
           "random inputs against an fp64 reference). Result: **" +
           (verified ? "passed" : "FAILED") +
@@ -534,7 +748,9 @@ int CpuBackend::generate(const GenJob &job) {
   if (Error e = writeTextFile(path("report.md"), md))
     return fail(toString(std::move(e)));
 
-  if (runsHere) {
+  if (runsHere && conv)
+    outs() << convCheck.summary;
+  else if (runsHere) {
     outs() << formatv("  verified: max error/bound {0:E2}, exact test {1} "
                       "mismatches -> {2}\n",
                       cmp.before.maxRatio, cmp.exactMismatches,
@@ -558,10 +774,19 @@ int CpuBackend::generate(const GenJob &job) {
   else if (!runsHere)
     outs() << "  NOT verified: "
            << *verification.getString("reason") << "\n";
+  if ((runsHere || crossRun) && !verified) {
+    // A kernel that failed verification is not shipped (the staging
+    // directory goes with `staged`); an older one in DIR stays.
+    outs() << "  nothing written to " << outDir
+           << ": the kernel failed verification\n";
+    return 1;
+  }
+  if (Error e = (*staged)->commit(fileNames))
+    return fail(toString(std::move(e)));
   outs() << "  wrote " << outDir << "/{" << name << ".mlir, " << name
          << ".lowered.mlir, " << name << ".ll, " << name << ".o, " << name
          << ".h, report.json, report.md}\n";
-  return (runsHere || crossRun) && !verified ? 1 : 0;
+  return 0;
 }
 
 std::unique_ptr<Backend> tensorop::createCpuBackend() {

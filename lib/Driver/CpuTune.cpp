@@ -1,81 +1,66 @@
-//===- CpuTune.cpp - tensorop tune on CPUs: MCTS over sketches, measured -===//
+//===- CpuTune.cpp - The CPU hooks of tensorop tune -----------------------===//
 //
-//   tensorop tune model.mlir --target=host --budget=64 --db=tune.db
-//
-// For every supported GEMM in the module: a Monte Carlo tree search over its
-// sketch space (the builtin advisor ranks expansions and supplies the first
-// point), each candidate compiled here and measured in a `tensorop worker`
-// process with a wall-clock limit, every result (failures included) in the
-// tuning database before the next candidate starts.
+// x86, RVV and NEON targets in the one tune loop (TuneLoop.cpp): the
+// #tensorop.sketch space of each supported matmul (GemmSearchSpace, the
+// builtin advisor's sketch first), each candidate lowered and compiled to an
+// object here and verified and timed in a `tensorop worker` process with a
+// wall-clock limit.
 //
 //===----------------------------------------------------------------------===//
 
-#include "tensorop/Driver/Backend.h"
 #include "tensorop/Driver/CompilerContext.h"
-#include "tensorop/Driver/TextFiles.h"
-#include "tensorop/Driver/TuneDriver.h"
-#include "tensorop/Driver/TuneModel.h"
+#include "tensorop/Driver/KernelSandbox.h"
+#include "tensorop/Driver/TuneBackend.h"
 #include "tensorop/Process/ProcessRunner.h"
 #include "tensorop/Verify/CpuGemm.h"
+#include "tensorop/Verify/Timing.h"
 
 #include "tensorop/Advisor/Advisor.h"
+#include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/Emitters/Emitter.h"
 #include "tensorop/LLM/LLMAdvisor.h"
-#include "tensorop/LLM/LLMClient.h"
 #include "tensorop/Runtime/JitGemm.h"
 #include "tensorop/Runtime/ObjectFile.h"
 #include "tensorop/Targets/TargetHints.h"
 #include "tensorop/Transforms/MatmulSupport.h"
-#include "tensorop/Transforms/Passes.h"
-#include "tensorop/Tuner/MCTS.h"
-#include "tensorop/Tuner/SearchSpace.h"
-#include "tensorop/Tuner/TuneKnobs.h"
-#include "tensorop/Tuner/TuneOutcome.h"
-#include "tensorop/Tuner/TuningDB.h"
 
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/Process.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <chrono>
-#include <cstdlib>
-#include <map>
-#include <unistd.h>
+#include <set>
 
 using namespace llvm;
 using namespace mlir::tensorop;
-using ::tensorop::ChildOutcome;
-using ::tensorop::historyForModel;
-using ::tensorop::runWithLimit;
+using namespace tensorop;
 
 namespace {
-struct Outcome {
-  CandidateRecord record;
-  bool resumed = false;
-};
 
 /// Runs the worker on one object with a wall-clock limit; the result is the
-/// worker's JSON, or a crash/timeout record.
-CandidateRecord measure(StringRef object, StringRef symbol,
-                        const GemmProblem &p, int workerRounds,
-                        unsigned candidateTimeout) {
+/// worker's JSON, or a crash/timeout record. A candidate whose microkernel
+/// is model-written (`modelWritten`) runs in the sandboxed worker
+/// (KernelSandbox.h).
+CandidateRecord runWorker(StringRef object, StringRef symbol,
+                          const GemmProblem &p, int workerRounds,
+                          unsigned candidateTimeout, bool modelWritten) {
   CandidateRecord r;
-  std::string self = sys::fs::getMainExecutable(nullptr, nullptr);
-  ChildOutcome o = runWithLimit(
-      self,
-      {"worker", "--object=" + object.str(), "--symbol=" + symbol.str(),
-       "--m=" + std::to_string(p.m), "--n=" + std::to_string(p.n),
-       "--k=" + std::to_string(p.k),
-       "--rounds=" + std::to_string(workerRounds)},
-      candidateTimeout);
+  std::vector<std::string> args = {
+      "--symbol=" + symbol.str(), "--m=" + std::to_string(p.m),
+      "--n=" + std::to_string(p.n), "--k=" + std::to_string(p.k),
+      "--rounds=" + std::to_string(workerRounds)};
+  ChildOutcome o;
+  if (modelWritten) {
+    o = runWorkerSandboxed(object, args, p.m, p.n, p.k, /*threads=*/1,
+                           candidateTimeout);
+  } else {
+    args.insert(args.begin(), {"worker", "--object=" + object.str()});
+    o = runWithLimit(sys::fs::getMainExecutable(nullptr, nullptr), args,
+                     candidateTimeout);
+  }
   std::string text = StringRef(o.stdoutText).trim().str();
   if (o.rc == 0 && !text.empty()) {
     Expected<json::Value> v = json::parse(text);
@@ -108,480 +93,291 @@ CandidateRecord measure(StringRef object, StringRef symbol,
   return r;
 }
 
-/// The search history the paper gives its LLM: the best and the worst
-/// configurations so far with their speed, and the failures.
-std::string historyPrompt(const GemmProblem &p, StringRef target,
-                          std::vector<CandidateRecord> rows) {
-  return formatv("Tuning an fp32 GEMM M={0} N={1} K={2} on {3}. Measured so "
-                 "far (GFLOP/s, higher is better):\n",
-                 p.m, p.n, p.k, target)
-             .str() +
-         historyForModel(std::move(rows), 1.0,
-                         [](const CandidateRecord &r) { return r.config; });
-}
+class CpuOpSearch : public OpTuneSearch {
+public:
+  CpuOpSearch(mlir::MLIRContext &ctx, const GemmProblem &p,
+              const TargetHints &hints, const SketchChoice &defaults,
+              std::string target, std::string emitterDir,
+              const double &peakGflops)
+      : ctx(ctx), problem(p), hints(hints), gemmSpace(p, hints, defaults),
+        target(std::move(target)), emitterDir(std::move(emitterDir)),
+        peakGflops(peakGflops) {
+    signature = opSignature(p);
+    op = Operator::matmul(p.m, p.n, p.k, "f32", "f32", p.transposeA,
+                          p.transposeB);
+    // The builtin sketch as the tree's first point gives it, so its row is
+    // found by hash and text.
+    builtinPoint = gemmSpace.toPoint(defaults);
+    SketchChoice builtinChoice =
+        builtinPoint ? gemmSpace.toChoice(*builtinPoint) : defaults;
+    builtin.hash = configHash(builtinChoice);
+    std::string illegal;
+    if (SketchAttr attr = builtinChoice.toAttr(&ctx, hints, illegal))
+      raw_string_ostream(builtin.config) << attr;
+  }
+
+  const GemmProblem &gemm() const { return problem; }
+  const TargetHints &targetHints() const { return hints; }
+
+  const SearchSpace &space() const override { return gemmSpace; }
+  std::string knobsTitle() const override {
+    return signature + " on " + target + ": " +
+           std::to_string(gemmSpace.size()) + " points";
+  }
+  std::optional<TuneCandidate>
+  candidateAt(ArrayRef<int64_t> point) override {
+    return candidateOf(gemmSpace.toChoice(point));
+  }
+  std::optional<std::vector<int64_t>> pointOf(StringRef config) override {
+    auto attr = dyn_cast_or_null<SketchAttr>(mlir::parseAttribute(config, &ctx));
+    if (!attr)
+      return std::nullopt;
+    return gemmSpace.toPoint(SketchChoice::fromAttr(attr));
+  }
+  std::optional<TuneProposal>
+  askModel(const TuneModel &model,
+           std::vector<CandidateRecord> history) override {
+    // The search history the paper gives its LLM: the best and the worst
+    // configurations so far with their speed, and the failures.
+    std::string prompt =
+        formatv("Tuning an fp32 GEMM M={0} N={1} K={2} on {3}. Measured so "
+                "far (GFLOP/s, higher is better):\n",
+                problem.m, problem.n, problem.k, target)
+            .str() +
+        historyForModel(std::move(history), 1.0,
+                        [](const CandidateRecord &r) { return r.config; });
+    std::optional<SketchChoice> choice = askModelForProposal<SketchChoice>(
+        model, prompt, [&](StringRef answer) {
+          return checkSketchAnswer(answer, problem, hints,
+                                   "llm:" + model.model);
+        });
+    if (!choice)
+      return std::nullopt;
+    return TuneProposal{candidateOf(*choice), gemmSpace.toPoint(*choice)};
+  }
+  double reward(double gflops) const override {
+    // Of what all the offered threads could reach.
+    return peakGflops > 0
+               ? std::min(1.0, gflops / (peakGflops * gemmSpace.maxThreads()))
+               : 0;
+  }
+  std::string emitterHash() const override {
+    // The emitter script and the helper modules it imports (the same
+    // script name for every CPU target, as the rows have always had it).
+    return emitterSourceHash(emitterDir, "x86_gemm_fma");
+  }
+  void describeSpace(json::Object &summary) const override {
+    summary["space_size"] = int64_t(gemmSpace.size());
+  }
+
+private:
+  /// The verifier's own legality check prunes illegal sketches.
+  std::optional<TuneCandidate> candidateOf(const SketchChoice &choice) {
+    std::string illegal;
+    SketchAttr attr = choice.toAttr(&ctx, hints, illegal);
+    if (!attr)
+      return std::nullopt;
+    TuneCandidate c;
+    raw_string_ostream(c.config) << attr;
+    c.hash = configHash(choice);
+    return c;
+  }
+
+  mlir::MLIRContext &ctx;
+  GemmProblem problem;
+  TargetHints hints;
+  GemmSearchSpace gemmSpace;
+  std::string target;
+  std::string emitterDir; ///< --emitter-dir ("" = the shipped emitters)
+  /// The FMA peak the backend measures before the search (the rewards'
+  /// scale).
+  const double &peakGflops;
+};
+
+class CpuTuneBackend : public TuneBackend {
+public:
+  StringRef unit() const override { return "GFLOP/s"; }
+  double gflopsPerUnit() const override { return 1; }
+  mlir::MLIRContext &context() override { return *ctx; }
+
+  Error setUp(const TuneOptions &options) override {
+    o = options;
+    ctx = makeCompilerContext();
+    Expected<std::string> resolved = resolveTargetName(o.target);
+    if (!resolved)
+      return resolved.takeError();
+    resolvedTarget = *resolved;
+    Expected<TargetHints> h = loadTargetHints(resolvedTarget);
+    if (!h)
+      return h.takeError();
+    hints = *h;
+    return Error::success();
+  }
+  std::string target() const override { return resolvedTarget; }
+  std::string fingerprint() const override {
+    return targetFingerprint(resolvedTarget);
+  }
+
+  Expected<std::vector<std::unique_ptr<OpTuneSearch>>>
+  match(mlir::ModuleOp module, StringRef input) override {
+    std::vector<GemmProblem> problems;
+    std::set<std::string> signatures;
+    module.walk([&](mlir::linalg::MatmulOp op) {
+      std::string reason;
+      mlir::FailureOr<GemmProblem> p = matchSupportedMatmul(op, reason);
+      if (mlir::failed(p)) {
+        op.emitRemark() << "tensorop tune: skipped (" << reason << ")";
+        return;
+      }
+      if (p->transposeA || p->transposeB) {
+        op.emitRemark() << "tensorop tune: skipped (transposed operands are "
+                           "not tuned yet)";
+        return;
+      }
+      if (signatures.insert(opSignature(*p)).second)
+        problems.push_back(*p);
+    });
+    if (problems.empty())
+      return createStringError("no supported GEMM in " + input);
+    for (const GemmProblem &p : problems)
+      if (std::string tooBig = checkGemmBufferBudget(p.m, p.n, p.k);
+          !tooBig.empty())
+        return createStringError(tooBig);
+    std::vector<std::unique_ptr<OpTuneSearch>> ops;
+    for (const GemmProblem &p : problems) {
+      Expected<SketchChoice> defaults =
+          createBuiltinAdvisor()->propose(p, hints);
+      if (!defaults)
+        return defaults.takeError();
+      defaults->threads = o.threads;
+      auto op = std::make_unique<CpuOpSearch>(*ctx, p, hints, *defaults,
+                                              resolvedTarget, o.emitterDir,
+                                              peakGflops);
+      int64_t maxThreads =
+          static_cast<const GemmSearchSpace &>(op->space()).maxThreads();
+      if (defaults->threads < 1 || defaults->threads > maxThreads)
+        return createStringError(
+            formatv("--threads={0} is outside 1..{1} (this machine's "
+                    "hardware threads, capped at the target's cores)",
+                    defaults->threads, maxThreads)
+                .str());
+      ops.push_back(std::move(op));
+    }
+    return ops;
+  }
+
+  std::optional<std::string> hashOfStoredConfig(StringRef config) override {
+    return configHashOfText(ctx.get(), config);
+  }
+
+  Error startMeasuring(TuningDB &) override {
+    // The rewards' scale (the operators read it at search time).
+    peakGflops = measureFmaPeakGflops();
+    sys::fs::createUniqueDirectory("tensorop-tune", workDir);
+    return Error::success();
+  }
+  StringRef promptFile() const override { return "gemm_sketch_system.txt"; }
+  std::string measuredWhere() const override {
+    return "measured here, each candidate in a `tensorop worker` process";
+  }
+  bool queuesCandidates() const override { return false; }
+  bool batchFull(unsigned) const override { return false; }
+  std::string builtinNote() const override { return ""; }
+
+  Expected<std::optional<CandidateRecord>>
+  measure(OpTuneSearch &op, unsigned, const TuneCandidate &c,
+          const CandidateRecord &, int64_t) override {
+    auto &cpu = static_cast<CpuOpSearch &>(op);
+    std::string symbol = "cand_" + c.hash;
+    CandidateRecord result;
+    Expected<std::string> object = compile(cpu, symbol, c.config);
+    if (!object) {
+      result.status = status::kCompileError;
+      result.error = toString(object.takeError());
+      return result;
+    }
+    result = runWorker(*object, symbol, cpu.gemm(), o.rounds,
+                       o.candidateTimeout, usesModelWrittenEmitter(c.config));
+    sys::fs::remove(*object);
+    return result;
+  }
+
+  std::optional<std::vector<ConfirmedSpeed>>
+  confirm(OpTuneSearch &op, unsigned, ArrayRef<std::string> configs,
+          bool) override {
+    auto &cpu = static_cast<CpuOpSearch &>(op);
+    std::vector<std::string> objects;
+    for (size_t i = 0; i < configs.size(); ++i) {
+      Expected<std::string> object =
+          compile(cpu, "confirm_" + std::to_string(i), configs[i]);
+      if (!object)
+        consumeError(object.takeError());
+      objects.push_back(object ? *object : "");
+    }
+    std::vector<std::vector<double>> samples(configs.size());
+    for (int round = 0; round < 3; ++round)
+      for (size_t i = 0; i < configs.size(); ++i) {
+        if (objects[i].empty())
+          continue;
+        CandidateRecord m =
+            runWorker(objects[i], "confirm_" + std::to_string(i), cpu.gemm(),
+                      o.rounds, o.candidateTimeout,
+                      usesModelWrittenEmitter(configs[i]));
+        if (m.status == status::kOk && m.gflops)
+          samples[i].push_back(*m.gflops);
+      }
+    std::vector<ConfirmedSpeed> speeds;
+    for (size_t i = 0; i < configs.size(); ++i) {
+      if (samples[i].empty())
+        continue;
+      ConfirmedSpeed s;
+      s.config = configs[i];
+      s.builtin = i == 0;
+      s.gflops = median(samples[i]);
+      s.rounds = int64_t(samples[i].size());
+      speeds.push_back(std::move(s));
+    }
+    return speeds;
+  }
+  std::string confirmationMethod() const override {
+    return "builtin and the best three, timed again interleaved, median of 3";
+  }
+  StringRef referenceName() const override { return ""; }
+
+  Error finish() override {
+    if (!workDir.empty())
+      sys::fs::remove_directories(workDir);
+    return Error::success();
+  }
+
+private:
+  /// Lowers and compiles one sketch of `op` to an object in the scratch
+  /// directory; the object's path.
+  Expected<std::string> compile(const CpuOpSearch &op, StringRef symbol,
+                                StringRef config) {
+    const GemmProblem &p = op.gemm();
+    Expected<LoweredModule> lowered = lowerWithPipeline(
+        *ctx, gemmModuleSource(symbol, p.m, p.n, p.k, config),
+        "target=" + resolvedTarget + " advisor=builtin", /*barePtrAbi=*/true);
+    if (!lowered)
+      return lowered.takeError();
+    std::string object = (workDir + "/" + symbol + ".o").str();
+    if (Error e = emitObjectFile(*lowered->module, hints.triple, hints.cpu,
+                                 hints.features, object))
+      return std::move(e);
+    return object;
+  }
+
+  TuneOptions o;
+  std::unique_ptr<mlir::MLIRContext> ctx;
+  std::string resolvedTarget;
+  TargetHints hints;
+  double peakGflops = 0;
+  SmallString<128> workDir;
+};
 
 } // namespace
 
-int tensorop::tuneModule(const TuneOptions &options) {
-  auto fail = [](const Twine &msg) {
-    errs() << "tensorop tune: " << msg << "\n";
-    return 2;
-  };
-  if (options.budget == 0)
-    return fail("--budget must be positive");
-  if (!options.emitterDir.empty())
-    ::setenv("TENSOROP_EMITTER_DIR", options.emitterDir.c_str(), 1);
-  return Backend::forTarget(options.target)->tune(options);
-}
-
-int tensorop::runCpuTune(const TuneOptions &options) {
-  auto fail = [](const Twine &msg) {
-    errs() << "tensorop tune: " << msg << "\n";
-    return 2;
-  };
-  // The names the command's options had when this lived in tools/.
-  const std::string &input = options.input, &tTarget = options.target,
-                    &dbPath = options.dbPath, &reportDir = options.reportDir,
-                    &emitterDir = options.emitterDir,
-                    &tuneAdvisor = options.advisor,
-                    &knobsFile = options.knobsFile;
-  const unsigned budget = options.budget,
-                 candidateTimeout = options.candidateTimeout,
-                 llmEvery = options.llmEvery, tuneThreads = options.threads;
-  const double seconds = options.seconds;
-  const uint64_t tSeed = options.seed;
-  const bool jsonOut = options.json, printKnobs = options.printKnobs;
-  const int workerRounds = options.rounds;
-  std::unique_ptr<mlir::MLIRContext> context = makeCompilerContext();
-  mlir::MLIRContext &ctx = *context;
-
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceFile<mlir::ModuleOp>(input, &ctx);
-  if (!module)
-    return fail("cannot parse " + input);
-  std::vector<GemmProblem> problems;
-  std::set<std::string> signatures;
-  module->walk([&](mlir::linalg::MatmulOp op) {
-    std::string reason;
-    mlir::FailureOr<GemmProblem> p = matchSupportedMatmul(op, reason);
-    if (mlir::failed(p)) {
-      op.emitRemark() << "tensorop tune: skipped (" << reason << ")";
-      return;
-    }
-    if (p->transposeA || p->transposeB) {
-      op.emitRemark() << "tensorop tune: skipped (transposed operands are "
-                         "not tuned yet)";
-      return;
-    }
-    if (signatures.insert(opSignature(*p)).second)
-      problems.push_back(*p);
-  });
-  if (problems.empty())
-    return fail("no supported GEMM in " + input);
-  for (const GemmProblem &p : problems)
-    if (std::string tooBig = checkGemmBufferBudget(p.m, p.n, p.k);
-        !tooBig.empty())
-      return fail(tooBig);
-
-  Expected<std::string> target = resolveTargetName(tTarget);
-  if (!target)
-    return fail(toString(target.takeError()));
-  std::vector<KnobConstraint> knobs;
-  if (!knobsFile.empty()) {
-    Expected<std::vector<KnobConstraint>> read = readTuneKnobs(knobsFile);
-    if (!read)
-      return fail(toString(read.takeError()));
-    knobs = std::move(*read);
-  }
-  Expected<TargetHints> hints = loadTargetHints(*target);
-  if (!hints)
-    return fail(toString(hints.takeError()));
-  if (printKnobs) {
-    for (const GemmProblem &p : problems) {
-      Expected<SketchChoice> defaults =
-          createBuiltinAdvisor()->propose(p, *hints);
-      if (!defaults)
-        return fail(toString(defaults.takeError()));
-      GemmSearchSpace space(p, *hints, *defaults);
-      if (std::optional<std::vector<int64_t>> point = space.toPoint(*defaults))
-        outs() << printTuneKnobs(space, *point,
-                                 opSignature(p) + " on " + *target + ": " +
-                                     std::to_string(space.size()) +
-                                     " points");
-    }
-    return 0;
-  }
-  if (dbPath.empty())
-    return fail("--db=PATH is required");
-  Expected<std::unique_ptr<TuningDB>> opened = TuningDB::open(dbPath);
-  if (!opened)
-    return fail(toString(opened.takeError()));
-  TuningDB &db = **opened;
-  db.setConfigHasher(
-      [&ctx](StringRef config) { return configHashOfText(&ctx, config); });
-  if (db.suspectMarkedOnOpen())
-    errs() << "tensorop tune: " << db.suspectMarkedOnOpen()
-           << " candidate(s) left running by an earlier run marked suspect "
-              "(not measured again)\n";
-  std::string fingerprint = targetFingerprint(*target);
-  double peak = measureFmaPeakGflops();
-  // The emitter script and the helper modules it imports.
-  std::string emitterHash =
-      mlir::tensorop::emitterSourceHash(emitterDir, "x86_gemm_fma");
-  SmallString<128> workDir;
-  sys::fs::createUniqueDirectory("tensorop-tune", workDir);
-
-  Expected<TuneModel> model =
-      openTuneModel(tuneAdvisor, "gemm_sketch_system.txt");
-  if (!model)
-    return fail(toString(model.takeError()));
-  LLMClient *llm = model->client.get();
-  const std::string &llmModel = model->model;
-  bool tty = sys::Process::StandardErrIsDisplayed();
-  auto deadline =
-      std::chrono::steady_clock::now() +
-      std::chrono::milliseconds(int64_t(seconds * 1000));
-  json::Array summaries;
-  // One line per op for stdout (formatTuneOutcome).
-  std::vector<std::string> outcomes;
-  std::string markdown = "# tensorop tune\n\nInput `" + input +
-                         "`, target `" + *target + "` (" + fingerprint +
-                         "), budget " + std::to_string(budget) +
-                         " candidates per op, seed " +
-                         std::to_string(tSeed) + ", database `" + dbPath +
-                         "`.\n\n";
-  int exitCode = 0;
-  for (const GemmProblem &p : problems) {
-    std::string sig = opSignature(p);
-    Expected<SketchChoice> defaults = createBuiltinAdvisor()->propose(p, *hints);
-    if (!defaults)
-      return fail(toString(defaults.takeError()));
-    defaults->threads = tuneThreads;
-    GemmSearchSpace space(p, *hints, *defaults);
-    if (defaults->threads < 1 || defaults->threads > space.maxThreads())
-      return fail(formatv("--threads={0} is outside 1..{1} (this machine's "
-                          "hardware threads, capped at the target's cores)",
-                          defaults->threads, space.maxThreads())
-                      .str());
-    // The tree searches the space as --knobs restricts it (if given).
-    Expected<std::unique_ptr<ConstrainedSpace>> searchSpace =
-        ConstrainedSpace::create(space, knobs);
-    if (!searchSpace)
-      return fail(toString(searchSpace.takeError()));
-    MCTS search(**searchSpace, tSeed);
-    std::map<std::string, int> failures;
-    std::vector<double> bestSoFar;
-    double best = 0, first = -1;
-    std::string bestConfig;
-    std::string firstConfig; // The builtin advisor's sketch (first point).
-    unsigned done = 0, resumed = 0, byOthers = 0;
-    auto start = std::chrono::steady_clock::now();
-    auto progress = [&](bool final) {
-      std::string fails;
-      for (auto &[kind, count] : failures)
-        fails += " " + kind + "=" + std::to_string(count);
-      std::string left =
-          seconds > 0
-              ? formatv(", {0:F0} s left",
-                        std::max(0.0, std::chrono::duration<double>(
-                                          deadline -
-                                          std::chrono::steady_clock::now())
-                                          .count()))
-                    .str()
-              : "";
-      std::string line =
-          formatv("[tune] {0}: {1}/{2} candidates ({3} from the db{7}), "
-                  "best {4:F1} GFLOP/s, failures:{5}{6}",
-                  sig, done, unsigned(budget), resumed, best,
-                  fails.empty() ? " none" : fails, left,
-                  byOthers ? formatv(", {0} more by other tuners", byOthers)
-                                 .str()
-                           : "")
-              .str();
-      if (tty)
-        errs() << "\r" << line << "\033[K" << (final ? "\n" : "");
-      else
-        errs() << line << "\n";
-    };
-    while (done < budget) {
-      if (seconds > 0 && std::chrono::steady_clock::now() >= deadline)
-        break;
-      // Every llm-every candidates the model proposes one from the history;
-      // a proposal that fails its checks is reported and the tree goes on.
-      std::optional<SketchChoice> proposal;
-      if (llm && done > 0 && done % std::max(1u, unsigned(llmEvery)) == 0) {
-        Expected<std::vector<CandidateRecord>> rows = db.list(sig);
-        std::string history = historyPrompt(
-            p, *target, rows ? *rows : std::vector<CandidateRecord>());
-        if (!rows)
-          consumeError(rows.takeError());
-        proposal = askModelForProposal<SketchChoice>(
-            *model, history, [&](StringRef answer) {
-              return checkSketchAnswer(answer, p, *hints, "llm:" + llmModel);
-            });
-      }
-      std::optional<std::vector<int64_t>> point;
-      if (!proposal) {
-        point = search.next();
-        if (!point)
-          break; // The space is exhausted.
-      }
-      SketchChoice choice = proposal ? *proposal : space.toChoice(*point);
-      std::string illegal;
-      SketchAttr attr = choice.toAttr(&ctx, *hints, illegal);
-      if (!attr) {
-        // Pruned by the verifier's own legality check; not a candidate.
-        if (point)
-          search.report(*point, 0);
-        continue;
-      }
-      std::string config;
-      raw_string_ostream(config) << attr;
-      std::string hash = configHash(choice);
-      CandidateRecord start = candidateToStart(
-          sig, fingerprint, config, hash, emitterHash, bool(proposal),
-          llmModel,
-          formatv("mcts seed={0}, advisor={1}", tSeed, tuneAdvisor)
-              .str());
-      Expected<Claim> claimed = db.claim(start);
-      if (!claimed)
-        return fail(toString(claimed.takeError()));
-      CandidateRecord result;
-      // Rows another tuner measures during this run are its budget, not
-      // ours: they inform the search but are not counted.
-      bool counts = true;
-      if (claimed->kind == Claim::InFlight) {
-        Expected<CandidateRecord> ended = db.waitFor(claimed->id);
-        if (!ended)
-          return fail(toString(ended.takeError()));
-        result = *ended;
-        counts = false;
-        ++byOthers;
-      } else if (claimed->kind == Claim::Known) {
-        result = claimed->record;
-        counts = claimed->id <= db.maxIdAtOpen();
-        ++(counts ? resumed : byOthers);
-      } else {
-        Expected<int64_t> id = claimed->id;
-        std::string symbol = "cand_" + hash;
-        Expected<LoweredModule> lowered = lowerWithPipeline(
-            ctx, gemmModuleSource(symbol, p.m, p.n, p.k, config),
-            "target=" + *target + " advisor=builtin", /*barePtrAbi=*/true);
-        std::string object = (workDir + "/" + symbol + ".o").str();
-        if (!lowered) {
-          result.status = status::kCompileError;
-          result.error = toString(lowered.takeError());
-        } else if (Error e = emitObjectFile(*lowered->module, hints->triple,
-                                            hints->cpu, hints->features,
-                                            object)) {
-          result.status = status::kCompileError;
-          result.error = toString(std::move(e));
-        } else {
-          result = measure(object, symbol, p, workerRounds, candidateTimeout);
-          sys::fs::remove(object);
-        }
-        result.emitterHash = emitterHash;
-        if (result.error.size() > 4000)
-          result.error = result.error.substr(0, 4000) + "...";
-        if (Error e = db.finish(*id, result))
-          return fail(toString(std::move(e)));
-      }
-      if (counts)
-        ++done;
-      double gflops = result.status == status::kOk &&
-                              result.integrityProblem.empty()
-                          ? result.gflops.value_or(0)
-                          : 0;
-      if (result.status != status::kOk && counts)
-        ++failures[result.status];
-      if (first < 0) {
-        first = gflops;
-        firstConfig = config;
-      }
-      if (gflops > best) {
-        best = gflops;
-        bestConfig = hash;
-      }
-      bestSoFar.push_back(best);
-      if (point)
-        // Rewards in [0, 1] of what all the offered threads could reach.
-        search.report(*point,
-                      peak > 0 ? std::min(1.0, gflops / (peak *
-                                                         space.maxThreads()))
-                               : 0);
-      progress(false);
-    }
-    progress(true);
-
-    // Confirmation: the builtin sketch and the best three verified ones are
-    // timed again, interleaved, so the reported gain does not rest on
-    // measurements taken minutes apart (the first one is taken while the
-    // machine settles).
-    json::Array confirmed;
-    double confirmedFirst = 0, confirmedBest = 0;
-    std::string confirmedBestHash;
-    {
-      Expected<std::vector<CandidateRecord>> rows = db.list(sig);
-      if (!rows)
-        return fail(toString(rows.takeError()));
-      std::vector<CandidateRecord> ok;
-      for (CandidateRecord &row : *rows)
-        if (row.status == status::kOk && row.targetFingerprint == fingerprint)
-          ok.push_back(row);
-      llvm::sort(ok, [](const CandidateRecord &a, const CandidateRecord &b) {
-        return a.medianSeconds.value_or(1e30) < b.medianSeconds.value_or(1e30);
-      });
-      std::vector<std::string> configs;
-      // The database row of each config (0: the builtin did not verify),
-      // where its confirmed speed is recorded.
-      std::vector<int64_t> rowIds;
-      if (!firstConfig.empty()) {
-        configs.push_back(firstConfig);
-        auto it = llvm::find_if(ok, [&](const CandidateRecord &r) {
-          return r.config == firstConfig;
-        });
-        rowIds.push_back(it == ok.end() ? 0 : it->id);
-      }
-      for (size_t i = 0; i < ok.size() && configs.size() < 4; ++i)
-        if (ok[i].config != firstConfig) {
-          configs.push_back(ok[i].config);
-          rowIds.push_back(ok[i].id);
-        }
-      std::vector<std::string> objects;
-      for (size_t i = 0; i < configs.size(); ++i) {
-        std::string symbol = "confirm_" + std::to_string(i);
-        Expected<LoweredModule> l = lowerWithPipeline(
-            ctx, gemmModuleSource(symbol, p.m, p.n, p.k, configs[i]),
-            "target=" + *target + " advisor=builtin", true);
-        std::string object = (workDir + "/" + symbol + ".o").str();
-        if (!l) {
-          consumeError(l.takeError());
-          object.clear();
-        } else if (Error e = emitObjectFile(*l->module, hints->triple,
-                                            hints->cpu, hints->features,
-                                            object)) {
-          consumeError(std::move(e));
-          object.clear();
-        }
-        objects.push_back(object);
-      }
-      std::vector<std::vector<double>> samples(configs.size());
-      for (int round = 0; round < 3; ++round)
-        for (size_t i = 0; i < configs.size(); ++i) {
-          if (objects[i].empty())
-            continue;
-          CandidateRecord m =
-              measure(objects[i], "confirm_" + std::to_string(i), p,
-                      workerRounds, candidateTimeout);
-          if (m.status == status::kOk && m.gflops)
-            samples[i].push_back(*m.gflops);
-        }
-      for (size_t i = 0; i < configs.size(); ++i) {
-        if (samples[i].empty())
-          continue;
-        double med = median(samples[i]);
-        if (i == 0 && !firstConfig.empty())
-          confirmedFirst = med;
-        if (med > confirmedBest) {
-          confirmedBest = med;
-          confirmedBestHash = configs[i];
-        }
-        confirmed.push_back(json::Object{{"config", configs[i]},
-                                         {"gflops_median_of_3", med},
-                                         {"builtin", i == 0}});
-        // The pipeline's db= prefers confirmed rows (TuningDB::best).
-        if (rowIds[i])
-          if (Error e = db.confirm(rowIds[i], med))
-            return fail(toString(std::move(e)));
-      }
-    }
-    double took = std::chrono::duration<double>(
-                      std::chrono::steady_clock::now() - start)
-                      .count();
-    Expected<std::optional<CandidateRecord>> winner = db.best(sig, fingerprint);
-    if (!winner)
-      return fail(toString(winner.takeError()));
-    json::Object summary{{"op", sig},
-                         {"target", *target},
-                         {"fingerprint", fingerprint},
-                         {"candidates", done},
-                         {"from_db", resumed},
-                         {"seconds", took},
-                         {"first_candidate_gflops", first},
-                         {"confirmed_builtin_gflops", confirmedFirst},
-                         {"confirmed_best_gflops", confirmedBest},
-                         {"confirmed_gain",
-                          confirmedFirst > 0 ? confirmedBest / confirmedFirst
-                                             : 0.0},
-                         {"confirmation", std::move(confirmed)},
-                         {"best_gflops", best},
-                         {"space_size", int64_t(space.size())}};
-    json::Object fails;
-    for (auto &[kind, count] : failures)
-      fails[kind] = count;
-    summary["failures"] = std::move(fails);
-    if (*winner) {
-      summary["best_config_hash"] = (*winner)->configHash;
-      summary["best_config"] = (*winner)->config;
-      summary["best_gflops_in_db"] = (*winner)->gflops.value_or(0);
-    } else {
-      exitCode = 1;
-    }
-    TuneOutcome outcome;
-    outcome.op = sig;
-    outcome.target = *target;
-    outcome.unit = "GFLOP/s";
-    outcome.confirmed = confirmedFirst > 0 && confirmedBest > 0;
-    outcome.best = outcome.confirmed ? confirmedBest : best;
-    outcome.builtin = outcome.confirmed ? confirmedFirst : first;
-    outcome.notConfirmedBecause =
-        firstConfig.empty() ? "the builtin sketch was not a candidate"
-                            : "the builtin or the best did not run again";
-    if (*winner)
-      outcome.recordHash = (*winner)->configHash;
-    summary["confirmed"] = outcome.confirmed;
-    outcomes.push_back(formatTuneOutcome(outcome));
-    summaries.push_back(std::move(summary));
-    markdown += formatv("## {0}\n\n- candidates: {1} ({2} taken from the "
-                        "database), {3:F1} s\n- the builtin advisor's "
-                        "sketch (first candidate): {4:F1} GFLOP/s\n- best: "
-                        "{5:F1} GFLOP/s ({6})\n- failures:",
-                        sig, done, resumed, took, first, best, bestConfig)
-                    .str();
-    for (auto &[kind, count] : failures)
-      markdown += " " + kind + " " + std::to_string(count);
-    markdown += failures.empty() ? " none\n" : "\n";
-    markdown += formatv("- confirmation (builtin and the best three, timed "
-                        "again interleaved, median of 3): builtin {0:F1}, "
-                        "best {1:F1} GFLOP/s ({2:F3}x)\n",
-                        confirmedFirst, confirmedBest,
-                        confirmedFirst > 0 ? confirmedBest / confirmedFirst
-                                           : 0.0)
-                    .str();
-    if (*winner)
-      markdown += "- best record: `" + (*winner)->config + "`\n";
-    if (!reportDir.empty()) {
-      sys::fs::create_directories(reportDir);
-      std::string svgName = "progress-" + std::to_string(summaries.size()) +
-                            ".svg";
-      std::error_code ec;
-      raw_fd_ostream svg(reportDir + "/" + svgName, ec);
-      if (!ec)
-        svg << progressSvg(bestSoFar, sig + ": best GFLOP/s so far", "GFLOP/s");
-      markdown += "\n![best so far](" + svgName + ")\n\n";
-    }
-  }
-  sys::fs::remove_directories(workDir);
-  if (!reportDir.empty()) {
-    std::error_code ec;
-    raw_fd_ostream md(reportDir + "/report.md", ec);
-    if (!ec)
-      md << markdown;
-  }
-  if (jsonOut)
-    outs() << formatv("{0:2}\n", json::Value(std::move(summaries)));
-  else
-    for (const std::string &line : outcomes)
-      outs() << line << "\n";
-  return exitCode;
+std::unique_ptr<TuneBackend> tensorop::createCpuTuneBackend() {
+  return std::make_unique<CpuTuneBackend>();
 }

@@ -10,6 +10,7 @@
 
 #include "tensorop/Driver/GenDriver.h"
 #include "tensorop/Driver/Backend.h"
+#include "tensorop/Driver/KernelName.h"
 
 #include "tensorop/Advisor/Request.h"
 #include "tensorop/LLM/LLMClient.h"
@@ -25,14 +26,9 @@
 
 using namespace llvm;
 using namespace mlir::tensorop;
+using ::tensorop::Conv2DShape;
 
 namespace {
-bool isCIdentifier(StringRef s) {
-  if (s.empty() || !(isAlpha(s[0]) || s[0] == '_'))
-    return false;
-  return all_of(s, [](char c) { return isAlnum(c) || c == '_'; });
-}
-
 /// Asks the configured LLM to turn free text into a request, and checks the
 /// answer like any other (known op, dtype and target; positive sizes).
 Expected<OpRequest> parseRequestWithLLM(StringRef text) {
@@ -152,6 +148,24 @@ int tensorop::generateKernel(const GenOptions &options) {
                   "' but --target=" + genTarget);
     r.target = genTarget;
   }
+  if (options.parseOnly && r.op == "conv2d") {
+    const Conv2DShape &c = r.conv;
+    outs() << formatv(
+        "{0:2}\n",
+        json::Value(json::Object{
+            {"op", r.op},          {"n", c.n},
+            {"h", c.h},            {"w", c.w},
+            {"c", c.c},            {"f", c.f},
+            {"r", c.r},            {"s", c.s},
+            {"stride_h", c.strideH}, {"stride_w", c.strideW},
+            {"dilation_h", c.dilationH}, {"dilation_w", c.dilationW},
+            {"pad_top", c.padTop}, {"pad_bottom", c.padBottom},
+            {"pad_left", c.padLeft}, {"pad_right", c.padRight},
+            {"out_h", c.outH()},   {"out_w", c.outW()},
+            {"dtype", r.dtype},    {"target", r.target},
+            {"name", r.defaultName()}}));
+    return 0;
+  }
   if (options.parseOnly) {
     outs() << formatv("{0:2}\n",
                       json::Value(json::Object{{"op", r.op},
@@ -172,8 +186,8 @@ int tensorop::generateKernel(const GenOptions &options) {
   std::unique_ptr<Backend> backend = Backend::forTarget(r.target);
   GenJob job{options, r, *op, options.name.empty() ? op->defaultName
                                                    : options.name};
-  if (!isCIdentifier(job.name))
-    return fail("--name '" + job.name + "' is not a C identifier");
+  if (std::string why = reservedKernelName(job.name); !why.empty())
+    return fail("--name '" + job.name + "' cannot name a kernel: it " + why);
   if (Error e = backend->prepare(job))
     return fail(toString(std::move(e)));
   return backend->generate(job);

@@ -11,11 +11,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorop/Driver/Backend.h"
-#include "tensorop/Driver/TextFiles.h"
+#include "tensorop/Driver/OutputDir.h"
+#include "tensorop/Driver/TuneBackend.h"
+#include "tensorop/Support/TextFiles.h"
 
 #include "tensorop/GPU/GpuAdvisor.h"
 #include "tensorop/GPU/GpuGen.h"
 #include "tensorop/GPU/Passes.h"
+#include "tensorop/Targets/TargetHints.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -24,6 +27,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -114,6 +118,7 @@ public:
   }
   int generate(const GenJob &job) override;
   int tune(const TuneOptions &options) override;
+  int bench(const BenchOptions &options) override;
 
 private:
   GpuTarget target;
@@ -191,6 +196,10 @@ llvm::Error NvidiaBackend::prepare(const GenJob &job) {
   auto fail = [](const llvm::Twine &msg) -> llvm::Error {
     return llvm::createStringError(msg);
   };
+  if (job.op.kind != OpKind::Matmul)
+    return fail("understood " + r.describe() + "; convolutions for NVIDIA "
+                "targets are not supported yet (issue 14; CPU targets "
+                "generate them)");
   if (r.dtype != "bf16" && r.dtype != "f16" && r.dtype != "tf32" &&
       r.dtype != "f32")
     return fail("NVIDIA targets take bf16, f16, tf32 or f32 GEMMs (got " +
@@ -218,13 +227,12 @@ int NvidiaBackend::generate(const GenJob &job) {
   const std::string cType = job.op.outType();
   llvm::raw_ostream &out = llvm::outs();
   auto fail = [](const llvm::Twine &msg) { return genFailure(msg); };
-  if (std::error_code ec = llvm::sys::fs::create_directories(o.outDir))
-    return fail("cannot create " + o.outDir + ": " + ec.message());
-  auto path = [&](llvm::StringRef file) {
-    llvm::SmallString<256> p(o.outDir);
-    llvm::sys::path::append(p, file);
-    return std::string(p);
-  };
+  // Files go to a staging directory and into DIR once all are written.
+  llvm::Expected<std::unique_ptr<StagedOutput>> staged =
+      StagedOutput::create(o.outDir);
+  if (!staged)
+    return fail(llvm::toString(staged.takeError()));
+  auto path = [&](llvm::StringRef file) { return (*staged)->path(file); };
     out << "tensorop gen: op=gemm, shape=M=" << r.m << " N=" << r.n
       << " K=" << r.k << ", dtype=" << r.dtype << " -> " << cType
       << ", target=" << r.target << " kernel '" << name << "'\n";
@@ -346,14 +354,18 @@ int NvidiaBackend::generate(const GenJob &job) {
     return fail(llvm::toString(std::move(e)));
   Object ptxas = ptxasReport(path(name + ".ptx"), chip);
 
-  llvm::json::Array files;
+  std::vector<std::string> fileNames;
   for (llvm::StringRef f : {".mlir", ".lowered.mlir", ".ptx", ".cubin",
                             ".fatbin", ".o", ".ll", ".h", ".launch.json"})
     if ((haveCubin || f != ".cubin") && (fatbin || f != ".fatbin"))
-      files.push_back(name + f.str());
-  files.push_back("report.json");
-  files.push_back("report.md");
-  std::string runCmd = "tensorop-gpu-runner " + path(name + ".launch.json");
+      fileNames.push_back(name + f.str());
+  fileNames.push_back("report.json");
+  fileNames.push_back("report.md");
+  llvm::json::Array files;
+  for (const std::string &f : fileNames)
+    files.push_back(f);
+  std::string runCmd =
+      "tensorop-gpu-runner " + (*staged)->finalPath(name + ".launch.json");
   Object report{
       {"tool", "tensorop gen"},
       {"version", TENSOROP_VERSION},
@@ -408,6 +420,8 @@ int NvidiaBackend::generate(const GenJob &job) {
       runCmd);
   if (llvm::Error e = writeTextFile(path("report.md"), md))
     return fail(llvm::toString(std::move(e)));
+  if (llvm::Error e = (*staged)->commit(fileNames))
+    return fail(llvm::toString(std::move(e)));
   out << "  kernel " << kernelName << ": " << chip << ", "
       << (haveCubin ? "cubin by ptxas" : "PTX only (no ptxas found)") << "\n";
   out << "  not verified here (no GPU): run " << runCmd << "\n";
@@ -441,7 +455,33 @@ int NvidiaBackend::tune(const TuneOptions &options) {
       return 2;
     }
   }
-  return runGpuTune(o);
+  return runTuneLoop(o, *createNvidiaTuneBackend());
+}
+
+int NvidiaBackend::bench(const BenchOptions &options) {
+  // `tensorop bench` times kernels in its own process against OpenBLAS; a
+  // GPU kernel is timed on the GPU machine against cuBLAS, by the runner.
+  if (!llvm::is_contained(mlir::tensorop::supportedGpuTargets(),
+                          options.target)) {
+    llvm::errs() << "tensorop bench: unknown target '" << options.target
+                 << "' (NVIDIA targets: "
+                 << llvm::join(mlir::tensorop::supportedGpuTargets(), ", ")
+                 << ")\n";
+    return 2;
+  }
+  llvm::errs()
+      << "tensorop bench: --target=" << options.target
+      << ": NVIDIA kernels are not benchmarked by `tensorop bench` (it times "
+         "CPU kernels against OpenBLAS in this process). Benchmark a GPU "
+         "kernel with tensorop-gpu-runner on the GPU machine: `tensorop gen "
+         "\"4096x4096x4096 bf16 GEMM for "
+      << options.target
+      << "\" -o DIR`, then `tensorop-gpu-runner "
+         "DIR/gemm_4096x4096x4096_bf16.launch.json` "
+         "verifies it and times it against cuBLAS in the same process "
+         "(docs/GPU.md); `tensorop tune --target="
+      << options.target << "` measures candidates the same way.\n";
+  return 2;
 }
 
 namespace tensorop {

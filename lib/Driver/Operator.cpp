@@ -4,6 +4,7 @@
 
 #include "tensorop/Advisor/Request.h"
 #include "tensorop/GPU/GpuGen.h"
+#include "tensorop/Runtime/ConvModule.h"
 #include "tensorop/Runtime/JitGemm.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -12,6 +13,16 @@ using namespace llvm;
 using namespace tensorop;
 
 Expected<Operator> Operator::fromRequest(const mlir::tensorop::OpRequest &r) {
+  if (r.op == "conv2d") {
+    Operator op;
+    op.kind = OpKind::Conv2D;
+    op.conv = r.conv;
+    op.dtype = r.dtype;
+    op.requestedOutType = r.cType;
+    op.requestText = r.text;
+    op.defaultName = r.defaultName();
+    return op;
+  }
   if (r.op != "gemm")
     return createStringError("no operator description for '" + r.op + "'");
   Operator op;
@@ -26,6 +37,22 @@ Expected<Operator> Operator::fromRequest(const mlir::tensorop::OpRequest &r) {
   return op;
 }
 
+Operator Operator::matmul(int64_t m, int64_t n, int64_t k, StringRef dtype,
+                          StringRef outType, bool transposeA,
+                          bool transposeB) {
+  Operator op;
+  op.kind = OpKind::Matmul;
+  op.m = m;
+  op.n = n;
+  op.k = k;
+  op.dtype = dtype.str();
+  op.requestedOutType = outType.str();
+  op.transposeA = transposeA;
+  op.transposeB = transposeB;
+  op.defaultName = formatv("gemm_{0}x{1}x{2}_{3}", m, n, k, dtype).str();
+  return op;
+}
+
 std::string Operator::inType() const {
   return dtype == "tf32" ? "f32" : dtype;
 }
@@ -36,7 +63,17 @@ std::string Operator::outType() const {
   return dtype == "bf16" || dtype == "f16" ? dtype : "f32";
 }
 
-double Operator::flops() const { return 2.0 * m * n * k; }
+int64_t Operator::contractionLength() const {
+  return kind == OpKind::Conv2D ? conv.contractionLength() : k;
+}
+
+StringRef Operator::kindName() const {
+  return kind == OpKind::Conv2D ? "conv2d" : "matmul";
+}
+
+double Operator::flops() const {
+  return kind == OpKind::Conv2D ? conv.flops() : 2.0 * m * n * k;
+}
 
 std::string Operator::cTypeName(StringRef type) {
   if (type == "bf16")
@@ -48,6 +85,11 @@ std::string Operator::cTypeName(StringRef type) {
 
 std::string Operator::entryPoint(StringRef name) const {
   std::string in = cTypeName(inType()), out = cTypeName(outType());
+  if (kind == OpKind::Conv2D)
+    return formatv("void {0}(const {1} *input, const {1} *filter, {2} "
+                   "*output);",
+                   name, in, out)
+        .str();
   return formatv("void {0}(const {1} *A, const {1} *B, {2} *C);", name, in,
                  out)
       .str();
@@ -55,6 +97,9 @@ std::string Operator::entryPoint(StringRef name) const {
 
 std::string Operator::moduleSource(StringRef name, Placement placement,
                                    StringRef sketch) const {
+  // Convolutions have no device form yet (NvidiaBackend refuses them).
+  if (kind == OpKind::Conv2D)
+    return mlir::tensorop::convModuleSource(name, conv, sketch);
   if (placement == Placement::Device)
     return mlir::tensorop::gpuGemmModuleSource(name, m, n, k, inType(),
                                                outType(), dtype, sketch);

@@ -1,7 +1,7 @@
 //===- TuneModel.cpp - The model `tensorop tune --advisor=llm` asks -------===//
 
 #include "tensorop/Driver/TuneModel.h"
-#include "tensorop/Driver/TextFiles.h"
+#include "tensorop/Support/TextFiles.h"
 
 #include "tensorop/Targets/TargetHints.h"
 

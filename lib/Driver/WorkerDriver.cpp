@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorop/Driver/WorkerDriver.h"
+#include "tensorop/Driver/KernelSandbox.h"
 #include "tensorop/Verify/CpuGemm.h"
 
 #include "tensorop/Runtime/ObjectFile.h"
@@ -45,7 +46,7 @@ int tensorop::measureCandidate(const WorkerOptions &options) {
   // A worker never outlives its tuner (a killed tuner must not leave a
   // hanging candidate behind).
   prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (getppid() == 1)
+  if (getppid() == 1 && !options.sandboxed)
     return 3;
   Expected<mlir::tensorop::LoadedObject> loaded =
       mlir::tensorop::loadObjectFile(object, symbol);
@@ -55,6 +56,13 @@ int tensorop::measureCandidate(const WorkerOptions &options) {
                                toString(loaded.takeError())}});
   auto fn = reinterpret_cast<GemmFn>(loaded->symbol);
   int64_t m = wm, n = wn, k = wk;
+  if (options.compare) {
+    setBaselineThreads(std::max(1u, options.threads));
+    GemmComparison c = compareWithOpenBLAS(
+        fn, m, n, k, wseed, options.time, wrounds, wroundSeconds,
+        options.peak, /*second=*/nullptr, options.settleSeconds);
+    return emit(comparisonToJSON(c));
+  }
   if (std::string tooBig = checkGemmBufferBudget(m, n, k); !tooBig.empty())
     return emit(json::Object{{"status", "crash"}, {"error", tooBig}});
   AlignedBuffer a(m * k), b(k * n);

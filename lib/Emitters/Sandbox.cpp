@@ -173,7 +173,8 @@ innerPrefix(const Probe &p, const SandboxOptions &o, unsigned uid) {
 
 static std::vector<std::string> bwrapCommand(const Probe &p,
                                              const SandboxOptions &o,
-                                             unsigned uid, StringRef hostScript,
+                                             unsigned uid,
+                                             ArrayRef<SandboxFile> files,
                                              ArrayRef<std::string> command) {
   std::vector<std::string> args = {
       p.bwrap,         "--unshare-net",    "--unshare-pid",
@@ -207,10 +208,12 @@ static std::vector<std::string> bwrapCommand(const Probe &p,
   if (p.tmpfsSize)
     args.insert(args.end(), {"--size", std::to_string(o.tmpBytes)});
   args.insert(args.end(), {"--tmpfs", "/tmp"});
-  if (!hostScript.empty())
+  // The files the command needs, read-only under /sandbox.
+  if (!files.empty())
+    args.insert(args.end(), {"--perms", "0755", "--dir", "/sandbox"});
+  for (const SandboxFile &f : files)
     args.insert(args.end(),
-                {"--perms", "0755", "--dir", "/sandbox", "--ro-bind",
-                 hostScript.str(), "/sandbox/script.py"});
+                {"--ro-bind", f.hostPath, "/sandbox/" + f.name});
   // After /tmp so that a directory under /tmp is not hidden by the tmpfs.
   // Directories bwrap creates on the way to a mount point are private to
   // root; the sandbox uid must be able to walk through them.
@@ -293,7 +296,7 @@ static Probe computeProbe() {
       "    pass\n"
       "print('ok')\n";
   ProcessSpec spec;
-  spec.argv = bwrapCommand(p, options, pickUid(), "", {p.python, "-c", kCheck});
+  spec.argv = bwrapCommand(p, options, pickUid(), {}, {p.python, "-c", kCheck});
   spec.bwrapInfoFd = true;
   spec.fd4Data = emitterSeccompProgram();
   spec.environment = sandboxEnvironment("/tmp", options);
@@ -423,7 +426,8 @@ mlir::tensorop::runSandboxed(StringRef scriptPath, StringRef stdinText,
   spec.maxOutputBytes = o.maxOutputBytes;
   SandboxResult base;
   if (sandboxed) {
-    spec.argv = bwrapCommand(p, o, uid, copy, {p.python, "/sandbox/script.py"});
+    spec.argv = bwrapCommand(p, o, uid, {{"script.py", copy.str().str()}},
+                             {p.python, "/sandbox/script.py"});
     spec.bwrapInfoFd = true;
     spec.fd4Data = emitterSeccompProgram();
     spec.environment = sandboxEnvironment("/tmp", o);
@@ -464,4 +468,72 @@ mlir::tensorop::runSandboxed(StringRef scriptPath, StringRef stdinText,
   base.timedOut = result->timedOut;
   base.outputTruncated = result->outputTruncated;
   return base;
+}
+
+//===----------------------------------------------------------------------===//
+// Running a program
+//===----------------------------------------------------------------------===//
+
+Expected<SandboxResult>
+mlir::tensorop::runSandboxedProgram(ArrayRef<std::string> argv,
+                                    ArrayRef<SandboxFile> files,
+                                    StringRef stdinText,
+                                    const SandboxOptions &options) {
+  if (argv.empty())
+    return createStringError(errc::invalid_argument,
+                             "sandbox: no program to run");
+  SandboxOptions o = options;
+  if (o.timeoutSeconds == 0)
+    o.timeoutSeconds = 1;
+  const Probe &p = probe();
+  if (!p.available)
+    return createStringError(
+        errc::operation_not_permitted,
+        "sandbox: no sandbox can be made here (" + p.why +
+            "); refusing to run model-written code");
+  // Private, read-only copies: the caller's files may sit where the sandbox
+  // uid cannot read them, and must not change under us.
+  SmallString<128> dir;
+  if (std::error_code ec =
+          sys::fs::createUniqueDirectory("tensorop-sandbox", dir))
+    return createStringError(ec, "sandbox: cannot create a temporary "
+                                 "directory: " +
+                                     ec.message());
+  struct RemoveDir {
+    SmallString<128> path;
+    ~RemoveDir() { sys::fs::remove_directories(path); }
+  } removeDir{dir};
+  std::vector<SandboxFile> copies;
+  for (const SandboxFile &f : files) {
+    if (f.name.empty() || StringRef(f.name).contains('/'))
+      return createStringError(errc::invalid_argument,
+                               "sandbox: bad file name '" + f.name + "'");
+    SmallString<128> copy(dir);
+    sys::path::append(copy, f.name);
+    if (std::error_code ec = sys::fs::copy_file(f.hostPath, copy))
+      return createStringError(ec, "sandbox: cannot copy " + f.hostPath +
+                                       ": " + ec.message());
+    sys::fs::setPermissions(copy, sys::fs::perms(0555));
+    copies.push_back({f.name, copy.str().str()});
+  }
+  ProcessSpec spec;
+  spec.stdinText = stdinText.str();
+  spec.timeoutSeconds = o.timeoutSeconds;
+  spec.maxOutputBytes = o.maxOutputBytes;
+  spec.argv = bwrapCommand(p, o, pickUid(), copies, argv);
+  spec.bwrapInfoFd = true;
+  spec.fd4Data = emitterSeccompProgram();
+  spec.environment = sandboxEnvironment("/tmp", o);
+  spec.limits = sandboxLimits(o, /*withNproc=*/p.asRoot || p.prlimit.empty());
+  Expected<ProcessResult> result = runProcess(spec);
+  if (!result)
+    return result.takeError();
+  SandboxResult r;
+  r.exitCode = result->exitCode;
+  r.stdoutText = std::move(result->stdoutText);
+  r.stderrText = std::move(result->stderrText);
+  r.timedOut = result->timedOut;
+  r.outputTruncated = result->outputTruncated;
+  r.sandbox = "bwrap";
+  return r;
 }

@@ -10,6 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CheckedGpuPassOptions.h"
+
 #include "tensorop/Advisor/AdvisorNote.h"
 #include "tensorop/Advisor/SketchDatabase.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
@@ -74,23 +76,9 @@ lookupTunedGpuSketch(linalg::MatmulOp op, SketchDatabase &db,
 }
 
 struct GpuAnnotateSketchPass
-    : public tensorop::impl::TensorOpGpuAnnotateSketchBase<
-          GpuAnnotateSketchPass> {
-  using Base::Base;
-
-  /// Refuses a bad target or advisor name where the options were written,
-  /// before any input is read (the pipeline checks the same names).
-  LogicalResult initializeOptions(
-      StringRef options,
-      function_ref<LogicalResult(const Twine &)> errorHandler) override {
-    if (failed(Pass::initializeOptions(options, errorHandler)))
-      return failure();
-    if (llvm::Error e =
-            checkGpuPassOptions("tensorop-gpu-annotate-sketch", target, advisor))
-      return errorHandler(llvm::toString(std::move(e)));
-    return success();
-  }
-
+    : public CheckedGpuPassOptions<
+          tensorop::impl::TensorOpGpuAnnotateSketchBase<GpuAnnotateSketchPass>> {
+  using CheckedGpuPassOptions::CheckedGpuPassOptions;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();

@@ -3,6 +3,7 @@
 #include "tensorop/GPU/GpuGen.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/GPU/GpuAdvisor.h"
+#include "tensorop/Support/TextFiles.h"
 #include "tensorop/GPU/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -73,16 +74,6 @@ func.func @{0}(%A: memref<{1}x{3}x{4}>, %B: memref<{3}x{2}x{4}>, %C: memref<{1}x
 }
 
 namespace {
-llvm::Error writeFile(llvm::StringRef path, llvm::StringRef text) {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec);
-  if (ec)
-    return llvm::createStringError("cannot write " + path + ": " +
-                                   ec.message());
-  os << text;
-  return llvm::Error::success();
-}
-
 /// Runs `options`' half of the pipeline on `module`; diagnostics in the error.
 llvm::Error runPipeline(MLIRContext &ctx, ModuleOp module,
                         const GpuPipelineOptions &options) {
@@ -263,7 +254,7 @@ llvm::Expected<GpuCompiledKernel> mlir::tensorop::compileGpuKernel(
     return std::string(s);
   };
   out.binaryPath = path((name + ext).str());
-  if (llvm::Error e = writeFile(out.binaryPath, binaryObject(*module)))
+  if (llvm::Error e = ::tensorop::writeTextFile(out.binaryPath, binaryObject(*module)))
     return std::move(e);
   llvm::Expected<llvm::json::Value> doc = llvm::json::parse(launchText);
   if (!doc || !doc->getAsObject()) {
@@ -277,7 +268,7 @@ llvm::Expected<GpuCompiledKernel> mlir::tensorop::compileGpuKernel(
   launch["target"] = target.str();
   launch["sketch"] = out.sketchText;
   out.launchPath = path((name + ".launch.json").str());
-  if (llvm::Error e = writeFile(
+  if (llvm::Error e = ::tensorop::writeTextFile(
           out.launchPath,
           llvm::formatv("{0:2}\n", llvm::json::Value(std::move(launch))).str()))
     return std::move(e);

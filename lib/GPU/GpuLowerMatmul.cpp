@@ -10,6 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CheckedGpuPassOptions.h"
+
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/GPU/GpuAdvisor.h"
 #include "tensorop/GPU/GpuEmitter.h"
@@ -111,25 +113,13 @@ struct GpuApplySketchPass
 /// halves with one set of options, for a module whose matmuls may carry no
 /// sketch yet.
 struct GpuLowerMatmulPass
-    : public tensorop::impl::TensorOpGpuLowerMatmulBase<GpuLowerMatmulPass> {
-  using Base::Base;
+    : public CheckedGpuPassOptions<
+          tensorop::impl::TensorOpGpuLowerMatmulBase<GpuLowerMatmulPass>> {
+  using CheckedGpuPassOptions::CheckedGpuPassOptions;
 
   void getDependentDialects(DialectRegistry &registry) const override {
     Base::getDependentDialects(registry);
     registerTensorOpGpuTranslations(registry);
-  }
-
-  /// Refuses a bad target or advisor name where the options were written,
-  /// before any input is read (the pipeline checks the same names).
-  LogicalResult initializeOptions(
-      StringRef options,
-      function_ref<LogicalResult(const Twine &)> errorHandler) override {
-    if (failed(Pass::initializeOptions(options, errorHandler)))
-      return failure();
-    if (llvm::Error e =
-            checkGpuPassOptions("tensorop-gpu-lower-matmul", target, advisor))
-      return errorHandler(llvm::toString(std::move(e)));
-    return success();
   }
 
   void runOnOperation() override {

@@ -1,8 +1,8 @@
 //===- LLMClient.cpp - OpenAI-compatible chat-completions client ----------===//
 //
-// libcurl for HTTP, nlohmann::json for the documents. LLVM is built without
-// exceptions; this file is compiled with -fexceptions and every nlohmann call
-// sits inside a try block, so no exception leaves the library.
+// libcurl for HTTP, llvm::json for the documents. A server's answer is
+// hostile input: it is parsed only after a depth check (llvm::json's parser
+// recurses), and every field is read with its type checked.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,14 +13,15 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <curl/curl.h>
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -32,7 +33,6 @@
 
 using namespace llvm;
 using namespace mlir::tensorop;
-using Json = nlohmann::json;
 
 /// Bumped when the cache entry's layout or key changes.
 static constexpr StringLiteral kCacheFormat = "tensorop-llm-cache/1";
@@ -40,6 +40,10 @@ static constexpr StringLiteral kCacheFormat = "tensorop-llm-cache/1";
 static constexpr size_t kMaxResponseBytes = 32u << 20;
 /// How much of a server's error message goes into our error.
 static constexpr size_t kMaxQuotedBytes = 300;
+/// Deepest nesting of arrays and objects accepted in a server's answer; an
+/// answer of the API nests five deep. llvm::json's parser recurses once per
+/// level, so a hostile answer of millions of '[' must not reach it.
+static constexpr unsigned kMaxJsonDepth = 64;
 
 //===----------------------------------------------------------------------===//
 // Configuration
@@ -160,31 +164,66 @@ static std::string quote(StringRef text) {
   return line;
 }
 
+/// Whether `text` nests arrays and objects at most kMaxJsonDepth deep
+/// (brackets inside strings do not count).
+static bool withinJsonDepth(StringRef text) {
+  unsigned depth = 0;
+  bool inString = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (inString) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth)
+        return false;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return true;
+}
+
+/// The JSON document `text` holds, or nullopt (not JSON, or nested deeper
+/// than kMaxJsonDepth).
+static std::optional<json::Value> parseAnswer(StringRef text) {
+  if (!withinJsonDepth(text))
+    return std::nullopt;
+  Expected<json::Value> doc = json::parse(text);
+  if (!doc) {
+    consumeError(doc.takeError());
+    return std::nullopt;
+  }
+  return std::move(*doc);
+}
+
+/// A string as a JSON value: invalid UTF-8 (a message's content is the
+/// caller's text) is replaced, as the JSON text must be UTF-8.
+static json::Value jsonString(StringRef text) {
+  return json::isUTF8(text) ? json::Value(text.str())
+                            : json::Value(json::fixUTF8(text));
+}
+
 /// The message in an error answer: OpenAI's {"error": {"message": ...}},
 /// the {"error": "..."} of some servers, {"message"|"detail": ...}, or the
 /// raw text.
 static std::string serverMessage(StringRef body) {
-  try {
-    Json doc = Json::parse(body.begin(), body.end(), nullptr,
-                           /*allow_exceptions=*/false);
-    if (!doc.is_discarded() && doc.is_object()) {
-      auto it = doc.find("error");
-      if (it != doc.end()) {
-        if (it->is_string())
-          return it->get<std::string>();
-        if (it->is_object()) {
-          auto msg = it->find("message");
-          if (msg != it->end() && msg->is_string())
-            return msg->get<std::string>();
-        }
-      }
-      for (const char *field : {"message", "detail"}) {
-        auto msg = doc.find(field);
-        if (msg != doc.end() && msg->is_string())
-          return msg->get<std::string>();
-      }
+  std::optional<json::Value> doc = parseAnswer(body);
+  if (const json::Object *o = doc ? doc->getAsObject() : nullptr) {
+    if (const json::Value *error = o->get("error")) {
+      if (std::optional<StringRef> text = error->getAsString())
+        return text->str();
+      if (const json::Object *e = error->getAsObject())
+        if (std::optional<StringRef> msg = e->getString("message"))
+          return msg->str();
     }
-  } catch (const std::exception &) {
+    for (StringRef field : {"message", "detail"})
+      if (std::optional<StringRef> msg = o->getString(field))
+        return msg->str();
   }
   return body.str();
 }
@@ -312,44 +351,33 @@ static std::optional<ChatResponse> readCache(StringRef path) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> buffer = MemoryBuffer::getFile(path);
   if (!buffer)
     return std::nullopt;
-  try {
-    StringRef text = (*buffer)->getBuffer();
-    Json doc = Json::parse(text.begin(), text.end(), nullptr,
-                           /*allow_exceptions=*/false);
-    if (doc.is_discarded() || !doc.is_object())
-      return std::nullopt;
-    auto format = doc.find("format");
-    auto content = doc.find("content");
-    if (format == doc.end() || !format->is_string() ||
-        format->get<std::string>() != kCacheFormat.str() ||
-        content == doc.end() || !content->is_string())
-      return std::nullopt;
-    ChatResponse r;
-    r.content = content->get<std::string>();
-    r.promptTokens = doc.value("prompt_tokens", int64_t(0));
-    r.completionTokens = doc.value("completion_tokens", int64_t(0));
-    r.model = doc.value("model", std::string());
-    r.fromCache = true;
-    return r;
-  } catch (const std::exception &) {
-    return std::nullopt; // A corrupt entry is ignored and later rewritten.
-  }
+  std::optional<json::Value> doc = parseAnswer((*buffer)->getBuffer());
+  const json::Object *o = doc ? doc->getAsObject() : nullptr;
+  // A corrupt entry is ignored and later rewritten.
+  if (!o || o->getString("format") != kCacheFormat)
+    return std::nullopt;
+  std::optional<StringRef> content = o->getString("content");
+  if (!content)
+    return std::nullopt;
+  ChatResponse r;
+  r.content = content->str();
+  r.promptTokens = o->getInteger("prompt_tokens").value_or(0);
+  r.completionTokens = o->getInteger("completion_tokens").value_or(0);
+  r.model = o->getString("model").value_or("").str();
+  r.fromCache = true;
+  return r;
 }
 
 /// Best effort: a cache that cannot be written costs a later request, not
 /// this answer.
 static void writeCache(StringRef path, const ChatResponse &r) {
-  std::string text;
-  try {
-    Json doc = {{"format", kCacheFormat.str()},
-                {"content", r.content},
-                {"prompt_tokens", r.promptTokens},
-                {"completion_tokens", r.completionTokens},
-                {"model", r.model}};
-    text = doc.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
-  } catch (const std::exception &) {
-    return;
-  }
+  json::Object doc{{"format", kCacheFormat},
+                   {"content", jsonString(r.content)},
+                   {"prompt_tokens", r.promptTokens},
+                   {"completion_tokens", r.completionTokens},
+                   {"model", jsonString(r.model)}};
+  std::string text =
+      formatv("{0:1}", json::Value(std::move(doc))).str() + "\n";
   if (sys::fs::create_directories(sys::path::parent_path(path)))
     return;
   // Write-then-rename so a reader never sees half an entry.
@@ -425,32 +453,28 @@ Expected<ChatResponse> LLMClient::chat(const ChatRequest &request) {
     std::lock_guard<std::mutex> lock(noFormatMutex);
     return noFormatServers().contains(serverKey);
   };
-  auto buildBody = [&](bool withFormat, std::string &out) -> bool {
-    try {
-      Json messages = Json::array();
-      for (const ChatMessage &m : request.messages)
-        messages.push_back({{"role", m.role}, {"content", m.content}});
-      Json doc = {{"model", config.model},
-                  {"messages", std::move(messages)},
-                  {"temperature", request.temperature},
-                  {"max_tokens", request.maxTokens},
-                  {"stream", false}};
-      if (withFormat)
-        doc["response_format"] = {{"type", "json_object"}};
-      out = doc.dump(-1, ' ', false, Json::error_handler_t::replace);
-      return true;
-    } catch (const std::exception &) {
-      return false;
-    }
+  auto buildBody = [&](bool withFormat) {
+    json::Array messages;
+    for (const ChatMessage &m : request.messages)
+      messages.push_back(json::Object{{"role", jsonString(m.role)},
+                                      {"content", jsonString(m.content)}});
+    json::Object doc{{"model", jsonString(config.model)},
+                     {"messages", std::move(messages)},
+                     {"temperature", request.temperature},
+                     {"max_tokens", request.maxTokens},
+                     {"stream", false}};
+    if (withFormat)
+      doc["response_format"] = json::Object{{"type", "json_object"}};
+    std::string out;
+    raw_string_ostream(out) << json::Value(std::move(doc));
+    return out;
   };
 
   unsigned attempts = 0, failures = 0;
   bool triedWithoutFormat = false;
   while (true) {
     bool withFormat = request.jsonAnswer && !formatRejected();
-    std::string body;
-    if (!buildBody(withFormat, body))
-      return fail("cannot encode the request as JSON", attempts);
+    std::string body = buildBody(withFormat);
     ++attempts;
     Exchange x = post(url, body, config.apiKey, config.timeoutSeconds);
 
@@ -470,49 +494,32 @@ Expected<ChatResponse> LLMClient::chat(const ChatRequest &request) {
       // Parse the answer; a malformed one is an error, never a crash.
       ChatResponse r;
       std::string why;
-      try {
-        Json doc = Json::parse(x.body, nullptr, /*allow_exceptions=*/false);
-        if (doc.is_discarded())
-          why = "the answer is not JSON: " + quote(x.body);
-        else if (!doc.is_object())
-          why = "the answer is not a JSON object: " + quote(x.body);
-        else {
-          auto choices = doc.find("choices");
-          const Json *content = nullptr;
-          if (choices != doc.end() && choices->is_array() &&
-              !choices->empty() && (*choices)[0].is_object()) {
-            const Json &first = (*choices)[0];
-            auto message = first.find("message");
-            if (message != first.end() && message->is_object()) {
-              auto c = message->find("content");
-              if (c != message->end() && c->is_string())
-                content = &*c;
-            }
-          }
-          if (!content) {
-            why = "the answer has no choices[0].message.content string: " +
-                  quote(x.body);
-          } else {
-            r.content = content->get<std::string>();
-            auto usage = doc.find("usage");
-            if (usage != doc.end() && usage->is_object()) {
-              for (auto [field, out] :
-                   {std::pair<const char *, int64_t *>{"prompt_tokens",
-                                                       &r.promptTokens},
-                    {"completion_tokens", &r.completionTokens}}) {
-                auto v = usage->find(field);
-                if (v != usage->end() && v->is_number_integer())
-                  *out = v->get<int64_t>();
-              }
-            }
-            auto model = doc.find("model");
-            r.model = model != doc.end() && model->is_string()
-                          ? model->get<std::string>()
-                          : config.model;
-          }
+      std::optional<json::Value> doc = parseAnswer(x.body);
+      const json::Object *o = doc ? doc->getAsObject() : nullptr;
+      const json::Array *choices = o ? o->getArray("choices") : nullptr;
+      const json::Object *first =
+          choices && !choices->empty() ? choices->front().getAsObject()
+                                       : nullptr;
+      const json::Object *message =
+          first ? first->getObject("message") : nullptr;
+      std::optional<StringRef> content =
+          message ? message->getString("content") : std::nullopt;
+      if (!doc)
+        why = "the answer is not JSON: " + quote(x.body);
+      else if (!o)
+        why = "the answer is not a JSON object: " + quote(x.body);
+      else if (!content)
+        why = "the answer has no choices[0].message.content string: " +
+              quote(x.body);
+      else {
+        r.content = content->str();
+        // Optional fields of the wrong type are ignored.
+        if (const json::Object *usage = o->getObject("usage")) {
+          r.promptTokens = usage->getInteger("prompt_tokens").value_or(0);
+          r.completionTokens =
+              usage->getInteger("completion_tokens").value_or(0);
         }
-      } catch (const std::exception &e) {
-        why = std::string("cannot read the answer: ") + e.what();
+        r.model = o->getString("model").value_or(config.model).str();
       }
       if (!why.empty())
         return fail(why, attempts);

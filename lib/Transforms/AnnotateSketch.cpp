@@ -1,8 +1,10 @@
 //===- AnnotateSketch.cpp - Ask the advisor for a sketch per GEMM ---------===//
 
+#include "AnnotateConv.h"
 #include "tensorop/Advisor/Advisor.h"
 #include "tensorop/Advisor/SketchDatabase.h"
 #include "tensorop/Targets/TargetHints.h"
+#include "tensorop/Transforms/ConvSupport.h"
 #include "tensorop/Transforms/MatmulSupport.h"
 #include "tensorop/Transforms/Passes.h"
 
@@ -94,22 +96,31 @@ struct AnnotateSketchPass
     // In the pipeline, batch matmuls reach this pass as loops of matmuls
     // (tensorop-decompose-batch-matmul, which marks and remarks on those it
     // leaves); one that this pass meets unmarked says how to get there.
+    SmallVector<linalg::Conv2DNhwcHwcfOp> convs;
     module.walk([&](Operation *op) {
       if (auto mm = dyn_cast<linalg::MatmulOp>(op))
         matmuls.push_back(mm);
+      else if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op))
+        convs.push_back(conv);
       else if (isa<linalg::BatchMatmulOp, linalg::BatchReduceMatmulOp>(op) &&
                !op->hasAttr(kBatchNotHandledAttrName))
         op->emitRemark("tensorop: batch matmuls take the sketch path as "
                        "loops of matmuls (tensorop-decompose-batch-matmul, "
                        "which --tensorop-pipeline runs first); this one is "
                        "lowered by the upstream pipeline");
+      else if (isa<linalg::ConvolutionOpInterface>(op))
+        op->emitRemark() << "tensorop: not handled ("
+                         << unsupportedConvReason(op)
+                         << "); lowered by the upstream pipeline "
+                            "(convert-linalg-to-loops)";
     });
-    if (matmuls.empty())
+    if (matmuls.empty() && convs.empty())
       return;
 
     // Option errors are reported at the first op they stop, so the
     // diagnostic has a location.
-    Operation *first = matmuls.front();
+    Operation *first = matmuls.empty() ? convs.front().getOperation()
+                                       : matmuls.front().getOperation();
     llvm::Expected<std::string> targetName = resolveTargetName(target);
     if (!targetName) {
       first->emitError() << llvm::toString(targetName.takeError());
@@ -153,6 +164,28 @@ struct AnnotateSketchPass
       tuned = std::move(*opened);
     }
 
+    // Convolutions first: a 1x1 one may become a GEMM, annotated below.
+    ConvAnnotateOptions convOptions;
+    convOptions.hints = &*hints;
+    convOptions.targetName = *targetName;
+    convOptions.targetOption = target;
+    convOptions.advisor = advisor;
+    convOptions.fromDb = static_cast<bool>(tuned);
+    convOptions.threads = threads;
+    // GEMMs a 1x1 convolution became: their A (the input's pixels) is a
+    // contiguous tensor, whose rows the microkernel reads in place once it
+    // is a memref (apply checks the layout again and packs otherwise).
+    llvm::SmallPtrSet<Operation *, 4> fromConv;
+    for (linalg::Conv2DNhwcHwcfOp conv : convs) {
+      linalg::MatmulOp gemm;
+      if (failed(annotateConv(conv, convOptions, gemm)))
+        return signalPassFailure();
+      if (gemm) {
+        matmuls.push_back(gemm);
+        fromConv.insert(gemm);
+      }
+    }
+
     for (linalg::MatmulOp mm : matmuls) {
       // A sketch written by the user (or an earlier run) is kept: the
       // verifier has already checked it, against its own target. Code for
@@ -185,6 +218,8 @@ struct AnnotateSketchPass
                         << "); lowered by the upstream pipeline";
         continue;
       }
+      if (fromConv.contains(mm))
+        problem->aRowsInPlace = !problem->transposeA;
       if (problem->isDynamic()) {
         // Which size the sketch fits, so nobody mistakes it for a tuned one.
         std::string dims;

@@ -713,11 +713,21 @@ struct ApplySketchPass
 
   void runOnOperation() override {
     SmallVector<std::pair<linalg::MatmulOp, SketchAttr>> work;
-    getOperation().walk([&](linalg::MatmulOp op) {
-      if (auto sketch = op->getAttrOfType<SketchAttr>(kSketchAttrName))
-        work.emplace_back(op, sketch);
+    SmallVector<std::pair<linalg::Conv2DNhwcHwcfOp, ConvSketchAttr>> convs;
+    getOperation().walk([&](Operation *op) {
+      if (auto mm = dyn_cast<linalg::MatmulOp>(op)) {
+        if (auto sketch = mm->getAttrOfType<SketchAttr>(kSketchAttrName))
+          work.emplace_back(mm, sketch);
+      } else if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op)) {
+        if (auto sketch = conv->getAttrOfType<ConvSketchAttr>(kSketchAttrName))
+          convs.emplace_back(conv, sketch);
+      }
     });
     IRRewriter rewriter(&getContext());
+    for (auto [op, sketch] : convs)
+      if (failed(applyConvSketch(rewriter, op, sketch, emitterDir,
+                                 emitterTimeout)))
+        return signalPassFailure();
     for (auto [op, sketch] : work)
       if (failed(applySketch(rewriter, op, sketch, emitterDir,
                              emitterTimeout)))

@@ -30,7 +30,9 @@
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
@@ -135,6 +137,9 @@ static void addCpuLowering(OpPassManager &pm, bool barePtrAbi) {
   // Functions that return tensors get bufferization.clone (and dealloc)
   // ops from the deallocation pipeline: they become memref ops here.
   pm.addPass(createConvertBufferizationToMemRefPass());
+  // A copy into a strided view (an unfolded tensor.pad) would call the C
+  // runner utilities' memrefCopy, which a shipped object cannot resolve.
+  pm.addPass(createTensorOpStridedCopyToLinalg());
   OpPassManager &funcs = pm.nest<func::FuncOp>();
   funcs.addPass(createConvertVectorToSCFPass(
       VectorTransferToSCFOptions().enableFullUnroll()));
@@ -195,6 +200,9 @@ LogicalResult mlir::tensorop::buildTensorOpPipeline(
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // A result written into a function argument (materialize_in_destination,
+  // the form gen builds) is computed there, not in a buffer copied over.
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   pm.addPass(createTensorOpDeallocateBuffers());
   pm.addPass(createTensorOpApplySketch());

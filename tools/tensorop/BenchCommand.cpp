@@ -19,6 +19,11 @@ cl::SubCommand benchCmd("bench",
 cl::list<std::string> shapes(
     "shapes", cl::sub(benchCmd), cl::CommaSeparated,
     cl::desc("Shapes: N (N^3) or MxNxK; default 256,512,1024,2048,127x1000x513"));
+cl::opt<bool> conv(
+    "conv", cl::sub(benchCmd), cl::init(false),
+    cl::desc("Time fp32 convolutions against oneDNN's convolution primitive "
+             "instead (default layers: ResNet-50 at N=1 and N=8 and odd "
+             "shapes; --shapes takes convolution requests without commas)"));
 cl::opt<std::string> target("target", cl::sub(benchCmd), cl::init("host"),
                             cl::desc("Target: host, x86-avx512, x86-avx2"));
 cl::opt<std::string> advisor("advisor", cl::sub(benchCmd),
@@ -54,6 +59,7 @@ bool tensorop::benchSubcommand() { return bool(benchCmd); }
 int tensorop::runBench() {
   BenchOptions o;
   o.shapes.assign(shapes.begin(), shapes.end());
+  o.conv = conv;
   o.target = target;
   o.advisor = advisor;
   o.rounds = rounds;

@@ -1,25 +1,16 @@
-//===- DbCommand.cpp - tensorop db: inspect a tuning database -------------===//
+//===- DbCommand.cpp - tensorop db: the command line ----------------------===//
 //
-//   tensorop db list|show|export|prune --db=PATH [--json]
+// Only the options; the database inspection is lib/Driver/DbDriver.cpp.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
-#include "tensorop/Driver/CompilerContext.h"
 
-#include "tensorop/GPU/GpuSearchSpace.h"
-#include "tensorop/Tuner/SearchSpace.h"
-#include "tensorop/Tuner/TuningDB.h"
-
-#include "mlir/IR/MLIRContext.h"
+#include "tensorop/Driver/DbDriver.h"
 
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/JSON.h"
-#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
-using namespace mlir::tensorop;
 
 namespace {
 cl::SubCommand dbCmd("db", "Inspect a tuning database: list | show ID | "
@@ -36,97 +27,16 @@ cl::opt<std::string> opFilter("op", cl::sub(dbCmd), cl::init(""),
 cl::opt<int> keepBest("keep-best", cl::sub(dbCmd), cl::init(0),
                       cl::desc("prune: also keep only the best N verified "
                                "rows per op and target (0: keep all)"));
-
-json::Value toJson(const CandidateRecord &r) {
-  auto opt = [](std::optional<double> v) {
-    return v ? json::Value(*v) : json::Value(nullptr);
-  };
-  return json::Object{{"id", r.id},
-                      {"op_signature", r.opSignature},
-                      {"target_fingerprint", r.targetFingerprint},
-                      {"config", r.config},
-                      {"config_hash", r.configHash},
-                      {"emitter_hash", r.emitterHash},
-                      {"tool_version", r.toolVersion},
-                      {"status", r.status},
-                      {"median_seconds", opt(r.medianSeconds)},
-                      {"min_seconds", opt(r.minSeconds)},
-                      {"gflops", opt(r.gflops)},
-                      {"error_ratio", opt(r.errorRatio)},
-                      {"provenance", r.provenance},
-                      {"error", r.error},
-                      {"started_at", r.startedAt},
-                      {"finished_at", r.finishedAt},
-                      {"owner", r.owner},
-                      {"integrity",
-                       r.integrityProblem.empty() ? "ok"
-                                                  : r.integrityProblem}};
-}
 } // namespace
 
 bool tensorop::dbSubcommand() { return bool(dbCmd); }
 
 int tensorop::runDb() {
-  auto fail = [](const Twine &msg) {
-    errs() << "tensorop db: " << msg << "\n";
-    return 2;
-  };
-  StringRef verb = dbArgs.front();
-  bool writes = verb == "prune";
-  if (verb != "list" && verb != "show" && verb != "export" && !writes)
-    return fail("unknown action '" + verb +
-                "' (expected list, show, export or prune)");
-  Expected<std::unique_ptr<TuningDB>> db =
-      TuningDB::open(dbFile, /*readOnly=*/!writes);
-  if (!db)
-    return fail(toString(db.takeError()));
-  // Config hashes are recomputed from the sketch text, CPU or GPU.
-  std::unique_ptr<mlir::MLIRContext> ctx = makeCompilerContext();
-  (*db)->setConfigHasher([&ctx](StringRef config) {
-    return config.starts_with("#tensorop.gpu_sketch")
-               ? gpuConfigHashOfText(ctx.get(), config)
-               : configHashOfText(ctx.get(), config);
-  });
-  if (writes) {
-    Expected<int64_t> n = (*db)->prune(keepBest);
-    if (!n)
-      return fail(toString(n.takeError()));
-    outs() << "pruned " << *n << " row(s) from " << dbFile << "\n";
-    return 0;
-  }
-  Expected<std::vector<CandidateRecord>> rows = (*db)->list(opFilter);
-  if (!rows)
-    return fail(toString(rows.takeError()));
-  for (const std::string &w : (*db)->warnings())
-    errs() << "tensorop db: warning: " << w << "\n";
-  if (verb == "show") {
-    if (dbArgs.size() != 2)
-      return fail("show needs one id or config hash");
-    for (const CandidateRecord &r : *rows)
-      if (std::to_string(r.id) == dbArgs[1] || r.configHash == dbArgs[1]) {
-        outs() << formatv("{0:2}\n", toJson(r));
-        return 0;
-      }
-    return fail("no row with id or config hash '" + dbArgs[1] + "'");
-  }
-  if (verb == "export" || asJson) {
-    json::Array all;
-    for (const CandidateRecord &r : *rows)
-      all.push_back(toJson(r));
-    outs() << formatv("{0:2}\n", json::Value(std::move(all)));
-    return 0;
-  }
-  outs() << formatv("{0,5} {1,-14} {2,-17} {3,10} {4,-36} {5}\n", "id",
-                    "status", "config_hash", "GFLOP/s", "op", "error");
-  for (const CandidateRecord &r : *rows)
-    outs() << formatv("{0,5} {1,-14} {2,-17} {3,10} {4,-36} {5}\n", r.id,
-                      r.integrityProblem.empty() ? r.status : "TAMPERED",
-                      r.configHash,
-                      r.gflops ? formatv("{0:F1}", *r.gflops).str() : "-",
-                      r.opSignature,
-                      StringRef(r.integrityProblem.empty() ? r.error
-                                                           : r.integrityProblem)
-                          .split('\n')
-                          .first.take_front(60));
-  return 0;
+  DbOptions o;
+  o.args.assign(dbArgs.begin(), dbArgs.end());
+  o.dbPath = dbFile;
+  o.json = asJson;
+  o.opFilter = opFilter;
+  o.keepBest = keepBest;
+  return inspectTuningDb(o);
 }

@@ -44,7 +44,8 @@ cl::opt<bool> parseOnly("parse-only", cl::sub(genCmd), cl::init(false),
 cl::opt<bool> allowUnsandboxed(
     "allow-unsandboxed", cl::sub(genCmd), cl::init(false),
     cl::desc("Run LLM-written emitter scripts even where no sandbox can be "
-             "made (with resource limits only). Never use this with a model "
+             "made (with resource limits only); the kernels they print are "
+             "still run only in the sandbox. Never use this with a model "
              "you do not trust"));
 cl::opt<unsigned> genSeed("seed", cl::sub(genCmd), cl::init(42),
                           cl::desc("Seed of the verification inputs"));

@@ -26,6 +26,15 @@ cl::opt<unsigned> wseed("seed", cl::sub(workerCmd), cl::init(42));
 cl::opt<int> wrounds("rounds", cl::sub(workerCmd), cl::init(5));
 cl::opt<double> wroundSeconds("round-seconds", cl::sub(workerCmd),
                               cl::init(0.05));
+cl::opt<bool> wsandboxed("sandboxed", cl::sub(workerCmd),
+                          cl::desc("Started inside the kernel sandbox"));
+cl::opt<bool> wcompare("compare", cl::sub(workerCmd),
+                       cl::desc("gen's protocol: verify (and time) against "
+                                "OpenBLAS, print the whole comparison"));
+cl::opt<bool> wtime("time", cl::sub(workerCmd), cl::init(false));
+cl::opt<double> wpeak("peak", cl::sub(workerCmd), cl::init(0));
+cl::opt<unsigned> wthreads("threads", cl::sub(workerCmd), cl::init(1));
+cl::opt<double> wsettle("settle-seconds", cl::sub(workerCmd), cl::init(0));
 } // namespace
 
 bool tensorop::workerSubcommand() { return bool(workerCmd); }
@@ -40,5 +49,11 @@ int tensorop::runWorker() {
   o.seed = wseed;
   o.rounds = wrounds;
   o.roundSeconds = wroundSeconds;
+  o.sandboxed = wsandboxed;
+  o.compare = wcompare;
+  o.time = wtime;
+  o.peak = wpeak;
+  o.threads = wthreads;
+  o.settleSeconds = wsettle;
   return measureCandidate(o);
 }

@@ -9,6 +9,8 @@
 #ifndef TENSOROP_ADVISOR_REQUEST_H
 #define TENSOROP_ADVISOR_REQUEST_H
 
+#include "tensorop/Advisor/ConvShape.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -17,8 +19,10 @@
 namespace mlir::tensorop {
 
 struct OpRequest {
-  std::string op;     ///< "gemm"
+  std::string op;     ///< "gemm" or "conv2d"
   int64_t m = 0, n = 0, k = 0;
+  /// The geometry of a "conv2d" request (lib/Advisor/ConvRequest.cpp).
+  ::tensorop::Conv2DShape conv;
   std::string dtype;  ///< "f32", "bf16", "f16", "tf32", "f64"
   /// The output type when the request names one ("... with f32 output");
   /// "" = the input type.
@@ -26,7 +30,8 @@ struct OpRequest {
   std::string target; ///< "host", "x86-avx512", ..., "nvidia-sm90"
   std::string text;   ///< The request as given.
 
-  /// A C identifier naming the kernel, e.g. gemm_97x131x67_f32.
+  /// A C identifier naming the kernel, e.g. gemm_97x131x67_f32 or
+  /// conv2d_n1_56x56x64_f64_3x3_s1_p1_f32.
   std::string defaultName() const;
   std::string describe() const;
 };
@@ -38,8 +43,17 @@ struct OpRequest {
 /// must be understood: a modifier gen does not support (a transpose, batch,
 /// alpha/beta, leading dimensions, an epilogue) is an error with the code
 /// std::errc::not_supported that names the word; any other unknown word is
-/// std::errc::invalid_argument.
+/// std::errc::invalid_argument. A convolution request ("conv2d N=1 H=56 ...",
+/// "3x3 convolution, 64 to 128 channels, 28x28 input") is read by
+/// lib/Advisor/ConvRequest.cpp; its errors are all std::errc::not_supported.
 llvm::Expected<OpRequest> parseRequest(llvm::StringRef text);
+
+/// "N=1 H=56 W=56 C=64 F=64 R=3 S=3 stride=1 pad=1 dilation=1 (output
+/// 56x56)": a convolution's geometry for messages and reports.
+std::string describeConvShape(const ::tensorop::Conv2DShape &shape);
+/// "n1_56x56x64_f64_3x3_s1_p1" (plus _d2 with a dilation): the part of a
+/// convolution kernel's default name after "conv2d_".
+std::string convShapeName(const ::tensorop::Conv2DShape &shape);
 
 } // namespace mlir::tensorop
 

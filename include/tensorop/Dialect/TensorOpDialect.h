@@ -24,7 +24,8 @@
 #include "tensorop/Dialect/TensorOpOps.h.inc"
 
 namespace mlir::tensorop {
-/// Name of the discardable attribute that carries a sketch on a linalg op.
+/// Name of the discardable attribute that carries a sketch on a linalg op
+/// (a #tensorop.sketch on a matmul, a #tensorop.conv_sketch on a convolution).
 constexpr llvm::StringLiteral kSketchAttrName = "tensorop.sketch";
 /// Unit attribute tensorop-decompose-batch-matmul leaves on a batch matmul
 /// it could not rewrite (after a remark saying why), so later passes do not

@@ -7,11 +7,16 @@
 //                                 BenchOptions, WorkerOptions) -> a call
 //   GenDriver.cpp    `gen`: request -> Operator -> Backend::forTarget ->
 //                    prepare -> generate
-//   TuneDriver.h     `tune`: tuneModule -> Backend::tune (MCTS, tuning DB,
-//                    LLM proposals from the history, confirmation);
-//                    CpuTune.cpp and GpuTune.cpp (the two search loops,
-//                    sharing TuneModel.h)
-//   BenchDriver.cpp  `bench`;  WorkerDriver.cpp  `worker` (one candidate)
+//   TuneDriver.h     `tune`: tuneModule -> Backend::tune -> TuneLoop.cpp,
+//                    the one search loop (MCTS, tuning DB claims and leases,
+//                    LLM proposals from the history, confirmation, result
+//                    line) over the hooks of TuneBackend.h: CpuTune.cpp
+//                    (worker processes) and GpuTune.cpp (tensorop-gpu-runner
+//                    here or a --gpu-batch directory)
+//   BenchDriver.cpp  `bench` -> Backend::bench (CPU: against OpenBLAS and
+//                    oneDNN in this process; NVIDIA: an error pointing at
+//                    tensorop-gpu-runner);  WorkerDriver.cpp  `worker` (one candidate);
+//                    DbDriver.cpp  `db` (list, show, export, prune)
 //   Operator.h       what a kernel computes: kind, dims, element types,
 //                    layouts, FLOPs, entry point, MLIR input
 //   Backend.h        a target family: CpuBackend (x86, RVV, NEON: one
@@ -30,6 +35,7 @@
 #define TENSOROP_DRIVER_BACKEND_H
 
 #include "tensorop/Advisor/Request.h"
+#include "tensorop/Driver/BenchDriver.h"
 #include "tensorop/Driver/GenDriver.h"
 #include "tensorop/Driver/Operator.h"
 #include "tensorop/Driver/TuneDriver.h"
@@ -96,6 +102,11 @@ public:
   /// family measures (a `tensorop worker` process; tensorop-gpu-runner here
   /// or in a --gpu-batch directory). Returns the exit status.
   virtual int tune(const TuneOptions &options) = 0;
+
+  /// `tensorop bench` on this family's target: our kernel timed against the
+  /// family's reference library, or an error that says how this family's
+  /// kernels are benchmarked. Returns the exit status.
+  virtual int bench(const BenchOptions &options) = 0;
 };
 
 /// The two families.

@@ -9,7 +9,9 @@
 namespace tensorop {
 
 struct BenchOptions {
-  std::vector<std::string> shapes; ///< N or MxNxK; empty = the default set
+  /// N or MxNxK (with `conv`: convolution requests); empty = the default set
+  std::vector<std::string> shapes;
+  bool conv = false;          ///< convolutions against oneDNN (ConvBench.cpp)
   std::string target = "host";
   std::string advisor = "builtin";
   int rounds = 7;             ///< timed rounds per side (>= 5)
@@ -21,8 +23,16 @@ struct BenchOptions {
   std::string jsonOut, markdownOut; ///< result files ("" = none)
 };
 
-/// Runs `tensorop bench`; returns the exit status.
+/// Runs `tensorop bench` through the target's Backend; returns the exit
+/// status.
 int benchmark(const BenchOptions &options);
+/// CpuBackend::bench: our kernels against OpenBLAS (and oneDNN) sgemm, side
+/// by side in this process.
+int benchmarkOnCpu(const BenchOptions &options);
+
+/// `tensorop bench --conv`: convolution layers (ResNet-50 at N=1 and N=8
+/// and odd shapes by default) against oneDNN's convolution primitive.
+int benchmarkConv(const BenchOptions &options);
 
 } // namespace tensorop
 

@@ -8,12 +8,17 @@
 // new kind here with its own fields and builders, not a new driver.
 //
 // Today: OpKind::Matmul, C[M x N] = op(A)[M x K] * op(B)[K x N], row-major
-// contiguous operands (transposed ones only as matched in a module).
+// contiguous operands (transposed ones only as matched in a module); and
+// OpKind::Conv2D, output[N x OH x OW x F] = input[N x H x W x C] (NHWC,
+// zero padding inside the kernel) convolved with filter[R x S x C x F]
+// (HWCF), as linalg.conv_2d_nhwc_hwcf with strides and dilations.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TENSOROP_DRIVER_OPERATOR_H
 #define TENSOROP_DRIVER_OPERATOR_H
+
+#include "tensorop/Advisor/ConvShape.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -27,7 +32,7 @@ struct OpRequest;
 
 namespace tensorop {
 
-enum class OpKind { Matmul };
+enum class OpKind { Matmul, Conv2D };
 
 /// Where the entry point's operands live: host memory (CPU kernels) or
 /// device memory (GPU kernels, called with device pointers).
@@ -37,6 +42,8 @@ struct Operator {
   OpKind kind = OpKind::Matmul;
   /// Matmul dimensions.
   int64_t m = 0, n = 0, k = 0;
+  /// Conv2D geometry.
+  Conv2DShape conv;
   /// Operand layouts: A stored K x M, B stored N x K.
   bool transposeA = false, transposeB = false;
   /// The element type the request names ("f32", "bf16", "f16", "tf32",
@@ -54,12 +61,23 @@ struct Operator {
   /// without a description yet.
   static llvm::Expected<Operator> fromRequest(const mlir::tensorop::OpRequest &r);
 
+  /// A matmul found in a module (by a backend's matcher): `dtype` is the
+  /// precision it computes in, `outType` C's type.
+  static Operator matmul(int64_t m, int64_t n, int64_t k,
+                         llvm::StringRef dtype, llvm::StringRef outType,
+                         bool transposeA = false, bool transposeB = false);
+
   /// Storage type of the inputs ("f32" for tf32).
   std::string inType() const;
   /// Storage type of the output: the requested one, else bf16/f16 for
   /// bf16/f16 inputs and f32 otherwise.
   std::string outType() const;
-  /// Floating-point operations of one call (2*M*N*K for a matmul).
+  /// Products summed per output element: K, or R*S*C for a convolution.
+  int64_t contractionLength() const;
+  /// "matmul" or "conv2d".
+  llvm::StringRef kindName() const;
+  /// Floating-point operations of one call (2*M*N*K for a matmul,
+  /// 2*N*OH*OW*F*R*S*C for a convolution).
   double flops() const;
   /// The C type of a storage type as the generated headers spell it.
   static std::string cTypeName(llvm::StringRef type);

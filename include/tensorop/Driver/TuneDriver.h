@@ -4,6 +4,8 @@
 // a Monte Carlo tree search over its sketch space, each candidate compiled
 // here and measured in its own process with a wall-clock limit, every
 // result (failures included) in the tuning database before the next starts.
+// One search loop for every target (TuneLoop.cpp); what a target family adds
+// is in TuneBackend.h (CpuTune.cpp, GpuTune.cpp).
 //
 // CPU targets measure in a `tensorop worker` process. NVIDIA targets search
 // #tensorop.gpu_sketch knobs with tensorop-gpu-runner as the worker; each
@@ -54,10 +56,6 @@ struct TuneOptions {
 /// status.
 int tuneModule(const TuneOptions &options);
 
-/// The CPU and the NVIDIA tuners (CpuBackend::tune, NvidiaBackend::tune;
-/// runGpuTune needs `options.runner` or `options.batchDir`).
-int runCpuTune(const TuneOptions &options);
-int runGpuTune(const TuneOptions &options);
 
 /// An SVG line plot of best-so-far against candidates tried.
 std::string progressSvg(const std::vector<double> &bestSoFar,

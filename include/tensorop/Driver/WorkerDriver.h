@@ -19,6 +19,16 @@ struct WorkerOptions {
   unsigned seed = 42;
   int rounds = 5;
   double roundSeconds = 0.05;
+  /// Started inside the sandbox (KernelSandbox.h): its parent is the
+  /// sandbox's init, which dies with the caller.
+  bool sandboxed = false;
+  /// gen's protocol instead of the tuner's: compareWithOpenBLAS (timed
+  /// against OpenBLAS when `time`), its whole result as JSON.
+  bool compare = false;
+  bool time = false;
+  double peak = 0;
+  unsigned threads = 1;
+  double settleSeconds = 0;
 };
 
 /// Verifies and times one candidate; the result is the JSON line on stdout.

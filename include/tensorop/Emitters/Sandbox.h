@@ -13,6 +13,7 @@
 #ifndef TENSOROP_EMITTERS_SANDBOX_H
 #define TENSOROP_EMITTERS_SANDBOX_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -66,6 +67,24 @@ bool sandboxAvailable(std::string &why);
 llvm::Expected<SandboxResult> runSandboxed(llvm::StringRef scriptPath,
                                            llvm::StringRef stdinText,
                                            const SandboxOptions &options);
+
+/// A file a sandboxed program needs: a private read-only copy of hostPath
+/// appears as /sandbox/<name>.
+struct SandboxFile {
+  std::string name;
+  std::string hostPath;
+};
+
+/// Runs `argv` (paths as the sandbox sees them, e.g. /sandbox/NAME for one
+/// of `files`) in the same sandbox as the emitter scripts: bwrap's
+/// namespaces, read-only /usr and /etc, private /tmp, an unprivileged uid,
+/// the seccomp filter, the limits of `options`. Used for model-written
+/// kernels (`tensorop worker` on their object). There is no unsandboxed
+/// fallback: where no sandbox can be made this is an error.
+llvm::Expected<SandboxResult>
+runSandboxedProgram(llvm::ArrayRef<std::string> argv,
+                    llvm::ArrayRef<SandboxFile> files,
+                    llvm::StringRef stdinText, const SandboxOptions &options);
 
 } // namespace mlir::tensorop
 

@@ -117,6 +117,14 @@ LogicalResult applySketch(RewriterBase &rewriter, linalg::MatmulOp op,
                           SketchAttr sketch, StringRef emitterDir,
                           unsigned emitterTimeout);
 
+/// The same for one memref linalg.conv_2d_nhwc_hwcf carrying a
+/// #tensorop.conv_sketch: pack the filter, fold a bufferized zero pad and
+/// replace the convolution by loops of microkernel calls over its taps.
+LogicalResult applyConvSketch(RewriterBase &rewriter,
+                              linalg::Conv2DNhwcHwcfOp op,
+                              ConvSketchAttr sketch, StringRef emitterDir,
+                              unsigned emitterTimeout);
+
 } // namespace tensorop
 } // namespace mlir
 

@@ -44,6 +44,22 @@ SCRIPTS = {
                 "d = json.loads(out.getvalue())\n"
                 "d['asm'] = '  movl $$2, %eax\\n  syscall\\n' + d['asm']\n"
                 "print(json.dumps(d))\n"),
+    # Passes the allowlist (arithmetic on an operand register, stores
+    # through it) but its stores land far outside C: the pointer to C is
+    # moved 2^40 bytes on first.
+    "oob": ("import json, sys, io, contextlib\nimport x86_gemm_fma\n"
+            "spec = sys.stdin.read()\nout = io.StringIO()\nsys.stdin = io.StringIO(spec)\n"
+            "with contextlib.redirect_stdout(out):\n    x86_gemm_fma.main([])\n"
+            "d = json.loads(out.getvalue())\n"
+            "d['asm'] = '  shlq $$40, $2\\n' + d['asm']\n"
+            "print(json.dumps(d))\n"),
+    # Passes the allowlist (a branch to its own label) and never returns.
+    "spin": ("import json, sys, io, contextlib\nimport x86_gemm_fma\n"
+             "spec = sys.stdin.read()\nout = io.StringIO()\nsys.stdin = io.StringIO(spec)\n"
+             "with contextlib.redirect_stdout(out):\n    x86_gemm_fma.main([])\n"
+             "d = json.loads(out.getvalue())\n"
+             "d['asm'] = '9:\\n  jmp 9b\\n' + d['asm']\n"
+             "print(json.dumps(d))\n"),
     # F2: a kernel that does nothing (C is never written).
     "nop": ("import json, sys\nspec = json.load(sys.stdin)\n"
             "print(json.dumps({'name': 'nop', 'asm': '  nop\\n',"
@@ -68,6 +84,10 @@ s = {
     "freetext-garbage": [{"reply": json.dumps({"op": "gemm", "m": -3, "n": 53, "k": 29,
                                                "dtype": "f32", "target": "x86-avx512"})}],
 }
+# The tuner's proposals: a kernel that stores far out of bounds, then one
+# that wraps the shipped emitter.
+s["tune-oob-then-wrap"] = [answer(emitter=("llm_oob", SCRIPTS["oob"])),
+                           answer(emitter=("llm_wrap", WRAP))]
 for key, script in SCRIPTS.items():
     s["script-" + key] = [answer(emitter=("llm_" + key, script))] * 2
 json.dump(s[name], open(out, "w"), indent=1)

@@ -1,6 +1,6 @@
 //===- TextFiles.cpp - Reading and writing whole text files ---------------===//
 
-#include "tensorop/Driver/TextFiles.h"
+#include "tensorop/Support/TextFiles.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"

@@ -1,7 +1,7 @@
 //===- TextFiles.h - Reading and writing whole text files -------*- C++ -*-===//
 
-#ifndef TENSOROP_DRIVER_TEXTFILES_H
-#define TENSOROP_DRIVER_TEXTFILES_H
+#ifndef TENSOROP_SUPPORT_TEXTFILES_H
+#define TENSOROP_SUPPORT_TEXTFILES_H
 
 #include "llvm/Support/Error.h"
 

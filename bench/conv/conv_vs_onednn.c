@@ -1,0 +1,197 @@
+// One convolution layer, TensorOp's kernel against oneDNN's convolution
+// primitive, in one process (MEASURE.md): fp32, NHWC source and destination,
+// oneDNN's weights in the layout it prefers (reordered once, outside the
+// timing), both verified against an fp64 reference on NaN-prefilled outputs
+// before and after timing, then timed alternately (A B A B ...), median and
+// best of the rounds, warm caches.
+//
+// Build: conv_kernel.o (tensorop-opt --tensorop-pipeline="target=...
+// bare-ptr-abi=1" | mlir-translate --mlir-to-llvmir | clang -c) defines
+// void conv(const float *in, const float *flt, float *out), input NHWC,
+// filter HWCF, output NHWC.
+//   clang -O2 conv_vs_onednn.c conv_kernel.o -ldnnl -lm
+//   ./a.out N H W C F R S stride pad dilation
+#include <dnnl.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void conv(const float *in, const float *flt, float *out);
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+static int cmpd(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+#define CHECK(x)                                                               \
+  do {                                                                         \
+    dnnl_status_t s_ = (x);                                                    \
+    if (s_ != dnnl_success) {                                                  \
+      fprintf(stderr, "%s failed: %d\n", #x, (int)s_);                         \
+      exit(1);                                                                 \
+    }                                                                          \
+  } while (0)
+
+static long N, H, W, C, F, R, S, SD, P, DL, OH, OW;
+
+// Elements over the MEASURE.md bound (K = R*S*C, c = 2, u = 6e-8) and the
+// largest error/bound ratio.
+static long verify(const float *in, const float *flt, const float *out,
+                   double *maxRatio) {
+  long bad = 0;
+  *maxRatio = 0;
+  double u = 6e-8, k = (double)R * S * C;
+  for (long n = 0; n < N; ++n)
+    for (long oh = 0; oh < OH; ++oh)
+      for (long ow = 0; ow < OW; ++ow)
+        for (long f = 0; f < F; ++f) {
+          double ref = 0, abs = 0;
+          for (long r = 0; r < R; ++r) {
+            long ih = oh * SD - P + r * DL;
+            if (ih < 0 || ih >= H)
+              continue;
+            for (long s = 0; s < S; ++s) {
+              long iw = ow * SD - P + s * DL;
+              if (iw < 0 || iw >= W)
+                continue;
+              const float *x = in + ((n * H + ih) * W + iw) * C;
+              const float *w = flt + (r * S + s) * C * F + f;
+              for (long c = 0; c < C; ++c) {
+                double p = (double)x[c] * w[c * F];
+                ref += p;
+                abs += fabs(p);
+              }
+            }
+          }
+          double got = out[((n * OH + oh) * OW + ow) * F + f];
+          double bound = 2 * k * u * abs + u * fabs(ref) + 1e-30;
+          double err = fabs(got - ref);
+          if (!(err <= bound))
+            ++bad;
+          if (err / bound > *maxRatio)
+            *maxRatio = err / bound;
+        }
+  return bad;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 11) {
+    fprintf(stderr, "usage: %s N H W C F R S stride pad dilation\n", argv[0]);
+    return 2;
+  }
+  long *v[] = {&N, &H, &W, &C, &F, &R, &S, &SD, &P, &DL};
+  for (int i = 0; i < 10; ++i)
+    *v[i] = atol(argv[i + 1]);
+  OH = (H + 2 * P - DL * (R - 1) - 1) / SD + 1;
+  OW = (W + 2 * P - DL * (S - 1) - 1) / SD + 1;
+  size_t nin = N * H * W * C, nflt = R * S * C * F, nout = N * OH * OW * F;
+  float *in = malloc(4 * nin), *flt = malloc(4 * nflt);
+  float *ours = malloc(4 * nout), *theirs = malloc(4 * nout);
+  uint64_t st = 12345;
+  for (size_t i = 0; i < nin; ++i) {
+    st = st * 6364136223846793005ull + 1442695040888963407ull;
+    in[i] = (float)((st >> 40) / 8388608.0 - 1.0);
+  }
+  for (size_t i = 0; i < nflt; ++i) {
+    st = st * 6364136223846793005ull + 1442695040888963407ull;
+    flt[i] = (float)((st >> 40) / 8388608.0 - 1.0);
+  }
+
+  // oneDNN: NHWC src/dst, weights format_tag_any, reordered once from HWIO.
+  dnnl_engine_t eng;
+  dnnl_stream_t strm;
+  CHECK(dnnl_engine_create(&eng, dnnl_cpu, 0));
+  CHECK(dnnl_stream_create(&strm, eng, dnnl_stream_default_flags));
+  dnnl_dims_t sd = {N, C, H, W}, wd = {F, C, R, S}, dd = {N, F, OH, OW};
+  dnnl_dims_t strides = {SD, SD}, dil = {DL - 1, DL - 1}, pad = {P, P};
+  dnnl_memory_desc_t srcMd, wAnyMd, wUserMd, dstMd;
+  CHECK(dnnl_memory_desc_init_by_tag(&srcMd, 4, sd, dnnl_f32, dnnl_nhwc));
+  CHECK(dnnl_memory_desc_init_by_tag(&dstMd, 4, dd, dnnl_f32, dnnl_nhwc));
+  CHECK(dnnl_memory_desc_init_by_tag(&wAnyMd, 4, wd, dnnl_f32, dnnl_format_tag_any));
+  CHECK(dnnl_memory_desc_init_by_tag(&wUserMd, 4, wd, dnnl_f32, dnnl_hwio));
+  dnnl_convolution_desc_t cd;
+  CHECK(dnnl_dilated_convolution_forward_desc_init(
+      &cd, dnnl_forward_inference, dnnl_convolution_direct, &srcMd, &wAnyMd,
+      NULL, &dstMd, strides, dil, pad, pad));
+  dnnl_primitive_desc_t pd;
+  CHECK(dnnl_primitive_desc_create(&pd, &cd, NULL, eng, NULL));
+  const char *impl = "?";
+  CHECK(dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl));
+  const dnnl_memory_desc_t *wMd = dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
+  dnnl_memory_t srcM, wUserM, wM, dstM;
+  CHECK(dnnl_memory_create(&srcM, &srcMd, eng, in));
+  CHECK(dnnl_memory_create(&wUserM, &wUserMd, eng, flt));
+  CHECK(dnnl_memory_create(&wM, wMd, eng, DNNL_MEMORY_ALLOCATE));
+  CHECK(dnnl_memory_create(&dstM, &dstMd, eng, theirs));
+  dnnl_primitive_desc_t rpd;
+  CHECK(dnnl_reorder_primitive_desc_create(&rpd, &wUserMd, eng, wMd, eng, NULL));
+  dnnl_primitive_t reorder, prim;
+  CHECK(dnnl_primitive_create(&reorder, rpd));
+  dnnl_exec_arg_t rargs[] = {{DNNL_ARG_FROM, wUserM}, {DNNL_ARG_TO, wM}};
+  CHECK(dnnl_primitive_execute(reorder, strm, 2, rargs));
+  CHECK(dnnl_primitive_create(&prim, pd));
+  dnnl_exec_arg_t args[] = {{DNNL_ARG_SRC, srcM}, {DNNL_ARG_WEIGHTS, wM},
+                            {DNNL_ARG_DST, dstM}};
+
+  for (size_t i = 0; i < nout; ++i)
+    ours[i] = theirs[i] = NAN;
+  conv(in, flt, ours);
+  CHECK(dnnl_primitive_execute(prim, strm, 3, args));
+  CHECK(dnnl_stream_wait(strm));
+  double r1, r2;
+  long b1 = verify(in, flt, ours, &r1), b2 = verify(in, flt, theirs, &r2);
+  if (b1 || b2) {
+    printf("VERIFY FAILED: tensorop %ld bad (max ratio %g), onednn %ld bad\n",
+           b1, r1, b2);
+    return 1;
+  }
+  double flops = 2.0 * N * OH * OW * F * R * S * C;
+  int reps = 1;
+  double t0 = now();
+  conv(in, flt, ours);
+  double one = now() - t0;
+  if (one < 0.02)
+    reps = (int)(0.02 / (one > 1e-7 ? one : 1e-7)) + 1;
+  enum { ROUNDS = 11 };
+  double ta[ROUNDS], tb[ROUNDS];
+  for (int round = 0; round < ROUNDS; ++round) {
+    t0 = now();
+    for (int i = 0; i < reps; ++i)
+      conv(in, flt, ours);
+    ta[round] = (now() - t0) / reps;
+    t0 = now();
+    for (int i = 0; i < reps; ++i)
+      CHECK(dnnl_primitive_execute(prim, strm, 3, args));
+    CHECK(dnnl_stream_wait(strm));
+    tb[round] = (now() - t0) / reps;
+  }
+  b1 = verify(in, flt, ours, &r1);
+  b2 = verify(in, flt, theirs, &r2);
+  if (b1 || b2) {
+    printf("VERIFY FAILED after timing: tensorop %ld, onednn %ld\n", b1, b2);
+    return 1;
+  }
+  double bestA = ta[0], bestB = tb[0];
+  for (int i = 0; i < ROUNDS; ++i) {
+    if (ta[i] < bestA) bestA = ta[i];
+    if (tb[i] < bestB) bestB = tb[i];
+  }
+  qsort(ta, ROUNDS, sizeof(double), cmpd);
+  qsort(tb, ROUNDS, sizeof(double), cmpd);
+  double ga = flops / ta[ROUNDS / 2] * 1e-9, gb = flops / tb[ROUNDS / 2] * 1e-9;
+  printf("N=%ld H=%ld W=%ld C=%ld F=%ld %ldx%ld stride=%ld pad=%ld dil=%ld | "
+         "tensorop %.1f (best %.1f) | onednn %.1f (best %.1f) [%s] | ratio %.2f | "
+         "max err/bound %.3g %.3g\n",
+         N, H, W, C, F, R, S, SD, P, DL, ga, flops / bestA * 1e-9, gb,
+         flops / bestB * 1e-9, impl, ga / gb, r1, r2);
+  return 0;
+}

@@ -1,0 +1,38 @@
+//===- ConvModule.h - The MLIR input of one generated convolution -*- C++ -*-===//
+//
+// The module `tensorop gen` and `tensorop bench --conv` build for a CPU
+// convolution (the contract with the pipeline's convolution path,
+// /work/helpers/conv-contract.md point 1): a function on memrefs whose body
+// is in tensor form, so the pipeline's annotate pass sees the padding:
+//
+//   func.func @NAME(%in: memref<NxHxWxC>, %flt: memref<RxSxCxF>,
+//                   %out: memref<NxOHxOWxF>)
+//     to_tensor(in) -> tensor.pad (omitted without padding) ->
+//     linalg.conv_2d_nhwc_hwcf {strides, dilations} on a zero-filled
+//     tensor.empty -> materialize_in_destination %out
+//
+// With the bare-pointer ABI it is `void NAME(const float *input, const
+// float *filter, float *output)`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSOROP_RUNTIME_CONVMODULE_H
+#define TENSOROP_RUNTIME_CONVMODULE_H
+
+#include "tensorop/Advisor/ConvShape.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+
+namespace mlir::tensorop {
+
+/// The module for the fp32 convolution `name` of `shape`. A non-empty
+/// `sketch` is attached to the conv op as {tensorop.sketch = ...}.
+std::string convModuleSource(llvm::StringRef name,
+                             const ::tensorop::Conv2DShape &shape,
+                             llvm::StringRef sketch = "");
+
+} // namespace mlir::tensorop
+
+#endif // TENSOROP_RUNTIME_CONVMODULE_H

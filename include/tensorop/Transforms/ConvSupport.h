@@ -1,0 +1,35 @@
+//===- ConvSupport.h - Which linalg convolutions TensorOp handles -*- C++ -*-===//
+
+#ifndef TENSOROP_TRANSFORMS_CONVSUPPORT_H
+#define TENSOROP_TRANSFORMS_CONVSUPPORT_H
+
+#include "tensorop/Advisor/ConvAdvisor.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+namespace mlir::tensorop {
+
+/// Classifies a linalg.conv_2d_nhwc_hwcf (on tensors or memrefs): on
+/// success the static f32 problem it computes on its input as it sees it
+/// (no padding), otherwise the reason it is left to the upstream lowering.
+FailureOr<ConvProblem> matchSupportedConv(linalg::Conv2DNhwcHwcfOp op,
+                                          std::string &reason);
+
+/// The zero padding `pad` adds on H and W (top, bottom, left, right) when
+/// the kernel can take it over: static amounts, none on N and C, and a
+/// yielded value that is the constant +0.0.
+std::optional<std::array<int64_t, 4>> foldableZeroPad(tensor::PadOp pad);
+
+/// Why `op` (a linalg convolution other than conv_2d_nhwc_hwcf, or a
+/// pooling op) stays on the upstream lowering, for its remark.
+std::string unsupportedConvReason(Operation *op);
+
+/// Attribute annotate leaves on a convolution whose input comes from a zero
+/// tensor.pad (array<i64: top, bottom, left, right>): apply folds that pad
+/// into the kernel, or says why it could not.
+constexpr llvm::StringLiteral kConvPaddingAttrName = "tensorop.conv_padding";
+
+} // namespace mlir::tensorop
+
+#endif // TENSOROP_TRANSFORMS_CONVSUPPORT_H

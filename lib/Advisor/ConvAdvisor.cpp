@@ -1,0 +1,262 @@
+//===- ConvAdvisor.cpp - Builtin choice and knobs of a conv sketch --------===//
+//
+// A convolution run the brgemm way is a sequence of small GEMMs (one per
+// filter tap and channel block) into one register block of output pixels x
+// output channels. The block is chosen as for a GEMM (fill the register
+// file, share each broadcast among several FMAs) but scored by the work
+// wasted on the edges of the output row (OW) and of the channels (F),
+// which, unlike a GEMM's M, cannot be made up by the next row.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorop/Advisor/ConvAdvisor.h"
+#include "tensorop/Advisor/Advisor.h"
+#include "tensorop/Dialect/TensorOpDialect.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Location.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+using namespace mlir;
+using namespace mlir::tensorop;
+
+namespace {
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
+
+std::string emitterForIsa(llvm::StringRef isa) {
+  if (isa == "rvv")
+    return "riscv_gemm_rvv";
+  if (isa == "neon")
+    return "arm_gemm_neon";
+  return "x86_gemm_fma";
+}
+
+bool readsInPlace(const TargetHints &t) {
+  return llvm::StringRef(t.name).starts_with("x86");
+}
+
+/// Channels one call reduces over: all of them up to 512 (the A rows of a
+/// block, mr x 512 floats, still fit L1), else balanced blocks.
+int64_t channelBlock(int64_t c) {
+  if (c <= 512)
+    return c;
+  return ceilDiv(c, ceilDiv(c, 512));
+}
+} // namespace
+
+ConvSketchAttr ConvSketchChoice::toAttr(MLIRContext *ctx,
+                                        const TargetHints &target,
+                                        std::string &error) const {
+  auto emitToLoc = [&]() { return mlir::emitError(UnknownLoc::get(ctx)); };
+  llvm::function_ref<InFlightDiagnostic()> emit = emitToLoc;
+  ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
+    error = diag.str();
+    return success();
+  });
+  UKernelSpecAttr ukernel = UKernelSpecAttr::getChecked(
+      emit, ctx, llvm::StringRef(emitter), kUnroll, llvm::StringRef(broadcast),
+      prefetchB);
+  if (!ukernel)
+    return {};
+  return ConvSketchAttr::getChecked(
+      emit, ctx, mr, nr, cb, llvm::StringRef(taps), llvm::StringRef(loopOrder),
+      llvm::StringRef(packInput), llvm::StringRef(packFilter), ukernel,
+      target.toAttr(ctx), llvm::StringRef(source), threads);
+}
+
+ConvSketchChoice ConvSketchChoice::fromAttr(ConvSketchAttr a) {
+  ConvSketchChoice c;
+  c.mr = a.getMr();
+  c.nr = a.getNr();
+  c.cb = a.getCb();
+  c.taps = a.getTaps().str();
+  c.loopOrder = a.getLoopOrder().str();
+  c.packInput = a.getPackInput().str();
+  c.packFilter = a.getPackFilter().str();
+  UKernelSpecAttr uk = a.getUkernel();
+  c.emitter = uk.getEmitter().str();
+  c.kUnroll = uk.getKUnroll();
+  c.broadcast = uk.getBroadcast().str();
+  c.prefetchB = uk.getPrefetchB();
+  c.source = a.getSource().str();
+  c.threads = a.getThreads();
+  return c;
+}
+
+std::string mlir::tensorop::convSignature(const ConvProblem &p) {
+  auto s = [](int64_t v) { return std::to_string(v); };
+  return "conv2d f32 n=" + s(p.n) + " h=" + s(p.h) + " w=" + s(p.w) +
+         " c=" + s(p.c) + " f=" + s(p.f) + " r=" + s(p.r) + " s=" + s(p.s) +
+         " stride=" + s(p.strideH) + "x" + s(p.strideW) +
+         " dil=" + s(p.dilationH) + "x" + s(p.dilationW) + " pad=" +
+         s(p.padTop) + "," + s(p.padBottom) + "," + s(p.padLeft) + "," +
+         s(p.padRight);
+}
+
+llvm::Expected<ConvSketchChoice>
+mlir::tensorop::builtinConvChoice(const ConvProblem &p, const TargetHints &t) {
+  ConvSketchChoice c;
+  c.source = "builtin";
+  int64_t lanes = t.f32Lanes();
+  int64_t regs = t.vectorRegisters;
+  int64_t ow = p.outW();
+  double bestScore = -1;
+  int64_t bestAcc = 0;
+  for (int64_t nv = 1; nv <= 4 && nv + 2 <= regs; ++nv) {
+    for (int64_t mr = 1;
+         mr <= 16 &&
+         registerBlockVectorRegisters(mr, nv * lanes, lanes, t.name) <= regs;
+         ++mr) {
+      int64_t nr = nv * lanes;
+      int64_t acc = mr * nv;
+      double latency =
+          std::min(1.0, double(acc) / double(std::max<int64_t>(
+                                          1, 2 * t.accumulatorsForPeak)));
+      bool embedded = nv < t.minFmasPerBroadcast && t.embeddedBroadcast;
+      double broadcast =
+          (nv >= t.minFmasPerBroadcast || embedded) ? 1.0 : 0.75;
+      // Pixels and channels computed for nothing at the row's and the
+      // channels' edges.
+      double edge = double(ow) * double(p.f) /
+                    (double(roundUp(ow, mr)) * double(roundUp(p.f, nr)));
+      double score = std::round(latency * broadcast * edge * 100) / 100;
+      bool wider = nr > c.nr;
+      if (score > bestScore ||
+          (score == bestScore &&
+           (acc > bestAcc || (acc == bestAcc && wider)))) {
+        bestScore = score;
+        bestAcc = acc;
+        c.mr = mr;
+        c.nr = nr;
+        c.broadcast = embedded ? "embedded" : "explicit";
+      }
+    }
+  }
+  if (bestScore < 0)
+    return llvm::createStringError("target " + t.name +
+                                   " has too few vector registers");
+  c.cb = channelBlock(p.c);
+  c.emitter = emitterForIsa(t.isa);
+  bool inPlace = readsInPlace(t);
+  c.packInput = inPlace ? "none" : "kmajor_mr";
+  c.taps = inPlace && p.s > 1 ? "row" : "one";
+  // The filter read in place (x86: masked loads at the F edge) saves a
+  // pass over all R*S*C*F of it on every call, which on a small layer
+  // (14x14x64, 3x3: 2*14*14 FLOPs per filter element) is a large share of
+  // the work; a row of taps walks on through the filter only where one
+  // channel block covers C (the next tap lies C rows on).
+  int64_t nv = c.nr / lanes;
+  bool maskRegister =
+      lanes == 16 || registerBlockVectorRegisters(c.mr, c.nr, lanes, t.name) +
+                             1 <=
+                         regs;
+  bool rowsWalk = c.taps != "row" || c.cb >= p.c;
+  c.packFilter =
+      inPlace && nv <= 7 && maskRegister && rowsWalk ? "none" : "kmajor_nr";
+  // The filter loop goes outside the output rows when the packed filter
+  // would not stay in (half of) L2: each filter block is then read from
+  // memory once instead of once per output row.
+  double filterBytes = 4.0 * p.r * p.s * p.c * roundUp(p.f, c.nr);
+  int64_t l2 = t.cacheBytes(2) ? t.cacheBytes(2) : (1 << 20);
+  c.loopOrder = filterBytes > l2 / 2 ? "fp" : "pf";
+  c.kUnroll = 4;
+  c.prefetchB = 0;
+  return c;
+}
+
+std::vector<ConvSketchChoice>
+mlir::tensorop::convSearchSpace(const ConvProblem &p, const TargetHints &t,
+                                int64_t threads) {
+  std::vector<ConvSketchChoice> out;
+  int64_t lanes = t.f32Lanes();
+  int64_t regs = t.vectorRegisters;
+  bool x86 = readsInPlace(t);
+  std::vector<int64_t> cbs = {channelBlock(p.c)};
+  for (int64_t cb : {64, 128, 256})
+    if (cb < p.c && !llvm::is_contained(cbs, cb))
+      cbs.push_back(cb);
+  for (int64_t nv = 1; nv <= 4; ++nv)
+    for (int64_t mr = 1; mr <= 16; ++mr) {
+      int64_t nr = nv * lanes;
+      int64_t need = registerBlockVectorRegisters(mr, nr, lanes, t.name);
+      if (need > regs)
+        break;
+      for (int64_t cb : cbs)
+        for (const char *packInput : {"none", "kmajor_mr"})
+          for (const char *taps : {"one", "row"})
+            for (const char *packFilter : {"kmajor_nr", "none"})
+              for (const char *order : {"pf", "fp"})
+                for (int64_t ku : {1, 2, 4, 8})
+                  for (const char *bc : {"explicit", "embedded"}) {
+                    llvm::StringRef pi = packInput, tp = taps, pf = packFilter;
+                    if (!x86 && (pi == "none" || tp == "row" || pf == "none"))
+                      continue;
+                    if (tp == "row" && (pi != "none" || p.s == 1))
+                      continue;
+                    if (pf == "none" && (nv > 7 || (lanes != 16 &&
+                                                    need + 1 > regs)))
+                      continue;
+                    if (llvm::StringRef(bc) == "embedded" && lanes != 16)
+                      continue;
+                    ConvSketchChoice c;
+                    c.mr = mr;
+                    c.nr = nr;
+                    c.cb = cb;
+                    c.taps = taps;
+                    c.loopOrder = order;
+                    c.packInput = packInput;
+                    c.packFilter = packFilter;
+                    c.emitter = emitterForIsa(t.isa);
+                    c.kUnroll = ku;
+                    c.broadcast = bc;
+                    c.source = "tune";
+                    c.threads = threads;
+                    out.push_back(c);
+                  }
+    }
+  return out;
+}
+
+EmitterRequest mlir::tensorop::convUKernelEmitterRequest(
+    ConvSketchAttr sketch, const TargetHints &hints, int64_t ldaBytes,
+    int64_t ldbBytes, int64_t taps, int64_t tapABytes,
+    llvm::StringRef emitterDir, unsigned timeoutSeconds) {
+  UKernelSpecAttr uk = sketch.getUkernel();
+  TargetAttr target = sketch.getTarget();
+  EmitterRequest request;
+  request.script = uk.getEmitter().str();
+  request.dir = emitterDir.str();
+  if (uk.getEmitter().starts_with("llm_")) {
+    // Written by an LLM advisor: untrusted, as for a GEMM sketch.
+    request.dir = llmEmitterDir();
+    request.trusted = false;
+    const char *allow = std::getenv("TENSOROP_ALLOW_UNSANDBOXED");
+    request.allowUnsandboxed = allow && llvm::StringRef(allow) == "1";
+  }
+  request.timeoutSeconds = timeoutSeconds;
+  request.triple = target.getTriple().str();
+  request.cpu = target.getCpu().str();
+  request.features = target.getFeatures().str();
+  request.spec = llvm::json::Object{{"kernel", "gemm_f32"},
+                                    {"isa", hints.isa},
+                                    {"mr", sketch.getMr()},
+                                    {"nr", sketch.getNr()},
+                                    {"k_unroll", uk.getKUnroll()},
+                                    {"broadcast", uk.getBroadcast()},
+                                    {"prefetch_b", uk.getPrefetchB()}};
+  if (ldbBytes > 0)
+    request.spec["b_stride_bytes"] = ldbBytes;
+  if (ldaBytes > 0)
+    request.spec["a_stride_bytes"] = ldaBytes;
+  if (taps > 1) {
+    request.spec["taps"] = taps;
+    request.spec["tap_a_bytes"] = tapABytes;
+  }
+  if (hints.isa == "rvv" && target.getVectorBits() != 128)
+    request.spec["vlen_min"] = target.getVectorBits();
+  return request;
+}

@@ -1,0 +1,136 @@
+//===- CpuConvCheck.cpp - gen's check of a convolution object -------------===//
+
+#include "CpuConvCheck.h"
+
+#include "tensorop/Verify/CpuGemm.h"
+#include "tensorop/Verify/Timing.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace llvm;
+using namespace tensorop;
+
+ConvObjectCheck tensorop::checkConvObject(ConvFn fn, const Conv2DShape &s,
+                                          StringRef name, StringRef objectPath,
+                                          unsigned seed, bool noBench,
+                                          unsigned threads, double peak) {
+  ConvObjectCheck out;
+  const int rounds = 7;
+  ConvComparison cmp = compareConvWithOneDNN(
+      fn, s, seed, !noBench, rounds, 0.1, peak, /*second=*/nullptr,
+      /*settleSeconds=*/threads > 1 ? 0.3 : 0);
+  if (!cmp.error.empty()) {
+    out.error = cmp.error;
+    return out;
+  }
+  recheckFasterThanPeak(cmp, peak, threads);
+  out.verified = cmp.verified() && !cmp.fasterThanPeak;
+  // Why it failed, in words (the numbers are in the report).
+  std::string why = !cmp.verified() ? "over the bound, wrong or out of bounds"
+                    : cmp.fasterThanPeak
+                        ? "its best time is faster than the measured FMA "
+                          "peak (a bug, or a timer problem)"
+                        : "";
+  std::string bound = describeConvBound(s);
+  out.verification = json::Object{
+      {"performed", true},
+      {"object", objectPath},
+      {"seed", int64_t(seed)},
+      {"inputs", "seeded uniform [-1, 1) (input, filter); plus small "
+                 "integers in [-4, 4] (exact results)"},
+      {"reference", "fp64 of the same fp32 inputs: im2col of each image and "
+                    "OpenBLAS dgemm with the HWCF filter (values and "
+                    "magnitudes)"},
+      {"bound", bound},
+      {"output_prefill", "NaN"},
+      {"output_guards", "canaries before the output, a PROT_NONE page after "
+                        "it"},
+      {"guards_intact", cmp.guardsIntact},
+      {"max_error_ratio", cmp.before.maxRatio},
+      {"elements_over_bound", cmp.before.failures()},
+      {"exact_small_integer_mismatches",
+       cmp.exactMismatches >= 0 ? json::Value(cmp.exactMismatches)
+                                : json::Value("not applicable: R*S*C >= "
+                                              "2^20")},
+      {"max_error_ratio_after_timing",
+       cmp.timed ? json::Value(cmp.after.maxRatio) : json::Value(nullptr)},
+      {"faster_than_measured_peak", cmp.fasterThanPeak},
+      {"failure", why},
+      {"passed", out.verified}};
+  if (cmp.timed)
+    out.timing = json::Object{
+        {"performed", true},
+        {"precision", "fp32 (both)"},
+        {"threads", int64_t(threads)},
+        {"caches", "warm"},
+        {"rounds", rounds},
+        {"method", "round robin ours, oneDNN in one process, median and best"},
+        {"settle_seconds_before_each_round", threads > 1 ? 0.3 : 0.0},
+        {"tensorop_gflops_median", cmp.oursMedian},
+        {"tensorop_gflops_best", cmp.oursBest},
+        {"onednn", cmp.haveOneDNN ? oneDNNVersion() : std::string("not built in")},
+        {"onednn_implementation", cmp.onednnImplementation},
+        {"onednn_layouts", "source and destination NHWC, weights in the "
+                           "primitive's preferred layout (format_tag::any), "
+                           "reordered once before timing"},
+        {"onednn_gflops_median",
+         cmp.haveOneDNN ? json::Value(cmp.onednnMedian) : json::Value(nullptr)},
+        {"onednn_gflops_best",
+         cmp.haveOneDNN ? json::Value(cmp.onednnBest) : json::Value(nullptr)},
+        {"onednn_max_error_ratio",
+         cmp.haveOneDNN ? json::Value(cmp.onednn.maxRatio)
+                        : json::Value(nullptr)},
+        {"ratio_vs_onednn_median",
+         cmp.haveOneDNN ? json::Value(cmp.oursMedian / cmp.onednnMedian)
+                        : json::Value(nullptr)},
+        {"measured_fma_peak_gflops", peak},
+        {"cpu", cpuModelName() + " (" + cpuFamilyModel() + ")"}};
+
+  std::string exact =
+      cmp.exactMismatches >= 0
+          ? std::to_string(cmp.exactMismatches) + " mismatches"
+          : std::string("not applicable (R*S*C >= 2^20)");
+  out.markdown =
+      formatv("The shipped object `{0}.o` was loaded and run: output "
+              "pre-filled with NaN between guard canaries and a PROT_NONE "
+              "page, fp64 reference of the same inputs (seed {1}; im2col + "
+              "dgemm), bound {2}.\n\n- max error / bound: {3:E2} ({4} "
+              "elements over the bound)\n- small-integer inputs (exact): "
+              "{5}\n- guards: {6}\n- result: **{7}**\n\n",
+              name, seed, bound, cmp.before.maxRatio, cmp.before.failures(),
+              exact, cmp.guardsIntact ? "intact" : "VIOLATED",
+              out.verified ? "passed" : "FAILED: " + why)
+          .str();
+  out.summary = formatv("  verified: max error/bound {0:E2}, exact test {1} "
+                        "-> {2}\n",
+                        cmp.before.maxRatio, exact,
+                        out.verified ? "passed" : "FAILED: " + why)
+                    .str();
+  if (cmp.timed && cmp.haveOneDNN) {
+    out.markdown +=
+        formatv("## Speed ({0} thread(s), fp32 on both sides, warm caches, "
+                "{1} round-robin rounds)\n\n| | median GFLOP/s | best "
+                "GFLOP/s |\n| --- | --- | --- |\n| TensorOp | {2:F1} | {3:F1} "
+                "|\n| {4} convolution (`{5}`; NHWC, weights reordered once) "
+                "| {6:F1} | {7:F1} |\n\nRatio of medians: **{8:F2}x**. "
+                "Machine: {9}; measured FMA peak {10:F1} GFLOP/s per core.\n",
+                threads, rounds, cmp.oursMedian, cmp.oursBest,
+                oneDNNVersion(), cmp.onednnImplementation, cmp.onednnMedian,
+                cmp.onednnBest, cmp.oursMedian / cmp.onednnMedian,
+                cpuModelName() + " (" + cpuFamilyModel() + ")",
+                threads ? peak / threads : 0)
+            .str();
+    out.summary += formatv("  speed: {0:F1} GFLOP/s vs oneDNN {1:F1} "
+                           "(median, {2} thread(s)): {3:F2}x\n",
+                           cmp.oursMedian, cmp.onednnMedian, threads,
+                           cmp.oursMedian / cmp.onednnMedian)
+                       .str();
+  } else if (cmp.timed) {
+    out.markdown += formatv("## Speed\n\nTensorOp {0:F1} GFLOP/s median "
+                            "({1} thread(s)); no baseline: this build has "
+                            "no oneDNN.\n",
+                            cmp.oursMedian, threads)
+                        .str();
+  }
+  return out;
+}

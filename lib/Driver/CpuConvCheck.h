@@ -1,0 +1,41 @@
+//===- CpuConvCheck.h - gen's check of a convolution object -----*- C++ -*-===//
+//
+// Internal to lib/Driver: what CpuBackend::generate records about a
+// convolution kernel it loaded back from the shipped object: verification
+// against the fp64 reference and timing against oneDNN's convolution
+// (lib/Verify/CpuConv.h), as report.json objects and report.md text.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSOROP_LIB_DRIVER_CPUCONVCHECK_H
+#define TENSOROP_LIB_DRIVER_CPUCONVCHECK_H
+
+#include "tensorop/Advisor/ConvShape.h"
+#include "tensorop/Verify/CpuConv.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/JSON.h"
+
+#include <string>
+
+namespace tensorop {
+
+struct ConvObjectCheck {
+  std::string error; ///< nothing could be checked (e.g. memory)
+  bool verified = false;
+  llvm::json::Object verification, timing;
+  std::string markdown; ///< report.md's verification and speed sections
+  std::string summary;  ///< the lines gen prints
+};
+
+/// Verifies `fn` (loaded from `objectPath`) and, unless `noBench`, times it
+/// against oneDNN with `threads` threads on every side; `peak` is the FMA
+/// peak of those threads (0 = unknown).
+ConvObjectCheck checkConvObject(ConvFn fn, const Conv2DShape &shape,
+                                llvm::StringRef name,
+                                llvm::StringRef objectPath, unsigned seed,
+                                bool noBench, unsigned threads, double peak);
+
+} // namespace tensorop
+
+#endif // TENSOROP_LIB_DRIVER_CPUCONVCHECK_H

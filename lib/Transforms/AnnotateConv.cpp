@@ -1,0 +1,136 @@
+//===- AnnotateConv.cpp - Choose a sketch per 2-D convolution -------------===//
+
+#include "AnnotateConv.h"
+
+#include "tensorop/Dialect/TensorOpDialect.h"
+#include "tensorop/Transforms/ConvSupport.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace mlir::tensorop;
+
+namespace {
+/// A 1x1, stride-1 convolution without padding is the GEMM
+/// out[(n,h,w)][f] += in[(n,h,w)][c] * filter[c][f] on the same memory:
+/// collapse, multiply, expand. Tensors only (the collapses are free there;
+/// bufferization keeps them views).
+linalg::MatmulOp rewriteAsMatmul(linalg::Conv2DNhwcHwcfOp op,
+                                 const ConvProblem &p) {
+  IRRewriter rewriter(op);
+  Location loc = op.getLoc();
+  SmallVector<ReassociationIndices> rows = {{0, 1, 2}, {3}};
+  Value in = op.getDpsInputOperand(0)->get();
+  Value flt = op.getDpsInputOperand(1)->get();
+  Value out = op.getDpsInitOperand(0)->get();
+  Value a = tensor::CollapseShapeOp::create(rewriter, loc, in, rows);
+  Value b = tensor::CollapseShapeOp::create(rewriter, loc, flt, rows);
+  Value c = tensor::CollapseShapeOp::create(rewriter, loc, out, rows);
+  auto mm = linalg::MatmulOp::create(rewriter, loc, c.getType(),
+                                     ValueRange{a, b}, ValueRange{c});
+  auto outType = cast<RankedTensorType>(out.getType());
+  Value result = tensor::ExpandShapeOp::create(rewriter, loc, outType,
+                                               mm.getResult(0), rows);
+  (void)p;
+  rewriter.replaceOp(op, result);
+  return mm;
+}
+} // namespace
+
+LogicalResult mlir::tensorop::annotateConv(linalg::Conv2DNhwcHwcfOp op,
+                                           const ConvAnnotateOptions &options,
+                                           linalg::MatmulOp &gemm) {
+  std::string reason;
+  FailureOr<ConvProblem> problem = matchSupportedConv(op, reason);
+  Attribute present = op->getAttr(kSketchAttrName);
+  if (failed(problem)) {
+    if (present)
+      return op.emitError() << "tensorop: the convolution carries a sketch "
+                               "but cannot take one: "
+                            << reason;
+    op.emitRemark() << "tensorop: not handled (" << reason
+                    << "); lowered by the upstream pipeline";
+    return success();
+  }
+  // A zero tensor.pad in front becomes the kernel's own padding.
+  std::optional<std::array<int64_t, 4>> padding;
+  if (auto pad = op.getDpsInputOperand(0)->get().getDefiningOp<tensor::PadOp>())
+    if ((padding = foldableZeroPad(pad))) {
+      auto src = cast<ShapedType>(pad.getSource().getType());
+      problem->h = src.getDimSize(1);
+      problem->w = src.getDimSize(2);
+      problem->padTop = (*padding)[0];
+      problem->padBottom = (*padding)[1];
+      problem->padLeft = (*padding)[2];
+      problem->padRight = (*padding)[3];
+    }
+  bool padded = problem->padTop || problem->padBottom || problem->padLeft ||
+                problem->padRight;
+  if (padding && padded)
+    op->setAttr(kConvPaddingAttrName,
+                DenseI64ArrayAttr::get(op.getContext(), *padding));
+
+  if (present) {
+    auto sketch = dyn_cast<ConvSketchAttr>(present);
+    if (!sketch)
+      return op.emitError() << "tensorop: attribute '" << kSketchAttrName
+                            << "' on a convolution is not a "
+                               "#tensorop.conv_sketch: "
+                            << present;
+    if (sketch.getTarget().getName() != options.targetName)
+      return op.emitError()
+             << "tensorop: the sketch is for target '"
+             << sketch.getTarget().getName()
+             << "' but the pipeline compiles for '" << options.targetName
+             << "'";
+    op.emitRemark() << "tensorop: " << convSignature(*problem)
+                    << ": keeping the sketch the input carries";
+    return success();
+  }
+
+  // 1x1, stride 1, no padding: a GEMM over the pixels.
+  if (problem->r == 1 && problem->s == 1 && problem->strideH == 1 &&
+      problem->strideW == 1 && !padded && op.hasPureTensorSemantics()) {
+    op.emitRemark() << "tensorop: " << convSignature(*problem)
+                    << ": 1x1 stride-1 convolution routed to the GEMM path (M "
+                       "= N*H*W = "
+                    << problem->n * problem->h * problem->w
+                    << ", N = F = " << problem->f << ", K = C = " << problem->c
+                    << ")";
+    gemm = rewriteAsMatmul(op, *problem);
+    return success();
+  }
+
+  if (options.advisor != "builtin")
+    op.emitWarning() << "tensorop: advisor '" << options.advisor
+                     << "' has no answers for convolutions yet; the builtin "
+                        "convolution choice is used";
+  if (options.fromDb)
+    op.emitRemark() << "tensorop: the tuning database holds no convolution "
+                       "records yet; using the builtin convolution choice";
+  llvm::Expected<ConvSketchChoice> choice =
+      builtinConvChoice(*problem, *options.hints);
+  if (!choice)
+    return op.emitError() << "tensorop: no convolution sketch: "
+                          << llvm::toString(choice.takeError());
+  choice->threads = options.threads;
+  std::string error;
+  ConvSketchAttr sketch = choice->toAttr(op.getContext(), *options.hints, error);
+  if (!sketch)
+    return op.emitError() << "tensorop: the builtin convolution choice is "
+                             "illegal: "
+                          << error;
+  op->setAttr(kSketchAttrName, sketch);
+  op.emitRemark() << "tensorop: " << convSignature(*problem)
+                  << (padding && padded ? " (zero tensor.pad folded into the "
+                                          "kernel)"
+                                        : "")
+                  << ": sketch mr=" << sketch.getMr() << " nr="
+                  << sketch.getNr() << " cb=" << sketch.getCb() << " taps=\""
+                  << sketch.getTaps() << "\" loop_order=\""
+                  << sketch.getLoopOrder() << "\" pack_input=\""
+                  << sketch.getPackInput() << "\" pack_filter=\""
+                  << sketch.getPackFilter() << "\" threads="
+                  << sketch.getThreads() << " (" << sketch.getSource() << ")";
+  return success();
+}

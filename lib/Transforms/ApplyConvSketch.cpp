@@ -1,0 +1,612 @@
+//===- ApplyConvSketch.cpp - A 2-D convolution as brgemm microkernels -----===//
+//
+// A #tensorop.conv_sketch becomes, for each output row (n, oh), register
+// blocks of mr output pixels x nr output channels, each accumulating one
+// small GEMM per filter tap (r, s) and channel block:
+//
+//   out[n][oh][ow..ow+m)[f..f+nr) += in[n][ih][iw + SW*i][c..c+cb) (i < m)
+//                                     * filter[r][s][c..c+cb)[f..f+nr)
+//
+// with ih = oh*SH - PT + r*DH and iw = ow*SW - PL + s*DW. Zero padding is
+// never materialized: a tap row with ih outside the image is skipped, and a
+// tap only takes the pixels whose iw lies inside (static per tap: a range
+// of ow), shifting A and C to the first of them and passing the count as
+// m_rem. Where a block sees every tap of a row (the interior), one call
+// reduces over the row's S taps with the block held in registers
+// (taps = "row"). The filter is packed once, before the loops, into panels
+// of nr channels whose taps follow each other per channel block, so a
+// multi-tap call walks B straight on.
+//
+// A zero tensor.pad in front of the convolution has been bufferized into
+// alloc + fill + copy into a subview when this pass runs: it is traced back
+// here and the convolution reads the unpadded source instead (the copy and
+// the fill are erased). A pad that cannot be traced is left to run, with a
+// remark.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorop/Advisor/ConvAdvisor.h"
+#include "tensorop/Dialect/TensorOpDialect.h"
+#include "tensorop/Emitters/Emitter.h"
+#include "tensorop/Targets/TargetHints.h"
+#include "tensorop/Transforms/ConvSupport.h"
+#include "tensorop/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Utils/VectorUtils.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace mlir::tensorop;
+
+namespace {
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+/// Floor division for any sign of `a` (b > 0).
+int64_t floorDiv(int64_t a, int64_t b) {
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+struct Idx {
+  OpBuilder &b;
+  Location loc;
+  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value add(Value x, int64_t y) { return add(x, c(y)); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+  Value mul(Value x, int64_t y) {
+    return arith::MulIOp::create(b, loc, x, c(y));
+  }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value div(Value x, int64_t y) {
+    return arith::DivUIOp::create(b, loc, x, c(y));
+  }
+  Value rem(Value x, int64_t y) {
+    return arith::RemUIOp::create(b, loc, x, c(y));
+  }
+  Value min(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
+  Value max(Value x, Value y) { return arith::MaxSIOp::create(b, loc, x, y); }
+  Value lt(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, y);
+  }
+  Value le(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, x, y);
+  }
+  Value andI(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+};
+
+/// The memref's strides when static with a unit innermost one.
+std::optional<SmallVector<int64_t>> staticUnitInnerStrides(Value v) {
+  auto type = cast<MemRefType>(v.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      strides.back() != 1 ||
+      llvm::any_of(strides, [](int64_t s) { return ShapedType::isDynamic(s); }))
+    return std::nullopt;
+  return strides;
+}
+
+/// True if `op` writes the constant +0.0 into all of `buffer`.
+bool zeroFills(Operation *op, Value buffer) {
+  auto isZero = [](Value v) {
+    FloatAttr f;
+    return matchPattern(v, m_Constant(&f)) && f.getValue().isPosZero();
+  };
+  if (auto fill = dyn_cast<linalg::FillOp>(op))
+    return fill.getDpsInitOperand(0)->get() == buffer &&
+           isZero(fill.getDpsInputOperand(0)->get());
+  if (auto map = dyn_cast<linalg::MapOp>(op)) {
+    if (map.getInit() != buffer || !map.getInputs().empty())
+      return false;
+    auto yield = dyn_cast<linalg::YieldOp>(map.getMapper().front().getTerminator());
+    return yield && yield.getNumOperands() == 1 && isZero(yield.getOperand(0));
+  }
+  return false;
+}
+
+/// A bufferized zero pad in front of the convolution: `alloc` zero-filled,
+/// the unpadded `source` copied into the subview at (0, top, left, 0), in
+/// this block, before the convolution, and nothing else touching them.
+struct TracedPad {
+  Value source;
+  Operation *fill = nullptr, *copy = nullptr, *subview = nullptr;
+  memref::AllocOp alloc;
+  int64_t top = 0, bottom = 0, left = 0, right = 0;
+};
+
+std::optional<TracedPad> traceBufferizedPad(linalg::Conv2DNhwcHwcfOp conv) {
+  Value in = conv.getDpsInputOperand(0)->get();
+  auto alloc = in.getDefiningOp<memref::AllocOp>();
+  if (!alloc || alloc->getBlock() != conv->getBlock())
+    return std::nullopt;
+  TracedPad t;
+  t.alloc = alloc;
+  for (Operation *user : alloc->getUsers()) {
+    if (user == conv || isa<memref::DeallocOp>(user))
+      continue;
+    if (zeroFills(user, in) && !t.fill) {
+      t.fill = user;
+      continue;
+    }
+    auto sv = dyn_cast<memref::SubViewOp>(user);
+    if (!sv || t.subview || !sv->hasOneUse())
+      return std::nullopt;
+    auto copy = dyn_cast<memref::CopyOp>(*sv->getUsers().begin());
+    if (!copy || copy.getTarget() != sv.getResult())
+      return std::nullopt;
+    t.subview = sv;
+    t.copy = copy;
+    t.source = copy.getSource();
+  }
+  if (!t.fill || !t.copy || t.fill->getBlock() != conv->getBlock() ||
+      t.copy->getBlock() != conv->getBlock() ||
+      !t.fill->isBeforeInBlock(t.copy) || !t.copy->isBeforeInBlock(conv))
+    return std::nullopt;
+  auto sv = cast<memref::SubViewOp>(t.subview);
+  ArrayRef<int64_t> offsets = sv.getStaticOffsets();
+  ArrayRef<int64_t> sizes = sv.getStaticSizes();
+  ArrayRef<int64_t> strides = sv.getStaticStrides();
+  auto padded = cast<MemRefType>(in.getType());
+  auto src = dyn_cast<MemRefType>(t.source.getType());
+  if (!src || !src.hasStaticShape() || offsets.size() != 4 ||
+      llvm::any_of(offsets, ShapedType::isDynamic) ||
+      llvm::any_of(sizes, ShapedType::isDynamic) ||
+      llvm::any_of(strides, [](int64_t s) { return s != 1; }) ||
+      offsets[0] != 0 || offsets[3] != 0 ||
+      sizes[0] != padded.getDimSize(0) || sizes[3] != padded.getDimSize(3) ||
+      src.getShape() != sizes)
+    return std::nullopt;
+  // Between the copy and the convolution the source must keep its values:
+  // only ops that write nothing, or write a fresh buffer, may run there.
+  for (Operation *op = t.copy->getNextNode(); op != conv;
+       op = op->getNextNode()) {
+    if (isMemoryEffectFree(op) || isa<memref::AllocOp>(op))
+      continue;
+    auto fill = dyn_cast<linalg::FillOp>(op);
+    if (fill && fill.getDpsInitOperand(0)->get().getDefiningOp<memref::AllocOp>())
+      continue;
+    return std::nullopt;
+  }
+  t.top = offsets[1];
+  t.left = offsets[2];
+  t.bottom = padded.getDimSize(1) - sizes[1] - offsets[1];
+  t.right = padded.getDimSize(2) - sizes[2] - offsets[2];
+  return t;
+}
+
+/// The pixels of an output row that tap column `s` reads inside the image:
+/// ow in [lo, hi] (hi < lo: none).
+struct TapRange {
+  int64_t lo, hi;
+};
+
+TapRange tapRange(const ConvProblem &p, int64_t s) {
+  int64_t shift = p.padLeft - s * p.dilationW; // iw = ow*SW - shift
+  int64_t lo = shift <= 0 ? 0 : ceilDiv(shift, p.strideW);
+  int64_t hi = std::min(p.outW() - 1, floorDiv(p.w - 1 + shift, p.strideW));
+  return {lo, hi};
+}
+
+/// Everything the loop nest needs about one convolution.
+struct ConvPlan {
+  ConvProblem p;
+  ConvSketchAttr sketch;
+  int64_t mr, nr, cb, numCb;
+  bool packInput, packFilter, rowTaps;
+  Value in, flt, out;
+  Value packedFilter; ///< Flat [F/nr][C][R][S] panels of nr, or null.
+  Value inputPanel;   ///< [cb][mr] of one thread, or null.
+  EmittedKernel oneTap, rowKernel;
+  SmallVector<TapRange> taps;
+  int64_t interiorLo, interiorHi; ///< ow range seeing every tap of a row.
+};
+
+/// Offset in the packed filter of panel (fb), channels from c0 (a block of
+/// kcb), tap (r, s).
+Value packedFilterOffset(Idx &im, const ConvPlan &plan, Value fb, Value c0,
+                         Value kcb, Value tap) {
+  const ConvProblem &p = plan.p;
+  int64_t taps = p.r * p.s;
+  Value panel = im.mul(fb, taps * p.c * plan.nr);
+  Value block = im.mul(c0, taps * plan.nr);
+  Value inBlock = im.mul(im.mul(tap, kcb), plan.nr);
+  return im.add(im.add(panel, block), inBlock);
+}
+
+/// Packs the filter once: vectors of nr channels (zero past F), taps of a
+/// channel block adjacent.
+void emitFilterPack(OpBuilder &b, Location loc, const ConvPlan &plan) {
+  const ConvProblem &p = plan.p;
+  Idx im{b, loc};
+  auto vecType = VectorType::get({plan.nr}, b.getF32Type());
+  auto fbLoop = scf::ForOp::create(b, loc, im.c(0), im.c(ceilDiv(p.f, plan.nr)),
+                                   im.c(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(fbLoop.getBody());
+  Value fb = fbLoop.getInductionVar();
+  Value f0 = im.mul(fb, plan.nr);
+  Value width = im.min(im.c(plan.nr), im.sub(im.c(p.f), f0));
+  auto cbLoop = scf::ForOp::create(b, loc, im.c(0), im.c(p.c), im.c(plan.cb));
+  b.setInsertionPointToStart(cbLoop.getBody());
+  Value c0 = cbLoop.getInductionVar();
+  Value kcb = im.min(im.c(plan.cb), im.sub(im.c(p.c), c0));
+  auto tapLoop = scf::ForOp::create(b, loc, im.c(0), im.c(p.r * p.s), im.c(1));
+  b.setInsertionPointToStart(tapLoop.getBody());
+  Value tap = tapLoop.getInductionVar();
+  Value r = im.div(tap, p.s), s = im.rem(tap, p.s);
+  Value base = packedFilterOffset(im, plan, fb, c0, kcb, tap);
+  auto cLoop = scf::ForOp::create(b, loc, im.c(0), kcb, im.c(1));
+  b.setInsertionPointToStart(cLoop.getBody());
+  Value c = cLoop.getInductionVar();
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  // Full panels read without a mask: a dynamic mask rebuilt per row costs
+  // more than the copy (as in the GEMM's B packing).
+  Value full = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, width,
+                                     im.c(plan.nr));
+  auto ifFull = scf::IfOp::create(b, loc, vecType, full, true);
+  b.setInsertionPointToStart(ifFull.thenBlock());
+  Value plain = vector::TransferReadOp::create(
+      b, loc, vecType, plan.flt, SmallVector<Value>{r, s, im.add(c0, c), f0},
+      zero, ArrayRef<bool>{true});
+  scf::YieldOp::create(b, loc, plain);
+  b.setInsertionPointToStart(ifFull.elseBlock());
+  Value mask = vector::CreateMaskOp::create(
+      b, loc, VectorType::get({plan.nr}, b.getI1Type()),
+      ArrayRef<OpFoldResult>{width});
+  auto fltType = cast<MemRefType>(plan.flt.getType());
+  AffineMap map = vector::getTransferMinorIdentityMap(fltType, vecType);
+  Value masked = vector::TransferReadOp::create(
+      b, loc, vecType, plan.flt, SmallVector<Value>{r, s, im.add(c0, c), f0},
+      AffineMapAttr::get(map), zero, mask, b.getBoolArrayAttr({false}));
+  scf::YieldOp::create(b, loc, masked);
+  b.setInsertionPointAfter(ifFull);
+  auto write = vector::TransferWriteOp::create(
+      b, loc, ifFull.getResult(0), plan.packedFilter,
+      ValueRange{im.add(base, im.mul(c, plan.nr))});
+  write.setInBoundsAttr(b.getBoolArrayAttr({true}));
+}
+
+/// A rank-reduced 2-D view [rows x cols] of a 4-D memref at `offsets`,
+/// dims 2 and 3 kept, with `rowStep` along dim 2.
+Value view2D(OpBuilder &b, Location loc, Value source,
+             ArrayRef<OpFoldResult> offsets, OpFoldResult rows,
+             OpFoldResult cols, int64_t rowStep) {
+  auto srcType = cast<MemRefType>(source.getType());
+  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1), b.getIndexAttr(1),
+                                     rows, cols};
+  SmallVector<OpFoldResult> strides = {b.getIndexAttr(1), b.getIndexAttr(1),
+                                       b.getIndexAttr(rowStep),
+                                       b.getIndexAttr(1)};
+  SmallVector<int64_t> shape;
+  for (OpFoldResult s : {rows, cols}) {
+    std::optional<int64_t> cst = getConstantIntValue(s);
+    shape.push_back(cst ? *cst : ShapedType::kDynamic);
+  }
+  MemRefType type = memref::SubViewOp::inferRankReducedResultType(
+      shape, srcType, offsets, sizes, strides);
+  return memref::SubViewOp::create(b, loc, type, source, offsets, sizes,
+                                   strides);
+}
+
+/// Copies `cnt` pixels x `kcb` channels of the input, `SW` pixels apart,
+/// into the k-major panel [kcb][mr].
+void emitInputPack(OpBuilder &b, Location loc, const ConvPlan &plan, Value n,
+                   Value ih, Value iw, Value c0, Value cnt, Value kcb) {
+  MLIRContext *ctx = b.getContext();
+  Value src = view2D(b, loc, plan.in, {n, ih, iw, c0}, cnt, kcb,
+                     plan.p.strideW);
+  Value dst = memref::SubViewOp::create(
+      b, loc, plan.inputPanel,
+      ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},
+      ArrayRef<OpFoldResult>{kcb, cnt},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+  AffineExpr d0 = getAffineDimExpr(0, ctx), d1 = getAffineDimExpr(1, ctx);
+  linalg::GenericOp::create(
+      b, loc, ValueRange{src}, ValueRange{dst},
+      ArrayRef<AffineMap>{AffineMap::get(2, 0, {d0, d1}, ctx),
+                          AffineMap::get(2, 0, {d1, d0}, ctx)},
+      ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
+                                    utils::IteratorType::parallel},
+      [](OpBuilder &nb, Location nloc, ValueRange args) {
+        linalg::YieldOp::create(nb, nloc, args[0]);
+      });
+}
+
+/// One microkernel call: `taps` taps from column `s` for the pixels
+/// [lo, lo + cnt) of output row (n, oh), input row ih, channels [c0, +kcb),
+/// output channels [f0, +nrem) (panel fb).
+void emitCall(OpBuilder &b, Location loc, const ConvPlan &plan,
+              const EmittedKernel &kernel, Value n, Value oh, Value ih,
+              Value r, int64_t s, Value lo, Value cnt, Value c0, Value kcb,
+              Value fb, Value f0, Value nrem) {
+  const ConvProblem &p = plan.p;
+  Idx im{b, loc};
+  Value iw = im.add(im.mul(lo, p.strideW), s * p.dilationW - p.padLeft);
+  Value a;
+  if (plan.packInput) {
+    emitInputPack(b, loc, plan, n, ih, iw, c0, cnt, kcb);
+    a = plan.inputPanel;
+  } else {
+    a = memref::SubViewOp::create(
+        b, loc, plan.in, ArrayRef<OpFoldResult>{n, ih, iw, c0},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1), cnt, kcb},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1),
+                               b.getIndexAttr(p.strideW), b.getIndexAttr(1)});
+  }
+  Value bPanel;
+  if (plan.packFilter) {
+    Value tap = im.add(im.mul(r, p.s), s);
+    Value offset = packedFilterOffset(im, plan, fb, c0, kcb, tap);
+    bPanel = memref::SubViewOp::create(
+        b, loc, plan.packedFilter, ArrayRef<OpFoldResult>{offset},
+        ArrayRef<OpFoldResult>{im.mul(kcb, plan.nr)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+  } else {
+    bPanel = memref::SubViewOp::create(
+        b, loc, plan.flt, ArrayRef<OpFoldResult>{r, im.c(s), c0, f0},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1), kcb,
+                               nrem},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1),
+                               b.getIndexAttr(1), b.getIndexAttr(1)});
+  }
+  Value c = view2D(b, loc, plan.out, {n, oh, lo, f0}, cnt, nrem, 1);
+  UKernelOp::create(b, loc, b.getStringAttr(kernel.name), a, bPanel, c, kcb,
+                    cnt, nrem, b.getStringAttr(kernel.asmText),
+                    b.getStringAttr(kernel.constraints),
+                    b.getStringAttr(kernel.dialect),
+                    b.getI64IntegerAttr(plan.mr), b.getI64IntegerAttr(plan.nr),
+                    b.getStringAttr(kernel.hash.substr(0, 16)));
+}
+
+/// All taps and channel blocks of one register block: pixels [ow0, ow0+m)
+/// of row (n, oh), output channels [f0, f0+nrem).
+void emitBlock(OpBuilder &b, Location loc, const ConvPlan &plan, Value n,
+               Value oh, Value ow0, Value m, Value fb, Value f0, Value nrem) {
+  const ConvProblem &p = plan.p;
+  Idx im{b, loc};
+  OpBuilder::InsertionGuard guard(b);
+  auto cbLoop = scf::ForOp::create(b, loc, im.c(0), im.c(p.c), im.c(plan.cb));
+  b.setInsertionPointToStart(cbLoop.getBody());
+  Value c0 = cbLoop.getInductionVar();
+  Value kcb = im.min(im.c(plan.cb), im.sub(im.c(p.c), c0));
+  auto rLoop = scf::ForOp::create(b, loc, im.c(0), im.c(p.r), im.c(1));
+  b.setInsertionPointToStart(rLoop.getBody());
+  Value r = rLoop.getInductionVar();
+  Value ih = im.add(im.add(im.mul(oh, p.strideH), im.mul(r, p.dilationH)),
+                    -p.padTop);
+  Value rowInside = im.andI(im.le(im.c(0), ih), im.lt(ih, im.c(p.h)));
+  auto ifRow = scf::IfOp::create(b, loc, rowInside, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(ifRow.thenBlock());
+  Value end = im.add(ow0, m);
+  auto emitPerTap = [&]() {
+    for (int64_t s = 0; s < p.s; ++s) {
+      const TapRange &t = plan.taps[s];
+      if (t.hi < t.lo)
+        continue;
+      Value lo = im.max(ow0, im.c(t.lo));
+      Value hi = im.min(end, im.c(t.hi + 1));
+      auto ifAny = scf::IfOp::create(b, loc, im.lt(lo, hi), false);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(ifAny.thenBlock());
+      emitCall(b, loc, plan, plan.oneTap, n, oh, ih, r, s, lo, im.sub(hi, lo),
+               c0, kcb, fb, f0, nrem);
+    }
+  };
+  if (!plan.rowTaps) {
+    emitPerTap();
+    return;
+  }
+  // The interior: every pixel of the block sees all S taps of the row.
+  Value interior = im.andI(im.le(im.c(plan.interiorLo), ow0),
+                           im.le(end, im.c(plan.interiorHi + 1)));
+  auto ifInterior = scf::IfOp::create(b, loc, interior, true);
+  b.setInsertionPointToStart(ifInterior.thenBlock());
+  emitCall(b, loc, plan, plan.rowKernel, n, oh, ih, r, 0, ow0, m, c0, kcb, fb,
+           f0, nrem);
+  b.setInsertionPointToStart(ifInterior.elseBlock());
+  emitPerTap();
+}
+
+/// Output rows [rowBegin, rowEnd) in the sketch's loop order.
+void emitRows(OpBuilder &b, Location loc, const ConvPlan &plan, Value rowBegin,
+              Value rowEnd, bool markLoop) {
+  const ConvProblem &p = plan.p;
+  Idx im{b, loc};
+  OpBuilder::InsertionGuard guard(b);
+  bool filterOuter = plan.sketch.getLoopOrder() == "fp";
+  Value fb, f0, nrem;
+  auto enterFilterLoop = [&]() {
+    auto fLoop = scf::ForOp::create(b, loc, im.c(0), im.c(p.f), im.c(plan.nr));
+    b.setInsertionPointToStart(fLoop.getBody());
+    f0 = fLoop.getInductionVar();
+    fb = im.div(f0, plan.nr);
+    nrem = im.min(im.c(plan.nr), im.sub(im.c(p.f), f0));
+  };
+  if (filterOuter)
+    enterFilterLoop();
+  auto rowLoop = scf::ForOp::create(b, loc, rowBegin, rowEnd, im.c(1));
+  if (markLoop)
+    rowLoop->setAttr(kSketchAttrName, plan.sketch);
+  b.setInsertionPointToStart(rowLoop.getBody());
+  Value row = rowLoop.getInductionVar();
+  Value n = im.div(row, p.outH()), oh = im.rem(row, p.outH());
+  auto pLoop = scf::ForOp::create(b, loc, im.c(0), im.c(p.outW()),
+                                  im.c(plan.mr));
+  b.setInsertionPointToStart(pLoop.getBody());
+  Value ow0 = pLoop.getInductionVar();
+  Value m = im.min(im.c(plan.mr), im.sub(im.c(p.outW()), ow0));
+  if (!filterOuter)
+    enterFilterLoop();
+  emitBlock(b, loc, plan, n, oh, ow0, m, fb, f0, nrem);
+}
+
+llvm::Expected<EmittedKernel> emitKernel(const ConvPlan &plan,
+                                         const TargetHints &hints,
+                                         int64_t ldaBytes, int64_t ldbBytes,
+                                         int64_t taps, int64_t tapABytes,
+                                         StringRef emitterDir,
+                                         unsigned timeout) {
+  return runEmitter(convUKernelEmitterRequest(plan.sketch, hints, ldaBytes,
+                                              ldbBytes, taps, tapABytes,
+                                              emitterDir, timeout));
+}
+} // namespace
+
+LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
+                                              linalg::Conv2DNhwcHwcfOp op,
+                                              ConvSketchAttr sketch,
+                                              StringRef emitterDir,
+                                              unsigned emitterTimeout) {
+  std::string reason;
+  FailureOr<ConvProblem> problem = matchSupportedConv(op, reason);
+  if (failed(problem))
+    return op.emitError() << "cannot apply the tensorop conv sketch: "
+                          << reason;
+  if (!op.hasPureBufferSemantics())
+    return op.emitError() << "tensorop-apply-sketch needs memref operands; "
+                             "run one-shot-bufferize first";
+  Location loc = op.getLoc();
+  ConvPlan plan;
+  plan.p = *problem;
+  plan.sketch = sketch;
+  plan.in = op.getDpsInputOperand(0)->get();
+  plan.flt = op.getDpsInputOperand(1)->get();
+  plan.out = op.getDpsInitOperand(0)->get();
+
+  // Fold a bufferized zero pad into the kernel.
+  bool expectedPad = op->hasAttr(kConvPaddingAttrName);
+  op->removeAttr(kConvPaddingAttrName);
+  std::optional<TracedPad> pad = traceBufferizedPad(op);
+  if (pad) {
+    plan.in = pad->source;
+    auto src = cast<MemRefType>(pad->source.getType());
+    plan.p.h = src.getDimSize(1);
+    plan.p.w = src.getDimSize(2);
+    plan.p.padTop = pad->top;
+    plan.p.padBottom = pad->bottom;
+    plan.p.padLeft = pad->left;
+    plan.p.padRight = pad->right;
+  } else if (expectedPad) {
+    op.emitRemark() << "tensorop: the zero tensor.pad in front of this "
+                       "convolution could not be traced after bufferization; "
+                       "its padded copy runs and the kernel reads it";
+  }
+
+  std::optional<SmallVector<int64_t>> inStrides =
+      staticUnitInnerStrides(plan.in);
+  std::optional<SmallVector<int64_t>> fltStrides =
+      staticUnitInnerStrides(plan.flt);
+  if (!inStrides || !fltStrides || !staticUnitInnerStrides(plan.out)) {
+    op.emitRemark() << "tensorop: the convolution's operands need static "
+                       "strides with a unit innermost one; lowered by the "
+                       "upstream pipeline";
+    op->removeAttr(kSketchAttrName);
+    return success();
+  }
+  plan.mr = sketch.getMr();
+  plan.nr = sketch.getNr();
+  plan.cb = std::min(sketch.getCb(), plan.p.c);
+  plan.packInput = sketch.getPackInput() != "none";
+  plan.packFilter = sketch.getPackFilter() != "none";
+  plan.rowTaps = sketch.getTaps() == "row" && plan.p.s > 1;
+  if (plan.rowTaps && !plan.packFilter && plan.cb < plan.p.c)
+    return op.emitError() << "tensorop conv sketch taps \"row\" with "
+                             "pack_filter \"none\" needs cb to cover all "
+                          << plan.p.c << " channels (got cb " << plan.cb
+                          << "): the taps of an unpacked filter lie C rows "
+                             "apart";
+  for (int64_t s = 0; s < plan.p.s; ++s)
+    plan.taps.push_back(tapRange(plan.p, s));
+  plan.interiorLo = 0;
+  plan.interiorHi = plan.p.outW() - 1;
+  for (const TapRange &t : plan.taps) {
+    plan.interiorLo = std::max(plan.interiorLo, t.lo);
+    plan.interiorHi = std::min(plan.interiorHi, t.hi);
+  }
+
+  // Emit (and check) the microkernels before touching the IR.
+  llvm::Expected<TargetHints> hints =
+      loadTargetHints(sketch.getTarget().getName());
+  if (!hints)
+    return op.emitError() << llvm::toString(hints.takeError());
+  int64_t pixelBytes = (*inStrides)[2] * 4;
+  int64_t lda = plan.packInput ? 0 : plan.p.strideW * pixelBytes;
+  int64_t ldb = plan.packFilter ? 0 : (*fltStrides)[2] * 4;
+  llvm::Expected<EmittedKernel> one =
+      emitKernel(plan, *hints, lda, ldb, 1, 0, emitterDir, emitterTimeout);
+  if (!one)
+    return op.emitError() << llvm::toString(one.takeError());
+  plan.oneTap = *one;
+  if (plan.rowTaps) {
+    llvm::Expected<EmittedKernel> row =
+        emitKernel(plan, *hints, lda, ldb, plan.p.s,
+                   plan.p.dilationW * pixelBytes, emitterDir, emitterTimeout);
+    if (!row)
+      return op.emitError() << llvm::toString(row.takeError());
+    plan.rowKernel = *row;
+  }
+
+  rewriter.setInsertionPoint(op);
+  if (pad) {
+    rewriter.eraseOp(pad->copy);
+    rewriter.eraseOp(pad->subview);
+    rewriter.eraseOp(pad->fill);
+  }
+  Type f32 = rewriter.getF32Type();
+  IntegerAttr align = rewriter.getI64IntegerAttr(64);
+  if (plan.packFilter) {
+    int64_t size = ceilDiv(plan.p.f, plan.nr) * plan.p.r * plan.p.s *
+                   plan.p.c * plan.nr;
+    plan.packedFilter = memref::AllocOp::create(
+        rewriter, loc, MemRefType::get({size}, f32), align);
+    emitFilterPack(rewriter, loc, plan);
+  }
+  Idx im{rewriter, loc};
+  int64_t rows = plan.p.n * plan.p.outH();
+  int64_t threads = std::min<int64_t>(sketch.getThreads(), rows);
+  auto allocPanel = [&]() {
+    if (plan.packInput)
+      plan.inputPanel = memref::AllocOp::create(
+          rewriter, loc, MemRefType::get({plan.cb, plan.mr}, f32), align);
+  };
+  auto freePanel = [&]() {
+    if (plan.inputPanel)
+      memref::DeallocOp::create(rewriter, loc, plan.inputPanel);
+  };
+  if (threads > 1) {
+    // Chunks of output rows, one per thread, each with its own input panel.
+    int64_t chunk = ceilDiv(rows, threads);
+    int64_t count = ceilDiv(rows, chunk);
+    auto forall = scf::ForallOp::create(
+        rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(count)},
+        ValueRange{}, std::nullopt);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(forall.getBody());
+    Idx fim{rewriter, loc};
+    Value begin = fim.mul(forall.getInductionVar(0), chunk);
+    Value end = fim.min(fim.add(begin, chunk), fim.c(rows));
+    allocPanel();
+    emitRows(rewriter, loc, plan, begin, end, /*markLoop=*/true);
+    freePanel();
+  } else {
+    allocPanel();
+    emitRows(rewriter, loc, plan, im.c(0), im.c(rows), /*markLoop=*/false);
+    freePanel();
+  }
+  if (plan.packedFilter)
+    memref::DeallocOp::create(rewriter, loc, plan.packedFilter);
+  rewriter.eraseOp(op);
+  // The padded buffer is dead once nothing reads it.
+  if (pad && llvm::all_of(pad->alloc->getUsers(), [](Operation *user) {
+        return isa<memref::DeallocOp>(user);
+      })) {
+    for (Operation *user : llvm::make_early_inc_range(pad->alloc->getUsers()))
+      rewriter.eraseOp(user);
+    rewriter.eraseOp(pad->alloc);
+  }
+  return success();
+}

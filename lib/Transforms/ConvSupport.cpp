@@ -1,0 +1,102 @@
+//===- ConvSupport.cpp - Which linalg convolutions TensorOp handles -------===//
+
+#include "tensorop/Transforms/ConvSupport.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::tensorop;
+
+FailureOr<ConvProblem>
+mlir::tensorop::matchSupportedConv(linalg::Conv2DNhwcHwcfOp op,
+                                   std::string &reason) {
+  auto shaped = [](Value v) { return dyn_cast<ShapedType>(v.getType()); };
+  ShapedType in = shaped(op.getDpsInputOperand(0)->get());
+  ShapedType flt = shaped(op.getDpsInputOperand(1)->get());
+  ShapedType out = shaped(op.getDpsInitOperand(0)->get());
+  if (!in || !flt || !out || !in.hasRank() || !flt.hasRank() ||
+      !out.hasRank()) {
+    reason = "operands are not ranked tensors or memrefs";
+    return failure();
+  }
+  if (!in.hasStaticShape() || !flt.hasStaticShape() || !out.hasStaticShape()) {
+    reason = "dynamic dimensions are not supported yet";
+    return failure();
+  }
+  if (!in.getElementType().isF32() || !flt.getElementType().isF32() ||
+      !out.getElementType().isF32()) {
+    llvm::raw_string_ostream os(reason);
+    os << "element types other than f32 are not supported for convolutions "
+          "yet (got "
+       << in.getElementType() << " * " << flt.getElementType() << " -> "
+       << out.getElementType() << ")";
+    return failure();
+  }
+  ConvProblem p;
+  p.n = in.getDimSize(0);
+  p.h = in.getDimSize(1);
+  p.w = in.getDimSize(2);
+  p.c = in.getDimSize(3);
+  p.r = flt.getDimSize(0);
+  p.s = flt.getDimSize(1);
+  p.f = flt.getDimSize(3);
+  auto strides = op.getStrides().getValues<int64_t>();
+  auto dilations = op.getDilations().getValues<int64_t>();
+  p.strideH = strides[0];
+  p.strideW = strides[1];
+  p.dilationH = dilations[0];
+  p.dilationW = dilations[1];
+  if (p.strideH < 1 || p.strideW < 1 || p.dilationH < 1 || p.dilationW < 1) {
+    reason = "strides and dilations must be positive";
+    return failure();
+  }
+  if (p.n == 0 || p.c == 0 || p.f == 0 || out.getDimSize(1) == 0 ||
+      out.getDimSize(2) == 0) {
+    reason = "empty convolutions are left to the upstream lowering";
+    return failure();
+  }
+  // The op's input may hold more rows or columns than the output uses (the
+  // stride does not divide them): the kernel computes the output's extent.
+  if (out.getDimSize(1) != p.outH() || out.getDimSize(2) != p.outW() ||
+      out.getDimSize(0) != p.n || out.getDimSize(3) != p.f) {
+    reason = "the output shape is not the one the input, filter, strides "
+             "and dilations give";
+    return failure();
+  }
+  return p;
+}
+
+std::optional<std::array<int64_t, 4>>
+mlir::tensorop::foldableZeroPad(tensor::PadOp pad) {
+  SmallVector<int64_t> low(pad.getStaticLow()), high(pad.getStaticHigh());
+  if (low.size() != 4 || high.size() != 4 || !pad.getLow().empty() ||
+      !pad.getHigh().empty())
+    return std::nullopt;
+  if (low[0] || high[0] || low[3] || high[3])
+    return std::nullopt;
+  Value yielded = pad.getConstantPaddingValue();
+  FloatAttr value;
+  if (!yielded || !matchPattern(yielded, m_Constant(&value)) ||
+      !value.getValue().isPosZero())
+    return std::nullopt;
+  return std::array<int64_t, 4>{low[1], high[1], low[2], high[2]};
+}
+
+std::string mlir::tensorop::unsupportedConvReason(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  if (isa<linalg::Conv2DNchwFchwOp>(op))
+    return (name + " (NCHW input, FCHW filter) on memrefs is not on the "
+                   "sketch path, which takes linalg.conv_2d_nhwc_hwcf; on "
+                   "tensors, tensorop-conv-to-nhwc (run by "
+                   "--tensorop-pipeline) computes it as one")
+        .str();
+  if (isa<linalg::DepthwiseConv2DNhwcHwcOp>(op))
+    return (name + " (one filter per channel, no reduction over channels) is "
+                   "not on the sketch path yet, which takes "
+                   "linalg.conv_2d_nhwc_hwcf")
+        .str();
+  return (name + " is not on the sketch path, which takes "
+                 "linalg.conv_2d_nhwc_hwcf")
+      .str();
+}

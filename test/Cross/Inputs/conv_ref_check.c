@@ -1,0 +1,66 @@
+// Checks void conv(const float *in, const float *flt, float *out) (input
+// NHWC, filter HWCF, output NHWC; the shape from -D macros: N H W C F R S
+// SH SW DH DW PT PB PL PR) against an fp64 reference on NaN-prefilled
+// output, with the MEASURE.md bound (K = R*S*C, c = 2, u = 6e-8); prints
+// "failures: N" and the largest error/bound ratio. Freestanding POSIX C, so
+// it runs under qemu-user when cross-compiled statically.
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+void conv(const float *in, const float *flt, float *out);
+
+#define OH ((H + PT + PB - DH * (R - 1) - 1) / SH + 1)
+#define OW ((W + PL + PR - DW * (S - 1) - 1) / SW + 1)
+
+int main(void) {
+  long nin = (long)N * H * W * C, nflt = (long)R * S * C * F;
+  long nout = (long)N * OH * OW * F;
+  float *in = malloc(4 * nin), *flt = malloc(4 * nflt), *out = malloc(4 * nout);
+  uint64_t st = 99;
+  for (long i = 0; i < nin; ++i) {
+    st = st * 6364136223846793005ull + 1442695040888963407ull;
+    in[i] = (float)((st >> 40) / 8388608.0 - 1.0);
+  }
+  for (long i = 0; i < nflt; ++i) {
+    st = st * 6364136223846793005ull + 1442695040888963407ull;
+    flt[i] = (float)((st >> 40) / 8388608.0 - 1.0);
+  }
+  for (long i = 0; i < nout; ++i)
+    out[i] = NAN;
+  conv(in, flt, out);
+  long bad = 0;
+  double maxRatio = 0, u = 6e-8, k = (double)R * S * C;
+  for (long n = 0; n < N; ++n)
+    for (long oh = 0; oh < OH; ++oh)
+      for (long ow = 0; ow < OW; ++ow)
+        for (long f = 0; f < F; ++f) {
+          double ref = 0, abs = 0;
+          for (long r = 0; r < R; ++r) {
+            long ih = oh * SH - PT + r * DH;
+            if (ih < 0 || ih >= H)
+              continue;
+            for (long s = 0; s < S; ++s) {
+              long iw = ow * SW - PL + s * DW;
+              if (iw < 0 || iw >= W)
+                continue;
+              for (long c = 0; c < C; ++c) {
+                double p = (double)in[((n * H + ih) * W + iw) * C + c] *
+                           flt[((r * S + s) * C + c) * F + f];
+                ref += p;
+                abs += fabs(p);
+              }
+            }
+          }
+          double got = out[((n * OH + oh) * OW + ow) * F + f];
+          double bound = 2 * k * u * abs + u * fabs(ref) + 1e-30;
+          double err = fabs(got - ref);
+          if (!(err <= bound))
+            ++bad;
+          if (!(err / bound <= maxRatio))
+            maxRatio = err / bound;
+        }
+  printf("failures: %ld\nmax_error_ratio: %g\n", bad, maxRatio);
+  return bad != 0;
+}

@@ -1,0 +1,19 @@
+// Convolutions on AVX2 (16 registers, masked loads through a mask register)
+// and split over threads (chunks of output rows, OpenMP).
+// REQUIRES: host-avx2, libomp
+// DEFINE: %{gen} = %python %tensorop_src/test/Integration/gen_conv_test.py
+// DEFINE: %{avx2} = tensorop-opt --tensorop-pipeline="target=x86-avx2" | %mlir-runner -e main -entry-point-result=void -O3 -shared-libs=%mlir_c_runner_utils
+// DEFINE: %{threads} = tensorop-opt --tensorop-pipeline="target=x86-avx2 threads=3" | %mlir-runner -e main -entry-point-result=void -O3 -shared-libs=%mlir_c_runner_utils,%libomp
+
+// RUN: %{gen} --h 7 --w 9 --c 3 --f 17 --pad 1 | %{avx2} | FileCheck %s
+// RUN: %{gen} --h 11 --w 13 --c 17 --f 33 --stride 2 --pad 1 | %{avx2} | FileCheck %s
+// RUN: %{gen} --n 2 --h 9 --w 10 --c 33 --f 3 --r 7 --pad 3 --stride 2 | %{avx2} | FileCheck %s
+// RUN: %{gen} --h 12 --w 12 --c 5 --f 16 --dilation 2 --pad 2 | %{avx2} | FileCheck %s
+// RUN: %{gen} --n 2 --h 9 --w 10 --c 33 --f 19 --pad 1 | %{threads} | FileCheck %s
+// RUN: %{gen} --h 5 --w 10 --c 8 --f 16 --pad 1 --stride 2 | %{threads} | FileCheck %s
+// The threaded loop runs in an OpenMP team of the chunks' count.
+// RUN: %{gen} --n 2 --h 9 --w 10 --c 33 --f 19 --pad 1 | tensorop-opt --tensorop-pipeline="target=x86-avx2 threads=3" | FileCheck %s --check-prefix=OMP
+// OMP: omp.parallel num_threads
+
+// CHECK:      failures: 0{{$}}
+// CHECK-NEXT: max_error_ratio: {{[0-9.e+-]+$}}
