@@ -3,7 +3,7 @@
 # passes, -verify-diagnostics tests of bad input, JIT integration tests,
 # plugin tests, emitter unit and numeric tests. Then the sanitizer stage
 # (docs/Reliability.md): our code again with ASan and UBSan in build-asan/,
-# the lit subset below on it, and each libFuzzer harness for 45 s. Any
+# the lit subset below on it, and each libFuzzer harness for 30 s. Any
 # failure, sanitizer report or fuzzer finding fails the run.
 # TENSOROP_CI_SANITIZERS=0 leaves the sanitizer stage out (a quick local run).
 set -euo pipefail
@@ -57,9 +57,9 @@ set +e
   build-asan/test | tee build-asan/lit.log
 rc_asan=${PIPESTATUS[0]}
 set -e
-stage "fuzz (45 s each)"
+stage "fuzz (30 s each)"
 set +e
-bash scripts/fuzz.sh --seconds=45
+bash scripts/fuzz.sh --seconds=30
 rc_fuzz=$?
 set -e
 stage "done"
