@@ -92,9 +92,10 @@ std::string mlir::tensorop::unsupportedConvReason(Operation *op) {
                    "--tensorop-pipeline) computes it as one")
         .str();
   if (isa<linalg::DepthwiseConv2DNhwcHwcOp>(op))
-    return (name + " (one filter per channel, no reduction over channels) is "
-                   "not on the sketch path yet, which takes "
-                   "linalg.conv_2d_nhwc_hwcf")
+    return (name + " (one filter per channel, no reduction over channels) "
+                   "is not a GEMM and not on the sketch path; on tensors, "
+                   "tensorop-depthwise-conv (run by --tensorop-pipeline) "
+                   "vectorizes it")
         .str();
   return (name + " is not on the sketch path, which takes "
                  "linalg.conv_2d_nhwc_hwcf")
