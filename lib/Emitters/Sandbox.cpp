@@ -260,6 +260,7 @@ static Probe computeProbe() {
   options.maxOutputBytes = 1 << 20;
   {
     ProcessSpec spec;
+    spec.errorPrefix = "sandbox";
     spec.argv = {p.bwrap, "--version"};
     spec.environment = {"PATH=/usr/bin:/bin", "LC_ALL=C"};
     spec.timeoutSeconds = 10;
@@ -289,6 +290,7 @@ static Probe computeProbe() {
       "    pass\n"
       "print('ok')\n";
   ProcessSpec spec;
+  spec.errorPrefix = "sandbox";
   spec.argv = bwrapCommand(p, options, pickUid(), "", {p.python, "-c", kCheck});
   spec.bwrapInfoFd = true;
   spec.environment = sandboxEnvironment("/tmp", options);
@@ -410,6 +412,7 @@ mlir::tensorop::runSandboxed(StringRef scriptPath, StringRef stdinText,
 
   unsigned uid = pickUid();
   ProcessSpec spec;
+  spec.errorPrefix = "sandbox";
   spec.stdinText = stdinText.str();
   spec.timeoutSeconds = o.timeoutSeconds;
   spec.maxOutputBytes = o.maxOutputBytes;

@@ -112,7 +112,7 @@ Expected<ProcessResult> tensorop::runProcess(const ProcessSpec &spec) {
   // multithreaded host, only async-signal-safe calls are allowed.
   if (spec.argv.empty())
     return createStringError(inconvertibleErrorCode(),
-                             "process: no program to run");
+                             spec.errorPrefix + ": no program to run");
   std::vector<char *> argv, envp;
   for (const std::string &a : spec.argv)
     argv.push_back(const_cast<char *>(a.c_str()));
@@ -128,19 +128,19 @@ Expected<ProcessResult> tensorop::runProcess(const ProcessSpec &spec) {
   int stdinPair[2], outPipe[2], errPipe[2], execPipe[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, stdinPair) != 0)
     return createStringError(std::error_code(errno, std::generic_category()),
-                             "process: socketpair failed");
+                             spec.errorPrefix + ": socketpair failed");
   Fd inParent(aboveStdio(stdinPair[0])), inChild(aboveStdio(stdinPair[1]));
   if (::pipe2(outPipe, O_CLOEXEC) != 0)
     return createStringError(std::error_code(errno, std::generic_category()),
-                             "process: pipe failed");
+                             spec.errorPrefix + ": pipe failed");
   Fd outRead(aboveStdio(outPipe[0])), outWrite(aboveStdio(outPipe[1]));
   if (::pipe2(errPipe, O_CLOEXEC) != 0)
     return createStringError(std::error_code(errno, std::generic_category()),
-                             "process: pipe failed");
+                             spec.errorPrefix + ": pipe failed");
   Fd errRead(aboveStdio(errPipe[0])), errWrite(aboveStdio(errPipe[1]));
   if (::pipe2(execPipe, O_CLOEXEC) != 0)
     return createStringError(std::error_code(errno, std::generic_category()),
-                             "process: pipe failed");
+                             spec.errorPrefix + ": pipe failed");
   // The exec-error pipe sits above 3, where bwrap's info descriptor goes.
   Fd execRead(execPipe[0]),
       execWrite(::fcntl(execPipe[1], F_DUPFD_CLOEXEC, 10));
@@ -148,19 +148,19 @@ Expected<ProcessResult> tensorop::runProcess(const ProcessSpec &spec) {
   int infoPipe[2] = {-1, -1};
   if (spec.bwrapInfoFd && ::pipe2(infoPipe, O_CLOEXEC) != 0)
     return createStringError(std::error_code(errno, std::generic_category()),
-                             "process: pipe failed");
+                             spec.errorPrefix + ": pipe failed");
   Fd infoRead(infoPipe[0]), infoWrite(aboveStdio(infoPipe[1]));
   if (inParent.fd < 0 || inChild.fd < 0 || outRead.fd < 0 || outWrite.fd < 0 ||
       errRead.fd < 0 || errWrite.fd < 0 || execWrite.fd < 0 ||
       (spec.bwrapInfoFd && infoWrite.fd < 0))
     return createStringError(inconvertibleErrorCode(),
-                             "process: cannot set up pipes");
+                             spec.errorPrefix + ": cannot set up pipes");
 
   pid_t parent = ::getpid();
   pid_t pid = ::fork();
   if (pid < 0)
     return createStringError(std::error_code(errno, std::generic_category()),
-                             "process: fork failed");
+                             spec.errorPrefix + ": fork failed");
   if (pid == 0) {
     auto die = [&](int code) {
       int err = errno;
@@ -225,7 +225,7 @@ Expected<ProcessResult> tensorop::runProcess(const ProcessSpec &spec) {
     }
     return createStringError(
         std::error_code(execErrno, std::generic_category()),
-        "process: cannot start '" + spec.argv.front() +
+        spec.errorPrefix + ": cannot start '" + spec.argv.front() +
             "': " + std::strerror(execErrno));
   }
 

@@ -49,6 +49,8 @@ struct ProcessSpec {
   /// be gone, which the kernel allows only once every process in the
   /// namespace is.
   bool bwrapInfoFd = false;
+  /// What errors (the program could not be started) begin with.
+  std::string errorPrefix = "process";
 };
 
 struct ProcessResult {
