@@ -13,15 +13,16 @@ def TensorOpAnnotateSketch : Pass<"tensorop-annotate-sketch", "ModuleOp"> {
     advisor for a sketch, validates it against the target and attaches it as
     the `tensorop.sketch` attribute. Anything else (dynamic dimensions, other
     element types, broadcasting maps) is left for the upstream lowering, with
-    a remark that says why.
+    a remark that says why. An unknown target or advisor is an error where
+    the options are given, before any input is read.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"host\"",
-           "Target: host, x86-avx512, x86-avx2">,
+           "Target: host, x86-avx512, x86-avx2, riscv-rvv, arm-neon">,
     Option<"advisor", "advisor", "std::string", /*default=*/"\"builtin\"",
-           "Advisor: builtin">,
+           "Advisor: builtin, llm, replay:DIR">,
     Option<"db", "db", "std::string", /*default=*/"\"\"",
-           "Tuning database (tensorop tune) to read the best verified sketch of each op from; ops without a record fall back to the advisor">,
+           "Tuning database (tensorop tune) to read each op's best record on this machine from (confirmed records first); ops without a record fall back to the advisor">,
     Option<"hintsDir", "hints-dir", "std::string", /*default=*/"\"\"",
            "Directory of target hints (default: $TENSOROP_HINTS_DIR or the source tree's hints/)">,
     Option<"threads", "threads", "unsigned", /*default=*/"1",

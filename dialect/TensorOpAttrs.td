@@ -152,9 +152,17 @@ def TensorOp_GpuSketchAttr : TensorOp_Attr<"GpuSketch", "gpu_sketch"> {
         stages = 4, group_m = 8, ctas = 132, target = #tensorop.target<...>,
         source = "builtin">
     ```
-    Legality for the target and the problem is checked when the sketch is
-    applied (`tensorop-gpu-lower-matmul`), with a diagnostic that names the
-    field.
+    The verifier checks what holds whatever GEMM the sketch is applied to,
+    with a diagnostic that names the field: the kernel family and precision
+    (`wgmma`: bf16/f16 on an sm_90 target; `mma_sync`: not plain f32;
+    `ffma`: f32 only), positive tiles, `block_k` = 64, 1 or 2 `consumers`,
+    `block_m` a multiple of 64 x `consumers` and `block_n` one of 64, 128,
+    192, 256 (wgmma), 1..16 warps dividing the tile in steps of 16
+    (mma_sync), `stages` in [2, 8], `group_m` in [1, 64], clusters (wgmma
+    only) of at most 2 CTAs that fit in `ctas`. What depends on the GEMM
+    (the matmul's precision, TMA-aligned rows) and on the target's hints
+    (shared memory for the stages) is checked when the sketch is applied
+    (`tensorop-gpu-lower-matmul`), again naming the field.
   }];
   let parameters = (ins
     StringRefParameter<"kernel family">:$kernel,
@@ -167,6 +175,7 @@ def TensorOp_GpuSketchAttr : TensorOp_Attr<"GpuSketch", "gpu_sketch"> {
     DefaultValuedParameter<"int64_t", "1", "CTAs of a cluster down M">:$cluster_m,
     DefaultValuedParameter<"int64_t", "1", "CTAs of a cluster across N">:$cluster_n);
   let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
 }
 
 #endif // TENSOROP_ATTRS_TD

@@ -18,6 +18,11 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tools_dir = os.path.join(config.tensorop_obj_root, "bin")
 lib_dir = os.path.join(config.tensorop_obj_root, "lib")
 config.substitutions.append(("%tensorop_src", config.tensorop_src_root))
+config.substitutions.append(("%tensorop_obj", config.tensorop_obj_root))
+config.substitutions.append(("%tensorop_bin", tools_dir))
+# Built only where the CUDA toolkit and cuBLAS are.
+if os.path.exists(os.path.join(tools_dir, "tensorop-gpu-runner")):
+    config.available_features.add("gpu-runner")
 config.substitutions.append(("%tensorop_plugin", os.path.join(lib_dir, "TensorOpPlugin.so")))
 config.substitutions.append(("%mlir_c_runner_utils",
                              os.path.join(config.llvm_lib_dir, "libmlir_c_runner_utils.so")))

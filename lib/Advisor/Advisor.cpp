@@ -31,6 +31,18 @@ SketchAttr SketchChoice::toAttr(MLIRContext *ctx, const TargetHints &target,
                                 targetAttr, StringRef(source), threads);
 }
 
+llvm::Error mlir::tensorop::checkAdvisorName(llvm::StringRef spec) {
+  if (spec == "builtin" || spec == "llm")
+    return llvm::Error::success();
+  if (spec.starts_with("replay:")) {
+    if (spec.drop_front(strlen("replay:")).empty())
+      return llvm::createStringError("advisor 'replay:DIR' needs a directory");
+    return llvm::Error::success();
+  }
+  return llvm::createStringError("unknown advisor '" + spec + "' (known: " +
+                                 kAdvisorNames + ")");
+}
+
 SketchChoice SketchChoice::fromAttr(SketchAttr a) {
   SketchChoice c;
   c.mc = a.getMc();
@@ -54,16 +66,11 @@ SketchChoice SketchChoice::fromAttr(SketchAttr a) {
 
 llvm::Expected<std::unique_ptr<Advisor>>
 mlir::tensorop::createAdvisor(llvm::StringRef spec) {
+  if (llvm::Error e = checkAdvisorName(spec))
+    return std::move(e);
   if (spec == "builtin")
     return createBuiltinAdvisor();
   if (spec == "llm")
     return createLLMAdvisor();
-  if (spec.starts_with("replay:")) {
-    llvm::StringRef dir = spec.drop_front(strlen("replay:"));
-    if (dir.empty())
-      return llvm::createStringError("advisor 'replay:DIR' needs a directory");
-    return createReplayAdvisor(dir);
-  }
-  return llvm::createStringError("unknown advisor '" + spec +
-                                 "' (expected builtin, llm or replay:DIR)");
+  return createReplayAdvisor(spec.drop_front(strlen("replay:")));
 }

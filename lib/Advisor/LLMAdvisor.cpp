@@ -90,9 +90,9 @@ std::string recordPath(StringRef dir, const GemmProblem &p,
 /// (the text goes back to the model).
 class AnswerChecker {
 public:
-  AnswerChecker(const GemmProblem &p, const TargetHints &t,
+  AnswerChecker(const GemmProblem &, const TargetHints &t,
                 const ChoiceValidator &validator)
-      : p(p), t(t), validator(validator) {
+      : t(t), validator(validator) {
     ctx.getOrLoadDialect<TensorOpDialect>();
   }
 
@@ -209,7 +209,6 @@ private:
   llvm::Error fail(const llvm::Twine &why) {
     return llvm::createStringError(why);
   }
-  const GemmProblem &p;
   const TargetHints &t;
   const ChoiceValidator &validator;
   MLIRContext ctx;
@@ -247,8 +246,8 @@ public:
     for (unsigned attempt = 0; attempt <= maxCorrections; ++attempt) {
       llvm::Expected<ChatResponse> answer = client.chat(request);
       if (!answer) {
-        notesList.push_back("the LLM endpoint failed: " +
-                            llvm::toString(answer.takeError()));
+        notesList.push_back(AdvisorNote::warning(
+            "the LLM endpoint failed: " + llvm::toString(answer.takeError())));
         return fallback(*builtin, "the LLM endpoint failed");
       }
       promptTokenCount += answer->promptTokens;
@@ -256,18 +255,18 @@ public:
       llvm::Expected<SketchChoice> choice =
           checker.check(answer->content, source);
       if (choice) {
-        notesList.push_back(llvm::formatv("answer {0} accepted ({1} prompt + "
-                                          "{2} completion tokens{3})",
-                                          attempt + 1, promptTokenCount,
-                                          completionTokenCount,
-                                          answer->fromCache ? ", cached" : "")
-                                .str());
+        notesList.push_back(AdvisorNote::info(
+            llvm::formatv("answer {0} accepted ({1} prompt + {2} completion "
+                          "tokens{3})",
+                          attempt + 1, promptTokenCount, completionTokenCount,
+                          answer->fromCache ? ", cached" : "")
+                .str()));
         record(p, t, answer->content);
         return choice;
       }
       std::string why = llvm::toString(choice.takeError());
-      notesList.push_back(
-          llvm::formatv("answer {0} rejected: {1}", attempt + 1, why).str());
+      notesList.push_back(AdvisorNote::rejection(
+          llvm::formatv("answer {0} rejected: {1}", attempt + 1, why).str()));
       // The compile-and-test feedback: the model sees why and tries again.
       request.messages.push_back({"assistant", answer->content});
       request.messages.push_back(
@@ -308,7 +307,8 @@ private:
 
   SketchChoice fallback(SketchChoice builtin, StringRef why) {
     builtin.source = ("builtin (fallback: " + why + ")").str();
-    notesList.push_back("fell back to the builtin advisor: " + why.str());
+    notesList.push_back(
+        AdvisorNote::warning("fell back to the builtin advisor: " + why.str()));
     return builtin;
   }
 
@@ -346,7 +346,8 @@ public:
       return builtin.takeError();
     std::string path = recordPath(dir, p, t);
     auto fallback = [&](const std::string &why) {
-      notesList.push_back(why + "; fell back to the builtin advisor");
+      notesList.push_back(
+          AdvisorNote::warning(why + "; fell back to the builtin advisor"));
       SketchChoice c = *builtin;
       c.source = "builtin (fallback: " + why + ")";
       return c;
@@ -367,7 +368,8 @@ public:
     if (!c)
       return fallback("recorded answer rejected: " +
                       llvm::toString(c.takeError()));
-    notesList.push_back("recorded answer " + path + " accepted");
+    notesList.push_back(
+        AdvisorNote::info("recorded answer " + path + " accepted"));
     return c;
   }
 

@@ -206,6 +206,113 @@ int64_t SketchAttr::getVectorRegistersNeeded() const {
 }
 
 //===----------------------------------------------------------------------===//
+// GpuSketchAttr
+//===----------------------------------------------------------------------===//
+
+std::optional<int64_t> mlir::tensorop::gpuComputeCapability(StringRef chip) {
+  if (!chip.consume_front("sm_"))
+    return std::nullopt;
+  chip.consume_back("a");
+  int64_t sm;
+  if (chip.getAsInteger(10, sm) || sm < 10)
+    return std::nullopt;
+  return sm;
+}
+
+std::optional<GpuSketchViolation>
+mlir::tensorop::findGpuSketchViolation(const GpuSketchFields &s, int64_t sm) {
+  auto fail = [](StringRef field, const llvm::Twine &why) {
+    return GpuSketchViolation{field, why.str()};
+  };
+  if (s.kernel != "wgmma" && s.kernel != "mma_sync" && s.kernel != "ffma")
+    return fail("kernel", "must be \"wgmma\", \"mma_sync\" or \"ffma\", got \"" +
+                              s.kernel + "\"");
+  if (s.precision != "bf16" && s.precision != "f16" &&
+      s.precision != "tf32" && s.precision != "f32")
+    return fail("precision", "must be \"bf16\", \"f16\", \"tf32\" or "
+                             "\"f32\", got \"" +
+                                 s.precision + "\"");
+  for (auto [field, value] : {std::pair<StringRef, int64_t>{"block_m", s.blockM},
+                              {"block_n", s.blockN},
+                              {"block_k", s.blockK}})
+    if (value < 1)
+      return fail(field, "must be positive, got " + llvm::Twine(value));
+  if (s.ctas < 0)
+    return fail("ctas", "must be 0 (one CTA per tile) or positive, got " +
+                            llvm::Twine(s.ctas));
+  if (s.kernel != "wgmma" && (s.clusterM != 1 || s.clusterN != 1))
+    return fail(s.clusterN != 1 ? "cluster_n" : "cluster_m",
+                "only the wgmma kernel uses thread-block clusters");
+  if (s.kernel == "wgmma") {
+    if (sm < 90)
+      return fail("kernel", "wgmma needs sm_90a; the target is sm_" +
+                                llvm::Twine(sm));
+    if (s.precision != "bf16" && s.precision != "f16")
+      return fail("kernel",
+                  "wgmma with a row-major B takes bf16/f16 only, not " +
+                      s.precision);
+    if (s.blockK != 64)
+      return fail("block_k", "must be 64 (one 128-byte swizzle row)");
+    if (s.consumers < 1 || s.consumers > 2)
+      return fail("consumers", "must be 1 or 2");
+    if (s.blockM % (64 * s.consumers))
+      return fail("block_m", "must be a multiple of 64 * consumers");
+    if (s.blockN % 64 || s.blockN > 256 || s.blockN < 64)
+      return fail("block_n", "must be 64, 128, 192 or 256");
+    if (s.clusterM < 1 || s.clusterN < 1 || s.clusterM * s.clusterN > 2)
+      return fail(s.clusterN > 1 ? "cluster_n" : "cluster_m",
+                  "clusters of at most 2 CTAs (1x1, 2x1 or 1x2), got " +
+                      llvm::Twine(s.clusterM) + "x" + llvm::Twine(s.clusterN));
+    if (s.ctas > 0 && s.ctas < s.clusterM * s.clusterN)
+      return fail("ctas", "a grid of " + llvm::Twine(s.ctas) +
+                              " CTAs cannot hold one cluster");
+  } else if (s.kernel == "mma_sync") {
+    if (s.precision == "f32")
+      return fail("kernel", "plain fp32 has no mma.sync (use ffma, or "
+                            "tensorop.precision = \"tf32\")");
+    if (s.warpsM < 1 || s.warpsN < 1 || s.warpsM * s.warpsN > 16)
+      return fail("warps_m", "warps_m x warps_n must be 1..16 warps");
+    if (s.blockM % (16 * s.warpsM))
+      return fail("block_m", "must be a multiple of 16 * warps_m");
+    if (s.blockN % (16 * s.warpsN))
+      return fail("block_n", "must be a multiple of 16 * warps_n");
+  } else if (s.precision != "f32") {
+    return fail("kernel", "ffma is the plain fp32 kernel; the sketch's "
+                          "precision is " +
+                              s.precision);
+  }
+  if (s.stages < 2 || s.stages > 8)
+    return fail("stages", "must be in [2, 8]");
+  if (s.groupM < 1 || s.groupM > 64)
+    return fail("group_m", "must be in [1, 64]");
+  return std::nullopt;
+}
+
+LogicalResult GpuSketchAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, StringRef kernel,
+    StringRef precision, int64_t blockM, int64_t blockN, int64_t blockK,
+    int64_t warpsM, int64_t warpsN, int64_t consumers, int64_t stages,
+    int64_t groupM, int64_t ctas, TargetAttr target, StringRef source,
+    int64_t clusterM, int64_t clusterN) {
+  if (!target)
+    return emitError() << "gpu_sketch needs a target";
+  std::optional<int64_t> sm = gpuComputeCapability(target.getCpu());
+  if (!sm)
+    return emitError() << "gpu_sketch field 'target': '" << target.getName()
+                       << "' is not an NVIDIA target (its cpu is '"
+                       << target.getCpu() << "', not an sm_<N> chip)";
+  GpuSketchFields fields{kernel, precision, blockM,    blockN,
+                         blockK, warpsM,    warpsN,    consumers,
+                         stages, groupM,    ctas,      clusterM,
+                         clusterN};
+  if (std::optional<GpuSketchViolation> v = findGpuSketchViolation(fields, *sm))
+    return emitError() << "gpu_sketch field '" << v->field << "': " << v->why;
+  if (source.empty())
+    return emitError() << "gpu_sketch source (provenance) must not be empty";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // UKernelOp
 //===----------------------------------------------------------------------===//
 

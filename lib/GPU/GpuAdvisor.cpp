@@ -201,82 +201,41 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
   return c;
 }
 
+GpuSketchFields GpuSketchChoice::fields() const {
+  return {kernel, precision, blockM, blockN,   blockK,   warpsM,  warpsN,
+          consumers, stages, groupM, ctas, clusterM, clusterN};
+}
+
 llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
                                            const GpuGemmProblem &p,
                                            const GpuTarget &t) {
   auto fail = [](llvm::StringRef field, const llvm::Twine &why) {
     return llvm::createStringError("gpu_sketch field '" + field + "': " + why);
   };
-  if (s.kernel != "wgmma" && s.kernel != "mma_sync" && s.kernel != "ffma")
-    return fail("kernel",
-                "must be \"wgmma\", \"mma_sync\" or \"ffma\", got \"" +
-                    s.kernel + "\"");
+  // The sketch's own rules: those of the #tensorop.gpu_sketch verifier.
+  if (std::optional<GpuSketchViolation> v =
+          findGpuSketchViolation(s.fields(), t.sm))
+    return fail(v->field, v->why);
+  // The problem's and the target hints' rules.
   if (s.precision != p.precision)
     return fail("precision", "is \"" + s.precision +
                                  "\" but the matmul "
                                  "computes in " +
                                  p.precision);
-  if (s.kernel != "wgmma" && (s.clusterM != 1 || s.clusterN != 1))
-    return fail(s.clusterN != 1 ? "cluster_n" : "cluster_m",
-                "only the wgmma kernel uses thread-block clusters");
   if (s.kernel == "wgmma") {
-    if (t.sm < 90)
-      return fail("kernel", "wgmma needs sm_90a; target " + t.hints.name +
-                                " is sm_" + llvm::Twine(t.sm));
-    if (p.precision != "bf16" && p.precision != "f16")
-      return fail("kernel",
-                  "wgmma with a row-major B takes bf16/f16 only, not " +
-                      p.precision);
     if (!tmaAligned(p))
       return fail("kernel",
                   llvm::formatv("TMA needs 16-byte aligned rows (K and "
                                 "N multiples of 8), got K={0} N={1}",
                                 p.k, p.n)
                       .str());
-    if (s.blockK != 64)
-      return fail("block_k", "must be 64 (one 128-byte swizzle row)");
-    if (s.consumers < 1 || s.consumers > 2)
-      return fail("consumers", "must be 1 or 2");
-    if (s.blockM % (64 * s.consumers))
-      return fail("block_m", "must be a multiple of 64 * consumers");
-    if (s.blockN % 64 || s.blockN > 256 || s.blockN < 64)
-      return fail("block_n", "must be 64, 128, 192 or 256");
-    if (s.clusterM < 1 || s.clusterN < 1 || s.clusterM * s.clusterN > 2)
-      return fail(s.clusterN > 1 ? "cluster_n" : "cluster_m",
-                  llvm::formatv("clusters of at most 2 CTAs (1x1, 2x1 or "
-                                "1x2), got {0}x{1}",
-                                s.clusterM, s.clusterN)
-                      .str());
-    if (s.ctas > 0 && s.ctas < s.clusterM * s.clusterN)
-      return fail("ctas", "a grid of " + llvm::Twine(s.ctas) +
-                              " CTAs cannot hold one cluster");
     int64_t smem = s.stages * (s.blockM + s.blockN) * 128 + 16 * s.stages;
     if (smem > t.maxSharedPerBlock)
       return fail("stages", llvm::formatv("{0} stages need {1} bytes of shared "
                                           "memory; the target allows {2}",
                                           s.stages, smem, t.maxSharedPerBlock)
                                 .str());
-  } else if (s.kernel == "mma_sync") {
-    if (p.precision == "f32")
-      return fail("kernel", "plain fp32 has no mma.sync (use ffma, or "
-                            "tensorop.precision = \"tf32\")");
-    if (s.warpsM < 1 || s.warpsN < 1 || s.warpsM * s.warpsN > 16)
-      return fail("warps_m", "warps_m x warps_n must be 1..16 warps");
-    if (s.blockM % (16 * s.warpsM))
-      return fail("block_m", "must be a multiple of 16 * warps_m");
-    if (s.blockN % (16 * s.warpsN))
-      return fail("block_n", "must be a multiple of 16 * warps_n");
-  } else {
-    if (p.precision != "f32")
-      return fail("kernel",
-                  "ffma is the plain fp32 kernel; the matmul computes "
-                  "in " +
-                      p.precision);
   }
-  if (s.stages < 2 || s.stages > 8)
-    return fail("stages", "must be in [2, 8]");
-  if (s.groupM < 1 || s.groupM > 64)
-    return fail("group_m", "must be in [1, 64]");
   return llvm::Error::success();
 }
 

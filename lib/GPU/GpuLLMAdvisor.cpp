@@ -25,7 +25,7 @@ static std::string readText(const std::string &path) {
 llvm::Expected<GpuSketchChoice>
 mlir::tensorop::proposeGpuSketchWithLLM(const GpuGemmProblem &p,
                                         const GpuTarget &t,
-                                        std::vector<std::string> &notes) {
+                                        std::vector<AdvisorNote> &notes) {
   llvm::Expected<LLMConfig> config = LLMConfig::fromEnvironment();
   if (!config)
     return llvm::createStringError("advisor 'llm': " +
@@ -57,28 +57,29 @@ mlir::tensorop::proposeGpuSketchWithLLM(const GpuGemmProblem &p,
   auto fallback = [&](const std::string &why) {
     GpuSketchChoice c = *builtin;
     c.source = "builtin (fallback: " + why + ")";
-    notes.push_back("fell back to the builtin sketch: " + why);
+    notes.push_back(
+        AdvisorNote::warning("fell back to the builtin sketch: " + why));
     return c;
   };
   for (unsigned attempt = 0; attempt <= retries; ++attempt) {
     llvm::Expected<ChatResponse> answer = client.chat(request);
     if (!answer) {
-      notes.push_back("the LLM endpoint failed: " +
-                      llvm::toString(answer.takeError()));
+      notes.push_back(AdvisorNote::warning(
+          "the LLM endpoint failed: " + llvm::toString(answer.takeError())));
       return fallback("the LLM endpoint failed");
     }
     llvm::Expected<GpuSketchChoice> c =
         checkGpuSketchAnswer(answer->content, p, t, *builtin, source);
     if (c) {
-      notes.push_back(llvm::formatv("answer {0} accepted: {1}{2}", attempt + 1,
-                                    c->describe(),
-                                    answer->fromCache ? " (cached)" : "")
-                          .str());
+      notes.push_back(AdvisorNote::info(
+          llvm::formatv("answer {0} accepted: {1}{2}", attempt + 1,
+                        c->describe(), answer->fromCache ? " (cached)" : "")
+              .str()));
       return c;
     }
     std::string why = llvm::toString(c.takeError());
-    notes.push_back(
-        llvm::formatv("answer {0} rejected: {1}", attempt + 1, why).str());
+    notes.push_back(AdvisorNote::rejection(
+        llvm::formatv("answer {0} rejected: {1}", attempt + 1, why).str()));
     // The model sees why and tries again.
     request.messages.push_back({"assistant", answer->content});
     request.messages.push_back(

@@ -1,21 +1,20 @@
-//===- GpuLowerMatmul.cpp - linalg.matmul -> gpu.launch_func of PTX
-//--------===//
+//===- GpuLowerMatmul.cpp - Sketched linalg.matmul -> PTX kernel launch ---===//
 //
-// tensorop-gpu-lower-matmul: for each memref linalg.matmul, a gpu.module
-// holding one gpu.func whose body is the PTX an NVIDIA emitter printed (one
-// llvm.inline_asm taking the kernel arguments), and a gpu.launch_func in
-// place of the matmul. The sketch (#tensorop.gpu_sketch) says which emitter
-// and which tile; the emitter answers with the launch shape.
+// tensorop-gpu-apply-sketch: for each memref linalg.matmul carrying a
+// #tensorop.gpu_sketch, a gpu.module holding one gpu.func whose body is the
+// PTX an NVIDIA emitter printed (one llvm.inline_asm taking the kernel
+// arguments), and a gpu.launch_func in place of the matmul. The sketch says
+// which emitter and which tile; the emitter answers with the launch shape.
+// tensorop-gpu-lower-matmul runs tensorop-gpu-annotate-sketch and then this
+// pass, for a module whose matmuls may carry no sketch yet.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/GPU/GpuAdvisor.h"
 #include "tensorop/GPU/GpuEmitter.h"
-#include "tensorop/GPU/GpuSearchSpace.h"
 #include "tensorop/GPU/Passes.h"
 #include "tensorop/Transforms/GpuMatmulSupport.h"
-#include "tensorop/Tuner/TuningDB.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -32,6 +31,9 @@
 #include "llvm/Support/FormatVariadic.h"
 
 namespace mlir::tensorop {
+#define GEN_PASS_DECL_TENSOROPGPUANNOTATESKETCH
+#define GEN_PASS_DECL_TENSOROPGPUAPPLYSKETCH
+#define GEN_PASS_DEF_TENSOROPGPUAPPLYSKETCH
 #define GEN_PASS_DECL_TENSOROPGPULOWERMATMUL
 #define GEN_PASS_DEF_TENSOROPGPULOWERMATMUL
 #include "GpuPasses.h.inc"
@@ -42,7 +44,6 @@ namespace mlir::tensorop {
 using namespace mlir;
 using namespace mlir::tensorop;
 
-static constexpr llvm::StringLiteral kGpuSketchAttr = "tensorop.gpu_sketch";
 static constexpr llvm::StringLiteral kLaunchAttr = "tensorop.launch";
 static constexpr llvm::StringLiteral kTensorMapFn = "tensoropGpuTensorMap2D";
 static constexpr llvm::StringLiteral kSmemGlobal = "tensorop_smem";
@@ -73,8 +74,8 @@ static linalg::FillOp zeroFillBefore(linalg::MatmulOp op, Value c) {
 }
 
 namespace {
-struct GpuLowerMatmulPass
-    : public tensorop::impl::TensorOpGpuLowerMatmulBase<GpuLowerMatmulPass> {
+struct GpuApplySketchPass
+    : public tensorop::impl::TensorOpGpuApplySketchBase<GpuApplySketchPass> {
   using Base::Base;
 
   /// gpu-module-to-binary later in the pipeline translates the gpu.module
@@ -84,56 +85,91 @@ struct GpuLowerMatmulPass
     registerTensorOpGpuTranslations(registry);
   }
 
+  /// Refuses a bad target or advisor name where the options were written,
+  /// before any input is read (the pipeline checks the same names).
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) override {
+    if (failed(Pass::initializeOptions(options, errorHandler)))
+      return failure();
+    if (!llvm::is_contained(supportedGpuTargets(), target))
+      return errorHandler("tensorop-gpu-lower-matmul: unknown target '" +
+                          target + "' (known: " +
+                          llvm::join(supportedGpuTargets(), ", ") + ")");
+    if (llvm::Error e = checkGpuAdvisorName(advisor))
+      return errorHandler("tensorop-gpu-lower-matmul: " +
+                          llvm::toString(std::move(e)));
+    return success();
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<linalg::MatmulOp> matmuls;
     module.walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
     if (matmuls.empty())
       return;
-    llvm::Expected<GpuTarget> gpuTarget = loadGpuTarget(target, hintsDir);
-    if (!gpuTarget) {
-      module.emitError() << llvm::toString(gpuTarget.takeError());
-      return signalPassFailure();
-    }
-    if (advisor != "builtin" && advisor != "llm") {
-      matmuls.front().emitError()
-          << "advisor '" << advisor
-          << "' is not available for NVIDIA targets (use 'builtin', 'llm' "
-             "or a #tensorop.gpu_sketch on the matmul)";
-      return signalPassFailure();
-    }
-    if (!db.empty()) {
-      llvm::Expected<std::unique_ptr<TuningDB>> opened =
-          TuningDB::open(db, /*readOnly=*/true);
-      if (!opened) {
-        matmuls.front().emitError()
-            << "tensorop: " << llvm::toString(opened.takeError());
-        return signalPassFailure();
-      }
-      tuned = std::move(*opened);
-      MLIRContext *ctx = &getContext();
-      tuned->setConfigHasher([ctx](llvm::StringRef config) {
-        return gpuConfigHashOfText(ctx, config);
-      });
-    }
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     UnitAttr::get(&getContext()));
     for (linalg::MatmulOp op : matmuls)
-      if (failed(lower(op, *gpuTarget)))
+      if (failed(lower(op)))
         return signalPassFailure();
   }
 
-  LogicalResult lower(linalg::MatmulOp op, const GpuTarget &t);
-  FailureOr<std::optional<GpuSketchChoice>>
-  lookupTuned(linalg::MatmulOp op, const GpuGemmProblem &p,
-              const GpuTarget &t);
-  std::shared_ptr<TuningDB> tuned; // shared: passes are copyable
+  LogicalResult lower(linalg::MatmulOp op);
+  /// The hints of the sketch's target, read once per target.
+  FailureOr<const GpuTarget *> targetOf(linalg::MatmulOp op,
+                                        GpuSketchAttr sketch);
   func::FuncOp tensorMapFunction(ModuleOp module);
+  llvm::StringMap<GpuTarget> targets;
   unsigned counter = 0;
+};
+
+/// tensorop-gpu-annotate-sketch, then tensorop-gpu-apply-sketch: the two
+/// halves with one set of options, for a module whose matmuls may carry no
+/// sketch yet.
+struct GpuLowerMatmulPass
+    : public tensorop::impl::TensorOpGpuLowerMatmulBase<GpuLowerMatmulPass> {
+  using Base::Base;
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    registerTensorOpGpuTranslations(registry);
+  }
+
+  void runOnOperation() override {
+    TensorOpGpuAnnotateSketchOptions annotate;
+    annotate.target = target;
+    annotate.advisor = advisor;
+    annotate.hintsDir = hintsDir;
+    annotate.db = db;
+    TensorOpGpuApplySketchOptions apply;
+    apply.hintsDir = hintsDir;
+    apply.emitterDir = emitterDir;
+    apply.emitterTimeout = emitterTimeout;
+    OpPassManager pm(ModuleOp::getOperationName());
+    pm.addPass(createTensorOpGpuAnnotateSketch(annotate));
+    pm.addPass(createTensorOpGpuApplySketch(apply));
+    if (failed(runPipeline(pm, getOperation())))
+      signalPassFailure();
+  }
 };
 } // namespace
 
-func::FuncOp GpuLowerMatmulPass::tensorMapFunction(ModuleOp module) {
+FailureOr<const GpuTarget *>
+GpuApplySketchPass::targetOf(linalg::MatmulOp op, GpuSketchAttr sketch) {
+  StringRef name = sketch.getTarget().getName();
+  auto it = targets.find(name);
+  if (it != targets.end())
+    return &it->second;
+  llvm::Expected<GpuTarget> loaded = loadGpuTarget(name, hintsDir);
+  if (!loaded) {
+    op.emitError() << llvm::toString(loaded.takeError());
+    return failure();
+  }
+  return &targets.try_emplace(name, std::move(*loaded)).first->second;
+}
+
+func::FuncOp GpuApplySketchPass::tensorMapFunction(ModuleOp module) {
   if (auto fn = module.lookupSymbol<func::FuncOp>(kTensorMapFn))
     return fn;
   OpBuilder b(module.getBodyRegion());
@@ -147,48 +183,7 @@ func::FuncOp GpuLowerMatmulPass::tensorMapFunction(ModuleOp module) {
   return fn;
 }
 
-/// The best verified record of the tuning database for this GEMM on this
-/// target (said in a remark), nullopt if there is none (also said).
-FailureOr<std::optional<GpuSketchChoice>>
-GpuLowerMatmulPass::lookupTuned(linalg::MatmulOp op, const GpuGemmProblem &p,
-                                const GpuTarget &t) {
-  std::string signature = gpuOpSignature(p);
-  size_t reported = tuned->warnings().size();
-  llvm::Expected<std::optional<CandidateRecord>> best =
-      tuned->best(signature, t.hints.name);
-  // Rows that failed their integrity checks were skipped: say which.
-  for (size_t i = reported; i < tuned->warnings().size(); ++i)
-    op.emitWarning() << "tensorop: " << tuned->warnings()[i];
-  if (!best) {
-    op.emitError() << "tensorop: " << llvm::toString(best.takeError());
-    return failure();
-  }
-  if (!*best) {
-    op.emitRemark() << "tensorop: no verified record in " << tuned->path()
-                    << " for '" << signature << "' on '" << t.hints.name
-                    << "'; using the advisor";
-    return std::optional<GpuSketchChoice>();
-  }
-  const CandidateRecord &r = **best;
-  auto attr = dyn_cast_or_null<GpuSketchAttr>(
-      parseAttribute(r.config, op.getContext()));
-  if (!attr) {
-    op.emitError() << "tensorop: record " << r.configHash << " in "
-                   << tuned->path()
-                   << " holds no valid #tensorop.gpu_sketch: " << r.config;
-    return failure();
-  }
-  GpuSketchChoice c = GpuSketchChoice::fromAttr(attr);
-  c.source = "db:" + r.configHash;
-  op.emitRemark() << "tensorop: using the tuned sketch " << r.configHash
-                  << " from " << tuned->path() << " ("
-                  << llvm::formatv("{0:F1}", r.gflops.value_or(0) / 1000)
-                  << " TFLOP/s when measured)";
-  return std::optional<GpuSketchChoice>(c);
-}
-
-LogicalResult GpuLowerMatmulPass::lower(linalg::MatmulOp op,
-                                        const GpuTarget &t) {
+LogicalResult GpuApplySketchPass::lower(linalg::MatmulOp op) {
   MLIRContext *ctx = op.getContext();
   Value a = op.getDpsInputOperand(0)->get();
   Value bv = op.getDpsInputOperand(1)->get();
@@ -206,41 +201,18 @@ LogicalResult GpuLowerMatmulPass::lower(linalg::MatmulOp op,
   linalg::FillOp fill = zeroFillBefore(op, c);
   p.accumulate = !fill;
 
-  // The sketch: the one on the op, or the advisor's.
-  GpuSketchChoice sketch;
-  FailureOr<std::optional<GpuSketchChoice>> fromDb =
-      std::optional<GpuSketchChoice>();
-  if (!op->hasAttr(kGpuSketchAttr) && tuned)
-    fromDb = lookupTuned(op, p, t);
-  if (failed(fromDb))
+  // The sketch: its own rules were checked by the attribute's verifier,
+  // the problem's and the target's are checked here.
+  auto attr = op->getAttrOfType<GpuSketchAttr>(kGpuSketchAttrName);
+  if (!attr)
+    return op.emitError() << "linalg.matmul carries no #tensorop.gpu_sketch "
+                             "(run tensorop-gpu-annotate-sketch first, or "
+                             "tensorop-gpu-lower-matmul)";
+  FailureOr<const GpuTarget *> target = targetOf(op, attr);
+  if (failed(target))
     return failure();
-  if (auto attr = op->getAttrOfType<GpuSketchAttr>(kGpuSketchAttr)) {
-    sketch = GpuSketchChoice::fromAttr(attr);
-  } else if (*fromDb) {
-    sketch = **fromDb;
-  } else if (advisor == "llm") {
-    std::vector<std::string> notes;
-    llvm::Expected<GpuSketchChoice> proposed =
-        proposeGpuSketchWithLLM(p, t, notes);
-    // What the model went through: rejections and fallbacks are warnings.
-    for (const std::string &note : notes) {
-      if (llvm::StringRef(note).contains("rejected") ||
-          llvm::StringRef(note).contains("fell back") ||
-          llvm::StringRef(note).contains("failed"))
-        op.emitWarning() << "tensorop: advisor 'llm': " << note;
-      else
-        op.emitRemark() << "tensorop: advisor 'llm': " << note;
-    }
-    if (!proposed)
-      return op.emitError() << llvm::toString(proposed.takeError());
-    sketch = *proposed;
-  } else {
-    llvm::Expected<GpuSketchChoice> proposed = proposeGpuSketch(p, t);
-    if (!proposed)
-      return op.emitError() << "advisor 'builtin' failed: "
-                            << llvm::toString(proposed.takeError());
-    sketch = *proposed;
-  }
+  const GpuTarget &t = **target;
+  GpuSketchChoice sketch = GpuSketchChoice::fromAttr(attr);
   if (llvm::Error e = checkGpuSketch(sketch, p, t))
     return op.emitError() << "illegal sketch for " << t.hints.name << ": "
                           << llvm::toString(std::move(e));
@@ -299,7 +271,7 @@ LogicalResult GpuLowerMatmulPass::lower(linalg::MatmulOp op,
                      b.getDenseI32ArrayAttr({int32_t(emitted->cluster[0]),
                                              int32_t(emitted->cluster[1]),
                                              int32_t(emitted->cluster[2])}));
-  gpuFunc->setAttr(kGpuSketchAttr, sketchAttr);
+  gpuFunc->setAttr(kGpuSketchAttrName, sketchAttr);
   {
     std::string launch;
     llvm::raw_string_ostream os(launch);
@@ -375,7 +347,7 @@ LogicalResult GpuLowerMatmulPass::lower(linalg::MatmulOp op,
                                           smemBytes, hostArgs,
                                           /*asyncTokenType=*/nullptr,
                                           /*asyncDependencies=*/{}, cluster);
-  launch->setAttr(kGpuSketchAttr, sketchAttr);
+  launch->setAttr(kGpuSketchAttrName, sketchAttr);
   if (fill)
     fill.erase();
   op.erase();
@@ -384,6 +356,8 @@ LogicalResult GpuLowerMatmulPass::lower(linalg::MatmulOp op,
 
 void mlir::tensorop::registerTensorOpGpuPasses() {
   static bool once = [] {
+    registerTensorOpGpuAnnotateSketch();
+    registerTensorOpGpuApplySketch();
     registerTensorOpGpuLowerMatmul();
     return true;
   }();

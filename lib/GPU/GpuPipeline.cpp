@@ -1,8 +1,12 @@
 //===- GpuPipeline.cpp - The NVIDIA lowering pipeline ---------------------===//
 //
-// bufferize -> tensorop-gpu-lower-matmul -> (device) convert-gpu-to-nvvm with
-// bare-pointer kernel arguments -> (host) func/memref/arith/cf to LLVM ->
-// gpu-to-llvm -> gpu-module-to-binary (ptxas of the CUDA toolkit). The result
+// Built from typed pass options, never from pipeline text (see
+// lib/Transforms/Pipeline.cpp).
+//
+// bufferize -> tensorop-gpu-annotate-sketch -> tensorop-gpu-apply-sketch ->
+// (device) convert-gpu-to-nvvm with bare-pointer kernel arguments -> (host)
+// func/memref/arith/cf to LLVM -> gpu-to-llvm -> gpu-module-to-binary (ptxas
+// of the CUDA toolkit). The result
 // is LLVM dialect plus a gpu.binary; its translation to LLVM IR embeds the
 // cubin and loads it at program start through the mgpu* runtime functions
 // (libtensorop_cuda_runtime).
@@ -10,6 +14,24 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorop/GPU/Passes.h"
+#include "tensorop/Targets/TargetHints.h"
+
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -21,6 +43,11 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
+
+namespace mlir::tensorop {
+#define GEN_PASS_DECL_TENSOROPGPULOWERMATMUL
+#include "GpuPasses.h.inc"
+} // namespace mlir::tensorop
 
 using namespace mlir;
 using namespace mlir::tensorop;
@@ -43,30 +70,29 @@ std::string mlir::tensorop::findCudaToolkit() {
   return "";
 }
 
+llvm::Error mlir::tensorop::checkGpuAdvisorName(llvm::StringRef advisor) {
+  if (advisor == "builtin" || advisor == "llm")
+    return llvm::Error::success();
+  return llvm::createStringError(
+      "advisor '" + advisor +
+      "' is not available for NVIDIA targets (known: builtin, llm; or a "
+      "#tensorop.gpu_sketch on the matmul)");
+}
+
 LogicalResult mlir::tensorop::buildTensorOpGpuPipeline(
     OpPassManager &pm, const GpuPipelineOptions &options, std::string &error) {
-  auto hasSpace = [](llvm::StringRef s) {
-    return s.find_first_of(" {}\"") != llvm::StringRef::npos;
-  };
-  if (hasSpace(options.hintsDir) || hasSpace(options.emitterDir) ||
-      hasSpace(options.db)) {
-    error = "hints-dir, emitter-dir and db must not contain spaces, braces "
-            "or quotes";
+  if (!llvm::is_contained(supportedGpuTargets(), options.target)) {
+    error = "target '" + options.target + "' is not an NVIDIA target (known: ";
+    llvm::ListSeparator sep;
+    for (llvm::StringRef t : supportedGpuTargets())
+      error += (llvm::Twine(sep) + t).str();
+    error += ")";
     return failure();
   }
-  std::string lower = "tensorop-gpu-lower-matmul{target=" + options.target +
-                      " advisor=" + options.advisor;
-  if (!options.hintsDir.empty())
-    lower += " hints-dir=" + options.hintsDir;
-  if (!options.emitterDir.empty())
-    lower += " emitter-dir=" + options.emitterDir;
-  if (!options.db.empty())
-    lower += " db=" + options.db;
-  lower += "}";
-  std::string kernels = "one-shot-bufferize{bufferize-function-boundaries "
-                        "function-boundary-type-conversion=identity-layout-map}"
-                        "," +
-                        lower + ",canonicalize,cse";
+  if (llvm::Error e = checkGpuAdvisorName(options.advisor)) {
+    error = llvm::toString(std::move(e));
+    return failure();
+  }
   std::string format = options.binaryFormat;
   std::string toolkit = findCudaToolkit();
   // sm_80 code is shipped as a fatbin (sm_80 cubin + compute_80 PTX) so that
@@ -79,25 +105,61 @@ LogicalResult mlir::tensorop::buildTensorOpGpuPipeline(
     error = "binary format must be bin, isa or fatbin, got '" + format + "'";
     return failure();
   }
-  std::string lowering =
-      "gpu.module(convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=1},"
-      "canonicalize,cse,reconcile-unrealized-casts)"
-      ",lower-affine,convert-scf-to-cf,expand-strided-metadata,lower-affine"
-      ",convert-func-to-llvm{use-bare-ptr-memref-call-conv=" +
-      std::string(options.barePtrAbi ? "1" : "0") +
-      "}"
-      ",finalize-memref-to-llvm,convert-arith-to-llvm,convert-index-to-llvm"
-      ",convert-cf-to-llvm,convert-ub-to-llvm"
-      ",gpu-to-llvm{use-bare-pointers-for-kernels=1}"
-      ",reconcile-unrealized-casts";
-  if (!options.stopBeforeBinary)
-    lowering += ",gpu-module-to-binary{format=" + format +
-                (toolkit.empty() ? "" : " toolkit=" + toolkit) + "}";
-  std::string text = options.kernelsOnly    ? kernels
-                     : options.loweringOnly ? lowering
-                                            : kernels + "," + lowering;
-  llvm::raw_string_ostream os(error);
-  return parsePassPipeline(text, pm, os);
+
+  if (!options.loweringOnly) {
+    bufferization::OneShotBufferizePassOptions bufferize;
+    bufferize.bufferizeFunctionBoundaries = true;
+    bufferize.functionBoundaryTypeConversion =
+        bufferization::LayoutMapOption::IdentityLayoutMap;
+    pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+    // Annotate (a sketch on each matmul), then apply (the emitted kernel and
+    // its launch), as the CPU pipeline does.
+    TensorOpGpuAnnotateSketchOptions annotate;
+    annotate.target = options.target;
+    annotate.advisor = options.advisor;
+    annotate.hintsDir = options.hintsDir;
+    annotate.db = options.db;
+    pm.addPass(createTensorOpGpuAnnotateSketch(annotate));
+    TensorOpGpuApplySketchOptions apply;
+    apply.hintsDir = options.hintsDir;
+    apply.emitterDir = options.emitterDir;
+    pm.addPass(createTensorOpGpuApplySketch(apply));
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+  }
+  if (options.kernelsOnly)
+    return success();
+
+  OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  ConvertGpuOpsToNVVMOpsOptions toNVVM;
+  toNVVM.useBarePtrCallConv = true;
+  device.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
+  device.addPass(createCanonicalizerPass());
+  device.addPass(createCSEPass());
+  device.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  ConvertFuncToLLVMPassOptions funcToLLVM;
+  funcToLLVM.useBarePtrCallConv = options.barePtrAbi;
+  pm.addPass(createConvertFuncToLLVMPass(funcToLLVM));
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
+  GpuToLLVMConversionPassOptions gpuToLLVM;
+  gpuToLLVM.kernelBarePtrCallConv = true;
+  pm.addPass(createGpuToLLVMConversionPass(gpuToLLVM));
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  if (!options.stopBeforeBinary) {
+    GpuModuleToBinaryPassOptions toBinary;
+    toBinary.compilationTarget = format;
+    toBinary.toolkitPath = toolkit;
+    pm.addPass(createGpuModuleToBinaryPass(toBinary));
+  }
+  return success();
 }
 
 void mlir::tensorop::registerTensorOpGpuTranslations(

@@ -73,17 +73,19 @@ mlir::tensorop::lowerWithPipeline(MLIRContext &ctx, llvm::StringRef source,
   if (!result.module)
     return llvm::createStringError("cannot parse the module:\n" +
                                    diagnostics);
+  // The options as typed values, never pasted into pipeline text.
+  PipelineOptions options;
   std::string parseErrors;
   llvm::raw_string_ostream parseOs(parseErrors);
+  if (failed(options.parseFromString(pipelineOptions, parseOs)))
+    return llvm::createStringError("bad options '" + pipelineOptions +
+                                   "': " + parseErrors);
+  options.barePtrAbi = barePtrAbi;
 
   // The sketch is gone once lowered: record it from an annotated copy.
   PassManager annotate(&ctx);
   OwningOpRef<ModuleOp> copy = result.module->clone();
-  if (failed(parsePassPipeline("tensorop-annotate-sketch{" +
-                                   pipelineOptions.str() + "}",
-                               annotate, parseOs)))
-    return llvm::createStringError("bad options '" + pipelineOptions +
-                                   "': " + parseErrors);
+  annotate.addPass(createTensorOpAnnotateSketch(annotateSketchOptions(options)));
   if (failed(annotate.run(*copy)))
     return llvm::createStringError("choosing a sketch failed:\n" +
                                    diagnostics);
@@ -95,12 +97,10 @@ mlir::tensorop::lowerWithPipeline(MLIRContext &ctx, llvm::StringRef source,
   });
 
   PassManager pm(&ctx);
-  std::string pipeline = ("tensorop-pipeline{" + pipelineOptions +
-                          (barePtrAbi ? " bare-ptr-abi=true" : "") + "}")
-                             .str();
-  if (failed(parsePassPipeline(pipeline, pm, parseOs)))
-    return llvm::createStringError("bad pipeline '" + pipeline +
-                                   "': " + parseErrors);
+  std::string error;
+  if (failed(buildTensorOpPipeline(pm, options, error)))
+    return llvm::createStringError("bad options '" + pipelineOptions +
+                                   "': " + error);
   if (failed(pm.run(*result.module)))
     return llvm::createStringError("the TensorOp pipeline failed:\n" +
                                    diagnostics);

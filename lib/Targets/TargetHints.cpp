@@ -42,6 +42,12 @@ llvm::ArrayRef<llvm::StringLiteral> mlir::tensorop::supportedCpuTargets() {
   return targets;
 }
 
+llvm::ArrayRef<llvm::StringLiteral> mlir::tensorop::supportedGpuTargets() {
+  static constexpr llvm::StringLiteral targets[] = {"nvidia-sm80",
+                                                    "nvidia-sm90"};
+  return targets;
+}
+
 llvm::Expected<std::string>
 mlir::tensorop::resolveTargetName(llvm::StringRef target) {
   if (target != "host")

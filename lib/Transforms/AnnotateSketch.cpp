@@ -67,6 +67,24 @@ struct AnnotateSketchPass
     : public tensorop::impl::TensorOpAnnotateSketchBase<AnnotateSketchPass> {
   using Base::Base;
 
+  /// Refuses a bad target or advisor name where the options were written
+  /// (--tensorop-annotate-sketch=..., or a --pass-pipeline), before any input
+  /// is read. The pipeline checks the same names (checkPipelineOptions).
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) override {
+    if (failed(Pass::initializeOptions(options, errorHandler)))
+      return failure();
+    if (target != "host" && !llvm::is_contained(supportedCpuTargets(), target))
+      return errorHandler("tensorop-annotate-sketch: unknown target '" +
+                          target + "' (known: host, " +
+                          llvm::join(supportedCpuTargets(), ", ") + ")");
+    if (llvm::Error e = checkAdvisorName(advisor))
+      return errorHandler("tensorop-annotate-sketch: " +
+                          llvm::toString(std::move(e)));
+    return success();
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
@@ -154,15 +172,13 @@ struct AnnotateSketchPass
       llvm::Expected<SketchChoice> choice = (*adv)->propose(*problem, *hints);
       // What an LLM or replay advisor went through: rejected answers and
       // fallbacks are warnings, the rest remarks.
-      for (const std::string &note : (*adv)->notes()) {
-        if (StringRef(note).contains("rejected") ||
-            StringRef(note).contains("fell back") ||
-            StringRef(note).contains("failed"))
+      for (const AdvisorNote &note : (*adv)->notes()) {
+        if (note.isProblem())
           mm.emitWarning() << "tensorop: advisor '" << (*adv)->name()
-                           << "': " << note;
+                           << "': " << note.text;
         else
           mm.emitRemark() << "tensorop: advisor '" << (*adv)->name()
-                          << "': " << note;
+                          << "': " << note.text;
       }
       if (!choice) {
         mm.emitError() << "advisor '" << (*adv)->name()

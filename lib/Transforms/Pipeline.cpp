@@ -1,89 +1,191 @@
 //===- Pipeline.cpp - --tensorop-pipeline and registration ----------------===//
+//
+// The pipeline is built from typed pass options (each pass's own options
+// struct), never from pipeline text pasted together: a user's value cannot
+// change the pipeline's shape, and every option error is reported by
+// checkPipelineOptions() through the pass registry's error handler (a
+// diagnostic, a non-zero exit), never an abort.
+//
+//===----------------------------------------------------------------------===//
 
 #include "tensorop/Transforms/Passes.h"
+#include "tensorop/Advisor/Advisor.h"
 #include "tensorop/GPU/Passes.h"
+#include "tensorop/Targets/TargetHints.h"
 
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MathToLibm/MathToLibm.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/OpenMPToLLVM/ConvertOpenMPToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::tensorop;
 
-void mlir::tensorop::buildTensorOpPipeline(OpPassManager &pm,
-                                           const PipelineOptions &options) {
-  // NVIDIA targets have their own pipeline (lib/GPU).
-  if (StringRef(options.target.getValue()).starts_with("nvidia")) {
-    GpuPipelineOptions gpu;
-    gpu.target = options.target.getValue();
-    gpu.advisor = options.advisor.getValue();
-    gpu.barePtrAbi = options.barePtrAbi;
-    gpu.db = options.db.getValue();
-    std::string error;
-    if (options.threads != 1)
-      error = "threads= is a CPU option (a GPU kernel's threads are in its "
-              "#tensorop.gpu_sketch)";
-    if (!error.empty() || failed(buildTensorOpGpuPipeline(pm, gpu, error)))
-      llvm::report_fatal_error(llvm::Twine("tensorop-pipeline: ") + error);
-    return;
+std::string mlir::tensorop::knownTargetList() {
+  std::string list = "host";
+  for (llvm::StringRef t : supportedCpuTargets())
+    list += ", " + t.str();
+  for (llvm::StringRef t : supportedGpuTargets())
+    list += ", " + t.str();
+  return list;
+}
+
+LogicalResult mlir::tensorop::checkPipelineOptions(
+    const PipelineOptions &options, std::string &error) {
+  llvm::StringRef target = options.target.getValue();
+  // The NVIDIA pipeline checks its own target and advisor
+  // (buildTensorOpGpuPipeline); what it does not take is said here.
+  if (llvm::is_contained(supportedGpuTargets(), target)) {
+    if (options.threads != 1) {
+      error = "option 'threads' does not apply to target '" + target.str() +
+              "' (a GPU kernel's threads are in its #tensorop.gpu_sketch)";
+      return failure();
+    }
+    return success();
   }
-  // Our own passes get their options as values, never pasted into pipeline
-  // text, so any value reaches the pass's own diagnostic.
+  if (target != "host" && !llvm::is_contained(supportedCpuTargets(), target)) {
+    error = "unknown target '" + target.str() +
+            "' (known: " + knownTargetList() + ")";
+    return failure();
+  }
+  if (options.threads < 1) {
+    error = "option 'threads' must be at least 1";
+    return failure();
+  }
+  if (llvm::Error e = checkAdvisorName(options.advisor.getValue())) {
+    error = llvm::toString(std::move(e));
+    return failure();
+  }
+  return success();
+}
+
+TensorOpAnnotateSketchOptions
+mlir::tensorop::annotateSketchOptions(const PipelineOptions &options) {
   TensorOpAnnotateSketchOptions annotate;
   annotate.target = options.target;
   annotate.advisor = options.advisor;
   annotate.db = options.db;
   annotate.threads = options.threads;
-  pm.addPass(createTensorOpAnnotateSketch(annotate));
-  std::string funcConv =
-      options.barePtrAbi
-          ? "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1}"
-          : "convert-func-to-llvm";
-  // Everything after apply-sketch is the upstream lowering to LLVM, as in
-  // mlir/test/lib/Dialect/LLVM/TestLowerToLLVM.cpp.
-  std::string text =
-      "one-shot-bufferize{bufferize-function-boundaries "
-      "function-boundary-type-conversion=identity-layout-map}"
-      ",tensorop-deallocate-buffers"
-      ",tensorop-apply-sketch"
-      ",canonicalize,cse"
-      ",tensorop-lower-ukernel"
-      ",func.func(convert-vector-to-scf{full-unroll=true},"
-      "convert-linalg-to-loops)"
-      // Threaded sketches leave scf.forall loops: OpenMP runs them.
-      ",scf-forall-to-parallel,convert-scf-to-openmp,tensorop-omp-team-size"
-      // convert-scf-to-openmp wraps each body in a memref.alloca_scope, which
-      // must hold a single block; with no alloca inside, canonicalize inlines
-      // it before convert-scf-to-cf splits the body into blocks.
-      ",canonicalize"
-      ",lower-affine,convert-scf-to-cf"
-      ",expand-strided-metadata,lower-affine"
-      ",convert-vector-to-llvm{vector-transpose-lowering=shuffle1d},"
-      "convert-math-to-llvm,convert-math-to-libm"
-      ",finalize-memref-to-llvm," +
-      funcConv +
-      ",convert-cf-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,"
-      "convert-ub-to-llvm"
-      // Last: this pass also converts func, arith, memref and cf ops with
-      // default options, which would undo the bare-pointer call convention.
-      ",convert-openmp-to-llvm"
-      ",reconcile-unrealized-casts";
-  std::string error;
-  llvm::raw_string_ostream os(error);
-  // Fixed text of registered upstream passes: failing here is a build bug.
-  if (failed(parsePassPipeline(text, pm, os)))
-    llvm::report_fatal_error(llvm::Twine("tensorop-pipeline: ") + error);
+  return annotate;
+}
+
+/// Everything after apply-sketch is the upstream lowering to LLVM, as in
+/// mlir/test/lib/Dialect/LLVM/TestLowerToLLVM.cpp.
+static void addCpuLowering(OpPassManager &pm, bool barePtrAbi) {
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createTensorOpLowerUKernel());
+  OpPassManager &funcs = pm.nest<func::FuncOp>();
+  funcs.addPass(createConvertVectorToSCFPass(
+      VectorTransferToSCFOptions().enableFullUnroll()));
+  funcs.addPass(createConvertLinalgToLoopsPass());
+  // Threaded sketches leave scf.forall loops: OpenMP runs them.
+  pm.addPass(createForallToParallelLoopPass());
+  pm.addPass(createConvertSCFToOpenMPPass());
+  pm.addPass(createTensorOpOmpTeamSize());
+  // convert-scf-to-openmp wraps each body in a memref.alloca_scope, which
+  // must hold a single block; with no alloca inside, canonicalize inlines it
+  // before convert-scf-to-cf splits the body into blocks.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  ConvertVectorToLLVMPassOptions vectorToLLVM;
+  vectorToLLVM.vectorTransposeLowering =
+      vector::VectorTransposeLowering::Shuffle1D;
+  pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  ConvertFuncToLLVMPassOptions funcToLLVM;
+  funcToLLVM.useBarePtrCallConv = barePtrAbi;
+  pm.addPass(createConvertFuncToLLVMPass(funcToLLVM));
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
+  // Last: this pass also converts func, arith, memref and cf ops with
+  // default options, which would undo the bare-pointer call convention.
+  pm.addPass(createConvertOpenMPToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+LogicalResult mlir::tensorop::buildTensorOpPipeline(
+    OpPassManager &pm, const PipelineOptions &options, std::string &error) {
+  if (failed(checkPipelineOptions(options, error)))
+    return failure();
+  // NVIDIA targets have their own pipeline (lib/GPU).
+  if (llvm::is_contained(supportedGpuTargets(), options.target.getValue())) {
+    GpuPipelineOptions gpu;
+    gpu.target = options.target.getValue();
+    gpu.advisor = options.advisor.getValue();
+    gpu.barePtrAbi = options.barePtrAbi;
+    gpu.db = options.db.getValue();
+    return buildTensorOpGpuPipeline(pm, gpu, error);
+  }
+  pm.addPass(createTensorOpAnnotateSketch(annotateSketchOptions(options)));
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addPass(createTensorOpDeallocateBuffers());
+  pm.addPass(createTensorOpApplySketch());
+  addCpuLowering(pm, options.barePtrAbi);
+  return success();
 }
 
 void mlir::tensorop::registerTensorOpPipeline() {
-  PassPipelineRegistration<PipelineOptions>(
+  registerPassPipeline(
       "tensorop-pipeline",
-      "The TensorOp CPU pipeline: annotate each fp32 linalg.matmul with an "
+      "The TensorOp pipeline: annotate each supported linalg.matmul with an "
       "advisor's sketch, bufferize, tile and pack it, splice emitted "
-      "microkernels as inline asm, and lower the module to the LLVM dialect "
-      "(runnable with mlir-runner)",
-      [](OpPassManager &pm, const PipelineOptions &options) {
-        buildTensorOpPipeline(pm, options);
+      "microkernels (inline asm on CPUs, PTX on NVIDIA), and lower the module "
+      "to the LLVM dialect (runnable with mlir-runner; a GPU module carries "
+      "its binary)",
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        // Option syntax errors (unknown option, bad value) come back from
+        // the parser as text; the handler places them in the pipeline.
+        PipelineOptions options;
+        std::string parseErrors;
+        llvm::raw_string_ostream os(parseErrors);
+        if (failed(options.parseFromString(text, os))) {
+          // A bad value's message goes straight to stderr (llvm::cl prints
+          // it itself); an unknown option's comes back here.
+          StringRef why = StringRef(parseErrors).trim();
+          return errorHandler("tensorop-pipeline: invalid options '" + text +
+                              "': " +
+                              (why.empty() ? "see the message above" : why));
+        }
+        std::string error;
+        if (failed(buildTensorOpPipeline(pm, options, error)))
+          return errorHandler("tensorop-pipeline: " + error);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> optHandler) {
+        optHandler(PipelineOptions());
       });
 }
 

@@ -31,8 +31,9 @@ void MCTS::initialize(Node *node, unsigned depth) {
     node->initialized = true;
     node->unexpanded = space.options(depth, node->prefix);
     // Ascending prior, so pop_back takes the best; among equal priors the
-    // lowest option comes first.
-    std::stable_sort(node->unexpanded.begin(), node->unexpanded.end(),
+    // lowest option comes first. (A total order: std::sort, as libstdc++'s
+    // stable_sort uses the deprecated get_temporary_buffer.)
+    std::sort(node->unexpanded.begin(), node->unexpanded.end(),
                      [&](int64_t a, int64_t b) {
                        double pa = space.prior(depth, node->prefix, a);
                        double pb = space.prior(depth, node->prefix, b);

@@ -61,10 +61,14 @@ GemmSearchSpace::GemmSearchSpace(const GemmProblem &problem,
                     double(roundUp(p.m, mr) * roundUp(p.n, nr));
       blocks.push_back({mr, nr, latency * edge});
     }
-  std::stable_sort(blocks.begin(), blocks.end(),
-                   [](const Block &a, const Block &b) {
-                     return a.score > b.score;
-                   });
+  // Best score first; equal scores keep the order above (narrow nr, then
+  // small mr). A total order, so std::sort: libstdc++'s stable_sort uses the
+  // deprecated get_temporary_buffer.
+  std::sort(blocks.begin(), blocks.end(), [](const Block &a, const Block &b) {
+    if (a.score != b.score)
+      return a.score > b.score;
+    return std::make_pair(a.nr, a.mr) < std::make_pair(b.nr, b.mr);
+  });
   if (blocks.size() > 12)
     blocks.resize(12);
   bool hasDefault = llvm::any_of(blocks, [&](const Block &b) {

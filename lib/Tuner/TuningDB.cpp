@@ -63,6 +63,16 @@ public:
   int rc;
 };
 
+/// One row per confirmed candidate: the speed a tuner's confirmation (the
+/// builtin and the best timed again, interleaved) measured. An extra table of
+/// schema version 2: tools that do not know it ignore it, and it is created
+/// when a database is opened for writing.
+constexpr const char *kConfirmationsTable =
+    "CREATE TABLE IF NOT EXISTS confirmations("
+    " candidate_id INTEGER PRIMARY KEY REFERENCES candidates(id)"
+    " ON DELETE CASCADE,"
+    " gflops REAL NOT NULL, confirmed_at TEXT NOT NULL);";
+
 constexpr const char *kColumnsV1 =
     "id, op_signature, target_fingerprint, config, config_hash, "
     "emitter_hash, tool_version, status, median_seconds, min_seconds, "
@@ -279,6 +289,7 @@ llvm::Expected<std::unique_ptr<TuningDB>> TuningDB::open(StringRef path,
     while (tables.step() == SQLITE_ROW) {
       hasTables = true;
       hasMeta |= tables.text(0) == "meta";
+      t->hasConfirmations |= tables.text(0) == "confirmations";
     }
   }
   if (hasTables) {
@@ -312,8 +323,9 @@ llvm::Expected<std::unique_ptr<TuningDB>> TuningDB::open(StringRef path,
   if (readOnly)
     return std::move(t);
 
+  // foreign_keys: a pruned or forgotten row takes its confirmation along.
   if (llvm::Error e = t->exec("PRAGMA journal_mode=WAL; PRAGMA "
-                              "synchronous=FULL;"))
+                              "synchronous=FULL; PRAGMA foreign_keys=ON;"))
     return std::move(e);
   if (!hasTables) {
     std::string schema =
@@ -342,6 +354,11 @@ llvm::Expected<std::unique_ptr<TuningDB>> TuningDB::open(StringRef path,
   } else if (t->schemaVersion == 1) {
     if (llvm::Error e = t->migrateFromVersion1())
       return std::move(e);
+  }
+  if (!t->hasConfirmations) {
+    if (llvm::Error e = t->exec(kConfirmationsTable))
+      return std::move(e);
+    t->hasConfirmations = true;
   }
   // A row still "started" whose lease ran out, or whose owner died here,
   // belongs to a run that died with its candidate.
@@ -686,12 +703,42 @@ llvm::Error TuningDB::forget(int64_t id) {
   return llvm::Error::success();
 }
 
+llvm::Error TuningDB::confirm(int64_t id, double gflops) {
+  Statement s(db, "INSERT OR REPLACE INTO confirmations(candidate_id, "
+                  "gflops, confirmed_at) SELECT id, ?2, ?3 FROM candidates "
+                  "WHERE id=?1 AND status='ok'");
+  if (!s.ok())
+    return llvm::createStringError(filePath + ": " + sqlite3_errmsg(db));
+  s.bindInt(1, id);
+  s.bind(2, std::optional<double>(gflops));
+  s.bind(3, utcNow());
+  if (s.step() != SQLITE_DONE)
+    return llvm::createStringError(filePath +
+                                   ": cannot record a confirmation: " +
+                                   sqlite3_errmsg(db));
+  if (sqlite3_changes(db) != 1)
+    return llvm::createStringError(filePath + ": row " + llvm::Twine(id) +
+                                   " is not a verified candidate");
+  return llvm::Error::success();
+}
+
 llvm::Expected<std::optional<CandidateRecord>>
 TuningDB::best(StringRef op, StringRef target) {
+  // Confirmed rows first, by their confirmed speed; then the others by their
+  // median time. (Confirmations exist only in version-2 files: the table is
+  // made by a writer, which migrates first.)
+  bool confirmations = hasConfirmations && schemaVersion >= 2;
+  std::string confirmed =
+      "(SELECT f.gflops FROM confirmations f WHERE f.candidate_id = "
+      "candidates.id)";
   Statement s(db, std::string("SELECT ") +
                       (schemaVersion >= 2 ? kColumns : kColumnsV1) +
+                      (confirmations ? ", " + confirmed : std::string()) +
                       " FROM candidates WHERE op_signature=?1 AND "
-                      "target_fingerprint=?2 AND status='ok' ORDER BY "
+                      "target_fingerprint=?2 AND status='ok' ORDER BY " +
+                      (confirmations ? "(" + confirmed + " IS NULL), " +
+                                           confirmed + " DESC, "
+                                     : std::string()) +
                       "median_seconds ASC");
   if (!s.ok())
     return llvm::createStringError(filePath + ": " + sqlite3_errmsg(db));
@@ -699,6 +746,8 @@ TuningDB::best(StringRef op, StringRef target) {
   s.bind(2, target);
   while (s.step() == SQLITE_ROW) {
     CandidateRecord r = readRow(s);
+    if (confirmations)
+      r.confirmedGflops = s.real(19);
     check(r, storedRowHash(s));
     if (r.integrityProblem.empty())
       return std::optional<CandidateRecord>(std::move(r));

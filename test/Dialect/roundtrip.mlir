@@ -26,3 +26,20 @@ func.func @ukernel_roundtrip(%a: memref<4x6xf32>, %b: memref<4x16xf32>, %c: memr
   tensorop.ukernel "k" a(%a : memref<4x6xf32>) b(%b : memref<4x16xf32>) c(%c : memref<6x16xf32, strided<[32, 1]>>) kc(%k) m_rem(%k) n_rem(%k) {asm_dialect = "att", asm_string = "nop", constraints = "", emitter_hash = "0", mr = 6 : i64, nr = 16 : i64}
   return
 }
+
+// GPU sketches the verifier accepts: a wgmma cluster on sm_90, mma.sync on
+// sm_80 (tf32), plain fp32 ffma.
+// CHECK-LABEL: func.func @gpu_sketch_roundtrip
+// CHECK: tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "f16", block_m = 128, block_n = 192, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 5, group_m = 16, ctas = 2, target = <name = "nvidia-sm90", {{.*}}>, source = "t", cluster_m = 2>
+// CHECK: tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "mma_sync", precision = "tf32", block_m = 64, block_n = 64, block_k = 16, warps_m = 2, warps_n = 2, consumers = 0, stages = 3, group_m = 1, ctas = 0, target = <name = "nvidia-sm80", {{.*}}>, source = "t">
+// CHECK: tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "ffma", precision = "f32", block_m = 128, block_n = 128, block_k = 16, warps_m = 0, warps_n = 0, consumers = 0, stages = 2, group_m = 8, ctas = 0, target = <name = "nvidia-sm80", {{.*}}>, source = "t">
+func.func @gpu_sketch_roundtrip(%A: memref<256x256xf16>, %B: memref<256x256xf16>, %C: memref<256x256xf32>,
+                                %X: memref<256x256xf32>, %Y: memref<256x256xf32>, %Z: memref<256x256xf32>) {
+  linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "f16", block_m = 128, block_n = 192, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 5, group_m = 16, ctas = 2, target = #tensorop.target<name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "t", cluster_m = 2, cluster_n = 1>}
+    ins(%A, %B : memref<256x256xf16>, memref<256x256xf16>) outs(%C : memref<256x256xf32>)
+  linalg.matmul {tensorop.precision = "tf32", tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "mma_sync", precision = "tf32", block_m = 64, block_n = 64, block_k = 16, warps_m = 2, warps_n = 2, consumers = 0, stages = 3, group_m = 1, ctas = 0, target = #tensorop.target<name = "nvidia-sm80", triple = "nvptx64-nvidia-cuda", cpu = "sm_80", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "t">}
+    ins(%X, %Y : memref<256x256xf32>, memref<256x256xf32>) outs(%Z : memref<256x256xf32>)
+  linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "ffma", precision = "f32", block_m = 128, block_n = 128, block_k = 16, warps_m = 0, warps_n = 0, consumers = 0, stages = 2, group_m = 8, ctas = 0, target = #tensorop.target<name = "nvidia-sm80", triple = "nvptx64-nvidia-cuda", cpu = "sm_80", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "t">}
+    ins(%X, %Y : memref<256x256xf32>, memref<256x256xf32>) outs(%Z : memref<256x256xf32>)
+  return
+}

@@ -1,4 +1,9 @@
 // RUN: tensorop-opt %s --tensorop-gpu-lower-matmul="target=nvidia-sm90" | FileCheck %s
+// RUN: tensorop-opt %s --tensorop-gpu-annotate-sketch="target=nvidia-sm90" | FileCheck %s --check-prefix=ANNOTATE
+
+// Annotation keeps a sketch that is on the op as it was written.
+// ANNOTATE-LABEL: func.func @given_sketch
+//       ANNOTATE:   linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 128, block_n = 128, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 5, group_m = 4, ctas = 16, {{.*}}source = "test">}
 
 // A sketch on the op is used as given (after the legality check).
 // CHECK-LABEL: func.func @given_sketch

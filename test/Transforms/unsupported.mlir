@@ -3,14 +3,14 @@
 // Matmuls the CPU pipeline does not handle are left without a sketch, with a
 // remark saying why; the upstream lowering then takes them.
 
-// Bad pass options are errors, reported once there is a matmul to annotate.
+// Bad pass options are errors, reported where the options are parsed.
 // RUN: not tensorop-opt %s -split-input-file --tensorop-annotate-sketch="target=x86-sse2" 2>&1 | FileCheck %s --check-prefix=SSE
 // RUN: not tensorop-opt %s -split-input-file --tensorop-annotate-sketch="target=foo" 2>&1 | FileCheck %s --check-prefix=FOO
 // RUN: not tensorop-opt %s -split-input-file --tensorop-annotate-sketch="target=x86-avx512 advisor=bogus" 2>&1 | FileCheck %s --check-prefix=ADVISOR
 // RUN: not tensorop-opt %s -split-input-file --tensorop-annotate-sketch="target=x86-avx512 db=%S/does-not-exist.db" 2>&1 | FileCheck %s --check-prefix=DB
-// SSE: error: target 'x86-sse2' is not supported by the CPU pipeline (supported: host, x86-avx512, x86-avx2{{.*}})
-// FOO: error: target 'foo' is not supported by the CPU pipeline (supported: host, x86-avx512, x86-avx2{{.*}})
-// ADVISOR: error: unknown advisor 'bogus'
+// SSE: error: tensorop-annotate-sketch: unknown target 'x86-sse2' (known: host, x86-avx512, x86-avx2{{.*}})
+// FOO: error: tensorop-annotate-sketch: unknown target 'foo' (known: host, x86-avx512, x86-avx2{{.*}})
+// ADVISOR: error: tensorop-annotate-sketch: unknown advisor 'bogus'
 // DB:  error: tensorop: tuning database {{.*}}does-not-exist.db does not exist
 
 // CHECK-LABEL: func.func @dynamic_dims

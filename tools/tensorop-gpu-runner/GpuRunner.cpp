@@ -27,6 +27,10 @@
 #include "tensorop/Verify/Numerics.h"
 #include "tensorop/Verify/Timing.h"
 
+// Only for the version string: the runner links no LLVM on purpose (it runs
+// on the GPU machine, which has none).
+#include "llvm/Config/llvm-config.h"
+
 #include <cublas_v2.h>
 #include <cuda.h>
 #include <nlohmann/json.hpp>
@@ -95,6 +99,7 @@ DType dtypeOf(const std::string &n) {
 
 /// Host copy of a device matrix in its storage type.
 struct HostMatrix {
+  explicit HostMatrix(DType t) : t(t) {}
   DType t;
   size_t count = 0;
   std::vector<uint16_t> h16;
@@ -582,13 +587,20 @@ int main(int argc, char **argv) {
       timeout = std::atof(value().c_str());
     else if (a == "--sample-ms")
       targetMs = std::atof(value().c_str());
-    else if (a == "-h" || a == "--help") {
+    else if (a == "--version") {
+      std::printf("tensorop-gpu-runner (TensorOp) " TENSOROP_VERSION "\n"
+                  "  built with CUDA %d.%d; its kernels come from LLVM and "
+                  "MLIR " LLVM_VERSION_STRING " (the runner links no LLVM)\n",
+                  CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10);
+      return 0;
+    } else if (a == "-h" || a == "--help") {
       std::printf(
           "usage: tensorop-gpu-runner LAUNCH.json [--rounds N] [--seed S] "
           "[--no-time] [--no-cublas] [--cubin FILE] [--out FILE] "
           "[--timeout S] [--sample-ms MS]\n"
           "       tensorop-gpu-runner --device-info   (the GPU, as JSON; "
-          "exit 2 if there is none)\n");
+          "exit 2 if there is none)\n"
+          "       tensorop-gpu-runner --version\n");
       return 0;
     } else if (!a.empty() && a[0] == '-')
       die(2, "unknown option " + a);

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorop/LLM/LLMClient.h"
+#include "tensorop/Support/ToolInfo.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -35,6 +36,10 @@ static cl::opt<double>
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  showOnlyToolOptions(
+      {&static_cast<cl::Option &>(prompts), &noJson, &systemText, &noCache,
+       &maxTokens, &temperature});
+  setToolVersionPrinter("tensorop-llm-query");
   cl::ParseCommandLineOptions(argc, argv,
                               "Send a prompt to the configured "
                               "OpenAI-compatible endpoint\n");

@@ -5,9 +5,15 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "tensorop/Advisor/Advisor.h"
+#include "tensorop/Support/ToolInfo.h"
 #include "tensorop/Transforms/Passes.h"
 
 int main(int argc, char **argv) {
+  // First: what LLVM's libraries registered moves to --help-hidden; the
+  // options MlirOptMain registers below stay in --help.
+  mlir::tensorop::hideLibraryOptions();
+  mlir::tensorop::setToolVersionPrinter("tensorop-opt");
   mlir::registerAllPasses();
   mlir::tensorop::registerAllTensorOpPasses();
 
@@ -15,6 +21,25 @@ int main(int argc, char **argv) {
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   mlir::tensorop::registerTensorOpDialect(registry);
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "TensorOp optimizer driver\n", registry));
+  std::string overview =
+      "tensorop-opt: mlir-opt with the TensorOp dialect and passes (" +
+      mlir::tensorop::versionLine() +
+      ")\n\n"
+      "TensorOp passes (their options are listed with the passes below):\n"
+      "  --tensorop-pipeline=\"target=T advisor=A db=PATH threads=N "
+      "bare-ptr-abi=1\"\n"
+      "      the whole path from linalg to the LLVM dialect\n"
+      "      targets T: " +
+      mlir::tensorop::knownTargetList() +
+      "\n"
+      "      advisors A: " +
+      mlir::tensorop::kAdvisorNames.str() +
+      " (NVIDIA targets: builtin, llm)\n"
+      "  --tensorop-annotate-sketch, --tensorop-apply-sketch, "
+      "--tensorop-lower-ukernel,\n"
+      "  --tensorop-omp-team-size, --tensorop-deallocate-buffers, "
+      "--tensorop-gpu-lower-matmul\n"
+      "      the pipeline's stages, one at a time\n";
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, overview, registry));
 }

@@ -10,7 +10,10 @@
 
 extern "C" LLVM_ATTRIBUTE_WEAK mlir::DialectPluginLibraryInfo
 mlirGetDialectPluginInfo() {
-  return {MLIR_PLUGIN_API_VERSION, "TensorOp", LLVM_VERSION_STRING,
+  // mlir-opt has no --version for plugins; the version is here for whoever
+  // loads the library (test/Plugin/plugin-info.test reads it).
+  return {MLIR_PLUGIN_API_VERSION, "TensorOp",
+          TENSOROP_VERSION " (LLVM " LLVM_VERSION_STRING ")",
           [](mlir::DialectRegistry *registry) {
             mlir::tensorop::registerTensorOpDialect(*registry);
             // The dialect hook is the one place a dialect plugin can add

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorop/Emitters/Sandbox.h"
+#include "tensorop/Support/ToolInfo.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -52,6 +53,10 @@ static cl::list<std::string>
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  showOnlyToolOptions({&scriptPath, &probeOnly, &timeoutSeconds, &memoryMB,
+                       &tmpMB, &maxOutputKB, &maxProcesses, &allowUnsandboxed,
+                       &static_cast<cl::Option &>(importDirs)});
+  setToolVersionPrinter("tensorop-sandbox-run");
   cl::ParseCommandLineOptions(argc, argv,
                               "Run a python3 script in the TensorOp sandbox\n");
   if (probeOnly) {

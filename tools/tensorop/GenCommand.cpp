@@ -442,10 +442,10 @@ int tensorop::runGen() {
     problem.k = r.k;
     problem.aRowsInPlace = true; // gen's A is a contiguous row-major buffer
     Expected<SketchChoice> choice = (*adv)->propose(problem, *hints);
-    for (const std::string &note : (*adv)->notes()) {
-      errs() << "tensorop gen: advisor '" << genAdvisor << "': " << note
+    for (const AdvisorNote &note : (*adv)->notes()) {
+      errs() << "tensorop gen: advisor '" << genAdvisor << "': " << note.text
              << "\n";
-      advisorNotes.push_back(note);
+      advisorNotes.push_back(note.text);
     }
     promptTokens = (*adv)->promptTokens();
     completionTokens = (*adv)->completionTokens();

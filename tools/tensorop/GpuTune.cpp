@@ -14,6 +14,7 @@
 #include "tensorop/Targets/TargetHints.h"
 #include "tensorop/Tuner/MCTS.h"
 #include "tensorop/Tuner/TuneKnobs.h"
+#include "tensorop/Tuner/TuneOutcome.h"
 #include "tensorop/Tuner/TuningDB.h"
 #include "tensorop/Verify/CpuGemm.h"
 
@@ -513,6 +514,8 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
   // batch is either candidates or the confirmation.
   json::Array confirmEntries;
   json::Array summaries;
+  // One line per op for stdout (formatTuneOutcome).
+  std::vector<std::string> outcomes;
   std::string markdown = "# tensorop tune (" + o.target + ")\n\nInput `" +
                          o.input + "`, budget " + std::to_string(o.budget) +
                          " candidates per op, seed " + std::to_string(o.seed) +
@@ -893,6 +896,22 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
         confBlas = c->getNumber("cublas_tflops_median").value_or(0);
       }
     }
+    // Record the confirmed speeds: the pipeline's db= prefers confirmed
+    // rows (TuningDB::best).
+    for (const json::Value &v : confirmed) {
+      const json::Object *c = v.getAsObject();
+      double t = c ? c->getNumber("tflops_median").value_or(0) : 0;
+      if (t <= 0)
+        continue;
+      StringRef config = c->getString("config").value_or("");
+      bool isBuiltin = c->getBoolean("builtin").value_or(false);
+      auto row = llvm::find_if(ok, [&](const CandidateRecord &r) {
+        return isBuiltin ? r.configHash == op.builtinHash : r.config == config;
+      });
+      if (row != ok.end())
+        if (Error e = db.confirm(row->id, t * 1000))
+          return fail(toString(std::move(e)));
+    }
     Expected<std::optional<CandidateRecord>> winner =
         db.best(sig, fingerprint);
     if (!winner)
@@ -927,6 +946,25 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
     } else if (queued == 0) {
       exitCode = 1;
     }
+    TuneOutcome outcome;
+    outcome.op = sig;
+    outcome.target = o.target;
+    outcome.unit = "TFLOP/s";
+    outcome.confirmed = confBuiltin > 0 && confBest > 0;
+    outcome.best = outcome.confirmed ? confBest : best;
+    outcome.builtin = outcome.confirmed
+                          ? confBuiltin
+                          : (builtinRow && builtinRow->status == status::kOk
+                                 ? builtinRow->gflops.value_or(0) / 1000
+                                 : 0.0);
+    outcome.notConfirmedBecause =
+        queued > 0 || (batch && !confirmationDoc.get(sig))
+            ? "the confirmation has not run yet: run the batch"
+            : "the builtin or the best did not run again";
+    if (*winner)
+      outcome.recordHash = (*winner)->configHash;
+    summary["confirmed"] = outcome.confirmed;
+    outcomes.push_back(formatTuneOutcome(outcome));
     summaries.push_back(std::move(summary));
     markdown +=
         formatv("## {0}\n\n- candidates: {1} ({2} from the database), {3} "
@@ -1032,5 +1070,8 @@ int tensorop::runGpuTune(const GpuTuneOptions &o) {
   }
   if (o.json)
     outs() << formatv("{0:2}\n", json::Value(std::move(summaries)));
+  else
+    for (const std::string &line : outcomes)
+      outs() << line << "\n";
   return exitCode;
 }

@@ -28,6 +28,7 @@
 #include "tensorop/Tuner/MCTS.h"
 #include "tensorop/Tuner/SearchSpace.h"
 #include "tensorop/Tuner/TuneKnobs.h"
+#include "tensorop/Tuner/TuneOutcome.h"
 #include "tensorop/Tuner/TuningDB.h"
 #include "tensorop/Verify/CpuGemm.h"
 
@@ -324,6 +325,8 @@ int tensorop::runTune() {
       std::chrono::steady_clock::now() +
       std::chrono::milliseconds(int64_t(seconds.getValue() * 1000));
   json::Array summaries;
+  // One line per op for stdout (formatTuneOutcome).
+  std::vector<std::string> outcomes;
   std::string markdown = "# tensorop tune\n\nInput `" + input +
                          "`, target `" + *target + "` (" + fingerprint +
                          "), budget " + std::to_string(budget) +
@@ -524,11 +527,21 @@ int tensorop::runTune() {
         return a.medianSeconds.value_or(1e30) < b.medianSeconds.value_or(1e30);
       });
       std::vector<std::string> configs;
-      if (!firstConfig.empty())
+      // The database row of each config (0: the builtin did not verify),
+      // where its confirmed speed is recorded.
+      std::vector<int64_t> rowIds;
+      if (!firstConfig.empty()) {
         configs.push_back(firstConfig);
+        auto it = llvm::find_if(ok, [&](const CandidateRecord &r) {
+          return r.config == firstConfig;
+        });
+        rowIds.push_back(it == ok.end() ? 0 : it->id);
+      }
       for (size_t i = 0; i < ok.size() && configs.size() < 4; ++i)
-        if (ok[i].config != firstConfig)
+        if (ok[i].config != firstConfig) {
           configs.push_back(ok[i].config);
+          rowIds.push_back(ok[i].id);
+        }
       std::vector<std::string> objects;
       for (size_t i = 0; i < configs.size(); ++i) {
         std::string symbol = "confirm_" + std::to_string(i);
@@ -570,6 +583,10 @@ int tensorop::runTune() {
         confirmed.push_back(json::Object{{"config", configs[i]},
                                          {"gflops_median_of_3", med},
                                          {"builtin", i == 0}});
+        // The pipeline's db= prefers confirmed rows (TuningDB::best).
+        if (rowIds[i])
+          if (Error e = db.confirm(rowIds[i], med))
+            return fail(toString(std::move(e)));
       }
     }
     double took = std::chrono::duration<double>(
@@ -604,6 +621,20 @@ int tensorop::runTune() {
     } else {
       exitCode = 1;
     }
+    TuneOutcome outcome;
+    outcome.op = sig;
+    outcome.target = *target;
+    outcome.unit = "GFLOP/s";
+    outcome.confirmed = confirmedFirst > 0 && confirmedBest > 0;
+    outcome.best = outcome.confirmed ? confirmedBest : best;
+    outcome.builtin = outcome.confirmed ? confirmedFirst : first;
+    outcome.notConfirmedBecause =
+        firstConfig.empty() ? "the builtin sketch was not a candidate"
+                            : "the builtin or the best did not run again";
+    if (*winner)
+      outcome.recordHash = (*winner)->configHash;
+    summary["confirmed"] = outcome.confirmed;
+    outcomes.push_back(formatTuneOutcome(outcome));
     summaries.push_back(std::move(summary));
     markdown += formatv("## {0}\n\n- candidates: {1} ({2} taken from the "
                         "database), {3:F1} s\n- the builtin advisor's "
@@ -643,5 +674,8 @@ int tensorop::runTune() {
   }
   if (jsonOut)
     outs() << formatv("{0:2}\n", json::Value(std::move(summaries)));
+  else
+    for (const std::string &line : outcomes)
+      outs() << line << "\n";
   return exitCode;
 }

@@ -34,9 +34,12 @@ tensorop::openTuneModel(llvm::StringRef advisor, llvm::StringRef promptFile) {
 std::string tensorop::historyForModel(
     std::vector<CandidateRecord> rows, double speedScale,
     llvm::function_ref<std::string(const CandidateRecord &)> describe) {
-  llvm::stable_sort(rows, [](const CandidateRecord &a,
-                             const CandidateRecord &b) {
-    return a.gflops.value_or(0) > b.gflops.value_or(0);
+  // Fastest first, ties in database order (a total order: libstdc++'s
+  // stable_sort uses the deprecated get_temporary_buffer).
+  llvm::sort(rows, [](const CandidateRecord &a, const CandidateRecord &b) {
+    if (a.gflops.value_or(0) != b.gflops.value_or(0))
+      return a.gflops.value_or(0) > b.gflops.value_or(0);
+    return a.id < b.id;
   });
   std::string text;
   auto line = [&](const CandidateRecord &r) {

@@ -9,6 +9,10 @@
 
 #include "Commands.h"
 
+#include "tensorop/Advisor/Advisor.h"
+#include "tensorop/Support/ToolInfo.h"
+#include "tensorop/Transforms/Passes.h"
+
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
@@ -16,16 +20,29 @@
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   tensorop::registerBenchCommand();
-  llvm::cl::ParseCommandLineOptions(
-      argc, argv,
+  // Each subcommand's --help lists its own options; the top level's would
+  // list LLVM's (they move to --help-hidden).
+  mlir::tensorop::hideLibraryOptions();
+  mlir::tensorop::setToolVersionPrinter("tensorop");
+  std::string overview =
       "TensorOp: high-performance tensor operators from sketches and "
-      "emitted microkernels\n\n"
+      "emitted microkernels (" +
+      mlir::tensorop::versionLine() +
+      ")\n\n"
       "  tensorop gen     a verified kernel (object, header, report) from a "
       "one-line request\n"
       "  tensorop tune    MCTS over sketches, measured in isolated workers, "
       "into a tuning database\n"
       "  tensorop db      list, show, export or prune a tuning database\n"
-      "  tensorop bench   time TensorOp GEMMs against OpenBLAS, verified\n");
+      "  tensorop bench   time TensorOp GEMMs against OpenBLAS, verified\n\n"
+      "  targets:  " +
+      mlir::tensorop::knownTargetList() +
+      "\n"
+      "  advisors: " +
+      mlir::tensorop::kAdvisorNames.str() +
+      " (NVIDIA targets: builtin, llm)\n\n"
+      "  'tensorop <subcommand> --help' lists a subcommand's options.\n";
+  llvm::cl::ParseCommandLineOptions(argc, argv, overview);
   if (tensorop::benchSubcommand())
     return tensorop::runBench();
   if (tensorop::genSubcommand())

@@ -9,6 +9,7 @@
 #ifndef TENSOROP_ADVISOR_ADVISOR_H
 #define TENSOROP_ADVISOR_ADVISOR_H
 
+#include "tensorop/Advisor/AdvisorNote.h"
 #include "tensorop/Targets/TargetHints.h"
 
 #include "llvm/Support/Error.h"
@@ -73,15 +74,15 @@ public:
                                                const TargetHints &target) = 0;
   void setValidator(ChoiceValidator v) { validator = std::move(v); }
   /// What happened during the last propose(): rejected answers, fallbacks,
-  /// token counts. Empty for the builtin advisor.
-  const std::vector<std::string> &notes() const { return notesList; }
+  /// token counts, each with its severity. Empty for the builtin advisor.
+  const std::vector<AdvisorNote> &notes() const { return notesList; }
   /// Tokens the last propose() used (0 for the builtin advisor).
   int64_t promptTokens() const { return promptTokenCount; }
   int64_t completionTokens() const { return completionTokenCount; }
 
 protected:
   ChoiceValidator validator;
-  std::vector<std::string> notesList;
+  std::vector<AdvisorNote> notesList;
   int64_t promptTokenCount = 0, completionTokenCount = 0;
 };
 
@@ -113,6 +114,14 @@ std::string llmEmitterDir();
 /// TENSOROP_LLM_URL / _MODEL / _API_KEY) or "replay:DIR" (answers recorded
 /// by an llm run with TENSOROP_LLM_RECORD_DIR=DIR).
 llvm::Expected<std::unique_ptr<Advisor>> createAdvisor(llvm::StringRef spec);
+
+/// The advisors createAdvisor() knows, as a help text lists them.
+inline constexpr llvm::StringLiteral kAdvisorNames = "builtin, llm, replay:DIR";
+
+/// Checks that `spec` names an advisor createAdvisor() knows, without
+/// creating it (the llm advisor's endpoint is checked when it is created),
+/// so a pipeline can refuse a bad name before it runs.
+llvm::Error checkAdvisorName(llvm::StringRef spec);
 
 } // namespace tensorop
 } // namespace mlir

@@ -12,6 +12,9 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <optional>
+#include <string>
+
 #include "tensorop/Dialect/TensorOpDialect.h.inc"
 
 #define GET_ATTRDEF_CLASSES
@@ -32,6 +35,37 @@ constexpr llvm::StringLiteral kSketchAttrName = "tensorop.sketch";
 /// check the same rule.
 int64_t registerBlockVectorRegisters(int64_t mr, int64_t nr, int64_t lanes,
                                      llvm::StringRef target);
+
+/// Name of the discardable attribute that carries a GPU sketch on a linalg
+/// op (and, after the lowering, on its gpu.func and gpu.launch_func).
+constexpr llvm::StringLiteral kGpuSketchAttrName = "tensorop.gpu_sketch";
+
+/// The fields of a #tensorop.gpu_sketch that its own rules read (the typed
+/// GpuSketchChoice of the NVIDIA advisor fills one too).
+struct GpuSketchFields {
+  llvm::StringRef kernel, precision;
+  int64_t blockM, blockN, blockK, warpsM, warpsN, consumers, stages, groupM,
+      ctas, clusterM, clusterN;
+};
+
+/// One rule of a GPU sketch broken: the field it names and why.
+struct GpuSketchViolation {
+  llvm::StringRef field;
+  std::string why;
+};
+
+/// The rules a GPU sketch obeys whatever GEMM it is applied to, on a target
+/// of compute capability `sm` (80, 90): kernel family and precision,
+/// family vs target, tile divisibility by the warp layout or warpgroups,
+/// stages, tile-order group, cluster shape. The #tensorop.gpu_sketch
+/// verifier and checkGpuSketch (which adds the problem's own rules) both
+/// use it. std::nullopt when the sketch obeys them all.
+std::optional<GpuSketchViolation>
+findGpuSketchViolation(const GpuSketchFields &sketch, int64_t sm);
+
+/// The compute capability of an NVIDIA target's chip ("sm_90a" -> 90),
+/// std::nullopt for anything else.
+std::optional<int64_t> gpuComputeCapability(llvm::StringRef chip);
 } // namespace mlir::tensorop
 
 #endif // TENSOROP_DIALECT_TENSOROPDIALECT_H

@@ -11,6 +11,7 @@
 #ifndef TENSOROP_GPU_GPUADVISOR_H
 #define TENSOROP_GPU_GPUADVISOR_H
 
+#include "tensorop/Advisor/AdvisorNote.h"
 #include "tensorop/Targets/TargetHints.h"
 #include "tensorop/Transforms/GpuMatmulSupport.h"
 
@@ -24,6 +25,7 @@ namespace mlir {
 class MLIRContext;
 namespace tensorop {
 class GpuSketchAttr;
+struct GpuSketchFields;
 
 /// An NVIDIA target: the validated common hints plus the GPU fields.
 struct GpuTarget {
@@ -51,6 +53,8 @@ struct GpuSketchChoice {
   std::string source = "builtin";
 
   GpuSketchAttr toAttr(MLIRContext *ctx, const GpuTarget &target) const;
+  /// The fields the sketch's own rules (findGpuSketchViolation) read.
+  GpuSketchFields fields() const;
   static GpuSketchChoice fromAttr(GpuSketchAttr attr);
   /// The emitter script of the kernel family.
   std::string emitter() const;
@@ -63,8 +67,9 @@ struct GpuSketchChoice {
 llvm::Expected<GpuSketchChoice> proposeGpuSketch(const GpuGemmProblem &problem,
                                                  const GpuTarget &target);
 
-/// Checks a sketch (from any source) against the target and the problem;
-/// the error names the offending field.
+/// Checks a sketch (from any source): the rules of the #tensorop.gpu_sketch
+/// verifier, then those of the problem (precision, TMA-aligned rows) and of
+/// the target's hints (shared memory); the error names the offending field.
 llvm::Error checkGpuSketch(const GpuSketchChoice &sketch,
                            const GpuGemmProblem &problem,
                            const GpuTarget &target);
@@ -85,7 +90,7 @@ checkGpuSketchAnswer(llvm::StringRef content, const GpuGemmProblem &problem,
 /// configured.
 llvm::Expected<GpuSketchChoice>
 proposeGpuSketchWithLLM(const GpuGemmProblem &problem, const GpuTarget &target,
-                        std::vector<std::string> &notes);
+                        std::vector<AdvisorNote> &notes);
 
 /// The JSON spec the sketch's emitter takes for `problem`.
 llvm::json::Object emitterSpec(const GpuSketchChoice &sketch,

@@ -42,7 +42,11 @@ struct GpuPipelineOptions {
   bool quietRemarks = false;
 };
 
-/// Adds the NVIDIA pipeline to `pm`; fails with a message for bad options.
+/// Checks that `advisor` names an advisor the NVIDIA path has.
+llvm::Error checkGpuAdvisorName(llvm::StringRef advisor);
+
+/// Adds the NVIDIA pipeline to `pm` from typed pass options; fails with a
+/// message for bad options (nothing is added then).
 LogicalResult buildTensorOpGpuPipeline(OpPassManager &pm,
                                        const GpuPipelineOptions &options,
                                        std::string &error);

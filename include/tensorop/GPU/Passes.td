@@ -5,23 +5,80 @@
 
 include "mlir/Pass/PassBase.td"
 
-def TensorOpGpuLowerMatmul : Pass<"tensorop-gpu-lower-matmul", "ModuleOp"> {
-  let summary = "Turn each memref linalg.matmul into a gpu.launch_func of an "
-                "emitted PTX kernel";
+def TensorOpGpuAnnotateSketch
+    : Pass<"tensorop-gpu-annotate-sketch", "ModuleOp"> {
+  let summary = "Attach a #tensorop.gpu_sketch to each linalg.matmul for an "
+                "NVIDIA target";
   let description = [{
-    For each `linalg.matmul` on static memrefs (device memory) with bf16, f16
-    or f32 inputs and f32, bf16 or f16 output: takes its
-    `#tensorop.gpu_sketch` (or asks the advisor for one and attaches it),
-    checks it against the target and the problem, runs the emitter script
-    the sketch names (`python_emitters/nvidia_gemm_{wgmma,mma,ffma}.py`),
-    and replaces the matmul with a `gpu.launch_func` of a `gpu.func` whose
-    body is the emitted PTX in one `llvm.inline_asm` taking the kernel
-    arguments. A `linalg.fill` of zero into the matmul's output right
-    before it becomes the kernel's beta = 0; otherwise the kernel
-    accumulates into C. TMA kernels get their tensor maps from
-    `tensoropGpuTensorMap2D` (libtensorop_cuda_runtime) on the host.
-    f32 inputs use plain fp32 FMA unless the matmul carries
-    `tensorop.precision = "tf32"`.
+    The NVIDIA counterpart of `tensorop-annotate-sketch`. For each
+    `linalg.matmul` (static row-major tensors or memrefs, bf16, f16 or f32
+    inputs, f32, bf16 or f16 output, `tensorop.precision = "tf32"`
+    honoured): takes the best verified record of the tuning database
+    (`db=`, said in a remark), else asks the advisor, checks the sketch
+    against the target and the problem and attaches it as the
+    `tensorop.gpu_sketch` attribute. A matmul that already carries a
+    `#tensorop.gpu_sketch` keeps it when it is for this target. A matmul the
+    NVIDIA path cannot take is an error that says why (there is no other
+    lowering of a GEMM on device memory).
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"nvidia-sm90\"",
+           "Target: nvidia-sm80, nvidia-sm90">,
+    Option<"advisor", "advisor", "std::string", /*default=*/"\"builtin\"",
+           "Advisor: builtin, or llm (an OpenAI-compatible model from "
+           "TENSOROP_LLM_URL/MODEL; its answer checked, builtin fallback)">,
+    Option<"hintsDir", "hints-dir", "std::string", /*default=*/"\"\"",
+           "Directory of target hints (default: $TENSOROP_HINTS_DIR or the source tree's hints/)">,
+    Option<"db", "db", "std::string", /*default=*/"\"\"",
+           "Tuning database (tensorop tune --target=nvidia-*): a matmul with "
+           "no sketch of its own takes the best verified record for its "
+           "shape, types and target, and says so in a remark">,
+  ];
+  let dependentDialects = ["::mlir::tensorop::TensorOpDialect"];
+}
+
+def TensorOpGpuApplySketch : Pass<"tensorop-gpu-apply-sketch", "ModuleOp"> {
+  let summary = "Turn each sketched memref linalg.matmul into a "
+                "gpu.launch_func of an emitted PTX kernel";
+  let description = [{
+    For each `linalg.matmul` on static memrefs (device memory) that carries
+    a `#tensorop.gpu_sketch`: checks the sketch against the problem and its
+    target's hints (the attribute's verifier has checked its own rules),
+    runs the emitter script the sketch names
+    (`python_emitters/nvidia_gemm_{wgmma,mma,ffma}.py`), and replaces the
+    matmul with a `gpu.launch_func` of a `gpu.func` whose body is the
+    emitted PTX in one `llvm.inline_asm` taking the kernel arguments. A
+    `linalg.fill` of zero into the matmul's output right before it becomes
+    the kernel's beta = 0; otherwise the kernel accumulates into C. TMA
+    kernels get their tensor maps from `tensoropGpuTensorMap2D`
+    (libtensorop_cuda_runtime) on the host. f32 inputs use plain fp32 FMA
+    unless the matmul carries `tensorop.precision = "tf32"`. A matmul
+    without a sketch is an error (`tensorop-gpu-annotate-sketch` attaches
+    one).
+  }];
+  let options = [
+    Option<"hintsDir", "hints-dir", "std::string", /*default=*/"\"\"",
+           "Directory of target hints (default: $TENSOROP_HINTS_DIR or the source tree's hints/)">,
+    Option<"emitterDir", "emitter-dir", "std::string", /*default=*/"\"\"",
+           "Directory of emitter scripts (default: $TENSOROP_EMITTER_DIR or python_emitters/)">,
+    Option<"emitterTimeout", "emitter-timeout", "unsigned", /*default=*/"60",
+           "Seconds an emitter script may run">,
+  ];
+  let dependentDialects = [
+    "::mlir::tensorop::TensorOpDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::NVVM::NVVMDialect", "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect"];
+}
+
+def TensorOpGpuLowerMatmul : Pass<"tensorop-gpu-lower-matmul", "ModuleOp"> {
+  let summary = "tensorop-gpu-annotate-sketch then tensorop-gpu-apply-sketch";
+  let description = [{
+    Both halves of the NVIDIA GEMM lowering with one set of options: a
+    `#tensorop.gpu_sketch` on each `linalg.matmul` (the one it carries, the
+    tuning database's or the advisor's; see `tensorop-gpu-annotate-sketch`),
+    then the emitted PTX kernel and its launch in place of the matmul (see
+    `tensorop-gpu-apply-sketch`).
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"nvidia-sm90\"",
@@ -37,8 +94,8 @@ def TensorOpGpuLowerMatmul : Pass<"tensorop-gpu-lower-matmul", "ModuleOp"> {
            "Seconds an emitter script may run">,
     Option<"db", "db", "std::string", /*default=*/"\"\"",
            "Tuning database (tensorop tune --target=nvidia-*): a matmul with "
-           "no sketch of its own takes the best verified record for its "
-           "shape, types and target, and says so in a remark">,
+           "no sketch of its own takes the best record for its shape, types "
+           "and target (confirmed records first), and says so in a remark">,
   ];
   let dependentDialects = [
     "::mlir::tensorop::TensorOpDialect", "::mlir::gpu::GPUDialect",

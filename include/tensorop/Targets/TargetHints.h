@@ -59,6 +59,9 @@ llvm::Expected<std::string> resolveTargetName(llvm::StringRef target);
 /// The targets the CPU pipeline can generate code for.
 llvm::ArrayRef<llvm::StringLiteral> supportedCpuTargets();
 
+/// The targets the NVIDIA pipeline can generate code for.
+llvm::ArrayRef<llvm::StringLiteral> supportedGpuTargets();
+
 /// Identifies the machine a tuning record was measured on: the target, the
 /// CPU model and its family/model numbers (from /proc/cpuinfo), e.g.
 /// "x86-avx512;AMD EPYC;family 26 model 2".

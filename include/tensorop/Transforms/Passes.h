@@ -14,6 +14,8 @@
 #include "mlir/Pass/PassOptions.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 
+#include <string>
+
 namespace mlir {
 class RewriterBase;
 namespace tensorop {
@@ -28,20 +30,24 @@ namespace tensorop {
 struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
   PassOptions::Option<std::string> target{
       *this, "target",
-      llvm::cl::desc("Target: host, x86-avx512, x86-avx2"),
+      llvm::cl::desc("Target: host (this CPU), x86-avx512, x86-avx2, "
+                     "riscv-rvv, arm-neon, nvidia-sm80, nvidia-sm90"),
       llvm::cl::init("host")};
   PassOptions::Option<std::string> advisor{
-      *this, "advisor", llvm::cl::desc("Advisor: builtin"),
+      *this, "advisor",
+      llvm::cl::desc("Advisor: builtin, llm (TENSOROP_LLM_URL/_MODEL), "
+                     "replay:DIR (CPU targets only)"),
       llvm::cl::init("builtin")};
   PassOptions::Option<std::string> db{
       *this, "db",
-      llvm::cl::desc("Tuning database to read the best verified sketch of "
-                     "each op from (see tensorop tune)"),
+      llvm::cl::desc("Tuning database (see tensorop tune): each op takes "
+                     "its best record on this machine, confirmed ones first"),
       llvm::cl::init("")};
   PassOptions::Option<unsigned> threads{
       *this, "threads",
       llvm::cl::desc("Threads of each GEMM the advisor sketches (sketches "
-                     "from the db or the input keep their own)"),
+                     "from the db or the input keep their own; CPU targets "
+                     "only)"),
       llvm::cl::init(1)};
   PassOptions::Option<bool> barePtrAbi{
       *this, "bare-ptr-abi",
@@ -50,9 +56,25 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       llvm::cl::init(false)};
 };
 
-/// Adds the whole TensorOp CPU pipeline: annotate, bufferize, apply the
-/// sketch, splice microkernels, and lower everything to the LLVM dialect.
-void buildTensorOpPipeline(OpPassManager &pm, const PipelineOptions &options);
+/// Checks the pipeline's options against each other and the target's
+/// family; `error` says what is wrong (for the user).
+LogicalResult checkPipelineOptions(const PipelineOptions &options,
+                                   std::string &error);
+
+/// Adds the whole TensorOp pipeline: annotate, bufferize, apply the sketch,
+/// splice microkernels, and lower everything to the LLVM dialect (NVIDIA
+/// targets: buildTensorOpGpuPipeline). Fails with `error` set if the options
+/// do not hold (see checkPipelineOptions); nothing is added then.
+LogicalResult buildTensorOpPipeline(OpPassManager &pm,
+                                    const PipelineOptions &options,
+                                    std::string &error);
+
+/// The options of the pipeline's tensorop-annotate-sketch (CPU targets).
+TensorOpAnnotateSketchOptions
+annotateSketchOptions(const PipelineOptions &options);
+
+/// Every target the pipeline takes, comma-separated (for help and errors).
+std::string knownTargetList();
 
 /// Registers `tensorop-pipeline`.
 void registerTensorOpPipeline();

@@ -4,7 +4,9 @@
 // A row is written with status "started" before its candidate runs and
 // updated when it ends, so a candidate that killed the tuner is found on the
 // next open and marked "suspect"; rerunning resumes without re-measuring
-// anything that finished.
+// anything that finished. A tuner's final confirmation (the builtin and the
+// best candidates timed again, interleaved) is recorded per row; the compiler
+// prefers confirmed rows (best()).
 //
 // Several tuners may share one database. A "started" row is held by a lease:
 // the row names its owner (host, pid, a random token) and a time the lease
@@ -62,6 +64,9 @@ struct CandidateRecord {
   std::optional<double> medianSeconds, minSeconds, gflops, errorRatio;
   std::string provenance, error;
   std::string startedAt, finishedAt;
+  /// GFLOP/s of the row in a tuner's confirmation (timed again interleaved
+  /// with the builtin sketch); set by best(), none if never confirmed.
+  std::optional<double> confirmedGflops;
   /// The tuner holding a started row ("host:pid:token"), and until when
   /// (seconds since the epoch).
   std::string owner;
@@ -125,8 +130,14 @@ public:
   /// Deletes one row: a candidate that was never measured because the
   /// measuring machine itself failed (not the candidate's doing).
   llvm::Error forget(int64_t id);
-  /// The fastest verified row for an op on a target that passes its
-  /// integrity checks (rows that fail are skipped and reported).
+  /// Records the speed a confirmation measured for a verified row (a later
+  /// confirmation replaces it).
+  llvm::Error confirm(int64_t id, double gflops);
+  /// The row the compiler uses for an op on a target, among verified rows
+  /// that pass their integrity checks (rows that fail are skipped and
+  /// reported): the fastest confirmed row (by its confirmed speed) if any
+  /// was confirmed, else the fastest one. Confirmed figures come from
+  /// interleaved re-runs, so one lucky early sample does not beat them.
   llvm::Expected<std::optional<CandidateRecord>>
   best(llvm::StringRef opSignature, llvm::StringRef targetFingerprint);
   /// Every row, in insertion order (optionally of one op).
@@ -168,6 +179,9 @@ private:
   std::string filePath;
   std::string owner;
   int64_t suspectOnOpen = 0;
+  /// Databases written before confirmations were recorded lack the table
+  /// (it is added when one is opened for writing).
+  bool hasConfirmations = false;
   int64_t idAtOpen = 0;
   int64_t leaseLength = 900;
   int schemaVersion = 0;

@@ -1,0 +1,185 @@
+//===- GpuAnnotateSketch.cpp - A GPU sketch on each matmul ----------------===//
+//
+// tensorop-gpu-annotate-sketch: the NVIDIA counterpart of
+// tensorop-annotate-sketch. Each linalg.matmul the GPU path takes gets a
+// #tensorop.gpu_sketch: from the tuning database (db=), else from the
+// advisor (builtin or llm), checked against the target and the problem. A
+// sketch already on the matmul is kept when it is for this target. What
+// the sketch becomes (the emitted kernel, the launch) is
+// tensorop-gpu-apply-sketch's business.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorop/Advisor/AdvisorNote.h"
+#include "tensorop/Dialect/TensorOpDialect.h"
+#include "tensorop/GPU/GpuAdvisor.h"
+#include "tensorop/GPU/GpuSearchSpace.h"
+#include "tensorop/GPU/Passes.h"
+#include "tensorop/Transforms/GpuMatmulSupport.h"
+#include "tensorop/Tuner/TuningDB.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Pass/Pass.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace mlir::tensorop {
+#define GEN_PASS_DECL_TENSOROPGPUANNOTATESKETCH
+#define GEN_PASS_DEF_TENSOROPGPUANNOTATESKETCH
+#include "GpuPasses.h.inc"
+} // namespace mlir::tensorop
+
+using namespace mlir;
+using namespace mlir::tensorop;
+
+namespace {
+/// The best verified record of the tuning database for this GEMM on this
+/// target (said in a remark), nullopt if there is none (also said).
+FailureOr<std::optional<GpuSketchChoice>>
+lookupTunedGpuSketch(linalg::MatmulOp op, TuningDB &db,
+                     const GpuGemmProblem &p, const GpuTarget &t) {
+  std::string signature = gpuOpSignature(p);
+  size_t reported = db.warnings().size();
+  llvm::Expected<std::optional<CandidateRecord>> best =
+      db.best(signature, t.hints.name);
+  // Rows that failed their integrity checks were skipped: say which.
+  for (size_t i = reported; i < db.warnings().size(); ++i)
+    op.emitWarning() << "tensorop: " << db.warnings()[i];
+  if (!best) {
+    op.emitError() << "tensorop: " << llvm::toString(best.takeError());
+    return failure();
+  }
+  if (!*best) {
+    op.emitRemark() << "tensorop: no verified record in " << db.path()
+                    << " for '" << signature << "' on '" << t.hints.name
+                    << "'; using the advisor";
+    return std::optional<GpuSketchChoice>();
+  }
+  const CandidateRecord &r = **best;
+  auto attr = dyn_cast_or_null<GpuSketchAttr>(
+      parseAttribute(r.config, op.getContext()));
+  if (!attr) {
+    op.emitError() << "tensorop: record " << r.configHash << " in "
+                   << db.path()
+                   << " holds no valid #tensorop.gpu_sketch: " << r.config;
+    return failure();
+  }
+  GpuSketchChoice c = GpuSketchChoice::fromAttr(attr);
+  c.source = "db:" + r.configHash;
+  op.emitRemark() << "tensorop: using the tuned sketch " << r.configHash
+                  << " from " << db.path() << " ("
+                  << llvm::formatv("{0:F1}", r.gflops.value_or(0) / 1000)
+                  << " TFLOP/s when measured)";
+  return std::optional<GpuSketchChoice>(c);
+}
+
+struct GpuAnnotateSketchPass
+    : public tensorop::impl::TensorOpGpuAnnotateSketchBase<
+          GpuAnnotateSketchPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<linalg::MatmulOp> matmuls;
+    module.walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
+    if (matmuls.empty())
+      return;
+    // Option errors are reported at the first matmul they stop.
+    llvm::Expected<GpuTarget> gpuTarget = loadGpuTarget(target, hintsDir);
+    if (!gpuTarget) {
+      matmuls.front().emitError() << llvm::toString(gpuTarget.takeError());
+      return signalPassFailure();
+    }
+    if (advisor != "builtin" && advisor != "llm") {
+      matmuls.front().emitError()
+          << "advisor '" << advisor
+          << "' is not available for NVIDIA targets (use 'builtin', 'llm' "
+             "or a #tensorop.gpu_sketch on the matmul)";
+      return signalPassFailure();
+    }
+    std::unique_ptr<TuningDB> tuned;
+    if (!db.empty()) {
+      llvm::Expected<std::unique_ptr<TuningDB>> opened =
+          TuningDB::open(db, /*readOnly=*/true);
+      if (!opened) {
+        matmuls.front().emitError()
+            << "tensorop: " << llvm::toString(opened.takeError());
+        return signalPassFailure();
+      }
+      tuned = std::move(*opened);
+      MLIRContext *ctx = &getContext();
+      tuned->setConfigHasher([ctx](llvm::StringRef config) {
+        return gpuConfigHashOfText(ctx, config);
+      });
+    }
+    for (linalg::MatmulOp op : matmuls)
+      if (failed(annotate(op, *gpuTarget, tuned.get())))
+        return signalPassFailure();
+  }
+
+  LogicalResult annotate(linalg::MatmulOp op, const GpuTarget &t,
+                         TuningDB *tuned);
+};
+} // namespace
+
+LogicalResult GpuAnnotateSketchPass::annotate(linalg::MatmulOp op,
+                                              const GpuTarget &t,
+                                              TuningDB *tuned) {
+  // A sketch written by the user (or an earlier run) is kept: the verifier
+  // has checked its own rules, tensorop-gpu-apply-sketch checks the
+  // problem's. It must be meant for this target.
+  if (Attribute given = op->getAttr(kGpuSketchAttrName)) {
+    auto sketch = dyn_cast<GpuSketchAttr>(given);
+    if (!sketch)
+      return op.emitError() << "'" << kGpuSketchAttrName
+                            << "' must be a #tensorop.gpu_sketch, got "
+                            << given;
+    if (sketch.getTarget().getName() != t.hints.name)
+      return op.emitError()
+             << "the matmul's #tensorop.gpu_sketch is for target '"
+             << sketch.getTarget().getName() << "', not '" << t.hints.name
+             << "'";
+    return success();
+  }
+  std::string reason;
+  FailureOr<GpuGemmProblem> matched = matchGpuMatmul(op, reason);
+  if (failed(matched))
+    return op.emitError(reason);
+  const GpuGemmProblem &p = *matched;
+
+  FailureOr<std::optional<GpuSketchChoice>> fromDb =
+      std::optional<GpuSketchChoice>();
+  if (tuned)
+    fromDb = lookupTunedGpuSketch(op, *tuned, p, t);
+  if (failed(fromDb))
+    return failure();
+  GpuSketchChoice sketch;
+  if (*fromDb) {
+    sketch = **fromDb;
+  } else if (advisor == "llm") {
+    std::vector<AdvisorNote> notes;
+    llvm::Expected<GpuSketchChoice> proposed =
+        proposeGpuSketchWithLLM(p, t, notes);
+    // What the model went through: rejections and fallbacks are warnings.
+    for (const AdvisorNote &note : notes) {
+      if (note.isProblem())
+        op.emitWarning() << "tensorop: advisor 'llm': " << note.text;
+      else
+        op.emitRemark() << "tensorop: advisor 'llm': " << note.text;
+    }
+    if (!proposed)
+      return op.emitError() << llvm::toString(proposed.takeError());
+    sketch = *proposed;
+  } else {
+    llvm::Expected<GpuSketchChoice> proposed = proposeGpuSketch(p, t);
+    if (!proposed)
+      return op.emitError() << "advisor 'builtin' failed: "
+                            << llvm::toString(proposed.takeError());
+    sketch = *proposed;
+  }
+  if (llvm::Error e = checkGpuSketch(sketch, p, t))
+    return op.emitError() << "illegal sketch for " << t.hints.name << ": "
+                          << llvm::toString(std::move(e));
+  op->setAttr(kGpuSketchAttrName, sketch.toAttr(op.getContext(), t));
+  return success();
+}
