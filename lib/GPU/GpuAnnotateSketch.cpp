@@ -78,6 +78,20 @@ struct GpuAnnotateSketchPass
           GpuAnnotateSketchPass> {
   using Base::Base;
 
+  /// Refuses a bad target or advisor name where the options were written,
+  /// before any input is read (the pipeline checks the same names).
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) override {
+    if (failed(Pass::initializeOptions(options, errorHandler)))
+      return failure();
+    if (llvm::Error e =
+            checkGpuPassOptions("tensorop-gpu-annotate-sketch", target, advisor))
+      return errorHandler(llvm::toString(std::move(e)));
+    return success();
+  }
+
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<linalg::MatmulOp> matmuls;

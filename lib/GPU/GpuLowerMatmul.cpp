@@ -85,23 +85,6 @@ struct GpuApplySketchPass
     registerTensorOpGpuTranslations(registry);
   }
 
-  /// Refuses a bad target or advisor name where the options were written,
-  /// before any input is read (the pipeline checks the same names).
-  LogicalResult initializeOptions(
-      StringRef options,
-      function_ref<LogicalResult(const Twine &)> errorHandler) override {
-    if (failed(Pass::initializeOptions(options, errorHandler)))
-      return failure();
-    if (!llvm::is_contained(supportedGpuTargets(), target))
-      return errorHandler("tensorop-gpu-lower-matmul: unknown target '" +
-                          target + "' (known: " +
-                          llvm::join(supportedGpuTargets(), ", ") + ")");
-    if (llvm::Error e = checkGpuAdvisorName(advisor))
-      return errorHandler("tensorop-gpu-lower-matmul: " +
-                          llvm::toString(std::move(e)));
-    return success();
-  }
-
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<linalg::MatmulOp> matmuls;
@@ -134,6 +117,19 @@ struct GpuLowerMatmulPass
   void getDependentDialects(DialectRegistry &registry) const override {
     Base::getDependentDialects(registry);
     registerTensorOpGpuTranslations(registry);
+  }
+
+  /// Refuses a bad target or advisor name where the options were written,
+  /// before any input is read (the pipeline checks the same names).
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) override {
+    if (failed(Pass::initializeOptions(options, errorHandler)))
+      return failure();
+    if (llvm::Error e =
+            checkGpuPassOptions("tensorop-gpu-lower-matmul", target, advisor))
+      return errorHandler(llvm::toString(std::move(e)));
+    return success();
   }
 
   void runOnOperation() override {

@@ -35,6 +35,7 @@
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/StringExtras.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/FileSystem.h"
@@ -45,7 +46,8 @@
 #include <cstdlib>
 
 namespace mlir::tensorop {
-#define GEN_PASS_DECL_TENSOROPGPULOWERMATMUL
+#define GEN_PASS_DECL_TENSOROPGPUANNOTATESKETCH
+#define GEN_PASS_DECL_TENSOROPGPUAPPLYSKETCH
 #include "GpuPasses.h.inc"
 } // namespace mlir::tensorop
 
@@ -77,6 +79,19 @@ llvm::Error mlir::tensorop::checkGpuAdvisorName(llvm::StringRef advisor) {
       "advisor '" + advisor +
       "' is not available for NVIDIA targets (known: builtin, llm; or a "
       "#tensorop.gpu_sketch on the matmul)");
+}
+
+llvm::Error mlir::tensorop::checkGpuPassOptions(llvm::StringRef pass,
+                                                llvm::StringRef target,
+                                                llvm::StringRef advisor) {
+  if (!llvm::is_contained(supportedGpuTargets(), target))
+    return llvm::createStringError(pass + ": unknown target '" + target +
+                                   "' (known: " +
+                                   llvm::join(supportedGpuTargets(), ", ") +
+                                   ")");
+  if (llvm::Error e = checkGpuAdvisorName(advisor))
+    return llvm::createStringError(pass + ": " + llvm::toString(std::move(e)));
+  return llvm::Error::success();
 }
 
 LogicalResult mlir::tensorop::buildTensorOpGpuPipeline(

@@ -18,4 +18,4 @@ func.func @f64(%A: memref<64x64xf64>, %B: memref<64x64xf64>, %C: memref<64x64xf6
   return
 }
 
-// ADVISOR: error: advisor 'oracle' is not available for NVIDIA targets (use 'builtin', 'llm' or a #tensorop.gpu_sketch on the matmul)
+// ADVISOR: error: tensorop-gpu-annotate-sketch: advisor 'oracle' is not available for NVIDIA targets (known: builtin, llm; or a #tensorop.gpu_sketch on the matmul)

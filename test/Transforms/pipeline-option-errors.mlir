@@ -47,7 +47,7 @@
 // Good options build the pipeline from typed pass options: a value with a
 // space reaches the pass as one value.
 // RUN: tensorop-opt %s --tensorop-pipeline='target=nvidia-sm90 db="/no such/dir.db"' --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=TYPED
-// TYPED: tensorop-gpu-lower-matmul{advisor=builtin db={/no such/dir.db}
+// TYPED: tensorop-gpu-annotate-sketch{advisor=builtin db={/no such/dir.db}
 
 func.func @no_matmul(%x: f32) -> f32 {
   return %x : f32

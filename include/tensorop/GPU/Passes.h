@@ -44,6 +44,10 @@ struct GpuPipelineOptions {
 
 /// Checks that `advisor` names an advisor the NVIDIA path has.
 llvm::Error checkGpuAdvisorName(llvm::StringRef advisor);
+/// The target and advisor options of an NVIDIA pass, checked where the
+/// options were written (Pass::initializeOptions), before any input is read.
+llvm::Error checkGpuPassOptions(llvm::StringRef pass, llvm::StringRef target,
+                                llvm::StringRef advisor);
 
 /// Adds the NVIDIA pipeline to `pm` from typed pass options; fails with a
 /// message for bad options (nothing is added then).
