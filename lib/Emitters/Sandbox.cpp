@@ -267,6 +267,7 @@ static Probe computeProbe() {
   options.maxOutputBytes = 1 << 20;
   {
     ProcessSpec spec;
+    spec.errorPrefix = "sandbox";
     spec.argv = {p.bwrap, "--version"};
     spec.environment = {"PATH=/usr/bin:/bin", "LC_ALL=C"};
     spec.timeoutSeconds = 10;
@@ -296,6 +297,7 @@ static Probe computeProbe() {
       "    pass\n"
       "print('ok')\n";
   ProcessSpec spec;
+  spec.errorPrefix = "sandbox";
   spec.argv = bwrapCommand(p, options, pickUid(), {}, {p.python, "-c", kCheck});
   spec.bwrapInfoFd = true;
   spec.fd4Data = emitterSeccompProgram();
@@ -421,6 +423,7 @@ mlir::tensorop::runSandboxed(StringRef scriptPath, StringRef stdinText,
 
   unsigned uid = pickUid();
   ProcessSpec spec;
+  spec.errorPrefix = "sandbox";
   spec.stdinText = stdinText.str();
   spec.timeoutSeconds = o.timeoutSeconds;
   spec.maxOutputBytes = o.maxOutputBytes;
@@ -517,6 +520,7 @@ mlir::tensorop::runSandboxedProgram(ArrayRef<std::string> argv,
     copies.push_back({f.name, copy.str().str()});
   }
   ProcessSpec spec;
+  spec.errorPrefix = "sandbox";
   spec.stdinText = stdinText.str();
   spec.timeoutSeconds = o.timeoutSeconds;
   spec.maxOutputBytes = o.maxOutputBytes;

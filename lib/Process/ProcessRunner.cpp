@@ -113,7 +113,7 @@ Expected<ProcessResult> tensorop::runProcess(const ProcessSpec &spec) {
   // multithreaded host, only async-signal-safe calls are allowed.
   if (spec.argv.empty())
     return createStringError(inconvertibleErrorCode(),
-                             "process: no program to run");
+                             spec.errorPrefix + ": no program to run");
   std::vector<char *> argv, envp;
   for (const std::string &a : spec.argv)
     argv.push_back(const_cast<char *>(a.c_str()));
@@ -129,19 +129,19 @@ Expected<ProcessResult> tensorop::runProcess(const ProcessSpec &spec) {
   int stdinPair[2], outPipe[2], errPipe[2], execPipe[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, stdinPair) != 0)
     return createStringError(std::error_code(errno, std::generic_category()),
-                             "process: socketpair failed");
+                             spec.errorPrefix + ": socketpair failed");
   Fd inParent(aboveStdio(stdinPair[0])), inChild(aboveStdio(stdinPair[1]));
   if (::pipe2(outPipe, O_CLOEXEC) != 0)
     return createStringError(std::error_code(errno, std::generic_category()),
-                             "process: pipe failed");
+                             spec.errorPrefix + ": pipe failed");
   Fd outRead(aboveStdio(outPipe[0])), outWrite(aboveStdio(outPipe[1]));
   if (::pipe2(errPipe, O_CLOEXEC) != 0)
     return createStringError(std::error_code(errno, std::generic_category()),
-                             "process: pipe failed");
+                             spec.errorPrefix + ": pipe failed");
   Fd errRead(aboveStdio(errPipe[0])), errWrite(aboveStdio(errPipe[1]));
   if (::pipe2(execPipe, O_CLOEXEC) != 0)
     return createStringError(std::error_code(errno, std::generic_category()),
-                             "process: pipe failed");
+                             spec.errorPrefix + ": pipe failed");
   // The exec-error pipe sits above 3, where bwrap's info descriptor goes.
   Fd execRead(execPipe[0]),
       execWrite(::fcntl(execPipe[1], F_DUPFD_CLOEXEC, 10));
@@ -149,7 +149,7 @@ Expected<ProcessResult> tensorop::runProcess(const ProcessSpec &spec) {
   int infoPipe[2] = {-1, -1};
   if (spec.bwrapInfoFd && ::pipe2(infoPipe, O_CLOEXEC) != 0)
     return createStringError(std::error_code(errno, std::generic_category()),
-                             "process: pipe failed");
+                             spec.errorPrefix + ": pipe failed");
   Fd infoRead(infoPipe[0]), infoWrite(aboveStdio(infoPipe[1]));
   // Above 10 too, clear of 3 and 4 where the child puts its descriptors.
   Fd fd4Source(-1);
@@ -157,7 +157,7 @@ Expected<ProcessResult> tensorop::runProcess(const ProcessSpec &spec) {
     int memfd = ::memfd_create("tensorop-fd4", MFD_CLOEXEC);
     if (memfd < 0)
       return createStringError(std::error_code(errno, std::generic_category()),
-                               "process: memfd_create failed");
+                               spec.errorPrefix + ": memfd_create failed");
     fd4Source.fd = ::fcntl(memfd, F_DUPFD_CLOEXEC, 10);
     ::close(memfd);
     const std::string &data = *spec.fd4Data;
@@ -166,25 +166,25 @@ Expected<ProcessResult> tensorop::runProcess(const ProcessSpec &spec) {
       if (n <= 0)
         return createStringError(
             std::error_code(errno, std::generic_category()),
-            "process: cannot write descriptor 4's data");
+            spec.errorPrefix + ": cannot write descriptor 4's data");
       at += size_t(n);
     }
     if (fd4Source.fd >= 0 && ::lseek(fd4Source.fd, 0, SEEK_SET) != 0)
       return createStringError(std::error_code(errno, std::generic_category()),
-                               "process: lseek failed");
+                               spec.errorPrefix + ": lseek failed");
   }
   if (inParent.fd < 0 || inChild.fd < 0 || outRead.fd < 0 || outWrite.fd < 0 ||
       errRead.fd < 0 || errWrite.fd < 0 || execWrite.fd < 0 ||
       (spec.bwrapInfoFd && infoWrite.fd < 0) ||
       (spec.fd4Data && fd4Source.fd < 0))
     return createStringError(inconvertibleErrorCode(),
-                             "process: cannot set up pipes");
+                             spec.errorPrefix + ": cannot set up pipes");
 
   pid_t parent = ::getpid();
   pid_t pid = ::fork();
   if (pid < 0)
     return createStringError(std::error_code(errno, std::generic_category()),
-                             "process: fork failed");
+                             spec.errorPrefix + ": fork failed");
   if (pid == 0) {
     auto die = [&](int code) {
       int err = errno;
@@ -251,7 +251,7 @@ Expected<ProcessResult> tensorop::runProcess(const ProcessSpec &spec) {
     }
     return createStringError(
         std::error_code(execErrno, std::generic_category()),
-        "process: cannot start '" + spec.argv.front() +
+        spec.errorPrefix + ": cannot start '" + spec.argv.front() +
             "': " + std::strerror(execErrno));
   }
 

@@ -52,6 +52,8 @@ struct ProcessSpec {
   /// Bytes the child reads from descriptor 4 (a sealed memfd), e.g. the BPF
   /// program of bwrap's `--seccomp 4`; none: descriptor 4 is not set.
   std::optional<std::string> fd4Data;
+  /// What errors (the program could not be started) begin with.
+  std::string errorPrefix = "process";
 };
 
 struct ProcessResult {
