@@ -23,7 +23,10 @@ ConvObjectCheck tensorop::checkConvObject(ConvFn fn, const Conv2DShape &s,
     out.error = cmp.error;
     return out;
   }
-  recheckFasterThanPeak(cmp, peak, threads);
+  // A peak measured while the shared machine was busy is re-measured
+  // before a timing is called impossible.
+  if (cmp.fasterThanPeak)
+    cmp.fasterThanPeak = fasterThanRemeasuredPeak(cmp.oursBest, peak, threads);
   out.verified = cmp.verified() && !cmp.fasterThanPeak;
   // Why it failed, in words (the numbers are in the report).
   std::string why = !cmp.verified() ? "over the bound, wrong or out of bounds"

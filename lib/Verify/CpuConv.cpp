@@ -116,19 +116,6 @@ bool tensorop::convExactTestApplies(const Conv2DShape &s) {
   return s.contractionLength() < (int64_t(1) << 20);
 }
 
-bool tensorop::recheckFasterThanPeak(ConvComparison &r, double &peak,
-                                     unsigned threads) {
-  if (!r.fasterThanPeak)
-    return false;
-  double again = 0;
-  for (int i = 0; i < 3; ++i)
-    again = std::max(again, measureFmaPeakGflops() * threads);
-  if (again > peak)
-    peak = again;
-  r.fasterThanPeak = r.oursBest > 1.02 * peak;
-  return r.fasterThanPeak;
-}
-
 std::string tensorop::describeConvBound(const Conv2DShape &s) {
   return BoundSpec::forTypes(s.contractionLength(), ElementType::F32,
                              ElementType::F32)

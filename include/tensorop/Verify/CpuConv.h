@@ -87,13 +87,6 @@ ConvComparison compareConvWithOneDNN(ConvFn fn, const Conv2DShape &shape,
                                      ConvFn second = nullptr,
                                      double settleSeconds = 0);
 
-/// A best time faster than `peak` (the FMA peak of `threads` cores,
-/// measured once before timing) is either a bug or a peak measured while
-/// the shared machine was busy: measures the peak three more times and
-/// keeps the highest. Clears r.fasterThanPeak (and raises `peak`) when the
-/// best time fits that peak; true if it still does not.
-bool recheckFasterThanPeak(ConvComparison &r, double &peak, unsigned threads);
-
 /// The bound as reports print it, with this shape's K.
 std::string describeConvBound(const Conv2DShape &shape);
 
