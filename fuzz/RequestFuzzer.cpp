@@ -26,9 +26,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   }
   constexpr int64_t max = std::numeric_limits<int32_t>::max();
-  for (int64_t extent : {r->m, r->n, r->k})
-    FUZZ_CHECK(extent >= 1 && extent <= max, "extent out of range");
-  FUZZ_CHECK(r->op == "gemm", "an accepted request is a GEMM");
+  FUZZ_CHECK(r->op == "gemm" || r->op == "conv2d",
+             "an accepted request is a GEMM or a convolution");
+  if (r->op == "gemm") {
+    for (int64_t extent : {r->m, r->n, r->k})
+      FUZZ_CHECK(extent >= 1 && extent <= max, "extent out of range");
+  } else {
+    const ::tensorop::Conv2DShape &c = r->conv;
+    for (int64_t extent : {c.n, c.h, c.w, c.c, c.f, c.r, c.s, c.strideH,
+                           c.strideW, c.dilationH, c.dilationW})
+      FUZZ_CHECK(extent >= 1 && extent <= max, "conv extent out of range");
+    FUZZ_CHECK(c.outH() >= 1 && c.outW() >= 1,
+               "an accepted convolution has an output");
+  }
   FUZZ_CHECK(!r->dtype.empty() && !r->target.empty(),
              "element type and target are filled in");
   FUZZ_CHECK(r->text == text, "the request keeps its text");
