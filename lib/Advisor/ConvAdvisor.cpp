@@ -11,6 +11,7 @@
 
 #include "tensorop/Advisor/ConvAdvisor.h"
 #include "tensorop/Advisor/Advisor.h"
+#include "tensorop/Advisor/UKernelRequest.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -225,38 +226,12 @@ EmitterRequest mlir::tensorop::convUKernelEmitterRequest(
     ConvSketchAttr sketch, const TargetHints &hints, int64_t ldaBytes,
     int64_t ldbBytes, int64_t taps, int64_t tapABytes,
     llvm::StringRef emitterDir, unsigned timeoutSeconds) {
-  UKernelSpecAttr uk = sketch.getUkernel();
-  TargetAttr target = sketch.getTarget();
-  EmitterRequest request;
-  request.script = uk.getEmitter().str();
-  request.dir = emitterDir.str();
-  if (uk.getEmitter().starts_with("llm_")) {
-    // Written by an LLM advisor: untrusted, as for a GEMM sketch.
-    request.dir = llmEmitterDir();
-    request.trusted = false;
-    const char *allow = std::getenv("TENSOROP_ALLOW_UNSANDBOXED");
-    request.allowUnsandboxed = allow && llvm::StringRef(allow) == "1";
-  }
-  request.timeoutSeconds = timeoutSeconds;
-  request.triple = target.getTriple().str();
-  request.cpu = target.getCpu().str();
-  request.features = target.getFeatures().str();
-  request.spec = llvm::json::Object{{"kernel", "gemm_f32"},
-                                    {"isa", hints.isa},
-                                    {"mr", sketch.getMr()},
-                                    {"nr", sketch.getNr()},
-                                    {"k_unroll", uk.getKUnroll()},
-                                    {"broadcast", uk.getBroadcast()},
-                                    {"prefetch_b", uk.getPrefetchB()}};
-  if (ldbBytes > 0)
-    request.spec["b_stride_bytes"] = ldbBytes;
-  if (ldaBytes > 0)
-    request.spec["a_stride_bytes"] = ldaBytes;
+  EmitterRequest request = ukernelEmitterRequest(
+      sketch.getUkernel(), sketch.getTarget(), sketch.getMr(), sketch.getNr(),
+      hints, ldaBytes, ldbBytes, emitterDir, timeoutSeconds);
   if (taps > 1) {
     request.spec["taps"] = taps;
     request.spec["tap_a_bytes"] = tapABytes;
   }
-  if (hints.isa == "rvv" && target.getVectorBits() != 128)
-    request.spec["vlen_min"] = target.getVectorBits();
   return request;
 }

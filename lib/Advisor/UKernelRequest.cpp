@@ -12,8 +12,15 @@ using namespace mlir::tensorop;
 EmitterRequest mlir::tensorop::ukernelEmitterRequest(
     SketchAttr sketch, const TargetHints &hints, int64_t ldaBytes,
     int64_t ldbBytes, llvm::StringRef emitterDir, unsigned timeoutSeconds) {
-  UKernelSpecAttr uk = sketch.getUkernel();
-  TargetAttr target = sketch.getTarget();
+  return ukernelEmitterRequest(sketch.getUkernel(), sketch.getTarget(),
+                               sketch.getMr(), sketch.getNr(), hints, ldaBytes,
+                               ldbBytes, emitterDir, timeoutSeconds);
+}
+
+EmitterRequest mlir::tensorop::ukernelEmitterRequest(
+    UKernelSpecAttr uk, TargetAttr target, int64_t mr, int64_t nr,
+    const TargetHints &hints, int64_t ldaBytes, int64_t ldbBytes,
+    llvm::StringRef emitterDir, unsigned timeoutSeconds) {
   EmitterRequest request;
   request.script = uk.getEmitter().str();
   request.dir = emitterDir.str();
@@ -30,8 +37,8 @@ EmitterRequest mlir::tensorop::ukernelEmitterRequest(
   request.features = target.getFeatures().str();
   request.spec = llvm::json::Object{{"kernel", "gemm_f32"},
                                     {"isa", hints.isa},
-                                    {"mr", sketch.getMr()},
-                                    {"nr", sketch.getNr()},
+                                    {"mr", mr},
+                                    {"nr", nr},
                                     {"k_unroll", uk.getKUnroll()},
                                     {"broadcast", uk.getBroadcast()},
                                     {"prefetch_b", uk.getPrefetchB()}};

@@ -14,6 +14,8 @@
 
 namespace mlir::tensorop {
 class SketchAttr;
+class TargetAttr;
+class UKernelSpecAttr;
 
 /// The request for the microkernel of `sketch` on `hints`' target.
 /// `ldaBytes` / `ldbBytes`: the row stride of an A / B read in place, 0 when
@@ -25,6 +27,15 @@ EmitterRequest ukernelEmitterRequest(SketchAttr sketch,
                                      int64_t ldaBytes, int64_t ldbBytes,
                                      llvm::StringRef emitterDir = "",
                                      unsigned timeoutSeconds = 30);
+
+/// The same request from its parts, for sketches other than the GEMM one
+/// (a convolution's adds its tap fields to the returned spec).
+EmitterRequest ukernelEmitterRequest(UKernelSpecAttr uk, TargetAttr target,
+                                     int64_t mr, int64_t nr,
+                                     const TargetHints &hints,
+                                     int64_t ldaBytes, int64_t ldbBytes,
+                                     llvm::StringRef emitterDir,
+                                     unsigned timeoutSeconds);
 
 } // namespace mlir::tensorop
 
