@@ -210,4 +210,20 @@ def TensorOpDeallocateBuffers
   }];
 }
 
+def TensorOpApproximateMath : Pass<"tensorop-approximate-math", "ModuleOp"> {
+  let summary = "Replace f32 math calls by upstream's polynomial approximations";
+  let description = [{
+    `math.tanh`, `math.exp`, `math.erf`, `math.log` and the other f32 math
+    ops that upstream MLIR approximates (`populateMathPolynomialApproximation
+    Patterns`) become plain arithmetic, so the loops that hold them (an
+    unfused GELU, SiLU or softmax after a matmul) vectorize instead of
+    calling libm once per element. The approximations are those IREE uses;
+    their error is a few ulp (docs/UserGuide.md). Ops of other element
+    types keep their libm calls.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // TENSOROP_PASSES_TD

@@ -156,6 +156,9 @@ static void addCpuLowering(OpPassManager &pm, bool barePtrAbi) {
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  // f32 tanh/exp/erf/... as arithmetic, so loops of unfused elementwise ops
+  // vectorize rather than call libm per element.
+  pm.addPass(createTensorOpApproximateMath());
   ConvertVectorToLLVMPassOptions vectorToLLVM;
   vectorToLLVM.vectorTransposeLowering =
       vector::VectorTransposeLowering::Shuffle1D;
