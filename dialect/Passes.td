@@ -114,6 +114,32 @@ def TensorOpAnnotateSketch : Pass<"tensorop-annotate-sketch", "ModuleOp"> {
   let dependentDialects = ["::mlir::tensorop::TensorOpDialect"];
 }
 
+def TensorOpFuseEpilogues : Pass<"tensorop-fuse-epilogues", "ModuleOp"> {
+  let summary = "Record elementwise consumers of sketched GEMMs as fused epilogues";
+  let description = [{
+    For each `linalg.matmul` carrying a `#tensorop.sketch` (run after
+    `tensorop-annotate-sketch`, on tensors or memrefs), reads its
+    elementwise consumer — the single user of its result tensor, or on
+    memrefs the op right after it that writes C in place — as epilogue
+    steps: a bias along N or M, a residual M x N operand, a scale, a clamp,
+    ReLU, tanh, sigmoid, SiLU, GELU (tanh or erf form). Named elementwise
+    ops (`linalg.add`, `linalg.max`, ...) are read in their generic form.
+    Which function a run of ops computes is decided by evaluating it on a
+    grid of inputs, so the usual spellings all match. A recognised consumer
+    is recorded on the sketch (`epilogue = #tensorop.epilogue<...>`),
+    rewritten to work in place on the matmul's result and marked
+    `tensorop.fused_epilogue`; `tensorop-apply-sketch` passes its operands
+    to the microkernel, which applies the steps after the last K panel as
+    it stores C, and erases it. Every fused consumer gets a remark listing
+    the steps; every consumer that is not fused gets one saying why (it then
+    runs as a separate op). Only the x86_gemm_fma microkernel has an
+    epilogue so far; a matmul with a dynamic K is not fused (at K = 0 no
+    microkernel would run to apply it).
+  }];
+  let dependentDialects = ["::mlir::tensorop::TensorOpDialect",
+                           "::mlir::linalg::LinalgDialect"];
+}
+
 def TensorOpApplySketch : Pass<"tensorop-apply-sketch", "ModuleOp"> {
   let summary = "Tile, pack and microkernel-ize each sketched memref GEMM";
   let description = [{

@@ -55,6 +55,37 @@ def TensorOp_UKernelSpecAttr : TensorOp_Attr<"UKernelSpec", "ukernel_spec"> {
   let genVerifyDecl = 1;
 }
 
+def TensorOp_EpilogueAttr : TensorOp_Attr<"Epilogue", "epilogue"> {
+  let summary = "Elementwise steps fused into a GEMM microkernel's store";
+  let description = [{
+    What the microkernel applies to each element `x` of C after the last K
+    panel (`x` = C's initial value plus A*B), in order, before it writes C
+    once. `tensorop-fuse-epilogues` finds them in an elementwise consumer
+    of a `linalg.matmul` and records them on the matmul's sketch:
+
+    * `"bias_n"`: `x += bias[col]` (a vector of N); `"bias_m"`:
+      `x += bias[row]` (a vector of M); at most one of the two;
+    * `"residual"`: `x += R[row][col]` (an M x N operand); at most one;
+    * `"scale(s)"`: `x *= s`; `"clamp(lo, hi)"`: `min(max(x, lo), hi)`;
+    * `"relu"`, `"tanh"`, `"sigmoid"`, `"silu"` (`x * sigmoid(x)`),
+      `"gelu_tanh"` (`0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))`),
+      `"gelu_erf"` (`0.5 x (1 + erf(x / sqrt(2)))`). The microkernel
+      computes tanh and erf with odd rational approximations (absolute
+      error <= 3.3e-7 and <= 4.2e-7 in fp32; see docs/Epilogues.md).
+
+    ```mlir
+    #tensorop.epilogue<steps = ["bias_n", "gelu_erf", "residual"]>
+    ```
+
+    The verifier rejects an empty list, unknown steps, wrong argument
+    counts, non-finite arguments, `clamp` with lo > hi and a second bias
+    or residual.
+  }];
+  let parameters = (ins "::mlir::ArrayAttr":$steps);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 def TensorOp_SketchAttr : TensorOp_Attr<"Sketch", "sketch"> {
   let summary = "Tiling, loop order, packing and microkernel of one GEMM";
   let description = [{
@@ -94,7 +125,10 @@ def TensorOp_SketchAttr : TensorOp_Attr<"Sketch", "sketch"> {
       printed). With more than one, C is split into that many chunks of
       rows (of columns when the row chunks would be thinner than 32 and N
       has more register blocks), each run by one thread with its own
-      packing buffers: an `scf.forall` that the pipeline lowers to OpenMP.
+      packing buffers: an `scf.forall` that the pipeline lowers to OpenMP;
+    * `epilogue` (optional): a `#tensorop.epilogue` fused into the
+      microkernel's store after the last K panel (set by
+      `tensorop-fuse-epilogues`; the x86_gemm_fma emitter only so far).
 
     The verifier rejects non-positive tiles or thread counts, orders that are not
     permutations, cache tiles that are not multiples of the register block,
@@ -112,10 +146,13 @@ def TensorOp_SketchAttr : TensorOp_Attr<"Sketch", "sketch"> {
     "UKernelSpecAttr":$ukernel,
     "TargetAttr":$target,
     StringRefParameter<"provenance of the choice">:$source,
-    DefaultValuedParameter<"int64_t", "1", "threads running the GEMM">:$threads);
+    DefaultValuedParameter<"int64_t", "1", "threads running the GEMM">:$threads,
+    OptionalParameter<"EpilogueAttr", "fused epilogue">:$epilogue);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
+    /// This sketch with `epilogue` (null: none).
+    SketchAttr withEpilogue(EpilogueAttr epilogue) const;
     /// Vector registers the register block needs: accumulators, B vectors
     /// and the broadcast register(s).
     int64_t getVectorRegistersNeeded() const;

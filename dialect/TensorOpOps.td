@@ -10,7 +10,7 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 class TensorOp_Op<string mnemonic, list<Trait> traits = []>
     : Op<TensorOp_Dialect, mnemonic, traits>;
 
-def TensorOp_UKernelOp : TensorOp_Op<"ukernel"> {
+def TensorOp_UKernelOp : TensorOp_Op<"ukernel", [AttrSizedOperandSegments]> {
   let summary = "A register-blocked GEMM microkernel printed by an emitter";
   let description = [{
     Computes, for `r < m_rem` and `j < n_rem`,
@@ -24,6 +24,14 @@ def TensorOp_UKernelOp : TensorOp_Op<"ukernel"> {
     Likewise with `pack_a = "none"`, `a` is a view of A itself (rows from the
     tile's first, columns k); the code was emitted for A's row stride and
     reads only its first `m_rem` rows.
+
+    With a fused epilogue (`#tensorop.epilogue` on the sketch) the op also
+    takes the epilogue block (`epilogue`, the eighth asm operand: bias and
+    residual addresses, the constants, a spill tile; layout in
+    python_emitters/tensorop_emit/epilogue.py), the tile's `bias` (a vector
+    from the tile's first row or column) and `residual` (the tile's view of
+    R); tensorop-lower-ukernel writes their addresses into the block before
+    the code runs.
 
     The op carries the code an emitter script printed (`asm`, in the syntax
     named by `dialect`) with its LLVM inline-asm `constraints`; the seven
@@ -45,6 +53,9 @@ def TensorOp_UKernelOp : TensorOp_Op<"ukernel"> {
     Arg<AnyMemRef, "packed B panel", [MemRead]>:$b,
     Arg<AnyMemRef, "C tile", [MemRead, MemWrite]>:$c,
     Index:$kc, Index:$m_rem, Index:$n_rem,
+    Arg<Optional<AnyMemRef>, "epilogue block", [MemRead, MemWrite]>:$epilogue,
+    Arg<Optional<AnyMemRef>, "bias vector of the tile", [MemRead]>:$bias,
+    Arg<Optional<AnyMemRef>, "residual tile", [MemRead]>:$residual,
     StrAttr:$asm_string,
     StrAttr:$constraints,
     StrAttr:$asm_dialect,
@@ -53,7 +64,10 @@ def TensorOp_UKernelOp : TensorOp_Op<"ukernel"> {
   let assemblyFormat = [{
     $kernel_name `a` `(` $a `:` type($a) `)` `b` `(` $b `:` type($b) `)`
     `c` `(` $c `:` type($c) `)` `kc` `(` $kc `)` `m_rem` `(` $m_rem `)`
-    `n_rem` `(` $n_rem `)` attr-dict
+    `n_rem` `(` $n_rem `)`
+    (`epilogue` `(` $epilogue^ `:` type($epilogue) `)`)?
+    (`bias` `(` $bias^ `:` type($bias) `)`)?
+    (`residual` `(` $residual^ `:` type($residual) `)`)? attr-dict
   }];
   let hasVerifier = 1;
 }

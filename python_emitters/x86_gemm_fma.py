@@ -9,9 +9,12 @@ Run with --help for the spec and output contract.
 import os
 import re
 import sys
+import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from tensorop_emit.epilogue import parse_epilogue  # noqa: E402
+from tensorop_emit.x86_epilogue import X86Epilogue  # noqa: E402
 from tensorop_emit.common import (  # noqa: E402
     AsmWriter,
     SpecError,
@@ -48,8 +51,8 @@ ISA = {
 MIN_CHAINS = 8
 
 SPEC_FIELDS = ("kernel", "isa", "mr", "nr", "k_unroll", "broadcast", "prefetch_b",
-               "b_stride_bytes", "a_stride_bytes", "taps", "tap_a_bytes", "format",
-               "symbol")
+               "b_stride_bytes", "a_stride_bytes", "taps", "tap_a_bytes", "epilogue",
+               "format", "symbol")
 
 # Largest B row stride accepted; keeps every displacement within disp32.
 MAX_B_STRIDE = 1 << 24
@@ -89,6 +92,13 @@ spec (JSON object, on stdin or --spec FILE):
                                              B of tap t+1 follows tap t's kc rows
                                              (packed: kc*nr floats on; in place:
                                              kc rows of b_stride_bytes on)
+  epilogue    list of step strings           default none; fused after the
+                                             last K panel: "bias_n", "bias_m",
+                                             "residual", "scale(s)",
+                                             "clamp(lo,hi)", "relu", "tanh",
+                                             "sigmoid", "silu", "gelu_tanh",
+                                             "gelu_erf" (tensorop_emit/epilogue.py);
+                                             adds operand $7, the epilogue block
   format      "json" | "function"            default "json" (same as --format)
   symbol      function name for "function"   default: the kernel name
 
@@ -167,6 +177,7 @@ class Kernel:
         if self.taps > 1 and not self.a_stride:
             raise SpecError("taps", "taps > 1 read A in place: they need "
                             "a_stride_bytes > 0")
+        self.epilogue_steps = parse_epilogue(spec)
         self.format = get_choice(spec, "format", ("json", "function"), "json")
         self.symbol = spec.get("symbol")
         if self.symbol is not None:
@@ -245,6 +256,22 @@ class Kernel:
             self.name += "_lda%d" % self.a_stride
         if self.taps > 1:
             self.name += "_t%dx%d" % (self.taps, self.tap_a)
+        self.epi = None
+        if self.epilogue_steps:
+            if self.taps > 1:
+                raise SpecError("epilogue", "an epilogue needs taps == 1")
+            if self.isa == "avx512" and self.nv > 7:
+                raise SpecError("epilogue", "an epilogue needs nr <= 112 on avx512 "
+                                "(one mask register per vector), got nr %d" % self.nr)
+            if self.isa == "avx2" and self.nv > 10:
+                raise SpecError("epilogue", "an epilogue needs nr <= 80 on avx2 "
+                                "(one mask register per vector), got nr %d" % self.nr)
+            self.epi = X86Epilogue(self, self.epilogue_steps)
+            text = ",".join(repr(st) for st in self.epilogue_steps)
+            self.name += "_epi%08x" % (zlib.crc32(text.encode()) & 0xffffffff)
+        # operands as the epilogue sees them
+        self.c_operand, self.ldc_operand = C, LDC
+        self.mrem_operand, self.nrem_operand = MREM, NREM
         # register allocation
         # register allocation: accumulator sets, B vectors, broadcast registers
         self.accsets = [[["%%%s%d" % (self.vreg, s * nacc + r * self.nv + v)
@@ -569,16 +596,32 @@ class Kernel:
             self._k_loops_unpacked_a(w)
         else:
             self._k_body(w)
-        if self.isa == "avx512":
+        if self.epi:
+            def masks(w):
+                if self.b_stride:
+                    return self.b_masks[2]
+                direct, _, vk = self._lane_masks_avx512(w)
+                assert direct
+                return vk
+            self.epi.c_update(w, masks)
+        elif self.isa == "avx512":
             self._c_update_avx512(w)
         else:
             self._c_update_avx2(w)
         w.label("9")
         return w.text()
 
+    def operands(self):
+        return OPERANDS + (["epilogue"] if self.epi else [])
+
     def clobbers(self):
-        vec = ["%s%d" % (self.vreg, i) for i in range(self.nvec_used)]
+        nvec = self.nvec_used
+        if self.epi:
+            nvec = max(nvec, self.epi.vector_registers())
+        vec = ["%s%d" % (self.vreg, i) for i in range(nvec)]
         gprs = list(SCRATCH_GPRS) + (["r11"] if self.taps > 1 else [])
+        if self.epi:
+            gprs += self.epi.gprs()
         return vec + list(self.kregs) + gprs
 
     def json(self):
@@ -591,8 +634,8 @@ class Kernel:
             "nr": self.nr,
             "dialect": "att",
             "asm": asm,
-            "operands": list(OPERANDS),
-            "constraints": llvm_constraints(len(OPERANDS), clobbers),
+            "operands": self.operands(),
+            "constraints": llvm_constraints(len(self.operands()), clobbers),
             "clobbers": clobbers,
             "vector_registers_used": self.nvec_used,
             "accumulators": self.nacc,
@@ -609,26 +652,38 @@ class Kernel:
         if self.taps > 1:
             out["taps"] = self.taps
             out["tap_a_bytes"] = self.tap_a
+        # Likewise only kernels with an epilogue: the steps, the constants
+        # the block holds (64 + 64*i: 16 copies of constant i) and its size.
+        if self.epi:
+            out["epilogue"] = [repr(st) for st in self.epilogue_steps]
+            out["epilogue_constants"] = list(self.epi.consts.values)
+            out["epilogue_block_bytes"] = self.epi.block_bytes()
         return out
 
     def function(self, symbol):
         info = self.json()
         assert "r10" not in info["clobbers"]
-        body = substitute_operands(info["asm"], FUNCTION_ARG_REGS)
+        regs = FUNCTION_ARG_REGS + (["%rbx"] if self.epi else [])
+        body = substitute_operands(info["asm"], regs)
+        # The 8th argument (the epilogue block) goes to callee-saved %rbx.
+        prologue = ["  movq 8(%rsp), %r10"]
+        epilogue = []
+        if self.epi:
+            prologue += ["  pushq %rbx", "  movq 24(%rsp), %rbx"]
+            epilogue = ["  popq %rbx"]
         lines = [
             "# generated by %s version %d from spec: isa=%s mr=%d nr=%d k_unroll=%d "
             "broadcast=%s prefetch_b=%d b_stride_bytes=%d a_stride_bytes=%d"
             % (EMITTER, EMITTER_VERSION, self.isa, self.mr, self.nr, self.ku,
                self.broadcast, self.prefetch_b, self.b_stride, self.a_stride),
             "# void %s(const float *a, const float *b, float *c, long kc, long ldc_bytes,"
-            " long m_rem, long n_rem)" % symbol,
+            " long m_rem, long n_rem%s)" % (symbol, ", void *epilogue" if self.epi else ""),
             "  .text",
             "  .globl %s" % symbol,
             "  .type %s,@function" % symbol,
             "  .p2align 5",
-            "%s:" % symbol,
-            "  movq 8(%rsp), %r10",
-            body,
+            "%s:" % symbol] + prologue + [
+            body] + epilogue + [
             "  vzeroupper",
             "  ret",
             "  .size %s, .-%s" % (symbol, symbol),

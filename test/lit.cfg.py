@@ -40,6 +40,10 @@ config.substitutions.append(("%gen_batch_matmul",
                              "%s %s" % (config.python_executable or "python3",
                                         os.path.join(config.tensorop_src_root, "test",
                                                      "Integration", "gen_batch_matmul_test.py"))))
+config.substitutions.append(("%gen_epilogue",
+                             "%s %s" % (config.python_executable or "python3",
+                                        os.path.join(config.tensorop_src_root, "test",
+                                                     "Integration", "gen_epilogue_test.py"))))
 config.substitutions.append(("%gen_matmul",
                              "%s %s" % (config.python_executable or "python3",
                                         os.path.join(config.tensorop_src_root, "test",

@@ -33,7 +33,8 @@ SketchAttr SketchChoice::toAttr(MLIRContext *ctx, const TargetHints &target,
   return SketchAttr::getChecked(emit, ctx, mc, nc, kc, mr, nr,
                                 StringRef(loopOrder), StringRef(microOrder),
                                 StringRef(packA), StringRef(packB), ukernel,
-                                targetAttr, StringRef(source), threads);
+                                targetAttr, StringRef(source), threads,
+                                EpilogueAttr());
 }
 
 llvm::Error mlir::tensorop::checkAdvisorName(llvm::StringRef spec) {

@@ -54,9 +54,13 @@ std::string mlir::tensorop::convShapeName(const ::tensorop::Conv2DShape &s) {
 std::string OpRequest::defaultName() const {
   if (op == "conv2d")
     return "conv2d_" + convShapeName(conv) + "_" + dtype;
-  return llvm::formatv("{0}_{1}x{2}x{3}_{4}{5}", op, m, n, k, dtype,
-                       cType.empty() || cType == dtype ? "" : "_" + cType + "out")
-      .str();
+  std::string name =
+      llvm::formatv("{0}_{1}x{2}x{3}_{4}{5}", op, m, n, k, dtype,
+                    cType.empty() || cType == dtype ? "" : "_" + cType + "out")
+          .str();
+  for (const std::string &step : epilogue)
+    name += "_" + step;
+  return name;
 }
 
 std::string OpRequest::describe() const {
@@ -69,6 +73,8 @@ std::string OpRequest::describe() const {
   return "op=" + orMissing(op) + ", shape=" + shape +
          ", dtype=" + orMissing(dtype) +
          (cType.empty() ? std::string() : ", output=" + cType) +
+         (epilogue.empty() ? std::string()
+                           : ", epilogue=" + llvm::join(epilogue, "+")) +
          ", target=" + orMissing(target);
 }
 
@@ -208,7 +214,8 @@ std::string unsupportedModifier(StringRef w) {
       .Cases({"bias", "relu", "gelu", "silu", "swish", "sigmoid", "tanh",
               "clamp", "residual", "epilogue", "activation", "fused", "fuse",
               "add", "plus", "softmax"},
-             "a fused epilogue (gen builds the plain product C = A*B)")
+             "a fused epilogue gen does not build (it fuses bias, relu, gelu, "
+             "gelu-tanh, silu, sigmoid, tanh and residual, on x86)")
       .Cases({"thread", "threads", "threaded", "multi-threaded",
               "multithreaded", "parallel", "cores", "core"},
              "a thread count in the request (use --threads=N)")
@@ -444,9 +451,11 @@ llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
         "understood " + r.describe() + "; missing: " +
         (r.op.empty() ? std::string("the operator (e.g. GEMM) and ") : "") +
         "the shape (e.g. 128x256x64 for MxNxK, or M=128 N=256 K=64)");
-  if (r.op == "gemm")
+  if (r.op == "gemm") {
+    takeEpilogueWords(tokens, r.epilogue);
     if (llvm::Error e = checkGemmWords(tokens))
       return std::move(e);
+  }
   if (r.dtype.empty())
     r.dtype = "f32";
   if (r.target.empty())

@@ -1,6 +1,7 @@
 //===- TensorOpDialect.cpp - tensorop dialect, attributes, ops ------------===//
 
 #include "tensorop/Dialect/TensorOpDialect.h"
+#include "tensorop/Dialect/Epilogue.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -121,7 +122,7 @@ LogicalResult SketchAttr::verify(
     int64_t kc, int64_t mr, int64_t nr, StringRef loopOrder,
     StringRef microOrder, StringRef packA, StringRef packB,
     UKernelSpecAttr ukernel, TargetAttr target, StringRef source,
-    int64_t threads) {
+    int64_t threads, EpilogueAttr epilogue) {
   for (auto [name, value] : {std::pair<StringRef, int64_t>{"mc", mc},
                              {"nc", nc},
                              {"kc", kc},
@@ -212,6 +213,42 @@ LogicalResult SketchAttr::verify(
   if (threads < 1 || threads > 1024)
     return emitError() << "sketch threads must be in [1, 1024], got "
                        << threads;
+  // Only the x86 emitter has an epilogue in its store path so far.
+  if (epilogue && ukernel.getEmitter() != "x86_gemm_fma")
+    return emitError() << "a sketch epilogue needs the x86_gemm_fma "
+                          "emitter (the only one with a fused epilogue so "
+                          "far), got '"
+                       << ukernel.getEmitter() << "'";
+  return success();
+}
+
+SketchAttr SketchAttr::withEpilogue(EpilogueAttr epilogue) const {
+  return SketchAttr::get(getContext(), getMc(), getNc(), getKc(), getMr(),
+                         getNr(), getLoopOrder(), getMicroOrder(), getPackA(),
+                         getPackB(), getUkernel(), getTarget(), getSource(),
+                         getThreads(), epilogue);
+}
+
+//===----------------------------------------------------------------------===//
+// EpilogueAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult EpilogueAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   ArrayAttr steps) {
+  SmallVector<EpilogueStep> parsed;
+  for (Attribute a : steps) {
+    auto text = dyn_cast<StringAttr>(a);
+    if (!text)
+      return emitError() << "epilogue steps must be strings, got " << a;
+    std::string why;
+    std::optional<EpilogueStep> step = parseEpilogueStep(text.getValue(), why);
+    if (!step)
+      return emitError() << why;
+    parsed.push_back(*step);
+  }
+  std::string why = checkEpilogueSteps(parsed);
+  if (!why.empty())
+    return emitError() << why;
   return success();
 }
 
@@ -440,5 +477,7 @@ LogicalResult UKernelOp::verify() {
   if (getAsmDialect() != "att" && getAsmDialect() != "intel")
     return emitOpError("asm dialect must be \"att\" or \"intel\", got \"")
            << getAsmDialect() << "\"";
+  if ((getBias() || getResidual()) && !getEpilogue())
+    return emitOpError("bias and residual operands need an epilogue block");
   return success();
 }

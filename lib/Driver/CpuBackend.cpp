@@ -17,6 +17,7 @@
 #include "CpuConvCheck.h"
 #include "tensorop/Driver/Backend.h"
 #include "tensorop/Driver/CompilerContext.h"
+#include "tensorop/Driver/EpilogueGemm.h"
 #include "tensorop/Driver/KernelSandbox.h"
 #include "tensorop/Driver/OutputDir.h"
 #include "tensorop/Driver/TuneBackend.h"
@@ -213,6 +214,30 @@ Expected<json::Array> verifyUnderQemu(const TargetHints &h, StringRef name,
 }
 } // namespace
 
+/// The header's lines on a fused epilogue ("" without one).
+static std::string epilogueComment(ArrayRef<std::string> steps) {
+  if (steps.empty())
+    return "";
+  std::string text = "\n * Then, fused into the kernel's store, per element x "
+                     "of C in this order:";
+  for (const std::string &s : steps)
+    text += "\n *   " +
+            StringSwitch<std::string>(s)
+                .Case("bias_n", "x += bias[col]  (bias: N floats)")
+                .Case("residual", "x += R[row][col]  (R: M x N, row-major, "
+                                  "contiguous)")
+                .Case("relu", "x = max(x, 0)")
+                .Case("gelu_erf", "x = 0.5 x (1 + erf(x / sqrt(2)))  (fp32 "
+                                  "approximation, error <= 4.2e-7 in erf)")
+                .Case("gelu_tanh", "x = 0.5 x (1 + tanh(sqrt(2/pi) (x + "
+                                   "0.044715 x^3)))")
+                .Case("silu", "x = x / (1 + exp(-x))")
+                .Case("sigmoid", "x = 1 / (1 + exp(-x))")
+                .Case("tanh", "x = tanh(x)")
+                .Default(s);
+  return text;
+}
+
 std::string CpuBackend::header(const GenJob &job, StringRef sketch) const {
   const Operator &r = job.op;
   StringRef name = job.name, target = resolved;
@@ -237,7 +262,7 @@ std::string CpuBackend::header(const GenJob &job, StringRef sketch) const {
  * Request: {7}
  *
  * C = A * B, fp32, row-major and contiguous:
- *   A is {1} x {3} (M x K), B is {3} x {2} (K x N), C is {1} x {2} (M x N).
+ *   A is {1} x {3} (M x K), B is {3} x {2} (K x N), C is {1} x {2} (M x N).{11}
  * C is overwritten. {9} Each call allocates its own packing
  * buffers, so concurrent calls are safe.
  */
@@ -260,7 +285,7 @@ extern "C" {
 )",
                  name, r.m, r.n, r.k, guard, TENSOROP_VERSION, target,
                  r.requestText, StringRef(name).upper(), threading,
-                 r.entryPoint(name))
+                 r.entryPoint(name), epilogueComment(r.epilogue))
       .str();
 }
 std::string CpuBackend::convHeader(const GenJob &job,
@@ -358,6 +383,16 @@ Error CpuBackend::prepare(const GenJob &job) {
     return fail("-o DIR is required");
   if (conv)
     return prepareConv(job);
+  if (!job.op.epilogue.empty()) {
+    if (hints.arch != "x86_64")
+      return fail("understood " + r.describe() + "; fused epilogues are "
+                  "generated for x86 targets only so far (the " + hints.isa +
+                  " microkernel has none yet)");
+    if (job.options.advisor != "builtin")
+      return fail("--advisor=" + job.options.advisor +
+                  " is not supported with a fused epilogue yet (the "
+                  "builtin advisor chooses its sketch)");
+  }
   // The kernel is verified here (or under qemu, same buffers): refuse a
   // request whose buffers do not fit before building anything.
   if (std::string tooBig = checkGemmBufferBudget(r.m, r.n, r.k);
@@ -516,6 +551,7 @@ int CpuBackend::generate(const GenJob &job) {
   // a model-written microkernel only in the sandbox.
   const bool modelWritten = usesModelWrittenEmitter(lowered->sketch);
   json::Object verification{{"performed", false}};
+  EpilogueGemmCheck epilogueCheck; // A GEMM with a fused epilogue.
   json::Object timing{{"performed", false}};
   bool verified = false;
   bool crossRun = false; // Verified under qemu (not timed).
@@ -545,6 +581,38 @@ int CpuBackend::generate(const GenJob &job) {
       verified = convCheck.verified;
       verification = std::move(convCheck.verification);
       timing = std::move(convCheck.timing);
+    } else if (!job.op.epilogue.empty()) {
+      // A GEMM with a fused epilogue: its entry point takes the bias and
+      // residual; checked against the steps applied to an fp64 product.
+      Expected<LoadedObject> loaded = loadObjectFile(obj, name);
+      if (!loaded)
+        return fail("cannot load " + obj + ": " +
+                    toString(loaded.takeError()));
+      epilogueCheck = checkEpilogueGemm(loaded->symbol, r.m, r.n, r.k,
+                                        job.op.epilogue, genSeed);
+      const EpilogueGemmCheck &check = epilogueCheck;
+      if (!check.error.empty())
+        return fail(check.error + "; nothing written to " + outDir);
+      verified = check.failures == 0;
+      json::Array steps;
+      for (const std::string &s : job.op.epilogue)
+        steps.push_back(s);
+      verification = json::Object{
+          {"performed", true},
+          {"object", (*staged)->finalPath(name + ".o")},
+          {"where", "in process (shipped emitters)"},
+          {"seed", int64_t(genSeed)},
+          {"inputs", "seeded uniform [-1, 1) (A, B, bias, R)"},
+          {"epilogue", std::move(steps)},
+          {"reference", "OpenBLAS dgemm (fp64) of the same fp32 inputs, "
+                        "then the epilogue's steps in fp64"},
+          {"bound", check.bound},
+          {"output_prefill", "NaN"},
+          {"max_error_ratio", check.maxRatio},
+          {"elements_over_bound", check.failures},
+          {"passed", verified}};
+      timing["reason"] = "not timed: no baseline computes the same fused "
+                         "epilogue yet";
     } else {
     if (modelWritten) {
       outs() << "  the microkernel is model-written: verified"
@@ -750,6 +818,12 @@ int CpuBackend::generate(const GenJob &job) {
 
   if (runsHere && conv)
     outs() << convCheck.summary;
+  else if (runsHere && !job.op.epilogue.empty())
+    outs() << formatv("  verified (with the epilogue): max error/bound "
+                      "{0:E2}, {1} elements over it -> {2}; not timed (no "
+                      "baseline with the same epilogue yet)\n",
+                      epilogueCheck.maxRatio, epilogueCheck.failures,
+                      verified ? "passed" : "FAILED");
   else if (runsHere) {
     outs() << formatv("  verified: max error/bound {0:E2}, exact test {1} "
                       "mismatches -> {2}\n",

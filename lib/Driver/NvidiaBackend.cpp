@@ -200,6 +200,10 @@ llvm::Error NvidiaBackend::prepare(const GenJob &job) {
     return fail("understood " + r.describe() + "; convolutions for NVIDIA "
                 "targets are not supported yet (issue 14; CPU targets "
                 "generate them)");
+  if (!job.op.epilogue.empty())
+    return fail("understood " + r.describe() + "; fused epilogues are "
+                "generated for x86 targets only so far (the NVIDIA kernels "
+                "have none yet)");
   if (r.dtype != "bf16" && r.dtype != "f16" && r.dtype != "tf32" &&
       r.dtype != "f32")
     return fail("NVIDIA targets take bf16, f16, tf32 or f32 GEMMs (got " +

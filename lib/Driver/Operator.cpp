@@ -1,6 +1,7 @@
 //===- Operator.cpp - What one generated kernel computes ------------------===//
 
 #include "tensorop/Driver/Operator.h"
+#include "tensorop/Driver/EpilogueGemm.h"
 
 #include "tensorop/Advisor/Request.h"
 #include "tensorop/GPU/GpuGen.h"
@@ -32,6 +33,7 @@ Expected<Operator> Operator::fromRequest(const mlir::tensorop::OpRequest &r) {
   op.k = r.k;
   op.dtype = r.dtype;
   op.requestedOutType = r.cType;
+  op.epilogue = r.epilogue;
   op.requestText = r.text;
   op.defaultName = r.defaultName();
   return op;
@@ -90,6 +92,8 @@ std::string Operator::entryPoint(StringRef name) const {
                    "*output);",
                    name, in, out)
         .str();
+  if (!epilogue.empty())
+    return epilogueEntryPoint(name, epilogue);
   return formatv("void {0}(const {1} *A, const {1} *B, {2} *C);", name, in,
                  out)
       .str();
@@ -103,5 +107,7 @@ std::string Operator::moduleSource(StringRef name, Placement placement,
   if (placement == Placement::Device)
     return mlir::tensorop::gpuGemmModuleSource(name, m, n, k, inType(),
                                                outType(), dtype, sketch);
+  if (!epilogue.empty())
+    return epilogueGemmModuleSource(name, m, n, k, epilogue);
   return mlir::tensorop::gemmModuleSource(name, m, n, k, sketch);
 }

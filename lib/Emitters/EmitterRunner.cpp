@@ -65,7 +65,8 @@ static std::string readFileOrEmpty(StringRef path) {
 
 /// Validates the emitter's JSON answer and fills `kernel`.
 static Error parseAnswer(StringRef script, StringRef text,
-                         const json::Object &spec, EmittedKernel &kernel) {
+                         const json::Object &spec, unsigned numOperands,
+                         EmittedKernel &kernel) {
   auto fail = [&](const Twine &why) {
     return createStringError("emitter '" + script + "' printed an invalid "
                              "answer: " + why);
@@ -96,8 +97,23 @@ static Error parseAnswer(StringRef script, StringRef text,
     return e;
   if (kernel.dialect != "att" && kernel.dialect != "intel")
     return fail("field 'dialect' must be \"att\" or \"intel\"");
-  if (Error e = checkUKernelConstraints(kernel.constraints))
+  if (Error e = checkUKernelConstraints(kernel.constraints, numOperands))
     return fail(toString(std::move(e)));
+  if (spec.get("epilogue")) {
+    const json::Array *constants = o->getArray("epilogue_constants");
+    std::optional<int64_t> bytes = o->getInteger("epilogue_block_bytes");
+    if (!constants || !bytes || *bytes <= 0 ||
+        *bytes < 64 + 64 * int64_t(constants->size()))
+      return fail("a kernel with an epilogue needs 'epilogue_constants' (a "
+                  "list) and 'epilogue_block_bytes' (room for them)");
+    for (const json::Value &v : *constants) {
+      std::optional<double> d = v.getAsNumber();
+      if (!d)
+        return fail("'epilogue_constants' holds a non-number");
+      kernel.epilogueConstants.push_back(*d);
+    }
+    kernel.epilogueBlockBytes = *bytes;
+  }
   for (auto [key, out] :
        {std::pair<StringRef, int64_t *>{"mr", &kernel.mr}, {"nr", &kernel.nr}}) {
     std::optional<int64_t> v = o->getInteger(key);
@@ -330,12 +346,13 @@ mlir::tensorop::runEmitter(const EmitterRequest &request) {
   Expected<EmitterScriptAnswer> answer = runEmitterScript(
       script, [&](StringRef text, bool fromCache) -> Error {
         kernel = EmittedKernel();
-        if (Error e = parseAnswer(request.script, text, request.spec, kernel))
+        if (Error e = parseAnswer(request.script, text, request.spec,
+                                  request.numOperands, kernel))
           return e;
         // Checked with LLVM MC before it is cached; a cached answer was.
         if (!fromCache)
           if (Error e = checkAssembles(kernel.asmText, kernel.dialect,
-                                       kNumUKernelOperands,
+                                       request.numOperands,
                                        request.triple, request.cpu,
                                        request.features))
             return createStringError("emitter '" + request.script +
@@ -347,7 +364,7 @@ mlir::tensorop::runEmitter(const EmitterRequest &request) {
         // script runs again and its refusal is the error).
         if (!request.trusted)
           if (Error e = checkMicrokernelCode(kernel.asmText, kernel.dialect,
-                                             kNumUKernelOperands,
+                                             request.numOperands,
                                              request.triple, request.cpu,
                                              request.features))
             return createStringError("emitter '" + request.script +
@@ -360,7 +377,7 @@ mlir::tensorop::runEmitter(const EmitterRequest &request) {
   if (kernel.name.empty())
     // From the in-process memo: validated when it was stored.
     if (Error e = parseAnswer(request.script, answer->text, request.spec,
-                              kernel))
+                              request.numOperands, kernel))
       return std::move(e);
   kernel.hash = answer->hash;
   kernel.fromCache = answer->fromCache;

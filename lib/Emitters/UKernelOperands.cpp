@@ -7,31 +7,32 @@
 
 using namespace llvm;
 
-Error mlir::tensorop::checkUKernelConstraints(StringRef constraints) {
+Error mlir::tensorop::checkUKernelConstraints(StringRef constraints,
+                                              unsigned numOperands) {
   SmallVector<StringRef> parts;
   constraints.split(parts, ',');
   auto fail = [&](const Twine &why) {
     return createStringError("constraints '" + constraints + "' break the " +
-                             Twine(unsigned(kNumUKernelOperands)) +
+                             Twine(unsigned(numOperands)) +
                              "-operand contract (=r x" +
-                             Twine(unsigned(kNumUKernelOperands)) +
+                             Twine(unsigned(numOperands)) +
                              ", then 0..." +
-                             Twine(unsigned(kNumUKernelOperands) - 1) +
+                             Twine(unsigned(numOperands) - 1) +
                              ", then ~{clobbers}): " + why);
   };
-  if (parts.size() < 2 * kNumUKernelOperands)
-    return fail("fewer than " + Twine(2 * unsigned(kNumUKernelOperands)) +
+  if (parts.size() < 2 * numOperands)
+    return fail("fewer than " + Twine(2 * unsigned(numOperands)) +
                 " entries");
-  for (unsigned i = 0; i < kNumUKernelOperands; ++i)
+  for (unsigned i = 0; i < numOperands; ++i)
     if (parts[i] != "=r" && parts[i] != "=&r")
       return fail("entry " + Twine(i) + " is '" + parts[i] +
                   "', not an integer register output");
-  for (unsigned i = 0; i < kNumUKernelOperands; ++i)
-    if (parts[kNumUKernelOperands + i] != std::to_string(i))
-      return fail("entry " + Twine(kNumUKernelOperands + i) + " is '" +
-                  parts[kNumUKernelOperands + i] + "', not the tied input '" +
+  for (unsigned i = 0; i < numOperands; ++i)
+    if (parts[numOperands + i] != std::to_string(i))
+      return fail("entry " + Twine(numOperands + i) + " is '" +
+                  parts[numOperands + i] + "', not the tied input '" +
                   Twine(i) + "'");
-  for (size_t i = 2 * kNumUKernelOperands; i < parts.size(); ++i)
+  for (size_t i = 2 * numOperands; i < parts.size(); ++i)
     if (!parts[i].starts_with("~{") || !parts[i].ends_with("}"))
       return fail("entry " + Twine(i) + " is '" + parts[i] +
                   "', not a clobber");

@@ -355,7 +355,8 @@ void emitCall(OpBuilder &b, Location loc, const ConvPlan &plan,
   }
   Value c = view2D(b, loc, plan.out, {n, oh, lo, f0}, cnt, nrem, 1);
   UKernelOp::create(b, loc, b.getStringAttr(kernel.name), a, bPanel, c, kcb,
-                    cnt, nrem, b.getStringAttr(kernel.asmText),
+                    cnt, nrem, /*epilogue=*/Value(), /*bias=*/Value(),
+                    /*residual=*/Value(), b.getStringAttr(kernel.asmText),
                     b.getStringAttr(kernel.constraints),
                     b.getStringAttr(kernel.dialect),
                     b.getI64IntegerAttr(plan.mr), b.getI64IntegerAttr(plan.nr),

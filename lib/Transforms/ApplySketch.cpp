@@ -31,6 +31,8 @@
 #include "tensorop/Advisor/Advisor.h"
 #include "tensorop/Advisor/UKernelRequest.h"
 #include "tensorop/Emitters/Emitter.h"
+#include "tensorop/Emitters/UKernelOperands.h"
+#include "tensorop/Transforms/EpilogueSupport.h"
 #include "tensorop/Targets/TargetHints.h"
 #include "tensorop/Transforms/MatmulSupport.h"
 #include "tensorop/Transforms/Passes.h"
@@ -40,6 +42,8 @@
 #include "mlir/Dialect/Vector/Utils/VectorUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
+
+#include "llvm/ADT/StringExtras.h"
 
 #include <cstdlib>
 
@@ -96,6 +100,14 @@ Value subview2D(OpBuilder &b, Location loc, Value source,
                                    strides);
 }
 
+/// A 1-D subview [offset, offset + size) with unit stride.
+Value subview1D(OpBuilder &b, Location loc, Value source, OpFoldResult offset,
+                OpFoldResult size) {
+  return memref::SubViewOp::create(b, loc, source, ArrayRef{offset},
+                                   ArrayRef{size},
+                                   ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+}
+
 /// dst = transpose(src) as a linalg.generic whose loops run along src's rows
 /// (the contiguous direction of the source), so the lowered loop reads
 /// unit-stride; linalg.transpose would iterate over dst and read with a
@@ -128,6 +140,11 @@ struct GemmPlan {
   bool unpackedA = false;    ///< pack_a = "none": no packA, A read in place.
   bool unpackedB = false;    ///< pack_b = "none": no packB, B read in place.
   Value packAFlat;           ///< packA collapsed to one dimension.
+  /// A fused epilogue: the kernel that applies it (after the last K panel),
+  /// its block, and the bias / residual it reads (one thread's chunk).
+  const EmittedKernel *epilogueKernel = nullptr;
+  Value epilogueBlock, bias, residual;
+  bool biasAlongN = false;
   SmallVector<scf::ForOp> loops; ///< Cache-tile loops, outermost first.
   SmallVector<unsigned> loopOfDim; ///< m, n, k -> index into `loops`.
 };
@@ -368,12 +385,43 @@ void emitMicroLoops(OpBuilder &b, Location loc, const GemmPlan &plan,
         {b.getIndexAttr(1), b.getIndexAttr(plan.kc), b.getIndexAttr(plan.nr)});
   }
   Value cBlock = subview2D(b, loc, cTile, {i, j}, {mRem, nRem});
-  UKernelOp::create(b, loc, b.getStringAttr(kernel.name), aPanel, bPanel,
-                    cBlock, sk, mRem, nRem, b.getStringAttr(kernel.asmText),
-                    b.getStringAttr(kernel.constraints),
-                    b.getStringAttr(kernel.dialect),
-                    b.getI64IntegerAttr(plan.mr), b.getI64IntegerAttr(plan.nr),
-                    b.getStringAttr(kernel.hash.substr(0, 16)));
+  auto call = [&](const EmittedKernel &k, Value block, Value bias,
+                  Value residual) {
+    UKernelOp::create(b, loc, b.getStringAttr(k.name), aPanel, bPanel, cBlock,
+                      sk, mRem, nRem, block, bias, residual,
+                      b.getStringAttr(k.asmText),
+                      b.getStringAttr(k.constraints),
+                      b.getStringAttr(k.dialect), b.getI64IntegerAttr(plan.mr),
+                      b.getI64IntegerAttr(plan.nr),
+                      b.getStringAttr(k.hash.substr(0, 16)));
+  };
+  if (!plan.epilogueKernel) {
+    call(kernel, Value(), Value(), Value());
+    return;
+  }
+  // The epilogue runs once per C tile, after its last K panel: the tile's
+  // K loop is at its last step when ivK + kc reaches K.
+  auto tileIv = [&](unsigned dim) {
+    scf::ForOp loop = plan.loops[plan.loopOfDim[dim]];
+    return loop.getInductionVar();
+  };
+  Value ivK = tileIv(2);
+  Value last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                     im.add(ivK, im.c(plan.kc)), plan.kExt);
+  auto ifLast = scf::IfOp::create(b, loc, last, /*withElseRegion=*/true);
+  b.setInsertionPointToStart(ifLast.thenBlock());
+  // Row and column of the tile within the operands (one thread's chunk).
+  Value row = im.add(tileIv(0), i);
+  Value col = im.add(tileIv(1), j);
+  Value bias, residual;
+  if (plan.bias)
+    bias = plan.biasAlongN ? subview1D(b, loc, plan.bias, col, nRem)
+                           : subview1D(b, loc, plan.bias, row, mRem);
+  if (plan.residual)
+    residual = subview2D(b, loc, plan.residual, {row, col}, {mRem, nRem});
+  call(*plan.epilogueKernel, plan.epilogueBlock, bias, residual);
+  b.setInsertionPointToStart(ifLast.elseBlock());
+  call(kernel, Value(), Value(), Value());
 }
 
 unsigned dimIndex(char c) { return c == 'm' ? 0 : c == 'n' ? 1 : 2; }
@@ -458,11 +506,21 @@ linalg::MatmulOp emitThreadChunks(RewriterBase &rewriter, linalg::MatmulOp op,
             ? subview2D(rewriter, loc, a, {zeroIdx, offset}, {idx(extK), size})
             : subview2D(rewriter, loc, a, {offset, zeroIdx}, {size, idx(extK)});
     c = subview2D(rewriter, loc, c, {offset, zeroIdx}, {size, idx(extN)});
+    if (plan.bias && !plan.biasAlongN)
+      plan.bias = subview1D(rewriter, loc, plan.bias, offset, size);
+    if (plan.residual)
+      plan.residual = subview2D(rewriter, loc, plan.residual,
+                                {offset, zeroIdx}, {size, idx(extN)});
   } else {
     b = p.transposeB
             ? subview2D(rewriter, loc, b, {offset, zeroIdx}, {size, idx(extK)})
             : subview2D(rewriter, loc, b, {zeroIdx, offset}, {idx(extK), size});
     c = subview2D(rewriter, loc, c, {zeroIdx, offset}, {idx(extM), size});
+    if (plan.bias && plan.biasAlongN)
+      plan.bias = subview1D(rewriter, loc, plan.bias, offset, size);
+    if (plan.residual)
+      plan.residual = subview2D(rewriter, loc, plan.residual,
+                                {zeroIdx, offset}, {idx(extM), size});
   }
   plan.a = a;
   plan.b = b;
@@ -497,6 +555,63 @@ int64_t inPlaceRowStrideBytes(linalg::MatmulOp op, unsigned operand,
                   << " \"none\" needs " << name << " with " << why
                   << ", got " << type << "; " << name << " is packed instead";
   return 0;
+}
+/// The consumer tensorop-fuse-epilogues marked for `op`: the first marked
+/// linalg.generic after it in its block, if it writes `c` in place and
+/// still reads as an epilogue (`match`).
+linalg::GenericOp findFusedEpilogue(linalg::MatmulOp op, Value c,
+                                    EpilogueMatch &match) {
+  for (Operation *next = op->getNextNode(); next; next = next->getNextNode()) {
+    auto g = dyn_cast<linalg::GenericOp>(next);
+    if (!g || !g->hasAttr(kFusedEpilogueAttrName))
+      continue;
+    if (g.getDpsInitOperand(0)->get() != c || !g.hasPureBufferSemantics())
+      return {};
+    std::string why;
+    FailureOr<EpilogueMatch> m = matchEpilogue(g, c, why);
+    if (failed(m))
+      return {};
+    // The microkernel reads the residual's rows with unit stride.
+    if (m->residualInput >= 0) {
+      auto type = cast<MemRefType>(
+          g.getDpsInputOperand(m->residualInput)->get().getType());
+      SmallVector<int64_t> strides;
+      int64_t offset;
+      if (failed(type.getStridesAndOffset(strides, offset)) ||
+          strides[1] != 1)
+        return {};
+    }
+    match = *m;
+    return g;
+  }
+  return {};
+}
+
+/// The epilogue block of `kernel` (python_emitters/tensorop_emit/epilogue.py):
+/// bytes, 64-byte aligned, constant i as 16 copies at byte 64 + 64*i; the
+/// header (addresses) is written before each call by tensorop-lower-ukernel.
+Value emitEpilogueBlock(OpBuilder &b, Location loc,
+                        const EmittedKernel &kernel) {
+  Value block = memref::AllocOp::create(
+      b, loc, MemRefType::get({kernel.epilogueBlockBytes}, b.getI8Type()),
+      b.getI64IntegerAttr(64));
+  int64_t count = kernel.epilogueConstants.size();
+  if (count == 0)
+    return block;
+  IndexMath im{b, loc};
+  Type f32 = b.getF32Type();
+  Value constants = memref::ViewOp::create(
+      b, loc, MemRefType::get({16 * count}, f32), block, im.c(64),
+      ValueRange{});
+  auto splat = VectorType::get({16}, f32);
+  for (auto [i, value] : llvm::enumerate(kernel.epilogueConstants)) {
+    Value v = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(splat, float(value)));
+    auto write = vector::TransferWriteOp::create(b, loc, v, constants,
+                                                 ValueRange{im.c(16 * i)});
+    write.setInBoundsAttr(b.getBoolArrayAttr({true}));
+  }
+  return block;
 }
 } // namespace
 
@@ -552,6 +667,23 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
     unpackedA = ldaBytes > 0;
   }
 
+  // A fused epilogue (tensorop-fuse-epilogues): its consumer, marked, must
+  // write this matmul's C in place after it; its inputs are the bias and
+  // residual the microkernel reads.
+  EpilogueAttr epilogue = sketch.getEpilogue();
+  linalg::GenericOp epilogueOp;
+  EpilogueMatch epilogueMatch;
+  if (epilogue) {
+    epilogueOp = findFusedEpilogue(op, c, epilogueMatch);
+    if (!epilogueOp) {
+      op.emitRemark() << "tensorop: the epilogue on this matmul's sketch is "
+                         "not applied: its consumer (tensorop.fused_epilogue) "
+                         "does not write this matmul's C in place after it; "
+                         "it runs as a separate op";
+      epilogue = {};
+    }
+  }
+
   // Emit (and check) the microkernel before touching the IR, so a failing
   // emitter leaves the module as it was.
   TargetAttr target = sketch.getTarget();
@@ -564,8 +696,33 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   llvm::Expected<EmittedKernel> kernel = runEmitter(request);
   if (!kernel)
     return op.emitError() << llvm::toString(kernel.takeError());
+  std::optional<EmittedKernel> epilogueKernel;
+  if (epilogue) {
+    llvm::json::Array steps;
+    for (Attribute step : epilogue.getSteps())
+      steps.push_back(cast<StringAttr>(step).getValue().str());
+    request.spec["epilogue"] = std::move(steps);
+    request.numOperands = kNumUKernelOperands + 1;
+    llvm::Expected<EmittedKernel> k = runEmitter(request);
+    if (!k)
+      return op.emitError() << llvm::toString(k.takeError());
+    epilogueKernel = std::move(*k);
+  }
 
   GemmPlan plan;
+  if (epilogueKernel) {
+    plan.epilogueKernel = &*epilogueKernel;
+    if (epilogueMatch.biasInput >= 0) {
+      OpOperand *bias = epilogueOp.getDpsInputOperand(epilogueMatch.biasInput);
+      plan.bias = bias->get();
+      plan.biasAlongN = epilogueOp.getMatchingIndexingMap(bias)
+                            .getResult(0) ==
+                        getAffineDimExpr(1, op.getContext());
+    }
+    if (epilogueMatch.residualInput >= 0)
+      plan.residual =
+          epilogueOp.getDpsInputOperand(epilogueMatch.residualInput)->get();
+  }
   plan.p = *problem;
   plan.mr = sketch.getMr();
   plan.nr = sketch.getNr();
@@ -666,6 +823,11 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
     for (Value buffer : {plan.packA, plan.packB})
       if (buffer)
         buffer.getDefiningOp()->setAttr(kSketchAttrName, sketch);
+  if (plan.epilogueKernel) {
+    plan.epilogueBlock = emitEpilogueBlock(rewriter, loc, *plan.epilogueKernel);
+    if (split.count > 1)
+      plan.epilogueBlock.getDefiningOp()->setAttr(kSketchAttrName, sketch);
+  }
   if (plan.packA)
     plan.packAFlat = memref::CollapseShapeOp::create(
         rewriter, loc, plan.packA,
@@ -675,6 +837,8 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
     memref::DeallocOp::create(rewriter, loc, plan.packA);
   if (plan.packB)
     memref::DeallocOp::create(rewriter, loc, plan.packB);
+  if (plan.epilogueBlock)
+    memref::DeallocOp::create(rewriter, loc, plan.epilogueBlock);
 
   auto iv = [&](unsigned dim) {
     return plan.loops[plan.loopOfDim[dim]].getInductionVar();
@@ -703,6 +867,18 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   bool markLoops = split.count > 1 && !plan.packA && !plan.packB;
   emitMicroLoops(rewriter, loc, plan, inner, sketch, *kernel, markLoops);
   rewriter.eraseOp(inner);
+  if (plan.epilogueKernel) {
+    // (The matmul itself is gone by now: the remark goes on the consumer.)
+    epilogueOp.emitRemark() << "tensorop: the microkernel applies the epilogue ["
+                    << llvm::join(llvm::map_range(epilogue.getSteps(),
+                                                  [](Attribute a) {
+                                                    return cast<StringAttr>(a)
+                                                        .getValue();
+                                                  }),
+                                  ", ")
+                    << "] as it stores C after the last K panel";
+    rewriter.eraseOp(epilogueOp);
+  }
   return success();
 }
 

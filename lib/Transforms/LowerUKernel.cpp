@@ -5,7 +5,8 @@
 // C's row stride in bytes, m_rem, n_rem), each tied in/out so the code may
 // advance them. Addresses are computed with upstream memref ops
 // (aligned base pointer + offset), which the usual memref-to-LLVM lowering
-// then handles.
+// then handles. A kernel with a fused epilogue takes an eighth operand, the
+// address of its epilogue block, whose header this pass writes first.
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,6 +62,27 @@ struct LowerUKernelPattern : public OpRewritePattern<UKernelOp> {
     operands[kUKernelLdcBytes] = ldc;
     operands[kUKernelMRem] = toI64(op.getMRem());
     operands[kUKernelNRem] = toI64(op.getNRem());
+    if (Value block = op.getEpilogue()) {
+      // The block's header: bias and residual addresses of this tile and
+      // the residual's row stride in bytes (0 where absent).
+      memref::ExtractStridedMetadataOp metaBlock, metaBias, metaResidual;
+      Value zero = arith::ConstantIntOp::create(rewriter, loc, i64, 0);
+      Value header[3] = {zero, zero, zero};
+      if (op.getBias())
+        header[0] = address(op.getBias(), metaBias);
+      if (op.getResidual()) {
+        header[1] = address(op.getResidual(), metaResidual);
+        header[2] = toI64(bytes(metaResidual.getStrides()[0]));
+      }
+      Value view = memref::ViewOp::create(
+          rewriter, loc, MemRefType::get({3}, i64), block,
+          arith::ConstantIndexOp::create(rewriter, loc, 0), ValueRange{});
+      for (auto [i, value] : llvm::enumerate(header))
+        memref::StoreOp::create(
+            rewriter, loc, value, view,
+            ValueRange{arith::ConstantIndexOp::create(rewriter, loc, i)});
+      operands.push_back(address(block, metaBlock));
+    }
     auto resultType = LLVM::LLVMStructType::getLiteral(
         rewriter.getContext(), SmallVector<Type>(operands.size(), i64));
     auto dialect = LLVM::AsmDialectAttr::get(

@@ -199,6 +199,8 @@ LogicalResult mlir::tensorop::buildTensorOpPipeline(
   pm.addPass(createTensorOpConvToNhwc());
   pm.addPass(createTensorOpDepthwiseConv());
   pm.addPass(createTensorOpAnnotateSketch(annotateSketchOptions(options)));
+  if (options.fuseEpilogues)
+    pm.addPass(createTensorOpFuseEpilogues());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =

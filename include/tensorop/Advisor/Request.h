@@ -11,10 +11,12 @@
 
 #include "tensorop/Advisor/ConvShape.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <string>
+#include <vector>
 
 namespace mlir::tensorop {
 
@@ -28,6 +30,9 @@ struct OpRequest {
   /// "" = the input type.
   std::string cType;
   std::string target; ///< "host", "x86-avx512", ..., "nvidia-sm90"
+  /// A GEMM's fused epilogue ("... with bias and ReLU"), as
+  /// #tensorop.epilogue steps in the order written; empty: C = A*B.
+  std::vector<std::string> epilogue;
   std::string text;   ///< The request as given.
 
   /// A C identifier naming the kernel, e.g. gemm_97x131x67_f32 or
@@ -47,6 +52,13 @@ struct OpRequest {
 /// "3x3 convolution, 64 to 128 channels, 28x28 input") is read by
 /// lib/Advisor/ConvRequest.cpp; its errors are all std::errc::not_supported.
 llvm::Expected<OpRequest> parseRequest(llvm::StringRef text);
+
+/// Takes the epilogue words of a GEMM request ("bias", "relu", "gelu",
+/// "gelu-tanh", "silu", "swish", "sigmoid", "tanh", "residual") out of
+/// `tokens` and appends their steps to `steps`, in the order written
+/// (lib/Advisor/EpilogueRequest.cpp).
+void takeEpilogueWords(llvm::SmallVectorImpl<llvm::StringRef> &tokens,
+                       std::vector<std::string> &steps);
 
 /// "N=1 H=56 W=56 C=64 F=64 R=3 S=3 stride=1 pad=1 dilation=1 (output
 /// 56x56)": a convolution's geometry for messages and reports.

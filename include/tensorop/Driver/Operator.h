@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace mlir::tensorop {
 struct OpRequest;
@@ -52,6 +53,9 @@ struct Operator {
   std::string dtype = "f32";
   /// The output type the request names; "" = the default for `dtype`.
   std::string requestedOutType;
+  /// A matmul's fused epilogue steps ("bias_n", "relu", ...; in order;
+  /// include/tensorop/Driver/EpilogueGemm.h); empty: C = A*B.
+  std::vector<std::string> epilogue;
   /// The request as given ("" when the op came from a module).
   std::string requestText;
   /// The kernel name a request gets by default, e.g. gemm_97x131x67_f32.

@@ -19,6 +19,7 @@
 #include "llvm/Support/JSON.h"
 
 #include <string>
+#include <vector>
 
 namespace mlir::tensorop {
 
@@ -34,6 +35,9 @@ struct EmitterRequest {
   bool allowUnsandboxed = false;
   /// Target the code must assemble for.
   std::string triple, cpu, features;
+  /// The asm operands of the answer: kNumUKernelOperands, one more (the
+  /// epilogue block) for a kernel with a fused epilogue.
+  unsigned numOperands = 7;
 };
 
 struct EmittedKernel {
@@ -44,6 +48,10 @@ struct EmittedKernel {
   int64_t mr = 0, nr = 0;
   std::string hash; ///< Content hash of script + spec (the cache key).
   bool fromCache = false;
+  /// A fused epilogue's constants (the block holds 16 copies of constant i
+  /// at byte 64 + 64*i) and the block's size in bytes (0: no epilogue).
+  std::vector<double> epilogueConstants;
+  int64_t epilogueBlockBytes = 0;
 };
 
 /// TensorOp's cache root: $TENSOROP_CACHE_DIR, else

@@ -38,10 +38,16 @@ inline constexpr llvm::StringLiteral kUKernelOperandNames[] = {
 static_assert(sizeof(kUKernelOperandNames) / sizeof(kUKernelOperandNames[0]) ==
               kNumUKernelOperands);
 
-/// Checks that `constraints` follows the contract: kNumUKernelOperands
-/// register outputs ("=r" or early-clobber "=&r"), each tied to the input
-/// of the same number, then clobbers only.
-llvm::Error checkUKernelConstraints(llvm::StringRef constraints);
+/// A kernel with a fused epilogue takes one operand more, $7: the address
+/// of its epilogue block (python_emitters/tensorop_emit/epilogue.py).
+constexpr unsigned kUKernelEpilogueBlock = kNumUKernelOperands;
+
+/// Checks that `constraints` follows the contract: `numOperands`
+/// (kNumUKernelOperands, or one more with an epilogue) register outputs
+/// ("=r" or early-clobber "=&r"), each tied to the input of the same
+/// number, then clobbers only.
+llvm::Error checkUKernelConstraints(llvm::StringRef constraints,
+                                    unsigned numOperands = kNumUKernelOperands);
 
 } // namespace mlir::tensorop
 

@@ -58,6 +58,13 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
                      "verify them (the sketch's source says 'unverified'); "
                      "off: such answers are refused"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> fuseEpilogues{
+      *this, "fuse-epilogues",
+      llvm::cl::desc("Fuse elementwise consumers of each sketched GEMM (bias, "
+                     "residual, scale, clamp, ReLU, GELU, SiLU, ...) into its "
+                     "microkernel's store (x86 only so far); off: they run "
+                     "as separate ops"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> barePtrAbi{
       *this, "bare-ptr-abi",
       llvm::cl::desc("Lower static memref function arguments to bare "

@@ -1,0 +1,52 @@
+//===- EpilogueGemm.h - gen's GEMM with a fused epilogue --------*- C++ -*-===//
+//
+// `tensorop gen "... GEMM with bias and ReLU"` on x86: the module it builds
+// (the matmul and an elementwise consumer the pipeline fuses into the
+// microkernel), its C entry point and the check of the built object against
+// an fp64 reference of the same steps.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSOROP_DRIVER_EPILOGUEGEMM_H
+#define TENSOROP_DRIVER_EPILOGUEGEMM_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <string>
+
+namespace tensorop {
+
+/// Whether the steps read a bias (along N) / a residual (M x N).
+bool epilogueHasBias(llvm::ArrayRef<std::string> steps);
+bool epilogueHasResidual(llvm::ArrayRef<std::string> steps);
+
+/// void NAME(const float *A, const float *B[, const float *bias][, const
+/// float *R], float *C);
+std::string epilogueEntryPoint(llvm::StringRef name,
+                               llvm::ArrayRef<std::string> steps);
+
+/// The module: C = 0; C += A*B (linalg.matmul); C = steps(C) (a
+/// linalg.generic in place on C, as models write the steps).
+std::string epilogueGemmModuleSource(llvm::StringRef name, int64_t m,
+                                     int64_t n, int64_t k,
+                                     llvm::ArrayRef<std::string> steps);
+
+struct EpilogueGemmCheck {
+  std::string error;      ///< Why nothing could be checked.
+  int64_t failures = -1;  ///< Elements over the bound or NaN.
+  double maxRatio = 0;    ///< Largest error / bound.
+  std::string bound;      ///< The bound, as text.
+};
+
+/// Calls the entry point at `fn` once on seeded inputs in [-1, 1) with a
+/// NaN-prefilled C and checks every element against the steps applied in
+/// fp64 to OpenBLAS dgemm's product of the same inputs.
+EpilogueGemmCheck checkEpilogueGemm(void *fn, int64_t m, int64_t n, int64_t k,
+                                    llvm::ArrayRef<std::string> steps,
+                                    uint64_t seed);
+
+} // namespace tensorop
+
+#endif // TENSOROP_DRIVER_EPILOGUEGEMM_H

@@ -1,0 +1,52 @@
+//===- EpilogueSupport.h - Elementwise consumers a GEMM can fuse -*- C++ -*-===//
+//
+// Which elementwise consumers of a linalg.matmul's result become a fused
+// epilogue (a #tensorop.epilogue on the matmul's sketch, applied by the
+// microkernel as it stores C), shared by tensorop-fuse-epilogues, which
+// records them, and tensorop-apply-sketch, which finds the consumer again
+// after bufferization and erases it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSOROP_TRANSFORMS_EPILOGUESUPPORT_H
+#define TENSOROP_TRANSFORMS_EPILOGUESUPPORT_H
+
+#include "tensorop/Dialect/Epilogue.h"
+#include "tensorop/Dialect/TensorOpDialect.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+#include <string>
+
+namespace mlir::tensorop {
+
+/// Unit attribute on the linalg.generic whose computation a matmul's sketch
+/// now carries as its epilogue (written in place on the matmul's C).
+constexpr llvm::StringLiteral kFusedEpilogueAttrName =
+    "tensorop.fused_epilogue";
+
+/// An elementwise consumer read as epilogue steps: the value the steps
+/// start from is the block argument of the matmul's result (`cArg`), the
+/// operand steps read `bias` (a vector along N or M) and `residual` (M x N).
+struct EpilogueMatch {
+  llvm::SmallVector<EpilogueStep> steps;
+  int biasInput = -1;     ///< Index among the generic's inputs, or -1.
+  int residualInput = -1; ///< Likewise.
+  int cInput = -1;        ///< The input that is the matmul's C, or -1.
+};
+
+/// Reads `generic`, a consumer of `c` (the matmul's result tensor, or its C
+/// memref for a consumer in place), as epilogue steps. On failure `why`
+/// says what is not an epilogue (for the remark).
+FailureOr<EpilogueMatch> matchEpilogue(linalg::GenericOp generic, Value c,
+                                       std::string &why);
+
+/// The steps as a #tensorop.epilogue.
+EpilogueAttr epilogueAttr(MLIRContext *ctx, llvm::ArrayRef<EpilogueStep> steps);
+
+/// The steps of an attribute (which its verifier checked).
+llvm::SmallVector<EpilogueStep> epilogueSteps(EpilogueAttr attr);
+
+} // namespace mlir::tensorop
+
+#endif // TENSOROP_TRANSFORMS_EPILOGUESUPPORT_H

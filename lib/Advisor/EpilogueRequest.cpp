@@ -1,0 +1,38 @@
+//===- EpilogueRequest.cpp - "... with bias and ReLU" in a GEMM request ---===//
+//
+// The epilogue words of a GEMM request, in the order written: "bias" (a
+// bias along N, one per output column), "relu", "gelu" (the erf form, as
+// PyTorch's default), "gelu-tanh", "silu"/"swish", "sigmoid", "tanh" and
+// "residual" (an M x N tensor added). They are taken out of the request's
+// words; every other epilogue-like word ("clamp", "softmax", ...) stays and
+// is refused by name by checkGemmWords.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorop/Advisor/Request.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace llvm;
+
+void mlir::tensorop::takeEpilogueWords(SmallVectorImpl<StringRef> &tokens,
+                                       std::vector<std::string> &steps) {
+  SmallVector<StringRef> kept;
+  for (StringRef w : tokens) {
+    StringRef step = StringSwitch<StringRef>(w)
+                         .Case("bias", "bias_n")
+                         .Case("relu", "relu")
+                         .Cases({"gelu", "gelu-erf"}, "gelu_erf")
+                         .Case("gelu-tanh", "gelu_tanh")
+                         .Cases({"silu", "swish"}, "silu")
+                         .Case("sigmoid", "sigmoid")
+                         .Case("tanh", "tanh")
+                         .Case("residual", "residual")
+                         .Default("");
+    if (step.empty())
+      kept.push_back(w);
+    else
+      steps.push_back(step.str());
+  }
+  tokens.assign(kept.begin(), kept.end());
+}

@@ -1,0 +1,144 @@
+//===- Epilogue.cpp - Steps of a fused GEMM epilogue ----------------------===//
+
+#include "tensorop/Dialect/Epilogue.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+
+using namespace llvm;
+using namespace mlir::tensorop;
+
+ArrayRef<StringLiteral> mlir::tensorop::epilogueStepNames() {
+  static constexpr StringLiteral kNames[] = {
+      "bias_n", "bias_m",  "residual", "scale",     "clamp",   "relu",
+      "tanh",   "sigmoid", "silu",     "gelu_tanh", "gelu_erf"};
+  return kNames;
+}
+
+static unsigned arity(EpilogueStep::Kind kind) {
+  return kind == EpilogueStep::Scale ? 1 : kind == EpilogueStep::Clamp ? 2 : 0;
+}
+
+std::string EpilogueStep::text() const {
+  std::string name = epilogueStepNames()[kind].str();
+  // %.9g round-trips every f32 value.
+  auto num = [](double v) { return llvm::formatv("{0}", llvm::format("%.9g", v)).str(); };
+  if (arity(kind) == 1)
+    return name + "(" + num(a) + ")";
+  if (arity(kind) == 2)
+    return name + "(" + num(a) + ", " + num(b) + ")";
+  return name;
+}
+
+static double sigmoid(double x) { return 1 / (1 + std::exp(-x)); }
+
+double EpilogueStep::apply(double x) const {
+  switch (kind) {
+  case Scale:
+    return x * a;
+  case Clamp:
+    return std::min(std::max(x, a), b);
+  case Relu:
+    return x > 0 ? x : 0;
+  case Tanh:
+    return std::tanh(x);
+  case Sigmoid:
+    return sigmoid(x);
+  case Silu:
+    return x * sigmoid(x);
+  case GeluTanh:
+    return 0.5 * x *
+           (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x)));
+  case GeluErf:
+    return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0)));
+  case BiasN:
+  case BiasM:
+  case Residual:
+    break;
+  }
+  return x;
+}
+
+std::optional<EpilogueStep>
+mlir::tensorop::parseEpilogueStep(StringRef text, std::string &why) {
+  StringRef name = text.take_until([](char c) { return c == '('; }).trim();
+  const auto *it = llvm::find(epilogueStepNames(), name);
+  if (it == epilogueStepNames().end()) {
+    why = ("unknown epilogue step '" + text + "' (known: " +
+           join(epilogueStepNames(), ", ") + ")")
+              .str();
+    return std::nullopt;
+  }
+  EpilogueStep step{EpilogueStep::Kind(it - epilogueStepNames().begin())};
+  SmallVector<double, 2> args;
+  StringRef rest = text.drop_front(text.find('(') == StringRef::npos
+                                       ? text.size()
+                                       : text.find('('));
+  if (!rest.empty()) {
+    if (!rest.consume_front("(") || !rest.consume_back(")")) {
+      why = ("epilogue step '" + text + "': arguments go in one (...)").str();
+      return std::nullopt;
+    }
+    SmallVector<StringRef> parts;
+    rest.split(parts, ',');
+    for (StringRef p : parts) {
+      double v;
+      if (p.trim().getAsDouble(v) || !std::isfinite(v)) {
+        why = ("epilogue step '" + text + "': '" + p.trim() +
+               "' is not a finite number")
+                  .str();
+        return std::nullopt;
+      }
+      args.push_back(v);
+    }
+  }
+  if (args.size() != arity(step.kind)) {
+    why = formatv("epilogue step '{0}' takes {1} argument(s), got {2}", text,
+                  arity(step.kind), args.size())
+              .str();
+    return std::nullopt;
+  }
+  if (!args.empty())
+    step.a = args[0];
+  if (args.size() > 1)
+    step.b = args[1];
+  if (step.kind == EpilogueStep::Clamp && step.a > step.b) {
+    why = ("epilogue step '" + text + "': lo > hi").str();
+    return std::nullopt;
+  }
+  return step;
+}
+
+std::string mlir::tensorop::checkEpilogueSteps(ArrayRef<EpilogueStep> steps) {
+  if (steps.empty())
+    return "an epilogue needs at least one step";
+  auto count = [&](auto pred) { return llvm::count_if(steps, pred); };
+  if (count([](const EpilogueStep &s) {
+        return s.kind == EpilogueStep::BiasN || s.kind == EpilogueStep::BiasM;
+      }) > 1)
+    return "an epilogue takes at most one bias (bias_n or bias_m)";
+  if (count([](const EpilogueStep &s) {
+        return s.kind == EpilogueStep::Residual;
+      }) > 1)
+    return "an epilogue takes at most one residual";
+  if (steps.size() > 16)
+    return "an epilogue takes at most 16 steps";
+  return "";
+}
+
+double mlir::tensorop::applyEpilogue(ArrayRef<EpilogueStep> steps, double x,
+                                     double bias, double residual) {
+  for (const EpilogueStep &s : steps) {
+    if (s.kind == EpilogueStep::BiasN || s.kind == EpilogueStep::BiasM)
+      x += bias;
+    else if (s.kind == EpilogueStep::Residual)
+      x += residual;
+    else
+      x = s.apply(x);
+  }
+  return x;
+}

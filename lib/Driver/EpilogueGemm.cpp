@@ -1,0 +1,194 @@
+//===- EpilogueGemm.cpp - gen's GEMM with a fused epilogue ----------------===//
+
+#include "tensorop/Driver/EpilogueGemm.h"
+#include "tensorop/Dialect/Epilogue.h"
+#include "tensorop/Verify/Buffers.h"
+#include "tensorop/Verify/CpuGemm.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+
+using namespace llvm;
+using namespace tensorop;
+
+bool tensorop::epilogueHasBias(ArrayRef<std::string> steps) {
+  return llvm::is_contained(steps, "bias_n");
+}
+
+bool tensorop::epilogueHasResidual(ArrayRef<std::string> steps) {
+  return llvm::is_contained(steps, "residual");
+}
+
+std::string tensorop::epilogueEntryPoint(StringRef name,
+                                         ArrayRef<std::string> steps) {
+  return formatv("void {0}(const float *A, const float *B, {1}{2}float *C);",
+                 name, epilogueHasBias(steps) ? "const float *bias, " : "",
+                 epilogueHasResidual(steps) ? "const float *R, " : "")
+      .str();
+}
+
+/// The body lines of one step on %v<i> (f32), as a model would write it.
+static std::string stepBody(StringRef step, int i) {
+  std::string v = formatv("%v{0}", i).str(), o = formatv("%v{0}", i + 1).str();
+  auto c = [&](StringRef nm, double x) {
+    return formatv("    {0}_{1} = arith.constant {2:e} : f32\n", o, nm, x)
+        .str();
+  };
+  if (step == "bias_n")
+    return formatv("    {0} = arith.addf {1}, %b : f32\n", o, v).str();
+  if (step == "residual")
+    return formatv("    {0} = arith.addf {1}, %r : f32\n", o, v).str();
+  if (step == "relu")
+    return c("z", 0) +
+           formatv("    {0} = arith.maximumf {1}, {0}_z : f32\n", o, v).str();
+  if (step == "tanh")
+    return formatv("    {0} = math.tanh {1} : f32\n", o, v).str();
+  if (step == "sigmoid" || step == "silu")
+    return c("one", 1) +
+           formatv("    {0}_n = arith.negf {1} : f32\n"
+                   "    {0}_e = math.exp {0}_n : f32\n"
+                   "    {0}_d = arith.addf {0}_one, {0}_e : f32\n"
+                   "    {0} = arith.divf {2}, {0}_d : f32\n",
+                   o, v, step == "silu" ? v : o + "_one")
+               .str();
+  if (step == "gelu_erf")
+    return c("h", 0.5) + c("one", 1) + c("r2", 0.7071067811865476) +
+           formatv("    {0}_a = arith.mulf {1}, {0}_r2 : f32\n"
+                   "    {0}_e = math.erf {0}_a : f32\n"
+                   "    {0}_p = arith.addf {0}_e, {0}_one : f32\n"
+                   "    {0}_x = arith.mulf {1}, {0}_h : f32\n"
+                   "    {0} = arith.mulf {0}_x, {0}_p : f32\n",
+                   o, v)
+               .str();
+  // gelu_tanh
+  return c("h", 0.5) + c("one", 1) + c("k0", 0.7978845608028654) +
+         c("k1", 0.044715) +
+         formatv("    {0}_x2 = arith.mulf {1}, {1} : f32\n"
+                 "    {0}_x3 = arith.mulf {0}_x2, {1} : f32\n"
+                 "    {0}_a = arith.mulf {0}_x3, {0}_k1 : f32\n"
+                 "    {0}_b = arith.addf {1}, {0}_a : f32\n"
+                 "    {0}_u = arith.mulf {0}_b, {0}_k0 : f32\n"
+                 "    {0}_t = math.tanh {0}_u : f32\n"
+                 "    {0}_p = arith.addf {0}_t, {0}_one : f32\n"
+                 "    {0}_hx = arith.mulf {0}_h, {1} : f32\n"
+                 "    {0} = arith.mulf {0}_hx, {0}_p : f32\n",
+                 o, v)
+             .str();
+}
+
+std::string tensorop::epilogueGemmModuleSource(StringRef name, int64_t m,
+                                               int64_t n, int64_t k,
+                                               ArrayRef<std::string> steps) {
+  bool bias = epilogueHasBias(steps), res = epilogueHasResidual(steps);
+  std::string ct = formatv("memref<{0}x{1}xf32>", m, n).str();
+  std::string args, ins, insTypes, maps, blockArgs;
+  auto addInput = [&](StringRef arg, StringRef type, StringRef map,
+                      StringRef blockArg) {
+    args += formatv(", %{0}: {1}", arg, type).str();
+    ins += (ins.empty() ? "%" : ", %") + arg.str();
+    insTypes += (insTypes.empty() ? "" : ", ") + type.str();
+    maps += map.str() + ", ";
+    blockArgs += blockArg.str() + ": f32, ";
+  };
+  if (bias)
+    addInput("bias", formatv("memref<{0}xf32>", n).str(),
+             "affine_map<(d0, d1) -> (d1)>", "%b");
+  if (res)
+    addInput("R", ct, "affine_map<(d0, d1) -> (d0, d1)>", "%r");
+  std::string body;
+  for (auto [i, step] : llvm::enumerate(steps))
+    body += stepBody(step, i);
+  std::string generic =
+      ins.empty()
+          ? formatv("  linalg.generic {{indexing_maps = [{0}affine_map<(d0, "
+                    "d1) -> (d0, d1)>], iterator_types = [\"parallel\", "
+                    "\"parallel\"]} outs(%C : {1}) {{\n",
+                    maps, ct)
+                .str()
+          : formatv("  linalg.generic {{indexing_maps = [{0}affine_map<(d0, "
+                    "d1) -> (d0, d1)>], iterator_types = [\"parallel\", "
+                    "\"parallel\"]} ins({1} : {2}) outs(%C : {3}) {{\n",
+                    maps, ins, insTypes, ct)
+                .str();
+  return formatv(R"mlir(
+func.func @{0}(%A: memref<{1}x{3}xf32>, %B: memref<{3}x{2}xf32>{4}, %C: {5}) {{
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : {5})
+  linalg.matmul ins(%A, %B : memref<{1}x{3}xf32>, memref<{3}x{2}xf32>)
+                outs(%C : {5})
+{6}  ^bb0({7}%v0: f32):
+{8}    linalg.yield %v{9} : f32
+  }
+  return
+}
+)mlir",
+                 name, m, n, k, args, ct, generic, blockArgs, body,
+                 steps.size())
+      .str();
+}
+
+EpilogueGemmCheck tensorop::checkEpilogueGemm(void *fn, int64_t m, int64_t n,
+                                              int64_t k,
+                                              ArrayRef<std::string> steps,
+                                              uint64_t seed) {
+  EpilogueGemmCheck result;
+  SmallVector<mlir::tensorop::EpilogueStep> parsed;
+  for (const std::string &s : steps) {
+    std::string why;
+    std::optional<mlir::tensorop::EpilogueStep> step =
+        mlir::tensorop::parseEpilogueStep(s, why);
+    if (!step) {
+      result.error = why;
+      return result;
+    }
+    parsed.push_back(*step);
+  }
+  AlignedBuffer a(m * k), b(k * n), bias(n), r(m * n), c(m * n);
+  if (!a.ok() || !b.ok() || !bias.ok() || !r.ok() || !c.ok()) {
+    result.error = "cannot allocate the verification buffers";
+    return result;
+  }
+  fillRandom(a.data, a.size, seed);
+  fillRandom(b.data, b.size, seed + 1);
+  fillRandom(bias.data, bias.size, seed + 2);
+  fillRandom(r.data, r.size, seed + 3);
+  fillNaN(c.data, c.size);
+  bool hasBias = epilogueHasBias(steps), hasRes = epilogueHasResidual(steps);
+  using F2 = void (*)(const float *, const float *, float *);
+  using F3 = void (*)(const float *, const float *, const float *, float *);
+  using F4 = void (*)(const float *, const float *, const float *,
+                      const float *, float *);
+  if (hasBias && hasRes)
+    reinterpret_cast<F4>(fn)(a.data, b.data, bias.data, r.data, c.data);
+  else if (hasBias || hasRes)
+    reinterpret_cast<F3>(fn)(a.data, b.data, hasBias ? bias.data : r.data,
+                             c.data);
+  else
+    reinterpret_cast<F2>(fn)(a.data, b.data, c.data);
+  GemmReference ref = computeReference(a.data, b.data, m, n, k);
+  if (!ref.ok()) {
+    result.error = "cannot allocate the fp64 reference";
+    return result;
+  }
+  // The steps amplify the GEMM's rounding by at most their slope (<= 1.13
+  // for GELU, 1 for the others here); the kernel's fp32 tanh / erf err by
+  // <= 4.2e-7 (docs/Epilogues.md), the steps' own roundings by a few ulp.
+  result.bound = "|C - E(R)| <= 1.2*(2*K*6e-8*(|A||B|) + 6e-8*|R|) + "
+                 "2e-6*(1 + |R| + |E(R)|), E = the steps in fp64";
+  Check check;
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      size_t at = i * n + j;
+      double acc = ref.values.value[at];
+      double want = mlir::tensorop::applyEpilogue(parsed, acc, bias.data[j],
+                                                  r.data[at]);
+      double bound = 1.2 * ref.bound(ref.values.magnitude[at], acc) +
+                     2e-6 * (1 + std::fabs(acc) + std::fabs(want));
+      check.add(judgeElement(c.data[at], want, bound));
+    }
+  result.failures = check.failures();
+  result.maxRatio = check.maxRatio;
+  return result;
+}

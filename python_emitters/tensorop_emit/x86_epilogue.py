@@ -1,0 +1,205 @@
+"""The fused epilogue of the x86 GEMM microkernel (x86_gemm_fma.py).
+
+After the last K panel the kernel spills its accumulators to the scratch
+tile of the epilogue block (operand $7, layout in epilogue.py), which frees
+every vector register, then for each row r < m_rem and vector v: loads the
+accumulator, adds C, applies the steps and stores C once (masked at the N
+edge). The spill costs 2 L1 accesses per accumulator per call, against
+mr*nr*kc FMAs; in exchange no tile is too large for GELU's temporaries.
+"""
+
+from .epilogue import (
+    ConstantTable, ERF_CLAMP, ERF_P, ERF_Q, GELU_CUBIC, SQRT_2_OVER_PI,
+    TANH_CLAMP, TANH_P, TANH_Q,
+)
+
+BLOCK = "$7"
+BIAS_GPR = "%r11"
+RESIDUAL_GPR = "%rax"
+
+
+def _mem(disp, base):
+    return "%d(%s)" % (disp, base) if disp else "(%s)" % base
+
+
+class X86Epilogue:
+    """Emits the epilogue C update for one Kernel (x86_gemm_fma.Kernel)."""
+
+    def __init__(self, kernel, steps):
+        self.k = kernel
+        self.steps = steps
+        self.consts = ConstantTable()
+        vr = kernel.vreg
+        self.x, self.u, self.u2, self.p, self.q, self.t = (
+            "%%%s%d" % (vr, i) for i in range(6))
+        # AVX2 edge masks, one per vector of the tile.
+        self.masks = ["%%%s%d" % (vr, 6 + v) for v in range(kernel.nv)]
+        self.has_bias = any(s.kind in ("bias_n", "bias_m") for s in steps)
+        self.has_residual = any(s.kind == "residual" for s in steps)
+
+    def vector_registers(self):
+        return 6 + (self.k.nv if self.k.isa == "avx2" else 0)
+
+    def gprs(self):
+        """Scratch GPRs besides rax (the kernel's own)."""
+        return ["r11"] if self.has_bias or self.k.isa == "avx2" else []
+
+    # ------------------------------------------------------------ helpers
+    def _k(self, value):
+        return _mem(self.consts.offset(value), BLOCK)
+
+    def _add_mem(self, w, mem, mask):
+        """x += the vector at `mem` (lanes past n_rem neither read nor used)."""
+        if mask is None:
+            w.ins("vaddps %s, %s, %s" % (mem, self.x, self.x))
+        elif self.k.isa == "avx512":
+            w.ins("vaddps %s, %s, %s {%s}" % (mem, self.x, self.x, mask))
+        else:
+            w.ins("vmaskmovps %s, %s, %s" % (mem, mask, self.t))
+            w.ins("vaddps %s, %s, %s" % (self.t, self.x, self.x))
+
+    def _rational(self, w, src, dst, clamp, p_coefs, q_coefs):
+        """dst = src*P(src^2)/Q(src^2) on src clamped to [-clamp, clamp];
+        src is clobbered."""
+        u, u2, p, q = src, self.u2, self.p, self.q
+        w.ins("vmaxps %s, %s, %s" % (self._k(-clamp), u, u))
+        w.ins("vminps %s, %s, %s" % (self._k(clamp), u, u))
+        w.ins("vmulps %s, %s, %s" % (u, u, u2))
+        for reg, coefs in ((p, p_coefs), (q, q_coefs)):
+            w.ins("vmovups %s, %s" % (self._k(coefs[-1]), reg))
+            for c in reversed(coefs[:-1]):
+                w.ins("vfmadd213ps %s, %s, %s" % (self._k(c), u2, reg))
+        w.ins("vmulps %s, %s, %s" % (u, p, p))
+        w.ins("vdivps %s, %s, %s" % (q, p, dst))
+
+    def _half_plus_half(self, w, reg):
+        """reg = 0.5 * reg + 0.5"""
+        w.ins("vmulps %s, %s, %s" % (self._k(0.5), reg, reg))
+        w.ins("vaddps %s, %s, %s" % (self._k(0.5), reg, reg))
+
+    def _steps(self, w, r, v, mask):
+        x, u, p = self.x, self.u, self.p
+        vb = self.k.vbytes
+        for s in self.steps:
+            if s.kind == "bias_n":
+                self._add_mem(w, _mem(v * vb, BIAS_GPR), mask)
+            elif s.kind == "bias_m":
+                if self.k.isa == "avx512":
+                    w.ins("vaddps %s{1to16}, %s, %s" % (_mem(4 * r, BIAS_GPR), x, x))
+                else:
+                    w.ins("vbroadcastss %s, %s" % (_mem(4 * r, BIAS_GPR), self.t))
+                    w.ins("vaddps %s, %s, %s" % (self.t, x, x))
+            elif s.kind == "residual":
+                self._add_mem(w, _mem(v * vb, RESIDUAL_GPR), mask)
+            elif s.kind == "scale":
+                w.ins("vmulps %s, %s, %s" % (self._k(s.args[0]), x, x))
+            elif s.kind == "relu":
+                w.ins("vmaxps %s, %s, %s" % (self._k(0.0), x, x))
+            elif s.kind == "clamp":
+                w.ins("vmaxps %s, %s, %s" % (self._k(s.args[0]), x, x))
+                w.ins("vminps %s, %s, %s" % (self._k(s.args[1]), x, x))
+            elif s.kind == "tanh":
+                w.ins("vmovaps %s, %s" % (x, u))
+                self._rational(w, u, x, TANH_CLAMP, TANH_P, TANH_Q)
+            elif s.kind in ("sigmoid", "silu"):
+                # sigmoid(x) = 0.5 + 0.5 tanh(x / 2)
+                w.ins("vmulps %s, %s, %s" % (self._k(0.5), x, u))
+                self._rational(w, u, p, TANH_CLAMP, TANH_P, TANH_Q)
+                self._half_plus_half(w, p)
+                if s.kind == "silu":
+                    w.ins("vmulps %s, %s, %s" % (p, x, x))
+                else:
+                    w.ins("vmovaps %s, %s" % (p, x))
+            elif s.kind == "gelu_tanh":
+                # u = sqrt(2/pi) * (x + 0.044715 x^3) = x * (k0 + k0 k1 x^2)
+                w.ins("vmulps %s, %s, %s" % (x, x, u))
+                w.ins("vmulps %s, %s, %s" % (self._k(SQRT_2_OVER_PI * GELU_CUBIC), u, u))
+                w.ins("vaddps %s, %s, %s" % (self._k(SQRT_2_OVER_PI), u, u))
+                w.ins("vmulps %s, %s, %s" % (x, u, u))
+                self._rational(w, u, p, TANH_CLAMP, TANH_P, TANH_Q)
+                self._half_plus_half(w, p)
+                w.ins("vmulps %s, %s, %s" % (p, x, x))
+            elif s.kind == "gelu_erf":
+                w.ins("vmulps %s, %s, %s" % (self._k(1.0 / 2.0 ** 0.5), x, u))
+                self._rational(w, u, p, ERF_CLAMP, ERF_P, ERF_Q)
+                self._half_plus_half(w, p)
+                w.ins("vmulps %s, %s, %s" % (p, x, x))
+            else:  # parse_epilogue admits only the kinds above
+                raise AssertionError(s.kind)
+
+    def _rows(self, w, masks, scratch):
+        k = self.k
+        for r in range(k.mr):
+            for v in range(k.nv):
+                mask = masks[v] if masks else None
+                w.ins("vmovups %s, %s" % (scratch(r, v), self.x))
+                self._add_mem(w, _mem(v * k.vbytes, k.c_operand), mask)
+                self._steps(w, r, v, mask)
+                dst = _mem(v * k.vbytes, k.c_operand)
+                if mask is None:
+                    w.ins("vmovups %s, %s" % (self.x, dst))
+                elif k.isa == "avx512":
+                    w.ins("vmovups %s, %s {%s}" % (self.x, dst, mask))
+                else:
+                    w.ins("vmaskmovps %s, %s, %s" % (self.x, mask, dst))
+            if r + 1 < k.mr:
+                w.ins("sub $$1, %s" % k.mrem_operand)
+                w.ins("jz 9f")
+                w.ins("add %s, %s" % (k.ldc_operand, k.c_operand))
+                if self.has_residual:
+                    w.ins("add 16(%s), %s" % (BLOCK, RESIDUAL_GPR))
+
+    def _load_pointers(self, w):
+        if self.has_bias:
+            w.ins("mov (%s), %s" % (BLOCK, BIAS_GPR))
+        if self.has_residual:
+            w.ins("mov 8(%s), %s" % (BLOCK, RESIDUAL_GPR))
+
+    def c_update(self, w, avx512_masks):
+        """The epilogue C update; `avx512_masks()` sets and returns the
+        per-vector lane masks (AVX-512)."""
+        k = self.k
+        # The steps' constants come first in the table, so the scratch
+        # offset is known before the rows are emitted: a dry run fills it.
+        dry = type(w)()
+        for r in range(k.mr):
+            self._steps(dry, r, 0, None)
+        base = self.consts.scratch_offset()
+        n_before = len(self.consts.values)
+
+        def scratch(r, v):
+            return _mem(base + (r * k.nv + v) * k.vbytes, BLOCK)
+
+        for r in range(k.mr):
+            for v in range(k.nv):
+                w.ins("vmovups %s, %s" % (k.acc[r][v], scratch(r, v)))
+        if k.isa == "avx512":
+            masks = avx512_masks(w)
+            self._load_pointers(w)
+            self._rows(w, masks, scratch)
+        else:
+            w.ins("cmp $$%d, %s" % (k.nr, k.nrem_operand))
+            w.ins("jne 5f")
+            self._load_pointers(w)
+            self._rows(w, None, scratch)
+            w.ins("jmp 9f")
+            w.label("5")
+            # lane i of mask v is set iff 8v + i < n_rem (built with r11
+            # before it holds the bias address)
+            iota_x = self.t.replace("ymm", "xmm")
+            w.ins("movabs $$0x0706050403020100, %r11")
+            w.ins("vmovq %%r11, %s" % iota_x)
+            w.ins("vpmovzxbd %s, %s" % (iota_x, self.t))
+            for v in range(k.nv):
+                mx = self.masks[v].replace("ymm", "xmm")
+                w.ins("lea %d(%s), %%r11" % (-8 * v, k.nrem_operand))
+                w.ins("vmovq %%r11, %s" % mx)
+                w.ins("vpbroadcastd %s, %s" % (mx, self.masks[v]))
+                w.ins("vpcmpgtd %s, %s, %s" % (self.t, self.masks[v], self.masks[v]))
+            self._load_pointers(w)
+            self._rows(w, self.masks, scratch)
+        assert len(self.consts.values) == n_before, "constant table grew after the dry run"
+
+    def block_bytes(self):
+        k = self.k
+        return self.consts.scratch_offset() + k.mr * k.nv * k.vbytes

@@ -1,0 +1,256 @@
+#!/usr/bin/env python3
+"""Writes a self-checking MLIR program for a GEMM with an elementwise
+consumer (an epilogue the TensorOp pipeline fuses into the microkernel).
+
+@gemm computes E(A*B) where E is a chain of steps written the way models
+spell them in a linalg.generic (x + bias, max(x, 0), 0.5x(1 + erf(x/sqrt2)),
+x / (1 + exp(-x)), ...); main fills A, B, the bias and the residual R with
+seeded values in [-1, 1), calls @gemm, recomputes every element in f64 (the
+same steps on the exact product) and checks
+
+    |C - ref| <= L * (2 K u (|A||B|)_ij + u |acc|) + 2e-6 (1 + |acc| + |ref|)
+
+where L = max(1, |scale|) * 1.2 bounds how the steps amplify the GEMM's
+rounding and the second term covers the kernel's fp32 tanh/erf
+approximations (<= 4.2e-7 absolute) and the steps' own roundings. It prints
+"failures: N".
+
+Steps (--steps, comma-separated): bias_n, bias_m, residual, relu,
+relu_select (the cmp+select spelling), gelu_tanh, gelu_erf, silu, sigmoid,
+tanh, clamp:LO:HI, scale:S, exp (not an epilogue: stays a separate op).
+"""
+import argparse
+
+U = 6.0e-08
+
+
+def step_code(kind, v, ty, bias, res, uid):
+    """MLIR lines computing step `kind` on %v (type ty); returns (text, out)."""
+    o = f"%s{uid}"
+    c = lambda name, val: f"    {o}_{name} = arith.constant {val:.17e} : {ty}\n"
+    if kind in ("bias_n", "bias_m"):
+        return f"    {o} = arith.addf {v}, {bias} : {ty}\n", o
+    if kind == "residual":
+        return f"    {o} = arith.addf {v}, {res} : {ty}\n", o
+    if kind == "relu":
+        return c("z", 0.0) + f"    {o} = arith.maximumf {v}, {o}_z : {ty}\n", o
+    if kind == "relu_select":
+        return (c("z", 0.0) + f"    {o}_p = arith.cmpf ogt, {v}, {o}_z : {ty}\n"
+                f"    {o} = arith.select {o}_p, {v}, {o}_z : {ty}\n"), o
+    if kind.startswith("clamp:"):
+        lo, hi = (float(x) for x in kind.split(":")[1:])
+        return (c("lo", lo) + c("hi", hi) + f"    {o}_a = arith.maximumf {v}, {o}_lo : {ty}\n"
+                f"    {o} = arith.minimumf {o}_a, {o}_hi : {ty}\n"), o
+    if kind.startswith("scale:"):
+        return c("s", float(kind.split(":")[1])) + f"    {o} = arith.mulf {v}, {o}_s : {ty}\n", o
+    if kind == "tanh":
+        return f"    {o} = math.tanh {v} : {ty}\n", o
+    if kind == "exp":
+        return f"    {o} = math.exp {v} : {ty}\n", o
+    if kind in ("sigmoid", "silu"):
+        t = (c("one", 1.0) + f"    {o}_n = arith.negf {v} : {ty}\n"
+             f"    {o}_e = math.exp {o}_n : {ty}\n"
+             f"    {o}_d = arith.addf {o}_one, {o}_e : {ty}\n")
+        if kind == "sigmoid":
+            return t + f"    {o} = arith.divf {o}_one, {o}_d : {ty}\n", o
+        return t + f"    {o} = arith.divf {v}, {o}_d : {ty}\n", o
+    if kind == "gelu_erf":
+        return (c("h", 0.5) + c("one", 1.0) + c("r2", 0.7071067811865476) +
+                f"    {o}_a = arith.mulf {v}, {o}_r2 : {ty}\n"
+                f"    {o}_e = math.erf {o}_a : {ty}\n"
+                f"    {o}_b = arith.addf {o}_e, {o}_one : {ty}\n"
+                f"    {o}_c = arith.mulf {v}, {o}_h : {ty}\n"
+                f"    {o} = arith.mulf {o}_c, {o}_b : {ty}\n"), o
+    if kind == "gelu_tanh":
+        return (c("h", 0.5) + c("one", 1.0) + c("k0", 0.7978845608028654) + c("k1", 0.044715) +
+                f"    {o}_x2 = arith.mulf {v}, {v} : {ty}\n"
+                f"    {o}_x3 = arith.mulf {o}_x2, {v} : {ty}\n"
+                f"    {o}_a = arith.mulf {o}_x3, {o}_k1 : {ty}\n"
+                f"    {o}_b = arith.addf {v}, {o}_a : {ty}\n"
+                f"    {o}_u = arith.mulf {o}_b, {o}_k0 : {ty}\n"
+                f"    {o}_t = math.tanh {o}_u : {ty}\n"
+                f"    {o}_p = arith.addf {o}_t, {o}_one : {ty}\n"
+                f"    {o}_hx = arith.mulf {o}_h, {v} : {ty}\n"
+                f"    {o} = arith.mulf {o}_hx, {o}_p : {ty}\n"), o
+    raise SystemExit("unknown step " + kind)
+
+
+def chain(steps, v, ty, bias, res):
+    text = ""
+    for i, s in enumerate(steps):
+        t, v = step_code(s, v, ty, bias, res, i)
+        text += t
+    return text, v
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("m", type=int)
+    ap.add_argument("n", type=int)
+    ap.add_argument("k", type=int)
+    ap.add_argument("--steps", required=True)
+    ap.add_argument("--memrefs", action="store_true",
+                    help="@gemm on memrefs (consumer in place on C) instead of tensors")
+    ap.add_argument("--dynamic-m", action="store_true", help="@gemm sees M as ?")
+    a = ap.parse_args()
+    m, n, k = a.m, a.n, a.k
+    steps = a.steps.split(",")
+    blen = m if "bias_m" in steps else n
+    bmap = "(d0)" if "bias_m" in steps else "(d1)"
+    ms = "?" if a.dynamic_m else str(m)
+    at, bt, ct, rt = f"{ms}x{k}xf32", f"{k}x{n}xf32", f"{ms}x{n}xf32", f"{ms}x{n}xf32"
+    vt = f"{'?' if a.dynamic_m and 'bias_m' in steps else blen}xf32"
+    body, out = chain(steps, "%x", "f32", "%b", "%r")
+    maps = ("affine_map<(d0, d1) -> (d0, d1)>", f"affine_map<(d0, d1) -> {bmap}>",
+            "affine_map<(d0, d1) -> (d0, d1)>", "affine_map<(d0, d1) -> (d0, d1)>")
+    dims = "%dm = memref.dim %A, %c0 : memref<" + at + ">\n" if a.dynamic_m else ""
+    empty_args = "(%dm)" if a.dynamic_m else "()"
+    if a.memrefs:
+        gemm = f"""
+func.func @gemm(%A: memref<{at}>, %B: memref<{bt}>, %bias: memref<{vt}>, %R: memref<{rt}>, %C: memref<{ct}>) {{
+  %z = arith.constant 0.0 : f32
+  linalg.fill ins(%z : f32) outs(%C : memref<{ct}>)
+  linalg.matmul ins(%A, %B : memref<{at}>, memref<{bt}>) outs(%C : memref<{ct}>)
+  linalg.generic {{indexing_maps = [{maps[1]}, {maps[2]}, {maps[3]}], iterator_types = ["parallel", "parallel"]}}
+      ins(%bias, %R : memref<{vt}>, memref<{rt}>) outs(%C : memref<{ct}>) {{
+  ^bb0(%b: f32, %r: f32, %x: f32):
+{body}    linalg.yield {out} : f32
+  }}
+  return
+}}"""
+    else:
+        gemm = f"""
+func.func @gemm(%A: memref<{at}>, %B: memref<{bt}>, %bias: memref<{vt}>, %R: memref<{rt}>, %C: memref<{ct}>) {{
+  %c0 = arith.constant 0 : index
+  {dims}  %a = bufferization.to_tensor %A restrict : memref<{at}> to tensor<{at}>
+  %bt = bufferization.to_tensor %B restrict : memref<{bt}> to tensor<{bt}>
+  %v = bufferization.to_tensor %bias restrict : memref<{vt}> to tensor<{vt}>
+  %res = bufferization.to_tensor %R restrict : memref<{rt}> to tensor<{rt}>
+  %e = tensor.empty{empty_args} : tensor<{ct}>
+  %z = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<{ct}>) -> tensor<{ct}>
+  %mm = linalg.matmul ins(%a, %bt : tensor<{at}>, tensor<{bt}>) outs(%f : tensor<{ct}>) -> tensor<{ct}>
+  %e2 = tensor.empty{empty_args} : tensor<{ct}>
+  %y = linalg.generic {{indexing_maps = [{maps[0]}, {maps[1]}, {maps[2]}, {maps[3]}], iterator_types = ["parallel", "parallel"]}}
+      ins(%mm, %v, %res : tensor<{ct}>, tensor<{vt}>, tensor<{rt}>) outs(%e2 : tensor<{ct}>) {{
+  ^bb0(%x: f32, %b: f32, %r: f32, %o: f32):
+{body}    linalg.yield {out} : f32
+  }} -> tensor<{ct}>
+  bufferization.materialize_in_destination %y in restrict writable %C : (tensor<{ct}>, memref<{ct}>) -> ()
+  return
+}}"""
+    sat, sct, svt = f"{m}x{k}xf32", f"{m}x{n}xf32", f"{blen}xf32"
+
+    def fill(name, shape, salt):
+        rank = len(shape)
+        idx = ["%i", "%j"][:rank]
+        loops = "".join(f"  scf.for {iv} = %c0 to %c{d} step %c1 {{\n" for iv, d in zip(idx, shape))
+        lin = f"%lin{salt} = arith.muli %i, %c7919 : index\n" if rank == 2 else ""
+        j = "%j" if rank == 2 else "%i"
+        lin_expr = (f"    %l{salt}a = arith.muli %i, %c7919 : index\n    %l{salt} = arith.addi %l{salt}a, {j} : index\n"
+                    if rank == 2 else f"    %l{salt} = arith.addi %i, %c0 : index\n")
+        del lin
+        return (loops + lin_expr +
+                f"""    %h{salt}a = arith.addi %l{salt}, %c{salt}000 : index
+    %h{salt}b = arith.muli %h{salt}a, %golden : index
+    %h{salt}c = arith.remui %h{salt}b, %c65536 : index
+    %h{salt}d = arith.index_cast %h{salt}c : index to i64
+    %h{salt}e = arith.sitofp %h{salt}d : i64 to f32
+    %h{salt}f = arith.mulf %h{salt}e, %inv32768 : f32
+    %v{salt} = arith.subf %h{salt}f, %f1 : f32
+    memref.store %v{salt}, %{name}[{", ".join(idx)}] : memref<{"x".join(map(str, shape))}xf32>
+""" + "  }\n" * rank)
+
+    ref_body, ref_out = chain(steps, "%accd", "f64", "%bd", "%rd")
+    bidx = "%i" if "bias_m" in steps else "%j"
+    scale = max([1.0] + [abs(float(s.split(":")[1])) for s in steps if s.startswith("scale:")])
+    call_args = "%A, %B, %V, %R, %C"
+    call_types = f"memref<{sat}>, memref<{k}x{n}xf32>, memref<{svt}>, memref<{sct}>, memref<{sct}>"
+    cast = ""
+    if a.dynamic_m:
+        cast = f"""  %Ad = memref.cast %A : memref<{sat}> to memref<{at}>
+  %Rd = memref.cast %R : memref<{sct}> to memref<{rt}>
+  %Cd = memref.cast %C : memref<{sct}> to memref<{ct}>
+  %Vd = memref.cast %V : memref<{svt}> to memref<{vt}>
+"""
+        call_args = "%Ad, %B, %Vd, %Rd, %Cd"
+        call_types = f"memref<{at}>, memref<{k}x{n}xf32>, memref<{vt}>, memref<{rt}>, memref<{ct}>"
+    consts = sorted({0, 1, 7919, 65536, m, n, k, blen, 1000, 2000, 3000, 4000})
+    main = f"""
+func.func @main() {{
+{chr(10).join(f"  %c{v} = arith.constant {v} : index" for v in consts)}
+  %golden = arith.constant 2654435761 : index
+  %inv32768 = arith.constant 3.0517578125e-05 : f32
+  %f1 = arith.constant 1.0 : f32
+  %A = memref.alloc() : memref<{sat}>
+  %B = memref.alloc() : memref<{k}x{n}xf32>
+  %V = memref.alloc() : memref<{svt}>
+  %R = memref.alloc() : memref<{sct}>
+  %C = memref.alloc() : memref<{sct}>
+{fill("A", (m, k), 1)}{fill("B", (k, n), 2)}{fill("V", (blen,), 3)}{fill("R", (m, n), 4)}
+{cast}  call @gemm({call_args}) : ({call_types}) -> ()
+  %c0i = arith.constant 0 : i64
+  %c1i = arith.constant 1 : i64
+  %zero = arith.constant 0.0 : f64
+  %u = arith.constant {U:.17e} : f64
+  %twoKu = arith.constant {2.0 * k * U:.17e} : f64
+  %amp = arith.constant {1.2 * scale:.17e} : f64
+  %approx = arith.constant 2.0e-06 : f64
+  %oned = arith.constant 1.0 : f64
+  %res = scf.for %i = %c0 to %c{m} step %c1 iter_args(%f = %c0i) -> (i64) {{
+   %inner = scf.for %j = %c0 to %c{n} step %c1 iter_args(%f2 = %f) -> (i64) {{
+    %acc:2 = scf.for %kk = %c0 to %c{k} step %c1 iter_args(%r0 = %zero, %s0 = %zero) -> (f64, f64) {{
+     %av = memref.load %A[%i, %kk] : memref<{sat}>
+     %bv = memref.load %B[%kk, %j] : memref<{k}x{n}xf32>
+     %ad = arith.extf %av : f32 to f64
+     %bdd = arith.extf %bv : f32 to f64
+     %p = arith.mulf %ad, %bdd : f64
+     %pa = math.absf %p : f64
+     %r2 = arith.addf %r0, %p : f64
+     %s2 = arith.addf %s0, %pa : f64
+     scf.yield %r2, %s2 : f64, f64
+    }}
+    %accd = arith.addf %acc#0, %zero : f64
+    %bv32 = memref.load %V[{bidx}] : memref<{svt}>
+    %bd = arith.extf %bv32 : f32 to f64
+    %rv32 = memref.load %R[%i, %j] : memref<{sct}>
+    %rd = arith.extf %rv32 : f32 to f64
+{ref_body}    %cv = memref.load %C[%i, %j] : memref<{sct}>
+    %cd = arith.extf %cv : f32 to f64
+    %d = arith.subf %cd, {ref_out} : f64
+    %err = math.absf %d : f64
+    %acca = math.absf %accd : f64
+    %refa = math.absf {ref_out} : f64
+    %g1 = arith.mulf %twoKu, %acc#1 : f64
+    %g2 = arith.mulf %u, %acca : f64
+    %g3 = arith.addf %g1, %g2 : f64
+    %g4 = arith.mulf %amp, %g3 : f64
+    %q1 = arith.addf %oned, %acca : f64
+    %q2 = arith.addf %q1, %refa : f64
+    %q3 = arith.mulf %approx, %q2 : f64
+    %bound = arith.addf %g4, %q3 : f64
+    // NaN compares false with "ole", so a NaN counts as a failure.
+    %ok = arith.cmpf ole, %err, %bound : f64
+    %one = arith.select %ok, %c0i, %c1i : i64
+    %f3 = arith.addi %f2, %one : i64
+    scf.yield %f3 : i64
+   }}
+   scf.yield %inner : i64
+  }}
+  vector.print str "failures: "
+  vector.print %res : i64
+  memref.dealloc %A : memref<{sat}>
+  memref.dealloc %B : memref<{k}x{n}xf32>
+  memref.dealloc %V : memref<{svt}>
+  memref.dealloc %R : memref<{sct}>
+  memref.dealloc %C : memref<{sct}>
+  return
+}}"""
+    print(f"// gemm {m}x{n}x{k} with epilogue steps {steps}, memrefs={a.memrefs}")
+    print(gemm)
+    print(main)
+
+
+if __name__ == "__main__":
+    main()

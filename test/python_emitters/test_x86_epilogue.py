@@ -1,0 +1,163 @@
+"""Numeric tests of the x86 microkernel's fused epilogue (x86_gemm_fma.py
+"epilogue", tensorop_emit/x86_epilogue.py).
+
+Each case emits a kernel with --format=function, links it with a C driver
+generated here and runs it for every m_rem x n_rem edge: C = steps(C_old +
+A*B) against a double reference of the same steps, and every element of C
+outside the m_rem x n_rem tile must stay untouched. Skipped without clang
+or the CPU's ISA.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from test_x86_gemm_fma import CC, EMITTER, HAVE_AVX2, HAVE_AVX512  # noqa: E402
+
+# The double reference of each step, on `x` (row r, column j).
+REFERENCE = {
+    "bias_n": "x += bias[j];",
+    "bias_m": "x += bias[r];",
+    "residual": "x += res[r * LDR + j];",
+    "relu": "x = x > 0 ? x : 0;",
+    "tanh": "x = tanh(x);",
+    "sigmoid": "x = 1 / (1 + exp(-x));",
+    "silu": "x = x / (1 + exp(-x));",
+    "gelu_tanh": "x = 0.5 * x * (1 + tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));",
+    "gelu_erf": "x = 0.5 * x * (1 + erf(x / sqrt(2.0)));",
+}
+
+DRIVER = r"""
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdint.h>
+void ukernel(const float *a, const float *b, float *c, long kc, long ldc_bytes,
+             long m_rem, long n_rem, void *epilogue);
+enum { MR = %(mr)d, NR = %(nr)d, KC = %(kc)d, LDC = NR + 5, LDR = NR + 3 };
+static const double consts[] = { %(consts)s 0 };
+static double val(unsigned i, unsigned salt) {
+  return (double)((i * 2654435761u + salt * 40503u) %% 65536u) / 16384.0 - 2.0;
+}
+int main(void) {
+  static float a[KC * MR], b[KC * NR], c[(MR + 1) * LDC], bias[MR + NR],
+      res[MR * LDR];
+  static unsigned char block[%(block)d] __attribute__((aligned(64)));
+  for (int i = 0; i < KC * MR; ++i) a[i] = (float)(val(i, 1) / 4);
+  for (int i = 0; i < KC * NR; ++i) b[i] = (float)(val(i, 2) / 4);
+  for (int i = 0; i < MR + NR; ++i) bias[i] = (float)val(i, 3);
+  for (int i = 0; i < MR * LDR; ++i) res[i] = (float)val(i, 4);
+  for (unsigned i = 0; i < sizeof consts / sizeof consts[0] - 1; ++i)
+    for (int l = 0; l < 16; ++l)
+      ((float *)(block + 64 + 64 * i))[l] = (float)consts[i];
+  uint64_t header[3] = {(uint64_t)(uintptr_t)bias, (uint64_t)(uintptr_t)res,
+                        LDR * 4};
+  memcpy(block, header, sizeof header);
+  int failures = 0;
+  double worst = 0;
+  for (int m = 1; m <= MR; ++m)
+    for (int n = 1; n <= NR; ++n) {
+      for (int i = 0; i < (MR + 1) * LDC; ++i) c[i] = (float)(val(i, 5) / 2);
+      float old[(MR + 1) * LDC];
+      memcpy(old, c, sizeof old);
+      ukernel(a, b, c, KC, LDC * 4, m, n, block);
+      for (int r = 0; r <= MR; ++r)
+        for (int j = 0; j < LDC; ++j) {
+          float got = c[r * LDC + j];
+          if (r >= m || j >= n) {
+            if (memcmp(&got, &old[r * LDC + j], 4)) ++failures;
+            continue;
+          }
+          double x = old[r * LDC + j];
+          for (int k = 0; k < KC; ++k) x += (double)a[k * MR + r] * b[k * NR + j];
+          %(steps)s
+          double err = fabs(got - x);
+          if (err > worst) worst = err;
+          if (!(err <= 2e-5 * (1 + fabs(x)))) ++failures;
+        }
+    }
+  printf("failures %%d worst %%g\n", failures, worst);
+  return failures != 0;
+}
+"""
+
+
+def reference_code(steps):
+    code = []
+    for s in steps:
+        kind = s.split("(")[0]
+        args = s[len(kind) + 1:-1].split(",") if "(" in s else []
+        if kind == "scale":
+            code.append("x *= %s;" % args[0])
+        elif kind == "clamp":
+            code.append("x = x < %s ? %s : x > %s ? %s : x;" % (args[0], args[0], args[1], args[1]))
+        else:
+            code.append(REFERENCE[kind])
+    return "\n          ".join(code)
+
+
+class TestX86Epilogue(unittest.TestCase):
+    CASES = [
+        # (isa, mr, nr, steps)
+        ("avx512", 6, 64, ["bias_n", "relu"]),
+        ("avx512", 6, 64, ["bias_m", "gelu_erf"]),
+        ("avx512", 4, 48, ["bias_n", "gelu_tanh", "residual"]),
+        ("avx512", 3, 32, ["scale(0.25)", "silu", "clamp(-0.5,1.5)"]),
+        ("avx512", 2, 16, ["residual", "sigmoid", "tanh"]),
+        ("avx2", 6, 16, ["bias_n", "relu"]),
+        ("avx2", 4, 24, ["bias_m", "gelu_erf", "residual"]),
+        ("avx2", 3, 16, ["scale(-2)", "gelu_tanh", "clamp(-1,1)"]),
+        ("avx2", 2, 8, ["silu", "bias_n", "sigmoid"]),
+    ]
+
+    def run_case(self, isa, mr, nr, steps, kc=37):
+        spec = {"kernel": "gemm_f32", "isa": isa, "mr": mr, "nr": nr, "epilogue": steps}
+        info = json.loads(subprocess.run([sys.executable, EMITTER], input=json.dumps(spec),
+                                         capture_output=True, text=True, check=True).stdout)
+        asm = subprocess.run([sys.executable, EMITTER, "--format=function", "--symbol",
+                              "ukernel"], input=json.dumps(spec), capture_output=True,
+                             text=True, check=True).stdout
+        consts = "".join("%r, " % v for v in info["epilogue_constants"])
+        driver = DRIVER % dict(mr=mr, nr=nr, kc=kc, consts=consts,
+                               block=info["epilogue_block_bytes"],
+                               steps=reference_code(steps))
+        with tempfile.TemporaryDirectory() as tmp:
+            paths = [os.path.join(tmp, n) for n in ("k.s", "d.c", "t")]
+            for path, text in ((paths[0], asm), (paths[1], driver)):
+                with open(path, "w") as f:
+                    f.write(text)
+            flags = ["-mavx512f", "-mavx512bw"] if isa == "avx512" else ["-mavx2", "-mfma"]
+            subprocess.run([CC, "-O1", *flags, paths[1], paths[0], "-o", paths[2], "-lm"],
+                           check=True)
+            p = subprocess.run([paths[2]], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, "%s %dx%d %s: %s" % (isa, mr, nr, steps, p.stdout))
+
+    def test_cases(self):
+        if not CC:
+            self.skipTest("no C compiler")
+        for isa, mr, nr, steps in self.CASES:
+            if (isa == "avx512" and not HAVE_AVX512) or (isa == "avx2" and not HAVE_AVX2):
+                continue
+            with self.subTest(isa=isa, mr=mr, nr=nr, steps=steps):
+                self.run_case(isa, mr, nr, steps)
+
+    def test_refusals(self):
+        for steps, word in [(["bias_n", "bias_m"], "at most one"), (["gelu"], "unknown step"),
+                            (["scale"], "takes 1"), (["clamp(2,1)"], "lo > hi"),
+                            ("relu", "list")]:
+            spec = {"kernel": "gemm_f32", "isa": "avx512", "mr": 6, "nr": 64,
+                    "epilogue": steps}
+            p = subprocess.run([sys.executable, EMITTER], input=json.dumps(spec),
+                               capture_output=True, text=True)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn(word, p.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
