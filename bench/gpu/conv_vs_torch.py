@@ -24,8 +24,14 @@ For each case:
    channels_last tensors of the same type with
    torch.backends.cudnn.benchmark = True (cuDNN autotunes its engines at the
    first call of each shape, outside the timing); each sample is `reps`
-   back-to-back calls timed with CUDA events (about 20 ms). After timing,
-   the buffer our timed calls wrote is checked again against the reference.
+   back-to-back calls (about 20 ms) timed with CUDA events, twice:
+   "graph": the `reps` calls captured once in a CUDA graph per side and the
+   graph replayed (GPU time of the kernels: no Python, PyTorch dispatch or
+   launch cost on either side; the numbers to compare kernels by), and
+   "eager": the calls issued from Python one by one (what a program calling
+   each side per layer sees, host cost included: PyTorch's dispatch for
+   cuDNN, ctypes + NAME_async for ours). After timing, the buffer our timed
+   calls wrote is checked again against the reference.
 One JSON line per case (to --out and stdout).
 """
 
@@ -163,14 +169,42 @@ def check(g, y, ref, mag, dtype, c_dtype):
     return out
 
 
-def time_pair(ours, theirs, rounds):
-    """Alternating rounds of `reps` back-to-back calls each, CUDA events."""
-    stream = torch.cuda.current_stream()
-    def sample(fn, reps):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record(stream)
+def captured(fn, reps):
+    """A CUDA graph of `reps` calls of fn (warmed up on a side stream first,
+    as PyTorch requires before capturing cuDNN)."""
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(2):
+            fn()
+    torch.cuda.current_stream().wait_stream(side)
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
         for _ in range(reps):
             fn()
+    torch.cuda.synchronize()
+    return graph
+
+
+def time_pair(ours, theirs, rounds, graphs):
+    """Alternating rounds of `reps` back-to-back calls each, CUDA events;
+    with `graphs`, each side's calls replayed from a CUDA graph."""
+    stream = torch.cuda.current_stream()
+    graph_of = {}
+
+    def sample(fn, reps):
+        if graphs:
+            if fn not in graph_of:
+                graph_of[fn] = captured(fn, reps)
+            run = graph_of[fn].replay
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record(stream)
+        if graphs:
+            run()
+        else:
+            for _ in range(reps):
+                fn()
         b.record(stream)
         b.synchronize()
         return a.elapsed_time(b) / reps
@@ -179,8 +213,8 @@ def time_pair(ours, theirs, rounds):
         for _ in range(3):
             fn()
     torch.cuda.synchronize()
-    t = max(sample(ours, 5), sample(theirs, 5))
-    reps = max(3, min(2000, int(20.0 / max(t, 1e-3))))
+    probe = time_pair_probe(ours, theirs)
+    reps = max(3, min(2000, int(20.0 / max(probe, 1e-3))))
     # warm-up: at least 1 s of alternating samples
     start = time.time()
     while time.time() - start < 1.0:
@@ -195,6 +229,21 @@ def time_pair(ours, theirs, rounds):
             ts_theirs.append(sample(theirs, reps))
             ts_ours.append(sample(ours, reps))
     return ts_ours, ts_theirs, reps
+
+
+def time_pair_probe(ours, theirs):
+    """The slower side's time per call (ms) over 5 eager calls."""
+    stream = torch.cuda.current_stream()
+    worst = 0.0
+    for fn in (ours, theirs):
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record(stream)
+        for _ in range(5):
+            fn()
+        b.record(stream)
+        b.synchronize()
+        worst = max(worst, a.elapsed_time(b) / 5)
+    return worst
 
 
 def median(v):
@@ -243,22 +292,35 @@ def run_case(case, runtime_lib, rounds):
     wt = w.permute(3, 2, 0, 1).contiguous(memory_format=torch.channels_last)
     torch_conv(g, x, wt)                       # cuDNN autotuning, untimed
     torch.cuda.synchronize()
-    ts_ours, ts_theirs, reps = time_pair(lambda: launcher(x, w, y, stream),
-                                         lambda: torch_conv(g, x, wt), rounds)
-    torch.cuda.synchronize()
+    # the stream is read at each call: inside a graph capture it is the
+    # capturing stream
+    def ours():
+        return launcher(x, w, y, torch.cuda.current_stream().cuda_stream)
+
+    def theirs():
+        return torch_conv(g, x, wt)
+
+    timings = {}
+    for mode in ("graph", "eager"):
+        try:
+            t_ours, t_theirs, reps = time_pair(ours, theirs, rounds, mode == "graph")
+        except Exception as e:  # say so; the other mode still runs
+            torch.cuda.synchronize()
+            timings[mode] = {"error": repr(e)}
+            continue
+        torch.cuda.synchronize()
+        mo, mt = median(t_ours), median(t_theirs)
+        timings[mode] = {"reps": reps, "ours_ms": t_ours, "cudnn_ms": t_theirs,
+                         "ours_tflops_median": result["flops"] / mo / 1e9,
+                         "cudnn_tflops_median": result["flops"] / mt / 1e9,
+                         "ratio_cudnn_time_over_ours": mt / mo,
+                         "ours_spread": (max(t_ours) - min(t_ours)) / mo,
+                         "cudnn_spread": (max(t_theirs) - min(t_theirs)) / mt}
+    result["timing"] = timings
     ref, mag = reference(g, x, w)
     result["verify_after_timing"] = check(g, y, ref, mag, dtype, c_dtype)
     yt = torch_conv(g, x, wt).permute(0, 2, 3, 1)
     result["verify_cudnn"] = check(g, yt, ref, mag, dtype, c_dtype)
-    result["reps"] = reps
-    result["ours_ms"] = ts_ours
-    result["cudnn_ms"] = ts_theirs
-    mo, mt = median(ts_ours), median(ts_theirs)
-    result["ours_tflops_median"] = result["flops"] / mo / 1e9
-    result["cudnn_tflops_median"] = result["flops"] / mt / 1e9
-    result["ratio_cudnn_time_over_ours"] = mt / mo
-    result["ours_spread"] = (max(ts_ours) - min(ts_ours)) / mo
-    result["cudnn_spread"] = (max(ts_theirs) - min(ts_theirs)) / mt
     result["verified"] = ok and result["verify_after_timing"]["fails"] == 0 \
         and result["verify_after_timing"]["nonfinite"] == 0
     return result
@@ -296,9 +358,14 @@ def main():
             r = {"id": case["id"], "verified": False, "error": repr(e)}
             torch.cuda.synchronize()
         line = json.dumps(r)
-        summary = {k: r.get(k) for k in ("id", "verified", "ours_tflops_median",
-                                          "cudnn_tflops_median", "ratio_cudnn_time_over_ours",
-                                          "error")}
+        summary = {k: r.get(k) for k in ("id", "verified", "error")}
+        for mode, t in r.get("timing", {}).items():
+            if "error" in t:
+                summary[mode] = t["error"]
+                continue
+            summary[mode] = [round(t["ours_tflops_median"], 1),
+                             round(t["cudnn_tflops_median"], 1),
+                             round(t["ratio_cudnn_time_over_ours"], 3)]
         if "verify_random" in r:
             summary["max_err_over_bound"] = r["verify_random"]["max_err_over_bound"]
             summary["fails"] = r["verify_random"]["fails"]

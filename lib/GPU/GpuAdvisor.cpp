@@ -157,11 +157,53 @@ static llvm::Error checkGpuProblemLimits(const GpuGemmProblem &p) {
   return llvm::Error::success();
 }
 
+/// What the implicit-GEMM convolution kernel (wgmma + TMA im2col) cannot
+/// take; empty when it can.
+static std::string convUnsupported(const GpuGemmProblem &p,
+                                   const GpuTarget &target) {
+  const GpuConvGeometry &g = *p.conv;
+  if (target.sm < 90)
+    return "convolutions on NVIDIA GPUs are built for sm_90a (TMA im2col + "
+           "wgmma) only; " +
+           target.hints.name + " (sm_" + std::to_string(target.sm) +
+           ") has no convolution kernel yet";
+  if (g.c % 64)
+    return llvm::formatv("the sm_90a convolution kernel loads 64 input "
+                         "channels per filter tap: C must be a multiple of "
+                         "64 (got C={0})",
+                         g.c)
+        .str();
+  if (g.f % 8)
+    return llvm::formatv("TMA needs 16-byte filter rows: F must be a "
+                         "multiple of 8 (got F={0})",
+                         g.f)
+        .str();
+  if (g.strideH > 8 || g.strideW > 8)
+    return "TMA im2col traverses with strides of at most 8";
+  // 4-D im2col tensor maps hold bounding-box corners in [-128, 127].
+  int64_t corners[] = {
+      -g.padTop, -g.padLeft,
+      (g.outH - 1) * g.strideH - g.padTop - (g.h - 1),
+      (g.outW - 1) * g.strideW - g.padLeft - (g.w - 1)};
+  for (int64_t v : corners)
+    if (v < -128 || v > 127)
+      return llvm::formatv("the input's im2col bounding box needs a corner "
+                           "offset of {0}, outside TMA's [-128, 127] (padding "
+                           "or stride too large for the image)",
+                           v)
+          .str();
+  return "";
+}
+
 llvm::Expected<GpuSketchChoice>
 mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
                                  const GpuTarget &target) {
   if (llvm::Error e = checkGpuProblemLimits(p))
     return std::move(e);
+  if (p.conv) {
+    if (std::string why = convUnsupported(p, target); !why.empty())
+      return llvm::createStringError(why);
+  }
   GpuSketchChoice c;
   c.precision = p.precision;
   c.source = "builtin";
@@ -184,8 +226,14 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
                                       {128, 128, 0, 0, 2, 0.93},
                                       {64, 128, 0, 0, 1, 0.62},
                                       {64, 64, 0, 0, 1, 0.40}};
+    // Convolutions with 64 filters also try 128x64 (two consumers): no
+    // padding of N to 128. Its rate is a guess between 128x128 and 64x128.
+    static const Candidate convCands[] = {{128, 64, 0, 0, 2, 0.8}};
+    llvm::SmallVector<Candidate> all(std::begin(cands), std::end(cands));
+    if (p.conv)
+      all.append(std::begin(convCands), std::end(convCands));
     double best = INFINITY;
-    for (const Candidate &cand : cands) {
+    for (const Candidate &cand : all) {
       double v = cost(tiles(cand.bm, cand.bn), target.sms,
                       double(cand.bm * cand.bn), cand.efficiency, true);
       if (v < best) {
@@ -254,6 +302,16 @@ llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
                                  "\" but the matmul "
                                  "computes in " +
                                  p.precision);
+  if (p.conv) {
+    if (std::string why = convUnsupported(p, t); !why.empty())
+      return fail("kernel", why);
+    if (s.kernel != "wgmma")
+      return fail("kernel", "convolutions run on the wgmma kernel (TMA "
+                            "im2col), not " +
+                                s.kernel);
+    if (s.clusterM * s.clusterN > 1)
+      return fail("cluster_m", "convolutions run without clusters");
+  }
   if (s.kernel == "wgmma") {
     if (!tmaAligned(p))
       return fail("kernel",
@@ -284,6 +342,23 @@ llvm::json::Object mlir::tensorop::emitterSpec(const GpuSketchChoice &s,
                           {"accumulate", p.accumulate},
                           {"sm", t.sm},
                           {"group_m", s.groupM}};
+  if (const GpuConvGeometry *g = p.conv ? &*p.conv : nullptr)
+    spec["conv"] = llvm::json::Object{
+        {"n", g->n},
+        {"h", g->h},
+        {"w", g->w},
+        {"c", g->c},
+        {"f", g->f},
+        {"r", g->r},
+        {"s", g->s},
+        {"stride_h", g->strideH},
+        {"stride_w", g->strideW},
+        {"dilation_h", g->dilationH},
+        {"dilation_w", g->dilationW},
+        {"pad_top", g->padTop},
+        {"pad_left", g->padLeft},
+        {"pad_bottom", g->padBottom},
+        {"pad_right", g->padRight}};
   if (s.kernel == "wgmma") {
     spec["block_m"] = s.blockM;
     spec["block_n"] = s.blockN;
