@@ -30,16 +30,18 @@ import conv_layers  # noqa: E402
 CUDA = os.environ.get("CUDA_HOME", "/usr/local/cuda")
 
 
-def emitter_case(stage, cid, g, dtype):
+def emitter_case(stage, cid, g, dtype, tile=None):
     m = g["n"] * g["out_h"] * g["out_w"]
     f = g["f"]
     bn = 64 if f <= 64 else 128 if f <= 128 else 256
-    bm = 128
+    bm, consumers = 128, 2
+    if tile:
+        bm, bn, consumers = tile
     stages = min(6, (232448 - 1024) // ((bm + bn) * 128))
     conv = {k: v for k, v in g.items() if k not in ("out_h", "out_w")}
     spec = {"name": "k_" + cid, "m": m, "n": f, "k": g["r"] * g["s"] * g["c"],
             "a_dtype": dtype, "c_dtype": dtype, "sm": 90, "block_m": bm, "block_n": bn,
-            "consumers": 2, "stages": stages, "sms": 132, "conv": conv}
+            "consumers": consumers, "stages": stages, "sms": 132, "conv": conv}
     script = os.path.join(ROOT, "python_emitters", "nvidia_gemm_wgmma.py")
     text = json.dumps(spec)
     res = subprocess.run([sys.executable, script], input=text, capture_output=True, text=True)
@@ -78,8 +80,11 @@ def main():
     ap.add_argument("--stage", required=True)
     ap.add_argument("--mode", choices=("gen", "emitter"), default="gen")
     ap.add_argument("--batches", default="32,1")
+    ap.add_argument("--no-odd", action="store_true", help="leave out the odd shapes")
     ap.add_argument("--dtypes", default="bf16,f16")
     ap.add_argument("--only", default="")
+    ap.add_argument("--tiles", default="",
+                    help="emitter mode: BMxBNxCONSUMERS,... one case per tile (a sweep)")
     args = ap.parse_args()
     stage = os.path.abspath(args.stage)
     build = os.path.abspath(args.build)
@@ -94,24 +99,31 @@ def main():
                     continue
                 g = conv_layers.geometry(n, layer)
                 request = conv_layers.request(n, layer, dtype)
-                if args.mode == "emitter":
-                    made, why = emitter_case(stage, cid, g, dtype)
-                else:
-                    made, why = gen_case(build, stage, cid, request)
-                if made is None:
-                    refused.append("%s: %s\n  %s" % (cid, request, why.strip().replace("\n", "\n  ")))
-                    print("refused:", cid, file=sys.stderr)
-                    continue
-                case = {"id": cid, "request": request, "conv": g, "dtype": dtype,
-                        "c_dtype": dtype}
-                if "object" in made:
-                    objects.append(made.pop("object"))
-                    launch = json.load(open(made.pop("launch_json")))
-                    case["sketch"] = launch.get("sketch")
-                case.update(made)
-                cases.append(case)
-                print("built:", cid, file=sys.stderr)
-    for dtype in args.dtypes.split(","):
+                tiles = [tuple(int(x) for x in t.split("x")) for t in args.tiles.split(",")
+                         if t] or [None]
+                for tile in tiles:
+                    tid = cid + ("_t%dx%dx%d" % tile if tile else "")
+                    if args.mode == "emitter":
+                        made, why = emitter_case(stage, tid, g, dtype, tile)
+                    else:
+                        made, why = gen_case(build, stage, tid, request)
+                    if made is None:
+                        refused.append("%s: %s\n  %s" % (tid, request,
+                                                         why.strip().replace("\n", "\n  ")))
+                        print("refused:", tid, file=sys.stderr)
+                        continue
+                    case = {"id": tid, "request": request, "conv": g, "dtype": dtype,
+                            "c_dtype": dtype}
+                    if tile:
+                        case["tile"] = list(tile)
+                    if "object" in made:
+                        objects.append(made.pop("object"))
+                        launch = json.load(open(made.pop("launch_json")))
+                        case["sketch"] = launch.get("sketch")
+                    case.update(made)
+                    cases.append(case)
+                    print("built:", tid, file=sys.stderr)
+    for dtype in ([] if args.no_odd else args.dtypes.split(",")):
         for odd in conv_layers.ODD:
             cid = "%s_%s" % (odd[0], dtype)
             if args.only and args.only not in cid:

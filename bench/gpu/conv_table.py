@@ -33,14 +33,16 @@ def main():
             r["id"], "yes" if r["verified"] else "NO", v.get("max_err_over_bound", float("nan")),
             r.get("verify_integers", {}).get("mismatches", -1), t["ours_tflops_median"],
             t["cudnn_tflops_median"], t["ratio_cudnn_time_over_ours"]))
+        ratio = (t["ratio_cudnn_time_over_ours"], r["id"])
         if r["id"].startswith("odd"):
-            key = "odd shapes " + r["dtype"]
-        else:
-            key = "%s N=%d" % (r["dtype"], r["conv"]["n"])
-        groups.setdefault(key, []).append((t["ratio_cudnn_time_over_ours"], r["id"]))
+            groups.setdefault("odd shapes " + r["dtype"], []).append(ratio)
+            continue
+        key = "%s N=%d" % (r["dtype"], r["conv"]["n"])
+        groups.setdefault(key + " all", []).append(ratio)
+        groups.setdefault("%s %dx%d" % (key, r["conv"]["r"], r["conv"]["s"]), []).append(ratio)
     print("\n| group | layers | geomean ratio | lowest | below 0.8x |")
     print("| --- | --- | --- | --- | --- |")
-    for key, v in groups.items():
+    for key, v in sorted(groups.items()):
         g = math.exp(sum(math.log(x) for x, _ in v) / len(v))
         low = min(v)
         print("| %s | %d | %.2f | %.2f (%s) | %d |" % (key, len(v), g, low[0], low[1],

@@ -251,7 +251,7 @@ def median(v):
     return s[len(s) // 2] if len(s) % 2 else 0.5 * (s[len(s) // 2 - 1] + s[len(s) // 2])
 
 
-def run_case(case, runtime_lib, rounds):
+def run_case(case, runtime_lib, rounds, modes=("graph", "eager")):
     g = case["conv"]
     dtype, c_dtype = case["dtype"], case["c_dtype"]
     tin, tout = TORCH_DTYPE[dtype], TORCH_DTYPE[c_dtype]
@@ -301,7 +301,7 @@ def run_case(case, runtime_lib, rounds):
         return torch_conv(g, x, wt)
 
     timings = {}
-    for mode in ("graph", "eager"):
+    for mode in modes:
         try:
             t_ours, t_theirs, reps = time_pair(ours, theirs, rounds, mode == "graph")
         except Exception as e:  # say so; the other mode still runs
@@ -332,6 +332,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=10)
     ap.add_argument("--runtime", default=None, help="libtensorop_cuda_runtime.so")
     ap.add_argument("--out", default=None)
+    ap.add_argument("--modes", default="graph,eager", help="timing modes (graph, eager)")
     args = ap.parse_args()
     torch.backends.cudnn.benchmark = True
     torch.backends.cudnn.allow_tf32 = False
@@ -353,7 +354,7 @@ def main():
         if "entry" in case:
             case["entry"][0] = os.path.join(base, case["entry"][0])
         try:
-            r = run_case(case, runtime, args.rounds)
+            r = run_case(case, runtime, args.rounds, args.modes.split(","))
         except Exception as e:  # one broken case must not hide the others
             r = {"id": case["id"], "verified": False, "error": repr(e)}
             torch.cuda.synchronize()

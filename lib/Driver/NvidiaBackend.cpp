@@ -197,8 +197,8 @@ typedef uint16_t tensorop_f16;  /* IEEE binary16 bits */
 #endif
 
 #define {0}_N {1}
-#define {0}_H {2}
-#define {0}_W {3}
+#define {0}_IH {2}
+#define {0}_IW {3}
 #define {0}_C {4}
 #define {0}_F {5}
 #define {0}_R {6}

@@ -226,16 +226,21 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
                                       {128, 128, 0, 0, 2, 0.93},
                                       {64, 128, 0, 0, 1, 0.62},
                                       {64, 64, 0, 0, 1, 0.40}};
-    // Convolutions with 64 filters also try 128x64 (two consumers): no
-    // padding of N to 128. Its rate is a guess between 128x128 and 64x128.
-    static const Candidate convCands[] = {{128, 64, 0, 0, 2, 0.8}};
-    llvm::SmallVector<Candidate> all(std::begin(cands), std::end(cands));
+    // Convolutions: rates from a tile sweep of ResNet-50's layers on the
+    // H200 (docs/benchmarks/gpu-conv.md, run 4), and whole waves: a
+    // persistent CTA that gets one tile more than others sets the time.
+    static const Candidate convCands[] = {{128, 128, 0, 0, 2, 1.0},
+                                          {64, 128, 0, 0, 1, 0.9},
+                                          {128, 256, 0, 0, 2, 0.9},
+                                          {128, 64, 0, 0, 2, 0.85},
+                                          {64, 64, 0, 0, 1, 0.5}};
+    llvm::ArrayRef<Candidate> all = cands;
     if (p.conv)
-      all.append(std::begin(convCands), std::end(convCands));
+      all = convCands;
     double best = INFINITY;
     for (const Candidate &cand : all) {
       double v = cost(tiles(cand.bm, cand.bn), target.sms,
-                      double(cand.bm * cand.bn), cand.efficiency, true);
+                      double(cand.bm * cand.bn), cand.efficiency, !p.conv);
       if (v < best) {
         best = v;
         c.blockM = cand.bm;

@@ -71,7 +71,7 @@ static float load(const void *p, size_t i, int t) {
 
 int main(void) {
   const int at = TYPE_ID(AT), ct = TYPE_ID(CT);
-  const int n = GEO(N), h = GEO(H), w = GEO(W), c = GEO(C), f = GEO(F),
+  const int n = GEO(N), h = GEO(IH), w = GEO(IW), c = GEO(C), f = GEO(F),
             r = GEO(R), s = GEO(S), oh = GEO(OH), ow = GEO(OW);
   size_t ni = (size_t)n * h * w * c, nf = (size_t)r * s * c * f,
          no = (size_t)n * oh * ow * f;
