@@ -81,6 +81,7 @@ def main():
     ap.add_argument("--mode", choices=("gen", "emitter"), default="gen")
     ap.add_argument("--batches", default="32,1")
     ap.add_argument("--no-odd", action="store_true", help="leave out the odd shapes")
+    ap.add_argument("--target", default="nvidia-sm90", help="gen mode: nvidia-sm90 or nvidia-sm80")
     ap.add_argument("--dtypes", default="bf16,f16")
     ap.add_argument("--only", default="")
     ap.add_argument("--tiles", default="",
@@ -98,7 +99,8 @@ def main():
                 if args.only and args.only not in cid:
                     continue
                 g = conv_layers.geometry(n, layer)
-                request = conv_layers.request(n, layer, dtype)
+                request = conv_layers.request(n, layer, dtype).replace("nvidia-sm90",
+                                                                        args.target)
                 tiles = [tuple(int(x) for x in t.split("x")) for t in args.tiles.split(",")
                          if t] or [None]
                 for tile in tiles:
@@ -129,7 +131,7 @@ def main():
             if args.only and args.only not in cid:
                 continue
             g = conv_layers.odd_geometry(odd)
-            request = conv_layers.odd_request(odd, dtype)
+            request = conv_layers.odd_request(odd, dtype).replace("nvidia-sm90", args.target)
             if args.mode == "emitter":
                 made, why = emitter_case(stage, cid, g, dtype)
             else:

@@ -157,16 +157,28 @@ static llvm::Error checkGpuProblemLimits(const GpuGemmProblem &p) {
   return llvm::Error::success();
 }
 
-/// What the implicit-GEMM convolution kernel (wgmma + TMA im2col) cannot
-/// take; empty when it can.
-static std::string convUnsupported(const GpuGemmProblem &p,
+/// What no convolution kernel takes (both load 16-byte chunks of channels
+/// and of filter rows); empty when one can.
+static std::string convUnsupported(const GpuGemmProblem &p) {
+  const GpuConvGeometry &g = *p.conv;
+  if (g.c % 8 || g.f % 8)
+    return llvm::formatv("the convolution kernels load 16-byte chunks of 8 "
+                         "channels and 8 filters: C and F must be multiples "
+                         "of 8 (got C={0}, F={1})",
+                         g.c, g.f)
+        .str();
+  return "";
+}
+
+/// What the sm_90a implicit-GEMM convolution kernel (wgmma + TMA im2col)
+/// cannot take; empty when it can (else the mma.sync kernel with cp.async
+/// at computed addresses runs it).
+static std::string convNotForWgmma(const GpuGemmProblem &p,
                                    const GpuTarget &target) {
   const GpuConvGeometry &g = *p.conv;
   if (target.sm < 90)
-    return "convolutions on NVIDIA GPUs are built for sm_90a (TMA im2col + "
-           "wgmma) only; " +
-           target.hints.name + " (sm_" + std::to_string(target.sm) +
-           ") has no convolution kernel yet";
+    return "the TMA im2col + wgmma convolution kernel needs sm_90a; " +
+           target.hints.name + " is sm_" + std::to_string(target.sm);
   if (g.c % 64)
     return llvm::formatv("the sm_90a convolution kernel loads 64 input "
                          "channels per filter tap: C must be a multiple of "
@@ -201,7 +213,7 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
   if (llvm::Error e = checkGpuProblemLimits(p))
     return std::move(e);
   if (p.conv) {
-    if (std::string why = convUnsupported(p, target); !why.empty())
+    if (std::string why = convUnsupported(p); !why.empty())
       return llvm::createStringError(why);
   }
   GpuSketchChoice c;
@@ -220,6 +232,8 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
   }
   bool wgmma = target.sm >= 90 &&
                (p.precision == "bf16" || p.precision == "f16") && tmaAligned(p);
+  if (p.conv)
+    wgmma = convNotForWgmma(p, target).empty();
   if (wgmma) {
     // Relative rates measured on the H200 (docs/benchmarks/gpu-gemm.md).
     static const Candidate cands[] = {{128, 256, 0, 0, 2, 1.0},
@@ -308,12 +322,16 @@ llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
                                  "computes in " +
                                  p.precision);
   if (p.conv) {
-    if (std::string why = convUnsupported(p, t); !why.empty())
+    if (std::string why = convUnsupported(p); !why.empty())
       return fail("kernel", why);
-    if (s.kernel != "wgmma")
-      return fail("kernel", "convolutions run on the wgmma kernel (TMA "
-                            "im2col), not " +
+    if (s.kernel == "wgmma") {
+      if (std::string why = convNotForWgmma(p, t); !why.empty())
+        return fail("kernel", why);
+    } else if (s.kernel != "mma_sync") {
+      return fail("kernel", "convolutions run on the wgmma (TMA im2col) or "
+                            "mma_sync (cp.async) kernels, not " +
                                 s.kernel);
+    }
     if (s.clusterM * s.clusterN > 1)
       return fail("cluster_m", "convolutions run without clusters");
   }

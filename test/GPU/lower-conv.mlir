@@ -1,4 +1,13 @@
 // RUN: tensorop-opt %s --split-input-file --tensorop-gpu-lower-conv="target=nvidia-sm90" | FileCheck %s
+// RUN: tensorop-opt %s --split-input-file --tensorop-gpu-lower-conv="target=nvidia-sm80" | FileCheck %s --check-prefix=SM80
+
+// sm_80: the mma.sync kernel, A and B as plain pointers (no tensor maps),
+// cp.async at computed addresses.
+// SM80-LABEL: func.func @padded
+//   SM80-NOT:   call @tensoropGpuTensorMap
+//       SM80:   gpu.launch_func @padded_conv_kernel_module::@padded_conv_kernel {{.*}} args(%arg0 : memref<2x8x8x64xbf16>, %arg1 : memref<3x3x64x64xbf16>, %arg2 : memref<2x8x8x64xbf16>) {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "mma_sync"
+//       SM80: gpu.module @padded_conv_kernel_module [#nvvm.target<O = 3, chip = "sm_80"
+//       SM80:   llvm.inline_asm has_side_effects {{.*}}cp.async.cg.shared.global{{.*}}mma.sync.aligned.m16n8k16{{.*}}"l,l,l,r"
 
 // The tensor form `tensorop gen` writes: the zero tensor.pad, the zero fill
 // and the materialization all go; the input is read through an im2col

@@ -178,5 +178,84 @@ class ConvSpec(unittest.TestCase):
             NC.conv_geometry({"conv": geometry(1, 2, 2, 64, 64, 3, 3)[0]}, 1, 64, 576)
 
 
+sys.path.insert(0, HERE)
+import ptx_sim as S  # noqa: E402
+
+
+def simulate_conv(spec, seed=5):
+    """Runs the sm_80 (mma.sync) convolution kernel in test/GPU/ptx_sim.py on
+    small integers; returns the number of wrong output elements."""
+    g = spec["conv"]
+    r = subprocess.run([sys.executable, os.path.join(EMITTERS, "nvidia_gemm_mma.py")],
+                       input=json.dumps(spec), capture_output=True, text=True)
+    if r.returncode:
+        raise AssertionError(r.stdout + r.stderr)
+    ans = json.loads(r.stdout)
+    oh = (g["h"] + g["pad_top"] + g["pad_bottom"] - (g["dilation_h"] * (g["r"] - 1) + 1)) \
+        // g["stride_h"] + 1
+    ow = (g["w"] + g["pad_left"] + g["pad_right"] - (g["dilation_w"] * (g["s"] - 1) + 1)) \
+        // g["stride_w"] + 1
+    rnd = random.Random(seed)
+    x = [rnd.randint(-2, 2) for _ in range(g["n"] * g["h"] * g["w"] * g["c"])]
+    w = [rnd.randint(-2, 2) for _ in range(g["r"] * g["s"] * g["c"] * g["f"])]
+    mem = S.Memory()
+    bits = S.bf16_bits if spec["a_dtype"] == "bf16" else S.f16_bits
+    px = mem.alloc(bytearray(b"".join(bits(v).to_bytes(2, "little") for v in x)))
+    pw = mem.alloc(bytearray(b"".join(bits(v).to_bytes(2, "little") for v in w)))
+    out_n = g["n"] * oh * ow * g["f"]
+    po = mem.alloc(bytearray((0x7FC00000).to_bytes(4, "little") * out_n))
+    S.run_kernel(ans, mem, [px, pw, po])
+    bad = 0
+    for b_ in range(g["n"]):
+        for y in range(oh):
+            for xo in range(ow):
+                for f in range(g["f"]):
+                    want = 0
+                    for i in range(g["r"]):
+                        for j in range(g["s"]):
+                            iy = y * g["stride_h"] - g["pad_top"] + i * g["dilation_h"]
+                            ix = xo * g["stride_w"] - g["pad_left"] + j * g["dilation_w"]
+                            if not (0 <= iy < g["h"] and 0 <= ix < g["w"]):
+                                continue
+                            for c in range(g["c"]):
+                                want += (x[((b_ * g["h"] + iy) * g["w"] + ix) * g["c"] + c]
+                                         * w[((i * g["s"] + j) * g["c"] + c) * g["f"] + f])
+                    at = (((b_ * oh + y) * ow + xo) * g["f"] + f) * 4
+                    if S.bits_f32(mem.read(po + at, 4)) != want:
+                        bad += 1
+    return bad
+
+
+class Sm80ConvSimulated(unittest.TestCase):
+    """The cp.async kernel's computed addresses: padding (uneven), strides,
+    dilation, 1x1, images that share a tile, K tails (C = 8, 24)."""
+
+    def run_case(self, dtype="bf16", **conv):
+        g, m, n, k = geometry(**conv)
+        spec = {"m": m, "n": n, "k": k, "a_dtype": dtype, "c_dtype": "f32", "sm": 80,
+                "block_m": 32, "block_n": 16, "block_k": 16, "warps_m": 1, "warps_n": 1,
+                "stages": 2, "conv": g}
+        self.assertEqual(simulate_conv(spec), 0, conv)
+
+    def test_padded_3x3(self):
+        self.run_case(n=2, h=5, w=6, c=16, f=16, r=3, s=3, pt=1, pl=1, pb=1, pr=1)
+
+    def test_strided_dilated_uneven(self):
+        self.run_case("f16", n=2, h=7, w=6, c=8, f=16, r=2, s=3, sh=2, sw=1, dh=1, dw=2,
+                      pt=1, pl=2, pb=0, pr=1)
+
+    def test_1x1_k_tail(self):
+        self.run_case(n=1, h=4, w=5, c=24, f=16, r=1, s=1)
+
+    def test_refuses_c_not_multiple_of_8(self):
+        g, m, n, k = geometry(1, 4, 4, 4, 16, 3, 3)
+        r = subprocess.run([sys.executable, os.path.join(EMITTERS, "nvidia_gemm_mma.py")],
+                           input=json.dumps({"m": m, "n": n, "k": k, "a_dtype": "bf16",
+                                             "sm": 80, "conv": g}),
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("C and F must be multiples of 8", r.stdout)
+
+
 if __name__ == "__main__":
     unittest.main()
