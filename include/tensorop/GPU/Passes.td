@@ -109,9 +109,12 @@ def TensorOpGpuLowerConv : Pass<"tensorop-gpu-lower-conv", "ModuleOp"> {
                 "gpu.launch_func of an implicit-GEMM tensor-core kernel";
   let description = [{
     Convolutions as implicit GEMMs (M = N*OH*OW output pixels, N = F
-    filters, K = R*S*C) on the sm_90a wgmma kernel, whose producer loads
-    the input with TMA in im2col mode (`tensoropGpuTensorMapIm2colNHWC`):
-    no im2col buffer, padding and image edges by TMA's zero fill. Takes
+    filters, K = R*S*C), no im2col buffer: on sm_90a the wgmma kernel,
+    whose producer loads the input with TMA in im2col mode
+    (`tensoropGpuTensorMapIm2colNHWC`; padding and image edges by TMA's
+    zero fill); on sm_80, or where TMA cannot take the convolution, the
+    mma.sync kernel with cp.async copies at computed addresses (zero-fill
+    in the padding). Takes
     `linalg.conv_2d_nhwc_hwcf` (bf16 or f16 input and filter, f32/bf16/f16
     output) in two forms: on static memrefs (device memory; no padding),
     and the tensor form `tensorop gen` writes (`bufferization.to_tensor` of
@@ -119,9 +122,8 @@ def TensorOpGpuLowerConv : Pass<"tensorop-gpu-lower-conv", "ModuleOp"> {
     zero-filled `tensor.empty`, `bufferization.materialize_in_destination`
     into the output memref). Runs before bufferization. The
     `#tensorop.gpu_sketch` on the conv is used as given (checked), else the
-    builtin advisor's. What the kernel cannot take (sm_80, C not a multiple
-    of 64, F not a multiple of 8, corners or strides TMA cannot express) is
-    an error that says why.
+    builtin advisor's. What no kernel takes (C or F not a multiple of 8,
+    f32 inputs) is an error that says why.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"nvidia-sm90\"",
