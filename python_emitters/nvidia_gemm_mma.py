@@ -25,6 +25,7 @@ launch ("grid", "threads", "shared_bytes") and the kernel parameters.
 --format=ptx prints a complete PTX module instead.
 """
 
+from tensorop_emit.nvidia_conv import conv_geometry
 from tensorop_emit.nvidia_ptx import (
     ELEM_BYTES, PtxBody, SpecError, ceil_div, common_spec, declare_store_temps,
     finish, get_choice, get_int, grouped_tile, main, out_store)
@@ -34,7 +35,7 @@ FAMILY = "nvidia_gemm_mma"
 
 def emit(spec, fmt):
     c = common_spec(spec, ("block_m", "block_n", "block_k", "warps_m", "warps_n",
-                           "stages", "group_m", "tf32_round"))
+                           "stages", "group_m", "tf32_round", "conv"))
     if c["a_dtype"] == "f32":
         raise SpecError("a_dtype", "plain fp32 has no mma.sync; use nvidia_gemm_ffma "
                                    "(or a_dtype \"tf32\")")
@@ -88,6 +89,16 @@ def emit(spec, fmt):
     na, nb = bm * ca // threads, bk * cb // threads
     epc = 16 // es                               # elements per chunk
     aligned = (k * es) % 16 == 0 and (n * es) % 16 == 0
+    conv = conv_geometry(spec, m, n, k)
+    if conv is not None:
+        # A row (output pixel) chunk of 8 channels never crosses a filter
+        # tap when C is a multiple of 8: one computed address per chunk.
+        if tf32:
+            raise SpecError("a_dtype", "convolutions take bf16 or f16")
+        if conv["c"] % epc or not aligned:
+            raise SpecError("conv", "the cp.async convolution kernel loads 8 channels per "
+                                    "16-byte chunk: C and F must be multiples of 8 (got "
+                                    "C=%d, F=%d)" % (conv["c"], conv["f"]))
     tiles_m, tiles_n = ceil_div(m, bm), ceil_div(n, bn)
     kt_total = ceil_div(k, bk)
     acc_regs = mt * nt * 4
@@ -118,6 +129,10 @@ def emit(spec, fmt):
     R("b16", "%qh", 8)
     R("f32", "%qe", 4)
     R("b64", "%qcrow")
+    if conv is not None:
+        # per A row: input row/column of the window's corner; per k step:
+        # the tap's row/column shift and channel
+        R("b32", "%qih", na), R("b32", "%qiw", na), R("b32", "%qcv", 4)
     declare_store_temps(b)
 
     b.comment("TensorOp %s: %dx%dx%d %s -> %s, block %dx%dx%d, warps %dx%d, %d stages%s"
@@ -150,8 +165,21 @@ def emit(spec, fmt):
         b.ins("add.u32 %qt3, %qt2, %qm0")                    # global row
         b.ins("setp.lt.u32 %%qrowa%d, %%qt3, %d" % (i, m))
         b.ins("min.u32 %%qt3, %%qt3, %d" % (m - 1))          # clamp: address stays inside A
-        b.ins("mul.wide.u32 %%qw64, %%qt3, %d" % (k * es))
-        b.ins("add.s64 %%qpa%d, %%qgA, %%qw64" % i)
+        if conv is not None:
+            # output pixel (image, oh, ow) of the row: the image's base, the
+            # input row/column its window starts at (may be negative: padding)
+            ohw = conv["out_h"] * conv["out_w"]
+            b.ins("div.u32 %%qt4, %%qt3, %d" % ohw)
+            b.ins("mul.wide.u32 %%qw64, %%qt4, %d" % (conv["h"] * conv["w"] * conv["c"] * es))
+            b.ins("add.s64 %%qpa%d, %%qgA, %%qw64" % i)
+            b.ins("rem.u32 %%qt4, %%qt3, %d" % ohw)
+            b.ins("div.u32 %%qih%d, %%qt4, %d" % (i, conv["out_w"]))
+            b.ins("rem.u32 %%qiw%d, %%qt4, %d" % (i, conv["out_w"]))
+            b.ins("mad.lo.s32 %%qih%d, %%qih%d, %d, %d" % (i, i, conv["stride_h"], -conv["pad_top"]))
+            b.ins("mad.lo.s32 %%qiw%d, %%qiw%d, %d, %d" % (i, i, conv["stride_w"], -conv["pad_left"]))
+        else:
+            b.ins("mul.wide.u32 %%qw64, %%qt3, %d" % (k * es))
+            b.ins("add.s64 %%qpa%d, %%qgA, %%qw64" % i)
         b.ins("mul.lo.u32 %%qt3, %%qt2, %d" % sa)
         b.ins("mul.lo.u32 %%qt4, %%qt0, 16")
         b.ins("add.u32 %%qsa%d, %%qt3, %%qt4" % i)
@@ -205,7 +233,10 @@ def emit(spec, fmt):
         b.ins("mul.lo.u32 %%qt0, %s, %d" % (kt_reg, bk))
         b.ins("add.u32 %qt1, %qt0, %qka")
         b.ins("add.u32 %%qt2, %%qsmem, %s" % slot_reg)          # stage base
-        if aligned:
+        if conv is not None:
+            load_conv_a()
+            load_b_chunks()
+        elif aligned:
             b.ins("setp.lt.u32 %%qp0, %%qt1, %d" % k)
             b.ins("min.u32 %%qt3, %%qt1, %d" % (k - 1))
             b.ins("mul.wide.u32 %%qw64, %%qt3, %d" % es)
@@ -215,19 +246,53 @@ def emit(spec, fmt):
                 b.ins("add.s64 %%qg, %%qpa%d, %%qw64" % i)
                 b.ins("add.u32 %%qs, %%qt2, %%qsa%d" % i)
                 b.ins("cp.async.cg.shared.global [%qs], [%qg], 16, %qsz")
-            for i in range(nb):
-                b.ins("add.u32 %%qt3, %%qt0, %%qkb%d" % i)       # global k row
-                b.ins("setp.lt.u32 %%qp1, %%qt3, %d" % k)
-                b.ins("and.pred %qp1, %qp1, %qcolb")
-                b.ins("selp.u32 %qsz, 16, 0, %qp1")
-                b.ins("min.u32 %%qt3, %%qt3, %d" % (k - 1))
-                b.ins("mul.wide.u32 %%qw64, %%qt3, %d" % (n * es))
-                b.ins("add.s64 %qg, %qpb, %qw64")
-                b.ins("add.u32 %%qs, %%qt2, %%qsb%d" % i)
-                b.ins("cp.async.cg.shared.global [%qs], [%qg], 16, %qsz")
+            load_b_chunks()
         else:
             load_elements_a(kt_reg)
             load_elements_b()
+
+    def load_conv_a():
+        """A chunks of a convolution: k = kt * bk + ka is (tap r, s; channel
+        c); each row reads input[image][ih + r*dh][iw + s*dw][c..c+7], zero
+        (src-size 0, address clamped to the image base) outside the image."""
+        g = conv
+        b.ins("setp.lt.u32 %%qp0, %%qt1, %d" % k)
+        b.ins("min.u32 %%qt3, %%qt1, %d" % (k - 1))
+        b.ins("div.u32 %%qcv0, %%qt3, %d" % g["c"])              # tap
+        b.ins("rem.u32 %%qcv3, %%qt3, %d" % g["c"])              # channel
+        b.ins("div.u32 %%qcv1, %%qcv0, %d" % g["s"])             # r
+        b.ins("rem.u32 %%qcv2, %%qcv0, %d" % g["s"])             # s
+        b.ins("mul.lo.u32 %%qcv1, %%qcv1, %d" % g["dilation_h"])
+        b.ins("mul.lo.u32 %%qcv2, %%qcv2, %d" % g["dilation_w"])
+        for i in range(na):
+            b.ins("add.s32 %%qt4, %%qih%d, %%qcv1" % i)           # input row
+            b.ins("add.s32 %%qt5, %%qiw%d, %%qcv2" % i)           # input column
+            b.ins("setp.lt.u32 %%qp1, %%qt4, %d" % g["h"])       # unsigned: < 0 fails too
+            b.ins("setp.lt.u32 %%qp2, %%qt5, %d" % g["w"])
+            b.ins("and.pred %qp1, %qp1, %qp2")
+            b.ins("and.pred %%qp1, %%qp1, %%qrowa%d" % i)
+            b.ins("and.pred %qp1, %qp1, %qp0")
+            b.ins("mad.lo.s32 %%qt4, %%qt4, %d, %%qt5" % g["w"])
+            b.ins("mad.lo.s32 %%qt4, %%qt4, %d, %%qcv3" % g["c"])
+            b.ins("selp.u32 %qt4, %qt4, 0, %qp1")
+            b.ins("selp.u32 %qsz, 16, 0, %qp1")
+            b.ins("mul.wide.u32 %%qw64, %%qt4, %d" % es)
+            b.ins("add.s64 %%qg, %%qpa%d, %%qw64" % i)
+            b.ins("add.u32 %%qs, %%qt2, %%qsa%d" % i)
+            b.ins("cp.async.cg.shared.global [%qs], [%qg], 16, %qsz")
+
+    def load_b_chunks():
+        """B chunks (16-byte aligned rows): %qt0 = kt * bk, %qt2 = stage base."""
+        for i in range(nb):
+            b.ins("add.u32 %%qt3, %%qt0, %%qkb%d" % i)       # global k row
+            b.ins("setp.lt.u32 %%qp1, %%qt3, %d" % k)
+            b.ins("and.pred %qp1, %qp1, %qcolb")
+            b.ins("selp.u32 %qsz, 16, 0, %qp1")
+            b.ins("min.u32 %%qt3, %%qt3, %d" % (k - 1))
+            b.ins("mul.wide.u32 %%qw64, %%qt3, %d" % (n * es))
+            b.ins("add.s64 %qg, %qpb, %qw64")
+            b.ins("add.u32 %%qs, %%qt2, %%qsb%d" % i)
+            b.ins("cp.async.cg.shared.global [%qs], [%qg], 16, %qsz")
 
     def load_elements_a(kt_reg):
         # %qt1 = k of the chunk's first element, %qt2 = stage base
@@ -403,6 +468,10 @@ def emit(spec, fmt):
         "instruction": "mma.sync.aligned.%s" % ("m16n8k8 tf32" if tf32 else "m16n8k16 " + dt),
         "flops": 2 * m * n * k,
     }
+    if conv is not None:
+        result["conv"] = conv
+        result["loads"] = ("cp.async 16B of the NHWC input at computed addresses "
+                           "(implicit im2col; zero-fill in the padding)")
     return finish(result, b, fmt)
 
 

@@ -37,15 +37,24 @@ barrier at the end), since they still arrive on its barriers. The kernel
 then carries .explicitcluster and .reqnctapercluster and the answer a
 "cluster" launch dimension.
 
+Convolutions (spec field "conv", tensorop_emit/nvidia_conv.py): the same
+kernel computes linalg.conv_2d_nhwc_hwcf as the implicit GEMM M = N*OH*OW,
+N = F, K = R*S*C; only the producer's A load changes, to a TMA load in
+im2col mode (one box of block_m output pixels x 64 channels per filter tap
+and channel chunk; padding and image edges zero-filled by TMA). C must be a
+multiple of 64; no clusters.
+
 Spec: name, m, n, k, a_dtype (bf16|f16), c_dtype (f32|bf16|f16), accumulate,
   sm (90), block_m (128), block_n (256), consumers (2), stages (4),
   group_m (8), sms (132: the most CTAs of the persistent grid),
-  cluster_m (1), cluster_n (1)
+  cluster_m (1), cluster_n (1), conv (absent: a GEMM)
 Answer: JSON; operands $0=A $1=B $2=C $3=tensor map of A $4=tensor map of B
 (64-bit global addresses of CUtensorMap objects) and $5 = the 32-bit shared
 address of the dynamic shared-memory window.  --format=ptx: a PTX module.
 """
 
+from tensorop_emit.nvidia_conv import (
+    check_tma_im2col, conv_geometry, emit_tap_advance, emit_tile_origin, im2col_tensor_map)
 from tensorop_emit.nvidia_ptx import (
     ELEM_BYTES, TMA_DTYPE, PtxBody, SpecError, ceil_div, common_spec,
     declare_store_temps, finish, get_int, grouped_tile, main, out_store)
@@ -79,7 +88,7 @@ def release_stage(b, pred, cs):
 
 def emit(spec, fmt):
     c = common_spec(spec, ("block_m", "block_n", "consumers", "stages", "group_m", "sms",
-                           "cluster_m", "cluster_n"))
+                           "cluster_m", "cluster_n", "conv"))
     m, n, k = c["m"], c["n"], c["k"]
     dt, cdt = c["a_dtype"], c["c_dtype"]
     if dt not in ("bf16", "f16"):
@@ -100,6 +109,11 @@ def emit(spec, fmt):
     cm = get_int(spec, "cluster_m", default=1, lo=1, hi=2)
     cn = get_int(spec, "cluster_n", default=1, lo=1, hi=2)
     cs = cm * cn
+    conv = conv_geometry(spec, m, n, k)
+    if conv is not None:
+        check_tma_im2col(conv, es)
+        if cs > 1:
+            raise SpecError("cluster_m", "convolutions run without clusters (got %dx%d)" % (cm, cn))
     if cs > 2:
         raise SpecError("cluster_n", "clusters of at most 2 CTAs (got %dx%d)" % (cm, cn))
     if sms < cs:
@@ -143,6 +157,9 @@ def emit(spec, fmt):
     R("pred", "%qp", 8)
     if cs > 1:
         R("b32", "%qrank"), R("b16", "%qmask")
+    if conv is not None:
+        R("b32", "%qc0"), R("b32", "%qso"), R("b32", "%qro")
+        R("b32", "%qwb"), R("b32", "%qhb"), R("b32", "%qnb"), R("b16", "%qoff", 2)
     R("f32", "%qacc", acc_regs)
     declare_store_temps(b)
 
@@ -204,6 +221,11 @@ def emit(spec, fmt):
     b.ins("mul.lo.u32 %%qm0, %%qtm, %d" % bm)
     b.ins("mul.lo.u32 %%qn0, %%qtn, %d" % bn)
     b.ins("mov.u32 %qkt, 0")
+    if conv is not None:
+        emit_tile_origin(b, conv, "%qm0", "%qwb", "%qhb", "%qnb", "%qt5")
+        b.ins("mov.u32 %qc0, 0")
+        b.ins("mov.u32 %qso, 0")
+        b.ins("mov.u32 %qro, 0")
     b.label(pk)
     b.ins("shl.b32 %qt0, %qs, 3")
     b.ins("add.u32 %qt1, %qempty, %qt0")
@@ -217,7 +239,14 @@ def emit(spec, fmt):
     b.ins("add.u32 %qdst, %qdst, %qsmem")
     b.ins("shl.b32 %%qt4, %%qkt, %d" % 6)                      # k0 = kt * 64
     tma = "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
-    if cn == 1:
+    if conv is not None:
+        # A: the im2col box of block_m output pixels from m0, channels c0..,
+        # shifted by the filter tap (offsets {s, r} * dilation)
+        b.ins("cvt.u16.u32 %qoff0, %qso")
+        b.ins("cvt.u16.u32 %qoff1, %qro")
+        b.ins("cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes"
+              " [%qdst], [%qmapA, {%qc0, %qwb, %qhb, %qnb}], [%qt3], {%qoff0, %qoff1}")
+    elif cn == 1:
         b.ins(tma + " [%qdst], [%qmapA, {%qt4, %qm0}], [%qt3]")
     else:
         # the A tile is shared along the row of the cluster: CTA r loads rows
@@ -237,6 +266,8 @@ def emit(spec, fmt):
             # the B tile is shared down the column: CTA r loads the boxes cb = r mod 2
             b.ins("@%s %s.multicast::cluster [%%qt6], [%%qmapB, {%%qt5, %%qt4}], [%%qt3], %%qmask"
                   % ("%qp4" if cb % 2 == 0 else "%qp5", tma))
+    if conv is not None:
+        emit_tap_advance(b, conv, "%qc0", "%qso", "%qro", "%qp6")
     b.ins("add.u32 %qs, %qs, 1")
     b.ins("setp.eq.u32 %%qp3, %%qs, %d" % stages)
     b.ins("@%qp3 mov.u32 %qs, 0")
@@ -394,6 +425,10 @@ def emit(spec, fmt):
         "instruction": "wgmma.mma_async.m64n%dk16.f32.%s" % (bn, dt),
         "flops": 2 * m * n * k,
     }
+    if conv is not None:
+        result["params"][3] = im2col_tensor_map(conv, TMA_DTYPE[dt], es, bm)
+        result["conv"] = conv
+        result["loads"] = "TMA im2col mode (A) and tiled (B), 128B swizzle, zero-filled padding"
     if cs > 1:
         result["cluster"] = [cs, 1, 1]
         result["tile"]["cluster_m"] = cm

@@ -101,7 +101,9 @@ std::string Operator::entryPoint(StringRef name) const {
 
 std::string Operator::moduleSource(StringRef name, Placement placement,
                                    StringRef sketch) const {
-  // Convolutions have no device form yet (NvidiaBackend refuses them).
+  if (kind == OpKind::Conv2D && placement == Placement::Device)
+    return mlir::tensorop::gpuConvModuleSource(name, conv, inType(), outType(),
+                                               sketch);
   if (kind == OpKind::Conv2D)
     return mlir::tensorop::convModuleSource(name, conv, sketch);
   if (placement == Placement::Device)

@@ -157,11 +157,65 @@ static llvm::Error checkGpuProblemLimits(const GpuGemmProblem &p) {
   return llvm::Error::success();
 }
 
+/// What no convolution kernel takes (both load 16-byte chunks of channels
+/// and of filter rows); empty when one can.
+static std::string convUnsupported(const GpuGemmProblem &p) {
+  const GpuConvGeometry &g = *p.conv;
+  if (g.c % 8 || g.f % 8)
+    return llvm::formatv("the convolution kernels load 16-byte chunks of 8 "
+                         "channels and 8 filters: C and F must be multiples "
+                         "of 8 (got C={0}, F={1})",
+                         g.c, g.f)
+        .str();
+  return "";
+}
+
+/// What the sm_90a implicit-GEMM convolution kernel (wgmma + TMA im2col)
+/// cannot take; empty when it can (else the mma.sync kernel with cp.async
+/// at computed addresses runs it).
+static std::string convNotForWgmma(const GpuGemmProblem &p,
+                                   const GpuTarget &target) {
+  const GpuConvGeometry &g = *p.conv;
+  if (target.sm < 90)
+    return "the TMA im2col + wgmma convolution kernel needs sm_90a; " +
+           target.hints.name + " is sm_" + std::to_string(target.sm);
+  if (g.c % 64)
+    return llvm::formatv("the sm_90a convolution kernel loads 64 input "
+                         "channels per filter tap: C must be a multiple of "
+                         "64 (got C={0})",
+                         g.c)
+        .str();
+  if (g.f % 8)
+    return llvm::formatv("TMA needs 16-byte filter rows: F must be a "
+                         "multiple of 8 (got F={0})",
+                         g.f)
+        .str();
+  if (g.strideH > 8 || g.strideW > 8)
+    return "TMA im2col traverses with strides of at most 8";
+  // 4-D im2col tensor maps hold bounding-box corners in [-128, 127].
+  int64_t corners[] = {
+      -g.padTop, -g.padLeft,
+      (g.outH - 1) * g.strideH - g.padTop - (g.h - 1),
+      (g.outW - 1) * g.strideW - g.padLeft - (g.w - 1)};
+  for (int64_t v : corners)
+    if (v < -128 || v > 127)
+      return llvm::formatv("the input's im2col bounding box needs a corner "
+                           "offset of {0}, outside TMA's [-128, 127] (padding "
+                           "or stride too large for the image)",
+                           v)
+          .str();
+  return "";
+}
+
 llvm::Expected<GpuSketchChoice>
 mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
                                  const GpuTarget &target) {
   if (llvm::Error e = checkGpuProblemLimits(p))
     return std::move(e);
+  if (p.conv) {
+    if (std::string why = convUnsupported(p); !why.empty())
+      return llvm::createStringError(why);
+  }
   GpuSketchChoice c;
   c.precision = p.precision;
   c.source = "builtin";
@@ -178,16 +232,29 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
   }
   bool wgmma = target.sm >= 90 &&
                (p.precision == "bf16" || p.precision == "f16") && tmaAligned(p);
+  if (p.conv)
+    wgmma = convNotForWgmma(p, target).empty();
   if (wgmma) {
     // Relative rates measured on the H200 (docs/benchmarks/gpu-gemm.md).
     static const Candidate cands[] = {{128, 256, 0, 0, 2, 1.0},
                                       {128, 128, 0, 0, 2, 0.93},
                                       {64, 128, 0, 0, 1, 0.62},
                                       {64, 64, 0, 0, 1, 0.40}};
+    // Convolutions: rates from a tile sweep of ResNet-50's layers on the
+    // H200 (docs/benchmarks/gpu-conv.md, run 4), and whole waves: a
+    // persistent CTA that gets one tile more than others sets the time.
+    static const Candidate convCands[] = {{128, 128, 0, 0, 2, 1.0},
+                                          {64, 128, 0, 0, 1, 0.9},
+                                          {128, 256, 0, 0, 2, 0.9},
+                                          {128, 64, 0, 0, 2, 0.85},
+                                          {64, 64, 0, 0, 1, 0.5}};
+    llvm::ArrayRef<Candidate> all = cands;
+    if (p.conv)
+      all = convCands;
     double best = INFINITY;
-    for (const Candidate &cand : cands) {
+    for (const Candidate &cand : all) {
       double v = cost(tiles(cand.bm, cand.bn), target.sms,
-                      double(cand.bm * cand.bn), cand.efficiency, true);
+                      double(cand.bm * cand.bn), cand.efficiency, !p.conv);
       if (v < best) {
         best = v;
         c.blockM = cand.bm;
@@ -254,6 +321,20 @@ llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
                                  "\" but the matmul "
                                  "computes in " +
                                  p.precision);
+  if (p.conv) {
+    if (std::string why = convUnsupported(p); !why.empty())
+      return fail("kernel", why);
+    if (s.kernel == "wgmma") {
+      if (std::string why = convNotForWgmma(p, t); !why.empty())
+        return fail("kernel", why);
+    } else if (s.kernel != "mma_sync") {
+      return fail("kernel", "convolutions run on the wgmma (TMA im2col) or "
+                            "mma_sync (cp.async) kernels, not " +
+                                s.kernel);
+    }
+    if (s.clusterM * s.clusterN > 1)
+      return fail("cluster_m", "convolutions run without clusters");
+  }
   if (s.kernel == "wgmma") {
     if (!tmaAligned(p))
       return fail("kernel",
@@ -284,6 +365,23 @@ llvm::json::Object mlir::tensorop::emitterSpec(const GpuSketchChoice &s,
                           {"accumulate", p.accumulate},
                           {"sm", t.sm},
                           {"group_m", s.groupM}};
+  if (const GpuConvGeometry *g = p.conv ? &*p.conv : nullptr)
+    spec["conv"] = llvm::json::Object{
+        {"n", g->n},
+        {"h", g->h},
+        {"w", g->w},
+        {"c", g->c},
+        {"f", g->f},
+        {"r", g->r},
+        {"s", g->s},
+        {"stride_h", g->strideH},
+        {"stride_w", g->strideW},
+        {"dilation_h", g->dilationH},
+        {"dilation_w", g->dilationW},
+        {"pad_top", g->padTop},
+        {"pad_left", g->padLeft},
+        {"pad_bottom", g->padBottom},
+        {"pad_right", g->padRight}};
   if (s.kernel == "wgmma") {
     spec["block_m"] = s.blockM;
     spec["block_n"] = s.blockN;

@@ -113,6 +113,36 @@ static Error parseAnswer(StringRef script, StringRef text,
         param.box[i] = (*box)[i].getAsInteger().value_or(0);
       }
       param.strideBytes = (*strides)[0].getAsInteger().value_or(0);
+    } else if (param.kind == "tensormap_im2col") {
+      param.tensor = p->getString("tensor").value_or("").str();
+      if (param.tensor != "A")
+        return fail("im2col tensor map of '" + param.tensor + "'");
+      param.dtype = p->getInteger("dtype").value_or(-1);
+      param.swizzle = p->getInteger("swizzle").value_or(0);
+      param.channels = p->getInteger("channels").value_or(0);
+      param.pixels = p->getInteger("pixels").value_or(0);
+      auto ints = [&](StringRef key, int64_t *out, size_t n) {
+        const json::Array *a = p->getArray(key);
+        if (!a || a->size() != n)
+          return false;
+        for (size_t i = 0; i < n; ++i) {
+          std::optional<int64_t> v = (*a)[i].getAsInteger();
+          if (!v)
+            return false;
+          out[i] = *v;
+        }
+        return true;
+      };
+      int64_t strides[4] = {1, 1, 1, 1};
+      if (!ints("dims", param.nhwcDims, 4) || !ints("lower", param.lower, 2) ||
+          !ints("upper", param.upper, 2) ||
+          !ints("element_strides", strides, 4) || param.channels < 1 ||
+          param.pixels < 1)
+        return fail("im2col tensor map '" + param.name +
+                    "' needs 4 dims, 2 lower and 2 upper corners, 4 element "
+                    "strides, channels and pixels");
+      param.traversal[0] = strides[1];
+      param.traversal[1] = strides[2];
     } else {
       return fail("parameter kind '" + param.kind + "'");
     }

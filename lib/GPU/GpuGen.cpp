@@ -73,6 +73,58 @@ func.func @{0}(%A: memref<{1}x{3}x{4}>, %B: memref<{3}x{2}x{4}>, %C: memref<{1}x
       .str();
 }
 
+std::string mlir::tensorop::gpuConvModuleSource(
+    llvm::StringRef name, const ::tensorop::Conv2DShape &s,
+    llvm::StringRef inType, llvm::StringRef outType, llvm::StringRef sketch) {
+  auto type = [](int64_t a, int64_t b, int64_t c, int64_t d,
+                 llvm::StringRef t) {
+    return llvm::formatv("{0}x{1}x{2}x{3}x{4}", a, b, c, d, t).str();
+  };
+  std::string in = type(s.n, s.h, s.w, s.c, inType),
+              flt = type(s.r, s.s, s.c, s.f, inType),
+              out = type(s.n, s.outH(), s.outW(), s.f, outType),
+              padded = type(s.n, s.h + s.padTop + s.padBottom,
+                            s.w + s.padLeft + s.padRight, s.c, inType);
+  std::string attr =
+      sketch.empty() ? "" : (", tensorop.gpu_sketch = " + sketch).str();
+  std::string text =
+      llvm::formatv(R"mlir(
+// output = conv2d(input, filter) on an NVIDIA GPU: NHWC input, HWCF filter,
+// NHWF output, all device memory; the padding is a zero tensor.pad.
+func.func @{0}(%in: memref<{1}>, %flt: memref<{2}>, %out: memref<{3}>) {{
+  %zero_in = arith.constant 0.0 : {4}
+  %zero_out = arith.constant 0.0 : {5}
+  %i = bufferization.to_tensor %in restrict : memref<{1}> to tensor<{1}>
+  %f = bufferization.to_tensor %flt restrict : memref<{2}> to tensor<{2}>
+)mlir",
+                    name, in, flt, out, inType, outType)
+          .str();
+  std::string source = "%i";
+  if (s.padded()) {
+    text += llvm::formatv(R"mlir(  %p = tensor.pad %i low[0, {0}, {1}, 0] high[0, {2}, {3}, 0] {{
+  ^bb0(%b0: index, %b1: index, %b2: index, %b3: index):
+    tensor.yield %zero_in : {6}
+  } : tensor<{4}> to tensor<{5}>
+)mlir",
+                          s.padTop, s.padLeft, s.padBottom, s.padRight, in,
+                          padded, inType)
+                .str();
+    source = "%p";
+  }
+  text += llvm::formatv(R"mlir(  %e = tensor.empty() : tensor<{0}>
+  %z = linalg.fill ins(%zero_out : {9}) outs(%e : tensor<{0}>) -> tensor<{0}>
+  %r = linalg.conv_2d_nhwc_hwcf {{dilations = dense<[{1}, {2}]> : tensor<2xi64>, strides = dense<[{3}, {4}]> : tensor<2xi64>{8}}
+         ins({5}, %f : tensor<{6}>, tensor<{7}>) outs(%z : tensor<{0}>) -> tensor<{0}>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<{0}>, memref<{0}>) -> ()
+  return
+}
+)mlir",
+                        out, s.dilationH, s.dilationW, s.strideH, s.strideW,
+                        source, s.padded() ? padded : in, flt, attr, outType)
+              .str();
+  return text;
+}
+
 namespace {
 /// Runs `options`' half of the pipeline on `module`; diagnostics in the error.
 llvm::Error runPipeline(MLIRContext &ctx, ModuleOp module,

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CheckedGpuPassOptions.h"
+#include "GpuKernelLaunch.h"
 
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/GPU/GpuAdvisor.h"
@@ -38,6 +39,7 @@ namespace mlir::tensorop {
 #define GEN_PASS_DEF_TENSOROPGPUAPPLYSKETCH
 #define GEN_PASS_DECL_TENSOROPGPULOWERMATMUL
 #define GEN_PASS_DEF_TENSOROPGPULOWERMATMUL
+#define GEN_PASS_DECL_TENSOROPGPULOWERCONV
 #include "GpuPasses.h.inc"
 #define GEN_PASS_REGISTRATION
 #include "GpuPasses.h.inc"
@@ -46,9 +48,6 @@ namespace mlir::tensorop {
 using namespace mlir;
 using namespace mlir::tensorop;
 
-static constexpr llvm::StringLiteral kLaunchAttr = "tensorop.launch";
-static constexpr llvm::StringLiteral kTensorMapFn = "tensoropGpuTensorMap2D";
-static constexpr llvm::StringLiteral kSmemGlobal = "tensorop_smem";
 
 
 /// A contiguous row-major static memref (what the kernels index).
@@ -104,7 +103,6 @@ struct GpuApplySketchPass
   /// The hints of the sketch's target, read once per target.
   FailureOr<const GpuTarget *> targetOf(linalg::MatmulOp op,
                                         GpuSketchAttr sketch);
-  func::FuncOp tensorMapFunction(ModuleOp module);
   llvm::StringMap<GpuTarget> targets;
   unsigned counter = 0;
 };
@@ -155,20 +153,6 @@ GpuApplySketchPass::targetOf(linalg::MatmulOp op, GpuSketchAttr sketch) {
   return &targets.try_emplace(name, std::move(*loaded)).first->second;
 }
 
-func::FuncOp GpuApplySketchPass::tensorMapFunction(ModuleOp module) {
-  if (auto fn = module.lookupSymbol<func::FuncOp>(kTensorMapFn))
-    return fn;
-  OpBuilder b(module.getBodyRegion());
-  MLIRContext *ctx = module.getContext();
-  Type ptr = LLVM::LLVMPointerType::get(ctx);
-  Type i64 = IntegerType::get(ctx, 64);
-  auto type =
-      FunctionType::get(ctx, {ptr, i64, i64, i64, i64, i64, i64, i64}, {ptr});
-  auto fn = func::FuncOp::create(b, module.getLoc(), kTensorMapFn, type);
-  fn.setPrivate();
-  return fn;
-}
-
 LogicalResult GpuApplySketchPass::lower(linalg::MatmulOp op) {
   MLIRContext *ctx = op.getContext();
   Value a = op.getDpsInputOperand(0)->get();
@@ -210,130 +194,9 @@ LogicalResult GpuApplySketchPass::lower(linalg::MatmulOp op) {
   std::string kernelName =
       index == 0 ? base + "_kernel"
                  : llvm::formatv("{0}_kernel{1}", base, index).str();
-  llvm::json::Object spec = emitterSpec(sketch, p, t, kernelName);
-  llvm::Expected<GpuEmittedKernel> emitted =
-      runGpuEmitter(sketch.emitter(), spec, emitterDir, emitterTimeout);
-  if (!emitted)
-    return op.emitError() << llvm::toString(emitted.takeError());
-
-  // ---- device side: gpu.module { smem global; gpu.func { inline PTX } } ----
-  ModuleOp module = op->getParentOfType<ModuleOp>();
-  OpBuilder b(ctx);
-  b.setInsertionPointToEnd(module.getBody());
-  Location loc = op.getLoc();
-  std::string moduleName = kernelName + "_module";
-  auto nvvmTarget = NVVM::NVVMTargetAttr::get(
-      ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda", emitted->chip,
-      "+ptx" + std::to_string(emitted->ptxVersion));
-  auto gpuModule = gpu::GPUModuleOp::create(b, loc, moduleName,
-                                            b.getArrayAttr({nvvmTarget}));
-  b.setInsertionPointToStart(gpuModule.getBody());
-  auto smemType = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), 0);
-  auto smem = LLVM::GlobalOp::create(b, loc, smemType, /*isConstant=*/false,
-                                     LLVM::Linkage::External, kSmemGlobal,
-                                     Attribute(), /*alignment=*/1024,
-                                     /*addrSpace=*/3);
-  SmallVector<Type> argTypes;
-  SmallVector<Value> hostArgs;
-  for (const GpuKernelParam &param : emitted->params) {
-    if (param.kind == "ptr")
-      argTypes.push_back(param.name == "A"   ? Type(at)
-                         : param.name == "B" ? Type(bt)
-                                             : Type(ct));
-    else
-      argTypes.push_back(b.getI64Type());
-  }
-  auto gpuFunc = gpu::GPUFuncOp::create(b, loc, kernelName,
-                                        FunctionType::get(ctx, argTypes, {}));
-  gpuFunc->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  gpuFunc->setAttr("nvvm.maxntid",
-                   b.getDenseI32ArrayAttr({int32_t(emitted->threads), 1, 1}));
-  if (emitted->minCtas > 0)
-    gpuFunc->setAttr("nvvm.minctasm", b.getI32IntegerAttr(emitted->minCtas));
-  bool clustered =
-      emitted->cluster[0] * emitted->cluster[1] * emitted->cluster[2] > 1;
-  if (clustered) // .explicitcluster + .reqnctapercluster
-    gpuFunc->setAttr("nvvm.cluster_dim",
-                     b.getDenseI32ArrayAttr({int32_t(emitted->cluster[0]),
-                                             int32_t(emitted->cluster[1]),
-                                             int32_t(emitted->cluster[2])}));
-  gpuFunc->setAttr(kGpuSketchAttrName, sketchAttr);
-  {
-    std::string launch;
-    llvm::raw_string_ostream os(launch);
-    os << llvm::json::Value(llvm::json::Object(emitted->answer));
-    gpuFunc->setAttr(kLaunchAttr, b.getStringAttr(launch));
-  }
-  b.setInsertionPointToStart(&gpuFunc.getBody().front());
-  SmallVector<Value> asmOperands;
-  for (BlockArgument arg : gpuFunc.getArguments()) {
-    if (isa<MemRefType>(arg.getType())) {
-      Value idx = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, arg);
-      asmOperands.push_back(
-          arith::IndexCastOp::create(b, loc, b.getI64Type(), idx));
-    } else {
-      asmOperands.push_back(arg);
-    }
-  }
-  Value smemPtr = LLVM::AddressOfOp::create(b, loc, smem);
-  asmOperands.push_back(
-      LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), smemPtr));
-  LLVM::InlineAsmOp::create(
-      b, loc, TypeRange{}, asmOperands, emitted->asmText, emitted->constraints,
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
-      /*operand_attrs=*/ArrayAttr());
-  gpu::ReturnOp::create(b, loc);
-
-  // ---- host side: tensor maps, then the launch ----
-  b.setInsertionPoint(op);
-  Type i64 = b.getI64Type();
-  auto cI64 = [&](int64_t v) -> Value {
-    return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
-  };
-  auto pointerOf = [&](Value memref) -> Value {
-    Value idx = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-    Value asInt = arith::IndexCastOp::create(b, loc, i64, idx);
-    return LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(ctx),
-                                    asInt);
-  };
-  for (const GpuKernelParam &param : emitted->params) {
-    if (param.kind == "ptr") {
-      hostArgs.push_back(param.name == "A" ? a : param.name == "B" ? bv : c);
-      continue;
-    }
-    func::FuncOp mapFn = tensorMapFunction(module);
-    Value base = pointerOf(param.tensor == "A" ? a : bv);
-    SmallVector<Value> callArgs = {base,
-                                   cI64(param.dtype),
-                                   cI64(param.dims[0]),
-                                   cI64(param.dims[1]),
-                                   cI64(param.strideBytes),
-                                   cI64(param.box[0]),
-                                   cI64(param.box[1]),
-                                   cI64(param.swizzle)};
-    Value map = func::CallOp::create(b, loc, mapFn, callArgs).getResult(0);
-    hostArgs.push_back(LLVM::PtrToIntOp::create(b, loc, i64, map));
-  }
-  auto cIdx = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
-  gpu::KernelDim3 grid{cIdx(emitted->grid[0]), cIdx(emitted->grid[1]),
-                       cIdx(emitted->grid[2])};
-  gpu::KernelDim3 block{cIdx(emitted->threads), cIdx(1), cIdx(1)};
-  Value smemBytes = arith::ConstantOp::create(
-      b, loc, b.getI32IntegerAttr(int32_t(emitted->sharedBytes)));
-  std::optional<gpu::KernelDim3> cluster;
-  if (clustered)
-    cluster = gpu::KernelDim3{cIdx(emitted->cluster[0]),
-                              cIdx(emitted->cluster[1]),
-                              cIdx(emitted->cluster[2])};
-  auto launch = gpu::LaunchFuncOp::create(b, loc, gpuFunc, grid, block,
-                                          smemBytes, hostArgs,
-                                          /*asyncTokenType=*/nullptr,
-                                          /*asyncDependencies=*/{}, cluster);
-  launch->setAttr(kGpuSketchAttrName, sketchAttr);
+  if (failed(emitGpuKernelLaunch(op, sketch, sketchAttr, p, t, a, bv, c,
+                                 kernelName, emitterDir, emitterTimeout)))
+    return failure();
   if (fill)
     fill.erase();
   op.erase();
@@ -345,6 +208,7 @@ void mlir::tensorop::registerTensorOpGpuPasses() {
     registerTensorOpGpuAnnotateSketch();
     registerTensorOpGpuApplySketch();
     registerTensorOpGpuLowerMatmul();
+    registerTensorOpGpuLowerConv();
     return true;
   }();
   (void)once;

@@ -49,6 +49,7 @@
 namespace mlir::tensorop {
 #define GEN_PASS_DECL_TENSOROPGPUANNOTATESKETCH
 #define GEN_PASS_DECL_TENSOROPGPUAPPLYSKETCH
+#define GEN_PASS_DECL_TENSOROPGPULOWERCONV
 #include "GpuPasses.h.inc"
 } // namespace mlir::tensorop
 
@@ -123,6 +124,14 @@ LogicalResult mlir::tensorop::buildTensorOpGpuPipeline(
   }
 
   if (!options.loweringOnly) {
+    // Convolutions first, in tensor form: their padding must stay TMA's
+    // zero fill, not become a padded copy of the input.
+    TensorOpGpuLowerConvOptions conv;
+    conv.target = options.target;
+    conv.advisor = options.advisor;
+    conv.hintsDir = options.hintsDir;
+    conv.emitterDir = options.emitterDir;
+    pm.addPass(createTensorOpGpuLowerConv(conv));
     bufferization::OneShotBufferizePassOptions bufferize;
     bufferize.bufferizeFunctionBoundaries = true;
     bufferize.functionBoundaryTypeConversion =

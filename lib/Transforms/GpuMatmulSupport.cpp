@@ -90,7 +90,92 @@ mlir::tensorop::matchGpuMatmul(linalg::MatmulOp op, std::string &reason) {
   return p;
 }
 
+FailureOr<GpuGemmProblem>
+mlir::tensorop::matchGpuConv(linalg::Conv2DNhwcHwcfOp op,
+                             llvm::ArrayRef<int64_t> padding,
+                             std::string &reason) {
+  auto shaped = [](Value v) -> ShapedType {
+    auto t = dyn_cast<ShapedType>(v.getType());
+    if (!t || !t.hasStaticShape() || t.getRank() != 4)
+      return {};
+    if (auto m = dyn_cast<MemRefType>(t); m && !m.getLayout().isIdentity())
+      return {};
+    return t;
+  };
+  ShapedType it = shaped(op.getDpsInputOperand(0)->get()),
+             ft = shaped(op.getDpsInputOperand(1)->get()),
+             ot = shaped(op.getDpsInitOperand(0)->get());
+  if (!it || !ft || !ot) {
+    reason = "NVIDIA targets take linalg.conv_2d_nhwc_hwcf on static, "
+             "contiguous NHWC / HWCF / NHWF operands";
+    return failure();
+  }
+  GpuConvGeometry g;
+  g.n = it.getDimSize(0);
+  g.h = it.getDimSize(1);
+  g.w = it.getDimSize(2);
+  g.c = it.getDimSize(3);
+  g.r = ft.getDimSize(0);
+  g.s = ft.getDimSize(1);
+  g.f = ft.getDimSize(3);
+  g.outH = ot.getDimSize(1);
+  g.outW = ot.getDimSize(2);
+  auto pair = [](DenseIntElementsAttr attr, int64_t &first, int64_t &second) {
+    if (!attr || attr.getNumElements() != 2)
+      return;
+    auto values = attr.getValues<int64_t>();
+    first = values[0];
+    second = values[1];
+  };
+  pair(op.getStrides(), g.strideH, g.strideW);
+  pair(op.getDilations(), g.dilationH, g.dilationW);
+  if (padding.size() == 4) {
+    g.padTop = padding[0];
+    g.padLeft = padding[1];
+    g.padBottom = padding[2];
+    g.padRight = padding[3];
+  }
+  // The op's input is the padded one: the unpadded extents are what the
+  // kernel reads.
+  g.h -= g.padTop + g.padBottom;
+  g.w -= g.padLeft + g.padRight;
+  if (g.h < 1 || g.w < 1 || g.n < 1 || g.c < 1 || g.f < 1 ||
+      ft.getDimSize(2) != g.c || ot.getDimSize(0) != g.n ||
+      ot.getDimSize(3) != g.f || g.strideH < 1 || g.strideW < 1 ||
+      g.dilationH < 1 || g.dilationW < 1) {
+    reason = "the convolution's operand shapes do not agree";
+    return failure();
+  }
+  GpuGemmProblem p;
+  p.aType = gpuElementTypeName(it.getElementType());
+  p.cType = gpuElementTypeName(ot.getElementType());
+  if ((p.aType != "bf16" && p.aType != "f16") ||
+      p.aType != gpuElementTypeName(ft.getElementType()) || p.cType.empty()) {
+    llvm::raw_string_ostream os(reason);
+    os << "NVIDIA targets take convolutions with bf16 or f16 input and "
+          "filter (both the same) and f32, bf16 or f16 output, got '"
+       << it.getElementType() << "' x '" << ft.getElementType() << "' -> '"
+       << ot.getElementType() << "'";
+    return failure();
+  }
+  p.precision = p.aType;
+  p.m = g.n * g.outH * g.outW;
+  p.n = g.f;
+  p.k = g.r * g.s * g.c;
+  p.conv = g;
+  return p;
+}
+
 std::string mlir::tensorop::gpuOpSignature(const GpuGemmProblem &p) {
+  if (const GpuConvGeometry *g = p.conv ? &*p.conv : nullptr)
+    return llvm::formatv(
+               "conv2d {0}->{1} ({2}) n={3} h={4} w={5} c={6} f={7} r={8} "
+               "s={9} stride={10}x{11} dilation={12}x{13} pad={14},{15},{16},"
+               "{17}",
+               p.aType, p.cType, p.precision, g->n, g->h, g->w, g->c, g->f,
+               g->r, g->s, g->strideH, g->strideW, g->dilationH, g->dilationW,
+               g->padTop, g->padLeft, g->padBottom, g->padRight)
+        .str();
   return llvm::formatv("gemm {0}->{1} ({2}) m={3} n={4} k={5}", p.aType,
                        p.cType, p.precision, p.m, p.n, p.k)
       .str();

@@ -708,6 +708,10 @@ int main(int argc, char **argv) {
   } catch (const std::exception &e) {
     die(2, launchPath + ": " + e.what());
   }
+  if (launchDesc.contains("conv"))
+    die(2, launchPath + " describes a convolution: this runner verifies and "
+           "times GEMMs only; convolutions are verified and timed against "
+           "cuDNN by bench/gpu/conv_vs_torch.py (docs/GPU.md)");
   std::string dir = launchPath.find('/') == std::string::npos
                         ? "."
                         : launchPath.substr(0, launchPath.rfind('/'));

@@ -80,6 +80,20 @@ void *tensoropGpuTensorMap2D(void *base, int64_t dataType, int64_t inner,
                              int64_t boxInner, int64_t boxOuter,
                              int64_t swizzleBytes);
 
+/* The device address of an im2col tensor map (cuTensorMapEncodeIm2col) of
+ * the contiguous NHWC tensor at `base`: bounding-box corners {W, H} (lower
+ * from pixel 0, upper from the last pixel), traversal strides {W, H},
+ * boxes of `channels` x `pixels`, swizzle 0/32/64/128 bytes, out-of-bounds
+ * elements read as zero. The implicit-GEMM convolutions load their input
+ * through it. Cached like tensoropGpuTensorMap2D. */
+void *tensoropGpuTensorMapIm2colNHWC(void *base, int64_t dataType, int64_t n,
+                                     int64_t h, int64_t w, int64_t c,
+                                     int64_t lowerW, int64_t lowerH,
+                                     int64_t upperW, int64_t upperH,
+                                     int64_t strideW, int64_t strideH,
+                                     int64_t channels, int64_t pixels,
+                                     int64_t swizzleBytes);
+
 /* How many clusters of this launch (cluster, grid and block dimensions,
  * dynamic shared memory) can be resident at once: a persistent grid of more
  * clusters runs its last ones in a second wave. -1 on a CUDA error

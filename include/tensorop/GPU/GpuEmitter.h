@@ -22,11 +22,17 @@ namespace mlir::tensorop {
 /// tensor map of one of them.
 struct GpuKernelParam {
   std::string name;   ///< "A", "B", "C", "tmapA", ...
-  std::string kind;   ///< "ptr" or "tensormap"
+  std::string kind;   ///< "ptr", "tensormap" or "tensormap_im2col"
   std::string tensor; ///< for tensor maps: "A" or "B"
   int64_t dtype = 0;  ///< CUtensorMapDataType
   int64_t dims[2] = {0, 0}, box[2] = {0, 0};
   int64_t strideBytes = 0, swizzle = 0;
+  /// tensormap_im2col (a convolution's NHWC input): {C, W, H, N}, the
+  /// bounding-box corners {W, H}, traversal strides {W, H} and the box of
+  /// `channels` x `pixels`.
+  int64_t nhwcDims[4] = {0, 0, 0, 0};
+  int64_t lower[2] = {0, 0}, upper[2] = {0, 0}, traversal[2] = {1, 1};
+  int64_t channels = 0, pixels = 0;
 };
 
 struct GpuEmittedKernel {

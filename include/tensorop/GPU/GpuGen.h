@@ -10,6 +10,7 @@
 #ifndef TENSOROP_GPU_GPUGEN_H
 #define TENSOROP_GPU_GPUGEN_H
 
+#include "tensorop/Advisor/ConvShape.h"
 #include "tensorop/GPU/GpuAdvisor.h"
 #include "tensorop/GPU/Passes.h"
 
@@ -31,6 +32,16 @@ std::string gpuGemmModuleSource(llvm::StringRef name, int64_t m, int64_t n,
                                 int64_t k, llvm::StringRef aType,
                                 llvm::StringRef cType,
                                 llvm::StringRef precision,
+                                llvm::StringRef sketch = "");
+
+/// The MLIR input `tensorop gen` builds for an NVIDIA convolution: output
+/// = conv2d(input, filter), NHWC / HWCF / NHWF memrefs in device memory, in
+/// the tensor form tensorop-gpu-lower-conv takes (the padding a zero
+/// tensor.pad of the input); `inType` bf16 or f16, `outType` f32/bf16/f16.
+std::string gpuConvModuleSource(llvm::StringRef name,
+                                const ::tensorop::Conv2DShape &shape,
+                                llvm::StringRef inType,
+                                llvm::StringRef outType,
                                 llvm::StringRef sketch = "");
 
 /// A context with every dialect, pass and translation the NVIDIA path uses.

@@ -104,4 +104,44 @@ def TensorOpGpuLowerMatmul : Pass<"tensorop-gpu-lower-matmul", "ModuleOp"> {
     "::mlir::func::FuncDialect"];
 }
 
+def TensorOpGpuLowerConv : Pass<"tensorop-gpu-lower-conv", "ModuleOp"> {
+  let summary = "Turn each linalg.conv_2d_nhwc_hwcf on device memory into a "
+                "gpu.launch_func of an implicit-GEMM tensor-core kernel";
+  let description = [{
+    Convolutions as implicit GEMMs (M = N*OH*OW output pixels, N = F
+    filters, K = R*S*C), no im2col buffer: on sm_90a the wgmma kernel,
+    whose producer loads the input with TMA in im2col mode
+    (`tensoropGpuTensorMapIm2colNHWC`; padding and image edges by TMA's
+    zero fill); on sm_80, or where TMA cannot take the convolution, the
+    mma.sync kernel with cp.async copies at computed addresses (zero-fill
+    in the padding). Takes
+    `linalg.conv_2d_nhwc_hwcf` (bf16 or f16 input and filter, f32/bf16/f16
+    output) in two forms: on static memrefs (device memory; no padding),
+    and the tensor form `tensorop gen` writes (`bufferization.to_tensor` of
+    the input memref, an optional zero `tensor.pad`, the conv into a
+    zero-filled `tensor.empty`, `bufferization.materialize_in_destination`
+    into the output memref). Runs before bufferization. The
+    `#tensorop.gpu_sketch` on the conv is used as given (checked), else the
+    builtin advisor's. What no kernel takes (C or F not a multiple of 8,
+    f32 inputs) is an error that says why.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"nvidia-sm90\"",
+           "Target: nvidia-sm80, nvidia-sm90">,
+    Option<"advisor", "advisor", "std::string", /*default=*/"\"builtin\"",
+           "Advisor: builtin (llm is refused for convolutions)">,
+    Option<"hintsDir", "hints-dir", "std::string", /*default=*/"\"\"",
+           "Directory of target hints (default: $TENSOROP_HINTS_DIR or the source tree's hints/)">,
+    Option<"emitterDir", "emitter-dir", "std::string", /*default=*/"\"\"",
+           "Directory of emitter scripts (default: $TENSOROP_EMITTER_DIR or python_emitters/)">,
+    Option<"emitterTimeout", "emitter-timeout", "unsigned", /*default=*/"60",
+           "Seconds an emitter script may run">,
+  ];
+  let dependentDialects = [
+    "::mlir::tensorop::TensorOpDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::NVVM::NVVMDialect", "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect"];
+}
+
 #endif // TENSOROP_GPU_PASSES_TD

@@ -435,40 +435,22 @@ void tensoropGpuModuleRelease(void *handle) {
 } // extern "C"
 
 namespace {
-/// Encodes a tensor map and copies it to device memory (64-byte aligned:
-/// cuMemAlloc returns 256-byte aligned blocks). Cached by arguments, so a
-/// kernel called in a loop does not allocate each time.
-void *deviceTensorMap(CUtensorMapDataType type, cuuint32_t rank, void *base,
-                      const cuuint64_t *dims, const cuuint64_t *strides,
-                      const cuuint32_t *box, CUtensorMapInterleave interleave,
-                      CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2,
-                      CUtensorMapFloatOOBfill oob) {
+/// The device copy of the tensor map `encode` makes (64-byte aligned:
+/// cuMemAlloc returns 256-byte aligned blocks), cached by `key` (every
+/// argument of the encoding), so a kernel called in a loop does not
+/// allocate each time.
+template <typename Encode>
+void *cachedDeviceTensorMap(const std::vector<uint64_t> &key, Encode encode) {
   if (!ensureContext())
     return nullptr;
-  using Key = std::vector<uint64_t>;
   static std::mutex mutex;
-  static std::map<Key, CUdeviceptr> cache;
-  Key key = {uint64_t(type),
-             rank,
-             reinterpret_cast<uint64_t>(base),
-             uint64_t(interleave),
-             uint64_t(swizzle),
-             uint64_t(l2),
-             uint64_t(oob)};
-  for (cuuint32_t i = 0; i < rank; ++i) {
-    key.push_back(dims[i]);
-    key.push_back(box[i]);
-    if (i + 1 < rank)
-      key.push_back(strides[i]);
-  }
+  static std::map<std::vector<uint64_t>, CUdeviceptr> cache;
   std::lock_guard<std::mutex> lock(mutex);
   auto it = cache.find(key);
   if (it != cache.end())
     return reinterpret_cast<void *>(it->second);
   CUtensorMap map; // 64-byte (CUDA 13: 128-byte) aligned by its type
-  cuuint32_t elementStrides[5] = {1, 1, 1, 1, 1};
-  if (!CU(cuTensorMapEncodeTiled(&map, type, rank, base, dims, strides, box,
-                                 elementStrides, interleave, swizzle, l2, oob)))
+  if (!encode(map))
     return nullptr;
   CUdeviceptr dev = 0;
   if (!CU(cuMemAlloc(&dev, sizeof(map))) ||
@@ -477,6 +459,40 @@ void *deviceTensorMap(CUtensorMapDataType type, cuuint32_t rank, void *base,
   cache[key] = dev;
   return reinterpret_cast<void *>(dev);
 }
+
+/// A tiled tensor map in device memory.
+void *deviceTensorMap(CUtensorMapDataType type, cuuint32_t rank, void *base,
+                      const cuuint64_t *dims, const cuuint64_t *strides,
+                      const cuuint32_t *box, CUtensorMapInterleave interleave,
+                      CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2,
+                      CUtensorMapFloatOOBfill oob) {
+  std::vector<uint64_t> key = {uint64_t(type),
+                               rank,
+                               reinterpret_cast<uint64_t>(base),
+                               uint64_t(interleave),
+                               uint64_t(swizzle),
+                               uint64_t(l2),
+                               uint64_t(oob)};
+  for (cuuint32_t i = 0; i < rank; ++i) {
+    key.push_back(dims[i]);
+    key.push_back(box[i]);
+    if (i + 1 < rank)
+      key.push_back(strides[i]);
+  }
+  return cachedDeviceTensorMap(key, [&](CUtensorMap &map) {
+    cuuint32_t elementStrides[5] = {1, 1, 1, 1, 1};
+    return CU(cuTensorMapEncodeTiled(&map, type, rank, base, dims, strides,
+                                     box, elementStrides, interleave, swizzle,
+                                     l2, oob));
+  });
+}
+
+CUtensorMapSwizzle swizzleOf(int64_t bytes) {
+  return bytes == 128  ? CU_TENSOR_MAP_SWIZZLE_128B
+         : bytes == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
+         : bytes == 32 ? CU_TENSOR_MAP_SWIZZLE_32B
+                       : CU_TENSOR_MAP_SWIZZLE_NONE;
+}
 } // namespace
 
 extern "C" void *tensoropGpuTensorMap2D(void *base, int64_t dataType,
@@ -484,11 +500,7 @@ extern "C" void *tensoropGpuTensorMap2D(void *base, int64_t dataType,
                                         int64_t rowStrideBytes,
                                         int64_t boxInner, int64_t boxOuter,
                                         int64_t swizzleBytes) {
-  CUtensorMapSwizzle swizzle = swizzleBytes == 128  ? CU_TENSOR_MAP_SWIZZLE_128B
-                               : swizzleBytes == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
-                               : swizzleBytes == 32
-                                   ? CU_TENSOR_MAP_SWIZZLE_32B
-                                   : CU_TENSOR_MAP_SWIZZLE_NONE;
+  CUtensorMapSwizzle swizzle = swizzleOf(swizzleBytes);
   cuuint64_t dims[2] = {cuuint64_t(inner), cuuint64_t(outer)};
   cuuint64_t strides[1] = {cuuint64_t(rowStrideBytes)};
   cuuint32_t box[2] = {cuuint32_t(boxInner), cuuint32_t(boxOuter)};
@@ -496,6 +508,47 @@ extern "C" void *tensoropGpuTensorMap2D(void *base, int64_t dataType,
                          dims, strides, box, CU_TENSOR_MAP_INTERLEAVE_NONE,
                          swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                          CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+}
+
+extern "C" void *tensoropGpuTensorMapIm2colNHWC(
+    void *base, int64_t dataType, int64_t n, int64_t h, int64_t w, int64_t c,
+    int64_t lowerW, int64_t lowerH, int64_t upperW, int64_t upperH,
+    int64_t strideW, int64_t strideH, int64_t channels, int64_t pixels,
+    int64_t swizzleBytes) {
+  CUtensorMapDataType type = static_cast<CUtensorMapDataType>(dataType);
+  static const int64_t bytes[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
+  int64_t elem = dataType >= 0 && dataType < 13 ? bytes[dataType] : 2;
+  cuuint64_t dims[4] = {cuuint64_t(c), cuuint64_t(w), cuuint64_t(h),
+                        cuuint64_t(n)};
+  cuuint64_t strides[3] = {cuuint64_t(c * elem), cuuint64_t(w * c * elem),
+                           cuuint64_t(h * w * c * elem)};
+  int lower[2] = {int(lowerW), int(lowerH)}, upper[2] = {int(upperW),
+                                                         int(upperH)};
+  cuuint32_t elementStrides[4] = {1, cuuint32_t(strideW), cuuint32_t(strideH),
+                                  1};
+  std::vector<uint64_t> key = {uint64_t(1) << 40, // not a tiled map's key
+                               uint64_t(dataType),
+                               reinterpret_cast<uint64_t>(base),
+                               uint64_t(n),
+                               uint64_t(h),
+                               uint64_t(w),
+                               uint64_t(c),
+                               uint64_t(lowerW),
+                               uint64_t(lowerH),
+                               uint64_t(upperW),
+                               uint64_t(upperH),
+                               uint64_t(strideW),
+                               uint64_t(strideH),
+                               uint64_t(channels),
+                               uint64_t(pixels),
+                               uint64_t(swizzleBytes)};
+  return cachedDeviceTensorMap(key, [&](CUtensorMap &map) {
+    return CU(cuTensorMapEncodeIm2col(
+        &map, type, 4, base, dims, strides, lower, upper,
+        cuuint32_t(channels), cuuint32_t(pixels), elementStrides,
+        CU_TENSOR_MAP_INTERLEAVE_NONE, swizzleOf(swizzleBytes),
+        CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
+  });
 }
 
 extern "C" void *
