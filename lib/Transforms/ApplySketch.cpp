@@ -38,6 +38,7 @@
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Utils/VectorUtils.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
 
@@ -520,6 +521,18 @@ linalg::MatmulOp emitThreadChunks(RewriterBase &rewriter, linalg::MatmulOp op,
   return chunkOp;
 }
 
+/// The linalg.fill of 0.0 into `op`'s C right before it (nothing between
+/// them can read or write C), or null.
+linalg::FillOp zeroFillOfResult(linalg::MatmulOp op) {
+  auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
+  if (!fill || !fill.hasPureBufferSemantics() ||
+      fill.getDpsInitOperand(0)->get() != op.getDpsInitOperand(0)->get())
+    return nullptr;
+  return matchPattern(fill.getDpsInputOperand(0)->get(), m_PosZeroFloat())
+             ? fill
+             : nullptr;
+}
+
 /// The row stride in bytes of an operand the microkernel would read in place
 /// (A or B of an f32 matmul): rows with unit column stride and a static,
 /// positive row stride. 0, with a remark, where the layout does not allow
@@ -589,6 +602,13 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
     unpackedA = ldaBytes > 0;
   }
 
+  // C = A*B from a zeroed C, with one K block: the microkernel stores its
+  // tile instead of adding it to C, and the zero fill goes (small GEMMs
+  // spent a visible share writing zeros and reading them back).
+  linalg::FillOp zeroFill = zeroFillOfResult(op);
+  bool storeC = zeroFill && sketch.getUkernel().getEmitter() == "x86_gemm_fma" &&
+                !problem->dynamicK && sketch.getKc() >= problem->k;
+
   // Emit (and check) the microkernel before touching the IR, so a failing
   // emitter leaves the module as it was.
   TargetAttr target = sketch.getTarget();
@@ -598,6 +618,8 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   EmitterRequest request = ukernelEmitterRequest(
       sketch, *hints, unpackedA ? ldaBytes : 0, unpackedB ? ldbBytes : 0,
       emitterDir, emitterTimeout);
+  if (storeC)
+    request.spec["c_update"] = "store";
   llvm::Expected<EmittedKernel> kernel = runEmitter(request);
   if (!kernel)
     return op.emitError() << llvm::toString(kernel.takeError());
@@ -618,6 +640,8 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
         sketch.getUkernel(), target, sketch.getMr(), roundUp(rem, lanes),
         *hints, unpackedA ? ldaBytes : 0, ldbBytes, emitterDir,
         emitterTimeout);
+    if (storeC)
+      tailRequest.spec["c_update"] = "store";
     llvm::Expected<EmittedKernel> tailKernel = runEmitter(tailRequest);
     if (!tailKernel)
       return op.emitError() << llvm::toString(tailKernel.takeError());
@@ -637,6 +661,8 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
     plan.tailFrom = problem->n - rem;
     plan.tailCols = rem;
   }
+  if (storeC)
+    rewriter.eraseOp(zeroFill);
   rewriter.setInsertionPoint(op);
   // Static extents as constants, dynamic ones read from the operands.
   {
