@@ -264,6 +264,7 @@ int tensorop::benchmarkOnCpu(const BenchOptions &options) {
     return 2;
   }
   setBaselineThreads(threads);
+  setLibxsmmBaseline(true);
   if (options.peakGflops < 0) {
     errs() << "tensorop bench: --peak must be positive (GFLOP/s)\n";
     return 2;

@@ -59,8 +59,12 @@ uint64_t tensorop::gemmVerificationBytes(int64_t m, int64_t n, int64_t k) {
 extern "C" void omp_set_num_threads(int) __attribute__((weak));
 
 // libxsmm's kernels run on the calling thread: it is a baseline at one
-// thread only.
+// thread only, and only where asked for (bench; gen and tune time against
+// OpenBLAS and oneDNN as before).
 static int baselineThreads = 1;
+static bool libxsmmBaseline = false;
+
+void tensorop::setLibxsmmBaseline(bool on) { libxsmmBaseline = on; }
 
 void tensorop::setBaselineThreads(int threads) {
   baselineThreads = threads;
@@ -195,7 +199,7 @@ GemmComparison tensorop::compareWithOpenBLAS(GemmFn fn, int64_t m, int64_t n,
   // thread.
   AlignedBuffer cXsmm(m * n);
   libxsmm_smmfunction xsmm = nullptr;
-  if (baselineThreads == 1 && cXsmm.ok() && m <= INT32_MAX && n <= INT32_MAX &&
+  if (libxsmmBaseline && baselineThreads == 1 && cXsmm.ok() && m <= INT32_MAX && n <= INT32_MAX &&
       k <= INT32_MAX) {
     libxsmm_blasint xm = n, xn = m, xk = k;
     float alpha = 1, beta = 0;

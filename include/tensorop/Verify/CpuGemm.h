@@ -63,8 +63,8 @@ struct GemmComparison {
   Check onednn;
   double onednnMedian = 0, onednnBest = 0;
   /// libxsmm's JIT kernel (libxsmm_smmdispatch), timed in the same rounds
-  /// when built with libxsmm, at one thread, for shapes it makes a kernel
-  /// for.
+  /// when built with libxsmm and asked for (setLibxsmmBaseline), at one
+  /// thread, for shapes it makes a kernel for.
   bool haveLibxsmm = false;
   Check libxsmm;
   double libxsmmMedian = 0, libxsmmBest = 0;
@@ -94,6 +94,9 @@ std::string oneDNNVersion();
 /// version.
 bool haveLibxsmm();
 std::string libxsmmVersion();
+/// Whether compareWithOpenBLAS times libxsmm too (off by default; bench
+/// turns it on).
+void setLibxsmmBaseline(bool on);
 
 /// A warning when OPENBLAS_CORETYPE pins OpenBLAS to a kernel family (so
 /// the baseline may be weaker than OpenBLAS's best here); "" otherwise.
