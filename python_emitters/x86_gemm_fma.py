@@ -52,6 +52,7 @@ MIN_CHAINS = 8
 
 SPEC_FIELDS = ("kernel", "isa", "mr", "nr", "k_unroll", "broadcast", "prefetch_b",
                "b_stride_bytes", "a_stride_bytes", "taps", "tap_a_bytes", "epilogue",
+               "c_update",
                "format", "symbol")
 
 # Largest B row stride accepted; keeps every displacement within disp32.
@@ -99,6 +100,9 @@ spec (JSON object, on stdin or --spec FILE):
                                              "sigmoid", "silu", "gelu_tanh",
                                              "gelu_erf" (tensorop_emit/epilogue.py);
                                              adds operand $7, the epilogue block
+  c_update    "add" | "store"                default "add": C += A*B; "store":
+                                             C = A*B (C is neither read nor
+                                             prefetched; kc <= 0 stores zeros)
   format      "json" | "function"            default "json" (same as --format)
   symbol      function name for "function"   default: the kernel name
 
@@ -118,12 +122,14 @@ Kernel semantics (packed BLIS-style microkernel), operands $0..$6 =
   (b_stride_bytes = 0) or at b_panel + k*b_stride_bytes + 4*j (b_stride_bytes > 0;
   then only B(k, j < n_rem) is read, with fault-suppressing masked loads, so
   B may end right after its last element of the tile)
-  for r < m_rem, j < n_rem:  C[r][j] += sum_{k<kc} A(r,k)*B(k,j),
+  for r < m_rem, j < n_rem:  C[r][j] += sum_{k<kc} A(r,k)*B(k,j)
+  (c_update "store": C[r][j] = sum_{k<kc} A(r,k)*B(k,j)),
   (with taps T > 1: C[r][j] += sum_{t<T} sum_{k<kc} A(r,k)[a + t*tap_a_bytes]
    * B(k,j)[b + t*kc*B row]; the body also uses %r11),
   C[r][j] at c + r*ldc_bytes + 4*j.  1 <= m_rem <= mr, 1 <= n_rem <= nr, kc >= 0.
   Nothing outside [m_rem) x [n_rem) of C is read or written (masked /
-  fault-suppressed); kc <= 0 (or m_rem <= 0, n_rem <= 0) leaves C untouched.
+  fault-suppressed); kc <= 0 leaves C untouched ("store": sets the tile to
+  zero); m_rem <= 0 or n_rem <= 0 leaves C untouched.
   Pointers need only 4-byte alignment.
 
 output (--format=json): {"name", "isa", "mr", "nr", "dialect": "att", "asm",
@@ -178,6 +184,9 @@ class Kernel:
             raise SpecError("taps", "taps > 1 read A in place: they need "
                             "a_stride_bytes > 0")
         self.epilogue_steps = parse_epilogue(spec)
+        # "store" (C = A*B) serves a GEMM whose one K block covers all of K:
+        # the zero fill of C and reading it back are saved.
+        self.store = get_choice(spec, "c_update", ("add", "store"), "add") == "store"
         self.format = get_choice(spec, "format", ("json", "function"), "json")
         self.symbol = spec.get("symbol")
         if self.symbol is not None:
@@ -266,12 +275,17 @@ class Kernel:
             if self.isa == "avx2" and self.nv > 10:
                 raise SpecError("epilogue", "an epilogue needs nr <= 80 on avx2 "
                                 "(one mask register per vector), got nr %d" % self.nr)
+            if self.store:
+                raise SpecError("c_update", "an epilogue adds C: it needs "
+                                "c_update \"add\"")
             self.epi = X86Epilogue(self, self.epilogue_steps)
             text = ",".join(repr(st) for st in self.epilogue_steps)
             self.name += "_epi%08x" % (zlib.crc32(text.encode()) & 0xffffffff)
         # operands as the epilogue sees them
         self.c_operand, self.ldc_operand = C, LDC
         self.mrem_operand, self.nrem_operand = MREM, NREM
+        if self.store:
+            self.name += "_st"
         # register allocation
         # register allocation: accumulator sets, B vectors, broadcast registers
         self.accsets = [[["%%%s%d" % (self.vreg, s * nacc + r * self.nv + v)
@@ -525,7 +539,8 @@ class Kernel:
                     w.ins("kshiftrq $$%d, %s, %s" % (16 * (v % 4), gk[v // 4], k))
                 mem = _mem(v * self.vbytes, C)
                 acc = self.acc[r][v]
-                w.ins("vaddps %s, %s, %s {%s}" % (mem, acc, acc, k))
+                if not self.store:
+                    w.ins("vaddps %s, %s, %s {%s}" % (mem, acc, acc, k))
                 if not direct:
                     w.ins("vmovups %s, %s {%s}" % (acc, mem, k))
             if direct:
@@ -541,6 +556,8 @@ class Kernel:
         # full-width tile: plain loads/stores
         for r in range(self.mr):
             for v in range(nv):
+                if self.store:
+                    break
                 w.ins("vaddps %s, %s, %s" % (_mem(v * self.vbytes, C), self.acc[r][v],
                                              self.acc[r][v]))
             for v in range(nv):
@@ -569,8 +586,9 @@ class Kernel:
             for v in range(nv):
                 mem = _mem(v * self.vbytes, C)
                 acc = self.acc[r][v]
-                w.ins("vmaskmovps %s, %s, %s" % (mem, masks[v], tmp))
-                w.ins("vaddps %s, %s, %s" % (tmp, acc, acc))
+                if not self.store:
+                    w.ins("vmaskmovps %s, %s, %s" % (mem, masks[v], tmp))
+                    w.ins("vaddps %s, %s, %s" % (tmp, acc, acc))
                 w.ins("vmaskmovps %s, %s, %s" % (acc, masks[v], mem))
             self._next_row(w, r)
 
@@ -579,8 +597,9 @@ class Kernel:
         w = AsmWriter()
         w.comment("%s: %s x %s fp32 tile, k_unroll %d, %s broadcast"
                   % (self.name, self.mr, self.nr, self.ku, self.broadcast))
-        # nothing to do (C untouched) when kc <= 0, m_rem <= 0 or n_rem <= 0
-        for op in (KC, MREM, NREM):
+        # nothing to do (C untouched) when kc <= 0, m_rem <= 0 or n_rem <= 0;
+        # "store" writes the zero tile when kc <= 0
+        for op in (MREM, NREM) if self.store else (KC, MREM, NREM):
             w.ins("test %s, %s" % (op, op))
             w.ins("jle 9f")
         zero = "vpxord" if self.isa == "avx512" else "vxorps"
@@ -588,14 +607,20 @@ class Kernel:
             for row in accs:
                 for reg in row:
                     w.ins("%s %s, %s, %s" % (zero, reg, reg, reg))
-        self._prefetch_c(w)
+        if not self.store:
+            self._prefetch_c(w)
         if self.b_stride and self.isa == "avx512":
             self.b_masks = self._lane_masks_avx512(w)
             self.bmask = self.b_masks[2]
+        if self.store:
+            w.ins("test %s, %s" % (KC, KC))
+            w.ins("jle 10f")
         if self.a_stride and self.mr > 1:
             self._k_loops_unpacked_a(w)
         else:
             self._k_body(w)
+        if self.store:
+            w.label("10")
         if self.epi:
             def masks(w):
                 if self.b_stride:
@@ -648,6 +673,9 @@ class Kernel:
             "b_stride_bytes": self.b_stride,
             "a_stride_bytes": self.a_stride,
         }
+        # Only "store" kernels say so: accumulating answers stay as they were.
+        if self.store:
+            out["c_update"] = "store"
         # Only multi-tap kernels say so: GEMM answers stay as they were.
         if self.taps > 1:
             out["taps"] = self.taps

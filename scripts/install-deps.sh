@@ -20,6 +20,9 @@ PACKAGES=(
   libopenblas-dev nlohmann-json3-dev libcurl4-openssl-dev libsqlite3-dev
   # oneDNN: the strongest CPU baseline for tensorop bench
   libdnnl-dev
+  # libxsmm: the small-GEMM baseline of tensorop bench (optional at configure
+  # time; bench/cpu/run.sh links it)
+  libxsmm-dev
   # sandbox for LLM-written emitter scripts (setpriv is in util-linux); pgrep
   # for its tests
   bubblewrap util-linux procps

@@ -38,6 +38,25 @@ std::string emitterForIsa(llvm::StringRef isa) {
   return "x86_gemm_fma";
 }
 
+/// Every dimension at most this: the small path (nothing packed, one K
+/// block).
+constexpr int64_t kSmallExtent = 128;
+/// At most this many rows of C: the skinny path (B streamed in place).
+constexpr int64_t kSkinnyRows = 16;
+/// k-steps ahead the skinny path prefetches B.
+constexpr int64_t kSkinnyPrefetchB = 32;
+
+/// Unpacked B needs nr <= 7 vectors (one mask register each on AVX-512)
+/// and, on AVX2, one vector register more for the mask (the sketch
+/// verifier's rule).
+bool unpackedBFits(int64_t mr, int64_t nr, int64_t lanes, int64_t regs,
+                   llvm::StringRef target) {
+  if (nr > 7 * lanes)
+    return false;
+  return lanes == 16 ||
+         registerBlockVectorRegisters(mr, nr, lanes, target) + 1 <= regs;
+}
+
 class BuiltinAdvisor : public Advisor {
 public:
   llvm::StringRef name() const override { return "builtin"; }
@@ -48,6 +67,15 @@ public:
     c.source = "builtin";
     int64_t lanes = t.f32Lanes();
     int64_t regs = t.vectorRegisters;
+
+    // Small GEMMs read A and B in place (below); their N remainder then
+    // gets a kernel of its own (ApplySketch's tail kernel), so only the
+    // last vector's lanes past N are wasted, whatever nr is.
+    bool inPlace = t.isa != "rvv" && t.isa != "neon" &&
+                   llvm::StringRef(t.name).starts_with("x86") &&
+                   p.aRowsInPlace && !p.transposeA && !p.transposeB &&
+                   !p.isDynamic();
+    bool small = inPlace && std::max({p.m, p.n, p.k}) <= kSmallExtent;
 
     // Register block: every (mr, nv) that fits the register file, scored by
     // the fraction of FMA issue slots doing useful work.
@@ -61,6 +89,11 @@ public:
       for (int64_t mr = minRows; mr <= 16 && registerBlockVectorRegisters(mr, nv * lanes, lanes, t.name) <= regs; ++mr) {
         int64_t nr = nv * lanes;
         int64_t acc = mr * nv;
+        // (A small GEMM's block no wider than N: a wider one would only
+        // ever run its tail kernel.)
+        if (small && (!unpackedBFits(mr, nr, lanes, regs, t.name) ||
+                      (nv - 1) * lanes >= p.n))
+          continue;
         // FMA latency x throughput needs this many independent chains.
         double latency =
             std::min(1.0, double(acc) / double(t.accumulatorsForPeak));
@@ -71,7 +104,8 @@ public:
         // Work wasted on zero-padded edge panels.
         // (In doubles: M * N overflows int64 for huge GEMMs.)
         double edge = double(p.m) * double(p.n) /
-                      (double(roundUp(p.m, mr)) * double(roundUp(p.n, nr)));
+                      (double(roundUp(p.m, mr)) *
+                       double(roundUp(p.n, small ? lanes : nr)));
         double score = std::round(latency * broadcast * edge * 100) / 100;
         // Ties go to wider blocks (each broadcast feeds more FMAs and the
         // A micro-panel kept in L1 is smaller), then to more accumulators.
@@ -123,6 +157,45 @@ public:
       c.packA = "none";
     c.kUnroll = 4;
     c.prefetchB = 0;
+    // The skinny block: all M rows, as many vectors as registers allow.
+    int64_t skinnyNv = 0;
+    for (int64_t nv = 4; nv >= 1 && !skinnyNv && p.m <= kSkinnyRows; --nv)
+      if (registerBlockVectorRegisters(p.m, nv * lanes, lanes, t.name) <=
+              regs &&
+          unpackedBFits(p.m, nv * lanes, lanes, regs, t.name))
+        skinnyNv = nv;
+    if (inPlace && c.emitter == "x86_gemm_fma" &&
+        unpackedBFits(c.mr, c.nr, lanes, regs, t.name)) {
+      if (small) {
+        // Small: B read in place too and one K block, so a call allocates
+        // and copies nothing and keeps each C tile in registers over all of
+        // K (the libxsmm way). Measured at 16^3 (docs/benchmarks/
+        // cpu-gemm-classes.md): the malloc and B copy cost a third.
+        c.packB = "none";
+        c.kc = p.k;
+        c.nc = roundUp(p.n, c.nr);
+        c.mc = roundUp(p.m, c.mr);
+      } else if (p.m <= kSkinnyRows) {
+        // Skinny (few rows, large B): each element of B serves only M
+        // FMAs, so B is streamed once, in place, with the whole of M in
+        // one register block. Rows of B a k-step apart are a page or more
+        // apart, which the hardware prefetchers do not follow: the kernel
+        // prefetches B itself (8x4096x4096: 0.31x oneDNN without, 1.07x
+        // with, prefetch 16-32 k-steps ahead).
+        c.packA = "none";
+        c.packB = "none";
+        if (skinnyNv) {
+          c.mr = p.m;
+          c.nr = skinnyNv * lanes;
+          c.broadcast = skinnyNv < t.minFmasPerBroadcast && t.embeddedBroadcast
+                            ? "embedded"
+                            : "explicit";
+        }
+        c.nc = roundUp(p.n, c.nr);
+        c.mc = roundUp(p.m, c.mr);
+        c.prefetchB = kSkinnyPrefetchB;
+      }
+    }
     return c;
   }
 };

@@ -40,6 +40,7 @@
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Utils/VectorUtils.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
 
@@ -145,6 +146,9 @@ struct GemmPlan {
   const EmittedKernel *epilogueKernel = nullptr;
   Value epilogueBlock, bias, residual;
   bool biasAlongN = false;
+  /// With a tail kernel: the columns before the last, narrower register
+  /// block, and that block's columns (N = tailFrom + tailCols).
+  int64_t tailFrom = 0, tailCols = 0;
   SmallVector<scf::ForOp> loops; ///< Cache-tile loops, outermost first.
   SmallVector<unsigned> loopOfDim; ///< m, n, k -> index into `loops`.
 };
@@ -336,33 +340,16 @@ void emitPackB(OpBuilder &b, Location loc, const GemmPlan &plan, Value ivN,
   linalg::FillOp::create(b, loc, zeroF, padView);
 }
 
-/// Replaces the inner tile by register-block loops of microkernels. With
-/// `markLoops`, both loops carry the sketch (see the packing buffers).
-void emitMicroLoops(OpBuilder &b, Location loc, const GemmPlan &plan,
-                    linalg::MatmulOp inner, SketchAttr sketch,
-                    const EmittedKernel &kernel, bool markLoops) {
+/// One microkernel call on the register block at (i, j) of the inner tile:
+/// m_rem x n_rem of C, with `kernel` (mr x nr).
+void emitUKernelCall(OpBuilder &b, Location loc, const GemmPlan &plan,
+                     linalg::MatmulOp inner, const EmittedKernel &kernel,
+                     int64_t nr, Value i, Value j, Value mRem, Value nRem,
+                     Value sk) {
   IndexMath im{b, loc};
+  Value zero = im.c(0);
   Value cTile = inner.getDpsInitOperand(0)->get();
   Value aTile = inner.getDpsInputOperand(0)->get();
-  Value sm = memref::DimOp::create(b, loc, cTile, 0);
-  Value sn = memref::DimOp::create(b, loc, cTile, 1);
-  Value sk = memref::DimOp::create(b, loc, aTile, plan.p.transposeA ? 0 : 1);
-  Value zero = im.c(0);
-  bool mFirst = sketch.getMicroOrder() == "mn";
-  auto outer = scf::ForOp::create(b, loc, zero, mFirst ? sm : sn,
-                                  im.c(mFirst ? plan.mr : plan.nr));
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(outer.getBody());
-  auto innerLoop = scf::ForOp::create(b, loc, zero, mFirst ? sn : sm,
-                                      im.c(mFirst ? plan.nr : plan.mr));
-  b.setInsertionPointToStart(innerLoop.getBody());
-  if (markLoops)
-    for (scf::ForOp loop : {outer, innerLoop})
-      loop->setAttr(kSketchAttrName, sketch);
-  Value i = mFirst ? outer.getInductionVar() : innerLoop.getInductionVar();
-  Value j = mFirst ? innerLoop.getInductionVar() : outer.getInductionVar();
-  Value mRem = im.min(im.c(plan.mr), im.sub(sm, i));
-  Value nRem = im.min(im.c(plan.nr), im.sub(sn, j));
   Value aPanel;
   if (plan.unpackedA) {
     // The tile's own rows of A from row i; the code reads m_rem of them.
@@ -392,7 +379,7 @@ void emitMicroLoops(OpBuilder &b, Location loc, const GemmPlan &plan,
                       b.getStringAttr(k.asmText),
                       b.getStringAttr(k.constraints),
                       b.getStringAttr(k.dialect), b.getI64IntegerAttr(plan.mr),
-                      b.getI64IntegerAttr(plan.nr),
+                      b.getI64IntegerAttr(nr),
                       b.getStringAttr(k.hash.substr(0, 16)));
   };
   if (!plan.epilogueKernel) {
@@ -422,6 +409,57 @@ void emitMicroLoops(OpBuilder &b, Location loc, const GemmPlan &plan,
   call(*plan.epilogueKernel, plan.epilogueBlock, bias, residual);
   b.setInsertionPointToStart(ifLast.elseBlock());
   call(kernel, Value(), Value(), Value());
+}
+
+/// Replaces the inner tile by register-block loops of microkernels. With
+/// `markLoops`, both loops carry the sketch (see the packing buffers).
+/// With a `tail` kernel, the inner tile spans all plan.tailFrom + tail
+/// columns: the register blocks up to tailFrom use `kernel`, the last
+/// (narrower) column block uses `tail`, so no FMA works on columns past N.
+void emitMicroLoops(OpBuilder &b, Location loc, const GemmPlan &plan,
+                    linalg::MatmulOp inner, SketchAttr sketch,
+                    const EmittedKernel &kernel,
+                    const std::optional<EmittedKernel> &tail,
+                    bool markLoops) {
+  IndexMath im{b, loc};
+  Value cTile = inner.getDpsInitOperand(0)->get();
+  Value aTile = inner.getDpsInputOperand(0)->get();
+  Value sm = memref::DimOp::create(b, loc, cTile, 0);
+  Value sn = tail ? im.c(plan.tailFrom)
+                  : memref::DimOp::create(b, loc, cTile, 1).getResult();
+  Value sk = memref::DimOp::create(b, loc, aTile, plan.p.transposeA ? 0 : 1);
+  Value zero = im.c(0);
+  bool mFirst = sketch.getMicroOrder() == "mn";
+  auto outer = scf::ForOp::create(b, loc, zero, mFirst ? sm : sn,
+                                  im.c(mFirst ? plan.mr : plan.nr));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(outer.getBody());
+  auto innerLoop = scf::ForOp::create(b, loc, zero, mFirst ? sn : sm,
+                                      im.c(mFirst ? plan.nr : plan.mr));
+  b.setInsertionPointToStart(innerLoop.getBody());
+  if (markLoops)
+    for (scf::ForOp loop : {outer, innerLoop})
+      loop->setAttr(kSketchAttrName, sketch);
+  Value i = mFirst ? outer.getInductionVar() : innerLoop.getInductionVar();
+  Value j = mFirst ? innerLoop.getInductionVar() : outer.getInductionVar();
+  Value mRem = im.min(im.c(plan.mr), im.sub(sm, i));
+  Value nRem = im.min(im.c(plan.nr), im.sub(sn, j));
+  emitUKernelCall(b, loc, plan, inner, kernel, plan.nr, i, j, mRem, nRem, sk);
+  if (!tail)
+    return;
+  // The tail column block: right after each row block's full ones (its A
+  // rows are hot), or in a loop of its own when columns are outermost.
+  if (mFirst) {
+    b.setInsertionPointAfter(innerLoop);
+  } else {
+    b.setInsertionPointAfter(outer);
+    auto rows = scf::ForOp::create(b, loc, zero, sm, im.c(plan.mr));
+    b.setInsertionPointToStart(rows.getBody());
+    i = rows.getInductionVar();
+  }
+  Value tailRem = im.min(im.c(plan.mr), im.sub(sm, i));
+  emitUKernelCall(b, loc, plan, inner, *tail, tail->nr, i,
+                  im.c(plan.tailFrom), tailRem, im.c(plan.tailCols), sk);
 }
 
 unsigned dimIndex(char c) { return c == 'm' ? 0 : c == 'n' ? 1 : 2; }
@@ -539,6 +577,18 @@ linalg::MatmulOp emitThreadChunks(RewriterBase &rewriter, linalg::MatmulOp op,
   chunkOp->setOperand(1, b);
   chunkOp->setOperand(2, c);
   return chunkOp;
+}
+
+/// The linalg.fill of 0.0 into `op`'s C right before it (nothing between
+/// them can read or write C), or null.
+linalg::FillOp zeroFillOfResult(linalg::MatmulOp op) {
+  auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
+  if (!fill || !fill.hasPureBufferSemantics() ||
+      fill.getDpsInitOperand(0)->get() != op.getDpsInitOperand(0)->get())
+    return nullptr;
+  return matchPattern(fill.getDpsInputOperand(0)->get(), m_PosZeroFloat())
+             ? fill
+             : nullptr;
 }
 
 /// The row stride in bytes of an operand the microkernel would read in place
@@ -683,6 +733,13 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
       epilogue = {};
     }
   }
+  // C = A*B from a zeroed C, with one K block: the microkernel stores its
+  // tile instead of adding it to C, and the zero fill goes (small GEMMs
+  // spent a visible share writing zeros and reading them back).
+  linalg::FillOp zeroFill = zeroFillOfResult(op);
+  bool storeC = zeroFill && sketch.getUkernel().getEmitter() == "x86_gemm_fma" &&
+                !problem->dynamicK && sketch.getKc() >= problem->k &&
+                !epilogue; // An epilogue kernel adds C.
 
   // Emit (and check) the microkernel before touching the IR, so a failing
   // emitter leaves the module as it was.
@@ -693,6 +750,8 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   EmitterRequest request = ukernelEmitterRequest(
       sketch, *hints, unpackedA ? ldaBytes : 0, unpackedB ? ldbBytes : 0,
       emitterDir, emitterTimeout);
+  if (storeC)
+    request.spec["c_update"] = "store";
   llvm::Expected<EmittedKernel> kernel = runEmitter(request);
   if (!kernel)
     return op.emitError() << llvm::toString(kernel.takeError());
@@ -707,6 +766,31 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
     if (!k)
       return op.emitError() << llvm::toString(k.takeError());
     epilogueKernel = std::move(*k);
+  }
+  ThreadSplit split =
+      planThreadSplit(*problem, sketch.getMr(), sketch.getNr(),
+                      sketch.getThreads());
+  // A tail kernel for the N remainder: where B is read in place and one
+  // column tile spans all of a static N, the last register block gets a
+  // kernel only as wide as the remainder (in whole vectors) instead of the
+  // full block with masked-off lanes.
+  std::optional<EmittedKernel> tail;
+  int64_t lanes = hints->f32Lanes();
+  int64_t nr = sketch.getNr(), rem = problem->n % nr;
+  // (Not with an epilogue: its kernel has no tail variant yet.)
+  if (!epilogue && unpackedB && !problem->dynamicN && sketch.getNc() >= problem->n &&
+      (split.count == 1 || split.alongM) && rem != 0 &&
+      roundUp(rem, lanes) < nr) {
+    EmitterRequest tailRequest = ukernelEmitterRequest(
+        sketch.getUkernel(), target, sketch.getMr(), roundUp(rem, lanes),
+        *hints, unpackedA ? ldaBytes : 0, ldbBytes, emitterDir,
+        emitterTimeout);
+    if (storeC)
+      tailRequest.spec["c_update"] = "store";
+    llvm::Expected<EmittedKernel> tailKernel = runEmitter(tailRequest);
+    if (!tailKernel)
+      return op.emitError() << llvm::toString(tailKernel.takeError());
+    tail = std::move(*tailKernel);
   }
 
   GemmPlan plan;
@@ -731,6 +815,12 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   plan.a = op.getDpsInputOperand(0)->get();
   plan.b = op.getDpsInputOperand(1)->get();
   plan.c = c;
+  if (tail) {
+    plan.tailFrom = problem->n - rem;
+    plan.tailCols = rem;
+  }
+  if (storeC)
+    rewriter.eraseOp(zeroFill);
   rewriter.setInsertionPoint(op);
   // Static extents as constants, dynamic ones read from the operands.
   {
@@ -750,8 +840,6 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   int64_t nestM = plan.p.dynamicM ? 0 : plan.p.m;
   int64_t nestN = plan.p.dynamicN ? 0 : plan.p.n;
   linalg::MatmulOp nestOp = op;
-  ThreadSplit split =
-      planThreadSplit(plan.p, plan.mr, plan.nr, sketch.getThreads());
   if (split.count > 1) {
     nestOp = emitThreadChunks(rewriter, op, split, plan);
     if (split.alongM)
@@ -865,7 +953,8 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   // split dimension runs to the chunk's dynamic extent, which canonicalize
   // cannot fold away.
   bool markLoops = split.count > 1 && !plan.packA && !plan.packB;
-  emitMicroLoops(rewriter, loc, plan, inner, sketch, *kernel, markLoops);
+  emitMicroLoops(rewriter, loc, plan, inner, sketch, *kernel, tail,
+                 markLoops);
   rewriter.eraseOp(inner);
   if (plan.epilogueKernel) {
     // (The matmul itself is gone by now: the remark goes on the consumer.)

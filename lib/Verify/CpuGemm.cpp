@@ -6,6 +6,9 @@
 #ifdef TENSOROP_HAVE_DNNL
 #include <dnnl.h>
 #endif
+#ifdef TENSOROP_HAVE_LIBXSMM
+#include <libxsmm.h>
+#endif
 
 #include <cmath>
 #include <cstdlib>
@@ -43,10 +46,10 @@ uint64_t tensorop::gemmVerificationBytes(int64_t m, int64_t n, int64_t k) {
   uint64_t mk = saturatingMul(m, k), kn = saturatingMul(k, n),
            mn = saturatingMul(m, n);
   // fp32 A and B plus their fp64 copies while the reference is computed;
-  // four fp32 outputs (ours, OpenBLAS, oneDNN, a second kernel of ours);
+  // five fp32 outputs (ours, OpenBLAS, oneDNN, libxsmm, a second kernel);
   // the reference's R and M in fp64.
   uint64_t inputs = saturatingMul(saturatingAdd(mk, kn), 4 + 8);
-  uint64_t outputs = saturatingMul(mn, 4 * 4 + 2 * 8);
+  uint64_t outputs = saturatingMul(mn, 4 * 5 + 2 * 8);
   return saturatingAdd(inputs, outputs);
 }
 
@@ -55,7 +58,16 @@ uint64_t tensorop::gemmVerificationBytes(int64_t m, int64_t n, int64_t k) {
 // call reaches oneDNN's runtime only).
 extern "C" void omp_set_num_threads(int) __attribute__((weak));
 
+// libxsmm's kernels run on the calling thread: it is a baseline at one
+// thread only, and only where asked for (bench; gen and tune time against
+// OpenBLAS and oneDNN as before).
+static int baselineThreads = 1;
+static bool libxsmmBaseline = false;
+
+void tensorop::setLibxsmmBaseline(bool on) { libxsmmBaseline = on; }
+
 void tensorop::setBaselineThreads(int threads) {
+  baselineThreads = threads;
   openblas_set_num_threads(threads);
   if (omp_set_num_threads)
     omp_set_num_threads(threads);
@@ -78,6 +90,23 @@ std::string tensorop::oneDNNVersion() {
          std::to_string(v->minor) + "." + std::to_string(v->patch) +
          " (cpu runtime " +
          (v->cpu_runtime == DNNL_RUNTIME_OMP ? "OpenMP" : "other") + ")";
+#else
+  return "";
+#endif
+}
+
+bool tensorop::haveLibxsmm() {
+#ifdef TENSOROP_HAVE_LIBXSMM
+  return true;
+#else
+  return false;
+#endif
+}
+
+std::string tensorop::libxsmmVersion() {
+#ifdef TENSOROP_HAVE_LIBXSMM
+  return std::string("libxsmm ") + LIBXSMM_VERSION + " (JIT target " +
+         libxsmm_get_target_arch() + ")";
 #else
   return "";
 #endif
@@ -164,6 +193,28 @@ GemmComparison tensorop::compareWithOpenBLAS(GemmFn fn, int64_t m, int64_t n,
   r.onednn = checkResult(cDnnl.data, ref);
   fns.push_back(runDnnl);
 #endif
+#ifdef TENSOROP_HAVE_LIBXSMM
+  // libxsmm's JIT kernel for this shape (column-major: C^T = B^T A^T, so
+  // B comes first), when it makes one; single-threaded, so only at one
+  // thread.
+  AlignedBuffer cXsmm(m * n);
+  libxsmm_smmfunction xsmm = nullptr;
+  if (libxsmmBaseline && baselineThreads == 1 && cXsmm.ok() && m <= INT32_MAX && n <= INT32_MAX &&
+      k <= INT32_MAX) {
+    libxsmm_blasint xm = n, xn = m, xk = k;
+    float alpha = 1, beta = 0;
+    xsmm = libxsmm_smmdispatch(xm, xn, xk, &xm, &xk, &xm, &alpha, &beta,
+                               nullptr, nullptr);
+  }
+  size_t xsmmIndex = fns.size();
+  if (xsmm) {
+    fillNaN(cXsmm.data, cXsmm.size);
+    xsmm(b.data, a.data, cXsmm.data);
+    r.haveLibxsmm = true;
+    r.libxsmm = checkResult(cXsmm.data, ref);
+    fns.push_back([&] { xsmm(b.data, a.data, cXsmm.data); });
+  }
+#endif
   size_t secondIndex = fns.size();
   if (second)
     fns.push_back([&] { second(a.data, b.data, cSecond.data); });
@@ -181,6 +232,13 @@ GemmComparison tensorop::compareWithOpenBLAS(GemmFn fn, int64_t m, int64_t n,
     r.onednnMedian = flops / median(t[2]) / 1e9;
     r.onednnBest = flops / minimum(t[2]) / 1e9;
   }
+#ifdef TENSOROP_HAVE_LIBXSMM
+  if (r.haveLibxsmm) {
+    r.libxsmm = checkResult(cXsmm.data, ref);
+    r.libxsmmMedian = flops / median(t[xsmmIndex]) / 1e9;
+    r.libxsmmBest = flops / minimum(t[xsmmIndex]) / 1e9;
+  }
+#endif
   r.oursMedian = flops / median(t[0]) / 1e9;
   r.oursBest = flops / minimum(t[0]) / 1e9;
   r.blasMedian = flops / median(t[1]) / 1e9;

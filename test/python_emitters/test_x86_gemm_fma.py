@@ -572,11 +572,12 @@ def build(tmp, tag, kernel_src, kernel_ext):
     return exe
 
 
-def run_check(exe, mr, nr, kcs, ms, ns, seed=1, c_roundings=1, ldb=0, lda=0):
+def run_check(exe, mr, nr, kcs, ms, ns, seed=1, c_roundings=1, ldb=0, lda=0, store=False):
     args = [exe, "check", str(mr), str(nr), ",".join(map(str, kcs)),
             ",".join(map(str, ms)), ",".join(map(str, ns)), str(seed), str(c_roundings),
             str(ldb), str(lda)]
-    p = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    env = dict(os.environ, UKERNEL_STORE="1" if store else "0")
+    p = subprocess.run(args, capture_output=True, text=True, timeout=120, env=env)
     return p.returncode, p.stdout + p.stderr
 
 
@@ -734,6 +735,50 @@ class TestNumeric(unittest.TestCase):
                 # the same kernel is right on full tiles
                 rc, out = run_check(exe, s["mr"], s["nr"], [1, 5], [6], [s["nr"]], lda=40)
                 self.assertEqual(rc, 0, out)
+
+    def test_store_numeric(self):
+        """c_update "store" kernels (C = A*B): right results from a C tile
+        that starts as NaN (never read), zeros for kc = 0, every m_rem and
+        n_rem, packed and in-place operands; an accumulating kernel run the
+        same way is caught."""
+        cases = [
+            (spec(isa="avx512", mr=6, nr=64, c_update="store"), 0, 0),
+            (spec(isa="avx512", mr=2, nr=16, c_update="store"), 0, 0),
+            (spec(isa="avx512", mr=5, nr=64, c_update="store",
+                  a_stride_bytes=4 * 37, b_stride_bytes=4 * 71), 37, 71),
+            (spec(isa="avx512", mr=16, nr=16, broadcast="embedded", c_update="store",
+                  a_stride_bytes=4 * 19, b_stride_bytes=4 * 23), 19, 23),
+            (spec(isa="avx2", mr=4, nr=16, c_update="store"), 0, 0),
+            (spec(isa="avx2", mr=3, nr=16, c_update="store",
+                  a_stride_bytes=4 * 29, b_stride_bytes=4 * 13), 29, 13),
+        ]
+        ran = 0
+        for i, (s, lda, ldb) in enumerate(cases):
+            if not cpu_ok(s["isa"]):
+                continue
+            ran += 1
+            with self.subTest(spec=s):
+                exe = build(self.tmp, "st%d" % i, emit_function(s), ".s")
+                lanes = 16 if s["isa"] == "avx512" else 8
+                ns = n_list(s["nr"], lanes)
+                if ldb:
+                    ns = sorted(set(ns) | {min(ldb, s["nr"])})
+                rc, out = run_check(exe, s["mr"], s["nr"], KC_LIST,
+                                    list(range(1, s["mr"] + 1)), ns, seed=90 + i,
+                                    ldb=ldb, lda=lda, store=True)
+                self.assertEqual(rc, 0, out)
+                self.assertRegex(out, r"^OK [0-9]+")
+                # The accumulating kernel reads the NaN tile: caught.
+                add = dict(s)
+                del add["c_update"]
+                exe = build(self.tmp, "st_add%d" % i, emit_function(add), ".s")
+                n = min(ldb, s["nr"]) if ldb else s["nr"]
+                rc, out = run_check(exe, s["mr"], s["nr"], [3], [s["mr"]], [n],
+                                    ldb=ldb, lda=lda, store=True)
+                self.assertNotEqual(rc, 0, out)
+                self.assertIn("FAIL", out)
+        if not ran:
+            self.skipTest("CPU lacks avx512 and avx2")
 
     @unittest.skipIf(CLANG is None, "clang-22 not found: LLVM IR inline-asm test skipped")
     def test_inline_asm_through_llvm(self):

@@ -47,6 +47,15 @@ cl::opt<unsigned> benchThreads(
     "threads", cl::sub(benchCmd), cl::init(1),
     cl::desc("Threads for our kernels and the libraries (with N > 1, our "
              "single-threaded kernel is timed in the same rounds)"));
+cl::opt<bool> classes(
+    "classes", cl::sub(benchCmd), cl::init(false),
+    cl::desc("Default shapes: the shape classes (small, skinny, irregular, "
+             "square, tall), with a geomean against the best library per "
+             "class"));
+cl::opt<double> peakGflops(
+    "peak", cl::sub(benchCmd), cl::init(0),
+    cl::desc("fp32 FMA peak of one core in GFLOP/s (default: measured); "
+             "a sample above it is reported with a warning"));
 cl::opt<std::string> jsonOut("json", cl::sub(benchCmd), cl::init(""),
                              cl::desc("Write the results as JSON here"));
 cl::opt<std::string> markdownOut("markdown", cl::sub(benchCmd), cl::init(""),
@@ -68,6 +77,8 @@ int tensorop::runBench() {
   o.sketch = sketchOverride;
   o.tunedDb = tunedDb;
   o.threads = benchThreads;
+  o.classes = classes;
+  o.peakGflops = peakGflops;
   o.jsonOut = jsonOut;
   o.markdownOut = markdownOut;
   return benchmark(o);

@@ -20,6 +20,11 @@ struct BenchOptions {
   std::string sketch;         ///< a #tensorop.sketch for every shape
   std::string tunedDb;        ///< also time this database's sketches
   unsigned threads = 1;
+  /// Default shapes: the shape-class set (BenchShapes.h) instead of the
+  /// square/irregular table.
+  bool classes = false;
+  /// The fp32 FMA peak of one core in GFLOP/s; 0 = measure it.
+  double peakGflops = 0;
   std::string jsonOut, markdownOut; ///< result files ("" = none)
 };
 

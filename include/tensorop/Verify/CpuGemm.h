@@ -36,7 +36,7 @@ inline Check checkResult(const float *c, const GemmReference &ref) {
 }
 
 /// Host bytes compareWithOpenBLAS needs for one M x N x K problem at most
-/// (inputs, four outputs, the reference and its fp64 input copies),
+/// (inputs, five outputs, the reference and its fp64 input copies),
 /// saturating; and the up-front refusal of a request over the limit.
 uint64_t gemmVerificationBytes(int64_t m, int64_t n, int64_t k);
 inline std::string checkGemmBufferBudget(int64_t m, int64_t n, int64_t k) {
@@ -62,6 +62,12 @@ struct GemmComparison {
   bool haveOneDNN = false;
   Check onednn;
   double onednnMedian = 0, onednnBest = 0;
+  /// libxsmm's JIT kernel (libxsmm_smmdispatch), timed in the same rounds
+  /// when built with libxsmm and asked for (setLibxsmmBaseline), at one
+  /// thread, for shapes it makes a kernel for.
+  bool haveLibxsmm = false;
+  Check libxsmm;
+  double libxsmmMedian = 0, libxsmmBest = 0;
   /// A second kernel of ours (the single-threaded one next to a threaded
   /// `fn`), verified and timed in the same rounds.
   bool haveSecond = false;
@@ -83,6 +89,14 @@ void singleThreadedBaselines();
 /// shared/MEASURE.md), and its version.
 bool haveOneDNN();
 std::string oneDNNVersion();
+
+/// Whether this build links libxsmm (small-GEMM JIT baseline), and its
+/// version.
+bool haveLibxsmm();
+std::string libxsmmVersion();
+/// Whether compareWithOpenBLAS times libxsmm too (off by default; bench
+/// turns it on).
+void setLibxsmmBaseline(bool on);
 
 /// A warning when OPENBLAS_CORETYPE pins OpenBLAS to a kernel family (so
 /// the baseline may be weaker than OpenBLAS's best here); "" otherwise.

@@ -157,8 +157,9 @@ public:
     size_t cubeShapes = shapes.size();
     llvm::append_range(shapes, specialShapes(/*gpu=*/false));
     // Emitting is the slow step (a python process per distinct spec), and
-    // A read in place makes K part of the spec: the cube's kernels are
-    // emitted for a sample of K, every other shape's always.
+    // A read in place makes K part of the spec (B read in place, N): the
+    // cube's kernels are emitted for a sample of K (and of N where B is read
+    // in place), every other shape's always.
     std::set<int64_t> emitK(cubeEmitK.begin(), cubeEmitK.end());
     if (emitK.empty())
       emitK = {1, 2, 3, 5, 8, 16, 31, 64};
@@ -199,17 +200,33 @@ public:
       if (sketch.getPackB() == "none" && !s.tb)
         ldb = inPlaceRowStride(b).value_or(0) * 4;
       ++verified;
-      if (index < cubeShapes && !emitK.count(s.k))
+      if (index < cubeShapes &&
+          (!emitK.count(s.k) || (ldb && !emitK.count(s.n))))
         continue;
-      EmitterRequest request = ukernelEmitterRequest(sketch, hints, lda, ldb);
-      if (std::optional<std::string> refused = emit(request)) {
-        if (!fail(s, "emitter '" + request.script + "'",
-                  llvm::formatv("{0} (sketch mr={1} nr={2} pack_a={3})",
-                                *refused, sketch.getMr(), sketch.getNr(),
-                                sketch.getPackA())
-                      .str()))
+      // With B in place and one column tile over N, the N remainder gets a
+      // narrower tail kernel (ApplySketch's rule): emitted too.
+      std::vector<EmitterRequest> requests = {
+          ukernelEmitterRequest(sketch, hints, lda, ldb)};
+      int64_t lanes = hints.f32Lanes(), nr = sketch.getNr(), rem = s.n % nr;
+      if (ldb && sketch.getNc() >= s.n && rem && (rem + lanes - 1) / lanes *
+                                                         lanes < nr)
+        requests.push_back(ukernelEmitterRequest(
+            sketch.getUkernel(), sketch.getTarget(), sketch.getMr(),
+            (rem + lanes - 1) / lanes * lanes, hints, lda, ldb, "", 30));
+      bool stop = false;
+      for (const EmitterRequest &request : requests)
+        if (std::optional<std::string> refused = emit(request)) {
+          if (!fail(s, "emitter '" + request.script + "'",
+                    llvm::formatv("{0} (sketch mr={1} nr={2} pack_a={3})",
+                                  *refused, sketch.getMr(),
+                                  request.spec.getInteger("nr").value_or(0),
+                                  sketch.getPackA())
+                        .str()))
+            stop = true;
           break;
-      }
+        }
+      if (stop)
+        break;
       ++proposals;
     }
     llvm::outs() << llvm::formatv(

@@ -1,0 +1,54 @@
+// JIT tests of the small-GEMM path: A and B read in place, one K block
+// (kc >= K), one column tile (nc >= N), and a tail kernel for the N
+// remainder (a register block as wide as the remainder in whole vectors),
+// chosen by the builtin advisor (no sketch given) and by explicit sketches.
+// Sizes 1..small primes hit every kind of remainder: N < 16, N a multiple of
+// nr (no tail), remainders of 1, 15, 16+1 and 48-ish lanes, M edges too.
+// A and B end at a page followed by an inaccessible one, so a read past
+// either crashes. Every element is checked against an f64 reference.
+// REQUIRES: host-avx512
+// DEFINE: %{run} = %mlir-runner -e main -entry-point-result=void -O3 -shared-libs=%mlir_c_runner_utils
+// DEFINE: %{pipe} = tensorop-opt --tensorop-pipeline="target=x86-avx512"
+// DEFINE: %{t512} = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>
+// DEFINE: %{uk} = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>
+// DEFINE: %{g} = --a-guard-page --b-guard-page
+
+// The builtin advisor's choice (small path).
+// RUN: %gen_matmul 1 1 1 %{g} | %{pipe} | %{run} | FileCheck %s
+// RUN: %gen_matmul 2 3 5 %{g} | %{pipe} | %{run} | FileCheck %s
+// RUN: %gen_matmul 16 16 16 %{g} | %{pipe} | %{run} | FileCheck %s
+// RUN: %gen_matmul 13 29 7 %{g} | %{pipe} | %{run} | FileCheck %s
+// RUN: %gen_matmul 37 53 71 %{g} | %{pipe} | %{run} | FileCheck %s
+// RUN: %gen_matmul 100 100 100 %{g} | %{pipe} | %{run} | FileCheck %s
+// RUN: %gen_matmul 127 113 128 %{g} | %{pipe} | %{run} | FileCheck %s
+// RUN: %gen_matmul 64 64 64 --values ints | %{pipe} | %{run} | FileCheck %s --check-prefix=EXACT
+// RUN: %gen_matmul 31 97 11 --values ints | %{pipe} | %{run} | FileCheck %s --check-prefix=EXACT
+
+// Explicit sketches: 5x64 with tails of 1..4 vectors, several row blocks,
+// micro order "nm" (the tail in a row loop of its own), and nr = 48.
+// DEFINE: %{s5x64} = '#tensorop.sketch<mc = 130, nc = 192, kc = 128, mr = 5, nr = 64, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "none", ukernel = %{uk}, target = %{t512}, source = "test">'
+// DEFINE: %{s5x64nm} = '#tensorop.sketch<mc = 130, nc = 192, kc = 128, mr = 5, nr = 64, loop_order = "mkn", micro_order = "nm", pack_a = "none", pack_b = "none", ukernel = %{uk}, target = %{t512}, source = "test">'
+// RUN: %gen_matmul 11 65 3 %{g} --sketch %{s5x64} | %{pipe} | %{run} | FileCheck %s
+// RUN: %gen_matmul 7 79 13 %{g} --sketch %{s5x64} | %{pipe} | %{run} | FileCheck %s
+// RUN: %gen_matmul 17 113 19 %{g} --sketch %{s5x64} | %{pipe} | %{run} | FileCheck %s
+// RUN: %gen_matmul 23 127 29 %{g} --sketch %{s5x64} | %{pipe} | %{run} | FileCheck %s
+// RUN: %gen_matmul 3 47 2 %{g} --sketch %{s5x64} | %{pipe} | %{run} | FileCheck %s
+// RUN: %gen_matmul 5 128 1 %{g} --sketch %{s5x64} | %{pipe} | %{run} | FileCheck %s
+// RUN: %gen_matmul 19 83 31 %{g} --sketch %{s5x64nm} | %{pipe} | %{run} | FileCheck %s
+// RUN: %gen_matmul 19 83 31 --values ints --sketch %{s5x64nm} | %{pipe} | %{run} | FileCheck %s --check-prefix=EXACT
+// RUN: %gen_matmul 41 101 43 %{g} --sketch '#tensorop.sketch<mc = 48, nc = 144, kc = 64, mr = 8, nr = 48, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "none", ukernel = %{uk}, target = %{t512}, source = "test">' | %{pipe} | %{run} | FileCheck %s
+
+// The tail kernel is there: 100 = 64 + 36 columns -> a 5x64 and a 5x48
+// kernel; 128 columns need no tail.
+// RUN: %gen_matmul 100 100 100 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" --tensorop-apply-sketch | FileCheck %s --check-prefix=TAIL
+// RUN: %gen_matmul 17 128 19 --sketch %{s5x64} | tensorop-opt --tensorop-apply-sketch | FileCheck %s --check-prefix=NOTAIL
+// TAIL-DAG: pack_a = "none", pack_b = "none"
+// TAIL-DAG: tensorop.ukernel "x86_avx512_f32_5x64_u4_explicit_ldb400_lda400"
+// TAIL-DAG: tensorop.ukernel "x86_avx512_f32_5x48_u4_explicit_ldb400_lda400"
+// NOTAIL: tensorop.ukernel "x86_avx512_f32_5x64_
+// NOTAIL-NOT: tensorop.ukernel "x86_avx512_f32_5x{{(16|32|48)}}_
+
+// CHECK:      failures: 0{{$}}
+// CHECK-NEXT: max_error_ratio: {{[0-9.e+-]+$}}
+// EXACT:      failures: 0{{$}}
+// EXACT-NEXT: max_error_ratio: 0{{$}}
