@@ -96,6 +96,20 @@ Value subview2D(OpBuilder &b, Location loc, Value source,
                                    strides);
 }
 
+/// `v` (a scalar or vector of f16) extended to f32; f32 values as they are.
+/// f16 inputs are converted once, when packed (F16C's vcvtph2ps where the
+/// target has it), so the fp32 microkernel runs on them.
+Value convertToF32(OpBuilder &b, Location loc, Value v) {
+  Type elem = getElementTypeOrSelf(v.getType());
+  if (elem.isF32())
+    return v;
+  Type f32 = b.getF32Type();
+  Type type = f32;
+  if (auto vec = dyn_cast<VectorType>(v.getType()))
+    type = vec.clone(f32);
+  return arith::ExtFOp::create(b, loc, type, v);
+}
+
 /// dst = transpose(src) as a linalg.generic whose loops run along src's rows
 /// (the contiguous direction of the source), so the lowered loop reads
 /// unit-stride; linalg.transpose would iterate over dst and read with a
@@ -111,7 +125,26 @@ void emitTransposeCopy(OpBuilder &b, Location loc, Value src, Value dst) {
       ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
                                     utils::IteratorType::parallel},
       [](OpBuilder &nb, Location nloc, ValueRange args) {
-        linalg::YieldOp::create(nb, nloc, args[0]);
+        linalg::YieldOp::create(nb, nloc, convertToF32(nb, nloc, args[0]));
+      });
+}
+
+/// dst = src, converting f16 to f32 on the way (a linalg.copy when the
+/// element types agree).
+void emitCopy(OpBuilder &b, Location loc, Value src, Value dst) {
+  if (cast<MemRefType>(src.getType()).getElementType() ==
+      cast<MemRefType>(dst.getType()).getElementType()) {
+    linalg::CopyOp::create(b, loc, src, dst);
+    return;
+  }
+  MLIRContext *ctx = b.getContext();
+  AffineMap id = AffineMap::getMultiDimIdentityMap(2, ctx);
+  linalg::GenericOp::create(
+      b, loc, ValueRange{src}, ValueRange{dst}, ArrayRef<AffineMap>{id, id},
+      ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
+                                    utils::IteratorType::parallel},
+      [](OpBuilder &nb, Location nloc, ValueRange args) {
+        linalg::YieldOp::create(nb, nloc, convertToF32(nb, nloc, args[0]));
       });
 }
 
@@ -128,6 +161,10 @@ struct GemmPlan {
   bool unpackedA = false;    ///< pack_a = "none": no packA, A read in place.
   bool unpackedB = false;    ///< pack_b = "none": no packB, B read in place.
   Value packAFlat;           ///< packA collapsed to one dimension.
+  /// bf16: packA and packB hold i32 k pairs, [mc/mr][kc2][mr] and
+  /// [nc/nr][kc2][nr] with kc2 = ceil(kc/2) (microkernel gemm_bf16).
+  /// f16: converted to fp32 while packed (the fp32 microkernel).
+  bool bf16Pairs() const { return p.input == GemmInputType::BF16; }
   SmallVector<scf::ForOp> loops; ///< Cache-tile loops, outermost first.
   SmallVector<unsigned> loopOfDim; ///< m, n, k -> index into `loops`.
 };
@@ -142,7 +179,8 @@ Value maskedRead(OpBuilder &b, Location loc, VectorType type, Value source,
   auto srcType = cast<MemRefType>(source.getType());
   Value mask = vector::CreateMaskOp::create(
       b, loc, VectorType::get(type.getShape(), b.getI1Type()), maskSizes);
-  Value pad = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  Value pad = arith::ConstantOp::create(
+      b, loc, cast<TypedAttr>(b.getZeroAttr(srcType.getElementType())));
   AffineMap map = vector::getTransferMinorIdentityMap(srcType, type);
   SmallVector<bool> inBounds(type.getRank(), false);
   return vector::TransferReadOp::create(
@@ -172,11 +210,13 @@ void emitPackAVectorized(OpBuilder &b, Location loc, const GemmPlan &plan,
   Value kk = kLoop.getInductionVar();
   Value kl = im.min(im.c(kPackAChunk), im.sub(sk, kk));
   Type f32 = b.getF32Type();
-  auto tileType = VectorType::get({plan.mr, kPackAChunk}, f32);
+  Type srcElem = cast<MemRefType>(plan.a.getType()).getElementType();
+  auto tileType = VectorType::get({plan.mr, kPackAChunk}, srcElem);
   auto flatType = VectorType::get({kPackAChunk * plan.mr}, f32);
   // Panel p, row kk of the flat [mc/mr][kc][mr] buffer.
   Value base = im.mul(im.add(im.mul(p, plan.kc), kk), plan.mr);
   auto transposeFlat = [&](Value tile) -> Value {
+    tile = convertToF32(b, loc, tile);
     Value t =
         vector::TransposeOp::create(b, loc, tile, ArrayRef<int64_t>{1, 0});
     return vector::ShapeCastOp::create(b, loc, flatType, t);
@@ -192,7 +232,8 @@ void emitPackAVectorized(OpBuilder &b, Location loc, const GemmPlan &plan,
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
-    Value pad = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+    Value pad = arith::ConstantOp::create(
+        b, loc, cast<TypedAttr>(b.getZeroAttr(srcElem)));
     Value tile = vector::TransferReadOp::create(
         b, loc, tileType, plan.a, ValueRange{row, im.add(ivK, kk)}, pad,
         ArrayRef<bool>{true, true});
@@ -212,7 +253,8 @@ void emitPackAVectorized(OpBuilder &b, Location loc, const GemmPlan &plan,
 void emitPackBVectorized(OpBuilder &b, Location loc, const GemmPlan &plan,
                          Value q, Value col, Value ivK, Value w, Value sk) {
   IndexMath im{b, loc};
-  auto type = VectorType::get({plan.nr}, b.getF32Type());
+  Type srcElem = cast<MemRefType>(plan.b.getType()).getElementType();
+  auto type = VectorType::get({plan.nr}, srcElem);
   // Full panels (w == nr) read without a mask. The masked read must also
   // check the row's bounds, and where B's width is not a constant (one
   // thread's column chunk) the x86 code for that mask, rebuilt for every
@@ -231,14 +273,168 @@ void emitPackBVectorized(OpBuilder &b, Location loc, const GemmPlan &plan,
     if (masked) {
       v = maskedRead(b, loc, type, plan.b, {row, col}, {w});
     } else {
-      Value pad = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+      Value pad = arith::ConstantOp::create(
+          b, loc, cast<TypedAttr>(b.getZeroAttr(srcElem)));
       v = vector::TransferReadOp::create(b, loc, type, plan.b,
                                          ValueRange{row, col}, pad,
                                          ArrayRef<bool>{true});
     }
+    v = convertToF32(b, loc, v);
     auto write = vector::TransferWriteOp::create(b, loc, v, plan.packB,
                                                  ValueRange{q, k, im.c(0)});
     write.setInBoundsAttr(b.getBoolArrayAttr({true}));
+  }
+}
+
+/// Packs one panel of a bf16 block into k pairs, element by element (any
+/// operand layout): panel[kp][x] = src(x, 2kp) | src(x, 2kp+1) << 16 as i32
+/// (the low half first, as vdpbf16ps reads it), for x < `width`, zero for
+/// x >= `valid` and for k >= sk (an odd K's last pair). `at(x, k)` gives
+/// the source indices of element (x, k) of the block.
+void emitPackPairsScalar(
+    OpBuilder &b, Location loc, Value buffer, Value panel, Value src,
+    int64_t width, Value valid, Value sk,
+    function_ref<SmallVector<Value>(Value x, Value k)> at) {
+  IndexMath im{b, loc};
+  Type i16 = b.getI16Type(), i32 = b.getI32Type();
+  auto pairLoop = scf::ForOp::create(b, loc, im.c(0), im.ceilDiv(sk, 2),
+                                     im.c(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(pairLoop.getBody());
+  Value kp = pairLoop.getInductionVar();
+  auto xLoop = scf::ForOp::create(b, loc, im.c(0), im.c(width), im.c(1));
+  b.setInsertionPointToStart(xLoop.getBody());
+  Value x = xLoop.getInductionVar();
+  Value xIn =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, valid);
+  auto half = [&](Value k) -> Value {
+    Value kIn =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, k, sk);
+    Value in = arith::AndIOp::create(b, loc, xIn, kIn);
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{i32}, in,
+                                  /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    Value v = memref::LoadOp::create(b, loc, src, at(x, k));
+    Value bits = arith::BitcastOp::create(b, loc, i16, v);
+    scf::YieldOp::create(b, loc,
+                         ValueRange{arith::ExtUIOp::create(b, loc, i32, bits)});
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(b, loc, ValueRange{arith::ConstantOp::create(
+                                     b, loc, b.getI32IntegerAttr(0))});
+    return ifOp.getResult(0);
+  };
+  Value k0 = im.mul(kp, 2);
+  Value lo = half(k0);
+  Value hi = half(im.add(k0, im.c(1)));
+  Value sixteen = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(16));
+  Value pair = arith::OrIOp::create(
+      b, loc, lo, arith::ShLIOp::create(b, loc, hi, sixteen));
+  memref::StoreOp::create(b, loc, pair, buffer, ValueRange{panel, kp, x});
+}
+
+/// Packs a row-major bf16 A block into k-pair panels with vectors: A's two
+/// bf16 of a pair are adjacent, so mr rows x 32 k values read as mr x 16
+/// i32 pairs, transposed like fp32 (emitPackAVectorized) and written as
+/// 16*mr contiguous pairs; an odd K's last half reads as zero (masked).
+void emitPackAPairsVectorized(OpBuilder &b, Location loc, const GemmPlan &plan,
+                              Value p, Value row, Value ivK, Value h,
+                              Value sk) {
+  IndexMath im{b, loc};
+  constexpr int64_t chunkK = 2 * kPackAChunk;
+  auto kLoop = scf::ForOp::create(b, loc, im.c(0), sk, im.c(chunkK));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(kLoop.getBody());
+  Value kk = kLoop.getInductionVar();
+  Value kl = im.min(im.c(chunkK), im.sub(sk, kk));
+  Type bf16 = b.getBF16Type(), i32 = b.getI32Type();
+  int64_t mr = plan.mr;
+  auto tileType = VectorType::get({mr, chunkK}, bf16);
+  Value base = im.mul(im.add(im.mul(p, (plan.kc + 1) / 2), im.div(kk, 2)), mr);
+  auto pairsFlat = [&](Value tile) -> Value {
+    Value flat = vector::ShapeCastOp::create(
+        b, loc, VectorType::get({mr * chunkK}, bf16), tile);
+    Value words = vector::BitCastOp::create(
+        b, loc, VectorType::get({mr * kPackAChunk}, i32), flat);
+    Value m = vector::ShapeCastOp::create(
+        b, loc, VectorType::get({mr, kPackAChunk}, i32), words);
+    Value t = vector::TransposeOp::create(b, loc, m, ArrayRef<int64_t>{1, 0});
+    return vector::ShapeCastOp::create(
+        b, loc, VectorType::get({kPackAChunk * mr}, i32), t);
+  };
+  Value fullK = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, kl,
+                                      im.c(chunkK));
+  Value fullM = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, h,
+                                      im.c(mr));
+  Value full = arith::AndIOp::create(b, loc, fullK, fullM);
+  auto ifOp = scf::IfOp::create(b, loc, full, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  Value pad = arith::ConstantOp::create(
+      b, loc, cast<TypedAttr>(b.getZeroAttr(bf16)));
+  Value tile = vector::TransferReadOp::create(
+      b, loc, tileType, plan.a, ValueRange{row, im.add(ivK, kk)}, pad,
+      ArrayRef<bool>{true, true});
+  auto write = vector::TransferWriteOp::create(b, loc, pairsFlat(tile),
+                                               plan.packAFlat, base);
+  write.setInBoundsAttr(b.getBoolArrayAttr({true}));
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  Value edge = maskedRead(b, loc, tileType, plan.a, {row, im.add(ivK, kk)},
+                          {h, kl});
+  maskedWrite(b, loc, pairsFlat(edge), plan.packAFlat, {base},
+              {OpFoldResult(im.mul(im.ceilDiv(kl, 2), mr))});
+}
+
+/// Packs a row-major bf16 B block into k-pair panels with vectors: rows 2kp
+/// and 2kp+1 (nr columns each, masked past the block) interleaved into nr
+/// pairs; an odd K's last pair takes zeros for its second row.
+void emitPackBPairsVectorized(OpBuilder &b, Location loc, const GemmPlan &plan,
+                              Value q, Value col, Value ivK, Value w,
+                              Value sk) {
+  IndexMath im{b, loc};
+  Type bf16 = b.getBF16Type(), i32 = b.getI32Type();
+  auto type = VectorType::get({plan.nr}, bf16);
+  auto pairType = VectorType::get({plan.nr}, i32);
+  Value pairs = im.div(sk, 2);
+  Value full = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, w,
+                                     im.c(plan.nr));
+  auto ifOp = scf::IfOp::create(b, loc, full, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  for (bool masked : {false, true}) {
+    b.setInsertionPointToStart(masked ? ifOp.elseBlock() : ifOp.thenBlock());
+    auto readRow = [&](Value row) -> Value {
+      if (masked)
+        return maskedRead(b, loc, type, plan.b, {row, col}, {w});
+      Value pad = arith::ConstantOp::create(
+          b, loc, cast<TypedAttr>(b.getZeroAttr(bf16)));
+      return vector::TransferReadOp::create(b, loc, type, plan.b,
+                                            ValueRange{row, col}, pad,
+                                            ArrayRef<bool>{true});
+    };
+    auto writePair = [&](Value lo, Value hi, Value kp) {
+      Value both = vector::InterleaveOp::create(b, loc, lo, hi);
+      Value v = vector::BitCastOp::create(b, loc, pairType, both);
+      auto write = vector::TransferWriteOp::create(
+          b, loc, v, plan.packB, ValueRange{q, kp, im.c(0)});
+      write.setInBoundsAttr(b.getBoolArrayAttr({true}));
+    };
+    auto kLoop = scf::ForOp::create(b, loc, im.c(0), pairs, im.c(1));
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(kLoop.getBody());
+      Value kp = kLoop.getInductionVar();
+      Value row = im.add(ivK, im.mul(kp, 2));
+      writePair(readRow(row), readRow(im.add(row, im.c(1))), kp);
+    }
+    // Odd K: the last row pairs with zeros.
+    Value odd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                      im.mul(pairs, 2), sk);
+    auto tail = scf::IfOp::create(b, loc, odd, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(tail.thenBlock());
+    Value zeros = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(type, b.getZeroAttr(bf16)));
+    writePair(readRow(im.add(ivK, im.sub(sk, im.c(1)))), zeros, pairs);
   }
 }
 
@@ -258,6 +454,20 @@ void emitPackA(OpBuilder &b, Location loc, const GemmPlan &plan, Value ivM,
   Value i0 = im.mul(p, plan.mr);
   Value h = im.min(im.c(plan.mr), im.sub(sm, i0));
   Value row = im.add(ivM, i0);
+  if (plan.bf16Pairs() && !plan.p.transposeA) {
+    emitPackAPairsVectorized(b, loc, plan, p, row, ivK, h, sk);
+    return;
+  }
+  if (plan.bf16Pairs()) {
+    bool t = plan.p.transposeA;
+    emitPackPairsScalar(b, loc, plan.packA, p, plan.a, plan.mr, h, sk,
+                        [&](Value x, Value k) -> SmallVector<Value> {
+                          Value r = im.add(row, x), kk = im.add(ivK, k);
+                          return t ? SmallVector<Value>{kk, r}
+                                   : SmallVector<Value>{r, kk};
+                        });
+    return;
+  }
   if (!plan.p.transposeA) {
     emitPackAVectorized(b, loc, plan, p, row, ivK, h, sk);
     return;
@@ -268,7 +478,7 @@ void emitPackA(OpBuilder &b, Location loc, const GemmPlan &plan, Value ivM,
   if (plan.p.transposeA) {
     // A is stored K x M: rows of the panel are already contiguous.
     Value src = subview2D(b, loc, plan.a, {ivK, row}, {sk, h});
-    linalg::CopyOp::create(b, loc, src, dst);
+    emitCopy(b, loc, src, dst);
   } else {
     Value src = subview2D(b, loc, plan.a, {row, ivK}, {h, sk});
     emitTransposeCopy(b, loc, src, dst);
@@ -297,6 +507,20 @@ void emitPackB(OpBuilder &b, Location loc, const GemmPlan &plan, Value ivN,
   Value j0 = im.mul(q, plan.nr);
   Value w = im.min(im.c(plan.nr), im.sub(sn, j0));
   Value col = im.add(ivN, j0);
+  if (plan.bf16Pairs() && !plan.p.transposeB) {
+    emitPackBPairsVectorized(b, loc, plan, q, col, ivK, w, sk);
+    return;
+  }
+  if (plan.bf16Pairs()) {
+    bool t = plan.p.transposeB;
+    emitPackPairsScalar(b, loc, plan.packB, q, plan.b, plan.nr, w, sk,
+                        [&](Value x, Value k) -> SmallVector<Value> {
+                          Value c = im.add(col, x), kk = im.add(ivK, k);
+                          return t ? SmallVector<Value>{c, kk}
+                                   : SmallVector<Value>{kk, c};
+                        });
+    return;
+  }
   if (!plan.p.transposeB) {
     emitPackBVectorized(b, loc, plan, q, col, ivK, w, sk);
     return;
@@ -310,7 +534,7 @@ void emitPackB(OpBuilder &b, Location loc, const GemmPlan &plan, Value ivN,
     emitTransposeCopy(b, loc, src, dst);
   } else {
     Value src = subview2D(b, loc, plan.b, {ivK, col}, {sk, w});
-    linalg::CopyOp::create(b, loc, src, dst);
+    emitCopy(b, loc, src, dst);
   }
   Value pad = im.sub(im.c(plan.nr), w);
   Value padView = subview2D(b, loc, plan.packB, {q, b.getIndexAttr(0), w},
@@ -346,6 +570,9 @@ void emitMicroLoops(OpBuilder &b, Location loc, const GemmPlan &plan,
   Value j = mFirst ? innerLoop.getInductionVar() : outer.getInductionVar();
   Value mRem = im.min(im.c(plan.mr), im.sub(sm, i));
   Value nRem = im.min(im.c(plan.nr), im.sub(sn, j));
+  // Rows of the packed panels: k values, or k pairs for bf16.
+  int64_t panelRows = plan.bf16Pairs() ? (plan.kc + 1) / 2 : plan.kc;
+  Value kSteps = plan.bf16Pairs() ? im.ceilDiv(sk, 2) : sk;
   Value aPanel;
   if (plan.unpackedA) {
     // The tile's own rows of A from row i; the code reads m_rem of them.
@@ -354,7 +581,8 @@ void emitMicroLoops(OpBuilder &b, Location loc, const GemmPlan &plan,
     aPanel = subview2D(
         b, loc, plan.packA,
         {im.div(i, plan.mr), b.getIndexAttr(0), b.getIndexAttr(0)},
-        {b.getIndexAttr(1), b.getIndexAttr(plan.kc), b.getIndexAttr(plan.mr)});
+        {b.getIndexAttr(1), b.getIndexAttr(panelRows),
+         b.getIndexAttr(plan.mr)});
   }
   Value bPanel;
   if (plan.unpackedB) {
@@ -365,11 +593,13 @@ void emitMicroLoops(OpBuilder &b, Location loc, const GemmPlan &plan,
     bPanel = subview2D(
         b, loc, plan.packB, {im.div(j, plan.nr), b.getIndexAttr(0),
                              b.getIndexAttr(0)},
-        {b.getIndexAttr(1), b.getIndexAttr(plan.kc), b.getIndexAttr(plan.nr)});
+        {b.getIndexAttr(1), b.getIndexAttr(panelRows),
+         b.getIndexAttr(plan.nr)});
   }
   Value cBlock = subview2D(b, loc, cTile, {i, j}, {mRem, nRem});
   UKernelOp::create(b, loc, b.getStringAttr(kernel.name), aPanel, bPanel,
-                    cBlock, sk, mRem, nRem, b.getStringAttr(kernel.asmText),
+                    cBlock, kSteps, mRem, nRem,
+                    b.getStringAttr(kernel.asmText),
                     b.getStringAttr(kernel.constraints),
                     b.getStringAttr(kernel.dialect),
                     b.getI64IntegerAttr(plan.mr), b.getI64IntegerAttr(plan.nr),
@@ -525,7 +755,16 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
 
   // Unpacked B is read row by row in place: rows must run along N with
   // unit column stride, and the row stride is compiled into the code.
-  bool unpackedB = sketch.getPackB() == "none";
+  // bf16 and f16 operands are always packed: into k pairs, or to fp32.
+  bool lowPrecision = problem->input != GemmInputType::F32;
+  for (auto [name, pack] : {std::make_pair("a", sketch.getPackA()),
+                            std::make_pair("b", sketch.getPackB())})
+    if (lowPrecision && pack == "none")
+      op.emitRemark() << "tensorop: sketch pack_" << name
+                      << " \"none\" reads fp32 rows in place; this GEMM's "
+                      << gemmInputTypeName(problem->input)
+                      << " operands are packed instead";
+  bool unpackedB = sketch.getPackB() == "none" && !lowPrecision;
   int64_t ldbBytes = 0;
   if (unpackedB) {
     if (problem->transposeB)
@@ -540,7 +779,7 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   }
 
   // Unpacked A likewise: rows along K with unit stride, a static row stride.
-  bool unpackedA = sketch.getPackA() == "none";
+  bool unpackedA = sketch.getPackA() == "none" && !lowPrecision;
   int64_t ldaBytes = 0;
   if (unpackedA) {
     if (problem->transposeA)
@@ -558,9 +797,21 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   llvm::Expected<TargetHints> hints = loadTargetHints(target.getName());
   if (!hints)
     return op.emitError() << llvm::toString(hints.takeError());
+  std::string typeError;
+  if (failed(checkInputTypeOnTarget(*problem, *hints, /*host=*/false,
+                                    typeError)))
+    return op.emitError() << "tensorop: " << typeError;
   EmitterRequest request = ukernelEmitterRequest(
       sketch, *hints, unpackedA ? ldaBytes : 0, unpackedB ? ldbBytes : 0,
       emitterDir, emitterTimeout);
+  if (problem->input == GemmInputType::BF16) {
+    request.spec["kernel"] = "gemm_bf16";
+    // A k pair must not straddle two K tiles: only the last may be odd.
+    if (sketch.getKc() % 2 && (problem->dynamicK || sketch.getKc() < problem->k))
+      return op.emitError() << "tensorop: a bf16 GEMM needs an even kc (its "
+                               "k pairs must not straddle K tiles), got kc="
+                            << sketch.getKc();
+  }
   llvm::Expected<EmittedKernel> kernel = runEmitter(request);
   if (!kernel)
     return op.emitError() << llvm::toString(kernel.takeError());
@@ -648,16 +899,21 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   scf::ForOp outermost = plan.loops.front();
   outermost->setAttr(kSketchAttrName, sketch);
   rewriter.setInsertionPoint(outermost);
-  Type f32 = rewriter.getF32Type();
+  // fp32 panels (f16 converted while packed), or i32 bf16 k pairs.
+  Type panelElem = plan.bf16Pairs() ? Type(rewriter.getI32Type())
+                                    : Type(rewriter.getF32Type());
+  int64_t panelRows = plan.bf16Pairs() ? (plan.kc + 1) / 2 : plan.kc;
   IntegerAttr align = rewriter.getI64IntegerAttr(64);
   if (!plan.unpackedA)
     plan.packA = memref::AllocOp::create(
         rewriter, loc,
-        MemRefType::get({plan.mc / plan.mr, plan.kc, plan.mr}, f32), align);
+        MemRefType::get({plan.mc / plan.mr, panelRows, plan.mr}, panelElem),
+        align);
   if (!plan.unpackedB)
     plan.packB = memref::AllocOp::create(
         rewriter, loc,
-        MemRefType::get({plan.nc / plan.nr, plan.kc, plan.nr}, f32), align);
+        MemRefType::get({plan.nc / plan.nr, panelRows, plan.nr}, panelElem),
+        align);
   // In a thread's chunk, the buffers carry the sketch too: canonicalize
   // folds a loop nest's single-iteration outer loop (and its attribute)
   // away, while the buffers last until the OpenMP team is sized

@@ -1,0 +1,30 @@
+#!/bin/bash
+# bench/cpu/run-bf16.sh BUILD_DIR "M N K" ...
+# Builds TensorOp's bf16 GEMM for each shape through --tensorop-pipeline
+# (target x86-avx512, builtin advisor, 1 thread; the module `tensorop gen`
+# builds: C zeroed, then C = A*B with bf16 A and B and an fp32 C) and times
+# it against oneDNN's bf16 matmul in one process (bf16_vs_onednn.c).
+set -e
+BUILD=$1; shift
+HERE=$(cd "$(dirname "$0")" && pwd)
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+echo "# M N K ours-median ours-best onednn-median onednn-best ratio max-err/bound(ours) (onednn) onednn-impl"
+for shape in "$@"; do
+  set -- $shape
+  M=$1 N=$2 K=$3
+  cat > "$TMP/gemm.mlir" <<MLIR
+func.func @gemm(%A: memref<${M}x${K}xbf16>, %B: memref<${K}x${N}xbf16>, %C: memref<${M}x${N}xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<${M}x${N}xf32>)
+  linalg.matmul ins(%A, %B : memref<${M}x${K}xbf16>, memref<${K}x${N}xbf16>)
+                outs(%C : memref<${M}x${N}xf32>)
+  return
+}
+MLIR
+  "$BUILD/bin/tensorop-opt" --tensorop-pipeline="target=x86-avx512 bare-ptr-abi=1" "$TMP/gemm.mlir" \
+      2>"$TMP/remarks" | /usr/lib/llvm-22/bin/mlir-translate --mlir-to-llvmir > "$TMP/gemm.ll"
+  clang-22 -O2 -c "$TMP/gemm.ll" -o "$TMP/gemm.o"
+  clang-22 -O2 "$HERE/bf16_vs_onednn.c" "$TMP/gemm.o" -o "$TMP/bench" -ldnnl -lm
+  OMP_NUM_THREADS=1 "$TMP/bench" $M $N $K
+done
