@@ -103,5 +103,5 @@ std::string Operator::moduleSource(StringRef name, Placement placement,
   if (placement == Placement::Device)
     return mlir::tensorop::gpuGemmModuleSource(name, m, n, k, inType(),
                                                outType(), dtype, sketch);
-  return mlir::tensorop::gemmModuleSource(name, m, n, k, sketch);
+  return mlir::tensorop::gemmModuleSource(name, m, n, k, inType(), sketch);
 }
