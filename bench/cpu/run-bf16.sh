@@ -9,7 +9,7 @@ BUILD=$1; shift
 HERE=$(cd "$(dirname "$0")" && pwd)
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-echo "# M N K ours-median ours-best onednn-median onednn-best ratio max-err/bound(ours) (onednn) onednn-impl"
+echo "# malloc M N K ours-median ours-best onednn-median onednn-best ratio max-err/bound(ours) (onednn) onednn-impl"
 for shape in "$@"; do
   set -- $shape
   M=$1 N=$2 K=$3
@@ -18,7 +18,7 @@ func.func @gemm(%A: memref<${M}x${K}xbf16>, %B: memref<${K}x${N}xbf16>, %C: memr
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<${M}x${N}xf32>)
   linalg.matmul ins(%A, %B : memref<${M}x${K}xbf16>, memref<${K}x${N}xbf16>)
-                outs(%C : memref<${M}x${N}xf32>)
+                outs(%C : memref<${M}x${N}xf32>)${SKETCH:+ {tensorop.sketch = $SKETCH\}}
   return
 }
 MLIR
@@ -26,5 +26,14 @@ MLIR
       2>"$TMP/remarks" | /usr/lib/llvm-22/bin/mlir-translate --mlir-to-llvmir > "$TMP/gemm.ll"
   clang-22 -O2 -c "$TMP/gemm.ll" -o "$TMP/gemm.o"
   clang-22 -O2 "$HERE/bf16_vs_onednn.c" "$TMP/gemm.o" -o "$TMP/bench" -ldnnl -lm
+  # The generated code allocates its packing buffers in every call; glibc's
+  # default malloc hands large freed blocks back to the kernel, so each call
+  # page-faults them in again. Each shape runs as shipped ("default") and
+  # with malloc keeping freed memory ("no-trim": what a caller-provided
+  # workspace would give).
+  echo -n "default  "
   OMP_NUM_THREADS=1 "$TMP/bench" $M $N $K
+  echo -n "no-trim  "
+  OMP_NUM_THREADS=1 GLIBC_TUNABLES=glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=67108864 \
+    "$TMP/bench" $M $N $K
 done

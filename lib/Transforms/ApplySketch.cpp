@@ -287,17 +287,21 @@ void emitPackBVectorized(OpBuilder &b, Location loc, const GemmPlan &plan,
 }
 
 /// Packs one panel of a bf16 block into k pairs, element by element (any
-/// operand layout): panel[kp][x] = src(x, 2kp) | src(x, 2kp+1) << 16 as i32
-/// (the low half first, as vdpbf16ps reads it), for x < `width`, zero for
-/// x >= `valid` and for k >= sk (an odd K's last pair). `at(x, k)` gives
-/// the source indices of element (x, k) of the block.
+/// operand layout; edges): panel[kp][x] = src(x, 2kp) | src(x, 2kp+1) << 16
+/// as i32 (the low half first, as vdpbf16ps reads it), for pairs kp from
+/// `firstPair` on, x < `width`; zero for x >= `valid` and for k >= sk (an
+/// odd K's last pair). `at(x, k)` gives the source indices of element (x, k)
+/// of the block. bf16 values are only loaded and bitcast to i16: x86
+/// without AVX512_BF16 legalizes bf16 vector selects and masked loads
+/// through fp32 and a __truncsfbf2 libcall, which a generated object must
+/// not need.
 void emitPackPairsScalar(
     OpBuilder &b, Location loc, Value buffer, Value panel, Value src,
-    int64_t width, Value valid, Value sk,
+    int64_t width, Value valid, Value sk, Value firstPair,
     function_ref<SmallVector<Value>(Value x, Value k)> at) {
   IndexMath im{b, loc};
   Type i16 = b.getI16Type(), i32 = b.getI32Type();
-  auto pairLoop = scf::ForOp::create(b, loc, im.c(0), im.ceilDiv(sk, 2),
+  auto pairLoop = scf::ForOp::create(b, loc, firstPair, im.ceilDiv(sk, 2),
                                      im.c(1));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(pairLoop.getBody());
@@ -333,25 +337,40 @@ void emitPackPairsScalar(
   memref::StoreOp::create(b, loc, pair, buffer, ValueRange{panel, kp, x});
 }
 
-/// Packs a row-major bf16 A block into k-pair panels with vectors: A's two
-/// bf16 of a pair are adjacent, so mr rows x 32 k values read as mr x 16
-/// i32 pairs, transposed like fp32 (emitPackAVectorized) and written as
-/// 16*mr contiguous pairs; an odd K's last half reads as zero (masked).
+/// Packs a row-major bf16 A panel into k pairs with vectors: A's two bf16
+/// of a pair are adjacent, so mr rows x 32 k values read as mr x 16 i32
+/// pairs, transposed like fp32 (emitPackAVectorized) and written as 16*mr
+/// contiguous pairs. Only whole panels (h == mr) and whole 32-value chunks
+/// are read as vectors (unmasked: see emitPackPairsScalar for why); the
+/// rest goes through the scalar packer.
 void emitPackAPairsVectorized(OpBuilder &b, Location loc, const GemmPlan &plan,
                               Value p, Value row, Value ivK, Value h,
-                              Value sk) {
+                              Value sk,
+                              function_ref<void(Value, Value)> scalarPack) {
   IndexMath im{b, loc};
   constexpr int64_t chunkK = 2 * kPackAChunk;
-  auto kLoop = scf::ForOp::create(b, loc, im.c(0), sk, im.c(chunkK));
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(kLoop.getBody());
-  Value kk = kLoop.getInductionVar();
-  Value kl = im.min(im.c(chunkK), im.sub(sk, kk));
   Type bf16 = b.getBF16Type(), i32 = b.getI32Type();
   int64_t mr = plan.mr;
-  auto tileType = VectorType::get({mr, chunkK}, bf16);
-  Value base = im.mul(im.add(im.mul(p, (plan.kc + 1) / 2), im.div(kk, 2)), mr);
-  auto pairsFlat = [&](Value tile) -> Value {
+  Value fullM = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, h,
+                                      im.c(mr));
+  auto ifOp = scf::IfOp::create(b, loc, fullM, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  scalarPack(h, im.c(0));
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  Value fullK = im.mul(im.div(sk, chunkK), chunkK);
+  auto kLoop = scf::ForOp::create(b, loc, im.c(0), fullK, im.c(chunkK));
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(kLoop.getBody());
+    Value kk = kLoop.getInductionVar();
+    Value base =
+        im.mul(im.add(im.mul(p, (plan.kc + 1) / 2), im.div(kk, 2)), mr);
+    Value pad = arith::ConstantOp::create(
+        b, loc, cast<TypedAttr>(b.getZeroAttr(bf16)));
+    Value tile = vector::TransferReadOp::create(
+        b, loc, VectorType::get({mr, chunkK}, bf16), plan.a,
+        ValueRange{row, im.add(ivK, kk)}, pad, ArrayRef<bool>{true, true});
     Value flat = vector::ShapeCastOp::create(
         b, loc, VectorType::get({mr * chunkK}, bf16), tile);
     Value words = vector::BitCastOp::create(
@@ -359,38 +378,23 @@ void emitPackAPairsVectorized(OpBuilder &b, Location loc, const GemmPlan &plan,
     Value m = vector::ShapeCastOp::create(
         b, loc, VectorType::get({mr, kPackAChunk}, i32), words);
     Value t = vector::TransposeOp::create(b, loc, m, ArrayRef<int64_t>{1, 0});
-    return vector::ShapeCastOp::create(
+    Value out = vector::ShapeCastOp::create(
         b, loc, VectorType::get({kPackAChunk * mr}, i32), t);
-  };
-  Value fullK = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, kl,
-                                      im.c(chunkK));
-  Value fullM = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, h,
-                                      im.c(mr));
-  Value full = arith::AndIOp::create(b, loc, fullK, fullM);
-  auto ifOp = scf::IfOp::create(b, loc, full, /*withElseRegion=*/true);
-  OpBuilder::InsertionGuard g(b);
-  b.setInsertionPointToStart(ifOp.thenBlock());
-  Value pad = arith::ConstantOp::create(
-      b, loc, cast<TypedAttr>(b.getZeroAttr(bf16)));
-  Value tile = vector::TransferReadOp::create(
-      b, loc, tileType, plan.a, ValueRange{row, im.add(ivK, kk)}, pad,
-      ArrayRef<bool>{true, true});
-  auto write = vector::TransferWriteOp::create(b, loc, pairsFlat(tile),
-                                               plan.packAFlat, base);
-  write.setInBoundsAttr(b.getBoolArrayAttr({true}));
-  b.setInsertionPointToStart(ifOp.elseBlock());
-  Value edge = maskedRead(b, loc, tileType, plan.a, {row, im.add(ivK, kk)},
-                          {h, kl});
-  maskedWrite(b, loc, pairsFlat(edge), plan.packAFlat, {base},
-              {OpFoldResult(im.mul(im.ceilDiv(kl, 2), mr))});
+    auto write = vector::TransferWriteOp::create(b, loc, out, plan.packAFlat,
+                                                 base);
+    write.setInBoundsAttr(b.getBoolArrayAttr({true}));
+  }
+  scalarPack(h, im.div(fullK, 2));
 }
 
-/// Packs a row-major bf16 B block into k-pair panels with vectors: rows 2kp
-/// and 2kp+1 (nr columns each, masked past the block) interleaved into nr
-/// pairs; an odd K's last pair takes zeros for its second row.
+/// Packs a row-major bf16 B panel into k pairs with vectors: rows 2kp and
+/// 2kp+1 (nr columns each) interleaved into nr pairs; an odd K's last pair
+/// takes zeros for its second row. Whole panels (w == nr) only, read
+/// unmasked; edge panels go through the scalar packer.
 void emitPackBPairsVectorized(OpBuilder &b, Location loc, const GemmPlan &plan,
                               Value q, Value col, Value ivK, Value w,
-                              Value sk) {
+                              Value sk,
+                              function_ref<void(Value, Value)> scalarPack) {
   IndexMath im{b, loc};
   Type bf16 = b.getBF16Type(), i32 = b.getI32Type();
   auto type = VectorType::get({plan.nr}, bf16);
@@ -400,42 +404,39 @@ void emitPackBPairsVectorized(OpBuilder &b, Location loc, const GemmPlan &plan,
                                      im.c(plan.nr));
   auto ifOp = scf::IfOp::create(b, loc, full, /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
-  for (bool masked : {false, true}) {
-    b.setInsertionPointToStart(masked ? ifOp.elseBlock() : ifOp.thenBlock());
-    auto readRow = [&](Value row) -> Value {
-      if (masked)
-        return maskedRead(b, loc, type, plan.b, {row, col}, {w});
-      Value pad = arith::ConstantOp::create(
-          b, loc, cast<TypedAttr>(b.getZeroAttr(bf16)));
-      return vector::TransferReadOp::create(b, loc, type, plan.b,
-                                            ValueRange{row, col}, pad,
-                                            ArrayRef<bool>{true});
-    };
-    auto writePair = [&](Value lo, Value hi, Value kp) {
-      Value both = vector::InterleaveOp::create(b, loc, lo, hi);
-      Value v = vector::BitCastOp::create(b, loc, pairType, both);
-      auto write = vector::TransferWriteOp::create(
-          b, loc, v, plan.packB, ValueRange{q, kp, im.c(0)});
-      write.setInBoundsAttr(b.getBoolArrayAttr({true}));
-    };
-    auto kLoop = scf::ForOp::create(b, loc, im.c(0), pairs, im.c(1));
-    {
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(kLoop.getBody());
-      Value kp = kLoop.getInductionVar();
-      Value row = im.add(ivK, im.mul(kp, 2));
-      writePair(readRow(row), readRow(im.add(row, im.c(1))), kp);
-    }
-    // Odd K: the last row pairs with zeros.
-    Value odd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                      im.mul(pairs, 2), sk);
-    auto tail = scf::IfOp::create(b, loc, odd, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  scalarPack(w, im.c(0));
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  auto readRow = [&](Value row) -> Value {
+    Value pad = arith::ConstantOp::create(
+        b, loc, cast<TypedAttr>(b.getZeroAttr(bf16)));
+    return vector::TransferReadOp::create(b, loc, type, plan.b,
+                                          ValueRange{row, col}, pad,
+                                          ArrayRef<bool>{true});
+  };
+  auto writePair = [&](Value lo, Value hi, Value kp) {
+    Value both = vector::InterleaveOp::create(b, loc, lo, hi);
+    Value v = vector::BitCastOp::create(b, loc, pairType, both);
+    auto write = vector::TransferWriteOp::create(b, loc, v, plan.packB,
+                                                 ValueRange{q, kp, im.c(0)});
+    write.setInBoundsAttr(b.getBoolArrayAttr({true}));
+  };
+  auto kLoop = scf::ForOp::create(b, loc, im.c(0), pairs, im.c(1));
+  {
     OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(tail.thenBlock());
-    Value zeros = arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(type, b.getZeroAttr(bf16)));
-    writePair(readRow(im.add(ivK, im.sub(sk, im.c(1)))), zeros, pairs);
+    b.setInsertionPointToStart(kLoop.getBody());
+    Value kp = kLoop.getInductionVar();
+    Value row = im.add(ivK, im.mul(kp, 2));
+    writePair(readRow(row), readRow(im.add(row, im.c(1))), kp);
   }
+  // Odd K: the last row pairs with zeros.
+  Value odd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                    im.mul(pairs, 2), sk);
+  auto tail = scf::IfOp::create(b, loc, odd, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(tail.thenBlock());
+  Value zeros = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(type, b.getZeroAttr(bf16)));
+  writePair(readRow(im.add(ivK, im.sub(sk, im.c(1)))), zeros, pairs);
 }
 
 /// Packs the A block at (ivM, ivK) into packA: panel p holds rows
@@ -454,18 +455,21 @@ void emitPackA(OpBuilder &b, Location loc, const GemmPlan &plan, Value ivM,
   Value i0 = im.mul(p, plan.mr);
   Value h = im.min(im.c(plan.mr), im.sub(sm, i0));
   Value row = im.add(ivM, i0);
-  if (plan.bf16Pairs() && !plan.p.transposeA) {
-    emitPackAPairsVectorized(b, loc, plan, p, row, ivK, h, sk);
-    return;
-  }
   if (plan.bf16Pairs()) {
     bool t = plan.p.transposeA;
-    emitPackPairsScalar(b, loc, plan.packA, p, plan.a, plan.mr, h, sk,
-                        [&](Value x, Value k) -> SmallVector<Value> {
-                          Value r = im.add(row, x), kk = im.add(ivK, k);
-                          return t ? SmallVector<Value>{kk, r}
-                                   : SmallVector<Value>{r, kk};
-                        });
+    auto scalarPack = [&](Value valid, Value firstPair) {
+      emitPackPairsScalar(b, loc, plan.packA, p, plan.a, plan.mr, valid, sk,
+                          firstPair,
+                          [&](Value x, Value k) -> SmallVector<Value> {
+                            Value r = im.add(row, x), kk = im.add(ivK, k);
+                            return t ? SmallVector<Value>{kk, r}
+                                     : SmallVector<Value>{r, kk};
+                          });
+    };
+    if (t)
+      scalarPack(h, im.c(0));
+    else
+      emitPackAPairsVectorized(b, loc, plan, p, row, ivK, h, sk, scalarPack);
     return;
   }
   if (!plan.p.transposeA) {
@@ -507,18 +511,21 @@ void emitPackB(OpBuilder &b, Location loc, const GemmPlan &plan, Value ivN,
   Value j0 = im.mul(q, plan.nr);
   Value w = im.min(im.c(plan.nr), im.sub(sn, j0));
   Value col = im.add(ivN, j0);
-  if (plan.bf16Pairs() && !plan.p.transposeB) {
-    emitPackBPairsVectorized(b, loc, plan, q, col, ivK, w, sk);
-    return;
-  }
   if (plan.bf16Pairs()) {
     bool t = plan.p.transposeB;
-    emitPackPairsScalar(b, loc, plan.packB, q, plan.b, plan.nr, w, sk,
-                        [&](Value x, Value k) -> SmallVector<Value> {
-                          Value c = im.add(col, x), kk = im.add(ivK, k);
-                          return t ? SmallVector<Value>{c, kk}
-                                   : SmallVector<Value>{kk, c};
-                        });
+    auto scalarPack = [&](Value valid, Value firstPair) {
+      emitPackPairsScalar(b, loc, plan.packB, q, plan.b, plan.nr, valid, sk,
+                          firstPair,
+                          [&](Value x, Value k) -> SmallVector<Value> {
+                            Value c = im.add(col, x), kk = im.add(ivK, k);
+                            return t ? SmallVector<Value>{c, kk}
+                                     : SmallVector<Value>{kk, c};
+                          });
+    };
+    if (t)
+      scalarPack(w, im.c(0));
+    else
+      emitPackBPairsVectorized(b, loc, plan, q, col, ivK, w, sk, scalarPack);
     return;
   }
   if (!plan.p.transposeB) {
