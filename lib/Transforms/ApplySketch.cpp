@@ -371,12 +371,10 @@ void emitPackAPairsVectorized(OpBuilder &b, Location loc, const GemmPlan &plan,
     Value tile = vector::TransferReadOp::create(
         b, loc, VectorType::get({mr, chunkK}, bf16), plan.a,
         ValueRange{row, im.add(ivK, kk)}, pad, ArrayRef<bool>{true, true});
-    Value flat = vector::ShapeCastOp::create(
-        b, loc, VectorType::get({mr * chunkK}, bf16), tile);
-    Value words = vector::BitCastOp::create(
-        b, loc, VectorType::get({mr * kPackAChunk}, i32), flat);
-    Value m = vector::ShapeCastOp::create(
-        b, loc, VectorType::get({mr, kPackAChunk}, i32), words);
+    // Pairs become i32 words at once: x86 shuffles bf16 vectors through
+    // the stack, element by element.
+    Value m = vector::BitCastOp::create(
+        b, loc, VectorType::get({mr, kPackAChunk}, i32), tile);
     Value t = vector::TransposeOp::create(b, loc, m, ArrayRef<int64_t>{1, 0});
     Value out = vector::ShapeCastOp::create(
         b, loc, VectorType::get({kPackAChunk * mr}, i32), t);
@@ -414,7 +412,12 @@ void emitPackBPairsVectorized(OpBuilder &b, Location loc, const GemmPlan &plan,
                                           ValueRange{row, col}, pad,
                                           ArrayRef<bool>{true});
   };
+  // Interleaved as i16: x86 shuffles bf16 vectors through the stack,
+  // element by element.
+  auto i16Type = VectorType::get({plan.nr}, b.getI16Type());
   auto writePair = [&](Value lo, Value hi, Value kp) {
+    lo = vector::BitCastOp::create(b, loc, i16Type, lo);
+    hi = vector::BitCastOp::create(b, loc, i16Type, hi);
     Value both = vector::InterleaveOp::create(b, loc, lo, hi);
     Value v = vector::BitCastOp::create(b, loc, pairType, both);
     auto write = vector::TransferWriteOp::create(b, loc, v, plan.packB,
