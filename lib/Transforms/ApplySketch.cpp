@@ -161,6 +161,7 @@ struct GemmPlan {
   bool unpackedA = false;    ///< pack_a = "none": no packA, A read in place.
   bool unpackedB = false;    ///< pack_b = "none": no packB, B read in place.
   Value packAFlat;           ///< packA collapsed to one dimension.
+  Value packBFlat;           ///< packB collapsed (bf16 with B transposed).
   /// bf16: packA and packB hold i32 k pairs, [mc/mr][kc2][mr] and
   /// [nc/nr][kc2][nr] with kc2 = ceil(kc/2) (microkernel gemm_bf16).
   /// f16: converted to fp32 while packed (the fp32 microkernel).
@@ -337,20 +338,22 @@ void emitPackPairsScalar(
   memref::StoreOp::create(b, loc, pair, buffer, ValueRange{panel, kp, x});
 }
 
-/// Packs a row-major bf16 A panel into k pairs with vectors: A's two bf16
-/// of a pair are adjacent, so mr rows x 32 k values read as mr x 16 i32
-/// pairs, transposed like fp32 (emitPackAVectorized) and written as 16*mr
-/// contiguous pairs. Only whole panels (h == mr) and whole 32-value chunks
-/// are read as vectors (unmasked: see emitPackPairsScalar for why); the
-/// rest goes through the scalar packer.
-void emitPackAPairsVectorized(OpBuilder &b, Location loc, const GemmPlan &plan,
-                              Value p, Value row, Value ivK, Value h,
-                              Value sk,
-                              function_ref<void(Value, Value)> scalarPack) {
+/// Packs a bf16 panel whose k values run along the source's rows (A stored
+/// M x K, or B stored N x K as in x * W^T) into k pairs with vectors: a
+/// pair's two bf16 are adjacent, so `width` rows x 32 k values read as
+/// width x 16 i32 pairs, transposed like fp32 (emitPackAVectorized) and
+/// written as 16*width contiguous pairs into `flat` (the panel buffer
+/// collapsed). Only whole panels (h == width) and whole 32-value chunks are
+/// read as vectors (unmasked: see emitPackPairsScalar for why); the rest
+/// goes through the scalar packer.
+void emitPackRowPairsVectorized(OpBuilder &b, Location loc,
+                                const GemmPlan &plan, Value src, Value flat,
+                                int64_t mr, Value p, Value row, Value ivK,
+                                Value h, Value sk,
+                                function_ref<void(Value, Value)> scalarPack) {
   IndexMath im{b, loc};
   constexpr int64_t chunkK = 2 * kPackAChunk;
   Type bf16 = b.getBF16Type(), i32 = b.getI32Type();
-  int64_t mr = plan.mr;
   Value fullM = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, h,
                                       im.c(mr));
   auto ifOp = scf::IfOp::create(b, loc, fullM, /*withElseRegion=*/true);
@@ -369,7 +372,7 @@ void emitPackAPairsVectorized(OpBuilder &b, Location loc, const GemmPlan &plan,
     Value pad = arith::ConstantOp::create(
         b, loc, cast<TypedAttr>(b.getZeroAttr(bf16)));
     Value tile = vector::TransferReadOp::create(
-        b, loc, VectorType::get({mr, chunkK}, bf16), plan.a,
+        b, loc, VectorType::get({mr, chunkK}, bf16), src,
         ValueRange{row, im.add(ivK, kk)}, pad, ArrayRef<bool>{true, true});
     // Pairs become i32 words at once: x86 shuffles bf16 vectors through
     // the stack, element by element.
@@ -378,8 +381,7 @@ void emitPackAPairsVectorized(OpBuilder &b, Location loc, const GemmPlan &plan,
     Value t = vector::TransposeOp::create(b, loc, m, ArrayRef<int64_t>{1, 0});
     Value out = vector::ShapeCastOp::create(
         b, loc, VectorType::get({kPackAChunk * mr}, i32), t);
-    auto write = vector::TransferWriteOp::create(b, loc, out, plan.packAFlat,
-                                                 base);
+    auto write = vector::TransferWriteOp::create(b, loc, out, flat, base);
     write.setInBoundsAttr(b.getBoolArrayAttr({true}));
   }
   scalarPack(h, im.div(fullK, 2));
@@ -472,7 +474,8 @@ void emitPackA(OpBuilder &b, Location loc, const GemmPlan &plan, Value ivM,
     if (t)
       scalarPack(h, im.c(0));
     else
-      emitPackAPairsVectorized(b, loc, plan, p, row, ivK, h, sk, scalarPack);
+      emitPackRowPairsVectorized(b, loc, plan, plan.a, plan.packAFlat,
+                                 plan.mr, p, row, ivK, h, sk, scalarPack);
     return;
   }
   if (!plan.p.transposeA) {
@@ -526,7 +529,8 @@ void emitPackB(OpBuilder &b, Location loc, const GemmPlan &plan, Value ivN,
                           });
     };
     if (t)
-      scalarPack(w, im.c(0));
+      emitPackRowPairsVectorized(b, loc, plan, plan.b, plan.packBFlat,
+                                 plan.nr, q, col, ivK, w, sk, scalarPack);
     else
       emitPackBPairsVectorized(b, loc, plan, q, col, ivK, w, sk, scalarPack);
     return;
@@ -935,6 +939,10 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   if (plan.packA)
     plan.packAFlat = memref::CollapseShapeOp::create(
         rewriter, loc, plan.packA,
+        ArrayRef<ReassociationIndices>{ReassociationIndices{0, 1, 2}});
+  if (plan.packB && plan.bf16Pairs() && plan.p.transposeB)
+    plan.packBFlat = memref::CollapseShapeOp::create(
+        rewriter, loc, plan.packB,
         ArrayRef<ReassociationIndices>{ReassociationIndices{0, 1, 2}});
   rewriter.setInsertionPointAfter(outermost);
   if (plan.packA)

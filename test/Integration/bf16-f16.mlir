@@ -17,6 +17,8 @@
 // RUN: %gen_matmul 50 70 1001 --dtype bf16 | %{avx512} | %{run} | FileCheck %s
 // RUN: %gen_matmul 97 131 67 --dtype bf16 --transpose-a | %{avx512} | %{run} | FileCheck %s
 // RUN: %gen_matmul 97 131 67 --dtype bf16 --transpose-b | %{avx512} | %{run} | FileCheck %s
+// RUN: %gen_matmul 64 256 1001 --dtype bf16 --transpose-b | %{avx512} | %{run} | FileCheck %s
+// RUN: %gen_matmul 200 300 101 --dtype bf16 --transpose-a --transpose-b | tensorop-opt --tensorop-pipeline="target=x86-avx512 threads=2" | %{run} | FileCheck %s
 // RUN: %gen_matmul 33 65 45 --dtype bf16 --tensors | %{avx512} | %{run} | FileCheck %s
 // RUN: %gen_matmul 97 131 67 --dtype bf16 --dynamic=mnk | %{avx512} | %{run} | FileCheck %s
 // RUN: %gen_matmul 200 300 101 --dtype bf16 | tensorop-opt --tensorop-pipeline="target=x86-avx512 threads=2" | %{run} | FileCheck %s
