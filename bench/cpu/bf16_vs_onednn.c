@@ -8,7 +8,9 @@
 // ROUND_SECONDS of back-to-back calls, warm caches; median and best per call.
 //
 //   clang -O2 bf16_vs_onednn.c gemm.o -ldnnl -lm
-//   ./a.out M N K        (gemm.o defines void gemm(A, B, C) for that shape)
+//   ./a.out M N K [bt]   (gemm.o defines void gemm(A, B, C) for that shape;
+//                         with bt, B is stored N x K as in x * W^T, and
+//                         oneDNN's weights get the matching "ba" layout)
 #include <dnnl.h>
 #include <math.h>
 #include <stdint.h>
@@ -84,10 +86,11 @@ static int cmpDouble(const void *a, const void *b) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 4) {
-    fprintf(stderr, "usage: %s M N K\n", argv[0]);
+  if (argc != 4 && !(argc == 5 && strcmp(argv[4], "bt") == 0)) {
+    fprintf(stderr, "usage: %s M N K [bt]\n", argv[0]);
     return 2;
   }
+  int bt = argc == 5;
   M = atol(argv[1]);
   N = atol(argv[2]);
   K = atol(argv[3]);
@@ -106,8 +109,9 @@ int main(int argc, char **argv) {
     for (long k = 0; k < K; ++k) {
       double a = Ad[i * K + k];
       for (long j = 0; j < N; ++j) {
-        R[i * N + j] += a * Bd[k * N + j];
-        S[i * N + j] += fabs(a * Bd[k * N + j]);
+        double b = bt ? Bd[j * K + k] : Bd[k * N + j];
+        R[i * N + j] += a * b;
+        S[i * N + j] += fabs(a * b);
       }
     }
 
@@ -118,7 +122,8 @@ int main(int argc, char **argv) {
   dnnl_dims_t ad = {M, K}, bd = {K, N}, cd = {M, N};
   dnnl_memory_desc_t aMd, bMd, cMd;
   CHECK(dnnl_memory_desc_init_by_tag(&aMd, 2, ad, dnnl_bf16, dnnl_ab));
-  CHECK(dnnl_memory_desc_init_by_tag(&bMd, 2, bd, dnnl_bf16, dnnl_ab));
+  CHECK(dnnl_memory_desc_init_by_tag(&bMd, 2, bd, dnnl_bf16,
+                                     bt ? dnnl_ba : dnnl_ab));
   CHECK(dnnl_memory_desc_init_by_tag(&cMd, 2, cd, dnnl_f32, dnnl_ab));
   dnnl_matmul_desc_t md;
   CHECK(dnnl_matmul_desc_init(&md, &aMd, &bMd, NULL, &cMd));
@@ -177,7 +182,7 @@ int main(int argc, char **argv) {
   double flops = 2.0 * M * N * K;
   // M N K ours-median ours-best onednn-median onednn-best ratio(median)
   // max-error/bound(ours, oneDNN) oneDNN-implementation
-  printf("%ld %ld %ld %.1f %.1f %.1f %.1f %.2f %.2g %.2g %s\n", M, N, K,
+  printf("%ld %ld %ld%s %.1f %.1f %.1f %.1f %.2f %.2g %.2g %s\n", M, N, K, bt ? " bt" : "",
          flops / tOurs[ROUNDS / 2] / 1e9, flops / tOurs[0] / 1e9,
          flops / tTheirs[ROUNDS / 2] / 1e9, flops / tTheirs[0] / 1e9,
          tTheirs[ROUNDS / 2] / tOurs[ROUNDS / 2], rOurs, rTheirs, impl);
