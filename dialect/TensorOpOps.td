@@ -32,6 +32,10 @@ def TensorOp_UKernelOp : TensorOp_Op<"ukernel", [AttrSizedOperandSegments]> {
     from the tile's first row or column) and `residual` (the tile's view of
     R); tensorop-lower-ukernel writes their addresses into the block before
     the code runs.
+    For a bf16 GEMM (kernel `gemm_bf16`), A and B are i32 panels whose
+    elements each hold a bf16 k pair (low half first) and `kc` counts k
+    pairs: `C[r][j] += sum_{p < kc} A[2p][r] * B[2p][j] + A[2p+1][r] *
+    B[2p+1][j]`.
 
     The op carries the code an emitter script printed (`asm`, in the syntax
     named by `dialect`) with its LLVM inline-asm `constraints`; the seven

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""x86 fp32 GEMM microkernel emitter (AVX-512 zmm / AVX2+FMA ymm).
+"""x86 fp32 GEMM microkernel emitter (AVX-512 zmm / AVX2+FMA ymm; bf16 inputs with fp32 accumulation through AVX512_BF16).
 
 Reads a JSON spec, prints a JSON object describing an LLVM inline-asm block
 (or, with --format=function, a standalone AT&T .s file for testing).
@@ -65,7 +65,9 @@ MAX_TAP_A = 1 << 24
 
 HELP_EPILOG = r"""
 spec (JSON object, on stdin or --spec FILE):
-  kernel      "gemm_f32"                     required
+  kernel      "gemm_f32" | "gemm_bf16"       required; "gemm_bf16": bf16 A and B,
+                                             fp32 C, vdpbf16ps (AVX512_BF16);
+                                             avx512 only, packed A and B, taps 1
   isa         "avx512" | "avx2"              required
   mr          rows of the C tile (>= 1)      required
   nr          columns of the C tile          required; a multiple of 16 (avx512)
@@ -132,6 +134,14 @@ Kernel semantics (packed BLIS-style microkernel), operands $0..$6 =
   zero); m_rem <= 0 or n_rem <= 0 leaves C untouched.
   Pointers need only 4-byte alignment.
 
+"gemm_bf16" (vdpbf16ps, VNNI-style pairs along K): kc counts k PAIRS; the
+  32-bit element A(r,p) at a_panel + 4*(p*mr + r) holds the bf16 pair
+  (A(r,2p), A(r,2p+1)) (low half first), B(p,j) at b_panel + 4*(p*nr + j)
+  the pair (B(2p,j), B(2p+1,j)); C[r][j] += sum_{p<kc} A(r,2p)*B(2p,j) +
+  A(r,2p+1)*B(2p+1,j) in fp32.  An odd K is padded with a zero pair half by
+  the packing.  vdpbf16ps treats bf16 denormals as zero and flushes fp32
+  denormal results (it ignores MXCSR); products of two bf16 are exact in fp32.
+
 output (--format=json): {"name", "isa", "mr", "nr", "dialect": "att", "asm",
   "operands", "constraints", "clobbers", "vector_registers_used",
   "accumulators", "flops_per_k", "emitter", "emitter_version", "k_unroll",
@@ -162,8 +172,10 @@ class Kernel:
     def __init__(self, spec):
         check_known_fields(spec, SPEC_FIELDS)
         kernel = get_str(spec, "kernel")
-        if kernel != "gemm_f32":
-            raise SpecError("kernel", 'must be "gemm_f32", got "%s"' % kernel)
+        if kernel not in ("gemm_f32", "gemm_bf16"):
+            raise SpecError("kernel", 'must be "gemm_f32" or "gemm_bf16", got "%s"'
+                            % kernel)
+        self.bf16 = kernel == "gemm_bf16"
         self.isa = get_choice(spec, "isa", ("avx512", "avx2"))
         self.mr = get_int(spec, "mr", lo=1, hi=4096)
         self.nr = get_int(spec, "nr", lo=1, hi=1 << 16)
@@ -187,6 +199,11 @@ class Kernel:
         # "store" (C = A*B) serves a GEMM whose one K block covers all of K:
         # the zero fill of C and reading it back are saved.
         self.store = get_choice(spec, "c_update", ("add", "store"), "add") == "store"
+        if self.bf16:
+            self._check_bf16()
+        # The multiply-accumulate of one k step: fp32 FMA, or two bf16
+        # products per 32-bit lane (same operand forms, m32bcst included).
+        self.fma = "vdpbf16ps" if self.bf16 else "vfmadd231ps"
         self.format = get_choice(spec, "format", ("json", "function"), "json")
         self.symbol = spec.get("symbol")
         if self.symbol is not None:
@@ -255,8 +272,8 @@ class Kernel:
         else:
             self.nbc = 0
         self.nacc = nacc * self.nsets
-        self.name = "x86_%s_f32_%dx%d_u%d_%s" % (self.isa, self.mr, self.nr, self.ku,
-                                                 self.broadcast)
+        self.name = "x86_%s_%s_%dx%d_u%d_%s" % (self.isa, "bf16" if self.bf16 else "f32",
+                                                self.mr, self.nr, self.ku, self.broadcast)
         if self.prefetch_b:
             self.name += "_pf%d" % self.prefetch_b
         if self.b_stride:
@@ -311,6 +328,23 @@ class Kernel:
         # mostly disp32 anyway; a bias would only move them.
         self.bias_b = 0 if self.b_stride else _bias(b_max, p["n_vec"])
 
+    def _check_bf16(self):
+        """vdpbf16ps is an AVX-512 instruction; its pair layout exists only
+        in the packed panels."""
+        if self.isa != "avx512":
+            raise SpecError("isa", 'kernel "gemm_bf16" needs isa "avx512" '
+                            "(vdpbf16ps, AVX512_BF16), got \"%s\"" % self.isa)
+        for field, value in (("a_stride_bytes", self.a_stride),
+                             ("b_stride_bytes", self.b_stride)):
+            if value:
+                raise SpecError(field, 'kernel "gemm_bf16" reads packed k-pair '
+                                "panels only (0), got %d" % value)
+        if self.taps > 1:
+            raise SpecError("taps", 'kernel "gemm_bf16" has no taps, got %d' % self.taps)
+        if self.epilogue_steps:
+            raise SpecError("epilogue", 'kernel "gemm_bf16" has no epilogue yet '
+                            "(the fp32 kernel applies epilogues)")
+
     # ---------------------------------------------------------------- K loop
     def _b_lines(self):
         """Byte offsets of the cache lines of one k-row of the B panel."""
@@ -347,7 +381,7 @@ class Kernel:
             for r in range(rows):
                 src = _mem(aoff + r * self.a_row, A) + "{1to16}"
                 for v in range(nv):
-                    w.ins("vfmadd231ps %s, %s, %s" % (src, self.breg[v], accs[r][v]))
+                    w.ins("%s %s, %s, %s" % (self.fma, src, self.breg[v], accs[r][v]))
                 for off in pf_by_row[r]:
                     w.ins("prefetcht0 %s" % _mem(off, B))
             return
@@ -362,8 +396,8 @@ class Kernel:
             if nbc == 2 and r + 1 < rows:
                 bcast(r + 1)  # one row ahead into the other broadcast register
             for v in range(nv):
-                w.ins("vfmadd231ps %s, %s, %s" % (self.breg[v], self.bc[r % nbc],
-                                                  accs[r][v]))
+                w.ins("%s %s, %s, %s" % (self.fma, self.breg[v], self.bc[r % nbc],
+                                         accs[r][v]))
             for off in pf_by_row[r]:
                 w.ins("prefetcht0 %s" % _mem(off, B))
             if nbc == 1 and r + 1 < rows:
@@ -595,8 +629,9 @@ class Kernel:
     # --------------------------------------------------------------- output
     def asm(self):
         w = AsmWriter()
-        w.comment("%s: %s x %s fp32 tile, k_unroll %d, %s broadcast"
-                  % (self.name, self.mr, self.nr, self.ku, self.broadcast))
+        w.comment("%s: %s x %s fp32 tile%s, k_unroll %d, %s broadcast"
+                  % (self.name, self.mr, self.nr,
+                     " (bf16 k pairs)" if self.bf16 else "", self.ku, self.broadcast))
         # nothing to do (C untouched) when kc <= 0, m_rem <= 0 or n_rem <= 0;
         # "store" writes the zero tile when kc <= 0
         for op in (MREM, NREM) if self.store else (KC, MREM, NREM):
@@ -664,7 +699,8 @@ class Kernel:
             "clobbers": clobbers,
             "vector_registers_used": self.nvec_used,
             "accumulators": self.nacc,
-            "flops_per_k": 2 * self.mr * self.nr,
+            # per step of kc (a k pair for gemm_bf16)
+            "flops_per_k": (4 if self.bf16 else 2) * self.mr * self.nr,
             "emitter": EMITTER,
             "emitter_version": EMITTER_VERSION,
             "k_unroll": self.ku,
@@ -676,6 +712,8 @@ class Kernel:
         # Only "store" kernels say so: accumulating answers stay as they were.
         if self.store:
             out["c_update"] = "store"
+        if self.bf16:
+            out["kernel"] = "gemm_bf16"
         # Only multi-tap kernels say so: GEMM answers stay as they were.
         if self.taps > 1:
             out["taps"] = self.taps

@@ -73,6 +73,9 @@ try:
         config.available_features.add("host-avx512")
     if " avx2" in flags and " fma" in flags:
         config.available_features.add("host-avx2")
+    # vdpbf16ps: the bf16 GEMM microkernel.
+    if " avx512_bf16" in flags:
+        config.available_features.add("host-avx512-bf16")
 except OSError:
     pass
 # Threaded kernels (sketch threads > 1) call LLVM's OpenMP runtime.

@@ -130,10 +130,13 @@ public:
     for (const CacheLevel &level : t.caches)
       if (level.level == 3)
         l3 /= std::max<int64_t>(1, level.sharedByCores);
-    const int64_t bytes = 4;
+    // Bytes of one packed k value: bf16 panels hold k pairs in 4 bytes (kc
+    // even, so no pair straddles two K tiles); f16 is packed as fp32.
+    const bool bf16 = p.input == GemmInputType::BF16;
+    const int64_t bytes = bf16 ? 2 : 4;
     // kc: the A micro-panel takes at most a quarter of L1.
     int64_t kcTarget = std::clamp<int64_t>(l1 / 4 / (c.mr * bytes), 64, 512);
-    c.kc = balancedTile(p.k, kcTarget, 1);
+    c.kc = balancedTile(p.k, kcTarget, bf16 ? 2 : 1);
     // nc: the packed B block takes at most half of L2.
     int64_t ncTarget = l2 / 2 / (c.kc * bytes);
     c.nc = std::min(balancedTile(p.n, ncTarget, c.nr), roundUp(p.n, c.nr));

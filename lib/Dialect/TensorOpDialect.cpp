@@ -457,12 +457,15 @@ LogicalResult GpuSketchAttr::verify(
 //===----------------------------------------------------------------------===//
 
 LogicalResult UKernelOp::verify() {
-  auto isF32 = [](Type t) {
-    return cast<MemRefType>(t).getElementType().isF32();
+  auto elem = [](Value v) {
+    return cast<MemRefType>(v.getType()).getElementType();
   };
-  if (!isF32(getA().getType()) || !isF32(getB().getType()) ||
-      !isF32(getC().getType()))
-    return emitOpError("operands must be f32 memrefs");
+  // A and B: fp32, or i32 elements that each hold a bf16 k pair.
+  bool pairs = elem(getA()).isInteger(32) && elem(getB()).isInteger(32);
+  if (!(pairs || (elem(getA()).isF32() && elem(getB()).isF32())) ||
+      !elem(getC()).isF32())
+    return emitOpError("operands must be f32 memrefs (A and B may be i32 "
+                       "memrefs of bf16 k pairs)");
   auto cType = cast<MemRefType>(getC().getType());
   if (cType.getRank() != 2)
     return emitOpError("C must be a rank-2 memref, got ") << cType;

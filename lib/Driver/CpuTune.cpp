@@ -222,6 +222,7 @@ public:
   match(mlir::ModuleOp module, StringRef input) override {
     std::vector<GemmProblem> problems;
     std::set<std::string> signatures;
+    std::string lowPrecisionSkipped;
     module.walk([&](mlir::linalg::MatmulOp op) {
       std::string reason;
       mlir::FailureOr<GemmProblem> p = matchSupportedMatmul(op, reason);
@@ -234,11 +235,23 @@ public:
                            "not tuned yet)";
         return;
       }
+      // Candidates are built and verified as fp32 GEMMs: a bf16/f16 one
+      // would be measured on the wrong kernel and recorded under its name.
+      if (p->input != GemmInputType::F32) {
+        lowPrecisionSkipped = std::string(gemmInputTypeName(p->input)) +
+                              " GEMMs are not tuned yet; the builtin "
+                              "advisor chooses their sketch";
+        op.emitRemark() << "tensorop tune: skipped (" << lowPrecisionSkipped
+                        << ")";
+        return;
+      }
       if (signatures.insert(opSignature(*p)).second)
         problems.push_back(*p);
     });
     if (problems.empty())
-      return createStringError("no supported GEMM in " + input);
+      return createStringError(
+          "no supported GEMM in " + input +
+          (lowPrecisionSkipped.empty() ? "" : " (" + lowPrecisionSkipped + ")"));
     for (const GemmProblem &p : problems)
       if (std::string tooBig = checkGemmBufferBudget(p.m, p.n, p.k);
           !tooBig.empty())

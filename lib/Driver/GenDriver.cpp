@@ -184,6 +184,11 @@ int tensorop::generateKernel(const GenOptions &options) {
   if (!op)
     return fail(toString(op.takeError()));
   std::unique_ptr<Backend> backend = Backend::forTarget(r.target);
+  // On CPUs, bf16/f16 inputs accumulate into an fp32 C unless the request
+  // names another output (which CpuBackend::prepare refuses by name).
+  if (backend->family() == "cpu" && op->requestedOutType.empty() &&
+      (op->dtype == "bf16" || op->dtype == "f16"))
+    op->requestedOutType = "f32";
   GenJob job{options, r, *op, options.name.empty() ? op->defaultName
                                                    : options.name};
   if (std::string why = reservedKernelName(job.name); !why.empty())

@@ -111,5 +111,5 @@ std::string Operator::moduleSource(StringRef name, Placement placement,
                                                outType(), dtype, sketch);
   if (!epilogue.empty())
     return epilogueGemmModuleSource(name, m, n, k, epilogue);
-  return mlir::tensorop::gemmModuleSource(name, m, n, k, sketch);
+  return mlir::tensorop::gemmModuleSource(name, m, n, k, inType(), sketch);
 }

@@ -47,6 +47,27 @@ func.func @{0}(%A: memref<{1}x{3}xf32>, %B: memref<{3}x{2}xf32>, %C: memref<{1}x
       .str();
 }
 
+std::string mlir::tensorop::gemmModuleSource(llvm::StringRef name, int64_t m,
+                                             int64_t n, int64_t k,
+                                             llvm::StringRef inputType,
+                                             llvm::StringRef sketch) {
+  if (inputType == "f32")
+    return gemmModuleSource(name, m, n, k, sketch);
+  std::string attr =
+      sketch.empty() ? "" : (" {tensorop.sketch = " + sketch + "}").str();
+  return llvm::formatv(R"mlir(
+func.func @{0}(%A: memref<{1}x{3}x{5}>, %B: memref<{3}x{2}x{5}>, %C: memref<{1}x{2}xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<{1}x{2}xf32>)
+  linalg.matmul ins(%A, %B : memref<{1}x{3}x{5}>, memref<{3}x{2}x{5}>)
+                outs(%C : memref<{1}x{2}xf32>){4}
+  return
+}
+)mlir",
+                       name, m, n, k, attr, inputType)
+      .str();
+}
+
 void mlir::tensorop::registerJitDialects(DialectRegistry &registry) {
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);

@@ -199,6 +199,18 @@ mlir::tensorop::parseTargetHints(llvm::StringRef text, llvm::StringRef target,
     h.embeddedBroadcast = bc->getBoolean("embedded_full_rate").value_or(false);
   }
 
+  // Optional: the bf16 dot product (vdpbf16ps) the bf16 GEMM kernel needs.
+  // A target without it refuses bf16 GEMMs (MatmulSupport.cpp).
+  if (const Object *bf16 = r.obj(*root, "bf16_dot")) {
+    if (llvm::Error e = r.str(*bf16, "instruction", "bf16_dot.",
+                              h.bf16DotInstruction))
+      return std::move(e);
+    if (llvm::Error e = r.str(*bf16, "feature", "bf16_dot.", h.bf16DotFeature))
+      return std::move(e);
+    if (llvm::Error e = r.str(*bf16, "cpus", "bf16_dot.", h.bf16DotCpus))
+      return std::move(e);
+  }
+
   const llvm::json::Array *caches = root->getArray("caches");
   if (!caches || caches->empty())
     return r.fail("caches", "is missing or empty");

@@ -218,6 +218,14 @@ struct AnnotateSketchPass
                         << "); lowered by the upstream pipeline";
         continue;
       }
+      // A bf16 GEMM on a target without the bf16 dot product is the
+      // request's error, not a reason to fall back to the upstream loops.
+      std::string typeError;
+      if (failed(checkInputTypeOnTarget(*problem, *hints, target == "host",
+                                        typeError))) {
+        mm.emitError() << "tensorop: " << typeError;
+        return signalPassFailure();
+      }
       if (fromConv.contains(mm))
         problem->aRowsInPlace = !problem->transposeA;
       if (problem->isDynamic()) {

@@ -109,6 +109,20 @@ Value subview1D(OpBuilder &b, Location loc, Value source, OpFoldResult offset,
                                    ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
 }
 
+/// `v` (a scalar or vector of f16) extended to f32; f32 values as they are.
+/// f16 inputs are converted once, when packed (F16C's vcvtph2ps where the
+/// target has it), so the fp32 microkernel runs on them.
+Value convertToF32(OpBuilder &b, Location loc, Value v) {
+  Type elem = getElementTypeOrSelf(v.getType());
+  if (elem.isF32())
+    return v;
+  Type f32 = b.getF32Type();
+  Type type = f32;
+  if (auto vec = dyn_cast<VectorType>(v.getType()))
+    type = vec.clone(f32);
+  return arith::ExtFOp::create(b, loc, type, v);
+}
+
 /// dst = transpose(src) as a linalg.generic whose loops run along src's rows
 /// (the contiguous direction of the source), so the lowered loop reads
 /// unit-stride; linalg.transpose would iterate over dst and read with a
@@ -124,7 +138,26 @@ void emitTransposeCopy(OpBuilder &b, Location loc, Value src, Value dst) {
       ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
                                     utils::IteratorType::parallel},
       [](OpBuilder &nb, Location nloc, ValueRange args) {
-        linalg::YieldOp::create(nb, nloc, args[0]);
+        linalg::YieldOp::create(nb, nloc, convertToF32(nb, nloc, args[0]));
+      });
+}
+
+/// dst = src, converting f16 to f32 on the way (a linalg.copy when the
+/// element types agree).
+void emitCopy(OpBuilder &b, Location loc, Value src, Value dst) {
+  if (cast<MemRefType>(src.getType()).getElementType() ==
+      cast<MemRefType>(dst.getType()).getElementType()) {
+    linalg::CopyOp::create(b, loc, src, dst);
+    return;
+  }
+  MLIRContext *ctx = b.getContext();
+  AffineMap id = AffineMap::getMultiDimIdentityMap(2, ctx);
+  linalg::GenericOp::create(
+      b, loc, ValueRange{src}, ValueRange{dst}, ArrayRef<AffineMap>{id, id},
+      ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
+                                    utils::IteratorType::parallel},
+      [](OpBuilder &nb, Location nloc, ValueRange args) {
+        linalg::YieldOp::create(nb, nloc, convertToF32(nb, nloc, args[0]));
       });
 }
 
@@ -149,6 +182,11 @@ struct GemmPlan {
   /// With a tail kernel: the columns before the last, narrower register
   /// block, and that block's columns (N = tailFrom + tailCols).
   int64_t tailFrom = 0, tailCols = 0;
+  Value packBFlat;           ///< packB collapsed (bf16 with B transposed).
+  /// bf16: packA and packB hold i32 k pairs, [mc/mr][kc2][mr] and
+  /// [nc/nr][kc2][nr] with kc2 = ceil(kc/2) (microkernel gemm_bf16).
+  /// f16: converted to fp32 while packed (the fp32 microkernel).
+  bool bf16Pairs() const { return p.input == GemmInputType::BF16; }
   SmallVector<scf::ForOp> loops; ///< Cache-tile loops, outermost first.
   SmallVector<unsigned> loopOfDim; ///< m, n, k -> index into `loops`.
 };
@@ -163,7 +201,8 @@ Value maskedRead(OpBuilder &b, Location loc, VectorType type, Value source,
   auto srcType = cast<MemRefType>(source.getType());
   Value mask = vector::CreateMaskOp::create(
       b, loc, VectorType::get(type.getShape(), b.getI1Type()), maskSizes);
-  Value pad = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  Value pad = arith::ConstantOp::create(
+      b, loc, cast<TypedAttr>(b.getZeroAttr(srcType.getElementType())));
   AffineMap map = vector::getTransferMinorIdentityMap(srcType, type);
   SmallVector<bool> inBounds(type.getRank(), false);
   return vector::TransferReadOp::create(
@@ -193,11 +232,13 @@ void emitPackAVectorized(OpBuilder &b, Location loc, const GemmPlan &plan,
   Value kk = kLoop.getInductionVar();
   Value kl = im.min(im.c(kPackAChunk), im.sub(sk, kk));
   Type f32 = b.getF32Type();
-  auto tileType = VectorType::get({plan.mr, kPackAChunk}, f32);
+  Type srcElem = cast<MemRefType>(plan.a.getType()).getElementType();
+  auto tileType = VectorType::get({plan.mr, kPackAChunk}, srcElem);
   auto flatType = VectorType::get({kPackAChunk * plan.mr}, f32);
   // Panel p, row kk of the flat [mc/mr][kc][mr] buffer.
   Value base = im.mul(im.add(im.mul(p, plan.kc), kk), plan.mr);
   auto transposeFlat = [&](Value tile) -> Value {
+    tile = convertToF32(b, loc, tile);
     Value t =
         vector::TransposeOp::create(b, loc, tile, ArrayRef<int64_t>{1, 0});
     return vector::ShapeCastOp::create(b, loc, flatType, t);
@@ -213,7 +254,8 @@ void emitPackAVectorized(OpBuilder &b, Location loc, const GemmPlan &plan,
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
-    Value pad = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+    Value pad = arith::ConstantOp::create(
+        b, loc, cast<TypedAttr>(b.getZeroAttr(srcElem)));
     Value tile = vector::TransferReadOp::create(
         b, loc, tileType, plan.a, ValueRange{row, im.add(ivK, kk)}, pad,
         ArrayRef<bool>{true, true});
@@ -233,7 +275,8 @@ void emitPackAVectorized(OpBuilder &b, Location loc, const GemmPlan &plan,
 void emitPackBVectorized(OpBuilder &b, Location loc, const GemmPlan &plan,
                          Value q, Value col, Value ivK, Value w, Value sk) {
   IndexMath im{b, loc};
-  auto type = VectorType::get({plan.nr}, b.getF32Type());
+  Type srcElem = cast<MemRefType>(plan.b.getType()).getElementType();
+  auto type = VectorType::get({plan.nr}, srcElem);
   // Full panels (w == nr) read without a mask. The masked read must also
   // check the row's bounds, and where B's width is not a constant (one
   // thread's column chunk) the x86 code for that mask, rebuilt for every
@@ -252,15 +295,174 @@ void emitPackBVectorized(OpBuilder &b, Location loc, const GemmPlan &plan,
     if (masked) {
       v = maskedRead(b, loc, type, plan.b, {row, col}, {w});
     } else {
-      Value pad = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+      Value pad = arith::ConstantOp::create(
+          b, loc, cast<TypedAttr>(b.getZeroAttr(srcElem)));
       v = vector::TransferReadOp::create(b, loc, type, plan.b,
                                          ValueRange{row, col}, pad,
                                          ArrayRef<bool>{true});
     }
+    v = convertToF32(b, loc, v);
     auto write = vector::TransferWriteOp::create(b, loc, v, plan.packB,
                                                  ValueRange{q, k, im.c(0)});
     write.setInBoundsAttr(b.getBoolArrayAttr({true}));
   }
+}
+
+/// Packs one panel of a bf16 block into k pairs, element by element (any
+/// operand layout; edges): panel[kp][x] = src(x, 2kp) | src(x, 2kp+1) << 16
+/// as i32 (the low half first, as vdpbf16ps reads it), for pairs kp from
+/// `firstPair` on, x < `width`; zero for x >= `valid` and for k >= sk (an
+/// odd K's last pair). `at(x, k)` gives the source indices of element (x, k)
+/// of the block. bf16 values are only loaded and bitcast to i16: x86
+/// without AVX512_BF16 legalizes bf16 vector selects and masked loads
+/// through fp32 and a __truncsfbf2 libcall, which a generated object must
+/// not need.
+void emitPackPairsScalar(
+    OpBuilder &b, Location loc, Value buffer, Value panel, Value src,
+    int64_t width, Value valid, Value sk, Value firstPair,
+    function_ref<SmallVector<Value>(Value x, Value k)> at) {
+  IndexMath im{b, loc};
+  Type i16 = b.getI16Type(), i32 = b.getI32Type();
+  auto pairLoop = scf::ForOp::create(b, loc, firstPair, im.ceilDiv(sk, 2),
+                                     im.c(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(pairLoop.getBody());
+  Value kp = pairLoop.getInductionVar();
+  auto xLoop = scf::ForOp::create(b, loc, im.c(0), im.c(width), im.c(1));
+  b.setInsertionPointToStart(xLoop.getBody());
+  Value x = xLoop.getInductionVar();
+  Value xIn =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, valid);
+  auto half = [&](Value k) -> Value {
+    Value kIn =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, k, sk);
+    Value in = arith::AndIOp::create(b, loc, xIn, kIn);
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{i32}, in,
+                                  /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    Value v = memref::LoadOp::create(b, loc, src, at(x, k));
+    Value bits = arith::BitcastOp::create(b, loc, i16, v);
+    scf::YieldOp::create(b, loc,
+                         ValueRange{arith::ExtUIOp::create(b, loc, i32, bits)});
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(b, loc, ValueRange{arith::ConstantOp::create(
+                                     b, loc, b.getI32IntegerAttr(0))});
+    return ifOp.getResult(0);
+  };
+  Value k0 = im.mul(kp, 2);
+  Value lo = half(k0);
+  Value hi = half(im.add(k0, im.c(1)));
+  Value sixteen = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(16));
+  Value pair = arith::OrIOp::create(
+      b, loc, lo, arith::ShLIOp::create(b, loc, hi, sixteen));
+  memref::StoreOp::create(b, loc, pair, buffer, ValueRange{panel, kp, x});
+}
+
+/// Packs a bf16 panel whose k values run along the source's rows (A stored
+/// M x K, or B stored N x K as in x * W^T) into k pairs with vectors: a
+/// pair's two bf16 are adjacent, so `width` rows x 32 k values read as
+/// width x 16 i32 pairs, transposed like fp32 (emitPackAVectorized) and
+/// written as 16*width contiguous pairs into `flat` (the panel buffer
+/// collapsed). Only whole panels (h == width) and whole 32-value chunks are
+/// read as vectors (unmasked: see emitPackPairsScalar for why); the rest
+/// goes through the scalar packer.
+void emitPackRowPairsVectorized(OpBuilder &b, Location loc,
+                                const GemmPlan &plan, Value src, Value flat,
+                                int64_t mr, Value p, Value row, Value ivK,
+                                Value h, Value sk,
+                                function_ref<void(Value, Value)> scalarPack) {
+  IndexMath im{b, loc};
+  constexpr int64_t chunkK = 2 * kPackAChunk;
+  Type bf16 = b.getBF16Type(), i32 = b.getI32Type();
+  Value fullM = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, h,
+                                      im.c(mr));
+  auto ifOp = scf::IfOp::create(b, loc, fullM, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  scalarPack(h, im.c(0));
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  Value fullK = im.mul(im.div(sk, chunkK), chunkK);
+  auto kLoop = scf::ForOp::create(b, loc, im.c(0), fullK, im.c(chunkK));
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(kLoop.getBody());
+    Value kk = kLoop.getInductionVar();
+    Value base =
+        im.mul(im.add(im.mul(p, (plan.kc + 1) / 2), im.div(kk, 2)), mr);
+    Value pad = arith::ConstantOp::create(
+        b, loc, cast<TypedAttr>(b.getZeroAttr(bf16)));
+    Value tile = vector::TransferReadOp::create(
+        b, loc, VectorType::get({mr, chunkK}, bf16), src,
+        ValueRange{row, im.add(ivK, kk)}, pad, ArrayRef<bool>{true, true});
+    // Pairs become i32 words at once: x86 shuffles bf16 vectors through
+    // the stack, element by element.
+    Value m = vector::BitCastOp::create(
+        b, loc, VectorType::get({mr, kPackAChunk}, i32), tile);
+    Value t = vector::TransposeOp::create(b, loc, m, ArrayRef<int64_t>{1, 0});
+    Value out = vector::ShapeCastOp::create(
+        b, loc, VectorType::get({kPackAChunk * mr}, i32), t);
+    auto write = vector::TransferWriteOp::create(b, loc, out, flat, base);
+    write.setInBoundsAttr(b.getBoolArrayAttr({true}));
+  }
+  scalarPack(h, im.div(fullK, 2));
+}
+
+/// Packs a row-major bf16 B panel into k pairs with vectors: rows 2kp and
+/// 2kp+1 (nr columns each) interleaved into nr pairs; an odd K's last pair
+/// takes zeros for its second row. Whole panels (w == nr) only, read
+/// unmasked; edge panels go through the scalar packer.
+void emitPackBPairsVectorized(OpBuilder &b, Location loc, const GemmPlan &plan,
+                              Value q, Value col, Value ivK, Value w,
+                              Value sk,
+                              function_ref<void(Value, Value)> scalarPack) {
+  IndexMath im{b, loc};
+  Type bf16 = b.getBF16Type(), i32 = b.getI32Type();
+  auto type = VectorType::get({plan.nr}, bf16);
+  auto pairType = VectorType::get({plan.nr}, i32);
+  Value pairs = im.div(sk, 2);
+  Value full = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, w,
+                                     im.c(plan.nr));
+  auto ifOp = scf::IfOp::create(b, loc, full, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  scalarPack(w, im.c(0));
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  auto readRow = [&](Value row) -> Value {
+    Value pad = arith::ConstantOp::create(
+        b, loc, cast<TypedAttr>(b.getZeroAttr(bf16)));
+    return vector::TransferReadOp::create(b, loc, type, plan.b,
+                                          ValueRange{row, col}, pad,
+                                          ArrayRef<bool>{true});
+  };
+  // Interleaved as i16: x86 shuffles bf16 vectors through the stack,
+  // element by element.
+  auto i16Type = VectorType::get({plan.nr}, b.getI16Type());
+  auto writePair = [&](Value lo, Value hi, Value kp) {
+    lo = vector::BitCastOp::create(b, loc, i16Type, lo);
+    hi = vector::BitCastOp::create(b, loc, i16Type, hi);
+    Value both = vector::InterleaveOp::create(b, loc, lo, hi);
+    Value v = vector::BitCastOp::create(b, loc, pairType, both);
+    auto write = vector::TransferWriteOp::create(b, loc, v, plan.packB,
+                                                 ValueRange{q, kp, im.c(0)});
+    write.setInBoundsAttr(b.getBoolArrayAttr({true}));
+  };
+  auto kLoop = scf::ForOp::create(b, loc, im.c(0), pairs, im.c(1));
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(kLoop.getBody());
+    Value kp = kLoop.getInductionVar();
+    Value row = im.add(ivK, im.mul(kp, 2));
+    writePair(readRow(row), readRow(im.add(row, im.c(1))), kp);
+  }
+  // Odd K: the last row pairs with zeros.
+  Value odd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                    im.mul(pairs, 2), sk);
+  auto tail = scf::IfOp::create(b, loc, odd, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(tail.thenBlock());
+  Value zeros = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(type, b.getZeroAttr(bf16)));
+  writePair(readRow(im.add(ivK, im.sub(sk, im.c(1)))), zeros, pairs);
 }
 
 /// Packs the A block at (ivM, ivK) into packA: panel p holds rows
@@ -279,6 +481,24 @@ void emitPackA(OpBuilder &b, Location loc, const GemmPlan &plan, Value ivM,
   Value i0 = im.mul(p, plan.mr);
   Value h = im.min(im.c(plan.mr), im.sub(sm, i0));
   Value row = im.add(ivM, i0);
+  if (plan.bf16Pairs()) {
+    bool t = plan.p.transposeA;
+    auto scalarPack = [&](Value valid, Value firstPair) {
+      emitPackPairsScalar(b, loc, plan.packA, p, plan.a, plan.mr, valid, sk,
+                          firstPair,
+                          [&](Value x, Value k) -> SmallVector<Value> {
+                            Value r = im.add(row, x), kk = im.add(ivK, k);
+                            return t ? SmallVector<Value>{kk, r}
+                                     : SmallVector<Value>{r, kk};
+                          });
+    };
+    if (t)
+      scalarPack(h, im.c(0));
+    else
+      emitPackRowPairsVectorized(b, loc, plan, plan.a, plan.packAFlat,
+                                 plan.mr, p, row, ivK, h, sk, scalarPack);
+    return;
+  }
   if (!plan.p.transposeA) {
     emitPackAVectorized(b, loc, plan, p, row, ivK, h, sk);
     return;
@@ -289,7 +509,7 @@ void emitPackA(OpBuilder &b, Location loc, const GemmPlan &plan, Value ivM,
   if (plan.p.transposeA) {
     // A is stored K x M: rows of the panel are already contiguous.
     Value src = subview2D(b, loc, plan.a, {ivK, row}, {sk, h});
-    linalg::CopyOp::create(b, loc, src, dst);
+    emitCopy(b, loc, src, dst);
   } else {
     Value src = subview2D(b, loc, plan.a, {row, ivK}, {h, sk});
     emitTransposeCopy(b, loc, src, dst);
@@ -318,6 +538,24 @@ void emitPackB(OpBuilder &b, Location loc, const GemmPlan &plan, Value ivN,
   Value j0 = im.mul(q, plan.nr);
   Value w = im.min(im.c(plan.nr), im.sub(sn, j0));
   Value col = im.add(ivN, j0);
+  if (plan.bf16Pairs()) {
+    bool t = plan.p.transposeB;
+    auto scalarPack = [&](Value valid, Value firstPair) {
+      emitPackPairsScalar(b, loc, plan.packB, q, plan.b, plan.nr, valid, sk,
+                          firstPair,
+                          [&](Value x, Value k) -> SmallVector<Value> {
+                            Value c = im.add(col, x), kk = im.add(ivK, k);
+                            return t ? SmallVector<Value>{c, kk}
+                                     : SmallVector<Value>{kk, c};
+                          });
+    };
+    if (t)
+      emitPackRowPairsVectorized(b, loc, plan, plan.b, plan.packBFlat,
+                                 plan.nr, q, col, ivK, w, sk, scalarPack);
+    else
+      emitPackBPairsVectorized(b, loc, plan, q, col, ivK, w, sk, scalarPack);
+    return;
+  }
   if (!plan.p.transposeB) {
     emitPackBVectorized(b, loc, plan, q, col, ivK, w, sk);
     return;
@@ -331,7 +569,7 @@ void emitPackB(OpBuilder &b, Location loc, const GemmPlan &plan, Value ivN,
     emitTransposeCopy(b, loc, src, dst);
   } else {
     Value src = subview2D(b, loc, plan.b, {ivK, col}, {sk, w});
-    linalg::CopyOp::create(b, loc, src, dst);
+    emitCopy(b, loc, src, dst);
   }
   Value pad = im.sub(im.c(plan.nr), w);
   Value padView = subview2D(b, loc, plan.packB, {q, b.getIndexAttr(0), w},
@@ -350,6 +588,9 @@ void emitUKernelCall(OpBuilder &b, Location loc, const GemmPlan &plan,
   Value zero = im.c(0);
   Value cTile = inner.getDpsInitOperand(0)->get();
   Value aTile = inner.getDpsInputOperand(0)->get();
+  // Rows of the packed panels: k values, or k pairs for bf16.
+  int64_t panelRows = plan.bf16Pairs() ? (plan.kc + 1) / 2 : plan.kc;
+  Value kSteps = plan.bf16Pairs() ? im.ceilDiv(sk, 2) : sk;
   Value aPanel;
   if (plan.unpackedA) {
     // The tile's own rows of A from row i; the code reads m_rem of them.
@@ -358,7 +599,8 @@ void emitUKernelCall(OpBuilder &b, Location loc, const GemmPlan &plan,
     aPanel = subview2D(
         b, loc, plan.packA,
         {im.div(i, plan.mr), b.getIndexAttr(0), b.getIndexAttr(0)},
-        {b.getIndexAttr(1), b.getIndexAttr(plan.kc), b.getIndexAttr(plan.mr)});
+        {b.getIndexAttr(1), b.getIndexAttr(panelRows),
+         b.getIndexAttr(plan.mr)});
   }
   Value bPanel;
   if (plan.unpackedB) {
@@ -369,13 +611,14 @@ void emitUKernelCall(OpBuilder &b, Location loc, const GemmPlan &plan,
     bPanel = subview2D(
         b, loc, plan.packB, {im.div(j, plan.nr), b.getIndexAttr(0),
                              b.getIndexAttr(0)},
-        {b.getIndexAttr(1), b.getIndexAttr(plan.kc), b.getIndexAttr(plan.nr)});
+        {b.getIndexAttr(1), b.getIndexAttr(panelRows),
+         b.getIndexAttr(plan.nr)});
   }
   Value cBlock = subview2D(b, loc, cTile, {i, j}, {mRem, nRem});
   auto call = [&](const EmittedKernel &k, Value block, Value bias,
                   Value residual) {
     UKernelOp::create(b, loc, b.getStringAttr(k.name), aPanel, bPanel, cBlock,
-                      sk, mRem, nRem, block, bias, residual,
+                      kSteps, mRem, nRem, block, bias, residual,
                       b.getStringAttr(k.asmText),
                       b.getStringAttr(k.constraints),
                       b.getStringAttr(k.dialect), b.getI64IntegerAttr(plan.mr),
@@ -690,7 +933,16 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
 
   // Unpacked B is read row by row in place: rows must run along N with
   // unit column stride, and the row stride is compiled into the code.
-  bool unpackedB = sketch.getPackB() == "none";
+  // bf16 and f16 operands are always packed: into k pairs, or to fp32.
+  bool lowPrecision = problem->input != GemmInputType::F32;
+  for (auto [name, pack] : {std::make_pair("a", sketch.getPackA()),
+                            std::make_pair("b", sketch.getPackB())})
+    if (lowPrecision && pack == "none")
+      op.emitRemark() << "tensorop: sketch pack_" << name
+                      << " \"none\" reads fp32 rows in place; this GEMM's "
+                      << gemmInputTypeName(problem->input)
+                      << " operands are packed instead";
+  bool unpackedB = sketch.getPackB() == "none" && !lowPrecision;
   int64_t ldbBytes = 0;
   if (unpackedB) {
     if (problem->transposeB)
@@ -705,7 +957,7 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   }
 
   // Unpacked A likewise: rows along K with unit stride, a static row stride.
-  bool unpackedA = sketch.getPackA() == "none";
+  bool unpackedA = sketch.getPackA() == "none" && !lowPrecision;
   int64_t ldaBytes = 0;
   if (unpackedA) {
     if (problem->transposeA)
@@ -747,11 +999,23 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   llvm::Expected<TargetHints> hints = loadTargetHints(target.getName());
   if (!hints)
     return op.emitError() << llvm::toString(hints.takeError());
+  std::string typeError;
+  if (failed(checkInputTypeOnTarget(*problem, *hints, /*host=*/false,
+                                    typeError)))
+    return op.emitError() << "tensorop: " << typeError;
   EmitterRequest request = ukernelEmitterRequest(
       sketch, *hints, unpackedA ? ldaBytes : 0, unpackedB ? ldbBytes : 0,
       emitterDir, emitterTimeout);
   if (storeC)
     request.spec["c_update"] = "store";
+  if (problem->input == GemmInputType::BF16) {
+    request.spec["kernel"] = "gemm_bf16";
+    // A k pair must not straddle two K tiles: only the last may be odd.
+    if (sketch.getKc() % 2 && (problem->dynamicK || sketch.getKc() < problem->k))
+      return op.emitError() << "tensorop: a bf16 GEMM needs an even kc (its "
+                               "k pairs must not straddle K tiles), got kc="
+                            << sketch.getKc();
+  }
   llvm::Expected<EmittedKernel> kernel = runEmitter(request);
   if (!kernel)
     return op.emitError() << llvm::toString(kernel.takeError());
@@ -893,16 +1157,21 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   scf::ForOp outermost = plan.loops.front();
   outermost->setAttr(kSketchAttrName, sketch);
   rewriter.setInsertionPoint(outermost);
-  Type f32 = rewriter.getF32Type();
+  // fp32 panels (f16 converted while packed), or i32 bf16 k pairs.
+  Type panelElem = plan.bf16Pairs() ? Type(rewriter.getI32Type())
+                                    : Type(rewriter.getF32Type());
+  int64_t panelRows = plan.bf16Pairs() ? (plan.kc + 1) / 2 : plan.kc;
   IntegerAttr align = rewriter.getI64IntegerAttr(64);
   if (!plan.unpackedA)
     plan.packA = memref::AllocOp::create(
         rewriter, loc,
-        MemRefType::get({plan.mc / plan.mr, plan.kc, plan.mr}, f32), align);
+        MemRefType::get({plan.mc / plan.mr, panelRows, plan.mr}, panelElem),
+        align);
   if (!plan.unpackedB)
     plan.packB = memref::AllocOp::create(
         rewriter, loc,
-        MemRefType::get({plan.nc / plan.nr, plan.kc, plan.nr}, f32), align);
+        MemRefType::get({plan.nc / plan.nr, panelRows, plan.nr}, panelElem),
+        align);
   // In a thread's chunk, the buffers carry the sketch too: canonicalize
   // folds a loop nest's single-iteration outer loop (and its attribute)
   // away, while the buffers last until the OpenMP team is sized
@@ -919,6 +1188,10 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   if (plan.packA)
     plan.packAFlat = memref::CollapseShapeOp::create(
         rewriter, loc, plan.packA,
+        ArrayRef<ReassociationIndices>{ReassociationIndices{0, 1, 2}});
+  if (plan.packB && plan.bf16Pairs() && plan.p.transposeB)
+    plan.packBFlat = memref::CollapseShapeOp::create(
+        rewriter, loc, plan.packB,
         ArrayRef<ReassociationIndices>{ReassociationIndices{0, 1, 2}});
   rewriter.setInsertionPointAfter(outermost);
   if (plan.packA)

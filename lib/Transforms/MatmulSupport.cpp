@@ -3,6 +3,7 @@
 #include "tensorop/Transforms/MatmulSupport.h"
 
 #include "mlir/IR/AffineExpr.h"
+#include "llvm/TargetParser/Host.h"
 
 using namespace mlir;
 using namespace mlir::tensorop;
@@ -27,17 +28,22 @@ mlir::tensorop::matchSupportedMatmul(linalg::MatmulOp op, std::string &reason) {
     reason = "operands are not ranked tensors or memrefs";
     return failure();
   }
-  if (!a.getElementType().isF32() || !b.getElementType().isF32() ||
-      !c.getElementType().isF32()) {
+  GemmProblem p;
+  Type inputType = a.getElementType();
+  if (inputType.isBF16())
+    p.input = GemmInputType::BF16;
+  else if (inputType.isF16())
+    p.input = GemmInputType::F16;
+  if ((!inputType.isF32() && p.input == GemmInputType::F32) ||
+      b.getElementType() != inputType || !c.getElementType().isF32()) {
     llvm::raw_string_ostream os(reason);
-    os << "element types other than f32 are not supported on CPU targets "
-          "yet (got "
+    os << "element types other than f32 x f32 -> f32, bf16 x bf16 -> f32 "
+          "and f16 x f16 -> f32 are not supported on CPU targets yet (got "
        << a.getElementType() << " x " << b.getElementType() << " -> "
        << c.getElementType() << ")";
     return failure();
   }
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  GemmProblem p;
   // d0 = m, d1 = n, d2 = k.
   if (isDimPair(maps[0], 0, 2))
     p.transposeA = false;
@@ -59,7 +65,9 @@ mlir::tensorop::matchSupportedMatmul(linalg::MatmulOp op, std::string &reason) {
     reason = "the indexing map of C is not (m, n)";
     return failure();
   }
-  p.aRowsInPlace = !p.transposeA && inPlaceRowStride(a).has_value();
+  // bf16 and f16 operands are always packed (into k pairs, or to fp32).
+  p.aRowsInPlace = !p.transposeA && p.input == GemmInputType::F32 &&
+                   inPlaceRowStride(a).has_value();
   // Each extent from whichever operand has it static.
   auto extent = [](int64_t x, int64_t y) {
     return ShapedType::isDynamic(x) ? y : x;
@@ -131,8 +139,42 @@ std::optional<int64_t> mlir::tensorop::inPlaceRowStride(Type type,
   return strides[0];
 }
 
+LogicalResult mlir::tensorop::checkInputTypeOnTarget(const GemmProblem &p,
+                                                    const TargetHints &hints,
+                                                    bool host,
+                                                    std::string &error) {
+  if (p.input == GemmInputType::F32)
+    return success();
+  if (hints.isa != "avx512" && hints.isa != "avx2") {
+    error = std::string(gemmInputTypeName(p.input)) +
+            " GEMMs are built for x86 targets only (x86-avx512 for bf16; "
+            "x86-avx512 or x86-avx2 for f16), not '" +
+            hints.name + "'";
+    return failure();
+  }
+  if (p.input != GemmInputType::BF16)
+    return success();
+  if (!hints.hasBf16Dot()) {
+    error = "bf16 GEMMs need a bf16 dot product with fp32 accumulation "
+            "(AVX512_BF16's vdpbf16ps); target '" +
+            hints.name + "' has none (" + hints.path +
+            " lists no bf16_dot); use target=x86-avx512 on a CPU with "
+            "avx512bf16";
+    return failure();
+  }
+  if (host && !llvm::sys::getHostCPUFeatures().lookup(hints.bf16DotFeature)) {
+    error = "bf16 GEMMs need " + hints.bf16DotInstruction + " (" +
+            hints.bf16DotFeature + "), which this CPU (" +
+            llvm::sys::getHostCPUName().str() +
+            ") lacks; CPUs that have it: " + hints.bf16DotCpus;
+    return failure();
+  }
+  return success();
+}
+
 std::string mlir::tensorop::opSignature(const GemmProblem &p) {
-  return "gemm f32 m=" + std::to_string(p.m) + " n=" + std::to_string(p.n) +
+  return "gemm " + std::string(gemmInputTypeName(p.input)) +
+         " m=" + std::to_string(p.m) + " n=" + std::to_string(p.n) +
          " k=" + std::to_string(p.k) + " ta=" + (p.transposeA ? "1" : "0") +
          " tb=" + (p.transposeB ? "1" : "0");
 }

@@ -43,7 +43,7 @@ func.func @dynamic_gemm(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?
 }
 
 func.func @f64_gemm(%A: memref<3x4xf64>, %B: memref<4x5xf64>, %C: memref<3x5xf64>) {
-  // expected-remark @+1 {{tensorop: not handled (element types other than f32 are not supported on CPU targets yet (got f64 x f64 -> f64)); lowered by the upstream pipeline}}
+  // expected-remark @+1 {{tensorop: not handled (element types other than f32 x f32 -> f32, bf16 x bf16 -> f32 and f16 x f16 -> f32 are not supported on CPU targets yet (got f64 x f64 -> f64)); lowered by the upstream pipeline}}
   linalg.matmul ins(%A, %B : memref<3x4xf64>, memref<4x5xf64>) outs(%C : memref<3x5xf64>)
   return
 }

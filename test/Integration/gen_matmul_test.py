@@ -16,6 +16,11 @@ With --b-guard-page, @gemm gets a copy of B that ends exactly at a 4 KiB page
 boundary followed by a PROT_NONE page (mprotect), so a kernel that reads past
 the last element of B crashes instead of passing. --a-guard-page does the
 same for A (both may be given).
+
+With --dtype bf16 or f16, A and B hold the seeded values rounded to that
+type (C stays f32, the accumulation fp32); the f64 reference reads the same
+rounded values, whose products are exact in fp32, so the bound is the fp32
+one above.
 """
 import argparse
 
@@ -42,7 +47,12 @@ def main():
                     help="B ends at a page boundary followed by an inaccessible page")
     ap.add_argument("--a-guard-page", action="store_true",
                     help="A ends at a page boundary followed by an inaccessible page")
+    ap.add_argument("--dtype", choices=["f32", "bf16", "f16"], default="f32",
+                    help="element type of A and B (C is f32)")
     a = ap.parse_args()
+    if (a.a_guard_page or a.b_guard_page) and a.dtype != "f32":
+        ap.error("--a-guard-page and --b-guard-page work on f32 operands only")
+    dt = a.dtype
     if (a.a_guard_page or a.b_guard_page) and a.tensors:
         ap.error("--a-guard-page and --b-guard-page work on memrefs only")
     if a.dynamic and (a.a_guard_page or a.b_guard_page or a.sketch):
@@ -59,8 +69,8 @@ def main():
     attr = f" {{tensorop.sketch = {a.sketch}}}" if a.sketch else ""
     if a.size_hint:
         attr = f" {{tensorop.size_hint = array<i64: {a.size_hint}>}}"
-    at = f"{ashape[0]}x{ashape[1]}xf32"
-    bt = f"{bshape[0]}x{bshape[1]}xf32"
+    at = f"{ashape[0]}x{ashape[1]}x{dt}"
+    bt = f"{bshape[0]}x{bshape[1]}x{dt}"
     ct = f"{m}x{n}xf32"
     def guarded(name, shape, ty):
         """A and B as @gemm sees them: with a guard page, a view whose last
@@ -89,11 +99,11 @@ def main():
   memref.dealloc %{n}buf : {buf}"""
         return gty, setup, teardown
 
-    def dyn(shape_letters):
+    def dyn(shape_letters, ty="f32"):
         return "x".join("?" if l in a.dynamic else str({"m": m, "n": n, "k": k}[l])
-                        for l in shape_letters) + "xf32"
-    dat = dyn("km" if a.transpose_a else "mk")
-    dbt = dyn("nk" if a.transpose_b else "kn")
+                        for l in shape_letters) + "x" + ty
+    dat = dyn("km" if a.transpose_a else "mk", dt)
+    dbt = dyn("nk" if a.transpose_b else "kn", dt)
     dct = dyn("mn")
     gat, gbt = at, bt
     guard_setup = guard_teardown = ""
@@ -168,11 +178,15 @@ func.func @gemm(%A: memref<{gat}>, %B: memref<{gbt}>, %C: memref<{ct}>) {{
     %t8 = arith.mulf %t7, %inv32768 : f32
     %v = arith.subf %t8, %f1 : f32"""
 
-    def fill(name, rows, cols, salt):
+    def fill(name, rows, cols, salt, ty="f32"):
+        store = f"memref.store %v, %{name}[%i, %j] : memref<{rows}x{cols}xf32>"
+        if ty != "f32":
+            store = (f"%vt = arith.truncf %v : f32 to {ty}\n    "
+                     f"memref.store %vt, %{name}[%i, %j] : memref<{rows}x{cols}x{ty}>")
         return f"""
   scf.for %i = %c0 to %c{rows} step %c1 {{
    scf.for %j = %c0 to %c{cols} step %c1 {{{gen('%i', '%j', salt)}
-    memref.store %v, %{name}[%i, %j] : memref<{rows}x{cols}xf32>
+    {store}
    }}
   }}"""
 
@@ -204,8 +218,8 @@ func.func @main() {{
   %A = memref.alloc() : memref<{at}>
   %B = memref.alloc() : memref<{bt}>
   %C = memref.alloc() : memref<{ct}>
-{fill('A', ashape[0], ashape[1], 1)}
-{fill('B', bshape[0], bshape[1], 2)}
+{fill('A', ashape[0], ashape[1], 1, dt)}
+{fill('B', bshape[0], bshape[1], 2, dt)}
 {fill('C', m, n, 3)}
   // R = C0 + A*B and S = |C0| + |A||B| in f64, before @gemm overwrites C.
   %R = memref.alloc() : memref<{m}x{n}xf64>
@@ -218,8 +232,8 @@ func.func @main() {{
     %acc:2 = scf.for %kk = %c0 to %c{k} step %c1 iter_args(%r = %c0d, %s = %c0a) -> (f64, f64) {{
      %av = memref.load {aload} : memref<{at}>
      %bv = memref.load {bload} : memref<{bt}>
-     %ad = arith.extf %av : f32 to f64
-     %bd = arith.extf %bv : f32 to f64
+     %ad = arith.extf %av : {dt} to f64
+     %bd = arith.extf %bv : {dt} to f64
      %p = arith.mulf %ad, %bd : f64
      %pa = math.absf %p : f64
      %r2 = arith.addf %r, %p : f64
@@ -270,7 +284,7 @@ func.func @main() {{
   memref.dealloc %S : memref<{m}x{n}xf64>
   return
 }}"""
-    print(f"// gemm {m}x{n}x{k} values={a.values} seed={a.seed} "
+    print(f"// gemm {m}x{n}x{k}{' ' + dt if dt != 'f32' else ''} values={a.values} seed={a.seed} "
           f"transpose_a={a.transpose_a} transpose_b={a.transpose_b} tensors={a.tensors}")
     print(gemm)
     if a.a_guard_page or a.b_guard_page:

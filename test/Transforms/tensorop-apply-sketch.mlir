@@ -498,7 +498,7 @@ func.func @tensors(%A: tensor<50x37xf32>, %B: tensor<37x70xf32>, %C: tensor<50x7
 
 // A sketch on a matmul the pass cannot handle is an error, not a silent skip.
 func.func @f64_with_sketch(%A: memref<8x8xf64>, %B: memref<8x16xf64>, %C: memref<8x16xf64>) {
-  // expected-error @+1 {{cannot apply the tensorop sketch: element types other than f32 are not supported on CPU targets yet (got f64 x f64 -> f64)}}
+  // expected-error @+1 {{cannot apply the tensorop sketch: element types other than f32 x f32 -> f32, bf16 x bf16 -> f32 and f16 x f16 -> f32 are not supported on CPU targets yet (got f64 x f64 -> f64)}}
   linalg.matmul {tensorop.sketch = #tensorop.sketch<mc = 12, nc = 32, kc = 8, mr = 6, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test">}
     ins(%A, %B : memref<8x8xf64>, memref<8x16xf64>) outs(%C : memref<8x16xf64>)
   return

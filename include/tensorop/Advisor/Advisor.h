@@ -24,9 +24,22 @@ class MLIRContext;
 namespace tensorop {
 class SketchAttr;
 
+/// Element type of a GEMM's A and B; C and the accumulation are fp32.
+enum class GemmInputType { F32, BF16, F16 };
+
+/// "f32", "bf16", "f16".
+inline const char *gemmInputTypeName(GemmInputType t) {
+  return t == GemmInputType::BF16 ? "bf16"
+         : t == GemmInputType::F16 ? "f16"
+                                   : "f32";
+}
+
 /// A static fp32 GEMM C[M][N] += op(A)[M][K] * op(B)[K][N].
 struct GemmProblem {
   int64_t m = 0, n = 0, k = 0;
+  /// bf16 or f16 A and B (fp32 C): bf16 through the bf16 dot-product
+  /// microkernel on k pairs, f16 converted to fp32 when packed.
+  GemmInputType input = GemmInputType::F32;
   bool transposeA = false; ///< A is stored K x M.
   bool transposeB = false; ///< B is stored N x K.
   /// A is a memref whose rows the microkernel can read in place (unit

@@ -44,6 +44,12 @@ struct JitGemm {
 std::string gemmModuleSource(llvm::StringRef name, int64_t m, int64_t n,
                              int64_t k, llvm::StringRef sketch = "");
 
+/// The same with `inputType` ("f32", "bf16" or "f16") A and B and an fp32
+/// C (CPU targets accumulate bf16/f16 inputs into fp32).
+std::string gemmModuleSource(llvm::StringRef name, int64_t m, int64_t n,
+                             int64_t k, llvm::StringRef inputType,
+                             llvm::StringRef sketch);
+
 /// Registers what the pipeline and the JIT translation need.
 void registerJitDialects(DialectRegistry &registry);
 

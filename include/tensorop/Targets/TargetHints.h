@@ -41,6 +41,11 @@ struct TargetHints {
   std::vector<CacheLevel> caches;
   int64_t cores = 1;
   double peakGflopsF32PerCore = 0;
+  /// The bf16 pair dot product with fp32 accumulation ("vdpbf16ps"), the
+  /// CPU feature that has it ("avx512bf16") and which CPUs do; empty where
+  /// the target has none (bf16 GEMMs are refused there).
+  std::string bf16DotInstruction, bf16DotFeature, bf16DotCpus;
+  bool hasBf16Dot() const { return !bf16DotInstruction.empty(); }
 
   int64_t f32Lanes() const { return vectorBits / 32; }
   /// Size in bytes of the data cache at `level`, or 0 if unknown.

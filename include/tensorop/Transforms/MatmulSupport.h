@@ -33,6 +33,13 @@ constexpr int64_t kMaxInPlaceRowStrideBytes = int64_t(1) << 24;
 /// other type (tensors included), with what it would need in `why`.
 std::optional<int64_t> inPlaceRowStride(Type type, std::string *why = nullptr);
 
+/// Whether the target builds a GEMM with `p`'s input type: bf16 needs the
+/// hints' bf16 dot product (and, with `host`, this CPU's feature for it);
+/// bf16 and f16 are built for x86 targets only. The error says why not.
+LogicalResult checkInputTypeOnTarget(const GemmProblem &p,
+                                     const TargetHints &hints, bool host,
+                                     std::string &error);
+
 /// The identity of a GEMM in the tuning database, e.g.
 /// "gemm f32 m=97 n=131 k=67 ta=0 tb=0".
 std::string opSignature(const GemmProblem &p);

@@ -1,0 +1,32 @@
+//===- CpuGemmLowp.h - Verify a bf16/f16-input GEMM on this CPU -*- C++ -*-===//
+//
+// The checks of shared/MEASURE.md for a GEMM whose A and B are bf16 or f16
+// (16-bit storage) and whose C is fp32: the inputs are rounded to the 16-bit
+// type first and the fp64 reference is computed from the rounded values, so
+// the bound is fp32 accumulation's (products of two bf16 or two f16 values
+// are exact in fp32).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSOROP_VERIFY_CPUGEMMLOWP_H
+#define TENSOROP_VERIFY_CPUGEMMLOWP_H
+
+#include "tensorop/Verify/CpuGemm.h"
+#include "tensorop/Verify/Numerics.h"
+
+namespace tensorop {
+
+/// void NAME(const uint16_t *A, const uint16_t *B, float *C): bf16 or f16
+/// bits in, C = A*B in fp32 (overwritten), row-major.
+using GemmFn16 = void (*)(const uint16_t *A, const uint16_t *B, float *C);
+
+/// Runs `fn` on small integers (exact; `exactMismatches`) and on seeded
+/// values in [-1, 1) rounded to `input` (`before`), each with a NaN-filled
+/// C, against the fp64 reference of the rounded inputs. Nothing is timed.
+GemmComparison verifyLowPrecisionGemm(GemmFn16 fn, int64_t m, int64_t n,
+                                      int64_t k, uint64_t seed,
+                                      ElementType input);
+
+} // namespace tensorop
+
+#endif // TENSOROP_VERIFY_CPUGEMMLOWP_H

@@ -1,0 +1,71 @@
+//===- CpuGemmLowp.cpp - Verify a bf16/f16-input GEMM on this CPU ---------===//
+
+#include "tensorop/Verify/CpuGemmLowp.h"
+
+#include <vector>
+
+using namespace tensorop;
+
+namespace {
+/// Rounds each value of `x` to `type`: its bits go to `bits`, the rounded
+/// value back to `x` (what the reference reads).
+void roundTo(ElementType type, float *x, std::vector<uint16_t> &bits) {
+  for (size_t i = 0; i < bits.size(); ++i) {
+    bits[i] = type == ElementType::BF16 ? floatToBf16(x[i]) : floatToHalf(x[i]);
+    x[i] = type == ElementType::BF16 ? bf16ToFloat(bits[i])
+                                     : halfToFloat(bits[i]);
+  }
+}
+} // namespace
+
+GemmComparison tensorop::verifyLowPrecisionGemm(GemmFn16 fn, int64_t m,
+                                                int64_t n, int64_t k,
+                                                uint64_t seed,
+                                                ElementType input) {
+  GemmComparison r;
+  r.error = checkGemmBufferBudget(m, n, k);
+  if (!r.error.empty())
+    return r;
+  if (input != ElementType::BF16 && input != ElementType::F16) {
+    r.error = std::string("verifyLowPrecisionGemm takes bf16 or f16 inputs, "
+                          "not ") +
+              elementTypeName(input);
+    return r;
+  }
+  AlignedBuffer a(m * k), b(k * n), c(m * n);
+  std::vector<uint16_t> a16, b16;
+  if (!a.ok() || !b.ok() || !c.ok()) {
+    r.error = "cannot allocate the buffers to verify the GEMM";
+    return r;
+  }
+  a16.resize(a.size);
+  b16.resize(b.size);
+  auto run = [&](GemmReference &ref) {
+    roundTo(input, a.data, a16);
+    roundTo(input, b.data, b16);
+    ref = computeReference(a.data, b.data, m, n, k);
+    if (!ref.ok())
+      return false;
+    fillNaN(c.data, c.size);
+    fn(a16.data(), b16.data(), c.data);
+    return true;
+  };
+  GemmReference exact, ref;
+  // Small integers in [-4, 4]: exact in bf16 and f16, and every product and
+  // partial sum is exact in fp32.
+  fillSmallIntegers(a.data, a.size, 7, seed);
+  fillSmallIntegers(b.data, b.size, 5, seed * 3);
+  if (!run(exact)) {
+    r.error = "cannot allocate the fp64 reference";
+    return r;
+  }
+  r.exactMismatches = countExactMismatches(c.data, exact.values);
+  fillRandom(a.data, a.size, seed);
+  fillRandom(b.data, b.size, seed + 1);
+  if (!run(ref)) {
+    r.error = "cannot allocate the fp64 reference";
+    return r;
+  }
+  r.before = checkResult(c.data, ref);
+  return r;
+}
