@@ -26,9 +26,9 @@ const std::vector<Case> &cases() {
     for (llvm::StringRef name : supportedGpuTargets()) {
       GpuTarget t = fuzz::fixture(loadGpuTarget(name));
       for (GpuGemmProblem p :
-           {GpuGemmProblem{4096, 4096, 4096, "bf16", "bf16", "bf16", false},
-            GpuGemmProblem{1000, 1000, 512, "f16", "f32", "f16", false},
-            GpuGemmProblem{97, 131, 64, "f32", "f32", "tf32", false}}) {
+           {GpuGemmProblem{4096, 4096, 4096, "bf16", "bf16", "bf16", false, std::nullopt},
+            GpuGemmProblem{1000, 1000, 512, "f16", "f32", "f16", false, std::nullopt},
+            GpuGemmProblem{97, 131, 64, "f32", "f32", "tf32", false, std::nullopt}}) {
         llvm::Expected<GpuSketchChoice> b = proposeGpuSketch(p, t);
         if (!b) {
           llvm::consumeError(b.takeError());
