@@ -5,6 +5,7 @@
 #include "tensorop/Advisor/Request.h"
 #include "tensorop/GPU/GpuGen.h"
 #include "tensorop/Runtime/ConvModule.h"
+#include "tensorop/Runtime/GemmEntryPoints.h"
 #include "tensorop/Runtime/JitGemm.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -30,6 +31,10 @@ Expected<Operator> Operator::fromRequest(const mlir::tensorop::OpRequest &r) {
   op.m = r.m;
   op.n = r.n;
   op.k = r.k;
+  op.transposeA = r.transposeA;
+  op.transposeB = r.transposeB;
+  op.batched = r.batched;
+  op.batchCount = r.batchCount;
   op.dtype = r.dtype;
   op.requestedOutType = r.cType;
   op.requestText = r.text;
@@ -104,4 +109,20 @@ std::string Operator::moduleSource(StringRef name, Placement placement,
     return mlir::tensorop::gpuGemmModuleSource(name, m, n, k, inType(),
                                                outType(), dtype, sketch);
   return mlir::tensorop::gemmModuleSource(name, m, n, k, sketch);
+}
+
+std::string Operator::cpuEntryPointsSource(StringRef name,
+                                           StringRef sketch) const {
+  if (kind == OpKind::Conv2D)
+    return moduleSource(name, Placement::Host, sketch);
+  mlir::tensorop::GemmEntryPointsSpec spec;
+  spec.name = name.str();
+  spec.m = m;
+  spec.n = n;
+  spec.k = k;
+  spec.transposeA = transposeA;
+  spec.transposeB = transposeB;
+  spec.batched = batched;
+  spec.sketch = sketch.str();
+  return mlir::tensorop::gemmEntryPointsSource(spec);
 }

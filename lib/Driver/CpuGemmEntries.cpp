@@ -1,0 +1,155 @@
+//===- CpuGemmEntries.cpp - gen's check of the BLAS-like entries ----------===//
+
+#include "CpuGemmEntries.h"
+
+#include "tensorop/Verify/GemmEntryCheck.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace llvm;
+using namespace tensorop;
+
+GemmEntriesCheck
+tensorop::checkGemmEntriesObject(const mlir::tensorop::LoadedObject &object,
+                                 StringRef name, const Operator &op,
+                                 unsigned seed, bool time) {
+  GemmEntriesCheck out;
+  GemmEntryPoints e;
+  std::string missing;
+  auto find = [&](StringRef suffix) -> void * {
+    Expected<void *> s = object.lookup((name + suffix).str());
+    if (!s) {
+      consumeError(s.takeError());
+      missing += (missing.empty() ? "" : ", ") + (name + suffix).str();
+      return nullptr;
+    }
+    return *s;
+  };
+  e.plain = reinterpret_cast<GemmPlainFn>(find(""));
+  e.ex = reinterpret_cast<GemmExFn>(find("_ex"));
+  e.exWs = reinterpret_cast<GemmExWsFn>(find("_ex_ws"));
+  e.workspaceSize = reinterpret_cast<GemmWorkspaceSizeFn>(find("_workspace_size"));
+  if (op.batched) {
+    e.batched = reinterpret_cast<GemmBatchedFn>(find("_batched"));
+    e.batchedWs = reinterpret_cast<GemmBatchedWsFn>(find("_batched_ws"));
+  }
+  if (!missing.empty()) {
+    out.error = "the object lacks " + missing;
+    return out;
+  }
+  GemmLayout layout{op.m, op.n, op.k, op.transposeA, op.transposeB};
+  GemmEntryCheck check = checkGemmEntryPoints(e, layout, op.batchCount, seed);
+  out.passed = check.passed();
+  json::Array cases;
+  std::string table = "| entry | call | max error / bound | failures | "
+                      "padding/guards changed |\n| --- | --- | --- | --- | "
+                      "--- |\n";
+  for (const GemmEntryCase &c : check.cases) {
+    cases.push_back(json::Object{{"entry", c.entry},
+                                 {"call", c.what},
+                                 {"max_error_ratio", c.check.maxRatio},
+                                 {"failures", c.check.failures()},
+                                 {"padding_changed", c.paddingChanged},
+                                 {"passed", c.ok()}});
+    table += formatv("| {0} | {1} | {2:E2} | {3} | {4} |\n", c.entry, c.what,
+                     c.check.maxRatio, c.check.failures(), c.paddingChanged)
+                 .str();
+  }
+  out.verification = json::Object{
+      {"performed", true},
+      {"reference", "OpenBLAS dgemm (fp64) with the same transposes, "
+                    "leading dimensions, alpha and beta"},
+      {"bound", "|C - R| <= 2*K*6e-8*(|alpha||A||B| + |beta||C|) + 6e-8*|R|"},
+      {"padding", "NaN with payload 0x7fc0dead, compared bit for bit"},
+      {"workspace_bytes", int64_t(check.workspaceBytes)},
+      {"cases", std::move(cases)},
+      {"passed", out.passed}};
+  out.summary = "entry points: " + check.summary() + " -> " +
+                (out.passed ? "passed" : "FAILED");
+  out.markdown = "### Entry points besides NAME\n\nEach call below ran on the "
+                 "shipped object against an fp64 reference; padding and "
+                 "guards hold a NaN pattern that must be left as it was.\n\n" +
+                 table + "\nResult: **" + (out.passed ? "passed" : "FAILED") +
+                 "**.\n\n";
+  if (time && out.passed) {
+    ExOverhead t = timeExAgainstPlain(e, layout, seed, 7, 0.1);
+    double gflop = op.flops() * 1e-9;
+    out.verification["ex_timing"] = json::Object{
+        {"method", "NAME and NAME_ex(alpha=1, beta=0, contiguous leading "
+                   "dimensions) alternating, 7 rounds, median, this "
+                   "process's threads"},
+        {"name_gflops_median", gflop / t.plainSeconds},
+        {"ex_gflops_median", gflop / t.exSeconds},
+        {"ex_over_name_time", t.exSeconds / t.plainSeconds}};
+    out.summary += formatv("\n  NAME_ex vs NAME (alpha=1 beta=0, median): "
+                           "{0:F1} vs {1:F1} GFLOP/s ({2:F3}x the time)",
+                           gflop / t.exSeconds, gflop / t.plainSeconds,
+                           t.exSeconds / t.plainSeconds)
+                       .str();
+    out.markdown += formatv("NAME_ex (alpha=1, beta=0, contiguous) against "
+                            "NAME, alternating, median of 7 rounds: {0:F1} "
+                            "vs {1:F1} GFLOP/s ({2:F3}x the time).\n\n",
+                            gflop / t.exSeconds, gflop / t.plainSeconds,
+                            t.exSeconds / t.plainSeconds)
+                        .str();
+  }
+  return out;
+}
+
+std::string tensorop::gemmEntriesHeader(const Operator &op, StringRef name) {
+  std::string opA = op.transposeA ? "A^T (A stored K x M, lda >= M)"
+                                  : "A (A stored M x K, lda >= K)";
+  std::string opB = op.transposeB ? "B^T (B stored N x K, ldb >= K)"
+                                  : "B (B stored K x N, ldb >= N)";
+  std::string text = formatv(R"(
+/* C = alpha * op(A) * op(B) + beta * C, row-major, leading dimensions in
+ * elements (the distance between the starts of two rows; the elements
+ * between a row's end and the next row's start are never read or written):
+ *   op(A) = {1}
+ *   op(B) = {2}
+ *   C is M x N with ldc >= N.
+ * BLAS semantics: beta = 0 -> C is not read (it may hold NaN); alpha = 0 ->
+ * A and B are not read. alpha != 1 scales a copy of B in the workspace.
+ * The leading dimensions are not checked: too small a value reads and
+ * writes the wrong elements.
+ * Allocation: {0}_ex allocates one workspace of {0}_workspace_size() bytes
+ * per call (malloc/free) and calls {0}_ex_ws; {0}_ex_ws allocates nothing:
+ * pass a buffer of {0}_workspace_size() bytes (any alignment; it is aligned
+ * inside). Each call uses only its own workspace and operands: concurrent
+ * calls are safe when they do not share a workspace or C.
+ */
+void {0}_ex(const float *A, long lda, const float *B, long ldb, float *C,
+            long ldc, float alpha, float beta);
+void {0}_ex_ws(const float *A, long lda, const float *B, long ldb, float *C,
+               long ldc, float alpha, float beta, void *workspace);
+/* Bytes of the workspace every _ws entry of this kernel needs. */
+size_t {0}_workspace_size(void);
+)",
+                             name, opA, opB)
+                         .str();
+  if (op.batched)
+    text += formatv(R"(
+/* batch independent GEMMs C_i = op(A_i) * op(B_i) (C_i overwritten), each
+ * operand contiguous as for {0}, matrix i at A + i*strideA, B + i*strideB,
+ * C + i*strideC (strides in elements, at least the matrix's size; what lies
+ * between two matrices is never read or written). batch = 0 does nothing.
+ * The batches run one after the other{1}. {0}_batched allocates one
+ * workspace per call; {0}_batched_ws takes the caller's ({0}_workspace_size()
+ * bytes) and allocates nothing.
+ */
+void {0}_batched(const float *A, const float *B, float *C, long batch,
+                 long strideA, long strideB, long strideC);
+void {0}_batched_ws(const float *A, const float *B, float *C, long batch,
+                    long strideA, long strideB, long strideC,
+                    void *workspace);
+)",
+                    name,
+                    op.batchCount
+                        ? formatv(" (the request's batch of {0} is the one "
+                                  "gen verified; any count works)",
+                                  op.batchCount)
+                              .str()
+                        : std::string())
+                .str();
+  return text;
+}
