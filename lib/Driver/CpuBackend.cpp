@@ -148,6 +148,8 @@ Expected<json::Array> verifyUnderQemu(const TargetHints &h, StringRef name,
     define("M", r.m);
     define("N", r.n);
     define("K", r.k);
+    define("TA", r.transposeA);
+    define("TB", r.transposeB);
   }
   std::string exe = (dir + "/" + name + ".check").str();
   std::string targetFlag =
@@ -162,18 +164,37 @@ Expected<json::Array> verifyUnderQemu(const TargetHints &h, StringRef name,
   for (std::string a : {harness, (dir + "/" + name + ".o").str(),
                         std::string("-lm"), std::string("-o"), exe})
     args.push_back(a);
-  SmallVector<StringRef> argRefs(args.begin(), args.end());
   std::string message;
   SmallString<128> log;
   sys::fs::createTemporaryFile("tensorop-cross", "log", log);
   FileRemover removeLog(log);
   std::optional<StringRef> redirects[] = {StringRef(""), StringRef(log),
                                           StringRef(log)};
-  if (sys::ExecuteAndWait(*clang, argRefs, std::nullopt, redirects, 120, 0,
-                          &message) != 0) {
+  auto link = [&](ArrayRef<std::string> linkArgs) -> Error {
+    SmallVector<StringRef> argRefs(linkArgs.begin(), linkArgs.end());
+    if (sys::ExecuteAndWait(*clang, argRefs, std::nullopt, redirects, 120, 0,
+                            &message) == 0)
+      return Error::success();
     auto out = MemoryBuffer::getFile(log);
     return createStringError("cannot link the verification program: " +
                              (out ? (*out)->getBuffer().str() : message));
+  };
+  if (Error e = link(args))
+    return e;
+  // A GEMM's other entries (NAME_ex, NAME_ex_ws, NAME_batched, ...): the
+  // second program, run after the first under each configuration.
+  std::string entriesExe;
+  if (!conv) {
+    entriesExe = (dir + "/" + name + ".entries-check").str();
+    std::vector<std::string> entriesArgs(args.begin(), args.end());
+    entriesArgs[entriesArgs.size() - 5] =
+        mlir::tensorop::dataPath("harness/gemm_entries_check.c");
+    entriesArgs.back() = entriesExe;
+    entriesArgs.push_back("-pthread");
+    if (r.batched)
+      entriesArgs.push_back("-DBATCHED");
+    if (Error e = link(entriesArgs))
+      return e;
   }
   std::vector<std::vector<std::string>> runs;
   if (riscv)
@@ -184,39 +205,52 @@ Expected<json::Array> verifyUnderQemu(const TargetHints &h, StringRef name,
   json::Array results;
   passed = true;
   for (auto &cpu : runs) {
-    std::vector<std::string> qargs = {*qemu};
-    qargs.insert(qargs.end(), cpu.begin(), cpu.end());
-    int rc;
-    std::string text;
-    if (sandboxed) {
-      // qemu-user passes the guest's system calls to this kernel: a
-      // model-written microkernel runs under it only in the sandbox.
-      qargs.push_back("/sandbox/check");
-      mlir::tensorop::SandboxOptions options;
-      options.timeoutSeconds = 600;
-      options.memoryBytes = gemmVerificationBytes(r.m, r.n, r.k) + (4ull << 30);
-      Expected<mlir::tensorop::SandboxResult> run =
-          mlir::tensorop::runSandboxedProgram(qargs, {{"check", exe}}, "",
-                                              options);
-      if (!run)
-        return run.takeError();
-      rc = run->exitCode;
-      text = run->stdoutText + run->stderrText;
-    } else {
-      qargs.push_back(exe);
-      SmallVector<StringRef> qrefs(qargs.begin(), qargs.end());
-      rc = sys::ExecuteAndWait(*qemu, qrefs, std::nullopt, redirects, 600, 0,
-                               &message);
-      auto out = MemoryBuffer::getFile(log);
-      text = out ? (*out)->getBuffer().str() : "";
+    // gemm_check.c's program, then (GEMMs) gemm_entries_check.c's.
+    for (const std::string &program : {exe, entriesExe}) {
+      if (program.empty())
+        continue;
+      const bool entries = program == entriesExe;
+      std::vector<std::string> qargs = {*qemu};
+      qargs.insert(qargs.end(), cpu.begin(), cpu.end());
+      int rc;
+      std::string text;
+      if (sandboxed) {
+        // qemu-user passes the guest's system calls to this kernel: a
+        // model-written microkernel runs under it only in the sandbox.
+        qargs.push_back("/sandbox/check");
+        mlir::tensorop::SandboxOptions options;
+        options.timeoutSeconds = 600;
+        options.memoryBytes =
+            gemmVerificationBytes(r.m, r.n, r.k) + (4ull << 30);
+        Expected<mlir::tensorop::SandboxResult> run =
+            mlir::tensorop::runSandboxedProgram(qargs, {{"check", program}},
+                                                "", options);
+        if (!run)
+          return run.takeError();
+        rc = run->exitCode;
+        text = run->stdoutText + run->stderrText;
+      } else {
+        qargs.push_back(program);
+        // The log holds the previous program's output: start it empty.
+        {
+          std::error_code ec;
+          raw_fd_ostream truncate(log, ec);
+        }
+        SmallVector<StringRef> qrefs(qargs.begin(), qargs.end());
+        rc = sys::ExecuteAndWait(*qemu, qrefs, std::nullopt, redirects, 600,
+                                 0, &message);
+        auto out = MemoryBuffer::getFile(log);
+        text = out ? (*out)->getBuffer().str() : "";
+      }
+      passed &= rc == 0;
+      results.push_back(json::Object{
+          {"runner", (qemuName + (cpu.empty() ? "" : " " + cpu[1]) +
+                      (sandboxed ? " (sandboxed)" : "") +
+                      (entries ? " (gemm_entries_check.c)" : ""))
+                         .str()},
+          {"exit", rc},
+          {"output", text}});
     }
-    passed &= rc == 0;
-    results.push_back(json::Object{
-        {"runner", (qemuName + (cpu.empty() ? "" : " " + cpu[1]) +
-                    (sandboxed ? " (sandboxed)" : ""))
-                       .str()},
-        {"exit", rc},
-        {"output", text}});
   }
   return results;
 }

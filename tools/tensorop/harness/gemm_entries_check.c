@@ -4,9 +4,14 @@
  * over a NaN C and alpha = 0 over NaN A and B, NAME_ex_ws with an unaligned
  * workspace and guard bytes, two threads calling at once, and (with
  * -DBATCHED) NAME_batched(_ws) with padded batch strides and batch = 0.
- * Built with -DNAME=... -DM= -DN= -DK= -DTA=0|1 -DTB=0|1 -DHEADER="x.h".
- * Prints counts that must all be 0. */
-#include HEADER
+ * Build: cc -DNAME=<name> -DM=.. -DN=.. -DK=.. [-DTA=1] [-DTB=1] [-DBATCHED]
+ * -I<dir> -pthread gemm_entries_check.c <name>.o -lm. Used by tensorop gen
+ * for cross targets (under qemu, next to gemm_check.c) and by the tests.
+ * Prints counts that must all be 0; exits 0 only then. */
+#define STR2(x) #x
+#define STR(x) STR2(x)
+#define HEADER(n) STR(n.h)
+#include HEADER(NAME)
 
 #include <math.h>
 #include <pthread.h>
@@ -15,6 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifndef TA
+#define TA 0
+#endif
+#ifndef TB
+#define TB 0
+#endif
 #define CAT2(a, b) a##b
 #define CAT(a, b) CAT2(a, b)
 #define EX CAT(NAME, _ex)
@@ -195,7 +206,21 @@ static void batchedCase(int ws, long batch, long pad) {
 }
 #endif
 
+/* NAME itself, contiguous in the request's layout. */
+static void plainCase(void) {
+  float *a = matrix(A_ROWS, A_COLS, A_COLS, 0);
+  float *b = matrix(B_ROWS, B_COLS, B_COLS, 0);
+  float *c = matrix(M, N, N, 1);
+  NAME(a, b, c);
+  long bad = check(a, A_COLS, b, B_COLS, c, c, N, 1, 0);
+  if (bad)
+    printf("NAME: %ld wrong\n", bad);
+  failures += bad;
+  free(a), free(b), free(c);
+}
+
 int main(void) {
+  plainCase();
   exCase(0, 1, 0, 3);
   exCase(0, 1, 1, 5);
   exCase(0, -1.5f, 0.5f, 1);
