@@ -76,62 +76,107 @@ std::string exEntry(const GemmEntryPointsSpec &s, const Layout &l) {
   const std::string dyn = ", strided<[?, 1]>";
   return llvm::formatv(R"mlir(
 func.func @{0}_ex_ws(%A: memref<1xf32>, %lda: index, %B: memref<1xf32>, %ldb: index, %C: memref<1xf32>, %ldc: index, %alpha: f32, %beta: f32, %ws: memref<1xi8> {{tensorop.workspace}) {{
-  %a = memref.reinterpret_cast %A to offset: [0], sizes: [{1}, {2}], strides: [%lda, 1] : memref<1xf32> to {7}
-  %b = memref.reinterpret_cast %B to offset: [0], sizes: [{3}, {4}], strides: [%ldb, 1] : memref<1xf32> to {8}
-  %c = memref.reinterpret_cast %C to offset: [0], sizes: [{5}, {6}], strides: [%ldc, 1] : memref<1xf32> to {9}
-  // The scaled copy of B (used when alpha != 1), in the workspace.
-  %scaledB = memref.alloc() {{alignment = 64 : i64} : {10}
-  %zero = arith.constant 0.0 : f32
-  %one = arith.constant 1.0 : f32
-  %alphaZero = arith.cmpf oeq, %alpha, %zero : f32
-  %alphaOne = arith.cmpf oeq, %alpha, %one : f32
-  %betaZero = arith.cmpf oeq, %beta, %zero : f32
-  %betaOne = arith.cmpf oeq, %beta, %one : f32
-  // C = beta*C, never reading C when beta = 0.
-  scf.if %betaZero {{
-    linalg.fill ins(%zero : f32) outs(%c : {9})
+  // Contiguous operands, alpha = 1, beta = 0: NAME itself.
+  %plain = func.call @{0}_ex_is_plain(%lda, %ldb, %ldc, %alpha, %beta) : (index, index, index, f32, f32) -> i1
+  scf.if %plain {{
+    func.call @{0}_ex_plain(%A, %B, %C) : (memref<1xf32>, memref<1xf32>, memref<1xf32>) -> ()
   } else {{
-    %scaleC = arith.cmpf une, %beta, %one : f32
-    scf.if %scaleC {{
-      linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} outs(%c : {9}) {{
-      ^bb0(%x: f32):
-        %y = arith.mulf %x, %beta : f32
-        linalg.yield %y : f32
-      }
-    }
-  }
-  // C += alpha*op(A)*op(B); A and B are not read when alpha = 0.
-  %product = arith.cmpf une, %alpha, %zero : f32
-  scf.if %product {{
-    %bOp = scf.if %alphaOne -> ({8}) {{
-      scf.yield %b : {8}
+    %a = memref.reinterpret_cast %A to offset: [0], sizes: [{1}, {2}], strides: [%lda, 1] : memref<1xf32> to {7}
+    %b = memref.reinterpret_cast %B to offset: [0], sizes: [{3}, {4}], strides: [%ldb, 1] : memref<1xf32> to {8}
+    %c = memref.reinterpret_cast %C to offset: [0], sizes: [{5}, {6}], strides: [%ldc, 1] : memref<1xf32> to {9}
+    // The scaled copy of B (used when alpha != 1), in the workspace.
+    %scaledB = memref.alloc() {{alignment = 64 : i64} : {10}
+    %zero = arith.constant 0.0 : f32
+    %one = arith.constant 1.0 : f32
+    %alphaZero = arith.cmpf oeq, %alpha, %zero : f32
+    %alphaOne = arith.cmpf oeq, %alpha, %one : f32
+    %betaZero = arith.cmpf oeq, %beta, %zero : f32
+    %betaOne = arith.cmpf oeq, %beta, %one : f32
+    // C = beta*C, never reading C when beta = 0.
+    scf.if %betaZero {{
+      linalg.fill ins(%zero : f32) outs(%c : {9})
     } else {{
-      linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%b : {8}) outs(%scaledB : {10}) {{
-      ^bb0(%x: f32, %o: f32):
-        %y = arith.mulf %x, %alpha : f32
-        linalg.yield %y : f32
+      %scaleC = arith.cmpf une, %beta, %one : f32
+      scf.if %scaleC {{
+        linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} outs(%c : {9}) {{
+        ^bb0(%x: f32):
+          %y = arith.mulf %x, %beta : f32
+          linalg.yield %y : f32
+        }
       }
-      %cast = memref.cast %scaledB : {10} to {8}
-      scf.yield %cast : {8}
     }
-    linalg.matmul {11}ins(%a, %bOp : {7}, {8})
-                  outs(%c : {9})
+    // C += alpha*op(A)*op(B); A and B are not read when alpha = 0.
+    %product = arith.cmpf une, %alpha, %zero : f32
+    scf.if %product {{
+      %bOp = scf.if %alphaOne -> ({8}) {{
+        scf.yield %b : {8}
+      } else {{
+        linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%b : {8}) outs(%scaledB : {10}) {{
+        ^bb0(%x: f32, %o: f32):
+          %y = arith.mulf %x, %alpha : f32
+          linalg.yield %y : f32
+        }
+        %cast = memref.cast %scaledB : {10} to {8}
+        scf.yield %cast : {8}
+      }
+      linalg.matmul {11}ins(%a, %bOp : {7}, {8})
+                    outs(%c : {9})
+    }
+    memref.dealloc %scaledB : {10}
   }
-  memref.dealloc %scaledB : {10}
   return
 }
 
 func.func @{0}_ex(%A: memref<1xf32>, %lda: index, %B: memref<1xf32>, %ldb: index, %C: memref<1xf32>, %ldc: index, %alpha: f32, %beta: f32) {{
-  %size = func.call @{0}_workspace_size() : () -> index
-  %ws = memref.alloc(%size) {{alignment = 64 : i64} : memref<?xi8>
-  %wsArg = memref.cast %ws : memref<?xi8> to memref<1xi8>
-  func.call @{0}_ex_ws(%A, %lda, %B, %ldb, %C, %ldc, %alpha, %beta, %wsArg) : (memref<1xf32>, index, memref<1xf32>, index, memref<1xf32>, index, f32, f32, memref<1xi8>) -> ()
-  memref.dealloc %ws : memref<?xi8>
+  %plain = func.call @{0}_ex_is_plain(%lda, %ldb, %ldc, %alpha, %beta) : (index, index, index, f32, f32) -> i1
+  scf.if %plain {{
+    func.call @{0}_ex_plain(%A, %B, %C) : (memref<1xf32>, memref<1xf32>, memref<1xf32>) -> ()
+  } else {{
+    %size = func.call @{0}_workspace_size() : () -> index
+    %ws = memref.alloc(%size) {{alignment = 64 : i64} : memref<?xi8>
+    %wsArg = memref.cast %ws : memref<?xi8> to memref<1xi8>
+    func.call @{0}_ex_ws(%A, %lda, %B, %ldb, %C, %ldc, %alpha, %beta, %wsArg) : (memref<1xf32>, index, memref<1xf32>, index, memref<1xf32>, index, f32, f32, memref<1xi8>) -> ()
+    memref.dealloc %ws : memref<?xi8>
+  }
+  return
+}
+
+// Whether an _ex call is NAME's: contiguous operands, alpha = 1, beta = 0.
+func.func private @{0}_ex_is_plain(%lda: index, %ldb: index, %ldc: index, %alpha: f32, %beta: f32) -> i1 {{
+  %ka = arith.constant {2} : index
+  %kb = arith.constant {4} : index
+  %nc = arith.constant {6} : index
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %p0 = arith.cmpi eq, %lda, %ka : index
+  %p1 = arith.cmpi eq, %ldb, %kb : index
+  %p2 = arith.cmpi eq, %ldc, %nc : index
+  %p3 = arith.cmpf oeq, %alpha, %one : f32
+  %p4 = arith.cmpf oeq, %beta, %zero : f32
+  %q0 = arith.andi %p0, %p1 : i1
+  %q1 = arith.andi %p2, %p3 : i1
+  %q2 = arith.andi %q0, %q1 : i1
+  %q3 = arith.andi %q2, %p4 : i1
+  return %q3 : i1
+}
+
+func.func private @{0}_ex_plain(%A: memref<1xf32>, %B: memref<1xf32>, %C: memref<1xf32>) {{
+  %a = memref.reinterpret_cast %A to offset: [0], sizes: [{1}, {2}], strides: [{2}, 1] : memref<1xf32> to {12}
+  %b = memref.reinterpret_cast %B to offset: [0], sizes: [{3}, {4}], strides: [{4}, 1] : memref<1xf32> to {13}
+  %c = memref.reinterpret_cast %C to offset: [0], sizes: [{5}, {6}], strides: [{6}, 1] : memref<1xf32> to {14}
+  %a0 = memref.cast %a : {12} to {15}
+  %b0 = memref.cast %b : {13} to {10}
+  %c0 = memref.cast %c : {14} to {16}
+  func.call @{0}(%a0, %b0, %c0) : ({15}, {10}, {16}) -> ()
   return
 }
 )mlir",
                        s.name, l.aRows, l.aCols, l.bRows, l.bCols, l.m, l.n,
-                       l.a(dyn), l.b(dyn), l.c(dyn), l.b(""), l.maps)
+                       l.a(dyn), l.b(dyn), l.c(dyn), l.b(""), l.maps,
+                       l.a(llvm::formatv(", strided<[{0}, 1]>", l.aCols).str()),
+                       l.b(llvm::formatv(", strided<[{0}, 1]>", l.bCols).str()),
+                       l.c(llvm::formatv(", strided<[{0}, 1]>", l.n).str()),
+                       l.a(""), l.c(""))
       .str();
 }
 

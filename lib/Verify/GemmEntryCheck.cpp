@@ -272,6 +272,7 @@ GemmEntryCheck tensorop::checkGemmEntryPoints(const GemmEntryPoints &e,
   c.exCase(false, 0, 0, 2);
   c.exCase(true, 0.75f, -1, 7);
   c.exCase(true, 1, 0, 0);
+  c.exCase(false, 1, 0, 0);
   if (e.batched && e.batchedWs) {
     int64_t count = batchCount > 0 ? batchCount : 3;
     c.batchedCase(false, count, 5);
@@ -284,17 +285,28 @@ GemmEntryCheck tensorop::checkGemmEntryPoints(const GemmEntryPoints &e,
 ExOverhead tensorop::timeExAgainstPlain(const GemmEntryPoints &e,
                                         const GemmLayout &l, uint64_t seed,
                                         int rounds, double roundSeconds) {
-  int64_t sizeA = l.m * l.k, sizeB = l.k * l.n;
-  std::vector<float> a(sizeA), b(sizeB), c1(size_t(l.m) * l.n),
-      c2(size_t(l.m) * l.n);
-  fillRandom(a.data(), a.size(), seed);
-  fillRandom(b.data(), b.size(), seed + 1);
-  long lda = l.transposeA ? l.m : l.k, ldb = l.transposeB ? l.k : l.n;
-  TimingSamples s = timeAlternating(
-      [&] { e.plain(a.data(), b.data(), c1.data()); },
-      [&] {
-        e.ex(a.data(), lda, b.data(), ldb, c2.data(), l.n, 1.0f, 0.0f);
-      },
+  Checker c{e, l, seed, {}};
+  // Contiguous operands for NAME and NAME_ex; rows 16 elements apart more
+  // for NAME_ex_ws, which then takes the strided path.
+  Strided a(c.aRows(), c.aCols(), c.aCols()), b(c.bRows(), c.bCols(), c.bCols()),
+      c1(l.m, l.n, l.n), c2(l.m, l.n, l.n);
+  Strided ap(c.aRows(), c.aCols(), c.aCols() + 16),
+      bp(c.bRows(), c.bCols(), c.bCols() + 16), cp(l.m, l.n, l.n + 16);
+  a.fill(seed, false);
+  b.fill(seed + 1, false);
+  ap.fill(seed, false);
+  bp.fill(seed + 1, false);
+  std::vector<unsigned char> workspace(e.workspaceSize());
+  std::vector<std::vector<double>> s = timeRoundRobin(
+      {[&] { e.plain(a.data.data(), b.data.data(), c1.data.data()); },
+       [&] {
+         e.ex(a.data.data(), a.ld, b.data.data(), b.ld, c2.data.data(), c2.ld,
+              1.0f, 0.0f);
+       },
+       [&] {
+         e.exWs(ap.data.data(), ap.ld, bp.data.data(), bp.ld, cp.data.data(),
+                cp.ld, 1.0f, 0.0f, workspace.data());
+       }},
       rounds, roundSeconds);
-  return {median(s.a), median(s.b)};
+  return {median(s[0]), median(s[1]), median(s[2])};
 }

@@ -83,11 +83,12 @@ GemmEntryCheck checkGemmEntryPoints(const GemmEntryPoints &entries,
                                     const GemmLayout &layout,
                                     int64_t batchCount, uint64_t seed);
 
-/// Seconds per call of NAME and of NAME_ex (alpha = 1, beta = 0, contiguous
-/// leading dimensions) on the same inputs, alternating A B A B: what the
-/// strided entry costs over NAME. Medians over `rounds`.
+/// Seconds per call (alpha = 1, beta = 0) of NAME, of NAME_ex with
+/// contiguous operands (which calls NAME) and of NAME_ex_ws with every
+/// leading dimension 16 elements longer (the strided path), in turn (round
+/// robin): what the entries cost over NAME. Medians over `rounds`.
 struct ExOverhead {
-  double plainSeconds = 0, exSeconds = 0;
+  double plainSeconds = 0, exSeconds = 0, exWsSeconds = 0;
 };
 ExOverhead timeExAgainstPlain(const GemmEntryPoints &entries,
                               const GemmLayout &layout, uint64_t seed,

@@ -229,6 +229,7 @@ int main(void) {
   exCase(0, 0, 0, 2);
   exCase(1, 0.75f, -1, 7);
   exCase(1, 1, 0, 0);
+  exCase(0, 1, 0, 0);
   threadsCase();
 #ifdef BATCHED
   batchedCase(0, 4, 5);
