@@ -92,7 +92,10 @@ public:
            name.str() + "_workspace_size()" +
            (op.batched ? ", " + name.str() + "_batched(A, B, C, batch, "
                          "strideA, strideB, strideC), " + name.str() +
-                             "_batched_ws(..., workspace)"
+                             "_batched_ws(..., workspace), " + name.str() +
+                             "_batched_ex(A, lda, strideA, B, ldb, strideB, "
+                             "C, ldc, strideC, batch, alpha, beta), " +
+                             name.str() + "_batched_ex_ws(..., workspace)"
                        : std::string());
   }
   int generate(const GenJob &job) override;
@@ -790,8 +793,10 @@ int CpuBackend::generate(const GenJob &job) {
   if (runsHere && conv)
     md += convCheck.markdown;
   else if (runsHere && transposed)
-    md += "NAME and the other entries (transposed layout; not timed "
-          "against OpenBLAS yet):\n\n" + entries.markdown;
+    md += "NAME is checked with the other entries (a transposed layout; "
+          "its timing against OpenBLAS with the same transposes is in "
+          "report.json's verification.entry_points.ex_timing):\n\n" +
+          entries.markdown;
   else if (runsHere)
     md += formatv("The shipped object `{0}.o` was loaded and run: output "
                   "pre-filled with NaN, fp64 reference of the same inputs "

@@ -32,6 +32,9 @@ tensorop::checkGemmEntriesObject(const mlir::tensorop::LoadedObject &object,
   if (op.batched) {
     e.batched = reinterpret_cast<GemmBatchedFn>(find("_batched"));
     e.batchedWs = reinterpret_cast<GemmBatchedWsFn>(find("_batched_ws"));
+    e.batchedEx = reinterpret_cast<GemmBatchedExFn>(find("_batched_ex"));
+    e.batchedExWs =
+        reinterpret_cast<GemmBatchedExWsFn>(find("_batched_ex_ws"));
   }
   if (!missing.empty()) {
     out.error = "the object lacks " + missing;
@@ -83,7 +86,8 @@ tensorop::checkGemmEntriesObject(const mlir::tensorop::LoadedObject &object,
         {"ex_gflops_median", gflop / t.exSeconds},
         {"ex_ws_padded_gflops_median", gflop / t.exWsSeconds},
         {"ex_over_name_time", t.exSeconds / t.plainSeconds},
-        {"ex_ws_padded_over_name_time", t.exWsSeconds / t.plainSeconds}};
+        {"ex_ws_padded_over_name_time", t.exWsSeconds / t.plainSeconds},
+        {"openblas_same_layout_gflops_median", gflop / t.blasSeconds}};
     std::string line =
         formatv("NAME_ex (contiguous) / NAME_ex_ws (lds +16) / NAME, alpha=1 "
                 "beta=0, median: {0:F1} / {1:F1} / {2:F1} GFLOP/s ({3:F3}x / "
@@ -92,8 +96,15 @@ tensorop::checkGemmEntriesObject(const mlir::tensorop::LoadedObject &object,
                 gflop / t.plainSeconds, t.exSeconds / t.plainSeconds,
                 t.exWsSeconds / t.plainSeconds)
             .str();
-    out.summary += "\n  " + line;
-    out.markdown += line + ", in turn, 7 rounds.\n\n";
+    std::string blas =
+        formatv("NAME vs OpenBLAS sgemm ({0}{1}, same rounds): {2:F1} vs "
+                "{3:F1} GFLOP/s ({4:F2}x)",
+                op.transposeA ? "T" : "N", op.transposeB ? "T" : "N",
+                gflop / t.plainSeconds, gflop / t.blasSeconds,
+                t.blasSeconds / t.plainSeconds)
+            .str();
+    out.summary += "\n  " + line + "\n  " + blas;
+    out.markdown += line + ", in turn, 7 rounds.\n\n" + blas + ".\n\n";
   }
   return out;
 }
@@ -144,6 +155,17 @@ void {0}_batched(const float *A, const float *B, float *C, long batch,
 void {0}_batched_ws(const float *A, const float *B, float *C, long batch,
                     long strideA, long strideB, long strideC,
                     void *workspace);
+/* batch GEMMs C_i = alpha * op(A_i) * op(B_i) + beta * C_i, each as for
+ * {0}_ex (leading dimensions, alpha and beta with BLAS semantics), matrix i
+ * at A + i*strideA, B + i*strideB, C + i*strideC (elements). _ws: no
+ * allocation, as above. */
+void {0}_batched_ex(const float *A, long lda, long strideA, const float *B,
+                    long ldb, long strideB, float *C, long ldc, long strideC,
+                    long batch, float alpha, float beta);
+void {0}_batched_ex_ws(const float *A, long lda, long strideA,
+                       const float *B, long ldb, long strideB, float *C,
+                       long ldc, long strideC, long batch, float alpha,
+                       float beta, void *workspace);
 )",
                     name,
                     op.batchCount

@@ -71,6 +71,53 @@ func.func @{0}(%A: {1}, %B: {2}, %C: {3}) {{
       .str();
 }
 
+/// C = alpha*op(%a)*op(%b) + beta*C on %c (types aType, bType, cType),
+/// with %alpha, %beta and the workspace buffer %scaledB (B's shape) in
+/// scope: the body every _ex entry shares.
+std::string alphaBetaCore(const Layout &l, llvm::StringRef aType,
+                          llvm::StringRef bType, llvm::StringRef cType) {
+  return llvm::formatv(R"mlir(
+    %zero = arith.constant 0.0 : f32
+    %one = arith.constant 1.0 : f32
+    %alphaZero = arith.cmpf oeq, %alpha, %zero : f32
+    %alphaOne = arith.cmpf oeq, %alpha, %one : f32
+    %betaZero = arith.cmpf oeq, %beta, %zero : f32
+    %betaOne = arith.cmpf oeq, %beta, %one : f32
+    // C = beta*C, never reading C when beta = 0.
+    scf.if %betaZero {{
+      linalg.fill ins(%zero : f32) outs(%c : {2})
+    } else {{
+      %scaleC = arith.cmpf une, %beta, %one : f32
+      scf.if %scaleC {{
+        linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} outs(%c : {2}) {{
+        ^bb0(%x: f32):
+          %y = arith.mulf %x, %beta : f32
+          linalg.yield %y : f32
+        }
+      }
+    }
+    // C += alpha*op(A)*op(B); A and B are not read when alpha = 0.
+    %product = arith.cmpf une, %alpha, %zero : f32
+    scf.if %product {{
+      %bOp = scf.if %alphaOne -> ({1}) {{
+        scf.yield %b : {1}
+      } else {{
+        linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%b : {1}) outs(%scaledB : {3}) {{
+        ^bb0(%x: f32, %o: f32):
+          %y = arith.mulf %x, %alpha : f32
+          linalg.yield %y : f32
+        }
+        %cast = memref.cast %scaledB : {3} to {1}
+        scf.yield %cast : {1}
+      }
+      linalg.matmul {4}ins(%a, %bOp : {0}, {1})
+                    outs(%c : {2})
+    }
+)mlir",
+                       aType, bType, cType, l.b(""), l.maps)
+      .str();
+}
+
 /// NAME_ex_ws: strided operands, alpha and beta.
 std::string exEntry(const GemmEntryPointsSpec &s, const Layout &l) {
   const std::string dyn = ", strided<[?, 1]>";
@@ -86,43 +133,7 @@ func.func @{0}_ex_ws(%A: memref<1xf32>, %lda: index, %B: memref<1xf32>, %ldb: in
     %c = memref.reinterpret_cast %C to offset: [0], sizes: [{5}, {6}], strides: [%ldc, 1] : memref<1xf32> to {9}
     // The scaled copy of B (used when alpha != 1), in the workspace.
     %scaledB = memref.alloc() {{alignment = 64 : i64} : {10}
-    %zero = arith.constant 0.0 : f32
-    %one = arith.constant 1.0 : f32
-    %alphaZero = arith.cmpf oeq, %alpha, %zero : f32
-    %alphaOne = arith.cmpf oeq, %alpha, %one : f32
-    %betaZero = arith.cmpf oeq, %beta, %zero : f32
-    %betaOne = arith.cmpf oeq, %beta, %one : f32
-    // C = beta*C, never reading C when beta = 0.
-    scf.if %betaZero {{
-      linalg.fill ins(%zero : f32) outs(%c : {9})
-    } else {{
-      %scaleC = arith.cmpf une, %beta, %one : f32
-      scf.if %scaleC {{
-        linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} outs(%c : {9}) {{
-        ^bb0(%x: f32):
-          %y = arith.mulf %x, %beta : f32
-          linalg.yield %y : f32
-        }
-      }
-    }
-    // C += alpha*op(A)*op(B); A and B are not read when alpha = 0.
-    %product = arith.cmpf une, %alpha, %zero : f32
-    scf.if %product {{
-      %bOp = scf.if %alphaOne -> ({8}) {{
-        scf.yield %b : {8}
-      } else {{
-        linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%b : {8}) outs(%scaledB : {10}) {{
-        ^bb0(%x: f32, %o: f32):
-          %y = arith.mulf %x, %alpha : f32
-          linalg.yield %y : f32
-        }
-        %cast = memref.cast %scaledB : {10} to {8}
-        scf.yield %cast : {8}
-      }
-      linalg.matmul {11}ins(%a, %bOp : {7}, {8})
-                    outs(%c : {9})
-    }
-    memref.dealloc %scaledB : {10}
+{17}    memref.dealloc %scaledB : {10}
   }
   return
 }
@@ -176,7 +187,8 @@ func.func private @{0}_ex_plain(%A: memref<1xf32>, %B: memref<1xf32>, %C: memref
                        l.a(llvm::formatv(", strided<[{0}, 1]>", l.aCols).str()),
                        l.b(llvm::formatv(", strided<[{0}, 1]>", l.bCols).str()),
                        l.c(llvm::formatv(", strided<[{0}, 1]>", l.n).str()),
-                       l.a(""), l.c(""))
+                       l.a(""), l.c(""),
+                       alphaBetaCore(l, l.a(dyn), l.b(dyn), l.c(dyn)))
       .str();
 }
 
@@ -217,13 +229,49 @@ func.func @{0}_batched(%A: memref<1xf32>, %B: memref<1xf32>, %C: memref<1xf32>, 
                        l.a(aView), l.b(bView), l.c(cView), l.maps)
       .str();
 }
+/// NAME_batched_ex_ws: `batch` strided GEMMs with alpha and beta, matrix i
+/// at X + i*strideX.
+std::string batchedExEntry(const GemmEntryPointsSpec &s, const Layout &l) {
+  const std::string dyn = ", strided<[?, 1], offset: ?>";
+  return llvm::formatv(R"mlir(
+func.func @{0}_batched_ex_ws(%A: memref<1xf32>, %lda: index, %strideA: index, %B: memref<1xf32>, %ldb: index, %strideB: index, %C: memref<1xf32>, %ldc: index, %strideC: index, %batch: index, %alpha: f32, %beta: f32, %ws: memref<1xi8> {{tensorop.workspace}) {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // The scaled copy of B_i (used when alpha != 1), in the workspace.
+  %scaledB = memref.alloc() {{alignment = 64 : i64} : {10}
+  scf.for %i = %c0 to %batch step %c1 {{
+    %offA = arith.muli %i, %strideA : index
+    %offB = arith.muli %i, %strideB : index
+    %offC = arith.muli %i, %strideC : index
+    %a = memref.reinterpret_cast %A to offset: [%offA], sizes: [{1}, {2}], strides: [%lda, 1] : memref<1xf32> to {7}
+    %b = memref.reinterpret_cast %B to offset: [%offB], sizes: [{3}, {4}], strides: [%ldb, 1] : memref<1xf32> to {8}
+    %c = memref.reinterpret_cast %C to offset: [%offC], sizes: [{5}, {6}], strides: [%ldc, 1] : memref<1xf32> to {9}
+{11}  }
+  memref.dealloc %scaledB : {10}
+  return
+}
+
+func.func @{0}_batched_ex(%A: memref<1xf32>, %lda: index, %strideA: index, %B: memref<1xf32>, %ldb: index, %strideB: index, %C: memref<1xf32>, %ldc: index, %strideC: index, %batch: index, %alpha: f32, %beta: f32) {{
+  %size = func.call @{0}_workspace_size() : () -> index
+  %ws = memref.alloc(%size) {{alignment = 64 : i64} : memref<?xi8>
+  %wsArg = memref.cast %ws : memref<?xi8> to memref<1xi8>
+  func.call @{0}_batched_ex_ws(%A, %lda, %strideA, %B, %ldb, %strideB, %C, %ldc, %strideC, %batch, %alpha, %beta, %wsArg) : (memref<1xf32>, index, index, memref<1xf32>, index, index, memref<1xf32>, index, index, index, f32, f32, memref<1xi8>) -> ()
+  memref.dealloc %ws : memref<?xi8>
+  return
+}
+)mlir",
+                       s.name, l.aRows, l.aCols, l.bRows, l.bCols, l.m, l.n,
+                       l.a(dyn), l.b(dyn), l.c(dyn), l.b(""),
+                       alphaBetaCore(l, l.a(dyn), l.b(dyn), l.c(dyn)))
+      .str();
+}
 } // namespace
 
 std::string mlir::tensorop::gemmEntryPointsSource(const GemmEntryPointsSpec &s) {
   Layout l(s);
   std::string text = plainEntry(s, l) + exEntry(s, l);
   if (s.batched)
-    text += batchedEntry(s, l);
+    text += batchedEntry(s, l) + batchedExEntry(s, l);
   // Defined by tensorop-bind-workspace: the largest workspace of the _ws
   // entries, plus the slack that aligns an unaligned one.
   text += llvm::formatv(R"mlir(

@@ -219,6 +219,57 @@ struct Checker {
     }
     result.cases.push_back(std::move(one));
   }
+
+  /// NAME_batched_ex(_ws): `count` strided GEMMs (every row `pad` longer,
+  /// `pad` elements between matrices) with alpha and beta.
+  void batchedExCase(bool ws, int64_t count, float alpha, float beta,
+                     int64_t pad) {
+    int64_t lda = aCols() + pad, ldb = bCols() + pad, ldc = l.n + pad;
+    int64_t strideA = aRows() * lda + pad, strideB = bRows() * ldb + pad,
+            strideC = l.m * ldc + pad;
+    size_t n = size_t(std::max<int64_t>(count, 1));
+    std::vector<float> A(n * strideA, poison()), B(n * strideB, poison()),
+        C(n * strideC, poison());
+    std::vector<std::vector<double>> values(count), magnitudes(count);
+    for (int64_t i = 0; i < count; ++i) {
+      Strided a(aRows(), aCols(), lda), b(bRows(), bCols(), ldb),
+          c(l.m, l.n, ldc);
+      a.fill(seed + 20 + 3 * i, false);
+      b.fill(seed + 21 + 3 * i, false);
+      c.fill(seed + 22 + 3 * i, /*nan=*/beta == 0);
+      reference(l, a, b, c, alpha, beta, values[i], magnitudes[i]);
+      std::copy(a.data.begin(), a.data.end(), A.begin() + i * strideA);
+      std::copy(b.data.begin(), b.data.end(), B.begin() + i * strideB);
+      std::copy(c.data.begin(), c.data.end(), C.begin() + i * strideC);
+    }
+    GemmEntryCase one;
+    one.entry = ws ? "NAME_batched_ex_ws" : "NAME_batched_ex";
+    one.what = "batch=" + std::to_string(count) + " alpha=" + fmt(alpha) +
+               " beta=" + fmt(beta) + ", leading dimensions and strides "
+               "padded by " + std::to_string(pad) +
+               (beta == 0 ? ", C NaN before" : "");
+    std::vector<unsigned char> buffer;
+    if (ws) {
+      buffer.assign(result.workspaceBytes + 4 + 256, 0xab);
+      e.batchedExWs(A.data(), lda, strideA, B.data(), ldb, strideB, C.data(),
+                    ldc, strideC, count, alpha, beta, buffer.data() + 4);
+      for (size_t i = 4 + result.workspaceBytes; i < buffer.size(); ++i)
+        one.paddingChanged += buffer[i] != 0xab;
+    } else {
+      e.batchedEx(A.data(), lda, strideA, B.data(), ldb, strideB, C.data(),
+                  ldc, strideC, count, alpha, beta);
+    }
+    for (int64_t i = 0; i < count; ++i) {
+      Strided c(l.m, l.n, ldc);
+      std::copy(C.begin() + i * strideC, C.begin() + i * strideC + l.m * ldc,
+                c.data.begin());
+      one.check.merge(compare(c, values[i], magnitudes[i], l.k));
+      one.paddingChanged += c.paddingChanged();
+      for (int64_t j = l.m * ldc; j < strideC; ++j)
+        one.paddingChanged += !isPoison(C[size_t(i) * strideC + j]);
+    }
+    result.cases.push_back(std::move(one));
+  }
 };
 } // namespace
 
@@ -279,6 +330,12 @@ GemmEntryCheck tensorop::checkGemmEntryPoints(const GemmEntryPoints &e,
     c.batchedCase(true, count, 0);
     c.batchedCase(false, 0, 1);
   }
+  if (e.batchedEx && e.batchedExWs) {
+    int64_t count = batchCount > 0 ? batchCount : 3;
+    c.batchedExCase(false, count, -1.5f, 0.5f, 3);
+    c.batchedExCase(true, count, 2, 0, 1);
+    c.batchedExCase(false, count, 1, 1, 0);
+  }
   return c.result;
 }
 
@@ -306,7 +363,13 @@ ExOverhead tensorop::timeExAgainstPlain(const GemmEntryPoints &e,
        [&] {
          e.exWs(ap.data.data(), ap.ld, bp.data.data(), bp.ld, cp.data.data(),
                 cp.ld, 1.0f, 0.0f, workspace.data());
+       },
+       [&] {
+         cblas_sgemm(CblasRowMajor, l.transposeA ? CblasTrans : CblasNoTrans,
+                     l.transposeB ? CblasTrans : CblasNoTrans, l.m, l.n, l.k,
+                     1.0f, a.data.data(), a.ld, b.data.data(), b.ld, 0.0f,
+                     c2.data.data(), c2.ld);
        }},
       rounds, roundSeconds);
-  return {median(s[0]), median(s[1]), median(s[2])};
+  return {median(s[0]), median(s[1]), median(s[2]), median(s[3])};
 }

@@ -11,12 +11,17 @@
 //   NAME_workspace_size()                 bytes a workspace needs
 //   NAME_batched(A, B, C, batch, strideA, strideB, strideC)   (with batch)
 //   NAME_batched_ws(..., strideC, workspace)
+//   NAME_batched_ex(A, lda, strideA, B, ldb, strideB, C, ldc, strideC,
+//                   batch, alpha, beta)  C_i = alpha*op(A_i)*op(B_i) + beta*C_i
+//   NAME_batched_ex_ws(..., beta, workspace)
 //
 // op() is fixed at generation (A stored K x M when transposeA, B stored
 // N x K when transposeB). The _ws bodies allocate through memref.alloc; the
 // pass tensorop-bind-workspace turns those allocations into views of the
-// workspace argument and defines NAME_workspace_size; the entries without
-// _ws allocate one workspace per call and call their _ws twin.
+// workspace argument and defines NAME_workspace_size; NAME_ex and
+// NAME_ex_ws call NAME for contiguous operands with alpha = 1, beta = 0;
+// the entries without _ws allocate one workspace per call and call their
+// _ws twin.
 //
 //===----------------------------------------------------------------------===//
 

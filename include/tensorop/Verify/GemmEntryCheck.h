@@ -41,6 +41,15 @@ using GemmBatchedFn = void (*)(const float *A, const float *B, float *C,
 using GemmBatchedWsFn = void (*)(const float *A, const float *B, float *C,
                                  long batch, long strideA, long strideB,
                                  long strideC, void *workspace);
+using GemmBatchedExFn = void (*)(const float *A, long lda, long strideA,
+                                 const float *B, long ldb, long strideB,
+                                 float *C, long ldc, long strideC, long batch,
+                                 float alpha, float beta);
+using GemmBatchedExWsFn = void (*)(const float *A, long lda, long strideA,
+                                   const float *B, long ldb, long strideB,
+                                   float *C, long ldc, long strideC,
+                                   long batch, float alpha, float beta,
+                                   void *workspace);
 
 struct GemmEntryPoints {
   GemmPlainFn plain = nullptr;
@@ -49,6 +58,8 @@ struct GemmEntryPoints {
   GemmWorkspaceSizeFn workspaceSize = nullptr;
   GemmBatchedFn batched = nullptr;     ///< null: not generated
   GemmBatchedWsFn batchedWs = nullptr; ///< null: not generated
+  GemmBatchedExFn batchedEx = nullptr;     ///< null: not generated
+  GemmBatchedExWsFn batchedExWs = nullptr; ///< null: not generated
 };
 
 /// C = op(A)*op(B): A stored K x M when transposeA, B stored N x K when
@@ -86,9 +97,10 @@ GemmEntryCheck checkGemmEntryPoints(const GemmEntryPoints &entries,
 /// Seconds per call (alpha = 1, beta = 0) of NAME, of NAME_ex with
 /// contiguous operands (which calls NAME) and of NAME_ex_ws with every
 /// leading dimension 16 elements longer (the strided path), in turn (round
-/// robin): what the entries cost over NAME. Medians over `rounds`.
+/// robin): what the entries cost over NAME; and OpenBLAS's cblas_sgemm with
+/// the same transposes in the same rounds. Medians over `rounds`.
 struct ExOverhead {
-  double plainSeconds = 0, exSeconds = 0, exWsSeconds = 0;
+  double plainSeconds = 0, exSeconds = 0, exWsSeconds = 0, blasSeconds = 0;
 };
 ExOverhead timeExAgainstPlain(const GemmEntryPoints &entries,
                               const GemmLayout &layout, uint64_t seed,

@@ -3,7 +3,8 @@
  * a NaN pattern that must survive bit for bit), alpha/beta including beta = 0
  * over a NaN C and alpha = 0 over NaN A and B, NAME_ex_ws with an unaligned
  * workspace and guard bytes, two threads calling at once, and (with
- * -DBATCHED) NAME_batched(_ws) with padded batch strides and batch = 0.
+ * -DBATCHED) NAME_batched(_ws) with padded batch strides and batch = 0 and
+ * NAME_batched_ex(_ws) with padded leading dimensions and strides.
  * Build: cc -DNAME=<name> -DM=.. -DN=.. -DK=.. [-DTA=1] [-DTB=1] [-DBATCHED]
  * -I<dir> -pthread gemm_entries_check.c <name>.o -lm. Used by tensorop gen
  * for cross targets (under qemu, next to gemm_check.c) and by the tests.
@@ -33,6 +34,8 @@
 #define WS_SIZE CAT(NAME, _workspace_size)
 #define BATCHED_FN CAT(NAME, _batched)
 #define BATCHED_WS CAT(NAME, _batched_ws)
+#define BATCHED_EX CAT(NAME, _batched_ex)
+#define BATCHED_EX_WS CAT(NAME, _batched_ex_ws)
 
 #define A_ROWS (TA ? K : M)
 #define A_COLS (TA ? M : K)
@@ -204,6 +207,44 @@ static void batchedCase(int ws, long batch, long pad) {
       paddingChanged += batch == 0 ? !isnan(c[i]) : !isPoison(c[i]);
   free(a), free(b), free(c);
 }
+
+/* NAME_batched_ex(_ws): strided matrices, pad elements between them. */
+static void batchedExCase(int ws, long batch, float alpha, float beta,
+                          long pad) {
+  long lda = A_COLS + pad, ldb = B_COLS + pad, ldc = N + pad;
+  long sa = A_ROWS * lda + pad, sb = B_ROWS * ldb + pad, sc = M * ldc + pad;
+  float *a = malloc(sizeof(float) * batch * sa);
+  float *b = malloc(sizeof(float) * batch * sb);
+  float *c = malloc(sizeof(float) * batch * sc);
+  float *c0 = malloc(sizeof(float) * batch * sc);
+  for (long i = 0; i < batch * sa; ++i)
+    a[i] = (i % sa) < A_ROWS * lda && (i % sa) % lda < A_COLS ? rnd() : poison();
+  for (long i = 0; i < batch * sb; ++i)
+    b[i] = (i % sb) < B_ROWS * ldb && (i % sb) % ldb < B_COLS ? rnd() : poison();
+  for (long i = 0; i < batch * sc; ++i)
+    c[i] = (i % sc) < M * ldc && (i % sc) % ldc < N ? (beta == 0 ? NAN : rnd())
+                                                    : poison();
+  memcpy(c0, c, sizeof(float) * batch * sc);
+  void *buffer = ws ? malloc(WS_SIZE()) : NULL;
+  if (ws)
+    BATCHED_EX_WS(a, lda, sa, b, ldb, sb, c, ldc, sc, batch, alpha, beta,
+                  buffer);
+  else
+    BATCHED_EX(a, lda, sa, b, ldb, sb, c, ldc, sc, batch, alpha, beta);
+  free(buffer);
+  for (long i = 0; i < batch; ++i) {
+    long bad = check(a + i * sa, lda, b + i * sb, ldb, c0 + i * sc,
+                     c + i * sc, ldc, alpha, beta);
+    if (bad)
+      printf("NAME_batched_ex%s batch %ld of %ld: %ld wrong\n",
+             ws ? "_ws" : "", i, batch, bad);
+    failures += bad;
+  }
+  for (long i = 0; i < batch * sc; ++i)
+    if (!((i % sc) < M * ldc && (i % sc) % ldc < N))
+      paddingChanged += !isPoison(c[i]);
+  free(a), free(b), free(c), free(c0);
+}
 #endif
 
 /* NAME itself, contiguous in the request's layout. */
@@ -235,6 +276,8 @@ int main(void) {
   batchedCase(0, 4, 5);
   batchedCase(1, 3, 0);
   batchedCase(0, 0, 1);
+  batchedExCase(0, 3, -1.5f, 0.5f, 3);
+  batchedExCase(1, 2, 2, 0, 1);
 #endif
   printf("failures: %ld\npadding_changed: %ld\nthread_failures: %ld\n",
          failures, paddingChanged, threadFailures);
