@@ -26,6 +26,7 @@ tensorop::checkGemmEntriesObject(const mlir::tensorop::LoadedObject &object,
     return *s;
   };
   e.plain = reinterpret_cast<GemmPlainFn>(find(""));
+  e.plainWs = reinterpret_cast<GemmPlainWsFn>(find("_ws"));
   e.ex = reinterpret_cast<GemmExFn>(find("_ex"));
   e.exWs = reinterpret_cast<GemmExWsFn>(find("_ex_ws"));
   e.workspaceSize = reinterpret_cast<GemmWorkspaceSizeFn>(find("_workspace_size"));
@@ -115,6 +116,18 @@ std::string tensorop::gemmEntriesHeader(const Operator &op, StringRef name) {
   std::string opB = op.transposeB ? "B^T (B stored N x K, ldb >= K)"
                                   : "B (B stored K x N, ldb >= N)";
   std::string text = formatv(R"(
+/* Allocation: every entry ending in _ws allocates nothing; it takes a
+ * caller-provided workspace of
+ *   {0}_workspace_size()
+ * bytes (any alignment: it is aligned inside; its contents need not be
+ * kept between calls). The entries without _ws allocate their buffers per
+ * call (malloc/free). Thread safety: a call touches only its operands and
+ * its workspace, so concurrent calls are safe when they share no workspace
+ * and no C.
+ */
+size_t {0}_workspace_size(void);
+void {0}_ws(const float *A, const float *B, float *C, void *workspace);
+
 /* C = alpha * op(A) * op(B) + beta * C, row-major, leading dimensions in
  * elements (the distance between the starts of two rows; the elements
  * between a row's end and the next row's start are never read or written):
@@ -123,54 +136,45 @@ std::string tensorop::gemmEntriesHeader(const Operator &op, StringRef name) {
  *   C is M x N with ldc >= N.
  * BLAS semantics: beta = 0 -> C is not read (it may hold NaN); alpha = 0 ->
  * A and B are not read. alpha != 1 scales a copy of B in the workspace.
+ * Contiguous operands with alpha = 1, beta = 0 run the plain entry's code.
  * The leading dimensions are not checked: too small a value reads and
  * writes the wrong elements.
- * Allocation: {0}_ex allocates one workspace of {0}_workspace_size() bytes
- * per call (malloc/free) and calls {0}_ex_ws; {0}_ex_ws allocates nothing:
- * pass a buffer of {0}_workspace_size() bytes (any alignment; it is aligned
- * inside). Each call uses only its own workspace and operands: concurrent
- * calls are safe when they do not share a workspace or C.
  */
 void {0}_ex(const float *A, long lda, const float *B, long ldb, float *C,
-            long ldc, float alpha, float beta);
+    long ldc, float alpha, float beta);
 void {0}_ex_ws(const float *A, long lda, const float *B, long ldb, float *C,
-               long ldc, float alpha, float beta, void *workspace);
-/* Bytes of the workspace every _ws entry of this kernel needs. */
-size_t {0}_workspace_size(void);
+    long ldc, float alpha, float beta, void *workspace);
 )",
                              name, opA, opB)
                          .str();
   if (op.batched)
     text += formatv(R"(
 /* batch independent GEMMs C_i = op(A_i) * op(B_i) (C_i overwritten), each
- * operand contiguous as for {0}, matrix i at A + i*strideA, B + i*strideB,
- * C + i*strideC (strides in elements, at least the matrix's size; what lies
- * between two matrices is never read or written). batch = 0 does nothing.
- * The batches run one after the other{1}. {0}_batched allocates one
- * workspace per call; {0}_batched_ws takes the caller's ({0}_workspace_size()
- * bytes) and allocates nothing.
+ * operand contiguous as for the plain entry, matrix i at A + i*strideA,
+ * B + i*strideB, C + i*strideC (strides in elements, at least the matrix's
+ * size; what lies between two matrices is never read or written); batch = 0
+ * does nothing. The matrices run one after the other{1}.
  */
 void {0}_batched(const float *A, const float *B, float *C, long batch,
-                 long strideA, long strideB, long strideC);
+    long strideA, long strideB, long strideC);
 void {0}_batched_ws(const float *A, const float *B, float *C, long batch,
-                    long strideA, long strideB, long strideC,
-                    void *workspace);
+    long strideA, long strideB, long strideC, void *workspace);
+
 /* batch GEMMs C_i = alpha * op(A_i) * op(B_i) + beta * C_i, each as for
- * {0}_ex (leading dimensions, alpha and beta with BLAS semantics), matrix i
- * at A + i*strideA, B + i*strideB, C + i*strideC (elements). _ws: no
- * allocation, as above. */
+ * the _ex entry (leading dimensions; alpha and beta with BLAS semantics),
+ * matrix i at A + i*strideA, B + i*strideB, C + i*strideC (elements).
+ */
 void {0}_batched_ex(const float *A, long lda, long strideA, const float *B,
-                    long ldb, long strideB, float *C, long ldc, long strideC,
-                    long batch, float alpha, float beta);
+    long ldb, long strideB, float *C, long ldc, long strideC, long batch,
+    float alpha, float beta);
 void {0}_batched_ex_ws(const float *A, long lda, long strideA,
-                       const float *B, long ldb, long strideB, float *C,
-                       long ldc, long strideC, long batch, float alpha,
-                       float beta, void *workspace);
+    const float *B, long ldb, long strideB, float *C, long ldc,
+    long strideC, long batch, float alpha, float beta, void *workspace);
 )",
                     name,
                     op.batchCount
-                        ? formatv(" (the request's batch of {0} is the one "
-                                  "gen verified; any count works)",
+                        ? formatv(" (gen verified the request's batch of {0}; "
+                                  "any count works)",
                                   op.batchCount)
                               .str()
                         : std::string())

@@ -65,6 +65,14 @@ func.func @{0}(%A: {1}, %B: {2}, %C: {3}) {{
                 outs(%C : {3}){5}
   return
 }
+
+func.func @{0}_ws(%A: {1}, %B: {2}, %C: {3}, %ws: memref<1xi8> {{tensorop.workspace}) {{
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : {3})
+  linalg.matmul {4}ins(%A, %B : {1}, {2})
+                outs(%C : {3}){5}
+  return
+}
 )mlir",
                        s.name, l.a(""), l.b(""), l.c(""), nn ? "" : l.maps,
                        sketchAttr(s))
@@ -123,10 +131,10 @@ std::string exEntry(const GemmEntryPointsSpec &s, const Layout &l) {
   const std::string dyn = ", strided<[?, 1]>";
   return llvm::formatv(R"mlir(
 func.func @{0}_ex_ws(%A: memref<1xf32>, %lda: index, %B: memref<1xf32>, %ldb: index, %C: memref<1xf32>, %ldc: index, %alpha: f32, %beta: f32, %ws: memref<1xi8> {{tensorop.workspace}) {{
-  // Contiguous operands, alpha = 1, beta = 0: NAME itself.
+  // Contiguous operands, alpha = 1, beta = 0: NAME_ws (NAME's body).
   %plain = func.call @{0}_ex_is_plain(%lda, %ldb, %ldc, %alpha, %beta) : (index, index, index, f32, f32) -> i1
   scf.if %plain {{
-    func.call @{0}_ex_plain(%A, %B, %C) : (memref<1xf32>, memref<1xf32>, memref<1xf32>) -> ()
+    func.call @{0}_ex_plain_ws(%A, %B, %C, %ws) : (memref<1xf32>, memref<1xf32>, memref<1xf32>, memref<1xi8>) -> ()
   } else {{
     %a = memref.reinterpret_cast %A to offset: [0], sizes: [{1}, {2}], strides: [%lda, 1] : memref<1xf32> to {7}
     %b = memref.reinterpret_cast %B to offset: [0], sizes: [{3}, {4}], strides: [%ldb, 1] : memref<1xf32> to {8}
@@ -179,6 +187,17 @@ func.func private @{0}_ex_plain(%A: memref<1xf32>, %B: memref<1xf32>, %C: memref
   %b0 = memref.cast %b : {13} to {10}
   %c0 = memref.cast %c : {14} to {16}
   func.call @{0}(%a0, %b0, %c0) : ({15}, {10}, {16}) -> ()
+  return
+}
+
+func.func private @{0}_ex_plain_ws(%A: memref<1xf32>, %B: memref<1xf32>, %C: memref<1xf32>, %ws: memref<1xi8>) {{
+  %a = memref.reinterpret_cast %A to offset: [0], sizes: [{1}, {2}], strides: [{2}, 1] : memref<1xf32> to {12}
+  %b = memref.reinterpret_cast %B to offset: [0], sizes: [{3}, {4}], strides: [{4}, 1] : memref<1xf32> to {13}
+  %c = memref.reinterpret_cast %C to offset: [0], sizes: [{5}, {6}], strides: [{6}, 1] : memref<1xf32> to {14}
+  %a0 = memref.cast %a : {12} to {15}
+  %b0 = memref.cast %b : {13} to {10}
+  %c0 = memref.cast %c : {14} to {16}
+  func.call @{0}_ws(%a0, %b0, %c0, %ws) : ({15}, {10}, {16}, memref<1xi8>) -> ()
   return
 }
 )mlir",

@@ -148,8 +148,8 @@ struct Checker {
     result.cases.push_back(std::move(one));
   }
 
-  /// NAME with contiguous operands in the request's layout.
-  void plainCase() {
+  /// NAME (or NAME_ws) with contiguous operands in the request's layout.
+  void plainCase(bool ws = false) {
     Strided a(aRows(), aCols(), aCols()), b(bRows(), bCols(), bCols()),
         c(l.m, l.n, l.n);
     a.fill(seed + 3, false);
@@ -157,10 +157,19 @@ struct Checker {
     c.fill(0, /*nan=*/true);
     std::vector<double> value, magnitude;
     reference(l, a, b, c, 1, 0, value, magnitude);
-    e.plain(a.data.data(), b.data.data(), c.data.data());
     GemmEntryCase one;
-    one.entry = "NAME";
+    one.entry = ws ? "NAME_ws" : "NAME";
     one.what = "contiguous, C NaN before";
+    if (ws) {
+      std::vector<unsigned char> buffer(result.workspaceBytes + 4 + 256, 0xab);
+      e.plainWs(a.data.data(), b.data.data(), c.data.data(),
+                buffer.data() + 4);
+      for (size_t i = 4 + result.workspaceBytes; i < buffer.size(); ++i)
+        one.paddingChanged += buffer[i] != 0xab;
+      one.what += ", workspace at an address = 4 mod 64, guard bytes after";
+    } else {
+      e.plain(a.data.data(), b.data.data(), c.data.data());
+    }
     one.check = compare(c, value, magnitude, l.k);
     result.cases.push_back(std::move(one));
   }
@@ -308,13 +317,14 @@ GemmEntryCheck tensorop::checkGemmEntryPoints(const GemmEntryPoints &e,
                                               int64_t batchCount,
                                               uint64_t seed) {
   Checker c{e, l, seed, {}};
-  if (!e.plain || !e.ex || !e.exWs || !e.workspaceSize) {
-    c.result.error = "the object lacks NAME, NAME_ex, NAME_ex_ws or "
-                     "NAME_workspace_size";
+  if (!e.plain || !e.plainWs || !e.ex || !e.exWs || !e.workspaceSize) {
+    c.result.error = "the object lacks NAME, NAME_ws, NAME_ex, NAME_ex_ws "
+                     "or NAME_workspace_size";
     return c.result;
   }
   c.result.workspaceBytes = e.workspaceSize();
   c.plainCase();
+  c.plainCase(/*ws=*/true);
   c.exCase(false, 1, 0, 3);
   c.exCase(false, 1, 1, 5);
   c.exCase(false, -1.5f, 0.5f, 1);

@@ -5,6 +5,7 @@
 // layouts come from the call's arguments):
 //
 //   NAME(A, B, C)                         C = op(A)*op(B), contiguous
+//   NAME_ws(A, B, C, workspace)           the same, no allocation
 //   NAME_ex(A, lda, B, ldb, C, ldc, alpha, beta)
 //                                         C = alpha*op(A)*op(B) + beta*C
 //   NAME_ex_ws(..., beta, workspace)      the same, no allocation
@@ -18,8 +19,8 @@
 // op() is fixed at generation (A stored K x M when transposeA, B stored
 // N x K when transposeB). The _ws bodies allocate through memref.alloc; the
 // pass tensorop-bind-workspace turns those allocations into views of the
-// workspace argument and defines NAME_workspace_size; NAME_ex and
-// NAME_ex_ws call NAME for contiguous operands with alpha = 1, beta = 0;
+// workspace argument and defines NAME_workspace_size; NAME_ex (NAME_ex_ws)
+// calls NAME (NAME_ws) for contiguous operands with alpha = 1, beta = 0;
 // the entries without _ws allocate one workspace per call and call their
 // _ws twin.
 //

@@ -29,6 +29,8 @@ namespace tensorop {
 /// The C signatures of the generated header (long = the ABI's 64-bit
 /// index on every target gen builds for).
 using GemmPlainFn = void (*)(const float *A, const float *B, float *C);
+using GemmPlainWsFn = void (*)(const float *A, const float *B, float *C,
+                               void *workspace);
 using GemmExFn = void (*)(const float *A, long lda, const float *B, long ldb,
                           float *C, long ldc, float alpha, float beta);
 using GemmExWsFn = void (*)(const float *A, long lda, const float *B,
@@ -53,6 +55,7 @@ using GemmBatchedExWsFn = void (*)(const float *A, long lda, long strideA,
 
 struct GemmEntryPoints {
   GemmPlainFn plain = nullptr;
+  GemmPlainWsFn plainWs = nullptr;
   GemmExFn ex = nullptr;
   GemmExWsFn exWs = nullptr;
   GemmWorkspaceSizeFn workspaceSize = nullptr;

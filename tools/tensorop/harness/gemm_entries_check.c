@@ -1,5 +1,5 @@
 /* Links a tensorop gen object and calls every entry of its header the way a
- * BLAS user would: NAME_ex with padded leading dimensions (the padding holds
+ * BLAS user would: NAME and NAME_ws, NAME_ex with padded leading dimensions (the padding holds
  * a NaN pattern that must survive bit for bit), alpha/beta including beta = 0
  * over a NaN C and alpha = 0 over NaN A and B, NAME_ex_ws with an unaligned
  * workspace and guard bytes, two threads calling at once, and (with
@@ -29,6 +29,7 @@
 #endif
 #define CAT2(a, b) a##b
 #define CAT(a, b) CAT2(a, b)
+#define PLAIN_WS CAT(NAME, _ws)
 #define EX CAT(NAME, _ex)
 #define EX_WS CAT(NAME, _ex_ws)
 #define WS_SIZE CAT(NAME, _workspace_size)
@@ -257,6 +258,20 @@ static void plainCase(void) {
   if (bad)
     printf("NAME: %ld wrong\n", bad);
   failures += bad;
+  /* NAME_ws: an unaligned workspace with guard bytes after it. */
+  size_t bytes = WS_SIZE();
+  unsigned char *buffer = malloc(bytes + 4 + 256);
+  memset(buffer, 0xab, bytes + 4 + 256);
+  for (long i = 0; i < M * N; ++i)
+    c[i] = NAN;
+  PLAIN_WS(a, b, c, buffer + 4);
+  for (size_t i = 4 + bytes; i < bytes + 4 + 256; ++i)
+    paddingChanged += buffer[i] != 0xab;
+  bad = check(a, A_COLS, b, B_COLS, c, c, N, 1, 0);
+  if (bad)
+    printf("NAME_ws: %ld wrong\n", bad);
+  failures += bad;
+  free(buffer);
   free(a), free(b), free(c);
 }
 
