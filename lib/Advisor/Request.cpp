@@ -465,8 +465,15 @@ llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
     if (llvm::Error e =
             readGemmModifiers(lower, cleaned, tokens, r, understood))
       return std::move(e);
-    if (llvm::Error e = checkGemmWords(tokens, understood))
+    if (llvm::Error e = checkGemmWords(tokens, understood)) {
+      // A request with a layout or batch the LLM's reading has no field
+      // for stays with this parser's error (final), or they would be lost.
+      if (llvm::is_contained(understood, true))
+        return llvm::createStringError(
+            std::make_error_code(std::errc::not_supported),
+            llvm::toString(std::move(e)));
       return std::move(e);
+    }
   }
   if (r.dtype.empty())
     r.dtype = "f32";

@@ -53,7 +53,9 @@ struct OpRequest {
 /// not support (column-major, an epilogue, a value for alpha or lda) is an
 /// error with the code
 /// std::errc::not_supported that names the word; any other unknown word is
-/// std::errc::invalid_argument. A convolution request ("conv2d N=1 H=56 ...",
+/// std::errc::invalid_argument (not_supported too when the request also
+/// names a layout, batch or NAME_ex argument, which an LLM reading of the
+/// text could not carry). A convolution request ("conv2d N=1 H=56 ...",
 /// "3x3 convolution, 64 to 128 channels, 28x28 input") is read by
 /// lib/Advisor/ConvRequest.cpp; its errors are all std::errc::not_supported.
 llvm::Expected<OpRequest> parseRequest(llvm::StringRef text);
