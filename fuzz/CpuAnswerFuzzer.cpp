@@ -12,11 +12,8 @@
 #include "FuzzCheck.h"
 
 #include "tensorop/Advisor/Advisor.h"
-#include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/LLM/LLMAdvisor.h"
 #include "tensorop/Targets/TargetHints.h"
-
-#include "mlir/IR/MLIRContext.h"
 
 using namespace mlir;
 using namespace mlir::tensorop;
@@ -25,14 +22,8 @@ namespace {
 const std::vector<TargetHints> &cpuTargets() {
   static std::vector<TargetHints> targets = [] {
     std::vector<TargetHints> all;
-    for (llvm::StringRef name : supportedCpuTargets()) {
-      llvm::Expected<TargetHints> h = loadTargetHints(name);
-      if (!h) {
-        llvm::errs() << llvm::toString(h.takeError()) << "\n";
-        __builtin_trap();
-      }
-      all.push_back(std::move(*h));
-    }
+    for (llvm::StringRef name : supportedCpuTargets())
+      all.push_back(fuzz::fixture(loadTargetHints(name)));
     return all;
   }();
   return targets;
@@ -41,11 +32,7 @@ const std::vector<TargetHints> &cpuTargets() {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   llvm::StringRef text(reinterpret_cast<const char *>(data), size);
-  static MLIRContext *ctx = [] {
-    auto *c = new MLIRContext();
-    c->getOrLoadDialect<TensorOpDialect>();
-    return c;
-  }();
+  MLIRContext *ctx = &fuzz::sharedContext();
   // Each check builds its own MLIRContext (most of the time per input), so
   // the two problems alternate over the targets rather than multiply.
   bool transposed = false;
@@ -56,8 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     llvm::Expected<SketchChoice> c =
         checkSketchAnswer(text, p, t, "fuzz", /*callerVerifiesEmitters=*/false);
     if (!c) {
-      FUZZ_CHECK(!llvm::toString(c.takeError()).empty(),
-                 "a rejection says why");
+      FUZZ_CHECK_REJECTION_SAYS_WHY(c.takeError());
       continue;
     }
     FUZZ_CHECK(c->emitter.rfind("llm_", 0) != 0,

@@ -11,6 +11,10 @@
 #ifndef TENSOROP_FUZZ_FUZZCHECK_H
 #define TENSOROP_FUZZ_FUZZCHECK_H
 
+#include "tensorop/Dialect/TensorOpDialect.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
 #define FUZZ_CHECK(cond, what)                                                 \
@@ -21,5 +25,35 @@
       __builtin_trap();                                                        \
     }                                                                          \
   } while (false)
+
+/// A rejected input's error must say why; consumes it.
+#define FUZZ_CHECK_REJECTION_SAYS_WHY(error)                                   \
+  FUZZ_CHECK(!llvm::toString(error).empty(), "a rejection says why")
+
+namespace mlir::tensorop::fuzz {
+
+/// One context with the TensorOp dialect for the fuzzer's whole run: building
+/// attributes must not cost a context per input.
+inline mlir::MLIRContext &sharedContext() {
+  static mlir::MLIRContext *ctx = [] {
+    auto *c = new mlir::MLIRContext();
+    c->getOrLoadDialect<TensorOpDialect>();
+    return c;
+  }();
+  return *ctx;
+}
+
+/// The value of a fixture the harness cannot run without (a shipped hints
+/// file, a builtin sketch); stops the fuzzer before the first input if not.
+template <typename T> T fixture(llvm::Expected<T> value) {
+  if (!value) {
+    llvm::errs() << "fuzz fixture failed: " << llvm::toString(value.takeError())
+                 << "\n";
+    __builtin_trap();
+  }
+  return std::move(*value);
+}
+
+} // namespace mlir::tensorop::fuzz
 
 #endif // TENSOROP_FUZZ_FUZZCHECK_H

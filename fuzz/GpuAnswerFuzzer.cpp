@@ -8,10 +8,7 @@
 
 #include "FuzzCheck.h"
 
-#include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/GPU/GpuAdvisor.h"
-
-#include "mlir/IR/MLIRContext.h"
 
 using namespace mlir;
 using namespace mlir::tensorop;
@@ -27,21 +24,17 @@ const std::vector<Case> &cases() {
   static std::vector<Case> all = [] {
     std::vector<Case> cs;
     for (llvm::StringRef name : supportedGpuTargets()) {
-      llvm::Expected<GpuTarget> t = loadGpuTarget(name);
-      if (!t) {
-        llvm::errs() << llvm::toString(t.takeError()) << "\n";
-        __builtin_trap();
-      }
+      GpuTarget t = fuzz::fixture(loadGpuTarget(name));
       for (GpuGemmProblem p :
            {GpuGemmProblem{4096, 4096, 4096, "bf16", "bf16", "bf16", false},
             GpuGemmProblem{1000, 1000, 512, "f16", "f32", "f16", false},
             GpuGemmProblem{97, 131, 64, "f32", "f32", "tf32", false}}) {
-        llvm::Expected<GpuSketchChoice> b = proposeGpuSketch(p, *t);
+        llvm::Expected<GpuSketchChoice> b = proposeGpuSketch(p, t);
         if (!b) {
           llvm::consumeError(b.takeError());
           continue;
         }
-        cs.push_back({p, *t, *b});
+        cs.push_back({p, t, *b});
       }
     }
     if (cs.empty())
@@ -54,17 +47,12 @@ const std::vector<Case> &cases() {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   llvm::StringRef text(reinterpret_cast<const char *>(data), size);
-  static MLIRContext *ctx = [] {
-    auto *c = new MLIRContext();
-    c->getOrLoadDialect<TensorOpDialect>();
-    return c;
-  }();
+  MLIRContext *ctx = &fuzz::sharedContext();
   for (const Case &c : cases()) {
     llvm::Expected<GpuSketchChoice> s =
         checkGpuSketchAnswer(text, c.problem, c.target, c.builtin, "fuzz");
     if (!s) {
-      FUZZ_CHECK(!llvm::toString(s.takeError()).empty(),
-                 "a rejection says why");
+      FUZZ_CHECK_REJECTION_SAYS_WHY(s.takeError());
       continue;
     }
     // Accepted means it passes the same checks again, standing alone.

@@ -48,11 +48,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   FUZZ_CHECK(hints->cacheBytes(1) > 0 && hints->cacheBytes(2) > 0,
              "levels 1 and 2 present");
 
-  static MLIRContext *ctx = [] {
-    auto *c = new MLIRContext();
-    c->getOrLoadDialect<TensorOpDialect>();
-    return c;
-  }();
+  MLIRContext *ctx = &fuzz::sharedContext();
   std::unique_ptr<Advisor> advisor = createBuiltinAdvisor();
   for (GemmProblem p : {GemmProblem{97, 131, 67, false, false, false},
                         GemmProblem{1, 1, 1, false, false, false},

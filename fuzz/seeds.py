@@ -12,6 +12,9 @@ OUTDIR/<fuzzer>/ gets one file per seed:
   gpu-answer  the "reply" strings of test/**/Inputs/*.json (those naming a
               GPU kernel and the others: a wrong family is a seed too)
   pipeline    test/**/*.mlir and examples/*.mlir, split at `// -----`
+  llm-reply   those answers wrapped as chat-completions bodies (with and
+              without usage and model), and error bodies in the shapes
+              servers send
 Seeds are named by their content's hash, so a rerun replaces nothing.
 """
 import glob
@@ -95,6 +98,17 @@ if os.path.exists(tmp):
 for a in answers:
     seed("cpu-answer", a)
     seed("gpu-answer", a)
+for i, a in enumerate(answers):
+    body = {"choices": [{"message": {"role": "assistant", "content": a}}]}
+    if i % 2:
+        body["usage"] = {"prompt_tokens": 812, "completion_tokens": 95}
+        body["model"] = "served-model"
+    seed("llm-reply", json.dumps(body))
+for error in ({"error": {"message": "Rate limit reached", "type": "x"}},
+              {"error": "model not found"}, {"detail": "Not Found"},
+              {"message": "overloaded\u001b[2J"}):
+    seed("llm-reply", json.dumps(error))
+seed("llm-reply", "<html><body>502 Bad Gateway</body></html>")
 
 # MLIR modules, one per split-input-file chunk.
 for path in files("test/**/*.mlir", "examples/*.mlir"):

@@ -61,9 +61,9 @@ set +e
   build-asan/test | tee build-asan/lit.log
 rc_asan=${PIPESTATUS[0]}
 set -e
-stage "fuzz (30 s each)"
+stage "fuzz (fixed seed and input count: scripts/fuzz.sh --ci)"
 set +e
-bash scripts/fuzz.sh --seconds=30
+bash scripts/fuzz.sh --ci
 rc_fuzz=$?
 set -e
 stage "done"

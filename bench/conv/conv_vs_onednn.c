@@ -9,7 +9,8 @@
 // bare-ptr-abi=1" | mlir-translate --mlir-to-llvmir | clang -c) defines
 // void conv(const float *in, const float *flt, float *out), input NHWC,
 // filter HWCF, output NHWC.
-//   clang -O2 conv_vs_onednn.c conv_kernel.o -ldnnl -lm
+//   clang -O2 -I../../tools/tensorop/harness conv_vs_onednn.c conv_kernel.o \
+//     -ldnnl -lm
 //   ./a.out N H W C F R S stride pad dilation
 #include <dnnl.h>
 #include <math.h>
@@ -18,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "conv_reference.h"
 
 void conv(const float *in, const float *flt, float *out);
 
@@ -47,40 +50,9 @@ static long N, H, W, C, F, R, S, SD, P, DL, OH, OW;
 // largest error/bound ratio.
 static long verify(const float *in, const float *flt, const float *out,
                    double *maxRatio) {
-  long bad = 0;
-  *maxRatio = 0;
-  double u = 6e-8, k = (double)R * S * C;
-  for (long n = 0; n < N; ++n)
-    for (long oh = 0; oh < OH; ++oh)
-      for (long ow = 0; ow < OW; ++ow)
-        for (long f = 0; f < F; ++f) {
-          double ref = 0, abs = 0;
-          for (long r = 0; r < R; ++r) {
-            long ih = oh * SD - P + r * DL;
-            if (ih < 0 || ih >= H)
-              continue;
-            for (long s = 0; s < S; ++s) {
-              long iw = ow * SD - P + s * DL;
-              if (iw < 0 || iw >= W)
-                continue;
-              const float *x = in + ((n * H + ih) * W + iw) * C;
-              const float *w = flt + (r * S + s) * C * F + f;
-              for (long c = 0; c < C; ++c) {
-                double p = (double)x[c] * w[c * F];
-                ref += p;
-                abs += fabs(p);
-              }
-            }
-          }
-          double got = out[((n * OH + oh) * OW + ow) * F + f];
-          double bound = 2 * k * u * abs + u * fabs(ref) + 1e-30;
-          double err = fabs(got - ref);
-          if (!(err <= bound))
-            ++bad;
-          if (err / bound > *maxRatio)
-            *maxRatio = err / bound;
-        }
-  return bad;
+  const struct conv_geometry g = {N, H, W, C, F, R, S, SD,
+                                  SD, DL, DL, P, P, OH, OW};
+  return conv_check_output(&g, in, flt, out, maxRatio);
 }
 
 int main(int argc, char **argv) {

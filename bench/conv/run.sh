@@ -16,6 +16,6 @@ for layer in "$@"; do
   "$BUILD/bin/tensorop-opt" --tensorop-pipeline="target=$TARGET bare-ptr-abi=1" "$TMP/conv.mlir" \
       2>"$TMP/remarks" | /usr/lib/llvm-22/bin/mlir-translate --mlir-to-llvmir > "$TMP/conv.ll"
   clang-22 -O2 -c "$TMP/conv.ll" -o "$TMP/conv.o"
-  clang-22 -O2 "$HERE/conv_vs_onednn.c" "$TMP/conv.o" -o "$TMP/bench" -ldnnl -lm
+  clang-22 -O2 -I"$HERE/../../tools/tensorop/harness" "$HERE/conv_vs_onednn.c" "$TMP/conv.o" -o "$TMP/bench" -ldnnl -lm
   OMP_NUM_THREADS=1 DNNL_CPU_RUNTIME=SEQ "$TMP/bench" $layer
 done

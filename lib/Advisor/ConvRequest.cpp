@@ -172,8 +172,9 @@ ConvWords::ConvWords(StringRef lower) {
   std::string text;
   for (size_t i = 0; i < spaced.size(); ++i) {
     char ch = spaced[i];
-    if (ch == '=' || (ch == 'x' && !text.empty() &&
-                      llvm::isDigit(StringRef(text).rtrim().back()) &&
+    StringRef before = StringRef(text).rtrim();
+    if (ch == '=' || (ch == 'x' && !before.empty() &&
+                      llvm::isDigit(before.back()) &&
                       i + 1 < spaced.size() && spaced[i + 1] == ' ')) {
       // Glue "k = v" and "3 x 3" (only a lone x between numbers: "fp32
       // x86-avx512" stays two words).

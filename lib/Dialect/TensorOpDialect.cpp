@@ -336,8 +336,10 @@ mlir::tensorop::findGpuSketchViolation(const GpuSketchFields &s, int64_t sm) {
   for (auto [field, value] : {std::pair<StringRef, int64_t>{"block_m", s.blockM},
                               {"block_n", s.blockN},
                               {"block_k", s.blockK}})
-    if (value < 1)
-      return fail(field, "must be positive, got " + llvm::Twine(value));
+    // The upper bound keeps every size computed from a tile (shared memory,
+    // registers) far from int64_t overflow; no block holds 1024 rows.
+    if (value < 1 || value > 1024)
+      return fail(field, "must be in [1, 1024], got " + llvm::Twine(value));
   if (s.ctas < 0)
     return fail("ctas", "must be 0 (one CTA per tile) or positive, got " +
                             llvm::Twine(s.ctas));

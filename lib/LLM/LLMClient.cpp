@@ -343,6 +343,39 @@ static bool transientCurlError(CURLcode code) {
   }
 }
 
+Expected<ChatResponse>
+mlir::tensorop::parseChatCompletion(StringRef body, StringRef requestedModel) {
+  std::optional<json::Value> doc = parseAnswer(body);
+  const json::Object *o = doc ? doc->getAsObject() : nullptr;
+  const json::Array *choices = o ? o->getArray("choices") : nullptr;
+  const json::Object *first =
+      choices && !choices->empty() ? choices->front().getAsObject() : nullptr;
+  const json::Object *message = first ? first->getObject("message") : nullptr;
+  std::optional<StringRef> content =
+      message ? message->getString("content") : std::nullopt;
+  if (!doc)
+    return createStringError("the answer is not JSON: " + quote(body));
+  if (!o)
+    return createStringError("the answer is not a JSON object: " +
+                             quote(body));
+  if (!content)
+    return createStringError(
+        "the answer has no choices[0].message.content string: " + quote(body));
+  ChatResponse r;
+  r.content = content->str();
+  // Optional fields of the wrong type are ignored.
+  if (const json::Object *usage = o->getObject("usage")) {
+    r.promptTokens = usage->getInteger("prompt_tokens").value_or(0);
+    r.completionTokens = usage->getInteger("completion_tokens").value_or(0);
+  }
+  r.model = o->getString("model").value_or(requestedModel).str();
+  return r;
+}
+
+std::string mlir::tensorop::describeServerError(StringRef body) {
+  return quote(serverMessage(body));
+}
+
 //===----------------------------------------------------------------------===//
 // Cache
 //===----------------------------------------------------------------------===//
@@ -491,47 +524,20 @@ Expected<ChatResponse> LLMClient::chat(const ChatRequest &request) {
                     : quote(x.curlError);
       retry = transientCurlError(x.curl);
     } else if (x.status == 200) {
-      // Parse the answer; a malformed one is an error, never a crash.
-      ChatResponse r;
-      std::string why;
-      std::optional<json::Value> doc = parseAnswer(x.body);
-      const json::Object *o = doc ? doc->getAsObject() : nullptr;
-      const json::Array *choices = o ? o->getArray("choices") : nullptr;
-      const json::Object *first =
-          choices && !choices->empty() ? choices->front().getAsObject()
-                                       : nullptr;
-      const json::Object *message =
-          first ? first->getObject("message") : nullptr;
-      std::optional<StringRef> content =
-          message ? message->getString("content") : std::nullopt;
-      if (!doc)
-        why = "the answer is not JSON: " + quote(x.body);
-      else if (!o)
-        why = "the answer is not a JSON object: " + quote(x.body);
-      else if (!content)
-        why = "the answer has no choices[0].message.content string: " +
-              quote(x.body);
-      else {
-        r.content = content->str();
-        // Optional fields of the wrong type are ignored.
-        if (const json::Object *usage = o->getObject("usage")) {
-          r.promptTokens = usage->getInteger("prompt_tokens").value_or(0);
-          r.completionTokens =
-              usage->getInteger("completion_tokens").value_or(0);
-        }
-        r.model = o->getString("model").value_or(config.model).str();
-      }
-      if (!why.empty())
-        return fail(why, attempts);
+      // A malformed answer is an error, never a crash.
+      Expected<ChatResponse> parsed = parseChatCompletion(x.body, config.model);
+      if (!parsed)
+        return fail(toString(parsed.takeError()), attempts);
+      ChatResponse r = std::move(*parsed);
       r.content = redact(std::move(r.content), config.apiKey);
       r.attempts = attempts;
       if (!cachePath.empty())
         writeCache(cachePath, r);
       return r;
     } else {
-      std::string message = serverMessage(x.body);
+      std::string message = describeServerError(x.body);
       problem = "HTTP " + std::to_string(x.status) +
-                (message.empty() ? "" : ": " + quote(message));
+                (message.empty() ? "" : ": " + message);
       if (x.status == 400 && withFormat && !triedWithoutFormat &&
           mentionsResponseFormat(x.body)) {
         // The server does not do JSON mode: ask again without it, at once,

@@ -25,8 +25,18 @@ func.func @f(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %C: memref<256x
 
 // A tile that is not positive.
 func.func @f(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %C: memref<256x256xf32>) {
-  // expected-error @+1 {{gpu_sketch field 'block_n': must be positive, got 0}}
+  // expected-error @+1 {{gpu_sketch field 'block_n': must be in [1, 1024], got 0}}
   linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "ffma", precision = "f32", block_m = 128, block_n = 0, block_k = 16, warps_m = 0, warps_n = 0, consumers = 0, stages = 2, group_m = 8, ctas = 0, target = #tensorop.target<name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "t">} ins(%A, %B : memref<256x256xbf16>, memref<256x256xbf16>) outs(%C : memref<256x256xf32>)
+  return
+}
+
+// -----
+
+// A tile so large that its shared-memory size would overflow (a fuzzer's
+// find: block_m = 1288888888888888320 in an LLM answer).
+func.func @f(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %C: memref<256x256xf32>) {
+  // expected-error @+1 {{gpu_sketch field 'block_m': must be in [1, 1024], got 1288888888888888320}}
+  linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 1288888888888888320, block_n = 256, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 4, group_m = 8, ctas = 0, target = #tensorop.target<name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "t">} ins(%A, %B : memref<256x256xbf16>, memref<256x256xbf16>) outs(%C : memref<256x256xf32>)
   return
 }
 

@@ -95,6 +95,19 @@ private:
   std::string cacheDir;
 };
 
+/// Reads a chat-completions answer (HTTP 200 body): choices[0].message.content,
+/// the usage counts and the answering model (`requestedModel` if the answer
+/// names none). A body that is not such an answer is an error quoting it
+/// (one line, control characters escaped). The server is untrusted: any bytes
+/// give a value or an error (fuzz/LlmReplyFuzzer.cpp).
+llvm::Expected<ChatResponse> parseChatCompletion(llvm::StringRef body,
+                                                 llvm::StringRef requestedModel);
+
+/// The message of an error answer ({"error": {"message": ...}}, {"error":
+/// "..."}, {"message"|"detail": ...} or the raw body) as one line fit for a
+/// terminal: at most a few hundred bytes, control characters escaped.
+std::string describeServerError(llvm::StringRef body);
+
 } // namespace mlir::tensorop
 
 #endif // TENSOROP_LLM_LLMCLIENT_H

@@ -3,11 +3,14 @@
 // SH SW DH DW PT PB PL PR) against an fp64 reference on NaN-prefilled
 // output, with the MEASURE.md bound (K = R*S*C, c = 2, u = 6e-8); prints
 // "failures: N" and the largest error/bound ratio. Freestanding POSIX C, so
-// it runs under qemu-user when cross-compiled statically.
+// it runs under qemu-user when cross-compiled statically. The reference and
+// bound: tools/tensorop/harness/conv_reference.h.
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "conv_reference.h"
 
 void conv(const float *in, const float *flt, float *out);
 
@@ -30,37 +33,10 @@ int main(void) {
   for (long i = 0; i < nout; ++i)
     out[i] = NAN;
   conv(in, flt, out);
-  long bad = 0;
-  double maxRatio = 0, u = 6e-8, k = (double)R * S * C;
-  for (long n = 0; n < N; ++n)
-    for (long oh = 0; oh < OH; ++oh)
-      for (long ow = 0; ow < OW; ++ow)
-        for (long f = 0; f < F; ++f) {
-          double ref = 0, abs = 0;
-          for (long r = 0; r < R; ++r) {
-            long ih = oh * SH - PT + r * DH;
-            if (ih < 0 || ih >= H)
-              continue;
-            for (long s = 0; s < S; ++s) {
-              long iw = ow * SW - PL + s * DW;
-              if (iw < 0 || iw >= W)
-                continue;
-              for (long c = 0; c < C; ++c) {
-                double p = (double)in[((n * H + ih) * W + iw) * C + c] *
-                           flt[((r * S + s) * C + c) * F + f];
-                ref += p;
-                abs += fabs(p);
-              }
-            }
-          }
-          double got = out[((n * OH + oh) * OW + ow) * F + f];
-          double bound = 2 * k * u * abs + u * fabs(ref) + 1e-30;
-          double err = fabs(got - ref);
-          if (!(err <= bound))
-            ++bad;
-          if (!(err / bound <= maxRatio))
-            maxRatio = err / bound;
-        }
+  const struct conv_geometry g = {N,  H,  W,  C,  F,  R,  S, SH,
+                                  SW, DH, DW, PT, PL, OH, OW};
+  double maxRatio;
+  long bad = conv_check_output(&g, in, flt, out, &maxRatio);
   printf("failures: %ld\nmax_error_ratio: %g\n", bad, maxRatio);
   return bad != 0;
 }

@@ -18,6 +18,8 @@
 #define HEADER(n) STR(n.h)
 #include HEADER(NAME)
 
+#include "conv_reference.h"
+
 static uint64_t state = 42;
 static float next_random(void) {
   state ^= state << 13;
@@ -26,33 +28,16 @@ static float next_random(void) {
   return (float)((state >> 40) * (1.0 / (1ull << 24)) * 2.0 - 1.0);
 }
 
-/* The reference of output element (n, y, x, f): value and magnitude. */
-static void reference(const float *in, const float *flt, long n, long y,
-                      long x, long f, double *value, double *magnitude) {
-  double r = 0, s = 0;
-  for (long p = 0; p < CR; ++p)
-    for (long q = 0; q < CS; ++q) {
-      long iy = y * SH + p * DH - PT, ix = x * SW + q * DW - PL;
-      if (iy < 0 || iy >= CH || ix < 0 || ix >= CW)
-        continue;
-      for (long c = 0; c < CC; ++c) {
-        double t = (double)in[((n * CH + iy) * CW + ix) * CC + c] *
-                   flt[((p * CS + q) * CC + c) * CF + f];
-        r += t;
-        s += fabs(t);
-      }
-    }
-  *value = r;
-  *magnitude = s;
-}
+static const struct conv_geometry geometry = {CN, CH, CW, CC, CF, CR, CS,
+                                              SH, SW, DH, DW, PT, PL, OH, OW};
 
 int main(void) {
   const long ni = (long)CN * CH * CW * CC, nf = (long)CR * CS * CC * CF,
-             no = (long)CN * OH * OW * CF, k = (long)CR * CS * CC;
+             no = (long)CN * OH * OW * CF;
   float *in = malloc(sizeof(float) * ni), *flt = malloc(sizeof(float) * nf);
   float *out = malloc(sizeof(float) * no);
-  long exact_bad = 0, failures = 0;
-  double max_ratio = 0, r, s;
+  long exact_bad = 0;
+  double max_ratio, r, s;
   for (long i = 0; i < ni; ++i) in[i] = (float)((i * 7) % 9 - 4);
   for (long i = 0; i < nf; ++i) flt[i] = (float)((i * 5) % 9 - 4);
   for (long i = 0; i < no; ++i) out[i] = NAN;
@@ -60,23 +45,14 @@ int main(void) {
   for (long i = 0; i < no; ++i) {
     long f = i % CF, x = (i / CF) % OW, y = (i / CF / OW) % OH,
          n = i / CF / OW / OH;
-    reference(in, flt, n, y, x, f, &r, &s);
+    conv_reference(&geometry, in, flt, n, y, x, f, &r, &s);
     if (!(out[i] == r)) ++exact_bad;
   }
   for (long i = 0; i < ni; ++i) in[i] = next_random();
   for (long i = 0; i < nf; ++i) flt[i] = next_random();
   for (long i = 0; i < no; ++i) out[i] = NAN;
   NAME(in, flt, out);
-  for (long i = 0; i < no; ++i) {
-    long f = i % CF, x = (i / CF) % OW, y = (i / CF / OW) % OH,
-         n = i / CF / OW / OH;
-    reference(in, flt, n, y, x, f, &r, &s);
-    double bound = 2.0 * k * 6e-8 * s + 6e-8 * fabs(r);
-    if (bound < 1e-30) bound = 1e-30;
-    double err = fabs((double)out[i] - r);
-    if (!(err <= bound)) ++failures;
-    if (err / bound > max_ratio || isnan(err)) max_ratio = isnan(err) ? INFINITY : err / bound;
-  }
+  long failures = conv_check_output(&geometry, in, flt, out, &max_ratio);
   printf("exact_mismatches: %ld\nfailures: %ld\nmax_error_ratio: %g\n", exact_bad, failures, max_ratio);
   return exact_bad != 0 || failures != 0;
 }

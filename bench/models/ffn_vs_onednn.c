@@ -1,0 +1,322 @@
+// A transformer FFN block, out = GELU_tanh(x.W1 + b1).W2 + b2 + x, computed
+// by the module of gen_ffn.py compiled two or three ways (each an object
+// defining one function with the bare-pointer ABI) and by oneDNN's matmul
+// primitive with post-ops, in one process (MEASURE.md):
+//   ffn_ours      --tensorop-pipeline (whatever it fuses)
+//   ffn_unfused   --tensorop-pipeline with epilogue fusion off (optional:
+//                 -DHAVE_UNFUSED)
+//   ffn_upstream  upstream MLIR's lowering of the same module (bufferize,
+//                 linalg to loops, LLVM; clang -O3 -march=native)
+//   onednn        matmul(x, W1) + bias + eltwise gelu_tanh post-op, then
+//                 matmul(h, W2) + bias + binary-add post-op of x (the
+//                 residual, read in place: no copy); weights in the layout
+//                 oneDNN prefers, reordered once outside the timing (an
+//                 inference model's constants).
+// Every output is NaN-prefilled and checked against an fp64 reference of the
+// whole block, before and after timing, with a bound carried through both
+// matmuls (below). Timing: rounds alternate the variants (A B C A B C ...);
+// the median of the rounds is reported, as one JSON line.
+//
+//   ffn_vs_onednn T D H ROUNDS
+#include <dnnl.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef void (*ffn_fn)(const float *, const float *, const float *,
+                       const float *, const float *, float *);
+void ffn_ours(const float *, const float *, const float *, const float *,
+              const float *, float *);
+void ffn_upstream(const float *, const float *, const float *, const float *,
+                  const float *, float *);
+#ifdef HAVE_UNFUSED
+void ffn_unfused(const float *, const float *, const float *, const float *,
+                 const float *, float *);
+#endif
+
+#define CHECK(x)                                                               \
+  do {                                                                         \
+    dnnl_status_t s_ = (x);                                                    \
+    if (s_ != dnnl_success) {                                                  \
+      fprintf(stderr, "%s failed: %d\n", #x, (int)s_);                         \
+      exit(1);                                                                 \
+    }                                                                          \
+  } while (0)
+
+static long T, D, H;
+static float *x, *w1, *b1, *w2, *b2;
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+static int cmpd(const void *a, const void *b) {
+  double p = *(const double *)a, q = *(const double *)b;
+  return p < q ? -1 : p > q;
+}
+
+static float *randoms(long n, uint64_t *state, float scale) {
+  float *v = malloc(sizeof(float) * n);
+  for (long i = 0; i < n; ++i) {
+    *state = *state * 6364136223846793005ull + 1442695040888963407ull;
+    v[i] = scale * (float)((*state >> 40) / 8388608.0 - 1.0);
+  }
+  return v;
+}
+
+static double gelu(double s) {
+  return 0.5 * s * (1 + tanh(0.7978845608028654 * (s + 0.044715 * s * s * s)));
+}
+
+// fp64 reference and per-element bound. u = 6e-8 (fp32). The first matmul's
+// sum s_j is within e_j = 2*D*u*sum|x w1| + u*|s_j| (+ bias); GELU is
+// 1.13-Lipschitz and its fp32 evaluations (libm tanhf, oneDNN's and our
+// polynomial forms) add at most 1e-6 * (|s_j| + 1e-3) more; the second
+// matmul adds 2*H*u*sum|g w2| and carries sum_j e'_j |w2_jk|; the bias and
+// residual adds u*(|b2| + |x| + |out|) each.
+static double *ref, *bound;
+static void reference(void) {
+  const double u = 6e-8;
+  double *g = malloc(sizeof(double) * H), *eg = malloc(sizeof(double) * H);
+  ref = malloc(sizeof(double) * T * D);
+  bound = malloc(sizeof(double) * T * D);
+  for (long t = 0; t < T; ++t) {
+    for (long j = 0; j < H; ++j) {
+      double s = b1[j], mag = fabs(b1[j]);
+      for (long d = 0; d < D; ++d) {
+        double p = (double)x[t * D + d] * w1[d * H + j];
+        s += p;
+        mag += fabs(p);
+      }
+      double e = 2 * D * u * mag + u * fabs(s);
+      g[j] = gelu(s);
+      eg[j] = 1.13 * e + 1e-6 * (fabs(s) + 1e-3) + u * fabs(g[j]);
+    }
+    for (long k = 0; k < D; ++k) {
+      double y = 0, mag = 0, carried = 0;
+      for (long j = 0; j < H; ++j) {
+        double p = g[j] * w2[j * D + k];
+        y += p;
+        mag += fabs(p);
+        carried += eg[j] * fabs(w2[j * D + k]);
+      }
+      double out = y + b2[k] + x[t * D + k];
+      ref[t * D + k] = out;
+      bound[t * D + k] = 2 * H * u * mag + carried +
+                         2 * u * (fabs(b2[k]) + fabs(x[t * D + k]) +
+                                  fabs(out)) + 1e-30;
+    }
+  }
+  free(g);
+  free(eg);
+}
+
+// Elements over the bound (NaN counts) and the largest error/bound ratio.
+static long verify(const float *out, double *maxRatio) {
+  long bad = 0;
+  *maxRatio = 0;
+  for (long i = 0; i < T * D; ++i) {
+    double err = fabs(out[i] - ref[i]);
+    double r = isnan(err) ? INFINITY : err / bound[i];
+    if (!(err <= bound[i]))
+      ++bad;
+    if (r > *maxRatio)
+      *maxRatio = r;
+  }
+  return bad;
+}
+
+// oneDNN: two matmul primitives with post-ops, weights reordered once.
+static dnnl_engine_t engine;
+static dnnl_stream_t stream;
+static dnnl_primitive_t mm1, mm2;
+static dnnl_memory_t mx, mw1, mb1, mh, mw2, mb2, mout, mres;
+
+static void md2(dnnl_memory_desc_t *md, long r, long c, dnnl_format_tag_t tag) {
+  dnnl_dims_t dims = {r, c};
+  CHECK(dnnl_memory_desc_init_by_tag(md, 2, dims, dnnl_f32, tag));
+}
+
+static dnnl_primitive_t matmul(long m, long k, long n, dnnl_memory_t *src,
+                               dnnl_memory_t *wt, const float *weights,
+                               dnnl_memory_t *bias, const float *biasData,
+                               dnnl_memory_t *dst, int gelu_post,
+                               int residual_post) {
+  dnnl_memory_desc_t sd, wd, bd, dd, wplain;
+  md2(&sd, m, k, dnnl_ab);
+  md2(&wd, k, n, dnnl_format_tag_any);
+  md2(&bd, 1, n, dnnl_ab);
+  md2(&dd, m, n, dnnl_ab);
+  md2(&wplain, k, n, dnnl_ab);
+  dnnl_matmul_desc_t desc;
+  CHECK(dnnl_matmul_desc_init(&desc, &sd, &wd, &bd, &dd));
+  dnnl_post_ops_t ops;
+  CHECK(dnnl_post_ops_create(&ops));
+  if (gelu_post)
+    CHECK(dnnl_post_ops_append_eltwise(ops, 1.f, dnnl_eltwise_gelu_tanh, 0, 0));
+  if (residual_post)
+    CHECK(dnnl_post_ops_append_binary(ops, dnnl_binary_add, &dd));
+  dnnl_primitive_attr_t attr;
+  CHECK(dnnl_primitive_attr_create(&attr));
+  CHECK(dnnl_primitive_attr_set_post_ops(attr, ops));
+  dnnl_primitive_desc_t pd;
+  CHECK(dnnl_primitive_desc_create(&pd, &desc, attr, engine, NULL));
+  const dnnl_memory_desc_t *wpref =
+      dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
+  // Weights: plain row-major in, oneDNN's layout out, once.
+  dnnl_memory_t plain;
+  CHECK(dnnl_memory_create(&plain, &wplain, engine, (void *)weights));
+  CHECK(dnnl_memory_create(wt, wpref, engine, DNNL_MEMORY_ALLOCATE));
+  dnnl_primitive_desc_t rpd;
+  CHECK(dnnl_reorder_primitive_desc_create(&rpd, &wplain, engine, wpref,
+                                           engine, NULL));
+  dnnl_primitive_t reorder;
+  CHECK(dnnl_primitive_create(&reorder, rpd));
+  dnnl_exec_arg_t rargs[] = {{DNNL_ARG_FROM, plain}, {DNNL_ARG_TO, *wt}};
+  CHECK(dnnl_primitive_execute(reorder, stream, 2, rargs));
+  CHECK(dnnl_stream_wait(stream));
+  if (*src == NULL) // The input x, read in place.
+    CHECK(dnnl_memory_create(src, &sd, engine, (void *)x));
+  if (residual_post)
+    CHECK(dnnl_memory_create(&mres, &dd, engine, (void *)x));
+  CHECK(dnnl_memory_create(bias, &bd, engine, (void *)biasData));
+  CHECK(dnnl_memory_create(dst, &dd, engine, DNNL_MEMORY_ALLOCATE));
+  dnnl_primitive_t p;
+  CHECK(dnnl_primitive_create(&p, pd));
+  return p;
+}
+
+static void onednn_setup(void) {
+  CHECK(dnnl_engine_create(&engine, dnnl_cpu, 0));
+  CHECK(dnnl_stream_create(&stream, engine, dnnl_stream_default_flags));
+  mm1 = matmul(T, D, H, &mx, &mw1, w1, &mb1, b1, &mh, 1, 0);
+  mm2 = matmul(T, H, D, &mh, &mw2, w2, &mb2, b2, &mout, 0, 1);
+}
+
+static float *onednn_out;
+static void onednn_ffn(void) {
+  void *outs;
+  CHECK(dnnl_memory_get_data_handle(mout, &outs));
+  dnnl_exec_arg_t a1[] = {{DNNL_ARG_SRC, mx}, {DNNL_ARG_WEIGHTS, mw1},
+                          {DNNL_ARG_BIAS, mb1}, {DNNL_ARG_DST, mh}};
+  CHECK(dnnl_primitive_execute(mm1, stream, 4, a1));
+  dnnl_exec_arg_t a2[] = {
+      {DNNL_ARG_SRC, mh},
+      {DNNL_ARG_WEIGHTS, mw2},
+      {DNNL_ARG_BIAS, mb2},
+      {DNNL_ARG_DST, mout},
+      {DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, mres}};
+  CHECK(dnnl_primitive_execute(mm2, stream, 5, a2));
+  CHECK(dnnl_stream_wait(stream));
+  onednn_out = outs;
+}
+
+struct variant {
+  const char *name;
+  ffn_fn fn; // NULL: oneDNN
+  float *out;
+  double *times;
+  long bad;
+  double ratio, ratioAfter;
+};
+
+static void run(struct variant *v) {
+  if (v->fn) {
+    v->fn(x, w1, b1, w2, b2, v->out);
+  } else {
+    onednn_ffn();
+  }
+}
+
+static float *result(struct variant *v) { return v->fn ? v->out : onednn_out; }
+
+int main(int argc, char **argv) {
+  if (argc != 5) {
+    fprintf(stderr, "usage: %s T D H ROUNDS\n", argv[0]);
+    return 2;
+  }
+  T = atol(argv[1]);
+  D = atol(argv[2]);
+  H = atol(argv[3]);
+  int rounds = atoi(argv[4]);
+  uint64_t st = 7;
+  x = randoms(T * D, &st, 1.f);
+  w1 = randoms(D * H, &st, 1.f / sqrtf((float)D));
+  b1 = randoms(H, &st, 0.1f);
+  w2 = randoms(H * D, &st, 1.f / sqrtf((float)H));
+  b2 = randoms(D, &st, 0.1f);
+  reference();
+  onednn_setup();
+  struct variant vs[] = {
+      {"ours", ffn_ours, 0, 0, 0, 0, 0},
+#ifdef HAVE_UNFUSED
+      {"unfused", ffn_unfused, 0, 0, 0, 0, 0},
+#endif
+      {"upstream", ffn_upstream, 0, 0, 0, 0, 0},
+      {"onednn", NULL, 0, 0, 0, 0, 0},
+  };
+  int nv = sizeof(vs) / sizeof(vs[0]);
+  int failed = 0;
+  for (int i = 0; i < nv; ++i) {
+    vs[i].out = malloc(sizeof(float) * T * D);
+    vs[i].times = malloc(sizeof(double) * rounds);
+    for (long j = 0; j < T * D; ++j)
+      vs[i].out[j] = NAN;
+    if (!vs[i].fn) {
+      void *h;
+      CHECK(dnnl_memory_get_data_handle(mout, &h));
+      for (long j = 0; j < T * D; ++j)
+        ((float *)h)[j] = NAN;
+    }
+    run(&vs[i]);
+    vs[i].bad = verify(result(&vs[i]), &vs[i].ratio);
+    if (vs[i].bad) {
+      fprintf(stderr, "%s: %ld of %ld elements over the bound (max ratio %g)\n",
+              vs[i].name, vs[i].bad, T * D, vs[i].ratio);
+      failed = 1;
+    }
+  }
+  if (failed)
+    return 1; // Nothing unverified is timed.
+  double flops = 2.0 * T * D * H * 2;
+  // Repetitions per sample: about 20 ms of the fastest variant's first run.
+  double t0 = now();
+  run(&vs[nv - 1]);
+  double once = now() - t0;
+  int reps = once > 0.02 ? 1 : (int)(0.02 / (once + 1e-9)) + 1;
+  for (int r = 0; r < rounds; ++r)
+    for (int i = 0; i < nv; ++i) {
+      double s = now();
+      for (int k = 0; k < reps; ++k)
+        run(&vs[i]);
+      vs[i].times[r] = (now() - s) / reps;
+    }
+  for (int i = 0; i < nv; ++i) {
+    for (long j = 0; j < T * D; ++j)
+      vs[i].out[j] = NAN;
+    run(&vs[i]);
+    if (verify(result(&vs[i]), &vs[i].ratioAfter)) {
+      fprintf(stderr, "%s: wrong after timing\n", vs[i].name);
+      return 1;
+    }
+    qsort(vs[i].times, rounds, sizeof(double), cmpd);
+  }
+  printf("{\"tokens\": %ld, \"model\": %ld, \"hidden\": %ld, \"rounds\": %d, "
+         "\"reps\": %d",
+         T, D, H, rounds, reps);
+  double dnnl = vs[nv - 1].times[rounds / 2];
+  for (int i = 0; i < nv; ++i) {
+    double med = vs[i].times[rounds / 2];
+    printf(", \"%s\": {\"median_us\": %.2f, \"gflops\": %.2f, "
+           "\"vs_onednn\": %.3f, \"max_error_ratio\": %.3g}",
+           vs[i].name, med * 1e6, flops / med * 1e-9, dnnl / med,
+           vs[i].ratio > vs[i].ratioAfter ? vs[i].ratio : vs[i].ratioAfter);
+  }
+  printf("}\n");
+  return 0;
+}

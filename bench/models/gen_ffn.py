@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Writes a transformer FFN block in linalg, as a model compiler hands it over:
+
+    out = (GELU(x . W1 + b1)) . W2 + b2 + x
+
+x: T x D, W1: D x H, b1: H, W2: H x D, b2: D; fp32, row-major. Each matmul
+is a linalg.matmul on a zero-filled tensor; the bias add, GELU (tanh form,
+the one oneDNN's gelu_tanh computes) and the residual add are separate
+elementwise linalg.generic ops, the way torch-mlir and IREE's importers emit
+them. One function, destination-passing on memrefs (the bare-pointer ABI):
+
+    void NAME(const float *x, const float *w1, const float *b1,
+              const float *w2, const float *b2, float *out);
+
+    gen_ffn.py --tokens T --model D --hidden H [--name NAME]
+"""
+import argparse
+
+p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+p.add_argument("--tokens", type=int, required=True)
+p.add_argument("--model", type=int, required=True)
+p.add_argument("--hidden", type=int, required=True)
+p.add_argument("--name", default="ffn")
+a = p.parse_args()
+T, D, H = a.tokens, a.model, a.hidden
+
+
+def mt(r, c):
+    return f"memref<{r}x{c}xf32>"
+
+
+def tt(r, c):
+    return f"tensor<{r}x{c}xf32>"
+
+
+print(f"""// FFN block: T={T} D={D} H={H} (bench/models/gen_ffn.py)
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (j)>
+func.func @{a.name}(%xm: {mt(T, D)}, %w1m: {mt(D, H)}, %b1m: memref<{H}xf32>,
+                    %w2m: {mt(H, D)}, %b2m: memref<{D}xf32>, %outm: {mt(T, D)}) {{
+  %zero = arith.constant 0.0 : f32
+  %x = bufferization.to_tensor %xm restrict : {mt(T, D)} to {tt(T, D)}
+  %w1 = bufferization.to_tensor %w1m restrict : {mt(D, H)} to {tt(D, H)}
+  %b1 = bufferization.to_tensor %b1m restrict : memref<{H}xf32> to tensor<{H}xf32>
+  %w2 = bufferization.to_tensor %w2m restrict : {mt(H, D)} to {tt(H, D)}
+  %b2 = bufferization.to_tensor %b2m restrict : memref<{D}xf32> to tensor<{D}xf32>
+  %e1 = tensor.empty() : {tt(T, H)}
+  %z1 = linalg.fill ins(%zero : f32) outs(%e1 : {tt(T, H)}) -> {tt(T, H)}
+  %h = linalg.matmul ins(%x, %w1 : {tt(T, D)}, {tt(D, H)}) outs(%z1 : {tt(T, H)}) -> {tt(T, H)}
+  %hb = linalg.generic {{indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}}
+      ins(%h, %b1 : {tt(T, H)}, tensor<{H}xf32>) outs(%e1 : {tt(T, H)}) {{
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  }} -> {tt(T, H)}
+  %g = linalg.generic {{indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}}
+      ins(%hb : {tt(T, H)}) outs(%e1 : {tt(T, H)}) {{
+  ^bb0(%s: f32, %o: f32):
+    %half = arith.constant 0.5 : f32
+    %one = arith.constant 1.0 : f32
+    %k = arith.constant 0.797884583 : f32
+    %c = arith.constant 0.044715 : f32
+    %s2 = arith.mulf %s, %s : f32
+    %s3 = arith.mulf %s2, %s : f32
+    %t0 = arith.mulf %c, %s3 : f32
+    %t1 = arith.addf %s, %t0 : f32
+    %t2 = arith.mulf %k, %t1 : f32
+    %t3 = math.tanh %t2 : f32
+    %t4 = arith.addf %one, %t3 : f32
+    %t5 = arith.mulf %half, %s : f32
+    %r = arith.mulf %t5, %t4 : f32
+    linalg.yield %r : f32
+  }} -> {tt(T, H)}
+  %e2 = tensor.empty() : {tt(T, D)}
+  %z2 = linalg.fill ins(%zero : f32) outs(%e2 : {tt(T, D)}) -> {tt(T, D)}
+  %y = linalg.matmul ins(%g, %w2 : {tt(T, H)}, {tt(H, D)}) outs(%z2 : {tt(T, D)}) -> {tt(T, D)}
+  %yb = linalg.generic {{indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}}
+      ins(%y, %b2 : {tt(T, D)}, tensor<{D}xf32>) outs(%e2 : {tt(T, D)}) {{
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  }} -> {tt(T, D)}
+  %out = linalg.generic {{indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}}
+      ins(%yb, %x : {tt(T, D)}, {tt(T, D)}) outs(%e2 : {tt(T, D)}) {{
+  ^bb0(%a: f32, %r: f32, %o: f32):
+    %s = arith.addf %a, %r : f32
+    linalg.yield %s : f32
+  }} -> {tt(T, D)}
+  bufferization.materialize_in_destination %out in restrict writable %outm : ({tt(T, D)}, {mt(T, D)}) -> ()
+  return
+}}""")
