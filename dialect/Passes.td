@@ -252,4 +252,23 @@ def TensorOpApproximateMath : Pass<"tensorop-approximate-math", "ModuleOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def TensorOpBindWorkspace
+    : Pass<"tensorop-bind-workspace", "ModuleOp"> {
+  let summary = "Place a function's buffers in its caller-provided workspace";
+  let description = [{
+    In a function with an argument marked `tensorop.workspace` (a
+    `memref<1xi8>`: the pointer of a caller's buffer), every `memref.alloc`
+    of a static shape (the sketch's packing buffers, scratch copies) becomes
+    a `memref.view` of that workspace at its own offset, and its
+    `memref.dealloc` is erased, so the function allocates nothing. Buffers
+    inside a thread chunk (`scf.forall`) get one region per chunk. Offsets
+    are 64-byte aligned from the first 64-byte boundary of the workspace, so
+    any pointer works. A function marked `tensorop.workspace_size` then
+    returns the largest size needed (bytes, alignment slack included).
+    A dynamically sized allocation there is an error.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 #endif // TENSOROP_PASSES_TD

@@ -31,6 +31,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (r->op == "gemm") {
     for (int64_t extent : {r->m, r->n, r->k})
       FUZZ_CHECK(extent >= 1 && extent <= max, "extent out of range");
+    FUZZ_CHECK(r->batchCount >= 0 && r->batchCount <= max &&
+                   (r->batched || r->batchCount == 0),
+               "a batch count belongs to a batched request");
   } else {
     const ::tensorop::Conv2DShape &c = r->conv;
     for (int64_t extent : {c.n, c.h, c.w, c.c, c.f, c.r, c.s, c.strideH,

@@ -3,6 +3,7 @@
 #include "tensorop/Advisor/Request.h"
 
 #include "ConvRequest.h"
+#include "GemmModifiers.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -54,9 +55,14 @@ std::string mlir::tensorop::convShapeName(const ::tensorop::Conv2DShape &s) {
 std::string OpRequest::defaultName() const {
   if (op == "conv2d")
     return "conv2d_" + convShapeName(conv) + "_" + dtype;
+  std::string layout =
+      transposeA || transposeB
+          ? std::string("_") + (transposeA ? "t" : "n") + (transposeB ? "t" : "n")
+          : "";
   std::string name =
-      llvm::formatv("{0}_{1}x{2}x{3}_{4}{5}", op, m, n, k, dtype,
-                    cType.empty() || cType == dtype ? "" : "_" + cType + "out")
+      llvm::formatv("{0}_{1}x{2}x{3}_{4}{5}{6}", op, m, n, k, dtype,
+                    cType.empty() || cType == dtype ? "" : "_" + cType + "out",
+                    layout)
           .str();
   for (const std::string &step : epilogue)
     name += "_" + step;
@@ -75,7 +81,16 @@ std::string OpRequest::describe() const {
          (cType.empty() ? std::string() : ", output=" + cType) +
          (epilogue.empty() ? std::string()
                            : ", epilogue=" + llvm::join(epilogue, "+")) +
-         ", target=" + orMissing(target);
+         ", target=" + orMissing(target) +
+         (transposeA || transposeB
+              ? std::string(", layout=") + (transposeA ? "T" : "N") +
+                    (transposeB ? "T" : "N")
+              : "") +
+         (batched ? ", batched" + (batchCount ? " (verified with " +
+                                                    std::to_string(batchCount) +
+                                                    ")"
+                                              : std::string())
+                  : "");
 }
 
 namespace {
@@ -83,7 +98,8 @@ namespace {
 struct Vocabulary {
   static std::string op(StringRef w) {
     return llvm::StringSwitch<std::string>(w)
-        .Cases({"gemm", "matmul", "sgemm", "hgemm", "dgemm", "multiply",
+        .Cases({"gemm", "gemms", "matmul", "matmuls", "sgemm", "hgemm",
+                "dgemm", "multiply",
                 "multiplication", "matrix-multiply", "mm"},
                "gemm")
         .Cases({"conv", "convolution", "convolutions", "conv2d", "conv_2d",
@@ -199,18 +215,16 @@ llvm::Error checkNumbers(StringRef text) {
 /// ("" for words that are not modifiers).
 std::string unsupportedModifier(StringRef w) {
   return llvm::StringSwitch<std::string>(w)
-      .Cases({"transposed", "transpose", "transposes", "trans", "nt", "tn",
-              "tt", "column-major", "col-major", "colmajor", "columnmajor"},
-             "transposed or column-major operands (gen builds C = A*B with "
-             "row-major A and B; a transposed operand in an MLIR module goes "
-             "through tensorop-opt)")
-      .Cases({"batch", "batched", "batches", "strided-batched"},
-             "a batched GEMM (gen builds one GEMM per call)")
-      .Cases({"alpha", "beta", "scale", "scaled", "scaling", "accumulate"},
-             "alpha/beta scaling (gen builds C = A*B, overwriting C)")
-      .Cases({"lda", "ldb", "ldc", "leading", "stride", "strided", "strides",
-              "ld"},
-             "leading dimensions (gen's operands are contiguous)")
+      .Cases({"column-major", "col-major", "colmajor", "columnmajor"},
+             "column-major operands (gen's operands are row-major; ask for "
+             "'A transposed' / 'B transposed' (or NT, TN) instead)")
+      .Cases({"scale", "scaled", "scaling"},
+             "a scaling gen does not read (NAME_ex takes alpha and beta at "
+             "run time: ask for 'alpha' and 'beta')")
+      .Cases({"leading", "stride", "strides", "ld"},
+             "leading dimensions in words gen does not read (NAME_ex takes "
+             "lda, ldb and ldc at run time: ask for 'lda' or 'leading "
+             "dimensions')")
       .Cases({"bias", "relu", "gelu", "silu", "swish", "sigmoid", "tanh",
               "clamp", "residual", "epilogue", "activation", "fused", "fuse",
               "add", "plus", "softmax"},
@@ -245,10 +259,12 @@ bool isFillerWord(StringRef w) {
 /// Every word of a GEMM request must be understood: a modifier gen does not
 /// support is refused by name (std::errc::not_supported, so no fallback
 /// reader drops it either), any other unknown word too.
-llvm::Error checkGemmWords(llvm::ArrayRef<StringRef> tokens) {
-  // Modifiers first: in "with B transposed" the word to name is
-  // "transposed", not "b".
-  for (StringRef w : tokens) {
+llvm::Error checkGemmWords(llvm::ArrayRef<StringRef> tokens,
+                           llvm::ArrayRef<bool> understood) {
+  // Modifiers first: in "with bias" the word to name is "bias", not "with".
+  for (auto [w, read] : llvm::zip_equal(tokens, understood)) {
+    if (read)
+      continue;
     std::string what = unsupportedModifier(w);
     if (!what.empty())
       return llvm::createStringError(
@@ -258,8 +274,8 @@ llvm::Error checkGemmWords(llvm::ArrayRef<StringRef> tokens) {
               "generated");
   }
   static const llvm::Regex number("^[0-9]+(x[0-9]+)*$");
-  for (StringRef w : tokens) {
-    if (!Vocabulary::op(w).empty() || !Vocabulary::dtype(w).empty() ||
+  for (auto [w, read] : llvm::zip_equal(tokens, understood)) {
+    if (read || !Vocabulary::op(w).empty() || !Vocabulary::dtype(w).empty() ||
         !Vocabulary::target(w).empty() || number.match(w) || isFillerWord(w))
       continue;
     return llvm::createStringError(
@@ -453,8 +469,20 @@ llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
         "the shape (e.g. 128x256x64 for MxNxK, or M=128 N=256 K=64)");
   if (r.op == "gemm") {
     takeEpilogueWords(tokens, r.epilogue);
-    if (llvm::Error e = checkGemmWords(tokens))
+    llvm::SmallVector<bool> understood;
+    if (llvm::Error e =
+            readGemmModifiers(lower, cleaned, tokens, r, understood))
       return std::move(e);
+    if (llvm::Error e = checkGemmWords(tokens, understood)) {
+      // A request with a layout, batch or epilogue the LLM's reading has no
+      // field for stays with this parser's error (final), or they would be
+      // lost.
+      if (llvm::is_contained(understood, true) || !r.epilogue.empty())
+        return llvm::createStringError(
+            std::make_error_code(std::errc::not_supported),
+            llvm::toString(std::move(e)));
+      return std::move(e);
+    }
   }
   if (r.dtype.empty())
     r.dtype = "f32";

@@ -15,6 +15,7 @@
 #include "tensorop/Support/DataDir.h"
 #include "tensorop/Transforms/MatmulSupport.h"
 #include "CpuConvCheck.h"
+#include "CpuGemmEntries.h"
 #include "tensorop/Driver/Backend.h"
 #include "tensorop/Driver/CompilerContext.h"
 #include "tensorop/Driver/EpilogueGemm.h"
@@ -86,7 +87,20 @@ public:
       return op.entryPoint(name) +
              " input NHWC, filter HWCF, output NHWC overwritten, contiguous, "
              "zero padding inside the kernel";
-    return op.entryPoint(name) + " row-major, contiguous, C = A*B overwritten";
+    if (!op.hasBlasEntries())
+      return op.entryPoint(name) + " row-major, contiguous, C overwritten";
+    return op.entryPoint(name) + " row-major, contiguous, C = " +
+           (op.transposeA ? "A^T" : "A") + "*" + (op.transposeB ? "B^T" : "B") +
+           " overwritten; plus " + name.str() + "_ex(A, lda, B, ldb, C, ldc, "
+           "alpha, beta), " + name.str() + "_ex_ws(..., workspace), " +
+           name.str() + "_workspace_size()" +
+           (op.batched ? ", " + name.str() + "_batched(A, B, C, batch, "
+                         "strideA, strideB, strideC), " + name.str() +
+                             "_batched_ws(..., workspace), " + name.str() +
+                             "_batched_ex(A, lda, strideA, B, ldb, strideB, "
+                             "C, ldc, strideC, batch, alpha, beta), " +
+                             name.str() + "_batched_ex_ws(..., workspace)"
+                       : std::string());
   }
   int generate(const GenJob &job) override;
   int tune(const TuneOptions &options) override {
@@ -141,6 +155,8 @@ Expected<json::Array> verifyUnderQemu(const TargetHints &h, StringRef name,
     define("M", r.m);
     define("N", r.n);
     define("K", r.k);
+    define("TA", r.transposeA);
+    define("TB", r.transposeB);
   }
   std::string exe = (dir + "/" + name + ".check").str();
   std::string targetFlag =
@@ -155,18 +171,37 @@ Expected<json::Array> verifyUnderQemu(const TargetHints &h, StringRef name,
   for (std::string a : {harness, (dir + "/" + name + ".o").str(),
                         std::string("-lm"), std::string("-o"), exe})
     args.push_back(a);
-  SmallVector<StringRef> argRefs(args.begin(), args.end());
   std::string message;
   SmallString<128> log;
   sys::fs::createTemporaryFile("tensorop-cross", "log", log);
   FileRemover removeLog(log);
   std::optional<StringRef> redirects[] = {StringRef(""), StringRef(log),
                                           StringRef(log)};
-  if (sys::ExecuteAndWait(*clang, argRefs, std::nullopt, redirects, 120, 0,
-                          &message) != 0) {
+  auto link = [&](ArrayRef<std::string> linkArgs) -> Error {
+    SmallVector<StringRef> argRefs(linkArgs.begin(), linkArgs.end());
+    if (sys::ExecuteAndWait(*clang, argRefs, std::nullopt, redirects, 120, 0,
+                            &message) == 0)
+      return Error::success();
     auto out = MemoryBuffer::getFile(log);
     return createStringError("cannot link the verification program: " +
                              (out ? (*out)->getBuffer().str() : message));
+  };
+  if (Error e = link(args))
+    return e;
+  // A GEMM's other entries (NAME_ex, NAME_ex_ws, NAME_batched, ...): the
+  // second program, run after the first under each configuration.
+  std::string entriesExe;
+  if (!conv && r.hasBlasEntries()) {
+    entriesExe = (dir + "/" + name + ".entries-check").str();
+    std::vector<std::string> entriesArgs(args.begin(), args.end());
+    entriesArgs[entriesArgs.size() - 5] =
+        mlir::tensorop::dataPath("harness/gemm_entries_check.c");
+    entriesArgs.back() = entriesExe;
+    entriesArgs.push_back("-pthread");
+    if (r.batched)
+      entriesArgs.push_back("-DBATCHED");
+    if (Error e = link(entriesArgs))
+      return e;
   }
   std::vector<std::vector<std::string>> runs;
   if (riscv)
@@ -177,39 +212,52 @@ Expected<json::Array> verifyUnderQemu(const TargetHints &h, StringRef name,
   json::Array results;
   passed = true;
   for (auto &cpu : runs) {
-    std::vector<std::string> qargs = {*qemu};
-    qargs.insert(qargs.end(), cpu.begin(), cpu.end());
-    int rc;
-    std::string text;
-    if (sandboxed) {
-      // qemu-user passes the guest's system calls to this kernel: a
-      // model-written microkernel runs under it only in the sandbox.
-      qargs.push_back("/sandbox/check");
-      mlir::tensorop::SandboxOptions options;
-      options.timeoutSeconds = 600;
-      options.memoryBytes = gemmVerificationBytes(r.m, r.n, r.k) + (4ull << 30);
-      Expected<mlir::tensorop::SandboxResult> run =
-          mlir::tensorop::runSandboxedProgram(qargs, {{"check", exe}}, "",
-                                              options);
-      if (!run)
-        return run.takeError();
-      rc = run->exitCode;
-      text = run->stdoutText + run->stderrText;
-    } else {
-      qargs.push_back(exe);
-      SmallVector<StringRef> qrefs(qargs.begin(), qargs.end());
-      rc = sys::ExecuteAndWait(*qemu, qrefs, std::nullopt, redirects, 600, 0,
-                               &message);
-      auto out = MemoryBuffer::getFile(log);
-      text = out ? (*out)->getBuffer().str() : "";
+    // gemm_check.c's program, then (GEMMs) gemm_entries_check.c's.
+    for (const std::string &program : {exe, entriesExe}) {
+      if (program.empty())
+        continue;
+      const bool entries = program == entriesExe;
+      std::vector<std::string> qargs = {*qemu};
+      qargs.insert(qargs.end(), cpu.begin(), cpu.end());
+      int rc;
+      std::string text;
+      if (sandboxed) {
+        // qemu-user passes the guest's system calls to this kernel: a
+        // model-written microkernel runs under it only in the sandbox.
+        qargs.push_back("/sandbox/check");
+        mlir::tensorop::SandboxOptions options;
+        options.timeoutSeconds = 600;
+        options.memoryBytes =
+            gemmVerificationBytes(r.m, r.n, r.k) + (4ull << 30);
+        Expected<mlir::tensorop::SandboxResult> run =
+            mlir::tensorop::runSandboxedProgram(qargs, {{"check", program}},
+                                                "", options);
+        if (!run)
+          return run.takeError();
+        rc = run->exitCode;
+        text = run->stdoutText + run->stderrText;
+      } else {
+        qargs.push_back(program);
+        // The log holds the previous program's output: start it empty.
+        {
+          std::error_code ec;
+          raw_fd_ostream truncate(log, ec);
+        }
+        SmallVector<StringRef> qrefs(qargs.begin(), qargs.end());
+        rc = sys::ExecuteAndWait(*qemu, qrefs, std::nullopt, redirects, 600,
+                                 0, &message);
+        auto out = MemoryBuffer::getFile(log);
+        text = out ? (*out)->getBuffer().str() : "";
+      }
+      passed &= rc == 0;
+      results.push_back(json::Object{
+          {"runner", (qemuName + (cpu.empty() ? "" : " " + cpu[1]) +
+                      (sandboxed ? " (sandboxed)" : "") +
+                      (entries ? " (gemm_entries_check.c)" : ""))
+                         .str()},
+          {"exit", rc},
+          {"output", text}});
     }
-    passed &= rc == 0;
-    results.push_back(json::Object{
-        {"runner", (qemuName + (cpu.empty() ? "" : " " + cpu[1]) +
-                    (sandboxed ? " (sandboxed)" : ""))
-                       .str()},
-        {"exit", rc},
-        {"output", text}});
   }
   return results;
 }
@@ -280,14 +328,15 @@ std::string CpuBackend::header(const GenJob &job, StringRef sketch) const {
   return formatv(R"(/* Generated by tensorop gen ({5}) for target {6}.
  * Request: {7}
  *
- * C = A * B, {11}, row-major and contiguous:
- *   A is {1} x {3} (M x K), B is {3} x {2} (K x N), C is {1} x {2} (M x N).{13}
+ * {0}: C = {11}, {14}, row-major and contiguous:
+ *   {12}, C is {1} x {2} (M x N).{16}
  * C is overwritten. {9} Each call allocates its own packing
  * buffers, so concurrent calls are safe.
  */
 #ifndef {4}
 #define {4}
-{12}#ifdef __cplusplus
+#include <stddef.h>
+{15}#ifdef __cplusplus
 extern "C" {
 #endif
 
@@ -296,7 +345,7 @@ extern "C" {
 #define {8}_K {3}
 
 {10}
-
+{13}
 #ifdef __cplusplus
 }
 #endif
@@ -304,8 +353,19 @@ extern "C" {
 )",
                  name, r.m, r.n, r.k, guard, TENSOROP_VERSION, target,
                  r.requestText, StringRef(name).upper(), threading,
-                 r.entryPoint(name), types, halfTypes,
-                 epilogueComment(r.epilogue))
+                 r.entryPoint(name),
+                 std::string(r.transposeA ? "A^T" : "A") + " * " +
+                     (r.transposeB ? "B^T" : "B"),
+                 formatv("A is {0} ({1}), B is {2} ({3})",
+                         r.transposeA ? formatv("{0} x {1}", r.k, r.m).str()
+                                      : formatv("{0} x {1}", r.m, r.k).str(),
+                         r.transposeA ? "K x M, transposed" : "M x K",
+                         r.transposeB ? formatv("{0} x {1}", r.n, r.k).str()
+                                      : formatv("{0} x {1}", r.k, r.n).str(),
+                         r.transposeB ? "N x K, transposed" : "K x N")
+                     .str(),
+                 r.hasBlasEntries() ? gemmEntriesHeader(r, name) : "", types,
+                 halfTypes, epilogueComment(r.epilogue))
       .str();
 }
 std::string CpuBackend::convHeader(const GenJob &job,
@@ -440,6 +500,17 @@ Error CpuBackend::prepare(const GenJob &job) {
                   " is not supported with a fused epilogue yet (the "
                   "builtin advisor chooses its sketch)");
   }
+  if ((job.op.transposeA || job.op.transposeB || job.op.batched) &&
+      !job.op.hasBlasEntries())
+    return fail("understood " + r.describe() + "; transposed and batched "
+                "GEMMs are built for fp32 inputs without an epilogue only so "
+                "far (their BLAS-like entries take float operands and no "
+                "epilogue arguments)");
+  if ((job.op.transposeA || job.op.transposeB || job.op.batched) &&
+      job.options.advisor != "builtin")
+    return fail("--advisor=" + job.options.advisor +
+                " is not supported for transposed or batched requests yet "
+                "(its candidates are checked as plain NN GEMMs)");
   // The kernel is verified here (or under qemu, same buffers): refuse a
   // request whose buffers do not fit before building anything.
   if (std::string tooBig = checkGemmBufferBudget(r.m, r.n, r.k);
@@ -562,7 +633,7 @@ int CpuBackend::generate(const GenJob &job) {
                   toString(std::move(e)));
   }
 
-  std::string source = job.op.moduleSource(name, placement(), chosenSketch);
+  std::string source = job.op.cpuEntryPointsSource(name, chosenSketch);
   if (Error e = writeTextFile(path(name + ".mlir"), source))
     return fail(toString(std::move(e)));
   std::string options = "target=" + resolved + " advisor=builtin" +
@@ -606,6 +677,8 @@ int CpuBackend::generate(const GenJob &job) {
   GemmComparison cmp;
   const bool conv = job.op.kind == OpKind::Conv2D;
   ConvObjectCheck convCheck;
+  GemmEntriesCheck entries;
+  const bool transposed = job.op.transposeA || job.op.transposeB;
   double peak = 0;
   if (runsHere) {
     // The libraries get as many threads as the kernel asked for.
@@ -686,16 +759,36 @@ int CpuBackend::generate(const GenJob &job) {
       if (!loaded)
         return fail("cannot load " + obj + ": " +
                     toString(loaded.takeError()));
-      cmp = compareWithOpenBLAS(reinterpret_cast<GemmFn>(loaded->symbol),
-                                r.m, r.n, r.k, genSeed, !noBench, 7, 0.1,
-                                peak, /*second=*/nullptr, settle);
+      // Every entry point, NAME in the request's layout included; the
+      // timing against OpenBLAS below takes NN layouts only.
+      entries = checkGemmEntriesObject(*loaded, name, job.op, genSeed,
+                                       !noBench);
+      if (!entries.error.empty())
+        return fail(entries.error + "; nothing written to " + outDir);
+      if (!transposed)
+        cmp = compareWithOpenBLAS(reinterpret_cast<GemmFn>(loaded->symbol),
+                                  r.m, r.n, r.k, genSeed, !noBench, 7, 0.1,
+                                  peak, /*second=*/nullptr, settle);
     }
     if (!cmp.error.empty())
       return fail(cmp.error + "; nothing written to " + outDir);
     if (cmp.fasterThanPeak)
       cmp.fasterThanPeak =
           fasterThanRemeasuredPeak(cmp.oursBest, peak, genThreads);
-    verified = cmp.verified() && !cmp.fasterThanPeak;
+    // A model-written microkernel's object is not loaded here, so its
+    // other entries are not checked (report.json says so).
+    const bool entriesChecked = !modelWritten && job.op.hasBlasEntries();
+    verified = (transposed ? true : cmp.verified() && !cmp.fasterThanPeak) &&
+               (!entriesChecked || entries.passed);
+    if (transposed)
+      verification = json::Object{
+          {"performed", true},
+          {"object", (*staged)->finalPath(name + ".o")},
+          {"where", "in process (shipped emitters)"},
+          {"seed", int64_t(genSeed)},
+          {"entry_points", std::move(entries.verification)},
+          {"passed", verified}};
+    else
     verification = json::Object{
         {"performed", true},
         {"object", (*staged)->finalPath(name + ".o")},
@@ -716,6 +809,12 @@ int CpuBackend::generate(const GenJob &job) {
         {"exact_small_integer_mismatches", cmp.exactMismatches},
         {"max_error_ratio_after_timing",
          cmp.timed ? json::Value(cmp.after.maxRatio) : json::Value(nullptr)},
+        {"entry_points",
+         entriesChecked
+             ? json::Value(std::move(entries.verification))
+             : json::Value("not checked: the object holds a model-written "
+                           "microkernel, which runs only in the sandboxed "
+                           "worker (NAME only)")},
         {"passed", verified}};
     if (cmp.timed)
       timing = json::Object{
@@ -832,6 +931,11 @@ int CpuBackend::generate(const GenJob &job) {
         sketchShown + "\n```\n\n## Verification\n\n";
   if (runsHere && conv)
     md += convCheck.markdown;
+  else if (runsHere && transposed)
+    md += "NAME is checked with the other entries (a transposed layout; "
+          "its timing against OpenBLAS with the same transposes is in "
+          "report.json's verification.entry_points.ex_timing):\n\n" +
+          entries.markdown;
   else if (runsHere)
     md += formatv("The shipped object `{0}.o` was loaded and run: output "
                   "pre-filled with NaN, fp64 reference of the same inputs "
@@ -842,7 +946,8 @@ int CpuBackend::generate(const GenJob &job) {
                   name, unsigned(genSeed), cmp.before.maxRatio,
                   cmp.before.failures(), cmp.exactMismatches,
                   verified ? "passed" : "FAILED")
-              .str();
+              .str() +
+          entries.markdown;
   else if (crossRun)
     md += std::string("Cross-compiled for ") + hints.triple +
           ": the object was linked into tools/tensorop/harness/" +
@@ -888,10 +993,13 @@ int CpuBackend::generate(const GenJob &job) {
                       epilogueCheck.maxRatio, epilogueCheck.failures,
                       verified ? "passed" : "FAILED");
   else if (runsHere) {
-    outs() << formatv("  verified: max error/bound {0:E2}, exact test {1} "
-                      "mismatches -> {2}\n",
-                      cmp.before.maxRatio, cmp.exactMismatches,
-                      verified ? "passed" : "FAILED");
+    if (!transposed)
+      outs() << formatv("  verified: max error/bound {0:E2}, exact test {1} "
+                        "mismatches -> {2}\n",
+                        cmp.before.maxRatio, cmp.exactMismatches,
+                        verified ? "passed" : "FAILED");
+    if (!entries.summary.empty())
+      outs() << "  " << entries.summary << "\n";
     if (cmp.timed)
       outs() << formatv("  speed: {0:F1} GFLOP/s vs OpenBLAS {1:F1} "
                         "(median, {4} thread(s)): {2:F2}x{3}\n",

@@ -177,6 +177,10 @@ int tensorop::generateKernel(const GenOptions &options) {
                                                                ? r.dtype
                                                                : r.cType},
                                                {"target", r.target},
+                                               {"transpose_a", r.transposeA},
+                                               {"transpose_b", r.transposeB},
+                                               {"batched", r.batched},
+                                               {"batch", r.batchCount},
                                                {"name", r.defaultName()}}));
     return 0;
   }

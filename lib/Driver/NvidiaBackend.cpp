@@ -304,6 +304,10 @@ llvm::Error NvidiaBackend::prepare(const GenJob &job) {
     return fail("understood " + r.describe() + "; fused epilogues are "
                 "generated for x86 targets only so far (the NVIDIA kernels "
                 "have none yet)");
+  if (r.transposeA || r.transposeB || r.batched)
+    return fail("understood " + r.describe() + "; transposed operands and "
+                "batched GEMMs are generated for CPU targets only (NVIDIA "
+                "kernels take row-major A and B, one GEMM per call)");
   if (r.dtype != "bf16" && r.dtype != "f16" && r.dtype != "tf32" &&
       r.dtype != "f32")
     return fail("NVIDIA targets take bf16, f16, tf32 or f32 GEMMs (got " +

@@ -6,6 +6,7 @@
 #include "tensorop/Advisor/Request.h"
 #include "tensorop/GPU/GpuGen.h"
 #include "tensorop/Runtime/ConvModule.h"
+#include "tensorop/Runtime/GemmEntryPoints.h"
 #include "tensorop/Runtime/JitGemm.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -31,6 +32,10 @@ Expected<Operator> Operator::fromRequest(const mlir::tensorop::OpRequest &r) {
   op.m = r.m;
   op.n = r.n;
   op.k = r.k;
+  op.transposeA = r.transposeA;
+  op.transposeB = r.transposeB;
+  op.batched = r.batched;
+  op.batchCount = r.batchCount;
   op.dtype = r.dtype;
   op.requestedOutType = r.cType;
   op.epilogue = r.epilogue;
@@ -112,4 +117,24 @@ std::string Operator::moduleSource(StringRef name, Placement placement,
   if (!epilogue.empty())
     return epilogueGemmModuleSource(name, m, n, k, epilogue);
   return mlir::tensorop::gemmModuleSource(name, m, n, k, inType(), sketch);
+}
+
+bool Operator::hasBlasEntries() const {
+  return kind == OpKind::Matmul && epilogue.empty() && inType() == "f32";
+}
+
+std::string Operator::cpuEntryPointsSource(StringRef name,
+                                           StringRef sketch) const {
+  if (!hasBlasEntries())
+    return moduleSource(name, Placement::Host, sketch);
+  mlir::tensorop::GemmEntryPointsSpec spec;
+  spec.name = name.str();
+  spec.m = m;
+  spec.n = n;
+  spec.k = k;
+  spec.transposeA = transposeA;
+  spec.transposeB = transposeB;
+  spec.batched = batched;
+  spec.sketch = sketch.str();
+  return mlir::tensorop::gemmEntryPointsSource(spec);
 }

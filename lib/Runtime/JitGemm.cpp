@@ -110,8 +110,9 @@ mlir::tensorop::lowerWithPipeline(MLIRContext &ctx, llvm::StringRef source,
   if (failed(annotate.run(*copy)))
     return llvm::createStringError("choosing a sketch failed:\n" +
                                    diagnostics);
+  // The first sketch: gen's NAME comes first in a module of entry points.
   copy->walk([&](Operation *op) {
-    if (Attribute a = op->getAttr(kSketchAttrName)) {
+    if (Attribute a = op->getAttr(kSketchAttrName); a && result.sketch.empty()) {
       llvm::raw_string_ostream os(result.sketch);
       os << a;
     }

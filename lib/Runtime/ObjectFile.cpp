@@ -130,3 +130,11 @@ mlir::tensorop::loadObjectFile(llvm::StringRef objPath, llvm::StringRef symbol) 
   loaded.jit = std::move(*jit);
   return loaded;
 }
+
+llvm::Expected<void *>
+mlir::tensorop::LoadedObject::lookup(llvm::StringRef name) const {
+  auto address = jit->lookup(name);
+  if (!address)
+    return address.takeError();
+  return address->toPtr<void *>();
+}

@@ -211,6 +211,8 @@ LogicalResult mlir::tensorop::buildTensorOpPipeline(
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   pm.addPass(createTensorOpDeallocateBuffers());
   pm.addPass(createTensorOpApplySketch());
+  // gen's _ws entry points: their buffers become views of the workspace.
+  pm.addPass(createTensorOpBindWorkspace());
   addCpuLowering(pm, options.barePtrAbi);
   return success();
 }

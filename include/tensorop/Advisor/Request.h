@@ -33,9 +33,17 @@ struct OpRequest {
   /// A GEMM's fused epilogue ("... with bias and ReLU"), as
   /// #tensorop.epilogue steps in the order written; empty: C = A*B.
   std::vector<std::string> epilogue;
+  /// GEMM operand layouts the request names ("B transposed", "NT", "A^T"):
+  /// A stored K x M, B stored N x K (row-major).
+  bool transposeA = false, transposeB = false;
+  /// "batch" / "batch 8": gen also writes NAME_batched; `batchCount` is the
+  /// count named (0: none), the one gen verifies with.
+  bool batched = false;
+  int64_t batchCount = 0;
   std::string text;   ///< The request as given.
 
-  /// A C identifier naming the kernel, e.g. gemm_97x131x67_f32 or
+  /// A C identifier naming the kernel, e.g. gemm_97x131x67_f32,
+  /// gemm_97x131x67_f32_nt (B transposed) or
   /// conv2d_n1_56x56x64_f64_3x3_s1_p1_f32.
   std::string defaultName() const;
   std::string describe() const;
@@ -45,10 +53,14 @@ struct OpRequest {
 /// missing target to "host" (both noted in the result's description);
 /// a missing shape, a conflicting or an unknown part is an error that says
 /// what was understood and what is missing. Every word of a GEMM request
-/// must be understood: a modifier gen does not support (a transpose, batch,
-/// alpha/beta, leading dimensions, an epilogue) is an error with the code
+/// must be understood: transposes, batch and the words of NAME_ex's run-time
+/// arguments are read by lib/Advisor/GemmModifiers.cpp; a modifier gen does
+/// not support (column-major, an epilogue, a value for alpha or lda) is an
+/// error with the code
 /// std::errc::not_supported that names the word; any other unknown word is
-/// std::errc::invalid_argument. A convolution request ("conv2d N=1 H=56 ...",
+/// std::errc::invalid_argument (not_supported too when the request also
+/// names a layout, batch or NAME_ex argument, which an LLM reading of the
+/// text could not carry). A convolution request ("conv2d N=1 H=56 ...",
 /// "3x3 convolution, 64 to 128 channels, 28x28 input") is read by
 /// lib/Advisor/ConvRequest.cpp; its errors are all std::errc::not_supported.
 llvm::Expected<OpRequest> parseRequest(llvm::StringRef text);

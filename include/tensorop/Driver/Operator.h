@@ -47,6 +47,10 @@ struct Operator {
   Conv2DShape conv;
   /// Operand layouts: A stored K x M, B stored N x K.
   bool transposeA = false, transposeB = false;
+  /// The request asked for NAME_batched; `batchCount` is the count it named
+  /// (0: none), the one gen verifies with.
+  bool batched = false;
+  int64_t batchCount = 0;
   /// The element type the request names ("f32", "bf16", "f16", "tf32",
   /// "f64", ...): the precision the math runs at. The storage types below
   /// follow from it ("tf32" is f32 storage).
@@ -92,6 +96,16 @@ struct Operator {
   /// `sketch` attribute is attached to the op so the pipeline takes it.
   std::string moduleSource(llvm::StringRef name, Placement placement,
                            llvm::StringRef sketch = "") const;
+  /// Whether a CPU object of this operator gets the BLAS-like entries
+  /// (NAME_ex, NAME_ws, ...): fp32 matmuls without an epilogue (the entries
+  /// take float operands and no epilogue arguments).
+  bool hasBlasEntries() const;
+  /// The module of a CPU object gen ships: for a matmul with BLAS-like
+  /// entries NAME (transposes as asked), NAME_ex, NAME_ex_ws,
+  /// NAME_workspace_size and, when batched, NAME_batched(_ws)
+  /// (lib/Runtime/GemmEntryPoints.cpp); moduleSource otherwise.
+  std::string cpuEntryPointsSource(llvm::StringRef name,
+                                   llvm::StringRef sketch = "") const;
 };
 
 } // namespace tensorop

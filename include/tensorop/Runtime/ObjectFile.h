@@ -37,6 +37,8 @@ struct LoadedObject {
   LoadedObject();
   LoadedObject(LoadedObject &&);
   ~LoadedObject();
+  /// Another symbol of the same object (gen's NAME_ex, ...).
+  llvm::Expected<void *> lookup(llvm::StringRef name) const;
 };
 
 /// Loads `objPath` (for this host) and looks up `symbol`; undefined symbols

@@ -2,7 +2,8 @@
  * small-integer inputs (exact results) and seeded random inputs in [-1, 1)
  * against a double-precision reference with the MEASURE.md bound
  * |C - R| <= 2*K*6e-8*(|A||B|) + 6e-8*|R|, C pre-filled with NaN.
- * Build: cc -DNAME=<name> -DM=.. -DN=.. -DK=.. -I<dir> gemm_check.c <name>.o
+ * Build: cc -DNAME=<name> -DM=.. -DN=.. -DK=.. [-DTA=1] [-DTB=1] -I<dir>
+ * gemm_check.c <name>.o (TA: A stored K x M, TB: B stored N x K)
  * Prints "exact_mismatches: N", "failures: N", "max_error_ratio: X";
  * exits 0 only if both checks pass. Used by tensorop gen for cross targets
  * (run under qemu) and by the tests. */
@@ -14,6 +15,14 @@
 #define STR(x) STR2(x)
 #define HEADER(n) STR(n.h)
 #include HEADER(NAME)
+#ifndef TA
+#define TA 0
+#endif
+#ifndef TB
+#define TB 0
+#endif
+#define A_AT(i, k) (TA ? a[(k) * M + (i)] : a[(i) * K + (k)])
+#define B_AT(k, j) (TB ? b[(j) * K + (k)] : b[(k) * N + (j)])
 
 static uint64_t state = 42;
 static float next_random(void) {
@@ -35,7 +44,7 @@ int main(void) {
   for (long i = 0; i < M; ++i)
     for (long j = 0; j < N; ++j) {
       double r = 0;
-      for (long k = 0; k < K; ++k) r += (double)a[i * K + k] * b[k * N + j];
+      for (long k = 0; k < K; ++k) r += (double)A_AT(i, k) * B_AT(k, j);
       if (!(c[i * N + j] == r)) ++exact_bad;
     }
   for (long i = 0; i < (long)M * K; ++i) a[i] = next_random();
@@ -46,7 +55,7 @@ int main(void) {
     for (long j = 0; j < N; ++j) {
       double r = 0, s = 0;
       for (long k = 0; k < K; ++k) {
-        double p = (double)a[i * K + k] * b[k * N + j];
+        double p = (double)A_AT(i, k) * B_AT(k, j);
         r += p;
         s += fabs(p);
       }

@@ -1,0 +1,53 @@
+//===- GemmEntryPoints.h - The MLIR of gen's BLAS-like GEMM API -*- C++ -*-===//
+//
+// `tensorop gen` ships one object per GEMM with these entry points (all
+// through the sketch path: each is a linalg.matmul on memrefs whose strided
+// layouts come from the call's arguments):
+//
+//   NAME(A, B, C)                         C = op(A)*op(B), contiguous
+//   NAME_ws(A, B, C, workspace)           the same, no allocation
+//   NAME_ex(A, lda, B, ldb, C, ldc, alpha, beta)
+//                                         C = alpha*op(A)*op(B) + beta*C
+//   NAME_ex_ws(..., beta, workspace)      the same, no allocation
+//   NAME_workspace_size()                 bytes a workspace needs
+//   NAME_batched(A, B, C, batch, strideA, strideB, strideC)   (with batch)
+//   NAME_batched_ws(..., strideC, workspace)
+//   NAME_batched_ex(A, lda, strideA, B, ldb, strideB, C, ldc, strideC,
+//                   batch, alpha, beta)  C_i = alpha*op(A_i)*op(B_i) + beta*C_i
+//   NAME_batched_ex_ws(..., beta, workspace)
+//
+// op() is fixed at generation (A stored K x M when transposeA, B stored
+// N x K when transposeB). The _ws bodies allocate through memref.alloc; the
+// pass tensorop-bind-workspace turns those allocations into views of the
+// workspace argument and defines NAME_workspace_size; NAME_ex (NAME_ex_ws)
+// calls NAME (NAME_ws) for contiguous operands with alpha = 1, beta = 0;
+// the entries without _ws allocate one workspace per call and call their
+// _ws twin.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSOROP_RUNTIME_GEMMENTRYPOINTS_H
+#define TENSOROP_RUNTIME_GEMMENTRYPOINTS_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <string>
+
+namespace mlir::tensorop {
+
+struct GemmEntryPointsSpec {
+  std::string name;
+  int64_t m = 0, n = 0, k = 0;
+  bool transposeA = false, transposeB = false;
+  bool batched = false;
+  /// A #tensorop.sketch for every matmul ("" = the advisor chooses).
+  std::string sketch;
+};
+
+/// The module of every entry point above, for the bare-pointer ABI.
+std::string gemmEntryPointsSource(const GemmEntryPointsSpec &spec);
+
+} // namespace mlir::tensorop
+
+#endif // TENSOROP_RUNTIME_GEMMENTRYPOINTS_H

@@ -1,0 +1,305 @@
+//===- GemmEntryPoints.cpp - The MLIR of gen's BLAS-like GEMM API ---------===//
+//
+// The C pointers arrive as memref<1xf32> (the bare-pointer ABI passes the
+// pointer only) and memref.reinterpret_cast gives them the operand's shape
+// with the caller's row stride, so the pipeline sees a linalg.matmul on
+// strided memrefs and takes its sketch path (packing reads the strided rows;
+// the microkernel stores C through ldc): nothing is copied around the
+// kernel, and the padding between rows is never read or written.
+//
+// alpha and beta (BLAS semantics, checked at run time):
+//   alpha = 0       A and B are not read; C = beta*C (C not read if beta = 0)
+//   beta = 0        C is not read: zero-filled, then C += alpha*op(A)*op(B)
+//   beta = 1        C += alpha*op(A)*op(B)
+//   otherwise       C *= beta first
+// and alpha != 1 scales a copy of B in the workspace (K x N elements), so
+// the matmul accumulates into C once, whatever alpha and beta are.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorop/Runtime/GemmEntryPoints.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir::tensorop;
+
+namespace {
+/// Shapes and maps of one layout, as MLIR text.
+struct Layout {
+  int64_t aRows, aCols, bRows, bCols, m, n;
+  std::string maps;
+
+  explicit Layout(const GemmEntryPointsSpec &s)
+      : aRows(s.transposeA ? s.k : s.m), aCols(s.transposeA ? s.m : s.k),
+        bRows(s.transposeB ? s.n : s.k), bCols(s.transposeB ? s.k : s.n),
+        m(s.m), n(s.n) {
+    std::string a = s.transposeA ? "(d2, d0)" : "(d0, d2)";
+    std::string b = s.transposeB ? "(d1, d2)" : "(d2, d1)";
+    maps = "indexing_maps = [affine_map<(d0, d1, d2) -> " + a +
+           ">, affine_map<(d0, d1, d2) -> " + b +
+           ">, affine_map<(d0, d1, d2) -> (d0, d1)>] ";
+  }
+  std::string a(llvm::StringRef layout) const {
+    return llvm::formatv("memref<{0}x{1}xf32{2}>", aRows, aCols, layout);
+  }
+  std::string b(llvm::StringRef layout) const {
+    return llvm::formatv("memref<{0}x{1}xf32{2}>", bRows, bCols, layout);
+  }
+  std::string c(llvm::StringRef layout) const {
+    return llvm::formatv("memref<{0}x{1}xf32{2}>", m, n, layout);
+  }
+};
+
+std::string sketchAttr(const GemmEntryPointsSpec &s) {
+  return s.sketch.empty() ? "" : " {tensorop.sketch = " + s.sketch + "}";
+}
+
+/// NAME: contiguous operands, C overwritten (the module gen always built).
+std::string plainEntry(const GemmEntryPointsSpec &s, const Layout &l) {
+  bool nn = !s.transposeA && !s.transposeB;
+  return llvm::formatv(R"mlir(
+func.func @{0}(%A: {1}, %B: {2}, %C: {3}) {{
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : {3})
+  linalg.matmul {4}ins(%A, %B : {1}, {2})
+                outs(%C : {3}){5}
+  return
+}
+
+func.func @{0}_ws(%A: {1}, %B: {2}, %C: {3}, %ws: memref<1xi8> {{tensorop.workspace}) {{
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : {3})
+  linalg.matmul {4}ins(%A, %B : {1}, {2})
+                outs(%C : {3}){5}
+  return
+}
+)mlir",
+                       s.name, l.a(""), l.b(""), l.c(""), nn ? "" : l.maps,
+                       sketchAttr(s))
+      .str();
+}
+
+/// C = alpha*op(%a)*op(%b) + beta*C on %c (types aType, bType, cType),
+/// with %alpha, %beta and the workspace buffer %scaledB (B's shape) in
+/// scope: the body every _ex entry shares.
+std::string alphaBetaCore(const Layout &l, llvm::StringRef aType,
+                          llvm::StringRef bType, llvm::StringRef cType) {
+  return llvm::formatv(R"mlir(
+    %zero = arith.constant 0.0 : f32
+    %one = arith.constant 1.0 : f32
+    %alphaZero = arith.cmpf oeq, %alpha, %zero : f32
+    %alphaOne = arith.cmpf oeq, %alpha, %one : f32
+    %betaZero = arith.cmpf oeq, %beta, %zero : f32
+    %betaOne = arith.cmpf oeq, %beta, %one : f32
+    // C = beta*C, never reading C when beta = 0.
+    scf.if %betaZero {{
+      linalg.fill ins(%zero : f32) outs(%c : {2})
+    } else {{
+      %scaleC = arith.cmpf une, %beta, %one : f32
+      scf.if %scaleC {{
+        linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} outs(%c : {2}) {{
+        ^bb0(%x: f32):
+          %y = arith.mulf %x, %beta : f32
+          linalg.yield %y : f32
+        }
+      }
+    }
+    // C += alpha*op(A)*op(B); A and B are not read when alpha = 0.
+    %product = arith.cmpf une, %alpha, %zero : f32
+    scf.if %product {{
+      %bOp = scf.if %alphaOne -> ({1}) {{
+        scf.yield %b : {1}
+      } else {{
+        linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%b : {1}) outs(%scaledB : {3}) {{
+        ^bb0(%x: f32, %o: f32):
+          %y = arith.mulf %x, %alpha : f32
+          linalg.yield %y : f32
+        }
+        %cast = memref.cast %scaledB : {3} to {1}
+        scf.yield %cast : {1}
+      }
+      linalg.matmul {4}ins(%a, %bOp : {0}, {1})
+                    outs(%c : {2})
+    }
+)mlir",
+                       aType, bType, cType, l.b(""), l.maps)
+      .str();
+}
+
+/// NAME_ex_ws: strided operands, alpha and beta.
+std::string exEntry(const GemmEntryPointsSpec &s, const Layout &l) {
+  const std::string dyn = ", strided<[?, 1]>";
+  return llvm::formatv(R"mlir(
+func.func @{0}_ex_ws(%A: memref<1xf32>, %lda: index, %B: memref<1xf32>, %ldb: index, %C: memref<1xf32>, %ldc: index, %alpha: f32, %beta: f32, %ws: memref<1xi8> {{tensorop.workspace}) {{
+  // Contiguous operands, alpha = 1, beta = 0: NAME_ws (NAME's body).
+  %plain = func.call @{0}_ex_is_plain(%lda, %ldb, %ldc, %alpha, %beta) : (index, index, index, f32, f32) -> i1
+  scf.if %plain {{
+    func.call @{0}_ex_plain_ws(%A, %B, %C, %ws) : (memref<1xf32>, memref<1xf32>, memref<1xf32>, memref<1xi8>) -> ()
+  } else {{
+    %a = memref.reinterpret_cast %A to offset: [0], sizes: [{1}, {2}], strides: [%lda, 1] : memref<1xf32> to {7}
+    %b = memref.reinterpret_cast %B to offset: [0], sizes: [{3}, {4}], strides: [%ldb, 1] : memref<1xf32> to {8}
+    %c = memref.reinterpret_cast %C to offset: [0], sizes: [{5}, {6}], strides: [%ldc, 1] : memref<1xf32> to {9}
+    // The scaled copy of B (used when alpha != 1), in the workspace.
+    %scaledB = memref.alloc() {{alignment = 64 : i64} : {10}
+{17}    memref.dealloc %scaledB : {10}
+  }
+  return
+}
+
+func.func @{0}_ex(%A: memref<1xf32>, %lda: index, %B: memref<1xf32>, %ldb: index, %C: memref<1xf32>, %ldc: index, %alpha: f32, %beta: f32) {{
+  %plain = func.call @{0}_ex_is_plain(%lda, %ldb, %ldc, %alpha, %beta) : (index, index, index, f32, f32) -> i1
+  scf.if %plain {{
+    func.call @{0}_ex_plain(%A, %B, %C) : (memref<1xf32>, memref<1xf32>, memref<1xf32>) -> ()
+  } else {{
+    %size = func.call @{0}_workspace_size() : () -> index
+    %ws = memref.alloc(%size) {{alignment = 64 : i64} : memref<?xi8>
+    %wsArg = memref.cast %ws : memref<?xi8> to memref<1xi8>
+    func.call @{0}_ex_ws(%A, %lda, %B, %ldb, %C, %ldc, %alpha, %beta, %wsArg) : (memref<1xf32>, index, memref<1xf32>, index, memref<1xf32>, index, f32, f32, memref<1xi8>) -> ()
+    memref.dealloc %ws : memref<?xi8>
+  }
+  return
+}
+
+// Whether an _ex call is NAME's: contiguous operands, alpha = 1, beta = 0.
+func.func private @{0}_ex_is_plain(%lda: index, %ldb: index, %ldc: index, %alpha: f32, %beta: f32) -> i1 {{
+  %ka = arith.constant {2} : index
+  %kb = arith.constant {4} : index
+  %nc = arith.constant {6} : index
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %p0 = arith.cmpi eq, %lda, %ka : index
+  %p1 = arith.cmpi eq, %ldb, %kb : index
+  %p2 = arith.cmpi eq, %ldc, %nc : index
+  %p3 = arith.cmpf oeq, %alpha, %one : f32
+  %p4 = arith.cmpf oeq, %beta, %zero : f32
+  %q0 = arith.andi %p0, %p1 : i1
+  %q1 = arith.andi %p2, %p3 : i1
+  %q2 = arith.andi %q0, %q1 : i1
+  %q3 = arith.andi %q2, %p4 : i1
+  return %q3 : i1
+}
+
+func.func private @{0}_ex_plain(%A: memref<1xf32>, %B: memref<1xf32>, %C: memref<1xf32>) {{
+  %a = memref.reinterpret_cast %A to offset: [0], sizes: [{1}, {2}], strides: [{2}, 1] : memref<1xf32> to {12}
+  %b = memref.reinterpret_cast %B to offset: [0], sizes: [{3}, {4}], strides: [{4}, 1] : memref<1xf32> to {13}
+  %c = memref.reinterpret_cast %C to offset: [0], sizes: [{5}, {6}], strides: [{6}, 1] : memref<1xf32> to {14}
+  %a0 = memref.cast %a : {12} to {15}
+  %b0 = memref.cast %b : {13} to {10}
+  %c0 = memref.cast %c : {14} to {16}
+  func.call @{0}(%a0, %b0, %c0) : ({15}, {10}, {16}) -> ()
+  return
+}
+
+func.func private @{0}_ex_plain_ws(%A: memref<1xf32>, %B: memref<1xf32>, %C: memref<1xf32>, %ws: memref<1xi8>) {{
+  %a = memref.reinterpret_cast %A to offset: [0], sizes: [{1}, {2}], strides: [{2}, 1] : memref<1xf32> to {12}
+  %b = memref.reinterpret_cast %B to offset: [0], sizes: [{3}, {4}], strides: [{4}, 1] : memref<1xf32> to {13}
+  %c = memref.reinterpret_cast %C to offset: [0], sizes: [{5}, {6}], strides: [{6}, 1] : memref<1xf32> to {14}
+  %a0 = memref.cast %a : {12} to {15}
+  %b0 = memref.cast %b : {13} to {10}
+  %c0 = memref.cast %c : {14} to {16}
+  func.call @{0}_ws(%a0, %b0, %c0, %ws) : ({15}, {10}, {16}, memref<1xi8>) -> ()
+  return
+}
+)mlir",
+                       s.name, l.aRows, l.aCols, l.bRows, l.bCols, l.m, l.n,
+                       l.a(dyn), l.b(dyn), l.c(dyn), l.b(""), l.maps,
+                       l.a(llvm::formatv(", strided<[{0}, 1]>", l.aCols).str()),
+                       l.b(llvm::formatv(", strided<[{0}, 1]>", l.bCols).str()),
+                       l.c(llvm::formatv(", strided<[{0}, 1]>", l.n).str()),
+                       l.a(""), l.c(""),
+                       alphaBetaCore(l, l.a(dyn), l.b(dyn), l.c(dyn)))
+      .str();
+}
+
+/// NAME_batched_ws: `batch` contiguous GEMMs `strideX` elements apart.
+std::string batchedEntry(const GemmEntryPointsSpec &s, const Layout &l) {
+  std::string aView = llvm::formatv(", strided<[{0}, 1], offset: ?>", l.aCols);
+  std::string bView = llvm::formatv(", strided<[{0}, 1], offset: ?>", l.bCols);
+  std::string cView = llvm::formatv(", strided<[{0}, 1], offset: ?>", l.n);
+  return llvm::formatv(R"mlir(
+func.func @{0}_batched_ws(%A: memref<1xf32>, %B: memref<1xf32>, %C: memref<1xf32>, %batch: index, %strideA: index, %strideB: index, %strideC: index, %ws: memref<1xi8> {{tensorop.workspace}) {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  scf.for %i = %c0 to %batch step %c1 {{
+    %offA = arith.muli %i, %strideA : index
+    %offB = arith.muli %i, %strideB : index
+    %offC = arith.muli %i, %strideC : index
+    %a = memref.reinterpret_cast %A to offset: [%offA], sizes: [{1}, {2}], strides: [{2}, 1] : memref<1xf32> to {7}
+    %b = memref.reinterpret_cast %B to offset: [%offB], sizes: [{3}, {4}], strides: [{4}, 1] : memref<1xf32> to {8}
+    %c = memref.reinterpret_cast %C to offset: [%offC], sizes: [{5}, {6}], strides: [{6}, 1] : memref<1xf32> to {9}
+    linalg.fill ins(%zero : f32) outs(%c : {9})
+    linalg.matmul {10}ins(%a, %b : {7}, {8})
+                  outs(%c : {9})
+  }
+  return
+}
+
+func.func @{0}_batched(%A: memref<1xf32>, %B: memref<1xf32>, %C: memref<1xf32>, %batch: index, %strideA: index, %strideB: index, %strideC: index) {{
+  %size = func.call @{0}_workspace_size() : () -> index
+  %ws = memref.alloc(%size) {{alignment = 64 : i64} : memref<?xi8>
+  %wsArg = memref.cast %ws : memref<?xi8> to memref<1xi8>
+  func.call @{0}_batched_ws(%A, %B, %C, %batch, %strideA, %strideB, %strideC, %wsArg) : (memref<1xf32>, memref<1xf32>, memref<1xf32>, index, index, index, index, memref<1xi8>) -> ()
+  memref.dealloc %ws : memref<?xi8>
+  return
+}
+)mlir",
+                       s.name, l.aRows, l.aCols, l.bRows, l.bCols, l.m, l.n,
+                       l.a(aView), l.b(bView), l.c(cView), l.maps)
+      .str();
+}
+/// NAME_batched_ex_ws: `batch` strided GEMMs with alpha and beta, matrix i
+/// at X + i*strideX.
+std::string batchedExEntry(const GemmEntryPointsSpec &s, const Layout &l) {
+  const std::string dyn = ", strided<[?, 1], offset: ?>";
+  return llvm::formatv(R"mlir(
+func.func @{0}_batched_ex_ws(%A: memref<1xf32>, %lda: index, %strideA: index, %B: memref<1xf32>, %ldb: index, %strideB: index, %C: memref<1xf32>, %ldc: index, %strideC: index, %batch: index, %alpha: f32, %beta: f32, %ws: memref<1xi8> {{tensorop.workspace}) {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // The scaled copy of B_i (used when alpha != 1), in the workspace.
+  %scaledB = memref.alloc() {{alignment = 64 : i64} : {10}
+  scf.for %i = %c0 to %batch step %c1 {{
+    %offA = arith.muli %i, %strideA : index
+    %offB = arith.muli %i, %strideB : index
+    %offC = arith.muli %i, %strideC : index
+    %a = memref.reinterpret_cast %A to offset: [%offA], sizes: [{1}, {2}], strides: [%lda, 1] : memref<1xf32> to {7}
+    %b = memref.reinterpret_cast %B to offset: [%offB], sizes: [{3}, {4}], strides: [%ldb, 1] : memref<1xf32> to {8}
+    %c = memref.reinterpret_cast %C to offset: [%offC], sizes: [{5}, {6}], strides: [%ldc, 1] : memref<1xf32> to {9}
+{11}  }
+  memref.dealloc %scaledB : {10}
+  return
+}
+
+func.func @{0}_batched_ex(%A: memref<1xf32>, %lda: index, %strideA: index, %B: memref<1xf32>, %ldb: index, %strideB: index, %C: memref<1xf32>, %ldc: index, %strideC: index, %batch: index, %alpha: f32, %beta: f32) {{
+  %size = func.call @{0}_workspace_size() : () -> index
+  %ws = memref.alloc(%size) {{alignment = 64 : i64} : memref<?xi8>
+  %wsArg = memref.cast %ws : memref<?xi8> to memref<1xi8>
+  func.call @{0}_batched_ex_ws(%A, %lda, %strideA, %B, %ldb, %strideB, %C, %ldc, %strideC, %batch, %alpha, %beta, %wsArg) : (memref<1xf32>, index, index, memref<1xf32>, index, index, memref<1xf32>, index, index, index, f32, f32, memref<1xi8>) -> ()
+  memref.dealloc %ws : memref<?xi8>
+  return
+}
+)mlir",
+                       s.name, l.aRows, l.aCols, l.bRows, l.bCols, l.m, l.n,
+                       l.a(dyn), l.b(dyn), l.c(dyn), l.b(""),
+                       alphaBetaCore(l, l.a(dyn), l.b(dyn), l.c(dyn)))
+      .str();
+}
+} // namespace
+
+std::string mlir::tensorop::gemmEntryPointsSource(const GemmEntryPointsSpec &s) {
+  Layout l(s);
+  std::string text = plainEntry(s, l) + exEntry(s, l);
+  if (s.batched)
+    text += batchedEntry(s, l) + batchedExEntry(s, l);
+  // Defined by tensorop-bind-workspace: the largest workspace of the _ws
+  // entries, plus the slack that aligns an unaligned one.
+  text += llvm::formatv(R"mlir(
+func.func @{0}_workspace_size() -> index attributes {{tensorop.workspace_size} {{
+  %size = arith.constant 0 : index
+  return %size : index
+}
+)mlir",
+                        s.name)
+              .str();
+  return text;
+}

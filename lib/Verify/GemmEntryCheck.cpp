@@ -1,0 +1,385 @@
+//===- GemmEntryCheck.cpp - Verify gen's BLAS-like GEMM entries -----------===//
+
+#include "tensorop/Verify/GemmEntryCheck.h"
+#include "tensorop/Verify/Timing.h"
+
+#include <cblas.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+using namespace tensorop;
+
+namespace {
+/// The padding's NaN: a payload no arithmetic produces, compared bit for
+/// bit (a kernel that wrote a computed NaN there is caught too).
+constexpr uint32_t kPoisonBits = 0x7fc0dead;
+float poison() {
+  float f;
+  std::memcpy(&f, &kPoisonBits, 4);
+  return f;
+}
+bool isPoison(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  return bits == kPoisonBits;
+}
+
+/// A rows x cols matrix stored with leading dimension ld (>= cols); the
+/// padding holds the poison.
+struct Strided {
+  int64_t rows = 0, cols = 0, ld = 0;
+  std::vector<float> data;
+  Strided(int64_t r, int64_t c, int64_t l)
+      : rows(r), cols(c), ld(l), data(size_t(r) * l, poison()) {}
+  float &at(int64_t i, int64_t j) { return data[size_t(i) * ld + j]; }
+  void fill(uint64_t seed, bool nan) {
+    std::vector<float> values(size_t(rows) * cols);
+    if (nan)
+      fillNaN(values.data(), values.size());
+    else
+      fillRandom(values.data(), values.size(), seed);
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j)
+        at(i, j) = values[size_t(i) * cols + j];
+  }
+  /// The logical part as doubles (NaN as 0: an operand the entry must not
+  /// read), absolute values when `abs`, with leading dimension cols.
+  std::vector<double> toDouble(bool abs) const {
+    std::vector<double> d(size_t(rows) * cols);
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j) {
+        double v = data[size_t(i) * ld + j];
+        d[size_t(i) * cols + j] = v != v ? 0 : abs ? std::fabs(v) : v;
+      }
+    return d;
+  }
+  int64_t paddingChanged() const {
+    int64_t changed = 0;
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = cols; j < ld; ++j)
+        changed += !isPoison(data[size_t(i) * ld + j]);
+    return changed;
+  }
+};
+
+/// ref = alpha*op(A)*op(B) + beta*C and its magnitude, contiguous M x N.
+void reference(const GemmLayout &l, const Strided &a, const Strided &b,
+               const Strided &c, double alpha, double beta,
+               std::vector<double> &value, std::vector<double> &magnitude) {
+  auto ta = l.transposeA ? CblasTrans : CblasNoTrans;
+  auto tb = l.transposeB ? CblasTrans : CblasNoTrans;
+  value = c.toDouble(false);
+  magnitude = c.toDouble(true);
+  if (beta == 0) // C is not read: NaN there must not matter.
+    std::fill(value.begin(), value.end(), 0.0);
+  std::vector<double> ad = a.toDouble(false), bd = b.toDouble(false);
+  cblas_dgemm(CblasRowMajor, ta, tb, l.m, l.n, l.k, alpha, ad.data(), a.cols,
+              bd.data(), b.cols, beta, value.data(), l.n);
+  ad = a.toDouble(true);
+  bd = b.toDouble(true);
+  cblas_dgemm(CblasRowMajor, ta, tb, l.m, l.n, l.k, std::fabs(alpha),
+              ad.data(), a.cols, bd.data(), b.cols, std::fabs(beta),
+              magnitude.data(), l.n);
+}
+
+Check compare(const Strided &c, const std::vector<double> &value,
+              const std::vector<double> &magnitude, int64_t k) {
+  BoundSpec bound = BoundSpec::forTypes(k, ElementType::F32, ElementType::F32);
+  Check check;
+  for (int64_t i = 0; i < c.rows; ++i)
+    for (int64_t j = 0; j < c.cols; ++j) {
+      size_t at = size_t(i) * c.cols + j;
+      check.add(judgeElement(c.data[size_t(i) * c.ld + j], value[at],
+                             bound(magnitude[at], value[at])));
+    }
+  return check;
+}
+
+std::string fmt(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%g", v);
+  return buf;
+}
+
+struct Checker {
+  const GemmEntryPoints &e;
+  const GemmLayout &l;
+  uint64_t seed;
+  GemmEntryCheck result;
+  int64_t aRows() const { return l.transposeA ? l.k : l.m; }
+  int64_t aCols() const { return l.transposeA ? l.m : l.k; }
+  int64_t bRows() const { return l.transposeB ? l.n : l.k; }
+  int64_t bCols() const { return l.transposeB ? l.k : l.n; }
+
+  /// NAME_ex / NAME_ex_ws with padded leading dimensions.
+  void exCase(bool ws, float alpha, float beta, int64_t pad) {
+    Strided a(aRows(), aCols(), aCols() + pad),
+        b(bRows(), bCols(), bCols() + pad), c(l.m, l.n, l.n + pad);
+    bool operandsUnread = alpha == 0;
+    a.fill(seed, operandsUnread);
+    b.fill(seed + 1, operandsUnread);
+    c.fill(seed + 2, /*nan=*/beta == 0);
+    std::vector<double> value, magnitude;
+    reference(l, a, b, c, alpha, beta, value, magnitude);
+    GemmEntryCase one;
+    one.entry = ws ? "NAME_ex_ws" : "NAME_ex";
+    one.what = "alpha=" + fmt(alpha) + " beta=" + fmt(beta) +
+               " lda/ldb/ldc padded by " + std::to_string(pad) +
+               (beta == 0 ? ", C NaN before" : "") +
+               (operandsUnread ? ", A and B NaN" : "");
+    if (ws) {
+      // An unaligned workspace with guard bytes after it.
+      size_t bytes = result.workspaceBytes;
+      std::vector<unsigned char> buffer(bytes + 4 + 256, 0xab);
+      e.exWs(a.data.data(), a.ld, b.data.data(), b.ld, c.data.data(), c.ld,
+             alpha, beta, buffer.data() + 4);
+      for (size_t i = 4 + bytes; i < buffer.size(); ++i)
+        one.paddingChanged += buffer[i] != 0xab;
+      one.what += ", workspace at an address = 4 mod 64, guard bytes after";
+    } else {
+      e.ex(a.data.data(), a.ld, b.data.data(), b.ld, c.data.data(), c.ld,
+           alpha, beta);
+    }
+    one.check = compare(c, value, magnitude, l.k);
+    one.paddingChanged += c.paddingChanged() + a.paddingChanged() +
+                          b.paddingChanged();
+    result.cases.push_back(std::move(one));
+  }
+
+  /// NAME (or NAME_ws) with contiguous operands in the request's layout.
+  void plainCase(bool ws = false) {
+    Strided a(aRows(), aCols(), aCols()), b(bRows(), bCols(), bCols()),
+        c(l.m, l.n, l.n);
+    a.fill(seed + 3, false);
+    b.fill(seed + 4, false);
+    c.fill(0, /*nan=*/true);
+    std::vector<double> value, magnitude;
+    reference(l, a, b, c, 1, 0, value, magnitude);
+    GemmEntryCase one;
+    one.entry = ws ? "NAME_ws" : "NAME";
+    one.what = "contiguous, C NaN before";
+    if (ws) {
+      std::vector<unsigned char> buffer(result.workspaceBytes + 4 + 256, 0xab);
+      e.plainWs(a.data.data(), b.data.data(), c.data.data(),
+                buffer.data() + 4);
+      for (size_t i = 4 + result.workspaceBytes; i < buffer.size(); ++i)
+        one.paddingChanged += buffer[i] != 0xab;
+      one.what += ", workspace at an address = 4 mod 64, guard bytes after";
+    } else {
+      e.plain(a.data.data(), b.data.data(), c.data.data());
+    }
+    one.check = compare(c, value, magnitude, l.k);
+    result.cases.push_back(std::move(one));
+  }
+
+  /// NAME_batched(_ws): `count` GEMMs with `pad` elements between them.
+  void batchedCase(bool ws, int64_t count, int64_t pad) {
+    int64_t sizeA = aRows() * aCols(), sizeB = bRows() * bCols(),
+            sizeC = l.m * l.n;
+    int64_t strideA = sizeA + pad, strideB = sizeB + pad,
+            strideC = sizeC + pad;
+    std::vector<float> A(size_t(std::max<int64_t>(count, 1)) * strideA,
+                         poison()),
+        B(size_t(std::max<int64_t>(count, 1)) * strideB, poison()),
+        C(size_t(std::max<int64_t>(count, 1)) * strideC, poison());
+    GemmEntryCase one;
+    one.entry = ws ? "NAME_batched_ws" : "NAME_batched";
+    one.what = "batch=" + std::to_string(count) + ", strides padded by " +
+               std::to_string(pad) + ", C NaN before";
+    std::vector<std::vector<double>> values(count), magnitudes(count);
+    for (int64_t i = 0; i < count; ++i) {
+      Strided a(aRows(), aCols(), aCols()), b(bRows(), bCols(), bCols()),
+          c(l.m, l.n, l.n);
+      a.fill(seed + 10 + 2 * i, false);
+      b.fill(seed + 11 + 2 * i, false);
+      c.fill(0, true);
+      reference(l, a, b, c, 1, 0, values[i], magnitudes[i]);
+      std::copy(a.data.begin(), a.data.end(), A.begin() + i * strideA);
+      std::copy(b.data.begin(), b.data.end(), B.begin() + i * strideB);
+      std::fill(C.begin() + i * strideC, C.begin() + i * strideC + sizeC,
+                std::nanf(""));
+    }
+    std::vector<float> before = C;
+    std::vector<unsigned char> buffer;
+    if (ws) {
+      buffer.assign(result.workspaceBytes + 4 + 256, 0xab);
+      e.batchedWs(A.data(), B.data(), C.data(), count, strideA, strideB,
+                  strideC, buffer.data() + 4);
+      for (size_t i = 4 + result.workspaceBytes; i < buffer.size(); ++i)
+        one.paddingChanged += buffer[i] != 0xab;
+    } else {
+      e.batched(A.data(), B.data(), C.data(), count, strideA, strideB,
+                strideC);
+    }
+    if (count == 0) {
+      one.paddingChanged += std::memcmp(before.data(), C.data(),
+                                        C.size() * sizeof(float)) != 0;
+      one.what = "batch=0: nothing written";
+    }
+    for (int64_t i = 0; i < count; ++i) {
+      Strided c(l.m, l.n, l.n);
+      std::copy(C.begin() + i * strideC, C.begin() + i * strideC + sizeC,
+                c.data.begin());
+      one.check.merge(compare(c, values[i], magnitudes[i], l.k));
+      for (int64_t j = sizeC; j < strideC; ++j)
+        one.paddingChanged += !isPoison(C[size_t(i) * strideC + j]);
+    }
+    result.cases.push_back(std::move(one));
+  }
+
+  /// NAME_batched_ex(_ws): `count` strided GEMMs (every row `pad` longer,
+  /// `pad` elements between matrices) with alpha and beta.
+  void batchedExCase(bool ws, int64_t count, float alpha, float beta,
+                     int64_t pad) {
+    int64_t lda = aCols() + pad, ldb = bCols() + pad, ldc = l.n + pad;
+    int64_t strideA = aRows() * lda + pad, strideB = bRows() * ldb + pad,
+            strideC = l.m * ldc + pad;
+    size_t n = size_t(std::max<int64_t>(count, 1));
+    std::vector<float> A(n * strideA, poison()), B(n * strideB, poison()),
+        C(n * strideC, poison());
+    std::vector<std::vector<double>> values(count), magnitudes(count);
+    for (int64_t i = 0; i < count; ++i) {
+      Strided a(aRows(), aCols(), lda), b(bRows(), bCols(), ldb),
+          c(l.m, l.n, ldc);
+      a.fill(seed + 20 + 3 * i, false);
+      b.fill(seed + 21 + 3 * i, false);
+      c.fill(seed + 22 + 3 * i, /*nan=*/beta == 0);
+      reference(l, a, b, c, alpha, beta, values[i], magnitudes[i]);
+      std::copy(a.data.begin(), a.data.end(), A.begin() + i * strideA);
+      std::copy(b.data.begin(), b.data.end(), B.begin() + i * strideB);
+      std::copy(c.data.begin(), c.data.end(), C.begin() + i * strideC);
+    }
+    GemmEntryCase one;
+    one.entry = ws ? "NAME_batched_ex_ws" : "NAME_batched_ex";
+    one.what = "batch=" + std::to_string(count) + " alpha=" + fmt(alpha) +
+               " beta=" + fmt(beta) + ", leading dimensions and strides "
+               "padded by " + std::to_string(pad) +
+               (beta == 0 ? ", C NaN before" : "");
+    std::vector<unsigned char> buffer;
+    if (ws) {
+      buffer.assign(result.workspaceBytes + 4 + 256, 0xab);
+      e.batchedExWs(A.data(), lda, strideA, B.data(), ldb, strideB, C.data(),
+                    ldc, strideC, count, alpha, beta, buffer.data() + 4);
+      for (size_t i = 4 + result.workspaceBytes; i < buffer.size(); ++i)
+        one.paddingChanged += buffer[i] != 0xab;
+    } else {
+      e.batchedEx(A.data(), lda, strideA, B.data(), ldb, strideB, C.data(),
+                  ldc, strideC, count, alpha, beta);
+    }
+    for (int64_t i = 0; i < count; ++i) {
+      Strided c(l.m, l.n, ldc);
+      std::copy(C.begin() + i * strideC, C.begin() + i * strideC + l.m * ldc,
+                c.data.begin());
+      one.check.merge(compare(c, values[i], magnitudes[i], l.k));
+      one.paddingChanged += c.paddingChanged();
+      for (int64_t j = l.m * ldc; j < strideC; ++j)
+        one.paddingChanged += !isPoison(C[size_t(i) * strideC + j]);
+    }
+    result.cases.push_back(std::move(one));
+  }
+};
+} // namespace
+
+bool GemmEntryCheck::passed() const {
+  if (!error.empty() || cases.empty())
+    return false;
+  for (const GemmEntryCase &c : cases)
+    if (!c.ok())
+      return false;
+  return true;
+}
+
+std::string GemmEntryCheck::summary() const {
+  if (!error.empty())
+    return error;
+  double worst = 0;
+  for (const GemmEntryCase &c : cases) {
+    if (!c.ok())
+      return c.entry + " (" + c.what + "): " +
+             std::to_string(c.check.failures()) +
+             " elements over the bound or NaN, " +
+             std::to_string(c.paddingChanged) +
+             " padding/guard elements changed";
+    worst = std::max(worst, c.check.maxRatio);
+  }
+  char buf[160];
+  std::snprintf(buf, sizeof(buf),
+                "%zu calls, max error/bound %.2E, padding and guards "
+                "untouched",
+                cases.size(), worst);
+  return buf;
+}
+
+GemmEntryCheck tensorop::checkGemmEntryPoints(const GemmEntryPoints &e,
+                                              const GemmLayout &l,
+                                              int64_t batchCount,
+                                              uint64_t seed) {
+  Checker c{e, l, seed, {}};
+  if (!e.plain || !e.plainWs || !e.ex || !e.exWs || !e.workspaceSize) {
+    c.result.error = "the object lacks NAME, NAME_ws, NAME_ex, NAME_ex_ws "
+                     "or NAME_workspace_size";
+    return c.result;
+  }
+  c.result.workspaceBytes = e.workspaceSize();
+  c.plainCase();
+  c.plainCase(/*ws=*/true);
+  c.exCase(false, 1, 0, 3);
+  c.exCase(false, 1, 1, 5);
+  c.exCase(false, -1.5f, 0.5f, 1);
+  c.exCase(false, 2, 0, 16);
+  c.exCase(false, 0, 2, 2);
+  c.exCase(false, 0, 0, 2);
+  c.exCase(true, 0.75f, -1, 7);
+  c.exCase(true, 1, 0, 0);
+  c.exCase(false, 1, 0, 0);
+  if (e.batched && e.batchedWs) {
+    int64_t count = batchCount > 0 ? batchCount : 3;
+    c.batchedCase(false, count, 5);
+    c.batchedCase(true, count, 0);
+    c.batchedCase(false, 0, 1);
+  }
+  if (e.batchedEx && e.batchedExWs) {
+    int64_t count = batchCount > 0 ? batchCount : 3;
+    c.batchedExCase(false, count, -1.5f, 0.5f, 3);
+    c.batchedExCase(true, count, 2, 0, 1);
+    c.batchedExCase(false, count, 1, 1, 0);
+  }
+  return c.result;
+}
+
+ExOverhead tensorop::timeExAgainstPlain(const GemmEntryPoints &e,
+                                        const GemmLayout &l, uint64_t seed,
+                                        int rounds, double roundSeconds) {
+  Checker c{e, l, seed, {}};
+  // Contiguous operands for NAME and NAME_ex; rows 16 elements apart more
+  // for NAME_ex_ws, which then takes the strided path.
+  Strided a(c.aRows(), c.aCols(), c.aCols()), b(c.bRows(), c.bCols(), c.bCols()),
+      c1(l.m, l.n, l.n), c2(l.m, l.n, l.n);
+  Strided ap(c.aRows(), c.aCols(), c.aCols() + 16),
+      bp(c.bRows(), c.bCols(), c.bCols() + 16), cp(l.m, l.n, l.n + 16);
+  a.fill(seed, false);
+  b.fill(seed + 1, false);
+  ap.fill(seed, false);
+  bp.fill(seed + 1, false);
+  std::vector<unsigned char> workspace(e.workspaceSize());
+  std::vector<std::vector<double>> s = timeRoundRobin(
+      {[&] { e.plain(a.data.data(), b.data.data(), c1.data.data()); },
+       [&] {
+         e.ex(a.data.data(), a.ld, b.data.data(), b.ld, c2.data.data(), c2.ld,
+              1.0f, 0.0f);
+       },
+       [&] {
+         e.exWs(ap.data.data(), ap.ld, bp.data.data(), bp.ld, cp.data.data(),
+                cp.ld, 1.0f, 0.0f, workspace.data());
+       },
+       [&] {
+         cblas_sgemm(CblasRowMajor, l.transposeA ? CblasTrans : CblasNoTrans,
+                     l.transposeB ? CblasTrans : CblasNoTrans, l.m, l.n, l.k,
+                     1.0f, a.data.data(), a.ld, b.data.data(), b.ld, 0.0f,
+                     c2.data.data(), c2.ld);
+       }},
+      rounds, roundSeconds);
+  return {median(s[0]), median(s[1]), median(s[2]), median(s[3])};
+}
