@@ -43,10 +43,10 @@ bash scripts/build.sh --sanitize
 #    runtime to load an instrumented plugin into;
 #  - Package/: installs the instrumented libraries and builds a consumer
 #    without the sanitizer flags (a test of packaging, not of our code);
-#  - GPU/aot-link.test, GPU/async-entry.test, GPU/runner-timing.test: link
-#    instrumented archives (the CUDA runtime wrapper, NVML sampler, Verify)
-#    into a program compiled without the sanitizers (they need the CUDA
-#    runtime, so CI skips them anyway);
+#  - GPU/aot-link.test, GPU/async-entry.test, GPU/runner-timing.test,
+#    GPU/gen-conv.test, GPU/gen-conv-run.test: link instrumented archives
+#    (the CUDA runtime wrapper, NVML sampler, Verify) into a program
+#    compiled without the sanitizers (the plain build runs them);
 #  - Advisor/llm-advisor.test, Advisor/llm-kernel-sandbox.test: they run a
 #    model-written kernel in the sandboxed worker under an address-space
 #    limit, where the instrumented worker cannot reserve ASan's shadow
@@ -54,7 +54,7 @@ bash scripts/build.sh --sanitize
 #  - Integration/, Cross/: JIT- and qemu-run kernels: the pipeline code of
 #    Transforms/ plus minutes of generated-code run time on two cores, and
 #    generated code is not instrumented either way.
-asan_filter_out='^TENSOROP :: (Plugin/|Package/|Integration/|Cross/|Transforms/pipeline-option-errors[.]mlir|Tools/doc-blocks[.]test|GPU/(aot-link|async-entry|runner-timing)[.]test|Advisor/llm-(advisor|kernel-sandbox)[.]test)'
+asan_filter_out='^TENSOROP :: (Plugin/|Package/|Integration/|Cross/|Transforms/pipeline-option-errors[.]mlir|Tools/doc-blocks[.]test|GPU/(aot-link|async-entry|runner-timing|gen-conv|gen-conv-run)[.]test|Advisor/llm-(advisor|kernel-sandbox)[.]test)'
 stage "lit (build-asan/, the sanitizer subset)"
 set +e
 /usr/lib/llvm-22/bin/lit -sv --timeout=600 --filter-out="$asan_filter_out" \
