@@ -30,6 +30,7 @@
 
 #include "tensorop/Advisor/Advisor.h"
 #include "tensorop/Advisor/Request.h"
+#include "tensorop/Advisor/ThreadCount.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/Emitters/Sandbox.h"
 #include "tensorop/Runtime/JitGemm.h"
@@ -287,16 +288,45 @@ static std::string epilogueComment(ArrayRef<std::string> steps) {
   return text;
 }
 
+/// Threads the lowered sketch runs on (1 when it names none).
+static int64_t sketchThreads(StringRef sketch) {
+  int64_t threads = 1;
+  size_t at = sketch.find("threads = ");
+  if (at != StringRef::npos)
+    sketch.drop_front(at + 10).consumeInteger(10, threads);
+  return threads;
+}
+
+/// Why the kernel runs on fewer threads than --threads asked ("" if it
+/// does not): the GEMM is too small to pay for the team
+/// (chooseGemmThreads, as the pipeline decided), or a sketch from the
+/// tuning database says so.
+static std::string fewerThreadsReason(const GenJob &job, StringRef sketch) {
+  int64_t used = sketchThreads(sketch), asked = job.options.threads;
+  if (used >= asked)
+    return "";
+  if (job.op.kind != OpKind::Conv2D) {
+    GemmProblem problem;
+    problem.m = job.request.m;
+    problem.n = job.request.n;
+    problem.k = job.request.k;
+    ThreadCountChoice choice =
+        chooseGemmThreads(problem, asked, job.options.minFlopsPerThread);
+    if (choice.threads == used && !choice.reason.empty())
+      return "the GEMM " + choice.reason;
+  }
+  return formatv("runs on {0} of the {1} threads asked, as its sketch says",
+                 used, asked)
+      .str();
+}
+
 std::string CpuBackend::header(const GenJob &job, StringRef sketch) const {
   const Operator &r = job.op;
   StringRef name = job.name, target = resolved;
   std::string guard = StringRef(name).upper() + "_H";
   // The sketch says how many threads the kernel really uses (one from a
   // tuning database may differ from --threads).
-  int64_t threads = 1;
-  size_t at = sketch.find("threads = ");
-  if (at != StringRef::npos)
-    sketch.drop_front(at + 10).consumeInteger(10, threads);
+  int64_t threads = sketchThreads(sketch);
   std::string threading =
       threads > 1
           ? formatv("Runs on {0} threads through OpenMP: link with LLVM's "
@@ -305,6 +335,9 @@ std::string CpuBackend::header(const GenJob &job, StringRef sketch) const {
                     threads)
                 .str()
           : std::string("Single-threaded.");
+  if (std::string why = fewerThreadsReason(job, sketch); !why.empty())
+    threading += "\n * --threads=" + std::to_string(job.options.threads) +
+                 " was asked: " + why + ".";
   if (r.kind == OpKind::Conv2D)
     return convHeader(job, threading);
   // bf16/f16 elements travel as their bits in uint16_t, as in the NVIDIA
@@ -555,8 +588,16 @@ int CpuBackend::generate(const GenJob &job) {
     if (!adv)
       return fail(toString(adv.takeError()));
     std::string buildOptions = "target=" + resolved + " advisor=builtin";
+    GemmProblem teamProblem;
+    teamProblem.m = r.m;
+    teamProblem.n = r.n;
+    teamProblem.k = r.k;
+    // The same team size as the pipeline gives the builtin advisor's sketch.
+    const int64_t teamSize =
+        chooseGemmThreads(teamProblem, genThreads, o.minFlopsPerThread)
+            .threads;
     auto sketchText = [&](SketchChoice c, std::string &text) -> Error {
-      c.threads = genThreads;
+      c.threads = teamSize;
       std::string illegal;
       SketchAttr attr = c.toAttr(&ctx, hints, illegal);
       if (!attr)
@@ -638,6 +679,8 @@ int CpuBackend::generate(const GenJob &job) {
     return fail(toString(std::move(e)));
   std::string options = "target=" + resolved + " advisor=builtin" +
                         " threads=" + std::to_string(genThreads) +
+                        " min-flops-per-thread=" +
+                        std::to_string(o.minFlopsPerThread) +
                         (genDb.empty() ? "" : " db=" + genDb);
   Expected<LoweredModule> lowered =
       lowerWithPipeline(ctx, source, options, /*barePtrAbi=*/true);
@@ -664,6 +707,9 @@ int CpuBackend::generate(const GenJob &job) {
                         "and lowered it through upstream loops)")
           : lowered->sketch;
   outs() << "  sketch: " << sketchShown << "\n";
+  const std::string fewerThreads = fewerThreadsReason(job, lowered->sketch);
+  if (!fewerThreads.empty())
+    outs() << "  threads: " << fewerThreads << "\n";
 
   // Verify the shipped object itself (and time it) when this CPU runs it;
   // a model-written microkernel only in the sandbox.
@@ -912,6 +958,11 @@ int CpuBackend::generate(const GenJob &job) {
            ? "tuning database " + genDb
            : "advisor " + genAdvisor},
       {"provenance", sketchSource(lowered->sketch)},
+      {"threads", json::Object{{"asked", int64_t(genThreads)},
+                               {"used", sketchThreads(lowered->sketch)},
+                               {"why_fewer", fewerThreads.empty()
+                                                 ? json::Value(nullptr)
+                                                 : json::Value(fewerThreads)}}},
       {"llvm", LLVM_VERSION_STRING},
       {"verification", std::move(verification)},
       {"timing", std::move(timing)},
@@ -928,7 +979,12 @@ int CpuBackend::generate(const GenJob &job) {
                            TENSOROP_VERSION, LLVM_VERSION_STRING, reportDate())
                        .str();
   md += "## Sketch (chosen by the `" + genAdvisor + "` advisor)\n\n```\n" +
-        sketchShown + "\n```\n\n## Verification\n\n";
+        sketchShown + "\n```\n\n" +
+        (fewerThreads.empty() ? std::string()
+                              : "Threads: --threads=" +
+                                    std::to_string(genThreads) +
+                                    " was asked; " + fewerThreads + ".\n\n") +
+        "## Verification\n\n";
   if (runsHere && conv)
     md += convCheck.markdown;
   else if (runsHere && transposed)

@@ -3,6 +3,7 @@
 #include "AnnotateConv.h"
 #include "tensorop/Advisor/Advisor.h"
 #include "tensorop/Advisor/SketchDatabase.h"
+#include "tensorop/Advisor/ThreadCount.h"
 #include "tensorop/Targets/TargetHints.h"
 #include "tensorop/Transforms/ConvSupport.h"
 #include "tensorop/Transforms/MatmulSupport.h"
@@ -274,8 +275,13 @@ struct AnnotateSketchPass
         return signalPassFailure();
       }
       // Advisors choose tiles for one core; how many cores run the GEMM is
-      // the caller's decision (or the tuner's, through the db).
-      choice->threads = threads;
+      // the caller's decision (or the tuner's, through the db), less where
+      // the GEMM is too small to pay for a team of that many.
+      ThreadCountChoice teamSize =
+          chooseGemmThreads(*problem, threads, minFlopsPerThread);
+      choice->threads = teamSize.threads;
+      if (!teamSize.reason.empty())
+        mm.emitRemark() << "tensorop: " << teamSize.reason;
       std::string error;
       SketchAttr sketch = choice->toAttr(ctx, *hints, error);
       if (!sketch) {

@@ -124,6 +124,7 @@ mlir::tensorop::annotateSketchOptions(const PipelineOptions &options) {
   annotate.advisor = options.advisor;
   annotate.db = options.db;
   annotate.threads = options.threads;
+  annotate.minFlopsPerThread = options.minFlopsPerThread;
   annotate.acceptUnverifiedEmitters = options.acceptUnverifiedEmitters;
   return annotate;
 }

@@ -7,11 +7,13 @@
 // chunk computed twice, skipped, shifted or raced on gives failures.
 // REQUIRES: host-avx512, libomp
 // DEFINE: %{run} = %mlir-runner -e main -entry-point-result=void -O3 -shared-libs=%mlir_c_runner_utils,%libomp
-// DEFINE: %{pipe2} = tensorop-opt --tensorop-pipeline="target=x86-avx512 threads=2"
+// DEFINE: %{pipe2} = tensorop-opt --tensorop-pipeline="target=x86-avx512 threads=2 min-flops-per-thread=0"
 // DEFINE: %{t512} = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>
 // DEFINE: %{uk} = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>
 
-// The builtin advisor's sketches with threads=2 from the pipeline option.
+// The builtin advisor's sketches with threads=2 from the pipeline option;
+// min-flops-per-thread=0 keeps two threads even for the GEMMs small enough
+// to run on one by default (annotate-sketch-thread-count.mlir).
 // RUN: %gen_matmul 97 131 67 | %{pipe2} | FileCheck %s --check-prefix=OMP
 // OMP: %[[N:.+]] = llvm.mlir.constant(2 : i32) : i32
 // OMP: omp.parallel num_threads(%[[N]] : i32)

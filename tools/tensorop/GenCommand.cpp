@@ -54,6 +54,12 @@ cl::opt<unsigned> genThreads(
     cl::desc("Threads the kernel runs on (x86-64 CPU targets; N > 1 needs "
              "LLVM's OpenMP runtime, libomp, where the object is linked); "
              "a sketch from --db keeps its own"));
+cl::opt<unsigned> genMinFlopsPerThread(
+    "min-flops-per-thread", cl::sub(genCmd),
+    cl::init(mlir::tensorop::kDefaultMinFlopsPerThread),
+    cl::desc("With --threads=N: a GEMM whose 2*M*N*K flops give a thread "
+             "less than this runs on fewer threads (the header and report "
+             "say why); 0: always N"));
 } // namespace
 
 bool tensorop::genSubcommand() { return bool(genCmd); }
@@ -71,5 +77,6 @@ int tensorop::runGen() {
   o.allowUnsandboxed = allowUnsandboxed;
   o.seed = genSeed;
   o.threads = genThreads;
+  o.minFlopsPerThread = genMinFlopsPerThread;
   return generateKernel(o);
 }

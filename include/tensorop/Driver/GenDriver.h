@@ -8,6 +8,8 @@
 #ifndef TENSOROP_DRIVER_GENDRIVER_H
 #define TENSOROP_DRIVER_GENDRIVER_H
 
+#include "tensorop/Advisor/ThreadCount.h"
+
 #include <string>
 
 namespace tensorop {
@@ -24,6 +26,8 @@ struct GenOptions {
   bool allowUnsandboxed = false;    ///< run model-written emitters unsandboxed
   unsigned seed = 42;               ///< seed of the verification inputs
   unsigned threads = 1;             ///< threads of the CPU kernel
+  /// Fewer threads for GEMMs whose share per thread is below this (0: off).
+  unsigned minFlopsPerThread = mlir::tensorop::kDefaultMinFlopsPerThread;
 };
 
 /// Runs `tensorop gen`: progress on stdout, errors on stderr; returns the

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassOptions.h"
+#include "tensorop/Advisor/ThreadCount.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 
 #include <functional>
@@ -51,6 +52,14 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
                      "from the db or the input keep their own; CPU targets "
                      "only)"),
       llvm::cl::init(1)};
+  PassOptions::Option<unsigned> minFlopsPerThread{
+      *this, "min-flops-per-thread",
+      llvm::cl::desc("With threads > 1: a static GEMM whose 2*M*N*K flops "
+                     "give a thread less than this runs on fewer threads "
+                     "(a remark says why), its share being shorter than "
+                     "an OpenMP team's fork and join; 0: always the "
+                     "threads asked"),
+      llvm::cl::init(kDefaultMinFlopsPerThread)};
   PassOptions::Option<bool> acceptUnverifiedEmitters{
       *this, "accept-unverified-emitters",
       llvm::cl::desc("advisor=llm/replay: accept emitter scripts the model "
