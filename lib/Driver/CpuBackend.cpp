@@ -274,6 +274,8 @@ static std::string epilogueComment(ArrayRef<std::string> steps) {
     text += "\n *   " +
             StringSwitch<std::string>(s)
                 .Case("bias_n", "x += bias[col]  (bias: N floats)")
+                .Case("bias_m", "x += bias[row]  (bias: M floats)")
+                .Case("clamp(0, 6)", "x = min(max(x, 0), 6)  (ReLU6)")
                 .Case("residual", "x += R[row][col]  (R: M x N, row-major, "
                                   "contiguous)")
                 .Case("relu", "x = max(x, 0)")
@@ -485,10 +487,6 @@ Error CpuBackend::prepare(const GenJob &job) {
                 r.dtype + " inputs accumulate into an f32 C (converting C "
                 "to " + job.op.outType() +
                 " on store is not built yet): ask for f32 output or none");
-  if (lowPrecision && !job.op.epilogue.empty())
-    return fail("understood " + r.describe() + "; epilogues on " + r.dtype +
-                " GEMMs are not built yet on CPU targets (fused epilogues "
-                "take fp32 A and B): ask for fp32 or drop the epilogue");
   if (lowPrecision && job.options.advisor != "builtin")
     return fail("--advisor=" + job.options.advisor + " is not supported for " +
                 r.dtype + " GEMMs yet (the builtin advisor chooses their "
@@ -754,8 +752,11 @@ int CpuBackend::generate(const GenJob &job) {
       if (!loaded)
         return fail("cannot load " + obj + ": " +
                     toString(loaded.takeError()));
+      const ElementType input = r.dtype == "bf16"  ? ElementType::BF16
+                                : r.dtype == "f16" ? ElementType::F16
+                                                   : ElementType::F32;
       epilogueCheck = checkEpilogueGemm(loaded->symbol, r.m, r.n, r.k,
-                                        job.op.epilogue, genSeed);
+                                        job.op.epilogue, genSeed, input);
       const EpilogueGemmCheck &check = epilogueCheck;
       if (!check.error.empty())
         return fail(check.error + "; nothing written to " + outDir);
@@ -770,8 +771,8 @@ int CpuBackend::generate(const GenJob &job) {
           {"seed", int64_t(genSeed)},
           {"inputs", "seeded uniform [-1, 1) (A, B, bias, R)"},
           {"epilogue", std::move(steps)},
-          {"reference", "OpenBLAS dgemm (fp64) of the same fp32 inputs, "
-                        "then the epilogue's steps in fp64"},
+          {"reference", "OpenBLAS dgemm (fp64) of the same " + r.dtype +
+                            " inputs, then the epilogue's steps in fp64"},
           {"bound", check.bound},
           {"output_prefill", "NaN"},
           {"max_error_ratio", check.maxRatio},
