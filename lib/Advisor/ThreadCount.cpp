@@ -13,12 +13,14 @@
 //  - an empty `parallel for` of 2 threads (bench/cpu/omp_fork_join.c):
 //    1.25-1.6 us a call (median; fastest round 1.0-1.2 us) at load 2.7-4.9;
 //  - a GEMM kernel's team, t2 - t1/2 for gen's object of the same shape on
-//    two threads and on one (bench/cpu/thread-crossover.sh): about twice
-//    that, 5.6-7 us from 32^3 to 64^3 at load 4.5, while one core did
-//    124-128 GFLOP/s on them: c*P = 0.70-0.75 Mflop a share.
-// (At load 10 a team costs 150+ us, a thread being descheduled: no
+//    two threads and on one (bench/cpu/thread-crossover.sh): 5.6-7.1 us
+//    from 32^3 to 24x120x96 at load 4.5, while one core did 115-141
+//    GFLOP/s on them: c*P = 0.65-0.91 Mflop a share.
+// (At load 10 a team costs 16-216 us, a thread being descheduled: no
 // threshold fits that; in the quiet runs of the doc above, 64^3 to 128^3
-// on 1 and 2 threads give c = 2.4-2.7 us at 265 GFLOP/s, 0.64-0.72 Mflop.)
+// on 1 and 2 threads give c = 2.4-2.7 us at 235-266 GFLOP/s, 0.63-0.66
+// Mflop. A kernel's team costs two to four times an empty one: the bare
+// fork/join alone, 1.25 us x 265 GFLOP/s = 0.33 Mflop, is too low.)
 // Hence 640000 flops a thread: at 2 threads, GEMMs under 1.28 Mflop
 // (80x80x80, 64^3, 37x53x71) run on one; 100^3 (2 Mflop) keeps two.
 //
