@@ -699,6 +699,13 @@ int runConvolution(const json &launchDesc, const std::string &launchPath,
       std::fprintf(stderr, "  ratio of medians %.3f (cuDNN legacy, %s)\n",
                    t.value("ratio_median", 0.0),
                    out["baseline"].value("algorithm", "").c_str());
+    if (t.contains("graph") && t["graph"].value("performed", false))
+      std::fprintf(stderr,
+                   "  CUDA graphs: tensorop %.1f, cuDNN %.1f TFLOP/s "
+                   "(medians), ratio %.3f\n",
+                   t["graph"].value("tensorop_tflops_median", 0.0),
+                   t["graph"].value("cudnn_tflops_median", 0.0),
+                   t["graph"].value("ratio_median", 0.0));
   }
   std::string text = out.dump(1);
   std::printf("%s\n", text.c_str());

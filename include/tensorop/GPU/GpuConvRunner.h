@@ -7,7 +7,8 @@
 // of the same rounded inputs (Verify/ConvDirect.h) under MEASURE.md's bound
 // with K = R*S*C and u of the fp32 accumulation; small integers with exact results; then timing with CUDA
 // events, alternating with cuDNN's legacy convolution (CudnnConv.h) in each
-// round after the clocks settled; the outputs of both timed sides checked
+// round after the clocks settled, eagerly (host cost included) and from
+// CUDA graphs (kernel against kernel); the outputs of both timed sides checked
 // again. The result is the runner's JSON. Plain C++ on the CUDA driver API
 // (no LLVM), linked into the runner only.
 //
@@ -39,6 +40,8 @@ struct GpuConvRunOptions {
   /// as the GEMM path does: a much looser bound (2*K*u > 1 for K > 128 in
   /// bf16), for comparison only. Both ratios are reported either way.
   bool inputTypeBound = false;
+  /// Also time both sides replayed from CUDA graphs (timing.graph).
+  bool graphs = true;
 };
 
 /// The convolution a launch description names, checked against its
