@@ -273,6 +273,8 @@ static std::string epilogueComment(ArrayRef<std::string> steps) {
     text += "\n *   " +
             StringSwitch<std::string>(s)
                 .Case("bias_n", "x += bias[col]  (bias: N floats)")
+                .Case("bias_m", "x += bias[row]  (bias: M floats)")
+                .Case("clamp(0, 6)", "x = min(max(x, 0), 6)  (ReLU6)")
                 .Case("residual", "x += R[row][col]  (R: M x N, row-major, "
                                   "contiguous)")
                 .Case("relu", "x = max(x, 0)")

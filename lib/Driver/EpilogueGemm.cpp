@@ -14,7 +14,11 @@ using namespace llvm;
 using namespace tensorop;
 
 bool tensorop::epilogueHasBias(ArrayRef<std::string> steps) {
-  return llvm::is_contained(steps, "bias_n");
+  return llvm::is_contained(steps, "bias_n") || epilogueBiasAlongM(steps);
+}
+
+bool tensorop::epilogueBiasAlongM(ArrayRef<std::string> steps) {
+  return llvm::is_contained(steps, "bias_m");
 }
 
 bool tensorop::epilogueHasResidual(ArrayRef<std::string> steps) {
@@ -36,8 +40,20 @@ static std::string stepBody(StringRef step, int i) {
     return formatv("    {0}_{1} = arith.constant {2:e} : f32\n", o, nm, x)
         .str();
   };
-  if (step == "bias_n")
+  if (step == "bias_n" || step == "bias_m")
     return formatv("    {0} = arith.addf {1}, %b : f32\n", o, v).str();
+  std::string why;
+  std::optional<mlir::tensorop::EpilogueStep> parsed =
+      mlir::tensorop::parseEpilogueStep(step, why);
+  if (parsed && parsed->kind == mlir::tensorop::EpilogueStep::Clamp)
+    return c("lo", parsed->a) + c("hi", parsed->b) +
+           formatv("    {0}_a = arith.maximumf {1}, {0}_lo : f32\n"
+                   "    {0} = arith.minimumf {0}_a, {0}_hi : f32\n",
+                   o, v)
+               .str();
+  if (parsed && parsed->kind == mlir::tensorop::EpilogueStep::Scale)
+    return c("s", parsed->a) +
+           formatv("    {0} = arith.mulf {1}, {0}_s : f32\n", o, v).str();
   if (step == "residual")
     return formatv("    {0} = arith.addf {1}, %r : f32\n", o, v).str();
   if (step == "relu")
@@ -92,7 +108,10 @@ std::string tensorop::epilogueGemmModuleSource(StringRef name, int64_t m,
     maps += map.str() + ", ";
     blockArgs += blockArg.str() + ": f32, ";
   };
-  if (bias)
+  if (bias && epilogueBiasAlongM(steps))
+    addInput("bias", formatv("memref<{0}xf32>", m).str(),
+             "affine_map<(d0, d1) -> (d0)>", "%b");
+  else if (bias)
     addInput("bias", formatv("memref<{0}xf32>", n).str(),
              "affine_map<(d0, d1) -> (d1)>", "%b");
   if (res)
@@ -145,7 +164,8 @@ EpilogueGemmCheck tensorop::checkEpilogueGemm(void *fn, int64_t m, int64_t n,
     }
     parsed.push_back(*step);
   }
-  AlignedBuffer a(m * k), b(k * n), bias(n), r(m * n), c(m * n);
+  const bool alongM = epilogueBiasAlongM(steps);
+  AlignedBuffer a(m * k), b(k * n), bias(alongM ? m : n), r(m * n), c(m * n);
   if (!a.ok() || !b.ok() || !bias.ok() || !r.ok() || !c.ok()) {
     result.error = "cannot allocate the verification buffers";
     return result;
@@ -175,16 +195,22 @@ EpilogueGemmCheck tensorop::checkEpilogueGemm(void *fn, int64_t m, int64_t n,
   // The steps amplify the GEMM's rounding by at most their slope (<= 1.13
   // for GELU, 1 for the others here); the kernel's fp32 tanh / erf err by
   // <= 4.2e-7 (docs/Epilogues.md), the steps' own roundings by a few ulp.
-  result.bound = "|C - E(R)| <= 1.2*(2*K*6e-8*(|A||B|) + 6e-8*|R|) + "
-                 "2e-6*(1 + |R| + |E(R)|), E = the steps in fp64";
+  result.bound = "|C - E(R)| <= L*(2*K*6e-8*(|A||B|) + 6e-8*|R|) + "
+                 "2e-6*(1 + |R| + |E(R)|), E = the steps in fp64, L = 1.2 "
+                 "times the scale steps' |s| (at least 1)";
+  // A scale step multiplies the error by |s|.
+  double slope = 1.2;
+  for (const mlir::tensorop::EpilogueStep &step : parsed)
+    if (step.kind == mlir::tensorop::EpilogueStep::Scale)
+      slope *= std::max(1.0, std::fabs(step.a));
   Check check;
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j) {
       size_t at = i * n + j;
       double acc = ref.values.value[at];
-      double want = mlir::tensorop::applyEpilogue(parsed, acc, bias.data[j],
-                                                  r.data[at]);
-      double bound = 1.2 * ref.bound(ref.values.magnitude[at], acc) +
+      double want = mlir::tensorop::applyEpilogue(
+          parsed, acc, bias.data[alongM ? i : j], r.data[at]);
+      double bound = slope * ref.bound(ref.values.magnitude[at], acc) +
                      2e-6 * (1 + std::fabs(acc) + std::fabs(want));
       check.add(judgeElement(c.data[at], want, bound));
     }

@@ -18,8 +18,10 @@
 
 namespace tensorop {
 
-/// Whether the steps read a bias (along N) / a residual (M x N).
+/// Whether the steps read a bias (along N or M) / a residual (M x N).
 bool epilogueHasBias(llvm::ArrayRef<std::string> steps);
+/// Whether the bias runs along M (one per row: "bias_m").
+bool epilogueBiasAlongM(llvm::ArrayRef<std::string> steps);
 bool epilogueHasResidual(llvm::ArrayRef<std::string> steps);
 
 /// void NAME(const float *A, const float *B[, const float *bias][, const
