@@ -2,9 +2,9 @@
 //
 // The cuDNN side of tensorop-gpu-runner's convolution comparison: one
 // forward convolution through cuDNN's legacy API (NHWC input and output,
-// KRSC filter, fp32 compute), with the algorithm that
-// cudnnFindConvolutionForwardAlgorithmEx measured fastest on the real
-// buffers. This is NOT cuDNN's fastest path: its graph/backend engines (as
+// KRSC filter, fp32 compute), with the fastest of the algorithms
+// cudnnFindConvolutionForwardAlgorithmEx returns as running on the real
+// buffers, each timed again warm (Find's one-shot times misrank them). This is NOT cuDNN's fastest path: its graph/backend engines (as
 // PyTorch's cudnn.benchmark drives them) are much faster on Hopper; the
 // runner reports this baseline under that name.
 //
@@ -32,7 +32,8 @@ namespace tensorop {
 struct CudnnAlgorithmTrial {
   std::string name;   ///< e.g. "IMPLICIT_PRECOMP_GEMM"
   std::string status; ///< cuDNN's status string
-  double ms = 0;      ///< cuDNN's own time for one call
+  double ms = 0;      ///< Find's own time for one call (first-call costs in)
+  double warmMs = -1; ///< ours: mean of 10 warm calls (-1: not run)
   uint64_t workspaceBytes = 0;
   bool tensorOps = false; ///< math type allows tensor cores
 };
@@ -58,6 +59,7 @@ public:
   static int headerVersion();
   /// The algorithm run() uses, and everything Find reported.
   const std::string &algorithm() const { return chosen; }
+  bool algorithmUsesTensorOps() const { return chosenTensorOps; }
   const std::vector<CudnnAlgorithmTrial> &trials() const { return found; }
   uint64_t workspaceBytes() const { return workspace; }
   /// One cudnnConvolutionForward on the stream; "" or the error.
@@ -66,7 +68,7 @@ public:
   struct State; ///< the library's handles and descriptors
 
 private:
-  bool ready = false;
+  bool ready = false, chosenTensorOps = false;
   std::string why, chosen;
   int version = 0;
   uint64_t workspace = 0;

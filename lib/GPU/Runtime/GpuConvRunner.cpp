@@ -534,10 +534,11 @@ bool tensorop::runGpuConvLaunch(const json &launch, const GpuConvProblem &p,
   std::optional<CudnnLegacyConv> cudnn;
   json baseline = {{"name", "cuDNN legacy API"},
                    {"calls",
-                    "cudnnFindConvolutionForwardAlgorithmEx (fastest "
-                    "algorithm that runs) + cudnnConvolutionForward; NHWC "
-                    "input/output, KRSC filter, fp32 compute, tensor-op "
-                    "math"},
+                    "cudnnFindConvolutionForwardAlgorithmEx, then the "
+                    "fastest of its algorithms that run, each timed again "
+                    "warm (10 calls), + cudnnConvolutionForward; NHWC "
+                    "input/output, KRSC filter, fp32 compute, the math type "
+                    "Find gave the algorithm (tensor ops allowed first)"},
                    {"note",
                     "not cuDNN's fastest path: its graph/backend engines "
                     "(e.g. as PyTorch's cudnn.benchmark drives them) are "
@@ -558,12 +559,14 @@ bool tensorop::runGpuConvLaunch(const json &launch, const GpuConvProblem &p,
       haveBaseline = true;
       baseline["available"] = true;
       baseline["algorithm"] = cudnn->algorithm();
+      baseline["algorithm_tensor_ops"] = cudnn->algorithmUsesTensorOps();
       baseline["workspace_bytes"] = cudnn->workspaceBytes();
       json trials = json::array();
       for (const CudnnAlgorithmTrial &t : cudnn->trials())
         trials.push_back({{"algorithm", t.name},
                           {"status", t.status},
-                          {"ms", t.ms},
+                          {"find_ms", t.ms},
+                          {"warm_ms", t.warmMs},
                           {"workspace_bytes", t.workspaceBytes},
                           {"tensor_ops", t.tensorOps}});
       baseline["find_results"] = trials;
