@@ -1,8 +1,9 @@
-//===- GpuRunner.cpp - Verify and time a generated GEMM against cuBLAS ----===//
+//===- GpuRunner.cpp - Verify and time a generated kernel -----------------===//
 //
 //   tensorop-gpu-runner LAUNCH.json [--rounds N] [--seed S] [--no-time]
-//                       [--no-cublas] [--out FILE] [--timeout SECONDS]
-//                       [--sample-ms MS]
+//                       [--no-cublas|--no-cudnn] [--out FILE]
+//                       [--timeout SECONDS] [--sample-ms MS]
+//                       [--input-type-bound]
 //   tensorop-gpu-runner --device-info
 //
 // The measurement process for GPU kernels (shared/MEASURE.md): loads the
@@ -17,6 +18,9 @@
 // sample carries the SM clock, power and temperature read through NVML
 // (dlopen'ed; its absence is reported, not fatal), and the timing reports
 // min / median / max and the relative spread (also as text on stderr).
+// A convolution's launch description (a "conv" object) goes through
+// lib/GPU/Runtime/GpuConvRunner.cpp instead (fp64 host reference, cuDNN's
+// legacy API as the baseline); this file only loads its kernel.
 // One JSON object goes to stdout (and --out). Exit status: 0 verified, 1 not
 // verified, 2 setup error, 3 the kernel did not finish (hang).
 //
@@ -761,7 +765,7 @@ int main(int argc, char **argv) {
       std::printf(
           "usage: tensorop-gpu-runner LAUNCH.json [--rounds N] [--seed S] "
           "[--no-time] [--no-cublas|--no-cudnn] [--cubin FILE] [--out FILE] "
-          "[--timeout S] [--sample-ms MS] [--input-type-bound]\n"
+          "[--timeout S] [--sample-ms MS] [--input-type-bound (convolutions)]\n"
           "       tensorop-gpu-runner --device-info   (the GPU, as JSON; "
           "exit 2 if there is none)\n"
           "       tensorop-gpu-runner --version\n");
