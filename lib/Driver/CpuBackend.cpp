@@ -454,10 +454,6 @@ Error CpuBackend::prepare(const GenJob &job) {
                 r.dtype + " inputs accumulate into an f32 C (converting C "
                 "to " + job.op.outType() +
                 " on store is not built yet): ask for f32 output or none");
-  if (lowPrecision && !job.op.epilogue.empty())
-    return fail("understood " + r.describe() + "; epilogues on " + r.dtype +
-                " GEMMs are not built yet on CPU targets (fused epilogues "
-                "take fp32 A and B): ask for fp32 or drop the epilogue");
   if (lowPrecision && job.options.advisor != "builtin")
     return fail("--advisor=" + job.options.advisor + " is not supported for " +
                 r.dtype + " GEMMs yet (the builtin advisor chooses their "
@@ -710,8 +706,11 @@ int CpuBackend::generate(const GenJob &job) {
       if (!loaded)
         return fail("cannot load " + obj + ": " +
                     toString(loaded.takeError()));
+      const ElementType input = r.dtype == "bf16"  ? ElementType::BF16
+                                : r.dtype == "f16" ? ElementType::F16
+                                                   : ElementType::F32;
       epilogueCheck = checkEpilogueGemm(loaded->symbol, r.m, r.n, r.k,
-                                        job.op.epilogue, genSeed);
+                                        job.op.epilogue, genSeed, input);
       const EpilogueGemmCheck &check = epilogueCheck;
       if (!check.error.empty())
         return fail(check.error + "; nothing written to " + outDir);
@@ -726,8 +725,8 @@ int CpuBackend::generate(const GenJob &job) {
           {"seed", int64_t(genSeed)},
           {"inputs", "seeded uniform [-1, 1) (A, B, bias, R)"},
           {"epilogue", std::move(steps)},
-          {"reference", "OpenBLAS dgemm (fp64) of the same fp32 inputs, "
-                        "then the epilogue's steps in fp64"},
+          {"reference", "OpenBLAS dgemm (fp64) of the same " + r.dtype +
+                            " inputs, then the epilogue's steps in fp64"},
           {"bound", check.bound},
           {"output_prefill", "NaN"},
           {"max_error_ratio", check.maxRatio},

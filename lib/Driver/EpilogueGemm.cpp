@@ -4,6 +4,7 @@
 #include "tensorop/Dialect/Epilogue.h"
 #include "tensorop/Verify/Buffers.h"
 #include "tensorop/Verify/CpuGemm.h"
+#include "tensorop/Verify/CpuGemmLowp.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -26,10 +27,12 @@ bool tensorop::epilogueHasResidual(ArrayRef<std::string> steps) {
 }
 
 std::string tensorop::epilogueEntryPoint(StringRef name,
-                                         ArrayRef<std::string> steps) {
-  return formatv("void {0}(const float *A, const float *B, {1}{2}float *C);",
+                                         ArrayRef<std::string> steps,
+                                         StringRef inCType) {
+  return formatv("void {0}(const {3} *A, const {3} *B, {1}{2}float *C);",
                  name, epilogueHasBias(steps) ? "const float *bias, " : "",
-                 epilogueHasResidual(steps) ? "const float *R, " : "")
+                 epilogueHasResidual(steps) ? "const float *R, " : "",
+                 inCType)
       .str();
 }
 
@@ -96,7 +99,8 @@ static std::string stepBody(StringRef step, int i) {
 
 std::string tensorop::epilogueGemmModuleSource(StringRef name, int64_t m,
                                                int64_t n, int64_t k,
-                                               ArrayRef<std::string> steps) {
+                                               ArrayRef<std::string> steps,
+                                               StringRef inType) {
   bool bias = epilogueHasBias(steps), res = epilogueHasResidual(steps);
   std::string ct = formatv("memref<{0}x{1}xf32>", m, n).str();
   std::string args, ins, insTypes, maps, blockArgs;
@@ -132,10 +136,10 @@ std::string tensorop::epilogueGemmModuleSource(StringRef name, int64_t m,
                     maps, ins, insTypes, ct)
                 .str();
   return formatv(R"mlir(
-func.func @{0}(%A: memref<{1}x{3}xf32>, %B: memref<{3}x{2}xf32>{4}, %C: {5}) {{
+func.func @{0}(%A: memref<{1}x{3}x{10}>, %B: memref<{3}x{2}x{10}>{4}, %C: {5}) {{
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : {5})
-  linalg.matmul ins(%A, %B : memref<{1}x{3}xf32>, memref<{3}x{2}xf32>)
+  linalg.matmul ins(%A, %B : memref<{1}x{3}x{10}>, memref<{3}x{2}x{10}>)
                 outs(%C : {5})
 {6}  ^bb0({7}%v0: f32):
 {8}    linalg.yield %v{9} : f32
@@ -144,14 +148,15 @@ func.func @{0}(%A: memref<{1}x{3}xf32>, %B: memref<{3}x{2}xf32>{4}, %C: {5}) {{
 }
 )mlir",
                  name, m, n, k, args, ct, generic, blockArgs, body,
-                 steps.size())
+                 steps.size(), inType)
       .str();
 }
 
 EpilogueGemmCheck tensorop::checkEpilogueGemm(void *fn, int64_t m, int64_t n,
                                               int64_t k,
                                               ArrayRef<std::string> steps,
-                                              uint64_t seed) {
+                                              uint64_t seed,
+                                              ElementType input) {
   EpilogueGemmCheck result;
   SmallVector<mlir::tensorop::EpilogueStep> parsed;
   for (const std::string &s : steps) {
@@ -175,18 +180,31 @@ EpilogueGemmCheck tensorop::checkEpilogueGemm(void *fn, int64_t m, int64_t n,
   fillRandom(bias.data, bias.size, seed + 2);
   fillRandom(r.data, r.size, seed + 3);
   fillNaN(c.data, c.size);
+  // bf16/f16 inputs: the kernel reads the bits, the reference the rounded
+  // values (products of two of them are exact in fp32).
+  const bool halfInputs =
+      input == ElementType::BF16 || input == ElementType::F16;
+  std::vector<uint16_t> a16(halfInputs ? a.size : 0),
+      b16(halfInputs ? b.size : 0);
+  if (halfInputs) {
+    roundTo16BitStorage(input, a.data, a16);
+    roundTo16BitStorage(input, b.data, b16);
+  }
+  const float *aIn =
+      halfInputs ? reinterpret_cast<const float *>(a16.data()) : a.data;
+  const float *bIn =
+      halfInputs ? reinterpret_cast<const float *>(b16.data()) : b.data;
   bool hasBias = epilogueHasBias(steps), hasRes = epilogueHasResidual(steps);
   using F2 = void (*)(const float *, const float *, float *);
   using F3 = void (*)(const float *, const float *, const float *, float *);
   using F4 = void (*)(const float *, const float *, const float *,
                       const float *, float *);
   if (hasBias && hasRes)
-    reinterpret_cast<F4>(fn)(a.data, b.data, bias.data, r.data, c.data);
+    reinterpret_cast<F4>(fn)(aIn, bIn, bias.data, r.data, c.data);
   else if (hasBias || hasRes)
-    reinterpret_cast<F3>(fn)(a.data, b.data, hasBias ? bias.data : r.data,
-                             c.data);
+    reinterpret_cast<F3>(fn)(aIn, bIn, hasBias ? bias.data : r.data, c.data);
   else
-    reinterpret_cast<F2>(fn)(a.data, b.data, c.data);
+    reinterpret_cast<F2>(fn)(aIn, bIn, c.data);
   GemmReference ref = computeReference(a.data, b.data, m, n, k);
   if (!ref.ok()) {
     result.error = "cannot allocate the fp64 reference";
