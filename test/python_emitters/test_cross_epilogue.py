@@ -1,0 +1,124 @@
+"""Numeric tests of the RVV and NEON microkernels' fused epilogues
+(riscv_gemm_rvv.py / arm_gemm_neon.py "epilogue", tensorop_emit/
+rvv_epilogue.py, neon_epilogue.py).
+
+The same C driver and double reference as the x86 test
+(test_x86_epilogue.py): every m_rem x n_rem edge, C = steps(C_old + A*B)
+and every element of C outside the tile untouched. The driver is
+cross-compiled statically with the kernel and run under qemu-user (RVV at
+VLEN 128 and 256). Skipped without clang-22, the cross sysroot or qemu.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import cross_common as cc  # noqa: E402
+from test_x86_epilogue import DRIVER, reference_code  # noqa: E402
+
+EMITTERS = {"riscv64": ("riscv_gemm_rvv.py", "rvv"), "aarch64": ("arm_gemm_neon.py", "neon")}
+
+
+def spec(target, mr, nr, steps, **kw):
+    s = {"kernel": "gemm_f32", "isa": EMITTERS[target][1], "mr": mr, "nr": nr,
+         "epilogue": steps}
+    s.update(kw)
+    return s
+
+
+class CrossEpilogue:
+    TARGET = None
+    CASES = []
+    RUNS = [[]]
+
+    def run_case(self, tmp, s, kc=37):
+        emitter = EMITTERS[self.TARGET][0]
+        info = cc.emit_json(emitter, s)
+        asm = cc.emit_function(emitter, s)
+        consts = "".join("%r, " % v for v in info["epilogue_constants"])
+        driver = DRIVER % dict(mr=s["mr"], nr=s["nr"], kc=kc, consts=consts,
+                               block=info["epilogue_block_bytes"],
+                               steps=reference_code(s["epilogue"]))
+        base = os.path.join(tmp, info["name"])
+        with open(base + ".s", "w") as f:
+            f.write(asm)
+        with open(base + ".c", "w") as f:
+            f.write(driver)
+        subprocess.run([cc.CLANG] + cc.TARGETS[self.TARGET]["cflags"] +
+                       ["-static", "-O1", "-w", base + ".c", base + ".s", "-o", base, "-lm"],
+                       check=True)
+        for prefix in self.RUNS:
+            p = subprocess.run(prefix + [base], capture_output=True, text=True, timeout=120)
+            self.assertEqual(p.returncode, 0, "%s %s: %s%s" % (prefix, s, p.stdout, p.stderr))
+
+    def test_cases(self):
+        missing = cc.cross_missing(self.TARGET)
+        if missing:
+            self.skipTest(missing)
+        with tempfile.TemporaryDirectory() as tmp:
+            for s in self.CASES:
+                with self.subTest(spec=s):
+                    self.run_case(tmp, s)
+
+    def test_json(self):
+        emitter = EMITTERS[self.TARGET][0]
+        s = spec(self.TARGET, 4, 8, ["bias_n", "gelu_erf"])
+        o = cc.emit_json(emitter, s)
+        self.assertEqual(o["operands"][-1], "epilogue")
+        self.assertTrue(o["constraints"].startswith("=r," * 8 + "0,1,2,3,4,5,6,7,"))
+        self.assertEqual(o["epilogue"], ["bias_n", "gelu_erf"])
+        self.assertIn("_epi", o["name"])
+        # the block: header, the constants, then mr rows of nr floats
+        self.assertEqual(o["epilogue_block_bytes"],
+                         64 + 64 * len(o["epilogue_constants"]) + 4 * 4 * 8)
+        plain = cc.emit_json(emitter, spec(self.TARGET, 4, 8, []))
+        self.assertNotIn("epilogue", plain)
+        self.assertEqual(len(plain["operands"]), 7)
+        if cc.LLVM_MC is not None:
+            text = cc.emit_function(emitter, s)
+            rc, err = cc.assemble(self.TARGET, text)
+            self.assertEqual(rc, 0, err)
+
+    def test_refusals(self):
+        emitter = EMITTERS[self.TARGET][0]
+        for steps, word in [(["bias_n", "bias_m"], "at most one"), (["gelu"], "unknown step"),
+                            (["scale"], "takes 1"), (["clamp(2,1)"], "lo > hi"),
+                            ("relu", "list")]:
+            rc, _, err = cc.run_emitter(emitter, json.dumps(spec(self.TARGET, 4, 8, steps)))
+            self.assertEqual(rc, 2)
+            self.assertIn("epilogue", err)
+            self.assertIn(word, err)
+
+
+class TestRvvEpilogue(CrossEpilogue, unittest.TestCase):
+    TARGET = "riscv64"
+    RUNS = [cc.qemu_cmd("riscv64", 128), cc.qemu_cmd("riscv64", 256)] \
+        if cc.TARGETS["riscv64"]["qemu"] else []
+    CASES = [
+        spec(TARGET, 6, 16, ["bias_n", "relu"]),                      # LMUL 4
+        spec(TARGET, 7, 16, ["bias_m", "gelu_erf", "residual"]),
+        spec(TARGET, 3, 5, ["scale(0.25)", "silu", "clamp(-0.5,1.5)"], k_unroll=2),
+        spec(TARGET, 3, 32, ["bias_n", "gelu_tanh", "residual"]),     # LMUL 8
+        spec(TARGET, 1, 4, ["residual", "sigmoid", "tanh"], k_unroll=1),
+    ]
+
+
+class TestNeonEpilogue(CrossEpilogue, unittest.TestCase):
+    TARGET = "aarch64"
+    RUNS = [cc.qemu_cmd("aarch64")] if cc.TARGETS["aarch64"]["qemu"] else []
+    CASES = [
+        spec(TARGET, 8, 12, ["bias_n", "relu"]),
+        spec(TARGET, 8, 12, ["bias_m", "gelu_erf", "residual"]),
+        spec(TARGET, 5, 8, ["scale(-2)", "gelu_tanh", "clamp(-1,1)"]),
+        spec(TARGET, 3, 4, ["silu", "bias_n", "sigmoid"], k_unroll=1),
+        spec(TARGET, 4, 16, ["residual", "tanh"], prefetch_b=4),
+    ]
+
+
+if __name__ == "__main__":
+    unittest.main()
