@@ -21,6 +21,52 @@ sys.path.insert(0, HERE)
 import cross_common as cc  # noqa: E402
 from test_x86_epilogue import DRIVER, reference_code  # noqa: E402
 
+# The approximations alone: kc = 1, A(r, 0) = x, B = 1, C = 0, so the
+# kernel's accumulator is x exactly and C = step(x); every x on a grid over
+# [-20, 20] (step APPROX_STEP, default 1e-3; docs/Epilogues.md quotes 1e-4)
+# against the double function, within the documented error.
+APPROX_DRIVER = r"""
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+void ukernel(const float *a, const float *b, float *c, long kc, long ldc_bytes,
+             long m_rem, long n_rem, void *epilogue);
+enum { MR = %(mr)d, NR = %(nr)d };
+static const double consts[] = { %(consts)s 0 };
+int main(void) {
+  static float a[MR], b[NR], c[MR * NR];
+  static unsigned char block[%(block)d] __attribute__((aligned(64)));
+  for (unsigned i = 0; i < sizeof consts / sizeof consts[0] - 1; ++i)
+    for (int l = 0; l < 16; ++l)
+      ((float *)(block + 64 + 64 * i))[l] = (float)consts[i];
+  for (int j = 0; j < NR; ++j) b[j] = 1;
+  const long steps = (long)(40 / %(step)r + 0.5);
+  double worst = 0, at = 0;
+  long over = 0;
+  for (long s = 0; s <= steps; s += MR) {
+    for (int r = 0; r < MR; ++r)
+      a[r] = (float)(-20 + 40.0 * (s + r <= steps ? s + r : steps) / steps);
+    memset(c, 0, sizeof c);
+    ukernel(a, b, c, 1, NR * 4, MR, NR, block);
+    for (int r = 0; r < MR; ++r)
+      for (int j = 0; j < NR; ++j) {
+        double x = a[r], want = %(ref)s, err = fabs(c[r * NR + j] - want);
+        if (!(err <= %(bound)s)) ++over;
+        if (err > worst) { worst = err; at = x; }
+      }
+  }
+  printf("%(what)s: max abs error %%.3g at x = %%.6g, %%ld over the bound\n", worst, at, over);
+  return over != 0;
+}
+"""
+APPROX_CASES = [
+    # (step, double reference, documented bound: docs/Epilogues.md)
+    ("tanh", "tanh(x)", "3.3e-7"),
+    ("gelu_erf", "0.5 * x * (1 + erf(x / sqrt(2.0)))",
+     "0.5 * fabs(x) * 4.2e-7 + 3 * 6e-8 * (1 + fabs(x))"),
+]
+APPROX_STEP = float(os.environ.get("APPROX_STEP", "1e-3"))
+
 EMITTERS = {"riscv64": ("riscv_gemm_rvv.py", "rvv"), "aarch64": ("arm_gemm_neon.py", "neon")}
 
 
@@ -65,6 +111,33 @@ class CrossEpilogue:
                 with self.subTest(spec=s):
                     self.run_case(tmp, s)
 
+    def test_approximation_error(self):
+        missing = cc.cross_missing(self.TARGET)
+        if missing:
+            self.skipTest(missing)
+        emitter = EMITTERS[self.TARGET][0]
+        mr, nr = self.APPROX_TILE
+        with tempfile.TemporaryDirectory() as tmp:
+            for step, ref, bound in APPROX_CASES:
+                s = spec(self.TARGET, mr, nr, [step])
+                info = cc.emit_json(emitter, s)
+                base = os.path.join(tmp, step)
+                with open(base + ".s", "w") as f:
+                    f.write(cc.emit_function(emitter, s))
+                with open(base + ".c", "w") as f:
+                    f.write(APPROX_DRIVER % dict(
+                        mr=mr, nr=nr, block=info["epilogue_block_bytes"], step=APPROX_STEP,
+                        consts="".join("%r, " % v for v in info["epilogue_constants"]),
+                        ref=ref, bound=bound, what="%s %s" % (self.TARGET, step)))
+                subprocess.run([cc.CLANG] + cc.TARGETS[self.TARGET]["cflags"] +
+                               ["-static", "-O1", "-w", base + ".c", base + ".s", "-o", base,
+                                "-lm"], check=True)
+                p = subprocess.run(self.RUNS[0] + [base], capture_output=True, text=True,
+                                   timeout=300)
+                self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+                if "APPROX_STEP" in os.environ:
+                    print(p.stdout.strip())
+
     def test_json(self):
         emitter = EMITTERS[self.TARGET][0]
         s = spec(self.TARGET, 4, 8, ["bias_n", "gelu_erf"])
@@ -97,6 +170,7 @@ class CrossEpilogue:
 
 class TestRvvEpilogue(CrossEpilogue, unittest.TestCase):
     TARGET = "riscv64"
+    APPROX_TILE = (6, 16)
     RUNS = [cc.qemu_cmd("riscv64", 128), cc.qemu_cmd("riscv64", 256)] \
         if cc.TARGETS["riscv64"]["qemu"] else []
     CASES = [
@@ -110,6 +184,7 @@ class TestRvvEpilogue(CrossEpilogue, unittest.TestCase):
 
 class TestNeonEpilogue(CrossEpilogue, unittest.TestCase):
     TARGET = "aarch64"
+    APPROX_TILE = (8, 12)
     RUNS = [cc.qemu_cmd("aarch64")] if cc.TARGETS["aarch64"]["qemu"] else []
     CASES = [
         spec(TARGET, 8, 12, ["bias_n", "relu"]),
