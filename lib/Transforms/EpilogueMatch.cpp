@@ -365,11 +365,6 @@ FailureOr<EpilogueMatch> mlir::tensorop::matchEpilogue(linalg::GenericOp g,
   return m;
 }
 
-bool mlir::tensorop::emitterAppliesEpilogues(StringRef emitter) {
-  return emitter == "x86_gemm_fma" || emitter == "riscv_gemm_rvv" ||
-         emitter == "arm_gemm_neon";
-}
-
 EpilogueAttr mlir::tensorop::epilogueAttr(MLIRContext *ctx,
                                           ArrayRef<EpilogueStep> steps) {
   SmallVector<Attribute> texts;

@@ -1,5 +1,5 @@
-// RUN: tensorop-opt %s --tensorop-annotate-sketch=target=riscv-rvv --tensorop-fuse-epilogues 2>/dev/null | FileCheck %s --check-prefixes=CHECK,RVV
-// RUN: tensorop-opt %s --tensorop-annotate-sketch=target=arm-neon --tensorop-fuse-epilogues 2>/dev/null | FileCheck %s --check-prefixes=CHECK,NEON
+// RUN: tensorop-opt %s --tensorop-annotate-sketch=target=riscv-rvv --tensorop-fuse-epilogues 2>/dev/null | tensorop-opt | FileCheck %s --check-prefixes=CHECK,RVV
+// RUN: tensorop-opt %s --tensorop-annotate-sketch=target=arm-neon --tensorop-fuse-epilogues 2>/dev/null | tensorop-opt | FileCheck %s --check-prefixes=CHECK,NEON
 // RUN: tensorop-opt %s --tensorop-annotate-sketch=target=riscv-rvv --tensorop-fuse-epilogues 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 // RUN: tensorop-opt %s --tensorop-annotate-sketch=target=arm-neon --tensorop-fuse-epilogues 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 // The RVV and NEON microkernels take fused epilogues as x86's does (the

@@ -41,10 +41,6 @@ struct EpilogueMatch {
 FailureOr<EpilogueMatch> matchEpilogue(linalg::GenericOp generic, Value c,
                                        std::string &why);
 
-/// Whether the CPU microkernel `emitter` (a sketch's ukernel emitter) takes
-/// the epilogue steps: the shipped x86, RVV and NEON fp32 GEMM emitters.
-bool emitterAppliesEpilogues(llvm::StringRef emitter);
-
 /// The steps as a #tensorop.epilogue.
 EpilogueAttr epilogueAttr(MLIRContext *ctx, llvm::ArrayRef<EpilogueStep> steps);
 
