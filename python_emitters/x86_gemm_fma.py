@@ -341,9 +341,6 @@ class Kernel:
                                 "panels only (0), got %d" % value)
         if self.taps > 1:
             raise SpecError("taps", 'kernel "gemm_bf16" has no taps, got %d' % self.taps)
-        if self.epilogue_steps:
-            raise SpecError("epilogue", 'kernel "gemm_bf16" has no epilogue yet '
-                            "(the fp32 kernel applies epilogues)")
 
     # ---------------------------------------------------------------- K loop
     def _b_lines(self):

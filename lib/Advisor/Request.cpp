@@ -64,8 +64,21 @@ std::string OpRequest::defaultName() const {
                     cType.empty() || cType == dtype ? "" : "_" + cType + "out",
                     layout)
           .str();
-  for (const std::string &step : epilogue)
-    name += "_" + step;
+  // Step texts with arguments ("clamp(0, 6)") become identifier parts.
+  for (const std::string &step : epilogue) {
+    std::string part = step == "clamp(0, 6)" ? "relu6" : "";
+    if (part.empty()) {
+      for (char c : step) {
+        if (llvm::isAlnum(c) || c == '_')
+          part.push_back(c);
+        else if (!part.empty() && part.back() != '_')
+          part.push_back('_');
+      }
+    }
+    while (!part.empty() && part.back() == '_')
+      part.pop_back();
+    name += "_" + part;
+  }
   return name;
 }
 

@@ -286,6 +286,8 @@ static std::string epilogueComment(ArrayRef<std::string> steps) {
     text += "\n *   " +
             StringSwitch<std::string>(s)
                 .Case("bias_n", "x += bias[col]  (bias: N floats)")
+                .Case("bias_m", "x += bias[row]  (bias: M floats)")
+                .Case("clamp(0, 6)", "x = min(max(x, 0), 6)  (ReLU6)")
                 .Case("residual", "x += R[row][col]  (R: M x N, row-major, "
                                   "contiguous)")
                 .Case("relu", "x = max(x, 0)")
@@ -465,10 +467,6 @@ Error CpuBackend::prepare(const GenJob &job) {
                 r.dtype + " inputs accumulate into an f32 C (converting C "
                 "to " + job.op.outType() +
                 " on store is not built yet): ask for f32 output or none");
-  if (lowPrecision && !job.op.epilogue.empty())
-    return fail("understood " + r.describe() + "; epilogues on " + r.dtype +
-                " GEMMs are not built yet on CPU targets (fused epilogues "
-                "take fp32 A and B): ask for fp32 or drop the epilogue");
   if (lowPrecision && job.options.advisor != "builtin")
     return fail("--advisor=" + job.options.advisor + " is not supported for " +
                 r.dtype + " GEMMs yet (the builtin advisor chooses their "
@@ -717,8 +715,11 @@ int CpuBackend::generate(const GenJob &job) {
       if (!loaded)
         return fail("cannot load " + obj + ": " +
                     toString(loaded.takeError()));
+      const ElementType input = r.dtype == "bf16"  ? ElementType::BF16
+                                : r.dtype == "f16" ? ElementType::F16
+                                                   : ElementType::F32;
       epilogueCheck = checkEpilogueGemm(loaded->symbol, r.m, r.n, r.k,
-                                        job.op.epilogue, genSeed);
+                                        job.op.epilogue, genSeed, input);
       const EpilogueGemmCheck &check = epilogueCheck;
       if (!check.error.empty())
         return fail(check.error + "; nothing written to " + outDir);
@@ -733,8 +734,8 @@ int CpuBackend::generate(const GenJob &job) {
           {"seed", int64_t(genSeed)},
           {"inputs", "seeded uniform [-1, 1) (A, B, bias, R)"},
           {"epilogue", std::move(steps)},
-          {"reference", "OpenBLAS dgemm (fp64) of the same fp32 inputs, "
-                        "then the epilogue's steps in fp64"},
+          {"reference", "OpenBLAS dgemm (fp64) of the same " + r.dtype +
+                            " inputs, then the epilogue's steps in fp64"},
           {"bound", check.bound},
           {"output_prefill", "NaN"},
           {"max_error_ratio", check.maxRatio},
@@ -874,9 +875,9 @@ int CpuBackend::generate(const GenJob &job) {
                  "with the object, run under qemu-user with the steps as "
                  "arguments: seeded random A, B, bias, R in [-1, 1) against "
                  "the steps applied in fp64 to an fp64 product, bound "
-                 "1.2*(2*K*6e-8*(|A||B|) + 6e-8*|R|) + 2e-6*(1 + |R| + "
-                 "|E(R)|) (R = the product, E = the steps), NaN-prefilled "
-                 "output";
+                 "L*(2*K*6e-8*(|A||B|) + 6e-8*|R|) + 2e-6*(1 + |R| + "
+                 "|E(R)|) (R = the product, E = the steps, L = 1.2 times the "
+                 "scale steps' |s|, at least 1), NaN-prefilled output";
       verification = json::Object{
           {"performed", true},
           {"method", std::move(method)},

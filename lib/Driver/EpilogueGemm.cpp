@@ -4,6 +4,7 @@
 #include "tensorop/Dialect/Epilogue.h"
 #include "tensorop/Verify/Buffers.h"
 #include "tensorop/Verify/CpuGemm.h"
+#include "tensorop/Verify/CpuGemmLowp.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -14,7 +15,11 @@ using namespace llvm;
 using namespace tensorop;
 
 bool tensorop::epilogueHasBias(ArrayRef<std::string> steps) {
-  return llvm::is_contained(steps, "bias_n");
+  return llvm::is_contained(steps, "bias_n") || epilogueBiasAlongM(steps);
+}
+
+bool tensorop::epilogueBiasAlongM(ArrayRef<std::string> steps) {
+  return llvm::is_contained(steps, "bias_m");
 }
 
 bool tensorop::epilogueHasResidual(ArrayRef<std::string> steps) {
@@ -22,10 +27,12 @@ bool tensorop::epilogueHasResidual(ArrayRef<std::string> steps) {
 }
 
 std::string tensorop::epilogueEntryPoint(StringRef name,
-                                         ArrayRef<std::string> steps) {
-  return formatv("void {0}(const float *A, const float *B, {1}{2}float *C);",
+                                         ArrayRef<std::string> steps,
+                                         StringRef inCType) {
+  return formatv("void {0}(const {3} *A, const {3} *B, {1}{2}float *C);",
                  name, epilogueHasBias(steps) ? "const float *bias, " : "",
-                 epilogueHasResidual(steps) ? "const float *R, " : "")
+                 epilogueHasResidual(steps) ? "const float *R, " : "",
+                 inCType)
       .str();
 }
 
@@ -36,8 +43,20 @@ static std::string stepBody(StringRef step, int i) {
     return formatv("    {0}_{1} = arith.constant {2:e} : f32\n", o, nm, x)
         .str();
   };
-  if (step == "bias_n")
+  if (step == "bias_n" || step == "bias_m")
     return formatv("    {0} = arith.addf {1}, %b : f32\n", o, v).str();
+  std::string why;
+  std::optional<mlir::tensorop::EpilogueStep> parsed =
+      mlir::tensorop::parseEpilogueStep(step, why);
+  if (parsed && parsed->kind == mlir::tensorop::EpilogueStep::Clamp)
+    return c("lo", parsed->a) + c("hi", parsed->b) +
+           formatv("    {0}_a = arith.maximumf {1}, {0}_lo : f32\n"
+                   "    {0} = arith.minimumf {0}_a, {0}_hi : f32\n",
+                   o, v)
+               .str();
+  if (parsed && parsed->kind == mlir::tensorop::EpilogueStep::Scale)
+    return c("s", parsed->a) +
+           formatv("    {0} = arith.mulf {1}, {0}_s : f32\n", o, v).str();
   if (step == "residual")
     return formatv("    {0} = arith.addf {1}, %r : f32\n", o, v).str();
   if (step == "relu")
@@ -80,7 +99,8 @@ static std::string stepBody(StringRef step, int i) {
 
 std::string tensorop::epilogueGemmModuleSource(StringRef name, int64_t m,
                                                int64_t n, int64_t k,
-                                               ArrayRef<std::string> steps) {
+                                               ArrayRef<std::string> steps,
+                                               StringRef inType) {
   bool bias = epilogueHasBias(steps), res = epilogueHasResidual(steps);
   std::string ct = formatv("memref<{0}x{1}xf32>", m, n).str();
   std::string args, ins, insTypes, maps, blockArgs;
@@ -92,7 +112,10 @@ std::string tensorop::epilogueGemmModuleSource(StringRef name, int64_t m,
     maps += map.str() + ", ";
     blockArgs += blockArg.str() + ": f32, ";
   };
-  if (bias)
+  if (bias && epilogueBiasAlongM(steps))
+    addInput("bias", formatv("memref<{0}xf32>", m).str(),
+             "affine_map<(d0, d1) -> (d0)>", "%b");
+  else if (bias)
     addInput("bias", formatv("memref<{0}xf32>", n).str(),
              "affine_map<(d0, d1) -> (d1)>", "%b");
   if (res)
@@ -113,10 +136,10 @@ std::string tensorop::epilogueGemmModuleSource(StringRef name, int64_t m,
                     maps, ins, insTypes, ct)
                 .str();
   return formatv(R"mlir(
-func.func @{0}(%A: memref<{1}x{3}xf32>, %B: memref<{3}x{2}xf32>{4}, %C: {5}) {{
+func.func @{0}(%A: memref<{1}x{3}x{10}>, %B: memref<{3}x{2}x{10}>{4}, %C: {5}) {{
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : {5})
-  linalg.matmul ins(%A, %B : memref<{1}x{3}xf32>, memref<{3}x{2}xf32>)
+  linalg.matmul ins(%A, %B : memref<{1}x{3}x{10}>, memref<{3}x{2}x{10}>)
                 outs(%C : {5})
 {6}  ^bb0({7}%v0: f32):
 {8}    linalg.yield %v{9} : f32
@@ -125,14 +148,15 @@ func.func @{0}(%A: memref<{1}x{3}xf32>, %B: memref<{3}x{2}xf32>{4}, %C: {5}) {{
 }
 )mlir",
                  name, m, n, k, args, ct, generic, blockArgs, body,
-                 steps.size())
+                 steps.size(), inType)
       .str();
 }
 
 EpilogueGemmCheck tensorop::checkEpilogueGemm(void *fn, int64_t m, int64_t n,
                                               int64_t k,
                                               ArrayRef<std::string> steps,
-                                              uint64_t seed) {
+                                              uint64_t seed,
+                                              ElementType input) {
   EpilogueGemmCheck result;
   SmallVector<mlir::tensorop::EpilogueStep> parsed;
   for (const std::string &s : steps) {
@@ -145,7 +169,8 @@ EpilogueGemmCheck tensorop::checkEpilogueGemm(void *fn, int64_t m, int64_t n,
     }
     parsed.push_back(*step);
   }
-  AlignedBuffer a(m * k), b(k * n), bias(n), r(m * n), c(m * n);
+  const bool alongM = epilogueBiasAlongM(steps);
+  AlignedBuffer a(m * k), b(k * n), bias(alongM ? m : n), r(m * n), c(m * n);
   if (!a.ok() || !b.ok() || !bias.ok() || !r.ok() || !c.ok()) {
     result.error = "cannot allocate the verification buffers";
     return result;
@@ -155,18 +180,31 @@ EpilogueGemmCheck tensorop::checkEpilogueGemm(void *fn, int64_t m, int64_t n,
   fillRandom(bias.data, bias.size, seed + 2);
   fillRandom(r.data, r.size, seed + 3);
   fillNaN(c.data, c.size);
+  // bf16/f16 inputs: the kernel reads the bits, the reference the rounded
+  // values (products of two of them are exact in fp32).
+  const bool halfInputs =
+      input == ElementType::BF16 || input == ElementType::F16;
+  std::vector<uint16_t> a16(halfInputs ? a.size : 0),
+      b16(halfInputs ? b.size : 0);
+  if (halfInputs) {
+    roundTo16BitStorage(input, a.data, a16);
+    roundTo16BitStorage(input, b.data, b16);
+  }
+  const float *aIn =
+      halfInputs ? reinterpret_cast<const float *>(a16.data()) : a.data;
+  const float *bIn =
+      halfInputs ? reinterpret_cast<const float *>(b16.data()) : b.data;
   bool hasBias = epilogueHasBias(steps), hasRes = epilogueHasResidual(steps);
   using F2 = void (*)(const float *, const float *, float *);
   using F3 = void (*)(const float *, const float *, const float *, float *);
   using F4 = void (*)(const float *, const float *, const float *,
                       const float *, float *);
   if (hasBias && hasRes)
-    reinterpret_cast<F4>(fn)(a.data, b.data, bias.data, r.data, c.data);
+    reinterpret_cast<F4>(fn)(aIn, bIn, bias.data, r.data, c.data);
   else if (hasBias || hasRes)
-    reinterpret_cast<F3>(fn)(a.data, b.data, hasBias ? bias.data : r.data,
-                             c.data);
+    reinterpret_cast<F3>(fn)(aIn, bIn, hasBias ? bias.data : r.data, c.data);
   else
-    reinterpret_cast<F2>(fn)(a.data, b.data, c.data);
+    reinterpret_cast<F2>(fn)(aIn, bIn, c.data);
   GemmReference ref = computeReference(a.data, b.data, m, n, k);
   if (!ref.ok()) {
     result.error = "cannot allocate the fp64 reference";
@@ -175,16 +213,22 @@ EpilogueGemmCheck tensorop::checkEpilogueGemm(void *fn, int64_t m, int64_t n,
   // The steps amplify the GEMM's rounding by at most their slope (<= 1.13
   // for GELU, 1 for the others here); the kernel's fp32 tanh / erf err by
   // <= 4.2e-7 (docs/Epilogues.md), the steps' own roundings by a few ulp.
-  result.bound = "|C - E(R)| <= 1.2*(2*K*6e-8*(|A||B|) + 6e-8*|R|) + "
-                 "2e-6*(1 + |R| + |E(R)|), E = the steps in fp64";
+  result.bound = "|C - E(R)| <= L*(2*K*6e-8*(|A||B|) + 6e-8*|R|) + "
+                 "2e-6*(1 + |R| + |E(R)|), E = the steps in fp64, L = 1.2 "
+                 "times the scale steps' |s| (at least 1)";
+  // A scale step multiplies the error by |s|.
+  double slope = 1.2;
+  for (const mlir::tensorop::EpilogueStep &step : parsed)
+    if (step.kind == mlir::tensorop::EpilogueStep::Scale)
+      slope *= std::max(1.0, std::fabs(step.a));
   Check check;
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j) {
       size_t at = i * n + j;
       double acc = ref.values.value[at];
-      double want = mlir::tensorop::applyEpilogue(parsed, acc, bias.data[j],
-                                                  r.data[at]);
-      double bound = 1.2 * ref.bound(ref.values.magnitude[at], acc) +
+      double want = mlir::tensorop::applyEpilogue(
+          parsed, acc, bias.data[alongM ? i : j], r.data[at]);
+      double bound = slope * ref.bound(ref.values.magnitude[at], acc) +
                      2e-6 * (1 + std::fabs(acc) + std::fabs(want));
       check.add(judgeElement(c.data[at], want, bound));
     }

@@ -167,21 +167,22 @@ int tensorop::generateKernel(const GenOptions &options) {
     return 0;
   }
   if (options.parseOnly) {
-    outs() << formatv("{0:2}\n",
-                      json::Value(json::Object{{"op", r.op},
-                                               {"m", r.m},
-                                               {"n", r.n},
-                                               {"k", r.k},
-                                               {"dtype", r.dtype},
-                                               {"c_dtype", r.cType.empty()
-                                                               ? r.dtype
-                                                               : r.cType},
-                                               {"target", r.target},
-                                               {"transpose_a", r.transposeA},
-                                               {"transpose_b", r.transposeB},
-                                               {"batched", r.batched},
-                                               {"batch", r.batchCount},
-                                               {"name", r.defaultName()}}));
+    json::Object parsed{
+        {"op", r.op},
+        {"m", r.m},
+        {"n", r.n},
+        {"k", r.k},
+        {"dtype", r.dtype},
+        {"c_dtype", r.cType.empty() ? r.dtype : r.cType},
+        {"target", r.target},
+        {"transpose_a", r.transposeA},
+        {"transpose_b", r.transposeB},
+        {"batched", r.batched},
+        {"batch", r.batchCount},
+        {"name", r.defaultName()}};
+    if (!r.epilogue.empty())
+      parsed["epilogue"] = json::Array(r.epilogue);
+    outs() << formatv("{0:2}\n", json::Value(std::move(parsed)));
     return 0;
   }
   Expected<Operator> op = Operator::fromRequest(r);

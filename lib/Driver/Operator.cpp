@@ -98,7 +98,7 @@ std::string Operator::entryPoint(StringRef name) const {
                    name, in, out)
         .str();
   if (!epilogue.empty())
-    return epilogueEntryPoint(name, epilogue);
+    return epilogueEntryPoint(name, epilogue, in);
   return formatv("void {0}(const {1} *A, const {1} *B, {2} *C);", name, in,
                  out)
       .str();
@@ -115,7 +115,7 @@ std::string Operator::moduleSource(StringRef name, Placement placement,
     return mlir::tensorop::gpuGemmModuleSource(name, m, n, k, inType(),
                                                outType(), dtype, sketch);
   if (!epilogue.empty())
-    return epilogueGemmModuleSource(name, m, n, k, epilogue);
+    return epilogueGemmModuleSource(name, m, n, k, epilogue, inType());
   return mlir::tensorop::gemmModuleSource(name, m, n, k, inType(), sketch);
 }
 

@@ -107,6 +107,9 @@ mlir::tensorop::lowerWithPipeline(MLIRContext &ctx, llvm::StringRef source,
   PassManager annotate(&ctx);
   OwningOpRef<ModuleOp> copy = result.module->clone();
   annotate.addPass(createTensorOpAnnotateSketch(annotateSketchOptions(options)));
+  // The epilogue the kernel really applies is part of its sketch.
+  if (options.fuseEpilogues)
+    annotate.addPass(createTensorOpFuseEpilogues());
   if (failed(annotate.run(*copy)))
     return llvm::createStringError("choosing a sketch failed:\n" +
                                    diagnostics);

@@ -131,10 +131,6 @@ struct FuseEpiloguesPass
     if (failed(problem))
       return;
     // With K = 0 at run time no microkernel runs, so none could apply it.
-    // The bf16 kernel's store path has not been verified with an epilogue.
-    if (problem->input != GemmInputType::F32)
-      return notFused("the matmul's inputs are not f32 (epilogues are fused "
-                      "into the fp32 microkernel only)");
     if (problem->dynamicK)
       return notFused("K is dynamic (at K = 0 no microkernel runs to apply "
                       "the epilogue)");

@@ -6,17 +6,14 @@
 
 using namespace tensorop;
 
-namespace {
-/// Rounds each value of `x` to `type`: its bits go to `bits`, the rounded
-/// value back to `x` (what the reference reads).
-void roundTo(ElementType type, float *x, std::vector<uint16_t> &bits) {
+void tensorop::roundTo16BitStorage(ElementType type, float *x,
+                                   std::vector<uint16_t> &bits) {
   for (size_t i = 0; i < bits.size(); ++i) {
     bits[i] = type == ElementType::BF16 ? floatToBf16(x[i]) : floatToHalf(x[i]);
     x[i] = type == ElementType::BF16 ? bf16ToFloat(bits[i])
                                      : halfToFloat(bits[i]);
   }
 }
-} // namespace
 
 GemmComparison tensorop::verifyLowPrecisionGemm(GemmFn16 fn, int64_t m,
                                                 int64_t n, int64_t k,
@@ -41,8 +38,8 @@ GemmComparison tensorop::verifyLowPrecisionGemm(GemmFn16 fn, int64_t m,
   a16.resize(a.size);
   b16.resize(b.size);
   auto run = [&](GemmReference &ref) {
-    roundTo(input, a.data, a16);
-    roundTo(input, b.data, b16);
+    roundTo16BitStorage(input, a.data, a16);
+    roundTo16BitStorage(input, b.data, b16);
     ref = computeReference(a.data, b.data, m, n, k);
     if (!ref.ok())
       return false;

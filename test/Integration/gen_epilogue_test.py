@@ -93,13 +93,17 @@ def main():
     ap.add_argument("--memrefs", action="store_true",
                     help="@gemm on memrefs (consumer in place on C) instead of tensors")
     ap.add_argument("--dynamic-m", action="store_true", help="@gemm sees M as ?")
+    ap.add_argument("--dtype", choices=("f32", "bf16", "f16"), default="f32",
+                    help="element type of A and B (C, bias and R stay f32); bf16/f16 "
+                         "inputs are the f32 values rounded, the reference reads them")
     a = ap.parse_args()
     m, n, k = a.m, a.n, a.k
     steps = a.steps.split(",")
     blen = m if "bias_m" in steps else n
     bmap = "(d0)" if "bias_m" in steps else "(d1)"
     ms = "?" if a.dynamic_m else str(m)
-    at, bt, ct, rt = f"{ms}x{k}xf32", f"{k}x{n}xf32", f"{ms}x{n}xf32", f"{ms}x{n}xf32"
+    et = a.dtype
+    at, bt, ct, rt = f"{ms}x{k}x{et}", f"{k}x{n}x{et}", f"{ms}x{n}xf32", f"{ms}x{n}xf32"
     vt = f"{'?' if a.dynamic_m and 'bias_m' in steps else blen}xf32"
     body, out = chain(steps, "%x", "f32", "%b", "%r")
     maps = ("affine_map<(d0, d1) -> (d0, d1)>", f"affine_map<(d0, d1) -> {bmap}>",
@@ -140,9 +144,10 @@ func.func @gemm(%A: memref<{at}>, %B: memref<{bt}>, %bias: memref<{vt}>, %R: mem
   bufferization.materialize_in_destination %y in restrict writable %C : (tensor<{ct}>, memref<{ct}>) -> ()
   return
 }}"""
-    sat, sct, svt = f"{m}x{k}xf32", f"{m}x{n}xf32", f"{blen}xf32"
+    sat, sct, svt = f"{m}x{k}x{et}", f"{m}x{n}xf32", f"{blen}xf32"
+    sbt = f"{k}x{n}x{et}"
 
-    def fill(name, shape, salt):
+    def fill(name, shape, salt, elem="f32"):
         rank = len(shape)
         idx = ["%i", "%j"][:rank]
         loops = "".join(f"  scf.for {iv} = %c0 to %c{d} step %c1 {{\n" for iv, d in zip(idx, shape))
@@ -159,14 +164,15 @@ func.func @gemm(%A: memref<{at}>, %B: memref<{bt}>, %bias: memref<{vt}>, %R: mem
     %h{salt}e = arith.sitofp %h{salt}d : i64 to f32
     %h{salt}f = arith.mulf %h{salt}e, %inv32768 : f32
     %v{salt} = arith.subf %h{salt}f, %f1 : f32
-    memref.store %v{salt}, %{name}[{", ".join(idx)}] : memref<{"x".join(map(str, shape))}xf32>
+""" + (f"    %t{salt} = arith.truncf %v{salt} : f32 to {elem}\n" if elem != "f32" else "") +
+                f"""    memref.store {f"%t{salt}" if elem != "f32" else f"%v{salt}"}, %{name}[{", ".join(idx)}] : memref<{"x".join(map(str, shape))}x{elem}>
 """ + "  }\n" * rank)
 
     ref_body, ref_out = chain(steps, "%accd", "f64", "%bd", "%rd")
     bidx = "%i" if "bias_m" in steps else "%j"
     scale = max([1.0] + [abs(float(s.split(":")[1])) for s in steps if s.startswith("scale:")])
     call_args = "%A, %B, %V, %R, %C"
-    call_types = f"memref<{sat}>, memref<{k}x{n}xf32>, memref<{svt}>, memref<{sct}>, memref<{sct}>"
+    call_types = f"memref<{sat}>, memref<{sbt}>, memref<{svt}>, memref<{sct}>, memref<{sct}>"
     cast = ""
     if a.dynamic_m:
         cast = f"""  %Ad = memref.cast %A : memref<{sat}> to memref<{at}>
@@ -175,7 +181,7 @@ func.func @gemm(%A: memref<{at}>, %B: memref<{bt}>, %bias: memref<{vt}>, %R: mem
   %Vd = memref.cast %V : memref<{svt}> to memref<{vt}>
 """
         call_args = "%Ad, %B, %Vd, %Rd, %Cd"
-        call_types = f"memref<{at}>, memref<{k}x{n}xf32>, memref<{vt}>, memref<{rt}>, memref<{ct}>"
+        call_types = f"memref<{at}>, memref<{sbt}>, memref<{vt}>, memref<{rt}>, memref<{ct}>"
     consts = sorted({0, 1, 7919, 65536, m, n, k, blen, 1000, 2000, 3000, 4000})
     main = f"""
 func.func @main() {{
@@ -184,11 +190,11 @@ func.func @main() {{
   %inv32768 = arith.constant 3.0517578125e-05 : f32
   %f1 = arith.constant 1.0 : f32
   %A = memref.alloc() : memref<{sat}>
-  %B = memref.alloc() : memref<{k}x{n}xf32>
+  %B = memref.alloc() : memref<{sbt}>
   %V = memref.alloc() : memref<{svt}>
   %R = memref.alloc() : memref<{sct}>
   %C = memref.alloc() : memref<{sct}>
-{fill("A", (m, k), 1)}{fill("B", (k, n), 2)}{fill("V", (blen,), 3)}{fill("R", (m, n), 4)}
+{fill("A", (m, k), 1, et)}{fill("B", (k, n), 2, et)}{fill("V", (blen,), 3)}{fill("R", (m, n), 4)}
 {cast}  call @gemm({call_args}) : ({call_types}) -> ()
   %c0i = arith.constant 0 : i64
   %c1i = arith.constant 1 : i64
@@ -202,9 +208,9 @@ func.func @main() {{
    %inner = scf.for %j = %c0 to %c{n} step %c1 iter_args(%f2 = %f) -> (i64) {{
     %acc:2 = scf.for %kk = %c0 to %c{k} step %c1 iter_args(%r0 = %zero, %s0 = %zero) -> (f64, f64) {{
      %av = memref.load %A[%i, %kk] : memref<{sat}>
-     %bv = memref.load %B[%kk, %j] : memref<{k}x{n}xf32>
-     %ad = arith.extf %av : f32 to f64
-     %bdd = arith.extf %bv : f32 to f64
+     %bv = memref.load %B[%kk, %j] : memref<{sbt}>
+     %ad = arith.extf %av : {et} to f64
+     %bdd = arith.extf %bv : {et} to f64
      %p = arith.mulf %ad, %bdd : f64
      %pa = math.absf %p : f64
      %r2 = arith.addf %r0, %p : f64
@@ -241,13 +247,13 @@ func.func @main() {{
   vector.print str "failures: "
   vector.print %res : i64
   memref.dealloc %A : memref<{sat}>
-  memref.dealloc %B : memref<{k}x{n}xf32>
+  memref.dealloc %B : memref<{sbt}>
   memref.dealloc %V : memref<{svt}>
   memref.dealloc %R : memref<{sct}>
   memref.dealloc %C : memref<{sct}>
   return
 }}"""
-    print(f"// gemm {m}x{n}x{k} with epilogue steps {steps}, memrefs={a.memrefs}")
+    print(f"// gemm {m}x{n}x{k} {et} with epilogue steps {steps}, memrefs={a.memrefs}")
     print(gemm)
     print(main)
 

@@ -168,9 +168,10 @@ func.func @dynamic_k(%A: memref<64x?xf32>, %B: memref<?x96xf32>, %C: memref<64x9
   return
 }
 
-// Not fused: bf16 inputs (the vdpbf16ps kernel has no epilogue yet); the
-// consumer stays a separate op, so the result is still right.
-// REMARK: remark: tensorop: not fused into the matmul's microkernel (runs as a separate op after it): the matmul's inputs are not f32
+// bf16 inputs: the vdpbf16ps kernel applies it too.
+// CHECK-LABEL: func.func @bf16_inputs
+// CHECK: linalg.matmul {tensorop.sketch = #tensorop.sketch<{{.*}}epilogue = <steps = ["relu"]>
+// REMARK: remark: tensorop: fused the elementwise consumer into the microkernel's store: epilogue [relu]
 func.func @bf16_inputs(%A: memref<64x32xbf16>, %B: memref<32x96xbf16>, %C: memref<64x96xf32>) {
   linalg.matmul ins(%A, %B : memref<64x32xbf16>, memref<32x96xbf16>) outs(%C : memref<64x96xf32>)
   linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]} outs(%C : memref<64x96xf32>) {

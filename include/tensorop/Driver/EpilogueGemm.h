@@ -10,6 +10,8 @@
 #ifndef TENSOROP_DRIVER_EPILOGUEGEMM_H
 #define TENSOROP_DRIVER_EPILOGUEGEMM_H
 
+#include "tensorop/Verify/Numerics.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -18,20 +20,25 @@
 
 namespace tensorop {
 
-/// Whether the steps read a bias (along N) / a residual (M x N).
+/// Whether the steps read a bias (along N or M) / a residual (M x N).
 bool epilogueHasBias(llvm::ArrayRef<std::string> steps);
+/// Whether the bias runs along M (one per row: "bias_m").
+bool epilogueBiasAlongM(llvm::ArrayRef<std::string> steps);
 bool epilogueHasResidual(llvm::ArrayRef<std::string> steps);
 
-/// void NAME(const float *A, const float *B[, const float *bias][, const
-/// float *R], float *C);
+/// void NAME(const T *A, const T *B[, const float *bias][, const
+/// float *R], float *C); T is `inCType` (float, tensorop_bf16, ...).
 std::string epilogueEntryPoint(llvm::StringRef name,
-                               llvm::ArrayRef<std::string> steps);
+                               llvm::ArrayRef<std::string> steps,
+                               llvm::StringRef inCType = "float");
 
-/// The module: C = 0; C += A*B (linalg.matmul); C = steps(C) (a
-/// linalg.generic in place on C, as models write the steps).
+/// The module: C = 0; C += A*B (linalg.matmul, A and B of element type
+/// `inType`: f32, bf16 or f16; C f32); C = steps(C) (a linalg.generic in
+/// place on C, as models write the steps).
 std::string epilogueGemmModuleSource(llvm::StringRef name, int64_t m,
                                      int64_t n, int64_t k,
-                                     llvm::ArrayRef<std::string> steps);
+                                     llvm::ArrayRef<std::string> steps,
+                                     llvm::StringRef inType = "f32");
 
 struct EpilogueGemmCheck {
   std::string error;      ///< Why nothing could be checked.
@@ -40,12 +47,14 @@ struct EpilogueGemmCheck {
   std::string bound;      ///< The bound, as text.
 };
 
-/// Calls the entry point at `fn` once on seeded inputs in [-1, 1) with a
-/// NaN-prefilled C and checks every element against the steps applied in
-/// fp64 to OpenBLAS dgemm's product of the same inputs.
+/// Calls the entry point at `fn` once on seeded inputs in [-1, 1) (A and B
+/// rounded to `input`'s storage when it is bf16 or f16, passed as their
+/// bits) with a NaN-prefilled C and checks every element against the steps
+/// applied in fp64 to OpenBLAS dgemm's product of the same (rounded) inputs.
 EpilogueGemmCheck checkEpilogueGemm(void *fn, int64_t m, int64_t n, int64_t k,
                                     llvm::ArrayRef<std::string> steps,
-                                    uint64_t seed);
+                                    uint64_t seed,
+                                    ElementType input = ElementType::F32);
 
 } // namespace tensorop
 

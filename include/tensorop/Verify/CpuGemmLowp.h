@@ -14,7 +14,15 @@
 #include "tensorop/Verify/CpuGemm.h"
 #include "tensorop/Verify/Numerics.h"
 
+#include <vector>
+
 namespace tensorop {
+
+/// Rounds each value of `x` to `type` (bf16 or f16): its bits go to
+/// `bits` (as many as `x` has), the rounded value back to `x` (what a
+/// reference reads).
+void roundTo16BitStorage(ElementType type, float *x,
+                         std::vector<uint16_t> &bits);
 
 /// void NAME(const uint16_t *A, const uint16_t *B, float *C): bf16 or f16
 /// bits in, C = A*B in fp32 (overwritten), row-major.

@@ -1,18 +1,25 @@
 /* Links a tensorop gen GEMM with a fused epilogue (bias along N, then
- * ReLU, then a residual) and checks every element against a scalar double
- * loop of what the header states, on small-integer inputs whose products
- * and sums are exact in fp32. KERNEL and M, N, K come from -D. */
+ * ReLU, then a residual; with -DROW_BIAS_RELU6 a bias along M and ReLU6)
+ * and checks every element against a scalar double loop of what the header
+ * states, on small-integer inputs whose products and sums are exact in
+ * fp32. KERNEL and M, N, K come from -D. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 int main(void) {
   float *a = malloc(sizeof(float) * M * K), *b = malloc(sizeof(float) * K * N);
-  float *bias = malloc(sizeof(float) * N), *r = malloc(sizeof(float) * M * N);
+#ifdef ROW_BIAS_RELU6
+  const long biasLength = M;
+#else
+  const long biasLength = N;
+#endif
+  float *bias = malloc(sizeof(float) * biasLength);
+  float *r = malloc(sizeof(float) * M * N);
   float *c = malloc(sizeof(float) * M * N);
   for (long i = 0; i < M * K; ++i) a[i] = (float)((i * 7 + 3) % 9) - 4;
   for (long i = 0; i < K * N; ++i) b[i] = (float)((i * 5 + 1) % 7) - 3;
-  for (long j = 0; j < N; ++j) bias[j] = (float)(j % 11) - 5;
+  for (long j = 0; j < biasLength; ++j) bias[j] = (float)(j % 11) - 5;
   for (long i = 0; i < M * N; ++i) r[i] = (float)(i % 13) - 6;
   for (long i = 0; i < M * N; ++i) c[i] = NAN;
   KERNEL(a, b, bias, r, c);
@@ -22,9 +29,15 @@ int main(void) {
     for (long j = 0; j < N; ++j) {
       double x = 0;
       for (long k = 0; k < K; ++k) x += (double)a[i * K + k] * b[k * N + j];
+#ifdef ROW_BIAS_RELU6
+      x += bias[i];
+      negatives += x < 0 || x > 6;
+      x = x < 0 ? 0 : x > 6 ? 6 : x;
+#else
       x += bias[j];
       negatives += x < 0;
       x = x > 0 ? x : 0;
+#endif
       x += r[i * N + j];
       if (c[i * N + j] != x) {
         if (wrong < 5)

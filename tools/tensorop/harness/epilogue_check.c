@@ -3,8 +3,9 @@
  * [-1, 1), C pre-filled with NaN, against the steps applied in fp64 to an
  * fp64 product with the bound gen's x86 check uses (lib/Driver/
  * EpilogueGemm.cpp):
- *   |C - E(acc)| <= 1.2*(2*K*6e-8*(|A||B|) + 6e-8*|acc|)
- *                   + 2e-6*(1 + |acc| + |E(acc)|),  E = the steps in fp64.
+ *   |C - E(acc)| <= L*(2*K*6e-8*(|A||B|) + 6e-8*|acc|)
+ *                   + 2e-6*(1 + |acc| + |E(acc)|),  E = the steps in fp64,
+ *   L = 1.2 times the scale steps' |s| (each at least 1).
  * Build: cc -DNAME=<name> -DM=.. -DN=.. -DK=.. [-DBIAS=1] [-DRESIDUAL=1]
  *   -I<dir> epilogue_check.c <name>.o -lm
  * (BIAS: NAME takes a bias of N floats, RESIDUAL: an M x N R).
@@ -64,7 +65,10 @@ int main(int argc, char **argv) {
   float *c = malloc(sizeof(float) * M * N), *r = malloc(sizeof(float) * M * N);
   float *bias = malloc(sizeof(float) * (M > N ? M : N));
   long failures = 0;
-  double max_ratio = 0;
+  double max_ratio = 0, slope = 1.2, s;
+  /* A scale step multiplies the GEMM's rounding error by |s|. */
+  for (int n = 1; n < argc; ++n)
+    if (sscanf(argv[n], "scale(%lf)", &s) == 1 && fabs(s) > 1) slope *= fabs(s);
   for (long i = 0; i < (long)M * K; ++i) a[i] = next_random();
   for (long i = 0; i < (long)K * N; ++i) b[i] = next_random();
   for (long i = 0; i < (M > N ? M : N); ++i) bias[i] = next_random();
@@ -93,7 +97,7 @@ int main(int argc, char **argv) {
           fprintf(stderr, "unknown epilogue step '%s'\n", argv[n]);
           return 2;
         }
-      double bound = 1.2 * (2.0 * K * 6e-8 * s + 6e-8 * fabs(acc)) +
+      double bound = slope * (2.0 * K * 6e-8 * s + 6e-8 * fabs(acc)) +
                      2e-6 * (1 + fabs(acc) + fabs(want));
       double err = fabs((double)c[i * N + j] - want);
       if (!(err <= bound)) ++failures;
