@@ -478,14 +478,9 @@ int NvidiaBackend::generate(const GenJob &job) {
   llvm::json::Array files;
   for (const std::string &f : fileNames)
     files.push_back(f);
-  // tensorop-gpu-runner has no convolution reference yet: convolutions are
-  // verified and timed by the PyTorch/cuDNN harness (docs/GPU.md).
+  // The runner takes GEMM and convolution launch descriptions alike.
   std::string runCmd =
-      isConv ? "python3 bench/gpu/conv_vs_torch.py CASES.json (" + name +
-                   ".o linked into a shared object; bench/gpu/build-conv.py "
-                   "writes both)"
-             : "tensorop-gpu-runner " +
-                   (*staged)->finalPath(name + ".launch.json");
+      "tensorop-gpu-runner " + (*staged)->finalPath(name + ".launch.json");
   Object report{
       {"tool", "tensorop gen"},
       {"version", TENSOROP_VERSION},
@@ -536,11 +531,11 @@ int NvidiaBackend::generate(const GenJob &job) {
       {"verification",
        Object{{"performed", false},
               {"reason",
-               isConv ? "no GPU on the build machine; bench/gpu/"
-                        "conv_vs_torch.py verifies (NaN-filled output, fp64 "
-                        "reference, R*S*C-scaled bound, small-integer exact "
-                        "test, re-check after timing) and times against "
-                        "cuDNN through PyTorch on the GPU machine"
+               isConv ? "no GPU on the build machine; tensorop-gpu-runner "
+                        "verifies (NaN-filled output, fp64 reference, "
+                        "R*S*C-scaled bound, small-integer exact test, "
+                        "re-check after timing) and times against cuDNN's "
+                        "legacy API on the GPU machine"
                       : "no GPU on the build machine; tensorop-gpu-runner "
                         "verifies (NaN-filled output, fp64 reference, "
                         "small-integer exact test, re-check after timing) and "

@@ -1,8 +1,9 @@
-//===- GpuRunner.cpp - Verify and time a generated GEMM against cuBLAS ----===//
+//===- GpuRunner.cpp - Verify and time a generated kernel -----------------===//
 //
 //   tensorop-gpu-runner LAUNCH.json [--rounds N] [--seed S] [--no-time]
-//                       [--no-cublas] [--out FILE] [--timeout SECONDS]
-//                       [--sample-ms MS]
+//                       [--no-cublas|--no-cudnn] [--out FILE]
+//                       [--timeout SECONDS] [--sample-ms MS]
+//                       [--input-type-bound]
 //   tensorop-gpu-runner --device-info
 //
 // The measurement process for GPU kernels (shared/MEASURE.md): loads the
@@ -17,6 +18,9 @@
 // sample carries the SM clock, power and temperature read through NVML
 // (dlopen'ed; its absence is reported, not fatal), and the timing reports
 // min / median / max and the relative spread (also as text on stderr).
+// A convolution's launch description (a "conv" object) goes through
+// lib/GPU/Runtime/GpuConvRunner.cpp instead (fp64 host reference, cuDNN's
+// legacy API as the baseline); this file only loads its kernel.
 // One JSON object goes to stdout (and --out). Exit status: 0 verified, 1 not
 // verified, 2 setup error, 3 the kernel did not finish (hang).
 //
@@ -27,6 +31,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorop/GPU/CudaRuntime.h"
+#include "tensorop/GPU/GpuConvRunner.h"
 #include "tensorop/GPU/NvmlSampler.h"
 #include "tensorop/Verify/Buffers.h"
 #include "tensorop/Verify/Check.h"
@@ -531,6 +536,26 @@ Kernel loadKernel(const json &launch, const std::string &cubinPath,
         die(2, "cannot encode tensor map '" + pname +
                    "': " + tensoropGpuTakeLastError());
       kern.values.push_back(reinterpret_cast<uint64_t>(map));
+    } else if (kind == "tensormap_im2col") {
+      // A convolution's NHWC input walked in im2col order (dims are
+      // {C, W, H, N}; element_strides {1, W, H, 1} the traversal strides).
+      auto dims = param.at("dims");
+      void *map = tensoropGpuTensorMapIm2colNHWC(
+          reinterpret_cast<void *>(buffer(param.at("tensor"))),
+          param.at("dtype").get<int64_t>(), dims[3].get<int64_t>(),
+          dims[2].get<int64_t>(), dims[1].get<int64_t>(),
+          dims[0].get<int64_t>(), param.at("lower")[0].get<int64_t>(),
+          param.at("lower")[1].get<int64_t>(),
+          param.at("upper")[0].get<int64_t>(),
+          param.at("upper")[1].get<int64_t>(),
+          param.at("element_strides")[1].get<int64_t>(),
+          param.at("element_strides")[2].get<int64_t>(),
+          param.at("channels").get<int64_t>(),
+          param.at("pixels").get<int64_t>(), param.value("swizzle", 0));
+      if (!map)
+        die(2, "cannot encode im2col tensor map '" + pname +
+                   "': " + tensoropGpuTakeLastError());
+      kern.values.push_back(reinterpret_cast<uint64_t>(map));
     } else {
       die(2, "unknown parameter kind '" + kind + "'");
     }
@@ -624,13 +649,84 @@ std::string deviceName(CUdevice dev) {
   return name;
 }
 
+/// A convolution's launch description: the protocol is
+/// lib/GPU/Runtime/GpuConvRunner.cpp's; this loads our kernel for it.
+int runConvolution(const json &launchDesc, const std::string &launchPath,
+                   const std::string &cubin,
+                   const tensorop::GpuConvRunOptions &options,
+                   const std::string &outPath) {
+  tensorop::GpuConvProblem problem;
+  std::string error = tensorop::parseGpuConvProblem(launchDesc, problem);
+  if (!error.empty())
+    die(2, launchPath + ": " + error);
+  CUC(cuInit(0));
+  CUdevice dev;
+  CUC(cuDeviceGet(&dev, 0));
+  CUcontext ctx;
+  CUC(cuDevicePrimaryCtxRetain(&ctx, dev));
+  CUC(cuCtxSetCurrent(ctx));
+  CUC(cuStreamCreate(&gStream, CU_STREAM_NON_BLOCKING));
+  static DeviceBuffers d;
+  static Kernel kern;
+  auto load = [&](CUdeviceptr input, CUdeviceptr filter, CUdeviceptr output) {
+    d.a = input;
+    d.b = filter;
+    d.c = output;
+    kern = loadKernel(launchDesc, cubin, d);
+    return std::function<void()>([] { launch(kern); });
+  };
+  json out;
+  bool verified = tensorop::runGpuConvLaunch(launchDesc, problem, load, dev,
+                                             gStream, options, die, out);
+  out["cubin"] = cubin;
+  out["launch"] = {{"grid", launchDesc.at("grid")},
+                   {"threads", kern.threads},
+                   {"shared_bytes", kern.smem}};
+  if (out["timing"].value("performed", false)) {
+    const json &t = out["timing"];
+    std::fprintf(stderr, "%s: %d rounds x %d reps, warm-up %s\n",
+                 out.value("kernel", "").c_str(), t.value("rounds", 0),
+                 t.value("reps_per_sample", 0),
+                 t["warmup"].value("settled", false) ? "settled"
+                                                     : "NOT settled");
+    for (const char *side : {"tensorop", "cudnn"})
+      if (t.contains(std::string(side) + "_spread")) {
+        const json &sp = t[std::string(side) + "_spread"];
+        std::fprintf(stderr,
+                     "  %-8s TFLOP/s min %.1f  median %.1f  max %.1f  spread "
+                     "%.1f%%\n",
+                     side, sp.value("min", 0.0), sp.value("median", 0.0),
+                     sp.value("max", 0.0),
+                     100 * sp.value("relative_spread", 0.0));
+      }
+    if (t.contains("ratio_median"))
+      std::fprintf(stderr, "  ratio of medians %.3f (cuDNN legacy, %s)\n",
+                   t.value("ratio_median", 0.0),
+                   out["baseline"].value("algorithm", "").c_str());
+    if (t.contains("graph") && t["graph"].value("performed", false))
+      std::fprintf(stderr,
+                   "  CUDA graphs: tensorop %.1f, cuDNN %.1f TFLOP/s "
+                   "(medians), ratio %.3f\n",
+                   t["graph"].value("tensorop_tflops_median", 0.0),
+                   t["graph"].value("cudnn_tflops_median", 0.0),
+                   t["graph"].value("ratio_median", 0.0));
+  }
+  std::string text = out.dump(1);
+  std::printf("%s\n", text.c_str());
+  if (!outPath.empty()) {
+    std::ofstream f(outPath);
+    f << text << "\n";
+  }
+  return verified ? 0 : 1;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   std::string launchPath, outPath, cubinOverride;
   int rounds = 10;
   uint64_t seed = 42;
-  bool doTime = true, doBlas = true, deviceInfo = false;
+  bool doTime = true, doBlas = true, deviceInfo = false, inputTypeBound = false;
   double timeout = 60, targetMs = 10;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -645,8 +741,10 @@ int main(int argc, char **argv) {
       seed = std::strtoull(value().c_str(), nullptr, 10);
     else if (a == "--no-time")
       doTime = false;
-    else if (a == "--no-cublas")
+    else if (a == "--no-cublas" || a == "--no-cudnn")
       doBlas = false;
+    else if (a == "--input-type-bound")
+      inputTypeBound = true;
     else if (a == "--device-info")
       deviceInfo = true;
     else if (a == "--out")
@@ -666,8 +764,8 @@ int main(int argc, char **argv) {
     } else if (a == "-h" || a == "--help") {
       std::printf(
           "usage: tensorop-gpu-runner LAUNCH.json [--rounds N] [--seed S] "
-          "[--no-time] [--no-cublas] [--cubin FILE] [--out FILE] "
-          "[--timeout S] [--sample-ms MS]\n"
+          "[--no-time] [--no-cublas|--no-cudnn] [--cubin FILE] [--out FILE] "
+          "[--timeout S] [--sample-ms MS] [--input-type-bound (convolutions)]\n"
           "       tensorop-gpu-runner --device-info   (the GPU, as JSON; "
           "exit 2 if there is none)\n"
           "       tensorop-gpu-runner --version\n");
@@ -708,10 +806,6 @@ int main(int argc, char **argv) {
   } catch (const std::exception &e) {
     die(2, launchPath + ": " + e.what());
   }
-  if (launchDesc.contains("conv"))
-    die(2, launchPath + " describes a convolution: this runner verifies and "
-           "times GEMMs only; convolutions are verified and timed against "
-           "cuDNN by bench/gpu/conv_vs_torch.py (docs/GPU.md)");
   std::string dir = launchPath.find('/') == std::string::npos
                         ? "."
                         : launchPath.substr(0, launchPath.rfind('/'));
@@ -723,6 +817,11 @@ int main(int argc, char **argv) {
     if (cubin[0] != '/')
       cubin = dir + "/" + cubin;
   }
+  if (launchDesc.contains("conv"))
+    return runConvolution(launchDesc, launchPath, cubin,
+                          {rounds, seed, doTime, doBlas, timeout, targetMs,
+                           inputTypeBound},
+                          outPath);
 
   Problem p;
   try {
