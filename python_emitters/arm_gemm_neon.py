@@ -103,12 +103,13 @@ output (--format=json): {"name", "isa", "mr", "nr", "dialect": "att", "asm",
   "operands", "constraints", "clobbers", "vector_registers_used",
   "accumulators", "flops_per_k", "emitter", "emitter_version", "k_unroll",
   "broadcast", "prefetch_b"} (with an epilogue also "epilogue",
-  "epilogue_constants", "epilogue_block_bytes").  "dialect" "att" means the target's default
-  assembler syntax.  "asm" is an LLVM IR inline-asm body: operands are $0..$6
-  (printed as x registers), a literal '$' would be '$$' (never needed), only
-  numeric local labels are used, comments start with //.  Clobbers: v0..v31
-  (LLVM maps them to the full q registers), x9..x12, nzcv; constraints end
-  with ~{memory}.  The body never touches sp, x18, x29 or x30.
+  "epilogue_constants", "epilogue_block_bytes").  "dialect" "att" means the
+  target's default assembler syntax.  "asm" is an LLVM IR inline-asm body:
+  operands are $0..$6 ($0..$7 with an epilogue; printed as x registers), a
+  literal '$' would be '$$' (never needed), only numeric local labels are
+  used, comments start with //.  Clobbers: v0..v31 (LLVM maps them to the
+  full q registers), x9..x12 (x9..x14 with an epilogue), nzcv; constraints
+  end with ~{memory}.  The body never touches sp, x18, x29 or x30.
 output (--format=function [--symbol NAME]): a standalone AArch64 .s file with
   void NAME(const float *a, const float *b, float *c, long kc, long ldc_bytes,
             long m_rem, long n_rem[, void *epilogue])   (AAPCS64, $0..$7 =

@@ -131,13 +131,13 @@ output (--format=json): {"name", "isa", "mr", "nr", "dialect": "att", "asm",
   "operands", "constraints", "clobbers", "vector_registers_used",
   "accumulators", "flops_per_k", "emitter", "emitter_version", "k_unroll",
   "broadcast", "prefetch_b", "vlen_min", "lmul", "b_buffers"} (with an
-  epilogue also "epilogue", "epilogue_constants", "epilogue_block_bytes").  "dialect" "att"
-  means the target's default assembler syntax.  "asm" is an LLVM IR inline-asm
-  body: operands are $0..$6 (printed as a0..a7-style ABI names), a literal '$'
-  would be '$$' (never needed), only numeric local labels are used.
-  Clobbers use LLVM's architectural names: v0..v31, f0..f31, x5..x7, vl,
-  vtype; constraints end with ~{memory}.  The body never touches sp, s0/fp,
-  ra, gp or tp.
+  epilogue also "epilogue", "epilogue_constants", "epilogue_block_bytes").
+  "dialect" "att" means the target's default assembler syntax.  "asm" is an
+  LLVM IR inline-asm body: operands are $0..$6 ($0..$7 with an epilogue; printed as a0..a7-style
+  ABI names), a literal '$' would be '$$' (never needed), only numeric local
+  labels are used.  Clobbers use LLVM's architectural names: v0..v31,
+  f0..f31, x5..x7 (an epilogue adds x28..x31), vl, vtype; constraints end
+  with ~{memory}.  The body never touches sp, s0/fp, ra, gp or tp.
 output (--format=function [--symbol NAME]): a standalone RISC-V .s file with
   void NAME(const float *a, const float *b, float *c, long kc, long ldc_bytes,
             long m_rem, long n_rem[, void *epilogue])   (LP64D ABI, $0..$7 =

@@ -67,6 +67,14 @@ APPROX_CASES = [
 ]
 APPROX_STEP = float(os.environ.get("APPROX_STEP", "1e-3"))
 
+EIGHT_OPERAND_IR = """
+define void @k(i64 %%a, i64 %%b, i64 %%c, i64 %%kc, i64 %%ldc, i64 %%m, i64 %%n, i64 %%e) #0 {
+  %%r = call { i64, i64, i64, i64, i64, i64, i64, i64 } asm sideeffect "%(asm)s", "%(cons)s"(i64 %%a, i64 %%b, i64 %%c, i64 %%kc, i64 %%ldc, i64 %%m, i64 %%n, i64 %%e)
+  ret void
+}
+attributes #0 = { nounwind "target-features"="%(feats)s" }
+"""
+
 EMITTERS = {"riscv64": ("riscv_gemm_rvv.py", "rvv"), "aarch64": ("arm_gemm_neon.py", "neon")}
 
 
@@ -156,6 +164,18 @@ class CrossEpilogue:
             text = cc.emit_function(emitter, s)
             rc, err = cc.assemble(self.TARGET, text)
             self.assertEqual(rc, 0, err)
+        if cc.LLC is not None:
+            # LLVM drops clobber names it does not know without a word: every
+            # one (the epilogue's scratch registers included) must reach MIR.
+            s = spec(self.TARGET, 4, 8, ["bias_n", "residual", "gelu_erf"])
+            o = cc.emit_json(emitter, s)
+            got = cc.mir_clobbers(self.TARGET, EIGHT_OPERAND_IR % dict(
+                asm=cc.common.llvm_ir_asm_string(o["asm"]), cons=o["constraints"],
+                feats=cc.TARGETS[self.TARGET]["ir_features"]))
+            self.assertEqual(len(got), 1)
+            mir = {self.MIR_NAME.get(c, c) for c in got[0]}
+            for name in o["clobbers"]:
+                self.assertIn(name, mir)
 
     def test_refusals(self):
         emitter = EMITTERS[self.TARGET][0]
@@ -171,6 +191,7 @@ class CrossEpilogue:
 class TestRvvEpilogue(CrossEpilogue, unittest.TestCase):
     TARGET = "riscv64"
     APPROX_TILE = (6, 16)
+    MIR_NAME = {"f%d_d" % i: "f%d" % i for i in range(32)}
     RUNS = [cc.qemu_cmd("riscv64", 128), cc.qemu_cmd("riscv64", 256)] \
         if cc.TARGETS["riscv64"]["qemu"] else []
     CASES = [
@@ -185,6 +206,7 @@ class TestRvvEpilogue(CrossEpilogue, unittest.TestCase):
 class TestNeonEpilogue(CrossEpilogue, unittest.TestCase):
     TARGET = "aarch64"
     APPROX_TILE = (8, 12)
+    MIR_NAME = {"q%d" % i: "v%d" % i for i in range(32)}
     RUNS = [cc.qemu_cmd("aarch64")] if cc.TARGETS["aarch64"]["qemu"] else []
     CASES = [
         spec(TARGET, 8, 12, ["bias_n", "relu"]),
