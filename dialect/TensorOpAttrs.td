@@ -128,7 +128,8 @@ def TensorOp_SketchAttr : TensorOp_Attr<"Sketch", "sketch"> {
       packing buffers: an `scf.forall` that the pipeline lowers to OpenMP;
     * `epilogue` (optional): a `#tensorop.epilogue` fused into the
       microkernel's store after the last K panel (set by
-      `tensorop-fuse-epilogues`; the x86_gemm_fma emitter only so far).
+      `tensorop-fuse-epilogues`; the x86_gemm_fma, riscv_gemm_rvv and
+      arm_gemm_neon emitters).
 
     The verifier rejects non-positive tiles or thread counts, orders that are not
     permutations, cache tiles that are not multiples of the register block,

@@ -8,6 +8,7 @@ Run with --help for the spec and output contract.
 
 import os
 import sys
+import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -25,6 +26,9 @@ from tensorop_emit.common import (  # noqa: E402
     substitute_operands,
     ukernel_operand_refs,
 )
+from tensorop_emit.epilogue import parse_epilogue  # noqa: E402
+from tensorop_emit.neon_epilogue import (  # noqa: E402
+    GPR_NUMBERS as EPI_GPRS, VREGS as EPI_VREGS, NeonEpilogue)
 
 EMITTER = "arm_gemm_neon.py"
 EMITTER_VERSION = 1
@@ -32,8 +36,9 @@ EMITTER_VERSION = 1
 OPERANDS = list(UKERNEL_OPERANDS)
 A, B, C, KC, LDC, MREM, NREM = ukernel_operand_refs()
 
-# --format=function: void f(a, b, c, kc, ldc_bytes, m_rem, n_rem) in x0..x6.
-FUNCTION_ARG_REGS = ["x0", "x1", "x2", "x3", "x4", "x5", "x6"]
+# --format=function: void f(a, b, c, kc, ldc_bytes, m_rem, n_rem[, epilogue])
+# in x0..x6 (x7).
+FUNCTION_ARG_REGS = ["x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7"]
 
 # Vector registers in allocation order: the caller-saved v0-v7 and v16-v31
 # first, then v8-v15 (their low halves d8-d15 are callee-saved under AAPCS64:
@@ -45,7 +50,7 @@ VREG_CALLEE_SAVED = set(range(8, 16))
 # Scratch GPRs, caller-saved temporaries: x9 (C row pointer), x10 (columns
 # left), x11 (B prefetch pointer), x12 (large constants).
 SPEC_FIELDS = ("kernel", "isa", "mr", "nr", "k_unroll", "broadcast", "prefetch_b",
-               "format", "symbol")
+               "epilogue", "format", "symbol")
 
 HELP_EPILOG = r"""
 spec (JSON object, on stdin or --spec FILE):
@@ -63,6 +68,14 @@ spec (JSON object, on stdin or --spec FILE):
   prefetch_b  0..1024                        default 0; prfm pldl1keep of the B
                                              panel this many k-iterations ahead
                                              (0: none)
+  epilogue    list of step strings           default none; fused after the
+                                             last K panel: "bias_n", "bias_m",
+                                             "residual", "scale(s)",
+                                             "clamp(lo,hi)", "relu", "tanh",
+                                             "sigmoid", "silu", "gelu_tanh",
+                                             "gelu_erf" (tensorop_emit/epilogue.py,
+                                             neon_epilogue.py); adds operand $7,
+                                             the epilogue block
   format      "json" | "function"            default "json" (same as --format)
   symbol      function name for "function"   default: the kernel name
 
@@ -82,19 +95,25 @@ Kernel semantics (packed BLIS-style microkernel), operands $0..$6 =
   C rows are not accesses); kc <= 0 (or m_rem <= 0, n_rem <= 0) leaves C
   untouched.  Pointers need only 4-byte alignment.  The panels are read
   exactly: no load reaches past A(mr-1,kc-1) or B(kc-1,nr-1).
+  With an epilogue: operand $7 (the epilogue block, tensorop_emit/epilogue.py)
+  too, and C[r][j] = steps(C[r][j] + sum) for r < m_rem, j < n_rem, C
+  written once; the block's scratch tile holds mr rows of nr floats.
 
 output (--format=json): {"name", "isa", "mr", "nr", "dialect": "att", "asm",
   "operands", "constraints", "clobbers", "vector_registers_used",
   "accumulators", "flops_per_k", "emitter", "emitter_version", "k_unroll",
-  "broadcast", "prefetch_b"}.  "dialect" "att" means the target's default
-  assembler syntax.  "asm" is an LLVM IR inline-asm body: operands are $0..$6
-  (printed as x registers), a literal '$' would be '$$' (never needed), only
-  numeric local labels are used, comments start with //.  Clobbers: v0..v31
-  (LLVM maps them to the full q registers), x9..x12, nzcv; constraints end
-  with ~{memory}.  The body never touches sp, x18, x29 or x30.
+  "broadcast", "prefetch_b"} (with an epilogue also "epilogue",
+  "epilogue_constants", "epilogue_block_bytes").  "dialect" "att" means the
+  target's default assembler syntax.  "asm" is an LLVM IR inline-asm body:
+  operands are $0..$6 ($0..$7 with an epilogue; printed as x registers), a
+  literal '$' would be '$$' (never needed), only numeric local labels are
+  used, comments start with //.  Clobbers: v0..v31 (LLVM maps them to the
+  full q registers), x9..x12 (x9..x14 with an epilogue), nzcv; constraints
+  end with ~{memory}.  The body never touches sp, x18, x29 or x30.
 output (--format=function [--symbol NAME]): a standalone AArch64 .s file with
   void NAME(const float *a, const float *b, float *c, long kc, long ldc_bytes,
-            long m_rem, long n_rem)   (AAPCS64, $0..$6 = x0..x6; d8-d15 are
+            long m_rem, long n_rem[, void *epilogue])   (AAPCS64, $0..$7 =
+  x0..x7; d8-d15 are
   saved on the stack when the body uses v8-v15)
 
 errors: exit status 2, one line on stderr naming the field, {"error": "..."} on
@@ -176,6 +195,12 @@ class Kernel:
         self.name = "neon_f32_%dx%d_u%d" % (mr, self.nr, self.ku)
         if self.prefetch_b:
             self.name += "_pf%d" % self.prefetch_b
+        self.epilogue_steps = parse_epilogue(spec)
+        self.epi = None
+        if self.epilogue_steps:
+            self.epi = NeonEpilogue(self, self.epilogue_steps)
+            text = ",".join(repr(st) for st in self.epilogue_steps)
+            self.name += "_epi%08x" % (zlib.crc32(text.encode()) & 0xffffffff)
 
     def _x(self, n):
         self.gprs.add(n)
@@ -341,27 +366,37 @@ class Kernel:
             if reg not in self.areg and reg not in self.breg:
                 w.ins("movi v%d.4s, #0" % reg)
         self._k_loops(w)
-        self._c_update(w)
+        if self.epi:
+            self.epi.c_update(w, C, LDC, MREM, NREM)
+        else:
+            self._c_update(w)
         w.label("9")
         return w.text()
 
     def clobbers(self):
-        vec = ["v%d" % i for i in self.used]
-        gpr = ["x%d" % g for g in sorted(self.gprs)]
+        vregs, gprs = set(self.used), set(self.gprs)
+        if self.epi:
+            vregs |= set(EPI_VREGS)
+            gprs |= set(EPI_GPRS)
+        vec = ["v%d" % i for i in sorted(vregs)]
+        gpr = ["x%d" % g for g in sorted(gprs)]
         return vec + gpr + ["nzcv"]
+
+    def operands(self):
+        return OPERANDS + (["epilogue"] if self.epi else [])
 
     def json(self):
         asm = self.asm()  # also fills self.gprs
         clobbers = self.clobbers()
-        return {
+        out = {
             "name": self.name,
             "isa": self.isa,
             "mr": self.mr,
             "nr": self.nr,
             "dialect": "att",
             "asm": asm,
-            "operands": list(OPERANDS),
-            "constraints": llvm_constraints_for(len(OPERANDS), clobbers),
+            "operands": self.operands(),
+            "constraints": llvm_constraints_for(len(self.operands()), clobbers),
             "clobbers": clobbers,
             "vector_registers_used": len(self.used),
             "accumulators": self.mr * self.nv,
@@ -372,6 +407,13 @@ class Kernel:
             "broadcast": self.broadcast,
             "prefetch_b": self.prefetch_b,
         }
+        # Only kernels with an epilogue: the steps, the constants the block
+        # holds (64 + 64*i: 16 copies of constant i) and its size.
+        if self.epi:
+            out["epilogue"] = [repr(st) for st in self.epilogue_steps]
+            out["epilogue_constants"] = list(self.epi.consts.values)
+            out["epilogue_block_bytes"] = self.epi.block_bytes()
+        return out
 
     def function(self, symbol):
         info = self.json()
@@ -388,7 +430,7 @@ class Kernel:
                                             self.nr, self.ku, self.broadcast,
                                             self.prefetch_b),
             "// void %s(const float *a, const float *b, float *c, long kc, long ldc_bytes,"
-            " long m_rem, long n_rem)" % symbol,
+            " long m_rem, long n_rem%s)" % (symbol, ", void *epilogue" if self.epi else ""),
             "  .text",
             "  .globl %s" % symbol,
             "  .type %s,%%function" % symbol,

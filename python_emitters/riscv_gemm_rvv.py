@@ -8,6 +8,7 @@ Run with --help for the spec and output contract.
 
 import os
 import sys
+import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -26,6 +27,8 @@ from tensorop_emit.common import (  # noqa: E402
     substitute_operands,
     ukernel_operand_refs,
 )
+from tensorop_emit.epilogue import parse_epilogue  # noqa: E402
+from tensorop_emit.rvv_epilogue import FPR_NUMBERS as EPI_FPRS, RvvEpilogue  # noqa: E402
 
 EMITTER = "riscv_gemm_rvv.py"
 EMITTER_VERSION = 1
@@ -33,8 +36,9 @@ EMITTER_VERSION = 1
 OPERANDS = list(UKERNEL_OPERANDS)
 A, B, C, KC, LDC, MREM, NREM = ukernel_operand_refs()
 
-# --format=function: void f(a, b, c, kc, ldc_bytes, m_rem, n_rem) in a0..a6.
-FUNCTION_ARG_REGS = ["a0", "a1", "a2", "a3", "a4", "a5", "a6"]
+# --format=function: void f(a, b, c, kc, ldc_bytes, m_rem, n_rem[, epilogue])
+# in a0..a6 (a7).
+FUNCTION_ARG_REGS = ["a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7"]
 
 # FP registers for the A elements, caller-saved ones first (ft0-ft7, fa0-fa7,
 # ft8-ft11), then the callee-saved fs0-fs11 (only for mr > 20; the compiler
@@ -62,7 +66,7 @@ LMULS = (1, 2, 4, 8)
 MAX_SHORT_BRANCH_BYTES = 3500
 
 SPEC_FIELDS = ("kernel", "isa", "mr", "nr", "k_unroll", "broadcast", "prefetch_b",
-               "vlen_min", "format", "symbol")
+               "vlen_min", "epilogue", "format", "symbol")
 
 HELP_EPILOG = r"""
 spec (JSON object, on stdin or --spec FILE):
@@ -83,6 +87,14 @@ spec (JSON object, on stdin or --spec FILE):
                                              ahead on the B panel (0: none)
   vlen_min    128, 256, ... 65536            default 128: the smallest VLEN the
                                              kernel must be correct on
+  epilogue    list of step strings           default none; fused after the
+                                             last K panel: "bias_n", "bias_m",
+                                             "residual", "scale(s)",
+                                             "clamp(lo,hi)", "relu", "tanh",
+                                             "sigmoid", "silu", "gelu_tanh",
+                                             "gelu_erf" (tensorop_emit/epilogue.py,
+                                             rvv_epilogue.py); adds operand $7,
+                                             the epilogue block
   format      "json" | "function"            default "json" (same as --format)
   symbol      function name for "function"   default: the kernel name
 
@@ -111,21 +123,25 @@ Kernel semantics (packed BLIS-style microkernel), operands $0..$6 =
   early exit after row m_rem); kc <= 0 (or m_rem <= 0, n_rem <= 0) leaves C
   untouched.  Pointers need only 4-byte alignment.  The panels are read
   exactly: no load reaches past A(mr-1,kc-1) or B(kc-1,nr-1).
+  With an epilogue: operand $7 (the epilogue block, tensorop_emit/epilogue.py)
+  too, and C[r][j] = steps(C[r][j] + sum) for r < m_rem, j < n_rem, C
+  written once; the block's scratch tile holds mr rows of nr floats.
 
 output (--format=json): {"name", "isa", "mr", "nr", "dialect": "att", "asm",
   "operands", "constraints", "clobbers", "vector_registers_used",
   "accumulators", "flops_per_k", "emitter", "emitter_version", "k_unroll",
-  "broadcast", "prefetch_b", "vlen_min", "lmul", "b_buffers"}.  "dialect" "att"
-  means the target's default assembler syntax.  "asm" is an LLVM IR inline-asm
-  body: operands are $0..$6 (printed as a0..a7-style ABI names), a literal '$'
-  would be '$$' (never needed), only numeric local labels are used.
-  Clobbers use LLVM's architectural names: v0..v31, f0..f31, x5..x7, vl,
-  vtype; constraints end with ~{memory}.  The body never touches sp, s0/fp,
-  ra, gp or tp.
+  "broadcast", "prefetch_b", "vlen_min", "lmul", "b_buffers"} (with an
+  epilogue also "epilogue", "epilogue_constants", "epilogue_block_bytes").
+  "dialect" "att" means the target's default assembler syntax.  "asm" is an
+  LLVM IR inline-asm body: operands are $0..$6 ($0..$7 with an epilogue; printed as a0..a7-style
+  ABI names), a literal '$' would be '$$' (never needed), only numeric local
+  labels are used.  Clobbers use LLVM's architectural names: v0..v31,
+  f0..f31, x5..x7 (an epilogue adds x28..x31), vl, vtype; constraints end
+  with ~{memory}.  The body never touches sp, s0/fp, ra, gp or tp.
 output (--format=function [--symbol NAME]): a standalone RISC-V .s file with
   void NAME(const float *a, const float *b, float *c, long kc, long ldc_bytes,
-            long m_rem, long n_rem)   (LP64D ABI, $0..$6 = a0..a6; callee-saved
-  fs registers the body uses are saved on the stack)
+            long m_rem, long n_rem[, void *epilogue])   (LP64D ABI, $0..$7 =
+  a0..a7; callee-saved fs registers the body uses are saved on the stack)
 
 errors: exit status 2, one line on stderr naming the field, {"error": "..."} on
 stdout.
@@ -181,6 +197,12 @@ class Kernel:
                                                       self.vlen_min)
         if self.prefetch_b:
             self.name += "_pf%d" % self.prefetch_b
+        self.epilogue_steps = parse_epilogue(spec)
+        self.epi = None
+        if self.epilogue_steps:
+            self.epi = RvvEpilogue(self, self.epilogue_steps)
+            text = ",".join(repr(st) for st in self.epilogue_steps)
+            self.name += "_epi%08x" % (zlib.crc32(text.encode()) & 0xffffffff)
 
     # -------------------------------------------------------------- helpers
     def _gpr(self, num):
@@ -334,7 +356,10 @@ class Kernel:
         body = CommentAsmWriter(comment_prefix="#")
         self._vset(body, self.nr)
         self._k_loops(body)
-        self._c_update(body)
+        if self.epi:
+            self.epi.c_update(body, C, LDC, MREM, NREM)
+        else:
+            self._c_update(body)
         far = 4 * len(body.lines) > MAX_SHORT_BRANCH_BYTES
         for op in (KC, MREM, NREM):
             if far:
@@ -348,23 +373,33 @@ class Kernel:
         return w.text()
 
     def clobbers(self):
-        vec = ["v%d" % i for i in range(self.nvec_used)]
-        fpr = ["f%d" % f for f in sorted(self.fregs)]
-        gpr = ["x%d" % g for g in sorted(self.gprs)]
+        nvec, fregs, gprs = self.nvec_used, set(self.fregs), set(self.gprs)
+        if self.epi:
+            nvec = max(nvec, self.epi.vector_registers())
+            fregs |= set(EPI_FPRS)
+            gprs |= self.epi.used_gprs
+        vec = ["v%d" % i for i in range(nvec)]
+        fpr = ["f%d" % f for f in sorted(fregs)]
+        gpr = ["x%d" % g for g in sorted(gprs)]
         return vec + fpr + gpr + ["vl", "vtype"]
 
+    def operands(self):
+        return OPERANDS + (["epilogue"] if self.epi else [])
+
     def json(self):
+        if self.epi:
+            self.epi.used_gprs = set()
         asm = self.asm()  # also fills self.gprs
         clobbers = self.clobbers()
-        return {
+        out = {
             "name": self.name,
             "isa": self.isa,
             "mr": self.mr,
             "nr": self.nr,
             "dialect": "att",
             "asm": asm,
-            "operands": list(OPERANDS),
-            "constraints": llvm_constraints_for(len(OPERANDS), clobbers),
+            "operands": self.operands(),
+            "constraints": llvm_constraints_for(len(self.operands()), clobbers),
             "clobbers": clobbers,
             "vector_registers_used": self.nvec_used,
             "accumulators": self.mr,
@@ -378,6 +413,13 @@ class Kernel:
             "lmul": self.lmul,
             "b_buffers": self.nbuf,
         }
+        # Only kernels with an epilogue: the steps, the constants the block
+        # holds (64 + 64*i: 16 copies of constant i) and its size.
+        if self.epi:
+            out["epilogue"] = [repr(st) for st in self.epilogue_steps]
+            out["epilogue_constants"] = list(self.epi.consts.values)
+            out["epilogue_block_bytes"] = self.epi.block_bytes()
+        return out
 
     def function(self, symbol):
         info = self.json()
@@ -391,7 +433,7 @@ class Kernel:
                                                         self.broadcast, self.prefetch_b,
                                                         self.vlen_min),
             "# void %s(const float *a, const float *b, float *c, long kc, long ldc_bytes,"
-            " long m_rem, long n_rem)" % symbol,
+            " long m_rem, long n_rem%s)" % (symbol, ", void *epilogue" if self.epi else ""),
             "  .text",
             "  .globl %s" % symbol,
             "  .type %s,@function" % symbol,

@@ -130,6 +130,11 @@ std::string mlir::tensorop::checkEpilogueSteps(ArrayRef<EpilogueStep> steps) {
   return "";
 }
 
+bool mlir::tensorop::emitterAppliesEpilogues(StringRef emitter) {
+  return emitter == "x86_gemm_fma" || emitter == "riscv_gemm_rvv" ||
+         emitter == "arm_gemm_neon";
+}
+
 double mlir::tensorop::applyEpilogue(ArrayRef<EpilogueStep> steps, double x,
                                      double bias, double residual) {
   for (const EpilogueStep &s : steps) {

@@ -213,11 +213,11 @@ LogicalResult SketchAttr::verify(
   if (threads < 1 || threads > 1024)
     return emitError() << "sketch threads must be in [1, 1024], got "
                        << threads;
-  // Only the x86 emitter has an epilogue in its store path so far.
-  if (epilogue && ukernel.getEmitter() != "x86_gemm_fma")
-    return emitError() << "a sketch epilogue needs the x86_gemm_fma "
-                          "emitter (the only one with a fused epilogue so "
-                          "far), got '"
+  // Only the shipped CPU emitters apply an epilogue in their store path.
+  if (epilogue && !emitterAppliesEpilogues(ukernel.getEmitter()))
+    return emitError() << "a sketch epilogue needs the x86_gemm_fma, "
+                          "riscv_gemm_rvv or arm_gemm_neon emitter (the "
+                          "ones with a fused epilogue), got '"
                        << ukernel.getEmitter() << "'";
   return success();
 }

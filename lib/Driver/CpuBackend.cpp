@@ -136,8 +136,13 @@ Expected<json::Array> verifyUnderQemu(const TargetHints &h, StringRef name,
         " not found (apt-get install qemu-user clang-22 and the "
         "gcc-<arch>-linux-gnu cross tool chain)");
   const bool conv = r.kind == OpKind::Conv2D;
+  // A GEMM with a fused epilogue: its own harness, which takes the steps as
+  // arguments and the bias / R the entry point takes.
+  const bool epilogue = !conv && !r.epilogue.empty();
   std::string harness = mlir::tensorop::dataPath(
-      conv ? "harness/conv_check.c" : "harness/gemm_check.c");
+      conv       ? "harness/conv_check.c"
+      : epilogue ? "harness/epilogue_check.c"
+                 : "harness/gemm_check.c");
   // The harness's shape: M, N, K or the convolution's geometry.
   std::vector<std::string> shape;
   auto define = [&](StringRef macro, int64_t value) {
@@ -158,6 +163,10 @@ Expected<json::Array> verifyUnderQemu(const TargetHints &h, StringRef name,
     define("K", r.k);
     define("TA", r.transposeA);
     define("TB", r.transposeB);
+    if (epilogue) {
+      define("BIAS", epilogueHasBias(r.epilogue));
+      define("RESIDUAL", epilogueHasResidual(r.epilogue));
+    }
   }
   std::string exe = (dir + "/" + name + ".check").str();
   std::string targetFlag =
@@ -226,6 +235,8 @@ Expected<json::Array> verifyUnderQemu(const TargetHints &h, StringRef name,
         // qemu-user passes the guest's system calls to this kernel: a
         // model-written microkernel runs under it only in the sandbox.
         qargs.push_back("/sandbox/check");
+        if (epilogue && program == exe)
+          qargs.insert(qargs.end(), r.epilogue.begin(), r.epilogue.end());
         mlir::tensorop::SandboxOptions options;
         options.timeoutSeconds = 600;
         options.memoryBytes =
@@ -239,6 +250,8 @@ Expected<json::Array> verifyUnderQemu(const TargetHints &h, StringRef name,
         text = run->stdoutText + run->stderrText;
       } else {
         qargs.push_back(program);
+        if (epilogue && program == exe)
+          qargs.insert(qargs.end(), r.epilogue.begin(), r.epilogue.end());
         // The log holds the previous program's output: start it empty.
         {
           std::error_code ec;
@@ -522,10 +535,6 @@ Error CpuBackend::prepare(const GenJob &job) {
   if (conv)
     return prepareConv(job);
   if (!job.op.epilogue.empty()) {
-    if (hints.arch != "x86_64")
-      return fail("understood " + r.describe() + "; fused epilogues are "
-                  "generated for x86 targets only so far (the " + hints.isa +
-                  " microkernel has none yet)");
     if (job.options.advisor != "builtin")
       return fail("--advisor=" + job.options.advisor +
                   " is not supported with a fused epilogue yet (the "
@@ -899,16 +908,25 @@ int CpuBackend::generate(const GenJob &job) {
           "not verified: " + toString(runs.takeError());
     } else {
       verified = passed;
+      std::string method =
+          std::string("tools/tensorop/harness/") +
+          (conv ? "conv_check.c" : "gemm_check.c") +
+          " linked statically with the object, run under qemu-user: "
+          "small-integer inputs (exact) and seeded random inputs "
+          "against an fp64 reference, bound 2*K*6e-8*(|A||B|) + "
+          "6e-8*|R|" +
+          (conv ? " with K = R*S*C" : "") + ", NaN-prefilled output";
+      if (!conv && !job.op.epilogue.empty())
+        method = "tools/tensorop/harness/epilogue_check.c linked statically "
+                 "with the object, run under qemu-user with the steps as "
+                 "arguments: seeded random A, B, bias, R in [-1, 1) against "
+                 "the steps applied in fp64 to an fp64 product, bound "
+                 "L*(2*K*6e-8*(|A||B|) + 6e-8*|R|) + 2e-6*(1 + |R| + "
+                 "|E(R)|) (R = the product, E = the steps, L = 1.2 times the "
+                 "scale steps' |s|, at least 1), NaN-prefilled output";
       verification = json::Object{
           {"performed", true},
-          {"method",
-           std::string("tools/tensorop/harness/") +
-               (conv ? "conv_check.c" : "gemm_check.c") +
-               " linked statically with the object, run under qemu-user: "
-               "small-integer inputs (exact) and seeded random inputs "
-               "against an fp64 reference, bound 2*K*6e-8*(|A||B|) + "
-               "6e-8*|R|" +
-               (conv ? " with K = R*S*C" : "") + ", NaN-prefilled output"},
+          {"method", std::move(method)},
           {"runs", std::move(*runs)},
           {"passed", passed}};
       crossRun = true;
@@ -1008,9 +1026,16 @@ int CpuBackend::generate(const GenJob &job) {
   else if (crossRun)
     md += std::string("Cross-compiled for ") + hints.triple +
           ": the object was linked into tools/tensorop/harness/" +
-          (conv ? "conv_check.c" : "gemm_check.c") + " "
-          "and run under qemu-user (small-integer exact test and seeded "
-          "random inputs against an fp64 reference). Result: **" +
+          (conv                        ? "conv_check.c"
+           : !job.op.epilogue.empty() ? "epilogue_check.c"
+                                      : "gemm_check.c") +
+          " and run under qemu-user " +
+          (!conv && !job.op.epilogue.empty()
+               ? "(seeded random inputs against the epilogue's steps "
+                 "applied in fp64 to an fp64 product)"
+               : "(small-integer exact test and seeded random inputs "
+                 "against an fp64 reference)") +
+          ". Result: **" +
           (verified ? "passed" : "FAILED") +
           "** (see report.json for each run). Speed is not measured under "
           "emulation; see docs/estimates/ for model estimates.\n\n";

@@ -302,8 +302,8 @@ llvm::Error NvidiaBackend::prepare(const GenJob &job) {
                 "; NVIDIA targets generate GEMMs and convolutions only");
   if (!job.op.epilogue.empty())
     return fail("understood " + r.describe() + "; fused epilogues are "
-                "generated for x86 targets only so far (the NVIDIA kernels "
-                "have none yet)");
+                "generated for CPU targets only so far (x86, RVV and NEON; "
+                "the NVIDIA kernels have none yet)");
   if (r.transposeA || r.transposeB || r.batched)
     return fail("understood " + r.describe() + "; transposed operands and "
                 "batched GEMMs are generated for CPU targets only (NVIDIA "

@@ -122,9 +122,10 @@ struct FuseEpiloguesPass
     };
     if (sketch.getEpilogue())
       return notFused("the matmul already has an epilogue");
-    if (sketch.getUkernel().getEmitter() != "x86_gemm_fma")
+    if (!emitterAppliesEpilogues(sketch.getUkernel().getEmitter()))
       return notFused("the " + sketch.getUkernel().getEmitter() +
-                      " microkernel has no epilogue yet (x86_gemm_fma only)");
+                      " microkernel has no epilogue yet (x86_gemm_fma, "
+                      "riscv_gemm_rvv and arm_gemm_neon have one)");
     std::string reason;
     FailureOr<GemmProblem> problem = matchSupportedMatmul(mm, reason);
     if (failed(problem))

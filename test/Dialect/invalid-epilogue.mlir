@@ -60,7 +60,7 @@ func.func @f() attributes {e = #tensorop.epilogue<steps = [1]>} {
 // -----
 
 func.func @f(%A: memref<8x8xf32>, %B: memref<8x8xf32>, %C: memref<8x8xf32>) {
-  // expected-error @+1 {{a sketch epilogue needs the x86_gemm_fma emitter (the only one with a fused epilogue so far), got 'arm_gemm_neon'}}
-  linalg.matmul {tensorop.sketch = #tensorop.sketch<mc = 96, nc = 256, kc = 8, mr = 6, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "arm_gemm_neon", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "arm-neon", triple = "aarch64-unknown-linux-gnu", cpu = "generic", features = "+neon", vector_bits = 128, vector_registers = 32>, source = "t", epilogue = #tensorop.epilogue<steps = ["relu"]>>} ins(%A, %B : memref<8x8xf32>, memref<8x8xf32>) outs(%C : memref<8x8xf32>)
+  // expected-error @+1 {{a sketch epilogue needs the x86_gemm_fma, riscv_gemm_rvv or arm_gemm_neon emitter (the ones with a fused epilogue), got 'llm_gemm'}}
+  linalg.matmul {tensorop.sketch = #tensorop.sketch<mc = 96, nc = 256, kc = 8, mr = 6, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "llm_gemm", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "arm-neon", triple = "aarch64-unknown-linux-gnu", cpu = "generic", features = "+neon", vector_bits = 128, vector_registers = 32>, source = "t", epilogue = #tensorop.epilogue<steps = ["relu"]>>} ins(%A, %B : memref<8x8xf32>, memref<8x8xf32>) outs(%C : memref<8x8xf32>)
   return
 }

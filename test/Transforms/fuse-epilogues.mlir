@@ -182,3 +182,21 @@ func.func @bf16_inputs(%A: memref<64x32xbf16>, %B: memref<32x96xbf16>, %C: memre
   }
   return
 }
+
+// A sketch written by hand naming a model-written microkernel: not fused
+// (only the shipped emitters apply epilogues).
+// REMARK: remark: tensorop: not fused into the matmul's microkernel (runs as a separate op after it): the llm_x86 microkernel has no epilogue yet (x86_gemm_fma, riscv_gemm_rvv and arm_gemm_neon have one)
+// CHECK-LABEL: func.func @model_written
+// CHECK-NOT: epilogue =
+// CHECK-NOT: tensorop.fused_epilogue
+// CHECK: return
+func.func @model_written(%A: memref<64x32xf32>, %B: memref<32x96xf32>, %C: memref<64x96xf32>) {
+  linalg.matmul ins(%A, %B : memref<64x32xf32>, memref<32x96xf32>) outs(%C : memref<64x96xf32>) {tensorop.sketch = #tensorop.sketch<mc = 60, nc = 96, kc = 32, mr = 6, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = <emitter = "llm_x86", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = <name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test">}
+  linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]} outs(%C : memref<64x96xf32>) {
+  ^bb0(%x: f32):
+    %zero = arith.constant 0.0 : f32
+    %y = arith.maximumf %x, %zero : f32
+    linalg.yield %y : f32
+  }
+  return
+}

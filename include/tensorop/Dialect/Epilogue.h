@@ -57,6 +57,11 @@ std::optional<EpilogueStep> parseEpilogueStep(llvm::StringRef text,
 std::string checkEpilogueSteps(llvm::ArrayRef<EpilogueStep> steps);
 
 /// y = steps(x) with the operands of the operand steps, in double.
+/// Whether the microkernel `emitter` (a sketch's ukernel emitter) takes the
+/// epilogue steps in its store path: the shipped x86, RVV and NEON fp32 GEMM
+/// emitters.
+bool emitterAppliesEpilogues(llvm::StringRef emitter);
+
 double applyEpilogue(llvm::ArrayRef<EpilogueStep> steps, double x, double bias,
                      double residual);
 

@@ -1,0 +1,108 @@
+/* Verifies a tensorop gen object for a GEMM with a fused epilogue through
+ * its header, as a user links it: seeded random A, B, bias and R in
+ * [-1, 1), C pre-filled with NaN, against the steps applied in fp64 to an
+ * fp64 product with the bound gen's x86 check uses (lib/Driver/
+ * EpilogueGemm.cpp):
+ *   |C - E(acc)| <= L*(2*K*6e-8*(|A||B|) + 6e-8*|acc|)
+ *                   + 2e-6*(1 + |acc| + |E(acc)|),  E = the steps in fp64,
+ *   L = 1.2 times the scale steps' |s| (each at least 1).
+ * Build: cc -DNAME=<name> -DM=.. -DN=.. -DK=.. [-DBIAS=1] [-DRESIDUAL=1]
+ *   -I<dir> epilogue_check.c <name>.o -lm
+ * (BIAS: NAME takes a bias of N floats, RESIDUAL: an M x N R).
+ * Run: ./check STEP... with the steps in order (bias_n, bias_m, residual,
+ * relu, tanh, sigmoid, silu, gelu_tanh, gelu_erf, scale(s), clamp(lo,hi)).
+ * Prints "failures: N", "max_error_ratio: X"; exits 0 only if no element is
+ * over the bound, 2 on an unknown step. Used by tensorop gen for cross
+ * targets (run under qemu). */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#define STR2(x) #x
+#define STR(x) STR2(x)
+#define HEADER(n) STR(n.h)
+#include HEADER(NAME)
+#ifndef BIAS
+#define BIAS 0
+#endif
+#ifndef RESIDUAL
+#define RESIDUAL 0
+#endif
+
+static uint64_t state = 42;
+static float next_random(void) {
+  state ^= state << 13;
+  state ^= state >> 7;
+  state ^= state << 17;
+  return (float)((state >> 40) * (1.0 / (1ull << 24)) * 2.0 - 1.0);
+}
+
+/* One step on x (row i, column j); returns 0 for an unknown step. */
+static int apply(const char *step, double *x, double bias_n, double bias_m,
+                 double r) {
+  double v = *x, lo, hi;
+  if (!strcmp(step, "bias_n")) v += bias_n;
+  else if (!strcmp(step, "bias_m")) v += bias_m;
+  else if (!strcmp(step, "residual")) v += r;
+  else if (!strcmp(step, "relu")) v = v > 0 ? v : 0;
+  else if (!strcmp(step, "tanh")) v = tanh(v);
+  else if (!strcmp(step, "sigmoid")) v = 1 / (1 + exp(-v));
+  else if (!strcmp(step, "silu")) v = v / (1 + exp(-v));
+  else if (!strcmp(step, "gelu_tanh"))
+    v = 0.5 * v * (1 + tanh(0.7978845608028654 * (v + 0.044715 * v * v * v)));
+  else if (!strcmp(step, "gelu_erf")) v = 0.5 * v * (1 + erf(v / sqrt(2.0)));
+  else if (sscanf(step, "scale(%lf)", &lo) == 1) v *= lo;
+  else if (sscanf(step, "clamp(%lf,%lf)", &lo, &hi) == 2)
+    v = v < lo ? lo : v > hi ? hi : v;
+  else return 0;
+  *x = v;
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  float *a = malloc(sizeof(float) * M * K), *b = malloc(sizeof(float) * K * N);
+  float *c = malloc(sizeof(float) * M * N), *r = malloc(sizeof(float) * M * N);
+  float *bias = malloc(sizeof(float) * (M > N ? M : N));
+  long failures = 0;
+  double max_ratio = 0, slope = 1.2, s;
+  /* A scale step multiplies the GEMM's rounding error by |s|. */
+  for (int n = 1; n < argc; ++n)
+    if (sscanf(argv[n], "scale(%lf)", &s) == 1 && fabs(s) > 1) slope *= fabs(s);
+  for (long i = 0; i < (long)M * K; ++i) a[i] = next_random();
+  for (long i = 0; i < (long)K * N; ++i) b[i] = next_random();
+  for (long i = 0; i < (M > N ? M : N); ++i) bias[i] = next_random();
+  for (long i = 0; i < (long)M * N; ++i) r[i] = next_random();
+  for (long i = 0; i < (long)M * N; ++i) c[i] = NAN;
+#if BIAS && RESIDUAL
+  NAME(a, b, bias, r, c);
+#elif BIAS
+  NAME(a, b, bias, c);
+#elif RESIDUAL
+  NAME(a, b, r, c);
+#else
+  NAME(a, b, c);
+#endif
+  for (long i = 0; i < M; ++i)
+    for (long j = 0; j < N; ++j) {
+      double acc = 0, s = 0;
+      for (long k = 0; k < K; ++k) {
+        double p = (double)a[i * K + k] * b[k * N + j];
+        acc += p;
+        s += fabs(p);
+      }
+      double want = acc;
+      for (int n = 1; n < argc; ++n)
+        if (!apply(argv[n], &want, bias[j], bias[i], r[i * N + j])) {
+          fprintf(stderr, "unknown epilogue step '%s'\n", argv[n]);
+          return 2;
+        }
+      double bound = slope * (2.0 * K * 6e-8 * s + 6e-8 * fabs(acc)) +
+                     2e-6 * (1 + fabs(acc) + fabs(want));
+      double err = fabs((double)c[i * N + j] - want);
+      if (!(err <= bound)) ++failures;
+      if (err / bound > max_ratio || isnan(err)) max_ratio = isnan(err) ? INFINITY : err / bound;
+    }
+  printf("failures: %ld\nmax_error_ratio: %g\n", failures, max_ratio);
+  return failures != 0;
+}
