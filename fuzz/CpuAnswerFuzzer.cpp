@@ -37,8 +37,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // the two problems alternate over the targets rather than multiply.
   bool transposed = false;
   for (const TargetHints &t : cpuTargets()) {
-    GemmProblem p = transposed ? GemmProblem{1, 1, 1, true, true, false}
-                               : GemmProblem{97, 131, 67, false, false, true};
+    GemmProblem p = transposed
+                        ? fuzz::gemmProblem(1, 1, 1, true, true, false)
+                        : fuzz::gemmProblem(97, 131, 67, false, false, true);
     transposed = !transposed;
     llvm::Expected<SketchChoice> c =
         checkSketchAnswer(text, p, t, "fuzz", /*callerVerifiesEmitters=*/false);

@@ -11,6 +11,7 @@
 #ifndef TENSOROP_FUZZ_FUZZCHECK_H
 #define TENSOROP_FUZZ_FUZZCHECK_H
 
+#include "tensorop/Advisor/Advisor.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -52,6 +53,21 @@ template <typename T> T fixture(llvm::Expected<T> value) {
     __builtin_trap();
   }
   return std::move(*value);
+}
+
+/// An fp32 GEMM fixture, by field name (GemmProblem grows fields; an
+/// aggregate initializer would silently shift its booleans).
+inline GemmProblem gemmProblem(int64_t m, int64_t n, int64_t k,
+                               bool transposeA, bool transposeB,
+                               bool aRowsInPlace) {
+  GemmProblem p;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  p.transposeA = transposeA;
+  p.transposeB = transposeB;
+  p.aRowsInPlace = aRowsInPlace;
+  return p;
 }
 
 } // namespace mlir::tensorop::fuzz

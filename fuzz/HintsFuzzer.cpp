@@ -50,11 +50,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
   MLIRContext *ctx = &fuzz::sharedContext();
   std::unique_ptr<Advisor> advisor = createBuiltinAdvisor();
-  for (GemmProblem p : {GemmProblem{97, 131, 67, false, false, false},
-                        GemmProblem{1, 1, 1, false, false, false},
-                        GemmProblem{4096, 4096, 4096, true, true, false},
-                        GemmProblem{2147483647, 2147483647, 2147483647,
-                                    false, false, true}}) {
+  for (GemmProblem p :
+       {fuzz::gemmProblem(97, 131, 67, false, false, false),
+        fuzz::gemmProblem(1, 1, 1, false, false, false),
+        fuzz::gemmProblem(4096, 4096, 4096, true, true, false),
+        fuzz::gemmProblem(2147483647, 2147483647, 2147483647, false, false,
+                          true)}) {
     llvm::Expected<SketchChoice> choice = advisor->propose(p, *hints);
     if (!choice) {
       llvm::consumeError(choice.takeError());
