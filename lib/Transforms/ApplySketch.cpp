@@ -506,14 +506,9 @@ void emitPackA(OpBuilder &b, Location loc, const GemmPlan &plan, Value ivM,
   Value dst = subview2D(b, loc, plan.packA, {p, b.getIndexAttr(0),
                                              b.getIndexAttr(0)},
                         {b.getIndexAttr(1), sk, h});
-  if (plan.p.transposeA) {
-    // A is stored K x M: rows of the panel are already contiguous.
-    Value src = subview2D(b, loc, plan.a, {ivK, row}, {sk, h});
-    emitCopy(b, loc, src, dst);
-  } else {
-    Value src = subview2D(b, loc, plan.a, {row, ivK}, {h, sk});
-    emitTransposeCopy(b, loc, src, dst);
-  }
+  // A is stored K x M: rows of the panel are already contiguous.
+  Value src = subview2D(b, loc, plan.a, {ivK, row}, {sk, h});
+  emitCopy(b, loc, src, dst);
   // Zero the rows of an edge panel past the matrix (a no-op when h == mr).
   Value pad = im.sub(im.c(plan.mr), h);
   Value padView = subview2D(b, loc, plan.packA, {p, b.getIndexAttr(0), h},
@@ -563,14 +558,9 @@ void emitPackB(OpBuilder &b, Location loc, const GemmPlan &plan, Value ivN,
   Value dst = subview2D(b, loc, plan.packB, {q, b.getIndexAttr(0),
                                              b.getIndexAttr(0)},
                         {b.getIndexAttr(1), sk, w});
-  if (plan.p.transposeB) {
-    // B is stored N x K: the panel is a transpose.
-    Value src = subview2D(b, loc, plan.b, {col, ivK}, {w, sk});
-    emitTransposeCopy(b, loc, src, dst);
-  } else {
-    Value src = subview2D(b, loc, plan.b, {ivK, col}, {sk, w});
-    emitCopy(b, loc, src, dst);
-  }
+  // B is stored N x K: the panel is a transpose.
+  Value src = subview2D(b, loc, plan.b, {col, ivK}, {w, sk});
+  emitTransposeCopy(b, loc, src, dst);
   Value pad = im.sub(im.c(plan.nr), w);
   Value padView = subview2D(b, loc, plan.packB, {q, b.getIndexAttr(0), w},
                             {b.getIndexAttr(1), sk, pad});
