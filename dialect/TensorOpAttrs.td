@@ -185,7 +185,13 @@ def TensorOp_ConvSketchAttr : TensorOp_Attr<"ConvSketch", "conv_sketch"> {
       edge fall back to one tap per call;
     * `loop_order`: `"pf"`: for each pixel block, every channel block (the
       input pixels stay in L1); `"fp"`: for each channel block, every pixel
-      block (the filter block stays in L1/L2);
+      block (the filter block stays in L1/L2); `"fcp"`: for each panel of
+      `nr` output channels, for each channel block, every output row and
+      pixel block: with `pack_filter = "kmajor_nr"` each (panel, channel
+      block) is packed in the loop nest into a buffer of R*S*`cb`*`nr`
+      that stays in L2 while all rows pass over it (filters larger than
+      L2), and threads split the panels instead of the rows when there are
+      as many panels as threads;
     * `pack_input`: `"none"`: the microkernel reads the input in place
       (x86_gemm_fma only); `"kmajor_mr"`: each tap's `mr` pixels are
       copied into a k-major panel first;
@@ -194,8 +200,9 @@ def TensorOp_ConvSketchAttr : TensorOp_Attr<"ConvSketch", "conv_sketch"> {
       adjacent; `"none"`: read in place (x86_gemm_fma only, `nr` <= 7
       vectors, with `taps = "row"` only where `cb` covers all channels);
     * `ukernel`, `target`, `source` as in `#tensorop.sketch`;
-    * `threads`: output rows (n, oh) are split into that many chunks, each
-      run by one thread (default 1, then not printed).
+    * `threads`: output rows (n, oh) (or, see `"fcp"`, filter panels) are
+      split into that many chunks, each run by one thread (default 1, then
+      not printed).
 
     ```mlir
     #tensorop.conv_sketch<mr = 14, nr = 32, cb = 256, taps = "row",

@@ -276,9 +276,10 @@ LogicalResult ConvSketchAttr::verify(
   if (taps != "one" && taps != "row")
     return emitError() << "conv sketch taps \"" << taps
                        << "\" is not known (expected \"one\" or \"row\")";
-  if (loopOrder != "pf" && loopOrder != "fp")
+  if (loopOrder != "pf" && loopOrder != "fp" && loopOrder != "fcp")
     return emitError() << "conv sketch loop_order \"" << loopOrder
-                       << "\" is not known (expected \"pf\" or \"fp\")";
+                       << "\" is not known (expected \"pf\", \"fp\" or "
+                          "\"fcp\")";
   if (packInput != "none" && packInput != "kmajor_mr")
     return emitError() << "conv sketch pack_input \"" << packInput
                        << "\" is not a known layout (expected \"none\" or "

@@ -15,7 +15,10 @@
 // reduces over the row's S taps with the block held in registers
 // (taps = "row"). The filter is packed once, before the loops, into panels
 // of nr channels whose taps follow each other per channel block, so a
-// multi-tap call walks B straight on.
+// multi-tap call walks B straight on. With loop order "fcp" (filters larger
+// than L2) the channel blocks go outside the rows and each (panel, channel
+// block) is packed in the loop nest into a buffer that stays in L2 while
+// every row passes over it.
 //
 // A zero tensor.pad in front of the convolution has been bufferized into
 // alloc + fill + copy into a subview when this pass runs: it is traced back
@@ -197,8 +200,13 @@ struct ConvPlan {
   ConvSketchAttr sketch;
   int64_t mr, nr, cb, numCb;
   bool packInput, packFilter, rowTaps;
+  /// The filter is packed one (panel, channel block) at a time, in the loop
+  /// nest, into a buffer of R*S*cb*nr (loop order "fcp").
+  bool packPerBlock = false;
   Value in, flt, out;
-  Value packedFilter; ///< Flat [F/nr][C][R][S] panels of nr, or null.
+  /// Flat [F/nr][C/cb][R*S][cb][nr] panels of nr (or, packed per block,
+  /// [R*S][cb][nr] of one thread), or null.
+  Value packedFilter;
   Value inputPanel;   ///< [cb][mr] of one thread, or null.
   EmittedKernel oneTap, rowKernel;
   SmallVector<TapRange> taps;
@@ -206,34 +214,30 @@ struct ConvPlan {
 };
 
 /// Offset in the packed filter of panel (fb), channels from c0 (a block of
-/// kcb), tap (r, s).
+/// kcb), tap (r, s). A filter packed block by block (loop order "fcp")
+/// holds one panel's channel block only: the offset within it.
 Value packedFilterOffset(Idx &im, const ConvPlan &plan, Value fb, Value c0,
                          Value kcb, Value tap) {
   const ConvProblem &p = plan.p;
   int64_t taps = p.r * p.s;
+  Value inBlock = im.mul(im.mul(tap, kcb), plan.nr);
+  if (plan.packPerBlock)
+    return inBlock;
   Value panel = im.mul(fb, taps * p.c * plan.nr);
   Value block = im.mul(c0, taps * plan.nr);
-  Value inBlock = im.mul(im.mul(tap, kcb), plan.nr);
   return im.add(im.add(panel, block), inBlock);
 }
 
-/// Packs the filter once: vectors of nr channels (zero past F), taps of a
-/// channel block adjacent.
-void emitFilterPack(OpBuilder &b, Location loc, const ConvPlan &plan) {
+/// Packs channels [c0, c0 + kcb) of filter panel fb (output channels
+/// [f0, f0 + nr), zero past F) into `plan.packedFilter` at
+/// packedFilterOffset: vectors of nr channels, the block's taps adjacent.
+void emitFilterBlockPack(OpBuilder &b, Location loc, const ConvPlan &plan,
+                         Value fb, Value f0, Value c0, Value kcb) {
   const ConvProblem &p = plan.p;
   Idx im{b, loc};
-  auto vecType = VectorType::get({plan.nr}, b.getF32Type());
-  auto fbLoop = scf::ForOp::create(b, loc, im.c(0), im.c(ceilDiv(p.f, plan.nr)),
-                                   im.c(1));
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(fbLoop.getBody());
-  Value fb = fbLoop.getInductionVar();
-  Value f0 = im.mul(fb, plan.nr);
+  auto vecType = VectorType::get({plan.nr}, b.getF32Type());
   Value width = im.min(im.c(plan.nr), im.sub(im.c(p.f), f0));
-  auto cbLoop = scf::ForOp::create(b, loc, im.c(0), im.c(p.c), im.c(plan.cb));
-  b.setInsertionPointToStart(cbLoop.getBody());
-  Value c0 = cbLoop.getInductionVar();
-  Value kcb = im.min(im.c(plan.cb), im.sub(im.c(p.c), c0));
   auto tapLoop = scf::ForOp::create(b, loc, im.c(0), im.c(p.r * p.s), im.c(1));
   b.setInsertionPointToStart(tapLoop.getBody());
   Value tap = tapLoop.getInductionVar();
@@ -268,6 +272,23 @@ void emitFilterPack(OpBuilder &b, Location loc, const ConvPlan &plan) {
       b, loc, ifFull.getResult(0), plan.packedFilter,
       ValueRange{im.add(base, im.mul(c, plan.nr))});
   write.setInBoundsAttr(b.getBoolArrayAttr({true}));
+}
+
+/// Packs the whole filter once, before the loops.
+void emitFilterPack(OpBuilder &b, Location loc, const ConvPlan &plan) {
+  const ConvProblem &p = plan.p;
+  Idx im{b, loc};
+  auto fbLoop = scf::ForOp::create(b, loc, im.c(0), im.c(ceilDiv(p.f, plan.nr)),
+                                   im.c(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(fbLoop.getBody());
+  Value fb = fbLoop.getInductionVar();
+  Value f0 = im.mul(fb, plan.nr);
+  auto cbLoop = scf::ForOp::create(b, loc, im.c(0), im.c(p.c), im.c(plan.cb));
+  b.setInsertionPointToStart(cbLoop.getBody());
+  Value c0 = cbLoop.getInductionVar();
+  Value kcb = im.min(im.c(plan.cb), im.sub(im.c(p.c), c0));
+  emitFilterBlockPack(b, loc, plan, fb, f0, c0, kcb);
 }
 
 /// A rank-reduced 2-D view [rows x cols] of a 4-D memref at `offsets`,
@@ -366,14 +387,11 @@ void emitCall(OpBuilder &b, Location loc, const ConvPlan &plan,
 /// All taps and channel blocks of one register block: pixels [ow0, ow0+m)
 /// of row (n, oh), output channels [f0, f0+nrem).
 void emitBlock(OpBuilder &b, Location loc, const ConvPlan &plan, Value n,
-               Value oh, Value ow0, Value m, Value fb, Value f0, Value nrem) {
+               Value oh, Value ow0, Value m, Value fb, Value f0, Value nrem,
+               Value c0, Value kcb) {
   const ConvProblem &p = plan.p;
   Idx im{b, loc};
   OpBuilder::InsertionGuard guard(b);
-  auto cbLoop = scf::ForOp::create(b, loc, im.c(0), im.c(p.c), im.c(plan.cb));
-  b.setInsertionPointToStart(cbLoop.getBody());
-  Value c0 = cbLoop.getInductionVar();
-  Value kcb = im.min(im.c(plan.cb), im.sub(im.c(p.c), c0));
   auto rLoop = scf::ForOp::create(b, loc, im.c(0), im.c(p.r), im.c(1));
   b.setInsertionPointToStart(rLoop.getBody());
   Value r = rLoop.getInductionVar();
@@ -414,21 +432,35 @@ void emitBlock(OpBuilder &b, Location loc, const ConvPlan &plan, Value n,
 
 /// Output rows [rowBegin, rowEnd) in the sketch's loop order.
 void emitRows(OpBuilder &b, Location loc, const ConvPlan &plan, Value rowBegin,
-              Value rowEnd, bool markLoop) {
+              Value rowEnd, Value panelBegin, Value panelEnd, bool markLoop) {
   const ConvProblem &p = plan.p;
   Idx im{b, loc};
   OpBuilder::InsertionGuard guard(b);
-  bool filterOuter = plan.sketch.getLoopOrder() == "fp";
-  Value fb, f0, nrem;
+  StringRef order = plan.sketch.getLoopOrder();
+  bool filterOuter = order != "pf";
+  bool channelsOuter = order == "fcp";
+  Value fb, f0, nrem, c0, kcb;
+  auto enterChannelLoop = [&]() {
+    auto cbLoop =
+        scf::ForOp::create(b, loc, im.c(0), im.c(p.c), im.c(plan.cb));
+    b.setInsertionPointToStart(cbLoop.getBody());
+    c0 = cbLoop.getInductionVar();
+    kcb = im.min(im.c(plan.cb), im.sub(im.c(p.c), c0));
+  };
   auto enterFilterLoop = [&]() {
-    auto fLoop = scf::ForOp::create(b, loc, im.c(0), im.c(p.f), im.c(plan.nr));
+    auto fLoop = scf::ForOp::create(b, loc, panelBegin, panelEnd, im.c(1));
     b.setInsertionPointToStart(fLoop.getBody());
-    f0 = fLoop.getInductionVar();
-    fb = im.div(f0, plan.nr);
+    fb = fLoop.getInductionVar();
+    f0 = im.mul(fb, plan.nr);
     nrem = im.min(im.c(plan.nr), im.sub(im.c(p.f), f0));
   };
   if (filterOuter)
     enterFilterLoop();
+  if (channelsOuter) {
+    enterChannelLoop();
+    if (plan.packPerBlock)
+      emitFilterBlockPack(b, loc, plan, fb, f0, c0, kcb);
+  }
   auto rowLoop = scf::ForOp::create(b, loc, rowBegin, rowEnd, im.c(1));
   if (markLoop)
     rowLoop->setAttr(kSketchAttrName, plan.sketch);
@@ -442,7 +474,9 @@ void emitRows(OpBuilder &b, Location loc, const ConvPlan &plan, Value rowBegin,
   Value m = im.min(im.c(plan.mr), im.sub(im.c(p.outW()), ow0));
   if (!filterOuter)
     enterFilterLoop();
-  emitBlock(b, loc, plan, n, oh, ow0, m, fb, f0, nrem);
+  if (!channelsOuter)
+    enterChannelLoop();
+  emitBlock(b, loc, plan, n, oh, ow0, m, fb, f0, nrem, c0, kcb);
 }
 
 llvm::Expected<EmittedKernel> emitKernel(const ConvPlan &plan,
@@ -514,6 +548,7 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
   plan.packInput = sketch.getPackInput() != "none";
   plan.packFilter = sketch.getPackFilter() != "none";
   plan.rowTaps = sketch.getTaps() == "row" && plan.p.s > 1;
+  plan.packPerBlock = plan.packFilter && sketch.getLoopOrder() == "fcp";
   if (plan.rowTaps && !plan.packFilter && plan.cb < plan.p.c)
     return op.emitError() << "tensorop conv sketch taps \"row\" with "
                              "pack_filter \"none\" needs cb to cover all "
@@ -559,7 +594,7 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
   }
   Type f32 = rewriter.getF32Type();
   IntegerAttr align = rewriter.getI64IntegerAttr(64);
-  if (plan.packFilter) {
+  if (plan.packFilter && !plan.packPerBlock) {
     int64_t size = ceilDiv(plan.p.f, plan.nr) * plan.p.r * plan.p.s *
                    plan.p.c * plan.nr;
     plan.packedFilter = memref::AllocOp::create(
@@ -573,15 +608,29 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
     if (plan.packInput)
       plan.inputPanel = memref::AllocOp::create(
           rewriter, loc, MemRefType::get({plan.cb, plan.mr}, f32), align);
+    if (plan.packPerBlock)
+      plan.packedFilter = memref::AllocOp::create(
+          rewriter, loc,
+          MemRefType::get({plan.p.r * plan.p.s * plan.cb * plan.nr}, f32),
+          align);
   };
   auto freePanel = [&]() {
     if (plan.inputPanel)
       memref::DeallocOp::create(rewriter, loc, plan.inputPanel);
+    if (plan.packPerBlock)
+      memref::DeallocOp::create(rewriter, loc, plan.packedFilter);
   };
+  int64_t panels = ceilDiv(plan.p.f, plan.nr);
+  // Loop order "fcp" packs each filter block in the loop nest: threads then
+  // split the filter panels (each packs only its own) rather than the rows
+  // (each would pack the whole filter), where there are panels enough.
+  bool splitPanels = plan.packPerBlock && panels >= threads;
   if (threads > 1) {
-    // Chunks of output rows, one per thread, each with its own input panel.
-    int64_t chunk = ceilDiv(rows, threads);
-    int64_t count = ceilDiv(rows, chunk);
+    // Chunks of output rows (or filter panels), one per thread, each with
+    // its own input panel.
+    int64_t items = splitPanels ? panels : rows;
+    int64_t chunk = ceilDiv(items, threads);
+    int64_t count = ceilDiv(items, chunk);
     auto forall = scf::ForallOp::create(
         rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(count)},
         ValueRange{}, std::nullopt);
@@ -589,16 +638,22 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
     rewriter.setInsertionPointToStart(forall.getBody());
     Idx fim{rewriter, loc};
     Value begin = fim.mul(forall.getInductionVar(0), chunk);
-    Value end = fim.min(fim.add(begin, chunk), fim.c(rows));
+    Value end = fim.min(fim.add(begin, chunk), fim.c(items));
     allocPanel();
-    emitRows(rewriter, loc, plan, begin, end, /*markLoop=*/true);
+    if (splitPanels)
+      emitRows(rewriter, loc, plan, fim.c(0), fim.c(rows), begin, end,
+               /*markLoop=*/true);
+    else
+      emitRows(rewriter, loc, plan, begin, end, fim.c(0), fim.c(panels),
+               /*markLoop=*/true);
     freePanel();
   } else {
     allocPanel();
-    emitRows(rewriter, loc, plan, im.c(0), im.c(rows), /*markLoop=*/false);
+    emitRows(rewriter, loc, plan, im.c(0), im.c(rows), im.c(0), im.c(panels),
+             /*markLoop=*/false);
     freePanel();
   }
-  if (plan.packedFilter)
+  if (plan.packedFilter && !plan.packPerBlock)
     memref::DeallocOp::create(rewriter, loc, plan.packedFilter);
   rewriter.eraseOp(op);
   // The padded buffer is dead once nothing reads it.

@@ -11,6 +11,10 @@
 // RUN: %{gen} --h 12 --w 12 --c 5 --f 16 --dilation 2 --pad 2 | %{avx2} | FileCheck %s
 // RUN: %{gen} --n 2 --h 9 --w 10 --c 33 --f 19 --pad 1 | %{threads} | FileCheck %s
 // RUN: %{gen} --h 5 --w 10 --c 8 --f 16 --pad 1 --stride 2 | %{threads} | FileCheck %s
+// Loop order "fcp" (large filters) splits the filter panels over the
+// threads, each packing its own.
+// RUN: %{gen} --n 2 --h 5 --w 6 --c 300 --f 100 --pad 1 --stride 2 | %{threads} | FileCheck %s
+// RUN: %{gen} --h 7 --w 7 --c 520 --f 20 --pad 1 | %{threads} | FileCheck %s
 // The threaded loop runs in an OpenMP team of the chunks' count.
 // RUN: %{gen} --n 2 --h 9 --w 10 --c 33 --f 19 --pad 1 | tensorop-opt --tensorop-pipeline="target=x86-avx2 threads=3" | FileCheck %s --check-prefix=OMP
 // OMP: omp.parallel num_threads
