@@ -53,8 +53,7 @@ using namespace mlir::tensorop;
 /// A contiguous row-major static memref (what the kernels index).
 static MemRefType denseMemRef(Value v) {
   auto t = dyn_cast<MemRefType>(v.getType());
-  if (!t || !t.hasStaticShape() || t.getRank() != 2 ||
-      !t.getLayout().isIdentity())
+  if (!t || !isRowContiguousMemRef(t))
     return {};
   return t;
 }
