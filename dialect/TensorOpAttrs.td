@@ -45,12 +45,23 @@ def TensorOp_UKernelSpecAttr : TensorOp_Attr<"UKernelSpec", "ukernel_spec"> {
     Names the emitter family (a script in `python_emitters/`) and the variant
     knobs it offers: the K unroll factor, how A elements are broadcast, and
     the software prefetch distance on the B panel (0: none).
+
+    Two prefetches along rows read in place (x86_gemm_fma; default 0, then
+    not printed): `prefetch_b_cols`, B's current row this many columns
+    right of the register block (what a sweep along N reads next; needs
+    `pack_b = "none"` and `prefetch_b = 0`), and `prefetch_a`, each row of
+    A this many k values ahead (rows streamed over a long K; needs
+    `pack_a = "none"`).
   }];
   let parameters = (ins
     StringRefParameter<"emitter family, e.g. x86_gemm_fma">:$emitter,
     "int64_t":$k_unroll,
     StringRefParameter<"explicit or embedded">:$broadcast,
-    "int64_t":$prefetch_b);
+    "int64_t":$prefetch_b,
+    DefaultValuedParameter<"int64_t", "0",
+                           "B prefetch, columns ahead in the row">:$prefetch_b_cols,
+    DefaultValuedParameter<"int64_t", "0",
+                           "A prefetch, k values ahead in each row">:$prefetch_a);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }

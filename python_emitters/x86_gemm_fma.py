@@ -51,6 +51,7 @@ ISA = {
 MIN_CHAINS = 8
 
 SPEC_FIELDS = ("kernel", "isa", "mr", "nr", "k_unroll", "broadcast", "prefetch_b",
+               "prefetch_b_cols", "prefetch_a",
                "b_stride_bytes", "a_stride_bytes", "taps", "tap_a_bytes", "epilogue",
                "c_update",
                "format", "symbol")
@@ -59,6 +60,8 @@ SPEC_FIELDS = ("kernel", "isa", "mr", "nr", "k_unroll", "broadcast", "prefetch_b
 MAX_B_STRIDE = 1 << 24
 # Largest A row stride accepted; (mr - 1) rows of it must also fit disp32.
 MAX_A_STRIDE = 1 << 24
+# Farthest prefetch_b_cols / prefetch_a (elements ahead along a row).
+MAX_PREFETCH_AHEAD = 1 << 16
 # Most taps one call reduces over, and the largest A offset between them.
 MAX_TAPS = 64
 MAX_TAP_A = 1 << 24
@@ -77,6 +80,15 @@ spec (JSON object, on stdin or --spec FILE):
                                              (FMA with m32{1to16}) is avx512 only
   prefetch_b  0..1024                        default 0; prefetcht0 of the B panel
                                              this many k-iterations ahead (0: none)
+  prefetch_b_cols 0..65536                   default 0; with b_stride_bytes > 0:
+                                             prefetcht0 of B's row k this many
+                                             columns right of the tile (the
+                                             tiles a sweep along N reads
+                                             next); not with prefetch_b
+  prefetch_a  0..65536                       default 0; with a_stride_bytes > 0:
+                                             prefetcht0 of each row of A this
+                                             many k values ahead (rows
+                                             streamed over a long K)
   b_stride_bytes  0 | 4..2^24, multiple of 4 default 0: B is a packed panel;
                                              > 0: B is read in place from a
                                              row-major matrix with this row
@@ -182,6 +194,8 @@ class Kernel:
         self.ku = get_int(spec, "k_unroll", 4, lo=1, hi=16)
         self.broadcast = get_choice(spec, "broadcast", ("explicit", "embedded"), "explicit")
         self.prefetch_b = get_int(spec, "prefetch_b", 0, lo=0, hi=1024)
+        self.prefetch_b_cols = get_int(spec, "prefetch_b_cols", 0, lo=0, hi=MAX_PREFETCH_AHEAD)
+        self.prefetch_a = get_int(spec, "prefetch_a", 0, lo=0, hi=MAX_PREFETCH_AHEAD)
         self.b_stride = get_int(spec, "b_stride_bytes", 0, lo=0, hi=MAX_B_STRIDE)
         if self.b_stride % 4:
             raise SpecError("b_stride_bytes", "must be a multiple of 4, got %d"
@@ -190,6 +204,17 @@ class Kernel:
         if self.a_stride % 4:
             raise SpecError("a_stride_bytes", "must be a multiple of 4, got %d"
                             % self.a_stride)
+        # Prefetches along a row read in place: a packed panel's next
+        # elements are the next k, which prefetch_b covers.
+        if self.prefetch_b_cols and not self.b_stride:
+            raise SpecError("prefetch_b_cols", "prefetch_b_cols needs B read in place "
+                            "(b_stride_bytes > 0)")
+        if self.prefetch_b_cols and self.prefetch_b:
+            raise SpecError("prefetch_b_cols", "prefetch_b_cols and prefetch_b "
+                            "exclude each other")
+        if self.prefetch_a and not self.a_stride:
+            raise SpecError("prefetch_a", "prefetch_a needs A read in place "
+                            "(a_stride_bytes > 0)")
         self.taps = get_int(spec, "taps", 1, lo=1, hi=MAX_TAPS)
         self.tap_a = get_int(spec, "tap_a_bytes", 0, lo=0, hi=MAX_TAP_A)
         if self.taps > 1 and not self.a_stride:
@@ -230,7 +255,8 @@ class Kernel:
         # Byte distance between consecutive k rows of B.
         self.b_row = self.b_stride if self.b_stride else self.nr * 4
         # Displacements (prefetch distance, unrolled rows) must fit disp32.
-        if (self.prefetch_b + self.ku) * self.b_row + self.nr * 4 >= 1 << 31:
+        if ((self.prefetch_b + self.ku) * self.b_row + 4 * (self.prefetch_b_cols + self.nr)
+                >= 1 << 31):
             raise SpecError("prefetch_b", "B displacements exceed 32 bits: prefetch_b "
                             "%d x B row %d bytes" % (self.prefetch_b, self.b_row))
         # A(r, k) at a + r*a_row + k*a_k: a packed panel has mr floats per k;
@@ -240,7 +266,7 @@ class Kernel:
         # lda and 3*lda in registers because their lda is a run-time value).
         self.a_row = self.a_stride if self.a_stride else 4
         self.a_k = 4 if self.a_stride else self.mr * 4
-        if (self.mr - 1) * self.a_row + self.ku * self.a_k >= 1 << 31:
+        if (self.mr - 1) * self.a_row + self.ku * self.a_k + 4 * self.prefetch_a >= 1 << 31:
             raise SpecError("a_stride_bytes", "A displacements exceed 32 bits: "
                             "%d rows x %d bytes" % (self.mr, self.a_row))
         # Rows the K loop being emitted computes: mr, or m_rem in the loops of
@@ -276,6 +302,10 @@ class Kernel:
                                                 self.mr, self.nr, self.ku, self.broadcast)
         if self.prefetch_b:
             self.name += "_pf%d" % self.prefetch_b
+        if self.prefetch_b_cols:
+            self.name += "_pfc%d" % self.prefetch_b_cols
+        if self.prefetch_a:
+            self.name += "_pfa%d" % self.prefetch_a
         if self.b_stride:
             self.name += "_ldb%d" % self.b_stride
         if self.a_stride:
@@ -356,6 +386,14 @@ class Kernel:
         if self.prefetch_b:
             # prefetcht0 never faults: prefetching past B is harmless.
             pf = [self.prefetch_b * self.b_row + boff + line for line in self._b_lines()]
+        if self.prefetch_b_cols:
+            # prefetcht0 never faults: past B's row end it is harmless.
+            pf = [4 * self.prefetch_b_cols + boff + line for line in self._b_lines()]
+        if self.prefetch_a:
+            # One row of A per unrolled step (each row's line is touched
+            # again every 16 k values anyway).
+            for r in range(u, self.rows, self.ku):
+                w.ins("prefetcht0 %s" % _mem(aoff + r * self.a_row + 4 * self.prefetch_a, A))
         # spread the prefetches over the rows
         rows = self.rows
         pf_by_row = [[] for _ in range(rows)]
@@ -706,6 +744,11 @@ class Kernel:
             "b_stride_bytes": self.b_stride,
             "a_stride_bytes": self.a_stride,
         }
+        # Likewise the row prefetches, only where asked for.
+        if self.prefetch_b_cols:
+            out["prefetch_b_cols"] = self.prefetch_b_cols
+        if self.prefetch_a:
+            out["prefetch_a"] = self.prefetch_a
         # Only "store" kernels say so: accumulating answers stay as they were.
         if self.store:
             out["c_update"] = "store"

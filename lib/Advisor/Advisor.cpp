@@ -27,7 +27,8 @@ SketchAttr SketchChoice::toAttr(MLIRContext *ctx, const TargetHints &target,
   });
   TargetAttr targetAttr = target.toAttr(ctx);
   UKernelSpecAttr ukernel = UKernelSpecAttr::getChecked(
-      emit, ctx, StringRef(emitter), kUnroll, StringRef(broadcast), prefetchB);
+      emit, ctx, StringRef(emitter), kUnroll, StringRef(broadcast), prefetchB,
+      prefetchBCols, prefetchA);
   if (!ukernel)
     return {};
   return SketchAttr::getChecked(emit, ctx, mc, nc, kc, mr, nr,
@@ -65,6 +66,8 @@ SketchChoice SketchChoice::fromAttr(SketchAttr a) {
   c.kUnroll = uk.getKUnroll();
   c.broadcast = uk.getBroadcast().str();
   c.prefetchB = uk.getPrefetchB();
+  c.prefetchBCols = uk.getPrefetchBCols();
+  c.prefetchA = uk.getPrefetchA();
   c.source = a.getSource().str();
   c.threads = a.getThreads();
   return c;

@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SkinnyGemm.h"
+
 #include "tensorop/Advisor/Advisor.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 
@@ -41,7 +43,8 @@ std::string emitterForIsa(llvm::StringRef isa) {
 /// Every dimension at most this: the small path (nothing packed, one K
 /// block).
 constexpr int64_t kSmallExtent = 128;
-/// At most this many rows of C: the skinny path (B streamed in place).
+/// At most this many rows of C: the skinny path (B streamed in place) where
+/// SkinnyGemm.cpp's AVX-512 paths do not apply (AVX2, or few columns too).
 constexpr int64_t kSkinnyRows = 16;
 /// k-steps ahead the skinny path prefetches B.
 constexpr int64_t kSkinnyPrefetchB = 32;
@@ -178,6 +181,10 @@ public:
         c.kc = p.k;
         c.nc = roundUp(p.n, c.nr);
         c.mc = roundUp(p.m, c.mr);
+      } else if (chooseFewRowsSketch(p, t, c) ||
+                 chooseFewColumnsSketch(p, t, c)) {
+        // Few rows or few columns on AVX-512: the operand that is streamed
+        // is read once, in place (SkinnyGemm.cpp).
       } else if (p.m <= kSkinnyRows) {
         // Skinny (few rows, large B): each element of B serves only M
         // FMAs, so B is streamed once, in place, with the whole of M in

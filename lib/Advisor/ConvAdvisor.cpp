@@ -60,7 +60,7 @@ ConvSketchAttr ConvSketchChoice::toAttr(MLIRContext *ctx,
   });
   UKernelSpecAttr ukernel = UKernelSpecAttr::getChecked(
       emit, ctx, llvm::StringRef(emitter), kUnroll, llvm::StringRef(broadcast),
-      prefetchB);
+      prefetchB, /*prefetchBCols=*/int64_t{0}, /*prefetchA=*/int64_t{0});
   if (!ukernel)
     return {};
   return ConvSketchAttr::getChecked(

@@ -80,10 +80,15 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 // UKernelSpecAttr
 //===----------------------------------------------------------------------===//
 
+/// The farthest row prefetch (prefetch_b_cols, prefetch_a), in elements; the
+/// x86 emitter's limit (MAX_PREFETCH_AHEAD).
+static constexpr int64_t kMaxRowPrefetch = 1 << 16;
+
 LogicalResult
 UKernelSpecAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                         StringRef emitter, int64_t kUnroll,
-                        StringRef broadcast, int64_t prefetchB) {
+                        StringRef broadcast, int64_t prefetchB,
+                        int64_t prefetchBCols, int64_t prefetchA) {
   if (emitter.empty() || !llvm::all_of(emitter, [](char c) {
         return llvm::isAlnum(c) || c == '_';
       }))
@@ -100,6 +105,21 @@ UKernelSpecAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (prefetchB < 0 || prefetchB > 64)
     return emitError() << "ukernel prefetch_b must be in [0, 64], got "
                        << prefetchB;
+  for (auto [name, value] :
+       {std::pair<StringRef, int64_t>{"prefetch_b_cols", prefetchBCols},
+        {"prefetch_a", prefetchA}}) {
+    if (value < 0 || value > kMaxRowPrefetch)
+      return emitError() << "ukernel " << name << " must be in [0, "
+                         << kMaxRowPrefetch << "], got " << value;
+    if (value && emitter != "x86_gemm_fma")
+      return emitError() << "ukernel " << name
+                         << " needs the x86_gemm_fma emitter, got '"
+                         << emitter << "'";
+  }
+  if (prefetchBCols && prefetchB)
+    return emitError() << "ukernel prefetch_b_cols and prefetch_b exclude "
+                          "each other (got "
+                       << prefetchBCols << " and " << prefetchB << ")";
   return success();
 }
 
@@ -191,6 +211,15 @@ LogicalResult SketchAttr::verify(
                             "emitter, got '"
                          << ukernel.getEmitter() << "'";
   }
+  // The row prefetches follow rows read in place.
+  if (ukernel.getPrefetchBCols() && packB != "none")
+    return emitError() << "sketch ukernel prefetch_b_cols needs pack_b "
+                          "\"none\" (B read in place), got \""
+                       << packB << "\"";
+  if (ukernel.getPrefetchA() && packA != "none")
+    return emitError() << "sketch ukernel prefetch_a needs pack_a \"none\" "
+                          "(A read in place), got \""
+                       << packA << "\"";
   int64_t lanes = target.getF32Lanes();
   if (nr % lanes != 0)
     return emitError() << "sketch nr (" << nr
@@ -290,6 +319,12 @@ LogicalResult ConvSketchAttr::verify(
                           "or \"none\")";
   if (!ukernel || !target)
     return emitError() << "conv sketch needs a ukernel and a target";
+  // The GEMM sketch's row prefetches are not offered for convolutions.
+  if (ukernel.getPrefetchBCols() || ukernel.getPrefetchA())
+    return emitError() << "conv sketch ukernel has no prefetch_b_cols or "
+                          "prefetch_a (got "
+                       << ukernel.getPrefetchBCols() << " and "
+                       << ukernel.getPrefetchA() << ")";
   int64_t lanes = target.getF32Lanes();
   // In-place reads need the x86 emitter's strided rows (input) and masked
   // loads (filter); so does holding the block across the taps of a row.

@@ -94,8 +94,16 @@ GemmSearchSpace::options(unsigned knob, llvm::ArrayRef<int64_t> prefix) const {
   }
   case kKc: {
     std::vector<int64_t> v;
-    for (int64_t kc : {64, 128, 192, 256, 384, 512, int(defaults.kc)})
+    for (int64_t kc : {64, 128, 192, 256, 384, 512})
       v.push_back(std::min<int64_t>(kc, p.k));
+    // The default, and for skinny GEMMs (few rows or columns) the bands a
+    // sweep of B in place uses and all of K (C kept in registers while A
+    // streams).
+    v.push_back(std::min(defaults.kc, p.k));
+    if (std::min(p.m, p.n) <= 40) {
+      v.push_back(std::min<int64_t>(32, p.k));
+      v.push_back(p.k);
+    }
     return sortedUnique(v);
   }
   case kNc: {
@@ -255,6 +263,11 @@ SketchChoice GemmSearchSpace::toChoice(llvm::ArrayRef<int64_t> v) const {
   c.prefetchB = v[kPrefetch];
   c.packB = kPackBs[v[kPackB]].str();
   c.packA = kPackAs[v[kPackA]].str();
+  // The builtin's row prefetches follow operands read in place.
+  if (c.packB != "none" || c.prefetchB)
+    c.prefetchBCols = 0;
+  if (c.packA != "none")
+    c.prefetchA = 0;
   c.threads = v[kThreads];
   c.source = "tuner";
   return c;
@@ -342,6 +355,12 @@ std::string mlir::tensorop::canonicalConfig(const SketchChoice &c) {
                     c.packA, c.packB, c.emitter, c.kUnroll, c.broadcast,
                     c.prefetchB)
           .str();
+  // Like threads, the row prefetches only where set: earlier configs keep
+  // their text and hash.
+  if (c.prefetchBCols)
+    text += " prefetch_b_cols=" + std::to_string(c.prefetchBCols);
+  if (c.prefetchA)
+    text += " prefetch_a=" + std::to_string(c.prefetchA);
   if (c.threads != 1)
     text += " threads=" + std::to_string(c.threads);
   return text;

@@ -184,6 +184,16 @@ class TestSpecValidation(unittest.TestCase):
          "a_stride_bytes"),
         (json.dumps(spec(isa="avx512", mr=200, nr=16, a_stride_bytes=1 << 24)),
          "a_stride_bytes"),
+        # row prefetches: only along rows read in place, in range, and
+        # prefetch_b_cols not with prefetch_b
+        (json.dumps(spec(isa="avx512", mr=6, nr=64, prefetch_b_cols=64)), "prefetch_b_cols"),
+        (json.dumps(spec(isa="avx512", mr=6, nr=64, prefetch_a=64)), "prefetch_a"),
+        (json.dumps(spec(isa="avx512", mr=6, nr=64, prefetch_b_cols=64, prefetch_b=8,
+                         b_stride_bytes=400)), "prefetch_b_cols"),
+        (json.dumps(spec(isa="avx512", mr=6, nr=64, prefetch_a=(1 << 16) + 1,
+                         a_stride_bytes=400)), "prefetch_a"),
+        (json.dumps(spec(isa="avx512", mr=6, nr=64, prefetch_b_cols=-1,
+                         b_stride_bytes=400)), "prefetch_b_cols"),
     ]
 
     def test_bad_specs_exit_2_and_name_field(self):
@@ -532,6 +542,15 @@ UNPACKED_A_SPECS = [
           b_stride_bytes=4 * 131), 300, 131),
     (spec(isa="avx512", mr=8, nr=48, broadcast="embedded", a_stride_bytes=4 * 257,
           b_stride_bytes=4 * 37), 257, 37),
+    # the skinny sketches' row prefetches (B's row ahead, A's rows ahead)
+    (spec(isa="avx512", mr=8, nr=48, prefetch_b_cols=96, a_stride_bytes=4 * 300,
+          b_stride_bytes=4 * 131), 300, 131),
+    (spec(isa="avx512", mr=1, nr=112, prefetch_b_cols=224, a_stride_bytes=4 * 64,
+          b_stride_bytes=4 * 113), 64, 113),
+    (spec(isa="avx512", mr=12, nr=16, broadcast="embedded", prefetch_a=128,
+          a_stride_bytes=4 * 257, b_stride_bytes=4 * 13), 257, 13),
+    (spec(isa="avx2", mr=4, nr=16, k_unroll=3, prefetch_a=64, prefetch_b_cols=32,
+          a_stride_bytes=4 * 300, b_stride_bytes=4 * 37), 300, 37),
     (spec(isa="avx2", mr=6, nr=16, a_stride_bytes=4 * 300), 300, 0),
     (spec(isa="avx2", mr=4, nr=24, k_unroll=3, prefetch_b=8, a_stride_bytes=4 * 64), 64, 0),
     (spec(isa="avx2", mr=1, nr=8, k_unroll=8, a_stride_bytes=4 * 3), 3, 0),

@@ -64,6 +64,9 @@ struct SketchChoice {
   int64_t kUnroll = 4;
   std::string broadcast = "explicit";
   int64_t prefetchB = 0;
+  /// Row prefetches of operands read in place (x86_gemm_fma): B's row this
+  /// many columns ahead, each row of A this many k values ahead (0: none).
+  int64_t prefetchBCols = 0, prefetchA = 0;
   std::string source;
   /// Threads running the GEMM (1: the calling thread only).
   int64_t threads = 1;

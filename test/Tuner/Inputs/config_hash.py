@@ -6,7 +6,8 @@ config_hash is the first 16 hex digits of SHA-256 over the canonical text
 that databases have used since before the threads knob:
 "mc=.. nc=.. kc=.. mr=.. nr=.. loop=.. micro=.. pack_a=.. pack_b=..
 emitter=.. k_unroll=.. broadcast=.. prefetch_b=.." with " threads=N"
-appended only when the sketch has threads other than 1. A change of that
+appended only when the sketch has threads other than 1 (after
+" prefetch_b_cols=N" and " prefetch_a=N", likewise only when set). A change of that
 formula would orphan every record of existing databases.
 """
 import hashlib
@@ -31,6 +32,10 @@ text = ("mc={} nc={} kc={} mr={} nr={} loop={} micro={} pack_a={} pack_b={} "
     field("micro_order", True), field("pack_a", True), field("pack_b", True),
     field("emitter", True), field("k_unroll", False), field("broadcast", True),
     field("prefetch_b", False))
+for knob in ("prefetch_b_cols", "prefetch_a"):
+    value = field(knob, False)
+    if value is not None and value != "0":
+        text += " %s=%s" % (knob, value)
 threads = field("threads", False)
 if threads is not None and threads != "1":
     text += " threads=" + threads

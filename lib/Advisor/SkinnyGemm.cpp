@@ -1,0 +1,134 @@
+//===- SkinnyGemm.cpp - Sketches of GEMMs with few rows or columns --------===//
+//
+// A GEMM with few rows (M <= 40) uses each element of B only M times, and
+// one with few columns (N <= 16) each element of A only N times: packing
+// the big operand (a read and a write pass, then a read) costs more than the
+// FMAs, so these paths read both operands in place and stream the big one
+// once. Measured on the Zen 5 build host (docs/benchmarks/
+// cpu-gemm-classes.md, "Skinny GEMMs"); AVX-512 only, where the register
+// file holds the blocks below (AVX2 keeps the builtin's earlier choice).
+//
+//===----------------------------------------------------------------------===//
+
+#include "SkinnyGemm.h"
+
+#include "tensorop/Dialect/TensorOpDialect.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::tensorop;
+
+namespace {
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
+
+/// Rows of one register block of the few-rows path: at most this many, so
+/// that a block still has two B vectors (14 x 32 uses 31 registers).
+constexpr int64_t kFewRowsBlock = 14;
+/// Rows of B one sweep along N covers (the K band).
+constexpr int64_t kBandRows = 128;
+/// One or two rows (GEMV): each tile walks down K instead (kc rows, B
+/// prefetched this many rows ahead). With B in L3 the walk measured 1.58x
+/// oneDNN at 1x2000x3000 against 1.18-1.26x swept in bands of 32-128 rows;
+/// from memory (1x4096x4096) both ran at 1.02-1.08x.
+constexpr int64_t kGemvKc = 512;
+constexpr int64_t kGemvPrefetchRows = 32;
+/// Rows of the few-columns block: 12. A's rows are streams a page or more
+/// apart when K is a power of two, all in the same L1 sets; more than the
+/// 12 ways evict each other (2048x16x2048: 16 rows 0.79-0.89x oneDNN,
+/// 12 rows 1.2-1.3x, 10 rows 1.26x).
+constexpr int64_t kFewColumnsBlock = 12;
+/// k values ahead each row of A is prefetched (512 bytes: 1.29x, 1024:
+/// 1.20x, 1536: 1.23x, none: 1.07x at 2048x16x2048, 8 rows).
+constexpr int64_t kPrefetchAhead = 128;
+
+bool appliesOnTarget(const GemmProblem &p, const TargetHints &t) {
+  return llvm::StringRef(t.name).starts_with("x86") && t.isa == "avx512" &&
+         t.f32Lanes() == 16 && t.vectorRegisters >= 32 && p.aRowsInPlace &&
+         !p.transposeA && !p.transposeB && !p.isDynamic() &&
+         p.input == GemmInputType::F32;
+}
+
+/// `balancedTile` of BuiltinAdvisor.cpp: equal blocks of at most `target`.
+int64_t balancedTile(int64_t extent, int64_t target, int64_t multiple) {
+  target = std::max(multiple, target / multiple * multiple);
+  int64_t blocks = ceilDiv(extent, target);
+  return roundUp(ceilDiv(extent, blocks), multiple);
+}
+} // namespace
+
+bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
+                                         const TargetHints &t,
+                                         SketchChoice &c) {
+  if (!appliesOnTarget(p, t) || p.m > kFewRows || p.n <= kFewColumns)
+    return false;
+  int64_t lanes = t.f32Lanes();
+  // M in as few row blocks as hold it, each as wide as registers allow (up
+  // to the 7 vectors unpacked B has masks for): an explicit broadcast
+  // takes an FP slot, so each must feed two FMAs or more (16x2048x2048:
+  // 16x16 0.83-0.88x oneDNN, 8x48 in two blocks 1.16-1.21x).
+  int64_t blocks = ceilDiv(p.m, kFewRowsBlock);
+  int64_t mr = ceilDiv(p.m, blocks);
+  int64_t nv = 0;
+  for (int64_t v = 7; v >= 1 && !nv; --v)
+    if (registerBlockVectorRegisters(mr, v * lanes, lanes, t.name) <=
+        t.vectorRegisters)
+      nv = v;
+  nv = std::min(nv, ceilDiv(p.n, lanes));
+  if (nv < 2)
+    return false;
+  c.mr = mr;
+  c.nr = nv * lanes;
+  c.broadcast = "explicit";
+  // B is swept along N in bands of K: each band's rows are read left to
+  // right, tile after tile, so a row is a stream within its pages and the
+  // band's rows stay in the TLB, while the next tiles of the row are
+  // prefetched two blocks ahead. (Walking one tile down all of K instead
+  // crosses a page per row, which neither the TLB nor the hardware
+  // prefetchers follow: 12x3000x1500 ran at 0.26x oneDNN that way, 1.7x
+  // swept.) With several row blocks, each tile is used by all of them
+  // before the sweep moves on (micro order "nm"), from L1.
+  bool gemv = p.m <= 2;
+  c.kc = balancedTile(p.k, gemv ? kGemvKc : kBandRows, 1);
+  // C stays in L2 across the bands: at most half of it per column block.
+  int64_t ncTarget = t.cacheBytes(2) / 2 / (p.m * 4);
+  c.nc = std::min(roundUp(p.n, c.nr), balancedTile(p.n, ncTarget, c.nr));
+  c.mc = roundUp(p.m, mr);
+  c.loopOrder = "mnk";
+  c.microOrder = blocks > 1 ? "nm" : "mn";
+  c.packA = "none";
+  c.packB = "none";
+  c.kUnroll = 4;
+  c.prefetchB = gemv ? kGemvPrefetchRows : 0;
+  c.prefetchBCols = gemv ? 0 : 2 * c.nr;
+  c.prefetchA = 0;
+  return true;
+}
+
+bool mlir::tensorop::chooseFewColumnsSketch(const GemmProblem &p,
+                                            const TargetHints &t,
+                                            SketchChoice &c) {
+  if (!appliesOnTarget(p, t) || p.n > kFewColumns || p.m <= kFewColumns)
+    return false;
+  // One vector of columns, 12 rows, each element of A an embedded
+  // broadcast (one FMA per broadcast: an explicit one would take an FP
+  // slot of its own). The block keeps its C tile in registers over all of
+  // K (one K block, so C is stored once, not read) while its rows of A
+  // stream in place, prefetched ahead; B (K x N, small) is read in place.
+  c.mr = std::min(p.m, kFewColumnsBlock);
+  c.nr = t.f32Lanes();
+  c.broadcast = "embedded";
+  c.kc = p.k;
+  c.nc = c.nr;
+  c.mc = roundUp(p.m, c.mr);
+  c.loopOrder = "mkn";
+  c.microOrder = "mn";
+  c.packA = "none";
+  c.packB = "none";
+  c.kUnroll = 4;
+  c.prefetchB = 0;
+  c.prefetchBCols = 0;
+  c.prefetchA = kPrefetchAhead;
+  return true;
+}

@@ -1,0 +1,75 @@
+// RUN: tensorop-opt %s -split-input-file --tensorop-annotate-sketch="target=x86-avx512" | tensorop-opt -split-input-file | FileCheck %s --check-prefixes=CHECK,AVX512
+// RUN: tensorop-opt %s -split-input-file --tensorop-annotate-sketch="target=x86-avx2" | FileCheck %s --check-prefixes=CHECK,AVX2
+// The builtin advisor's skinny sketches (lib/Advisor/SkinnyGemm.cpp). On
+// AVX-512, few rows (M <= 40): A and B read in place, M in row blocks of at
+// most 14 rows as wide as registers allow (7 vectors at most), B swept along
+// N in bands of 128 rows with B's row prefetched two blocks ahead (M <= 2:
+// each tile walks 512 rows down K, prefetched 32 rows ahead), all row blocks of a tile one after the other (micro order "nm");
+// few columns (N <= 16, more rows): 12 x 16 blocks with embedded
+// broadcasts, one K block (C kept in registers), rows of A prefetched 128 k
+// values ahead. AVX2 keeps the earlier choices. The second RUN line on
+// AVX-512 re-parses the output (the sketch verifier accepts it).
+
+// CHECK-LABEL: func.func @rows16
+// AVX512: #tensorop.sketch<mc = 16, nc = 2064, kc = 128, mr = 8, nr = 48, loop_order = "mnk", micro_order = "nm", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0, prefetch_b_cols = 96>
+// AVX2: pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 32>
+func.func @rows16(%A: memref<16x2048xf32>, %B: memref<2048x2048xf32>, %C: memref<16x2048xf32>) {
+  linalg.matmul ins(%A, %B : memref<16x2048xf32>, memref<2048x2048xf32>) outs(%C : memref<16x2048xf32>)
+  return
+}
+
+// -----
+
+// One row (GEMV): 1 x 112, each tile down 512 rows of B, prefetched 32 rows
+// ahead.
+// CHECK-LABEL: func.func @gemv
+// AVX512: #tensorop.sketch<mc = 1, nc = 4144, kc = 512, mr = 1, nr = 112, loop_order = "mnk", micro_order = "mn", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 32>
+func.func @gemv(%A: memref<1x4096xf32>, %B: memref<4096x4096xf32>, %C: memref<1x4096xf32>) {
+  linalg.matmul ins(%A, %B : memref<1x4096xf32>, memref<4096x4096xf32>) outs(%C : memref<1x4096xf32>)
+  return
+}
+
+// -----
+
+// 33 rows: three blocks of 11 x 32; 12 rows: one block of 12 x 32; 24 rows:
+// two blocks of 12 x 32.
+// CHECK-LABEL: func.func @rows_more
+// AVX512: mr = 11, nr = 32, loop_order = "mnk", micro_order = "nm", pack_a = "none", pack_b = "none"
+// AVX512: mr = 12, nr = 32, loop_order = "mnk", micro_order = "mn", pack_a = "none", pack_b = "none"
+// AVX512: mr = 12, nr = 32, loop_order = "mnk", micro_order = "nm", pack_a = "none", pack_b = "none"
+func.func @rows_more(%A: memref<33x1027xf32>, %B: memref<1027x777xf32>, %C: memref<33x777xf32>,
+                     %A2: memref<12x1500xf32>, %B2: memref<1500x3000xf32>, %C2: memref<12x3000xf32>,
+                     %A3: memref<24x1024xf32>, %B3: memref<1024x4096xf32>, %C3: memref<24x4096xf32>) {
+  linalg.matmul ins(%A, %B : memref<33x1027xf32>, memref<1027x777xf32>) outs(%C : memref<33x777xf32>)
+  linalg.matmul ins(%A2, %B2 : memref<12x1500xf32>, memref<1500x3000xf32>) outs(%C2 : memref<12x3000xf32>)
+  linalg.matmul ins(%A3, %B3 : memref<24x1024xf32>, memref<1024x4096xf32>) outs(%C3 : memref<24x4096xf32>)
+  return
+}
+
+// -----
+
+// Few columns: 12 x 16, embedded broadcasts, kc = K, A prefetched.
+// CHECK-LABEL: func.func @cols16
+// AVX512: #tensorop.sketch<mc = 2052, nc = 16, kc = 2048, mr = 12, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "embedded", prefetch_b = 0, prefetch_a = 128>
+// AVX2-NOT: prefetch_a
+func.func @cols16(%A: memref<2048x2048xf32>, %B: memref<2048x16xf32>, %C: memref<2048x16xf32>) {
+  linalg.matmul ins(%A, %B : memref<2048x2048xf32>, memref<2048x16xf32>) outs(%C : memref<2048x16xf32>)
+  return
+}
+
+// -----
+
+// Not skinny: 41 rows and 17 columns keep the general path; a transposed
+// B and a column-strided A too.
+// CHECK-LABEL: func.func @not_skinny
+// CHECK-NOT: prefetch_b_cols
+// CHECK-NOT: prefetch_a
+// CHECK: return
+func.func @not_skinny(%A: memref<41x512xf32>, %B: memref<512x512xf32>, %C: memref<41x512xf32>,
+                      %A2: memref<512x512xf32>, %B2: memref<512x17xf32>, %C2: memref<512x17xf32>,
+                      %At: memref<16x512xf32, strided<[1, 16]>>, %C3: memref<16x512xf32>) {
+  linalg.matmul ins(%A, %B : memref<41x512xf32>, memref<512x512xf32>) outs(%C : memref<41x512xf32>)
+  linalg.matmul ins(%A2, %B2 : memref<512x512xf32>, memref<512x17xf32>) outs(%C2 : memref<512x17xf32>)
+  linalg.matmul ins(%At, %B : memref<16x512xf32, strided<[1, 16]>>, memref<512x512xf32>) outs(%C3 : memref<16x512xf32>)
+  return
+}
