@@ -839,35 +839,69 @@ int64_t inPlaceRowStrideBytes(linalg::MatmulOp op, unsigned operand,
                   << ", got " << type << "; " << name << " is packed instead";
   return 0;
 }
-/// The consumer tensorop-fuse-epilogues marked for `op`: the first marked
-/// linalg.generic after it in its block, if it writes `c` in place and
-/// still reads as an epilogue (`match`).
-linalg::GenericOp findFusedEpilogue(linalg::MatmulOp op, Value c,
-                                    EpilogueMatch &match) {
+/// The consumers tensorop-fuse-epilogues fused into a matmul (marked, in
+/// place on its C, in order), with the bias and residual they read.
+struct FusedChain {
+  SmallVector<linalg::GenericOp> ops;
+  Value bias, residual;
+  bool biasAlongN = false;
+};
+
+/// The chain tensorop-fuse-epilogues marked for `op`: the marked
+/// linalg.generic ops after it in its block that write `c` in place, up to
+/// the first other op that mentions `c` (which may read or overwrite it).
+/// Found only when each still reads as an epilogue and together they
+/// compute `epilogue`'s steps.
+std::optional<FusedChain> findFusedChain(linalg::MatmulOp op, Value c,
+                                         EpilogueAttr epilogue) {
+  FusedChain chain;
+  SmallVector<EpilogueStep> steps;
   for (Operation *next = op->getNextNode(); next; next = next->getNextNode()) {
     auto g = dyn_cast<linalg::GenericOp>(next);
-    if (!g || !g->hasAttr(kFusedEpilogueAttrName))
+    bool mentionsC = llvm::is_contained(next->getOperands(), c);
+    if (!g || !g->hasAttr(kFusedEpilogueAttrName)) {
+      if (mentionsC)
+        break;
       continue;
-    if (g.getDpsInitOperand(0)->get() != c || !g.hasPureBufferSemantics())
-      return {};
+    }
+    if (g.getDpsInitOperand(0)->get() != c) {
+      if (mentionsC)
+        break;
+      continue; // Another matmul's.
+    }
+    if (!g.hasPureBufferSemantics())
+      return std::nullopt;
     std::string why;
     FailureOr<EpilogueMatch> m = matchEpilogue(g, c, why);
     if (failed(m))
-      return {};
+      return std::nullopt;
+    if (m->biasInput >= 0) {
+      OpOperand *bias = g.getDpsInputOperand(m->biasInput);
+      chain.bias = bias->get();
+      chain.biasAlongN = g.getMatchingIndexingMap(bias).getResult(0) ==
+                         getAffineDimExpr(1, op.getContext());
+    }
     // The microkernel reads the residual's rows with unit stride.
     if (m->residualInput >= 0) {
-      auto type = cast<MemRefType>(
-          g.getDpsInputOperand(m->residualInput)->get().getType());
+      chain.residual = g.getDpsInputOperand(m->residualInput)->get();
+      auto type = cast<MemRefType>(chain.residual.getType());
       SmallVector<int64_t> strides;
       int64_t offset;
       if (failed(type.getStridesAndOffset(strides, offset)) ||
           strides[1] != 1)
-        return {};
+        return std::nullopt;
     }
-    match = *m;
-    return g;
+    llvm::append_range(steps, m->steps);
+    chain.ops.push_back(g);
   }
-  return {};
+  SmallVector<std::string> want, got;
+  for (const EpilogueStep &s : epilogueSteps(epilogue))
+    want.push_back(s.text());
+  for (const EpilogueStep &s : steps)
+    got.push_back(s.text());
+  if (chain.ops.empty() || want != got)
+    return std::nullopt;
+  return chain;
 }
 
 /// The epilogue block of `kernel` (python_emitters/tensorop_emit/epilogue.py):
@@ -963,15 +997,14 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   // write this matmul's C in place after it; its inputs are the bias and
   // residual the microkernel reads.
   EpilogueAttr epilogue = sketch.getEpilogue();
-  linalg::GenericOp epilogueOp;
-  EpilogueMatch epilogueMatch;
+  std::optional<FusedChain> epilogueChain;
   if (epilogue) {
-    epilogueOp = findFusedEpilogue(op, c, epilogueMatch);
-    if (!epilogueOp) {
+    epilogueChain = findFusedChain(op, c, epilogue);
+    if (!epilogueChain) {
       op.emitRemark() << "tensorop: the epilogue on this matmul's sketch is "
-                         "not applied: its consumer (tensorop.fused_epilogue) "
-                         "does not write this matmul's C in place after it; "
-                         "it runs as a separate op";
+                         "not applied: its consumers (tensorop.fused_epilogue) "
+                         "do not write this matmul's C in place after it and "
+                         "compute its steps; they run as separate ops";
       epilogue = {};
     }
   }
@@ -1050,16 +1083,9 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   GemmPlan plan;
   if (epilogueKernel) {
     plan.epilogueKernel = &*epilogueKernel;
-    if (epilogueMatch.biasInput >= 0) {
-      OpOperand *bias = epilogueOp.getDpsInputOperand(epilogueMatch.biasInput);
-      plan.bias = bias->get();
-      plan.biasAlongN = epilogueOp.getMatchingIndexingMap(bias)
-                            .getResult(0) ==
-                        getAffineDimExpr(1, op.getContext());
-    }
-    if (epilogueMatch.residualInput >= 0)
-      plan.residual =
-          epilogueOp.getDpsInputOperand(epilogueMatch.residualInput)->get();
+    plan.bias = epilogueChain->bias;
+    plan.biasAlongN = epilogueChain->biasAlongN;
+    plan.residual = epilogueChain->residual;
   }
   plan.p = *problem;
   plan.mr = sketch.getMr();
@@ -1220,8 +1246,9 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
                  markLoops);
   rewriter.eraseOp(inner);
   if (plan.epilogueKernel) {
-    // (The matmul itself is gone by now: the remark goes on the consumer.)
-    epilogueOp.emitRemark() << "tensorop: the microkernel applies the epilogue ["
+    // (The matmul itself is gone by now: the remark goes on the first
+    // consumer.)
+    epilogueChain->ops.front().emitRemark() << "tensorop: the microkernel applies the epilogue ["
                     << llvm::join(llvm::map_range(epilogue.getSteps(),
                                                   [](Attribute a) {
                                                     return cast<StringAttr>(a)
@@ -1229,7 +1256,8 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
                                                   }),
                                   ", ")
                     << "] as it stores C after the last K panel";
-    rewriter.eraseOp(epilogueOp);
+    for (linalg::GenericOp fusedOp : epilogueChain->ops)
+      rewriter.eraseOp(fusedOp);
   }
   return success();
 }
