@@ -35,6 +35,7 @@
 #include "tensorop/Emitters/Sandbox.h"
 #include "tensorop/Runtime/JitGemm.h"
 #include "tensorop/Runtime/ObjectFile.h"
+#include "tensorop/Runtime/RvvVlenDispatch.h"
 #include "tensorop/Targets/TargetHints.h"
 #include "tensorop/Transforms/Passes.h"
 
@@ -132,9 +133,13 @@ private:
 /// harness linked statically with the object and run under qemu-user (for
 /// RVV at VLEN 128 and 256). Returns the runs made, or an error if the
 /// tools are missing.
+/// With `vlenVariant` (an object built per VLEN, RvvVlenDispatch.h) the
+/// harness prints which build the entries called, the runs add VLEN 512,
+/// and a run fails if it is not the build for its VLEN.
 Expected<json::Array> verifyUnderQemu(const TargetHints &h, StringRef name,
                                       const Operator &r, StringRef dir,
-                                      bool sandboxed, bool &passed) {
+                                      bool sandboxed, StringRef vlenVariant,
+                                      bool &passed) {
   passed = false;
   bool riscv = h.arch == "riscv64";
   StringRef qemuName = riscv ? "qemu-riscv64" : "qemu-aarch64";
@@ -187,6 +192,8 @@ Expected<json::Array> verifyUnderQemu(const TargetHints &h, StringRef name,
     args.push_back("-march=rv64gcv");
   args.push_back("-I" + dir.str());
   args.push_back("-DNAME=" + name.str());
+  if (!vlenVariant.empty())
+    args.push_back("-DVLEN_VARIANT=" + vlenVariant.str());
   args.insert(args.end(), shape.begin(), shape.end());
   for (std::string a : {harness, (dir + "/" + name + ".o").str(),
                         std::string("-lm"), std::string("-o"), exe})
@@ -224,9 +231,14 @@ Expected<json::Array> verifyUnderQemu(const TargetHints &h, StringRef name,
       return e;
   }
   std::vector<std::vector<std::string>> runs;
+  std::vector<int64_t> vlens = {128, 256};
+  if (!vlenVariant.empty())
+    vlens.push_back(512);
   if (riscv)
-    runs = {{"-cpu", "rv64,v=true,vlen=128,vext_spec=v1.0"},
-            {"-cpu", "rv64,v=true,vlen=256,vext_spec=v1.0"}};
+    for (int64_t vlen : vlens)
+      runs.push_back({"-cpu", formatv("rv64,v=true,vlen={0},vext_spec=v1.0",
+                                      vlen)
+                                  .str()});
   else
     runs = {{}};
   json::Array results;
@@ -274,18 +286,55 @@ Expected<json::Array> verifyUnderQemu(const TargetHints &h, StringRef name,
         text = out ? (*out)->getBuffer().str() : "";
       }
       passed &= rc == 0;
-      results.push_back(json::Object{
+      json::Object run{
           {"runner", (qemuName + (cpu.empty() ? "" : " " + cpu[1]) +
                       (sandboxed ? " (sandboxed)" : "") +
                       (entries ? " (gemm_entries_check.c)" : ""))
                          .str()},
           {"exit", rc},
-          {"output", text}});
+          {"output", text}};
+      if (!vlenVariant.empty()) {
+        // The build the entries called: the VLEN-256 one from VLEN 256 up.
+        int64_t vlen = 0, called = 0;
+        StringRef spec(cpu[1]);
+        spec.drop_front(spec.find("vlen=") + 5).consumeInteger(10, vlen);
+        size_t at = text.rfind("vlen_variant: ");
+        if (at != std::string::npos)
+          StringRef(text).drop_front(at + 14).consumeInteger(10, called);
+        const int64_t expected = vlen >= 256 ? 256 : 128;
+        passed &= called == expected;
+        run["vlen_build_called"] = called;
+        run["vlen_build_expected"] = expected;
+      }
+      results.push_back(std::move(run));
     }
   }
   return results;
 }
 } // namespace
+
+/// report.json's "rvv_vlen_builds": the builds in a per-VLEN RVV object
+/// (null for any other object).
+static json::Value rvvBuildsReport(bool perVlen, StringRef name,
+                                   StringRef narrowSketch,
+                                   StringRef wideSketch) {
+  if (!perVlen)
+    return nullptr;
+  return json::Object{
+      {"dispatch", "every entry point reads vlenb (csrr) and calls the "
+                   "VLEN-256 build where vlenb >= 32, else the VLEN-128 "
+                   "one; " + rvvVariantSymbol(name) + "() returns which"},
+      {"builds",
+       json::Array{
+           json::Object{{"vlen_min", 128},
+                        {"target", "riscv-rvv"},
+                        {"symbols", rvvBuildPrefix(name, 128) + "*"},
+                        {"sketch", narrowSketch.str()}},
+           json::Object{{"vlen_min", 256},
+                        {"target", kRvvWideTarget},
+                        {"symbols", rvvBuildPrefix(name, 256) + "*"},
+                        {"sketch", wideSketch.str()}}}}};
+}
 
 /// The header's lines on a fused epilogue ("" without one).
 static std::string epilogueComment(ArrayRef<std::string> steps) {
@@ -514,6 +563,11 @@ Error CpuBackend::prepare(const GenJob &job) {
     return fail("--advisor=" + job.options.advisor + " is not supported for " +
                 r.dtype + " GEMMs yet (the builtin advisor chooses their "
                 "sketch)");
+  // A variant is a build inside another target's objects, not a target.
+  if (llvm::is_contained(cpuTargetVariants(), r.target))
+    return fail("target '" + r.target + "' is a build inside riscv-rvv's "
+                "objects (the one their entries call where VLEN >= 256), "
+                "not a target of its own: ask for riscv-rvv");
   Expected<std::string> resolvedName = resolveTargetName(r.target);
   if (!resolvedName)
     return resolvedName.takeError();
@@ -691,28 +745,62 @@ int CpuBackend::generate(const GenJob &job) {
                   toString(std::move(e)));
   }
 
-  std::string source = job.op.cpuEntryPointsSource(name, chosenSketch);
-  if (Error e = writeTextFile(path(name + ".mlir"), source))
-    return fail(toString(std::move(e)));
-  std::string options = "target=" + resolved + " advisor=builtin" +
-                        " threads=" + std::to_string(genThreads) +
-                        " min-flops-per-thread=" +
-                        std::to_string(o.minFlopsPerThread) +
-                        (genDb.empty() ? "" : " db=" + genDb);
-  Expected<LoweredModule> lowered =
-      lowerWithPipeline(ctx, source, options, /*barePtrAbi=*/true);
-  if (!lowered)
-    return fail(toString(lowered.takeError()));
-  {
+  // RVV GEMMs the builtin advisor sketches: one build for VLEN >= 128 and
+  // one for VLEN >= 256 (its own sketch: nr follows the VLEN), behind
+  // entries that read vlenb (RvvVlenDispatch.h). NAME.mlir and
+  // NAME.lowered.mlir hold the VLEN-128 build, NAME.vlen256.* the other.
+  const bool perVlen = hints.isa == "rvv" && resolved == "riscv-rvv" &&
+                       job.op.kind == OpKind::Matmul && chosenSketch.empty();
+  std::optional<TargetHints> wideHints;
+  if (perVlen) {
+    Expected<TargetHints> loadedWide = loadTargetHints(kRvvWideTarget);
+    if (!loadedWide)
+      return fail(toString(loadedWide.takeError()));
+    wideHints = *loadedWide;
+  }
+  auto build = [&](StringRef target, StringRef symbol,
+                   StringRef file) -> Expected<LoweredModule> {
+    std::string source = job.op.cpuEntryPointsSource(symbol, chosenSketch);
+    if (Error e = writeTextFile(path(name + file.str() + ".mlir"), source))
+      return std::move(e);
+    std::string options = "target=" + target.str() + " advisor=builtin" +
+                          " threads=" + std::to_string(genThreads) +
+                          " min-flops-per-thread=" +
+                          std::to_string(o.minFlopsPerThread) +
+                          (genDb.empty() ? "" : " db=" + genDb);
+    Expected<LoweredModule> l =
+        lowerWithPipeline(ctx, source, options, /*barePtrAbi=*/true);
+    if (!l)
+      return l.takeError();
     std::string text;
     raw_string_ostream os(text);
-    lowered->module->print(os);
-    if (Error e = writeTextFile(path(name + ".lowered.mlir"), text))
-      return fail(toString(std::move(e)));
+    l->module->print(os);
+    if (Error e = writeTextFile(path(name + file.str() + ".lowered.mlir"),
+                                text))
+      return std::move(e);
+    return l;
+  };
+  Expected<LoweredModule> lowered =
+      build(resolved, perVlen ? rvvBuildPrefix(name, 128) : name, "");
+  if (!lowered)
+    return fail(toString(lowered.takeError()));
+  std::optional<LoweredModule> wide;
+  if (perVlen) {
+    Expected<LoweredModule> l =
+        build(kRvvWideTarget, rvvBuildPrefix(name, 256), ".vlen256");
+    if (!l)
+      return fail(toString(l.takeError()));
+    wide = std::move(*l);
   }
   std::string obj = path(name + ".o");
-  if (Error e = emitObjectFile(*lowered->module, hints.triple, hints.cpu,
-                               hints.features, obj, path(name + ".ll")))
+  if (Error e = perVlen
+                    ? emitRvvVlenDispatchObject(
+                          {*lowered->module, hints.features},
+                          {*wide->module, wideHints->features}, hints.triple,
+                          hints.cpu, name, obj, path(name + ".ll"))
+                    : emitObjectFile(*lowered->module, hints.triple,
+                                     hints.cpu, hints.features, obj,
+                                     path(name + ".ll")))
     return fail("cannot emit the object: " + toString(std::move(e)));
   if (Error e = writeTextFile(path(name + ".h"), header(job, lowered->sketch)))
     return fail(toString(std::move(e)));
@@ -724,6 +812,9 @@ int CpuBackend::generate(const GenJob &job) {
                         "and lowered it through upstream loops)")
           : lowered->sketch;
   outs() << "  sketch: " << sketchShown << "\n";
+  if (perVlen)
+    outs() << "  sketch for VLEN >= 256 (called where vlenb >= 32): "
+           << wide->sketch << "\n";
   const std::string fewerThreads = fewerThreadsReason(job, lowered->sketch);
   if (!fewerThreads.empty())
     outs() << "  threads: " << fewerThreads << "\n";
@@ -912,12 +1003,32 @@ int CpuBackend::generate(const GenJob &job) {
     bool passed = false;
     Expected<json::Array> runs =
         verifyUnderQemu(hints, name, job.op, (*staged)->stagingDir(),
-                        modelWritten, passed);
+                        modelWritten,
+                        perVlen ? rvvVariantSymbol(name) : std::string(),
+                        passed);
     if (!runs) {
       verification["reason"] =
           "not verified: " + toString(runs.takeError());
     } else {
       verified = passed;
+      // A failed run says which configuration and what it printed (the
+      // report that would hold it is not written).
+      for (const json::Value &run : *runs) {
+        const json::Object *o = run.getAsObject();
+        std::optional<int64_t> rc = o->getInteger("exit");
+        std::optional<int64_t> called = o->getInteger("vlen_build_called");
+        std::optional<int64_t> expected =
+            o->getInteger("vlen_build_expected");
+        if ((rc && *rc != 0) || (called && expected && *called != *expected))
+          outs() << "  FAILED run: " << *o->getString("runner") << ": exit "
+                 << (rc ? *rc : -1)
+                 << (called ? formatv(", called the VLEN-{0} build, "
+                                      "expected VLEN-{1}",
+                                      *called, *expected)
+                                  .str()
+                            : std::string())
+                 << "\n" << *o->getString("output");
+      }
       std::string method =
           std::string("tools/tensorop/harness/") +
           (conv ? "conv_check.c" : "gemm_check.c") +
@@ -949,6 +1060,9 @@ int CpuBackend::generate(const GenJob &job) {
   std::vector<std::string> fileNames;
   for (StringRef f : {".mlir", ".lowered.mlir", ".ll", ".o", ".h"})
     fileNames.push_back(name + f.str());
+  if (perVlen)
+    for (StringRef f : {".vlen256.mlir", ".vlen256.lowered.mlir"})
+      fileNames.push_back(name + f.str());
   fileNames.push_back("report.json");
   fileNames.push_back("report.md");
   json::Array files;
@@ -993,6 +1107,8 @@ int CpuBackend::generate(const GenJob &job) {
                                                  ? json::Value(nullptr)
                                                  : json::Value(fewerThreads)}}},
       {"llvm", LLVM_VERSION_STRING},
+      {"rvv_vlen_builds", rvvBuildsReport(perVlen, name, lowered->sketch,
+                                          wide ? wide->sketch : "")},
       {"verification", std::move(verification)},
       {"timing", std::move(timing)},
       {"files", std::move(files)}};
@@ -1073,6 +1189,17 @@ int CpuBackend::generate(const GenJob &job) {
                   oneDNNVersion(), cmp.onednnMedian, cmp.onednnBest,
                   cmp.oursMedian / cmp.onednnMedian, unsigned(genThreads))
               .str();
+  if (perVlen)
+    md += formatv("## One build per VLEN\n\nThe object holds two builds: "
+                  "`{0}_vlen128*` (VLEN >= 128, the sketch above) and "
+                  "`{0}_vlen256*` (VLEN >= 256):\n\n```\n{1}\n```\n\n"
+                  "Each entry point reads `vlenb` (csrr) and calls the "
+                  "VLEN-256 build where vlenb >= 32, the VLEN-128 one "
+                  "otherwise; `int {0}_vlen_variant(void)` returns which "
+                  "(256 or 128). Verified under qemu at VLEN 128, 256 and "
+                  "512, each run checking which build was called.\n\n",
+                  name, wide->sketch)
+              .str();
   if (Error e = writeTextFile(path("report.md"), md))
     return fail(toString(std::move(e)));
 
@@ -1120,9 +1247,7 @@ int CpuBackend::generate(const GenJob &job) {
   }
   if (Error e = (*staged)->commit(fileNames))
     return fail(toString(std::move(e)));
-  outs() << "  wrote " << outDir << "/{" << name << ".mlir, " << name
-         << ".lowered.mlir, " << name << ".ll, " << name << ".o, " << name
-         << ".h, report.json, report.md}\n";
+  outs() << "  wrote " << outDir << "/{" << join(fileNames, ", ") << "}\n";
   return 0;
 }
 

@@ -40,12 +40,10 @@ static void initializeAllTargets() {
   });
 }
 
-llvm::Error mlir::tensorop::emitObjectFile(ModuleOp module,
-                                           llvm::StringRef tripleName,
-                                           llvm::StringRef cpu,
-                                           llvm::StringRef features,
-                                           llvm::StringRef objPath,
-                                           llvm::StringRef llPath) {
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+mlir::tensorop::createObjectTargetMachine(llvm::StringRef tripleName,
+                                          llvm::StringRef cpu,
+                                          llvm::StringRef features) {
   initializeAllTargets();
   llvm::Triple triple(tripleName);
   std::string error;
@@ -60,14 +58,21 @@ llvm::Error mlir::tensorop::emitObjectFile(ModuleOp module,
   if (!tm)
     return llvm::createStringError("cannot create a target machine for " +
                                    tripleName);
+  return tm;
+}
 
-  llvm::LLVMContext llvmContext;
+llvm::Expected<std::unique_ptr<llvm::Module>>
+mlir::tensorop::translateForTarget(ModuleOp module,
+                                   llvm::LLVMContext &llvmContext,
+                                   llvm::TargetMachine &tm,
+                                   llvm::StringRef cpu,
+                                   llvm::StringRef features) {
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, llvmContext, "tensorop");
   if (!llvmModule)
     return llvm::createStringError("cannot translate the module to LLVM IR");
-  llvmModule->setTargetTriple(triple);
-  llvmModule->setDataLayout(tm->createDataLayout());
+  llvmModule->setTargetTriple(tm.getTargetTriple());
+  llvmModule->setDataLayout(tm.createDataLayout());
   // Every function gets the target's CPU and features, so inline assembly
   // is parsed with the right instruction set whoever compiles the IR.
   for (llvm::Function &f : *llvmModule) {
@@ -76,8 +81,15 @@ llvm::Error mlir::tensorop::emitObjectFile(ModuleOp module,
     f.addFnAttr("target-cpu", cpu);
     f.addFnAttr("target-features", features);
   }
-  auto optimize = makeOptimizingTransformer(3, 0, tm.get());
-  if (llvm::Error e = optimize(llvmModule.get()))
+  return llvmModule;
+}
+
+llvm::Error mlir::tensorop::optimizeAndWriteObject(llvm::Module &llvmModule,
+                                                   llvm::TargetMachine &tm,
+                                                   llvm::StringRef objPath,
+                                                   llvm::StringRef llPath) {
+  auto optimize = makeOptimizingTransformer(3, 0, &tm);
+  if (llvm::Error e = optimize(&llvmModule))
     return e;
   if (!llPath.empty()) {
     std::error_code ec;
@@ -85,7 +97,7 @@ llvm::Error mlir::tensorop::emitObjectFile(ModuleOp module,
     if (ec)
       return llvm::createStringError("cannot write " + llPath + ": " +
                                      ec.message());
-    llvmModule->print(os, nullptr);
+    llvmModule.print(os, nullptr);
   }
   std::error_code ec;
   llvm::raw_fd_ostream os(objPath, ec, llvm::sys::fs::OF_None);
@@ -93,12 +105,30 @@ llvm::Error mlir::tensorop::emitObjectFile(ModuleOp module,
     return llvm::createStringError("cannot write " + objPath + ": " +
                                    ec.message());
   llvm::legacy::PassManager pm;
-  if (tm->addPassesToEmitFile(pm, os, nullptr,
-                              llvm::CodeGenFileType::ObjectFile))
-    return llvm::createStringError("the " + tripleName +
+  if (tm.addPassesToEmitFile(pm, os, nullptr,
+                             llvm::CodeGenFileType::ObjectFile))
+    return llvm::createStringError("the " + tm.getTargetTriple().str() +
                                    " back end cannot emit object files");
-  pm.run(*llvmModule);
+  pm.run(llvmModule);
   return llvm::Error::success();
+}
+
+llvm::Error mlir::tensorop::emitObjectFile(ModuleOp module,
+                                           llvm::StringRef tripleName,
+                                           llvm::StringRef cpu,
+                                           llvm::StringRef features,
+                                           llvm::StringRef objPath,
+                                           llvm::StringRef llPath) {
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> tm =
+      createObjectTargetMachine(tripleName, cpu, features);
+  if (!tm)
+    return tm.takeError();
+  llvm::LLVMContext llvmContext;
+  llvm::Expected<std::unique_ptr<llvm::Module>> llvmModule =
+      translateForTarget(module, llvmContext, **tm, cpu, features);
+  if (!llvmModule)
+    return llvmModule.takeError();
+  return optimizeAndWriteObject(**llvmModule, **tm, objPath, llPath);
 }
 
 llvm::Expected<LoadedObject>

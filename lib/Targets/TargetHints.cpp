@@ -4,6 +4,7 @@
 #include "tensorop/Support/DataDir.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -41,6 +42,16 @@ llvm::ArrayRef<llvm::StringLiteral> mlir::tensorop::supportedCpuTargets() {
   static constexpr llvm::StringLiteral targets[] = {"x86-avx512", "x86-avx2",
                                                     "riscv-rvv", "arm-neon"};
   return targets;
+}
+
+llvm::ArrayRef<llvm::StringLiteral> mlir::tensorop::cpuTargetVariants() {
+  static constexpr llvm::StringLiteral variants[] = {"riscv-rvv-vlen256"};
+  return variants;
+}
+
+bool mlir::tensorop::isCpuPipelineTarget(llvm::StringRef target) {
+  return llvm::is_contained(supportedCpuTargets(), target) ||
+         llvm::is_contained(cpuTargetVariants(), target);
 }
 
 llvm::ArrayRef<llvm::StringLiteral> mlir::tensorop::supportedGpuTargets() {

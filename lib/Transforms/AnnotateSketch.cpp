@@ -77,7 +77,7 @@ struct AnnotateSketchPass
       function_ref<LogicalResult(const Twine &)> errorHandler) override {
     if (failed(Pass::initializeOptions(options, errorHandler)))
       return failure();
-    if (target != "host" && !llvm::is_contained(supportedCpuTargets(), target))
+    if (target != "host" && !isCpuPipelineTarget(target))
       return errorHandler("tensorop-annotate-sketch: unknown target '" +
                           target + "' (known: host, " +
                           llvm::join(supportedCpuTargets(), ", ") + ")");
@@ -127,7 +127,7 @@ struct AnnotateSketchPass
       first->emitError() << llvm::toString(targetName.takeError());
       return signalPassFailure();
     }
-    if (!llvm::is_contained(supportedCpuTargets(), *targetName)) {
+    if (!isCpuPipelineTarget(*targetName)) {
       first->emitError() << "target '" << *targetName
                          << "' is not supported by the CPU pipeline "
                             "(supported: host, x86-avx512, x86-avx2, riscv-rvv, arm-neon)";

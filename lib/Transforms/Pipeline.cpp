@@ -101,7 +101,7 @@ LogicalResult mlir::tensorop::checkPipelineOptions(
     }
     return success();
   }
-  if (target != "host" && !llvm::is_contained(supportedCpuTargets(), target)) {
+  if (target != "host" && !isCpuPipelineTarget(target)) {
     error = "unknown target '" + target.str() +
             "' (known: " + knownTargetList() + ")";
     return failure();

@@ -15,9 +15,14 @@
 #include <memory>
 #include <string>
 
-namespace llvm::orc {
+namespace llvm {
+class LLVMContext;
+class Module;
+class TargetMachine;
+namespace orc {
 class LLJIT;
 }
+} // namespace llvm
 
 namespace mlir {
 class ModuleOp;
@@ -29,6 +34,22 @@ namespace tensorop {
 llvm::Error emitObjectFile(ModuleOp module, llvm::StringRef triple,
                            llvm::StringRef cpu, llvm::StringRef features,
                            llvm::StringRef objPath, llvm::StringRef llPath = "");
+
+/// The pieces of emitObjectFile, for objects made of several modules
+/// (RvvVlenDispatch.h): a PIC target machine at -O3; the module translated
+/// to LLVM IR for it, every function given `cpu` and `features`; and the
+/// -O3 pipeline, the textual IR (when `llPath` is not empty) and the object.
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+createObjectTargetMachine(llvm::StringRef triple, llvm::StringRef cpu,
+                          llvm::StringRef features);
+llvm::Expected<std::unique_ptr<llvm::Module>>
+translateForTarget(ModuleOp module, llvm::LLVMContext &llvmContext,
+                   llvm::TargetMachine &tm, llvm::StringRef cpu,
+                   llvm::StringRef features);
+llvm::Error optimizeAndWriteObject(llvm::Module &llvmModule,
+                                   llvm::TargetMachine &tm,
+                                   llvm::StringRef objPath,
+                                   llvm::StringRef llPath);
 
 /// An object file loaded into this process.
 struct LoadedObject {

@@ -65,6 +65,16 @@ llvm::Expected<std::string> resolveTargetName(llvm::StringRef target);
 /// The targets the CPU pipeline can generate code for.
 llvm::ArrayRef<llvm::StringLiteral> supportedCpuTargets();
 
+/// Targets the CPU pipeline also builds for that are variants of a
+/// supported one rather than targets of their own: riscv-rvv-vlen256 (RVV
+/// with VLEN >= 256), the wide half of gen's per-VLEN riscv-rvv build.
+/// `tensorop gen` does not take them (its riscv-rvv object holds both).
+llvm::ArrayRef<llvm::StringLiteral> cpuTargetVariants();
+
+/// Whether the CPU pipeline takes `target` (a supported CPU target or a
+/// variant; "host" is resolved before).
+bool isCpuPipelineTarget(llvm::StringRef target);
+
 /// The targets the NVIDIA pipeline can generate code for.
 llvm::ArrayRef<llvm::StringLiteral> supportedGpuTargets();
 

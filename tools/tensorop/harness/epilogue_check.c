@@ -23,6 +23,11 @@
 #define STR(x) STR2(x)
 #define HEADER(n) STR(n.h)
 #include HEADER(NAME)
+#ifdef VLEN_VARIANT
+/* An RVV object built per VLEN: the VLEN (128 or 256) of the build its
+   entry points call on this machine (printed last, read back by gen). */
+int VLEN_VARIANT(void);
+#endif
 #ifndef BIAS
 #define BIAS 0
 #endif
@@ -104,5 +109,8 @@ int main(int argc, char **argv) {
       if (err / bound > max_ratio || isnan(err)) max_ratio = isnan(err) ? INFINITY : err / bound;
     }
   printf("failures: %ld\nmax_error_ratio: %g\n", failures, max_ratio);
+#ifdef VLEN_VARIANT
+  printf("vlen_variant: %d\n", VLEN_VARIANT());
+#endif
   return failures != 0;
 }

@@ -15,6 +15,11 @@
 #define STR(x) STR2(x)
 #define HEADER(n) STR(n.h)
 #include HEADER(NAME)
+#ifdef VLEN_VARIANT
+/* An RVV object built per VLEN: the VLEN (128 or 256) of the build its
+   entry points call on this machine (printed last, read back by gen). */
+int VLEN_VARIANT(void);
+#endif
 #ifndef TA
 #define TA 0
 #endif
@@ -66,5 +71,8 @@ int main(void) {
       if (err / bound > max_ratio || isnan(err)) max_ratio = isnan(err) ? INFINITY : err / bound;
     }
   printf("exact_mismatches: %ld\nfailures: %ld\nmax_error_ratio: %g\n", exact_bad, failures, max_ratio);
+#ifdef VLEN_VARIANT
+  printf("vlen_variant: %d\n", VLEN_VARIANT());
+#endif
   return exact_bad != 0 || failures != 0;
 }

@@ -13,6 +13,11 @@
 #define STR(x) STR2(x)
 #define HEADER(n) STR(n.h)
 #include HEADER(NAME)
+#ifdef VLEN_VARIANT
+/* An RVV object built per VLEN: the VLEN (128 or 256) of the build its
+   entry points call on this machine (printed last, read back by gen). */
+int VLEN_VARIANT(void);
+#endif
 
 #include <math.h>
 #include <pthread.h>
@@ -296,5 +301,8 @@ int main(void) {
 #endif
   printf("failures: %ld\npadding_changed: %ld\nthread_failures: %ld\n",
          failures, paddingChanged, threadFailures);
+#ifdef VLEN_VARIANT
+  printf("vlen_variant: %d\n", VLEN_VARIANT());
+#endif
   return failures || paddingChanged || threadFailures;
 }
