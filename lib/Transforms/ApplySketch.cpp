@@ -870,32 +870,6 @@ linalg::GenericOp findFusedEpilogue(linalg::MatmulOp op, Value c,
   return {};
 }
 
-/// The epilogue block of `kernel` (python_emitters/tensorop_emit/epilogue.py):
-/// bytes, 64-byte aligned, constant i as 16 copies at byte 64 + 64*i; the
-/// header (addresses) is written before each call by tensorop-lower-ukernel.
-Value emitEpilogueBlock(OpBuilder &b, Location loc,
-                        const EmittedKernel &kernel) {
-  Value block = memref::AllocOp::create(
-      b, loc, MemRefType::get({kernel.epilogueBlockBytes}, b.getI8Type()),
-      b.getI64IntegerAttr(64));
-  int64_t count = kernel.epilogueConstants.size();
-  if (count == 0)
-    return block;
-  IndexMath im{b, loc};
-  Type f32 = b.getF32Type();
-  Value constants = memref::ViewOp::create(
-      b, loc, MemRefType::get({16 * count}, f32), block, im.c(64),
-      ValueRange{});
-  auto splat = VectorType::get({16}, f32);
-  for (auto [i, value] : llvm::enumerate(kernel.epilogueConstants)) {
-    Value v = arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(splat, float(value)));
-    auto write = vector::TransferWriteOp::create(b, loc, v, constants,
-                                                 ValueRange{im.c(16 * i)});
-    write.setInBoundsAttr(b.getBoolArrayAttr({true}));
-  }
-  return block;
-}
 } // namespace
 
 LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,

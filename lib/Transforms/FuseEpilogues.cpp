@@ -13,6 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ConvEpilogues.h"
+
 #include "tensorop/Transforms/EpilogueSupport.h"
 #include "tensorop/Transforms/MatmulSupport.h"
 #include "tensorop/Transforms/Passes.h"
@@ -59,10 +61,12 @@ std::string stepList(ArrayRef<EpilogueStep> steps) {
   return llvm::join(texts, ", ");
 }
 
-/// The consumer rewritten in place on the matmul's result (tensors): ins
-/// without the result, outs = the result, the body unchanged.
-linalg::GenericOp rewriteInPlace(RewriterBase &rewriter, linalg::GenericOp g,
-                                 const EpilogueMatch &m, Value result) {
+} // namespace
+
+linalg::GenericOp mlir::tensorop::rewriteEpilogueInPlace(RewriterBase &rewriter,
+                                                         linalg::GenericOp g,
+                                                         const EpilogueMatch &m,
+                                                         Value result) {
   SmallVector<Value> inputs;
   SmallVector<AffineMap> maps;
   for (OpOperand *in : g.getDpsInputOperands()) {
@@ -95,17 +99,30 @@ linalg::GenericOp rewriteInPlace(RewriterBase &rewriter, linalg::GenericOp g,
   return fused;
 }
 
+namespace {
+
 struct FuseEpiloguesPass
     : public tensorop::impl::TensorOpFuseEpiloguesBase<FuseEpiloguesPass> {
   void runOnOperation() override {
-    SmallVector<linalg::MatmulOp> matmuls;
-    getOperation().walk([&](linalg::MatmulOp mm) {
-      if (mm->getAttrOfType<SketchAttr>(kSketchAttrName))
-        matmuls.push_back(mm);
+    SmallVector<Operation *> sketched;
+    getOperation().walk([&](Operation *op) {
+      if ((isa<linalg::MatmulOp>(op) &&
+           op->getAttrOfType<SketchAttr>(kSketchAttrName)) ||
+          (isa<linalg::Conv2DNhwcHwcfOp>(op) &&
+           op->getAttrOfType<ConvSketchAttr>(kSketchAttrName)))
+        sketched.push_back(op);
     });
     IRRewriter rewriter(&getContext());
-    for (linalg::MatmulOp mm : matmuls)
-      fuse(rewriter, mm);
+    for (Operation *op : sketched) {
+      if (auto mm = dyn_cast<linalg::MatmulOp>(op)) {
+        // A 1x1 convolution on the GEMM path: its consumers on the rows.
+        flattenConsumersOfExpandedMatmul(rewriter, mm);
+        fuse(rewriter, mm);
+      } else {
+        // Convolutions (ConvEpilogues.cpp).
+        fuseConvEpilogue(rewriter, cast<linalg::Conv2DNhwcHwcfOp>(op));
+      }
+    }
   }
 
   void fuse(RewriterBase &rewriter, linalg::MatmulOp mm) {
@@ -159,8 +176,15 @@ struct FuseEpiloguesPass
         rewriter.eraseOp(generic);
       return notFused(why);
     }
+    if (!hoistEpilogueOperands(generic, *m, mm)) {
+      if (generalized)
+        rewriter.eraseOp(generic);
+      return notFused("its bias or residual is computed after the matmul, "
+                      "where the microkernel reads it");
+    }
     if (mm.hasPureTensorSemantics()) {
-      linalg::GenericOp fused = rewriteInPlace(rewriter, generic, *m, matched);
+      linalg::GenericOp fused =
+          rewriteEpilogueInPlace(rewriter, generic, *m, matched);
       if (generalized)
         rewriter.replaceOp(consumer, fused->getResults());
       generic = fused;

@@ -35,11 +35,41 @@ struct EpilogueMatch {
   int cInput = -1;        ///< The input that is the matmul's C, or -1.
 };
 
+/// The output an epilogue's consumer works on: a matmul's M x N C (a bias
+/// along N or M), or a convolution's N x OH x OW x F output (a bias per
+/// output channel F, read as "bias_n": F is the implicit GEMM's N).
+enum class EpilogueOutput { Matmul, ConvNhwf };
+
 /// Reads `generic`, a consumer of `c` (the matmul's result tensor, or its C
 /// memref for a consumer in place), as epilogue steps. On failure `why`
 /// says what is not an epilogue (for the remark).
-FailureOr<EpilogueMatch> matchEpilogue(linalg::GenericOp generic, Value c,
-                                       std::string &why);
+FailureOr<EpilogueMatch>
+matchEpilogue(linalg::GenericOp generic, Value c, std::string &why,
+              EpilogueOutput output = EpilogueOutput::Matmul);
+
+/// Makes the bias and residual `generic` reads (as `match` found them)
+/// available where `producer` runs, whose microkernel reads them: true if
+/// they are defined before it, or once the side-effect-free ops (and
+/// `restrict` to_tensor ops) computing them after it moved before it.
+bool hoistEpilogueOperands(linalg::GenericOp generic,
+                           const EpilogueMatch &match, Operation *producer);
+
+/// The matched consumer rewritten in place on `result` (tensors): its
+/// input `result` dropped, its output `result`, the body unchanged.
+linalg::GenericOp rewriteEpilogueInPlace(RewriterBase &rewriter,
+                                         linalg::GenericOp generic,
+                                         const EpilogueMatch &match,
+                                         Value result);
+
+struct EmittedKernel;
+
+/// The epilogue block of `kernel` (python_emitters/tensorop_emit/epilogue.py),
+/// allocated here: bytes, 64-byte aligned, constant i as 16 copies at byte
+/// 64 + 64*i; the header (addresses) is written before each call by
+/// tensorop-lower-ukernel, and the kernel spills its tile into the rest, so
+/// each thread needs its own.
+Value emitEpilogueBlock(OpBuilder &b, Location loc,
+                        const EmittedKernel &kernel);
 
 /// The steps as a #tensorop.epilogue.
 EpilogueAttr epilogueAttr(MLIRContext *ctx, llvm::ArrayRef<EpilogueStep> steps);
