@@ -78,13 +78,18 @@ LogicalResult mlir::tensorop::emitGpuKernelLaunch(
                                      LLVM::Linkage::External, kSmemGlobal,
                                      Attribute(), /*alignment=*/1024,
                                      /*addrSpace=*/3);
+  // An operand that is a slice (a batch matmul's, at an offset) goes to the
+  // kernel as its address (i64): the bare-pointer convention of gpu.func
+  // takes only identity layouts. Whole buffers keep their memref argument.
+  auto sliced = [](MemRefType t) { return !t.getLayout().isIdentity(); };
+  auto operandType = [&](llvm::StringRef name) {
+    return name == "A" ? at : name == "B" ? bt : ct;
+  };
   SmallVector<Type> argTypes;
   SmallVector<Value> hostArgs;
   for (const GpuKernelParam &param : emitted->params) {
-    if (param.kind == "ptr")
-      argTypes.push_back(param.name == "A"   ? Type(at)
-                         : param.name == "B" ? Type(bt)
-                                             : Type(ct));
+    if (param.kind == "ptr" && !sliced(operandType(param.name)))
+      argTypes.push_back(operandType(param.name));
     else
       argTypes.push_back(b.getI64Type());
   }
@@ -137,15 +142,30 @@ LogicalResult mlir::tensorop::emitGpuKernelLaunch(
   auto cI64 = [&](int64_t v) -> Value {
     return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
   };
-  auto pointerOf = [&](Value memref) -> Value {
+  // The address of a memref's first element (aligned pointer + offset).
+  auto addressOf = [&](Value memref) -> Value {
     Value idx = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-    Value asInt = arith::IndexCastOp::create(b, loc, i64, idx);
+    auto t = cast<MemRefType>(memref.getType());
+    if (sliced(t)) {
+      auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+      Value bytes =
+          arith::MulIOp::create(b, loc, meta.getOffset(),
+                                arith::ConstantIndexOp::create(
+                                    b, loc, t.getElementTypeBitWidth() / 8));
+      idx = arith::AddIOp::create(b, loc, idx, bytes);
+    }
+    return arith::IndexCastOp::create(b, loc, i64, idx);
+  };
+  auto pointerOf = [&](Value memref) -> Value {
     return LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(ctx),
-                                    asInt);
+                                    addressOf(memref));
   };
   for (const GpuKernelParam &param : emitted->params) {
     if (param.kind == "ptr") {
-      hostArgs.push_back(param.name == "A" ? a : param.name == "B" ? bv : c);
+      Value operand = param.name == "A" ? a : param.name == "B" ? bv : c;
+      hostArgs.push_back(sliced(cast<MemRefType>(operand.getType()))
+                             ? addressOf(operand)
+                             : operand);
       continue;
     }
     Value base = pointerOf(param.tensor == "A" ? a : bv);

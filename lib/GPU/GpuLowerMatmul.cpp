@@ -53,8 +53,7 @@ using namespace mlir::tensorop;
 /// A contiguous row-major static memref (what the kernels index).
 static MemRefType denseMemRef(Value v) {
   auto t = dyn_cast<MemRefType>(v.getType());
-  if (!t || !t.hasStaticShape() || t.getRank() != 2 ||
-      !t.getLayout().isIdentity())
+  if (!t || !isRowContiguousMemRef(t))
     return {};
   return t;
 }
@@ -90,13 +89,29 @@ struct GpuApplySketchPass
     ModuleOp module = getOperation();
     SmallVector<linalg::MatmulOp> matmuls;
     module.walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
-    if (matmuls.empty())
-      return;
-    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
-                    UnitAttr::get(&getContext()));
+    if (!matmuls.empty())
+      module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                      UnitAttr::get(&getContext()));
     for (linalg::MatmulOp op : matmuls)
       if (failed(lower(op)))
         return signalPassFailure();
+    // Host code holds device pointers: any other linalg op left beside the
+    // kernels would run on the host on device memory (and nothing later
+    // lowers it), so it is an error here rather than at translation.
+    WalkResult left = module.walk([&](linalg::LinalgOp op) {
+      if (op->getParentOfType<gpu::GPUModuleOp>())
+        return WalkResult::advance();
+      op->emitError() << "NVIDIA targets run linalg.matmul (and "
+                         "linalg.conv_2d_nhwc_hwcf) as kernels on device "
+                         "memory; this "
+                      << op->getName()
+                      << " would run on the host on device memory and is "
+                         "not supported here (run it in a separate module "
+                         "or kernel)";
+      return WalkResult::interrupt();
+    });
+    if (left.wasInterrupted())
+      signalPassFailure();
   }
 
   LogicalResult lower(linalg::MatmulOp op);

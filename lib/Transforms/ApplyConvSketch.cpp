@@ -718,24 +718,20 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
   // A fused epilogue (tensorop-fuse-epilogues): its consumer, marked, must
   // write the output in place after the convolution; its inputs are the
   // bias and residual the microkernel reads.
-  linalg::GenericOp epilogueOp;
+  std::optional<FusedChain> epilogueChain;
   if (sketch.getEpilogue()) {
-    EpilogueMatch match;
-    epilogueOp = findFusedConvEpilogue(op, plan.out, match);
-    if (!epilogueOp) {
+    epilogueChain = findFusedChain(op, plan.out, sketch.getEpilogue(),
+                                   EpilogueOutput::ConvNhwf);
+    if (!epilogueChain) {
       op.emitRemark() << "tensorop: the epilogue on this convolution's "
-                         "sketch is not applied: its consumer "
-                         "(tensorop.fused_epilogue) does not write the "
-                         "output in place after it (or reads a residual "
-                         "with a non-unit channel stride); it runs as a "
-                         "separate op";
+                         "sketch is not applied: its consumers "
+                         "(tensorop.fused_epilogue) do not write the output "
+                         "in place after it and compute its steps; they run "
+                         "as separate ops";
     } else {
       plan.epilogue = true;
-      if (match.biasInput >= 0)
-        plan.bias = epilogueOp.getDpsInputOperand(match.biasInput)->get();
-      if (match.residualInput >= 0)
-        plan.residual =
-            epilogueOp.getDpsInputOperand(match.residualInput)->get();
+      plan.bias = epilogueChain->bias;
+      plan.residual = epilogueChain->residual;
       planEpilogueCoverage(plan);
     }
   }
@@ -835,16 +831,18 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
   if (plan.packedFilter)
     memref::DeallocOp::create(rewriter, loc, plan.packedFilter);
   rewriter.eraseOp(op);
-  if (epilogueOp) {
-    // (The convolution is gone by now: the remark goes on the consumer.)
+  if (plan.epilogue) {
+    // (The convolution is gone by now: the remark goes on the first
+    // consumer.)
     SmallVector<StringRef> steps;
     for (Attribute step : sketch.getEpilogue().getSteps())
       steps.push_back(cast<StringAttr>(step).getValue());
-    epilogueOp.emitRemark()
+    epilogueChain->ops.front().emitRemark()
         << "tensorop: the convolution microkernel applies the epilogue ["
         << llvm::join(steps, ", ")
         << "] as it stores each output block after its last filter tap";
-    rewriter.eraseOp(epilogueOp);
+    for (linalg::GenericOp fused : epilogueChain->ops)
+      rewriter.eraseOp(fused);
   }
   // The padded buffer is dead once nothing reads it.
   if (pad && llvm::all_of(pad->alloc->getUsers(), [](Operation *user) {

@@ -1,11 +1,12 @@
 //===- ConvEpilogues.cpp - Elementwise consumers of convolutions ----------===//
 //
-// A convolution's consumer is read as epilogue steps the way a matmul's is
-// (EpilogueMatch.cpp), on the N x OH x OW x F output: a bias is per output
-// channel (the last dimension), a residual is another N x OH x OW x F
-// tensor. The steps go onto the #tensorop.conv_sketch and the x86 kernel
-// applies them as it stores each output block for the last time
-// (ApplyConvSketch.cpp), so the output is written once.
+// A convolution's chain of consumers is read as epilogue steps the way a
+// matmul's is (tensorop-fuse-epilogues' chain loop, EpilogueMatch.cpp), on
+// the N x OH x OW x F output: a bias is per output channel (the last
+// dimension), a residual is another N x OH x OW x F tensor. The steps go
+// onto the #tensorop.conv_sketch and the x86 kernel applies them as it
+// stores each output block for the last time (ApplyConvSketch.cpp), so the
+// output is written once. Here: which conv sketches take an epilogue.
 //
 // 1x1 convolutions on the GEMM path are a matmul on (N*H*W) x C rows whose
 // result is expanded back to N x H x W x F: their consumers are flattened
@@ -30,22 +31,6 @@ bool isElementwiseCandidate(linalg::LinalgOp op) {
   return isa<linalg::GenericOp>(op) || linalg::isElementwise(op);
 }
 
-/// The consumer to try: the single user of a tensor result, or on memrefs
-/// the op right after the convolution when it reads or writes its output.
-linalg::LinalgOp consumerOf(Operation *producer, Value out) {
-  if (producer->getNumResults() == 1) {
-    Value result = producer->getResult(0);
-    if (!result.hasOneUse())
-      return {};
-    return dyn_cast<linalg::LinalgOp>(*result.getUsers().begin());
-  }
-  auto next = dyn_cast_or_null<linalg::LinalgOp>(producer->getNextNode());
-  if (!next || next.getNumDpsInits() != 1 ||
-      !llvm::is_contained(next->getOperands(), out))
-    return {};
-  return next;
-}
-
 /// `op` as a linalg.generic: itself, or a generalized copy inserted before
 /// it (`copied` set; the caller keeps or erases it).
 FailureOr<linalg::GenericOp> genericForm(RewriterBase &rewriter,
@@ -65,89 +50,27 @@ FailureOr<linalg::GenericOp> genericForm(RewriterBase &rewriter,
   return *g;
 }
 
-std::string stepList(ArrayRef<EpilogueStep> steps) {
-  SmallVector<std::string> texts;
-  for (const EpilogueStep &s : steps)
-    texts.push_back(s.text());
-  return llvm::join(texts, ", ");
-}
-
 /// Vectors of lane masks the x86 kernel's epilogue keeps (one per vector).
 int64_t maxEpilogueVectors(int64_t lanes) { return lanes == 16 ? 7 : 10; }
 } // namespace
 
-void mlir::tensorop::fuseConvEpilogue(RewriterBase &rewriter,
-                                      linalg::Conv2DNhwcHwcfOp conv) {
-  auto sketch = conv->getAttrOfType<ConvSketchAttr>(kSketchAttrName);
-  if (!sketch)
-    return;
-  Value out = conv.getDpsInitOperand(0)->get();
-  linalg::LinalgOp consumer = consumerOf(conv, out);
-  if (!consumer || !isElementwiseCandidate(consumer))
-    return;
-  auto notFused = [&](const Twine &why) {
-    consumer->emitRemark() << "tensorop: not fused into the convolution's "
-                              "microkernel (runs as a separate op after "
-                              "it): "
-                           << why;
-  };
+std::string mlir::tensorop::whyConvTakesNoEpilogue(ConvSketchAttr sketch) {
   if (sketch.getEpilogue())
-    return notFused("the convolution already has an epilogue");
+    return "the convolution already has an epilogue";
   StringRef emitter = sketch.getUkernel().getEmitter();
   if (emitter != "x86_gemm_fma")
-    return notFused("the " + emitter +
-                    " convolution kernel (a GEMM microkernel per tap on "
-                    "packed panels) has no epilogue yet; x86_gemm_fma has "
-                    "one");
+    return ("the " + emitter +
+            " convolution kernel (a GEMM microkernel per tap on packed "
+            "panels) has no epilogue yet; x86_gemm_fma has one")
+        .str();
   int64_t lanes = sketch.getTarget().getF32Lanes();
-  if (sketch.getNr() > maxEpilogueVectors(lanes) * lanes)
-    return notFused("the register block's nr = " + Twine(sketch.getNr()) +
-                    " exceeds the " + Twine(maxEpilogueVectors(lanes) * lanes) +
-                    " channels an epilogue's lane masks cover");
-
-  bool copied = false;
-  FailureOr<linalg::GenericOp> form = genericForm(rewriter, consumer, copied);
-  if (failed(form))
-    return notFused("it has no generic form");
-  linalg::GenericOp generic = *form;
-  Value matched = conv.hasPureTensorSemantics() ? conv->getResult(0) : out;
-  std::string why;
-  FailureOr<EpilogueMatch> m =
-      matchEpilogue(generic, matched, why, EpilogueOutput::ConvNhwf);
-  if (failed(m)) {
-    if (copied)
-      rewriter.eraseOp(generic);
-    return notFused(why);
-  }
-  if (!hoistEpilogueOperands(generic, *m, conv)) {
-    if (copied)
-      rewriter.eraseOp(generic);
-    return notFused("its bias or residual is computed after the "
-                    "convolution, where the microkernel reads it");
-  }
-  if (conv.hasPureTensorSemantics()) {
-    linalg::GenericOp fused =
-        rewriteEpilogueInPlace(rewriter, generic, *m, matched);
-    if (copied)
-      rewriter.replaceOp(consumer, fused->getResults());
-    generic = fused;
-  } else {
-    // On memrefs the consumer must already write the output in place.
-    if (generic.getDpsInitOperand(0)->get() != out) {
-      if (copied)
-        rewriter.eraseOp(generic);
-      return notFused("it writes another buffer than the convolution's "
-                      "output");
-    }
-    if (copied)
-      rewriter.eraseOp(consumer);
-  }
-  generic->setAttr(kFusedEpilogueAttrName, rewriter.getUnitAttr());
-  conv->setAttr(kSketchAttrName,
-                sketch.withEpilogue(epilogueAttr(conv.getContext(), m->steps)));
-  conv->emitRemark() << "tensorop: fused the elementwise consumer into the "
-                        "convolution microkernel's store: epilogue ["
-                     << stepList(m->steps) << "]";
+  int64_t channels = maxEpilogueVectors(lanes) * lanes;
+  if (sketch.getNr() > channels)
+    return ("the register block's nr = " + Twine(sketch.getNr()) +
+            " exceeds the " + Twine(channels) +
+            " channels an epilogue's lane masks cover")
+        .str();
+  return "";
 }
 
 namespace {
@@ -262,36 +185,4 @@ void mlir::tensorop::flattenConsumersOfExpandedMatmul(RewriterBase &rewriter,
     rows = flat->getResult(0);
     expanded = (*rows.getUsers().begin())->getResult(0);
   }
-}
-
-linalg::GenericOp
-mlir::tensorop::findFusedConvEpilogue(linalg::Conv2DNhwcHwcfOp conv, Value out,
-                                      EpilogueMatch &match) {
-  for (Operation *next = conv->getNextNode(); next;
-       next = next->getNextNode()) {
-    auto g = dyn_cast<linalg::GenericOp>(next);
-    if (!g || !g->hasAttr(kFusedEpilogueAttrName))
-      continue;
-    if (g.getDpsInitOperand(0)->get() != out || !g.hasPureBufferSemantics())
-      return {};
-    std::string why;
-    FailureOr<EpilogueMatch> m =
-        matchEpilogue(g, out, why, EpilogueOutput::ConvNhwf);
-    if (failed(m))
-      return {};
-    // The microkernel reads a residual row of pixels with its static row
-    // stride and unit channel stride.
-    if (m->residualInput >= 0) {
-      auto type = cast<MemRefType>(
-          g.getDpsInputOperand(m->residualInput)->get().getType());
-      SmallVector<int64_t> strides;
-      int64_t offset;
-      if (failed(type.getStridesAndOffset(strides, offset)) ||
-          strides.back() != 1)
-        return {};
-    }
-    match = *m;
-    return g;
-  }
-  return {};
 }

@@ -10,17 +10,17 @@
 #ifndef TENSOROP_LIB_TRANSFORMS_CONVEPILOGUES_H
 #define TENSOROP_LIB_TRANSFORMS_CONVEPILOGUES_H
 
+#include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/Transforms/EpilogueSupport.h"
 
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::tensorop {
 
-/// Records the elementwise consumer of `conv` (carrying a
-/// #tensorop.conv_sketch) as the sketch's epilogue and rewrites the
-/// consumer in place on the convolution's output, marked
-/// tensorop.fused_epilogue; a remark says what was fused or why not.
-void fuseConvEpilogue(RewriterBase &rewriter, linalg::Conv2DNhwcHwcfOp conv);
+/// Why a convolution with `sketch` takes no epilogue ("" if it does): it
+/// has one, its emitter applies none (only x86_gemm_fma's convolution
+/// kernel does), or its nr exceeds the epilogue's lane masks.
+std::string whyConvTakesNoEpilogue(ConvSketchAttr sketch);
 
 /// A matmul whose result is only expanded back to N x H x W x F (a 1x1
 /// convolution on the GEMM path): its 4-D elementwise consumers are
@@ -30,13 +30,6 @@ void fuseConvEpilogue(RewriterBase &rewriter, linalg::Conv2DNhwcHwcfOp conv);
 /// a remark.
 void flattenConsumersOfExpandedMatmul(RewriterBase &rewriter,
                                       linalg::MatmulOp matmul);
-
-/// After bufferization: the consumer fuseConvEpilogue marked, if it still
-/// writes `out` (the convolution's output) in place right after the
-/// convolution's block and reads as an epilogue (`match`), and its residual
-/// has static strides with a unit innermost one.
-linalg::GenericOp findFusedConvEpilogue(linalg::Conv2DNhwcHwcfOp conv,
-                                        Value out, EpilogueMatch &match);
 
 } // namespace mlir::tensorop
 

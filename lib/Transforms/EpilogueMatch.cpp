@@ -221,6 +221,12 @@ FailureOr<EpilogueMatch> mlir::tensorop::matchEpilogue(linalg::GenericOp g,
     // An input the body never reads plays no part.
     if (body.getArgument(i).use_empty() && in->get() != c)
       continue;
+    // A second read of C as bias or residual would make the microkernel
+    // read C while it writes it.
+    if (in->get() == c && m.cInput >= 0) {
+      why = "it reads the matmul's result more than once";
+      return failure();
+    }
     if (in->get() == c && map == id && m.cInput < 0) {
       m.cInput = i;
       xArg = body.getArgument(i);
@@ -383,10 +389,7 @@ FailureOr<EpilogueMatch> mlir::tensorop::matchEpilogue(linalg::GenericOp g,
 }
 
 namespace {
-/// Makes `v` dominate `producer`: true if it does, or once the ops that
-/// compute it after `producer` (in its block) moved before it. Only ops
-/// that touch no memory move, and `restrict` to_tensor ops (the buffer of
-/// one is written by nothing else in the tensor program).
+/// hoistBefore with one dominance computation.
 bool hoistAbove(Value v, Operation *producer, DominanceInfo &dominance) {
   if (dominance.properlyDominates(v, producer))
     return true;
@@ -394,6 +397,8 @@ bool hoistAbove(Value v, Operation *producer, DominanceInfo &dominance) {
   if (!def || def->getBlock() != producer->getBlock() ||
       def->getNumRegions() != 0)
     return false;
+  // A restrict to_tensor's buffer is written by nothing else in the tensor
+  // program, so reading it earlier reads the same values.
   auto toTensor = dyn_cast<bufferization::ToTensorOp>(def);
   if (!isMemoryEffectFree(def) && !(toTensor && toTensor.getRestrict()))
     return false;
@@ -405,15 +410,69 @@ bool hoistAbove(Value v, Operation *producer, DominanceInfo &dominance) {
 }
 } // namespace
 
-bool mlir::tensorop::hoistEpilogueOperands(linalg::GenericOp g,
-                                           const EpilogueMatch &m,
-                                           Operation *producer) {
+bool mlir::tensorop::hoistBefore(Value value, Operation *producer) {
   DominanceInfo dominance(producer->getParentOp());
-  for (int input : {m.biasInput, m.residualInput})
-    if (input >= 0 &&
-        !hoistAbove(g.getDpsInputOperand(input)->get(), producer, dominance))
-      return false;
-  return true;
+  return hoistAbove(value, producer, dominance);
+}
+
+/// The chain tensorop-fuse-epilogues marked for `op`: the marked
+/// linalg.generic ops after it in its block that write `c` in place, up to
+/// the first other op that mentions `c` (which may read or overwrite it).
+/// Found only when each still reads as an epilogue and together they
+/// compute `epilogue`'s steps.
+std::optional<FusedChain>
+mlir::tensorop::findFusedChain(Operation *op, Value c, EpilogueAttr epilogue,
+                               EpilogueOutput output) {
+  FusedChain chain;
+  SmallVector<EpilogueStep> steps;
+  for (Operation *next = op->getNextNode(); next; next = next->getNextNode()) {
+    auto g = dyn_cast<linalg::GenericOp>(next);
+    bool mentionsC = llvm::is_contained(next->getOperands(), c);
+    if (!g || !g->hasAttr(kFusedEpilogueAttrName)) {
+      if (mentionsC)
+        break;
+      continue;
+    }
+    if (g.getDpsInitOperand(0)->get() != c) {
+      if (mentionsC)
+        break;
+      continue; // Another matmul's.
+    }
+    if (!g.hasPureBufferSemantics())
+      return std::nullopt;
+    std::string why;
+    FailureOr<EpilogueMatch> m = matchEpilogue(g, c, why, output);
+    if (failed(m))
+      return std::nullopt;
+    if (m->biasInput >= 0) {
+      OpOperand *bias = g.getDpsInputOperand(m->biasInput);
+      chain.bias = bias->get();
+      // (A convolution's bias is per output channel: its GEMM's N.)
+      chain.biasAlongN = output == EpilogueOutput::ConvNhwf ||
+                         g.getMatchingIndexingMap(bias).getResult(0) ==
+                             getAffineDimExpr(1, op->getContext());
+    }
+    // The microkernel reads the residual's rows with unit inner stride.
+    if (m->residualInput >= 0) {
+      chain.residual = g.getDpsInputOperand(m->residualInput)->get();
+      auto type = cast<MemRefType>(chain.residual.getType());
+      SmallVector<int64_t> strides;
+      int64_t offset;
+      if (failed(type.getStridesAndOffset(strides, offset)) ||
+          strides.back() != 1)
+        return std::nullopt;
+    }
+    llvm::append_range(steps, m->steps);
+    chain.ops.push_back(g);
+  }
+  SmallVector<std::string> want, got;
+  for (const EpilogueStep &s : epilogueSteps(epilogue))
+    want.push_back(s.text());
+  for (const EpilogueStep &s : steps)
+    got.push_back(s.text());
+  if (chain.ops.empty() || want != got)
+    return std::nullopt;
+  return chain;
 }
 
 EpilogueAttr mlir::tensorop::epilogueAttr(MLIRContext *ctx,

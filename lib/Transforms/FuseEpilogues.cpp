@@ -1,15 +1,18 @@
 //===- FuseEpilogues.cpp - Elementwise consumers into the GEMM's store ----===//
 //
-// For each sketched linalg.matmul, its elementwise consumer (a
-// linalg.generic, or a named elementwise op such as linalg.add / linalg.max,
-// generalized) is read as epilogue steps (EpilogueMatch.cpp). When it is
-// one, the steps go onto the matmul's sketch (#tensorop.epilogue) and the
-// consumer is rewritten to work in place on the matmul's result — on
-// tensors its output becomes the matmul's result, so bufferization gives
-// both one buffer — and marked; tensorop-apply-sketch then passes the bias
-// and residual to the microkernel and erases the consumer, so C is written
-// once. A remark says what was fused, or why a consumer was not (it then
-// runs as it is, after the GEMM).
+// For each sketched linalg.matmul, the chain of elementwise consumers after
+// it (linalg.generic ops, or named elementwise ops such as linalg.add /
+// linalg.max, generalized) is read as epilogue steps (EpilogueMatch.cpp),
+// one consumer after the other, as importers emit them: bias add, then
+// GELU, then a residual add, each its own op. Every consumer that reads as
+// steps is rewritten to work in place on the value before it — on tensors
+// its output becomes that value, so bufferization gives the whole chain the
+// matmul's buffer — and marked; the steps of all of them go onto the
+// matmul's sketch (#tensorop.epilogue). tensorop-apply-sketch then passes
+// the bias and residual to the microkernel and erases the marked ops, so C
+// is written once. A remark says what was fused, and one on the op the
+// chain stops at says why (it and what follows run as they are, after the
+// GEMM).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,8 +23,10 @@
 #include "tensorop/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 
 namespace mlir::tensorop {
@@ -33,16 +38,25 @@ using namespace mlir;
 using namespace mlir::tensorop;
 
 namespace {
-/// The consumer to try: the single user of a tensor result, or on memrefs
-/// the op right after the matmul when it reads or writes C.
-linalg::LinalgOp consumerOf(linalg::MatmulOp mm, Value c) {
-  if (mm.hasPureTensorSemantics()) {
-    Value result = mm->getResult(0);
-    if (!result.hasOneUse())
+/// The next consumer in a chain after `last` (the matmul, or the consumer
+/// fused before): on tensors the single user of `value`, `last`'s result;
+/// on memrefs the op right after `last` when it reads or writes C. On
+/// tensors, `users` is set to `value`'s number of users when there are
+/// several (the chain cannot go on: the other users need the intermediate).
+linalg::LinalgOp nextConsumer(Operation *last, Value value, Value c,
+                              bool onTensors, unsigned &users) {
+  users = 0;
+  if (onTensors) {
+    // (One op reading it twice is one user; the match refuses it.)
+    llvm::SmallPtrSet<Operation *, 4> distinct(value.getUsers().begin(),
+                                               value.getUsers().end());
+    if (distinct.size() != 1) {
+      users = distinct.size();
       return {};
-    return dyn_cast<linalg::LinalgOp>(*result.getUsers().begin());
+    }
+    return dyn_cast<linalg::LinalgOp>(*distinct.begin());
   }
-  auto next = dyn_cast_or_null<linalg::LinalgOp>(mm->getNextNode());
+  auto next = dyn_cast_or_null<linalg::LinalgOp>(last->getNextNode());
   if (!next || next.getNumDpsInits() != 1)
     return {};
   if (llvm::is_contained(next->getOperands(), c))
@@ -61,12 +75,10 @@ std::string stepList(ArrayRef<EpilogueStep> steps) {
   return llvm::join(texts, ", ");
 }
 
-} // namespace
-
-linalg::GenericOp mlir::tensorop::rewriteEpilogueInPlace(RewriterBase &rewriter,
-                                                         linalg::GenericOp g,
-                                                         const EpilogueMatch &m,
-                                                         Value result) {
+/// The consumer rewritten in place on the matmul's result (tensors): ins
+/// without the result, outs = the result, the body unchanged.
+linalg::GenericOp rewriteInPlace(RewriterBase &rewriter, linalg::GenericOp g,
+                                 const EpilogueMatch &m, Value result) {
   SmallVector<Value> inputs;
   SmallVector<AffineMap> maps;
   for (OpOperand *in : g.getDpsInputOperands()) {
@@ -99,7 +111,23 @@ linalg::GenericOp mlir::tensorop::rewriteEpilogueInPlace(RewriterBase &rewriter,
   return fused;
 }
 
-namespace {
+/// The op a chain of consumers is fused into, as the chain loop sees it: a
+/// sketched matmul, or a sketched convolution (ConvEpilogues.cpp).
+struct Producer {
+  Operation *op;
+  Value c; ///< Its output operand.
+  bool onTensors;
+  EpilogueOutput output;
+  StringRef noun; ///< "matmul", "convolution"
+};
+
+/// The consumer `c` of a matmul or of the last fused consumer, as an
+/// epilogue, or why not.
+struct ChainLink {
+  linalg::GenericOp generic; ///< The consumer, or its generic form.
+  bool generalized = false;  ///< `generic` is a copy of a named op.
+  EpilogueMatch match;
+};
 
 struct FuseEpiloguesPass
     : public tensorop::impl::TensorOpFuseEpiloguesBase<FuseEpiloguesPass> {
@@ -114,96 +142,216 @@ struct FuseEpiloguesPass
     });
     IRRewriter rewriter(&getContext());
     for (Operation *op : sketched) {
+      auto linalgOp = cast<linalg::LinalgOp>(op);
+      Producer p{op, linalgOp.getDpsInitOperand(0)->get(),
+                 linalgOp.hasPureTensorSemantics(), EpilogueOutput::Matmul,
+                 "matmul"};
       if (auto mm = dyn_cast<linalg::MatmulOp>(op)) {
-        // A 1x1 convolution on the GEMM path: its consumers on the rows.
+        // A 1x1 convolution on the GEMM path: its consumers on the rows
+        // (ConvEpilogues.cpp).
         flattenConsumersOfExpandedMatmul(rewriter, mm);
-        fuse(rewriter, mm);
+        fuse(rewriter, p, [&] {
+          return whyNoEpilogue(mm,
+                               mm->getAttrOfType<SketchAttr>(kSketchAttrName));
+        });
       } else {
-        // Convolutions (ConvEpilogues.cpp).
-        fuseConvEpilogue(rewriter, cast<linalg::Conv2DNhwcHwcfOp>(op));
+        p.output = EpilogueOutput::ConvNhwf;
+        p.noun = "convolution";
+        fuse(rewriter, p, [&] {
+          return whyConvTakesNoEpilogue(
+              op->getAttrOfType<ConvSketchAttr>(kSketchAttrName));
+        });
       }
     }
   }
 
-  void fuse(RewriterBase &rewriter, linalg::MatmulOp mm) {
-    auto sketch = mm->getAttrOfType<SketchAttr>(kSketchAttrName);
-    Value c = mm.getDpsInitOperand(0)->get();
-    linalg::LinalgOp consumer = consumerOf(mm, c);
-    if (!consumer || !isElementwiseCandidate(consumer))
-      return;
-    auto notFused = [&](const Twine &why) {
-      consumer->emitRemark() << "tensorop: not fused into the matmul's "
-                                "microkernel (runs as a separate op after "
-                                "it): "
-                             << why;
-    };
+  /// Why `mm` cannot take an epilogue at all, or "".
+  std::string whyNoEpilogue(linalg::MatmulOp mm, SketchAttr sketch) {
     if (sketch.getEpilogue())
-      return notFused("the matmul already has an epilogue");
+      return "the matmul already has an epilogue";
     if (!emitterAppliesEpilogues(sketch.getUkernel().getEmitter()))
-      return notFused("the " + sketch.getUkernel().getEmitter() +
-                      " microkernel has no epilogue yet (x86_gemm_fma, "
-                      "riscv_gemm_rvv and arm_gemm_neon have one)");
+      return ("the " + sketch.getUkernel().getEmitter() +
+              " microkernel has no epilogue yet (x86_gemm_fma, "
+              "riscv_gemm_rvv and arm_gemm_neon have one)")
+          .str();
     std::string reason;
     FailureOr<GemmProblem> problem = matchSupportedMatmul(mm, reason);
+    // (A matmul the sketch path does not take gets its remark there.)
     if (failed(problem))
-      return;
+      return "-";
     // With K = 0 at run time no microkernel runs, so none could apply it.
     if (problem->dynamicK)
-      return notFused("K is dynamic (at K = 0 no microkernel runs to apply "
-                      "the epilogue)");
+      return "K is dynamic (at K = 0 no microkernel runs to apply the "
+             "epilogue)";
+    return "";
+  }
 
-    // Named elementwise ops are read in their generic form (a copy, kept
-    // only when it is fused).
-    auto generic = dyn_cast<linalg::GenericOp>(consumer.getOperation());
-    bool generalized = false;
-    if (!generic) {
+  /// Reads `consumer` (of `value`) as epilogue steps appended to `steps`.
+  /// Named elementwise ops are read in their generic form (a copy, which the
+  /// caller keeps only when it fuses it). On failure `why` says why and
+  /// nothing is left behind.
+  FailureOr<ChainLink> readLink(RewriterBase &rewriter, const Producer &p,
+                                linalg::LinalgOp consumer, Value value,
+                                ArrayRef<EpilogueStep> steps,
+                                std::string &why) {
+    ChainLink link;
+    link.generic = dyn_cast<linalg::GenericOp>(consumer.getOperation());
+    if (!link.generic) {
       rewriter.setInsertionPoint(consumer);
       Operation *copy = rewriter.clone(*consumer);
       FailureOr<linalg::GenericOp> g =
           linalg::generalizeNamedOp(rewriter, cast<linalg::LinalgOp>(copy));
       if (failed(g)) {
         rewriter.eraseOp(copy);
-        return notFused("it has no generic form");
+        why = "it has no generic form";
+        return failure();
       }
-      generic = *g;
-      generalized = true;
+      link.generic = *g;
+      link.generalized = true;
     }
-    Value matched = mm.hasPureTensorSemantics() ? mm->getResult(0) : c;
-    std::string why;
-    FailureOr<EpilogueMatch> m = matchEpilogue(generic, matched, why);
-    if (failed(m)) {
-      if (generalized)
-        rewriter.eraseOp(generic);
-      return notFused(why);
+    auto fail = [&](const Twine &text) -> FailureOr<ChainLink> {
+      why = text.str();
+      if (link.generalized)
+        rewriter.eraseOp(link.generic);
+      return failure();
+    };
+    FailureOr<EpilogueMatch> m =
+        matchEpilogue(link.generic, value, why, p.output);
+    if (failed(m))
+      return fail(why);
+    link.match = *m;
+    // On memrefs the consumer must already write C in place.
+    if (!p.onTensors && link.generic.getDpsInitOperand(0)->get() != p.c)
+      return fail("it writes another buffer than the " + p.noun +
+                  (p.output == EpilogueOutput::Matmul ? "'s C" : "'s output"));
+    // The microkernel reads the bias and residual where the producer is
+    // (what only pure ops compute after it moves before it).
+    for (int input : {m->biasInput, m->residualInput}) {
+      if (input < 0)
+        continue;
+      Value operand = link.generic.getDpsInputOperand(input)->get();
+      if (!hoistBefore(operand, p.op))
+        return fail(
+            "its " + Twine(input == m->biasInput ? "bias" : "residual") +
+            " is computed after the " + p.noun +
+            " (the microkernel reads it where the " + p.noun + " runs)");
     }
-    if (!hoistEpilogueOperands(generic, *m, mm)) {
-      if (generalized)
-        rewriter.eraseOp(generic);
-      return notFused("its bias or residual is computed after the matmul, "
-                      "where the microkernel reads it");
-    }
-    if (mm.hasPureTensorSemantics()) {
-      linalg::GenericOp fused =
-          rewriteEpilogueInPlace(rewriter, generic, *m, matched);
-      if (generalized)
-        rewriter.replaceOp(consumer, fused->getResults());
-      generic = fused;
-    } else {
-      // On memrefs the consumer must already write C in place.
-      if (generic.getDpsInitOperand(0)->get() != c) {
-        if (generalized)
-          rewriter.eraseOp(generic);
-        return notFused("it writes another buffer than the matmul's C");
+    SmallVector<EpilogueStep> all(steps);
+    llvm::append_range(all, m->steps);
+    std::string stepsWhy = checkEpilogueSteps(all);
+    if (!stepsWhy.empty())
+      return fail("with the consumers fused before it, " + stepsWhy);
+    return link;
+  }
+
+  /// Fuses the chain of elementwise consumers after `p.op` (a matmul or a
+  /// convolution; `whyNot` says why it takes no epilogue at all, "-" for
+  /// silently, "" if it does): each consumer is
+  /// appended while it reads as epilogue steps and the value it consumes
+  /// has no other user (on memrefs: while the next op writes C in place).
+  ///
+  /// Why a chain loop rather than upstream linalg elementwise-op fusion
+  /// (fuseElementwiseOps on the generics first, then one match): that
+  /// fusion works on tensors only, while a chain written in place on
+  /// memrefs needs the same treatment; it fuses a producer with other users
+  /// by duplicating it, which would make the matmul's epilogue recompute
+  /// work the program still does separately; and it merges everything or
+  /// nothing, so a chain whose third op is no epilogue would lose the first
+  /// two, and the remark could not name the op the chain stops at. Here
+  /// each consumer stays an op of its own (marked, in place on C), the
+  /// prefix that reads as steps is fused, and tensorop-apply-sketch erases
+  /// the marked ops it applies.
+  void fuse(RewriterBase &rewriter, const Producer &p,
+            llvm::function_ref<std::string()> whyNot) {
+    Value c = p.c;
+    bool onTensors = p.onTensors;
+    Operation *last = p.op;
+    Value value = onTensors ? p.op->getResult(0) : c;
+    SmallVector<EpilogueStep> steps;
+    unsigned fused = 0;
+    while (true) {
+      unsigned users = 0;
+      linalg::LinalgOp consumer =
+          nextConsumer(last, value, c, onTensors, users);
+      if (!consumer) {
+        bool elementwiseUser = llvm::any_of(value.getUsers(), [](Operation *u) {
+          auto l = dyn_cast<linalg::LinalgOp>(u);
+          return l && isElementwiseCandidate(l);
+        });
+        if (users > 1 && elementwiseUser) {
+          if (fused)
+            last->emitRemark()
+                << "tensorop: the chain of fused consumers ends here: this "
+                   "op's result has "
+                << users
+                << " users (a consumer is fused only as the sole user)";
+          else if (whyNot().empty())
+            p.op->emitRemark()
+                << "tensorop: no consumer fused into the microkernel: the "
+                << p.noun << "'s result has " << users
+                << " users (a consumer is fused only as the sole user)";
+        }
+        break;
       }
-      if (generalized)
+      if (!isElementwiseCandidate(consumer))
+        break;
+      auto notFused = [&](const Twine &why) {
+        InFlightDiagnostic d = consumer->emitRemark();
+        if (fused)
+          d << "tensorop: the chain of fused consumers stops here: ";
+        else
+          d << "tensorop: ";
+        d << "not fused into the " << p.noun
+          << "'s microkernel (runs as a separate op after it): " << why;
+      };
+      if (!fused) {
+        std::string why = whyNot();
+        if (why == "-")
+          return;
+        if (!why.empty())
+          return notFused(why);
+      }
+      std::string why;
+      FailureOr<ChainLink> link =
+          readLink(rewriter, p, consumer, value, steps, why);
+      if (failed(link)) {
+        notFused(why);
+        break;
+      }
+      linalg::GenericOp generic = link->generic;
+      if (onTensors) {
+        linalg::GenericOp inPlace =
+            rewriteInPlace(rewriter, generic, link->match, value);
+        if (link->generalized)
+          rewriter.replaceOp(consumer, inPlace->getResults());
+        generic = inPlace;
+        value = inPlace->getResult(0);
+      } else if (link->generalized) {
         rewriter.eraseOp(consumer);
+      }
+      generic->setAttr(kFusedEpilogueAttrName, rewriter.getUnitAttr());
+      llvm::append_range(steps, link->match.steps);
+      last = generic;
+      ++fused;
     }
-    generic->setAttr(kFusedEpilogueAttrName, rewriter.getUnitAttr());
-    mm->setAttr(kSketchAttrName,
-                sketch.withEpilogue(epilogueAttr(&getContext(), m->steps)));
-    mm->emitRemark() << "tensorop: fused the elementwise consumer into the "
-                        "microkernel's store: epilogue ["
-                     << stepList(m->steps) << "]";
+    if (!fused)
+      return;
+    EpilogueAttr epilogue = epilogueAttr(&getContext(), steps);
+    Attribute sketch = p.op->getAttr(kSketchAttrName);
+    if (auto gemm = dyn_cast<SketchAttr>(sketch))
+      p.op->setAttr(kSketchAttrName, gemm.withEpilogue(epilogue));
+    else
+      p.op->setAttr(kSketchAttrName,
+                    cast<ConvSketchAttr>(sketch).withEpilogue(epilogue));
+    InFlightDiagnostic d = p.op->emitRemark();
+    if (fused == 1)
+      d << "tensorop: fused the elementwise consumer";
+    else
+      d << "tensorop: fused a chain of " << fused << " elementwise consumers";
+    d << " into the "
+      << (p.output == EpilogueOutput::ConvNhwf ? "convolution microkernel"
+                                               : "microkernel")
+      << "'s store: epilogue [" << stepList(steps) << "]";
   }
 };
 } // namespace

@@ -35,8 +35,12 @@
 // RUN: %{gen} --h 11 --w 13 --c 17 --f 33 --stride 2 --pad 1 --steps bias_n,gelu_tanh,residual | tensorop-opt --tensorop-pipeline="target=x86-avx2" | %{run} | FileCheck %s
 // RUN: %{gen} --n 2 --h 9 --w 10 --c 8 --f 24 --pad 1 --steps bias_n,relu,residual | tensorop-opt --tensorop-pipeline="target=x86-avx512 threads=2" | %{run} | FileCheck %s
 // RUN: %{gen} --h 14 --w 14 --c 64 --f 64 --pad 1 --steps bias_n,relu | tensorop-opt --tensorop-pipeline="target=x86-avx512 fuse-epilogues=0" | %{run} | FileCheck %s
-// Bias and ReLU as two generics (importers' form): the first is fused.
-// RUN: %{gen} --h 7 --w 9 --c 3 --f 17 --pad 1 --steps bias_n,relu --split | %{avx512} | %{run} | FileCheck %s
+// Bias, ReLU and a residual as three generics (importers' form): the chain
+// is fused, on the conv path and on the 1x1 GEMM route.
+// RUN: %{gen} --h 7 --w 9 --c 3 --f 17 --pad 1 --steps bias_n,relu,residual --split | %{avx512} | %{run} | FileCheck %s
+// RUN: %{gen} --n 2 --h 5 --w 7 --c 33 --f 17 --r 1 --steps bias_n,residual,relu --split | %{avx512} | %{run} | FileCheck %s
+// RUN: %{gen} --h 7 --w 9 --c 3 --f 17 --pad 1 --steps bias_n,relu,residual --split | %{avx512} 2>&1 >/dev/null | FileCheck %s --check-prefix=CHAIN
+// RUN: %{gen} --n 2 --h 5 --w 7 --c 33 --f 17 --r 1 --steps bias_n,residual,relu --split | %{avx512} 2>&1 >/dev/null | FileCheck %s --check-prefix=GEMMCHAIN
 
 // RUN: %{gen} --h 5 --w 6 --c 4 --f 20 --r 3 --pad 3 --steps bias_n,silu,residual | %{avx512} 2>&1 >/dev/null | FileCheck %s --check-prefix=FUSED
 // RUN: %{gen} --n 2 --h 5 --w 7 --c 33 --f 17 --r 1 --steps bias_n,relu,residual | %{avx512} 2>&1 >/dev/null | FileCheck %s --check-prefix=GEMM
@@ -49,3 +53,6 @@
 // GEMM: remark: tensorop: fused the elementwise consumer into the microkernel's store: epilogue [bias_n, relu, residual]
 // GEMM: remark: tensorop: the microkernel applies the epilogue [bias_n, relu, residual] as it stores C after the last K panel
 // OFF-NOT: fused
+// CHAIN: remark: tensorop: fused a chain of 3 elementwise consumers into the convolution microkernel's store: epilogue [bias_n, relu, residual]
+// CHAIN: remark: tensorop: the convolution microkernel applies the epilogue [bias_n, relu, residual]
+// GEMMCHAIN: remark: tensorop: fused a chain of 3 elementwise consumers into the microkernel's store: epilogue [bias_n, residual, relu]

@@ -16,6 +16,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir::tensorop {
@@ -47,19 +48,11 @@ FailureOr<EpilogueMatch>
 matchEpilogue(linalg::GenericOp generic, Value c, std::string &why,
               EpilogueOutput output = EpilogueOutput::Matmul);
 
-/// Makes the bias and residual `generic` reads (as `match` found them)
-/// available where `producer` runs, whose microkernel reads them: true if
-/// they are defined before it, or once the side-effect-free ops (and
-/// `restrict` to_tensor ops) computing them after it moved before it.
-bool hoistEpilogueOperands(linalg::GenericOp generic,
-                           const EpilogueMatch &match, Operation *producer);
-
-/// The matched consumer rewritten in place on `result` (tensors): its
-/// input `result` dropped, its output `result`, the body unchanged.
-linalg::GenericOp rewriteEpilogueInPlace(RewriterBase &rewriter,
-                                         linalg::GenericOp generic,
-                                         const EpilogueMatch &match,
-                                         Value result);
+/// Makes `value` available where `producer` runs (its microkernel reads a
+/// bias or residual there): true if it is defined before it, or once the
+/// side-effect-free ops (and `restrict` to_tensor ops) computing it after
+/// `producer`, in its block, moved before it.
+bool hoistBefore(Value value, Operation *producer);
 
 struct EmittedKernel;
 
@@ -70,6 +63,25 @@ struct EmittedKernel;
 /// each thread needs its own.
 Value emitEpilogueBlock(OpBuilder &b, Location loc,
                         const EmittedKernel &kernel);
+
+/// The consumers tensorop-fuse-epilogues fused into a matmul or a
+/// convolution (marked, in place on its output, in order), with the bias
+/// and residual they read.
+struct FusedChain {
+  llvm::SmallVector<linalg::GenericOp> ops;
+  Value bias, residual;
+  bool biasAlongN = false;
+};
+
+/// After bufferization: the chain tensorop-fuse-epilogues marked for `op`
+/// (a matmul, or a convolution with `output` ConvNhwf): the marked
+/// linalg.generic ops after it in its block that write `c` in place, up to
+/// the first other op that mentions `c` (which may read or overwrite it).
+/// Found only when each still reads as an epilogue, a residual has a unit
+/// inner stride, and together they compute `epilogue`'s steps.
+std::optional<FusedChain>
+findFusedChain(Operation *op, Value c, EpilogueAttr epilogue,
+               EpilogueOutput output = EpilogueOutput::Matmul);
 
 /// The steps as a #tensorop.epilogue.
 EpilogueAttr epilogueAttr(MLIRContext *ctx, llvm::ArrayRef<EpilogueStep> steps);
