@@ -142,6 +142,15 @@ def TensorOpFuseEpilogues : Pass<"tensorop-fuse-epilogues", "ModuleOp"> {
     x86_gemm_fma, riscv_gemm_rvv and arm_gemm_neon microkernels apply
     epilogues; a matmul with a dynamic K is not fused (at K = 0 no
     microkernel would run to apply it).
+
+    Convolutions likewise: the elementwise consumer of a
+    `linalg.conv_2d_nhwc_hwcf` carrying a `#tensorop.conv_sketch` (a bias
+    per output channel, an N x OH x OW x F residual and the unary steps)
+    goes onto the conv sketch's `epilogue`, applied by the x86 kernel as it
+    stores each output block after its last filter tap. The 4-D consumers
+    of a 1x1 convolution that `tensorop-annotate-sketch` turned into a
+    matmul are first rewritten on the matmul's (N*H*W) x F rows, so that
+    they fuse like any GEMM consumer.
   }];
   let dependentDialects = ["::mlir::tensorop::TensorOpDialect",
                            "::mlir::linalg::LinalgDialect"];

@@ -213,7 +213,14 @@ def TensorOp_ConvSketchAttr : TensorOp_Attr<"ConvSketch", "conv_sketch"> {
     * `ukernel`, `target`, `source` as in `#tensorop.sketch`;
     * `threads`: output rows (n, oh) (or, see `"fcp"`, filter panels) are
       split into that many chunks, each run by one thread (default 1, then
-      not printed).
+      not printed);
+    * `epilogue` (optional): a `#tensorop.epilogue` fused into the
+      microkernel's store (set by `tensorop-fuse-epilogues` from the
+      convolution's elementwise consumer): each output element gets the
+      steps once, by the call that adds its last filter tap of the last
+      channel block (pixels that no tap reaches, inside a wide zero
+      padding, by a call over no channels); `"bias_n"` is a bias per output
+      channel (F floats), `"residual"` an N x OH x OW x F operand.
 
     ```mlir
     #tensorop.conv_sketch<mr = 14, nr = 32, cb = 256, taps = "row",
@@ -224,7 +231,11 @@ def TensorOp_ConvSketchAttr : TensorOp_Attr<"ConvSketch", "conv_sketch"> {
     The verifier checks what holds whatever convolution the sketch is
     applied to, naming the field: positive blocks, `nr` a multiple of the
     lanes, the register budget, known `taps`, `loop_order` and layouts, and
-    the emitter and target the in-place reads and `taps = "row"` need.
+    the emitter and target the in-place reads and `taps = "row"` need;
+    for an `epilogue`: the x86_gemm_fma emitter (the only convolution
+    microkernel that applies one), no `"bias_m"` (a convolution's bias is
+    per output channel) and `nr` within one mask register per vector
+    (at most 7 vectors on AVX-512, 10 on AVX2).
   }];
   let parameters = (ins
     "int64_t":$mr, "int64_t":$nr, "int64_t":$cb,
@@ -235,9 +246,14 @@ def TensorOp_ConvSketchAttr : TensorOp_Attr<"ConvSketch", "conv_sketch"> {
     "UKernelSpecAttr":$ukernel,
     "TargetAttr":$target,
     StringRefParameter<"provenance of the choice">:$source,
-    DefaultValuedParameter<"int64_t", "1", "threads running the convolution">:$threads);
+    DefaultValuedParameter<"int64_t", "1", "threads running the convolution">:$threads,
+    OptionalParameter<"EpilogueAttr", "fused epilogue">:$epilogue);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// This sketch with `epilogue` (null: none).
+    ConvSketchAttr withEpilogue(EpilogueAttr epilogue) const;
+  }];
 }
 
 def TensorOp_GpuSketchAttr : TensorOp_Attr<"GpuSketch", "gpu_sketch"> {

@@ -108,7 +108,8 @@ spec (JSON object, on stdin or --spec FILE):
                                              (packed: kc*nr floats on; in place:
                                              kc rows of b_stride_bytes on)
   epilogue    list of step strings           default none; fused after the
-                                             last K panel: "bias_n", "bias_m",
+                                             last K panel (after all taps):
+                                             "bias_n", "bias_m",
                                              "residual", "scale(s)",
                                              "clamp(lo,hi)", "relu", "tanh",
                                              "sigmoid", "silu", "gelu_tanh",
@@ -143,7 +144,8 @@ Kernel semantics (packed BLIS-style microkernel), operands $0..$6 =
   C[r][j] at c + r*ldc_bytes + 4*j.  1 <= m_rem <= mr, 1 <= n_rem <= nr, kc >= 0.
   Nothing outside [m_rem) x [n_rem) of C is read or written (masked /
   fault-suppressed); kc <= 0 leaves C untouched ("store": sets the tile to
-  zero); m_rem <= 0 or n_rem <= 0 leaves C untouched.
+  zero; with an epilogue: applies the steps to C, C[r][j] = steps(C[r][j]),
+  reading neither A nor B); m_rem <= 0 or n_rem <= 0 leaves C untouched.
   Pointers need only 4-byte alignment.
 
 "gemm_bf16" (vdpbf16ps, VNNI-style pairs along K): kc counts k PAIRS; the
@@ -314,8 +316,6 @@ class Kernel:
             self.name += "_t%dx%d" % (self.taps, self.tap_a)
         self.epi = None
         if self.epilogue_steps:
-            if self.taps > 1:
-                raise SpecError("epilogue", "an epilogue needs taps == 1")
             if self.isa == "avx512" and self.nv > 7:
                 raise SpecError("epilogue", "an epilogue needs nr <= 112 on avx512 "
                                 "(one mask register per vector), got nr %d" % self.nr)
@@ -668,8 +668,10 @@ class Kernel:
                   % (self.name, self.mr, self.nr,
                      " (bf16 k pairs)" if self.bf16 else "", self.ku, self.broadcast))
         # nothing to do (C untouched) when kc <= 0, m_rem <= 0 or n_rem <= 0;
-        # "store" writes the zero tile when kc <= 0
-        for op in (MREM, NREM) if self.store else (KC, MREM, NREM):
+        # "store" writes the zero tile when kc <= 0, an epilogue applies its
+        # steps to C (a convolution's pixels that no filter tap reaches)
+        k_skips = self.store or self.epi
+        for op in (MREM, NREM) if k_skips else (KC, MREM, NREM):
             w.ins("test %s, %s" % (op, op))
             w.ins("jle 9f")
         zero = "vpxord" if self.isa == "avx512" else "vxorps"
@@ -682,14 +684,14 @@ class Kernel:
         if self.b_stride and self.isa == "avx512":
             self.b_masks = self._lane_masks_avx512(w)
             self.bmask = self.b_masks[2]
-        if self.store:
+        if k_skips:
             w.ins("test %s, %s" % (KC, KC))
             w.ins("jle 10f")
         if self.a_stride and self.mr > 1:
             self._k_loops_unpacked_a(w)
         else:
             self._k_body(w)
-        if self.store:
+        if k_skips:
             w.label("10")
         if self.epi:
             def masks(w):
@@ -716,7 +718,7 @@ class Kernel:
         vec = ["%s%d" % (self.vreg, i) for i in range(nvec)]
         gprs = list(SCRATCH_GPRS) + (["r11"] if self.taps > 1 else [])
         if self.epi:
-            gprs += self.epi.gprs()
+            gprs += [g for g in self.epi.gprs() if g not in gprs]
         return vec + list(self.kregs) + gprs
 
     def json(self):

@@ -125,8 +125,10 @@ static void layer(const double *in, const double *ein, long cin, long r,
 static double *ref, *bound;
 static void reference(void) {
   double *xd = malloc(sizeof(double) * P * CI);
-  double *a = malloc(sizeof(double) * P * C), *ea = malloc(sizeof(double) * P * C);
-  double *bb = malloc(sizeof(double) * P * C), *eb = malloc(sizeof(double) * P * C);
+  double *a = malloc(sizeof(double) * P * C),
+         *ea = malloc(sizeof(double) * P * C);
+  double *bb = malloc(sizeof(double) * P * C),
+         *eb = malloc(sizeof(double) * P * C);
   ref = malloc(sizeof(double) * P * CI);
   bound = malloc(sizeof(double) * P * CI);
   for (long i = 0; i < P * CI; ++i)
@@ -204,8 +206,8 @@ static void convolution(struct conv *cv, dnnl_memory_t src, long cin, long r,
   CHECK(dnnl_memory_create(&plain, &wplain, engine, (void *)weights));
   CHECK(dnnl_memory_create(&cv->wt, wpref, engine, DNNL_MEMORY_ALLOCATE));
   dnnl_primitive_desc_t rpd;
-  CHECK(dnnl_reorder_primitive_desc_create(&rpd, &wplain, engine, wpref,
-                                           engine, NULL));
+  CHECK(dnnl_reorder_primitive_desc_create(&rpd, &wplain, engine, wpref, engine,
+                                           NULL));
   dnnl_primitive_t reorder;
   CHECK(dnnl_primitive_create(&reorder, rpd));
   dnnl_exec_arg_t rargs[] = {{DNNL_ARG_FROM, plain}, {DNNL_ARG_TO, cv->wt}};

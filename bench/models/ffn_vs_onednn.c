@@ -168,9 +168,9 @@ static void reference(void) {
       }
       double out = y + b2[k] + xf[t * D + k];
       ref[t * D + k] = out;
-      bound[t * D + k] = 2 * H * u * mag + carried +
-                         2 * u * (fabs(b2[k]) + fabs(xf[t * D + k]) +
-                                  fabs(out)) + 1e-30;
+      bound[t * D + k] =
+          2 * H * u * mag + carried +
+          2 * u * (fabs(b2[k]) + fabs(xf[t * D + k]) + fabs(out)) + 1e-30;
     }
   }
   free(g);
@@ -264,8 +264,7 @@ static void onednn_setup(void) {
   CHECK(dnnl_engine_create(&engine, dnnl_cpu, 0));
   CHECK(dnnl_stream_create(&stream, engine, dnnl_stream_default_flags));
   mm1 = matmul(T, D, H, &mx, &mw1, w1, &mb1, b1, &mh, ACT_DT, 1, 0, &impl1);
-  mm2 = matmul(T, H, D, &mh, &mw2, w2, &mb2, b2, &mout, dnnl_f32, 0, 1,
-               &impl2);
+  mm2 = matmul(T, H, D, &mh, &mw2, w2, &mb2, b2, &mout, dnnl_f32, 0, 1, &impl2);
 }
 
 static float *onednn_out;

@@ -66,7 +66,8 @@ ConvSketchAttr ConvSketchChoice::toAttr(MLIRContext *ctx,
   return ConvSketchAttr::getChecked(
       emit, ctx, mr, nr, cb, llvm::StringRef(taps), llvm::StringRef(loopOrder),
       llvm::StringRef(packInput), llvm::StringRef(packFilter), ukernel,
-      target.toAttr(ctx), llvm::StringRef(source), threads);
+      target.toAttr(ctx), llvm::StringRef(source), threads,
+      /*epilogue=*/EpilogueAttr());
 }
 
 ConvSketchChoice ConvSketchChoice::fromAttr(ConvSketchAttr a) {

@@ -21,6 +21,8 @@
 
 #include "ConvRequest.h"
 
+#include "tensorop/Advisor/Request.h"
+
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -75,17 +77,18 @@ std::string unsupportedModifier(StringRef w) {
              "a depthwise or grouped convolution (gen builds a dense conv2d; "
              "linalg.depthwise_conv_2d_nhwc_hwc in a module goes through "
              "tensorop-opt)")
-      .Cases({"transposed", "transpose", "deconvolution", "deconv",
-              "backward", "gradient", "wgrad", "dgrad"},
+      .Cases({"transposed", "transpose", "deconvolution", "deconv", "backward",
+              "gradient", "wgrad", "dgrad"},
              "a transposed or backward convolution (gen builds the forward "
              "conv2d)")
       .Cases({"nchw", "fchw", "oihw", "nchwc", "chwn", "column-major"},
              "another layout (gen's convolution reads NHWC input and HWCF "
              "filter and writes NHWC output)")
-      .Cases({"bias", "relu", "gelu", "silu", "swish", "sigmoid", "tanh",
-              "clamp", "residual", "epilogue", "activation-fused", "fused",
-              "fuse", "add", "plus", "batchnorm", "bn"},
-             "a fused epilogue (gen builds the plain convolution)")
+      .Cases({"clamp", "epilogue", "activation-fused", "fused", "fuse", "add",
+              "plus", "batchnorm", "bn", "softmax", "scale", "scaled"},
+             "a fused epilogue gen does not build for convolutions (it "
+             "fuses bias, relu, relu6, gelu, gelu-tanh, silu, sigmoid, tanh "
+             "and residual)")
       .Cases({"1d", "3d", "conv1d", "conv3d", "1-d", "3-d"},
              "a convolution of another rank (gen builds 2-D convolutions)")
       .Cases({"same", "valid", "causal", "reflect", "replicate", "circular"},
@@ -134,6 +137,8 @@ llvm::SmallVector<int64_t> sizeParts(StringRef w) {
 class ConvWords {
 public:
   explicit ConvWords(StringRef lower);
+  /// The epilogue words, in order (before the shape words are read).
+  llvm::Error readEpilogue(std::vector<std::string> &steps);
   llvm::Error read(llvm::function_ref<bool(StringRef)> isKnownWord);
   llvm::Error finish(Conv2DShape &shape);
 
@@ -409,9 +414,31 @@ llvm::Error ConvWords::readSize(size_t i) {
                 " image'); nothing was generated");
 }
 
+llvm::Error ConvWords::readEpilogue(std::vector<std::string> &steps) {
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    StringRef token = tokens[i];
+    // A convolution's bias is per output channel; one per output row (as a
+    // GEMM's "row bias") has no meaning here.
+    if (((token == "row" || token == "per-row") && at(i + 1) == "bias") ||
+        (token == "bias" && at(i + 1) == "per" && at(i + 2) == "row"))
+      return refuse("the request asks for a bias per row, which a "
+                    "convolution does not have (its bias is per output "
+                    "channel: 'with bias'); nothing was generated");
+    StringRef step = epilogueStepOfWord(token);
+    if (step.empty())
+      continue;
+    used[i] = true;
+    steps.push_back(step.str());
+  }
+  return llvm::Error::success();
+}
+
 llvm::Error ConvWords::read(llvm::function_ref<bool(StringRef)> isKnownWord) {
   // Modifiers first: "with bias" names the bias, not "with".
-  for (const std::string &token : tokens) {
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    if (used[i])
+      continue;
+    const std::string &token = tokens[i];
     std::string what = unsupportedModifier(token);
     if (!what.empty())
       return refuse("the request word '" + token + "' asks for " + what +
@@ -540,8 +567,11 @@ llvm::Error ConvWords::finish(Conv2DShape &shape) {
 
 llvm::Error
 mlir::tensorop::parseConvShape(StringRef lower, Conv2DShape &shape,
-                               llvm::function_ref<bool(StringRef)> isKnownWord) {
+                               llvm::function_ref<bool(StringRef)> isKnownWord,
+                               std::vector<std::string> &epilogue) {
   ConvWords words(lower);
+  if (llvm::Error e = words.readEpilogue(epilogue))
+    return e;
   if (llvm::Error e = words.read(isKnownWord))
     return e;
   return words.finish(shape);

@@ -15,6 +15,9 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <string>
+#include <vector>
+
 namespace mlir::tensorop {
 
 /// Reads the geometry of a convolution from `lower` (the request in lower
@@ -25,8 +28,13 @@ namespace mlir::tensorop {
 /// dimensions are errors with the numbers. Every error has the code
 /// std::errc::not_supported (final: the LLM reader cannot carry a
 /// convolution either).
-llvm::Error parseConvShape(llvm::StringRef lower, ::tensorop::Conv2DShape &shape,
-                           llvm::function_ref<bool(llvm::StringRef)> isKnownWord);
+/// Reads the convolution's shape from `lower` and its epilogue words
+/// ("with bias and ReLU": bias per output channel, relu, relu6, gelu,
+/// gelu-tanh, silu, sigmoid, tanh, residual) into `epilogue`, in order.
+llvm::Error
+parseConvShape(llvm::StringRef lower, ::tensorop::Conv2DShape &shape,
+               llvm::function_ref<bool(llvm::StringRef)> isKnownWord,
+               std::vector<std::string> &epilogue);
 
 } // namespace mlir::tensorop
 

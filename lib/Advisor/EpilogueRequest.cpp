@@ -16,6 +16,20 @@
 
 using namespace llvm;
 
+StringRef mlir::tensorop::epilogueStepOfWord(StringRef w) {
+  return StringSwitch<StringRef>(w)
+      .Case("bias", "bias_n")
+      .Case("relu", "relu")
+      .Case("relu6", "clamp(0, 6)")
+      .Cases({"gelu", "gelu-erf"}, "gelu_erf")
+      .Case("gelu-tanh", "gelu_tanh")
+      .Cases({"silu", "swish"}, "silu")
+      .Case("sigmoid", "sigmoid")
+      .Case("tanh", "tanh")
+      .Case("residual", "residual")
+      .Default("");
+}
+
 void mlir::tensorop::takeEpilogueWords(SmallVectorImpl<StringRef> &tokens,
                                        std::vector<std::string> &steps) {
   SmallVector<StringRef> kept;
@@ -35,17 +49,7 @@ void mlir::tensorop::takeEpilogueWords(SmallVectorImpl<StringRef> &tokens,
       i += 2;
       continue;
     }
-    StringRef step = StringSwitch<StringRef>(w)
-                         .Case("bias", "bias_n")
-                         .Case("relu", "relu")
-                         .Case("relu6", "clamp(0, 6)")
-                         .Cases({"gelu", "gelu-erf"}, "gelu_erf")
-                         .Case("gelu-tanh", "gelu_tanh")
-                         .Cases({"silu", "swish"}, "silu")
-                         .Case("sigmoid", "sigmoid")
-                         .Case("tanh", "tanh")
-                         .Case("residual", "residual")
-                         .Default("");
+    StringRef step = epilogueStepOfWord(w);
     if (step.empty())
       kept.push_back(w);
     else

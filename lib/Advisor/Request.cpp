@@ -53,17 +53,18 @@ std::string mlir::tensorop::convShapeName(const ::tensorop::Conv2DShape &s) {
 }
 
 std::string OpRequest::defaultName() const {
-  if (op == "conv2d")
-    return "conv2d_" + convShapeName(conv) + "_" + dtype;
   std::string layout =
       transposeA || transposeB
           ? std::string("_") + (transposeA ? "t" : "n") + (transposeB ? "t" : "n")
           : "";
   std::string name =
-      llvm::formatv("{0}_{1}x{2}x{3}_{4}{5}{6}", op, m, n, k, dtype,
-                    cType.empty() || cType == dtype ? "" : "_" + cType + "out",
-                    layout)
-          .str();
+      op == "conv2d"
+          ? "conv2d_" + convShapeName(conv) + "_" + dtype
+          : llvm::formatv("{0}_{1}x{2}x{3}_{4}{5}{6}", op, m, n, k, dtype,
+                          cType.empty() || cType == dtype ? ""
+                                                          : "_" + cType + "out",
+                          layout)
+                .str();
   // Step texts with arguments ("clamp(0, 6)") become identifier parts.
   for (const std::string &step : epilogue) {
     std::string part = step == "clamp(0, 6)" ? "relu6" : "";
@@ -383,7 +384,7 @@ llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
                           "ASCII)",
                           codePointAt(text, i), i + 1)
                 .str());
-    if (llvm::Error e = parseConvShape(lower, r.conv, known))
+    if (llvm::Error e = parseConvShape(lower, r.conv, known, r.epilogue))
       return llvm::createStringError(
           std::make_error_code(std::errc::not_supported),
           "understood a convolution; " + llvm::toString(std::move(e)));

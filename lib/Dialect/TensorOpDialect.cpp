@@ -295,7 +295,7 @@ LogicalResult ConvSketchAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, int64_t mr, int64_t nr,
     int64_t cb, StringRef taps, StringRef loopOrder, StringRef packInput,
     StringRef packFilter, UKernelSpecAttr ukernel, TargetAttr target,
-    StringRef source, int64_t threads) {
+    StringRef source, int64_t threads, EpilogueAttr epilogue) {
   for (auto [name, value] : {std::pair<StringRef, int64_t>{"mr", mr},
                              {"nr", nr},
                              {"cb", cb}})
@@ -376,7 +376,35 @@ LogicalResult ConvSketchAttr::verify(
   if (threads < 1 || threads > 1024)
     return emitError() << "conv sketch threads must be in [1, 1024], got "
                        << threads;
+  if (epilogue) {
+    // Only the x86 convolution kernel applies the steps as it stores the
+    // block; RVV and NEON run their GEMM kernels per tap on packed panels.
+    if (ukernel.getEmitter() != "x86_gemm_fma")
+      return emitError() << "conv sketch epilogue needs the x86_gemm_fma "
+                            "emitter (the convolution kernel with a fused "
+                            "epilogue), got '"
+                         << ukernel.getEmitter() << "'";
+    for (Attribute step : epilogue.getSteps())
+      if (auto text = dyn_cast<StringAttr>(step);
+          text && text.getValue() == "bias_m")
+        return emitError() << "conv sketch epilogue step \"bias_m\" has no "
+                              "meaning on a convolution: its bias is per "
+                              "output channel (\"bias_n\")";
+    // The kernel's epilogue keeps one lane mask per vector of the block.
+    int64_t maxVectors = lanes == 16 ? 7 : 10;
+    if (nr > maxVectors * lanes)
+      return emitError() << "conv sketch epilogue needs nr <= "
+                         << maxVectors * lanes
+                         << " (one mask register per vector), got " << nr;
+  }
   return success();
+}
+
+ConvSketchAttr ConvSketchAttr::withEpilogue(EpilogueAttr epilogue) const {
+  return ConvSketchAttr::get(getContext(), getMr(), getNr(), getCb(), getTaps(),
+                             getLoopOrder(), getPackInput(), getPackFilter(),
+                             getUkernel(), getTarget(), getSource(),
+                             getThreads(), epilogue);
 }
 
 //===----------------------------------------------------------------------===//

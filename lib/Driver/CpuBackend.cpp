@@ -336,20 +336,30 @@ static json::Value rvvBuildsReport(bool perVlen, StringRef name,
                         {"sketch", wideSketch.str()}}}}};
 }
 
-/// The header's lines on a fused epilogue ("" without one).
-static std::string epilogueComment(ArrayRef<std::string> steps) {
+/// The header's lines on a fused epilogue ("" without one); `conv`: on a
+/// convolution's output (bias per output channel, an NHWF residual).
+static std::string epilogueComment(ArrayRef<std::string> steps,
+                                   bool conv = false) {
   if (steps.empty())
     return "";
-  std::string text = "\n * Then, fused into the kernel's store, per element x "
-                     "of C in this order:";
+  std::string text =
+      conv ? "\n * Then, fused into the kernel's store, per element x = "
+             "output[n][y][x][f] in\n * this order:"
+           : "\n * Then, fused into the kernel's store, per element x "
+             "of C in this order:";
   for (const std::string &s : steps)
     text += "\n *   " +
             StringSwitch<std::string>(s)
-                .Case("bias_n", "x += bias[col]  (bias: N floats)")
+                .Case("bias_n", conv ? "x += bias[f]  (bias: F floats, one "
+                                       "per output channel)"
+                                     : "x += bias[col]  (bias: N floats)")
                 .Case("bias_m", "x += bias[row]  (bias: M floats)")
                 .Case("clamp(0, 6)", "x = min(max(x, 0), 6)  (ReLU6)")
-                .Case("residual", "x += R[row][col]  (R: M x N, row-major, "
-                                  "contiguous)")
+                .Case("residual",
+                      conv ? "x += residual[n][y][x][f]  (residual: N x OH x "
+                             "OW x F, NHWC, contiguous)"
+                           : "x += R[row][col]  (R: M x N, row-major, "
+                             "contiguous)")
                 .Case("relu", "x = max(x, 0)")
                 .Case("gelu_erf", "x = 0.5 x (1 + erf(x / sqrt(2)))  (fp32 "
                                   "approximation, error <= 4.2e-7 in erf)")
@@ -491,7 +501,7 @@ std::string CpuBackend::convHeader(const GenJob &job,
  *     input[n][y*{12} + r*{14} - {16}][x*{13} + s*{15} - {18}][c]
  *   (stride {12} x {13}, dilation {14} x {15}; zero padding top {16},
  *   bottom {17}, left {18}, right {19} is applied inside the kernel: input
- *   positions outside H x W read 0).
+ *   positions outside H x W read 0).{23}
  * {20} Each call allocates its own temporary buffers, so concurrent
  * calls are safe.
  */
@@ -521,7 +531,8 @@ extern "C" {
                  TENSOROP_VERSION, resolved, job.op.requestText, c.n, c.h, c.w,
                  c.c, c.r, c.s, c.f, c.outH(), c.outW(), c.strideH, c.strideW,
                  c.dilationH, c.dilationW, c.padTop, c.padBottom, c.padLeft,
-                 c.padRight, threading, upper, job.op.entryPoint(name))
+                 c.padRight, threading, upper, job.op.entryPoint(name),
+                 epilogueComment(job.op.epilogue, /*conv=*/true))
       .str();
 }
 
@@ -534,6 +545,13 @@ Error CpuBackend::prepareConv(const GenJob &job) {
                 "builtin advisor chooses their sketch)");
   if (std::string tooBig = checkConvBufferBudget(job.op.conv); !tooBig.empty())
     return fail(tooBig);
+  if (!job.op.epilogue.empty() && hints.arch != "x86_64")
+    return fail("understood " + job.request.describe() +
+                "; a fused epilogue on a convolution is built for x86 "
+                "targets only so far (the " +
+                resolved +
+                " convolution runs a GEMM microkernel per tap on packed "
+                "panels, which applies no epilogue yet)");
   return Error::success();
 }
 
@@ -847,9 +865,13 @@ int CpuBackend::generate(const GenJob &job) {
       if (!loaded)
         return fail("cannot load " + obj + ": " +
                     toString(loaded.takeError()));
-      convCheck = checkConvObject(
-          reinterpret_cast<ConvFn>(loaded->symbol), job.op.conv, name, obj,
-          genSeed, noBench, genThreads, peak);
+      convCheck =
+          job.op.epilogue.empty()
+              ? checkConvObject(reinterpret_cast<ConvFn>(loaded->symbol),
+                                job.op.conv, name, obj, genSeed, noBench,
+                                genThreads, peak)
+              : checkEpilogueConvObject(loaded->symbol, job.op.conv,
+                                        job.op.epilogue, name, obj, genSeed);
       if (!convCheck.error.empty())
         return fail(convCheck.error + "; nothing written to " + outDir);
       verified = convCheck.verified;

@@ -1,6 +1,7 @@
 //===- CpuConvCheck.cpp - gen's check of a convolution object -------------===//
 
 #include "CpuConvCheck.h"
+#include "tensorop/Driver/EpilogueConv.h"
 
 #include "tensorop/Verify/CpuGemm.h"
 #include "tensorop/Verify/Timing.h"
@@ -135,5 +136,56 @@ ConvObjectCheck tensorop::checkConvObject(ConvFn fn, const Conv2DShape &s,
                             cmp.oursMedian, threads)
                         .str();
   }
+  return out;
+}
+
+ConvObjectCheck
+tensorop::checkEpilogueConvObject(void *fn, const Conv2DShape &s,
+                                  ArrayRef<std::string> steps, StringRef name,
+                                  StringRef objectPath, unsigned seed) {
+  ConvObjectCheck out;
+  EpilogueConvCheck check = checkEpilogueConv(fn, s, steps, seed);
+  if (!check.error.empty()) {
+    out.error = check.error;
+    return out;
+  }
+  out.verified = check.failures == 0;
+  json::Array stepList;
+  for (const std::string &step : steps)
+    stepList.push_back(step);
+  out.verification = json::Object{
+      {"performed", true},
+      {"object", objectPath},
+      {"seed", int64_t(seed)},
+      {"inputs", "seeded uniform [-1, 1) (input, filter, bias, residual)"},
+      {"epilogue", std::move(stepList)},
+      {"reference", "fp64 of the same fp32 inputs: im2col of each image and "
+                    "OpenBLAS dgemm with the HWCF filter, then the "
+                    "epilogue's steps in fp64"},
+      {"bound", check.bound},
+      {"output_prefill", "NaN"},
+      {"max_error_ratio", check.maxRatio},
+      {"elements_over_bound", check.failures},
+      {"passed", out.verified}};
+  out.timing = json::Object{
+      {"performed", false},
+      {"reason", "not timed: no baseline computes the same fused epilogue "
+                 "yet"}};
+  out.markdown =
+      formatv("The shipped object `{0}.o` was loaded and run: output "
+              "pre-filled with NaN, fp64 reference of the same inputs (seed "
+              "{1}; im2col + dgemm, then the epilogue's steps), bound {2}."
+              "\n\n- max error / bound: {3:E2} ({4} elements over the "
+              "bound)\n- result: **{5}**\n\nNot timed: no baseline computes "
+              "the same fused epilogue yet.\n",
+              name, seed, check.bound, check.maxRatio, check.failures,
+              out.verified ? "passed" : "FAILED")
+          .str();
+  out.summary = formatv("  verified (with the epilogue): max error/bound "
+                        "{0:E2}, {1} elements over it -> {2}; not timed (no "
+                        "baseline with the same epilogue yet)\n",
+                        check.maxRatio, check.failures,
+                        out.verified ? "passed" : "FAILED")
+                    .str();
   return out;
 }

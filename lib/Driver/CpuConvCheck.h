@@ -13,6 +13,7 @@
 #include "tensorop/Advisor/ConvShape.h"
 #include "tensorop/Verify/CpuConv.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/JSON.h"
 
@@ -35,6 +36,15 @@ ConvObjectCheck checkConvObject(ConvFn fn, const Conv2DShape &shape,
                                 llvm::StringRef name,
                                 llvm::StringRef objectPath, unsigned seed,
                                 bool noBench, unsigned threads, double peak);
+
+/// A convolution with a fused epilogue (its entry point takes the bias and
+/// residual): checked against the steps applied in fp64 to the fp64
+/// convolution; not timed (no baseline computes the same epilogue here).
+ConvObjectCheck checkEpilogueConvObject(void *fn, const Conv2DShape &shape,
+                                        llvm::ArrayRef<std::string> steps,
+                                        llvm::StringRef name,
+                                        llvm::StringRef objectPath,
+                                        unsigned seed);
 
 } // namespace tensorop
 

@@ -36,8 +36,8 @@ std::string tensorop::epilogueEntryPoint(StringRef name,
       .str();
 }
 
-/// The body lines of one step on %v<i> (f32), as a model would write it.
-static std::string stepBody(StringRef step, int i) {
+std::string tensorop::epilogueStepBody(StringRef step, int i,
+                                       StringRef residual) {
   std::string v = formatv("%v{0}", i).str(), o = formatv("%v{0}", i + 1).str();
   auto c = [&](StringRef nm, double x) {
     return formatv("    {0}_{1} = arith.constant {2:e} : f32\n", o, nm, x)
@@ -58,7 +58,8 @@ static std::string stepBody(StringRef step, int i) {
     return c("s", parsed->a) +
            formatv("    {0} = arith.mulf {1}, {0}_s : f32\n", o, v).str();
   if (step == "residual")
-    return formatv("    {0} = arith.addf {1}, %r : f32\n", o, v).str();
+    return formatv("    {0} = arith.addf {1}, {2} : f32\n", o, v, residual)
+        .str();
   if (step == "relu")
     return c("z", 0) +
            formatv("    {0} = arith.maximumf {1}, {0}_z : f32\n", o, v).str();
@@ -122,7 +123,7 @@ std::string tensorop::epilogueGemmModuleSource(StringRef name, int64_t m,
     addInput("R", ct, "affine_map<(d0, d1) -> (d0, d1)>", "%r");
   std::string body;
   for (auto [i, step] : llvm::enumerate(steps))
-    body += stepBody(step, i);
+    body += epilogueStepBody(step, i);
   std::string generic =
       ins.empty()
           ? formatv("  linalg.generic {{indexing_maps = [{0}affine_map<(d0, "

@@ -150,20 +150,30 @@ int tensorop::generateKernel(const GenOptions &options) {
   }
   if (options.parseOnly && r.op == "conv2d") {
     const Conv2DShape &c = r.conv;
-    outs() << formatv(
-        "{0:2}\n",
-        json::Value(json::Object{
-            {"op", r.op},          {"n", c.n},
-            {"h", c.h},            {"w", c.w},
-            {"c", c.c},            {"f", c.f},
-            {"r", c.r},            {"s", c.s},
-            {"stride_h", c.strideH}, {"stride_w", c.strideW},
-            {"dilation_h", c.dilationH}, {"dilation_w", c.dilationW},
-            {"pad_top", c.padTop}, {"pad_bottom", c.padBottom},
-            {"pad_left", c.padLeft}, {"pad_right", c.padRight},
-            {"out_h", c.outH()},   {"out_w", c.outW()},
-            {"dtype", r.dtype},    {"target", r.target},
-            {"name", r.defaultName()}}));
+    json::Object parsed{{"op", r.op},
+                        {"n", c.n},
+                        {"h", c.h},
+                        {"w", c.w},
+                        {"c", c.c},
+                        {"f", c.f},
+                        {"r", c.r},
+                        {"s", c.s},
+                        {"stride_h", c.strideH},
+                        {"stride_w", c.strideW},
+                        {"dilation_h", c.dilationH},
+                        {"dilation_w", c.dilationW},
+                        {"pad_top", c.padTop},
+                        {"pad_bottom", c.padBottom},
+                        {"pad_left", c.padLeft},
+                        {"pad_right", c.padRight},
+                        {"out_h", c.outH()},
+                        {"out_w", c.outW()},
+                        {"dtype", r.dtype},
+                        {"target", r.target},
+                        {"name", r.defaultName()}};
+    if (!r.epilogue.empty())
+      parsed["epilogue"] = json::Array(r.epilogue);
+    outs() << formatv("{0:2}\n", json::Value(std::move(parsed)));
     return 0;
   }
   if (options.parseOnly) {

@@ -169,8 +169,8 @@ std::vector<unsigned> tensorop::parseGpuList(StringRef gpus) {
 
 std::string tensorop::gpuBatchRunScript(const GpuBatchScriptOptions &o,
                                         ArrayRef<GpuBatchJob> jobs) {
-  std::string script = formatv(kPrologue, o.gpus, o.timeoutSeconds,
-                               jobs.size(), o.confirmation ? 1 : 0)
+  std::string script = formatv(kPrologue, o.gpus, o.timeoutSeconds, jobs.size(),
+                               o.confirmation ? 1 : 0)
                            .str();
   for (size_t i = 0; i < jobs.size(); ++i) {
     script += "  run " + std::to_string(i + 1) + " " + shellQuote(jobs[i].file);

@@ -196,8 +196,6 @@ std::string describeDevice(StringRef deviceJson) {
       .str();
 }
 
-
-
 class GpuOpSearch : public OpTuneSearch {
 public:
   GpuOpSearch(mlir::MLIRContext &ctx, const GpuGemmProblem &p,
@@ -458,10 +456,10 @@ public:
               StringRef(readTextFile(joinPath(o.batchDir, base + ".gpu")))
                   .trim()
                   .str();
-          r.provenance = e->getString("provenance").value_or("").str() +
-                         "; measured on " +
-                         (batchDevice.empty() ? "the batch's GPU" : batchDevice) +
-                         (gpu.empty() || gpu == "default" ? "" : ", GPU " + gpu);
+          r.provenance =
+              e->getString("provenance").value_or("").str() + "; measured on " +
+              (batchDevice.empty() ? "the batch's GPU" : batchDevice) +
+              (gpu.empty() || gpu == "default" ? "" : ", GPU " + gpu);
           r.emitterHash = e->getString("emitter_hash").value_or("").str();
           if (r.error.size() > 4000)
             r.error = r.error.substr(0, 4000) + "...";

@@ -11,8 +11,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorop/Driver/Backend.h"
-#include "tensorop/Driver/OutputDir.h"
 #include "tensorop/Driver/GpuBatchScript.h"
+#include "tensorop/Driver/OutputDir.h"
 #include "tensorop/Driver/TuneBackend.h"
 #include "tensorop/Support/TextFiles.h"
 

@@ -1,6 +1,7 @@
 //===- Operator.cpp - What one generated kernel computes ------------------===//
 
 #include "tensorop/Driver/Operator.h"
+#include "tensorop/Driver/EpilogueConv.h"
 #include "tensorop/Driver/EpilogueGemm.h"
 
 #include "tensorop/Advisor/Request.h"
@@ -21,6 +22,7 @@ Expected<Operator> Operator::fromRequest(const mlir::tensorop::OpRequest &r) {
     op.conv = r.conv;
     op.dtype = r.dtype;
     op.requestedOutType = r.cType;
+    op.epilogue = r.epilogue;
     op.requestText = r.text;
     op.defaultName = r.defaultName();
     return op;
@@ -92,6 +94,8 @@ std::string Operator::cTypeName(StringRef type) {
 
 std::string Operator::entryPoint(StringRef name) const {
   std::string in = cTypeName(inType()), out = cTypeName(outType());
+  if (kind == OpKind::Conv2D && !epilogue.empty())
+    return epilogueConvEntryPoint(name, epilogue);
   if (kind == OpKind::Conv2D)
     return formatv("void {0}(const {1} *input, const {1} *filter, {2} "
                    "*output);",
@@ -109,6 +113,11 @@ std::string Operator::moduleSource(StringRef name, Placement placement,
   if (kind == OpKind::Conv2D && placement == Placement::Device)
     return mlir::tensorop::gpuConvModuleSource(name, conv, inType(), outType(),
                                                sketch);
+  if (kind == OpKind::Conv2D && !epilogue.empty()) {
+    mlir::tensorop::ConvConsumer consumer =
+        epilogueConvConsumer(conv, epilogue);
+    return mlir::tensorop::convModuleSource(name, conv, sketch, &consumer);
+  }
   if (kind == OpKind::Conv2D)
     return mlir::tensorop::convModuleSource(name, conv, sketch);
   if (placement == Placement::Device)

@@ -148,10 +148,10 @@ LogicalResult mlir::tensorop::emitGpuKernelLaunch(
     auto t = cast<MemRefType>(memref.getType());
     if (sliced(t)) {
       auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
-      Value bytes = arith::MulIOp::create(
-          b, loc, meta.getOffset(),
-          arith::ConstantIndexOp::create(
-              b, loc, t.getElementTypeBitWidth() / 8));
+      Value bytes =
+          arith::MulIOp::create(b, loc, meta.getOffset(),
+                                arith::ConstantIndexOp::create(
+                                    b, loc, t.getElementTypeBitWidth() / 8));
       idx = arith::AddIOp::create(b, loc, idx, bytes);
     }
     return arith::IndexCastOp::create(b, loc, i64, idx);

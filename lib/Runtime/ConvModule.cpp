@@ -8,7 +8,8 @@ using namespace llvm;
 
 std::string mlir::tensorop::convModuleSource(StringRef name,
                                              const ::tensorop::Conv2DShape &s,
-                                             StringRef sketch) {
+                                             StringRef sketch,
+                                             const ConvConsumer *consumer) {
   auto type = [](int64_t a, int64_t b, int64_t c, int64_t d) {
     return formatv("{0}x{1}x{2}x{3}xf32", a, b, c, d).str();
   };
@@ -18,14 +19,15 @@ std::string mlir::tensorop::convModuleSource(StringRef name,
                             s.w + s.padLeft + s.padRight, s.c);
   std::string attr =
       sketch.empty() ? "" : (", tensorop.sketch = " + sketch).str();
-  std::string text = formatv(R"mlir(
-func.func @{0}(%in: memref<{1}>, %flt: memref<{2}>, %out: memref<{3}>) {{
+  std::string text =
+      formatv(R"mlir(
+func.func @{0}(%in: memref<{1}>, %flt: memref<{2}>{4}, %out: memref<{3}>) {{
   %zero = arith.constant 0.0 : f32
   %i = bufferization.to_tensor %in restrict : memref<{1}> to tensor<{1}>
   %f = bufferization.to_tensor %flt restrict : memref<{2}> to tensor<{2}>
 )mlir",
-                             name, in, flt, out)
-                         .str();
+              name, in, flt, out, consumer ? consumer->arguments : "")
+          .str();
   std::string source = "%i";
   if (s.padded()) {
     text += formatv(R"mlir(  %p = tensor.pad %i low[0, {0}, {1}, 0] high[0, {2}, {3}, 0] {{
@@ -41,12 +43,14 @@ func.func @{0}(%in: memref<{1}>, %flt: memref<{2}>, %out: memref<{3}>) {{
   %z = linalg.fill ins(%zero : f32) outs(%e : tensor<{0}>) -> tensor<{0}>
   %r = linalg.conv_2d_nhwc_hwcf {{dilations = dense<[{1}, {2}]> : tensor<2xi64>, strides = dense<[{3}, {4}]> : tensor<2xi64>{8}}
          ins({5}, %f : tensor<{6}>, tensor<{7}>) outs(%z : tensor<{0}>) -> tensor<{0}>
-  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<{0}>, memref<{0}>) -> ()
+{9}  bufferization.materialize_in_destination {10} in restrict writable %out : (tensor<{0}>, memref<{0}>) -> ()
   return
 }
 )mlir",
                   out, s.dilationH, s.dilationW, s.strideH, s.strideW, source,
-                  s.padded() ? padded : in, flt, attr)
+                  s.padded() ? padded : in, flt, attr,
+                  consumer ? consumer->body : "",
+                  consumer ? consumer->result : "%r")
               .str();
   return text;
 }

@@ -28,9 +28,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ConvEpilogues.h"
+
 #include "tensorop/Advisor/ConvAdvisor.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/Emitters/Emitter.h"
+#include "tensorop/Emitters/UKernelOperands.h"
 #include "tensorop/Targets/TargetHints.h"
 #include "tensorop/Transforms/ConvSupport.h"
 #include "tensorop/Transforms/Passes.h"
@@ -42,6 +45,9 @@
 #include "mlir/Dialect/Vector/Utils/VectorUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <array>
 
 using namespace mlir;
 using namespace mlir::tensorop;
@@ -211,7 +217,54 @@ struct ConvPlan {
   EmittedKernel oneTap, rowKernel;
   SmallVector<TapRange> taps;
   int64_t interiorLo, interiorHi; ///< ow range seeing every tap of a row.
+
+  /// A fused epilogue: the kernels that apply it, the block they read (one
+  /// per thread), the bias (F) and the residual (N x OH x OW x F).
+  bool epilogue = false;
+  EmittedKernel oneTapEpilogue, rowKernelEpilogue;
+  Value epilogueBlock, bias, residual;
+  /// Per tap column s: the pixels of its range from lastFrom[s] on are
+  /// reached by no later tap of the row, so s's call is their last.
+  SmallVector<int64_t> lastFrom;
+  /// Output columns [first, second) that no tap of any row reaches (inside
+  /// a padding as wide as the filter): they get the epilogue alone.
+  SmallVector<std::pair<int64_t, int64_t>> unreachedColumns;
+  /// Whether some output row has no filter row inside the image.
+  bool someRowUnreached = false;
 };
+
+/// Which taps are last per pixel, and which pixels no tap reaches (static:
+/// the tap ranges depend on the column only). Ranges shrink from the
+/// right as s grows (lo and hi never increase), so tap s is the last for
+/// the pixels of its range past every later tap's hi.
+void planEpilogueCoverage(ConvPlan &plan) {
+  const ConvProblem &p = plan.p;
+  plan.lastFrom.assign(p.s, 0);
+  for (int64_t s = 0; s < p.s; ++s)
+    for (int64_t later = s + 1; later < p.s; ++later)
+      if (plan.taps[later].lo <= plan.taps[later].hi)
+        plan.lastFrom[s] = std::max(plan.lastFrom[s], plan.taps[later].hi + 1);
+  int64_t runStart = -1;
+  for (int64_t ow = 0; ow <= p.outW(); ++ow) {
+    bool reached = ow < p.outW() && llvm::any_of(plan.taps, [&](TapRange t) {
+                     return t.lo <= ow && ow <= t.hi;
+                   });
+    if (!reached && ow < p.outW() && runStart < 0)
+      runStart = ow;
+    if ((reached || ow == p.outW()) && runStart >= 0) {
+      plan.unreachedColumns.push_back({runStart, ow});
+      runStart = -1;
+    }
+  }
+  for (int64_t oh = 0; oh < p.outH() && !plan.someRowUnreached; ++oh) {
+    bool any = false;
+    for (int64_t r = 0; r < p.r && !any; ++r) {
+      int64_t ih = oh * p.strideH - p.padTop + r * p.dilationH;
+      any = ih >= 0 && ih < p.h;
+    }
+    plan.someRowUnreached = !any;
+  }
+}
 
 /// Offset in the packed filter of panel (fb), channels from c0 (a block of
 /// kcb), tap (r, s). A filter packed block by block (loop order "fcp")
@@ -340,10 +393,51 @@ void emitInputPack(OpBuilder &b, Location loc, const ConvPlan &plan, Value n,
 /// One microkernel call: `taps` taps from column `s` for the pixels
 /// [lo, lo + cnt) of output row (n, oh), input row ih, channels [c0, +kcb),
 /// output channels [f0, +nrem) (panel fb).
+/// The epilogue operands of a call on pixels [lo, lo + cnt) of output row
+/// (n, oh), channels [f0, f0 + nrem): {block, bias, residual}.
+std::array<Value, 3> epilogueOperands(OpBuilder &b, Location loc,
+                                      const ConvPlan &plan, Value n, Value oh,
+                                      Value lo, Value cnt, Value f0,
+                                      Value nrem) {
+  Value bias, residual;
+  if (plan.bias)
+    bias =
+        memref::SubViewOp::create(b, loc, plan.bias, ArrayRef<OpFoldResult>{f0},
+                                  ArrayRef<OpFoldResult>{nrem},
+                                  ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+  if (plan.residual)
+    residual = view2D(b, loc, plan.residual, {n, oh, lo, f0}, cnt, nrem, 1);
+  return {plan.epilogueBlock, bias, residual};
+}
+
+/// A call over no channels that applies the epilogue alone, to pixels
+/// [lo, lo + cnt) of output row (n, oh) that no filter tap reaches (the
+/// kernel reads neither A nor B then).
+void emitEpilogueOnlyCall(OpBuilder &b, Location loc, const ConvPlan &plan,
+                          Value n, Value oh, Value lo, Value cnt, Value f0,
+                          Value nrem) {
+  Idx im{b, loc};
+  Value zero = im.c(0), one = im.c(1);
+  Value a = plan.inputPanel
+                ? plan.inputPanel
+                : view2D(b, loc, plan.in, {n, zero, zero, zero}, one, one, 1);
+  Value bPanel = plan.packedFilter ? plan.packedFilter : plan.flt;
+  Value c = view2D(b, loc, plan.out, {n, oh, lo, f0}, cnt, nrem, 1);
+  const EmittedKernel &kernel = plan.oneTapEpilogue;
+  auto [block, bias, residual] =
+      epilogueOperands(b, loc, plan, n, oh, lo, cnt, f0, nrem);
+  UKernelOp::create(
+      b, loc, b.getStringAttr(kernel.name), a, bPanel, c, zero, cnt, nrem,
+      block, bias, residual, b.getStringAttr(kernel.asmText),
+      b.getStringAttr(kernel.constraints), b.getStringAttr(kernel.dialect),
+      b.getI64IntegerAttr(plan.mr), b.getI64IntegerAttr(plan.nr),
+      b.getStringAttr(kernel.hash.substr(0, 16)));
+}
+
 void emitCall(OpBuilder &b, Location loc, const ConvPlan &plan,
-              const EmittedKernel &kernel, Value n, Value oh, Value ih,
-              Value r, int64_t s, Value lo, Value cnt, Value c0, Value kcb,
-              Value fb, Value f0, Value nrem) {
+              const EmittedKernel &kernel, Value n, Value oh, Value ih, Value r,
+              int64_t s, Value lo, Value cnt, Value c0, Value kcb, Value fb,
+              Value f0, Value nrem, bool withEpilogue = false) {
   const ConvProblem &p = plan.p;
   Idx im{b, loc};
   Value iw = im.add(im.mul(lo, p.strideW), s * p.dilationW - p.padLeft);
@@ -375,32 +469,66 @@ void emitCall(OpBuilder &b, Location loc, const ConvPlan &plan,
                                b.getIndexAttr(1), b.getIndexAttr(1)});
   }
   Value c = view2D(b, loc, plan.out, {n, oh, lo, f0}, cnt, nrem, 1);
-  UKernelOp::create(b, loc, b.getStringAttr(kernel.name), a, bPanel, c, kcb,
-                    cnt, nrem, /*epilogue=*/Value(), /*bias=*/Value(),
-                    /*residual=*/Value(), b.getStringAttr(kernel.asmText),
-                    b.getStringAttr(kernel.constraints),
-                    b.getStringAttr(kernel.dialect),
-                    b.getI64IntegerAttr(plan.mr), b.getI64IntegerAttr(plan.nr),
-                    b.getStringAttr(kernel.hash.substr(0, 16)));
+  std::array<Value, 3> epilogue = {};
+  if (withEpilogue)
+    epilogue = epilogueOperands(b, loc, plan, n, oh, lo, cnt, f0, nrem);
+  UKernelOp::create(
+      b, loc, b.getStringAttr(kernel.name), a, bPanel, c, kcb, cnt, nrem,
+      epilogue[0], epilogue[1], epilogue[2], b.getStringAttr(kernel.asmText),
+      b.getStringAttr(kernel.constraints), b.getStringAttr(kernel.dialect),
+      b.getI64IntegerAttr(plan.mr), b.getI64IntegerAttr(plan.nr),
+      b.getStringAttr(kernel.hash.substr(0, 16)));
 }
 
 /// All taps and channel blocks of one register block: pixels [ow0, ow0+m)
-/// of row (n, oh), output channels [f0, f0+nrem).
+/// of row (n, oh), output channels [f0, f0+nrem). With an epilogue, each
+/// pixel's last call (last channel block, last filter row inside the
+/// image, last tap column reaching it) is made with the epilogue kernel,
+/// and the pixels no tap reaches get it from a call over no channels.
 void emitBlock(OpBuilder &b, Location loc, const ConvPlan &plan, Value n,
                Value oh, Value ow0, Value m, Value fb, Value f0, Value nrem,
                Value c0, Value kcb) {
   const ConvProblem &p = plan.p;
   Idx im{b, loc};
   OpBuilder::InsertionGuard guard(b);
+  Value end = im.add(ow0, m);
+  // The last filter row whose input row lies inside the image (if the row
+  // at ihBase + rLast * DH is inside at all).
+  Value ihBase = im.add(im.mul(oh, p.strideH), -p.padTop);
+  Value rLast;
+  if (plan.epilogue) {
+    Value above = arith::FloorDivSIOp::create(
+        b, loc, im.sub(im.c(p.h - 1), ihBase), im.c(p.dilationH));
+    rLast = im.min(im.c(p.r - 1), above);
+  }
   auto rLoop = scf::ForOp::create(b, loc, im.c(0), im.c(p.r), im.c(1));
   b.setInsertionPointToStart(rLoop.getBody());
   Value r = rLoop.getInductionVar();
-  Value ih = im.add(im.add(im.mul(oh, p.strideH), im.mul(r, p.dilationH)),
-                    -p.padTop);
+  Value ih = im.add(ihBase, im.mul(r, p.dilationH));
   Value rowInside = im.andI(im.le(im.c(0), ih), im.lt(ih, im.c(p.h)));
   auto ifRow = scf::IfOp::create(b, loc, rowInside, /*withElseRegion=*/false);
   b.setInsertionPointToStart(ifRow.thenBlock());
-  Value end = im.add(ow0, m);
+  Value last;
+  if (plan.epilogue)
+    last = im.andI(
+        im.le(im.c(p.c), im.add(c0, im.c(plan.cb))),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, r, rLast));
+  auto call = [&](const EmittedKernel &kernel, int64_t s, Value lo, Value cnt,
+                  bool withEpilogue) {
+    emitCall(b, loc, plan, kernel, n, oh, ih, r, s, lo, cnt, c0, kcb, fb, f0,
+             nrem, withEpilogue);
+  };
+  // The epilogue kernel where `last` holds, else the plain one.
+  auto callLastOrNot = [&](const EmittedKernel &plain,
+                           const EmittedKernel &withEpilogue, int64_t s,
+                           Value lo, Value cnt) {
+    auto ifLast = scf::IfOp::create(b, loc, last, /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifLast.thenBlock());
+    call(withEpilogue, s, lo, cnt, true);
+    b.setInsertionPointToStart(ifLast.elseBlock());
+    call(plain, s, lo, cnt, false);
+  };
   auto emitPerTap = [&]() {
     for (int64_t s = 0; s < p.s; ++s) {
       const TapRange &t = plan.taps[s];
@@ -411,23 +539,77 @@ void emitBlock(OpBuilder &b, Location loc, const ConvPlan &plan, Value n,
       auto ifAny = scf::IfOp::create(b, loc, im.lt(lo, hi), false);
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(ifAny.thenBlock());
-      emitCall(b, loc, plan, plan.oneTap, n, oh, ih, r, s, lo, im.sub(hi, lo),
-               c0, kcb, fb, f0, nrem);
+      Value cnt = im.sub(hi, lo);
+      int64_t from = plan.epilogue ? plan.lastFrom[s] : t.hi + 1;
+      if (from > t.hi) {
+        // No pixel has its last tap here.
+        call(plan.oneTap, s, lo, cnt, false);
+      } else if (from <= t.lo) {
+        callLastOrNot(plan.oneTap, plan.oneTapEpilogue, s, lo, cnt);
+      } else {
+        // Pixels [lo, mid) have a later tap, [mid, hi) do not.
+        auto ifLast = scf::IfOp::create(b, loc, last, /*withElseRegion=*/true);
+        b.setInsertionPointToStart(ifLast.thenBlock());
+        Value mid = im.min(im.max(lo, im.c(from)), hi);
+        auto ifBefore = scf::IfOp::create(b, loc, im.lt(lo, mid), false);
+        b.setInsertionPointToStart(ifBefore.thenBlock());
+        call(plan.oneTap, s, lo, im.sub(mid, lo), false);
+        b.setInsertionPointAfter(ifBefore);
+        auto ifAfter = scf::IfOp::create(b, loc, im.lt(mid, hi), false);
+        b.setInsertionPointToStart(ifAfter.thenBlock());
+        call(plan.oneTapEpilogue, s, mid, im.sub(hi, mid), true);
+        b.setInsertionPointToStart(ifLast.elseBlock());
+        call(plan.oneTap, s, lo, cnt, false);
+      }
     }
   };
   if (!plan.rowTaps) {
     emitPerTap();
+  } else {
+    // The interior: every pixel of the block sees all S taps of the row.
+    Value interior = im.andI(im.le(im.c(plan.interiorLo), ow0),
+                             im.le(end, im.c(plan.interiorHi + 1)));
+    auto ifInterior = scf::IfOp::create(b, loc, interior, true);
+    b.setInsertionPointToStart(ifInterior.thenBlock());
+    if (plan.epilogue)
+      callLastOrNot(plan.rowKernel, plan.rowKernelEpilogue, 0, ow0, m);
+    else
+      call(plan.rowKernel, 0, ow0, m, false);
+    b.setInsertionPointToStart(ifInterior.elseBlock());
+    emitPerTap();
+  }
+  if (!plan.epilogue ||
+      (plan.unreachedColumns.empty() && !plan.someRowUnreached))
+    return;
+
+  // Pixels no call reached: the epilogue alone (on the zero-filled output),
+  // once, with the last channel block (the channel loop is the caller's).
+  b.setInsertionPointAfter(rLoop);
+  auto ifLastBlock = scf::IfOp::create(
+      b, loc, im.le(im.c(p.c), im.add(c0, im.c(plan.cb))), false);
+  b.setInsertionPointToStart(ifLastBlock.thenBlock());
+  auto unreachedColumns = [&]() {
+    for (auto [first, stop] : plan.unreachedColumns) {
+      Value lo = im.max(ow0, im.c(first));
+      Value hi = im.min(end, im.c(stop));
+      auto ifAny = scf::IfOp::create(b, loc, im.lt(lo, hi), false);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(ifAny.thenBlock());
+      emitEpilogueOnlyCall(b, loc, plan, n, oh, lo, im.sub(hi, lo), f0, nrem);
+    }
+  };
+  if (!plan.someRowUnreached) {
+    unreachedColumns();
     return;
   }
-  // The interior: every pixel of the block sees all S taps of the row.
-  Value interior = im.andI(im.le(im.c(plan.interiorLo), ow0),
-                           im.le(end, im.c(plan.interiorHi + 1)));
-  auto ifInterior = scf::IfOp::create(b, loc, interior, true);
-  b.setInsertionPointToStart(ifInterior.thenBlock());
-  emitCall(b, loc, plan, plan.rowKernel, n, oh, ih, r, 0, ow0, m, c0, kcb, fb,
-           f0, nrem);
-  b.setInsertionPointToStart(ifInterior.elseBlock());
-  emitPerTap();
+  Value rowReached =
+      im.andI(im.le(im.c(0), rLast),
+              im.le(im.c(0), im.add(ihBase, im.mul(rLast, p.dilationH))));
+  auto ifReached = scf::IfOp::create(b, loc, rowReached, true);
+  b.setInsertionPointToStart(ifReached.thenBlock());
+  unreachedColumns();
+  b.setInsertionPointToStart(ifReached.elseBlock());
+  emitEpilogueOnlyCall(b, loc, plan, n, oh, ow0, m, f0, nrem);
 }
 
 /// Output rows [rowBegin, rowEnd) in the sketch's loop order.
@@ -479,15 +661,23 @@ void emitRows(OpBuilder &b, Location loc, const ConvPlan &plan, Value rowBegin,
   emitBlock(b, loc, plan, n, oh, ow0, m, fb, f0, nrem, c0, kcb);
 }
 
-llvm::Expected<EmittedKernel> emitKernel(const ConvPlan &plan,
-                                         const TargetHints &hints,
-                                         int64_t ldaBytes, int64_t ldbBytes,
-                                         int64_t taps, int64_t tapABytes,
-                                         StringRef emitterDir,
-                                         unsigned timeout) {
-  return runEmitter(convUKernelEmitterRequest(plan.sketch, hints, ldaBytes,
-                                              ldbBytes, taps, tapABytes,
-                                              emitterDir, timeout));
+/// The kernel for `taps` taps per call; with the sketch's epilogue steps
+/// when `withEpilogue`.
+llvm::Expected<EmittedKernel>
+emitKernel(const ConvPlan &plan, const TargetHints &hints, int64_t ldaBytes,
+           int64_t ldbBytes, int64_t taps, int64_t tapABytes,
+           StringRef emitterDir, unsigned timeout, bool withEpilogue = false) {
+  EmitterRequest request =
+      convUKernelEmitterRequest(plan.sketch, hints, ldaBytes, ldbBytes, taps,
+                                tapABytes, emitterDir, timeout);
+  if (withEpilogue) {
+    llvm::json::Array steps;
+    for (Attribute step : plan.sketch.getEpilogue().getSteps())
+      steps.push_back(cast<StringAttr>(step).getValue().str());
+    request.spec["epilogue"] = std::move(steps);
+    request.numOperands = kNumUKernelOperands + 1;
+  }
+  return runEmitter(request);
 }
 } // namespace
 
@@ -564,6 +754,27 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
     plan.interiorHi = std::min(plan.interiorHi, t.hi);
   }
 
+  // A fused epilogue (tensorop-fuse-epilogues): its consumer, marked, must
+  // write the output in place after the convolution; its inputs are the
+  // bias and residual the microkernel reads.
+  std::optional<FusedChain> epilogueChain;
+  if (sketch.getEpilogue()) {
+    epilogueChain = findFusedChain(op, plan.out, sketch.getEpilogue(),
+                                   EpilogueOutput::ConvNhwf);
+    if (!epilogueChain) {
+      op.emitRemark() << "tensorop: the epilogue on this convolution's "
+                         "sketch is not applied: its consumers "
+                         "(tensorop.fused_epilogue) do not write the output "
+                         "in place after it and compute its steps; they run "
+                         "as separate ops";
+    } else {
+      plan.epilogue = true;
+      plan.bias = epilogueChain->bias;
+      plan.residual = epilogueChain->residual;
+      planEpilogueCoverage(plan);
+    }
+  }
+
   // Emit (and check) the microkernels before touching the IR.
   llvm::Expected<TargetHints> hints =
       loadTargetHints(sketch.getTarget().getName());
@@ -585,6 +796,22 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
       return op.emitError() << llvm::toString(row.takeError());
     plan.rowKernel = *row;
   }
+  if (plan.epilogue) {
+    llvm::Expected<EmittedKernel> oneEpi =
+        emitKernel(plan, *hints, lda, ldb, 1, 0, emitterDir, emitterTimeout,
+                   /*withEpilogue=*/true);
+    if (!oneEpi)
+      return op.emitError() << llvm::toString(oneEpi.takeError());
+    plan.oneTapEpilogue = *oneEpi;
+    if (plan.rowTaps) {
+      llvm::Expected<EmittedKernel> rowEpi = emitKernel(
+          plan, *hints, lda, ldb, plan.p.s, plan.p.dilationW * pixelBytes,
+          emitterDir, emitterTimeout, /*withEpilogue=*/true);
+      if (!rowEpi)
+        return op.emitError() << llvm::toString(rowEpi.takeError());
+      plan.rowKernelEpilogue = *rowEpi;
+    }
+  }
 
   rewriter.setInsertionPoint(op);
   if (pad) {
@@ -604,6 +831,8 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
   Idx im{rewriter, loc};
   int64_t rows = plan.p.n * plan.p.outH();
   int64_t threads = std::min<int64_t>(sketch.getThreads(), rows);
+  // Per thread: the input panel and the epilogue block (its header and
+  // scratch tile are written by every call).
   auto allocPanel = [&]() {
     if (plan.packInput)
       plan.inputPanel = memref::AllocOp::create(
@@ -613,12 +842,17 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
           rewriter, loc,
           MemRefType::get({plan.p.r * plan.p.s * plan.cb * plan.nr}, f32),
           align);
+    if (plan.epilogue)
+      plan.epilogueBlock =
+          emitEpilogueBlock(rewriter, loc, plan.oneTapEpilogue);
   };
   auto freePanel = [&]() {
     if (plan.inputPanel)
       memref::DeallocOp::create(rewriter, loc, plan.inputPanel);
     if (plan.packPerBlock)
       memref::DeallocOp::create(rewriter, loc, plan.packedFilter);
+    if (plan.epilogueBlock)
+      memref::DeallocOp::create(rewriter, loc, plan.epilogueBlock);
   };
   int64_t panels = ceilDiv(plan.p.f, plan.nr);
   // Loop order "fcp" packs each filter block in the loop nest: threads then
@@ -656,6 +890,19 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
   if (plan.packedFilter && !plan.packPerBlock)
     memref::DeallocOp::create(rewriter, loc, plan.packedFilter);
   rewriter.eraseOp(op);
+  if (plan.epilogue) {
+    // (The convolution is gone by now: the remark goes on the first
+    // consumer.)
+    SmallVector<StringRef> steps;
+    for (Attribute step : sketch.getEpilogue().getSteps())
+      steps.push_back(cast<StringAttr>(step).getValue());
+    epilogueChain->ops.front().emitRemark()
+        << "tensorop: the convolution microkernel applies the epilogue ["
+        << llvm::join(steps, ", ")
+        << "] as it stores each output block after its last filter tap";
+    for (linalg::GenericOp fused : epilogueChain->ops)
+      rewriter.eraseOp(fused);
+  }
   // The padded buffer is dead once nothing reads it.
   if (pad && llvm::all_of(pad->alloc->getUsers(), [](Operation *user) {
         return isa<memref::DeallocOp>(user);

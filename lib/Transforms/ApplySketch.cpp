@@ -839,97 +839,7 @@ int64_t inPlaceRowStrideBytes(linalg::MatmulOp op, unsigned operand,
                   << ", got " << type << "; " << name << " is packed instead";
   return 0;
 }
-/// The consumers tensorop-fuse-epilogues fused into a matmul (marked, in
-/// place on its C, in order), with the bias and residual they read.
-struct FusedChain {
-  SmallVector<linalg::GenericOp> ops;
-  Value bias, residual;
-  bool biasAlongN = false;
-};
 
-/// The chain tensorop-fuse-epilogues marked for `op`: the marked
-/// linalg.generic ops after it in its block that write `c` in place, up to
-/// the first other op that mentions `c` (which may read or overwrite it).
-/// Found only when each still reads as an epilogue and together they
-/// compute `epilogue`'s steps.
-std::optional<FusedChain> findFusedChain(linalg::MatmulOp op, Value c,
-                                         EpilogueAttr epilogue) {
-  FusedChain chain;
-  SmallVector<EpilogueStep> steps;
-  for (Operation *next = op->getNextNode(); next; next = next->getNextNode()) {
-    auto g = dyn_cast<linalg::GenericOp>(next);
-    bool mentionsC = llvm::is_contained(next->getOperands(), c);
-    if (!g || !g->hasAttr(kFusedEpilogueAttrName)) {
-      if (mentionsC)
-        break;
-      continue;
-    }
-    if (g.getDpsInitOperand(0)->get() != c) {
-      if (mentionsC)
-        break;
-      continue; // Another matmul's.
-    }
-    if (!g.hasPureBufferSemantics())
-      return std::nullopt;
-    std::string why;
-    FailureOr<EpilogueMatch> m = matchEpilogue(g, c, why);
-    if (failed(m))
-      return std::nullopt;
-    if (m->biasInput >= 0) {
-      OpOperand *bias = g.getDpsInputOperand(m->biasInput);
-      chain.bias = bias->get();
-      chain.biasAlongN = g.getMatchingIndexingMap(bias).getResult(0) ==
-                         getAffineDimExpr(1, op.getContext());
-    }
-    // The microkernel reads the residual's rows with unit stride.
-    if (m->residualInput >= 0) {
-      chain.residual = g.getDpsInputOperand(m->residualInput)->get();
-      auto type = cast<MemRefType>(chain.residual.getType());
-      SmallVector<int64_t> strides;
-      int64_t offset;
-      if (failed(type.getStridesAndOffset(strides, offset)) ||
-          strides[1] != 1)
-        return std::nullopt;
-    }
-    llvm::append_range(steps, m->steps);
-    chain.ops.push_back(g);
-  }
-  SmallVector<std::string> want, got;
-  for (const EpilogueStep &s : epilogueSteps(epilogue))
-    want.push_back(s.text());
-  for (const EpilogueStep &s : steps)
-    got.push_back(s.text());
-  if (chain.ops.empty() || want != got)
-    return std::nullopt;
-  return chain;
-}
-
-/// The epilogue block of `kernel` (python_emitters/tensorop_emit/epilogue.py):
-/// bytes, 64-byte aligned, constant i as 16 copies at byte 64 + 64*i; the
-/// header (addresses) is written before each call by tensorop-lower-ukernel.
-Value emitEpilogueBlock(OpBuilder &b, Location loc,
-                        const EmittedKernel &kernel) {
-  Value block = memref::AllocOp::create(
-      b, loc, MemRefType::get({kernel.epilogueBlockBytes}, b.getI8Type()),
-      b.getI64IntegerAttr(64));
-  int64_t count = kernel.epilogueConstants.size();
-  if (count == 0)
-    return block;
-  IndexMath im{b, loc};
-  Type f32 = b.getF32Type();
-  Value constants = memref::ViewOp::create(
-      b, loc, MemRefType::get({16 * count}, f32), block, im.c(64),
-      ValueRange{});
-  auto splat = VectorType::get({16}, f32);
-  for (auto [i, value] : llvm::enumerate(kernel.epilogueConstants)) {
-    Value v = arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(splat, float(value)));
-    auto write = vector::TransferWriteOp::create(b, loc, v, constants,
-                                                 ValueRange{im.c(16 * i)});
-    write.setInBoundsAttr(b.getBoolArrayAttr({true}));
-  }
-  return block;
-}
 } // namespace
 
 LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
@@ -1248,14 +1158,14 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   if (plan.epilogueKernel) {
     // (The matmul itself is gone by now: the remark goes on the first
     // consumer.)
-    epilogueChain->ops.front().emitRemark() << "tensorop: the microkernel applies the epilogue ["
-                    << llvm::join(llvm::map_range(epilogue.getSteps(),
-                                                  [](Attribute a) {
-                                                    return cast<StringAttr>(a)
-                                                        .getValue();
-                                                  }),
-                                  ", ")
-                    << "] as it stores C after the last K panel";
+    epilogueChain->ops.front().emitRemark()
+        << "tensorop: the microkernel applies the epilogue ["
+        << llvm::join(llvm::map_range(epilogue.getSteps(),
+                                      [](Attribute a) {
+                                        return cast<StringAttr>(a).getValue();
+                                      }),
+                      ", ")
+        << "] as it stores C after the last K panel";
     for (linalg::GenericOp fusedOp : epilogueChain->ops)
       rewriter.eraseOp(fusedOp);
   }

@@ -140,8 +140,8 @@ LogicalResult decompose(linalg::LinalgOp op, bool reduce, std::string &reason) {
         fill = {};
     } else {
       fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
-      if (fill && (!fill.hasPureBufferSemantics() ||
-                   fill.getOutputs().front() != c))
+      if (fill &&
+          (!fill.hasPureBufferSemantics() || fill.getOutputs().front() != c))
         fill = {};
     }
   }
@@ -159,7 +159,6 @@ LogicalResult decompose(linalg::LinalgOp op, bool reduce, std::string &reason) {
   SmallVector<AffineMap> defaults =
       linalg::MatmulOp::getDefaultIndexingMaps(b.getContext());
   SmallVector<AffineMap> sliceMaps = {*mapA, *mapB, *mapC};
-
 
   // The body: one matmul on the slices of iteration `iv`; `acc` is the
   // output (a tensor carried by the loop, or the memref itself).

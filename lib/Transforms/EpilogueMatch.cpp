@@ -20,11 +20,14 @@
 #include "tensorop/Transforms/EpilogueSupport.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
@@ -176,21 +179,31 @@ std::string describe(Operation *op) {
 } // namespace
 
 FailureOr<EpilogueMatch> mlir::tensorop::matchEpilogue(linalg::GenericOp g,
-                                                        Value c,
-                                                        std::string &why) {
-  if (g.getNumLoops() != 2 || g.getNumParallelLoops() != 2 ||
+                                                       Value c,
+                                                       std::string &why,
+                                                       EpilogueOutput output) {
+  bool conv = output == EpilogueOutput::ConvNhwf;
+  unsigned rank = conv ? 4 : 2;
+  if (g.getNumLoops() != rank || g.getNumParallelLoops() != rank ||
       g.getNumDpsInits() != 1 || g->getNumResults() > 1) {
-    why = "it is not a 2-D elementwise op with one output";
+    why = conv ? "it is not a 4-D elementwise op with one output"
+               : "it is not a 2-D elementwise op with one output";
     return failure();
   }
+  std::string producer = conv ? "the convolution's" : "the matmul's";
   MLIRContext *ctx = g.getContext();
-  AffineMap id = AffineMap::getMultiDimIdentityMap(2, ctx);
-  AffineMap rowMap = AffineMap::get(2, 0, getAffineDimExpr(0, ctx));
-  AffineMap colMap = AffineMap::get(2, 0, getAffineDimExpr(1, ctx));
+  AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
+  // A convolution's bias is per output channel (the last dimension); there
+  // is no bias along its pixels.
+  AffineMap rowMap =
+      conv ? AffineMap() : AffineMap::get(2, 0, getAffineDimExpr(0, ctx));
+  AffineMap colMap = AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, ctx));
   OpOperand *init = g.getDpsInitOperand(0);
   if (g.getMatchingIndexingMap(init) != id ||
       !getElementTypeOrSelf(init->get().getType()).isF32()) {
-    why = "its output is not an f32 M x N with the identity map";
+    why = conv ? "its output is not an f32 N x OH x OW x F with the identity "
+                 "map"
+               : "its output is not an f32 M x N with the identity map";
     return failure();
   }
   EpilogueMatch m;
@@ -217,7 +230,8 @@ FailureOr<EpilogueMatch> mlir::tensorop::matchEpilogue(linalg::GenericOp g,
     if (in->get() == c && map == id && m.cInput < 0) {
       m.cInput = i;
       xArg = body.getArgument(i);
-    } else if ((map == colMap || map == rowMap) && m.biasInput < 0) {
+    } else if ((map == colMap || (rowMap && map == rowMap)) &&
+               m.biasInput < 0) {
       m.biasInput = i;
       biasArg = body.getArgument(i);
     } else if (map == id && m.residualInput < 0) {
@@ -225,19 +239,22 @@ FailureOr<EpilogueMatch> mlir::tensorop::matchEpilogue(linalg::GenericOp g,
       residualArg = body.getArgument(i);
     } else {
       why = "input #" + std::to_string(i) +
-            " is neither a bias along N or M nor one M x N residual";
+            (conv ? " is neither a bias per output channel nor one N x OH x "
+                    "OW x F residual"
+                  : " is neither a bias along N or M nor one M x N residual");
       return failure();
     }
   }
   BlockArgument outArg = body.getArgument(g.getNumDpsInputs());
   if (!xArg) {
     if (!inPlace) {
-      why = "it does not read the matmul's result";
+      why = "it does not read " + producer + " result";
       return failure();
     }
     xArg = outArg;
   } else if (!outArg.use_empty()) {
-    why = "its body reads its output operand as well as the matmul's result";
+    why =
+        "its body reads its output operand as well as " + producer + " result";
     return failure();
   }
   bool biasAlongN = m.biasInput >= 0 &&
@@ -252,7 +269,7 @@ FailureOr<EpilogueMatch> mlir::tensorop::matchEpilogue(linalg::GenericOp g,
     SmallVector<Operation *> users(cur.getUsers().begin(),
                                    cur.getUsers().end());
     if (users.empty()) {
-      why = "the matmul's value does not reach the yield";
+      why = producer + " value does not reach the yield";
       return failure();
     }
     // x + bias, x + residual, x * constant: one user, read structurally.
@@ -349,7 +366,7 @@ FailureOr<EpilogueMatch> mlir::tensorop::matchEpilogue(linalg::GenericOp g,
     cur = next;
   }
   if (m.steps.empty()) {
-    why = "it only copies the matmul's result";
+    why = "it only copies " + producer + " result";
     return failure();
   }
   // Operand steps must have consumed their operands.
@@ -360,7 +377,7 @@ FailureOr<EpilogueMatch> mlir::tensorop::matchEpilogue(linalg::GenericOp g,
     return s.kind == EpilogueStep::Residual;
   });
   if ((biasArg && !readsBias) || (residualArg && !readsResidual)) {
-    why = "an input is used other than added to the matmul's value";
+    why = "an input is used other than added to " + producer + " value";
     return failure();
   }
   std::string stepsWhy = checkEpilogueSteps(m.steps);
@@ -369,6 +386,93 @@ FailureOr<EpilogueMatch> mlir::tensorop::matchEpilogue(linalg::GenericOp g,
     return failure();
   }
   return m;
+}
+
+namespace {
+/// hoistBefore with one dominance computation.
+bool hoistAbove(Value v, Operation *producer, DominanceInfo &dominance) {
+  if (dominance.properlyDominates(v, producer))
+    return true;
+  Operation *def = v.getDefiningOp();
+  if (!def || def->getBlock() != producer->getBlock() ||
+      def->getNumRegions() != 0)
+    return false;
+  // A restrict to_tensor's buffer is written by nothing else in the tensor
+  // program, so reading it earlier reads the same values.
+  auto toTensor = dyn_cast<bufferization::ToTensorOp>(def);
+  if (!isMemoryEffectFree(def) && !(toTensor && toTensor.getRestrict()))
+    return false;
+  for (Value operand : def->getOperands())
+    if (!hoistAbove(operand, producer, dominance))
+      return false;
+  def->moveBefore(producer);
+  return true;
+}
+} // namespace
+
+bool mlir::tensorop::hoistBefore(Value value, Operation *producer) {
+  DominanceInfo dominance(producer->getParentOp());
+  return hoistAbove(value, producer, dominance);
+}
+
+/// The chain tensorop-fuse-epilogues marked for `op`: the marked
+/// linalg.generic ops after it in its block that write `c` in place, up to
+/// the first other op that mentions `c` (which may read or overwrite it).
+/// Found only when each still reads as an epilogue and together they
+/// compute `epilogue`'s steps.
+std::optional<FusedChain>
+mlir::tensorop::findFusedChain(Operation *op, Value c, EpilogueAttr epilogue,
+                               EpilogueOutput output) {
+  FusedChain chain;
+  SmallVector<EpilogueStep> steps;
+  for (Operation *next = op->getNextNode(); next; next = next->getNextNode()) {
+    auto g = dyn_cast<linalg::GenericOp>(next);
+    bool mentionsC = llvm::is_contained(next->getOperands(), c);
+    if (!g || !g->hasAttr(kFusedEpilogueAttrName)) {
+      if (mentionsC)
+        break;
+      continue;
+    }
+    if (g.getDpsInitOperand(0)->get() != c) {
+      if (mentionsC)
+        break;
+      continue; // Another matmul's.
+    }
+    if (!g.hasPureBufferSemantics())
+      return std::nullopt;
+    std::string why;
+    FailureOr<EpilogueMatch> m = matchEpilogue(g, c, why, output);
+    if (failed(m))
+      return std::nullopt;
+    if (m->biasInput >= 0) {
+      OpOperand *bias = g.getDpsInputOperand(m->biasInput);
+      chain.bias = bias->get();
+      // (A convolution's bias is per output channel: its GEMM's N.)
+      chain.biasAlongN = output == EpilogueOutput::ConvNhwf ||
+                         g.getMatchingIndexingMap(bias).getResult(0) ==
+                             getAffineDimExpr(1, op->getContext());
+    }
+    // The microkernel reads the residual's rows with unit inner stride.
+    if (m->residualInput >= 0) {
+      chain.residual = g.getDpsInputOperand(m->residualInput)->get();
+      auto type = cast<MemRefType>(chain.residual.getType());
+      SmallVector<int64_t> strides;
+      int64_t offset;
+      if (failed(type.getStridesAndOffset(strides, offset)) ||
+          strides.back() != 1)
+        return std::nullopt;
+    }
+    llvm::append_range(steps, m->steps);
+    chain.ops.push_back(g);
+  }
+  SmallVector<std::string> want, got;
+  for (const EpilogueStep &s : epilogueSteps(epilogue))
+    want.push_back(s.text());
+  for (const EpilogueStep &s : steps)
+    got.push_back(s.text());
+  if (chain.ops.empty() || want != got)
+    return std::nullopt;
+  return chain;
 }
 
 EpilogueAttr mlir::tensorop::epilogueAttr(MLIRContext *ctx,

@@ -16,6 +16,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ConvEpilogues.h"
+
 #include "tensorop/Transforms/EpilogueSupport.h"
 #include "tensorop/Transforms/MatmulSupport.h"
 #include "tensorop/Transforms/Passes.h"
@@ -109,6 +111,16 @@ linalg::GenericOp rewriteInPlace(RewriterBase &rewriter, linalg::GenericOp g,
   return fused;
 }
 
+/// The op a chain of consumers is fused into, as the chain loop sees it: a
+/// sketched matmul, or a sketched convolution (ConvEpilogues.cpp).
+struct Producer {
+  Operation *op;
+  Value c; ///< Its output operand.
+  bool onTensors;
+  EpilogueOutput output;
+  StringRef noun; ///< "matmul", "convolution"
+};
+
 /// The consumer `c` of a matmul or of the last fused consumer, as an
 /// epilogue, or why not.
 struct ChainLink {
@@ -120,15 +132,37 @@ struct ChainLink {
 struct FuseEpiloguesPass
     : public tensorop::impl::TensorOpFuseEpiloguesBase<FuseEpiloguesPass> {
   void runOnOperation() override {
-    SmallVector<linalg::MatmulOp> matmuls;
-    getOperation().walk([&](linalg::MatmulOp mm) {
-      if (mm->getAttrOfType<SketchAttr>(kSketchAttrName))
-        matmuls.push_back(mm);
+    SmallVector<Operation *> sketched;
+    getOperation().walk([&](Operation *op) {
+      if ((isa<linalg::MatmulOp>(op) &&
+           op->getAttrOfType<SketchAttr>(kSketchAttrName)) ||
+          (isa<linalg::Conv2DNhwcHwcfOp>(op) &&
+           op->getAttrOfType<ConvSketchAttr>(kSketchAttrName)))
+        sketched.push_back(op);
     });
     IRRewriter rewriter(&getContext());
-    DominanceInfo dominance(getOperation());
-    for (linalg::MatmulOp mm : matmuls)
-      fuse(rewriter, dominance, mm);
+    for (Operation *op : sketched) {
+      auto linalgOp = cast<linalg::LinalgOp>(op);
+      Producer p{op, linalgOp.getDpsInitOperand(0)->get(),
+                 linalgOp.hasPureTensorSemantics(), EpilogueOutput::Matmul,
+                 "matmul"};
+      if (auto mm = dyn_cast<linalg::MatmulOp>(op)) {
+        // A 1x1 convolution on the GEMM path: its consumers on the rows
+        // (ConvEpilogues.cpp).
+        flattenConsumersOfExpandedMatmul(rewriter, mm);
+        fuse(rewriter, p, [&] {
+          return whyNoEpilogue(mm,
+                               mm->getAttrOfType<SketchAttr>(kSketchAttrName));
+        });
+      } else {
+        p.output = EpilogueOutput::ConvNhwf;
+        p.noun = "convolution";
+        fuse(rewriter, p, [&] {
+          return whyConvTakesNoEpilogue(
+              op->getAttrOfType<ConvSketchAttr>(kSketchAttrName));
+        });
+      }
+    }
   }
 
   /// Why `mm` cannot take an epilogue at all, or "".
@@ -156,10 +190,9 @@ struct FuseEpiloguesPass
   /// Named elementwise ops are read in their generic form (a copy, which the
   /// caller keeps only when it fuses it). On failure `why` says why and
   /// nothing is left behind.
-  FailureOr<ChainLink> readLink(RewriterBase &rewriter,
-                                DominanceInfo &dominance, linalg::MatmulOp mm,
+  FailureOr<ChainLink> readLink(RewriterBase &rewriter, const Producer &p,
                                 linalg::LinalgOp consumer, Value value,
-                                Value c, ArrayRef<EpilogueStep> steps,
+                                ArrayRef<EpilogueStep> steps,
                                 std::string &why) {
     ChainLink link;
     link.generic = dyn_cast<linalg::GenericOp>(consumer.getOperation());
@@ -182,24 +215,26 @@ struct FuseEpiloguesPass
         rewriter.eraseOp(link.generic);
       return failure();
     };
-    FailureOr<EpilogueMatch> m = matchEpilogue(link.generic, value, why);
+    FailureOr<EpilogueMatch> m =
+        matchEpilogue(link.generic, value, why, p.output);
     if (failed(m))
       return fail(why);
     link.match = *m;
     // On memrefs the consumer must already write C in place.
-    if (!mm.hasPureTensorSemantics() &&
-        link.generic.getDpsInitOperand(0)->get() != c)
-      return fail("it writes another buffer than the matmul's C");
-    // The microkernel reads the bias and residual where the matmul is.
+    if (!p.onTensors && link.generic.getDpsInitOperand(0)->get() != p.c)
+      return fail("it writes another buffer than the " + p.noun +
+                  (p.output == EpilogueOutput::Matmul ? "'s C" : "'s output"));
+    // The microkernel reads the bias and residual where the producer is
+    // (what only pure ops compute after it moves before it).
     for (int input : {m->biasInput, m->residualInput}) {
       if (input < 0)
         continue;
       Value operand = link.generic.getDpsInputOperand(input)->get();
-      if (!dominance.properlyDominates(operand, mm))
-        return fail("its " +
-                    Twine(input == m->biasInput ? "bias" : "residual") +
-                    " is computed after the matmul (the microkernel reads "
-                    "it where the matmul runs)");
+      if (!hoistBefore(operand, p.op))
+        return fail(
+            "its " + Twine(input == m->biasInput ? "bias" : "residual") +
+            " is computed after the " + p.noun +
+            " (the microkernel reads it where the " + p.noun + " runs)");
     }
     SmallVector<EpilogueStep> all(steps);
     llvm::append_range(all, m->steps);
@@ -209,7 +244,9 @@ struct FuseEpiloguesPass
     return link;
   }
 
-  /// Fuses the chain of elementwise consumers after `mm`: each consumer is
+  /// Fuses the chain of elementwise consumers after `p.op` (a matmul or a
+  /// convolution; `whyNot` says why it takes no epilogue at all, "-" for
+  /// silently, "" if it does): each consumer is
   /// appended while it reads as epilogue steps and the value it consumes
   /// has no other user (on memrefs: while the next op writes C in place).
   ///
@@ -224,13 +261,12 @@ struct FuseEpiloguesPass
   /// each consumer stays an op of its own (marked, in place on C), the
   /// prefix that reads as steps is fused, and tensorop-apply-sketch erases
   /// the marked ops it applies.
-  void fuse(RewriterBase &rewriter, DominanceInfo &dominance,
-            linalg::MatmulOp mm) {
-    auto sketch = mm->getAttrOfType<SketchAttr>(kSketchAttrName);
-    Value c = mm.getDpsInitOperand(0)->get();
-    bool onTensors = mm.hasPureTensorSemantics();
-    Operation *last = mm;
-    Value value = onTensors ? mm->getResult(0) : c;
+  void fuse(RewriterBase &rewriter, const Producer &p,
+            llvm::function_ref<std::string()> whyNot) {
+    Value c = p.c;
+    bool onTensors = p.onTensors;
+    Operation *last = p.op;
+    Value value = onTensors ? p.op->getResult(0) : c;
     SmallVector<EpilogueStep> steps;
     unsigned fused = 0;
     while (true) {
@@ -249,11 +285,10 @@ struct FuseEpiloguesPass
                    "op's result has "
                 << users
                 << " users (a consumer is fused only as the sole user)";
-          else if (whyNoEpilogue(mm, sketch).empty())
-            mm->emitRemark()
+          else if (whyNot().empty())
+            p.op->emitRemark()
                 << "tensorop: no consumer fused into the microkernel: the "
-                   "matmul's result has "
-                << users
+                << p.noun << "'s result has " << users
                 << " users (a consumer is fused only as the sole user)";
         }
         break;
@@ -266,20 +301,19 @@ struct FuseEpiloguesPass
           d << "tensorop: the chain of fused consumers stops here: ";
         else
           d << "tensorop: ";
-        d << "not fused into the matmul's microkernel (runs as a separate "
-             "op after it): "
-          << why;
+        d << "not fused into the " << p.noun
+          << "'s microkernel (runs as a separate op after it): " << why;
       };
       if (!fused) {
-        std::string why = whyNoEpilogue(mm, sketch);
+        std::string why = whyNot();
         if (why == "-")
           return;
         if (!why.empty())
           return notFused(why);
       }
       std::string why;
-      FailureOr<ChainLink> link = readLink(rewriter, dominance, mm, consumer,
-                                           value, c, steps, why);
+      FailureOr<ChainLink> link =
+          readLink(rewriter, p, consumer, value, steps, why);
       if (failed(link)) {
         notFused(why);
         break;
@@ -302,15 +336,22 @@ struct FuseEpiloguesPass
     }
     if (!fused)
       return;
-    mm->setAttr(kSketchAttrName,
-                sketch.withEpilogue(epilogueAttr(&getContext(), steps)));
-    InFlightDiagnostic d = mm->emitRemark();
+    EpilogueAttr epilogue = epilogueAttr(&getContext(), steps);
+    Attribute sketch = p.op->getAttr(kSketchAttrName);
+    if (auto gemm = dyn_cast<SketchAttr>(sketch))
+      p.op->setAttr(kSketchAttrName, gemm.withEpilogue(epilogue));
+    else
+      p.op->setAttr(kSketchAttrName,
+                    cast<ConvSketchAttr>(sketch).withEpilogue(epilogue));
+    InFlightDiagnostic d = p.op->emitRemark();
     if (fused == 1)
       d << "tensorop: fused the elementwise consumer";
     else
       d << "tensorop: fused a chain of " << fused << " elementwise consumers";
-    d << " into the microkernel's store: epilogue [" << stepList(steps)
-      << "]";
+    d << " into the "
+      << (p.output == EpilogueOutput::ConvNhwf ? "convolution microkernel"
+                                               : "microkernel")
+      << "'s store: epilogue [" << stepList(steps) << "]";
   }
 };
 } // namespace

@@ -3,8 +3,8 @@
 #include "tensorop/Transforms/GpuMatmulSupport.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;

@@ -129,3 +129,27 @@ func.func @f(%I: memref<1x16x16x64xf32>, %F: memref<3x3x64x64xf32>, %O: memref<1
   linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, tensorop.sketch = #tensorop.conv_sketch<mr = 14, nr = 32, cb = 64, taps = "row", loop_order = "pf", pack_input = "none", pack_filter = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f", vector_bits = 512, vector_registers = 32>, source = "t", threads = 0>} ins(%I, %F : memref<1x16x16x64xf32>, memref<3x3x64x64xf32>) outs(%O : memref<1x14x14x64xf32>)
   return
 }
+
+// -----
+
+func.func @f(%I: memref<1x16x16x64xf32>, %F: memref<3x3x64x64xf32>, %O: memref<1x14x14x64xf32>) {
+  // expected-error @+1 {{conv sketch epilogue step "bias_m" has no meaning on a convolution: its bias is per output channel ("bias_n")}}
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, tensorop.sketch = #tensorop.conv_sketch<mr = 6, nr = 64, cb = 64, taps = "one", loop_order = "pf", pack_input = "kmajor_mr", pack_filter = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f", vector_bits = 512, vector_registers = 32>, source = "t", epilogue = #tensorop.epilogue<steps = ["bias_m", "relu"]>>} ins(%I, %F : memref<1x16x16x64xf32>, memref<3x3x64x64xf32>) outs(%O : memref<1x14x14x64xf32>)
+  return
+}
+
+// -----
+
+func.func @f(%I: memref<1x16x16x64xf32>, %F: memref<3x3x64x64xf32>, %O: memref<1x14x14x64xf32>) {
+  // expected-error @+1 {{conv sketch epilogue needs nr <= 112 (one mask register per vector), got 128}}
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, tensorop.sketch = #tensorop.conv_sketch<mr = 1, nr = 128, cb = 64, taps = "one", loop_order = "pf", pack_input = "kmajor_mr", pack_filter = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f", vector_bits = 512, vector_registers = 32>, source = "t", epilogue = #tensorop.epilogue<steps = ["bias_n"]>>} ins(%I, %F : memref<1x16x16x64xf32>, memref<3x3x64x64xf32>) outs(%O : memref<1x14x14x64xf32>)
+  return
+}
+
+// -----
+
+func.func @f(%I: memref<1x16x16x64xf32>, %F: memref<3x3x64x64xf32>, %O: memref<1x14x14x64xf32>) {
+  // expected-error @+1 {{conv sketch epilogue needs the x86_gemm_fma emitter (the convolution kernel with a fused epilogue), got 'arm_gemm_neon'}}
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, tensorop.sketch = #tensorop.conv_sketch<mr = 4, nr = 8, cb = 64, taps = "one", loop_order = "pf", pack_input = "kmajor_mr", pack_filter = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "arm_gemm_neon", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "arm-neon", triple = "aarch64-unknown-linux-gnu", cpu = "generic", features = "+neon", vector_bits = 128, vector_registers = 32>, source = "t", epilogue = #tensorop.epilogue<steps = ["bias_n", "relu"]>>} ins(%I, %F : memref<1x16x16x64xf32>, memref<3x3x64x64xf32>) outs(%O : memref<1x14x14x64xf32>)
+  return
+}

@@ -14,8 +14,21 @@ by bounds checks) and checks it against the MEASURE.md bound
 It prints "failures: N" (elements over the bound, NaNs included) and the
 largest error/bound ratio. With --nchw the convolution is
 linalg.conv_2d_nchw_fchw on NCHW input, FCHW filter, NCHW output.
+
+With --steps (gen_epilogue_test.py's step names; bias_n is a bias per
+output channel, residual an N x OH x OW x F tensor) @conv also takes the
+bias and the residual, and an elementwise linalg.generic after the
+convolution computes the steps (--split: one generic per step, as
+importers write bias + ReLU); the reference applies them in f64 and the
+bound becomes gen_epilogue_test.py's: L * (the bound above) + 2e-6 (1 +
+|acc| + |ref|).
 """
 import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gen_epilogue_test import chain  # noqa: E402
 
 
 def main():
@@ -37,7 +50,12 @@ def main():
     ap.add_argument("--sketch", default="",
                     help="a #tensorop.conv_sketch<...> to attach instead of asking the advisor")
     ap.add_argument("--nchw", action="store_true")
+    ap.add_argument("--steps", default="",
+                    help="epilogue steps after the convolution, comma-separated")
+    ap.add_argument("--split", action="store_true",
+                    help="one linalg.generic per step instead of one for all")
     a = ap.parse_args()
+    steps = a.steps.split(",") if a.steps else []
     n, h, w, c, f, r = a.n, a.h, a.w, a.c, a.f, a.r
     s = a.s if a.s is not None else r
     sh, sw = (a.stride * 2)[:2]
@@ -73,16 +91,47 @@ def main():
   }} : tensor<{it}> to tensor<{ptt}>"""
         src = "%p"
     attr = f" {{tensorop.sketch = {a.sketch}}}" if a.sketch else ""
+    # The bias and the residual are arguments only when a step reads them.
+    has_bias, has_res = "bias_n" in steps, "residual" in steps
+    epi_args = ((f", %bias: memref<{f}xf32>" if has_bias else "") +
+                (f", %resid: memref<{ot}>" if has_res else ""))
+    result = "%r"
+    consumers = ""
+    if steps:
+        id4 = "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>"
+        ch = "affine_map<(d0, d1, d2, d3) -> (d3)>"
+        extra, extra_types, extra_maps, extra_args = "", "", "", ""
+        if has_bias:
+            consumers += f"""
+  %v = bufferization.to_tensor %bias restrict : memref<{f}xf32> to tensor<{f}xf32>"""
+            extra, extra_types = extra + ", %v", extra_types + f", tensor<{f}xf32>"
+            extra_maps, extra_args = extra_maps + f", {ch}", extra_args + "%b: f32, "
+        if has_res:
+            consumers += f"""
+  %rs = bufferization.to_tensor %resid restrict : memref<{ot}> to tensor<{ot}>"""
+            extra, extra_types = extra + ", %rs", extra_types + f", tensor<{ot}>"
+            extra_maps, extra_args = extra_maps + f", {id4}", extra_args + "%q: f32, "
+        groups = [[st] for st in steps] if a.split else [steps]
+        for gi, group in enumerate(groups):
+            body, out = chain(group, "%x", "f32", "%b", "%q")
+            consumers += f"""
+  %e{gi} = tensor.empty() : tensor<{ot}>
+  %y{gi} = linalg.generic {{indexing_maps = [{id4}{extra_maps}, {id4}], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}}
+      ins({result}{extra} : tensor<{ot}>{extra_types}) outs(%e{gi} : tensor<{ot}>) {{
+  ^bb0(%x: f32, {extra_args}%o: f32):
+{body}    linalg.yield {out} : f32
+  }} -> tensor<{ot}>"""
+            result = f"%y{gi}"
     conv = f"""
-func.func @conv(%in: memref<{it}>, %flt: memref<{ft}>, %out: memref<{ot}>) {{
+func.func @conv(%in: memref<{it}>, %flt: memref<{ft}>{epi_args}, %out: memref<{ot}>) {{
   %zero = arith.constant 0.0 : f32
   %i = bufferization.to_tensor %in restrict : memref<{it}> to tensor<{it}>
   %f = bufferization.to_tensor %flt restrict : memref<{ft}> to tensor<{ft}>{pad}
   %e = tensor.empty() : tensor<{ot}>
   %z = linalg.fill ins(%zero : f32) outs(%e : tensor<{ot}>) -> tensor<{ot}>
   %r = {op} {{dilations = dense<[{dh}, {dw}]> : tensor<2xi64>, strides = dense<[{sh}, {sw}]> : tensor<2xi64>}}
-      ins({src}, %f : tensor<{ptt if padded else it}>, tensor<{ft}>) outs(%z : tensor<{ot}>){attr} -> tensor<{ot}>
-  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<{ot}>, memref<{ot}>) -> ()
+      ins({src}, %f : tensor<{ptt if padded else it}>, tensor<{ft}>) outs(%z : tensor<{ot}>){attr} -> tensor<{ot}>{consumers}
+  bufferization.materialize_in_destination {result} in restrict writable %out : (tensor<{ot}>, memref<{ot}>) -> ()
   return
 }}"""
     if a.values == "ints":
@@ -113,7 +162,7 @@ func.func @conv(%in: memref<{it}>, %flt: memref<{ft}>, %out: memref<{ot}>) {{
         e = elems(t)
         return f"""
   %{name}flat = memref.collapse_shape %{name} [[0, 1, 2, 3]] : memref<{t}> into memref<{e}xf32>
-  %csalt{salt} = arith.constant {[7919, 15485863, 2654435][salt]} : index
+  %csalt{salt} = arith.constant {[7919, 15485863, 2654435, 104729][salt]} : index
   %c{name}e = arith.constant {e} : index
   scf.for %l = %c0 to %c{name}e step %c1 {{{gen.replace('%csalt', '%csalt' + str(salt))}
     memref.store %v, %{name}flat[%l] : memref<{e}xf32>
@@ -129,6 +178,44 @@ func.func @conv(%in: memref<{it}>, %flt: memref<{ft}>, %out: memref<{ot}>) {{
     flt_idx = f"[%ff, %cc, %rr, %ss]" if a.nchw else f"[%rr, %ss, %cc, %ff]"
     out_idx = idx("out", "%nn", "%ff", "%oy", "%ox")
     k = r * s * c
+    epi_free = (f"\n  memref.dealloc %V : memref<{f}xf32>\n  memref.dealloc %Rs : memref<{ot}>"
+                if steps else "")
+    epi_fill = epi_call = epi_types = epi_ref = ""
+    ref_out = "%acc#0"
+    epi_bound = "\n    %b4 = arith.addf %b3, %zero : f64"
+    if steps:
+        epi_call = (", %V" if has_bias else "") + (", %Rs" if has_res else "")
+        epi_types = ((f", memref<{f}xf32>" if has_bias else "") +
+                     (f", memref<{ot}>" if has_res else ""))
+        epi_fill = f"""
+  %V = memref.alloc() : memref<{f}xf32>
+  %Rs = memref.alloc() : memref<{ot}>
+  %Vv = memref.expand_shape %V [[0, 1, 2, 3]] output_shape [1, 1, 1, {f}] : memref<{f}xf32> into memref<1x1x1x{f}xf32>
+{fill('Vv', f"1x1x1x{f}xf32", 2)}
+{fill('Rs', ot, 3)}"""
+        ref_body, ref_out = chain(steps, "%accd", "f64", "%bd", "%rd")
+        scale = max([1.0] + [abs(float(st.split(":")[1])) for st in steps
+                             if st.startswith("scale:")])
+        epi_ref = f"""
+    %accd = arith.addf %acc#0, %zero : f64
+    %bv32 = memref.load %V[%ff] : memref<{f}xf32>
+    %bd = arith.extf %bv32 : f32 to f64
+    %rv32 = memref.load %Rs{out_idx} : memref<{ot}>
+    %rd = arith.extf %rv32 : f32 to f64
+{ref_body.rstrip()}"""
+        # Steps amplify the convolution's rounding by at most L; the
+        # kernel's tanh/erf approximations and the steps' own roundings
+        # stay under 2e-6 (1 + |acc| + |ref|) (gen_epilogue_test.py).
+        epi_bound = f"""
+    %amp = arith.constant {1.2 * scale:.17e} : f64
+    %approx = arith.constant 2.0e-06 : f64
+    %oned = arith.constant 1.0 : f64
+    %g4 = arith.mulf %amp, %b3 : f64
+    %refa = math.absf {ref_out} : f64
+    %q1 = arith.addf %oned, %ra : f64
+    %q2 = arith.addf %q1, %refa : f64
+    %q3 = arith.mulf %approx, %q2 : f64
+    %b4 = arith.addf %g4, %q3 : f64"""
     consts = sorted(set([0, 1, 9, 65536, n, c, f, r, s, h, w, oh, ow]))
     const_lines = "\n".join(f"  %c{v} = arith.constant {v} : index" for v in consts)
     main = f"""
@@ -147,9 +234,9 @@ func.func @main() {{
   %Flt = memref.alloc() : memref<{ft}>
   %Out = memref.alloc() : memref<{ot}>
 {fill('In', it, 0)}
-{fill('Flt', ft, 1)}
+{fill('Flt', ft, 1)}{epi_fill}
   linalg.fill ins(%nan : f32) outs(%Out : memref<{ot}>)
-  call @conv(%In, %Flt, %Out) : (memref<{it}>, memref<{ft}>, memref<{ot}>) -> ()
+  call @conv(%In, %Flt{epi_call}, %Out) : (memref<{it}>, memref<{ft}>{epi_types}, memref<{ot}>) -> ()
   %c0i = arith.constant 0 : i64
   %c1i = arith.constant 1 : i64
   %sh = arith.constant {sh} : index
@@ -203,15 +290,15 @@ func.func @main() {{
      scf.yield %acc2#0, %acc2#1 : f64, f64
     }}
     %ov = memref.load %Out{out_idx} : memref<{ot}>
-    %od = arith.extf %ov : f32 to f64
-    %d = arith.subf %od, %acc#0 : f64
+    %od = arith.extf %ov : f32 to f64{epi_ref}
+    %d = arith.subf %od, {ref_out} : f64
     %err = math.absf %d : f64
     %ra = math.absf %acc#0 : f64
     %b1 = arith.mulf %twoKu, %acc#1 : f64
     %b2 = arith.mulf %u, %ra : f64
-    %b3 = arith.addf %b1, %b2 : f64
+    %b3 = arith.addf %b1, %b2 : f64{epi_bound}
     %tiny = arith.constant 1.0e-30 : f64
-    %bound = arith.maximumf %b3, %tiny : f64
+    %bound = arith.maximumf %b4, %tiny : f64
     %ratio = arith.divf %err, %bound : f64
     // NaN compares false with "ole", so a NaN (an output never written)
     // counts as a failure.
@@ -233,12 +320,12 @@ func.func @main() {{
   vector.print %res#1 : f64
   memref.dealloc %In : memref<{it}>
   memref.dealloc %Flt : memref<{ft}>
-  memref.dealloc %Out : memref<{ot}>
+  memref.dealloc %Out : memref<{ot}>{epi_free}
   return
 }}"""
     print(f"// conv n={n} h={h} w={w} c={c} f={f} r={r} s={s} stride={sh}x{sw} "
           f"dilation={dh}x{dw} pad={pt},{pb},{pl},{pr} nchw={a.nchw} values={a.values} "
-          f"seed={a.seed}")
+          f"seed={a.seed} steps={steps}")
     print(conv)
     print(main)
 

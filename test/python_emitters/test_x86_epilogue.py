@@ -147,6 +147,31 @@ class TestX86Epilogue(unittest.TestCase):
             with self.subTest(isa=isa, mr=mr, nr=nr, steps=steps):
                 self.run_case(isa, mr, nr, steps)
 
+    def test_no_channels(self):
+        """kc = 0 applies the steps to C alone (a convolution's pixels that no
+        filter tap reaches get their epilogue this way)."""
+        if not CC:
+            self.skipTest("no C compiler")
+        for isa, mr, nr in (("avx512", 6, 64), ("avx2", 4, 24)):
+            if (isa == "avx512" and not HAVE_AVX512) or (isa == "avx2" and not HAVE_AVX2):
+                continue
+            with self.subTest(isa=isa):
+                self.run_case(isa, mr, nr, ["bias_n", "silu", "residual"], kc=0)
+
+    def test_taps_with_epilogue(self):
+        """A multi-tap (convolution) kernel takes an epilogue too; it runs
+        after the last tap."""
+        spec = {"kernel": "gemm_f32", "isa": "avx512", "mr": 6, "nr": 32,
+                "a_stride_bytes": 256, "taps": 3, "tap_a_bytes": 256,
+                "epilogue": ["bias_n", "relu"]}
+        p = subprocess.run([sys.executable, EMITTER], input=json.dumps(spec),
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        info = json.loads(p.stdout)
+        self.assertEqual(info["taps"], 3)
+        self.assertEqual(info["epilogue"], ["bias_n", "relu"])
+        self.assertEqual(len(set(info["clobbers"])), len(info["clobbers"]))
+
     def test_refusals(self):
         for steps, word in [(["bias_n", "bias_m"], "at most one"), (["gelu"], "unknown step"),
                             (["scale"], "takes 1"), (["clamp(2,1)"], "lo > hi"),

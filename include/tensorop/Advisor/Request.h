@@ -65,6 +65,10 @@ struct OpRequest {
 /// lib/Advisor/ConvRequest.cpp; its errors are all std::errc::not_supported.
 llvm::Expected<OpRequest> parseRequest(llvm::StringRef text);
 
+/// The epilogue step one request word names ("bias" -> "bias_n", "relu6"
+/// -> "clamp(0, 6)", ...), "" if none (lib/Advisor/EpilogueRequest.cpp).
+llvm::StringRef epilogueStepOfWord(llvm::StringRef word);
+
 /// Takes the epilogue words of a GEMM request ("bias", "relu", "gelu",
 /// "gelu-tanh", "silu", "swish", "sigmoid", "tanh", "residual") out of
 /// `tokens` and appends their steps to `steps`, in the order written

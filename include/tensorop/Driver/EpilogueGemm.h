@@ -26,6 +26,11 @@ bool epilogueHasBias(llvm::ArrayRef<std::string> steps);
 bool epilogueBiasAlongM(llvm::ArrayRef<std::string> steps);
 bool epilogueHasResidual(llvm::ArrayRef<std::string> steps);
 
+/// The body lines of one step on %v<i> (f32), as a model would write it:
+/// defines %v<i+1>; a bias is read from %b, a residual from `residual`.
+std::string epilogueStepBody(llvm::StringRef step, int i,
+                             llvm::StringRef residual = "%r");
+
 /// void NAME(const T *A, const T *B[, const float *bias][, const
 /// float *R], float *C); T is `inCType` (float, tensorop_bf16, ...).
 std::string epilogueEntryPoint(llvm::StringRef name,

@@ -29,9 +29,18 @@ namespace mlir::tensorop {
 
 /// The module for the fp32 convolution `name` of `shape`. A non-empty
 /// `sketch` is attached to the conv op as {tensorop.sketch = ...}.
+/// An elementwise consumer of the convolution's result `%r` in the same
+/// function (gen's fused epilogues, lib/Driver/EpilogueConv.cpp).
+struct ConvConsumer {
+  std::string arguments; ///< e.g. ", %bias: memref<64xf32>" (before %out)
+  std::string body;      ///< lines after the convolution, reading %r
+  std::string result;    ///< the tensor written to %out
+};
+
 std::string convModuleSource(llvm::StringRef name,
                              const ::tensorop::Conv2DShape &shape,
-                             llvm::StringRef sketch = "");
+                             llvm::StringRef sketch = "",
+                             const ConvConsumer *consumer = nullptr);
 
 } // namespace mlir::tensorop
 

@@ -16,6 +16,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir::tensorop {
@@ -35,11 +36,52 @@ struct EpilogueMatch {
   int cInput = -1;        ///< The input that is the matmul's C, or -1.
 };
 
+/// The output an epilogue's consumer works on: a matmul's M x N C (a bias
+/// along N or M), or a convolution's N x OH x OW x F output (a bias per
+/// output channel F, read as "bias_n": F is the implicit GEMM's N).
+enum class EpilogueOutput { Matmul, ConvNhwf };
+
 /// Reads `generic`, a consumer of `c` (the matmul's result tensor, or its C
 /// memref for a consumer in place), as epilogue steps. On failure `why`
 /// says what is not an epilogue (for the remark).
-FailureOr<EpilogueMatch> matchEpilogue(linalg::GenericOp generic, Value c,
-                                       std::string &why);
+FailureOr<EpilogueMatch>
+matchEpilogue(linalg::GenericOp generic, Value c, std::string &why,
+              EpilogueOutput output = EpilogueOutput::Matmul);
+
+/// Makes `value` available where `producer` runs (its microkernel reads a
+/// bias or residual there): true if it is defined before it, or once the
+/// side-effect-free ops (and `restrict` to_tensor ops) computing it after
+/// `producer`, in its block, moved before it.
+bool hoistBefore(Value value, Operation *producer);
+
+struct EmittedKernel;
+
+/// The epilogue block of `kernel` (python_emitters/tensorop_emit/epilogue.py),
+/// allocated here: bytes, 64-byte aligned, constant i as 16 copies at byte
+/// 64 + 64*i; the header (addresses) is written before each call by
+/// tensorop-lower-ukernel, and the kernel spills its tile into the rest, so
+/// each thread needs its own.
+Value emitEpilogueBlock(OpBuilder &b, Location loc,
+                        const EmittedKernel &kernel);
+
+/// The consumers tensorop-fuse-epilogues fused into a matmul or a
+/// convolution (marked, in place on its output, in order), with the bias
+/// and residual they read.
+struct FusedChain {
+  llvm::SmallVector<linalg::GenericOp> ops;
+  Value bias, residual;
+  bool biasAlongN = false;
+};
+
+/// After bufferization: the chain tensorop-fuse-epilogues marked for `op`
+/// (a matmul, or a convolution with `output` ConvNhwf): the marked
+/// linalg.generic ops after it in its block that write `c` in place, up to
+/// the first other op that mentions `c` (which may read or overwrite it).
+/// Found only when each still reads as an epilogue, a residual has a unit
+/// inner stride, and together they compute `epilogue`'s steps.
+std::optional<FusedChain>
+findFusedChain(Operation *op, Value c, EpilogueAttr epilogue,
+               EpilogueOutput output = EpilogueOutput::Matmul);
 
 /// The steps as a #tensorop.epilogue.
 EpilogueAttr epilogueAttr(MLIRContext *ctx, llvm::ArrayRef<EpilogueStep> steps);

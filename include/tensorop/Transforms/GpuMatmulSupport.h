@@ -61,8 +61,8 @@ std::string gpuElementTypeName(Type type);
 bool isRowContiguousMemRef(MemRefType t);
 
 /// The GPU GEMM a linalg.matmul computes (static 2-D row-major tensors or
-/// row-contiguous memrefs, bf16/f16/f32 inputs, `tensorop.precision` honoured); failure
-/// with the reason otherwise. `accumulate` is left false: whether C is
+/// row-contiguous memrefs, bf16/f16/f32 inputs, `tensorop.precision` honoured);
+/// failure with the reason otherwise. `accumulate` is left false: whether C is
 /// zeroed first is the lowering's business.
 FailureOr<GpuGemmProblem> matchGpuMatmul(linalg::MatmulOp op,
                                          std::string &reason);
