@@ -17,6 +17,7 @@
 #include "tensorop/GPU/GpuAdvisor.h"
 #include "tensorop/GPU/GpuEmitter.h"
 #include "tensorop/GPU/Passes.h"
+#include "tensorop/Transforms/EpilogueSupport.h"
 #include "tensorop/Transforms/GpuMatmulSupport.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -72,6 +73,59 @@ static linalg::FillOp zeroFillBefore(linalg::MatmulOp op, Value c) {
   if (!f || !f.getValue().isZero())
     return {};
   return fill;
+}
+
+/// The consumer tensorop-fuse-epilogues marked for `op` (the first marked
+/// linalg.generic after it, in place on `c`) and the operands the kernel
+/// takes from it; failure (with an error) when the sketch's epilogue has no
+/// such consumer or the kernel cannot read its operands.
+static FailureOr<linalg::GenericOp>
+fusedEpilogueOf(linalg::MatmulOp op, Value c, EpilogueAttr steps,
+                GpuEpilogueOperands &operands) {
+  linalg::GenericOp g;
+  for (Operation *next = op->getNextNode(); next && !g;
+       next = next->getNextNode())
+    if (auto generic = dyn_cast<linalg::GenericOp>(next))
+      if (generic->hasAttr(kFusedEpilogueAttrName))
+        g = generic;
+  std::string why;
+  FailureOr<EpilogueMatch> m =
+      g && g.hasPureBufferSemantics() && g.getDpsInitOperand(0)->get() == c
+          ? matchEpilogue(g, c, why)
+          : FailureOr<EpilogueMatch>(failure());
+  if (failed(m)) {
+    op.emitError() << "the sketch's epilogue " << steps
+                   << " has no fused consumer writing C in place after the "
+                      "matmul"
+                   << (why.empty() ? "" : ": " + why);
+    return failure();
+  }
+  for (Attribute a : steps.getSteps())
+    operands.steps.push_back(cast<StringAttr>(a).getValue().str());
+  auto contiguous = [](Value v, int64_t rank) {
+    auto t = dyn_cast<MemRefType>(v.getType());
+    return t && t.hasStaticShape() && t.getRank() == rank &&
+           t.getLayout().isIdentity();
+  };
+  if (m->biasInput >= 0) {
+    operands.bias = g.getDpsInputOperand(m->biasInput)->get();
+    if (!contiguous(operands.bias, 1)) {
+      op.emitError() << "the fused epilogue's bias must be a static, "
+                        "contiguous 1-D memref, got "
+                     << operands.bias.getType();
+      return failure();
+    }
+  }
+  if (m->residualInput >= 0) {
+    operands.residual = g.getDpsInputOperand(m->residualInput)->get();
+    if (!contiguous(operands.residual, 2)) {
+      op.emitError() << "the fused epilogue's residual must be a static, "
+                        "contiguous row-major memref, got "
+                     << operands.residual.getType();
+      return failure();
+    }
+  }
+  return g;
 }
 
 namespace {
@@ -187,6 +241,18 @@ LogicalResult GpuApplySketchPass::lower(linalg::MatmulOp op) {
     return op.emitError() << "illegal sketch for " << t.hints.name << ": "
                           << llvm::toString(std::move(e));
   GpuSketchAttr sketchAttr = sketch.toAttr(ctx, t);
+  // A fused epilogue: its steps stay on the sketch, its consumer goes once
+  // the kernel applies it.
+  GpuEpilogueOperands epilogue;
+  linalg::GenericOp consumer;
+  if (EpilogueAttr steps = attr.getEpilogue()) {
+    FailureOr<linalg::GenericOp> found =
+        fusedEpilogueOf(op, c, steps, epilogue);
+    if (failed(found))
+      return failure();
+    consumer = *found;
+    sketchAttr = sketchAttr.withEpilogue(steps);
+  }
 
   auto func = op->getParentOfType<FunctionOpInterface>();
   std::string base = func ? func.getName().str() : "tensorop";
@@ -195,10 +261,13 @@ LogicalResult GpuApplySketchPass::lower(linalg::MatmulOp op) {
       index == 0 ? base + "_kernel"
                  : llvm::formatv("{0}_kernel{1}", base, index).str();
   if (failed(emitGpuKernelLaunch(op, sketch, sketchAttr, p, t, a, bv, c,
+                                 epilogue,
                                  kernelName, emitterDir, emitterTimeout)))
     return failure();
   if (fill)
     fill.erase();
+  if (consumer)
+    consumer.erase();
   op.erase();
   return success();
 }

@@ -9,11 +9,15 @@
 // both one buffer — and marked; tensorop-apply-sketch then passes the bias
 // and residual to the microkernel and erases the consumer, so C is written
 // once. A remark says what was fused, or why a consumer was not (it then
-// runs as it is, after the GEMM).
+// runs as it is, after the GEMM). NVIDIA matmuls (#tensorop.gpu_sketch, on
+// memrefs: the GPU pipeline bufferizes first) are read the same way; the
+// steps go on the GPU sketch and tensorop-gpu-apply-sketch passes the bias
+// and residual to the kernel.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tensorop/Transforms/EpilogueSupport.h"
+#include "tensorop/Transforms/GpuMatmulSupport.h"
 #include "tensorop/Transforms/MatmulSupport.h"
 #include "tensorop/Transforms/Passes.h"
 
@@ -100,7 +104,8 @@ struct FuseEpiloguesPass
   void runOnOperation() override {
     SmallVector<linalg::MatmulOp> matmuls;
     getOperation().walk([&](linalg::MatmulOp mm) {
-      if (mm->getAttrOfType<SketchAttr>(kSketchAttrName))
+      if (mm->getAttrOfType<SketchAttr>(kSketchAttrName) ||
+          mm->getAttrOfType<GpuSketchAttr>(kGpuSketchAttrName))
         matmuls.push_back(mm);
     });
     IRRewriter rewriter(&getContext());
@@ -110,6 +115,7 @@ struct FuseEpiloguesPass
 
   void fuse(RewriterBase &rewriter, linalg::MatmulOp mm) {
     auto sketch = mm->getAttrOfType<SketchAttr>(kSketchAttrName);
+    auto gpuSketch = mm->getAttrOfType<GpuSketchAttr>(kGpuSketchAttrName);
     Value c = mm.getDpsInitOperand(0)->get();
     linalg::LinalgOp consumer = consumerOf(mm, c);
     if (!consumer || !isElementwiseCandidate(consumer))
@@ -120,20 +126,33 @@ struct FuseEpiloguesPass
                                 "it): "
                              << why;
     };
-    if (sketch.getEpilogue())
-      return notFused("the matmul already has an epilogue");
-    if (!emitterAppliesEpilogues(sketch.getUkernel().getEmitter()))
-      return notFused("the " + sketch.getUkernel().getEmitter() +
-                      " microkernel has no epilogue yet (x86_gemm_fma, "
-                      "riscv_gemm_rvv and arm_gemm_neon have one)");
-    std::string reason;
-    FailureOr<GemmProblem> problem = matchSupportedMatmul(mm, reason);
-    if (failed(problem))
-      return;
-    // With K = 0 at run time no microkernel runs, so none could apply it.
-    if (problem->dynamicK)
-      return notFused("K is dynamic (at K = 0 no microkernel runs to apply "
-                      "the epilogue)");
+    if (gpuSketch) {
+      if (gpuSketch.getEpilogue())
+        return notFused("the matmul already has an epilogue");
+      if (!gpuKernelAppliesEpilogues(gpuSketch.getKernel()))
+        return notFused("the NVIDIA '" + gpuSketch.getKernel() +
+                        "' kernel has no epilogue (wgmma and mma_sync "
+                        "have one)");
+      std::string reason;
+      if (failed(matchGpuMatmul(mm, reason)))
+        return;
+    } else {
+      if (sketch.getEpilogue())
+        return notFused("the matmul already has an epilogue");
+      if (!emitterAppliesEpilogues(sketch.getUkernel().getEmitter()))
+        return notFused("the " + sketch.getUkernel().getEmitter() +
+                        " microkernel has no epilogue yet (x86_gemm_fma, "
+                        "riscv_gemm_rvv, arm_gemm_neon and the NVIDIA "
+                        "tensor-core kernels have one)");
+      std::string reason;
+      FailureOr<GemmProblem> problem = matchSupportedMatmul(mm, reason);
+      if (failed(problem))
+        return;
+      // With K = 0 at run time no microkernel runs, so none could apply it.
+      if (problem->dynamicK)
+        return notFused("K is dynamic (at K = 0 no microkernel runs to "
+                        "apply the epilogue)");
+    }
 
     // Named elementwise ops are read in their generic form (a copy, kept
     // only when it is fused).
@@ -175,8 +194,11 @@ struct FuseEpiloguesPass
         rewriter.eraseOp(consumer);
     }
     generic->setAttr(kFusedEpilogueAttrName, rewriter.getUnitAttr());
-    mm->setAttr(kSketchAttrName,
-                sketch.withEpilogue(epilogueAttr(&getContext(), m->steps)));
+    EpilogueAttr steps = epilogueAttr(&getContext(), m->steps);
+    if (gpuSketch)
+      mm->setAttr(kGpuSketchAttrName, gpuSketch.withEpilogue(steps));
+    else
+      mm->setAttr(kSketchAttrName, sketch.withEpilogue(steps));
     mm->emitRemark() << "tensorop: fused the elementwise consumer into the "
                         "microkernel's store: epilogue ["
                      << stepList(m->steps) << "]";
