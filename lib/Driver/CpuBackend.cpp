@@ -277,32 +277,6 @@ Expected<json::Array> verifyUnderQemu(const TargetHints &h, StringRef name,
 }
 } // namespace
 
-/// The header's lines on a fused epilogue ("" without one).
-static std::string epilogueComment(ArrayRef<std::string> steps) {
-  if (steps.empty())
-    return "";
-  std::string text = "\n * Then, fused into the kernel's store, per element x "
-                     "of C in this order:";
-  for (const std::string &s : steps)
-    text += "\n *   " +
-            StringSwitch<std::string>(s)
-                .Case("bias_n", "x += bias[col]  (bias: N floats)")
-                .Case("bias_m", "x += bias[row]  (bias: M floats)")
-                .Case("clamp(0, 6)", "x = min(max(x, 0), 6)  (ReLU6)")
-                .Case("residual", "x += R[row][col]  (R: M x N, row-major, "
-                                  "contiguous)")
-                .Case("relu", "x = max(x, 0)")
-                .Case("gelu_erf", "x = 0.5 x (1 + erf(x / sqrt(2)))  (fp32 "
-                                  "approximation, error <= 4.2e-7 in erf)")
-                .Case("gelu_tanh", "x = 0.5 x (1 + tanh(sqrt(2/pi) (x + "
-                                   "0.044715 x^3)))")
-                .Case("silu", "x = x / (1 + exp(-x))")
-                .Case("sigmoid", "x = 1 / (1 + exp(-x))")
-                .Case("tanh", "x = tanh(x)")
-                .Default(s);
-  return text;
-}
-
 /// Threads the lowered sketch runs on (1 when it names none).
 static int64_t sketchThreads(StringRef sketch) {
   int64_t threads = 1;
@@ -413,7 +387,7 @@ extern "C" {
                          r.transposeB ? "N x K, transposed" : "K x N")
                      .str(),
                  r.hasBlasEntries() ? gemmEntriesHeader(r, name) : "", types,
-                 halfTypes, epilogueComment(r.epilogue))
+                 halfTypes, epilogueHeaderComment(r.epilogue))
       .str();
 }
 std::string CpuBackend::convHeader(const GenJob &job,
