@@ -121,22 +121,26 @@ def TensorOpFuseEpilogues : Pass<"tensorop-fuse-epilogues", "ModuleOp"> {
   let summary = "Record elementwise consumers of sketched GEMMs as fused epilogues";
   let description = [{
     For each `linalg.matmul` carrying a `#tensorop.sketch` (run after
-    `tensorop-annotate-sketch`, on tensors or memrefs), reads its
-    elementwise consumer — the single user of its result tensor, or on
-    memrefs the op right after it that writes C in place — as epilogue
-    steps: a bias along N or M, a residual M x N operand, a scale, a clamp,
-    ReLU, tanh, sigmoid, SiLU, GELU (tanh or erf form). Named elementwise
+    `tensorop-annotate-sketch`, on tensors or memrefs), reads the chain of
+    elementwise consumers after it as epilogue steps: the single user of
+    its result tensor, then the single user of that consumer's result, and
+    so on (on memrefs: the op right after it that writes C in place, then
+    the next one, ...). Steps: a bias along N or M, a residual M x N
+    operand, a scale, a clamp, ReLU, tanh, sigmoid, SiLU, GELU (tanh or erf
+    form); at most one bias and one residual in a chain. Named elementwise
     ops (`linalg.add`, `linalg.max`, ...) are read in their generic form.
     Which function a run of ops computes is decided by evaluating it on a
-    grid of inputs, so the usual spellings all match. A recognised consumer
-    is recorded on the sketch (`epilogue = #tensorop.epilogue<...>`),
-    rewritten to work in place on the matmul's result and marked
-    `tensorop.fused_epilogue`; `tensorop-apply-sketch` passes its operands
-    to the microkernel, which applies the steps after the last K panel as
-    it stores C, and erases it. Every fused consumer gets a remark listing
-    the steps; every consumer that is not fused gets one saying why (it then
-    runs as a separate op). Only the x86_gemm_fma microkernel has an
-    epilogue so far; a matmul with a dynamic K is not fused (at K = 0 no
+    grid of inputs, so the usual spellings all match. The steps of every
+    consumer fused are recorded on the sketch (`epilogue =
+    #tensorop.epilogue<...>`); each such consumer is rewritten to work in
+    place on the value before it and marked `tensorop.fused_epilogue`;
+    `tensorop-apply-sketch` passes their operands to the microkernel, which
+    applies the steps after the last K panel as it stores C, and erases
+    them. The matmul gets a remark listing the steps; the consumer the
+    chain stops at gets one saying why (it and what follows run as separate
+    ops), as does a chain that ends at a value with several users. The
+    x86_gemm_fma, riscv_gemm_rvv and arm_gemm_neon microkernels apply
+    epilogues; a matmul with a dynamic K is not fused (at K = 0 no
     microkernel would run to apply it).
   }];
   let dependentDialects = ["::mlir::tensorop::TensorOpDialect",

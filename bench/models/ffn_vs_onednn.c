@@ -12,10 +12,17 @@
 //                 residual, read in place: no copy); weights in the layout
 //                 oneDNN prefers, reordered once outside the timing (an
 //                 inference model's constants).
+// With -DFFN_BF16 the bf16 form of gen_ffn.py --dtype bf16: x, W1, W2 bf16
+// (x is the fp32 residual stream r rounded), fp32 accumulation, bias and
+// GELU; oneDNN's first matmul writes its GELU output as bf16 (dst bf16), the
+// second reads it and writes fp32 out = . + b2 + r; ours rounds GELU's fp32
+// output to bf16 in a separate op (the module's truncf), as gen_ffn.py
+// writes it.
 // Every output is NaN-prefilled and checked against an fp64 reference of the
 // whole block, before and after timing, with a bound carried through both
-// matmuls (below). Timing: rounds alternate the variants (A B C A B C ...);
-// the median of the rounds is reported, as one JSON line.
+// matmuls (below). Timing: rounds alternate the variants (A B C A B C ...),
+// each sample repeating one variant for about 20 ms; the median of the
+// rounds is reported, as one JSON line.
 //
 //   ffn_vs_onednn T D H ROUNDS
 #include <dnnl.h>
@@ -26,15 +33,26 @@
 #include <string.h>
 #include <time.h>
 
-typedef void (*ffn_fn)(const float *, const float *, const float *,
-                       const float *, const float *, float *);
-void ffn_ours(const float *, const float *, const float *, const float *,
-              const float *, float *);
-void ffn_upstream(const float *, const float *, const float *, const float *,
-                  const float *, float *);
+#ifdef FFN_BF16
+typedef uint16_t act_t; // bf16 bits
+#define ACT_DT dnnl_bf16
+#define DTYPE "bf16"
+#define FFN_ARGS                                                               \
+  const act_t *, const act_t *, const float *, const act_t *, const float *,   \
+      const float *, float *
+#else
+typedef float act_t;
+#define ACT_DT dnnl_f32
+#define DTYPE "f32"
+#define FFN_ARGS                                                               \
+  const act_t *, const act_t *, const float *, const act_t *, const float *,   \
+      float *
+#endif
+typedef void (*ffn_fn)(FFN_ARGS);
+void ffn_ours(FFN_ARGS);
+void ffn_upstream(FFN_ARGS);
 #ifdef HAVE_UNFUSED
-void ffn_unfused(const float *, const float *, const float *, const float *,
-                 const float *, float *);
+void ffn_unfused(FFN_ARGS);
 #endif
 
 #define CHECK(x)                                                               \
@@ -47,7 +65,42 @@ void ffn_unfused(const float *, const float *, const float *, const float *,
   } while (0)
 
 static long T, D, H;
-static float *x, *w1, *b1, *w2, *b2;
+// xf: the fp32 input (the residual); x, w1, w2: what the matmuls read (bf16
+// bits or fp32); xv, w1v, w2v: their values as fp32, for the reference.
+static float *xf, *b1, *b2, *xv, *w1v, *w2v;
+static act_t *x, *w1, *w2;
+
+#ifdef FFN_BF16
+static uint16_t toBf16(float f) { // round to nearest even
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  u += 0x7fff + ((u >> 16) & 1);
+  return (uint16_t)(u >> 16);
+}
+static float fromBf16(uint16_t h) {
+  uint32_t u = (uint32_t)h << 16;
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+#endif
+
+// The matmul operand for `v` (rounded to bf16 in the bf16 form) and the
+// value it holds, in fp32.
+static act_t *operand(const float *v, long n, float **value) {
+  act_t *o = malloc(sizeof(act_t) * n);
+  *value = malloc(sizeof(float) * n);
+  for (long i = 0; i < n; ++i) {
+#ifdef FFN_BF16
+    o[i] = toBf16(v[i]);
+    (*value)[i] = fromBf16(o[i]);
+#else
+    o[i] = v[i];
+    (*value)[i] = v[i];
+#endif
+  }
+  return o;
+}
 
 static double now(void) {
   struct timespec t;
@@ -73,15 +126,22 @@ static double gelu(double s) {
   return 0.5 * s * (1 + tanh(0.7978845608028654 * (s + 0.044715 * s * s * s)));
 }
 
-// fp64 reference and per-element bound. u = 6e-8 (fp32). The first matmul's
-// sum s_j is within e_j = 2*D*u*sum|x w1| + u*|s_j| (+ bias); GELU is
-// 1.13-Lipschitz and its fp32 evaluations (libm tanhf, oneDNN's and our
-// polynomial forms) add at most 1e-6 * (|s_j| + 1e-3) more; the second
-// matmul adds 2*H*u*sum|g w2| and carries sum_j e'_j |w2_jk|; the bias and
-// residual adds u*(|b2| + |x| + |out|) each.
+// fp64 reference and per-element bound, on the values the matmuls read
+// (xv, w1v, w2v). u = 6e-8 (fp32). The first matmul's sum s_j is within
+// e_j = 2*D*u*sum|x w1| + u*|s_j| (+ bias); GELU is 1.13-Lipschitz and its
+// fp32 evaluations (libm tanhf, oneDNN's and our polynomial forms) add at
+// most 1e-6 * (|s_j| + 1e-3) more; in the bf16 form GELU's output is then
+// rounded to bf16 (ub*|g_j|, ub = 2^-8, with margin); the second matmul adds
+// 2*H*u*sum|g w2| and carries sum_j e'_j |w2_jk|; the bias and residual
+// adds u*(|b2| + |x| + |out|) each.
 static double *ref, *bound;
 static void reference(void) {
   const double u = 6e-8;
+#ifdef FFN_BF16
+  const double ub = 1.0 / 256;
+#else
+  const double ub = 0;
+#endif
   double *g = malloc(sizeof(double) * H), *eg = malloc(sizeof(double) * H);
   ref = malloc(sizeof(double) * T * D);
   bound = malloc(sizeof(double) * T * D);
@@ -89,26 +149,27 @@ static void reference(void) {
     for (long j = 0; j < H; ++j) {
       double s = b1[j], mag = fabs(b1[j]);
       for (long d = 0; d < D; ++d) {
-        double p = (double)x[t * D + d] * w1[d * H + j];
+        double p = (double)xv[t * D + d] * w1v[d * H + j];
         s += p;
         mag += fabs(p);
       }
       double e = 2 * D * u * mag + u * fabs(s);
       g[j] = gelu(s);
-      eg[j] = 1.13 * e + 1e-6 * (fabs(s) + 1e-3) + u * fabs(g[j]);
+      eg[j] = (1.13 * e + 1e-6 * (fabs(s) + 1e-3)) * (1 + ub) +
+              (u + ub) * fabs(g[j]);
     }
     for (long k = 0; k < D; ++k) {
       double y = 0, mag = 0, carried = 0;
       for (long j = 0; j < H; ++j) {
-        double p = g[j] * w2[j * D + k];
+        double p = g[j] * w2v[j * D + k];
         y += p;
-        mag += fabs(p);
-        carried += eg[j] * fabs(w2[j * D + k]);
+        mag += fabs(p) * (1 + ub);
+        carried += eg[j] * fabs(w2v[j * D + k]);
       }
-      double out = y + b2[k] + x[t * D + k];
+      double out = y + b2[k] + xf[t * D + k];
       ref[t * D + k] = out;
       bound[t * D + k] = 2 * H * u * mag + carried +
-                         2 * u * (fabs(b2[k]) + fabs(x[t * D + k]) +
+                         2 * u * (fabs(b2[k]) + fabs(xf[t * D + k]) +
                                   fabs(out)) + 1e-30;
     }
   }
@@ -136,23 +197,30 @@ static dnnl_engine_t engine;
 static dnnl_stream_t stream;
 static dnnl_primitive_t mm1, mm2;
 static dnnl_memory_t mx, mw1, mb1, mh, mw2, mb2, mout, mres;
+static const char *impl1 = "?", *impl2 = "?";
 
-static void md2(dnnl_memory_desc_t *md, long r, long c, dnnl_format_tag_t tag) {
+static void md2(dnnl_memory_desc_t *md, long r, long c, dnnl_data_type_t dt,
+                dnnl_format_tag_t tag) {
   dnnl_dims_t dims = {r, c};
-  CHECK(dnnl_memory_desc_init_by_tag(md, 2, dims, dnnl_f32, tag));
+  CHECK(dnnl_memory_desc_init_by_tag(md, 2, dims, dt, tag));
 }
 
+// A matmul primitive: src and weights of the activation type (bf16 or
+// f32), fp32 bias, dst `dstType` (the first matmul's is the activation
+// type: it feeds the second).
 static dnnl_primitive_t matmul(long m, long k, long n, dnnl_memory_t *src,
-                               dnnl_memory_t *wt, const float *weights,
+                               dnnl_memory_t *wt, const act_t *weights,
                                dnnl_memory_t *bias, const float *biasData,
-                               dnnl_memory_t *dst, int gelu_post,
-                               int residual_post) {
-  dnnl_memory_desc_t sd, wd, bd, dd, wplain;
-  md2(&sd, m, k, dnnl_ab);
-  md2(&wd, k, n, dnnl_format_tag_any);
-  md2(&bd, 1, n, dnnl_ab);
-  md2(&dd, m, n, dnnl_ab);
-  md2(&wplain, k, n, dnnl_ab);
+                               dnnl_memory_t *dst, dnnl_data_type_t dstType,
+                               int gelu_post, int residual_post,
+                               const char **impl) {
+  dnnl_memory_desc_t sd, wd, bd, dd, wplain, rd;
+  md2(&sd, m, k, ACT_DT, dnnl_ab);
+  md2(&wd, k, n, ACT_DT, dnnl_format_tag_any);
+  md2(&bd, 1, n, dnnl_f32, dnnl_ab);
+  md2(&dd, m, n, dstType, dnnl_ab);
+  md2(&rd, m, n, dnnl_f32, dnnl_ab);
+  md2(&wplain, k, n, ACT_DT, dnnl_ab);
   dnnl_matmul_desc_t desc;
   CHECK(dnnl_matmul_desc_init(&desc, &sd, &wd, &bd, &dd));
   dnnl_post_ops_t ops;
@@ -160,12 +228,13 @@ static dnnl_primitive_t matmul(long m, long k, long n, dnnl_memory_t *src,
   if (gelu_post)
     CHECK(dnnl_post_ops_append_eltwise(ops, 1.f, dnnl_eltwise_gelu_tanh, 0, 0));
   if (residual_post)
-    CHECK(dnnl_post_ops_append_binary(ops, dnnl_binary_add, &dd));
+    CHECK(dnnl_post_ops_append_binary(ops, dnnl_binary_add, &rd));
   dnnl_primitive_attr_t attr;
   CHECK(dnnl_primitive_attr_create(&attr));
   CHECK(dnnl_primitive_attr_set_post_ops(attr, ops));
   dnnl_primitive_desc_t pd;
   CHECK(dnnl_primitive_desc_create(&pd, &desc, attr, engine, NULL));
+  CHECK(dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, impl));
   const dnnl_memory_desc_t *wpref =
       dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
   // Weights: plain row-major in, oneDNN's layout out, once.
@@ -183,7 +252,7 @@ static dnnl_primitive_t matmul(long m, long k, long n, dnnl_memory_t *src,
   if (*src == NULL) // The input x, read in place.
     CHECK(dnnl_memory_create(src, &sd, engine, (void *)x));
   if (residual_post)
-    CHECK(dnnl_memory_create(&mres, &dd, engine, (void *)x));
+    CHECK(dnnl_memory_create(&mres, &rd, engine, (void *)xf));
   CHECK(dnnl_memory_create(bias, &bd, engine, (void *)biasData));
   CHECK(dnnl_memory_create(dst, &dd, engine, DNNL_MEMORY_ALLOCATE));
   dnnl_primitive_t p;
@@ -194,8 +263,9 @@ static dnnl_primitive_t matmul(long m, long k, long n, dnnl_memory_t *src,
 static void onednn_setup(void) {
   CHECK(dnnl_engine_create(&engine, dnnl_cpu, 0));
   CHECK(dnnl_stream_create(&stream, engine, dnnl_stream_default_flags));
-  mm1 = matmul(T, D, H, &mx, &mw1, w1, &mb1, b1, &mh, 1, 0);
-  mm2 = matmul(T, H, D, &mh, &mw2, w2, &mb2, b2, &mout, 0, 1);
+  mm1 = matmul(T, D, H, &mx, &mw1, w1, &mb1, b1, &mh, ACT_DT, 1, 0, &impl1);
+  mm2 = matmul(T, H, D, &mh, &mw2, w2, &mb2, b2, &mout, dnnl_f32, 0, 1,
+               &impl2);
 }
 
 static float *onednn_out;
@@ -221,19 +291,36 @@ struct variant {
   ffn_fn fn; // NULL: oneDNN
   float *out;
   double *times;
+  int reps;
   long bad;
   double ratio, ratioAfter;
 };
 
 static void run(struct variant *v) {
   if (v->fn) {
+#ifdef FFN_BF16
+    v->fn(x, w1, b1, w2, b2, xf, v->out);
+#else
     v->fn(x, w1, b1, w2, b2, v->out);
+#endif
   } else {
     onednn_ffn();
   }
 }
 
 static float *result(struct variant *v) { return v->fn ? v->out : onednn_out; }
+
+// NaN in every output element the variant writes.
+static void poison(struct variant *v) {
+  for (long j = 0; j < T * D; ++j)
+    v->out[j] = NAN;
+  if (!v->fn) {
+    void *h;
+    CHECK(dnnl_memory_get_data_handle(mout, &h));
+    for (long j = 0; j < T * D; ++j)
+      ((float *)h)[j] = NAN;
+  }
+}
 
 int main(int argc, char **argv) {
   if (argc != 5) {
@@ -245,34 +332,32 @@ int main(int argc, char **argv) {
   H = atol(argv[3]);
   int rounds = atoi(argv[4]);
   uint64_t st = 7;
-  x = randoms(T * D, &st, 1.f);
-  w1 = randoms(D * H, &st, 1.f / sqrtf((float)D));
+  xf = randoms(T * D, &st, 1.f);
+  float *w1f = randoms(D * H, &st, 1.f / sqrtf((float)D));
   b1 = randoms(H, &st, 0.1f);
-  w2 = randoms(H * D, &st, 1.f / sqrtf((float)H));
+  float *w2f = randoms(H * D, &st, 1.f / sqrtf((float)H));
   b2 = randoms(D, &st, 0.1f);
+  x = operand(xf, T * D, &xv);
+  w1 = operand(w1f, D * H, &w1v);
+  w2 = operand(w2f, H * D, &w2v);
   reference();
   onednn_setup();
   struct variant vs[] = {
-      {"ours", ffn_ours, 0, 0, 0, 0, 0},
+      {"ours", ffn_ours, 0, 0, 0, 0, 0, 0},
 #ifdef HAVE_UNFUSED
-      {"unfused", ffn_unfused, 0, 0, 0, 0, 0},
+      {"unfused", ffn_unfused, 0, 0, 0, 0, 0, 0},
 #endif
-      {"upstream", ffn_upstream, 0, 0, 0, 0, 0},
-      {"onednn", NULL, 0, 0, 0, 0, 0},
+#ifndef NO_UPSTREAM
+      {"upstream", ffn_upstream, 0, 0, 0, 0, 0, 0},
+#endif
+      {"onednn", NULL, 0, 0, 0, 0, 0, 0},
   };
   int nv = sizeof(vs) / sizeof(vs[0]);
   int failed = 0;
   for (int i = 0; i < nv; ++i) {
     vs[i].out = malloc(sizeof(float) * T * D);
     vs[i].times = malloc(sizeof(double) * rounds);
-    for (long j = 0; j < T * D; ++j)
-      vs[i].out[j] = NAN;
-    if (!vs[i].fn) {
-      void *h;
-      CHECK(dnnl_memory_get_data_handle(mout, &h));
-      for (long j = 0; j < T * D; ++j)
-        ((float *)h)[j] = NAN;
-    }
+    poison(&vs[i]);
     run(&vs[i]);
     vs[i].bad = verify(result(&vs[i]), &vs[i].ratio);
     if (vs[i].bad) {
@@ -284,21 +369,26 @@ int main(int argc, char **argv) {
   if (failed)
     return 1; // Nothing unverified is timed.
   double flops = 2.0 * T * D * H * 2;
-  // Repetitions per sample: about 20 ms of the fastest variant's first run.
-  double t0 = now();
-  run(&vs[nv - 1]);
-  double once = now() - t0;
-  int reps = once > 0.02 ? 1 : (int)(0.02 / (once + 1e-9)) + 1;
+  // Repetitions per sample: about 20 ms of the variant.
+  for (int i = 0; i < nv; ++i) {
+    double once = INFINITY; // the fastest of three warm runs
+    for (int k = 0; k < 3; ++k) {
+      double t0 = now();
+      run(&vs[i]);
+      double t = now() - t0;
+      once = t < once ? t : once;
+    }
+    vs[i].reps = once > 0.02 ? 1 : (int)(0.02 / (once + 1e-9)) + 1;
+  }
   for (int r = 0; r < rounds; ++r)
     for (int i = 0; i < nv; ++i) {
       double s = now();
-      for (int k = 0; k < reps; ++k)
+      for (int k = 0; k < vs[i].reps; ++k)
         run(&vs[i]);
-      vs[i].times[r] = (now() - s) / reps;
+      vs[i].times[r] = (now() - s) / vs[i].reps;
     }
   for (int i = 0; i < nv; ++i) {
-    for (long j = 0; j < T * D; ++j)
-      vs[i].out[j] = NAN;
+    poison(&vs[i]);
     run(&vs[i]);
     if (verify(result(&vs[i]), &vs[i].ratioAfter)) {
       fprintf(stderr, "%s: wrong after timing\n", vs[i].name);
@@ -306,15 +396,18 @@ int main(int argc, char **argv) {
     }
     qsort(vs[i].times, rounds, sizeof(double), cmpd);
   }
-  printf("{\"tokens\": %ld, \"model\": %ld, \"hidden\": %ld, \"rounds\": %d, "
-         "\"reps\": %d",
-         T, D, H, rounds, reps);
+  printf("{\"block\": \"ffn\", \"dtype\": \"%s\", \"tokens\": %ld, "
+         "\"model\": %ld, \"hidden\": %ld, \"rounds\": %d, "
+         "\"onednn_impl\": [\"%s\", \"%s\"]",
+         DTYPE, T, D, H, rounds, impl1, impl2);
   double dnnl = vs[nv - 1].times[rounds / 2];
   for (int i = 0; i < nv; ++i) {
     double med = vs[i].times[rounds / 2];
-    printf(", \"%s\": {\"median_us\": %.2f, \"gflops\": %.2f, "
-           "\"vs_onednn\": %.3f, \"max_error_ratio\": %.3g}",
-           vs[i].name, med * 1e6, flops / med * 1e-9, dnnl / med,
+    printf(", \"%s\": {\"median_us\": %.2f, \"min_us\": %.2f, "
+           "\"gflops\": %.2f, \"vs_onednn\": %.3f, \"reps\": %d, "
+           "\"max_error_ratio\": %.3g}",
+           vs[i].name, med * 1e6, vs[i].times[0] * 1e6, flops / med * 1e-9,
+           dnnl / med, vs[i].reps,
            vs[i].ratio > vs[i].ratioAfter ? vs[i].ratio : vs[i].ratioAfter);
   }
   printf("}\n");

@@ -12,7 +12,18 @@ them. One function, destination-passing on memrefs (the bare-pointer ABI):
     void NAME(const float *x, const float *w1, const float *b1,
               const float *w2, const float *b2, float *out);
 
-    gen_ffn.py --tokens T --model D --hidden H [--name NAME]
+With --dtype bf16, mixed precision as a bf16 inference model runs it: x, W1
+and W2 are bf16 (uint16_t bits), both matmuls accumulate in fp32 into an
+fp32 result, bias and GELU are fp32, and GELU's output is rounded to bf16
+by its own elementwise op (arith.truncf) to feed the second matmul; the
+residual is the fp32 residual stream r (x is r rounded to bf16) and out is
+fp32:
+
+    void NAME(const uint16_t *x, const uint16_t *w1, const float *b1,
+              const uint16_t *w2, const float *b2, const float *r,
+              float *out);
+
+    gen_ffn.py --tokens T --model D --hidden H [--dtype bf16] [--name NAME]
 """
 import argparse
 
@@ -21,32 +32,57 @@ p.add_argument("--tokens", type=int, required=True)
 p.add_argument("--model", type=int, required=True)
 p.add_argument("--hidden", type=int, required=True)
 p.add_argument("--name", default="ffn")
+p.add_argument("--dtype", choices=("f32", "bf16"), default="f32")
 a = p.parse_args()
 T, D, H = a.tokens, a.model, a.hidden
 
 
-def mt(r, c):
-    return f"memref<{r}x{c}xf32>"
+BF = a.dtype == "bf16"
+IN = "bf16" if BF else "f32"  # x, W1, W2 and the intermediate fed to W2
 
 
-def tt(r, c):
-    return f"tensor<{r}x{c}xf32>"
+def mt(r, c, e="f32"):
+    return f"memref<{r}x{c}x{e}>"
 
 
-print(f"""// FFN block: T={T} D={D} H={H} (bench/models/gen_ffn.py)
+def tt(r, c, e="f32"):
+    return f"tensor<{r}x{c}x{e}>"
+
+
+# bf16: GELU's output rounded to bf16 for the second matmul (its own op),
+# and the residual read from the fp32 stream r.
+if BF:
+    RES_ARG = f", %rm: {mt(T, D)}"
+    RES_TENSOR = (f"\n  %res = bufferization.to_tensor %rm restrict : {mt(T, D)} "
+                  f"to {tt(T, D)}")
+    RES = "%res"
+    ROUND = f"""
+  %eb = tensor.empty() : {tt(T, H, IN)}
+  %gb = linalg.generic {{indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}}
+      ins(%g : {tt(T, H)}) outs(%eb : {tt(T, H, IN)}) {{
+  ^bb0(%v: f32, %o: bf16):
+    %t = arith.truncf %v : f32 to bf16
+    linalg.yield %t : bf16
+  }} -> {tt(T, H, IN)}"""
+    G2 = "%gb"
+else:
+    RES_ARG, RES_TENSOR, RES, ROUND, G2 = "", "", "%x", "", "%g"
+
+
+print(f"""// FFN block: T={T} D={D} H={H} {a.dtype} (bench/models/gen_ffn.py)
 #id = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (j)>
-func.func @{a.name}(%xm: {mt(T, D)}, %w1m: {mt(D, H)}, %b1m: memref<{H}xf32>,
-                    %w2m: {mt(H, D)}, %b2m: memref<{D}xf32>, %outm: {mt(T, D)}) {{
+func.func @{a.name}(%xm: {mt(T, D, IN)}, %w1m: {mt(D, H, IN)}, %b1m: memref<{H}xf32>,
+                    %w2m: {mt(H, D, IN)}, %b2m: memref<{D}xf32>{RES_ARG}, %outm: {mt(T, D)}) {{
   %zero = arith.constant 0.0 : f32
-  %x = bufferization.to_tensor %xm restrict : {mt(T, D)} to {tt(T, D)}
-  %w1 = bufferization.to_tensor %w1m restrict : {mt(D, H)} to {tt(D, H)}
+  %x = bufferization.to_tensor %xm restrict : {mt(T, D, IN)} to {tt(T, D, IN)}
+  %w1 = bufferization.to_tensor %w1m restrict : {mt(D, H, IN)} to {tt(D, H, IN)}
   %b1 = bufferization.to_tensor %b1m restrict : memref<{H}xf32> to tensor<{H}xf32>
-  %w2 = bufferization.to_tensor %w2m restrict : {mt(H, D)} to {tt(H, D)}
-  %b2 = bufferization.to_tensor %b2m restrict : memref<{D}xf32> to tensor<{D}xf32>
+  %w2 = bufferization.to_tensor %w2m restrict : {mt(H, D, IN)} to {tt(H, D, IN)}
+  %b2 = bufferization.to_tensor %b2m restrict : memref<{D}xf32> to tensor<{D}xf32>{RES_TENSOR}
   %e1 = tensor.empty() : {tt(T, H)}
   %z1 = linalg.fill ins(%zero : f32) outs(%e1 : {tt(T, H)}) -> {tt(T, H)}
-  %h = linalg.matmul ins(%x, %w1 : {tt(T, D)}, {tt(D, H)}) outs(%z1 : {tt(T, H)}) -> {tt(T, H)}
+  %h = linalg.matmul ins(%x, %w1 : {tt(T, D, IN)}, {tt(D, H, IN)}) outs(%z1 : {tt(T, H)}) -> {tt(T, H)}
   %hb = linalg.generic {{indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}}
       ins(%h, %b1 : {tt(T, H)}, tensor<{H}xf32>) outs(%e1 : {tt(T, H)}) {{
   ^bb0(%a: f32, %b: f32, %o: f32):
@@ -70,10 +106,10 @@ func.func @{a.name}(%xm: {mt(T, D)}, %w1m: {mt(D, H)}, %b1m: memref<{H}xf32>,
     %t5 = arith.mulf %half, %s : f32
     %r = arith.mulf %t5, %t4 : f32
     linalg.yield %r : f32
-  }} -> {tt(T, H)}
+  }} -> {tt(T, H)}{ROUND}
   %e2 = tensor.empty() : {tt(T, D)}
   %z2 = linalg.fill ins(%zero : f32) outs(%e2 : {tt(T, D)}) -> {tt(T, D)}
-  %y = linalg.matmul ins(%g, %w2 : {tt(T, H)}, {tt(H, D)}) outs(%z2 : {tt(T, D)}) -> {tt(T, D)}
+  %y = linalg.matmul ins({G2}, %w2 : {tt(T, H, IN)}, {tt(H, D, IN)}) outs(%z2 : {tt(T, D)}) -> {tt(T, D)}
   %yb = linalg.generic {{indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}}
       ins(%y, %b2 : {tt(T, D)}, tensor<{D}xf32>) outs(%e2 : {tt(T, D)}) {{
   ^bb0(%a: f32, %b: f32, %o: f32):
@@ -81,7 +117,7 @@ func.func @{a.name}(%xm: {mt(T, D)}, %w1m: {mt(D, H)}, %b1m: memref<{H}xf32>,
     linalg.yield %s : f32
   }} -> {tt(T, D)}
   %out = linalg.generic {{indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}}
-      ins(%yb, %x : {tt(T, D)}, {tt(T, D)}) outs(%e2 : {tt(T, D)}) {{
+      ins(%yb, {RES} : {tt(T, D)}, {tt(T, D)}) outs(%e2 : {tt(T, D)}) {{
   ^bb0(%a: f32, %r: f32, %o: f32):
     %s = arith.addf %a, %r : f32
     linalg.yield %s : f32

@@ -105,6 +105,16 @@ public:
   }
   int generate(const GenJob &job) override;
   int tune(const TuneOptions &options) override {
+    for (auto [given, flag] :
+         {std::pair{!options.batchDir.empty(), "--gpu-batch"},
+          std::pair{!options.runner.empty(), "--gpu-runner"},
+          std::pair{!options.gpus.empty(), "--gpus"}})
+      if (given) {
+        llvm::errs() << "tensorop tune: " << flag
+                     << " is for NVIDIA targets; target " << options.target
+                     << " measures in `tensorop worker` processes here\n";
+        return 2;
+      }
     return runTuneLoop(options, *createCpuTuneBackend());
   }
   int bench(const BenchOptions &options) override {

@@ -15,6 +15,8 @@
 
 #include "tensorop/Driver/TuneBackend.h"
 
+#include "tensorop/Driver/GpuBatchScript.h"
+
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/Emitters/Emitter.h"
 #include "tensorop/GPU/GpuAdvisor.h"
@@ -194,12 +196,6 @@ std::string describeDevice(StringRef deviceJson) {
       .str();
 }
 
-std::string shellQuote(StringRef s) {
-  std::string out = "'";
-  for (char c : s)
-    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
 
 
 class GpuOpSearch : public OpTuneSearch {
@@ -457,9 +453,15 @@ public:
             continue;
           }
           int64_t id = e->getInteger("id").value_or(-1);
+          // The GPU of a several-GPU batch (run.sh writes FILE.gpu).
+          std::string gpu =
+              StringRef(readTextFile(joinPath(o.batchDir, base + ".gpu")))
+                  .trim()
+                  .str();
           r.provenance = e->getString("provenance").value_or("").str() +
                          "; measured on " +
-                         (batchDevice.empty() ? "the batch's GPU" : batchDevice);
+                         (batchDevice.empty() ? "the batch's GPU" : batchDevice) +
+                         (gpu.empty() || gpu == "default" ? "" : ", GPU " + gpu);
           r.emitterHash = e->getString("emitter_hash").value_or("").str();
           if (r.error.size() > 4000)
             r.error = r.error.substr(0, 4000) + "...";
@@ -630,41 +632,27 @@ public:
     if (confirm)
       entries = std::move(confirmEntries);
     if (batch && !entries.empty()) {
-      std::string runScript =
-          "#!/bin/sh\n"
-          "# Written by `tensorop tune --gpu-batch`: runs every kernel of this\n"
-          "# batch in its own tensorop-gpu-runner process with a wall-clock\n"
-          "# limit, leaving NAME.result.json and NAME.rc beside it; then `done`.\n"
-          "cd \"$(dirname \"$0\")\" || exit 2\n"
-          "R=\"${TENSOROP_GPU_RUNNER:-tensorop-gpu-runner}\"\n"
-          "rm -f done\n"
-          "if ! \"$R\" --device-info > device.json 2> device.err; then\n"
-          "  echo \"run.sh: $R finds no GPU:\"; cat device.json device.err; "
-          "exit 2\nfi\n"
-          "total=" +
-          std::to_string(entries.size()) +
-          "\nn=0\n"
-          "run() {\n"
-          "  base=$1; shift\n"
-          "  timeout -k 5 " +
-          std::to_string(o.candidateTimeout) +
-          " \"$R\" \"$@\" > \"$base.result.json\" 2> \"$base.result.json.err\"\n"
-          "  echo $? > \"$base.rc\"\n"
-          "  n=$((n + 1)); echo \"run.sh: $n/$total $base: exit $(cat "
-          "\"$base.rc\")\"\n"
-          "}\n";
+      GpuBatchScriptOptions script;
+      script.gpus = o.gpus.empty() ? "all" : o.gpus;
+      script.timeoutSeconds = o.candidateTimeout;
+      script.confirmation = confirm;
       std::string timeoutArg =
           std::to_string(std::max(1u, o.candidateTimeout / 2));
+      std::vector<GpuBatchJob> jobs;
       for (const json::Value &v : entries) {
         const json::Object &e = *v.getAsObject();
-        std::string base = e.getString("file").value_or("").str();
-        std::string launch = e.getString("launch").value_or("").str();
-        runScript += "run " + shellQuote(base) + " " + shellQuote(launch) +
-                     (confirm ? " --rounds 10 --timeout " + timeoutArg
-                              : " " + runnerArgsNote) +
-                     "\n";
+        GpuBatchJob job;
+        job.file = e.getString("file").value_or("").str();
+        job.runnerArgs.push_back(e.getString("launch").value_or("").str());
+        std::string argText =
+            confirm ? "--rounds 10 --timeout " + timeoutArg : runnerArgsNote;
+        SmallVector<StringRef> args;
+        StringRef(argText).split(args, ' ', -1, false);
+        for (StringRef a : args)
+          job.runnerArgs.push_back(a.str());
+        jobs.push_back(std::move(job));
       }
-      runScript += "touch done\necho \"run.sh: all $total done\"\n";
+      std::string runScript = gpuBatchRunScript(script, jobs);
       json::Object manifest{{"tool", "tensorop tune"},
                             {"kind", confirm ? "confirm" : "candidates"},
                             {"target", o.target},
@@ -677,12 +665,16 @@ public:
               joinPath(o.batchDir, "batch.json"),
               formatv("{0:2}\n", json::Value(std::move(manifest))).str()))
         return createStringError(toString(std::move(e)));
-      errs() << "tensorop tune: wrote a " << (confirm ? "confirmation " : "")
-             << "batch of " << (confirm ? "runs" : "candidates") << " to "
-             << o.batchDir << ". Run `sh " << joinPath(o.batchDir, "run.sh")
-             << "` on the GPU machine (with tensorop-gpu-runner on PATH or "
-                "TENSOROP_GPU_RUNNER=/path/to/it), bring "
-             << o.batchDir << " back and rerun this command.\n";
+      if (o.batchRunsHere)
+        errs() << "tensorop tune: queued " << jobs.size()
+               << (confirm ? " confirmation runs" : " candidates") << "\n";
+      else
+        errs() << "tensorop tune: wrote a " << (confirm ? "confirmation " : "")
+               << "batch of " << (confirm ? "runs" : "candidates") << " to "
+               << o.batchDir << ". Run `sh " << joinPath(o.batchDir, "run.sh")
+               << "` on the GPU machine (with tensorop-gpu-runner on PATH or "
+                  "TENSOROP_GPU_RUNNER=/path/to/it), bring "
+               << o.batchDir << " back and rerun this command.\n";
     }
     return Error::success();
   }

@@ -13,6 +13,7 @@
 #include "tensorop/Driver/Backend.h"
 #include "tensorop/Driver/EpilogueGemm.h"
 #include "tensorop/Driver/OutputDir.h"
+#include "tensorop/Driver/GpuBatchScript.h"
 #include "tensorop/Driver/TuneBackend.h"
 #include "tensorop/Support/TextFiles.h"
 
@@ -664,7 +665,19 @@ int NvidiaBackend::tune(const TuneOptions &options) {
       return 2;
     }
   }
-  return runTuneLoop(o, *createNvidiaTuneBackend());
+  if (llvm::Error e = checkGpuList(o.gpus.empty() ? "all" : o.gpus)) {
+    llvm::errs() << "tensorop tune: " << llvm::toString(std::move(e)) << "\n";
+    return 2;
+  }
+  bool severalHere = o.batchDir.empty() &&
+                     (o.gpus == "all" || parseGpuList(o.gpus).size() > 1);
+  if (!severalHere) {
+    // One GPU here: the runner sees only that one.
+    if (o.batchDir.empty() && !o.gpus.empty())
+      ::setenv("CUDA_VISIBLE_DEVICES", o.gpus.c_str(), 1);
+    return runTuneLoop(o, *createNvidiaTuneBackend());
+  }
+  return tuneOnSeveralGpus(o);
 }
 
 int NvidiaBackend::bench(const BenchOptions &options) {

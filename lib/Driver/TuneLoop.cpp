@@ -555,6 +555,8 @@ int tensorop::runTuneLoop(const TuneOptions &o, TuneBackend &backend) {
     if (Error e = writeTextFile(md, run.markdown))
       consumeError(std::move(e));
   }
+  if (o.quietSummary)
+    return run.exitCode;
   if (o.json)
     outs() << formatv("{0:2}\n", json::Value(std::move(run.summaries)));
   else

@@ -96,6 +96,10 @@ LogicalResult mlir::tensorop::emitGpuKernelLaunch(
                                      LLVM::Linkage::External, kSmemGlobal,
                                      Attribute(), /*alignment=*/1024,
                                      /*addrSpace=*/3);
+  // An operand that is a slice (a batch matmul's, at an offset) goes to the
+  // kernel as its address (i64): the bare-pointer convention of gpu.func
+  // takes only identity layouts. Whole buffers keep their memref argument.
+  auto sliced = [](MemRefType t) { return !t.getLayout().isIdentity(); };
   SmallVector<Type> argTypes;
   SmallVector<Value> hostArgs;
   for (const GpuKernelParam &param : emitted->params) {
@@ -108,7 +112,8 @@ LogicalResult mlir::tensorop::emitGpuKernelLaunch(
       return op->emitError() << "the " << sketch.emitter()
                              << " kernel takes a '" << param.name
                              << "' operand this op does not have";
-    argTypes.push_back(operand.getType());
+    auto type = cast<MemRefType>(operand.getType());
+    argTypes.push_back(sliced(type) ? Type(b.getI64Type()) : Type(type));
   }
   auto gpuFunc = gpu::GPUFuncOp::create(b, loc, kernelName,
                                         FunctionType::get(ctx, argTypes, {}));
@@ -159,15 +164,30 @@ LogicalResult mlir::tensorop::emitGpuKernelLaunch(
   auto cI64 = [&](int64_t v) -> Value {
     return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
   };
-  auto pointerOf = [&](Value memref) -> Value {
+  // The address of a memref's first element (aligned pointer + offset).
+  auto addressOf = [&](Value memref) -> Value {
     Value idx = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-    Value asInt = arith::IndexCastOp::create(b, loc, i64, idx);
+    auto t = cast<MemRefType>(memref.getType());
+    if (sliced(t)) {
+      auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+      Value bytes = arith::MulIOp::create(
+          b, loc, meta.getOffset(),
+          arith::ConstantIndexOp::create(
+              b, loc, t.getElementTypeBitWidth() / 8));
+      idx = arith::AddIOp::create(b, loc, idx, bytes);
+    }
+    return arith::IndexCastOp::create(b, loc, i64, idx);
+  };
+  auto pointerOf = [&](Value memref) -> Value {
     return LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(ctx),
-                                    asInt);
+                                    addressOf(memref));
   };
   for (const GpuKernelParam &param : emitted->params) {
     if (param.kind == "ptr") {
-      hostArgs.push_back(pointerOperand(param.name));
+      Value operand = pointerOperand(param.name);
+      hostArgs.push_back(sliced(cast<MemRefType>(operand.getType()))
+                             ? addressOf(operand)
+                             : operand);
       continue;
     }
     Value base = pointerOf(param.tensor == "A" ? a : bv);

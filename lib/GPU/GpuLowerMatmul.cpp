@@ -54,8 +54,7 @@ using namespace mlir::tensorop;
 /// A contiguous row-major static memref (what the kernels index).
 static MemRefType denseMemRef(Value v) {
   auto t = dyn_cast<MemRefType>(v.getType());
-  if (!t || !t.hasStaticShape() || t.getRank() != 2 ||
-      !t.getLayout().isIdentity())
+  if (!t || !isRowContiguousMemRef(t))
     return {};
   return t;
 }
@@ -75,29 +74,18 @@ static linalg::FillOp zeroFillBefore(linalg::MatmulOp op, Value c) {
   return fill;
 }
 
-/// The consumer tensorop-fuse-epilogues marked for `op` (the first marked
-/// linalg.generic after it, in place on `c`) and the operands the kernel
-/// takes from it; failure (with an error) when the sketch's epilogue has no
-/// such consumer or the kernel cannot read its operands.
-static FailureOr<linalg::GenericOp>
-fusedEpilogueOf(linalg::MatmulOp op, Value c, EpilogueAttr steps,
-                GpuEpilogueOperands &operands) {
-  linalg::GenericOp g;
-  for (Operation *next = op->getNextNode(); next && !g;
-       next = next->getNextNode())
-    if (auto generic = dyn_cast<linalg::GenericOp>(next))
-      if (generic->hasAttr(kFusedEpilogueAttrName))
-        g = generic;
-  std::string why;
-  FailureOr<EpilogueMatch> m =
-      g && g.hasPureBufferSemantics() && g.getDpsInitOperand(0)->get() == c
-          ? matchEpilogue(g, c, why)
-          : FailureOr<EpilogueMatch>(failure());
-  if (failed(m)) {
+/// The consumers tensorop-fuse-epilogues marked for `op` (in place on `c`,
+/// together computing the sketch's `steps`) and the operands the kernel
+/// takes from them; failure (with an error) when there are none such or the
+/// kernel cannot read their operands.
+static FailureOr<FusedChain> fusedEpilogueOf(linalg::MatmulOp op, Value c,
+                                             EpilogueAttr steps,
+                                             GpuEpilogueOperands &operands) {
+  std::optional<FusedChain> chain = findFusedChain(op, c, steps);
+  if (!chain) {
     op.emitError() << "the sketch's epilogue " << steps
-                   << " has no fused consumer writing C in place after the "
-                      "matmul"
-                   << (why.empty() ? "" : ": " + why);
+                   << " has no fused consumers writing C in place after the "
+                      "matmul that compute it";
     return failure();
   }
   for (Attribute a : steps.getSteps())
@@ -107,25 +95,21 @@ fusedEpilogueOf(linalg::MatmulOp op, Value c, EpilogueAttr steps,
     return t && t.hasStaticShape() && t.getRank() == rank &&
            t.getLayout().isIdentity();
   };
-  if (m->biasInput >= 0) {
-    operands.bias = g.getDpsInputOperand(m->biasInput)->get();
-    if (!contiguous(operands.bias, 1)) {
-      op.emitError() << "the fused epilogue's bias must be a static, "
-                        "contiguous 1-D memref, got "
-                     << operands.bias.getType();
-      return failure();
-    }
+  operands.bias = chain->bias;
+  operands.residual = chain->residual;
+  if (operands.bias && !contiguous(operands.bias, 1)) {
+    op.emitError() << "the fused epilogue's bias must be a static, "
+                      "contiguous 1-D memref, got "
+                   << operands.bias.getType();
+    return failure();
   }
-  if (m->residualInput >= 0) {
-    operands.residual = g.getDpsInputOperand(m->residualInput)->get();
-    if (!contiguous(operands.residual, 2)) {
-      op.emitError() << "the fused epilogue's residual must be a static, "
-                        "contiguous row-major memref, got "
-                     << operands.residual.getType();
-      return failure();
-    }
+  if (operands.residual && !contiguous(operands.residual, 2)) {
+    op.emitError() << "the fused epilogue's residual must be a static, "
+                      "contiguous row-major memref, got "
+                   << operands.residual.getType();
+    return failure();
   }
-  return g;
+  return *chain;
 }
 
 namespace {
@@ -144,13 +128,29 @@ struct GpuApplySketchPass
     ModuleOp module = getOperation();
     SmallVector<linalg::MatmulOp> matmuls;
     module.walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
-    if (matmuls.empty())
-      return;
-    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
-                    UnitAttr::get(&getContext()));
+    if (!matmuls.empty())
+      module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                      UnitAttr::get(&getContext()));
     for (linalg::MatmulOp op : matmuls)
       if (failed(lower(op)))
         return signalPassFailure();
+    // Host code holds device pointers: any other linalg op left beside the
+    // kernels would run on the host on device memory (and nothing later
+    // lowers it), so it is an error here rather than at translation.
+    WalkResult left = module.walk([&](linalg::LinalgOp op) {
+      if (op->getParentOfType<gpu::GPUModuleOp>())
+        return WalkResult::advance();
+      op->emitError() << "NVIDIA targets run linalg.matmul (and "
+                         "linalg.conv_2d_nhwc_hwcf) as kernels on device "
+                         "memory; this "
+                      << op->getName()
+                      << " would run on the host on device memory and is "
+                         "not supported here (run it in a separate module "
+                         "or kernel)";
+      return WalkResult::interrupt();
+    });
+    if (left.wasInterrupted())
+      signalPassFailure();
   }
 
   LogicalResult lower(linalg::MatmulOp op);
@@ -244,13 +244,12 @@ LogicalResult GpuApplySketchPass::lower(linalg::MatmulOp op) {
   // A fused epilogue: its steps stay on the sketch, its consumer goes once
   // the kernel applies it.
   GpuEpilogueOperands epilogue;
-  linalg::GenericOp consumer;
+  SmallVector<linalg::GenericOp> consumers;
   if (EpilogueAttr steps = attr.getEpilogue()) {
-    FailureOr<linalg::GenericOp> found =
-        fusedEpilogueOf(op, c, steps, epilogue);
+    FailureOr<FusedChain> found = fusedEpilogueOf(op, c, steps, epilogue);
     if (failed(found))
       return failure();
-    consumer = *found;
+    consumers = found->ops;
     sketchAttr = sketchAttr.withEpilogue(steps);
   }
 
@@ -266,7 +265,7 @@ LogicalResult GpuApplySketchPass::lower(linalg::MatmulOp op) {
     return failure();
   if (fill)
     fill.erase();
-  if (consumer)
+  for (linalg::GenericOp consumer : consumers)
     consumer.erase();
   op.erase();
   return success();

@@ -138,6 +138,9 @@ LogicalResult mlir::tensorop::buildTensorOpGpuPipeline(
     bufferize.functionBoundaryTypeConversion =
         bufferization::LayoutMapOption::IdentityLayoutMap;
     pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+    // A batch matmul: a loop over the batch of matmuls on slices, each
+    // launched as its own kernel.
+    pm.addPass(createTensorOpDecomposeBatchMatmul());
     // Annotate (a sketch on each matmul), then apply (the emitted kernel and
     // its launch), as the CPU pipeline does.
     TensorOpGpuAnnotateSketchOptions annotate;

@@ -839,37 +839,6 @@ int64_t inPlaceRowStrideBytes(linalg::MatmulOp op, unsigned operand,
                   << ", got " << type << "; " << name << " is packed instead";
   return 0;
 }
-/// The consumer tensorop-fuse-epilogues marked for `op`: the first marked
-/// linalg.generic after it in its block, if it writes `c` in place and
-/// still reads as an epilogue (`match`).
-linalg::GenericOp findFusedEpilogue(linalg::MatmulOp op, Value c,
-                                    EpilogueMatch &match) {
-  for (Operation *next = op->getNextNode(); next; next = next->getNextNode()) {
-    auto g = dyn_cast<linalg::GenericOp>(next);
-    if (!g || !g->hasAttr(kFusedEpilogueAttrName))
-      continue;
-    if (g.getDpsInitOperand(0)->get() != c || !g.hasPureBufferSemantics())
-      return {};
-    std::string why;
-    FailureOr<EpilogueMatch> m = matchEpilogue(g, c, why);
-    if (failed(m))
-      return {};
-    // The microkernel reads the residual's rows with unit stride.
-    if (m->residualInput >= 0) {
-      auto type = cast<MemRefType>(
-          g.getDpsInputOperand(m->residualInput)->get().getType());
-      SmallVector<int64_t> strides;
-      int64_t offset;
-      if (failed(type.getStridesAndOffset(strides, offset)) ||
-          strides[1] != 1)
-        return {};
-    }
-    match = *m;
-    return g;
-  }
-  return {};
-}
-
 /// The epilogue block of `kernel` (python_emitters/tensorop_emit/epilogue.py):
 /// bytes, 64-byte aligned, constant i as 16 copies at byte 64 + 64*i; the
 /// header (addresses) is written before each call by tensorop-lower-ukernel.
@@ -963,15 +932,14 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   // write this matmul's C in place after it; its inputs are the bias and
   // residual the microkernel reads.
   EpilogueAttr epilogue = sketch.getEpilogue();
-  linalg::GenericOp epilogueOp;
-  EpilogueMatch epilogueMatch;
+  std::optional<FusedChain> epilogueChain;
   if (epilogue) {
-    epilogueOp = findFusedEpilogue(op, c, epilogueMatch);
-    if (!epilogueOp) {
+    epilogueChain = findFusedChain(op, c, epilogue);
+    if (!epilogueChain) {
       op.emitRemark() << "tensorop: the epilogue on this matmul's sketch is "
-                         "not applied: its consumer (tensorop.fused_epilogue) "
-                         "does not write this matmul's C in place after it; "
-                         "it runs as a separate op";
+                         "not applied: its consumers (tensorop.fused_epilogue) "
+                         "do not write this matmul's C in place after it and "
+                         "compute its steps; they run as separate ops";
       epilogue = {};
     }
   }
@@ -1050,16 +1018,9 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   GemmPlan plan;
   if (epilogueKernel) {
     plan.epilogueKernel = &*epilogueKernel;
-    if (epilogueMatch.biasInput >= 0) {
-      OpOperand *bias = epilogueOp.getDpsInputOperand(epilogueMatch.biasInput);
-      plan.bias = bias->get();
-      plan.biasAlongN = epilogueOp.getMatchingIndexingMap(bias)
-                            .getResult(0) ==
-                        getAffineDimExpr(1, op.getContext());
-    }
-    if (epilogueMatch.residualInput >= 0)
-      plan.residual =
-          epilogueOp.getDpsInputOperand(epilogueMatch.residualInput)->get();
+    plan.bias = epilogueChain->bias;
+    plan.biasAlongN = epilogueChain->biasAlongN;
+    plan.residual = epilogueChain->residual;
   }
   plan.p = *problem;
   plan.mr = sketch.getMr();
@@ -1220,8 +1181,9 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
                  markLoops);
   rewriter.eraseOp(inner);
   if (plan.epilogueKernel) {
-    // (The matmul itself is gone by now: the remark goes on the consumer.)
-    epilogueOp.emitRemark() << "tensorop: the microkernel applies the epilogue ["
+    // (The matmul itself is gone by now: the remark goes on the first
+    // consumer.)
+    epilogueChain->ops.front().emitRemark() << "tensorop: the microkernel applies the epilogue ["
                     << llvm::join(llvm::map_range(epilogue.getSteps(),
                                                   [](Attribute a) {
                                                     return cast<StringAttr>(a)
@@ -1229,7 +1191,8 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
                                                   }),
                                   ", ")
                     << "] as it stores C after the last K panel";
-    rewriter.eraseOp(epilogueOp);
+    for (linalg::GenericOp fusedOp : epilogueChain->ops)
+      rewriter.eraseOp(fusedOp);
   }
   return success();
 }

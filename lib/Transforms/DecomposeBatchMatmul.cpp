@@ -96,9 +96,12 @@ LogicalResult decompose(linalg::LinalgOp op, bool reduce, std::string &reason) {
       reason = "operands are not ranked tensors or memrefs";
       return failure();
     }
-    if (!shaped.getElementType().isF32()) {
-      reason = "element types other than f32 are not supported on CPU "
-               "targets yet";
+    // The slices' element types are checked by the target's annotate pass;
+    // no target takes others.
+    Type e = shaped.getElementType();
+    if (!e.isF32() && !e.isBF16() && !e.isF16()) {
+      reason = "element types other than f32, bf16 and f16 are not "
+               "supported";
       return failure();
     }
   }
@@ -123,6 +126,27 @@ LogicalResult decompose(linalg::LinalgOp op, bool reduce, std::string &reason) {
     return failure();
   }
 
+  // A fill of the whole C just before a batch matmul becomes a fill of each
+  // slice right before its matmul: the slice's GEMM then starts from it
+  // (on GPUs a zero fill is the kernel's beta = 0, and no fill runs on the
+  // host). A batch-reduce shares one C: the fill goes before the first
+  // slice's matmul, peeled off the loop (a static batch, so never empty).
+  linalg::FillOp fill;
+  bool peel = reduce && !ShapedType::isDynamic(batch);
+  if (!reduce || peel) {
+    if (tensors) {
+      fill = c.getDefiningOp<linalg::FillOp>();
+      if (fill && !c.hasOneUse())
+        fill = {};
+    } else {
+      fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
+      if (fill && (!fill.hasPureBufferSemantics() ||
+                   fill.getOutputs().front() != c))
+        fill = {};
+    }
+  }
+  Value init = fill && tensors ? fill.getOutputs().front() : c;
+
   OpBuilder b(op);
   Location loc = op.getLoc();
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
@@ -136,11 +160,18 @@ LogicalResult decompose(linalg::LinalgOp op, bool reduce, std::string &reason) {
       linalg::MatmulOp::getDefaultIndexingMaps(b.getContext());
   SmallVector<AffineMap> sliceMaps = {*mapA, *mapB, *mapC};
 
+
   // The body: one matmul on the slices of iteration `iv`; `acc` is the
   // output (a tensor carried by the loop, or the memref itself).
   auto body = [&](OpBuilder &nb, Location l, Value iv, Value acc) -> Value {
     Value sa = sliceOf(nb, l, a, iv), sb = sliceOf(nb, l, bOp, iv);
     Value sc = reduce ? acc : sliceOf(nb, l, acc, iv);
+    if (fill && (!peel || iv == zero)) {
+      auto sliceFill = linalg::FillOp::create(
+          nb, l, ValueRange{fill.getInputs().front()}, ValueRange{sc});
+      if (tensors)
+        sc = sliceFill->getResult(0);
+    }
     linalg::MatmulOp mm =
         tensors ? linalg::MatmulOp::create(nb, l, TypeRange{sc.getType()},
                                            ValueRange{sa, sb}, ValueRange{sc})
@@ -167,19 +198,30 @@ LogicalResult decompose(linalg::LinalgOp op, bool reduce, std::string &reason) {
                                          strides);
   };
 
+  Value first = zero;
+  if (fill && peel) {
+    // body() puts the fill before slice 0's matmul; the loop takes the rest.
+    init = body(b, loc, zero, init);
+    first = one;
+  }
   if (tensors) {
     auto loop = scf::ForOp::create(
-        b, loc, zero, upper, one, ValueRange{c},
+        b, loc, first, upper, one, ValueRange{init},
         [&](OpBuilder &nb, Location l, Value iv, ValueRange iter) {
           scf::YieldOp::create(nb, l, body(nb, l, iv, iter.front()));
         });
     op->replaceAllUsesWith(loop->getResults());
   } else {
-    scf::ForOp::create(b, loc, zero, upper, one, ValueRange{},
+    scf::ForOp::create(b, loc, first, upper, one, ValueRange{},
                        [&](OpBuilder &nb, Location l, Value iv, ValueRange) {
                          body(nb, l, iv, c);
                          scf::YieldOp::create(nb, l);
                        });
+  }
+  if (fill) {
+    if (tensors)
+      op->dropAllReferences(); // the fill's only user goes next
+    fill->erase();
   }
   return success();
 }

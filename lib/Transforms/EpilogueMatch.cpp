@@ -220,6 +220,12 @@ FailureOr<EpilogueMatch> mlir::tensorop::matchEpilogue(linalg::GenericOp g,
     // An input the body never reads plays no part.
     if (body.getArgument(i).use_empty() && in->get() != c)
       continue;
+    // A second read of C as bias or residual would make the microkernel
+    // read C while it writes it.
+    if (in->get() == c && m.cInput >= 0) {
+      why = "it reads the matmul's result more than once";
+      return failure();
+    }
     if (in->get() == c && map == id && m.cInput < 0) {
       m.cInput = i;
       xArg = body.getArgument(i);

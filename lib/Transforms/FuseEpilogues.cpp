@@ -1,18 +1,20 @@
 //===- FuseEpilogues.cpp - Elementwise consumers into the GEMM's store ----===//
 //
-// For each sketched linalg.matmul, its elementwise consumer (a
-// linalg.generic, or a named elementwise op such as linalg.add / linalg.max,
-// generalized) is read as epilogue steps (EpilogueMatch.cpp). When it is
-// one, the steps go onto the matmul's sketch (#tensorop.epilogue) and the
-// consumer is rewritten to work in place on the matmul's result — on
-// tensors its output becomes the matmul's result, so bufferization gives
-// both one buffer — and marked; tensorop-apply-sketch then passes the bias
-// and residual to the microkernel and erases the consumer, so C is written
-// once. A remark says what was fused, or why a consumer was not (it then
-// runs as it is, after the GEMM). NVIDIA matmuls (#tensorop.gpu_sketch, on
-// memrefs: the GPU pipeline bufferizes first) are read the same way; the
-// steps go on the GPU sketch and tensorop-gpu-apply-sketch passes the bias
-// and residual to the kernel.
+// For each sketched linalg.matmul, the chain of elementwise consumers after
+// it (linalg.generic ops, or named elementwise ops such as linalg.add /
+// linalg.max, generalized) is read as epilogue steps (EpilogueMatch.cpp),
+// one consumer after the other, as importers emit them: bias add, then
+// GELU, then a residual add, each its own op. Every consumer that reads as
+// steps is rewritten to work in place on the value before it — on tensors
+// its output becomes that value, so bufferization gives the whole chain the
+// matmul's buffer — and marked; the steps of all of them go onto the
+// matmul's sketch (#tensorop.epilogue). tensorop-apply-sketch then passes
+// the bias and residual to the microkernel and erases the marked ops, so C
+// is written once. A remark says what was fused, and one on the op the
+// chain stops at says why (it and what follows run as they are, after the
+// GEMM). NVIDIA matmuls (#tensorop.gpu_sketch, on memrefs: the GPU pipeline
+// bufferizes first) are read the same way; the steps go on the GPU sketch
+// and tensorop-gpu-apply-sketch passes the bias and residual to the kernel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,8 +24,10 @@
 #include "tensorop/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 
 namespace mlir::tensorop {
@@ -35,16 +39,25 @@ using namespace mlir;
 using namespace mlir::tensorop;
 
 namespace {
-/// The consumer to try: the single user of a tensor result, or on memrefs
-/// the op right after the matmul when it reads or writes C.
-linalg::LinalgOp consumerOf(linalg::MatmulOp mm, Value c) {
-  if (mm.hasPureTensorSemantics()) {
-    Value result = mm->getResult(0);
-    if (!result.hasOneUse())
+/// The next consumer in a chain after `last` (the matmul, or the consumer
+/// fused before): on tensors the single user of `value`, `last`'s result;
+/// on memrefs the op right after `last` when it reads or writes C. On
+/// tensors, `users` is set to `value`'s number of users when there are
+/// several (the chain cannot go on: the other users need the intermediate).
+linalg::LinalgOp nextConsumer(Operation *last, Value value, Value c,
+                              bool onTensors, unsigned &users) {
+  users = 0;
+  if (onTensors) {
+    // (One op reading it twice is one user; the match refuses it.)
+    llvm::SmallPtrSet<Operation *, 4> distinct(value.getUsers().begin(),
+                                               value.getUsers().end());
+    if (distinct.size() != 1) {
+      users = distinct.size();
       return {};
-    return dyn_cast<linalg::LinalgOp>(*result.getUsers().begin());
+    }
+    return dyn_cast<linalg::LinalgOp>(*distinct.begin());
   }
-  auto next = dyn_cast_or_null<linalg::LinalgOp>(mm->getNextNode());
+  auto next = dyn_cast_or_null<linalg::LinalgOp>(last->getNextNode());
   if (!next || next.getNumDpsInits() != 1)
     return {};
   if (llvm::is_contained(next->getOperands(), c))
@@ -99,6 +112,14 @@ linalg::GenericOp rewriteInPlace(RewriterBase &rewriter, linalg::GenericOp g,
   return fused;
 }
 
+/// The consumer `c` of a matmul or of the last fused consumer, as an
+/// epilogue, or why not.
+struct ChainLink {
+  linalg::GenericOp generic; ///< The consumer, or its generic form.
+  bool generalized = false;  ///< `generic` is a copy of a named op.
+  EpilogueMatch match;
+};
+
 struct FuseEpiloguesPass
     : public tensorop::impl::TensorOpFuseEpiloguesBase<FuseEpiloguesPass> {
   void runOnOperation() override {
@@ -109,99 +130,205 @@ struct FuseEpiloguesPass
         matmuls.push_back(mm);
     });
     IRRewriter rewriter(&getContext());
+    DominanceInfo dominance(getOperation());
     for (linalg::MatmulOp mm : matmuls)
-      fuse(rewriter, mm);
+      fuse(rewriter, dominance, mm);
   }
 
-  void fuse(RewriterBase &rewriter, linalg::MatmulOp mm) {
-    auto sketch = mm->getAttrOfType<SketchAttr>(kSketchAttrName);
-    auto gpuSketch = mm->getAttrOfType<GpuSketchAttr>(kGpuSketchAttrName);
-    Value c = mm.getDpsInitOperand(0)->get();
-    linalg::LinalgOp consumer = consumerOf(mm, c);
-    if (!consumer || !isElementwiseCandidate(consumer))
-      return;
-    auto notFused = [&](const Twine &why) {
-      consumer->emitRemark() << "tensorop: not fused into the matmul's "
-                                "microkernel (runs as a separate op after "
-                                "it): "
-                             << why;
-    };
-    if (gpuSketch) {
-      if (gpuSketch.getEpilogue())
-        return notFused("the matmul already has an epilogue");
-      if (!gpuKernelAppliesEpilogues(gpuSketch.getKernel()))
-        return notFused("the NVIDIA '" + gpuSketch.getKernel() +
-                        "' kernel has no epilogue (wgmma and mma_sync "
-                        "have one)");
+  /// Why `mm` cannot take an epilogue at all, or "" ("-": no remark).
+  std::string whyNoEpilogue(linalg::MatmulOp mm, SketchAttr sketch) {
+    if (auto gpu = mm->getAttrOfType<GpuSketchAttr>(kGpuSketchAttrName)) {
+      if (gpu.getEpilogue())
+        return "the matmul already has an epilogue";
+      if (!gpuKernelAppliesEpilogues(gpu.getKernel()))
+        return ("the NVIDIA '" + gpu.getKernel() +
+                "' kernel has no epilogue (wgmma and mma_sync have one)")
+            .str();
       std::string reason;
-      if (failed(matchGpuMatmul(mm, reason)))
-        return;
-    } else {
-      if (sketch.getEpilogue())
-        return notFused("the matmul already has an epilogue");
-      if (!emitterAppliesEpilogues(sketch.getUkernel().getEmitter()))
-        return notFused("the " + sketch.getUkernel().getEmitter() +
-                        " microkernel has no epilogue yet (x86_gemm_fma, "
-                        "riscv_gemm_rvv, arm_gemm_neon and the NVIDIA "
-                        "tensor-core kernels have one)");
-      std::string reason;
-      FailureOr<GemmProblem> problem = matchSupportedMatmul(mm, reason);
-      if (failed(problem))
-        return;
-      // With K = 0 at run time no microkernel runs, so none could apply it.
-      if (problem->dynamicK)
-        return notFused("K is dynamic (at K = 0 no microkernel runs to "
-                        "apply the epilogue)");
+      return failed(matchGpuMatmul(mm, reason)) ? "-" : "";
     }
+    if (sketch.getEpilogue())
+      return "the matmul already has an epilogue";
+    if (!emitterAppliesEpilogues(sketch.getUkernel().getEmitter()))
+      return ("the " + sketch.getUkernel().getEmitter() +
+              " microkernel has no epilogue yet (x86_gemm_fma, "
+              "riscv_gemm_rvv, arm_gemm_neon and the NVIDIA tensor-core "
+              "kernels have one)")
+          .str();
+    std::string reason;
+    FailureOr<GemmProblem> problem = matchSupportedMatmul(mm, reason);
+    // (A matmul the sketch path does not take gets its remark there.)
+    if (failed(problem))
+      return "-";
+    // With K = 0 at run time no microkernel runs, so none could apply it.
+    if (problem->dynamicK)
+      return "K is dynamic (at K = 0 no microkernel runs to apply the "
+             "epilogue)";
+    return "";
+  }
 
-    // Named elementwise ops are read in their generic form (a copy, kept
-    // only when it is fused).
-    auto generic = dyn_cast<linalg::GenericOp>(consumer.getOperation());
-    bool generalized = false;
-    if (!generic) {
+  /// Reads `consumer` (of `value`) as epilogue steps appended to `steps`.
+  /// Named elementwise ops are read in their generic form (a copy, which the
+  /// caller keeps only when it fuses it). On failure `why` says why and
+  /// nothing is left behind.
+  FailureOr<ChainLink> readLink(RewriterBase &rewriter,
+                                DominanceInfo &dominance, linalg::MatmulOp mm,
+                                linalg::LinalgOp consumer, Value value,
+                                Value c, ArrayRef<EpilogueStep> steps,
+                                std::string &why) {
+    ChainLink link;
+    link.generic = dyn_cast<linalg::GenericOp>(consumer.getOperation());
+    if (!link.generic) {
       rewriter.setInsertionPoint(consumer);
       Operation *copy = rewriter.clone(*consumer);
       FailureOr<linalg::GenericOp> g =
           linalg::generalizeNamedOp(rewriter, cast<linalg::LinalgOp>(copy));
       if (failed(g)) {
         rewriter.eraseOp(copy);
-        return notFused("it has no generic form");
+        why = "it has no generic form";
+        return failure();
       }
-      generic = *g;
-      generalized = true;
+      link.generic = *g;
+      link.generalized = true;
     }
-    Value matched = mm.hasPureTensorSemantics() ? mm->getResult(0) : c;
-    std::string why;
-    FailureOr<EpilogueMatch> m = matchEpilogue(generic, matched, why);
-    if (failed(m)) {
-      if (generalized)
-        rewriter.eraseOp(generic);
-      return notFused(why);
+    auto fail = [&](const Twine &text) -> FailureOr<ChainLink> {
+      why = text.str();
+      if (link.generalized)
+        rewriter.eraseOp(link.generic);
+      return failure();
+    };
+    FailureOr<EpilogueMatch> m = matchEpilogue(link.generic, value, why);
+    if (failed(m))
+      return fail(why);
+    link.match = *m;
+    // On memrefs the consumer must already write C in place.
+    if (!mm.hasPureTensorSemantics() &&
+        link.generic.getDpsInitOperand(0)->get() != c)
+      return fail("it writes another buffer than the matmul's C");
+    // The microkernel reads the bias and residual where the matmul is.
+    for (int input : {m->biasInput, m->residualInput}) {
+      if (input < 0)
+        continue;
+      Value operand = link.generic.getDpsInputOperand(input)->get();
+      if (!dominance.properlyDominates(operand, mm))
+        return fail("its " +
+                    Twine(input == m->biasInput ? "bias" : "residual") +
+                    " is computed after the matmul (the microkernel reads "
+                    "it where the matmul runs)");
     }
-    if (mm.hasPureTensorSemantics()) {
-      linalg::GenericOp fused = rewriteInPlace(rewriter, generic, *m, matched);
-      if (generalized)
-        rewriter.replaceOp(consumer, fused->getResults());
-      generic = fused;
-    } else {
-      // On memrefs the consumer must already write C in place.
-      if (generic.getDpsInitOperand(0)->get() != c) {
-        if (generalized)
-          rewriter.eraseOp(generic);
-        return notFused("it writes another buffer than the matmul's C");
+    SmallVector<EpilogueStep> all(steps);
+    llvm::append_range(all, m->steps);
+    std::string stepsWhy = checkEpilogueSteps(all);
+    if (!stepsWhy.empty())
+      return fail("with the consumers fused before it, " + stepsWhy);
+    return link;
+  }
+
+  /// Fuses the chain of elementwise consumers after `mm`: each consumer is
+  /// appended while it reads as epilogue steps and the value it consumes
+  /// has no other user (on memrefs: while the next op writes C in place).
+  ///
+  /// Why a chain loop rather than upstream linalg elementwise-op fusion
+  /// (fuseElementwiseOps on the generics first, then one match): that
+  /// fusion works on tensors only, while a chain written in place on
+  /// memrefs needs the same treatment; it fuses a producer with other users
+  /// by duplicating it, which would make the matmul's epilogue recompute
+  /// work the program still does separately; and it merges everything or
+  /// nothing, so a chain whose third op is no epilogue would lose the first
+  /// two, and the remark could not name the op the chain stops at. Here
+  /// each consumer stays an op of its own (marked, in place on C), the
+  /// prefix that reads as steps is fused, and tensorop-apply-sketch erases
+  /// the marked ops it applies.
+  void fuse(RewriterBase &rewriter, DominanceInfo &dominance,
+            linalg::MatmulOp mm) {
+    auto sketch = mm->getAttrOfType<SketchAttr>(kSketchAttrName);
+    Value c = mm.getDpsInitOperand(0)->get();
+    bool onTensors = mm.hasPureTensorSemantics();
+    Operation *last = mm;
+    Value value = onTensors ? mm->getResult(0) : c;
+    SmallVector<EpilogueStep> steps;
+    unsigned fused = 0;
+    while (true) {
+      unsigned users = 0;
+      linalg::LinalgOp consumer =
+          nextConsumer(last, value, c, onTensors, users);
+      if (!consumer) {
+        bool elementwiseUser = llvm::any_of(value.getUsers(), [](Operation *u) {
+          auto l = dyn_cast<linalg::LinalgOp>(u);
+          return l && isElementwiseCandidate(l);
+        });
+        if (users > 1 && elementwiseUser) {
+          if (fused)
+            last->emitRemark()
+                << "tensorop: the chain of fused consumers ends here: this "
+                   "op's result has "
+                << users
+                << " users (a consumer is fused only as the sole user)";
+          else if (whyNoEpilogue(mm, sketch).empty())
+            mm->emitRemark()
+                << "tensorop: no consumer fused into the microkernel: the "
+                   "matmul's result has "
+                << users
+                << " users (a consumer is fused only as the sole user)";
+        }
+        break;
       }
-      if (generalized)
+      if (!isElementwiseCandidate(consumer))
+        break;
+      auto notFused = [&](const Twine &why) {
+        InFlightDiagnostic d = consumer->emitRemark();
+        if (fused)
+          d << "tensorop: the chain of fused consumers stops here: ";
+        else
+          d << "tensorop: ";
+        d << "not fused into the matmul's microkernel (runs as a separate "
+             "op after it): "
+          << why;
+      };
+      if (!fused) {
+        std::string why = whyNoEpilogue(mm, sketch);
+        if (why == "-")
+          return;
+        if (!why.empty())
+          return notFused(why);
+      }
+      std::string why;
+      FailureOr<ChainLink> link = readLink(rewriter, dominance, mm, consumer,
+                                           value, c, steps, why);
+      if (failed(link)) {
+        notFused(why);
+        break;
+      }
+      linalg::GenericOp generic = link->generic;
+      if (onTensors) {
+        linalg::GenericOp inPlace =
+            rewriteInPlace(rewriter, generic, link->match, value);
+        if (link->generalized)
+          rewriter.replaceOp(consumer, inPlace->getResults());
+        generic = inPlace;
+        value = inPlace->getResult(0);
+      } else if (link->generalized) {
         rewriter.eraseOp(consumer);
+      }
+      generic->setAttr(kFusedEpilogueAttrName, rewriter.getUnitAttr());
+      llvm::append_range(steps, link->match.steps);
+      last = generic;
+      ++fused;
     }
-    generic->setAttr(kFusedEpilogueAttrName, rewriter.getUnitAttr());
-    EpilogueAttr steps = epilogueAttr(&getContext(), m->steps);
-    if (gpuSketch)
-      mm->setAttr(kGpuSketchAttrName, gpuSketch.withEpilogue(steps));
+    if (!fused)
+      return;
+    EpilogueAttr epilogue = epilogueAttr(&getContext(), steps);
+    if (auto gpu = mm->getAttrOfType<GpuSketchAttr>(kGpuSketchAttrName))
+      mm->setAttr(kGpuSketchAttrName, gpu.withEpilogue(epilogue));
     else
-      mm->setAttr(kSketchAttrName, sketch.withEpilogue(steps));
-    mm->emitRemark() << "tensorop: fused the elementwise consumer into the "
-                        "microkernel's store: epilogue ["
-                     << stepList(m->steps) << "]";
+      mm->setAttr(kSketchAttrName, sketch.withEpilogue(epilogue));
+    InFlightDiagnostic d = mm->emitRemark();
+    if (fused == 1)
+      d << "tensorop: fused the elementwise consumer";
+    else
+      d << "tensorop: fused a chain of " << fused << " elementwise consumers";
+    d << " into the microkernel's store: epilogue [" << stepList(steps)
+      << "]";
   }
 };
 } // namespace

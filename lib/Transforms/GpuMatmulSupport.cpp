@@ -3,6 +3,7 @@
 #include "tensorop/Transforms/GpuMatmulSupport.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/AffineExpr.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -19,13 +20,27 @@ std::string mlir::tensorop::gpuElementTypeName(Type t) {
   return "";
 }
 
+bool mlir::tensorop::isRowContiguousMemRef(MemRefType t) {
+  if (!t.hasStaticShape() || t.getRank() != 2)
+    return false;
+  if (t.getLayout().isIdentity())
+    return true;
+  // A slice of a larger buffer (a batch matmul's slice): rows one after
+  // the other from some offset.
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(t.getStridesAndOffset(strides, offset)))
+    return false;
+  return strides[1] == 1 && strides[0] == t.getDimSize(1);
+}
+
 FailureOr<GpuGemmProblem>
 mlir::tensorop::matchGpuMatmul(linalg::MatmulOp op, std::string &reason) {
   auto shaped = [](Value v) -> ShapedType {
     auto t = dyn_cast<ShapedType>(v.getType());
     if (!t || !t.hasStaticShape() || t.getRank() != 2)
       return {};
-    if (auto m = dyn_cast<MemRefType>(t); m && !m.getLayout().isIdentity())
+    if (auto m = dyn_cast<MemRefType>(t); m && !isRowContiguousMemRef(m))
       return {};
     return t;
   };

@@ -13,6 +13,8 @@
 // RUN: %gen_epilogue 97 130 1100 --steps=bias_n,gelu_erf,residual --dtype bf16 --memrefs | %{avx512} | %{run} | FileCheck %s
 // RUN: %gen_epilogue 200 96 64 --steps=scale:-2,clamp:-1:1 --dtype bf16 | tensorop-opt --tensorop-pipeline="target=x86-avx512 threads=2" | %{run} | FileCheck %s
 // RUN: %gen_epilogue 37 101 53 --steps=bias_n,silu --dtype f16 | %{avx512} | %{run} | FileCheck %s
+// A chain of consumers (one generic per step), as in a bf16 FFN.
+// RUN: %gen_epilogue 37 101 53 --split --steps=bias_n,gelu_tanh,residual --dtype bf16 | %{avx512} | %{run} | FileCheck %s
 // RUN: %gen_epilogue 37 101 53 --steps=bias_n,silu --dtype bf16 | %{avx512} 2>&1 >/dev/null | FileCheck %s --check-prefix=FUSED
 
 // CHECK: failures: 0

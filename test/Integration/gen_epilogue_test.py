@@ -18,6 +18,9 @@ approximations (<= 4.2e-7 absolute) and the steps' own roundings. It prints
 Steps (--steps, comma-separated): bias_n, bias_m, residual, relu,
 relu_select (the cmp+select spelling), gelu_tanh, gelu_erf, silu, sigmoid,
 tanh, clamp:LO:HI, scale:S, exp (not an epilogue: stays a separate op).
+With --split each step is its own linalg.generic, one consuming the other
+(as importers emit a bias add, a GELU and a residual add), instead of one
+generic computing them all.
 """
 import argparse
 
@@ -93,6 +96,8 @@ def main():
     ap.add_argument("--memrefs", action="store_true",
                     help="@gemm on memrefs (consumer in place on C) instead of tensors")
     ap.add_argument("--dynamic-m", action="store_true", help="@gemm sees M as ?")
+    ap.add_argument("--split", action="store_true",
+                    help="one linalg.generic per step, each consuming the one before")
     ap.add_argument("--dtype", choices=("f32", "bf16", "f16"), default="f32",
                     help="element type of A and B (C, bias and R stay f32); bf16/f16 "
                          "inputs are the f32 values rounded, the reference reads them")
@@ -110,7 +115,48 @@ def main():
             "affine_map<(d0, d1) -> (d0, d1)>", "affine_map<(d0, d1) -> (d0, d1)>")
     dims = "%dm = memref.dim %A, %c0 : memref<" + at + ">\n" if a.dynamic_m else ""
     empty_args = "(%dm)" if a.dynamic_m else "()"
-    if a.memrefs:
+    def split_generics():
+        """One generic per step: on memrefs in place on C, on tensors each
+        reading the one before; returns (text, result)."""
+        text, prev = "", "%mm"
+        for i, st in enumerate(steps):
+            operand = {"bias_n": ("%v", "%bias", vt, maps[1]),
+                       "bias_m": ("%v", "%bias", vt, maps[1]),
+                       "residual": ("%res", "%R", rt, maps[2])}.get(st)
+            code, res = step_code(st, "%x", "f32", "%p", "%p", i)
+            if a.memrefs:
+                ins = f"ins({operand[1]} : memref<{operand[2]}>) " if operand else ""
+                gmaps = ([operand[3]] if operand else []) + [maps[0]]
+                args = "%p: f32, %x: f32" if operand else "%x: f32"
+                text += f"""  linalg.generic {{indexing_maps = [{", ".join(gmaps)}], iterator_types = ["parallel", "parallel"]}}
+      {ins}outs(%C : memref<{ct}>) {{
+  ^bb0({args}):
+{code}    linalg.yield {res} : f32
+  }}
+"""
+            else:
+                ins_vals = [prev] + ([operand[0]] if operand else [])
+                ins_types = [f"tensor<{ct}>"] + ([f"tensor<{operand[2]}>"] if operand else [])
+                gmaps = [maps[0]] + ([operand[3]] if operand else []) + [maps[0]]
+                args = "%x: f32, %p: f32, %o: f32" if operand else "%x: f32, %o: f32"
+                text += f"""  %g{i} = linalg.generic {{indexing_maps = [{", ".join(gmaps)}], iterator_types = ["parallel", "parallel"]}}
+      ins({", ".join(ins_vals)} : {", ".join(ins_types)}) outs(%e2 : tensor<{ct}>) {{
+  ^bb0({args}):
+{code}    linalg.yield {res} : f32
+  }} -> tensor<{ct}>
+"""
+                prev = f"%g{i}"
+        return text, prev
+
+    if a.memrefs and a.split:
+        gemm = f"""
+func.func @gemm(%A: memref<{at}>, %B: memref<{bt}>, %bias: memref<{vt}>, %R: memref<{rt}>, %C: memref<{ct}>) {{
+  %z = arith.constant 0.0 : f32
+  linalg.fill ins(%z : f32) outs(%C : memref<{ct}>)
+  linalg.matmul ins(%A, %B : memref<{at}>, memref<{bt}>) outs(%C : memref<{ct}>)
+{split_generics()[0]}  return
+}}"""
+    elif a.memrefs:
         gemm = f"""
 func.func @gemm(%A: memref<{at}>, %B: memref<{bt}>, %bias: memref<{vt}>, %R: memref<{rt}>, %C: memref<{ct}>) {{
   %z = arith.constant 0.0 : f32
@@ -124,6 +170,15 @@ func.func @gemm(%A: memref<{at}>, %B: memref<{bt}>, %bias: memref<{vt}>, %R: mem
   return
 }}"""
     else:
+        if a.split:
+            consumers, y = split_generics()
+        else:
+            consumers, y = f"""  %y = linalg.generic {{indexing_maps = [{maps[0]}, {maps[1]}, {maps[2]}, {maps[3]}], iterator_types = ["parallel", "parallel"]}}
+      ins(%mm, %v, %res : tensor<{ct}>, tensor<{vt}>, tensor<{rt}>) outs(%e2 : tensor<{ct}>) {{
+  ^bb0(%x: f32, %b: f32, %r: f32, %o: f32):
+{body}    linalg.yield {out} : f32
+  }} -> tensor<{ct}>
+""", "%y"
         gemm = f"""
 func.func @gemm(%A: memref<{at}>, %B: memref<{bt}>, %bias: memref<{vt}>, %R: memref<{rt}>, %C: memref<{ct}>) {{
   %c0 = arith.constant 0 : index
@@ -136,12 +191,7 @@ func.func @gemm(%A: memref<{at}>, %B: memref<{bt}>, %bias: memref<{vt}>, %R: mem
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<{ct}>) -> tensor<{ct}>
   %mm = linalg.matmul ins(%a, %bt : tensor<{at}>, tensor<{bt}>) outs(%f : tensor<{ct}>) -> tensor<{ct}>
   %e2 = tensor.empty{empty_args} : tensor<{ct}>
-  %y = linalg.generic {{indexing_maps = [{maps[0]}, {maps[1]}, {maps[2]}, {maps[3]}], iterator_types = ["parallel", "parallel"]}}
-      ins(%mm, %v, %res : tensor<{ct}>, tensor<{vt}>, tensor<{rt}>) outs(%e2 : tensor<{ct}>) {{
-  ^bb0(%x: f32, %b: f32, %r: f32, %o: f32):
-{body}    linalg.yield {out} : f32
-  }} -> tensor<{ct}>
-  bufferization.materialize_in_destination %y in restrict writable %C : (tensor<{ct}>, memref<{ct}>) -> ()
+{consumers}  bufferization.materialize_in_destination {y} in restrict writable %C : (tensor<{ct}>, memref<{ct}>) -> ()
   return
 }}"""
     sat, sct, svt = f"{m}x{k}x{et}", f"{m}x{n}xf32", f"{blen}xf32"
@@ -253,7 +303,8 @@ func.func @main() {{
   memref.dealloc %C : memref<{sct}>
   return
 }}"""
-    print(f"// gemm {m}x{n}x{k} {et} with epilogue steps {steps}, memrefs={a.memrefs}")
+    print(f"// gemm {m}x{n}x{k} {et} with epilogue steps {steps}, memrefs={a.memrefs}, "
+          f"split={a.split}")
     print(gemm)
     print(main)
 

@@ -67,7 +67,65 @@ func.func @dynamic(%A: memref<?x?x4xf32>, %B: memref<?x4x?xf32>, %C: memref<?x?x
 // CHECK-LABEL: func.func @left
 // CHECK:       linalg.batch_matmul {{.*}}tensorop.batch_not_handled
 func.func @left(%D: memref<2x5x4xf64>, %E: memref<2x4x7xf64>, %F: memref<2x5x7xf64>) {
-  // expected-remark @+1 {{tensorop: batch matmul not handled (element types other than f32 are not supported on CPU targets yet); lowered by the upstream pipeline}}
+  // expected-remark @+1 {{tensorop: batch matmul not handled (element types other than f32, bf16 and f16 are not supported); lowered by the upstream pipeline}}
   linalg.batch_matmul ins(%D, %E : memref<2x5x4xf64>, memref<2x4x7xf64>) outs(%F : memref<2x5x7xf64>)
   return
+}
+
+// -----
+
+// A fill of the whole C just before the batch matmul becomes a fill of each
+// slice right before its matmul (on GPUs: the kernel's beta = 0).
+// CHECK-LABEL: func.func @fill_memref
+// CHECK-NOT:   linalg.fill
+// CHECK:       scf.for
+// CHECK:         %[[CS:.*]] = memref.subview %arg2
+// CHECK-NEXT:    linalg.fill ins(%{{.*}} : f32) outs(%[[CS]] :
+// CHECK-NEXT:    linalg.matmul {{.*}} outs(%[[CS]] :
+func.func @fill_memref(%a: memref<3x5x4xbf16>, %b: memref<3x4x7xbf16>, %c: memref<3x5x7xf32>) {
+  %z = arith.constant 0.0 : f32
+  linalg.fill ins(%z : f32) outs(%c : memref<3x5x7xf32>)
+  // expected-remark @+1 {{tensorop: batch matmul of 3 slices: each slice's matmul takes the sketch path}}
+  linalg.batch_matmul ins(%a, %b : memref<3x5x4xbf16>, memref<3x4x7xbf16>) outs(%c : memref<3x5x7xf32>)
+  return
+}
+
+// -----
+
+// A batch-reduce shares C: its fill goes before slice 0's matmul, peeled off
+// the loop, which runs from 1.
+// CHECK-LABEL: func.func @fill_reduce
+// CHECK-DAG:   %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:   %[[C1:.*]] = arith.constant 1 : index
+// CHECK:       memref.subview %arg0[%[[C0]], 0, 0]
+// CHECK:       linalg.fill ins(%{{.*}} : f32) outs(%arg2 : memref<5x7xf32>)
+// CHECK-NEXT:  linalg.matmul {{.*}} outs(%arg2 : memref<5x7xf32>)
+// CHECK-NEXT:  scf.for %{{.*}} = %[[C1]] to
+// CHECK-NOT:   linalg.fill
+// CHECK:         linalg.matmul
+func.func @fill_reduce(%a: memref<3x5x4xf32>, %b: memref<3x4x7xf32>, %c: memref<5x7xf32>) {
+  %z = arith.constant 0.0 : f32
+  linalg.fill ins(%z : f32) outs(%c : memref<5x7xf32>)
+  // expected-remark @+1 {{tensorop: batch-reduce matmul of 3 slices}}
+  linalg.batch_reduce_matmul ins(%a, %b : memref<3x5x4xf32>, memref<3x4x7xf32>) outs(%c : memref<5x7xf32>)
+  return
+}
+
+// -----
+
+// On tensors the loop starts from the fill's init; each slice is filled.
+// CHECK-LABEL: func.func @fill_tensor
+// CHECK:       %[[E:.*]] = tensor.empty() : tensor<3x5x7xf32>
+// CHECK-NOT:   linalg.fill
+// CHECK:       scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[E]])
+// CHECK:         %[[S:.*]] = tensor.extract_slice %[[ACC]]
+// CHECK-NEXT:    %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[S]] : tensor<5x7xf32>)
+// CHECK-NEXT:    linalg.matmul {{.*}} outs(%[[F]] : tensor<5x7xf32>)
+func.func @fill_tensor(%a: tensor<3x5x4xf32>, %b: tensor<3x4x7xf32>) -> tensor<3x5x7xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<3x5x7xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<3x5x7xf32>) -> tensor<3x5x7xf32>
+  // expected-remark @+1 {{tensorop: batch matmul of 3 slices}}
+  %r = linalg.batch_matmul ins(%a, %b : tensor<3x5x4xf32>, tensor<3x4x7xf32>) outs(%f : tensor<3x5x7xf32>) -> tensor<3x5x7xf32>
+  return %r : tensor<3x5x7xf32>
 }

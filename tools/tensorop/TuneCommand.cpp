@@ -64,6 +64,13 @@ cl::opt<std::string> gpuBatch(
              "candidates into this directory with a run.sh for the GPU "
              "machine and stop; rerun after run.sh has run there to read the "
              "results and write the next batch"));
+cl::opt<std::string> tuneGpus(
+    "gpus", cl::sub(tuneCmd), cl::init(""),
+    cl::desc("NVIDIA targets: the GPUs that measure, 'all' or indices such "
+             "as 0,1 (default: the runner's GPU here; in a --gpu-batch, "
+             "every GPU of the GPU machine). One runner per GPU, a free GPU "
+             "taking the next candidate; with several GPUs here the "
+             "candidates go through batches of --batch-size run here"));
 cl::opt<std::string> knobsFile(
     "knobs", cl::sub(tuneCmd), cl::init(""),
     cl::desc("An MLIR file of transform.tune.knob ops (upstream's tune "
@@ -102,6 +109,7 @@ int tensorop::runTune() {
   o.runner = gpuRunner;
   o.batchDir = gpuBatch;
   o.batchSize = batchSize;
+  o.gpus = tuneGpus;
   o.knobsFile = knobsFile;
   o.advisor = tuneAdvisor;
   o.llmEvery = llmEvery;

@@ -172,6 +172,10 @@ std::unique_ptr<TuneBackend> createNvidiaTuneBackend();
 /// The search loop of `tensorop tune`; returns the exit status.
 int runTuneLoop(const TuneOptions &options, TuneBackend &backend);
 
+/// `tensorop tune` for an NVIDIA target on several GPUs of this machine
+/// (options.gpus): batches run here between rounds of the loop.
+int tuneOnSeveralGpus(const TuneOptions &options);
+
 } // namespace tensorop
 
 #endif // TENSOROP_DRIVER_TUNEBACKEND_H

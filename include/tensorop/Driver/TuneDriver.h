@@ -46,6 +46,15 @@ struct TuneOptions {
   std::string runner;   ///< NVIDIA: tensorop-gpu-runner ("" = find it)
   std::string batchDir; ///< NVIDIA: "" = run the runner here
   unsigned batchSize = 16;
+  /// NVIDIA: the GPUs ("" = the runner's default one here, every GPU of
+  /// the GPU machine in a batch; "all"; "0,1"). Several GPUs here: the
+  /// candidates go through batches run here, one runner per GPU.
+  std::string gpus;
+  /// Leaves out the summary on stdout (a round of a several-GPU run).
+  bool quietSummary = false;
+  /// The batch directory is run here between rounds (several GPUs here),
+  /// not taken to a GPU machine.
+  bool batchRunsHere = false;
   std::string knobsFile; ///< transform.tune.knob constraints
   std::string advisor = "builtin"; ///< or "llm": proposals from the history
   unsigned llmEvery = 4;

@@ -16,6 +16,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir::tensorop {
@@ -46,6 +47,22 @@ EpilogueAttr epilogueAttr(MLIRContext *ctx, llvm::ArrayRef<EpilogueStep> steps);
 
 /// The steps of an attribute (which its verifier checked).
 llvm::SmallVector<EpilogueStep> epilogueSteps(EpilogueAttr attr);
+
+/// The consumers tensorop-fuse-epilogues fused into a matmul (marked, in
+/// place on its C, in order), with the bias and residual they read.
+struct FusedChain {
+  SmallVector<linalg::GenericOp> ops;
+  Value bias, residual;
+  bool biasAlongN = false;
+};
+
+/// The chain tensorop-fuse-epilogues marked for `op`: the marked
+/// linalg.generic ops after it in its block that write `c` in place, up to
+/// the first other op that mentions `c` (which may read or overwrite it).
+/// Found only when each still reads as an epilogue and together they
+/// compute `epilogue`'s steps (a residual with unit row stride).
+std::optional<FusedChain> findFusedChain(linalg::MatmulOp op, Value c,
+                                         EpilogueAttr epilogue);
 
 } // namespace mlir::tensorop
 

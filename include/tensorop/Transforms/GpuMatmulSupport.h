@@ -21,6 +21,7 @@
 
 namespace mlir {
 class Type;
+class MemRefType;
 namespace linalg {
 class MatmulOp;
 class Conv2DNhwcHwcfOp;
@@ -55,8 +56,12 @@ struct GpuGemmProblem {
 /// "bf16", "f16", "f32", or "" for other element types.
 std::string gpuElementTypeName(Type type);
 
+/// A static 2-D memref whose rows follow each other (identity layout, or a
+/// slice with strides [cols, 1] at any offset, as a batch matmul's slices).
+bool isRowContiguousMemRef(MemRefType t);
+
 /// The GPU GEMM a linalg.matmul computes (static 2-D row-major tensors or
-/// memrefs, bf16/f16/f32 inputs, `tensorop.precision` honoured); failure
+/// row-contiguous memrefs, bf16/f16/f32 inputs, `tensorop.precision` honoured); failure
 /// with the reason otherwise. `accumulate` is left false: whether C is
 /// zeroed first is the lowering's business.
 FailureOr<GpuGemmProblem> matchGpuMatmul(linalg::MatmulOp op,

@@ -9,8 +9,10 @@ matched against the fields of the launch description's sketch. Kinds: crash
 (a CUDA launch failure), oob (CUDA_ERROR_ILLEGAL_ADDRESS), hang (never
 returns; with FAKE_GPU_LOG it starts a child that would outlive it), wrong (not verified), segv (the process dies of a signal),
 nodevice (cuInit fails). FAKE_GPU_NONE=1 makes --device-info fail as on a
-machine without a GPU. Every measurement appends the launch file's name to
-FAKE_GPU_LOG.
+machine without a GPU. Every measurement appends the launch file's name and
+the GPU it saw (CUDA_VISIBLE_DEVICES) to FAKE_GPU_LOG. Several GPUs:
+FAKE_GPU_MODELS="1=Fake A100" names the model of GPU 1 (else Fake H200);
+FAKE_GPU_SLEEP=S makes each measurement take S seconds.
 """
 import json
 import os
@@ -30,7 +32,10 @@ def main():
     if "--device-info" in args:
         if os.environ.get("FAKE_GPU_NONE") == "1":
             die(2, "cuInit(0) failed: CUDA_ERROR_NO_DEVICE")
-        print(json.dumps({"name": "Fake H200", "compute_capability": "9.0",
+        gpu = os.environ.get("CUDA_VISIBLE_DEVICES", "")
+        models = dict(m.split("=", 1) for m in
+                      filter(None, os.environ.get("FAKE_GPU_MODELS", "").split(",")))
+        print(json.dumps({"name": models.get(gpu, "Fake H200"), "compute_capability": "9.0",
                           "sms": 132, "driver": 13000}))
         return
     launch_path = next(a for a in args if a.endswith(".json"))
@@ -39,7 +44,9 @@ def main():
     log = os.environ.get("FAKE_GPU_LOG")
     if log:
         with open(log, "a") as f:
-            f.write(os.path.basename(launch_path) + "\n")
+            f.write("%s gpu=%s\n" % (os.path.basename(launch_path),
+                                     os.environ.get("CUDA_VISIBLE_DEVICES", "default")))
+    time.sleep(float(os.environ.get("FAKE_GPU_SLEEP", "0")))
     # The binary the launch names must exist (what the real runner loads).
     binary = os.path.join(os.path.dirname(launch_path), launch["cubin"])
     if not os.path.exists(binary):
