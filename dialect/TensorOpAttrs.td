@@ -278,7 +278,11 @@ def TensorOp_GpuSketchAttr : TensorOp_Attr<"GpuSketch", "gpu_sketch"> {
       thread-block clusters of that many CTAs (at most 2 in all) that
       compute neighbouring tiles down (`cluster_m`) or across
       (`cluster_n`) and multicast the tile they share (B, or A) into each
-      other's shared memory with TMA.
+      other's shared memory with TMA;
+    * `epilogue` (optional, `wgmma` and `mma_sync` only): the elementwise
+      steps `tensorop-fuse-epilogues` found after the matmul
+      (`#tensorop.epilogue`), applied to the fp32 accumulators before C is
+      converted and stored; the bias and residual become kernel parameters.
 
     ```mlir
     #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 128,
@@ -307,9 +311,14 @@ def TensorOp_GpuSketchAttr : TensorOp_Attr<"GpuSketch", "gpu_sketch"> {
     "TargetAttr":$target,
     StringRefParameter<"provenance of the choice">:$source,
     DefaultValuedParameter<"int64_t", "1", "CTAs of a cluster down M">:$cluster_m,
-    DefaultValuedParameter<"int64_t", "1", "CTAs of a cluster across N">:$cluster_n);
+    DefaultValuedParameter<"int64_t", "1", "CTAs of a cluster across N">:$cluster_n,
+    OptionalParameter<"EpilogueAttr", "fused epilogue">:$epilogue);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// This sketch with `epilogue` (null: none).
+    GpuSketchAttr withEpilogue(EpilogueAttr epilogue) const;
+  }];
 }
 
 #endif // TENSOROP_ATTRS_TD

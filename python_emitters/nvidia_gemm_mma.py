@@ -18,14 +18,18 @@ Spec (JSON on stdin):
   name, m, n, k, a_dtype (bf16|f16|tf32), c_dtype (f32|bf16|f16),
   accumulate (false), sm (80|90),
   block_m, block_n, block_k, warps_m, warps_n, stages, group_m (8),
-  tf32_round ("rna": cvt.rna.tf32 on every fragment, or "truncate")
+  tf32_round ("rna": cvt.rna.tf32 on every fragment, or "truncate"),
+  epilogue ([]: fused steps applied to the fp32 accumulators before C is
+  converted and stored, tensorop_emit/nvidia_epilogue.py)
 Answer: JSON with the inline-asm body ("asm", operands $0=A $1=B $2=C as
-64-bit addresses and $3 = the shared-memory window's 32-bit address), the
+64-bit addresses, then bias and R when the epilogue reads them, and last the
+shared-memory window's 32-bit address, $3 without an epilogue), the
 launch ("grid", "threads", "shared_bytes") and the kernel parameters.
 --format=ptx prints a complete PTX module instead.
 """
 
 from tensorop_emit.nvidia_conv import conv_geometry
+from tensorop_emit.nvidia_epilogue import PtxEpilogue, parse_epilogue
 from tensorop_emit.nvidia_ptx import (
     ELEM_BYTES, PtxBody, SpecError, ceil_div, common_spec, declare_store_temps,
     finish, get_choice, get_int, grouped_tile, main, out_store)
@@ -35,7 +39,7 @@ FAMILY = "nvidia_gemm_mma"
 
 def emit(spec, fmt):
     c = common_spec(spec, ("block_m", "block_n", "block_k", "warps_m", "warps_n",
-                           "stages", "group_m", "tf32_round", "conv"))
+                           "stages", "group_m", "tf32_round", "conv", "epilogue"))
     if c["a_dtype"] == "f32":
         raise SpecError("a_dtype", "plain fp32 has no mma.sync; use nvidia_gemm_ffma "
                                    "(or a_dtype \"tf32\")")
@@ -90,6 +94,9 @@ def emit(spec, fmt):
     epc = 16 // es                               # elements per chunk
     aligned = (k * es) % 16 == 0 and (n * es) % 16 == 0
     conv = conv_geometry(spec, m, n, k)
+    steps = parse_epilogue(spec)
+    if steps and conv is not None:
+        raise SpecError("epilogue", "convolutions take no fused epilogue")
     if conv is not None:
         # A row (output pixel) chunk of 8 channels never crosses a filter
         # tap when C is a multiple of 8: one computed address per chunk.
@@ -134,6 +141,11 @@ def emit(spec, fmt):
         # the tap's row/column shift and channel
         R("b32", "%qih", na), R("b32", "%qiw", na), R("b32", "%qcv", 4)
     declare_store_temps(b)
+    # A fused epilogue's operands (bias, R) follow A, B and C.
+    ep = PtxEpilogue(b, steps, cdt, m, n, c["accumulate"], 3) if steps else None
+    if ep:
+        ep.declare(2 * mt)
+    nparams = 3 + (len(ep.params) if ep else 0)
 
     b.comment("TensorOp %s: %dx%dx%d %s -> %s, block %dx%dx%d, warps %dx%d, %d stages%s"
               % (FAMILY, m, n, k, dt, cdt, bm, bn, bk, wm, wn, stages,
@@ -141,7 +153,9 @@ def emit(spec, fmt):
     b.ins("mov.b64 %qgA, $0")
     b.ins("mov.b64 %qgB, $1")
     b.ins("mov.b64 %qgC, $2")
-    b.ins("mov.u32 %qsmem, $3")
+    b.ins("mov.u32 %%qsmem, $%d" % nparams)
+    if ep:
+        ep.load_operands()
     b.ins("mov.u32 %qtid, %tid.x")
     b.ins("and.b32 %qlane, %qtid, 31")
     b.ins("shr.u32 %qwarp, %qtid, 5")
@@ -424,7 +438,14 @@ def emit(spec, fmt):
     b.ins("mad.lo.u32 %%qt1, %%qwn, %d, %%qt1" % tn_w)
     b.ins("add.u32 %qt1, %qt1, %qn0")                        # column of acc[.][0]
     pair = (n % 2 == 0)
-    for i in range(mt):
+    if ep:
+        b.comment("fused epilogue: " + ", ".join(spec["epilogue"]))
+        ep.store("%qt0", "%qt1", [16 * i + 8 * half for i in range(mt) for half in range(2)],
+                 [8 * j for j in range(nt)],
+                 lambda slot, j: ["%%qacc%d" % ((slot // 2 * nt + j) * 4 + 2 * (slot % 2) + q)
+                                  for q in range(2)],
+                 pair, "%qgC")
+    for i in range(mt if not ep else 0):
         for half in range(2):
             b.ins("add.u32 %%qt2, %%qt0, %d" % (16 * i + 8 * half))
             b.ins("setp.lt.u32 %%qp4, %%qt2, %d" % m)
@@ -468,6 +489,9 @@ def emit(spec, fmt):
         "instruction": "mma.sync.aligned.%s" % ("m16n8k8 tf32" if tf32 else "m16n8k16 " + dt),
         "flops": 2 * m * n * k,
     }
+    if ep:
+        result["params"] += ep.params
+        result["epilogue"] = list(spec["epilogue"])
     if conv is not None:
         result["conv"] = conv
         result["loads"] = ("cp.async 16B of the NHWC input at computed addresses "

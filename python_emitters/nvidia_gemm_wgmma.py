@@ -44,17 +44,25 @@ im2col mode (one box of block_m output pixels x 64 channels per filter tap
 and channel chunk; padding and image edges zero-filled by TMA). C must be a
 multiple of 64; no clusters.
 
+Fused epilogue (spec field "epilogue", tensorop_emit/nvidia_epilogue.py):
+the steps of the CPU emitters (bias_n, bias_m, residual, scale, clamp, relu,
+tanh, sigmoid, silu, gelu_tanh, gelu_erf) applied to the fp32 accumulators
+before the conversion to C's type; the bias and R (C's type) are kernel
+parameters after the tensor maps.
+
 Spec: name, m, n, k, a_dtype (bf16|f16), c_dtype (f32|bf16|f16), accumulate,
   sm (90), block_m (128), block_n (256), consumers (2), stages (4),
   group_m (8), sms (132: the most CTAs of the persistent grid),
-  cluster_m (1), cluster_n (1), conv (absent: a GEMM)
+  cluster_m (1), cluster_n (1), conv (absent: a GEMM), epilogue ([])
 Answer: JSON; operands $0=A $1=B $2=C $3=tensor map of A $4=tensor map of B
-(64-bit global addresses of CUtensorMap objects) and $5 = the 32-bit shared
-address of the dynamic shared-memory window.  --format=ptx: a PTX module.
+(64-bit global addresses of CUtensorMap objects), then bias and R when the
+epilogue reads them, and last the 32-bit shared address of the dynamic
+shared-memory window ($5 without an epilogue).  --format=ptx: a PTX module.
 """
 
 from tensorop_emit.nvidia_conv import (
     check_tma_im2col, conv_geometry, emit_tap_advance, emit_tile_origin, im2col_tensor_map)
+from tensorop_emit.nvidia_epilogue import PtxEpilogue, parse_epilogue
 from tensorop_emit.nvidia_ptx import (
     ELEM_BYTES, TMA_DTYPE, PtxBody, SpecError, ceil_div, common_spec,
     declare_store_temps, finish, get_int, grouped_tile, main, out_store)
@@ -88,7 +96,7 @@ def release_stage(b, pred, cs):
 
 def emit(spec, fmt):
     c = common_spec(spec, ("block_m", "block_n", "consumers", "stages", "group_m", "sms",
-                           "cluster_m", "cluster_n", "conv"))
+                           "cluster_m", "cluster_n", "conv", "epilogue"))
     m, n, k = c["m"], c["n"], c["k"]
     dt, cdt = c["a_dtype"], c["c_dtype"]
     if dt not in ("bf16", "f16"):
@@ -110,6 +118,9 @@ def emit(spec, fmt):
     cn = get_int(spec, "cluster_n", default=1, lo=1, hi=2)
     cs = cm * cn
     conv = conv_geometry(spec, m, n, k)
+    steps = parse_epilogue(spec)
+    if steps and conv is not None:
+        raise SpecError("epilogue", "convolutions take no fused epilogue")
     if conv is not None:
         check_tma_im2col(conv, es)
         if cs > 1:
@@ -162,6 +173,11 @@ def emit(spec, fmt):
         R("b32", "%qwb"), R("b32", "%qhb"), R("b32", "%qnb"), R("b16", "%qoff", 2)
     R("f32", "%qacc", acc_regs)
     declare_store_temps(b)
+    # A fused epilogue's operands (bias, R) follow the tensor maps.
+    ep = PtxEpilogue(b, steps, cdt, m, n, c["accumulate"], 5) if steps else None
+    if ep:
+        ep.declare(2 * mrep)
+    nparams = 5 + (len(ep.params) if ep else 0)
 
     b.comment("TensorOp %s: %dx%dx%d %s -> %s, tile %dx%dx%d, %d consumer warpgroup(s), "
               "%d stages, %d tiles on %d CTAs" % (FAMILY, m, n, k, dt, cdt, bm, bn, BK, nc,
@@ -171,7 +187,9 @@ def emit(spec, fmt):
     b.ins("mov.b64 %qgC, $2")
     b.ins("mov.b64 %qmapA, $3")
     b.ins("mov.b64 %qmapB, $4")
-    b.ins("mov.u32 %qsmem, $5")
+    b.ins("mov.u32 %%qsmem, $%d" % nparams)
+    if ep:
+        ep.load_operands()
     b.ins("mov.u32 %qtid, %tid.x")
     b.ins("and.b32 %qlane, %qtid, 31")
     b.ins("shr.u32 %qwarp, %qtid, 5")
@@ -377,7 +395,14 @@ def emit(spec, fmt):
     b.ins("shl.b32 %qt1, %qt1, 1")
     b.ins("add.u32 %qt1, %qt1, %qn0")
     b.ins("mul.wide.u32 %%qw64, %%qt1, %d" % oes)
-    for r in range(mrep):
+    if ep:
+        b.comment("fused epilogue: " + ", ".join(spec["epilogue"]))
+        ep.store("%qt0", "%qt1", [64 * r + 8 * half for r in range(mrep) for half in range(2)],
+                 [8 * i for i in range(bn // 8)],
+                 lambda slot, i: ["%%qacc%d" % (slot // 2 * acc_n + 4 * i + 2 * (slot % 2) + j)
+                                  for j in range(2)],
+                 True, "%qgC")
+    for r in range(mrep if not ep else 0):
         for half in range(2):
             b.ins("add.u32 %%qt2, %%qt0, %d" % (64 * r + 8 * half))
             b.ins("setp.lt.u32 %%qp1, %%qt2, %d" % m)
@@ -425,6 +450,9 @@ def emit(spec, fmt):
         "instruction": "wgmma.mma_async.m64n%dk16.f32.%s" % (bn, dt),
         "flops": 2 * m * n * k,
     }
+    if ep:
+        result["params"] += ep.params
+        result["epilogue"] = list(spec["epilogue"])
     if conv is not None:
         result["params"][3] = im2col_tensor_map(conv, TMA_DTYPE[dt], es, bm)
         result["conv"] = conv

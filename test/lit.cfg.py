@@ -60,7 +60,7 @@ for var in ["TENSOROP_EMITTER_DIR", "TENSOROP_HINTS_DIR", "TENSOROP_DATA_DIR"]:
     config.environment.pop(var, None)
 
 llvm_config.add_tool_substitutions(["tensorop-opt", "tensorop", "tensorop-advisor-sweep", "tensorop-conv-verify-test",
-                                 "tensorop-gpu-conv-check-test"], [tools_dir])
+                                 "tensorop-gpu-conv-check-test", "tensorop-gpu-epilogue-check-test"], [tools_dir])
 mlir_opt = shutil.which("mlir-opt", path=config.llvm_tools_dir)
 mlir_runner = shutil.which("mlir-runner", path=config.llvm_tools_dir)
 config.substitutions.append(("%mlir-opt", mlir_opt or "mlir-opt-not-found"))

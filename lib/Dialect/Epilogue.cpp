@@ -132,7 +132,12 @@ std::string mlir::tensorop::checkEpilogueSteps(ArrayRef<EpilogueStep> steps) {
 
 bool mlir::tensorop::emitterAppliesEpilogues(StringRef emitter) {
   return emitter == "x86_gemm_fma" || emitter == "riscv_gemm_rvv" ||
-         emitter == "arm_gemm_neon";
+         emitter == "arm_gemm_neon" || emitter == "nvidia_gemm_wgmma" ||
+         emitter == "nvidia_gemm_mma";
+}
+
+bool mlir::tensorop::gpuKernelAppliesEpilogues(StringRef kernel) {
+  return kernel == "wgmma" || kernel == "mma_sync";
 }
 
 double mlir::tensorop::applyEpilogue(ArrayRef<EpilogueStep> steps, double x,

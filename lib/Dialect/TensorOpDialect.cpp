@@ -497,7 +497,7 @@ LogicalResult GpuSketchAttr::verify(
     StringRef precision, int64_t blockM, int64_t blockN, int64_t blockK,
     int64_t warpsM, int64_t warpsN, int64_t consumers, int64_t stages,
     int64_t groupM, int64_t ctas, TargetAttr target, StringRef source,
-    int64_t clusterM, int64_t clusterN) {
+    int64_t clusterM, int64_t clusterN, EpilogueAttr epilogue) {
   if (!target)
     return emitError() << "gpu_sketch needs a target";
   std::optional<int64_t> sm = gpuComputeCapability(target.getCpu());
@@ -513,7 +513,19 @@ LogicalResult GpuSketchAttr::verify(
     return emitError() << "gpu_sketch field '" << v->field << "': " << v->why;
   if (source.empty())
     return emitError() << "gpu_sketch source (provenance) must not be empty";
+  if (epilogue && !gpuKernelAppliesEpilogues(kernel))
+    return emitError() << "gpu_sketch field 'epilogue': the '" << kernel
+                       << "' kernel has no fused epilogue (wgmma and "
+                          "mma_sync have one)";
   return success();
+}
+
+GpuSketchAttr GpuSketchAttr::withEpilogue(EpilogueAttr epilogue) const {
+  return GpuSketchAttr::get(getContext(), getKernel(), getPrecision(),
+                            getBlockM(), getBlockN(), getBlockK(), getWarpsM(),
+                            getWarpsN(), getConsumers(), getStages(),
+                            getGroupM(), getCtas(), getTarget(), getSource(),
+                            getClusterM(), getClusterN(), epilogue);
 }
 
 //===----------------------------------------------------------------------===//

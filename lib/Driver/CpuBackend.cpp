@@ -482,7 +482,7 @@ extern "C" {
                          r.transposeB ? "N x K, transposed" : "K x N")
                      .str(),
                  r.hasBlasEntries() ? gemmEntriesHeader(r, name) : "", types,
-                 halfTypes, epilogueComment(r.epilogue))
+                 halfTypes, epilogueHeaderComment(r.epilogue))
       .str();
 }
 std::string CpuBackend::convHeader(const GenJob &job,

@@ -7,6 +7,7 @@
 #include "tensorop/Verify/CpuGemmLowp.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
@@ -28,14 +29,48 @@ bool tensorop::epilogueHasResidual(ArrayRef<std::string> steps) {
 
 std::string tensorop::epilogueEntryPoint(StringRef name,
                                          ArrayRef<std::string> steps,
-                                         StringRef inCType) {
-  return formatv("void {0}(const {3} *A, const {3} *B, {1}{2}float *C);",
-                 name, epilogueHasBias(steps) ? "const float *bias, " : "",
-                 epilogueHasResidual(steps) ? "const float *R, " : "",
-                 inCType)
+                                         StringRef inCType,
+                                         StringRef outCType) {
+  std::string bias = epilogueHasBias(steps)
+                         ? ("const " + outCType + " *bias, ").str()
+                         : "";
+  std::string res = epilogueHasResidual(steps)
+                        ? ("const " + outCType + " *R, ").str()
+                        : "";
+  return formatv("void {0}(const {3} *A, const {3} *B, {1}{2}{4} *C);", name,
+                 bias, res, inCType, outCType)
       .str();
 }
 
+/// The header's lines on a fused epilogue ("" without one).
+std::string tensorop::epilogueHeaderComment(ArrayRef<std::string> steps,
+                                            StringRef elements) {
+  if (steps.empty())
+    return "";
+  std::string text = "\n * Then, fused into the kernel's store, per element x "
+                     "of C in this order:";
+  for (const std::string &s : steps)
+    text += "\n *   " +
+            StringSwitch<std::string>(s)
+                .Case("bias_n", ("x += bias[col]  (bias: N " + elements + ")").str())
+                .Case("bias_m", ("x += bias[row]  (bias: M " + elements + ")").str())
+                .Case("clamp(0, 6)", "x = min(max(x, 0), 6)  (ReLU6)")
+                .Case("residual", ("x += R[row][col]  (R: M x N " + elements +
+                                   ", row-major, contiguous)")
+                                      .str())
+                .Case("relu", "x = max(x, 0)")
+                .Case("gelu_erf", "x = 0.5 x (1 + erf(x / sqrt(2)))  (fp32 "
+                                  "approximation, error <= 4.2e-7 in erf)")
+                .Case("gelu_tanh", "x = 0.5 x (1 + tanh(sqrt(2/pi) (x + "
+                                   "0.044715 x^3)))")
+                .Case("silu", "x = x / (1 + exp(-x))")
+                .Case("sigmoid", "x = 1 / (1 + exp(-x))")
+                .Case("tanh", "x = tanh(x)")
+                .Default(s);
+  return text;
+}
+
+/// The body lines of one step on %v<i> (f32), as a model would write it.
 std::string tensorop::epilogueStepBody(StringRef step, int i,
                                        StringRef residual) {
   std::string v = formatv("%v{0}", i).str(), o = formatv("%v{0}", i + 1).str();
@@ -101,9 +136,13 @@ std::string tensorop::epilogueStepBody(StringRef step, int i,
 std::string tensorop::epilogueGemmModuleSource(StringRef name, int64_t m,
                                                int64_t n, int64_t k,
                                                ArrayRef<std::string> steps,
-                                               StringRef inType) {
+                                               StringRef inType,
+                                               StringRef outType) {
   bool bias = epilogueHasBias(steps), res = epilogueHasResidual(steps);
-  std::string ct = formatv("memref<{0}x{1}xf32>", m, n).str();
+  // A 16-bit C (and bias, R): the body widens its values to f32, computes,
+  // and narrows the result.
+  const bool narrow = outType != "f32";
+  std::string ct = formatv("memref<{0}x{1}x{2}>", m, n, outType).str();
   std::string args, ins, insTypes, maps, blockArgs;
   auto addInput = [&](StringRef arg, StringRef type, StringRef map,
                       StringRef blockArg) {
@@ -111,19 +150,35 @@ std::string tensorop::epilogueGemmModuleSource(StringRef name, int64_t m,
     ins += (ins.empty() ? "%" : ", %") + arg.str();
     insTypes += (insTypes.empty() ? "" : ", ") + type.str();
     maps += map.str() + ", ";
-    blockArgs += blockArg.str() + ": f32, ";
+    blockArgs += (narrow ? blockArg.str() + "_in" : blockArg.str()) + ": " +
+                 outType.str() + ", ";
   };
   if (bias && epilogueBiasAlongM(steps))
-    addInput("bias", formatv("memref<{0}xf32>", m).str(),
+    addInput("bias", formatv("memref<{0}x{1}>", m, outType).str(),
              "affine_map<(d0, d1) -> (d0)>", "%b");
   else if (bias)
-    addInput("bias", formatv("memref<{0}xf32>", n).str(),
+    addInput("bias", formatv("memref<{0}x{1}>", n, outType).str(),
              "affine_map<(d0, d1) -> (d1)>", "%b");
   if (res)
     addInput("R", ct, "affine_map<(d0, d1) -> (d0, d1)>", "%r");
   std::string body;
+  if (narrow) {
+    for (auto [arg, used] : {std::pair<StringRef, bool>{"%b", bias},
+                             {"%r", res}, {"%v0", true}})
+      if (used)
+        body += formatv("    {0} = arith.extf {0}_in : {1} to f32\n", arg,
+                        outType)
+                    .str();
+  }
   for (auto [i, step] : llvm::enumerate(steps))
     body += epilogueStepBody(step, i);
+  std::string yielded = formatv("%v{0}", steps.size()).str();
+  if (narrow) {
+    body += formatv("    %y = arith.truncf {0} : f32 to {1}\n", yielded,
+                    outType)
+                .str();
+    yielded = "%y";
+  }
   std::string generic =
       ins.empty()
           ? formatv("  linalg.generic {{indexing_maps = [{0}affine_map<(d0, "
@@ -138,18 +193,18 @@ std::string tensorop::epilogueGemmModuleSource(StringRef name, int64_t m,
                 .str();
   return formatv(R"mlir(
 func.func @{0}(%A: memref<{1}x{3}x{10}>, %B: memref<{3}x{2}x{10}>{4}, %C: {5}) {{
-  %zero = arith.constant 0.0 : f32
-  linalg.fill ins(%zero : f32) outs(%C : {5})
+  %zero = arith.constant 0.0 : {11}
+  linalg.fill ins(%zero : {11}) outs(%C : {5})
   linalg.matmul ins(%A, %B : memref<{1}x{3}x{10}>, memref<{3}x{2}x{10}>)
                 outs(%C : {5})
-{6}  ^bb0({7}%v0: f32):
-{8}    linalg.yield %v{9} : f32
+{6}  ^bb0({7}%v0{12}: {11}):
+{8}    linalg.yield {9} : {11}
   }
   return
 }
 )mlir",
-                 name, m, n, k, args, ct, generic, blockArgs, body,
-                 steps.size(), inType)
+                 name, m, n, k, args, ct, generic, blockArgs, body, yielded,
+                 inType, outType, narrow ? "_in" : "")
       .str();
 }
 

@@ -120,6 +120,9 @@ std::string Operator::moduleSource(StringRef name, Placement placement,
   }
   if (kind == OpKind::Conv2D)
     return mlir::tensorop::convModuleSource(name, conv, sketch);
+  if (placement == Placement::Device && !epilogue.empty())
+    return epilogueGemmModuleSource(name, m, n, k, epilogue, inType(),
+                                    outType());
   if (placement == Placement::Device)
     return mlir::tensorop::gpuGemmModuleSource(name, m, n, k, inType(),
                                                outType(), dtype, sketch);

@@ -66,7 +66,7 @@ GpuSketchAttr GpuSketchChoice::toAttr(MLIRContext *ctx,
   return GpuSketchAttr::get(ctx, kernel, precision, blockM, blockN, blockK,
                             warpsM, warpsN, consumers, stages, groupM, ctas,
                             target.hints.toAttr(ctx), source, clusterM,
-                            clusterN);
+                            clusterN, /*epilogue=*/EpilogueAttr());
 }
 
 GpuSketchChoice GpuSketchChoice::fromAttr(GpuSketchAttr a) {

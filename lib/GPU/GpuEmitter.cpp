@@ -92,8 +92,10 @@ static Error parseAnswer(StringRef script, StringRef text,
     param.name = p->getString("name").value_or("").str();
     param.kind = p->getString("kind").value_or("").str();
     if (param.kind == "ptr") {
-      if (param.name != "A" && param.name != "B" && param.name != "C")
-        return fail("pointer parameter '" + param.name + "' is not A, B or C");
+      if (param.name != "A" && param.name != "B" && param.name != "C" &&
+          param.name != "bias" && param.name != "R")
+        return fail("pointer parameter '" + param.name +
+                    "' is not A, B, C, bias or R");
     } else if (param.kind == "tensormap") {
       param.tensor = p->getString("tensor").value_or("").str();
       if (param.tensor != "A" && param.tensor != "B")

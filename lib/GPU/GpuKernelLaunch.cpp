@@ -50,12 +50,30 @@ static func::FuncOp tensorMapFunction(ModuleOp module, llvm::StringRef name,
 LogicalResult mlir::tensorop::emitGpuKernelLaunch(
     Operation *op, const GpuSketchChoice &sketch, GpuSketchAttr sketchAttr,
     const GpuGemmProblem &p, const GpuTarget &t, Value a, Value bv, Value c,
-    llvm::StringRef kernelName, llvm::StringRef emitterDir,
-    unsigned emitterTimeout) {
+    const GpuEpilogueOperands &epilogue, llvm::StringRef kernelName,
+    llvm::StringRef emitterDir, unsigned emitterTimeout) {
   MLIRContext *ctx = op->getContext();
-  auto at = cast<MemRefType>(a.getType()), bt = cast<MemRefType>(bv.getType()),
-       ct = cast<MemRefType>(c.getType());
   llvm::json::Object spec = emitterSpec(sketch, p, t, kernelName);
+  if (!epilogue.steps.empty()) {
+    llvm::json::Array steps;
+    for (const std::string &s : epilogue.steps)
+      steps.push_back(s);
+    spec["epilogue"] = std::move(steps);
+  }
+  // The memref a "ptr" parameter names; null if the op has none such.
+  auto pointerOperand = [&](llvm::StringRef name) -> Value {
+    if (name == "A")
+      return a;
+    if (name == "B")
+      return bv;
+    if (name == "C")
+      return c;
+    if (name == "bias")
+      return epilogue.bias;
+    if (name == "R")
+      return epilogue.residual;
+    return {};
+  };
   llvm::Expected<GpuEmittedKernel> emitted =
       runGpuEmitter(sketch.emitter(), spec, emitterDir, emitterTimeout);
   if (!emitted)
@@ -82,16 +100,20 @@ LogicalResult mlir::tensorop::emitGpuKernelLaunch(
   // kernel as its address (i64): the bare-pointer convention of gpu.func
   // takes only identity layouts. Whole buffers keep their memref argument.
   auto sliced = [](MemRefType t) { return !t.getLayout().isIdentity(); };
-  auto operandType = [&](llvm::StringRef name) {
-    return name == "A" ? at : name == "B" ? bt : ct;
-  };
   SmallVector<Type> argTypes;
   SmallVector<Value> hostArgs;
   for (const GpuKernelParam &param : emitted->params) {
-    if (param.kind == "ptr" && !sliced(operandType(param.name)))
-      argTypes.push_back(operandType(param.name));
-    else
+    if (param.kind != "ptr") {
       argTypes.push_back(b.getI64Type());
+      continue;
+    }
+    Value operand = pointerOperand(param.name);
+    if (!operand)
+      return op->emitError() << "the " << sketch.emitter()
+                             << " kernel takes a '" << param.name
+                             << "' operand this op does not have";
+    auto type = cast<MemRefType>(operand.getType());
+    argTypes.push_back(sliced(type) ? Type(b.getI64Type()) : Type(type));
   }
   auto gpuFunc = gpu::GPUFuncOp::create(b, loc, kernelName,
                                         FunctionType::get(ctx, argTypes, {}));
@@ -162,7 +184,7 @@ LogicalResult mlir::tensorop::emitGpuKernelLaunch(
   };
   for (const GpuKernelParam &param : emitted->params) {
     if (param.kind == "ptr") {
-      Value operand = param.name == "A" ? a : param.name == "B" ? bv : c;
+      Value operand = pointerOperand(param.name);
       hostArgs.push_back(sliced(cast<MemRefType>(operand.getType()))
                              ? addressOf(operand)
                              : operand);

@@ -16,16 +16,26 @@
 
 namespace mlir::tensorop {
 
+/// A fused epilogue of a matmul's kernel: the steps (#tensorop.epilogue's
+/// text forms) and the memrefs of its bias and residual (null when the steps
+/// read none).
+struct GpuEpilogueOperands {
+  llvm::SmallVector<std::string> steps;
+  Value bias, residual;
+};
+
 /// Emits the kernel of `sketch` (already checked against `p` and `t`) into a
 /// gpu.module at the end of `anchor`'s module, and before `anchor` the
 /// tensor maps and the gpu.launch_func on the memrefs `a`, `b`, `c` (the
-/// operands the emitter's "ptr" parameters name). `anchor` is left for the
-/// caller to erase.
+/// operands the emitter's "ptr" parameters name; with an `epilogue`, its
+/// steps go into the emitter's spec and its bias and residual are the "bias"
+/// and "R" parameters). `anchor` is left for the caller to erase.
 LogicalResult emitGpuKernelLaunch(Operation *anchor,
                                   const GpuSketchChoice &sketch,
                                   GpuSketchAttr sketchAttr,
                                   const GpuGemmProblem &p, const GpuTarget &t,
                                   Value a, Value b, Value c,
+                                  const GpuEpilogueOperands &epilogue,
                                   llvm::StringRef kernelName,
                                   llvm::StringRef emitterDir,
                                   unsigned emitterTimeout);

@@ -224,7 +224,8 @@ LogicalResult GpuLowerConvPass::lower(linalg::Conv2DNhwcHwcfOp op,
       index == 0 ? base + "_conv_kernel"
                  : llvm::formatv("{0}_conv_kernel{1}", base, index).str();
   if (failed(emitGpuKernelLaunch(op, sketch, sketchAttr, p, t, form->input,
-                                 form->filter, form->output, kernelName,
+                                 form->filter, form->output,
+                                 GpuEpilogueOperands(), kernelName,
                                  emitterDir, emitterTimeout)))
     return failure();
   for (Operation *dead : form->erase)

@@ -17,6 +17,7 @@
 #include "tensorop/GPU/GpuAdvisor.h"
 #include "tensorop/GPU/GpuEmitter.h"
 #include "tensorop/GPU/Passes.h"
+#include "tensorop/Transforms/EpilogueSupport.h"
 #include "tensorop/Transforms/GpuMatmulSupport.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -71,6 +72,44 @@ static linalg::FillOp zeroFillBefore(linalg::MatmulOp op, Value c) {
   if (!f || !f.getValue().isZero())
     return {};
   return fill;
+}
+
+/// The consumers tensorop-fuse-epilogues marked for `op` (in place on `c`,
+/// together computing the sketch's `steps`) and the operands the kernel
+/// takes from them; failure (with an error) when there are none such or the
+/// kernel cannot read their operands.
+static FailureOr<FusedChain> fusedEpilogueOf(linalg::MatmulOp op, Value c,
+                                             EpilogueAttr steps,
+                                             GpuEpilogueOperands &operands) {
+  std::optional<FusedChain> chain = findFusedChain(op, c, steps);
+  if (!chain) {
+    op.emitError() << "the sketch's epilogue " << steps
+                   << " has no fused consumers writing C in place after the "
+                      "matmul that compute it";
+    return failure();
+  }
+  for (Attribute a : steps.getSteps())
+    operands.steps.push_back(cast<StringAttr>(a).getValue().str());
+  auto contiguous = [](Value v, int64_t rank) {
+    auto t = dyn_cast<MemRefType>(v.getType());
+    return t && t.hasStaticShape() && t.getRank() == rank &&
+           t.getLayout().isIdentity();
+  };
+  operands.bias = chain->bias;
+  operands.residual = chain->residual;
+  if (operands.bias && !contiguous(operands.bias, 1)) {
+    op.emitError() << "the fused epilogue's bias must be a static, "
+                      "contiguous 1-D memref, got "
+                   << operands.bias.getType();
+    return failure();
+  }
+  if (operands.residual && !contiguous(operands.residual, 2)) {
+    op.emitError() << "the fused epilogue's residual must be a static, "
+                      "contiguous row-major memref, got "
+                   << operands.residual.getType();
+    return failure();
+  }
+  return *chain;
 }
 
 namespace {
@@ -202,6 +241,17 @@ LogicalResult GpuApplySketchPass::lower(linalg::MatmulOp op) {
     return op.emitError() << "illegal sketch for " << t.hints.name << ": "
                           << llvm::toString(std::move(e));
   GpuSketchAttr sketchAttr = sketch.toAttr(ctx, t);
+  // A fused epilogue: its steps stay on the sketch, its consumer goes once
+  // the kernel applies it.
+  GpuEpilogueOperands epilogue;
+  SmallVector<linalg::GenericOp> consumers;
+  if (EpilogueAttr steps = attr.getEpilogue()) {
+    FailureOr<FusedChain> found = fusedEpilogueOf(op, c, steps, epilogue);
+    if (failed(found))
+      return failure();
+    consumers = found->ops;
+    sketchAttr = sketchAttr.withEpilogue(steps);
+  }
 
   auto func = op->getParentOfType<FunctionOpInterface>();
   std::string base = func ? func.getName().str() : "tensorop";
@@ -210,10 +260,13 @@ LogicalResult GpuApplySketchPass::lower(linalg::MatmulOp op) {
       index == 0 ? base + "_kernel"
                  : llvm::formatv("{0}_kernel{1}", base, index).str();
   if (failed(emitGpuKernelLaunch(op, sketch, sketchAttr, p, t, a, bv, c,
+                                 epilogue,
                                  kernelName, emitterDir, emitterTimeout)))
     return failure();
   if (fill)
     fill.erase();
+  for (linalg::GenericOp consumer : consumers)
+    consumer.erase();
   op.erase();
   return success();
 }

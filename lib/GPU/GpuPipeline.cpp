@@ -3,7 +3,8 @@
 // Built from typed pass options, never from pipeline text (see
 // lib/Transforms/Pipeline.cpp).
 //
-// bufferize -> tensorop-gpu-annotate-sketch -> tensorop-gpu-apply-sketch ->
+// bufferize -> tensorop-gpu-annotate-sketch -> tensorop-fuse-epilogues ->
+// tensorop-gpu-apply-sketch ->
 // (device) convert-gpu-to-nvvm with bare-pointer kernel arguments -> (host)
 // func/memref/arith/cf to LLVM -> gpu-to-llvm -> gpu-module-to-binary (ptxas
 // of the CUDA toolkit). The result
@@ -148,6 +149,10 @@ LogicalResult mlir::tensorop::buildTensorOpGpuPipeline(
     annotate.hintsDir = options.hintsDir;
     annotate.db = options.db;
     pm.addPass(createTensorOpGpuAnnotateSketch(annotate));
+    // Elementwise consumers (bias, activation, residual) into the kernel's
+    // store, as on CPUs (remarks say what was fused or why not).
+    if (options.fuseEpilogues)
+      pm.addPass(createTensorOpFuseEpilogues());
     TensorOpGpuApplySketchOptions apply;
     apply.hintsDir = options.hintsDir;
     apply.emitterDir = options.emitterDir;
@@ -209,6 +214,7 @@ void mlir::tensorop::registerTensorOpGpuPipelineExtension() {
           gpu.advisor = options.advisor.getValue();
           gpu.barePtrAbi = options.barePtrAbi;
           gpu.db = options.db.getValue();
+          gpu.fuseEpilogues = options.fuseEpilogues;
           return buildTensorOpGpuPipeline(pm, gpu, error);
         });
 }

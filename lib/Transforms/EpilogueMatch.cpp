@@ -14,6 +14,10 @@
 //    pattern per spelling; a region that is none of them is not fused.
 // Regions are cut at the latest point that is identifiable, so "ReLU then
 // times 2" is two steps and GELU's many ops are one.
+// Operands and output have C's element type (f32 on CPUs; bf16 or f16 too
+// for the NVIDIA kernels, whose epilogue runs on fp32 accumulators): a body
+// that widens its values to f32 (arith.extf) and narrows the result back
+// (arith.truncf) is read through those conversions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -199,11 +203,18 @@ FailureOr<EpilogueMatch> mlir::tensorop::matchEpilogue(linalg::GenericOp g,
       conv ? AffineMap() : AffineMap::get(2, 0, getAffineDimExpr(0, ctx));
   AffineMap colMap = AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, ctx));
   OpOperand *init = g.getDpsInitOperand(0);
+  Type elem = getElementTypeOrSelf(c.getType());
+  std::string elemName;
+  {
+    llvm::raw_string_ostream os(elemName);
+    os << elem;
+  }
   if (g.getMatchingIndexingMap(init) != id ||
-      !getElementTypeOrSelf(init->get().getType()).isF32()) {
-    why = conv ? "its output is not an f32 N x OH x OW x F with the identity "
-                 "map"
-               : "its output is not an f32 M x N with the identity map";
+      getElementTypeOrSelf(init->get().getType()) != elem) {
+    why = conv ? "its output is not an " + elemName +
+                     " N x OH x OW x F with the identity map"
+               : "its output is not an " + elemName +
+                     " M x N (C's type) with the identity map";
     return failure();
   }
   EpilogueMatch m;
@@ -214,8 +225,9 @@ FailureOr<EpilogueMatch> mlir::tensorop::matchEpilogue(linalg::GenericOp g,
     unsigned i = in->getOperandNumber();
     AffineMap map = g.getMatchingIndexingMap(in);
     auto type = dyn_cast<ShapedType>(in->get().getType());
-    if (!type || !type.getElementType().isF32()) {
-      why = "input #" + std::to_string(i) + " is not an f32 tensor or memref";
+    if (!type || type.getElementType() != elem) {
+      why = "input #" + std::to_string(i) + " is not an " + elemName +
+            " tensor or memref (C's type)";
       return failure();
     }
     // An input the body never reads plays no part.
@@ -262,6 +274,16 @@ FailureOr<EpilogueMatch> mlir::tensorop::matchEpilogue(linalg::GenericOp g,
                         m.biasInput)) == colMap;
   Value yielded = body.getTerminator()->getOperand(0);
 
+  // `v` is the block argument `arg` itself or its only use, widened.
+  auto isOperand = [](Value v, BlockArgument arg) {
+    if (!arg || !arg.hasOneUse())
+      return false;
+    if (v == arg)
+      return true;
+    auto ext = v.getDefiningOp<arith::ExtFOp>();
+    return ext && ext.getIn() == arg && v.hasOneUse();
+  };
+
   // Walk from x to the yield.
   Value cur = xArg;
   DenseSet<Operation *> used;
@@ -272,21 +294,25 @@ FailureOr<EpilogueMatch> mlir::tensorop::matchEpilogue(linalg::GenericOp g,
       why = producer + " value does not reach the yield";
       return failure();
     }
+    // A widening or narrowing conversion of the running value computes
+    // nothing: the kernel's steps run in fp32 anyway.
+    if (users.size() == 1 && isa<arith::ExtFOp, arith::TruncFOp>(users[0])) {
+      cur = users[0]->getResult(0);
+      continue;
+    }
     // x + bias, x + residual, x * constant: one user, read structurally.
     if (users.size() == 1 && users[0]->getNumOperands() == 2 &&
         cur.hasOneUse()) {
       Operation *u = users[0];
       Value other = u->getOperand(0) == cur ? u->getOperand(1)
                                             : u->getOperand(0);
-      if (isa<arith::AddFOp>(u) && biasArg && other == biasArg &&
-          biasArg.hasOneUse()) {
+      if (isa<arith::AddFOp>(u) && isOperand(other, biasArg)) {
         m.steps.push_back(EpilogueStep{biasAlongN ? EpilogueStep::BiasN
                                                   : EpilogueStep::BiasM});
         cur = u->getResult(0);
         continue;
       }
-      if (isa<arith::AddFOp>(u) && residualArg && other == residualArg &&
-          residualArg.hasOneUse()) {
+      if (isa<arith::AddFOp>(u) && isOperand(other, residualArg)) {
         m.steps.push_back(EpilogueStep{EpilogueStep::Residual});
         cur = u->getResult(0);
         continue;

@@ -12,13 +12,16 @@
 // the bias and residual to the microkernel and erases the marked ops, so C
 // is written once. A remark says what was fused, and one on the op the
 // chain stops at says why (it and what follows run as they are, after the
-// GEMM).
+// GEMM). NVIDIA matmuls (#tensorop.gpu_sketch, on memrefs: the GPU pipeline
+// bufferizes first) are read the same way; the steps go on the GPU sketch
+// and tensorop-gpu-apply-sketch passes the bias and residual to the kernel.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ConvEpilogues.h"
 
 #include "tensorop/Transforms/EpilogueSupport.h"
+#include "tensorop/Transforms/GpuMatmulSupport.h"
 #include "tensorop/Transforms/MatmulSupport.h"
 #include "tensorop/Transforms/Passes.h"
 
@@ -135,7 +138,8 @@ struct FuseEpiloguesPass
     SmallVector<Operation *> sketched;
     getOperation().walk([&](Operation *op) {
       if ((isa<linalg::MatmulOp>(op) &&
-           op->getAttrOfType<SketchAttr>(kSketchAttrName)) ||
+           (op->getAttrOfType<SketchAttr>(kSketchAttrName) ||
+            op->getAttrOfType<GpuSketchAttr>(kGpuSketchAttrName))) ||
           (isa<linalg::Conv2DNhwcHwcfOp>(op) &&
            op->getAttrOfType<ConvSketchAttr>(kSketchAttrName)))
         sketched.push_back(op);
@@ -165,14 +169,25 @@ struct FuseEpiloguesPass
     }
   }
 
-  /// Why `mm` cannot take an epilogue at all, or "".
+  /// Why `mm` cannot take an epilogue at all, or "" ("-": no remark).
   std::string whyNoEpilogue(linalg::MatmulOp mm, SketchAttr sketch) {
+    if (auto gpu = mm->getAttrOfType<GpuSketchAttr>(kGpuSketchAttrName)) {
+      if (gpu.getEpilogue())
+        return "the matmul already has an epilogue";
+      if (!gpuKernelAppliesEpilogues(gpu.getKernel()))
+        return ("the NVIDIA '" + gpu.getKernel() +
+                "' kernel has no epilogue (wgmma and mma_sync have one)")
+            .str();
+      std::string reason;
+      return failed(matchGpuMatmul(mm, reason)) ? "-" : "";
+    }
     if (sketch.getEpilogue())
       return "the matmul already has an epilogue";
     if (!emitterAppliesEpilogues(sketch.getUkernel().getEmitter()))
       return ("the " + sketch.getUkernel().getEmitter() +
               " microkernel has no epilogue yet (x86_gemm_fma, "
-              "riscv_gemm_rvv and arm_gemm_neon have one)")
+              "riscv_gemm_rvv, arm_gemm_neon and the NVIDIA tensor-core "
+              "kernels have one)")
           .str();
     std::string reason;
     FailureOr<GemmProblem> problem = matchSupportedMatmul(mm, reason);
@@ -337,12 +352,16 @@ struct FuseEpiloguesPass
     if (!fused)
       return;
     EpilogueAttr epilogue = epilogueAttr(&getContext(), steps);
-    Attribute sketch = p.op->getAttr(kSketchAttrName);
-    if (auto gemm = dyn_cast<SketchAttr>(sketch))
-      p.op->setAttr(kSketchAttrName, gemm.withEpilogue(epilogue));
-    else
-      p.op->setAttr(kSketchAttrName,
-                    cast<ConvSketchAttr>(sketch).withEpilogue(epilogue));
+    if (auto gpu = p.op->getAttrOfType<GpuSketchAttr>(kGpuSketchAttrName)) {
+      p.op->setAttr(kGpuSketchAttrName, gpu.withEpilogue(epilogue));
+    } else {
+      Attribute sketch = p.op->getAttr(kSketchAttrName);
+      if (auto gemm = dyn_cast<SketchAttr>(sketch))
+        p.op->setAttr(kSketchAttrName, gemm.withEpilogue(epilogue));
+      else
+        p.op->setAttr(kSketchAttrName,
+                      cast<ConvSketchAttr>(sketch).withEpilogue(epilogue));
+    }
     InFlightDiagnostic d = p.op->emitRemark();
     if (fused == 1)
       d << "tensorop: fused the elementwise consumer";

@@ -5,6 +5,7 @@
 func.func @stray_fill(%a: memref<128x64xbf16>, %b: memref<64x128xbf16>, %c: memref<128x128xf32>) {
   %z = arith.constant 0.0 : f32
   linalg.matmul ins(%a, %b : memref<128x64xbf16>, memref<64x128xbf16>) outs(%c : memref<128x128xf32>)
+  // expected-remark @+2 {{not fused into the matmul's microkernel}}
   // expected-error @+1 {{NVIDIA targets run linalg.matmul (and linalg.conv_2d_nhwc_hwcf) as kernels on device memory; this linalg.fill would run on the host on device memory and is not supported here}}
   linalg.fill ins(%z : f32) outs(%c : memref<128x128xf32>)
   return

@@ -300,9 +300,22 @@ class Cta:
             a, b, c = (bits_f32(self.val(t, x)) for x in args[1:4])
             R[args[0]] = f32_bits(round_f32(a * b + c))
             return
-        if base == "add" and o[-1] == "f32":
+        if base in ("add", "mul", "div") and o[-1] == "f32":
+            # add/mul/div.rn.f32: exact in double, then rounded once to fp32
+            # (division too: double is wide enough for a correctly rounded
+            # fp32 quotient)
             a, b = (bits_f32(self.val(t, x)) for x in args[1:3])
-            R[args[0]] = f32_bits(round_f32(a + b))
+            v = a + b if base == "add" else a * b if base == "mul" else a / b
+            R[args[0]] = f32_bits(round_f32(v))
+            return
+        if base in ("max", "min") and o[-1] == "f32":
+            # a NaN operand gives the other one
+            a, b = (bits_f32(self.val(t, x)) for x in args[1:3])
+            if math.isnan(a) or math.isnan(b):
+                v = b if math.isnan(a) else a
+            else:
+                v = max(a, b) if base == "max" else min(a, b)
+            R[args[0]] = f32_bits(v)
             return
         if base in ("ld", "st"):
             self.ldst(t, o, args)

@@ -92,6 +92,95 @@ def simulate(emitter, spec, seed=7):
     return bad
 
 
+def apply_steps(steps, x, bias, res):
+    """The epilogue steps in double (lib/Dialect/Epilogue.cpp's reference)."""
+    import math
+    for text in steps:
+        name, _, rest = text.partition("(")
+        args = [float(a) for a in rest.rstrip(")").split(",")] if rest else []
+        if name in ("bias_n", "bias_m"):
+            x += bias
+        elif name == "residual":
+            x += res
+        elif name == "scale":
+            x *= args[0]
+        elif name == "clamp":
+            x = min(max(x, args[0]), args[1])
+        elif name == "relu":
+            x = max(x, 0.0)
+        elif name == "tanh":
+            x = math.tanh(x)
+        elif name == "sigmoid":
+            x = 1 / (1 + math.exp(-x))
+        elif name == "silu":
+            x = x / (1 + math.exp(-x))
+        elif name == "gelu_tanh":
+            x = 0.5 * x * (1 + math.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)))
+        elif name == "gelu_erf":
+            x = 0.5 * x * (1 + math.erf(x / math.sqrt(2)))
+        else:
+            raise AssertionError(text)
+    return x
+
+
+def simulate_epilogue(emitter, spec, ref_steps=None, seed=11):
+    """Runs a kernel with a fused epilogue on small integers (exact
+    accumulators) and bias / R / C0 in quarter steps (exact in every type);
+    returns the number of elements off the fp64 evaluation of `ref_steps`
+    (default: the spec's) by more than the approximations' error plus the
+    output type's rounding."""
+    spec = dict(spec)
+    steps = spec["epilogue"]
+    ref_steps = steps if ref_steps is None else ref_steps
+    ans = answer(emitter, spec)
+    m, n, k = spec["m"], spec["n"], spec["k"]
+    at, ct = spec["a_dtype"], spec.get("c_dtype", "f32")
+    es = 2 if at in ("bf16", "f16") else 4
+    oes = 2 if ct in ("bf16", "f16") else 4
+    u_out = {"bf16": 2.0 ** -8, "f16": 2.0 ** -11, "f32": 2.0 ** -24}[ct]
+    rnd = random.Random(seed)
+    A = [[rnd.randint(-4, 4) for _ in range(k)] for _ in range(m)]
+    B = [[rnd.randint(-4, 4) for _ in range(n)] for _ in range(k)]
+    C0 = [[rnd.randint(-8, 8) / 4 for _ in range(n)] for _ in range(m)]
+    Rm = [[rnd.randint(-8, 8) / 4 for _ in range(n)] for _ in range(m)]
+    along_m = "bias_m" in steps
+    bias = [rnd.randint(-8, 8) / 4 for _ in range(m if along_m else n)]
+    acc = spec.get("accumulate", False)
+    mem = S.Memory()
+
+    def pack(rows, t, size):
+        out = bytearray()
+        for row in rows:
+            for x in row:
+                out.extend(encode(x, t).to_bytes(size, "little"))
+        return out
+
+    pa = mem.alloc(pack(A, at, es))
+    pb = mem.alloc(pack(B, at, es))
+    if acc:
+        pc = mem.alloc(pack(C0, ct, oes))
+    else:
+        nan = 0x7FC00000 if oes == 4 else 0x7FC0
+        pc = mem.alloc(bytearray(nan.to_bytes(oes, "little") * (m * n)))
+    params = [pa, pb, pc]
+    names = [p["name"] for p in ans["params"]]
+    if "bias" in names:
+        params.append(mem.alloc(pack([bias], ct, oes)))
+    if "R" in names:
+        params.append(mem.alloc(pack(Rm, ct, oes)))
+    S.run_kernel(ans, mem, params)
+    bad = 0
+    for i in range(m):
+        for j in range(n):
+            x = sum(A[i][l] * B[l][j] for l in range(k)) + (C0[i][j] if acc else 0)
+            want = apply_steps(ref_steps, x, bias[i if along_m else j], Rm[i][j])
+            got = decode(mem.read(pc + (i * n + j) * oes, oes), ct)
+            tol = 2e-6 * (1 + abs(x) + abs(want)) + 1.01 * u_out * abs(want)
+            if not abs(got - want) <= tol:
+                bad += 1
+    return bad
+
+
 class SpecTests(unittest.TestCase):
     def test_unknown_field(self):
         r = run_emitter("nvidia_gemm_mma", {"m": 8, "n": 8, "k": 8, "a_dtype": "bf16",
@@ -132,6 +221,84 @@ class SpecTests(unittest.TestCase):
                                capture_output=True, text=True)
             self.assertEqual(r.returncode, 0)
             self.assertIn("Spec", r.stdout)
+
+
+class EpilogueSpecTests(unittest.TestCase):
+    """The epilogue field on both tensor-core kernels (the mma.sync kernel's
+    numbers are checked in the interpreter below; wgmma is not modelled
+    there: its PTX is checked here, by ptxas (ptxas.test) and on the GPU)."""
+
+    SPEC = {"m": 256, "n": 512, "k": 128, "a_dtype": "bf16", "c_dtype": "bf16"}
+
+    def test_no_epilogue_is_the_plain_kernel(self):
+        for e in ("nvidia_gemm_wgmma", "nvidia_gemm_mma"):
+            self.assertEqual(answer(e, self.SPEC), answer(e, dict(self.SPEC, epilogue=[])))
+
+    def test_operands_follow_the_kernels_own(self):
+        a = answer("nvidia_gemm_wgmma", dict(self.SPEC, epilogue=["bias_n", "gelu_tanh",
+                                                                  "residual"]))
+        self.assertEqual([p["name"] for p in a["params"]],
+                         ["A", "B", "C", "tmapA", "tmapB", "bias", "R"])
+        self.assertEqual(a["constraints"], "l,l,l,l,l,l,l,r")
+        self.assertEqual(a["epilogue"], ["bias_n", "gelu_tanh", "residual"])
+        self.assertIn("mov.u32 %qsmem, $7;", a["asm"])
+        self.assertIn("mov.b64 %qzbias, $5;", a["asm"])
+        self.assertIn("mov.b64 %qzres, $6;", a["asm"])
+        m = answer("nvidia_gemm_mma", dict(self.SPEC, epilogue=["residual", "relu"]))
+        self.assertEqual([p["name"] for p in m["params"]], ["A", "B", "C", "R"])
+        self.assertIn("mov.u32 %qsmem, $4;", m["asm"])
+        self.assertIn("mov.b64 %qzres, $3;", m["asm"])
+
+    def test_each_step_in_the_ptx(self):
+        # (steps, instructions the store path must then hold)
+        cases = [(["bias_n"], ["add.rn.f32 %qacc0, %qacc0, %qzb0"]),
+                 (["bias_m"], ["add.rn.f32 %qacc0, %qacc0, %qzbm0"]),
+                 (["residual"], ["add.s64 %qzaddr, %qzres, %qzrow0",
+                                 "add.rn.f32 %qacc0, %qacc0, %qzr0"]),
+                 (["scale(0.5)"], ["mul.rn.f32 %qacc0, %qacc0, 0f3F000000"]),
+                 (["clamp(0, 6)"], ["max.f32 %qacc0, %qacc0, 0f00000000",
+                                    "min.f32 %qacc0, %qacc0, 0f40C00000"]),
+                 (["relu"], ["max.f32 %qacc0, %qacc0, 0f00000000"]),
+                 (["tanh"], ["div.rn.f32 %qacc0, %qzp, %qzq"]),
+                 (["sigmoid"], ["mov.f32 %qacc0, %qzp"]),
+                 (["silu"], ["mul.rn.f32 %qacc0, %qzp, %qacc0"]),
+                 (["gelu_tanh"], ["add.rn.f32 %qzu, %qzu, 0f3F4C422A"]),   # sqrt(2/pi)
+                 (["gelu_erf"], ["mul.rn.f32 %qzu, %qacc0, 0f3F3504F3"])]  # 1/sqrt(2)
+        for e in ("nvidia_gemm_wgmma", "nvidia_gemm_mma"):
+            plain = answer(e, self.SPEC)["asm"]
+            for steps, needles in cases:
+                a = answer(e, dict(self.SPEC, epilogue=steps))["asm"]
+                for needle in needles:
+                    self.assertIn(needle + ";", a, "%s %s" % (e, steps))
+                    self.assertNotIn(needle + ";", plain)
+
+    def test_stores_are_masked_at_the_edges(self):
+        # Every global load and store of the epilogue is predicated (rows
+        # and columns past M, N), for paired and single columns.
+        for e, spec in (("nvidia_gemm_wgmma", dict(self.SPEC, m=200, n=264)),
+                        ("nvidia_gemm_mma", dict(self.SPEC, m=200, n=263))):
+            a = answer(e, dict(spec, epilogue=["bias_n", "residual", "relu"]))["asm"]
+            tail = a[a.index("fused epilogue"):]
+            mem = [l.strip() for l in tail.splitlines() if "ld.global" in l or "st.global" in l]
+            self.assertTrue(mem)
+            for line in mem:
+                self.assertTrue(line.startswith("@%qzok ") or line.startswith("@%qzpc"), line)
+            self.assertIn("setp.lt.u32 %%qzpc0, %%qzt, %d;" % spec["n"], tail)
+            self.assertIn("setp.lt.u32 %%qzpr0, %%qzt, %d;" % spec["m"], tail)
+
+    def test_refusals(self):
+        for epi, why in ((["softmax"], "unknown step"), (["bias_n", "bias_m"], "at most one"),
+                         (["scale"], "takes 1 argument"), ("relu", "must be a list")):
+            for e in ("nvidia_gemm_wgmma", "nvidia_gemm_mma"):
+                r = run_emitter(e, dict(self.SPEC, epilogue=epi))
+                self.assertEqual(r.returncode, 2)
+                self.assertIn("field 'epilogue'", r.stderr)
+                self.assertIn(why, r.stderr)
+        conv = {"n": 1, "h": 8, "w": 8, "c": 64, "f": 64, "r": 1, "s": 1, "stride_h": 1,
+                "stride_w": 1, "dilation_h": 1, "dilation_w": 1}
+        r = run_emitter("nvidia_gemm_mma", {"m": 64, "n": 64, "k": 64, "a_dtype": "bf16",
+                                            "conv": conv, "epilogue": ["relu"]})
+        self.assertIn("convolutions take no fused epilogue", r.stderr)
 
 
 class AnswerTests(unittest.TestCase):
@@ -270,6 +437,37 @@ class NumericTests(unittest.TestCase):
         self.check("nvidia_gemm_mma", {"m": 70, "n": 72, "k": 40, "a_dtype": "bf16",
                                        "c_dtype": "bf16", "block_m": 64, "block_n": 64,
                                        "warps_m": 2, "warps_n": 2, "stages": 3})
+
+    def check_epilogue(self, spec):
+        self.assertEqual(simulate_epilogue("nvidia_gemm_mma", spec), 0, str(spec))
+        # The check can fail: one step left out of the reference.
+        self.assertGreater(simulate_epilogue("nvidia_gemm_mma", spec,
+                                             ref_steps=spec["epilogue"][:-1]), 0)
+
+    def test_mma_epilogue_bias_gelu_residual(self):
+        # bf16 out, paired stores; M and N edges inside the tile
+        self.check_epilogue(dict(self.SMALL, m=33, n=40, k=24, a_dtype="bf16", c_dtype="bf16",
+                                 stages=2, epilogue=["scale(0.0625)", "bias_n", "gelu_erf",
+                                                     "residual"]))
+
+    def test_mma_epilogue_odd_n_accumulate(self):
+        # N odd: single-column loads and stores; C0 added first; f32 out
+        self.check_epilogue(dict(self.SMALL, m=19, n=37, k=16, a_dtype="f16", c_dtype="f32",
+                                 accumulate=True, stages=2,
+                                 epilogue=["bias_m", "scale(0.125)", "silu", "clamp(-1, 2.5)"]))
+
+    def test_mma_epilogue_activations(self):
+        for steps, ct in ((["scale(0.1)", "tanh"], "f16"),
+                          (["residual", "scale(0.2)", "sigmoid"], "f32"),
+                          (["bias_n", "scale(0.0625)", "gelu_tanh"], "bf16"),
+                          (["bias_m", "relu"], "bf16")):
+            self.check_epilogue(dict(self.SMALL, m=20, n=24, k=32, a_dtype="bf16", c_dtype=ct,
+                                     stages=2, epilogue=steps))
+
+    def test_mma_epilogue_multiwarp_multicta(self):
+        self.check_epilogue({"m": 70, "n": 72, "k": 16, "a_dtype": "bf16", "c_dtype": "bf16",
+                             "block_m": 64, "block_n": 64, "warps_m": 2, "warps_n": 2,
+                             "stages": 2, "epilogue": ["bias_n", "relu", "residual"]})
 
     def test_ffma(self):
         self.check("nvidia_gemm_ffma", {"m": 20, "n": 37, "k": 13, "a_dtype": "f32"})

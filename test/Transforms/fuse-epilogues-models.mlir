@@ -10,6 +10,6 @@
 // F32: remark: tensorop: fused a chain of 2 elementwise consumers into the microkernel's store: epilogue [bias_n, residual]
 // F32-NOT: not fused
 
-// BF16: remark: tensorop: the chain of fused consumers stops here: not fused into the matmul's microkernel (runs as a separate op after it): its output is not an f32 M x N with the identity map
+// BF16: remark: tensorop: the chain of fused consumers stops here: not fused into the matmul's microkernel (runs as a separate op after it): its output is not an f32 M x N (C's type) with the identity map
 // BF16: remark: tensorop: fused a chain of 2 elementwise consumers into the microkernel's store: epilogue [bias_n, gelu_tanh]
 // BF16: remark: tensorop: fused a chain of 2 elementwise consumers into the microkernel's store: epilogue [bias_n, residual]

@@ -185,7 +185,7 @@ func.func @bf16_inputs(%A: memref<64x32xbf16>, %B: memref<32x96xbf16>, %C: memre
 
 // A sketch written by hand naming a model-written microkernel: not fused
 // (only the shipped emitters apply epilogues).
-// REMARK: remark: tensorop: not fused into the matmul's microkernel (runs as a separate op after it): the llm_x86 microkernel has no epilogue yet (x86_gemm_fma, riscv_gemm_rvv and arm_gemm_neon have one)
+// REMARK: remark: tensorop: not fused into the matmul's microkernel (runs as a separate op after it): the llm_x86 microkernel has no epilogue yet (x86_gemm_fma, riscv_gemm_rvv, arm_gemm_neon and the NVIDIA tensor-core kernels have one)
 // CHECK-LABEL: func.func @model_written
 // CHECK-NOT: epilogue =
 // CHECK-NOT: tensorop.fused_epilogue

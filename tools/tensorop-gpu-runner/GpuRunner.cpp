@@ -3,7 +3,7 @@
 //   tensorop-gpu-runner LAUNCH.json [--rounds N] [--seed S] [--no-time]
 //                       [--no-cublas|--no-cudnn] [--out FILE]
 //                       [--timeout SECONDS] [--sample-ms MS]
-//                       [--input-type-bound]
+//                       [--input-type-bound] [--unfused PLAIN.json]
 //   tensorop-gpu-runner --device-info
 //
 // The measurement process for GPU kernels (shared/MEASURE.md): loads the
@@ -20,7 +20,11 @@
 // min / median / max and the relative spread (also as text on stderr).
 // A convolution's launch description (a "conv" object) goes through
 // lib/GPU/Runtime/GpuConvRunner.cpp instead (fp64 host reference, cuDNN's
-// legacy API as the baseline); this file only loads its kernel.
+// legacy API as the baseline); this file only loads its kernel. A GEMM with a
+// fused epilogue (an "epilogue" list, bias and R parameters) goes through
+// lib/GPU/Runtime/GpuEpilogueRunner.cpp (the steps in fp64, cuBLASLt with
+// the same epilogue; --unfused names our kernel of the same GEMM without
+// one, timed alongside).
 // One JSON object goes to stdout (and --out). Exit status: 0 verified, 1 not
 // verified, 2 setup error, 3 the kernel did not finish (hang).
 //
@@ -32,6 +36,7 @@
 
 #include "tensorop/GPU/CudaRuntime.h"
 #include "tensorop/GPU/GpuConvRunner.h"
+#include "tensorop/GPU/GpuEpilogueRunner.h"
 #include "tensorop/GPU/NvmlSampler.h"
 #include "tensorop/Verify/Buffers.h"
 #include "tensorop/Verify/Check.h"
@@ -55,7 +60,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -178,6 +185,7 @@ struct Problem {
 
 struct DeviceBuffers {
   CUdeviceptr a = 0, b = 0, c = 0, cBlas = 0, c0 = 0;
+  CUdeviceptr bias = 0, r = 0; ///< a fused epilogue's operands
 };
 
 /// Fills A, B (and C0 when accumulating) on the host, uploads them, and
@@ -519,6 +527,10 @@ Kernel loadKernel(const json &launch, const std::string &cubinPath,
         return d.b;
       if (t == "C")
         return d.c;
+      if (t == "bias" && d.bias)
+        return d.bias;
+      if (t == "R" && d.r)
+        return d.r;
       die(2, "parameter names unknown tensor '" + t + "'");
     };
     if (kind == "ptr") {
@@ -720,10 +732,85 @@ int runConvolution(const json &launchDesc, const std::string &launchPath,
   return verified ? 0 : 1;
 }
 
+/// A GEMM with a fused epilogue: the protocol is
+/// lib/GPU/Runtime/GpuEpilogueRunner.cpp's; this loads our kernels for it
+/// (and, with --unfused, the same GEMM's kernel without the epilogue).
+int runEpilogueGemm(const json &launchDesc, const std::string &launchPath,
+                    const std::string &cubin, const std::string &plainPath,
+                    const tensorop::GpuEpilogueRunOptions &options,
+                    const std::string &outPath) {
+  tensorop::GpuEpilogueProblem problem;
+  std::string error = tensorop::parseGpuEpilogueProblem(launchDesc, problem);
+  if (!error.empty())
+    die(2, launchPath + ": " + error);
+  json plainDesc;
+  std::string plainCubin;
+  if (!plainPath.empty()) {
+    std::ifstream f(plainPath);
+    if (!f)
+      die(2, "cannot read " + plainPath);
+    try {
+      plainDesc = json::parse(f);
+    } catch (const std::exception &e) {
+      die(2, plainPath + ": " + e.what());
+    }
+    if (plainDesc.contains("epilogue") || plainDesc.value("m", 0) != problem.m ||
+        plainDesc.value("n", 0) != problem.n ||
+        plainDesc.value("k", 0) != problem.k ||
+        plainDesc.value("a_dtype", "") != launchDesc.value("a_dtype", "") ||
+        plainDesc.value("c_dtype", "") != launchDesc.value("c_dtype", ""))
+      die(2, plainPath + ": --unfused needs the same GEMM (shape, types) "
+                         "without an epilogue");
+    plainCubin = plainDesc.value("cubin", "");
+    if (!plainCubin.empty() && plainCubin[0] != '/' &&
+        plainPath.find('/') != std::string::npos)
+      plainCubin = plainPath.substr(0, plainPath.rfind('/')) + "/" + plainCubin;
+  }
+  CUC(cuInit(0));
+  CUdevice dev;
+  CUC(cuDeviceGet(&dev, 0));
+  CUcontext ctx;
+  CUC(cuDevicePrimaryCtxRetain(&ctx, dev));
+  CUC(cuCtxSetCurrent(ctx));
+  CUC(cuStreamCreate(&gStream, CU_STREAM_NON_BLOCKING));
+  // Each load keeps its kernel (parameters point into it) for the run.
+  static std::vector<std::unique_ptr<Kernel>> kernels;
+  auto loader = [&](const json &desc, const std::string &file) {
+    return tensorop::GpuGemmKernelLoader(
+        [&desc, file](const tensorop::GpuGemmOperands &ops) {
+          DeviceBuffers d;
+          d.a = ops.a;
+          d.b = ops.b;
+          d.c = ops.c;
+          d.bias = ops.bias;
+          d.r = ops.residual;
+          kernels.push_back(std::make_unique<Kernel>(loadKernel(desc, file, d)));
+          Kernel *kern = kernels.back().get();
+          return std::function<void()>([kern] { launch(*kern); });
+        });
+  };
+  json out;
+  bool verified = tensorop::runGpuEpilogueLaunch(
+      launchDesc, problem, loader(launchDesc, cubin),
+      plainPath.empty() ? tensorop::GpuGemmKernelLoader()
+                        : loader(plainDesc, plainCubin),
+      dev, gStream, options, die, out);
+  out["cubin"] = cubin;
+  if (!plainPath.empty())
+    out["unfused"]["launch"] = plainPath;
+  std::string text = out.dump(1);
+  std::printf("%s\n", text.c_str());
+  if (!outPath.empty()) {
+    std::ofstream f(outPath);
+    f << text << "\n";
+  }
+  return verified ? 0 : 1;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string launchPath, outPath, cubinOverride;
+  std::string launchPath, outPath, cubinOverride, unfusedPath;
   int rounds = 10;
   uint64_t seed = 42;
   bool doTime = true, doBlas = true, deviceInfo = false, inputTypeBound = false;
@@ -751,6 +838,8 @@ int main(int argc, char **argv) {
       outPath = value();
     else if (a == "--cubin")
       cubinOverride = value();
+    else if (a == "--unfused")
+      unfusedPath = value();
     else if (a == "--timeout")
       timeout = std::atof(value().c_str());
     else if (a == "--sample-ms")
@@ -765,7 +854,8 @@ int main(int argc, char **argv) {
       std::printf(
           "usage: tensorop-gpu-runner LAUNCH.json [--rounds N] [--seed S] "
           "[--no-time] [--no-cublas|--no-cudnn] [--cubin FILE] [--out FILE] "
-          "[--timeout S] [--sample-ms MS] [--input-type-bound (convolutions)]\n"
+          "[--timeout S] [--sample-ms MS] [--input-type-bound (convolutions)] "
+          "[--unfused PLAIN.launch.json (fused epilogues)]\n"
           "       tensorop-gpu-runner --device-info   (the GPU, as JSON; "
           "exit 2 if there is none)\n"
           "       tensorop-gpu-runner --version\n");
@@ -817,6 +907,12 @@ int main(int argc, char **argv) {
     if (cubin[0] != '/')
       cubin = dir + "/" + cubin;
   }
+  if (launchDesc.contains("epilogue"))
+    return runEpilogueGemm(launchDesc, launchPath, cubin, unfusedPath,
+                           {rounds, seed, doTime, doBlas, timeout, targetMs},
+                           outPath);
+  if (!unfusedPath.empty())
+    die(2, "--unfused applies to kernels with a fused epilogue");
   if (launchDesc.contains("conv"))
     return runConvolution(launchDesc, launchPath, cubin,
                           {rounds, seed, doTime, doBlas, timeout, targetMs,

@@ -56,12 +56,16 @@ std::optional<EpilogueStep> parseEpilogueStep(llvm::StringRef text,
 /// one residual); "" if fine, else why not.
 std::string checkEpilogueSteps(llvm::ArrayRef<EpilogueStep> steps);
 
-/// y = steps(x) with the operands of the operand steps, in double.
 /// Whether the microkernel `emitter` (a sketch's ukernel emitter) takes the
 /// epilogue steps in its store path: the shipped x86, RVV and NEON fp32 GEMM
-/// emitters.
+/// emitters and the NVIDIA tensor-core kernels (nvidia_gemm_wgmma,
+/// nvidia_gemm_mma).
 bool emitterAppliesEpilogues(llvm::StringRef emitter);
+/// Whether the NVIDIA kernel family `kernel` (a #tensorop.gpu_sketch's
+/// `kernel`: wgmma, mma_sync, ffma) applies epilogue steps.
+bool gpuKernelAppliesEpilogues(llvm::StringRef kernel);
 
+/// y = steps(x) with the operands of the operand steps, in double.
 double applyEpilogue(llvm::ArrayRef<EpilogueStep> steps, double x, double bias,
                      double residual);
 

@@ -31,19 +31,27 @@ bool epilogueHasResidual(llvm::ArrayRef<std::string> steps);
 std::string epilogueStepBody(llvm::StringRef step, int i,
                              llvm::StringRef residual = "%r");
 
-/// void NAME(const T *A, const T *B[, const float *bias][, const
-/// float *R], float *C); T is `inCType` (float, tensorop_bf16, ...).
+/// The generated header's lines on a fused epilogue ("" without one): the
+/// steps in order; `elements` names the bias's and R's elements ("floats").
+std::string epilogueHeaderComment(llvm::ArrayRef<std::string> steps,
+                                  llvm::StringRef elements = "floats");
+
+/// void NAME(const T *A, const T *B[, const O *bias][, const O *R], O *C);
+/// T is `inCType` (float, tensorop_bf16, ...), O `outCType`.
 std::string epilogueEntryPoint(llvm::StringRef name,
                                llvm::ArrayRef<std::string> steps,
-                               llvm::StringRef inCType = "float");
+                               llvm::StringRef inCType = "float",
+                               llvm::StringRef outCType = "float");
 
 /// The module: C = 0; C += A*B (linalg.matmul, A and B of element type
-/// `inType`: f32, bf16 or f16; C f32); C = steps(C) (a linalg.generic in
-/// place on C, as models write the steps).
+/// `inType`: f32, bf16 or f16; C, the bias and R of `outType`); C =
+/// steps(C) (a linalg.generic in place on C, as models write the steps; in
+/// f32, between arith.extf and arith.truncf when `outType` is bf16 or f16).
 std::string epilogueGemmModuleSource(llvm::StringRef name, int64_t m,
                                      int64_t n, int64_t k,
                                      llvm::ArrayRef<std::string> steps,
-                                     llvm::StringRef inType = "f32");
+                                     llvm::StringRef inType = "f32",
+                                     llvm::StringRef outType = "f32");
 
 struct EpilogueGemmCheck {
   std::string error;      ///< Why nothing could be checked.

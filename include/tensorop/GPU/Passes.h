@@ -40,6 +40,10 @@ struct GpuPipelineOptions {
   bool loweringOnly = false;
   /// Do not print the lowering's remarks (the tuner compiles many kernels).
   bool quietRemarks = false;
+  /// Fuse elementwise consumers of each matmul into its kernel's store
+  /// (tensorop-fuse-epilogues); off: they stay separate ops (which the
+  /// NVIDIA path does not lower).
+  bool fuseEpilogues = true;
 };
 
 /// Checks that `advisor` names an advisor the NVIDIA path has.

@@ -71,8 +71,8 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       *this, "fuse-epilogues",
       llvm::cl::desc("Fuse elementwise consumers of each sketched GEMM (bias, "
                      "residual, scale, clamp, ReLU, GELU, SiLU, ...) into its "
-                     "microkernel's store (x86 only so far); off: they run "
-                     "as separate ops"),
+                     "microkernel's store (x86, RVV, NEON and the NVIDIA "
+                     "tensor-core kernels); off: they run as separate ops"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> barePtrAbi{
       *this, "bare-ptr-abi",
