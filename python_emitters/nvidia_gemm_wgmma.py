@@ -50,14 +50,24 @@ tanh, sigmoid, silu, gelu_tanh, gelu_erf) applied to the fp32 accumulators
 before the conversion to C's type; the bias and R (C's type) are kernel
 parameters after the tensor maps.
 
+Store (spec field "store", tensorop_emit/nvidia_smem_store.py): "global"
+(default) writes C from the accumulator registers, predicated at the edges;
+"smem_tma" writes each consumer's rows (after the epilogue, in C's type)
+with stmatrix (st.shared for f32 C) into two 8 KiB swizzled shared-memory
+buffers per consumer and stores them with TMA through C's tensor map (the
+last parameter before the shared window), overlapped with the next tile's
+k-loop. GEMMs only.
+
 Spec: name, m, n, k, a_dtype (bf16|f16), c_dtype (f32|bf16|f16), accumulate,
   sm (90), block_m (128), block_n (256), consumers (2), stages (4),
   group_m (8), sms (132: the most CTAs of the persistent grid),
-  cluster_m (1), cluster_n (1), conv (absent: a GEMM), epilogue ([])
+  cluster_m (1), cluster_n (1), conv (absent: a GEMM), epilogue ([]),
+  store ("global")
 Answer: JSON; operands $0=A $1=B $2=C $3=tensor map of A $4=tensor map of B
 (64-bit global addresses of CUtensorMap objects), then bias and R when the
-epilogue reads them, and last the 32-bit shared address of the dynamic
-shared-memory window ($5 without an epilogue).  --format=ptx: a PTX module.
+epilogue reads them, then C's tensor map with store = "smem_tma", and last
+the 32-bit shared address of the dynamic shared-memory window ($5 without
+an epilogue or C's map).  --format=ptx: a PTX module.
 """
 
 from tensorop_emit.nvidia_conv import (
@@ -123,6 +133,9 @@ def emit(spec, fmt):
     store = get_choice(spec, "store", ("global", "smem_tma"), default="global")
     if steps and conv is not None:
         raise SpecError("epilogue", "convolutions take no fused epilogue")
+    if store != "global" and conv is not None:
+        raise SpecError("store", "convolutions store C from registers (smem_tma is not "
+                                 "verified on the implicit-GEMM kernel yet)")
     if conv is not None:
         check_tma_im2col(conv, es)
         if cs > 1:

@@ -359,6 +359,10 @@ llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
     }
     if (s.clusterM * s.clusterN > 1)
       return fail("cluster_m", "convolutions run without clusters");
+    if (s.store != "global")
+      return fail("store", "the convolution kernels store C from registers "
+                           "(store = \"smem_tma\" is the GEMM kernel's; "
+                           "not yet verified on implicit-GEMM convolutions)");
   }
   if (s.kernel == "wgmma") {
     if (!tmaAligned(p))

@@ -179,7 +179,7 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
     s.consumers = get(kConsumers, prefix);
     s.stages = get(kStages, prefix);
     s.store = "smem_tma";
-    if (wgmma && wgmmaSharedBytes(s) <= t.maxSharedPerBlock)
+    if (wgmma && !p.conv && wgmmaSharedBytes(s) <= t.maxSharedPerBlock)
       v.push_back(1);
     break;
   }

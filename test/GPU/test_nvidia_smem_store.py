@@ -294,6 +294,14 @@ class SmemStoreKernelTests(unittest.TestCase):
                            capture_output=True, text=True)
         self.assertEqual(r.returncode, 2)
         self.assertIn("shared memory", r.stderr)
+        conv = {"n": 1, "h": 8, "w": 8, "c": 64, "f": 64, "r": 1, "s": 1, "stride_h": 1,
+                "stride_w": 1, "dilation_h": 1, "dilation_w": 1}
+        r = subprocess.run([sys.executable, os.path.join(EMITTERS, "nvidia_gemm_wgmma.py")],
+                           input=json.dumps({"m": 64, "n": 64, "k": 64, "a_dtype": "bf16",
+                                             "conv": conv, "store": "smem_tma"}),
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("field 'store': convolutions store C from registers", r.stderr)
 
 
 if __name__ == "__main__":
