@@ -282,7 +282,19 @@ def TensorOp_GpuSketchAttr : TensorOp_Attr<"GpuSketch", "gpu_sketch"> {
     * `epilogue` (optional, `wgmma` and `mma_sync` only): the elementwise
       steps `tensorop-fuse-epilogues` found after the matmul
       (`#tensorop.epilogue`), applied to the fp32 accumulators before C is
-      converted and stored; the bias and residual become kernel parameters.
+      converted and stored; the bias and residual become kernel parameters;
+    * `split_k` (wgmma; default 1, then not printed): 2 or 4 CTAs of a
+      cluster compute one output tile, each over its own range of K; the
+      partial tiles (fp32) go into rank 0's shared memory and are added in
+      rank order (deterministic), then rank 0 stores. For GEMMs with few
+      tiles and a long K (128x4096x4096). No `cluster_m`/`cluster_n` with
+      it; 4 only with 32 accumulator registers per thread (64x64 per
+      consumer);
+    * kernel `"gemv"` (`nvidia_gemv`, sm_80 and sm_90, bf16/f16, M <= 16):
+      `block_m` (<= 8) rows x `block_n` (16, 32, 64) columns of C per CTA,
+      `warps_n` (4, 8, 16) warps split K in chunks of `block_k` (8, 16)
+      rows, summed through shared memory in a fixed tree order; `warps_m` =
+      1, `consumers` = 0, `stages` = 2, `group_m` = 1, `ctas` = 0.
 
     ```mlir
     #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 128,
@@ -312,7 +324,8 @@ def TensorOp_GpuSketchAttr : TensorOp_Attr<"GpuSketch", "gpu_sketch"> {
     StringRefParameter<"provenance of the choice">:$source,
     DefaultValuedParameter<"int64_t", "1", "CTAs of a cluster down M">:$cluster_m,
     DefaultValuedParameter<"int64_t", "1", "CTAs of a cluster across N">:$cluster_n,
-    OptionalParameter<"EpilogueAttr", "fused epilogue">:$epilogue);
+    OptionalParameter<"EpilogueAttr", "fused epilogue">:$epilogue,
+    DefaultValuedParameter<"int64_t", "1", "CTAs that split K">:$split_k);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

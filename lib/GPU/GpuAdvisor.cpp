@@ -66,7 +66,7 @@ GpuSketchAttr GpuSketchChoice::toAttr(MLIRContext *ctx,
   return GpuSketchAttr::get(ctx, kernel, precision, blockM, blockN, blockK,
                             warpsM, warpsN, consumers, stages, groupM, ctas,
                             target.hints.toAttr(ctx), source, clusterM,
-                            clusterN, /*epilogue=*/EpilogueAttr());
+                            clusterN, /*epilogue=*/EpilogueAttr(), splitK);
 }
 
 GpuSketchChoice GpuSketchChoice::fromAttr(GpuSketchAttr a) {
@@ -84,6 +84,7 @@ GpuSketchChoice GpuSketchChoice::fromAttr(GpuSketchAttr a) {
   c.ctas = a.getCtas();
   c.clusterM = a.getClusterM();
   c.clusterN = a.getClusterN();
+  c.splitK = a.getSplitK();
   c.source = a.getSource().str();
   return c;
 }
@@ -93,6 +94,8 @@ std::string GpuSketchChoice::emitter() const {
     return "nvidia_gemm_wgmma";
   if (kernel == "mma_sync")
     return "nvidia_gemm_mma";
+  if (kernel == "gemv")
+    return "nvidia_gemv";
   return "nvidia_gemm_ffma";
 }
 
@@ -102,7 +105,8 @@ std::string GpuSketchChoice::describe() const {
                        "group_m={8} ctas={9} cluster_m={10} cluster_n={11}",
                        kernel, blockM, blockN, blockK, warpsM, warpsN,
                        consumers, stages, groupM, ctas, clusterM, clusterN)
-      .str();
+             .str() +
+         (splitK > 1 ? " split_k=" + std::to_string(splitK) : "");
 }
 
 static int64_t elemBytes(llvm::StringRef t) {
@@ -123,12 +127,44 @@ struct Candidate {
 } // namespace
 
 /// Cost of running `tiles` tiles of `work` elements at `eff` on `sms` SMs:
-/// whole waves for one-CTA-per-tile grids, fractional for persistent ones.
-static double cost(int64_t tiles, int64_t sms, double work, double eff,
-                   bool persistent) {
-  double waves = persistent ? std::max(1.0, double(tiles) / double(sms))
-                            : std::ceil(double(tiles) / double(sms));
-  return waves * work / eff;
+/// whole waves. A persistent grid quantizes the same way: the CTA that gets
+/// ceil(tiles / sms) tiles sets the time (2000x3000 in 128x256 tiles is 192
+/// tiles: 60 CTAs run two, so the GEMM takes two tile times, not 1.45).
+static double cost(int64_t tiles, int64_t sms, double work, double eff) {
+  return std::ceil(double(tiles) / double(sms)) * work / eff;
+}
+
+/// Whether the builtin advisor runs the GEMV kernel (nvidia_gemv.py): a
+/// GEMM (not a convolution) of bf16/f16 with 16-byte rows and at most 4
+/// rows. Its FFMAs cost about one B-stream time per 2 rows: on the H200
+/// (docs/benchmarks/gpu-gemm.md, "Skinny shapes") 1x4096x4096 ran at 1.65x
+/// cuBLAS and 3x4096x4096 at 0.92x (wgmma 64x64: 0.58x, 0.56x), but
+/// 16x11008x4096 at 0.43x where wgmma 64x128 gives 0.90x. The kernel itself
+/// takes M <= 16 (a given sketch).
+static bool gemvFits(const GpuGemmProblem &p) {
+  return !p.conv && p.m <= 4 &&
+         (p.precision == "bf16" || p.precision == "f16") && p.k % 8 == 0 &&
+         p.n % 8 == 0;
+}
+
+/// The GEMV kernel's shape: B is streamed once, so what matters is enough
+/// CTAs in flight to cover memory latency with whole 64-byte row segments:
+/// strips of 32 columns while that gives at least one CTA per two SMs
+/// (1x4096x4096: 128 CTAs of 32 columns 1.65x cuBLAS, 256 of 16 1.06x),
+/// else 16; rows in blocks of at most 8 (registers).
+static void proposeGemv(const GpuGemmProblem &p, const GpuTarget &target,
+                        GpuSketchChoice &c) {
+  c.kernel = "gemv";
+  int64_t rowBlocks = (p.m + 7) / 8;
+  c.blockM = (p.m + rowBlocks - 1) / rowBlocks;
+  c.blockN = ((p.n + 31) / 32) * rowBlocks * 2 >= target.sms ? 32 : 16;
+  c.blockK = 8;
+  c.warpsM = 1;
+  c.warpsN = 8;
+  c.consumers = 0;
+  c.stages = 2;
+  c.groupM = 1;
+  c.ctas = 0;
 }
 
 /// The problems the NVIDIA emitters take (nvidia_ptx.py): extents up to
@@ -230,13 +266,23 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
     c.stages = 2;
     return c;
   }
+  if (gemvFits(p)) {
+    proposeGemv(p, target, c);
+    return c;
+  }
   bool wgmma = target.sm >= 90 &&
                (p.precision == "bf16" || p.precision == "f16") && tmaAligned(p);
   if (p.conv)
     wgmma = convNotForWgmma(p, target).empty();
   if (wgmma) {
     // Relative rates measured on the H200 (docs/benchmarks/gpu-gemm.md).
+    // 128x192: an estimate between 128x256 and 128x128, for whole waves
+    // where 128x256 leaves SMs idle (2000x3000x1504: 256 tiles in 2 waves
+    // instead of 192 in 2; measured 0.70x cuBLAS against 0.60x). Split-K
+    // (sketch field split_k) is not a builtin choice: it measured slower on
+    // every shape tried (docs/benchmarks/gpu-gemm.md, "Split-K").
     static const Candidate cands[] = {{128, 256, 0, 0, 2, 1.0},
+                                      {128, 192, 0, 0, 2, 0.97},
                                       {128, 128, 0, 0, 2, 0.93},
                                       {64, 128, 0, 0, 1, 0.62},
                                       {64, 64, 0, 0, 1, 0.40}};
@@ -254,7 +300,7 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
     double best = INFINITY;
     for (const Candidate &cand : all) {
       double v = cost(tiles(cand.bm, cand.bn), target.sms,
-                      double(cand.bm * cand.bn), cand.efficiency, !p.conv);
+                      double(cand.bm * cand.bn), cand.efficiency);
       if (v < best) {
         best = v;
         c.blockM = cand.bm;
@@ -283,7 +329,7 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
     double eff = aligned ? cand.efficiency
                          : cand.efficiency * 4096.0 / double(cand.bm * cand.bn);
     double v = cost(tiles(cand.bm, cand.bn), target.sms * 2,
-                    double(cand.bm * cand.bn), eff, false);
+                    double(cand.bm * cand.bn), eff);
     if (v < best) {
       best = v;
       c.blockM = cand.bm;
@@ -299,8 +345,8 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
 }
 
 GpuSketchFields GpuSketchChoice::fields() const {
-  return {kernel, precision, blockM, blockN,   blockK,   warpsM,  warpsN,
-          consumers, stages, groupM, ctas, clusterM, clusterN};
+  return {kernel,    precision, blockM, blockN, blockK,   warpsM,   warpsN,
+          consumers, stages,    groupM, ctas,   clusterM, clusterN, splitK};
 }
 
 llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
@@ -335,6 +381,23 @@ llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
     if (s.clusterM * s.clusterN > 1)
       return fail("cluster_m", "convolutions run without clusters");
   }
+  if (s.kernel == "gemv") {
+    if (p.conv)
+      return fail("kernel", "convolutions run on the wgmma or mma_sync "
+                            "kernels, not gemv");
+    if (p.m > 16)
+      return fail("kernel", llvm::formatv("the GEMV kernel is for M <= 16, "
+                                          "got M={0}",
+                                          p.m)
+                                .str());
+    if (p.k % 8 || p.n % 8)
+      return fail("kernel",
+                  llvm::formatv("the GEMV kernel loads 16-byte chunks of A "
+                                "and B rows: K and N must be multiples of 8, "
+                                "got K={0} N={1}",
+                                p.k, p.n)
+                      .str());
+  }
   if (s.kernel == "wgmma") {
     if (!tmaAligned(p))
       return fail("kernel",
@@ -343,6 +406,18 @@ llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
                                 p.k, p.n)
                       .str());
     int64_t smem = s.stages * (s.blockM + s.blockN) * 128 + 16 * s.stages;
+    if (s.splitK > 1) {
+      // two barriers, then the peers' fp32 partial tiles (128-byte aligned)
+      smem = (smem + 16 + 127) / 128 * 128 +
+             (s.splitK - 1) * s.blockM * s.blockN * 4;
+      int64_t kTiles = (p.k + 63) / 64;
+      if ((kTiles + s.splitK - 1) / s.splitK * (s.splitK - 1) >= kTiles)
+        return fail("split_k",
+                    llvm::formatv("K={0} has {1} k-tiles of 64: too few for "
+                                  "{2} non-empty ranges",
+                                  p.k, kTiles, s.splitK)
+                        .str());
+    }
     if (smem > t.maxSharedPerBlock)
       return fail("stages", llvm::formatv("{0} stages need {1} bytes of shared "
                                           "memory; the target allows {2}",
@@ -392,6 +467,13 @@ llvm::json::Object mlir::tensorop::emitterSpec(const GpuSketchChoice &s,
       spec["cluster_m"] = s.clusterM;
       spec["cluster_n"] = s.clusterN;
     }
+    if (s.splitK > 1)
+      spec["split_k"] = s.splitK;
+  } else if (s.kernel == "gemv") {
+    spec["block_m"] = s.blockM;
+    spec["block_n"] = s.blockN;
+    spec["block_k"] = s.blockK;
+    spec["warps"] = s.warpsN;
   } else if (s.kernel == "mma_sync") {
     spec["block_m"] = s.blockM;
     spec["block_n"] = s.blockN;

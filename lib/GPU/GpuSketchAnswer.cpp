@@ -47,6 +47,7 @@ llvm::Expected<GpuSketchChoice> mlir::tensorop::checkGpuSketchAnswer(
   c.ctas = sameFamily ? builtin.ctas : 0;
   c.clusterM = sameFamily ? builtin.clusterM : 1;
   c.clusterN = sameFamily ? builtin.clusterN : 1;
+  c.splitK = sameFamily ? builtin.splitK : 1;
   for (auto [key, out] : {std::pair<llvm::StringRef, int64_t *>{"block_m", &c.blockM},
                           {"block_n", &c.blockN},
                           {"block_k", &c.blockK},
@@ -57,7 +58,8 @@ llvm::Expected<GpuSketchChoice> mlir::tensorop::checkGpuSketchAnswer(
                           {"group_m", &c.groupM},
                           {"ctas", &c.ctas},
                           {"cluster_m", &c.clusterM},
-                          {"cluster_n", &c.clusterN}}) {
+                          {"cluster_n", &c.clusterN},
+                          {"split_k", &c.splitK}}) {
     const llvm::json::Value *v = s->get(key);
     if (!v)
       continue;

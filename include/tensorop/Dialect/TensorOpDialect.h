@@ -56,6 +56,7 @@ struct GpuSketchFields {
   llvm::StringRef kernel, precision;
   int64_t blockM, blockN, blockK, warpsM, warpsN, consumers, stages, groupM,
       ctas, clusterM, clusterN;
+  int64_t splitK = 1;
 };
 
 /// One rule of a GPU sketch broken: the field it names and why.

@@ -66,8 +66,11 @@ private:
     kGroupM,
     kCtas,
     kClusterM,
-    kClusterN
+    kClusterN,
+    kSplitK
   };
+  std::vector<int64_t> gemvOptions(Knob knob,
+                                   llvm::ArrayRef<int64_t> prefix) const;
   int64_t get(Knob knob, llvm::ArrayRef<int64_t> prefix) const;
   int64_t valueOf(Knob knob, const GpuSketchChoice &c) const;
 
