@@ -286,10 +286,11 @@ def TensorOp_GpuSketchAttr : TensorOp_Attr<"GpuSketch", "gpu_sketch"> {
     * `split_k` (wgmma; default 1, then not printed): 2 or 4 CTAs of a
       cluster compute one output tile, each over its own range of K; the
       partial tiles (fp32) go into rank 0's shared memory and are added in
-      rank order (deterministic), then rank 0 stores. For GEMMs with few
-      tiles and a long K (128x4096x4096). No `cluster_m`/`cluster_n` with
-      it; 4 only with 32 accumulator registers per thread (64x64 per
-      consumer);
+      rank order (deterministic), then rank 0 stores. No
+      `cluster_m`/`cluster_n` with it; 4 only with 32 accumulator registers
+      per thread (64x64 per consumer). Correct on the H200 but slower than
+      the unsplit kernel on every shape measured so far: the builtin
+      advisor does not pick it;
     * kernel `"gemv"` (`nvidia_gemv`, sm_80 and sm_90, bf16/f16, M <= 16):
       `block_m` (<= 8) rows x `block_n` (16, 32, 64) columns of C per CTA,
       `warps_n` (4, 8, 16) warps split K in chunks of `block_k` (8, 16)

@@ -9,14 +9,16 @@
 # NaN-poisoned output, then timed alternating with cuBLAS in one process.
 #   bench/gpu/stage-splitk-gemv.sh RUNNER_BUILD BASE_BUILD NEW_BUILD STAGE
 #   (GPU machine)  sh STAGE/run.sh      -> $OUT/splitk-gemv.jsonl, .log
-# NEW_BUILD may be "-" (no new-builtin cases).
+# NEW_BUILD may be "-" (no new-builtin cases). CASES (a JSON file like
+# splitk-gemv-cases.json) and SHAPES (a file of "MxNxK type" lines) replace
+# the default lists (the second run: splitk-gemv-cases2.json, shapes2.txt).
 set -e
 RB=$1; BB=$2; NB=$3; STAGE=$4
 HERE=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$STAGE"; mkdir -p "$STAGE/cases"
 cp "$RB/bin/tensorop-gpu-runner" "$STAGE/"
 python3 "$HERE/../../test/GPU/make_emitter_bundle.py" "$STAGE/variants" \
-  "$HERE/splitk-gemv-cases.json" > "$STAGE/variants.txt"
+  "${CASES:-$HERE/splitk-gemv-cases.json}" > "$STAGE/variants.txt"
 gen() { # build id request
   "$1/bin/tensorop" gen "$3" -o "$STAGE/gen/$2" --name="$2" > "$STAGE/gen-$2.txt" 2>&1 ||
     { echo "$2: gen refused: $(tail -1 "$STAGE/gen-$2.txt")" >> "$STAGE/refused.txt"; return 0; }
@@ -24,11 +26,7 @@ gen() { # build id request
   cp "$STAGE/gen/$2/$2.launch.json" "$STAGE/gen/$2/$2.cubin" "$STAGE/cases/$2/"
   echo "$2" >> "$STAGE/order.txt"
 }
-while read -r shape dtype; do
-  [ -z "$shape" ] && continue
-  gen "$BB" "base_${shape}_$dtype" "$shape $dtype GEMM for nvidia-sm90"
-  [ "$NB" = "-" ] || gen "$NB" "new_${shape}_$dtype" "$shape $dtype GEMM for nvidia-sm90"
-done <<'SHAPES'
+[ -n "$SHAPES" ] || { SHAPES=$STAGE/shapes.txt; cat > "$SHAPES" <<'LIST'
 1x4096x4096 bf16
 3x4096x4096 bf16
 16x11008x4096 bf16
@@ -37,7 +35,13 @@ done <<'SHAPES'
 127x1000x513 f16
 1000x1000x1000 f16
 4096x4096x4096 bf16
-SHAPES
+LIST
+}
+while read -r shape dtype; do
+  [ -z "$shape" ] && continue
+  gen "$BB" "base_${shape}_$dtype" "$shape $dtype GEMM for nvidia-sm90"
+  [ "$NB" = "-" ] || gen "$NB" "new_${shape}_$dtype" "$shape $dtype GEMM for nvidia-sm90"
+done < "$SHAPES"
 rm -rf "$STAGE/gen"
 cat > "$STAGE/run.sh" <<'SH'
 #!/bin/sh
