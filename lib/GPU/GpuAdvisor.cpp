@@ -136,11 +136,10 @@ static double cost(int64_t tiles, int64_t sms, double work, double eff) {
 
 /// Whether the builtin advisor runs the GEMV kernel (nvidia_gemv.py): a
 /// GEMM (not a convolution) of bf16/f16 with 16-byte rows and at most 4
-/// rows. Its FFMAs cost about one B-stream time per 2 rows: on the H200
-/// (docs/benchmarks/gpu-gemm.md, "Skinny shapes") 1x4096x4096 ran at 1.65x
-/// cuBLAS and 3x4096x4096 at 0.92x (wgmma 64x64: 0.58x, 0.56x), but
-/// 16x11008x4096 at 0.43x where wgmma 64x128 gives 0.90x. The kernel itself
-/// takes M <= 16 (a given sketch).
+/// rows. On the H200 (docs/benchmarks/gpu-gemm.md, "Skinny and irregular
+/// shapes") it ran M = 1..4 decode shapes at 0.99-1.48x cuBLAS (wgmma:
+/// 0.54-0.88x), but its FFMAs grow with M: 16x11008x4096 0.43x where wgmma
+/// 64x128 gives 0.90x. The kernel itself takes M <= 16 (a given sketch).
 static bool gemvFits(const GpuGemmProblem &p) {
   return !p.conv && p.m <= 4 &&
          (p.precision == "bf16" || p.precision == "f16") && p.k % 8 == 0 &&
