@@ -279,7 +279,8 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
     // where 128x256 leaves SMs idle (2000x3000x1504: 256 tiles in 2 waves
     // instead of 192 in 2; measured 0.70x cuBLAS against 0.60x). Split-K
     // (sketch field split_k) is not a builtin choice: it measured slower on
-    // every shape tried (docs/benchmarks/gpu-gemm.md, "Split-K").
+    // every shape tried (docs/benchmarks/gpu-gemm.md, "Skinny and
+    // irregular shapes").
     static const Candidate cands[] = {{128, 256, 0, 0, 2, 1.0},
                                       {128, 192, 0, 0, 2, 0.97},
                                       {128, 128, 0, 0, 2, 0.93},
