@@ -289,7 +289,20 @@ def TensorOp_GpuSketchAttr : TensorOp_Attr<"GpuSketch", "gpu_sketch"> {
       type) is written to a 128-byte-swizzled shared-memory buffer with
       `stmatrix` (`st.shared` for f32 C) and stored by TMA
       (`cp.async.bulk.tensor`), overlapped with the next tile's main loop;
-      two 8 KiB buffers per consumer warpgroup.
+      two 8 KiB buffers per consumer warpgroup. Not with `split_k` > 1;
+    * `split_k` (wgmma; default 1, then not printed): 2 or 4 CTAs of a
+      cluster compute one output tile, each over its own range of K; the
+      partial tiles (fp32) go into rank 0's shared memory and are added in
+      rank order (deterministic), then rank 0 stores. No
+      `cluster_m`/`cluster_n` with it; 4 only with 32 accumulator registers
+      per thread (64x64 per consumer). Correct on the H200 but slower than
+      the unsplit kernel on every shape measured so far: the builtin
+      advisor does not pick it;
+    * kernel `"gemv"` (`nvidia_gemv`, sm_80 and sm_90, bf16/f16, M <= 16):
+      `block_m` (<= 8) rows x `block_n` (16, 32, 64) columns of C per CTA,
+      `warps_n` (4, 8, 16) warps split K in chunks of `block_k` (8, 16)
+      rows, summed through shared memory in a fixed tree order; `warps_m` =
+      1, `consumers` = 0, `stages` = 2, `group_m` = 1, `ctas` = 0.
 
     ```mlir
     #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 128,
@@ -321,7 +334,8 @@ def TensorOp_GpuSketchAttr : TensorOp_Attr<"GpuSketch", "gpu_sketch"> {
     DefaultValuedParameter<"int64_t", "1", "CTAs of a cluster down M">:$cluster_m,
     DefaultValuedParameter<"int64_t", "1", "CTAs of a cluster across N">:$cluster_n,
     OptionalParameter<"EpilogueAttr", "fused epilogue">:$epilogue,
-    StringRefParameter<"how C is stored", "\"global\"">:$store);
+    StringRefParameter<"how C is stored", "\"global\"">:$store,
+    DefaultValuedParameter<"int64_t", "1", "CTAs that split K">:$split_k);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

@@ -105,9 +105,74 @@ def release_stage(b, pred, cs):
     b.ins("@%s mbarrier.arrive.shared::cluster.b64 _, [%%qt6]" % pred)
 
 
+def splitk_range(b, sk, kt_total):
+    """Split-K: this CTA (rank r of the cluster) runs k-tiles %qkb ..
+    %qke - 1, the r-th of sk equal ranges."""
+    per = ceil_div(kt_total, sk)
+    b.ins("mul.lo.u32 %%qkb, %%qrank, %d" % per)
+    b.ins("add.u32 %%qke, %%qkb, %d" % per)
+    b.ins("min.u32 %%qke, %%qke, %d" % kt_total)
+
+
+def splitk_reduce(b, sk, nc, acc_regs, slots, skip_store):
+    """Split-K's deterministic reduction through distributed shared memory.
+    Rank r > 0 waits until rank 0 has read its previous partial tile (its
+    "free" barrier), writes its accumulators into slot r - 1 of rank 0's
+    shared memory and arrives on rank 0's "full" barrier; it stores nothing.
+    Rank 0 waits for all of them, adds slot 0, 1, .. to its own sums in that
+    fixed order (the same bits whatever the timing), frees the peers' slots
+    and goes on to the store. Slot layout: [i / 4][consumer thread][4]."""
+    ct = 128 * nc
+    slot_bytes = acc_regs * ct * 4
+    b.comment("split-K: %d partial tiles summed in rank order by rank 0" % sk)
+    b.ins("sub.u32 %qt6, %qtid, 128")                        # consumer thread
+    b.ins("shl.b32 %qt6, %qt6, 4")
+    b.ins("add.u32 %%qt6, %%qt6, %d" % slots)
+    b.ins("add.u32 %qt6, %qt6, %qsmem")                      # this thread's slot 0 entry
+    b.ins("setp.ne.u32 %qp1, %qrank, 0")
+    rank0 = b.new_label("sk_rank0")
+    b.ins("@!%qp1 bra " + rank0)
+    # ---- rank r > 0: wait for the slot, write, signal ----
+    wait_free = b.new_label("sk_free")
+    b.label(wait_free)
+    b.ins("mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %%qp2, [%%qsmem+%d], %%qskf"
+          % (slots - 8))
+    b.ins("@!%qp2 bra " + wait_free)
+    b.ins("sub.u32 %qt5, %qrank, 1")
+    b.ins("mad.lo.u32 %%qt5, %%qt5, %d, %%qt6" % slot_bytes)
+    b.ins("mapa.shared::cluster.u32 %qt5, %qt5, 0")
+    for i in range(0, acc_regs, 4):
+        regs = ", ".join("%%qacc%d" % (i + q) for q in range(4))
+        b.ins("st.shared::cluster.v4.f32 [%%qt5+%d], {%s}" % (i // 4 * ct * 16, regs))
+    b.ins("add.u32 %%qt5, %%qsmem, %d" % (slots - 16))
+    b.ins("mapa.shared::cluster.u32 %qt5, %qt5, 0")
+    b.ins("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%qt5]")
+    b.ins("xor.b32 %qskf, %qskf, 1")
+    b.ins("bra " + skip_store)
+    # ---- rank 0: wait for the sk - 1 partials, add them in order ----
+    b.label(rank0)
+    wait_full = b.new_label("sk_full")
+    b.label(wait_full)
+    b.ins("mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %%qp2, [%%qsmem+%d], %%qskp"
+          % (slots - 16))
+    b.ins("@!%qp2 bra " + wait_full)
+    b.ins("xor.b32 %qskp, %qskp, 1")
+    for i in range(0, acc_regs, 4):
+        for r in range(1, sk):
+            b.ins("ld.shared.v4.f32 {%%qsk0, %%qsk1, %%qsk2, %%qsk3}, [%%qt6+%d]"
+                  % ((r - 1) * slot_bytes + i // 4 * ct * 16))
+            for q in range(4):
+                b.ins("add.f32 %%qacc%d, %%qacc%d, %%qsk%d" % (i + q, i + q, q))
+    for r in range(1, sk):
+        b.ins("add.u32 %%qt5, %%qsmem, %d" % (slots - 8))
+        b.ins("mapa.shared::cluster.u32 %%qt5, %%qt5, %d" % r)
+        b.ins("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%qt5]")
+
+
 def emit(spec, fmt):
     c = common_spec(spec, ("block_m", "block_n", "consumers", "stages", "group_m", "sms",
-                           "cluster_m", "cluster_n", "conv", "epilogue", "store"))
+                           "cluster_m", "cluster_n", "conv", "epilogue", "store",
+                           "split_k"))
     m, n, k = c["m"], c["n"], c["k"]
     dt, cdt = c["a_dtype"], c["c_dtype"]
     if dt not in ("bf16", "f16"):
@@ -128,6 +193,7 @@ def emit(spec, fmt):
     cm = get_int(spec, "cluster_m", default=1, lo=1, hi=2)
     cn = get_int(spec, "cluster_n", default=1, lo=1, hi=2)
     cs = cm * cn
+    sk = get_int(spec, "split_k", default=1, lo=1, hi=4)
     conv = conv_geometry(spec, m, n, k)
     steps = parse_epilogue(spec)
     store = get_choice(spec, "store", ("global", "smem_tma"), default="global")
@@ -154,6 +220,18 @@ def emit(spec, fmt):
     acc_regs = mrep * acc_n
     if acc_regs > 192:
         raise SpecError("block_n", "%d accumulator registers per thread (at most 192)" % acc_regs)
+    if sk not in (1, 2, 4):
+        raise SpecError("split_k", "must be 1, 2 or 4, got %d" % sk)
+    if sk > 1 and (cs > 1 or conv is not None):
+        raise SpecError("split_k", "split-K runs as a cluster of its own: no cluster_m/cluster_n, "
+                                   "no convolution")
+    if sk > 1 and ceil_div(ceil_div(k, BK), sk) * (sk - 1) >= ceil_div(k, BK):
+        raise SpecError("split_k", "K=%d has %d k-tiles of 64: too few for %d non-empty ranges"
+                        % (k, ceil_div(k, BK), sk))
+    if sk == 4 and (bm // nc // 64) * (bn // 2) > 32:
+        raise SpecError("split_k", "4 partial tiles need at most 32 accumulator registers per "
+                                   "consumer thread (block_m / consumers = 64, block_n = 64); "
+                                   "more spill")
     a_bytes = bm * BK * es
     b_bytes = bn * BK * es
     stg = a_bytes + b_bytes                      # multiple of 1024: 128B swizzle atoms stay aligned
@@ -161,9 +239,17 @@ def emit(spec, fmt):
     smem = bar + 16 * stages
     tma_store = None
     if store == "smem_tma":
+        if sk > 1:
+            raise SpecError("store", "split_k > 1 stores C from registers after the "
+                                     "cluster's reduction (store = \"global\")")
         # C's tensor map is the last parameter before the shared window
         tma_store = SmemTmaStore(None, cdt, m, n, bn, nc, bm // nc, smem, None)
         smem = tma_store.end()
+    slots = 0
+    if sk > 1:
+        # two split-K barriers (full, free), then sk - 1 partial tiles of fp32
+        slots = ceil_div(smem + 16, 128) * 128
+        smem = slots + (sk - 1) * bm * bn * 4
     if smem > 232448:
         raise SpecError("stages", "%d bytes of shared memory (more than 232448)" % smem)
     threads = 128 * (nc + 1)
@@ -173,6 +259,9 @@ def emit(spec, fmt):
     ntiles = ctiles_m * ctiles_n
     kt_total = ceil_div(k, BK)
     grid = min(ntiles, sms // cs) * cs
+    if sk > 1:
+        grid = min(ntiles, sms // sk) * sk
+    cl = cs if sk == 1 else sk                   # CTAs per cluster
     a_part = bm // cn                            # rows of A each CTA of a row pair loads
     consumer_regs = 232 if nc == 2 else 240
 
@@ -188,6 +277,9 @@ def emit(spec, fmt):
     R("pred", "%qp", 8)
     if cs > 1:
         R("b32", "%qrank"), R("b16", "%qmask")
+    if sk > 1:
+        R("b32", "%qrank"), R("b32", "%qkb"), R("b32", "%qke"), R("b32", "%qskp")
+        R("b32", "%qskf"), R("f32", "%qsk", 4)
     if conv is not None:
         R("b32", "%qc0"), R("b32", "%qso"), R("b32", "%qro")
         R("b32", "%qwb"), R("b32", "%qhb"), R("b32", "%qnb"), R("b16", "%qoff", 2)
@@ -234,9 +326,19 @@ def emit(spec, fmt):
         b.ins("mbarrier.init.shared::cta.b64 [%%qfull+%d], 1" % (8 * s))
         # released by every consumer warp of every CTA of the cluster
         b.ins("mbarrier.init.shared::cta.b64 [%%qempty+%d], %d" % (8 * s, 4 * nc * cs))
+    if sk > 1:
+        # full: every consumer thread of the sk - 1 peers; free: rank 0's
+        b.ins("mbarrier.init.shared::cta.b64 [%%qsmem+%d], %d" % (slots - 16, (sk - 1) * 128 * nc))
+        b.ins("mbarrier.init.shared::cta.b64 [%%qsmem+%d], %d" % (slots - 8, 128 * nc))
     b.ins("fence.mbarrier_init.release.cluster")
     b.label(init_done)
-    if cs > 1:
+    if sk > 1:
+        # peers write partial tiles into rank 0 and arrive on its barriers
+        b.ins("barrier.cluster.arrive.release.aligned")
+        b.ins("barrier.cluster.wait.acquire.aligned")
+        b.ins("mov.u32 %qrank, %cluster_ctarank")
+        splitk_range(b, sk, kt_total)
+    elif cs > 1:
         # peers arrive on these barriers and multicast into this CTA's stages
         b.ins("barrier.cluster.arrive.release.aligned")
         b.ins("barrier.cluster.wait.acquire.aligned")
@@ -254,7 +356,7 @@ def emit(spec, fmt):
     b.ins("setmaxnreg.dec.sync.aligned.u32 40")
     b.ins("setp.ne.u32 %qp0, %qtid, 0")
     b.ins("@%qp0 bra " + end)
-    b.ins("mov.u32 %%qtile, %s" % ("%clusterid.x" if cs > 1 else "%ctaid.x"))
+    b.ins("mov.u32 %%qtile, %s" % ("%clusterid.x" if cl > 1 else "%ctaid.x"))
     b.ins("mov.u32 %qs, 0")
     b.ins("mov.u32 %qph, 0")
     ptile = b.new_label("ptile")
@@ -267,7 +369,7 @@ def emit(spec, fmt):
     cluster_tile_coords(b, cm, cn)
     b.ins("mul.lo.u32 %%qm0, %%qtm, %d" % bm)
     b.ins("mul.lo.u32 %%qn0, %%qtn, %d" % bn)
-    b.ins("mov.u32 %qkt, 0")
+    b.ins("mov.u32 %%qkt, %s" % ("%qkb" if sk > 1 else "0"))
     if conv is not None:
         emit_tile_origin(b, conv, "%qm0", "%qwb", "%qhb", "%qnb", "%qt5")
         b.ins("mov.u32 %qc0, 0")
@@ -320,9 +422,9 @@ def emit(spec, fmt):
     b.ins("@%qp3 mov.u32 %qs, 0")
     b.ins("@%qp3 xor.b32 %qph, %qph, 1")
     b.ins("add.u32 %qkt, %qkt, 1")
-    b.ins("setp.lt.u32 %%qp3, %%qkt, %d" % kt_total)
+    b.ins("setp.lt.u32 %%qp3, %%qkt, %s" % ("%qke" if sk > 1 else kt_total))
     b.ins("@%qp3 bra " + pk)
-    b.ins("mov.u32 %%qt0, %s" % ("%nclusterid.x" if cs > 1 else "%nctaid.x"))
+    b.ins("mov.u32 %%qt0, %s" % ("%nclusterid.x" if cl > 1 else "%nctaid.x"))
     b.ins("add.u32 %qtile, %qtile, %qt0")
     b.ins("bra " + ptile)
 
@@ -342,9 +444,12 @@ def emit(spec, fmt):
         b.ins("setp.lt.u32 %%qp4, %%qlane, %d" % cs)
     b.ins("setp.eq.u32 %qp7, %qtid, %qtid")                # true
     b.ins("mov.u32 %qprev, 0")
-    b.ins("mov.u32 %%qtile, %s" % ("%clusterid.x" if cs > 1 else "%ctaid.x"))
+    b.ins("mov.u32 %%qtile, %s" % ("%clusterid.x" if cl > 1 else "%ctaid.x"))
     b.ins("mov.u32 %qs, 0")
     b.ins("mov.u32 %qph, 0")
+    if sk > 1:
+        b.ins("mov.u32 %qskp, 0")
+        b.ins("mov.u32 %qskf, 1")                          # a fresh slot is free
     # descriptor high words: SBO = 1024 B (8 rows of 128 B), 128B swizzle (bits 62-63 = 1)
     b.ins("mov.u32 %%qdh, %d" % ((1024 >> 4) | (1 << 30)))
     ctile = b.new_label("ctile")
@@ -358,7 +463,7 @@ def emit(spec, fmt):
     cluster_tile_coords(b, cm, cn)
     b.ins("mul.lo.u32 %%qm0, %%qtm, %d" % bm)
     b.ins("mul.lo.u32 %%qn0, %%qtn, %d" % bn)
-    b.ins("mov.u32 %qkt, 0")
+    b.ins("mov.u32 %%qkt, %s" % ("%qkb" if sk > 1 else "0"))
     b.label(ck)
     b.ins("shl.b32 %qt0, %qs, 3")
     b.ins("add.u32 %qt1, %qfull, %qt0")
@@ -380,7 +485,7 @@ def emit(spec, fmt):
     b.ins("shr.u32 %qdbl, %qt3, 4")
     b.ins("and.b32 %qdbl, %qdbl, 16383")
     b.ins("or.b32 %%qdbl, %%qdbl, %d" % (((64 * BK * es) >> 4) << 16))  # LBO: next 64 columns
-    b.ins("setp.ne.u32 %qp5, %qkt, 0")                     # scale-d: accumulate after the first
+    b.ins("setp.ne.u32 %%qp5, %%qkt, %s" % ("%qkb" if sk > 1 else "0"))  # scale-d: after the first
     b.ins("wgmma.fence.sync.aligned")
     for kk in range(BK // 16):
         for r in range(mrep):
@@ -407,12 +512,15 @@ def emit(spec, fmt):
     b.ins("@%qp3 mov.u32 %qs, 0")
     b.ins("@%qp3 xor.b32 %qph, %qph, 1")
     b.ins("add.u32 %qkt, %qkt, 1")
-    b.ins("setp.lt.u32 %%qp3, %%qkt, %d" % kt_total)
+    b.ins("setp.lt.u32 %%qp3, %%qkt, %s" % ("%qke" if sk > 1 else kt_total))
     b.ins("@%qp3 bra " + ck)
     b.ins("wgmma.wait_group.sync.aligned 0")
     b.ins("shl.b32 %qt0, %qprev, 3")
     b.ins("add.u32 %qt0, %qempty, %qt0")
     release_stage(b, "%qp4", cs)
+    next_tile = b.new_label("next_tile") if sk > 1 else None
+    if sk > 1:
+        splitk_reduce(b, sk, nc, acc_regs, slots, next_tile)
 
     # ---- epilogue ----
     b.comment("epilogue: row = m0 + w * wg_m + 64 r + 16 warp + lane / 4 (+8), "
@@ -454,14 +562,16 @@ def emit(spec, fmt):
                 b.ins("and.pred %qp2, %qp2, %qp1")
                 out_store(b, cdt, "%qcrow", 8 * i * oes,
                           ["%%qacc%d" % base, "%%qacc%d" % (base + 1)], "%qp2", c["accumulate"])
-    b.ins("mov.u32 %%qt0, %s" % ("%nclusterid.x" if cs > 1 else "%nctaid.x"))
+    if next_tile:
+        b.label(next_tile)
+    b.ins("mov.u32 %%qt0, %s" % ("%nclusterid.x" if cl > 1 else "%nctaid.x"))
     b.ins("add.u32 %qtile, %qtile, %qt0")
     b.ins("bra " + ctile)
     if tma_store:
         b.label(cdone)
         tma_store.drain()
     b.label(end)
-    if cs > 1:
+    if cl > 1:
         # peers may still arrive on this CTA's barriers: leave together
         b.ins("barrier.cluster.arrive.release")
         b.ins("barrier.cluster.wait.acquire")
@@ -501,6 +611,10 @@ def emit(spec, fmt):
         result["params"][3] = im2col_tensor_map(conv, TMA_DTYPE[dt], es, bm)
         result["conv"] = conv
         result["loads"] = "TMA im2col mode (A) and tiled (B), 128B swizzle, zero-filled padding"
+    if sk > 1:
+        result["cluster"] = [sk, 1, 1]
+        result["tile"]["split_k"] = sk
+        result["reduction"] = "split-K partial tiles through distributed shared memory, rank order"
     if cs > 1:
         result["cluster"] = [cs, 1, 1]
         result["tile"]["cluster_m"] = cm

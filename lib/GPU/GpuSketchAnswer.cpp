@@ -54,6 +54,7 @@ llvm::Expected<GpuSketchChoice> mlir::tensorop::checkGpuSketchAnswer(
       return fail("field 'sketch.store' is not a string");
     c.store = store->str();
   }
+  c.splitK = sameFamily ? builtin.splitK : 1;
   for (auto [key, out] : {std::pair<llvm::StringRef, int64_t *>{"block_m", &c.blockM},
                           {"block_n", &c.blockN},
                           {"block_k", &c.blockK},
@@ -64,7 +65,8 @@ llvm::Expected<GpuSketchChoice> mlir::tensorop::checkGpuSketchAnswer(
                           {"group_m", &c.groupM},
                           {"ctas", &c.ctas},
                           {"cluster_m", &c.clusterM},
-                          {"cluster_n", &c.clusterN}}) {
+                          {"cluster_n", &c.clusterN},
+                          {"split_k", &c.splitK}}) {
     const llvm::json::Value *v = s->get(key);
     if (!v)
       continue;

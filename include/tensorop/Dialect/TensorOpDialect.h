@@ -58,6 +58,7 @@ struct GpuSketchFields {
       ctas, clusterM, clusterN;
   /// How C is stored: "global" or "smem_tma".
   llvm::StringRef store = "global";
+  int64_t splitK = 1;
 };
 
 /// One rule of a GPU sketch broken: the field it names and why.

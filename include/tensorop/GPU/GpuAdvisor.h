@@ -50,6 +50,8 @@ struct GpuSketchChoice {
   int64_t stages = 4, groupM = 8, ctas = 0;
   /// Thread-block cluster (wgmma): CTAs down M x across N, at most 2 in all.
   int64_t clusterM = 1, clusterN = 1;
+  /// Split-K (wgmma): CTAs of a cluster that share one tile's K, 1, 2 or 4.
+  int64_t splitK = 1;
   std::string source = "builtin";
   /// How C is stored (wgmma): "global" (from registers) or "smem_tma"
   /// (stmatrix into shared memory, then TMA stores).

@@ -70,8 +70,11 @@ private:
     kCtas,
     kClusterM,
     kClusterN,
-    kStore ///< 0: store = "global", 1: "smem_tma" (wgmma)
+    kSplitK,
+    kStore ///< 0: store = "global", 1: "smem_tma" (wgmma); not an int field
   };
+  std::vector<int64_t> gemvOptions(Knob knob,
+                                   llvm::ArrayRef<int64_t> prefix) const;
   int64_t get(Knob knob, llvm::ArrayRef<int64_t> prefix) const;
   int64_t valueOf(Knob knob, const GpuSketchChoice &c) const;
 
