@@ -63,6 +63,7 @@ shared-memory window ($5 without an epilogue).  --format=ptx: a PTX module.
 from tensorop_emit.nvidia_conv import (
     check_tma_im2col, conv_geometry, emit_tap_advance, emit_tile_origin, im2col_tensor_map)
 from tensorop_emit.nvidia_epilogue import PtxEpilogue, parse_epilogue
+from tensorop_emit.nvidia_wgmma_tf32 import emit_tf32
 from tensorop_emit.nvidia_ptx import (
     ELEM_BYTES, TMA_DTYPE, PtxBody, SpecError, ceil_div, common_spec,
     declare_store_temps, finish, get_int, grouped_tile, main, out_store)
@@ -99,9 +100,12 @@ def emit(spec, fmt):
                            "cluster_m", "cluster_n", "conv", "epilogue"))
     m, n, k = c["m"], c["n"], c["k"]
     dt, cdt = c["a_dtype"], c["c_dtype"]
+    if dt == "tf32":
+        # wgmma reads tf32 from shared memory K-major only: a kernel of its
+        # own (tensorop_emit/nvidia_wgmma_tf32.py) takes B^T from registers.
+        return emit_tf32(spec, c, fmt)
     if dt not in ("bf16", "f16"):
-        raise SpecError("a_dtype", "wgmma with a row-major (MN-major) B takes bf16 or f16 "
-                                   "only, got %s" % dt)
+        raise SpecError("a_dtype", "wgmma takes bf16, f16 or tf32, got %s" % dt)
     if c["sm"] != 90:
         raise SpecError("sm", "wgmma and TMA need sm_90a")
     es, oes = ELEM_BYTES[dt], ELEM_BYTES[cdt]
