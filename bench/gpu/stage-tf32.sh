@@ -17,7 +17,7 @@ python3 "$HERE/../../test/GPU/make_emitter_bundle.py" "$STAGE/v" "$STAGE/cases.j
 rm -f "$STAGE"/v/*.ptx
 cp "$RUNNER" "$STAGE/tensorop-gpu-runner"
 if [ -n "$TENSOROP" ]; then
-  for req in 4096x4096x4096 2000x3000x1504 131x68x20; do
+  for req in 4096x4096x4096 2000x3000x1504 128x4096x4096 131x68x20; do
     id=gen_${req}_tf32
     "$TENSOROP" gen "$req tf32 GEMM for H200" -o "$STAGE/tmp/$id" --name=$id > /dev/null
     cp "$STAGE/tmp/$id/$id.launch.json" "$STAGE/tmp/$id/$id.cubin" "$STAGE/gen/"

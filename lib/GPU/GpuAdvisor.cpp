@@ -211,18 +211,20 @@ static std::string convNotForWgmma(const GpuGemmProblem &p,
 /// registers, see python_emitters/tensorop_emit/nvidia_wgmma_tf32.py).
 /// block_m is wgmma's N extent, block_n is split over the consumers.
 /// Relative per-SM rates measured on the H200 (docs/benchmarks/gpu-gemm.md,
-/// "TF32 on wgmma": 256x128 350 TFLOP/s at 8192^3, 128x256 0.92-0.97x of
-/// it, 128x128 0.94x at 4096^3; 128x64 with one consumer is the tile for
-/// few rows). Whole waves: the persistent CTA with one tile more than the
-/// others sets the time (2000x3000x1504: 128x128 1.13x faster than 256x128,
-/// 3 waves of small tiles against 2 of big ones).
+/// "TF32 on wgmma"): 256x128 2.65 TFLOP/s per SM at 8192^3, 128x256
+/// 0.92-0.97x of it, 128x128 0.94x at 4096^3; with one consumer, for few
+/// rows, 128x64 2.17 (0.82x) and 64x64 1.16 (0.44x) per CTA at
+/// 128x4096x4096. Whole waves: the persistent CTA with one tile more than
+/// the others sets the time (2000x3000x1504: 128x128 1.13x faster than
+/// 256x128, 3 waves of small tiles against 2 of big ones).
 static GpuSketchChoice proposeWgmmaTf32(const GpuGemmProblem &p,
                                         const GpuTarget &target,
                                         GpuSketchChoice c) {
   static const Candidate cands[] = {{256, 128, 0, 0, 2, 1.0},
                                     {128, 256, 0, 0, 2, 0.95},
                                     {128, 128, 0, 0, 2, 0.94},
-                                    {128, 64, 0, 0, 1, 0.6}};
+                                    {128, 64, 0, 0, 1, 0.82},
+                                    {64, 64, 0, 0, 1, 0.44}};
   auto tiles = [&](int64_t bm, int64_t bn) {
     return ((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn);
   };

@@ -58,7 +58,7 @@ func.func @unaligned_accumulate(%A: memref<127x513xf16>, %B: memref<513x1000xf16
 //       CHECK:   gpu.launch_func @fp32_kernel2_module::@fp32_kernel2
 //  CHECK-SAME:   kernel = "mma_sync", precision = "tf32"
 //       CHECK:     llvm.inline_asm has_side_effects {{.*}}fma.rn.f32
-//       CHECK:     llvm.inline_asm has_side_effects {{.*}}ld.shared.v2.b32{{.*}}wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32
+//       CHECK:     llvm.inline_asm has_side_effects {{.*}}ld.shared.v2.b32{{.*}}wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32
 //       CHECK:     llvm.inline_asm has_side_effects {{.*}}cvt.rna.tf32.f32{{.*}}mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 // SM80-LABEL: func.func @fp32
 //   SM80-NOT:   kernel = "wgmma"
