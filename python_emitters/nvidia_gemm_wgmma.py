@@ -50,7 +50,11 @@ tanh, sigmoid, silu, gelu_tanh, gelu_erf) applied to the fp32 accumulators
 before the conversion to C's type; the bias and R (C's type) are kernel
 parameters after the tensor maps.
 
-Spec: name, m, n, k, a_dtype (bf16|f16), c_dtype (f32|bf16|f16), accumulate,
+TF32 (a_dtype tf32, f32 output): wgmma reads tf32 from shared memory K-major
+only, so a kernel of its own computes C^T = B^T A^T with B^T from registers
+(tensorop_emit/nvidia_wgmma_tf32.py, whose docstring gives its spec).
+
+Spec: name, m, n, k, a_dtype (bf16|f16|tf32), c_dtype (f32|bf16|f16), accumulate,
   sm (90), block_m (128), block_n (256), consumers (2), stages (4),
   group_m (8), sms (132: the most CTAs of the persistent grid),
   cluster_m (1), cluster_n (1), conv (absent: a GEMM), epilogue ([])

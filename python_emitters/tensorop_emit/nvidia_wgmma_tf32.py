@@ -35,7 +35,8 @@ k tile whose group is still in flight stay untouched.
 Layout of a stage: the A tile (block_m rows x 128 bytes, 32 tf32 of K),
 then the B tile (block_n / 32 boxes of 32 x 32, 4 KiB each).  The tf32
 products truncate the low mantissa bits (the tensor cores read fp32 bit
-patterns), as cuBLAS's TF32 kernels do.
+patterns and ignore the low mantissa bits); the mma.sync kernel rounds
+with cvt.rna. Both stay far inside the tf32 error bound the runner checks.
 
 Spec (as nvidia_gemm_wgmma.py, a_dtype tf32): block_m (the M tile = the
 wgmma N extent: 64, 128, 192 or 256), block_n (the N tile: consumers x 64 x
@@ -342,9 +343,7 @@ def _k_tile(b, buf, nfrag, ksteps, nrep, bm, acc_n, stg, stages):
             # 8 k rows of 128 B per k8 step (same row % 8: same swizzle);
             # 64 columns = 2 boxes per block
             off = kk * 8 * 128 + r * 2 * BOX
-            t = "%%qld%d" % ((kk * nrep + r) * 4)
             ld = ["%%qld%d" % ((kk * nrep + r) * 4 + e) for e in range(4)]
-            del t
             b.ins("ld.shared.v2.b32 {%s, %s}, [%%qt3+%d]" % (ld[0], ld[1], off))
             b.ins("ld.shared.v2.b32 {%s, %s}, [%%qt4+%d]" % (ld[2], ld[3], off))
     for kk in range(ksteps):
