@@ -57,8 +57,10 @@ with stmatrix (st.shared for f32 C) into two 8 KiB swizzled shared-memory
 buffers per consumer and stores them with TMA through C's tensor map (the
 last parameter before the shared window), overlapped with the next tile's
 k-loop. GEMMs only.
-
-Spec: name, m, n, k, a_dtype (bf16|f16), c_dtype (f32|bf16|f16), accumulate,
+TF32 (a_dtype tf32, f32 output): wgmma reads tf32 from shared memory K-major
+only, so a kernel of its own computes C^T = B^T A^T with B^T from registers
+(tensorop_emit/nvidia_wgmma_tf32.py, whose docstring gives its spec).
+Spec: name, m, n, k, a_dtype (bf16|f16|tf32), c_dtype (f32|bf16|f16), accumulate,
   sm (90), block_m (128), block_n (256), consumers (2), stages (4),
   group_m (8), sms (132: the most CTAs of the persistent grid),
   cluster_m (1), cluster_n (1), conv (absent: a GEMM), epilogue ([]),
@@ -73,6 +75,7 @@ an epilogue or C's map).  --format=ptx: a PTX module.
 from tensorop_emit.nvidia_conv import (
     check_tma_im2col, conv_geometry, emit_tap_advance, emit_tile_origin, im2col_tensor_map)
 from tensorop_emit.nvidia_epilogue import PtxEpilogue, parse_epilogue
+from tensorop_emit.nvidia_wgmma_tf32 import emit_tf32
 from tensorop_emit.nvidia_ptx import (
     ELEM_BYTES, TMA_DTYPE, PtxBody, SpecError, ceil_div, common_spec,
     declare_store_temps, finish, get_choice, get_int, grouped_tile, main, out_store)
@@ -175,9 +178,12 @@ def emit(spec, fmt):
                            "split_k"))
     m, n, k = c["m"], c["n"], c["k"]
     dt, cdt = c["a_dtype"], c["c_dtype"]
+    if dt == "tf32":
+        # wgmma reads tf32 from shared memory K-major only: a kernel of its
+        # own (tensorop_emit/nvidia_wgmma_tf32.py) takes B^T from registers.
+        return emit_tf32(spec, c, fmt)
     if dt not in ("bf16", "f16"):
-        raise SpecError("a_dtype", "wgmma with a row-major (MN-major) B takes bf16 or f16 "
-                                   "only, got %s" % dt)
+        raise SpecError("a_dtype", "wgmma takes bf16, f16 or tf32, got %s" % dt)
     if c["sm"] != 90:
         raise SpecError("sm", "wgmma and TMA need sm_90a")
     es, oes = ELEM_BYTES[dt], ELEM_BYTES[cdt]

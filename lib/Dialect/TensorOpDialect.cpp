@@ -472,6 +472,40 @@ findGemvViolation(const GpuSketchFields &s) {
   return std::nullopt;
 }
 
+/// The tf32 wgmma kernel (nvidia_gemm_wgmma.py -> nvidia_wgmma_tf32.py)
+/// computes C^T = B^T A^T: block_m is wgmma's N extent (A from shared
+/// memory, 32 tf32 = one 128-byte swizzle row of K per stage) and block_n
+/// is split into 64-row blocks of C^T over the consumers, whose B^T
+/// fragments live in registers (at most 128 accumulators per thread).
+static std::optional<GpuSketchViolation>
+findWgmmaTf32Violation(const GpuSketchFields &s) {
+  auto fail = [](StringRef field, const llvm::Twine &why) {
+    return GpuSketchViolation{field, why.str()};
+  };
+  if (s.blockK != 32)
+    return fail("block_k", "must be 32 for tf32 (one 128-byte swizzle row)");
+  if (s.blockM % 64 || s.blockM > 256)
+    return fail("block_m", "must be 64, 128, 192 or 256 for tf32 (wgmma's N "
+                           "extent), got " +
+                               llvm::Twine(s.blockM));
+  if (s.blockN % (64 * s.consumers) || s.blockN > 256)
+    return fail("block_n", "must be a multiple of 64 * consumers and at most "
+                           "256 for tf32, got " +
+                               llvm::Twine(s.blockN));
+  if (s.blockN / s.consumers / 64 * s.blockM / 2 > 128)
+    return fail("block_n", "block_m x block_n / consumers needs more than 128 "
+                           "accumulator registers per thread for tf32");
+  if (s.clusterM != 1 || s.clusterN != 1)
+    return fail(s.clusterN != 1 ? "cluster_n" : "cluster_m",
+                "the tf32 wgmma kernel runs without clusters");
+  if (s.store != "global")
+    return fail("store", "the tf32 wgmma kernel stores C from registers "
+                         "(store = \"global\")");
+  if (s.splitK != 1)
+    return fail("split_k", "the tf32 wgmma kernel does not split K");
+  return std::nullopt;
+}
+
 std::optional<GpuSketchViolation>
 mlir::tensorop::findGpuSketchViolation(const GpuSketchFields &s, int64_t sm) {
   auto fail = [](StringRef field, const llvm::Twine &why) {
@@ -512,18 +546,22 @@ mlir::tensorop::findGpuSketchViolation(const GpuSketchFields &s, int64_t sm) {
     if (sm < 90)
       return fail("kernel", "wgmma needs sm_90a; the target is sm_" +
                                 llvm::Twine(sm));
-    if (s.precision != "bf16" && s.precision != "f16")
-      return fail("kernel",
-                  "wgmma with a row-major B takes bf16/f16 only, not " +
-                      s.precision);
-    if (s.blockK != 64)
-      return fail("block_k", "must be 64 (one 128-byte swizzle row)");
+    if (s.precision == "f32")
+      return fail("kernel", "plain fp32 has no wgmma (use ffma, or "
+                            "tensorop.precision = \"tf32\")");
     if (s.consumers < 1 || s.consumers > 2)
       return fail("consumers", "must be 1 or 2");
-    if (s.blockM % (64 * s.consumers))
-      return fail("block_m", "must be a multiple of 64 * consumers");
-    if (s.blockN % 64 || s.blockN > 256 || s.blockN < 64)
-      return fail("block_n", "must be 64, 128, 192 or 256");
+    if (s.precision == "tf32") {
+      if (std::optional<GpuSketchViolation> v = findWgmmaTf32Violation(s))
+        return v;
+    } else {
+      if (s.blockK != 64)
+        return fail("block_k", "must be 64 (one 128-byte swizzle row)");
+      if (s.blockM % (64 * s.consumers))
+        return fail("block_m", "must be a multiple of 64 * consumers");
+      if (s.blockN % 64 || s.blockN > 256 || s.blockN < 64)
+        return fail("block_n", "must be 64, 128, 192 or 256");
+    }
     if (s.clusterM < 1 || s.clusterN < 1 || s.clusterM * s.clusterN > 2)
       return fail(s.clusterN > 1 ? "cluster_n" : "cluster_m",
                   "clusters of at most 2 CTAs (1x1, 2x1 or 1x2), got " +

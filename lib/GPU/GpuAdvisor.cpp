@@ -249,6 +249,47 @@ static std::string convNotForWgmma(const GpuGemmProblem &p,
   return "";
 }
 
+/// TF32 on sm_90a: the wgmma kernel that computes C^T = B^T A^T (B^T from
+/// registers, see python_emitters/tensorop_emit/nvidia_wgmma_tf32.py).
+/// block_m is wgmma's N extent, block_n is split over the consumers.
+/// Relative per-SM rates measured on the H200 (docs/benchmarks/gpu-gemm.md,
+/// "TF32 on wgmma"): 256x128 2.65 TFLOP/s per SM at 8192^3, 128x256
+/// 0.92-0.97x of it, 128x128 0.94x at 4096^3; with one consumer, for few
+/// rows, 128x64 2.17 (0.82x) and 64x64 1.16 (0.44x) per CTA at
+/// 128x4096x4096. Whole waves: the persistent CTA with one tile more than
+/// the others sets the time (2000x3000x1504: 128x128 1.13x faster than
+/// 256x128, 3 waves of small tiles against 2 of big ones).
+static GpuSketchChoice proposeWgmmaTf32(const GpuGemmProblem &p,
+                                        const GpuTarget &target,
+                                        GpuSketchChoice c) {
+  static const Candidate cands[] = {{256, 128, 0, 0, 2, 1.0},
+                                    {128, 256, 0, 0, 2, 0.95},
+                                    {128, 128, 0, 0, 2, 0.94},
+                                    {128, 64, 0, 0, 1, 0.82},
+                                    {64, 64, 0, 0, 1, 0.44}};
+  auto tiles = [&](int64_t bm, int64_t bn) {
+    return ((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn);
+  };
+  double best = INFINITY;
+  for (const Candidate &cand : cands) {
+    double v = cost(tiles(cand.bm, cand.bn), target.sms,
+                    double(cand.bm * cand.bn), cand.efficiency, false);
+    if (v < best) {
+      best = v;
+      c.blockM = cand.bm;
+      c.blockN = cand.bn;
+      c.consumers = cand.nc;
+    }
+  }
+  c.kernel = "wgmma";
+  c.blockK = 32;
+  int64_t stage = (c.blockM + c.blockN) * 128;
+  c.stages = std::min<int64_t>(6, (target.maxSharedPerBlock - 1024) / stage);
+  c.ctas = std::min(tiles(c.blockM, c.blockN), target.sms);
+  c.groupM = 8;
+  return c;
+}
+
 llvm::Expected<GpuSketchChoice>
 mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
                                  const GpuTarget &target) {
@@ -276,6 +317,8 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
     proposeGemv(p, target, c);
     return c;
   }
+  if (p.precision == "tf32" && !p.conv && target.sm >= 90 && tmaAligned(p))
+    return proposeWgmmaTf32(p, target, c);
   bool wgmma = target.sm >= 90 &&
                (p.precision == "bf16" || p.precision == "f16") && tmaAligned(p);
   if (p.conv)
@@ -434,8 +477,8 @@ llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
     if (!tmaAligned(p))
       return fail("kernel",
                   llvm::formatv("TMA needs 16-byte aligned rows (K and "
-                                "N multiples of 8), got K={0} N={1}",
-                                p.k, p.n)
+                                "N multiples of {2}), got K={0} N={1}",
+                                p.k, p.n, 16 / elemBytes(p.aType))
                       .str());
     int64_t smem = wgmmaSharedBytes(s);
     if (s.splitK > 1) {

@@ -25,7 +25,11 @@ GpuSearchSpace::GpuSearchSpace(const GpuGemmProblem &problem,
                                const GpuTarget &target,
                                const GpuSketchChoice &defaults)
     : p(problem), t(target), defaults(defaults) {
-  if (defaults.kernel == "wgmma")
+  if (defaults.kernel == "wgmma" && defaults.precision == "tf32")
+    // The tf32 wgmma kernel runs without clusters, split-K or the smem
+    // store (nvidia_wgmma_tf32.py).
+    knobs = {kBlockM, kConsumers, kBlockN, kStages, kGroupM, kCtas};
+  else if (defaults.kernel == "wgmma")
     knobs = {kBlockM,   kConsumers, kBlockN, kStages, kGroupM,
              kClusterM, kClusterN,  kSplitK, kCtas,   kStore};
   else if (defaults.kernel == "mma_sync")
@@ -91,6 +95,9 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
   int64_t bm = get(kBlockM, prefix), bn = get(kBlockN, prefix);
   std::vector<int64_t> v;
   bool wgmma = defaults.kernel == "wgmma";
+  // tf32 wgmma: C^T = B^T A^T, block_m is wgmma's N extent and block_n is
+  // split into 64-row blocks of C^T over the consumers.
+  bool wgmmaTf32 = wgmma && p.precision == "tf32";
   int64_t es = elemBytes(p.precision);
   if (defaults.kernel == "gemv")
     return gemvOptions(knob, prefix);
@@ -102,7 +109,7 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
     break;
   case kConsumers:
     for (int64_t c : {1, 2})
-      if (bm % (64 * c) == 0)
+      if (wgmmaTf32 || bm % (64 * c) == 0)
         v.push_back(c);
     break;
   case kWarpsM:
@@ -114,8 +121,10 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
     for (int64_t x : wgmma ? std::vector<int64_t>{64, 128, 192, 256}
                            : std::vector<int64_t>{32, 64, 128, 256}) {
       // wgmma: accumulators of one consumer thread (the emitter's limit).
-      if (wgmma &&
-          (bm / get(kConsumers, prefix) / 64) * (x / 2) > 192)
+      int64_t nc = get(kConsumers, prefix);
+      if (wgmmaTf32 && (x % (64 * nc) || (x / nc / 64) * (bm / 2) > 128))
+        continue;
+      if (wgmma && !wgmmaTf32 && (bm / nc / 64) * (x / 2) > 192)
         continue;
       v.push_back(x);
     }
@@ -170,7 +179,9 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
   case kStages:
     for (int64_t s = 2; s <= 8; ++s) {
       int64_t smem =
-          wgmma ? s * (bm + bn) * 64 * es + 16 * s
+          // wgmma: one 128-byte swizzle row of K per tile row and stage
+          // (64 bf16/f16 or 32 tf32).
+          wgmma ? s * (bm + bn) * 128 + 16 * s
                 : s * ceilDiv(bm * (get(kBlockK, prefix) * es + 16) +
                                   get(kBlockK, prefix) * (bn * es + 32),
                               128) *

@@ -20,9 +20,11 @@ func.func @bf16_aligned(%A: memref<4096x4096xbf16>, %B: memref<4096x4096xbf16>, 
 // -----
 
 // Matmuls on tensors are annotated too (the sketch survives bufferization);
-// tensorop.precision = "tf32" selects the mma.sync tf32 kernel.
+// tensorop.precision = "tf32" selects the wgmma tf32 kernel on sm_90a (32
+// tf32 of K per stage; 64x64 tiles with one consumer give 64 CTAs here) and
+// the mma.sync tf32 kernel on sm_80.
 // CHECK-LABEL: func.func @tf32_tensors
-//       CHECK:   linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "mma_sync", precision = "tf32", {{.*}}block_k = 16, {{.*}}source = "builtin">, tensorop.precision = "tf32"}
+//       CHECK:   linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "tf32", block_m = 64, block_n = 64, block_k = 32, warps_m = 0, warps_n = 0, consumers = 1, stages = 6, group_m = 8, ctas = 64, {{.*}}source = "builtin">, tensorop.precision = "tf32"}
 // SM80-LABEL: func.func @tf32_tensors
 //       SM80:   kernel = "mma_sync", precision = "tf32"
 func.func @tf32_tensors(%A: tensor<512x512xf32>, %B: tensor<512x512xf32>, %C: tensor<512x512xf32>) -> tensor<512x512xf32> {

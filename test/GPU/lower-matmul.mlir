@@ -46,20 +46,31 @@ func.func @unaligned_accumulate(%A: memref<127x513xf16>, %B: memref<513x1000xf16
 
 // -----
 
-// Plain fp32: the FFMA kernel; with tensorop.precision = "tf32": mma.sync
-// m16n8k8 on tf32-rounded fragments.
+// Plain fp32: the FFMA kernel; with tensorop.precision = "tf32" on sm_90a
+// and 16-byte rows: the wgmma kernel computing C^T = B^T A^T (B^T fragments
+// from registers, tensor maps of A and B); with rows TMA cannot describe
+// (N = 101): mma.sync m16n8k8 on tf32-rounded fragments.
 // CHECK-LABEL: func.func @fp32
 //       CHECK:   gpu.launch_func @fp32_kernel_module::@fp32_kernel
 //  CHECK-SAME:   kernel = "ffma", precision = "f32"
+//       CHECK:   call @tensoropGpuTensorMap2D
+//       CHECK:   call @tensoropGpuTensorMap2D
 //       CHECK:   gpu.launch_func @fp32_kernel1_module::@fp32_kernel1
+//  CHECK-SAME:   kernel = "wgmma", precision = "tf32", {{.*}}block_k = 32
+//       CHECK:   gpu.launch_func @fp32_kernel2_module::@fp32_kernel2
 //  CHECK-SAME:   kernel = "mma_sync", precision = "tf32"
 //       CHECK:     llvm.inline_asm has_side_effects {{.*}}fma.rn.f32
+//       CHECK:     llvm.inline_asm has_side_effects {{.*}}ld.shared.v2.b32{{.*}}wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32
 //       CHECK:     llvm.inline_asm has_side_effects {{.*}}cvt.rna.tf32.f32{{.*}}mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
-func.func @fp32(%A: memref<300x200xf32>, %B: memref<200x100xf32>, %C: memref<300x100xf32>, %D: memref<300x100xf32>) {
+// SM80-LABEL: func.func @fp32
+//   SM80-NOT:   kernel = "wgmma"
+func.func @fp32(%A: memref<300x200xf32>, %B: memref<200x100xf32>, %C: memref<300x100xf32>, %D: memref<300x100xf32>, %B2: memref<200x101xf32>, %D2: memref<300x101xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<300x100xf32>)
   linalg.matmul ins(%A, %B : memref<300x200xf32>, memref<200x100xf32>) outs(%C : memref<300x100xf32>)
   linalg.fill ins(%zero : f32) outs(%D : memref<300x100xf32>)
   linalg.matmul {tensorop.precision = "tf32"} ins(%A, %B : memref<300x200xf32>, memref<200x100xf32>) outs(%D : memref<300x100xf32>)
+  linalg.fill ins(%zero : f32) outs(%D2 : memref<300x101xf32>)
+  linalg.matmul {tensorop.precision = "tf32"} ins(%A, %B2 : memref<300x200xf32>, memref<200x101xf32>) outs(%D2 : memref<300x101xf32>)
   return
 }

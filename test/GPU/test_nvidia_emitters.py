@@ -194,12 +194,32 @@ class SpecTests(unittest.TestCase):
         self.assertEqual(r.returncode, 2)
         self.assertIn("16-byte aligned rows", r.stderr)
 
-    def test_wgmma_refuses_tf32_and_sm80(self):
-        r = run_emitter("nvidia_gemm_wgmma", {"m": 8, "n": 8, "k": 8, "a_dtype": "tf32"})
-        self.assertIn("bf16 or f16 only", r.stderr)
-        r = run_emitter("nvidia_gemm_wgmma", {"m": 8, "n": 8, "k": 8, "a_dtype": "bf16",
-                                              "sm": 80})
-        self.assertIn("sm_90a", r.stderr)
+    def test_wgmma_refuses_f32_and_sm80(self):
+        r = run_emitter("nvidia_gemm_wgmma", {"m": 8, "n": 8, "k": 8, "a_dtype": "f32"})
+        self.assertIn("wgmma takes bf16, f16 or tf32, got f32", r.stderr)
+        for dt in ("bf16", "tf32"):
+            r = run_emitter("nvidia_gemm_wgmma", {"m": 8, "n": 8, "k": 8, "a_dtype": dt,
+                                                  "sm": 80})
+            self.assertIn("sm_90a", r.stderr)
+
+    def test_wgmma_tf32_refusals(self):
+        base = {"m": 256, "n": 256, "k": 64, "a_dtype": "tf32"}
+        for bad, field, why in (
+                ({"k": 66}, "k", "multiples of 4 for tf32"),
+                ({"n": 258}, "k", "multiples of 4 for tf32"),
+                ({"cluster_m": 2}, "cluster_m", "without clusters"),
+                ({"cluster_n": 2}, "cluster_n", "without clusters"),
+                ({"epilogue": ["relu"]}, "epilogue", "no fused epilogue"),
+                ({"block_m": 96}, "block_m", "multiple of 64"),
+                ({"block_n": 192, "consumers": 2}, "block_n", "64 * consumers"),
+                ({"block_m": 256, "block_n": 256, "consumers": 2}, "block_n",
+                 "256 accumulator registers"),
+                ({"c_dtype": "bf16"}, "c_dtype", "f32 output"),
+                ({"stages": 8, "block_m": 256, "block_n": 128}, "stages", "shared memory")):
+            r = run_emitter("nvidia_gemm_wgmma", dict(base, **bad))
+            self.assertEqual(r.returncode, 2, bad)
+            self.assertIn("field '%s'" % field, r.stderr, bad)
+            self.assertIn(why, r.stderr, bad)
 
     def test_shared_memory_limit(self):
         r = run_emitter("nvidia_gemm_wgmma", {"m": 8, "n": 8, "k": 8, "a_dtype": "bf16",
@@ -348,6 +368,59 @@ class AnswerTests(unittest.TestCase):
                     __import__("re").findall(r"expect_tx.shared::cta.b64 %qstate, \[%qt3\], (\d+)",
                                              a["asm"])]
         return received, expected
+
+    def test_wgmma_tf32_launch(self):
+        """C^T = B^T A^T: A's tensor map boxes 32 K x block_m rows, B's 32 x 32
+        boxes (128 bytes of N); B^T fragments by ld.shared.v2, double-buffered
+        (the k loop twice), wgmma with the A operand in registers."""
+        a = answer("nvidia_gemm_wgmma", {"m": 4096, "n": 4096, "k": 4096, "a_dtype": "tf32"})
+        self.assertEqual(a["tile"]["block_m"], 256)
+        self.assertEqual(a["tile"]["block_n"], 128)
+        self.assertEqual(a["tile"]["block_k"], 32)
+        self.assertEqual(a["params"][3]["box"], [32, 256])
+        self.assertEqual(a["params"][4]["box"], [32, 32])
+        self.assertEqual(a["params"][4]["dims"], [4096, 4096])
+        self.assertEqual(a["shared_bytes"], 4 * (256 + 128) * 128 + 16 * 4)
+        self.assertEqual(a["threads"], 384)
+        asm = a["asm"]
+        # 2 buffers x 4 k8 steps x 1 block of 64 columns per consumer
+        wg = "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32"
+        self.assertEqual(asm.count(wg), 8)
+        self.assertIn(", {%qfa0, %qfa1, %qfa2, %qfa3}, %qdB", asm)
+        self.assertIn(", {%qfa16, %qfa17, %qfa18, %qfa19}, %qdB", asm)
+        self.assertEqual(asm.count("ld.shared.v2.b32"), 2 * 4 * 2)
+        self.assertEqual(asm.count("selp.b32"), 2 * 4 * 4)
+        self.assertEqual(asm.count("cp.async.bulk.tensor.2d"), 1 + 128 // 32)
+        self.assertEqual(asm.count("st.global.v2.f32"), 256 // 8 * 2)
+        self.assertNotIn("k16", asm)
+        # The bf16 kernel is untouched by the tf32 path.
+        b = answer("nvidia_gemm_wgmma", {"m": 4096, "n": 4096, "k": 4096, "a_dtype": "bf16"})
+        self.assertNotIn("tf32", b["asm"])
+
+    def test_wgmma_tf32_fragment_loads_hit_two_wavefronts(self):
+        """The fragment offsets the kernel computes (mirrored here from the
+        PTX it prints: n = 16 w + 2 g, rows c / c + 4 swapped for odd c,
+        128-byte swizzle) put each warp-wide 8-byte load on every bank at
+        most twice (256 bytes: two wavefronts, the minimum), and the two
+        loads of a thread cover exactly its k rows c and c + 4 of columns n,
+        n + 1."""
+        for w in range(4):
+            for which in (0, 1):
+                banks = {}
+                for lane in range(32):
+                    g, c = lane // 4, lane % 4
+                    nn = 16 * w + 2 * g
+                    row_x = c | ((c & 1) << 2)
+                    row = row_x if which == 0 else row_x ^ 4
+                    chunk = (nn % 32) // 4
+                    off = (nn // 32) * 4096 + row * 128 + ((chunk ^ row) << 4) + (nn % 4) * 4
+                    # the TMA swizzle, undone: logical column of this address
+                    phys = (off % 128) // 16
+                    self.assertEqual(((phys ^ ((off // 128) % 8)) * 4 + (off % 16) // 4
+                                      + 32 * (off // 4096)), nn)
+                    for word in (off // 4, off // 4 + 1):
+                        banks.setdefault(word % 32, set()).add(word)
+                self.assertLessEqual(max(len(v) for v in banks.values()), 2)
 
     def test_wgmma_clusters(self):
         base = {"m": 4096, "n": 4096, "k": 4096, "a_dtype": "bf16", "c_dtype": "bf16"}

@@ -344,13 +344,6 @@ json checkJson(const OutputCheck &c, bool exact) {
   return j;
 }
 
-  CUdeviceptr workspace = 0;
-  size_t workspaceBytes = 0;
-  float beta = 0;
-  CUdeviceptr a = 0, b = 0, c = 0, d = 0;
-  json info;
-};
-
 } // namespace
 
 bool tensorop::runGpuEpilogueLaunch(const json &launch,
