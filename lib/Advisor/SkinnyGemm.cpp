@@ -28,18 +28,12 @@ int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
 constexpr int64_t kFewRowsBlock = 14;
 /// Rows of B one sweep along N covers (the K band).
 constexpr int64_t kBandRows = 128;
-/// One or two rows (GEMV): bands of 8 rows. Each element of B serves one
-/// or two FMAs, so the kernel runs at the speed B arrives: 8 rows read left
-/// to right are 8 sequential streams, which the hardware prefetchers follow
-/// without help, and C (one or two rows, in L1) is added once per 8 rows.
-/// Measured (1 thread, CPU time under load ~29, C loops of each pattern in
-/// one process, /tmp microbenchmark, docs/benchmarks/cpu-gemm-classes.md):
-/// 1x4096x4096 (B from memory) 8 rows 16.4-17.6 GFLOP/s, 16 rows 16.0-18.7,
-/// 64 rows 14.8, walking 512 rows down K per tile with B prefetched 32 rows
-/// ahead (the previous choice) 12.0-13.0; B in L3 (1x2048x3008) 8 rows
-/// 22.3-22.9, 16 rows 18.1-19.7, the walk 14.0-14.4; software prefetches
-/// along the rows did not help (16 rows: 15.9-18.2).
-constexpr int64_t kGemvBandRows = 8;
+/// One or two rows (GEMV): each tile walks down K instead (kc rows, B
+/// prefetched this many rows ahead). With B in L3 the walk measured 1.58x
+/// oneDNN at 1x2000x3000 against 1.18-1.26x swept in bands of 32-128 rows;
+/// from memory (1x4096x4096) both ran at 1.02-1.08x.
+constexpr int64_t kGemvKc = 512;
+constexpr int64_t kGemvPrefetchRows = 32;
 /// Rows of the few-columns block: 12. A's rows are streams a page or more
 /// apart when K is a power of two, all in the same L1 sets; more than the
 /// 12 ways evict each other (2048x16x2048: 16 rows 0.79-0.89x oneDNN,
@@ -96,7 +90,7 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   // swept.) With several row blocks, each tile is used by all of them
   // before the sweep moves on (micro order "nm"), from L1.
   bool gemv = p.m <= 2;
-  c.kc = balancedTile(p.k, gemv ? kGemvBandRows : kBandRows, 1);
+  c.kc = balancedTile(p.k, gemv ? kGemvKc : kBandRows, 1);
   // C stays in L2 across the bands: at most half of it per column block.
   int64_t ncTarget = t.cacheBytes(2) / 2 / (p.m * 4);
   c.nc = std::min(roundUp(p.n, c.nr), balancedTile(p.n, ncTarget, c.nr));
@@ -106,7 +100,7 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   c.packA = "none";
   c.packB = "none";
   c.kUnroll = 4;
-  c.prefetchB = 0;
+  c.prefetchB = gemv ? kGemvPrefetchRows : 0;
   c.prefetchBCols = gemv ? 0 : 2 * c.nr;
   c.prefetchA = 0;
   return true;
