@@ -79,6 +79,22 @@ public:
                    p.aRowsInPlace && !p.transposeA && !p.transposeB &&
                    !p.isDynamic();
     bool small = inPlace && std::max({p.m, p.n, p.k}) <= kSmallExtent;
+    // A short K (at most kSmallExtent) with a B that stays in half of L2
+    // takes the same path: one K block (each C tile in registers over all
+    // of K, stored once) and B read in place, whose N remainder gets a tail
+    // kernel, so a wide block wastes no lanes past N. The packed path
+    // scores the edge in whole blocks and so picks a one-vector block
+    // where N is not a multiple of 32 (200x300x100: 10 x 16, every FMA
+    // with a broadcast load of its own). Few rows or columns keep their
+    // own paths (SkinnyGemm.cpp), and an N in whole blocks of 4 vectors
+    // keeps packed B: its block is as wide already, and packed panels read
+    // faster than rows in place (500x256x64, same 5x64 block: 0.97x the
+    // best library in place, 1.03x packed). Measured on AVX-512 only
+    // (docs/benchmarks/cpu-gemm-classes.md, "Short K with B in L2").
+    if (inPlace && !small && t.isa == "avx512" && p.k <= kSmallExtent &&
+        p.m > kFewRows && p.n > kFewColumns && p.n % (4 * lanes) != 0 &&
+        p.k * p.n * 4 <= t.cacheBytes(2) / 2)
+      small = true;
 
     // Register block: every (mr, nv) that fits the register file, scored by
     // the fraction of FMA issue slots doing useful work.

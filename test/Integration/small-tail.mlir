@@ -48,6 +48,25 @@
 // NOTAIL: tensorop.ukernel "x86_avx512_f32_5x64_
 // NOTAIL-NOT: tensorop.ukernel "x86_avx512_f32_5x{{(16|32|48)}}_
 
+// Short K (<= 128) and a B that fits half of L2 (BuiltinAdvisor.cpp), the
+// other dimensions larger: the same path, one K block, B in place, a tail
+// kernel (200x300x100: 5x64 and 5x48 for 300 = 256 + 44); K = 129, a B
+// over half of L2 (128 x 1025 floats) or an N in whole 64-column blocks
+// (500x256x64) keeps packed B; few rows or columns keep their own paths.
+// RUN: %gen_matmul 200 300 100 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" --tensorop-apply-sketch | FileCheck %s --check-prefix=SHORTK
+// SHORTK-DAG: mc = 200, nc = 320, kc = 100, mr = 5, nr = 64, {{.*}}pack_a = "none", pack_b = "none"
+// SHORTK-DAG: tensorop.ukernel "x86_avx512_f32_5x64_u4_explicit_ldb1200_lda400"
+// SHORTK-DAG: tensorop.ukernel "x86_avx512_f32_5x48_u4_explicit_ldb1200_lda400"
+// RUN: %gen_matmul 200 300 129 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=LONGK
+// RUN: %gen_matmul 200 1025 128 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=LONGK
+// RUN: %gen_matmul 500 256 64 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=LONGK
+// LONGK: pack_b = "kmajor_nr"
+// RUN: %gen_matmul 200 300 100 %{g} | %{pipe} | %{run} | FileCheck %s
+// RUN: %gen_matmul 41 1024 128 %{g} | %{pipe} | %{run} | FileCheck %s
+// RUN: %gen_matmul 333 17 37 %{g} | %{pipe} | %{run} | FileCheck %s
+// RUN: %gen_matmul 150 251 3 %{g} | %{pipe} | %{run} | FileCheck %s
+// RUN: %gen_matmul 129 161 67 --values ints | %{pipe} | %{run} | FileCheck %s --check-prefix=EXACT
+
 // CHECK:      failures: 0{{$}}
 // CHECK-NEXT: max_error_ratio: {{[0-9.e+-]+$}}
 // EXACT:      failures: 0{{$}}
