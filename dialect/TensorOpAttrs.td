@@ -291,7 +291,14 @@ def TensorOp_GpuSketchAttr : TensorOp_Attr<"GpuSketch", "gpu_sketch"> {
     * `epilogue` (optional, `wgmma` and `mma_sync` only): the elementwise
       steps `tensorop-fuse-epilogues` found after the matmul
       (`#tensorop.epilogue`), applied to the fp32 accumulators before C is
-      converted and stored; the bias and residual become kernel parameters.
+      converted and stored; the bias and residual become kernel parameters;
+    * `store` (wgmma; default `"global"`, then not printed): how C leaves
+      the kernel. `"global"`: each thread stores its accumulator pairs to
+      global memory; `"smem_tma"`: the tile (after the epilogue, in C's
+      type) is written to a 128-byte-swizzled shared-memory buffer with
+      `stmatrix` (`st.shared` for f32 C) and stored by TMA
+      (`cp.async.bulk.tensor`), overlapped with the next tile's main loop;
+      two 8 KiB buffers per consumer warpgroup.
 
     ```mlir
     #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 128,
@@ -306,7 +313,8 @@ def TensorOp_GpuSketchAttr : TensorOp_Attr<"GpuSketch", "gpu_sketch"> {
     `block_m` a multiple of 64 x `consumers` and `block_n` one of 64, 128,
     192, 256 (wgmma), 1..16 warps dividing the tile in steps of 16
     (mma_sync), `stages` in [2, 8], `group_m` in [1, 64], clusters (wgmma
-    only) of at most 2 CTAs that fit in `ctas`. What depends on the GEMM
+    only) of at most 2 CTAs that fit in `ctas`, `store` `"global"` or
+    `"smem_tma"` (wgmma only). What depends on the GEMM
     (the matmul's precision, TMA-aligned rows) and on the target's hints
     (shared memory for the stages) is checked when the sketch is applied
     (`tensorop-gpu-lower-matmul`), again naming the field.
@@ -321,7 +329,8 @@ def TensorOp_GpuSketchAttr : TensorOp_Attr<"GpuSketch", "gpu_sketch"> {
     StringRefParameter<"provenance of the choice">:$source,
     DefaultValuedParameter<"int64_t", "1", "CTAs of a cluster down M">:$cluster_m,
     DefaultValuedParameter<"int64_t", "1", "CTAs of a cluster across N">:$cluster_n,
-    OptionalParameter<"EpilogueAttr", "fused epilogue">:$epilogue);
+    OptionalParameter<"EpilogueAttr", "fused epilogue">:$epilogue,
+    StringRefParameter<"how C is stored", "\"global\"">:$store);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

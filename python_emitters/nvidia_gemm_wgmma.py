@@ -50,14 +50,24 @@ tanh, sigmoid, silu, gelu_tanh, gelu_erf) applied to the fp32 accumulators
 before the conversion to C's type; the bias and R (C's type) are kernel
 parameters after the tensor maps.
 
+Store (spec field "store", tensorop_emit/nvidia_smem_store.py): "global"
+(default) writes C from the accumulator registers, predicated at the edges;
+"smem_tma" writes each consumer's rows (after the epilogue, in C's type)
+with stmatrix (st.shared for f32 C) into two 8 KiB swizzled shared-memory
+buffers per consumer and stores them with TMA through C's tensor map (the
+last parameter before the shared window), overlapped with the next tile's
+k-loop. GEMMs only.
+
 Spec: name, m, n, k, a_dtype (bf16|f16), c_dtype (f32|bf16|f16), accumulate,
   sm (90), block_m (128), block_n (256), consumers (2), stages (4),
   group_m (8), sms (132: the most CTAs of the persistent grid),
-  cluster_m (1), cluster_n (1), conv (absent: a GEMM), epilogue ([])
+  cluster_m (1), cluster_n (1), conv (absent: a GEMM), epilogue ([]),
+  store ("global")
 Answer: JSON; operands $0=A $1=B $2=C $3=tensor map of A $4=tensor map of B
 (64-bit global addresses of CUtensorMap objects), then bias and R when the
-epilogue reads them, and last the 32-bit shared address of the dynamic
-shared-memory window ($5 without an epilogue).  --format=ptx: a PTX module.
+epilogue reads them, then C's tensor map with store = "smem_tma", and last
+the 32-bit shared address of the dynamic shared-memory window ($5 without
+an epilogue or C's map).  --format=ptx: a PTX module.
 """
 
 from tensorop_emit.nvidia_conv import (
@@ -65,7 +75,8 @@ from tensorop_emit.nvidia_conv import (
 from tensorop_emit.nvidia_epilogue import PtxEpilogue, parse_epilogue
 from tensorop_emit.nvidia_ptx import (
     ELEM_BYTES, TMA_DTYPE, PtxBody, SpecError, ceil_div, common_spec,
-    declare_store_temps, finish, get_int, grouped_tile, main, out_store)
+    declare_store_temps, finish, get_choice, get_int, grouped_tile, main, out_store)
+from tensorop_emit.nvidia_smem_store import SmemTmaStore
 
 FAMILY = "nvidia_gemm_wgmma"
 BK = 64                     # 64 bf16 = 128 bytes: one 128B swizzle row
@@ -96,7 +107,7 @@ def release_stage(b, pred, cs):
 
 def emit(spec, fmt):
     c = common_spec(spec, ("block_m", "block_n", "consumers", "stages", "group_m", "sms",
-                           "cluster_m", "cluster_n", "conv", "epilogue"))
+                           "cluster_m", "cluster_n", "conv", "epilogue", "store"))
     m, n, k = c["m"], c["n"], c["k"]
     dt, cdt = c["a_dtype"], c["c_dtype"]
     if dt not in ("bf16", "f16"):
@@ -119,8 +130,12 @@ def emit(spec, fmt):
     cs = cm * cn
     conv = conv_geometry(spec, m, n, k)
     steps = parse_epilogue(spec)
+    store = get_choice(spec, "store", ("global", "smem_tma"), default="global")
     if steps and conv is not None:
         raise SpecError("epilogue", "convolutions take no fused epilogue")
+    if store != "global" and conv is not None:
+        raise SpecError("store", "convolutions store C from registers (smem_tma is not "
+                                 "verified on the implicit-GEMM kernel yet)")
     if conv is not None:
         check_tma_im2col(conv, es)
         if cs > 1:
@@ -144,6 +159,11 @@ def emit(spec, fmt):
     stg = a_bytes + b_bytes                      # multiple of 1024: 128B swizzle atoms stay aligned
     bar = stages * stg
     smem = bar + 16 * stages
+    tma_store = None
+    if store == "smem_tma":
+        # C's tensor map is the last parameter before the shared window
+        tma_store = SmemTmaStore(None, cdt, m, n, bn, nc, bm // nc, smem, None)
+        smem = tma_store.end()
     if smem > 232448:
         raise SpecError("stages", "%d bytes of shared memory (more than 232448)" % smem)
     threads = 128 * (nc + 1)
@@ -173,11 +193,20 @@ def emit(spec, fmt):
         R("b32", "%qwb"), R("b32", "%qhb"), R("b32", "%qnb"), R("b16", "%qoff", 2)
     R("f32", "%qacc", acc_regs)
     declare_store_temps(b)
-    # A fused epilogue's operands (bias, R) follow the tensor maps.
-    ep = PtxEpilogue(b, steps, cdt, m, n, c["accumulate"], 5) if steps else None
-    if ep:
+    # A fused epilogue's operands (bias, R) follow the tensor maps. The
+    # store through shared memory applies an accumulation (C += A B) with the
+    # epilogue's loads of C too.
+    ep = None
+    if steps or (tma_store and c["accumulate"]):
+        ep = PtxEpilogue(b, steps, cdt, m, n, c["accumulate"], 5)
         ep.declare(2 * mrep)
     nparams = 5 + (len(ep.params) if ep else 0)
+    if tma_store:
+        # C's tensor map follows the epilogue's operands
+        tma_store.b = b
+        tma_store.map_operand = "$%d" % nparams
+        tma_store.declare()
+        nparams += 1
 
     b.comment("TensorOp %s: %dx%dx%d %s -> %s, tile %dx%dx%d, %d consumer warpgroup(s), "
               "%d stages, %d tiles on %d CTAs" % (FAMILY, m, n, k, dt, cdt, bm, bn, BK, nc,
@@ -304,6 +333,8 @@ def emit(spec, fmt):
     for i in range(acc_regs):
         b.ins("mov.f32 %%qacc%d, 0f00000000" % i)
     b.ins("sub.u32 %qt7, %qwg, 1")                         # consumer index
+    if tma_store:
+        tma_store.setup("%qt7", "%qsmem", "%qtid", "%qwarp", "%qlane")
     # lane 0 releases stages (lanes 0 .. cs-1 in a cluster: one per CTA)
     if cs == 1:
         b.ins("setp.eq.u32 %qp4, %qlane, 0")
@@ -321,7 +352,8 @@ def emit(spec, fmt):
     cwait = b.new_label("cwait")
     b.label(ctile)
     b.ins("setp.ge.u32 %%qp1, %%qtile, %d" % ntiles)
-    b.ins("@%qp1 bra " + end)
+    cdone = b.new_label("cdone") if tma_store else end
+    b.ins("@%qp1 bra " + cdone)
     grouped_tile(b, "%qtile", ctiles_m, ctiles_n, group_m, "%qtm", "%qtn", "%qt")
     cluster_tile_coords(b, cm, cn)
     b.ins("mul.lo.u32 %%qm0, %%qtm, %d" % bm)
@@ -396,13 +428,18 @@ def emit(spec, fmt):
     b.ins("add.u32 %qt1, %qt1, %qn0")
     b.ins("mul.wide.u32 %%qw64, %%qt1, %d" % oes)
     if ep:
-        b.comment("fused epilogue: " + ", ".join(spec["epilogue"]))
+        b.comment("fused epilogue: " + (", ".join(spec["epilogue"]) if steps else "C += A B"))
         ep.store("%qt0", "%qt1", [64 * r + 8 * half for r in range(mrep) for half in range(2)],
                  [8 * i for i in range(bn // 8)],
                  lambda slot, i: ["%%qacc%d" % (slot // 2 * acc_n + 4 * i + 2 * (slot % 2) + j)
                                   for j in range(2)],
-                 True, "%qgC")
-    for r in range(mrep if not ep else 0):
+                 True, "%qgC", write=not tma_store)
+    if tma_store:
+        b.comment("store: C's tile through shared memory, TMA stores of 64 x 128-byte boxes")
+        b.ins("mad.lo.u32 %%qt0, %%qt7, %d, %%qm0" % wg_m)
+        tma_store.store_tile(lambda r, g: ["%%qacc%d" % (r * acc_n + 4 * g + j) for j in range(4)],
+                             "%qt0", "%qn0")
+    for r in range(mrep if not ep and not tma_store else 0):
         for half in range(2):
             b.ins("add.u32 %%qt2, %%qt0, %d" % (64 * r + 8 * half))
             b.ins("setp.lt.u32 %%qp1, %%qt2, %d" % m)
@@ -420,6 +457,9 @@ def emit(spec, fmt):
     b.ins("mov.u32 %%qt0, %s" % ("%nclusterid.x" if cs > 1 else "%nctaid.x"))
     b.ins("add.u32 %qtile, %qtile, %qt0")
     b.ins("bra " + ctile)
+    if tma_store:
+        b.label(cdone)
+        tma_store.drain()
     b.label(end)
     if cs > 1:
         # peers may still arrive on this CTA's barriers: leave together
@@ -452,7 +492,11 @@ def emit(spec, fmt):
     }
     if ep:
         result["params"] += ep.params
-        result["epilogue"] = list(spec["epilogue"])
+        if steps:
+            result["epilogue"] = list(spec["epilogue"])
+    if tma_store:
+        result["params"].append(tma_store.tensor_map())
+        result["store"] = "stmatrix/st.shared to a 128B-swizzled smem tile, TMA store"
     if conv is not None:
         result["params"][3] = im2col_tensor_map(conv, TMA_DTYPE[dt], es, bm)
         result["conv"] = conv

@@ -487,6 +487,13 @@ mlir::tensorop::findGpuSketchViolation(const GpuSketchFields &s, int64_t sm) {
                           "precision is " +
                               s.precision);
   }
+  if (s.store != "global" && s.store != "smem_tma")
+    return fail("store", "must be \"global\" or \"smem_tma\", got \"" +
+                             s.store + "\"");
+  if (s.store == "smem_tma" && s.kernel != "wgmma")
+    return fail("store", "\"smem_tma\" (stmatrix + TMA store) is the wgmma "
+                         "kernel's; the '" +
+                             s.kernel + "' kernel stores C from registers");
   if (s.stages < 2 || s.stages > 8)
     return fail("stages", "must be in [2, 8]");
   if (s.groupM < 1 || s.groupM > 64)
@@ -499,7 +506,8 @@ LogicalResult GpuSketchAttr::verify(
     StringRef precision, int64_t blockM, int64_t blockN, int64_t blockK,
     int64_t warpsM, int64_t warpsN, int64_t consumers, int64_t stages,
     int64_t groupM, int64_t ctas, TargetAttr target, StringRef source,
-    int64_t clusterM, int64_t clusterN, EpilogueAttr epilogue) {
+    int64_t clusterM, int64_t clusterN, EpilogueAttr epilogue,
+    StringRef store) {
   if (!target)
     return emitError() << "gpu_sketch needs a target";
   std::optional<int64_t> sm = gpuComputeCapability(target.getCpu());
@@ -510,7 +518,7 @@ LogicalResult GpuSketchAttr::verify(
   GpuSketchFields fields{kernel, precision, blockM,    blockN,
                          blockK, warpsM,    warpsN,    consumers,
                          stages, groupM,    ctas,      clusterM,
-                         clusterN};
+                         clusterN,  store};
   if (std::optional<GpuSketchViolation> v = findGpuSketchViolation(fields, *sm))
     return emitError() << "gpu_sketch field '" << v->field << "': " << v->why;
   if (source.empty())
@@ -527,7 +535,8 @@ GpuSketchAttr GpuSketchAttr::withEpilogue(EpilogueAttr epilogue) const {
                             getBlockM(), getBlockN(), getBlockK(), getWarpsM(),
                             getWarpsN(), getConsumers(), getStages(),
                             getGroupM(), getCtas(), getTarget(), getSource(),
-                            getClusterM(), getClusterN(), epilogue);
+                            getClusterM(), getClusterN(), epilogue,
+                            getStore());
 }
 
 //===----------------------------------------------------------------------===//

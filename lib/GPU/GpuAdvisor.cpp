@@ -66,7 +66,7 @@ GpuSketchAttr GpuSketchChoice::toAttr(MLIRContext *ctx,
   return GpuSketchAttr::get(ctx, kernel, precision, blockM, blockN, blockK,
                             warpsM, warpsN, consumers, stages, groupM, ctas,
                             target.hints.toAttr(ctx), source, clusterM,
-                            clusterN, /*epilogue=*/EpilogueAttr());
+                            clusterN, /*epilogue=*/EpilogueAttr(), store);
 }
 
 GpuSketchChoice GpuSketchChoice::fromAttr(GpuSketchAttr a) {
@@ -85,6 +85,7 @@ GpuSketchChoice GpuSketchChoice::fromAttr(GpuSketchAttr a) {
   c.clusterM = a.getClusterM();
   c.clusterN = a.getClusterN();
   c.source = a.getSource().str();
+  c.store = a.getStore().str();
   return c;
 }
 
@@ -97,12 +98,16 @@ std::string GpuSketchChoice::emitter() const {
 }
 
 std::string GpuSketchChoice::describe() const {
-  return llvm::formatv("kernel={0} block_m={1} block_n={2} block_k={3} "
-                       "warps_m={4} warps_n={5} consumers={6} stages={7} "
-                       "group_m={8} ctas={9} cluster_m={10} cluster_n={11}",
-                       kernel, blockM, blockN, blockK, warpsM, warpsN,
-                       consumers, stages, groupM, ctas, clusterM, clusterN)
-      .str();
+  std::string text =
+      llvm::formatv("kernel={0} block_m={1} block_n={2} block_k={3} "
+                    "warps_m={4} warps_n={5} consumers={6} stages={7} "
+                    "group_m={8} ctas={9} cluster_m={10} cluster_n={11}",
+                    kernel, blockM, blockN, blockK, warpsM, warpsN, consumers,
+                    stages, groupM, ctas, clusterM, clusterN)
+          .str();
+  if (store != "global")
+    text += " store=" + store;
+  return text;
 }
 
 static int64_t elemBytes(llvm::StringRef t) {
@@ -268,6 +273,15 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
     c.stages = std::min<int64_t>(6, (target.maxSharedPerBlock - 1024) / stage);
     c.ctas = std::min(tiles(c.blockM, c.blockN), target.sms);
     c.groupM = 8;
+    // C through shared memory and TMA stores: measured on the H200 at
+    // 1.04-1.19x the register store on plain GEMMs and bias+ReLU, equal
+    // with GELU (docs/benchmarks/gpu-gemm.md, "Store through shared
+    // memory"); convolutions keep the register store (not measured).
+    if (!p.conv) {
+      c.store = "smem_tma";
+      if (wgmmaSharedBytes(c) > target.maxSharedPerBlock)
+        c.store = "global";
+    }
     return c;
   }
   // mma.sync: bf16/f16 on sm_80 (or rows TMA cannot describe), tf32.
@@ -298,9 +312,20 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
   return c;
 }
 
+int64_t mlir::tensorop::wgmmaSharedBytes(const GpuSketchChoice &s) {
+  // The stages (A and B tiles of 64 columns of 2-byte elements) and their
+  // two mbarriers each (nvidia_gemm_wgmma.py).
+  int64_t bytes = s.stages * (s.blockM + s.blockN) * 128 + 16 * s.stages;
+  // smem_tma: two 8 KiB buffers per consumer warpgroup, 1024-byte aligned
+  // (nvidia_smem_store.py).
+  if (s.store == "smem_tma")
+    bytes = (bytes + 1023) / 1024 * 1024 + s.consumers * 2 * 8192;
+  return bytes;
+}
+
 GpuSketchFields GpuSketchChoice::fields() const {
-  return {kernel, precision, blockM, blockN,   blockK,   warpsM,  warpsN,
-          consumers, stages, groupM, ctas, clusterM, clusterN};
+  return {kernel,    precision, blockM, blockN, blockK,   warpsM,   warpsN,
+          consumers, stages,    groupM, ctas,   clusterM, clusterN, store};
 }
 
 llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
@@ -334,6 +359,10 @@ llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
     }
     if (s.clusterM * s.clusterN > 1)
       return fail("cluster_m", "convolutions run without clusters");
+    if (s.store != "global")
+      return fail("store", "the convolution kernels store C from registers "
+                           "(store = \"smem_tma\" is the GEMM kernel's; "
+                           "not yet verified on implicit-GEMM convolutions)");
   }
   if (s.kernel == "wgmma") {
     if (!tmaAligned(p))
@@ -342,12 +371,17 @@ llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
                                 "N multiples of 8), got K={0} N={1}",
                                 p.k, p.n)
                       .str());
-    int64_t smem = s.stages * (s.blockM + s.blockN) * 128 + 16 * s.stages;
+    int64_t smem = wgmmaSharedBytes(s);
     if (smem > t.maxSharedPerBlock)
-      return fail("stages", llvm::formatv("{0} stages need {1} bytes of shared "
-                                          "memory; the target allows {2}",
-                                          s.stages, smem, t.maxSharedPerBlock)
-                                .str());
+      return fail(s.store == "smem_tma" ? "store" : "stages",
+                  llvm::formatv("{0} stages{1} need {2} bytes of shared "
+                                "memory; the target allows {3}",
+                                s.stages,
+                                s.store == "smem_tma"
+                                    ? " and the smem_tma store's buffers"
+                                    : "",
+                                smem, t.maxSharedPerBlock)
+                      .str());
   }
   return llvm::Error::success();
 }
@@ -392,6 +426,8 @@ llvm::json::Object mlir::tensorop::emitterSpec(const GpuSketchChoice &s,
       spec["cluster_m"] = s.clusterM;
       spec["cluster_n"] = s.clusterN;
     }
+    if (s.store != "global")
+      spec["store"] = s.store;
   } else if (s.kernel == "mma_sync") {
     spec["block_m"] = s.blockM;
     spec["block_n"] = s.blockN;

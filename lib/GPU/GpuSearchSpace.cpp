@@ -26,8 +26,8 @@ GpuSearchSpace::GpuSearchSpace(const GpuGemmProblem &problem,
                                const GpuSketchChoice &defaults)
     : p(problem), t(target), defaults(defaults) {
   if (defaults.kernel == "wgmma")
-    knobs = {kBlockM, kConsumers, kBlockN,   kStages,
-             kGroupM, kClusterM,  kClusterN, kCtas};
+    knobs = {kBlockM,   kConsumers, kBlockN, kStages, kGroupM,
+             kClusterM, kClusterN,  kCtas,   kStore};
   else if (defaults.kernel == "mma_sync")
     knobs = {kBlockM, kWarpsM, kBlockN, kWarpsN, kBlockK, kStages, kGroupM};
   else // ffma: one fixed 128x128x16 tile; only the tile order varies.
@@ -38,7 +38,7 @@ llvm::StringRef GpuSearchSpace::knobName(unsigned knob) const {
   static constexpr llvm::StringLiteral names[] = {
       "block_m", "consumers", "warps_m", "block_n", "warps_n",
       "block_k", "stages",    "group_m", "ctas",    "cluster_m",
-      "cluster_n"};
+      "cluster_n", "store"};
   return knob < knobs.size() ? names[knobs[knob]] : "?";
 }
 
@@ -60,8 +60,26 @@ static constexpr int64_t GpuSketchChoice::*kFields[] = {
     &GpuSketchChoice::ctas,     &GpuSketchChoice::clusterM,
     &GpuSketchChoice::clusterN};
 
+/// The store knob's values: the sketch's `store` string as an index.
+static constexpr llvm::StringLiteral kStores[] = {"global", "smem_tma"};
+
+static int64_t storeIndex(llvm::StringRef store) {
+  return store == kStores[1] ? 1 : 0;
+}
+
+/// Sets the field of `knob` in `c` to `value`.
+static void setField(GpuSketchChoice &c, unsigned knob, int64_t value) {
+  if (knob == GpuSearchSpace::storeKnob())
+    c.store = kStores[value != 0].str();
+  else
+    c.*kFields[knob] = value;
+}
+
 int64_t GpuSearchSpace::valueOf(Knob knob, const GpuSketchChoice &c) const {
-  static_assert(std::size(kFields) == kClusterN + 1, "one field per knob");
+  static_assert(std::size(kFields) == kClusterN + 1,
+                "one int64_t field per knob before kStore");
+  if (knob == kStore)
+    return storeIndex(c.store);
   return c.*kFields[knob];
 }
 
@@ -151,6 +169,20 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
     if (get(kClusterM, prefix) == 1 && ceilDiv(p.n, bn) > 1)
       v.push_back(2);
     break;
+  case kStore: {
+    // smem_tma takes two 8 KiB C buffers per consumer warpgroup: offered
+    // where they fit beside the stages.
+    v = {0};
+    GpuSketchChoice s = defaults;
+    s.blockM = bm;
+    s.blockN = bn;
+    s.consumers = get(kConsumers, prefix);
+    s.stages = get(kStages, prefix);
+    s.store = "smem_tma";
+    if (wgmma && !p.conv && wgmmaSharedBytes(s) <= t.maxSharedPerBlock)
+      v.push_back(1);
+    break;
+  }
   case kCtas: {
     // The persistent grid: one CTA per SM, or two where they fit, in whole
     // clusters (the emitter rounds the same way).
@@ -191,7 +223,7 @@ double GpuSearchSpace::prior(unsigned index, llvm::ArrayRef<int64_t> prefix,
 GpuSketchChoice GpuSearchSpace::toChoice(llvm::ArrayRef<int64_t> v) const {
   GpuSketchChoice c = defaults;
   for (size_t i = 0; i < knobs.size() && i < v.size(); ++i)
-    c.*kFields[knobs[i]] = v[i];
+    setField(c, knobs[i], v[i]);
   c.source = "tuner";
   return c;
 }
@@ -212,6 +244,8 @@ GpuSearchSpace::toPoint(const GpuSketchChoice &c) const {
   for (int64_t GpuSketchChoice::*field : kFields)
     if (back.*field != c.*field)
       return std::nullopt;
+  if (back.store != c.store)
+    return std::nullopt;
   return point;
 }
 
@@ -225,6 +259,9 @@ std::string mlir::tensorop::gpuConfigHash(const GpuSketchChoice &c) {
   // databases written before clusters existed) stay the same.
   if (c.clusterM != 1 || c.clusterN != 1)
     text += llvm::formatv(" cluster={0}x{1}", c.clusterM, c.clusterN).str();
+  // Likewise only for the store through shared memory.
+  if (c.store != "global")
+    text += " store=" + c.store;
   return llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(text)),
                      /*LowerCase=*/true)
       .substr(0, 16);

@@ -54,6 +54,9 @@ public:
   const GpuGemmProblem &problem() const { return p; }
   const GpuTarget &target() const { return t; }
 
+  /// The index of the `store` knob (its values: 0 "global", 1 "smem_tma").
+  static constexpr unsigned storeKnob() { return kStore; }
+
 private:
   enum Knob {
     kBlockM,
@@ -66,7 +69,8 @@ private:
     kGroupM,
     kCtas,
     kClusterM,
-    kClusterN
+    kClusterN,
+    kStore ///< 0: store = "global", 1: "smem_tma" (wgmma)
   };
   int64_t get(Knob knob, llvm::ArrayRef<int64_t> prefix) const;
   int64_t valueOf(Knob knob, const GpuSketchChoice &c) const;
