@@ -193,7 +193,15 @@ def TensorOp_ConvSketchAttr : TensorOp_Attr<"ConvSketch", "conv_sketch"> {
       call, the block held in registers across them (strided input rows,
       the tap's offset compiled into the code), used wherever all `mr`
       pixels see every tap of the row; blocks at the image's left or right
-      edge fall back to one tap per call;
+      edge fall back to one tap per call; `"window"`: all R*S taps and all
+      channels in one call (the S taps of a filter row are S*C consecutive
+      floats of the input row and of the filter, so a row is one reduction
+      over K = S*C; the R rows follow as taps an input row apart), the
+      block loaded and stored once instead of once per filter row; used
+      for the pixels of rows whose every tap lies inside the image, other
+      pixels as with `"row"`; needs dilation 1 along W, `cb` covering all
+      channels and dense NHWC input and HWCF filter (located error
+      otherwise);
     * `loop_order`: `"pf"`: for each pixel block, every channel block (the
       input pixels stay in L1); `"fp"`: for each channel block, every pixel
       block (the filter block stays in L1/L2); `"fcp"`: for each panel of
@@ -231,7 +239,8 @@ def TensorOp_ConvSketchAttr : TensorOp_Attr<"ConvSketch", "conv_sketch"> {
     The verifier checks what holds whatever convolution the sketch is
     applied to, naming the field: positive blocks, `nr` a multiple of the
     lanes, the register budget, known `taps`, `loop_order` and layouts, and
-    the emitter and target the in-place reads and `taps = "row"` need;
+    the emitter and target the in-place reads and `taps = "row"` or
+    `"window"` need;
     for an `epilogue`: the x86_gemm_fma emitter (the only convolution
     microkernel that applies one), no `"bias_m"` (a convolution's bias is
     per output channel) and `nr` within one mask register per vector

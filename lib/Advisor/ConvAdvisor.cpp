@@ -42,6 +42,10 @@ bool readsInPlace(const TargetHints &t) {
 
 /// Channels one call reduces over: all of them up to 512 (the A rows of a
 /// block, mr x 512 floats, still fit L1), else balanced blocks.
+/// Input channels below which the builtin advisor reduces a block's whole
+/// filter window in one call (taps = "window").
+constexpr int64_t kWindowMaxChannels = 16;
+
 int64_t channelBlock(int64_t c) {
   if (c <= 512)
     return c;
@@ -184,6 +188,15 @@ mlir::tensorop::builtinConvChoice(const ConvProblem &p, const TargetHints &t) {
     if (c.cb > fitting)
       c.cb = ceilDiv(p.c, ceilDiv(p.c, fitting));
   }
+  // Few input channels: a row of taps reduces over only S*C (21 at conv1's
+  // 7x7x3, 9 at 3x3x3), so loading and storing the block once per filter
+  // row and a K loop of C steps per tap cost as much as the FMAs. taps =
+  // "window" makes the whole window one call: K = S*C per filter row (the
+  // row's taps are consecutive floats where dilation along W is 1), the R
+  // rows as the kernel's taps.
+  if (c.taps == "row" && p.dilationW == 1 && c.cb >= p.c &&
+      p.c < kWindowMaxChannels)
+    c.taps = "window";
   c.kUnroll = 4;
   c.prefetchB = 0;
   return c;
@@ -208,15 +221,18 @@ mlir::tensorop::convSearchSpace(const ConvProblem &p, const TargetHints &t,
         break;
       for (int64_t cb : cbs)
         for (const char *packInput : {"none", "kmajor_mr"})
-          for (const char *taps : {"one", "row"})
+          for (const char *taps : {"one", "row", "window"})
             for (const char *packFilter : {"kmajor_nr", "none"})
               for (const char *order : {"pf", "fp", "fcp"})
                 for (int64_t ku : {1, 2, 4, 8})
                   for (const char *bc : {"explicit", "embedded"}) {
                     llvm::StringRef pi = packInput, tp = taps, pf = packFilter;
-                    if (!x86 && (pi == "none" || tp == "row" || pf == "none"))
+                    if (!x86 && (pi == "none" || tp != "one" || pf == "none"))
                       continue;
                     if (tp == "row" && (pi != "none" || p.s == 1))
+                      continue;
+                    if (tp == "window" &&
+                        (pi != "none" || p.dilationW != 1 || cb < p.c))
                       continue;
                     if (pf == "none" && (nv > 7 || (lanes != 16 &&
                                                     need + 1 > regs)))

@@ -303,9 +303,10 @@ LogicalResult ConvSketchAttr::verify(
     if (value <= 0)
       return emitError() << "conv sketch '" << name
                          << "' must be positive, got " << value;
-  if (taps != "one" && taps != "row")
+  if (taps != "one" && taps != "row" && taps != "window")
     return emitError() << "conv sketch taps \"" << taps
-                       << "\" is not known (expected \"one\" or \"row\")";
+                       << "\" is not known (expected \"one\", \"row\" or "
+                          "\"window\")";
   if (loopOrder != "pf" && loopOrder != "fp" && loopOrder != "fcp")
     return emitError() << "conv sketch loop_order \"" << loopOrder
                        << "\" is not known (expected \"pf\", \"fp\" or "
@@ -341,12 +342,13 @@ LogicalResult ConvSketchAttr::verify(
   };
   if (packInput == "none" && failed(needsX86("pack_input \"none\"")))
     return failure();
-  if (taps == "row") {
-    if (failed(needsX86("taps \"row\"")))
+  if (taps == "row" || taps == "window") {
+    if (failed(needsX86(("taps \"" + taps + "\"").str())))
       return failure();
     if (packInput != "none")
-      return emitError() << "conv sketch taps \"row\" reads the input in "
-                            "place: it needs pack_input \"none\", got \""
+      return emitError() << "conv sketch taps \"" << taps
+                         << "\" reads the input in place: it needs "
+                            "pack_input \"none\", got \""
                          << packInput << "\"";
   }
   if (packFilter == "none") {

@@ -5,6 +5,7 @@
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/Transforms/ConvSupport.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
@@ -66,9 +67,15 @@ LogicalResult mlir::tensorop::annotateConv(linalg::Conv2DNhwcHwcfOp op,
     }
   bool padded = problem->padTop || problem->padBottom || problem->padLeft ||
                 problem->padRight;
-  if (padding && padded)
+  if (padding && padded) {
     op->setAttr(kConvPaddingAttrName,
                 DenseI64ArrayAttr::get(op.getContext(), *padding));
+    auto pad = op.getDpsInputOperand(0)->get().getDefiningOp<tensor::PadOp>();
+    auto toTensor =
+        pad.getSource().getDefiningOp<bufferization::ToTensorOp>();
+    if (toTensor && toTensor.getRestrict())
+      op->setAttr(kConvPadRestrictAttrName, UnitAttr::get(op.getContext()));
+  }
 
   if (present) {
     auto sketch = dyn_cast<ConvSketchAttr>(present);

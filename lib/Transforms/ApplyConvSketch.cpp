@@ -127,7 +127,8 @@ struct TracedPad {
   int64_t top = 0, bottom = 0, left = 0, right = 0;
 };
 
-std::optional<TracedPad> traceBufferizedPad(linalg::Conv2DNhwcHwcfOp conv) {
+std::optional<TracedPad> traceBufferizedPad(linalg::Conv2DNhwcHwcfOp conv,
+                                           bool sourceRestrict) {
   Value in = conv.getDpsInputOperand(0)->get();
   auto alloc = in.getDefiningOp<memref::AllocOp>();
   if (!alloc || alloc->getBlock() != conv->getBlock())
@@ -178,6 +179,13 @@ std::optional<TracedPad> traceBufferizedPad(linalg::Conv2DNhwcHwcfOp conv) {
     auto fill = dyn_cast<linalg::FillOp>(op);
     if (fill && fill.getDpsInitOperand(0)->get().getDefiningOp<memref::AllocOp>())
       continue;
+    // The zero fill of the convolution's output (bufferization puts it
+    // after the pad's copy): it does not touch the source where the
+    // program promised, by a restrict to_tensor, that nothing it writes
+    // aliases the source.
+    if (fill && sourceRestrict &&
+        fill.getDpsInitOperand(0)->get() == conv.getDpsInitOperand(0)->get())
+      continue;
     return std::nullopt;
   }
   t.top = offsets[1];
@@ -206,6 +214,9 @@ struct ConvPlan {
   ConvSketchAttr sketch;
   int64_t mr, nr, cb, numCb;
   bool packInput, packFilter, rowTaps;
+  /// taps = "window": one call per block reduces over every tap (K = S*C
+  /// per filter row, the R rows as the kernel's taps).
+  bool windowTaps = false;
   /// The filter is packed one (panel, channel block) at a time, in the loop
   /// nest, into a buffer of R*S*cb*nr (loop order "fcp").
   bool packPerBlock = false;
@@ -214,14 +225,14 @@ struct ConvPlan {
   /// [R*S][cb][nr] of one thread), or null.
   Value packedFilter;
   Value inputPanel;   ///< [cb][mr] of one thread, or null.
-  EmittedKernel oneTap, rowKernel;
+  EmittedKernel oneTap, rowKernel, windowKernel;
   SmallVector<TapRange> taps;
   int64_t interiorLo, interiorHi; ///< ow range seeing every tap of a row.
 
   /// A fused epilogue: the kernels that apply it, the block they read (one
   /// per thread), the bias (F) and the residual (N x OH x OW x F).
   bool epilogue = false;
-  EmittedKernel oneTapEpilogue, rowKernelEpilogue;
+  EmittedKernel oneTapEpilogue, rowKernelEpilogue, windowKernelEpilogue;
   Value epilogueBlock, bias, residual;
   /// Per tap column s: the pixels of its range from lastFrom[s] on are
   /// reached by no later tap of the row, so s's call is their last.
@@ -417,10 +428,17 @@ void emitEpilogueOnlyCall(OpBuilder &b, Location loc, const ConvPlan &plan,
                           Value n, Value oh, Value lo, Value cnt, Value f0,
                           Value nrem) {
   Idx im{b, loc};
-  Value zero = im.c(0), one = im.c(1);
+  Value zero = im.c(0);
+  // (A is not read over no channels; a 1x1 view of the input, unreduced:
+  // view2D cannot tell which unit dimensions of an all-ones view to drop.)
   Value a = plan.inputPanel
                 ? plan.inputPanel
-                : view2D(b, loc, plan.in, {n, zero, zero, zero}, one, one, 1);
+                : memref::SubViewOp::create(
+                      b, loc, plan.in,
+                      ArrayRef<OpFoldResult>{n, zero, zero, zero},
+                      SmallVector<OpFoldResult>(4, b.getIndexAttr(1)),
+                      SmallVector<OpFoldResult>(4, b.getIndexAttr(1)))
+                      .getResult();
   Value bPanel = plan.packedFilter ? plan.packedFilter : plan.flt;
   Value c = view2D(b, loc, plan.out, {n, oh, lo, f0}, cnt, nrem, 1);
   const EmittedKernel &kernel = plan.oneTapEpilogue;
@@ -612,6 +630,89 @@ void emitBlock(OpBuilder &b, Location loc, const ConvPlan &plan, Value n,
   emitEpilogueOnlyCall(b, loc, plan, n, oh, ow0, m, f0, nrem);
 }
 
+/// One call over every tap and channel of pixels [lo, lo+cnt) of row
+/// (n, oh), all of whose taps lie inside the image: A starts at input row
+/// oh*SH - PT, pixel lo*SW - PL, channel 0; the kernel reduces K = S*C
+/// consecutive floats per filter row and steps an input row (times DH) per
+/// tap; B (the whole filter of the panel, its R*S*C rows in order) runs on.
+void emitWindowCall(OpBuilder &b, Location loc, const ConvPlan &plan, Value n,
+                    Value oh, Value lo, Value cnt, Value fb, Value f0,
+                    Value nrem) {
+  const ConvProblem &p = plan.p;
+  Idx im{b, loc};
+  Value ih = im.add(im.mul(oh, p.strideH), -p.padTop);
+  Value iw = im.add(im.mul(lo, p.strideW), -p.padLeft);
+  Value zero = im.c(0);
+  Value a = memref::SubViewOp::create(
+      b, loc, plan.in, ArrayRef<OpFoldResult>{n, ih, iw, zero},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1), cnt,
+                             b.getIndexAttr(p.c)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1),
+                             b.getIndexAttr(p.strideW), b.getIndexAttr(1)});
+  Value bPanel;
+  if (plan.packFilter) {
+    Value offset =
+        packedFilterOffset(im, plan, fb, zero, im.c(p.c), zero);
+    bPanel = memref::SubViewOp::create(
+        b, loc, plan.packedFilter, ArrayRef<OpFoldResult>{offset},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(p.r * p.s * p.c * plan.nr)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+  } else {
+    bPanel = memref::SubViewOp::create(
+        b, loc, plan.flt, ArrayRef<OpFoldResult>{zero, zero, zero, f0},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(p.r), b.getIndexAttr(p.s),
+                               b.getIndexAttr(p.c), nrem},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1),
+                               b.getIndexAttr(1), b.getIndexAttr(1)});
+  }
+  Value c = view2D(b, loc, plan.out, {n, oh, lo, f0}, cnt, nrem, 1);
+  // Every tap of these pixels is in this call: with an epilogue it is their
+  // last.
+  const EmittedKernel &kernel =
+      plan.epilogue ? plan.windowKernelEpilogue : plan.windowKernel;
+  std::array<Value, 3> epilogue = {};
+  if (plan.epilogue)
+    epilogue = epilogueOperands(b, loc, plan, n, oh, lo, cnt, f0, nrem);
+  UKernelOp::create(
+      b, loc, b.getStringAttr(kernel.name), a, bPanel, c,
+      im.c(p.s * p.c), cnt, nrem, epilogue[0], epilogue[1], epilogue[2],
+      b.getStringAttr(kernel.asmText), b.getStringAttr(kernel.constraints),
+      b.getStringAttr(kernel.dialect), b.getI64IntegerAttr(plan.mr),
+      b.getI64IntegerAttr(plan.nr), b.getStringAttr(kernel.hash.substr(0, 16)));
+}
+
+/// A block with taps = "window": where every filter row of output row oh
+/// lies inside the image, the pixels that see every tap column get one
+/// window call and the ones at the left and right edges the per-row path
+/// (emitBlock); other rows take emitBlock whole.
+void emitWindowBlock(OpBuilder &b, Location loc, const ConvPlan &plan, Value n,
+                     Value oh, Value ow0, Value m, Value fb, Value f0,
+                     Value nrem, Value c0, Value kcb) {
+  const ConvProblem &p = plan.p;
+  Idx im{b, loc};
+  OpBuilder::InsertionGuard guard(b);
+  Value end = im.add(ow0, m);
+  Value ihFirst = im.add(im.mul(oh, p.strideH), -p.padTop);
+  Value ihLast = im.add(ihFirst, (p.r - 1) * p.dilationH);
+  Value lo = im.max(ow0, im.c(plan.interiorLo));
+  Value hi = im.min(end, im.c(plan.interiorHi + 1));
+  Value inside = im.andI(im.andI(im.le(im.c(0), ihFirst),
+                                 im.lt(ihLast, im.c(p.h))),
+                         im.lt(lo, hi));
+  auto ifInside = scf::IfOp::create(b, loc, inside, true);
+  b.setInsertionPointToStart(ifInside.thenBlock());
+  emitWindowCall(b, loc, plan, n, oh, lo, im.sub(hi, lo), fb, f0, nrem);
+  auto ifLeft = scf::IfOp::create(b, loc, im.lt(ow0, lo), false);
+  b.setInsertionPointToStart(ifLeft.thenBlock());
+  emitBlock(b, loc, plan, n, oh, ow0, im.sub(lo, ow0), fb, f0, nrem, c0, kcb);
+  b.setInsertionPointAfter(ifLeft);
+  auto ifRight = scf::IfOp::create(b, loc, im.lt(hi, end), false);
+  b.setInsertionPointToStart(ifRight.thenBlock());
+  emitBlock(b, loc, plan, n, oh, hi, im.sub(end, hi), fb, f0, nrem, c0, kcb);
+  b.setInsertionPointToStart(ifInside.elseBlock());
+  emitBlock(b, loc, plan, n, oh, ow0, m, fb, f0, nrem, c0, kcb);
+}
+
 /// Output rows [rowBegin, rowEnd) in the sketch's loop order.
 void emitRows(OpBuilder &b, Location loc, const ConvPlan &plan, Value rowBegin,
               Value rowEnd, Value panelBegin, Value panelEnd, bool markLoop) {
@@ -658,7 +759,10 @@ void emitRows(OpBuilder &b, Location loc, const ConvPlan &plan, Value rowBegin,
     enterFilterLoop();
   if (!channelsOuter)
     enterChannelLoop();
-  emitBlock(b, loc, plan, n, oh, ow0, m, fb, f0, nrem, c0, kcb);
+  if (plan.windowTaps)
+    emitWindowBlock(b, loc, plan, n, oh, ow0, m, fb, f0, nrem, c0, kcb);
+  else
+    emitBlock(b, loc, plan, n, oh, ow0, m, fb, f0, nrem, c0, kcb);
 }
 
 /// The kernel for `taps` taps per call; with the sketch's epilogue steps
@@ -704,8 +808,10 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
 
   // Fold a bufferized zero pad into the kernel.
   bool expectedPad = op->hasAttr(kConvPaddingAttrName);
+  bool sourceRestrict = op->hasAttr(kConvPadRestrictAttrName);
   op->removeAttr(kConvPaddingAttrName);
-  std::optional<TracedPad> pad = traceBufferizedPad(op);
+  op->removeAttr(kConvPadRestrictAttrName);
+  std::optional<TracedPad> pad = traceBufferizedPad(op, sourceRestrict);
   if (pad) {
     plan.in = pad->source;
     auto src = cast<MemRefType>(pad->source.getType());
@@ -737,7 +843,8 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
   plan.cb = std::min(sketch.getCb(), plan.p.c);
   plan.packInput = sketch.getPackInput() != "none";
   plan.packFilter = sketch.getPackFilter() != "none";
-  plan.rowTaps = sketch.getTaps() == "row" && plan.p.s > 1;
+  bool window = sketch.getTaps() == "window";
+  plan.rowTaps = (sketch.getTaps() == "row" || window) && plan.p.s > 1;
   plan.packPerBlock = plan.packFilter && sketch.getLoopOrder() == "fcp";
   if (plan.rowTaps && !plan.packFilter && plan.cb < plan.p.c)
     return op.emitError() << "tensorop conv sketch taps \"row\" with "
@@ -745,6 +852,31 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
                           << plan.p.c << " channels (got cb " << plan.cb
                           << "): the taps of an unpacked filter lie C rows "
                              "apart";
+  if (window) {
+    // The S taps of a filter row must be S*C consecutive floats of the
+    // input row and of the filter (or of its packed panel: one channel
+    // block, taps adjacent).
+    const ConvProblem &q = plan.p;
+    std::string why;
+    if (q.dilationW != 1)
+      why = "dilation along W is " + std::to_string(q.dilationW);
+    else if (plan.cb < q.c)
+      why = "cb " + std::to_string(plan.cb) + " does not cover all " +
+            std::to_string(q.c) + " channels";
+    else if ((*inStrides)[2] != q.c)
+      why = "the input's pixels are not dense (stride " +
+            std::to_string((*inStrides)[2]) + ", C = " +
+            std::to_string(q.c) + ")";
+    else if (!plan.packFilter && ((*fltStrides)[1] != q.c * (*fltStrides)[2] ||
+                                  (*fltStrides)[0] != q.s * (*fltStrides)[1]))
+      why = "the filter read in place is not dense HWCF";
+    if (!why.empty())
+      return op.emitError() << "tensorop conv sketch taps \"window\" needs "
+                               "each filter row's taps to be consecutive in "
+                               "the input and the filter: "
+                            << why;
+    plan.windowTaps = true;
+  }
   for (int64_t s = 0; s < plan.p.s; ++s)
     plan.taps.push_back(tapRange(plan.p, s));
   plan.interiorLo = 0;
@@ -795,6 +927,17 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
     if (!row)
       return op.emitError() << llvm::toString(row.takeError());
     plan.rowKernel = *row;
+  }
+  // The window kernel: R taps (filter rows) of K = S*C, an input row (times
+  // DH) apart.
+  int64_t windowTapBytes = plan.p.dilationH * (*inStrides)[1] * 4;
+  if (plan.windowTaps) {
+    llvm::Expected<EmittedKernel> win =
+        emitKernel(plan, *hints, lda, ldb, plan.p.r, windowTapBytes,
+                   emitterDir, emitterTimeout, plan.epilogue);
+    if (!win)
+      return op.emitError() << llvm::toString(win.takeError());
+    (plan.epilogue ? plan.windowKernelEpilogue : plan.windowKernel) = *win;
   }
   if (plan.epilogue) {
     llvm::Expected<EmittedKernel> oneEpi =

@@ -11,6 +11,7 @@
 // RUN: %{gen} --h 12 --w 12 --c 5 --f 16 --dilation 2 --pad 2 | %{avx2} | FileCheck %s
 // RUN: %{gen} --n 2 --h 9 --w 10 --c 33 --f 19 --pad 1 | %{threads} | FileCheck %s
 // RUN: %{gen} --h 5 --w 10 --c 8 --f 16 --pad 1 --stride 2 | %{threads} | FileCheck %s
+// RUN: %{gen} --n 2 --h 15 --w 16 --c 3 --f 20 --r 7 --stride 2 --pad 3 | %{threads} | FileCheck %s
 // Loop order "fcp" (large filters) splits the filter panels over the
 // threads, each packing its own.
 // RUN: %{gen} --n 2 --h 5 --w 6 --c 300 --f 100 --pad 1 --stride 2 | %{threads} | FileCheck %s

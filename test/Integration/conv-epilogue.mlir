@@ -18,6 +18,9 @@
 // RUN: %{gen} --n 2 --h 9 --w 10 --c 33 --f 3 --r 7 --pad 3 --stride 2 --steps bias_n,gelu_erf | %{avx512} | %{run} | FileCheck %s
 // RUN: %{gen} --h 5 --w 6 --c 4 --f 20 --r 3 --pad 3 --steps bias_n,silu,residual | %{avx512} | %{run} | FileCheck %s
 // RUN: %{gen} --n 3 --h 10 --w 6 --c 9 --f 31 --r 2 --s 3 --stride 1 2 --dilation 2 1 --pad 1 0 2 1 --steps scale:0.5,bias_n,tanh | %{avx512} | %{run} | FileCheck %s
+// C < 16: taps = "window" (the epilogue on the whole-window call; edge
+// pixels and rows through the per-row path).
+// RUN: %{gen} --n 2 --h 15 --w 16 --c 3 --f 40 --r 7 --stride 2 --pad 3 --steps bias_n,relu,residual | %{avx512} | %{run} | FileCheck %s
 // RUN: %{gen} --h 12 --w 12 --c 5 --f 16 --dilation 2 --pad 2 --steps residual,sigmoid | %{avx512} | %{run} | FileCheck %s
 // RUN: %{gen} --h 6 --w 19 --c 7 --f 40 --r 3 --s 5 --pad 0 2 1 3 --steps bias_n,gelu_tanh | %{avx512} | %{run} | FileCheck %s
 // RUN: %{gen} --h 4 --w 4 --c 600 --f 20 --r 3 --pad 1 --steps bias_n,relu,residual | %{avx512} | %{run} | FileCheck %s

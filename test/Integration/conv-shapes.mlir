@@ -38,8 +38,26 @@
 // RUN: %{gen} --n 2 --h 7 --w 7 --c 520 --f 72 --pad 1 | tensorop-opt --tensorop-pipeline="target=x86-avx512" 2>&1 >/dev/null | FileCheck %s --check-prefix=FCP
 // FCP: remark: tensorop: conv2d f32 n=2 h=7 w=7 c=520 f=72 r=3 s=3 {{.*}} cb=260 taps="row" loop_order="fcp" pack_input="none" pack_filter="kmajor_nr"
 
-// The convolution does go through the microkernels, pad folded.
-// RUN: %{gen} --h 11 --w 13 --c 17 --f 33 --stride 2 --pad 1 | tensorop-opt --tensorop-pipeline="target=x86-avx512" 2>&1 | FileCheck %s --check-prefix=ASM
+// taps = "window": every tap of a block in one call (K = S*C per filter row,
+// the R rows as taps), edge pixels and rows by the per-row path. The
+// builtin choice for C < 16 (the C = 3 runs above); here explicit: packed
+// filter in order "pf" (F edge, uneven padding, stride 2 along H, dilation
+// 2 along H), packed per block in order "fcp", and the filter in place with
+// blocks wider than the interior.
+// RUN: %{gen} --n 2 --h 11 --w 17 --c 5 --f 21 --r 3 --s 4 --stride 2 1 --dilation 2 1 --pad 2 1 1 2 --sketch '#tensorop.conv_sketch<mr = 6, nr = 64, cb = 5, taps = "window", loop_order = "pf", pack_input = "none", pack_filter = "kmajor_nr", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = <name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test">' | %{run} | FileCheck %s
+// RUN: %{gen} --h 8 --w 11 --c 20 --f 40 --r 5 --s 3 --pad 2 --sketch '#tensorop.conv_sketch<mr = 5, nr = 16, cb = 20, taps = "window", loop_order = "fcp", pack_input = "none", pack_filter = "kmajor_nr", ukernel = <emitter = "x86_gemm_fma", k_unroll = 2, broadcast = "embedded", prefetch_b = 0>, target = <name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test">' | %{run} | FileCheck %s
+// RUN: %{gen} --n 2 --h 9 --w 12 --c 3 --f 33 --r 3 --pad 1 --values ints --sketch '#tensorop.conv_sketch<mr = 8, nr = 48, cb = 3, taps = "window", loop_order = "pf", pack_input = "none", pack_filter = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = <name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test">' | %{run} | FileCheck %s
+// RUN: %{gen} --h 12 --w 12 --c 3 --f 17 --r 3 --pad 1 | tensorop-opt --tensorop-pipeline="target=x86-avx512" 2>&1 >/dev/null | FileCheck %s --check-prefix=WINDOW
+// WINDOW: remark: tensorop: conv2d f32 n=1 h=12 w=12 c=3 f=17 r=3 s=3 {{.*}} taps="window"
+// A window needs each filter row's taps consecutive: not with dilation 2
+// along W (a located error).
+// RUN: %{gen} --h 9 --w 9 --c 3 --f 16 --r 3 --dilation 1 2 --pad 1 --sketch '#tensorop.conv_sketch<mr = 6, nr = 32, cb = 3, taps = "window", loop_order = "pf", pack_input = "none", pack_filter = "kmajor_nr", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = <name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test">' | not tensorop-opt --tensorop-pipeline="target=x86-avx512" 2>&1 | FileCheck %s --check-prefix=NOWINDOW
+// NOWINDOW: error: tensorop conv sketch taps "window" needs each filter row's taps to be consecutive in the input and the filter: dilation along W is 2
+
+// The convolution does go through the microkernels, pad folded (also
+// across the output's zero fill that bufferization puts between the pad's
+// copy and the convolution: the input's to_tensor is restrict).
+// RUN: %{gen} --h 11 --w 13 --c 17 --f 33 --stride 2 --pad 1 | tensorop-opt --tensorop-pipeline="target=x86-avx512" 2>&1 | FileCheck %s --check-prefix=ASM --implicit-check-not="could not be traced"
 // ASM: remark: tensorop: conv2d f32 n=1 h=11 w=13 c=17 f=33 r=3 s=3 stride=2x2 dil=1x1 pad=1,1,1,1 (zero tensor.pad folded into the kernel)
 // ASM: llvm.inline_asm has_side_effects asm_dialect = att "{{.*}}vfmadd231ps {{.*}}%zmm
 

@@ -19,7 +19,9 @@
 // RRVV-SAME:    taps="one"{{.*}}pack_input="kmajor_mr"
 // CHECK-LABEL: func.func @padded
 // CHECK:       tensor.pad
-// CHECK:       linalg.conv_2d_nhwc_hwcf {{{.*}}tensorop.conv_padding = array<i64: 1, 1, 1, 1>, tensorop.sketch = #tensorop.conv_sketch<mr = {{[0-9]+}}, nr = {{[0-9]+}}, cb = 64,
+// (The input's to_tensor is restrict: conv_pad_restrict lets apply fold the
+// pad across the output's fill.)
+// CHECK:       linalg.conv_2d_nhwc_hwcf {{{.*}}tensorop.conv_pad_restrict, tensorop.conv_padding = array<i64: 1, 1, 1, 1>, tensorop.sketch = #tensorop.conv_sketch<mr = {{[0-9]+}}, nr = {{[0-9]+}}, cb = 64,
 // AVX512-SAME: ukernel = <emitter = "x86_gemm_fma"{{.*}}target = <name = "x86-avx512"
 // AVX2-SAME:   ukernel = <emitter = "x86_gemm_fma"{{.*}}target = <name = "x86-avx2"
 // NEON-SAME:   ukernel = <emitter = "arm_gemm_neon"{{.*}}target = <name = "arm-neon"

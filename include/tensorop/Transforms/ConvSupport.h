@@ -30,6 +30,15 @@ std::string unsupportedConvReason(Operation *op);
 /// into the kernel, or says why it could not.
 constexpr llvm::StringLiteral kConvPaddingAttrName = "tensorop.conv_padding";
 
+/// Unit attribute annotate adds next to kConvPaddingAttrName when the pad's
+/// source is a `bufferization.to_tensor ... restrict`: the program reaches
+/// that buffer only through it, so no buffer it writes (the convolution's
+/// output included) aliases it, and apply may fold the pad across a fill
+/// of the output that bufferization placed between the pad's copy and the
+/// convolution.
+constexpr llvm::StringLiteral kConvPadRestrictAttrName =
+    "tensorop.conv_pad_restrict";
+
 } // namespace mlir::tensorop
 
 #endif // TENSOROP_TRANSFORMS_CONVSUPPORT_H
