@@ -39,20 +39,27 @@ typedef uint16_t act_t; // bf16 bits
 #define DTYPE "bf16"
 #define FFN_ARGS                                                               \
   const act_t *, const act_t *, const float *, const act_t *, const float *,   \
-      const float *, float *
+      const float *, float *, void *
 #else
 typedef float act_t;
 #define ACT_DT dnnl_f32
 #define DTYPE "f32"
 #define FFN_ARGS                                                               \
   const act_t *, const act_t *, const float *, const act_t *, const float *,   \
-      float *
+      float *, void *
 #endif
 typedef void (*ffn_fn)(FFN_ARGS);
+// The workspace (gen_ffn.py --workspace): each of our variants places its
+// buffers in one caller-provided block of NAME_workspace_size() bytes,
+// allocated once outside the timing (as oneDNN's scratchpads are), so a call
+// allocates nothing. Upstream's lowering ignores it (it mallocs per call).
+typedef long (*ws_size_fn)(void);
 void ffn_ours(FFN_ARGS);
+long ffn_ours_workspace_size(void);
 void ffn_upstream(FFN_ARGS);
 #ifdef HAVE_UNFUSED
 void ffn_unfused(FFN_ARGS);
+long ffn_unfused_workspace_size(void);
 #endif
 
 #define CHECK(x)                                                               \
@@ -288,7 +295,9 @@ static void onednn_ffn(void) {
 struct variant {
   const char *name;
   ffn_fn fn; // NULL: oneDNN
+  ws_size_fn wsSize; // NULL: no workspace (a 64-byte dummy is passed)
   float *out;
+  void *ws;
   double *times;
   int reps;
   long bad;
@@ -298,9 +307,9 @@ struct variant {
 static void run(struct variant *v) {
   if (v->fn) {
 #ifdef FFN_BF16
-    v->fn(x, w1, b1, w2, b2, xf, v->out);
+    v->fn(x, w1, b1, w2, b2, xf, v->out, v->ws);
 #else
-    v->fn(x, w1, b1, w2, b2, v->out);
+    v->fn(x, w1, b1, w2, b2, v->out, v->ws);
 #endif
   } else {
     onednn_ffn();
@@ -342,19 +351,20 @@ int main(int argc, char **argv) {
   reference();
   onednn_setup();
   struct variant vs[] = {
-      {"ours", ffn_ours, 0, 0, 0, 0, 0, 0},
+      {"ours", ffn_ours, ffn_ours_workspace_size, 0, 0, 0, 0, 0, 0, 0},
 #ifdef HAVE_UNFUSED
-      {"unfused", ffn_unfused, 0, 0, 0, 0, 0, 0},
+      {"unfused", ffn_unfused, ffn_unfused_workspace_size, 0, 0, 0, 0, 0, 0, 0},
 #endif
 #ifndef NO_UPSTREAM
-      {"upstream", ffn_upstream, 0, 0, 0, 0, 0, 0},
+      {"upstream", ffn_upstream, NULL, 0, 0, 0, 0, 0, 0, 0},
 #endif
-      {"onednn", NULL, 0, 0, 0, 0, 0, 0},
+      {"onednn", NULL, NULL, 0, 0, 0, 0, 0, 0, 0},
   };
   int nv = sizeof(vs) / sizeof(vs[0]);
   int failed = 0;
   for (int i = 0; i < nv; ++i) {
     vs[i].out = malloc(sizeof(float) * T * D);
+    vs[i].ws = malloc(vs[i].wsSize ? (size_t)vs[i].wsSize() : 64);
     vs[i].times = malloc(sizeof(double) * rounds);
     poison(&vs[i]);
     run(&vs[i]);
