@@ -282,7 +282,27 @@ def TensorOp_GpuSketchAttr : TensorOp_Attr<"GpuSketch", "gpu_sketch"> {
     * `epilogue` (optional, `wgmma` and `mma_sync` only): the elementwise
       steps `tensorop-fuse-epilogues` found after the matmul
       (`#tensorop.epilogue`), applied to the fp32 accumulators before C is
-      converted and stored; the bias and residual become kernel parameters.
+      converted and stored; the bias and residual become kernel parameters;
+    * `store` (wgmma; default `"global"`, then not printed): how C leaves
+      the kernel. `"global"`: each thread stores its accumulator pairs to
+      global memory; `"smem_tma"`: the tile (after the epilogue, in C's
+      type) is written to a 128-byte-swizzled shared-memory buffer with
+      `stmatrix` (`st.shared` for f32 C) and stored by TMA
+      (`cp.async.bulk.tensor`), overlapped with the next tile's main loop;
+      two 8 KiB buffers per consumer warpgroup. Not with `split_k` > 1;
+    * `split_k` (wgmma; default 1, then not printed): 2 or 4 CTAs of a
+      cluster compute one output tile, each over its own range of K; the
+      partial tiles (fp32) go into rank 0's shared memory and are added in
+      rank order (deterministic), then rank 0 stores. No
+      `cluster_m`/`cluster_n` with it; 4 only with 32 accumulator registers
+      per thread (64x64 per consumer). Correct on the H200 but slower than
+      the unsplit kernel on every shape measured so far: the builtin
+      advisor does not pick it;
+    * kernel `"gemv"` (`nvidia_gemv`, sm_80 and sm_90, bf16/f16, M <= 16):
+      `block_m` (<= 8) rows x `block_n` (16, 32, 64) columns of C per CTA,
+      `warps_n` (4, 8, 16) warps split K in chunks of `block_k` (8, 16)
+      rows, summed through shared memory in a fixed tree order; `warps_m` =
+      1, `consumers` = 0, `stages` = 2, `group_m` = 1, `ctas` = 0.
 
     ```mlir
     #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 128,
@@ -297,7 +317,8 @@ def TensorOp_GpuSketchAttr : TensorOp_Attr<"GpuSketch", "gpu_sketch"> {
     `block_m` a multiple of 64 x `consumers` and `block_n` one of 64, 128,
     192, 256 (wgmma), 1..16 warps dividing the tile in steps of 16
     (mma_sync), `stages` in [2, 8], `group_m` in [1, 64], clusters (wgmma
-    only) of at most 2 CTAs that fit in `ctas`. What depends on the GEMM
+    only) of at most 2 CTAs that fit in `ctas`, `store` `"global"` or
+    `"smem_tma"` (wgmma only). What depends on the GEMM
     (the matmul's precision, TMA-aligned rows) and on the target's hints
     (shared memory for the stages) is checked when the sketch is applied
     (`tensorop-gpu-lower-matmul`), again naming the field.
@@ -312,7 +333,9 @@ def TensorOp_GpuSketchAttr : TensorOp_Attr<"GpuSketch", "gpu_sketch"> {
     StringRefParameter<"provenance of the choice">:$source,
     DefaultValuedParameter<"int64_t", "1", "CTAs of a cluster down M">:$cluster_m,
     DefaultValuedParameter<"int64_t", "1", "CTAs of a cluster across N">:$cluster_n,
-    OptionalParameter<"EpilogueAttr", "fused epilogue">:$epilogue);
+    OptionalParameter<"EpilogueAttr", "fused epilogue">:$epilogue,
+    StringRefParameter<"how C is stored", "\"global\"">:$store,
+    DefaultValuedParameter<"int64_t", "1", "CTAs that split K">:$split_k);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

@@ -50,14 +50,24 @@ tanh, sigmoid, silu, gelu_tanh, gelu_erf) applied to the fp32 accumulators
 before the conversion to C's type; the bias and R (C's type) are kernel
 parameters after the tensor maps.
 
+Store (spec field "store", tensorop_emit/nvidia_smem_store.py): "global"
+(default) writes C from the accumulator registers, predicated at the edges;
+"smem_tma" writes each consumer's rows (after the epilogue, in C's type)
+with stmatrix (st.shared for f32 C) into two 8 KiB swizzled shared-memory
+buffers per consumer and stores them with TMA through C's tensor map (the
+last parameter before the shared window), overlapped with the next tile's
+k-loop. GEMMs only.
+
 Spec: name, m, n, k, a_dtype (bf16|f16), c_dtype (f32|bf16|f16), accumulate,
   sm (90), block_m (128), block_n (256), consumers (2), stages (4),
   group_m (8), sms (132: the most CTAs of the persistent grid),
-  cluster_m (1), cluster_n (1), conv (absent: a GEMM), epilogue ([])
+  cluster_m (1), cluster_n (1), conv (absent: a GEMM), epilogue ([]),
+  store ("global")
 Answer: JSON; operands $0=A $1=B $2=C $3=tensor map of A $4=tensor map of B
 (64-bit global addresses of CUtensorMap objects), then bias and R when the
-epilogue reads them, and last the 32-bit shared address of the dynamic
-shared-memory window ($5 without an epilogue).  --format=ptx: a PTX module.
+epilogue reads them, then C's tensor map with store = "smem_tma", and last
+the 32-bit shared address of the dynamic shared-memory window ($5 without
+an epilogue or C's map).  --format=ptx: a PTX module.
 """
 
 from tensorop_emit.nvidia_conv import (
@@ -65,7 +75,8 @@ from tensorop_emit.nvidia_conv import (
 from tensorop_emit.nvidia_epilogue import PtxEpilogue, parse_epilogue
 from tensorop_emit.nvidia_ptx import (
     ELEM_BYTES, TMA_DTYPE, PtxBody, SpecError, ceil_div, common_spec,
-    declare_store_temps, finish, get_int, grouped_tile, main, out_store)
+    declare_store_temps, finish, get_choice, get_int, grouped_tile, main, out_store)
+from tensorop_emit.nvidia_smem_store import SmemTmaStore
 
 FAMILY = "nvidia_gemm_wgmma"
 BK = 64                     # 64 bf16 = 128 bytes: one 128B swizzle row
@@ -94,9 +105,74 @@ def release_stage(b, pred, cs):
     b.ins("@%s mbarrier.arrive.shared::cluster.b64 _, [%%qt6]" % pred)
 
 
+def splitk_range(b, sk, kt_total):
+    """Split-K: this CTA (rank r of the cluster) runs k-tiles %qkb ..
+    %qke - 1, the r-th of sk equal ranges."""
+    per = ceil_div(kt_total, sk)
+    b.ins("mul.lo.u32 %%qkb, %%qrank, %d" % per)
+    b.ins("add.u32 %%qke, %%qkb, %d" % per)
+    b.ins("min.u32 %%qke, %%qke, %d" % kt_total)
+
+
+def splitk_reduce(b, sk, nc, acc_regs, slots, skip_store):
+    """Split-K's deterministic reduction through distributed shared memory.
+    Rank r > 0 waits until rank 0 has read its previous partial tile (its
+    "free" barrier), writes its accumulators into slot r - 1 of rank 0's
+    shared memory and arrives on rank 0's "full" barrier; it stores nothing.
+    Rank 0 waits for all of them, adds slot 0, 1, .. to its own sums in that
+    fixed order (the same bits whatever the timing), frees the peers' slots
+    and goes on to the store. Slot layout: [i / 4][consumer thread][4]."""
+    ct = 128 * nc
+    slot_bytes = acc_regs * ct * 4
+    b.comment("split-K: %d partial tiles summed in rank order by rank 0" % sk)
+    b.ins("sub.u32 %qt6, %qtid, 128")                        # consumer thread
+    b.ins("shl.b32 %qt6, %qt6, 4")
+    b.ins("add.u32 %%qt6, %%qt6, %d" % slots)
+    b.ins("add.u32 %qt6, %qt6, %qsmem")                      # this thread's slot 0 entry
+    b.ins("setp.ne.u32 %qp1, %qrank, 0")
+    rank0 = b.new_label("sk_rank0")
+    b.ins("@!%qp1 bra " + rank0)
+    # ---- rank r > 0: wait for the slot, write, signal ----
+    wait_free = b.new_label("sk_free")
+    b.label(wait_free)
+    b.ins("mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %%qp2, [%%qsmem+%d], %%qskf"
+          % (slots - 8))
+    b.ins("@!%qp2 bra " + wait_free)
+    b.ins("sub.u32 %qt5, %qrank, 1")
+    b.ins("mad.lo.u32 %%qt5, %%qt5, %d, %%qt6" % slot_bytes)
+    b.ins("mapa.shared::cluster.u32 %qt5, %qt5, 0")
+    for i in range(0, acc_regs, 4):
+        regs = ", ".join("%%qacc%d" % (i + q) for q in range(4))
+        b.ins("st.shared::cluster.v4.f32 [%%qt5+%d], {%s}" % (i // 4 * ct * 16, regs))
+    b.ins("add.u32 %%qt5, %%qsmem, %d" % (slots - 16))
+    b.ins("mapa.shared::cluster.u32 %qt5, %qt5, 0")
+    b.ins("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%qt5]")
+    b.ins("xor.b32 %qskf, %qskf, 1")
+    b.ins("bra " + skip_store)
+    # ---- rank 0: wait for the sk - 1 partials, add them in order ----
+    b.label(rank0)
+    wait_full = b.new_label("sk_full")
+    b.label(wait_full)
+    b.ins("mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %%qp2, [%%qsmem+%d], %%qskp"
+          % (slots - 16))
+    b.ins("@!%qp2 bra " + wait_full)
+    b.ins("xor.b32 %qskp, %qskp, 1")
+    for i in range(0, acc_regs, 4):
+        for r in range(1, sk):
+            b.ins("ld.shared.v4.f32 {%%qsk0, %%qsk1, %%qsk2, %%qsk3}, [%%qt6+%d]"
+                  % ((r - 1) * slot_bytes + i // 4 * ct * 16))
+            for q in range(4):
+                b.ins("add.f32 %%qacc%d, %%qacc%d, %%qsk%d" % (i + q, i + q, q))
+    for r in range(1, sk):
+        b.ins("add.u32 %%qt5, %%qsmem, %d" % (slots - 8))
+        b.ins("mapa.shared::cluster.u32 %%qt5, %%qt5, %d" % r)
+        b.ins("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%qt5]")
+
+
 def emit(spec, fmt):
     c = common_spec(spec, ("block_m", "block_n", "consumers", "stages", "group_m", "sms",
-                           "cluster_m", "cluster_n", "conv", "epilogue"))
+                           "cluster_m", "cluster_n", "conv", "epilogue", "store",
+                           "split_k"))
     m, n, k = c["m"], c["n"], c["k"]
     dt, cdt = c["a_dtype"], c["c_dtype"]
     if dt not in ("bf16", "f16"):
@@ -117,10 +193,15 @@ def emit(spec, fmt):
     cm = get_int(spec, "cluster_m", default=1, lo=1, hi=2)
     cn = get_int(spec, "cluster_n", default=1, lo=1, hi=2)
     cs = cm * cn
+    sk = get_int(spec, "split_k", default=1, lo=1, hi=4)
     conv = conv_geometry(spec, m, n, k)
     steps = parse_epilogue(spec)
+    store = get_choice(spec, "store", ("global", "smem_tma"), default="global")
     if steps and conv is not None:
         raise SpecError("epilogue", "convolutions take no fused epilogue")
+    if store != "global" and conv is not None:
+        raise SpecError("store", "convolutions store C from registers (smem_tma is not "
+                                 "verified on the implicit-GEMM kernel yet)")
     if conv is not None:
         check_tma_im2col(conv, es)
         if cs > 1:
@@ -139,11 +220,36 @@ def emit(spec, fmt):
     acc_regs = mrep * acc_n
     if acc_regs > 192:
         raise SpecError("block_n", "%d accumulator registers per thread (at most 192)" % acc_regs)
+    if sk not in (1, 2, 4):
+        raise SpecError("split_k", "must be 1, 2 or 4, got %d" % sk)
+    if sk > 1 and (cs > 1 or conv is not None):
+        raise SpecError("split_k", "split-K runs as a cluster of its own: no cluster_m/cluster_n, "
+                                   "no convolution")
+    if sk > 1 and ceil_div(ceil_div(k, BK), sk) * (sk - 1) >= ceil_div(k, BK):
+        raise SpecError("split_k", "K=%d has %d k-tiles of 64: too few for %d non-empty ranges"
+                        % (k, ceil_div(k, BK), sk))
+    if sk == 4 and (bm // nc // 64) * (bn // 2) > 32:
+        raise SpecError("split_k", "4 partial tiles need at most 32 accumulator registers per "
+                                   "consumer thread (block_m / consumers = 64, block_n = 64); "
+                                   "more spill")
     a_bytes = bm * BK * es
     b_bytes = bn * BK * es
     stg = a_bytes + b_bytes                      # multiple of 1024: 128B swizzle atoms stay aligned
     bar = stages * stg
     smem = bar + 16 * stages
+    tma_store = None
+    if store == "smem_tma":
+        if sk > 1:
+            raise SpecError("store", "split_k > 1 stores C from registers after the "
+                                     "cluster's reduction (store = \"global\")")
+        # C's tensor map is the last parameter before the shared window
+        tma_store = SmemTmaStore(None, cdt, m, n, bn, nc, bm // nc, smem, None)
+        smem = tma_store.end()
+    slots = 0
+    if sk > 1:
+        # two split-K barriers (full, free), then sk - 1 partial tiles of fp32
+        slots = ceil_div(smem + 16, 128) * 128
+        smem = slots + (sk - 1) * bm * bn * 4
     if smem > 232448:
         raise SpecError("stages", "%d bytes of shared memory (more than 232448)" % smem)
     threads = 128 * (nc + 1)
@@ -153,6 +259,9 @@ def emit(spec, fmt):
     ntiles = ctiles_m * ctiles_n
     kt_total = ceil_div(k, BK)
     grid = min(ntiles, sms // cs) * cs
+    if sk > 1:
+        grid = min(ntiles, sms // sk) * sk
+    cl = cs if sk == 1 else sk                   # CTAs per cluster
     a_part = bm // cn                            # rows of A each CTA of a row pair loads
     consumer_regs = 232 if nc == 2 else 240
 
@@ -168,16 +277,28 @@ def emit(spec, fmt):
     R("pred", "%qp", 8)
     if cs > 1:
         R("b32", "%qrank"), R("b16", "%qmask")
+    if sk > 1:
+        R("b32", "%qrank"), R("b32", "%qkb"), R("b32", "%qke"), R("b32", "%qskp")
+        R("b32", "%qskf"), R("f32", "%qsk", 4)
     if conv is not None:
         R("b32", "%qc0"), R("b32", "%qso"), R("b32", "%qro")
         R("b32", "%qwb"), R("b32", "%qhb"), R("b32", "%qnb"), R("b16", "%qoff", 2)
     R("f32", "%qacc", acc_regs)
     declare_store_temps(b)
-    # A fused epilogue's operands (bias, R) follow the tensor maps.
-    ep = PtxEpilogue(b, steps, cdt, m, n, c["accumulate"], 5) if steps else None
-    if ep:
+    # A fused epilogue's operands (bias, R) follow the tensor maps. The
+    # store through shared memory applies an accumulation (C += A B) with the
+    # epilogue's loads of C too.
+    ep = None
+    if steps or (tma_store and c["accumulate"]):
+        ep = PtxEpilogue(b, steps, cdt, m, n, c["accumulate"], 5)
         ep.declare(2 * mrep)
     nparams = 5 + (len(ep.params) if ep else 0)
+    if tma_store:
+        # C's tensor map follows the epilogue's operands
+        tma_store.b = b
+        tma_store.map_operand = "$%d" % nparams
+        tma_store.declare()
+        nparams += 1
 
     b.comment("TensorOp %s: %dx%dx%d %s -> %s, tile %dx%dx%d, %d consumer warpgroup(s), "
               "%d stages, %d tiles on %d CTAs" % (FAMILY, m, n, k, dt, cdt, bm, bn, BK, nc,
@@ -205,9 +326,19 @@ def emit(spec, fmt):
         b.ins("mbarrier.init.shared::cta.b64 [%%qfull+%d], 1" % (8 * s))
         # released by every consumer warp of every CTA of the cluster
         b.ins("mbarrier.init.shared::cta.b64 [%%qempty+%d], %d" % (8 * s, 4 * nc * cs))
+    if sk > 1:
+        # full: every consumer thread of the sk - 1 peers; free: rank 0's
+        b.ins("mbarrier.init.shared::cta.b64 [%%qsmem+%d], %d" % (slots - 16, (sk - 1) * 128 * nc))
+        b.ins("mbarrier.init.shared::cta.b64 [%%qsmem+%d], %d" % (slots - 8, 128 * nc))
     b.ins("fence.mbarrier_init.release.cluster")
     b.label(init_done)
-    if cs > 1:
+    if sk > 1:
+        # peers write partial tiles into rank 0 and arrive on its barriers
+        b.ins("barrier.cluster.arrive.release.aligned")
+        b.ins("barrier.cluster.wait.acquire.aligned")
+        b.ins("mov.u32 %qrank, %cluster_ctarank")
+        splitk_range(b, sk, kt_total)
+    elif cs > 1:
         # peers arrive on these barriers and multicast into this CTA's stages
         b.ins("barrier.cluster.arrive.release.aligned")
         b.ins("barrier.cluster.wait.acquire.aligned")
@@ -225,7 +356,7 @@ def emit(spec, fmt):
     b.ins("setmaxnreg.dec.sync.aligned.u32 40")
     b.ins("setp.ne.u32 %qp0, %qtid, 0")
     b.ins("@%qp0 bra " + end)
-    b.ins("mov.u32 %%qtile, %s" % ("%clusterid.x" if cs > 1 else "%ctaid.x"))
+    b.ins("mov.u32 %%qtile, %s" % ("%clusterid.x" if cl > 1 else "%ctaid.x"))
     b.ins("mov.u32 %qs, 0")
     b.ins("mov.u32 %qph, 0")
     ptile = b.new_label("ptile")
@@ -238,7 +369,7 @@ def emit(spec, fmt):
     cluster_tile_coords(b, cm, cn)
     b.ins("mul.lo.u32 %%qm0, %%qtm, %d" % bm)
     b.ins("mul.lo.u32 %%qn0, %%qtn, %d" % bn)
-    b.ins("mov.u32 %qkt, 0")
+    b.ins("mov.u32 %%qkt, %s" % ("%qkb" if sk > 1 else "0"))
     if conv is not None:
         emit_tile_origin(b, conv, "%qm0", "%qwb", "%qhb", "%qnb", "%qt5")
         b.ins("mov.u32 %qc0, 0")
@@ -291,9 +422,9 @@ def emit(spec, fmt):
     b.ins("@%qp3 mov.u32 %qs, 0")
     b.ins("@%qp3 xor.b32 %qph, %qph, 1")
     b.ins("add.u32 %qkt, %qkt, 1")
-    b.ins("setp.lt.u32 %%qp3, %%qkt, %d" % kt_total)
+    b.ins("setp.lt.u32 %%qp3, %%qkt, %s" % ("%qke" if sk > 1 else kt_total))
     b.ins("@%qp3 bra " + pk)
-    b.ins("mov.u32 %%qt0, %s" % ("%nclusterid.x" if cs > 1 else "%nctaid.x"))
+    b.ins("mov.u32 %%qt0, %s" % ("%nclusterid.x" if cl > 1 else "%nctaid.x"))
     b.ins("add.u32 %qtile, %qtile, %qt0")
     b.ins("bra " + ptile)
 
@@ -304,6 +435,8 @@ def emit(spec, fmt):
     for i in range(acc_regs):
         b.ins("mov.f32 %%qacc%d, 0f00000000" % i)
     b.ins("sub.u32 %qt7, %qwg, 1")                         # consumer index
+    if tma_store:
+        tma_store.setup("%qt7", "%qsmem", "%qtid", "%qwarp", "%qlane")
     # lane 0 releases stages (lanes 0 .. cs-1 in a cluster: one per CTA)
     if cs == 1:
         b.ins("setp.eq.u32 %qp4, %qlane, 0")
@@ -311,9 +444,12 @@ def emit(spec, fmt):
         b.ins("setp.lt.u32 %%qp4, %%qlane, %d" % cs)
     b.ins("setp.eq.u32 %qp7, %qtid, %qtid")                # true
     b.ins("mov.u32 %qprev, 0")
-    b.ins("mov.u32 %%qtile, %s" % ("%clusterid.x" if cs > 1 else "%ctaid.x"))
+    b.ins("mov.u32 %%qtile, %s" % ("%clusterid.x" if cl > 1 else "%ctaid.x"))
     b.ins("mov.u32 %qs, 0")
     b.ins("mov.u32 %qph, 0")
+    if sk > 1:
+        b.ins("mov.u32 %qskp, 0")
+        b.ins("mov.u32 %qskf, 1")                          # a fresh slot is free
     # descriptor high words: SBO = 1024 B (8 rows of 128 B), 128B swizzle (bits 62-63 = 1)
     b.ins("mov.u32 %%qdh, %d" % ((1024 >> 4) | (1 << 30)))
     ctile = b.new_label("ctile")
@@ -321,12 +457,13 @@ def emit(spec, fmt):
     cwait = b.new_label("cwait")
     b.label(ctile)
     b.ins("setp.ge.u32 %%qp1, %%qtile, %d" % ntiles)
-    b.ins("@%qp1 bra " + end)
+    cdone = b.new_label("cdone") if tma_store else end
+    b.ins("@%qp1 bra " + cdone)
     grouped_tile(b, "%qtile", ctiles_m, ctiles_n, group_m, "%qtm", "%qtn", "%qt")
     cluster_tile_coords(b, cm, cn)
     b.ins("mul.lo.u32 %%qm0, %%qtm, %d" % bm)
     b.ins("mul.lo.u32 %%qn0, %%qtn, %d" % bn)
-    b.ins("mov.u32 %qkt, 0")
+    b.ins("mov.u32 %%qkt, %s" % ("%qkb" if sk > 1 else "0"))
     b.label(ck)
     b.ins("shl.b32 %qt0, %qs, 3")
     b.ins("add.u32 %qt1, %qfull, %qt0")
@@ -348,7 +485,7 @@ def emit(spec, fmt):
     b.ins("shr.u32 %qdbl, %qt3, 4")
     b.ins("and.b32 %qdbl, %qdbl, 16383")
     b.ins("or.b32 %%qdbl, %%qdbl, %d" % (((64 * BK * es) >> 4) << 16))  # LBO: next 64 columns
-    b.ins("setp.ne.u32 %qp5, %qkt, 0")                     # scale-d: accumulate after the first
+    b.ins("setp.ne.u32 %%qp5, %%qkt, %s" % ("%qkb" if sk > 1 else "0"))  # scale-d: after the first
     b.ins("wgmma.fence.sync.aligned")
     for kk in range(BK // 16):
         for r in range(mrep):
@@ -375,12 +512,15 @@ def emit(spec, fmt):
     b.ins("@%qp3 mov.u32 %qs, 0")
     b.ins("@%qp3 xor.b32 %qph, %qph, 1")
     b.ins("add.u32 %qkt, %qkt, 1")
-    b.ins("setp.lt.u32 %%qp3, %%qkt, %d" % kt_total)
+    b.ins("setp.lt.u32 %%qp3, %%qkt, %s" % ("%qke" if sk > 1 else kt_total))
     b.ins("@%qp3 bra " + ck)
     b.ins("wgmma.wait_group.sync.aligned 0")
     b.ins("shl.b32 %qt0, %qprev, 3")
     b.ins("add.u32 %qt0, %qempty, %qt0")
     release_stage(b, "%qp4", cs)
+    next_tile = b.new_label("next_tile") if sk > 1 else None
+    if sk > 1:
+        splitk_reduce(b, sk, nc, acc_regs, slots, next_tile)
 
     # ---- epilogue ----
     b.comment("epilogue: row = m0 + w * wg_m + 64 r + 16 warp + lane / 4 (+8), "
@@ -396,13 +536,18 @@ def emit(spec, fmt):
     b.ins("add.u32 %qt1, %qt1, %qn0")
     b.ins("mul.wide.u32 %%qw64, %%qt1, %d" % oes)
     if ep:
-        b.comment("fused epilogue: " + ", ".join(spec["epilogue"]))
+        b.comment("fused epilogue: " + (", ".join(spec["epilogue"]) if steps else "C += A B"))
         ep.store("%qt0", "%qt1", [64 * r + 8 * half for r in range(mrep) for half in range(2)],
                  [8 * i for i in range(bn // 8)],
                  lambda slot, i: ["%%qacc%d" % (slot // 2 * acc_n + 4 * i + 2 * (slot % 2) + j)
                                   for j in range(2)],
-                 True, "%qgC")
-    for r in range(mrep if not ep else 0):
+                 True, "%qgC", write=not tma_store)
+    if tma_store:
+        b.comment("store: C's tile through shared memory, TMA stores of 64 x 128-byte boxes")
+        b.ins("mad.lo.u32 %%qt0, %%qt7, %d, %%qm0" % wg_m)
+        tma_store.store_tile(lambda r, g: ["%%qacc%d" % (r * acc_n + 4 * g + j) for j in range(4)],
+                             "%qt0", "%qn0")
+    for r in range(mrep if not ep and not tma_store else 0):
         for half in range(2):
             b.ins("add.u32 %%qt2, %%qt0, %d" % (64 * r + 8 * half))
             b.ins("setp.lt.u32 %%qp1, %%qt2, %d" % m)
@@ -417,11 +562,16 @@ def emit(spec, fmt):
                 b.ins("and.pred %qp2, %qp2, %qp1")
                 out_store(b, cdt, "%qcrow", 8 * i * oes,
                           ["%%qacc%d" % base, "%%qacc%d" % (base + 1)], "%qp2", c["accumulate"])
-    b.ins("mov.u32 %%qt0, %s" % ("%nclusterid.x" if cs > 1 else "%nctaid.x"))
+    if next_tile:
+        b.label(next_tile)
+    b.ins("mov.u32 %%qt0, %s" % ("%nclusterid.x" if cl > 1 else "%nctaid.x"))
     b.ins("add.u32 %qtile, %qtile, %qt0")
     b.ins("bra " + ctile)
+    if tma_store:
+        b.label(cdone)
+        tma_store.drain()
     b.label(end)
-    if cs > 1:
+    if cl > 1:
         # peers may still arrive on this CTA's barriers: leave together
         b.ins("barrier.cluster.arrive.release")
         b.ins("barrier.cluster.wait.acquire")
@@ -452,11 +602,19 @@ def emit(spec, fmt):
     }
     if ep:
         result["params"] += ep.params
-        result["epilogue"] = list(spec["epilogue"])
+        if steps:
+            result["epilogue"] = list(spec["epilogue"])
+    if tma_store:
+        result["params"].append(tma_store.tensor_map())
+        result["store"] = "stmatrix/st.shared to a 128B-swizzled smem tile, TMA store"
     if conv is not None:
         result["params"][3] = im2col_tensor_map(conv, TMA_DTYPE[dt], es, bm)
         result["conv"] = conv
         result["loads"] = "TMA im2col mode (A) and tiled (B), 128B swizzle, zero-filled padding"
+    if sk > 1:
+        result["cluster"] = [sk, 1, 1]
+        result["tile"]["split_k"] = sk
+        result["reduction"] = "split-K partial tiles through distributed shared memory, rank order"
     if cs > 1:
         result["cluster"] = [cs, 1, 1]
         result["tile"]["cluster_m"] = cm

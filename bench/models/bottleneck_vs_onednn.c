@@ -22,13 +22,9 @@
 // each sample repeating one variant for about 20 ms; medians, one JSON line.
 //
 //   bottleneck_vs_onednn N HW CIN C ROUNDS
-#include <dnnl.h>
-#include <math.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
+#include "harness.h"
+
 #include <string.h>
-#include <time.h>
 
 #define BN_ARGS                                                                \
   const float *, const float *, const float *, const float *, const float *,   \
@@ -42,37 +38,10 @@ void bn_unfused(BN_ARGS);
 void bn_upstream(BN_ARGS);
 #endif
 
-#define CHECK(x)                                                               \
-  do {                                                                         \
-    dnnl_status_t s_ = (x);                                                    \
-    if (s_ != dnnl_success) {                                                  \
-      fprintf(stderr, "%s failed: %d\n", #x, (int)s_);                         \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
 
 static long N, S, CI, C, P; // P = N*S*S pixels
 static float *x, *w1, *b1, *w2, *b2, *w3, *b3;
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-
-static int cmpd(const void *a, const void *b) {
-  double p = *(const double *)a, q = *(const double *)b;
-  return p < q ? -1 : p > q;
-}
-
-static float *randoms(long n, uint64_t *state, float scale) {
-  float *v = malloc(sizeof(float) * n);
-  for (long i = 0; i < n; ++i) {
-    *state = *state * 6364136223846793005ull + 1442695040888963407ull;
-    v[i] = scale * (float)((*state >> 40) / 8388608.0 - 1.0);
-  }
-  return v;
-}
 
 // One layer in fp64: out[p][f] = b[f] + sum over the window of in * w
 // (+ res[p][f]), then ReLU, with the bound carried: e_out = 2*K*u*sum|in w|
@@ -144,17 +113,7 @@ static void reference(void) {
 }
 
 static long verify(const float *out, double *maxRatio) {
-  long bad = 0;
-  *maxRatio = 0;
-  for (long i = 0; i < P * CI; ++i) {
-    double err = fabs(out[i] - ref[i]);
-    double r = isnan(err) ? INFINITY : err / bound[i];
-    if (!(err <= bound[i]))
-      ++bad;
-    if (r > *maxRatio)
-      *maxRatio = r;
-  }
-  return bad;
+  return overBound(out, ref, bound, P * CI, maxRatio);
 }
 
 // oneDNN: three convolutions with post-ops, weights reordered once.
@@ -256,18 +215,10 @@ static void onednn_bn(void) {
   CHECK(dnnl_stream_wait(stream));
 }
 
-struct variant {
-  const char *name;
-  bn_fn fn; // NULL: oneDNN
-  float *out;
-  double *times;
-  int reps;
-  double ratio, ratioAfter;
-};
 
 static void run(struct variant *v) {
   if (v->fn)
-    v->fn(x, w1, b1, w2, b2, w3, b3, v->out);
+    ((bn_fn)v->fn)(x, w1, b1, w2, b2, w3, b3, v->out);
   else
     onednn_bn();
 }
@@ -304,72 +255,24 @@ int main(int argc, char **argv) {
   reference();
   onednn_setup();
   struct variant vs[] = {
-      {"ours", bn_ours, 0, 0, 0, 0, 0},
+      {"ours", (void (*)(void))bn_ours, 0, 0, 0, 0, 0},
 #ifdef HAVE_UNFUSED
-      {"unfused", bn_unfused, 0, 0, 0, 0, 0},
+      {"unfused", (void (*)(void))bn_unfused, 0, 0, 0, 0, 0},
 #endif
 #ifndef NO_UPSTREAM
-      {"upstream", bn_upstream, 0, 0, 0, 0, 0},
+      {"upstream", (void (*)(void))bn_upstream, 0, 0, 0, 0, 0},
 #endif
       {"onednn", NULL, 0, 0, 0, 0, 0},
   };
   int nv = sizeof(vs) / sizeof(vs[0]);
-  int failed = 0;
-  for (int i = 0; i < nv; ++i) {
-    vs[i].out = malloc(sizeof(float) * P * CI);
-    vs[i].times = malloc(sizeof(double) * rounds);
-    poison(&vs[i]);
-    run(&vs[i]);
-    long bad = verify(result(&vs[i]), &vs[i].ratio);
-    if (bad) {
-      fprintf(stderr, "%s: %ld of %ld elements over the bound (max ratio %g)\n",
-              vs[i].name, bad, P * CI, vs[i].ratio);
-      failed = 1;
-    }
-  }
-  if (failed)
-    return 1; // Nothing unverified is timed.
+  struct harness h = {P * CI, run, result, poison, verify};
+  if (measure(&h, vs, nv, rounds))
+    return 1;
   double flops = 2.0 * P * (CI * C + 9 * C * C + C * CI);
-  for (int i = 0; i < nv; ++i) {
-    double once = INFINITY; // the fastest of three warm runs
-    for (int k = 0; k < 3; ++k) {
-      double t0 = now();
-      run(&vs[i]);
-      double t = now() - t0;
-      once = t < once ? t : once;
-    }
-    vs[i].reps = once > 0.02 ? 1 : (int)(0.02 / (once + 1e-9)) + 1;
-  }
-  for (int r = 0; r < rounds; ++r)
-    for (int i = 0; i < nv; ++i) {
-      double s = now();
-      for (int k = 0; k < vs[i].reps; ++k)
-        run(&vs[i]);
-      vs[i].times[r] = (now() - s) / vs[i].reps;
-    }
-  for (int i = 0; i < nv; ++i) {
-    poison(&vs[i]);
-    run(&vs[i]);
-    if (verify(result(&vs[i]), &vs[i].ratioAfter)) {
-      fprintf(stderr, "%s: wrong after timing\n", vs[i].name);
-      return 1;
-    }
-    qsort(vs[i].times, rounds, sizeof(double), cmpd);
-  }
   printf("{\"block\": \"bottleneck\", \"dtype\": \"f32\", \"n\": %ld, "
          "\"hw\": %ld, \"cin\": %ld, \"mid\": %ld, \"rounds\": %d, "
          "\"onednn_impl\": [\"%s\", \"%s\", \"%s\"]",
          N, S, CI, C, rounds, cv1.impl, cv2.impl, cv3.impl);
-  double dnnl = vs[nv - 1].times[rounds / 2];
-  for (int i = 0; i < nv; ++i) {
-    double med = vs[i].times[rounds / 2];
-    printf(", \"%s\": {\"median_us\": %.2f, \"min_us\": %.2f, "
-           "\"gflops\": %.2f, \"vs_onednn\": %.3f, \"reps\": %d, "
-           "\"max_error_ratio\": %.3g}",
-           vs[i].name, med * 1e6, vs[i].times[0] * 1e6, flops / med * 1e-9,
-           dnnl / med, vs[i].reps,
-           vs[i].ratio > vs[i].ratioAfter ? vs[i].ratio : vs[i].ratioAfter);
-  }
-  printf("}\n");
+  printVariants(vs, nv, rounds, flops);
   return 0;
 }

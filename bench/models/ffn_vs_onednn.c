@@ -25,13 +25,9 @@
 // rounds is reported, as one JSON line.
 //
 //   ffn_vs_onednn T D H ROUNDS
-#include <dnnl.h>
-#include <math.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
+#include "harness.h"
+
 #include <string.h>
-#include <time.h>
 
 #ifdef FFN_BF16
 typedef uint16_t act_t; // bf16 bits
@@ -53,7 +49,6 @@ typedef void (*ffn_fn)(FFN_ARGS);
 // buffers in one caller-provided block of NAME_workspace_size() bytes,
 // allocated once outside the timing (as oneDNN's scratchpads are), so a call
 // allocates nothing. Upstream's lowering ignores it (it mallocs per call).
-typedef long (*ws_size_fn)(void);
 void ffn_ours(FFN_ARGS);
 long ffn_ours_workspace_size(void);
 void ffn_upstream(FFN_ARGS);
@@ -61,15 +56,6 @@ void ffn_upstream(FFN_ARGS);
 void ffn_unfused(FFN_ARGS);
 long ffn_unfused_workspace_size(void);
 #endif
-
-#define CHECK(x)                                                               \
-  do {                                                                         \
-    dnnl_status_t s_ = (x);                                                    \
-    if (s_ != dnnl_success) {                                                  \
-      fprintf(stderr, "%s failed: %d\n", #x, (int)s_);                         \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
 
 static long T, D, H;
 // xf: the fp32 input (the residual); x, w1, w2: what the matmuls read (bf16
@@ -109,25 +95,6 @@ static act_t *operand(const float *v, long n, float **value) {
   return o;
 }
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-
-static int cmpd(const void *a, const void *b) {
-  double p = *(const double *)a, q = *(const double *)b;
-  return p < q ? -1 : p > q;
-}
-
-static float *randoms(long n, uint64_t *state, float scale) {
-  float *v = malloc(sizeof(float) * n);
-  for (long i = 0; i < n; ++i) {
-    *state = *state * 6364136223846793005ull + 1442695040888963407ull;
-    v[i] = scale * (float)((*state >> 40) / 8388608.0 - 1.0);
-  }
-  return v;
-}
 
 static double gelu(double s) {
   return 0.5 * s * (1 + tanh(0.7978845608028654 * (s + 0.044715 * s * s * s)));
@@ -184,19 +151,8 @@ static void reference(void) {
   free(eg);
 }
 
-// Elements over the bound (NaN counts) and the largest error/bound ratio.
 static long verify(const float *out, double *maxRatio) {
-  long bad = 0;
-  *maxRatio = 0;
-  for (long i = 0; i < T * D; ++i) {
-    double err = fabs(out[i] - ref[i]);
-    double r = isnan(err) ? INFINITY : err / bound[i];
-    if (!(err <= bound[i]))
-      ++bad;
-    if (r > *maxRatio)
-      *maxRatio = r;
-  }
-  return bad;
+  return overBound(out, ref, bound, T * D, maxRatio);
 }
 
 // oneDNN: two matmul primitives with post-ops, weights reordered once.
@@ -292,24 +248,13 @@ static void onednn_ffn(void) {
   onednn_out = outs;
 }
 
-struct variant {
-  const char *name;
-  ffn_fn fn; // NULL: oneDNN
-  ws_size_fn wsSize; // NULL: no workspace (a 64-byte dummy is passed)
-  float *out;
-  void *ws;
-  double *times;
-  int reps;
-  long bad;
-  double ratio, ratioAfter;
-};
 
 static void run(struct variant *v) {
   if (v->fn) {
 #ifdef FFN_BF16
-    v->fn(x, w1, b1, w2, b2, xf, v->out, v->ws);
+    ((ffn_fn)v->fn)(x, w1, b1, w2, b2, xf, v->out, v->ws);
 #else
-    v->fn(x, w1, b1, w2, b2, v->out, v->ws);
+    ((ffn_fn)v->fn)(x, w1, b1, w2, b2, v->out, v->ws);
 #endif
   } else {
     onednn_ffn();
@@ -351,74 +296,35 @@ int main(int argc, char **argv) {
   reference();
   onednn_setup();
   struct variant vs[] = {
-      {"ours", ffn_ours, ffn_ours_workspace_size, 0, 0, 0, 0, 0, 0, 0},
+      {"ours", (void (*)(void))ffn_ours, 0, 0, 0, 0, 0},
 #ifdef HAVE_UNFUSED
-      {"unfused", ffn_unfused, ffn_unfused_workspace_size, 0, 0, 0, 0, 0, 0, 0},
+      {"unfused", (void (*)(void))ffn_unfused, 0, 0, 0, 0, 0},
 #endif
 #ifndef NO_UPSTREAM
-      {"upstream", ffn_upstream, NULL, 0, 0, 0, 0, 0, 0, 0},
+      {"upstream", (void (*)(void))ffn_upstream, 0, 0, 0, 0, 0},
 #endif
-      {"onednn", NULL, NULL, 0, 0, 0, 0, 0, 0, 0},
+      {"onednn", NULL, 0, 0, 0, 0, 0},
   };
   int nv = sizeof(vs) / sizeof(vs[0]);
-  int failed = 0;
+  // Each variant's workspace, allocated once outside the timing.
   for (int i = 0; i < nv; ++i) {
-    vs[i].out = malloc(sizeof(float) * T * D);
-    vs[i].ws = malloc(vs[i].wsSize ? (size_t)vs[i].wsSize() : 64);
-    vs[i].times = malloc(sizeof(double) * rounds);
-    poison(&vs[i]);
-    run(&vs[i]);
-    vs[i].bad = verify(result(&vs[i]), &vs[i].ratio);
-    if (vs[i].bad) {
-      fprintf(stderr, "%s: %ld of %ld elements over the bound (max ratio %g)\n",
-              vs[i].name, vs[i].bad, T * D, vs[i].ratio);
-      failed = 1;
-    }
+    long bytes = 64; // upstream ignores it; oneDNN has its scratchpads
+    if (vs[i].fn == (void (*)(void))ffn_ours)
+      bytes = ffn_ours_workspace_size();
+#ifdef HAVE_UNFUSED
+    if (vs[i].fn == (void (*)(void))ffn_unfused)
+      bytes = ffn_unfused_workspace_size();
+#endif
+    vs[i].ws = malloc((size_t)bytes);
   }
-  if (failed)
-    return 1; // Nothing unverified is timed.
+  struct harness h = {T * D, run, result, poison, verify};
+  if (measure(&h, vs, nv, rounds))
+    return 1;
   double flops = 2.0 * T * D * H * 2;
-  // Repetitions per sample: about 20 ms of the variant.
-  for (int i = 0; i < nv; ++i) {
-    double once = INFINITY; // the fastest of three warm runs
-    for (int k = 0; k < 3; ++k) {
-      double t0 = now();
-      run(&vs[i]);
-      double t = now() - t0;
-      once = t < once ? t : once;
-    }
-    vs[i].reps = once > 0.02 ? 1 : (int)(0.02 / (once + 1e-9)) + 1;
-  }
-  for (int r = 0; r < rounds; ++r)
-    for (int i = 0; i < nv; ++i) {
-      double s = now();
-      for (int k = 0; k < vs[i].reps; ++k)
-        run(&vs[i]);
-      vs[i].times[r] = (now() - s) / vs[i].reps;
-    }
-  for (int i = 0; i < nv; ++i) {
-    poison(&vs[i]);
-    run(&vs[i]);
-    if (verify(result(&vs[i]), &vs[i].ratioAfter)) {
-      fprintf(stderr, "%s: wrong after timing\n", vs[i].name);
-      return 1;
-    }
-    qsort(vs[i].times, rounds, sizeof(double), cmpd);
-  }
   printf("{\"block\": \"ffn\", \"dtype\": \"%s\", \"tokens\": %ld, "
          "\"model\": %ld, \"hidden\": %ld, \"rounds\": %d, "
          "\"onednn_impl\": [\"%s\", \"%s\"]",
          DTYPE, T, D, H, rounds, impl1, impl2);
-  double dnnl = vs[nv - 1].times[rounds / 2];
-  for (int i = 0; i < nv; ++i) {
-    double med = vs[i].times[rounds / 2];
-    printf(", \"%s\": {\"median_us\": %.2f, \"min_us\": %.2f, "
-           "\"gflops\": %.2f, \"vs_onednn\": %.3f, \"reps\": %d, "
-           "\"max_error_ratio\": %.3g}",
-           vs[i].name, med * 1e6, vs[i].times[0] * 1e6, flops / med * 1e-9,
-           dnnl / med, vs[i].reps,
-           vs[i].ratio > vs[i].ratioAfter ? vs[i].ratio : vs[i].ratioAfter);
-  }
-  printf("}\n");
+  printVariants(vs, nv, rounds, flops);
   return 0;
 }

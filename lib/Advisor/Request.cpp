@@ -69,9 +69,14 @@ std::string OpRequest::defaultName() const {
   for (const std::string &step : epilogue) {
     std::string part = step == "clamp(0, 6)" ? "relu6" : "";
     if (part.empty()) {
+      // "scale(0.5)" -> scale_0p5, "clamp(-1, 1)" -> clamp_m1_1.
       for (char c : step) {
         if (llvm::isAlnum(c) || c == '_')
           part.push_back(c);
+        else if (c == '-')
+          part.push_back('m');
+        else if (c == '.')
+          part.push_back('p');
         else if (!part.empty() && part.back() != '_')
           part.push_back('_');
       }
@@ -233,8 +238,9 @@ std::string unsupportedModifier(StringRef w) {
              "column-major operands (gen's operands are row-major; ask for "
              "'A transposed' / 'B transposed' (or NT, TN) instead)")
       .Cases({"scale", "scaled", "scaling"},
-             "a scaling gen does not read (NAME_ex takes alpha and beta at "
-             "run time: ask for 'alpha' and 'beta')")
+             "a scaling without its factor (write 'scale 0.5' for a fused "
+             "epilogue step, or ask for 'alpha' and 'beta': NAME_ex takes "
+             "them at run time)")
       .Cases({"leading", "stride", "strides", "ld"},
              "leading dimensions in words gen does not read (NAME_ex takes "
              "lda, ldb and ldc at run time: ask for 'lda' or 'leading "
@@ -242,8 +248,9 @@ std::string unsupportedModifier(StringRef w) {
       .Cases({"bias", "relu", "gelu", "silu", "swish", "sigmoid", "tanh",
               "clamp", "residual", "epilogue", "activation", "fused", "fuse",
               "add", "plus", "softmax"},
-             "a fused epilogue gen does not build (it fuses bias, relu, gelu, "
-             "gelu-tanh, silu, sigmoid, tanh and residual, on x86)")
+             "a fused epilogue gen does not build (it fuses bias, relu, "
+             "relu6, gelu, gelu-tanh, silu, sigmoid, tanh, residual, "
+             "'scale S' and 'clamp to [LO, HI]')")
       .Cases({"thread", "threads", "threaded", "multi-threaded",
               "multithreaded", "parallel", "cores", "core"},
              "a thread count in the request (use --threads=N)")
@@ -339,6 +346,15 @@ llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
     }
   }
 
+  // Epilogue steps with numbers ("scale 0.5", "clamp to [-1, 1]") before
+  // the words: their numbers hold characters the words drop.
+  std::vector<std::string> numberedSteps;
+  std::string phraseError = takeEpilogueNumberPhrases(lower, numberedSteps);
+  if (!phraseError.empty())
+    return llvm::createStringError(
+        std::make_error_code(std::errc::not_supported),
+        phraseError + "; nothing was generated");
+
   // Words: split on anything that is not part of a name.
   std::string cleaned;
   for (char c : lower)
@@ -366,6 +382,12 @@ llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
     return conflict("element type", dtypes);
   if (targets.size() > 1)
     return conflict("target", targets);
+  if (r.op == "conv2d" && !numberedSteps.empty())
+    return llvm::createStringError(
+        std::make_error_code(std::errc::not_supported),
+        "the request asks for the fused epilogue step " + numberedSteps[0] +
+            ", which tensorop gen does not build for convolutions (it fuses "
+            "bias, relu, relu6 and residual there); nothing was generated");
   if (r.op == "conv2d") {
     // A convolution reads its own shape words; the GEMM shapes below
     // ("56x56x64" as MxNxK) do not apply.
@@ -482,7 +504,7 @@ llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
         (r.op.empty() ? std::string("the operator (e.g. GEMM) and ") : "") +
         "the shape (e.g. 128x256x64 for MxNxK, or M=128 N=256 K=64)");
   if (r.op == "gemm") {
-    takeEpilogueWords(tokens, r.epilogue);
+    takeEpilogueWords(tokens, r.epilogue, numberedSteps);
     llvm::SmallVector<bool> understood;
     if (llvm::Error e =
             readGemmModifiers(lower, cleaned, tokens, r, understood))

@@ -9,6 +9,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
 #include <limits>
 
 using namespace mlir;
@@ -421,13 +422,65 @@ std::optional<int64_t> mlir::tensorop::gpuComputeCapability(StringRef chip) {
   return sm;
 }
 
+/// The GEMV kernel's own rules (python_emitters/nvidia_gemv.py): block_m
+/// rows (<= 8) x block_n columns (16, 32, 64) per CTA, chunks of block_k
+/// rows (8, 16) per k-lane, warps_n warps (4, 8, 16) of one warp row, no
+/// pipeline stages, tile order, persistent grid or consumers.
+static std::optional<GpuSketchViolation>
+findGemvViolation(const GpuSketchFields &s) {
+  auto fail = [](StringRef field, const llvm::Twine &why) {
+    return GpuSketchViolation{field, why.str()};
+  };
+  if (s.precision != "bf16" && s.precision != "f16")
+    return fail("kernel", "the GEMV kernel takes bf16/f16, not " + s.precision);
+  if (s.blockM > 8)
+    return fail("block_m", "GEMV rows per CTA must be 1..8, got " +
+                               llvm::Twine(s.blockM));
+  if (s.blockN != 16 && s.blockN != 32 && s.blockN != 64)
+    return fail("block_n", "GEMV columns per CTA must be 16, 32 or 64, got " +
+                               llvm::Twine(s.blockN));
+  if (s.blockK != 8 && s.blockK != 16)
+    return fail("block_k", "GEMV rows of B per k-lane chunk must be 8 or 16, "
+                           "got " +
+                               llvm::Twine(s.blockK));
+  if (s.warpsM != 1)
+    return fail("warps_m", "the GEMV kernel has one warp row (1), got " +
+                               llvm::Twine(s.warpsM));
+  if (s.warpsN != 4 && s.warpsN != 8 && s.warpsN != 16)
+    return fail("warps_n", "GEMV warps per CTA must be 4, 8 or 16, got " +
+                               llvm::Twine(s.warpsN));
+  // Registers per thread: 8 sums per row, the A and B chunks, ~30 more; the
+  // register file gives 65536 / threads (at most 255) each.
+  int64_t regs = 8 * s.blockM + s.blockM * s.blockK / 2 + 4 * s.blockK + 30;
+  int64_t budget = std::min<int64_t>(255, 65536 / (32 * s.warpsN));
+  if (regs > budget)
+    return fail("block_k", "a GEMV thread would need about " +
+                               llvm::Twine(regs) + " registers (block_m " +
+                               llvm::Twine(s.blockM) + ", block_k " +
+                               llvm::Twine(s.blockK) + "), more than the " +
+                               llvm::Twine(budget) + " of " +
+                               llvm::Twine(s.warpsN) + " warps");
+  if (s.consumers != 0)
+    return fail("consumers", "the GEMV kernel has no consumer warpgroups (0)");
+  if (s.stages != 2)
+    return fail("stages", "the GEMV kernel has no shared-memory pipeline: 2 "
+                          "(its loads in flight are block_k rows of B)");
+  if (s.groupM != 1)
+    return fail("group_m", "the GEMV kernel has no tile order (1)");
+  if (s.ctas != 0)
+    return fail("ctas", "the GEMV kernel is not persistent (0)");
+  return std::nullopt;
+}
+
 std::optional<GpuSketchViolation>
 mlir::tensorop::findGpuSketchViolation(const GpuSketchFields &s, int64_t sm) {
   auto fail = [](StringRef field, const llvm::Twine &why) {
     return GpuSketchViolation{field, why.str()};
   };
-  if (s.kernel != "wgmma" && s.kernel != "mma_sync" && s.kernel != "ffma")
-    return fail("kernel", "must be \"wgmma\", \"mma_sync\" or \"ffma\", got \"" +
+  if (s.kernel != "wgmma" && s.kernel != "mma_sync" && s.kernel != "ffma" &&
+      s.kernel != "gemv")
+    return fail("kernel", "must be \"wgmma\", \"mma_sync\", \"ffma\" or "
+                          "\"gemv\", got \"" +
                               s.kernel + "\"");
   if (s.precision != "bf16" && s.precision != "f16" &&
       s.precision != "tf32" && s.precision != "f32")
@@ -444,6 +497,14 @@ mlir::tensorop::findGpuSketchViolation(const GpuSketchFields &s, int64_t sm) {
   if (s.ctas < 0)
     return fail("ctas", "must be 0 (one CTA per tile) or positive, got " +
                             llvm::Twine(s.ctas));
+  if (s.splitK != 1 && s.splitK != 2 && s.splitK != 4)
+    return fail("split_k", "must be 1, 2 or 4, got " + llvm::Twine(s.splitK));
+  if (s.kernel != "wgmma" && s.splitK != 1)
+    return fail("split_k", "only the wgmma kernel splits K (its CTAs of a "
+                           "cluster add their partial tiles)");
+  if (s.splitK > 1 && (s.clusterM != 1 || s.clusterN != 1))
+    return fail("split_k", "split-K is a cluster of its own: cluster_m and "
+                           "cluster_n must be 1");
   if (s.kernel != "wgmma" && (s.clusterM != 1 || s.clusterN != 1))
     return fail(s.clusterN != 1 ? "cluster_n" : "cluster_m",
                 "only the wgmma kernel uses thread-block clusters");
@@ -467,6 +528,14 @@ mlir::tensorop::findGpuSketchViolation(const GpuSketchFields &s, int64_t sm) {
       return fail(s.clusterN > 1 ? "cluster_n" : "cluster_m",
                   "clusters of at most 2 CTAs (1x1, 2x1 or 1x2), got " +
                       llvm::Twine(s.clusterM) + "x" + llvm::Twine(s.clusterN));
+    if (s.splitK == 4 && s.consumers > 0 &&
+        (s.blockM / s.consumers / 64) * (s.blockN / 2) > 32)
+      return fail("split_k", "4 partial tiles need at most 32 accumulator "
+                             "registers per consumer thread (64x64 per "
+                             "consumer); more spill");
+    if (s.ctas > 0 && s.ctas < s.splitK)
+      return fail("ctas", "a grid of " + llvm::Twine(s.ctas) +
+                              " CTAs cannot hold one split-K cluster");
     if (s.ctas > 0 && s.ctas < s.clusterM * s.clusterN)
       return fail("ctas", "a grid of " + llvm::Twine(s.ctas) +
                               " CTAs cannot hold one cluster");
@@ -480,11 +549,24 @@ mlir::tensorop::findGpuSketchViolation(const GpuSketchFields &s, int64_t sm) {
       return fail("block_m", "must be a multiple of 16 * warps_m");
     if (s.blockN % (16 * s.warpsN))
       return fail("block_n", "must be a multiple of 16 * warps_n");
+  } else if (s.kernel == "gemv") {
+    if (std::optional<GpuSketchViolation> v = findGemvViolation(s))
+      return v;
   } else if (s.precision != "f32") {
     return fail("kernel", "ffma is the plain fp32 kernel; the sketch's "
                           "precision is " +
                               s.precision);
   }
+  if (s.store != "global" && s.store != "smem_tma")
+    return fail("store", "must be \"global\" or \"smem_tma\", got \"" +
+                             s.store + "\"");
+  if (s.store == "smem_tma" && s.kernel != "wgmma")
+    return fail("store", "\"smem_tma\" (stmatrix + TMA store) is the wgmma "
+                         "kernel's; the '" +
+                             s.kernel + "' kernel stores C from registers");
+  if (s.store == "smem_tma" && s.splitK > 1)
+    return fail("split_k", "split_k > 1 stores C from registers after the "
+                           "cluster's reduction: it needs store = \"global\"");
   if (s.stages < 2 || s.stages > 8)
     return fail("stages", "must be in [2, 8]");
   if (s.groupM < 1 || s.groupM > 64)
@@ -497,7 +579,8 @@ LogicalResult GpuSketchAttr::verify(
     StringRef precision, int64_t blockM, int64_t blockN, int64_t blockK,
     int64_t warpsM, int64_t warpsN, int64_t consumers, int64_t stages,
     int64_t groupM, int64_t ctas, TargetAttr target, StringRef source,
-    int64_t clusterM, int64_t clusterN, EpilogueAttr epilogue) {
+    int64_t clusterM, int64_t clusterN, EpilogueAttr epilogue,
+    StringRef store, int64_t splitK) {
   if (!target)
     return emitError() << "gpu_sketch needs a target";
   std::optional<int64_t> sm = gpuComputeCapability(target.getCpu());
@@ -508,7 +591,7 @@ LogicalResult GpuSketchAttr::verify(
   GpuSketchFields fields{kernel, precision, blockM,    blockN,
                          blockK, warpsM,    warpsN,    consumers,
                          stages, groupM,    ctas,      clusterM,
-                         clusterN};
+                         clusterN,  store,  splitK};
   if (std::optional<GpuSketchViolation> v = findGpuSketchViolation(fields, *sm))
     return emitError() << "gpu_sketch field '" << v->field << "': " << v->why;
   if (source.empty())
@@ -525,7 +608,8 @@ GpuSketchAttr GpuSketchAttr::withEpilogue(EpilogueAttr epilogue) const {
                             getBlockM(), getBlockN(), getBlockK(), getWarpsM(),
                             getWarpsN(), getConsumers(), getStages(),
                             getGroupM(), getCtas(), getTarget(), getSource(),
-                            getClusterM(), getClusterN(), epilogue);
+                            getClusterM(), getClusterN(), epilogue,
+                            getStore(), getSplitK());
 }
 
 //===----------------------------------------------------------------------===//

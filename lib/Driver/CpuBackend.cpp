@@ -336,42 +336,6 @@ static json::Value rvvBuildsReport(bool perVlen, StringRef name,
                         {"sketch", wideSketch.str()}}}}};
 }
 
-/// The header's lines on a fused epilogue ("" without one); `conv`: on a
-/// convolution's output (bias per output channel, an NHWF residual).
-static std::string epilogueComment(ArrayRef<std::string> steps,
-                                   bool conv = false) {
-  if (steps.empty())
-    return "";
-  std::string text =
-      conv ? "\n * Then, fused into the kernel's store, per element x = "
-             "output[n][y][x][f] in\n * this order:"
-           : "\n * Then, fused into the kernel's store, per element x "
-             "of C in this order:";
-  for (const std::string &s : steps)
-    text += "\n *   " +
-            StringSwitch<std::string>(s)
-                .Case("bias_n", conv ? "x += bias[f]  (bias: F floats, one "
-                                       "per output channel)"
-                                     : "x += bias[col]  (bias: N floats)")
-                .Case("bias_m", "x += bias[row]  (bias: M floats)")
-                .Case("clamp(0, 6)", "x = min(max(x, 0), 6)  (ReLU6)")
-                .Case("residual",
-                      conv ? "x += residual[n][y][x][f]  (residual: N x OH x "
-                             "OW x F, NHWC, contiguous)"
-                           : "x += R[row][col]  (R: M x N, row-major, "
-                             "contiguous)")
-                .Case("relu", "x = max(x, 0)")
-                .Case("gelu_erf", "x = 0.5 x (1 + erf(x / sqrt(2)))  (fp32 "
-                                  "approximation, error <= 4.2e-7 in erf)")
-                .Case("gelu_tanh", "x = 0.5 x (1 + tanh(sqrt(2/pi) (x + "
-                                   "0.044715 x^3)))")
-                .Case("silu", "x = x / (1 + exp(-x))")
-                .Case("sigmoid", "x = 1 / (1 + exp(-x))")
-                .Case("tanh", "x = tanh(x)")
-                .Default(s);
-  return text;
-}
-
 /// Threads the lowered sketch runs on (1 when it names none).
 static int64_t sketchThreads(StringRef sketch) {
   int64_t threads = 1;
@@ -532,7 +496,8 @@ extern "C" {
                  c.c, c.r, c.s, c.f, c.outH(), c.outW(), c.strideH, c.strideW,
                  c.dilationH, c.dilationW, c.padTop, c.padBottom, c.padLeft,
                  c.padRight, threading, upper, job.op.entryPoint(name),
-                 epilogueComment(job.op.epilogue, /*conv=*/true))
+                 epilogueHeaderComment(job.op.epilogue, "floats",
+                                       /*onConvOutput=*/true))
       .str();
 }
 

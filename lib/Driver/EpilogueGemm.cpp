@@ -8,6 +8,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
@@ -42,22 +43,49 @@ std::string tensorop::epilogueEntryPoint(StringRef name,
       .str();
 }
 
+/// A step with numbers as the header says it ("x = x * 0.5"); other
+/// texts as they are.
+static std::string numberedStepLine(const std::string &text) {
+  std::string why;
+  std::optional<mlir::tensorop::EpilogueStep> step =
+      mlir::tensorop::parseEpilogueStep(text, why);
+  auto num = [](double v) { return formatv("{0}", format("%.9g", v)).str(); };
+  if (step && step->kind == mlir::tensorop::EpilogueStep::Scale)
+    return "x = x * " + num(step->a);
+  if (step && step->kind == mlir::tensorop::EpilogueStep::Clamp)
+    return "x = min(max(x, " + num(step->a) + "), " + num(step->b) + ")";
+  return text;
+}
+
 /// The header's lines on a fused epilogue ("" without one).
 std::string tensorop::epilogueHeaderComment(ArrayRef<std::string> steps,
-                                            StringRef elements) {
+                                            StringRef elements,
+                                            bool onConvOutput) {
   if (steps.empty())
     return "";
-  std::string text = "\n * Then, fused into the kernel's store, per element x "
+  std::string text =
+      onConvOutput ? "\n * Then, fused into the kernel's store, per element x = "
+                     "output[n][y][x][f] in\n * this order:"
+                   : "\n * Then, fused into the kernel's store, per element x "
                      "of C in this order:";
+  std::string biasN =
+      onConvOutput
+          ? ("x += bias[f]  (bias: F " + elements + ", one per output channel)")
+                .str()
+          : ("x += bias[col]  (bias: N " + elements + ")").str();
+  std::string residual =
+      onConvOutput ? std::string("x += residual[n][y][x][f]  (residual: N x OH "
+                                 "x OW x F, NHWC, contiguous)")
+                   : ("x += R[row][col]  (R: M x N " + elements +
+                      ", row-major, contiguous)")
+                         .str();
   for (const std::string &s : steps)
     text += "\n *   " +
             StringSwitch<std::string>(s)
-                .Case("bias_n", ("x += bias[col]  (bias: N " + elements + ")").str())
+                .Case("bias_n", biasN)
                 .Case("bias_m", ("x += bias[row]  (bias: M " + elements + ")").str())
                 .Case("clamp(0, 6)", "x = min(max(x, 0), 6)  (ReLU6)")
-                .Case("residual", ("x += R[row][col]  (R: M x N " + elements +
-                                   ", row-major, contiguous)")
-                                      .str())
+                .Case("residual", residual)
                 .Case("relu", "x = max(x, 0)")
                 .Case("gelu_erf", "x = 0.5 x (1 + erf(x / sqrt(2)))  (fp32 "
                                   "approximation, error <= 4.2e-7 in erf)")
@@ -66,7 +94,7 @@ std::string tensorop::epilogueHeaderComment(ArrayRef<std::string> steps,
                 .Case("silu", "x = x / (1 + exp(-x))")
                 .Case("sigmoid", "x = 1 / (1 + exp(-x))")
                 .Case("tanh", "x = tanh(x)")
-                .Default(s);
+                .Default(numberedStepLine(s));
   return text;
 }
 

@@ -66,7 +66,8 @@ GpuSketchAttr GpuSketchChoice::toAttr(MLIRContext *ctx,
   return GpuSketchAttr::get(ctx, kernel, precision, blockM, blockN, blockK,
                             warpsM, warpsN, consumers, stages, groupM, ctas,
                             target.hints.toAttr(ctx), source, clusterM,
-                            clusterN, /*epilogue=*/EpilogueAttr());
+                            clusterN, /*epilogue=*/EpilogueAttr(), store,
+                            splitK);
 }
 
 GpuSketchChoice GpuSketchChoice::fromAttr(GpuSketchAttr a) {
@@ -84,7 +85,9 @@ GpuSketchChoice GpuSketchChoice::fromAttr(GpuSketchAttr a) {
   c.ctas = a.getCtas();
   c.clusterM = a.getClusterM();
   c.clusterN = a.getClusterN();
+  c.splitK = a.getSplitK();
   c.source = a.getSource().str();
+  c.store = a.getStore().str();
   return c;
 }
 
@@ -93,16 +96,24 @@ std::string GpuSketchChoice::emitter() const {
     return "nvidia_gemm_wgmma";
   if (kernel == "mma_sync")
     return "nvidia_gemm_mma";
+  if (kernel == "gemv")
+    return "nvidia_gemv";
   return "nvidia_gemm_ffma";
 }
 
 std::string GpuSketchChoice::describe() const {
-  return llvm::formatv("kernel={0} block_m={1} block_n={2} block_k={3} "
-                       "warps_m={4} warps_n={5} consumers={6} stages={7} "
-                       "group_m={8} ctas={9} cluster_m={10} cluster_n={11}",
-                       kernel, blockM, blockN, blockK, warpsM, warpsN,
-                       consumers, stages, groupM, ctas, clusterM, clusterN)
-      .str();
+  std::string text =
+      llvm::formatv("kernel={0} block_m={1} block_n={2} block_k={3} "
+                    "warps_m={4} warps_n={5} consumers={6} stages={7} "
+                    "group_m={8} ctas={9} cluster_m={10} cluster_n={11}",
+                    kernel, blockM, blockN, blockK, warpsM, warpsN, consumers,
+                    stages, groupM, ctas, clusterM, clusterN)
+          .str();
+  if (store != "global")
+    text += " store=" + store;
+  if (splitK > 1)
+    text += " split_k=" + std::to_string(splitK);
+  return text;
 }
 
 static int64_t elemBytes(llvm::StringRef t) {
@@ -123,12 +134,43 @@ struct Candidate {
 } // namespace
 
 /// Cost of running `tiles` tiles of `work` elements at `eff` on `sms` SMs:
-/// whole waves for one-CTA-per-tile grids, fractional for persistent ones.
-static double cost(int64_t tiles, int64_t sms, double work, double eff,
-                   bool persistent) {
-  double waves = persistent ? std::max(1.0, double(tiles) / double(sms))
-                            : std::ceil(double(tiles) / double(sms));
-  return waves * work / eff;
+/// whole waves. A persistent grid quantizes the same way: the CTA that gets
+/// ceil(tiles / sms) tiles sets the time (2000x3000 in 128x256 tiles is 192
+/// tiles: 60 CTAs run two, so the GEMM takes two tile times, not 1.45).
+static double cost(int64_t tiles, int64_t sms, double work, double eff) {
+  return std::ceil(double(tiles) / double(sms)) * work / eff;
+}
+
+/// Whether the builtin advisor runs the GEMV kernel (nvidia_gemv.py): a
+/// GEMM (not a convolution) of bf16/f16 with 16-byte rows and at most 4
+/// rows. On the H200 (docs/benchmarks/gpu-gemm.md, "Skinny and irregular
+/// shapes") it ran M = 1..4 decode shapes at 0.99-1.48x cuBLAS (wgmma:
+/// 0.54-0.88x), but its FFMAs grow with M: 16x11008x4096 0.43x where wgmma
+/// 64x128 gives 0.90x. The kernel itself takes M <= 16 (a given sketch).
+static bool gemvFits(const GpuGemmProblem &p) {
+  return !p.conv && p.m <= 4 &&
+         (p.precision == "bf16" || p.precision == "f16") && p.k % 8 == 0 &&
+         p.n % 8 == 0;
+}
+
+/// The GEMV kernel's shape: B is streamed once, so what matters is enough
+/// CTAs in flight to cover memory latency with whole 64-byte row segments:
+/// strips of 32 columns while that gives at least one CTA per two SMs
+/// (1x4096x4096: 128 CTAs of 32 columns 1.65x cuBLAS, 256 of 16 1.06x),
+/// else 16; rows in blocks of at most 8 (registers).
+static void proposeGemv(const GpuGemmProblem &p, const GpuTarget &target,
+                        GpuSketchChoice &c) {
+  c.kernel = "gemv";
+  int64_t rowBlocks = (p.m + 7) / 8;
+  c.blockM = (p.m + rowBlocks - 1) / rowBlocks;
+  c.blockN = ((p.n + 31) / 32) * rowBlocks * 2 >= target.sms ? 32 : 16;
+  c.blockK = 8;
+  c.warpsM = 1;
+  c.warpsN = 8;
+  c.consumers = 0;
+  c.stages = 2;
+  c.groupM = 1;
+  c.ctas = 0;
 }
 
 /// The problems the NVIDIA emitters take (nvidia_ptx.py): extents up to
@@ -230,13 +272,24 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
     c.stages = 2;
     return c;
   }
+  if (gemvFits(p)) {
+    proposeGemv(p, target, c);
+    return c;
+  }
   bool wgmma = target.sm >= 90 &&
                (p.precision == "bf16" || p.precision == "f16") && tmaAligned(p);
   if (p.conv)
     wgmma = convNotForWgmma(p, target).empty();
   if (wgmma) {
     // Relative rates measured on the H200 (docs/benchmarks/gpu-gemm.md).
+    // 128x192: an estimate between 128x256 and 128x128, for whole waves
+    // where 128x256 leaves SMs idle (2000x3000x1504: 256 tiles in 2 waves
+    // instead of 192 in 2; measured 0.70x cuBLAS against 0.60x). Split-K
+    // (sketch field split_k) is not a builtin choice: it measured slower on
+    // every shape tried (docs/benchmarks/gpu-gemm.md, "Skinny and
+    // irregular shapes").
     static const Candidate cands[] = {{128, 256, 0, 0, 2, 1.0},
+                                      {128, 192, 0, 0, 2, 0.97},
                                       {128, 128, 0, 0, 2, 0.93},
                                       {64, 128, 0, 0, 1, 0.62},
                                       {64, 64, 0, 0, 1, 0.40}};
@@ -254,7 +307,7 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
     double best = INFINITY;
     for (const Candidate &cand : all) {
       double v = cost(tiles(cand.bm, cand.bn), target.sms,
-                      double(cand.bm * cand.bn), cand.efficiency, !p.conv);
+                      double(cand.bm * cand.bn), cand.efficiency);
       if (v < best) {
         best = v;
         c.blockM = cand.bm;
@@ -268,6 +321,15 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
     c.stages = std::min<int64_t>(6, (target.maxSharedPerBlock - 1024) / stage);
     c.ctas = std::min(tiles(c.blockM, c.blockN), target.sms);
     c.groupM = 8;
+    // C through shared memory and TMA stores: measured on the H200 at
+    // 1.04-1.19x the register store on plain GEMMs and bias+ReLU, equal
+    // with GELU (docs/benchmarks/gpu-gemm.md, "Store through shared
+    // memory"); convolutions keep the register store (not measured).
+    if (!p.conv) {
+      c.store = "smem_tma";
+      if (wgmmaSharedBytes(c) > target.maxSharedPerBlock)
+        c.store = "global";
+    }
     return c;
   }
   // mma.sync: bf16/f16 on sm_80 (or rows TMA cannot describe), tf32.
@@ -283,7 +345,7 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
     double eff = aligned ? cand.efficiency
                          : cand.efficiency * 4096.0 / double(cand.bm * cand.bn);
     double v = cost(tiles(cand.bm, cand.bn), target.sms * 2,
-                    double(cand.bm * cand.bn), eff, false);
+                    double(cand.bm * cand.bn), eff);
     if (v < best) {
       best = v;
       c.blockM = cand.bm;
@@ -298,9 +360,21 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
   return c;
 }
 
+int64_t mlir::tensorop::wgmmaSharedBytes(const GpuSketchChoice &s) {
+  // The stages (A and B tiles of 64 columns of 2-byte elements) and their
+  // two mbarriers each (nvidia_gemm_wgmma.py).
+  int64_t bytes = s.stages * (s.blockM + s.blockN) * 128 + 16 * s.stages;
+  // smem_tma: two 8 KiB buffers per consumer warpgroup, 1024-byte aligned
+  // (nvidia_smem_store.py).
+  if (s.store == "smem_tma")
+    bytes = (bytes + 1023) / 1024 * 1024 + s.consumers * 2 * 8192;
+  return bytes;
+}
+
 GpuSketchFields GpuSketchChoice::fields() const {
-  return {kernel, precision, blockM, blockN,   blockK,   warpsM,  warpsN,
-          consumers, stages, groupM, ctas, clusterM, clusterN};
+  return {kernel,    precision, blockM, blockN, blockK,   warpsM,   warpsN,
+          consumers, stages,    groupM, ctas,   clusterM, clusterN, store,
+          splitK};
 }
 
 llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
@@ -334,6 +408,27 @@ llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
     }
     if (s.clusterM * s.clusterN > 1)
       return fail("cluster_m", "convolutions run without clusters");
+    if (s.store != "global")
+      return fail("store", "the convolution kernels store C from registers "
+                           "(store = \"smem_tma\" is the GEMM kernel's; "
+                           "not yet verified on implicit-GEMM convolutions)");
+  }
+  if (s.kernel == "gemv") {
+    if (p.conv)
+      return fail("kernel", "convolutions run on the wgmma or mma_sync "
+                            "kernels, not gemv");
+    if (p.m > 16)
+      return fail("kernel", llvm::formatv("the GEMV kernel is for M <= 16, "
+                                          "got M={0}",
+                                          p.m)
+                                .str());
+    if (p.k % 8 || p.n % 8)
+      return fail("kernel",
+                  llvm::formatv("the GEMV kernel loads 16-byte chunks of A "
+                                "and B rows: K and N must be multiples of 8, "
+                                "got K={0} N={1}",
+                                p.k, p.n)
+                      .str());
   }
   if (s.kernel == "wgmma") {
     if (!tmaAligned(p))
@@ -342,12 +437,34 @@ llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
                                 "N multiples of 8), got K={0} N={1}",
                                 p.k, p.n)
                       .str());
-    int64_t smem = s.stages * (s.blockM + s.blockN) * 128 + 16 * s.stages;
+    int64_t smem = wgmmaSharedBytes(s);
+    if (s.splitK > 1) {
+      // The split-K reduction runs before the register store; the
+      // smem_tma store's hooks were not measured with it.
+      if (s.store != "global")
+        return fail("split_k", "split_k > 1 stores C from registers "
+                               "(store = \"global\")");
+      // two barriers, then the peers' fp32 partial tiles (128-byte aligned)
+      smem = (smem + 16 + 127) / 128 * 128 +
+             (s.splitK - 1) * s.blockM * s.blockN * 4;
+      int64_t kTiles = (p.k + 63) / 64;
+      if ((kTiles + s.splitK - 1) / s.splitK * (s.splitK - 1) >= kTiles)
+        return fail("split_k",
+                    llvm::formatv("K={0} has {1} k-tiles of 64: too few for "
+                                  "{2} non-empty ranges",
+                                  p.k, kTiles, s.splitK)
+                        .str());
+    }
     if (smem > t.maxSharedPerBlock)
-      return fail("stages", llvm::formatv("{0} stages need {1} bytes of shared "
-                                          "memory; the target allows {2}",
-                                          s.stages, smem, t.maxSharedPerBlock)
-                                .str());
+      return fail(s.store == "smem_tma" ? "store" : "stages",
+                  llvm::formatv("{0} stages{1} need {2} bytes of shared "
+                                "memory; the target allows {3}",
+                                s.stages,
+                                s.store == "smem_tma"
+                                    ? " and the smem_tma store's buffers"
+                                    : "",
+                                smem, t.maxSharedPerBlock)
+                      .str());
   }
   return llvm::Error::success();
 }
@@ -392,6 +509,15 @@ llvm::json::Object mlir::tensorop::emitterSpec(const GpuSketchChoice &s,
       spec["cluster_m"] = s.clusterM;
       spec["cluster_n"] = s.clusterN;
     }
+    if (s.store != "global")
+      spec["store"] = s.store;
+    if (s.splitK > 1)
+      spec["split_k"] = s.splitK;
+  } else if (s.kernel == "gemv") {
+    spec["block_m"] = s.blockM;
+    spec["block_n"] = s.blockN;
+    spec["block_k"] = s.blockK;
+    spec["warps"] = s.warpsN;
   } else if (s.kernel == "mma_sync") {
     spec["block_m"] = s.blockM;
     spec["block_n"] = s.blockN;

@@ -98,7 +98,7 @@ static Error parseAnswer(StringRef script, StringRef text,
                     "' is not A, B, C, bias or R");
     } else if (param.kind == "tensormap") {
       param.tensor = p->getString("tensor").value_or("").str();
-      if (param.tensor != "A" && param.tensor != "B")
+      if (param.tensor != "A" && param.tensor != "B" && param.tensor != "C")
         return fail("tensor map of '" + param.tensor + "'");
       param.dtype = p->getInteger("dtype").value_or(-1);
       param.swizzle = p->getInteger("swizzle").value_or(0);

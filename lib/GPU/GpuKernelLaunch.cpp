@@ -190,7 +190,10 @@ LogicalResult mlir::tensorop::emitGpuKernelLaunch(
                              : operand);
       continue;
     }
-    Value base = pointerOf(param.tensor == "A" ? a : bv);
+    // C's map: the wgmma kernel's TMA store (store = "smem_tma").
+    Value base = pointerOf(param.tensor == "A"   ? a
+                           : param.tensor == "B" ? bv
+                                                 : c);
     if (param.kind == "tensormap_im2col") {
       // A convolution's NHWC input, walked in im2col order by TMA.
       func::FuncOp mapFn = tensorMapFunction(module, kIm2colMapFn, 14);

@@ -26,10 +26,12 @@ GpuSearchSpace::GpuSearchSpace(const GpuGemmProblem &problem,
                                const GpuSketchChoice &defaults)
     : p(problem), t(target), defaults(defaults) {
   if (defaults.kernel == "wgmma")
-    knobs = {kBlockM, kConsumers, kBlockN,   kStages,
-             kGroupM, kClusterM,  kClusterN, kCtas};
+    knobs = {kBlockM,   kConsumers, kBlockN, kStages, kGroupM,
+             kClusterM, kClusterN,  kSplitK, kCtas,   kStore};
   else if (defaults.kernel == "mma_sync")
     knobs = {kBlockM, kWarpsM, kBlockN, kWarpsN, kBlockK, kStages, kGroupM};
+  else if (defaults.kernel == "gemv")
+    knobs = {kBlockM, kBlockN, kBlockK, kWarpsN};
   else // ffma: one fixed 128x128x16 tile; only the tile order varies.
     knobs = {kGroupM};
 }
@@ -38,7 +40,7 @@ llvm::StringRef GpuSearchSpace::knobName(unsigned knob) const {
   static constexpr llvm::StringLiteral names[] = {
       "block_m", "consumers", "warps_m", "block_n", "warps_n",
       "block_k", "stages",    "group_m", "ctas",    "cluster_m",
-      "cluster_n"};
+      "cluster_n", "split_k", "store"};
   return knob < knobs.size() ? names[knobs[knob]] : "?";
 }
 
@@ -58,10 +60,28 @@ static constexpr int64_t GpuSketchChoice::*kFields[] = {
     &GpuSketchChoice::warpsN,   &GpuSketchChoice::blockK,
     &GpuSketchChoice::stages,   &GpuSketchChoice::groupM,
     &GpuSketchChoice::ctas,     &GpuSketchChoice::clusterM,
-    &GpuSketchChoice::clusterN};
+    &GpuSketchChoice::clusterN, &GpuSketchChoice::splitK};
+
+/// The store knob's values: the sketch's `store` string as an index.
+static constexpr llvm::StringLiteral kStores[] = {"global", "smem_tma"};
+
+static int64_t storeIndex(llvm::StringRef store) {
+  return store == kStores[1] ? 1 : 0;
+}
+
+/// Sets the field of `knob` in `c` to `value`.
+static void setField(GpuSketchChoice &c, unsigned knob, int64_t value) {
+  if (knob == GpuSearchSpace::storeKnob())
+    c.store = kStores[value != 0].str();
+  else
+    c.*kFields[knob] = value;
+}
 
 int64_t GpuSearchSpace::valueOf(Knob knob, const GpuSketchChoice &c) const {
-  static_assert(std::size(kFields) == kClusterN + 1, "one field per knob");
+  static_assert(std::size(kFields) == kSplitK + 1,
+                "one int64_t field per knob before kStore");
+  if (knob == kStore)
+    return storeIndex(c.store);
   return c.*kFields[knob];
 }
 
@@ -72,6 +92,8 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
   std::vector<int64_t> v;
   bool wgmma = defaults.kernel == "wgmma";
   int64_t es = elemBytes(p.precision);
+  if (defaults.kernel == "gemv")
+    return gemvOptions(knob, prefix);
   switch (knob) {
   case kBlockM:
     for (int64_t x : wgmma ? std::vector<int64_t>{64, 128, 192, 256}
@@ -125,6 +147,26 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
     }
     break;
   }
+  case kSplitK: {
+    // Split-K (wgmma, no other cluster): 2 or 4 CTAs per tile where every
+    // one gets a k-tile, the emitter's register rule holds for 4, and the
+    // partial tiles fit beside the stages.
+    v = {1};
+    if (get(kClusterM, prefix) * get(kClusterN, prefix) > 1)
+      break;
+    int64_t kTiles = ceilDiv(p.k, 64);
+    int64_t acc = (bm / get(kConsumers, prefix) / 64) * (bn / 2);
+    for (int64_t sk : {2, 4}) {
+      if (ceilDiv(kTiles, sk) * (sk - 1) >= kTiles || (sk == 4 && acc > 32))
+        continue;
+      int64_t smem = get(kStages, prefix) * (bm + bn) * 64 * es +
+                     16 * get(kStages, prefix);
+      smem = ceilDiv(smem + 16, 128) * 128 + (sk - 1) * bm * bn * 4;
+      if (smem <= t.maxSharedPerBlock)
+        v.push_back(sk);
+    }
+    break;
+  }
   case kStages:
     for (int64_t s = 2; s <= 8; ++s) {
       int64_t smem =
@@ -151,17 +193,80 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
     if (get(kClusterM, prefix) == 1 && ceilDiv(p.n, bn) > 1)
       v.push_back(2);
     break;
+  case kStore: {
+    // smem_tma takes two 8 KiB C buffers per consumer warpgroup: offered
+    // where they fit beside the stages, and not with split-K (whose
+    // reduction ends in the register store).
+    v = {0};
+    if (get(kSplitK, prefix) > 1)
+      break;
+    GpuSketchChoice s = defaults;
+    s.blockM = bm;
+    s.blockN = bn;
+    s.consumers = get(kConsumers, prefix);
+    s.stages = get(kStages, prefix);
+    s.store = "smem_tma";
+    if (wgmma && !p.conv && wgmmaSharedBytes(s) <= t.maxSharedPerBlock)
+      v.push_back(1);
+    break;
+  }
   case kCtas: {
     // The persistent grid: one CTA per SM, or two where they fit, in whole
     // clusters (the emitter rounds the same way).
     int64_t cm = get(kClusterM, prefix), cn = get(kClusterN, prefix);
     int64_t cs = cm * cn;
+    if (int64_t sk = get(kSplitK, prefix); sk > 1) {
+      int64_t tiles = ceilDiv(p.m, bm) * ceilDiv(p.n, bn);
+      v = {std::min(tiles, t.sms / sk) * sk};
+      break;
+    }
     int64_t clusterTiles =
         ceilDiv(ceilDiv(p.m, bm), cm) * ceilDiv(ceilDiv(p.n, bn), cn);
     v = {std::min(clusterTiles, t.sms / cs) * cs,
          std::min(clusterTiles, 2 * t.sms / cs) * cs};
     break;
   }
+  }
+  llvm::sort(v);
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  return v;
+}
+
+/// The GEMV kernel's knobs (its rules: findGpuSketchViolation): rows per
+/// CTA up to min(M, 8), column strips, chunk rows and warps within the
+/// register budget.
+std::vector<int64_t>
+GpuSearchSpace::gemvOptions(Knob knob, llvm::ArrayRef<int64_t> prefix) const {
+  std::vector<int64_t> v;
+  int64_t bm = get(kBlockM, prefix);
+  auto regsFit = [&](int64_t bk, int64_t warps) {
+    int64_t regs = 8 * bm + bm * bk / 2 + 4 * bk + 30;
+    return regs <= std::min<int64_t>(255, 65536 / (32 * warps));
+  };
+  switch (knob) {
+  case kBlockM:
+    for (int64_t x : {1, 2, 4})
+      if (x < p.m)
+        v.push_back(x);
+    v.push_back(std::min<int64_t>(p.m, 8));
+    v.push_back(defaults.blockM);
+    break;
+  case kBlockN:
+    v = {16, 32, 64};
+    break;
+  case kBlockK:
+    for (int64_t bk : {8, 16})
+      if (regsFit(bk, 4))
+        v.push_back(bk);
+    break;
+  case kWarpsN:
+    for (int64_t w : {4, 8, 16})
+      if (regsFit(get(kBlockK, prefix), w))
+        v.push_back(w);
+    break;
+  default:
+    v.push_back(valueOf(knob, defaults));
+    break;
   }
   llvm::sort(v);
   v.erase(std::unique(v.begin(), v.end()), v.end());
@@ -191,7 +296,7 @@ double GpuSearchSpace::prior(unsigned index, llvm::ArrayRef<int64_t> prefix,
 GpuSketchChoice GpuSearchSpace::toChoice(llvm::ArrayRef<int64_t> v) const {
   GpuSketchChoice c = defaults;
   for (size_t i = 0; i < knobs.size() && i < v.size(); ++i)
-    c.*kFields[knobs[i]] = v[i];
+    setField(c, knobs[i], v[i]);
   c.source = "tuner";
   return c;
 }
@@ -212,6 +317,8 @@ GpuSearchSpace::toPoint(const GpuSketchChoice &c) const {
   for (int64_t GpuSketchChoice::*field : kFields)
     if (back.*field != c.*field)
       return std::nullopt;
+  if (back.store != c.store)
+    return std::nullopt;
   return point;
 }
 
@@ -225,6 +332,12 @@ std::string mlir::tensorop::gpuConfigHash(const GpuSketchChoice &c) {
   // databases written before clusters existed) stay the same.
   if (c.clusterM != 1 || c.clusterN != 1)
     text += llvm::formatv(" cluster={0}x{1}", c.clusterM, c.clusterN).str();
+  // Likewise only for the store through shared memory.
+  if (c.store != "global")
+    text += " store=" + c.store;
+  // Likewise only for split-K sketches.
+  if (c.splitK != 1)
+    text += " split_k=" + std::to_string(c.splitK);
   return llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(text)),
                      /*LowerCase=*/true)
       .substr(0, 16);

@@ -24,7 +24,7 @@ llvm::Expected<GpuSketchChoice> mlir::tensorop::checkGpuSketchAnswer(
   static const llvm::StringSet<> known = {
       "kernel",    "block_m", "block_n", "block_k", "warps_m",
       "warps_n",   "consumers", "stages", "group_m", "ctas", "precision",
-      "cluster_m", "cluster_n"};
+      "cluster_m", "cluster_n", "store"};
   for (const auto &kv : *s)
     if (!known.contains(kv.first.str()))
       return fail("unknown field 'sketch." + kv.first.str() + "'");
@@ -47,6 +47,14 @@ llvm::Expected<GpuSketchChoice> mlir::tensorop::checkGpuSketchAnswer(
   c.ctas = sameFamily ? builtin.ctas : 0;
   c.clusterM = sameFamily ? builtin.clusterM : 1;
   c.clusterN = sameFamily ? builtin.clusterN : 1;
+  c.store = sameFamily ? builtin.store : "global";
+  if (const llvm::json::Value *v = s->get("store")) {
+    std::optional<llvm::StringRef> store = v->getAsString();
+    if (!store)
+      return fail("field 'sketch.store' is not a string");
+    c.store = store->str();
+  }
+  c.splitK = sameFamily ? builtin.splitK : 1;
   for (auto [key, out] : {std::pair<llvm::StringRef, int64_t *>{"block_m", &c.blockM},
                           {"block_n", &c.blockN},
                           {"block_k", &c.blockK},
@@ -57,7 +65,8 @@ llvm::Expected<GpuSketchChoice> mlir::tensorop::checkGpuSketchAnswer(
                           {"group_m", &c.groupM},
                           {"ctas", &c.ctas},
                           {"cluster_m", &c.clusterM},
-                          {"cluster_n", &c.clusterN}}) {
+                          {"cluster_n", &c.clusterN},
+                          {"split_k", &c.splitK}}) {
     const llvm::json::Value *v = s->get(key);
     if (!v)
       continue;

@@ -27,29 +27,6 @@ using namespace mlir;
 using namespace mlir::tensorop;
 
 namespace {
-bool isElementwiseCandidate(linalg::LinalgOp op) {
-  return isa<linalg::GenericOp>(op) || linalg::isElementwise(op);
-}
-
-/// `op` as a linalg.generic: itself, or a generalized copy inserted before
-/// it (`copied` set; the caller keeps or erases it).
-FailureOr<linalg::GenericOp> genericForm(RewriterBase &rewriter,
-                                         linalg::LinalgOp op, bool &copied) {
-  copied = false;
-  if (auto g = dyn_cast<linalg::GenericOp>(op.getOperation()))
-    return g;
-  rewriter.setInsertionPoint(op);
-  Operation *copy = rewriter.clone(*op);
-  FailureOr<linalg::GenericOp> g =
-      linalg::generalizeNamedOp(rewriter, cast<linalg::LinalgOp>(copy));
-  if (failed(g)) {
-    rewriter.eraseOp(copy);
-    return failure();
-  }
-  copied = true;
-  return *g;
-}
-
 /// Vectors of lane masks the x86 kernel's epilogue keeps (one per vector).
 int64_t maxEpilogueVectors(int64_t lanes) { return lanes == 16 ? 7 : 10; }
 } // namespace

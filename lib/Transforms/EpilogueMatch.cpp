@@ -25,6 +25,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/Matchers.h"
@@ -435,6 +436,28 @@ bool hoistAbove(Value v, Operation *producer, DominanceInfo &dominance) {
   return true;
 }
 } // namespace
+
+bool mlir::tensorop::isElementwiseCandidate(linalg::LinalgOp op) {
+  return isa<linalg::GenericOp>(op) || linalg::isElementwise(op);
+}
+
+FailureOr<linalg::GenericOp>
+mlir::tensorop::genericForm(RewriterBase &rewriter, linalg::LinalgOp op,
+                            bool &copied) {
+  copied = false;
+  if (auto g = dyn_cast<linalg::GenericOp>(op.getOperation()))
+    return g;
+  rewriter.setInsertionPoint(op);
+  Operation *copy = rewriter.clone(*op);
+  FailureOr<linalg::GenericOp> g =
+      linalg::generalizeNamedOp(rewriter, cast<linalg::LinalgOp>(copy));
+  if (failed(g)) {
+    rewriter.eraseOp(copy);
+    return failure();
+  }
+  copied = true;
+  return *g;
+}
 
 bool mlir::tensorop::hoistBefore(Value value, Operation *producer) {
   DominanceInfo dominance(producer->getParentOp());

@@ -67,10 +67,6 @@ linalg::LinalgOp nextConsumer(Operation *last, Value value, Value c,
   return {};
 }
 
-bool isElementwiseCandidate(linalg::LinalgOp op) {
-  return isa<linalg::GenericOp>(op) || linalg::isElementwise(op);
-}
-
 std::string stepList(ArrayRef<EpilogueStep> steps) {
   SmallVector<std::string> texts;
   for (const EpilogueStep &s : steps)
@@ -210,20 +206,13 @@ struct FuseEpiloguesPass
                                 ArrayRef<EpilogueStep> steps,
                                 std::string &why) {
     ChainLink link;
-    link.generic = dyn_cast<linalg::GenericOp>(consumer.getOperation());
-    if (!link.generic) {
-      rewriter.setInsertionPoint(consumer);
-      Operation *copy = rewriter.clone(*consumer);
-      FailureOr<linalg::GenericOp> g =
-          linalg::generalizeNamedOp(rewriter, cast<linalg::LinalgOp>(copy));
-      if (failed(g)) {
-        rewriter.eraseOp(copy);
-        why = "it has no generic form";
-        return failure();
-      }
-      link.generic = *g;
-      link.generalized = true;
+    FailureOr<linalg::GenericOp> form =
+        genericForm(rewriter, consumer, link.generalized);
+    if (failed(form)) {
+      why = "it has no generic form";
+      return failure();
     }
+    link.generic = *form;
     auto fail = [&](const Twine &text) -> FailureOr<ChainLink> {
       why = text.str();
       if (link.generalized)

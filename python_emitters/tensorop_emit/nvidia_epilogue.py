@@ -171,14 +171,16 @@ class PtxEpilogue:
                 raise AssertionError(s.kind)
 
     # ------------------------------------------------------------ the store
-    def store(self, row0, col0, row_offsets, col_offsets, acc, pair, c_ptr):
+    def store(self, row0, col0, row_offsets, col_offsets, acc, pair, c_ptr, write=True):
         """The epilogue store of one tile.
 
         row0 / col0: registers holding the thread's first row and column;
         row_offsets / col_offsets: the row slots and column groups relative
         to them; acc(slot, group) -> [reg, reg] (the group's two columns);
         pair: the group's two columns are stored together (N even);
-        c_ptr: the 64-bit register holding C's address.
+        c_ptr: the 64-bit register holding C's address; write: store the
+        results to C (else they stay in the accumulator registers for a store
+        through shared memory: nvidia_smem_store.py).
         """
         b, oes, n = self.b, self.oes, self.n
         # Per row slot: the predicate row < M, the byte offset of
@@ -213,11 +215,11 @@ class PtxEpilogue:
                 b.ins("add.s64 %%qcrow, %s, %%qzrow%d" % (c_ptr, slot))
                 if pair:
                     b.ins("and.pred %%qzok, %%qzpc0, %%qzpr%d" % slot)
-                    self._group_pair(vals, slot, coff)
+                    self._group_pair(vals, slot, coff, write)
                 else:
-                    self._group_single(vals, slot, coff)
+                    self._group_single(vals, slot, coff, write)
 
-    def _group_pair(self, vals, slot, coff):
+    def _group_pair(self, vals, slot, coff, write=True):
         b, oes = self.b, self.oes
         off = coff * oes
         if self.accumulate:
@@ -229,9 +231,10 @@ class PtxEpilogue:
             self._load("%qzaddr", off, ["%qzr0", "%qzr1"], "%qzok", 2)
         for i in range(2):
             self._steps(vals[i], i, slot)
-        out_store(b, self.cdt, "%qcrow", off, vals, "%qzok")
+        if write:
+            out_store(b, self.cdt, "%qcrow", off, vals, "%qzok")
 
-    def _group_single(self, vals, slot, coff):
+    def _group_single(self, vals, slot, coff, write=True):
         """N odd: each column of the group on its own (4-byte alignment of
         a pair is not given)."""
         b, oes = self.b, self.oes
@@ -245,4 +248,5 @@ class PtxEpilogue:
                 b.ins("add.s64 %%qzaddr, %%qzres, %%qzrow%d" % slot)
                 self._load("%qzaddr", off, ["%%qzr%d" % i], "%qzok", 1)
             self._steps(vals[i], i, slot)
-            out_store(b, self.cdt, "%qcrow", off, [vals[i]], "%qzok")
+            if write:
+                out_store(b, self.cdt, "%qcrow", off, [vals[i]], "%qzok")

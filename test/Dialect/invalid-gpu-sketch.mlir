@@ -7,7 +7,7 @@
 
 // An unknown kernel family.
 func.func @f(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %C: memref<256x256xf32>) {
-  // expected-error @+1 {{gpu_sketch field 'kernel': must be "wgmma", "mma_sync" or "ffma", got "tensor_magic"}}
+  // expected-error @+1 {{gpu_sketch field 'kernel': must be "wgmma", "mma_sync", "ffma" or "gemv", got "tensor_magic"}}
   linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "tensor_magic", precision = "bf16", block_m = 128, block_n = 256, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 4, group_m = 8, ctas = 132, target = #tensorop.target<name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "t">} ins(%A, %B : memref<256x256xbf16>, memref<256x256xbf16>) outs(%C : memref<256x256xf32>)
   return
 }
@@ -208,5 +208,23 @@ func.func @f(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %C: memref<256x
 func.func @f(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %C: memref<256x256xf32>) {
   // expected-error @+1 {{gpu_sketch source (provenance) must not be empty}}
   linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "mma_sync", precision = "f16", block_m = 128, block_n = 128, block_k = 32, warps_m = 2, warps_n = 4, consumers = 0, stages = 4, group_m = 8, ctas = 0, target = #tensorop.target<name = "nvidia-sm80", triple = "nvptx64-nvidia-cuda", cpu = "sm_80", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "">} ins(%A, %B : memref<256x256xbf16>, memref<256x256xbf16>) outs(%C : memref<256x256xf32>)
+  return
+}
+
+// -----
+
+// An unknown store path.
+func.func @f(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %C: memref<256x256xf32>) {
+  // expected-error @+1 {{gpu_sketch field 'store': must be "global" or "smem_tma", got "smem"}}
+  linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 128, block_n = 256, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 4, group_m = 8, ctas = 132, target = #tensorop.target<name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "t", store = "smem">} ins(%A, %B : memref<256x256xbf16>, memref<256x256xbf16>) outs(%C : memref<256x256xf32>)
+  return
+}
+
+// -----
+
+// The store through shared memory and TMA is the wgmma kernel's.
+func.func @f(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %C: memref<256x256xf32>) {
+  // expected-error @+1 {{gpu_sketch field 'store': "smem_tma" (stmatrix + TMA store) is the wgmma kernel's; the 'mma_sync' kernel stores C from registers}}
+  linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "mma_sync", precision = "f16", block_m = 128, block_n = 128, block_k = 32, warps_m = 2, warps_n = 4, consumers = 0, stages = 4, group_m = 8, ctas = 0, target = #tensorop.target<name = "nvidia-sm80", triple = "nvptx64-nvidia-cuda", cpu = "sm_80", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "t", store = "smem_tma">} ins(%A, %B : memref<256x256xbf16>, memref<256x256xbf16>) outs(%C : memref<256x256xf32>)
   return
 }

@@ -5,7 +5,7 @@
 // nothing is lowered yet (the fill and the matmul stay, no kernel).
 // CHECK-LABEL: func.func @bf16_aligned
 //       CHECK:   linalg.fill
-//       CHECK:   linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 128, block_n = 256, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 4, group_m = 8, ctas = 132, target = <name = "nvidia-sm90", {{.*}}>, source = "builtin">}
+//       CHECK:   linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 128, block_n = 256, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 4, group_m = 8, ctas = 132, target = <name = "nvidia-sm90", {{.*}}>, source = "builtin", store = "smem_tma">}
 //   CHECK-NOT:   gpu.launch_func
 //   CHECK-NOT: gpu.module
 // SM80-LABEL: func.func @bf16_aligned

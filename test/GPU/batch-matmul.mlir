@@ -4,7 +4,7 @@
 // A batch matmul on NVIDIA targets (issue 15 item 2): a loop over the batch
 // launching the sketched kernel on each slice. A slice sits at an offset in
 // its buffer: the kernel gets its address (aligned pointer + offset), the
-// tensor maps are made from it, and the zero fill of C becomes each slice's
+// tensor maps (A, B, and C's for the TMA store) are made from it, and the zero fill of C becomes each slice's
 // beta = 0 (no fill left for the host).
 // CHECK-LABEL: func.func @bf16_batch
 // CHECK-NOT:   linalg.fill
@@ -15,9 +15,10 @@
 // CHECK:         arith.muli %{{.*}}, %c2
 // CHECK:         call @tensoropGpuTensorMap2D
 // CHECK:         call @tensoropGpuTensorMap2D
-// CHECK:         gpu.launch_func @bf16_batch_kernel_module::@bf16_batch_kernel {{.*}} args(%{{.*}} : i64, %{{.*}} : i64, %{{.*}} : i64, %{{.*}} : i64, %{{.*}} : i64)
+// CHECK:         call @tensoropGpuTensorMap2D
+// CHECK:         gpu.launch_func @bf16_batch_kernel_module::@bf16_batch_kernel {{.*}} args(%{{.*}} : i64, %{{.*}} : i64, %{{.*}} : i64, %{{.*}} : i64, %{{.*}} : i64, %{{.*}} : i64)
 // CHECK-NOT:   linalg.
-// CHECK:       gpu.func @bf16_batch_kernel(%{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64)
+// CHECK:       gpu.func @bf16_batch_kernel(%{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64)
 // PIPE-LABEL:  llvm.func @bf16_batch
 // PIPE-NOT:    linalg.
 // PIPE:        gpu.binary @bf16_batch_kernel_module

@@ -15,11 +15,11 @@
 
 // REMARK: remark: tensorop: fused the elementwise consumer into the microkernel's store: epilogue [bias_n, gelu_erf, residual]
 // FUSE-LABEL: func.func @bias_gelu_residual
-// FUSE: linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<{{.*}}epilogue = <steps = ["bias_n", "gelu_erf", "residual"]>>}
+// FUSE: linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<{{.*}}epilogue = <steps = ["bias_n", "gelu_erf", "residual"]>, store = "smem_tma">}
 // FUSE: linalg.generic {{.*}}attrs = {tensorop.fused_epilogue}
 // APPLY-LABEL: func.func @bias_gelu_residual
 // APPLY-NOT: linalg.generic
-// APPLY: gpu.launch_func @bias_gelu_residual_kernel_module::@bias_gelu_residual_kernel {{.*}}args(%{{.*}} : memref<256x128xbf16>, %{{.*}} : memref<128x512xbf16>, %{{.*}} : memref<256x512xbf16>, %{{.*}} : i64, %{{.*}} : i64, %{{.*}} : memref<512xbf16>, %{{.*}} : memref<256x512xbf16>)
+// APPLY: gpu.launch_func @bias_gelu_residual_kernel_module::@bias_gelu_residual_kernel {{.*}}args(%{{.*}} : memref<256x128xbf16>, %{{.*}} : memref<128x512xbf16>, %{{.*}} : memref<256x512xbf16>, %{{.*}} : i64, %{{.*}} : i64, %{{.*}} : memref<512xbf16>, %{{.*}} : memref<256x512xbf16>, %{{.*}} : i64)
 // APPLY-SAME: epilogue = <steps = ["bias_n", "gelu_erf", "residual"]>
 // SM80-LABEL: func.func @bias_gelu_residual
 // SM80: gpu.launch_func {{.*}}args(%{{.*}} : memref<256x128xbf16>, %{{.*}} : memref<128x512xbf16>, %{{.*}} : memref<256x512xbf16>, %{{.*}} : memref<512xbf16>, %{{.*}} : memref<256x512xbf16>)

@@ -16,6 +16,7 @@ per case; (3) here, turn those lines into the Markdown table.
 
 import argparse
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -27,6 +28,25 @@ SRC = os.path.normpath(os.path.join(HERE, "..", ".."))
 SHAPES = [(1024, 1024, 1024), (4096, 4096, 4096), (8192, 8192, 8192),
           (16384, 1024, 8192), (1024, 8192, 16384), (127, 1000, 513)]
 DTYPES = ["bf16", "f16", "tf32", "f32"]
+# --set classes: the shape-class table of docs/benchmarks/gpu-gemm.md (squares
+# 1024..16384; LLM shapes, tokens x hidden 4096/11008/14336; irregular;
+# skinny), each with the precisions it is measured in. bf16 and f16 take
+# every shape; TF32 and fp32 a subset (their kernels are far slower, and the
+# GPU time of one session is limited).
+ALL4 = ["bf16", "f16", "tf32", "f32"]
+HALF = ["bf16", "f16"]
+CLASSES = [
+    ("square", (1024, 1024, 1024), ALL4), ("square", (2048, 2048, 2048), ALL4),
+    ("square", (4096, 4096, 4096), ALL4), ("square", (8192, 8192, 8192), HALF + ["tf32"]),
+    ("square", (16384, 16384, 16384), ["bf16"]),
+    ("llm", (1, 4096, 4096), ALL4), ("llm", (16, 11008, 4096), HALF + ["tf32"]),
+    ("llm", (128, 14336, 4096), HALF + ["tf32"]), ("llm", (16, 4096, 14336), HALF),
+    ("llm", (128, 4096, 11008), HALF), ("llm", (4096, 11008, 4096), HALF + ["tf32"]),
+    ("llm", (4096, 4096, 14336), HALF),
+    ("irregular", (2000, 3000, 1504), ALL4), ("irregular", (127, 1000, 513), ALL4),
+    ("irregular", (4093, 4099, 4111), HALF),
+    ("skinny", (3, 4096, 4096), HALF), ("skinny", (4096, 16, 4096), HALF),
+]
 # Correctness cases beyond the benchmark shapes: primes, 1, K=1, tiny tiles.
 EDGES = [("1x1x1", "bf16", "nvidia-sm90"), ("97x131x67", "bf16", "nvidia-sm90"),
          ("8x8x8", "bf16", "nvidia-sm90"), ("1x8x8", "f16", "nvidia-sm90"),
@@ -55,13 +75,15 @@ def bundle(args):
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(cases_dir)
     cases = []
-    for (m, n, k) in SHAPES:
-        for dt in DTYPES:
-            cid = "gemm_%dx%dx%d_%s" % (m, n, k, dt)
-            request = "%dx%dx%d %s GEMM for nvidia-sm90" % (m, n, k, dt)
-            gen(tensorop, request, os.path.join(cases_dir, cid), cid)
-            cases.append({"id": cid, "time": True, "kind": "bench", "request": request})
-    for shape, dt, target in EDGES:
+    bench = ([(m, n, k, dt) for (m, n, k) in SHAPES for dt in DTYPES]
+             if args.set == "default" else
+             [(m, n, k, dt) for (_, (m, n, k), dts) in CLASSES for dt in dts])
+    for (m, n, k, dt) in bench:
+        cid = "gemm_%dx%dx%d_%s" % (m, n, k, dt)
+        request = "%dx%dx%d %s GEMM for nvidia-sm90" % (m, n, k, dt)
+        gen(tensorop, request, os.path.join(cases_dir, cid), cid)
+        cases.append({"id": cid, "time": True, "kind": "bench", "request": request})
+    for shape, dt, target in (EDGES if args.set == "default" else []):
         cid = "edge_%s_%s_%s" % (shape, dt, target.split("-")[1])
         request = "%s %s GEMM for %s" % (shape, dt, target)
         gen(tensorop, request, os.path.join(cases_dir, cid), cid)
@@ -69,7 +91,7 @@ def bundle(args):
         cases.append({"id": cid, "time": big, "kind": "edge", "request": request})
     aot_dir = os.path.join(out, "aot")
     os.makedirs(aot_dir)
-    for shape, dt in AOT:
+    for shape, dt in (AOT if args.set == "default" else []):
         m, n, k = shape.split("x")
         name = "aot_%s_%s" % (shape, dt)
         d = os.path.join(aot_dir, name)
@@ -100,8 +122,46 @@ def fmt(x, spec=".1f"):
     return format(x, spec) if isinstance(x, (int, float)) else "-"
 
 
+def geomean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+
+
+def class_table(by_id):
+    """The --set classes table: ours against cuBLAS (cublasGemmEx) and
+    cuBLASLt's best of its top-8, per shape and precision, with geomeans."""
+    print("| class | shape MxNxK | type | kernel | TensorOp | cuBLAS | cuBLASLt best-of-8 | "
+          "vs cuBLAS | vs best library | max err/bound | verified |")
+    print("| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |")
+    ratios = {}
+    for (cls, (m, n, k), dts) in CLASSES:
+        for dt in dts:
+            r = by_id.get("gemm_%dx%dx%d_%s" % (m, n, k, dt))
+            if not r:
+                continue
+            t = r.get("timing", {})
+            v = r.get("verification", {}).get("random", {})
+            tile = r.get("tile", {})
+            kern = "%s %sx%s" % (r.get("family", "?").replace("nvidia_gemm_", ""),
+                                 tile.get("block_m", "?"), tile.get("block_n", "?"))
+            best = t.get("ratio_best_library_median")
+            if r.get("verified") and isinstance(best, (int, float)):
+                ratios.setdefault(dt, []).append(best)
+            print("| %s | %dx%dx%d | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                cls, m, n, k, dt, kern, fmt(t.get("tensorop_tflops_median")),
+                fmt(t.get("cublas_tflops_median")), fmt(t.get("cublaslt_tflops_median")),
+                fmt(t.get("ratio_median"), ".2f"), fmt(best, ".2f"),
+                fmt(v.get("max_error_ratio"), ".2g"), "yes" if r.get("verified") else "NO"))
+    print()
+    for dt, rs in sorted(ratios.items()):
+        print("- %s: geomean %.2fx the faster library over %d shapes, lowest %.2fx"
+              % (dt, geomean(rs), len(rs), min(rs)))
+
+
 def table(args):
     rows = [json.loads(l) for l in open(args.results) if l.strip()]
+    if args.set == "classes":
+        class_table({r.get("id"): r for r in rows})
+        return
     by_id = {r.get("id"): r for r in rows}
     dev = next((r.get("device") for r in rows if r.get("device")), {})
     print("| shape MxNxK | type | kernel (sketch) | TensorOp TFLOP/s | cuBLAS TFLOP/s | ratio | "
@@ -133,11 +193,16 @@ def main():
     b = sub.add_parser("bundle")
     b.add_argument("--build", default=os.path.join(SRC, "build"))
     b.add_argument("--out", default=os.path.join(SRC, "gpu_bundle"))
+    b.add_argument("--set", choices=["default", "classes"], default="default",
+                   help="default: the benchmark shapes, edge cases and AOT checks; "
+                        "classes: the shape-class table (squares, LLM, irregular, "
+                        "skinny) in the precisions listed in CLASSES")
     b.add_argument("--variants", default=None,
                    help="also build the emitter variants listed in this JSON file "
                         "(test/GPU/Inputs/variants.json)")
     t = sub.add_parser("table")
     t.add_argument("results")
+    t.add_argument("--set", choices=["default", "classes"], default="default")
     args = ap.parse_args()
     bundle(args) if args.cmd == "bundle" else table(args)
 

@@ -73,3 +73,14 @@ func.func @emitter_refuses(%A: memref<128x64xbf16>, %B: memref<64x128xbf16>, %C:
 
 // The rules of the sketch itself (clusters, tiles, warps, stages, ...) are the
 // #tensorop.gpu_sketch verifier's: test/Dialect/invalid-gpu-sketch.mlir.
+
+// -----
+
+// The smem_tma store's C buffers (2 x 8 KiB per consumer) do not fit beside
+// 5 stages of 256x64 tiles: the field named is 'store'.
+func.func @smem_store_too_big(%A: memref<512x512xbf16>, %B: memref<512x512xbf16>, %C: memref<512x512xbf16>) {
+  // expected-error @+1 {{gpu_sketch field 'store': 5 stages and the smem_tma store's buffers need 238592 bytes of shared memory; the target allows 232448}}
+  linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 256, block_n = 64, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 5, group_m = 8, ctas = 132, target = <name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "test", store = "smem_tma">}
+    ins(%A, %B : memref<512x512xbf16>, memref<512x512xbf16>) outs(%C : memref<512x512xbf16>)
+  return
+}

@@ -2,17 +2,19 @@
 // RUN: tensorop-opt %s --split-input-file --tensorop-gpu-lower-matmul="target=nvidia-sm80" | FileCheck %s --check-prefix=SM80
 
 // A bf16 GEMM with 16-byte aligned rows on sm_90: the TMA + wgmma kernel,
-// persistent (132 CTAs), tensor maps made on the host; the zero fill becomes
+// persistent (132 CTAs), tensor maps made on the host (A, B, and C's for the
+// builtin store = "smem_tma": stmatrix + TMA store); the zero fill becomes
 // the kernel's beta = 0.
 // CHECK-LABEL: func.func @bf16_aligned
 //   CHECK-NOT:   linalg.fill
 //       CHECK:   call @tensoropGpuTensorMap2D({{.*}}) : (!llvm.ptr, i64, i64, i64, i64, i64, i64, i64) -> !llvm.ptr
 //       CHECK:   call @tensoropGpuTensorMap2D
-//       CHECK:   gpu.launch_func @bf16_aligned_kernel_module::@bf16_aligned_kernel blocks in (%{{.*}}) threads in (%{{.*}}) dynamic_shared_memory_size %{{.*}} args(%{{.*}} : memref<4096x4096xbf16>, %{{.*}} : memref<4096x4096xbf16>, %{{.*}} : memref<4096x4096xbf16>, %{{.*}} : i64, %{{.*}} : i64) {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 128, block_n = 256, block_k = 64
+//       CHECK:   call @tensoropGpuTensorMap2D
+//       CHECK:   gpu.launch_func @bf16_aligned_kernel_module::@bf16_aligned_kernel blocks in (%{{.*}}) threads in (%{{.*}}) dynamic_shared_memory_size %{{.*}} args(%{{.*}} : memref<4096x4096xbf16>, %{{.*}} : memref<4096x4096xbf16>, %{{.*}} : memref<4096x4096xbf16>, %{{.*}} : i64, %{{.*}} : i64, %{{.*}} : i64) {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 128, block_n = 256, block_k = 64
 //       CHECK: gpu.module @bf16_aligned_kernel_module [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">]
 //       CHECK:   llvm.mlir.global external @tensorop_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
-//       CHECK:   gpu.func @bf16_aligned_kernel(%{{.*}}: memref<4096x4096xbf16>, %{{.*}}: memref<4096x4096xbf16>, %{{.*}}: memref<4096x4096xbf16>, %{{.*}}: i64, %{{.*}}: i64) kernel attributes {nvvm.maxntid = array<i32: 384, 1, 1>, nvvm.minctasm = 1 : i32
-//       CHECK:     llvm.inline_asm has_side_effects {{.*}}setmaxnreg.dec.sync.aligned.u32 40{{.*}}cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes{{.*}}wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16{{.*}}"l,l,l,l,l,r"
+//       CHECK:   gpu.func @bf16_aligned_kernel(%{{.*}}: memref<4096x4096xbf16>, %{{.*}}: memref<4096x4096xbf16>, %{{.*}}: memref<4096x4096xbf16>, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64) kernel attributes {nvvm.maxntid = array<i32: 384, 1, 1>, nvvm.minctasm = 1 : i32
+//       CHECK:     llvm.inline_asm has_side_effects {{.*}}setmaxnreg.dec.sync.aligned.u32 40{{.*}}cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes{{.*}}wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16{{.*}}stmatrix.sync.aligned.m8n8.x4.shared.b16{{.*}}cp.async.bulk.tensor.2d.global.shared::cta.bulk_group{{.*}}"l,l,l,l,l,l,r"
 // SM80-LABEL: func.func @bf16_aligned
 //       SM80:   gpu.launch_func
 //  SM80-SAME:   kernel = "mma_sync"

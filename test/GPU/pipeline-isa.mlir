@@ -7,7 +7,7 @@
 
 // CHECK: llvm.func @gemm(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
 // CHECK: llvm.call @tensoropGpuTensorMap2D
-// CHECK: gpu.launch_func @gemm_kernel_module::@gemm_kernel blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) : i64 dynamic_shared_memory_size %{{.*}} args(%{{.*}} : !llvm.ptr, %{{.*}} : !llvm.ptr, %{{.*}} : !llvm.ptr, %{{.*}} : i64, %{{.*}} : i64)
+// CHECK: gpu.launch_func @gemm_kernel_module::@gemm_kernel blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) : i64 dynamic_shared_memory_size %{{.*}} args(%{{.*}} : !llvm.ptr, %{{.*}} : !llvm.ptr, %{{.*}} : !llvm.ptr, %{{.*}} : i64, %{{.*}} : i64, %{{.*}} : i64)
 // CHECK: gpu.binary @gemm_kernel_module  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">
 // CHECK-SAME: .version 8.0\0A.target sm_90a
 // CHECK-SAME: .extern .shared .align 1024 .b8 tensorop_smem[];

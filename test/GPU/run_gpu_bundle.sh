@@ -52,7 +52,7 @@ python3 - "$RES" <<'PY'
 import json, sys
 def f(x, w=".3g"):
     return format(x, w) if isinstance(x, (int, float)) else "-"
-print("%-40s %3s %5s %8s %5s %5s %7s %7s %6s %5s" % ("case", "rc", "ok", "maxratio", "nan", "exact", "ours", "cublas", "ratio", "wall"))
+print("%-40s %3s %5s %8s %5s %5s %7s %7s %7s %6s %6s %5s" % ("case", "rc", "ok", "maxratio", "nan", "exact", "ours", "cublas", "lt-best", "ratio", "vsbest", "wall"))
 for line in open(sys.argv[1]):
     r = json.loads(line)
     if r["kind"] == "aot":
@@ -60,10 +60,11 @@ for line in open(sys.argv[1]):
         continue
     v = r.get("verification", {}); rnd = v.get("random", {}); ex = v.get("small_integers", {})
     t = r.get("timing", {})
-    print("%-40s %3d %5s %8s %5s %5s %7s %7s %6s %5.1f" % (r["id"][:40], r["rc"], r.get("verified"),
+    print("%-40s %3d %5s %8s %5s %5s %7s %7s %7s %6s %6s %5.1f" % (r["id"][:40], r["rc"], r.get("verified"),
           f(rnd.get("max_error_ratio")), f(rnd.get("nan")), f(ex.get("mismatches")),
           f(t.get("tensorop_tflops_median"), ".1f"), f(t.get("cublas_tflops_median"), ".1f"),
-          f(t.get("ratio_median"), ".2f"), r.get("wall_s", 0)))
+          f(t.get("cublaslt_tflops_median"), ".1f"), f(t.get("ratio_median"), ".2f"),
+          f(t.get("ratio_best_library_median"), ".2f"), r.get("wall_s", 0)))
     if r.get("error"): print("   error:", str(r["error"])[:300])
     if rnd.get("first_failures"):
         print("   fail:", json.dumps(rnd["first_failures"][:2]), "rows%64:", json.dumps(rnd.get("failures_by_row_mod_64", [])[:8]), "cols%64:", json.dumps(rnd.get("failures_by_col_mod_64", [])[:8]))

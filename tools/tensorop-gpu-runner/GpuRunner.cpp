@@ -12,8 +12,10 @@
 // shared memory), runs it on fresh seeded inputs with a NaN-filled output,
 // compares every element with an fp64 reference of the same rounded inputs
 // (cuBLAS dgemm) under the K-scaled bound, repeats with small integers
-// (exact results), then times it and cuBLAS (cublasGemmEx, same types and
-// layout) alternately with CUDA events and verifies the timed output again.
+// (exact results), then times it, cuBLAS (cublasGemmEx, same types and
+// layout) and cuBLASLt (the fastest of its top-8 heuristic algorithms,
+// lib/GPU/Runtime/CublasLtBest.cpp) alternately with CUDA events and
+// verifies the timed outputs again.
 // Timing starts once the clocks have settled (tensorop::SettleRule); each
 // sample carries the SM clock, power and temperature read through NVML
 // (dlopen'ed; its absence is reported, not fatal), and the timing reports
@@ -34,6 +36,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tensorop/GPU/CublasLtBest.h"
 #include "tensorop/GPU/CudaRuntime.h"
 #include "tensorop/GPU/GpuConvRunner.h"
 #include "tensorop/GPU/GpuEpilogueRunner.h"
@@ -49,6 +52,7 @@
 #include "llvm/Config/llvm-config.h"
 
 #include <cublas_v2.h>
+#include <cublasLt.h>
 #include <cuda.h>
 #include <nlohmann/json.hpp>
 
@@ -184,7 +188,7 @@ struct Problem {
 };
 
 struct DeviceBuffers {
-  CUdeviceptr a = 0, b = 0, c = 0, cBlas = 0, c0 = 0;
+  CUdeviceptr a = 0, b = 0, c = 0, cBlas = 0, cLt = 0, c0 = 0;
   CUdeviceptr bias = 0, r = 0; ///< a fused epilogue's operands
 };
 
@@ -262,6 +266,15 @@ void printTimingSummary(const json &out) {
     line("cuBLAS", t["cublas_spread"]);
     std::fprintf(stderr, "  ratio of medians %.3f\n",
                  t.value("ratio_median", 0.0));
+  }
+  if (t.contains("cublaslt_spread")) {
+    line("cuBLASLt", t["cublaslt_spread"]);
+    std::fprintf(stderr,
+                 "  ratio of medians to cuBLASLt %.3f; to the faster library "
+                 "(%s) %.3f\n",
+                 t.value("ratio_cublaslt_median", 0.0),
+                 t.value("best_library", "").c_str(),
+                 t.value("ratio_best_library_median", 0.0));
   }
   const json &n = t["nvml"];
   if (n.value("available", false))
@@ -975,6 +988,8 @@ int main(int argc, char **argv) {
   CUC(cuMemAlloc(&d.b, bBytes));
   CUC(cuMemAlloc(&d.c, cBytes));
   CUC(cuMemAlloc(&d.cBlas, cBytes));
+  if (doBlas)
+    CUC(cuMemAlloc(&d.cLt, cBytes));
   if (p.accumulate)
     CUC(cuMemAlloc(&d.c0, cBytes));
   gBuffers = &d;
@@ -1038,16 +1053,64 @@ int main(int argc, char **argv) {
     ref = makeInputs(p, false, seed + 2, d);
     prefill(p, d.c, d.c0);
     prefill(p, d.cBlas, d.c0);
-    CUevent e0, e1, e2;
+    CUevent e0, e1, e2, e3;
     CUC(cuEventCreate(&e0, CU_EVENT_DEFAULT));
     CUC(cuEventCreate(&e1, CU_EVENT_DEFAULT));
     CUC(cuEventCreate(&e2, CU_EVENT_DEFAULT));
+    CUC(cuEventCreate(&e3, CU_EVENT_DEFAULT));
+    // The second baseline: cuBLASLt's fastest of its top-8 heuristic
+    // algorithms for this problem (cublasGemmEx takes cuBLAS's first choice).
+    cublasLtHandle_t ltHandle = nullptr;
+    tensorop::CublasLtBest lt;
+    bool doLt = false;
+    json ltInfo;
+    if (doBlas) {
+      BLAS(cublasLtCreate(&ltHandle));
+      prefill(p, d.cLt, d.c0);
+      tensorop::CublasLtGemmSpec spec;
+      spec.m = p.m;
+      spec.n = p.n;
+      spec.k = p.k;
+      spec.inType = blasType(p.a);
+      spec.outType = blasType(p.c);
+      spec.compute = p.a.name == "tf32" ? CUBLAS_COMPUTE_32F_FAST_TF32
+                                        : CUBLAS_COMPUTE_32F;
+      spec.beta = p.accumulate ? 1.0f : 0.0f;
+      spec.a = d.a;
+      spec.b = d.b;
+      spec.c = spec.d = d.cLt;
+      auto alloc = [](size_t bytes) {
+        CUdeviceptr ptr = 0;
+        CUC(cuMemAlloc(&ptr, bytes));
+        return ptr;
+      };
+      auto timeTrial = [&](const std::function<void()> &fn, int reps) {
+        CUC(cuEventRecord(e0, gStream));
+        for (int i = 0; i < reps; ++i)
+          fn();
+        CUC(cuEventRecord(e1, gStream));
+        syncWithTimeout(timeout + reps * 2.0, "cuBLASLt trial");
+        float trial = 0;
+        CUC(cuEventElapsedTime(&trial, e0, e1));
+        return double(trial) / reps;
+      };
+      std::string why = lt.choose(ltHandle, spec, gStream, alloc, timeTrial);
+      doLt = why.empty();
+      ltInfo = doLt ? json(lt.info()) : json{{"reason", why}};
+    }
+    auto ltRun = [&] {
+      std::string error;
+      if (!lt.run(error))
+        die(2, error);
+    };
     tensorop::NvmlSampler nvml(pciBusId(dev));
     // calibrate the repetitions of one sample (~targetMs each)
     for (int w = 0; w < 3; ++w) {
       launch(kern);
       if (doBlas)
         cublasRun(p, d.cBlas);
+      if (doLt)
+        ltRun();
     }
     syncWithTimeout(timeout, "warm-up");
     CUC(cuEventRecord(e0, gStream));
@@ -1060,8 +1123,8 @@ int main(int argc, char **argv) {
     // One round: `reps` of ours, then `reps` of cuBLAS, back to back on the
     // stream; NVML is read halfway through each side's sample.
     struct Round {
-      double oursSeconds = 0, blasSeconds = 0;
-      std::optional<tensorop::GpuSample> oursState, blasState;
+      double oursSeconds = 0, blasSeconds = 0, ltSeconds = 0;
+      std::optional<tensorop::GpuSample> oursState, blasState, ltState;
     };
     auto runRound = [&]() {
       Round r;
@@ -1073,6 +1136,10 @@ int main(int argc, char **argv) {
         for (int i = 0; i < reps; ++i)
           cublasRun(p, d.cBlas);
       CUC(cuEventRecord(e2, gStream));
+      if (doLt)
+        for (int i = 0; i < reps; ++i)
+          ltRun();
+      CUC(cuEventRecord(e3, gStream));
       double half = ms * reps * 0.5e-3;
       waitEvent(e0, timeout, "timed round");
       std::this_thread::sleep_for(std::chrono::duration<double>(half));
@@ -1082,13 +1149,23 @@ int main(int argc, char **argv) {
         std::this_thread::sleep_for(std::chrono::duration<double>(half));
         r.blasState = nvml.read();
       }
-      syncWithTimeout(timeout + reps * 2.0, "timed round");
+      if (doLt) {
+        waitEvent(e2, timeout + reps * 4.0, "timed round");
+        std::this_thread::sleep_for(std::chrono::duration<double>(half));
+        r.ltState = nvml.read();
+      }
+      syncWithTimeout(timeout + reps * 6.0, "timed round");
       float t1 = 0, t2 = 0;
       CUC(cuEventElapsedTime(&t1, e0, e1));
       r.oursSeconds = t1 * 1e-3 / reps;
       if (doBlas) {
         CUC(cuEventElapsedTime(&t2, e1, e2));
         r.blasSeconds = t2 * 1e-3 / reps;
+      }
+      if (doLt) {
+        float t3 = 0;
+        CUC(cuEventElapsedTime(&t3, e2, e3));
+        r.ltSeconds = t3 * 1e-3 / reps;
       }
       return r;
     };
@@ -1110,7 +1187,7 @@ int main(int argc, char **argv) {
                         .count();
       settled = rule.settled(warmClocks, warmTimes, warmSeconds);
     }
-    std::vector<double> ours, blas;
+    std::vector<double> ours, blas, lts;
     json gpuSamples = json::array();
     auto stateJson = [](const std::optional<tensorop::GpuSample> &g) {
       if (!g)
@@ -1135,7 +1212,12 @@ int main(int argc, char **argv) {
         sample["cublas_tflops"] = blas.back();
         sample["cublas_state"] = stateJson(round.blasState);
       }
-      for (const auto &g : {round.oursState, round.blasState})
+      if (doLt) {
+        lts.push_back(flops / round.ltSeconds / 1e12);
+        sample["cublaslt_tflops"] = lts.back();
+        sample["cublaslt_state"] = stateJson(round.ltState);
+      }
+      for (const auto &g : {round.oursState, round.blasState, round.ltState})
         if (g) {
           clocks.push_back(g->smClockMHz);
           powers.push_back(g->powerWatts);
@@ -1164,7 +1246,8 @@ int main(int argc, char **argv) {
     json timing = {{"performed", true},
                    {"method",
                     "CUDA events around `reps` back-to-back launches; "
-                    "ours and cuBLAS alternate in each round (A B A B); "
+                    "ours, cuBLAS and cuBLASLt alternate in each round (A B "
+                    "C A B C); "
                     "NVML read halfway through each sample"},
                    {"caches", "warm (same buffers every repetition)"},
                    {"warmup",
@@ -1198,6 +1281,30 @@ int main(int argc, char **argv) {
       timing["ratio_median"] = oursMed / blasMed;
       Check blasCheck = compare(p, d.cBlas, ref, false);
       timing["cublas_verification"] = blasCheck.toJson(false);
+      timing["cublaslt_algorithm"] = ltInfo;
+      if (doLt) {
+        double ltMed = median(lts);
+        timing["cublaslt_tflops_median"] = ltMed;
+        timing["cublaslt_tflops_best"] =
+            *std::max_element(lts.begin(), lts.end());
+        timing["cublaslt_spread"] = spreadJson(lts);
+        timing["cublaslt_samples"] = lts;
+        timing["cublaslt_call"] =
+            std::string("cublasLtMatmul(N, N, n, m, k; A,B ") + p.a.name +
+            ", C " + p.c.name + "), the algorithm as cublaslt_algorithm says";
+        timing["ratio_cublaslt_median"] = oursMed / ltMed;
+        bool ltFaster = ltMed > blasMed;
+        timing["best_library"] = ltFaster ? "cuBLASLt" : "cuBLAS";
+        timing["ratio_best_library_median"] =
+            oursMed / (ltFaster ? ltMed : blasMed);
+        // cuBLASLt's output, from one fresh call (the timed calls
+        // accumulate when beta is 1).
+        prefill(p, d.cLt, d.c0);
+        ltRun();
+        syncWithTimeout(timeout, "cuBLASLt check");
+        timing["cublaslt_verification"] =
+            compare(p, d.cLt, ref, false).toJson(false);
+      }
     }
     // 4. verify the buffers the timed runs wrote.
     Check after = compare(p, d.c, ref, false);

@@ -74,7 +74,17 @@ llvm::StringRef epilogueStepOfWord(llvm::StringRef word);
 /// `tokens` and appends their steps to `steps`, in the order written
 /// (lib/Advisor/EpilogueRequest.cpp).
 void takeEpilogueWords(llvm::SmallVectorImpl<llvm::StringRef> &tokens,
-                       std::vector<std::string> &steps);
+                       std::vector<std::string> &steps,
+                       llvm::ArrayRef<std::string> numberedSteps = {});
+
+/// Takes the epilogue phrases with numbers ("scale 0.5", "scaled by 2",
+/// "clamp to [-1, 1]", "clamp(-1, 1)", "clamped between 0 and 6") out of
+/// the lower-cased request `lower`, in the order written: each is replaced
+/// by a placeholder word that takeEpilogueWords reads back as the I-th of
+/// `steps` (their step texts, "scale(0.5)", "clamp(-1, 1)"). "" or why a
+/// phrase is not a valid step (clamp bounds out of order, ...).
+std::string takeEpilogueNumberPhrases(std::string &lower,
+                                      std::vector<std::string> &steps);
 
 /// "N=1 H=56 W=56 C=64 F=64 R=3 S=3 stride=1 pad=1 dilation=1 (output
 /// 56x56)": a convolution's geometry for messages and reports.

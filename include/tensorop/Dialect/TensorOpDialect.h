@@ -56,6 +56,9 @@ struct GpuSketchFields {
   llvm::StringRef kernel, precision;
   int64_t blockM, blockN, blockK, warpsM, warpsN, consumers, stages, groupM,
       ctas, clusterM, clusterN;
+  /// How C is stored: "global" or "smem_tma".
+  llvm::StringRef store = "global";
+  int64_t splitK = 1;
 };
 
 /// One rule of a GPU sketch broken: the field it names and why.

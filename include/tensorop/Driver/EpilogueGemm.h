@@ -32,9 +32,12 @@ std::string epilogueStepBody(llvm::StringRef step, int i,
                              llvm::StringRef residual = "%r");
 
 /// The generated header's lines on a fused epilogue ("" without one): the
-/// steps in order; `elements` names the bias's and R's elements ("floats").
+/// steps in order; `elements` names the bias's and R's elements ("floats");
+/// `onConvOutput`: C is a convolution's NHWF output (a bias per output
+/// channel, an NHWF residual).
 std::string epilogueHeaderComment(llvm::ArrayRef<std::string> steps,
-                                  llvm::StringRef elements = "floats");
+                                  llvm::StringRef elements = "floats",
+                                  bool onConvOutput = false);
 
 /// void NAME(const T *A, const T *B[, const O *bias][, const O *R], O *C);
 /// T is `inCType` (float, tensorop_bf16, ...), O `outCType`.

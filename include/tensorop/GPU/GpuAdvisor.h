@@ -50,7 +50,12 @@ struct GpuSketchChoice {
   int64_t stages = 4, groupM = 8, ctas = 0;
   /// Thread-block cluster (wgmma): CTAs down M x across N, at most 2 in all.
   int64_t clusterM = 1, clusterN = 1;
+  /// Split-K (wgmma): CTAs of a cluster that share one tile's K, 1, 2 or 4.
+  int64_t splitK = 1;
   std::string source = "builtin";
+  /// How C is stored (wgmma): "global" (from registers) or "smem_tma"
+  /// (stmatrix into shared memory, then TMA stores).
+  std::string store = "global";
 
   GpuSketchAttr toAttr(MLIRContext *ctx, const GpuTarget &target) const;
   /// The fields the sketch's own rules (findGpuSketchViolation) read.
@@ -100,6 +105,10 @@ using GpuLLMProposer = llvm::Expected<GpuSketchChoice> (*)(
 /// Installs the implementation of proposeGpuSketchWithLLM
 /// (registerGpuLLMAdvisor() in GpuLLMAdvisor.h).
 void registerGpuLLMProposer(GpuLLMProposer proposer);
+
+/// Shared memory the wgmma kernel of `sketch` takes: its stages and
+/// barriers, plus the C buffers of store = "smem_tma".
+int64_t wgmmaSharedBytes(const GpuSketchChoice &sketch);
 
 /// The JSON spec the sketch's emitter takes for `problem`.
 llvm::json::Object emitterSpec(const GpuSketchChoice &sketch,

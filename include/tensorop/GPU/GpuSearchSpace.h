@@ -54,6 +54,9 @@ public:
   const GpuGemmProblem &problem() const { return p; }
   const GpuTarget &target() const { return t; }
 
+  /// The index of the `store` knob (its values: 0 "global", 1 "smem_tma").
+  static constexpr unsigned storeKnob() { return kStore; }
+
 private:
   enum Knob {
     kBlockM,
@@ -66,8 +69,12 @@ private:
     kGroupM,
     kCtas,
     kClusterM,
-    kClusterN
+    kClusterN,
+    kSplitK,
+    kStore ///< 0: store = "global", 1: "smem_tma" (wgmma); not an int field
   };
+  std::vector<int64_t> gemvOptions(Knob knob,
+                                   llvm::ArrayRef<int64_t> prefix) const;
   int64_t get(Knob knob, llvm::ArrayRef<int64_t> prefix) const;
   int64_t valueOf(Knob knob, const GpuSketchChoice &c) const;
 

@@ -15,6 +15,7 @@
 #include "tensorop/Dialect/TensorOpDialect.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
 
 #include <optional>
 #include <string>
@@ -82,6 +83,16 @@ struct FusedChain {
 std::optional<FusedChain>
 findFusedChain(Operation *op, Value c, EpilogueAttr epilogue,
                EpilogueOutput output = EpilogueOutput::Matmul);
+
+/// Whether `op` may be an epilogue at all: a linalg.generic or a named
+/// elementwise op (which fusion reads through its generic form).
+bool isElementwiseCandidate(linalg::LinalgOp op);
+
+/// `op` as a linalg.generic: itself, or a generalized clone inserted before
+/// it (`copied` set: the caller keeps the clone or erases it). Fails when a
+/// named op has no generic form.
+FailureOr<linalg::GenericOp> genericForm(RewriterBase &rewriter,
+                                         linalg::LinalgOp op, bool &copied);
 
 /// The steps as a #tensorop.epilogue.
 EpilogueAttr epilogueAttr(MLIRContext *ctx, llvm::ArrayRef<EpilogueStep> steps);

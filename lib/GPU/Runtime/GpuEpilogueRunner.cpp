@@ -1,6 +1,7 @@
 //===- GpuEpilogueRunner.cpp - The runner's fused-epilogue GEMMs ----------===//
 
 #include "tensorop/GPU/GpuEpilogueRunner.h"
+#include "tensorop/GPU/CublasLtBest.h"
 #include "tensorop/GPU/NvmlSampler.h"
 #include "tensorop/Verify/Buffers.h"
 #include "tensorop/Verify/Check.h"
@@ -343,11 +344,6 @@ json checkJson(const OutputCheck &c, bool exact) {
   return j;
 }
 
-/// One cuBLASLt matmul (descriptors, the algorithm kept) on the operands.
-struct LtGemm {
-  cublasLtMatmulDesc_t desc = nullptr;
-  cublasLtMatrixLayout_t aL = nullptr, bL = nullptr, cL = nullptr;
-  cublasLtMatmulAlgo_t algo{};
   CUdeviceptr workspace = 0;
   size_t workspaceBytes = 0;
   float beta = 0;
@@ -502,106 +498,32 @@ bool tensorop::runGpuEpilogueLaunch(const json &launch,
   };
 
   // cuBLASLt: the fastest of its top-8 heuristic algorithms (timed warm).
-  auto makeLt = [&](int epilogue, bool withBias, bool residualAsC,
-                    CUdeviceptr d, LtGemm &g) {
-    auto lt = [&](cublasStatus_t st, const char *what) {
-      s.checkBlas(st, what);
-    };
-    cudaDataType in16 = cudaType(p.input), outT = cudaType(p.output);
-    lt(cublasLtMatmulDescCreate(&g.desc, CUBLAS_COMPUTE_32F, CUDA_R_32F),
-       "cublasLtMatmulDescCreate");
-    cublasOperation_t nop = CUBLAS_OP_N;
-    lt(cublasLtMatmulDescSetAttribute(g.desc, CUBLASLT_MATMUL_DESC_TRANSA,
-                                      &nop, sizeof(nop)),
-       "TRANSA");
-    lt(cublasLtMatmulDescSetAttribute(g.desc, CUBLASLT_MATMUL_DESC_TRANSB,
-                                      &nop, sizeof(nop)),
-       "TRANSB");
-    cublasLtEpilogue_t epi = cublasLtEpilogue_t(epilogue);
-    lt(cublasLtMatmulDescSetAttribute(g.desc, CUBLASLT_MATMUL_DESC_EPILOGUE,
-                                      &epi, sizeof(epi)),
-       "EPILOGUE");
-    if (withBias) {
-      void *bias = reinterpret_cast<void *>(in.bias.device);
-      lt(cublasLtMatmulDescSetAttribute(
-             g.desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof(bias)),
-         "BIAS_POINTER");
-      int32_t biasType = outT;
-      lt(cublasLtMatmulDescSetAttribute(g.desc,
-                                        CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE,
-                                        &biasType, sizeof(biasType)),
-         "BIAS_DATA_TYPE");
-    }
-    // Column-major: D^T (n x m) = B^T (n x k) * A^T (k x m).
-    lt(cublasLtMatrixLayoutCreate(&g.aL, in16, p.n, p.k, p.n), "layout B");
-    lt(cublasLtMatrixLayoutCreate(&g.bL, in16, p.k, p.m, p.k), "layout A");
-    lt(cublasLtMatrixLayoutCreate(&g.cL, outT, p.n, p.m, p.n), "layout C");
-    g.a = in.b.device;
-    g.b = in.a.device;
-    g.beta = residualAsC ? 1.0f : 0.0f;
-    g.c = residualAsC ? in.r.device : d;
-    g.d = d;
-    g.workspaceBytes = size_t(64) << 20;
-    g.workspace = s.alloc(g.workspaceBytes);
-    cublasLtMatmulPreference_t pref;
-    lt(cublasLtMatmulPreferenceCreate(&pref), "preference");
-    uint64_t wsBytes = g.workspaceBytes;
-    lt(cublasLtMatmulPreferenceSetAttribute(
-           pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &wsBytes,
-           sizeof(wsBytes)),
-       "workspace preference");
-    cublasLtMatmulHeuristicResult_t results[8];
-    int count = 0;
-    cublasStatus_t st = cublasLtMatmulAlgoGetHeuristic(
-        s.lt, g.desc, g.aL, g.bL, g.cL, g.cL, pref, 8, results, &count);
-    cublasLtMatmulPreferenceDestroy(pref);
-    if (st != CUBLAS_STATUS_SUCCESS || count == 0)
-      return std::string("cuBLASLt offers no algorithm (status ") +
-             std::to_string(int(st)) + ")";
-    float alpha = 1;
-    std::vector<double> times;
-    double best = INFINITY;
-    int bestIndex = -1;
-    for (int i = 0; i < count; ++i) {
-      if (results[i].state != CUBLAS_STATUS_SUCCESS)
-        continue;
-      auto run = [&] {
-        s.checkBlas(cublasLtMatmul(s.lt, g.desc, &alpha,
-                                   (const void *)g.a, g.aL, (const void *)g.b,
-                                   g.bL, &g.beta, (const void *)g.c, g.cL,
-                                   (void *)g.d, g.cL, &results[i].algo,
-                                   (void *)g.workspace, g.workspaceBytes,
-                                   (cudaStream_t)stream),
-                    "cublasLtMatmul");
-      };
-      run();
-      run();
-      double ms = timeOnce(run, 5);
-      times.push_back(ms);
-      if (ms < best) {
-        best = ms;
-        bestIndex = i;
-      }
-    }
-    if (bestIndex < 0)
-      return std::string("no cuBLASLt algorithm ran");
-    g.algo = results[bestIndex].algo;
-    g.info = {{"heuristic_results", count},
-              {"chosen", bestIndex},
-              {"trial_ms", times},
-              {"note", "fastest of cuBLASLt's top heuristic algorithms, "
-                       "5 warm repetitions each"}};
-    return std::string();
+  GpuTimeFn time = [&](const std::function<void()> &fn, int reps) {
+    return timeOnce(fn, reps);
   };
-  auto ltLauncher = [&](LtGemm &g) {
-    return std::function<void()>([&s, &g, stream] {
-      float alpha = 1;
-      s.checkBlas(cublasLtMatmul(s.lt, g.desc, &alpha, (const void *)g.a,
-                                 g.aL, (const void *)g.b, g.bL, &g.beta,
-                                 (const void *)g.c, g.cL, (void *)g.d, g.cL,
-                                 &g.algo, (void *)g.workspace,
-                                 g.workspaceBytes, (cudaStream_t)stream),
-                  "cublasLtMatmul");
+  auto alloc = [&](size_t bytes) { return s.alloc(bytes); };
+  auto makeLt = [&](cublasLtEpilogue_t epilogue, bool withBias,
+                    bool residualAsC, CUdeviceptr d, CublasLtBest &g) {
+    CublasLtGemmSpec spec;
+    spec.m = p.m;
+    spec.n = p.n;
+    spec.k = p.k;
+    spec.inType = cudaType(p.input);
+    spec.outType = cudaType(p.output);
+    spec.epilogue = epilogue;
+    spec.bias = withBias ? in.bias.device : 0;
+    spec.a = in.a.device;
+    spec.b = in.b.device;
+    spec.beta = residualAsC ? 1.0f : 0.0f;
+    spec.c = residualAsC ? in.r.device : d;
+    spec.d = d;
+    return g.choose(s.lt, spec, stream, alloc, time);
+  };
+  auto ltLauncher = [&](CublasLtBest &g) {
+    return std::function<void()>([&s, &g] {
+      std::string error;
+      if (!g.run(error))
+        s.fail(2, error);
     });
   };
 
@@ -612,19 +534,19 @@ bool tensorop::runGpuEpilogueLaunch(const json &launch,
   };
   std::vector<Side> sides;
   sides.push_back({"tensorop_fused", ours, {}});
-  LtGemm ltFused, ltPlain;
+  CublasLtBest ltFused, ltPlain;
   CUdeviceptr cLt = 0, cLtPlain = 0, cPlain = 0;
   if (choice.available) {
     cLt = s.alloc(cBytes);
     s.prefillNaN(cLt);
-    std::string why = makeLt(choice.epilogue, p.hasBias &&
-                                 !p.biasAlongM, choice.residualAsC, cLt,
-                             ltFused);
+    std::string why =
+        makeLt(cublasLtEpilogue_t(choice.epilogue),
+               p.hasBias && !p.biasAlongM, choice.residualAsC, cLt, ltFused);
     if (!why.empty()) {
       baseline["available"] = false;
       baseline["reason"] = "no baseline: " + why;
     } else {
-      baseline["algorithm"] = ltFused.info;
+      baseline["algorithm"] = ltFused.info();
       sides.push_back({"cublaslt_fused", ltLauncher(ltFused), {}});
     }
   }
@@ -641,7 +563,7 @@ bool tensorop::runGpuEpilogueLaunch(const json &launch,
         makeLt(CUBLASLT_EPILOGUE_DEFAULT, false, false, cLtPlain, ltPlain);
     if (why.empty()) {
       sides.push_back({"cublaslt_plain", ltLauncher(ltPlain), {}});
-      plain["cublaslt_algorithm"] = ltPlain.info;
+      plain["cublaslt_algorithm"] = ltPlain.info();
     } else {
       plain["cublaslt_reason"] = why;
     }

@@ -1,0 +1,81 @@
+// The rules of split_k and of the GEMV kernel, each error naming its field:
+// the sketch's own (verifier) and those of the GEMM (applying the sketch).
+// RUN: tensorop-opt %s --split-input-file --verify-diagnostics --tensorop-gpu-lower-matmul="target=nvidia-sm90"
+
+func.func @split_3(%A: memref<128x4096xbf16>, %B: memref<4096x4096xbf16>, %C: memref<128x4096xbf16>) {
+  // expected-error @+1 {{gpu_sketch field 'split_k': must be 1, 2 or 4, got 3}}
+  linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 64, block_n = 128, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 6, group_m = 8, ctas = 128, target = <name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "test", split_k = 3>} ins(%A, %B : memref<128x4096xbf16>, memref<4096x4096xbf16>) outs(%C : memref<128x4096xbf16>)
+  return
+}
+
+// -----
+
+func.func @split_cluster(%A: memref<128x4096xbf16>, %B: memref<4096x4096xbf16>, %C: memref<128x4096xbf16>) {
+  // expected-error @+1 {{gpu_sketch field 'split_k': split-K is a cluster of its own: cluster_m and cluster_n must be 1}}
+  linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 64, block_n = 128, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 6, group_m = 8, ctas = 128, target = <name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "test", cluster_m = 2, split_k = 2>} ins(%A, %B : memref<128x4096xbf16>, memref<4096x4096xbf16>) outs(%C : memref<128x4096xbf16>)
+  return
+}
+
+// -----
+
+func.func @split_4_big_tile(%A: memref<128x4096xbf16>, %B: memref<4096x4096xbf16>, %C: memref<128x4096xbf16>) {
+  // expected-error @+1 {{gpu_sketch field 'split_k': 4 partial tiles need at most 32 accumulator registers per consumer thread (64x64 per consumer); more spill}}
+  linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 64, block_n = 128, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 4, group_m = 8, ctas = 128, target = <name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "test", split_k = 4>} ins(%A, %B : memref<128x4096xbf16>, memref<4096x4096xbf16>) outs(%C : memref<128x4096xbf16>)
+  return
+}
+
+// -----
+
+func.func @split_short_k(%A: memref<128x64xbf16>, %B: memref<64x4096xbf16>, %C: memref<128x4096xbf16>) {
+  // expected-error @+1 {{gpu_sketch field 'split_k': K=64 has 1 k-tiles of 64: too few for 2 non-empty ranges}}
+  linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 64, block_n = 128, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 4, group_m = 8, ctas = 128, target = <name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "test", split_k = 2>} ins(%A, %B : memref<128x64xbf16>, memref<64x4096xbf16>) outs(%C : memref<128x4096xbf16>)
+  return
+}
+
+// -----
+
+func.func @split_smem(%A: memref<128x4096xbf16>, %B: memref<4096x4096xbf16>, %C: memref<128x4096xbf16>) {
+  // expected-error @+1 {{gpu_sketch field 'stages': 4 stages need 327808 bytes of shared memory; the target allows 232448}}
+  linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 128, block_n = 256, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 4, group_m = 8, ctas = 132, target = <name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "test", split_k = 2>} ins(%A, %B : memref<128x4096xbf16>, memref<4096x4096xbf16>) outs(%C : memref<128x4096xbf16>)
+  return
+}
+
+// -----
+
+func.func @gemv_rows(%A: memref<17x4096xbf16>, %B: memref<4096x4096xbf16>, %C: memref<17x4096xbf16>) {
+  // expected-error @+1 {{gpu_sketch field 'kernel': the GEMV kernel is for M <= 16, got M=17}}
+  linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "gemv", precision = "bf16", block_m = 8, block_n = 32, block_k = 8, warps_m = 1, warps_n = 8, consumers = 0, stages = 2, group_m = 1, ctas = 0, target = <name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "test">} ins(%A, %B : memref<17x4096xbf16>, memref<4096x4096xbf16>) outs(%C : memref<17x4096xbf16>)
+  return
+}
+
+// -----
+
+func.func @gemv_block_m(%A: memref<16x4096xbf16>, %B: memref<4096x4096xbf16>, %C: memref<16x4096xbf16>) {
+  // expected-error @+1 {{gpu_sketch field 'block_m': GEMV rows per CTA must be 1..8, got 16}}
+  linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "gemv", precision = "bf16", block_m = 16, block_n = 32, block_k = 8, warps_m = 1, warps_n = 8, consumers = 0, stages = 2, group_m = 1, ctas = 0, target = <name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "test">} ins(%A, %B : memref<16x4096xbf16>, memref<4096x4096xbf16>) outs(%C : memref<16x4096xbf16>)
+  return
+}
+
+// -----
+
+func.func @gemv_registers(%A: memref<16x4096xbf16>, %B: memref<4096x4096xbf16>, %C: memref<16x4096xbf16>) {
+  // expected-error @+1 {{gpu_sketch field 'block_k': a GEMV thread would need about 222 registers (block_m 8, block_k 16), more than the 128 of 16 warps}}
+  linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "gemv", precision = "bf16", block_m = 8, block_n = 32, block_k = 16, warps_m = 1, warps_n = 16, consumers = 0, stages = 2, group_m = 1, ctas = 0, target = <name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "test">} ins(%A, %B : memref<16x4096xbf16>, memref<4096x4096xbf16>) outs(%C : memref<16x4096xbf16>)
+  return
+}
+
+// -----
+
+func.func @gemv_unaligned(%A: memref<1x4100xbf16>, %B: memref<4100x4096xbf16>, %C: memref<1x4096xbf16>) {
+  // expected-error @+1 {{gpu_sketch field 'kernel': the GEMV kernel loads 16-byte chunks of A and B rows: K and N must be multiples of 8, got K=4100 N=4096}}
+  linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "gemv", precision = "bf16", block_m = 1, block_n = 32, block_k = 8, warps_m = 1, warps_n = 8, consumers = 0, stages = 2, group_m = 1, ctas = 0, target = <name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "test">} ins(%A, %B : memref<1x4100xbf16>, memref<4100x4096xbf16>) outs(%C : memref<1x4096xbf16>)
+  return
+}
+
+// -----
+
+func.func @gemv_split(%A: memref<1x4096xbf16>, %B: memref<4096x4096xbf16>, %C: memref<1x4096xbf16>) {
+  // expected-error @+1 {{gpu_sketch field 'split_k': only the wgmma kernel splits K (its CTAs of a cluster add their partial tiles)}}
+  linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "gemv", precision = "bf16", block_m = 1, block_n = 32, block_k = 8, warps_m = 1, warps_n = 8, consumers = 0, stages = 2, group_m = 1, ctas = 0, target = <name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "test", split_k = 2>} ins(%A, %B : memref<1x4096xbf16>, memref<4096x4096xbf16>) outs(%C : memref<1x4096xbf16>)
+  return
+}

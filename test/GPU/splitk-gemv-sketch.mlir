@@ -1,0 +1,53 @@
+// The builtin advisor on skinny and irregular shapes (issue 16 item 2): the
+// GEMV kernel for M <= 4 (sm_90 and sm_80), the wgmma tile from whole waves
+// (2000x3000 in 128x192 tiles: 256 tiles in 2 waves on 132 SMs), wgmma for
+// M = 16 (the GEMV kernel's FFMAs are slower there, measured).
+// RUN: tensorop-opt %s --split-input-file --tensorop-gpu-annotate-sketch="target=nvidia-sm90" | FileCheck %s
+// RUN: tensorop-opt %s --split-input-file --tensorop-gpu-annotate-sketch="target=nvidia-sm80" | FileCheck %s --check-prefix=SM80
+
+// CHECK-LABEL: func.func @decode_1
+//       CHECK:   kernel = "gemv", precision = "bf16", block_m = 1, block_n = 32, block_k = 8, warps_m = 1, warps_n = 8, consumers = 0, stages = 2, group_m = 1, ctas = 0,
+// SM80-LABEL: func.func @decode_1
+//       SM80:   kernel = "gemv", precision = "bf16", block_m = 1, block_n = 32,
+func.func @decode_1(%A: memref<1x4096xbf16>, %B: memref<4096x4096xbf16>, %C: memref<1x4096xbf16>) {
+  linalg.matmul ins(%A, %B : memref<1x4096xbf16>, memref<4096x4096xbf16>) outs(%C : memref<1x4096xbf16>)
+  return
+}
+
+// -----
+
+// N = 1024 gives 32 strips of 32 columns, fewer than half the SMs: 16.
+// CHECK-LABEL: func.func @decode_3_narrow
+//       CHECK:   kernel = "gemv", precision = "f16", block_m = 3, block_n = 16,
+func.func @decode_3_narrow(%A: memref<3x4096xf16>, %B: memref<4096x1024xf16>, %C: memref<3x1024xf32>) {
+  linalg.matmul ins(%A, %B : memref<3x4096xf16>, memref<4096x1024xf16>) outs(%C : memref<3x1024xf32>)
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @decode_16
+//       CHECK:   kernel = "wgmma", precision = "bf16", block_m = 64, block_n = 128,
+func.func @decode_16(%A: memref<16x4096xbf16>, %B: memref<4096x11008xbf16>, %C: memref<16x11008xbf16>) {
+  linalg.matmul ins(%A, %B : memref<16x4096xbf16>, memref<4096x11008xbf16>) outs(%C : memref<16x11008xbf16>)
+  return
+}
+
+// -----
+
+// K = 4100 is not a multiple of 8: no 16-byte loads, no GEMV (mma.sync).
+// CHECK-LABEL: func.func @decode_unaligned
+//       CHECK:   kernel = "mma_sync"
+func.func @decode_unaligned(%A: memref<1x4100xbf16>, %B: memref<4100x4096xbf16>, %C: memref<1x4096xbf16>) {
+  linalg.matmul ins(%A, %B : memref<1x4100xbf16>, memref<4100x4096xbf16>) outs(%C : memref<1x4096xbf16>)
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @irregular
+//       CHECK:   kernel = "wgmma", precision = "bf16", block_m = 128, block_n = 192, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 5, group_m = 8, ctas = 132,
+func.func @irregular(%A: memref<2000x1504xbf16>, %B: memref<1504x3000xbf16>, %C: memref<2000x3000xbf16>) {
+  linalg.matmul ins(%A, %B : memref<2000x1504xbf16>, memref<1504x3000xbf16>) outs(%C : memref<2000x3000xbf16>)
+  return
+}

@@ -1,0 +1,139 @@
+"""Tests of the GEMV kernel (nvidia_gemv.py) and of the wgmma kernel's
+split-K (nvidia_gemm_wgmma.py, spec field split_k).
+
+The GEMV kernel runs in the PTX interpreter (test/GPU/ptx_sim.py) on tiny
+shapes that take every path: a row block past M, columns past N, a tail
+iteration of k-lanes, a half chunk (block_k = 16, K = 8 mod 16), 16-bit
+outputs and accumulation.  Its k-lane sums are added in a fixed tree order,
+so the results are exact on small integers.
+
+Split-K needs thread-block clusters and distributed shared memory, which the
+interpreter does not model: its reduction is checked on the PTX instead, by
+a model that follows rank 0's loads of the peers' partial tiles and its adds
+(every accumulator gets slot 0, 1, .. in that order, from the place the
+peer of that rank stored the same accumulator), and by ptxas (ptxas.test);
+the numbers are checked on the GPU (gpu_bench.py, bench/gpu/stage-splitk.sh).
+"""
+
+import os
+import re
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+from test_nvidia_emitters import answer, run_emitter, simulate  # noqa: E402
+
+
+class GemvTests(unittest.TestCase):
+    def check(self, spec):
+        self.assertEqual(simulate("nvidia_gemv", spec), 0, str(spec))
+
+    def test_rows_past_m_columns_past_n_tail(self):
+        # 3 rows in blocks of 2, N = 40 in strips of 32, 9 chunks on 16 k-lanes
+        self.check({"m": 3, "n": 40, "k": 72, "a_dtype": "bf16", "c_dtype": "bf16",
+                    "block_m": 2, "block_n": 32, "warps": 4})
+
+    def test_half_chunk_accumulate_f16(self):
+        self.check({"m": 5, "n": 16, "k": 40, "a_dtype": "f16", "c_dtype": "f32",
+                    "block_m": 4, "block_n": 16, "block_k": 16, "warps": 4,
+                    "accumulate": True})
+
+    def test_refusals(self):
+        for spec, field in (({"m": 17, "n": 64, "k": 64, "a_dtype": "bf16"}, "m"),
+                            ({"m": 1, "n": 64, "k": 60, "a_dtype": "bf16"}, "k"),
+                            ({"m": 1, "n": 64, "k": 64, "a_dtype": "f32"}, "a_dtype"),
+                            ({"m": 1, "n": 64, "k": 64, "a_dtype": "bf16", "block_n": 48},
+                             "block_n"),
+                            ({"m": 1, "n": 64, "k": 64, "a_dtype": "bf16", "warps": 2},
+                             "warps")):
+            r = run_emitter("nvidia_gemv", spec)
+            self.assertNotEqual(r.returncode, 0, spec)
+            self.assertIn(field, r.stderr)
+
+    def test_deterministic_tree(self):
+        # 8 warps of 4 column groups: 64 k-lanes, 6 tree levels with a
+        # barrier before each and one before the store
+        ans = answer("nvidia_gemv", {"m": 1, "n": 4096, "k": 4096, "a_dtype": "bf16",
+                                     "block_n": 32, "warps": 8})
+        self.assertEqual(ans["tile"]["k_lanes"], 64)
+        self.assertEqual(ans["asm"].count("bar.sync 0"), 7)
+        self.assertEqual(ans["grid"], [128, 1, 1])
+
+
+def reduction_model(asm, sk, acc_regs, consumer_threads):
+    """Follows rank 0's adds of the peers' partial tiles: returns, per
+    accumulator, the list of slots added to it in program order, and checks
+    that each load reads the place where a peer stored that accumulator."""
+    slot_bytes = acc_regs * consumer_threads * 4
+    cut = re.search(r"^Lq_sk_rank0_\d+:", asm, re.M).start()
+    rank0 = asm[cut:]
+    order = {i: [] for i in range(acc_regs)}
+    loaded = {}
+    for line in rank0.splitlines():
+        m = re.search(r"ld\.shared\.v4\.f32 \{([^}]*)\}, \[%qt6\+(\d+)\]", line)
+        if m:
+            off = int(m.group(2))
+            slot, rest = divmod(off, slot_bytes)
+            group = rest // (consumer_threads * 16)
+            for q, reg in enumerate(r.strip() for r in m.group(1).split(",")):
+                loaded[reg] = (slot, 4 * group + q)
+            continue
+        m = re.search(r"add\.f32 %qacc(\d+), %qacc(\d+), (%qsk\d)", line)
+        if m:
+            i = int(m.group(1))
+            assert int(m.group(2)) == i
+            slot, acc = loaded[m.group(3)]
+            assert acc == i, "accumulator %d gets the partial of %d" % (i, acc)
+            order[i].append(slot)
+    # the peers: rank r stores accumulator i at slot r - 1, group i / 4
+    peers = asm[:cut]
+    stores = re.findall(r"st\.shared::cluster\.v4\.f32 \[%qt5\+(\d+)\], \{%qacc(\d+),", peers)
+    assert len(stores) == acc_regs // 4
+    for off, first in stores:
+        assert int(off) == int(first) // 4 * consumer_threads * 16
+    return order
+
+
+class SplitKTests(unittest.TestCase):
+    BASE = {"m": 1000, "n": 1000, "k": 1000, "a_dtype": "f16", "c_dtype": "f32"}
+
+    def test_reduction_order_and_layout(self):
+        for extra, acc_regs, ct in (({"block_m": 128, "block_n": 128, "stages": 3,
+                                      "split_k": 2}, 64, 256),
+                                     ({"block_m": 64, "block_n": 64, "consumers": 1,
+                                       "stages": 4, "split_k": 4}, 32, 128)):
+            spec = dict(self.BASE, **extra)
+            ans = answer("nvidia_gemm_wgmma", spec)
+            sk = extra["split_k"]
+            self.assertEqual(ans["cluster"], [sk, 1, 1])
+            self.assertEqual(ans["grid"][0] % sk, 0)
+            order = reduction_model(ans["asm"], sk, acc_regs, ct)
+            for i in range(acc_regs):
+                self.assertEqual(order[i], list(range(sk - 1)), "accumulator %d" % i)
+            # every CTA starts at its own k-tile range; scale-d off at its first
+            self.assertIn("mul.lo.u32 %qkb, %qrank,", ans["asm"])
+            self.assertIn("setp.ne.u32 %qp5, %qkt, %qkb", ans["asm"])
+
+    def test_no_split_is_the_plain_kernel(self):
+        plain = answer("nvidia_gemm_wgmma", self.BASE)
+        one = answer("nvidia_gemm_wgmma", dict(self.BASE, split_k=1))
+        self.assertEqual(plain["asm"], one["asm"])
+        self.assertNotIn("cluster", plain)
+
+    def test_refusals(self):
+        for extra, why in (({"split_k": 3}, "split_k"),
+                           ({"split_k": 2, "cluster_m": 2}, "split_k"),
+                           ({"split_k": 4}, "split_k"),          # 128x256: too many registers
+                           ({"split_k": 2, "k": 64}, "split_k"),  # one k-tile
+                           ({"split_k": 2, "block_m": 128, "block_n": 256, "stages": 4},
+                            "stages")):
+            spec = dict(self.BASE, **extra)
+            r = run_emitter("nvidia_gemm_wgmma", spec)
+            self.assertNotEqual(r.returncode, 0, spec)
+            self.assertIn(why, r.stderr, spec)
+
+
+if __name__ == "__main__":
+    unittest.main()
