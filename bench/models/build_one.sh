@@ -23,7 +23,7 @@ case $BLOCK in
   ffn-f32|ffn-bf16)
     prefix=ffn; harness=ffn_vs_onednn.c
     gen() { python3 "$HERE/gen_ffn.py" --tokens $1 --model $2 --hidden $3 \
-              --dtype "${BLOCK#ffn-}" --name "$4"; }
+              --dtype "${BLOCK#ffn-}" --name "$4" --workspace; }
     flags=(); [ "$BLOCK" = ffn-bf16 ] && flags+=(-DFFN_BF16) ;;
   bottleneck)
     prefix=bn; harness=bottleneck_vs_onednn.c

@@ -35,20 +35,26 @@ typedef uint16_t act_t; // bf16 bits
 #define DTYPE "bf16"
 #define FFN_ARGS                                                               \
   const act_t *, const act_t *, const float *, const act_t *, const float *,   \
-      const float *, float *
+      const float *, float *, void *
 #else
 typedef float act_t;
 #define ACT_DT dnnl_f32
 #define DTYPE "f32"
 #define FFN_ARGS                                                               \
   const act_t *, const act_t *, const float *, const act_t *, const float *,   \
-      float *
+      float *, void *
 #endif
 typedef void (*ffn_fn)(FFN_ARGS);
+// The workspace (gen_ffn.py --workspace): each of our variants places its
+// buffers in one caller-provided block of NAME_workspace_size() bytes,
+// allocated once outside the timing (as oneDNN's scratchpads are), so a call
+// allocates nothing. Upstream's lowering ignores it (it mallocs per call).
 void ffn_ours(FFN_ARGS);
+long ffn_ours_workspace_size(void);
 void ffn_upstream(FFN_ARGS);
 #ifdef HAVE_UNFUSED
 void ffn_unfused(FFN_ARGS);
+long ffn_unfused_workspace_size(void);
 #endif
 
 static long T, D, H;
@@ -246,9 +252,9 @@ static void onednn_ffn(void) {
 static void run(struct variant *v) {
   if (v->fn) {
 #ifdef FFN_BF16
-    ((ffn_fn)v->fn)(x, w1, b1, w2, b2, xf, v->out);
+    ((ffn_fn)v->fn)(x, w1, b1, w2, b2, xf, v->out, v->ws);
 #else
-    ((ffn_fn)v->fn)(x, w1, b1, w2, b2, v->out);
+    ((ffn_fn)v->fn)(x, w1, b1, w2, b2, v->out, v->ws);
 #endif
   } else {
     onednn_ffn();
@@ -300,6 +306,17 @@ int main(int argc, char **argv) {
       {"onednn", NULL, 0, 0, 0, 0, 0},
   };
   int nv = sizeof(vs) / sizeof(vs[0]);
+  // Each variant's workspace, allocated once outside the timing.
+  for (int i = 0; i < nv; ++i) {
+    long bytes = 64; // upstream ignores it; oneDNN has its scratchpads
+    if (vs[i].fn == (void (*)(void))ffn_ours)
+      bytes = ffn_ours_workspace_size();
+#ifdef HAVE_UNFUSED
+    if (vs[i].fn == (void (*)(void))ffn_unfused)
+      bytes = ffn_unfused_workspace_size();
+#endif
+    vs[i].ws = malloc((size_t)bytes);
+  }
   struct harness h = {T * D, run, result, poison, verify};
   if (measure(&h, vs, nv, rounds))
     return 1;

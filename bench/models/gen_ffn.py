@@ -23,7 +23,18 @@ fp32:
               const uint16_t *w2, const float *b2, const float *r,
               float *out);
 
+With --workspace the function takes a last argument, a caller-provided
+workspace (`void *ws`, marked tensorop.workspace), and the module defines
+`long NAME_workspace_size(void)` (marked tensorop.workspace_size): the
+TensorOp pipeline (tensorop-bind-workspace) places every buffer of the block
+(packing panels, the T x H intermediate) in it and fills in the size, so a
+call allocates nothing, as a framework runs a model with its own allocator
+and as oneDNN's primitives run with their scratchpads. (Upstream MLIR's
+lowering ignores both marks: it allocates per call, the size function
+returns 0.)
+
     gen_ffn.py --tokens T --model D --hidden H [--dtype bf16] [--name NAME]
+               [--workspace]
 """
 import argparse
 
@@ -33,6 +44,8 @@ p.add_argument("--model", type=int, required=True)
 p.add_argument("--hidden", type=int, required=True)
 p.add_argument("--name", default="ffn")
 p.add_argument("--dtype", choices=("f32", "bf16"), default="f32")
+p.add_argument("--workspace", action="store_true",
+               help="take a caller-provided workspace (no allocation per call)")
 a = p.parse_args()
 T, D, H = a.tokens, a.model, a.hidden
 
@@ -69,11 +82,21 @@ else:
     RES_ARG, RES_TENSOR, RES, ROUND, G2 = "", "", "%x", "", "%g"
 
 
+WS_ARG, WS_SIZE = "", ""
+if a.workspace:
+    WS_ARG = ",\n                    %ws: memref<1xi8> {tensorop.workspace}"
+    WS_SIZE = f"""
+// The bytes of the workspace (filled in by tensorop-bind-workspace).
+func.func @{a.name}_workspace_size() -> index attributes {{tensorop.workspace_size}} {{
+  %c0 = arith.constant 0 : index
+  return %c0 : index
+}}"""
+
 print(f"""// FFN block: T={T} D={D} H={H} {a.dtype} (bench/models/gen_ffn.py)
 #id = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (j)>
 func.func @{a.name}(%xm: {mt(T, D, IN)}, %w1m: {mt(D, H, IN)}, %b1m: memref<{H}xf32>,
-                    %w2m: {mt(H, D, IN)}, %b2m: memref<{D}xf32>{RES_ARG}, %outm: {mt(T, D)}) {{
+                    %w2m: {mt(H, D, IN)}, %b2m: memref<{D}xf32>{RES_ARG}, %outm: {mt(T, D)}{WS_ARG}) {{
   %zero = arith.constant 0.0 : f32
   %x = bufferization.to_tensor %xm restrict : {mt(T, D, IN)} to {tt(T, D, IN)}
   %w1 = bufferization.to_tensor %w1m restrict : {mt(D, H, IN)} to {tt(D, H, IN)}
@@ -124,4 +147,4 @@ func.func @{a.name}(%xm: {mt(T, D, IN)}, %w1m: {mt(D, H, IN)}, %b1m: memref<{H}x
   }} -> {tt(T, D)}
   bufferization.materialize_in_destination %out in restrict writable %outm : ({tt(T, D)}, {mt(T, D)}) -> ()
   return
-}}""")
+}}{WS_SIZE}""")

@@ -71,6 +71,7 @@ struct variant {
   double *times;
   int reps;
   double ratio, ratioAfter;
+  void *ws; // a workspace the benchmark passes to `fn` (NULL: none)
 };
 
 // What the loop needs from a benchmark.

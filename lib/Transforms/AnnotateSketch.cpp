@@ -10,6 +10,8 @@
 #include "tensorop/Transforms/Passes.h"
 
 #include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace mlir::tensorop {
@@ -21,6 +23,36 @@ using namespace mlir;
 using namespace mlir::tensorop;
 
 namespace {
+/// The row stride, in elements, that a 2-D f32 tensor operand will have
+/// once bufferized, where the microkernel could read its rows in place:
+/// the buffer under a bufferization.to_tensor, the source's rows under a
+/// unit-stride tensor.extract_slice, and otherwise a fresh (or, at the
+/// pipeline's function boundaries, identity-layout) buffer whose rows are
+/// its columns apart. A prediction: tensorop-apply-sketch checks the
+/// bufferized layout again and packs, with a remark, where it is wrong.
+/// Without it every tensor-level matmul packed A and B, and the few-rows
+/// path (B and A read in place) never applied to a model's GEMMs.
+std::optional<int64_t> expectedRowStride(Value v) {
+  if (isa<MemRefType>(v.getType()))
+    return inPlaceRowStride(v.getType());
+  auto tensor = dyn_cast<RankedTensorType>(v.getType());
+  if (!tensor || tensor.getRank() != 2 || tensor.isDynamicDim(1) ||
+      tensor.getDimSize(1) <= 0)
+    return std::nullopt;
+  if (auto toTensor = v.getDefiningOp<bufferization::ToTensorOp>())
+    return inPlaceRowStride(toTensor.getBuffer().getType());
+  if (auto slice = v.getDefiningOp<tensor::ExtractSliceOp>()) {
+    if (slice.getSourceType().getRank() != 2 ||
+        !llvm::all_of(slice.getStaticStrides(),
+                      [](int64_t s) { return s == 1; }))
+      return std::nullopt;
+    return expectedRowStride(slice.getSource());
+  }
+  if (tensor.getDimSize(1) > kMaxInPlaceRowStrideBytes / 4)
+    return std::nullopt;
+  return tensor.getDimSize(1);
+}
+
 /// The best verified tuning record for this op and machine, as a sketch
 /// whose source names the record; null if there is none (said in a
 /// remark); failure on a broken database or record (said in an error).
@@ -229,6 +261,10 @@ struct AnnotateSketchPass
       }
       if (fromConv.contains(mm))
         problem->aRowsInPlace = !problem->transposeA;
+      else if (!problem->aRowsInPlace && !problem->transposeA &&
+               problem->input == GemmInputType::F32)
+        problem->aRowsInPlace =
+            expectedRowStride(mm.getDpsInputOperand(0)->get()).has_value();
       if (problem->isDynamic()) {
         // Which size the sketch fits, so nobody mistakes it for a tuned one.
         std::string dims;

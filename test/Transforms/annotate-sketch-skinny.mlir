@@ -73,3 +73,49 @@ func.func @not_skinny(%A: memref<41x512xf32>, %B: memref<512x512xf32>, %C: memre
   linalg.matmul ins(%At, %B : memref<16x512xf32, strided<[1, 16]>>, memref<512x512xf32>) outs(%C3 : memref<16x512xf32>)
   return
 }
+
+// -----
+
+// On tensors (a model's GEMM, before bufferization) the same sketch: A's
+// rows will be in place once bufferized (a function argument at the
+// pipeline's identity-layout boundaries), so the few-rows path applies.
+// CHECK-LABEL: func.func @rows16_tensors
+// AVX512: #tensorop.sketch<mc = 16, nc = 2064, kc = 128, mr = 8, nr = 48, loop_order = "mnk", micro_order = "nm", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0, prefetch_b_cols = 96>
+func.func @rows16_tensors(%A: tensor<16x2048xf32>, %B: tensor<2048x2048xf32>, %C: tensor<16x2048xf32>) -> tensor<16x2048xf32> {
+  %r = linalg.matmul ins(%A, %B : tensor<16x2048xf32>, tensor<2048x2048xf32>) outs(%C : tensor<16x2048xf32>) -> tensor<16x2048xf32>
+  return %r : tensor<16x2048xf32>
+}
+
+// -----
+
+// A tensor over a memref whose rows are 4096 floats apart (to_tensor): in
+// place, with that stride.
+// CHECK-LABEL: func.func @rows16_to_tensor_strided
+// AVX512: pack_a = "none", pack_b = "none"
+func.func @rows16_to_tensor_strided(%Am: memref<16x2048xf32, strided<[4096, 1]>>, %B: tensor<2048x2048xf32>, %C: tensor<16x2048xf32>) -> tensor<16x2048xf32> {
+  %A = bufferization.to_tensor %Am restrict : memref<16x2048xf32, strided<[4096, 1]>> to tensor<16x2048xf32>
+  %r = linalg.matmul ins(%A, %B : tensor<16x2048xf32>, tensor<2048x2048xf32>) outs(%C : tensor<16x2048xf32>) -> tensor<16x2048xf32>
+  return %r : tensor<16x2048xf32>
+}
+
+// -----
+
+// ... but not over a dynamic row stride, nor through a slice that skips
+// columns: A is packed and the few-rows path does not apply.
+// CHECK-LABEL: func.func @rows16_to_tensor_dynamic_stride
+// AVX512: pack_a = "kmajor_mr"
+func.func @rows16_to_tensor_dynamic_stride(%Am: memref<16x2048xf32, strided<[?, 1]>>, %B: tensor<2048x2048xf32>, %C: tensor<16x2048xf32>) -> tensor<16x2048xf32> {
+  %A = bufferization.to_tensor %Am restrict : memref<16x2048xf32, strided<[?, 1]>> to tensor<16x2048xf32>
+  %r = linalg.matmul ins(%A, %B : tensor<16x2048xf32>, tensor<2048x2048xf32>) outs(%C : tensor<16x2048xf32>) -> tensor<16x2048xf32>
+  return %r : tensor<16x2048xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @rows16_strided_slice
+// AVX512: pack_a = "kmajor_mr"
+func.func @rows16_strided_slice(%X: tensor<16x4096xf32>, %B: tensor<2048x2048xf32>, %C: tensor<16x2048xf32>) -> tensor<16x2048xf32> {
+  %A = tensor.extract_slice %X[0, 0] [16, 2048] [1, 2] : tensor<16x4096xf32> to tensor<16x2048xf32>
+  %r = linalg.matmul ins(%A, %B : tensor<16x2048xf32>, tensor<2048x2048xf32>) outs(%C : tensor<16x2048xf32>) -> tensor<16x2048xf32>
+  return %r : tensor<16x2048xf32>
+}
