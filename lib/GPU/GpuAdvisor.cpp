@@ -273,7 +273,7 @@ static GpuSketchChoice proposeWgmmaTf32(const GpuGemmProblem &p,
   double best = INFINITY;
   for (const Candidate &cand : cands) {
     double v = cost(tiles(cand.bm, cand.bn), target.sms,
-                    double(cand.bm * cand.bn), cand.efficiency, false);
+                    double(cand.bm * cand.bn), cand.efficiency);
     if (v < best) {
       best = v;
       c.blockM = cand.bm;
