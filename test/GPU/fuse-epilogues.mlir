@@ -58,7 +58,7 @@ func.func @bias_gelu_residual(%A: memref<256x128xbf16>, %B: memref<128x512xbf16>
 // FUSE-LABEL: func.func @row_bias_relu_f16
 // FUSE: epilogue = <steps = ["bias_m", "relu"]>
 // APPLY-LABEL: func.func @row_bias_relu_f16
-// APPLY: gpu.launch_func {{.*}}%{{.*}} : memref<256xf16>)
+// APPLY: gpu.launch_func {{.*}}%{{.*}} : memref<256xf16>{{.*}})
 // The kernels (gpu.modules after the functions):
 // APPLY: gpu.module @bias_gelu_residual_kernel_module
 // APPLY: llvm.inline_asm {{.*}}fused epilogue: bias_n, gelu_erf, residual
