@@ -11,7 +11,7 @@
 
 // CHECK-LABEL: func.func @memref_matmul
 // CHECK:       linalg.matmul {tensorop.sketch = #tensorop.sketch<
-// AVX512-SAME:   mr = {{[0-9]+}}, nr = {{16|32|48|64}}, loop_order = "{{[mnk][mnk][mnk]}}", micro_order = "{{mn|nm}}", pack_a = "none", pack_b = "kmajor_nr",
+// AVX512-SAME:   mr = {{[0-9]+}}, nr = {{16|32|48|64}}, loop_order = "{{[mnk][mnk][mnk]}}", micro_order = "{{mn|nm}}", pack_a = "none", pack_b = "none",
 // AVX512-SAME:   ukernel = <emitter = "x86_gemm_fma", k_unroll = {{[0-9]+}}, broadcast = "{{explicit|embedded}}", prefetch_b = {{[0-9]+}}>,
 // AVX512-SAME:   target = <name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "{{.*}}+avx512f{{.*}}", vector_bits = 512, vector_registers = 32>, source = "builtin">}
 // AVX2-SAME:     mr = {{[1-4]}}, nr = {{8|16|24}}, loop_order = "{{[mnk][mnk][mnk]}}", micro_order = "{{mn|nm}}",
@@ -27,10 +27,11 @@ func.func @memref_matmul(%A: memref<97x67xf32>, %B: memref<67x131xf32>, %C: memr
 
 // -----
 
-// A tensor's layout after bufferization is not known here: A is packed.
+// A tensor's rows after bufferization are predicted (identity layout), so
+// A is read in place; the apply step re-checks and packs if wrong.
 // CHECK-LABEL: func.func @tensor_matmul
 // CHECK:       %[[R:.+]] = linalg.matmul {tensorop.sketch = #tensorop.sketch<
-// AVX512-SAME:   pack_a = "kmajor_mr"
+// AVX512-SAME:   pack_a = "none"
 // AVX512-SAME:   target = <name = "x86-avx512"
 // AVX2-SAME:     target = <name = "x86-avx2"
 // CHECK-SAME:  ins(%{{.*}}, %{{.*}} : tensor<128x256xf32>, tensor<256x512xf32>) outs(%{{.*}} : tensor<128x512xf32>) -> tensor<128x512xf32>
