@@ -53,9 +53,10 @@ mlir::tensorop::takeEpilogueNumberPhrases(std::string &lower,
     std::string why;
     std::optional<EpilogueStep> step = parseEpilogueStep(text, why);
     if (!step)
-      return "the request's '" + phrase.str() + "': " + why;
+      return "the request's '" + phrase.trim().str() + "': " + why;
     if (!std::isfinite(step->a) || !std::isfinite(step->b))
-      return "the request's '" + phrase.str() + "' has a number out of range";
+      return "the request's '" + phrase.trim().str() +
+             "' has a number out of range";
     size_t at = phrase.data() - lower.data(), size = phrase.size();
     std::string word = " " + placeholder(steps.size()) + " ";
     steps.push_back(step->text());
