@@ -141,6 +141,24 @@ static double cost(int64_t tiles, int64_t sms, double work, double eff) {
   return std::ceil(double(tiles) / double(sms)) * work / eff;
 }
 
+/// The candidate of least whole-wave cost for the problem's M x N (the
+/// first of equal ones).
+static const Candidate &cheapestTile(llvm::ArrayRef<Candidate> cands,
+                                     const GpuGemmProblem &p, int64_t sms) {
+  const Candidate *best = &cands.front();
+  double bestCost = INFINITY;
+  for (const Candidate &cand : cands) {
+    int64_t tiles = ((p.m + cand.bm - 1) / cand.bm) *
+                    ((p.n + cand.bn - 1) / cand.bn);
+    double v = cost(tiles, sms, double(cand.bm * cand.bn), cand.efficiency);
+    if (v < bestCost) {
+      bestCost = v;
+      best = &cand;
+    }
+  }
+  return *best;
+}
+
 /// Whether the builtin advisor runs the GEMV kernel (nvidia_gemv.py): a
 /// GEMM (not a convolution) of bf16/f16 with 16-byte rows and at most 4
 /// rows. On the H200 (docs/benchmarks/gpu-gemm.md, "Skinny and irregular
@@ -270,17 +288,10 @@ static GpuSketchChoice proposeWgmmaTf32(const GpuGemmProblem &p,
   auto tiles = [&](int64_t bm, int64_t bn) {
     return ((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn);
   };
-  double best = INFINITY;
-  for (const Candidate &cand : cands) {
-    double v = cost(tiles(cand.bm, cand.bn), target.sms,
-                    double(cand.bm * cand.bn), cand.efficiency);
-    if (v < best) {
-      best = v;
-      c.blockM = cand.bm;
-      c.blockN = cand.bn;
-      c.consumers = cand.nc;
-    }
-  }
+  const Candidate &pick = cheapestTile(cands, p, target.sms);
+  c.blockM = pick.bm;
+  c.blockN = pick.bn;
+  c.consumers = pick.nc;
   c.kernel = "wgmma";
   c.blockK = 32;
   int64_t stage = (c.blockM + c.blockN) * 128;
@@ -347,17 +358,10 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
     llvm::ArrayRef<Candidate> all = cands;
     if (p.conv)
       all = convCands;
-    double best = INFINITY;
-    for (const Candidate &cand : all) {
-      double v = cost(tiles(cand.bm, cand.bn), target.sms,
-                      double(cand.bm * cand.bn), cand.efficiency);
-      if (v < best) {
-        best = v;
-        c.blockM = cand.bm;
-        c.blockN = cand.bn;
-        c.consumers = cand.nc;
-      }
-    }
+    const Candidate &pick = cheapestTile(all, p, target.sms);
+    c.blockM = pick.bm;
+    c.blockN = pick.bn;
+    c.consumers = pick.nc;
     c.kernel = "wgmma";
     c.blockK = 64;
     int64_t stage = (c.blockM + c.blockN) * 64 * 2;
