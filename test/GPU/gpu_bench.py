@@ -126,31 +126,45 @@ def geomean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
 
 
+def gemm_rows(by_id, cases, timing_cells):
+    """The one row format of both tables: a row for each case (first cells,
+    (m, n, k), dtype) whose result `by_id` holds: the first cells, the shape,
+    the type, the kernel, TensorOp's TFLOP/s, the cells (timing key, format)
+    of `timing_cells`, the error ratio and whether it was verified. Returns
+    the (dtype, result) of the rows printed."""
+    printed = []
+    for first, (m, n, k), dt in cases:
+        r = by_id.get("gemm_%dx%dx%d_%s" % (m, n, k, dt))
+        if not r:
+            continue
+        t = r.get("timing", {})
+        v = r.get("verification", {}).get("random", {})
+        tile = r.get("tile", {})
+        kern = "%s %sx%s" % (r.get("family", "?").replace("nvidia_gemm_", ""),
+                             tile.get("block_m", "?"), tile.get("block_n", "?"))
+        cells = (first + ["%dx%dx%d" % (m, n, k), dt, kern,
+                          fmt(t.get("tensorop_tflops_median"))] +
+                 [fmt(t.get(key), spec) for key, spec in timing_cells] +
+                 [fmt(v.get("max_error_ratio"), ".2g"), "yes" if r.get("verified") else "NO"])
+        print("| %s |" % " | ".join(cells))
+        printed.append((dt, r))
+    return printed
+
+
 def class_table(by_id):
     """The --set classes table: ours against cuBLAS (cublasGemmEx) and
     cuBLASLt's best of its top-8, per shape and precision, with geomeans."""
     print("| class | shape MxNxK | type | kernel | TensorOp | cuBLAS | cuBLASLt best-of-8 | "
           "vs cuBLAS | vs best library | max err/bound | verified |")
     print("| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |")
+    printed = gemm_rows(by_id, [([cls], shape, dt) for (cls, shape, dts) in CLASSES for dt in dts],
+                        [("cublas_tflops_median", ".1f"), ("cublaslt_tflops_median", ".1f"),
+                         ("ratio_median", ".2f"), ("ratio_best_library_median", ".2f")])
     ratios = {}
-    for (cls, (m, n, k), dts) in CLASSES:
-        for dt in dts:
-            r = by_id.get("gemm_%dx%dx%d_%s" % (m, n, k, dt))
-            if not r:
-                continue
-            t = r.get("timing", {})
-            v = r.get("verification", {}).get("random", {})
-            tile = r.get("tile", {})
-            kern = "%s %sx%s" % (r.get("family", "?").replace("nvidia_gemm_", ""),
-                                 tile.get("block_m", "?"), tile.get("block_n", "?"))
-            best = t.get("ratio_best_library_median")
-            if r.get("verified") and isinstance(best, (int, float)):
-                ratios.setdefault(dt, []).append(best)
-            print("| %s | %dx%dx%d | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-                cls, m, n, k, dt, kern, fmt(t.get("tensorop_tflops_median")),
-                fmt(t.get("cublas_tflops_median")), fmt(t.get("cublaslt_tflops_median")),
-                fmt(t.get("ratio_median"), ".2f"), fmt(best, ".2f"),
-                fmt(v.get("max_error_ratio"), ".2g"), "yes" if r.get("verified") else "NO"))
+    for dt, r in printed:
+        best = r.get("timing", {}).get("ratio_best_library_median")
+        if r.get("verified") and isinstance(best, (int, float)):
+            ratios.setdefault(dt, []).append(best)
     print()
     for dt, rs in sorted(ratios.items()):
         print("- %s: geomean %.2fx the faster library over %d shapes, lowest %.2fx"
@@ -167,20 +181,8 @@ def table(args):
     print("| shape MxNxK | type | kernel (sketch) | TensorOp TFLOP/s | cuBLAS TFLOP/s | ratio | "
           "max err/bound | verified |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
-    for (m, n, k) in SHAPES:
-        for dt in DTYPES:
-            r = by_id.get("gemm_%dx%dx%d_%s" % (m, n, k, dt))
-            if not r:
-                continue
-            t = r.get("timing", {})
-            v = r.get("verification", {}).get("random", {})
-            tile = r.get("tile", {})
-            kern = "%s %sx%s" % (r.get("family", "?").replace("nvidia_gemm_", ""),
-                                 tile.get("block_m", "?"), tile.get("block_n", "?"))
-            print("| %dx%dx%d | %s | %s | %s | %s | %s | %s | %s |" % (
-                m, n, k, dt, kern, fmt(t.get("tensorop_tflops_median")),
-                fmt(t.get("cublas_tflops_median")), fmt(t.get("ratio_median"), ".2f"),
-                fmt(v.get("max_error_ratio"), ".2g"), "yes" if r.get("verified") else "NO"))
+    gemm_rows(by_id, [([], shape, dt) for shape in SHAPES for dt in DTYPES],
+              [("cublas_tflops_median", ".1f"), ("ratio_median", ".2f")])
     print()
     print("Device: %s, driver %s, cuBLAS %s." % (dev.get("name"), dev.get("driver"),
                                                  dev.get("cublas")))
