@@ -20,29 +20,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "../common/harness.h"
 #include "conv_reference.h"
 
 void conv(const float *in, const float *flt, float *out);
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-
-static int cmpd(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-#define CHECK(x)                                                               \
-  do {                                                                         \
-    dnnl_status_t s_ = (x);                                                    \
-    if (s_ != dnnl_success) {                                                  \
-      fprintf(stderr, "%s failed: %d\n", #x, (int)s_);                         \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
 
 static long N, H, W, C, F, R, S, SD, P, DL, OH, OW;
 

@@ -26,6 +26,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../common/harness.h"
 #include "conv_reference.h"
 
 #ifndef RESIDUAL
@@ -45,26 +46,6 @@ void conv_unfused(const float *in, const float *flt, const float *bias,
                   float *out);
 #define CALL(fn, out) fn(in, flt, bias, out)
 #endif
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-
-static int cmpd(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-#define CHECK(x)                                                               \
-  do {                                                                         \
-    dnnl_status_t s_ = (x);                                                    \
-    if (s_ != dnnl_success) {                                                  \
-      fprintf(stderr, "%s failed: %d\n", #x, (int)s_);                         \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
 
 static long N, H, W, C, F, R, S, SD, P, OH, OW;
 static float *in, *flt, *bias, *res;
@@ -98,15 +79,6 @@ static long verify(const float *out, double *maxRatio) {
   return bad;
 }
 
-static float *randoms(size_t count, uint64_t *st) {
-  float *x = malloc(4 * count);
-  for (size_t i = 0; i < count; ++i) {
-    *st = *st * 6364136223846793005ull + 1442695040888963407ull;
-    x[i] = (float)((*st >> 40) / 8388608.0 - 1.0);
-  }
-  return x;
-}
-
 int main(int argc, char **argv) {
   if (argc != 10) {
     fprintf(stderr, "usage: %s N H W C F R S stride pad\n", argv[0]);
@@ -119,10 +91,10 @@ int main(int argc, char **argv) {
   OW = (W + 2 * P - (S - 1) - 1) / SD + 1;
   size_t nin = N * H * W * C, nflt = R * S * C * F, nout = N * OH * OW * F;
   uint64_t st = 12345;
-  in = randoms(nin, &st);
-  flt = randoms(nflt, &st);
-  bias = randoms(F, &st);
-  res = randoms(nout, &st);
+  in = randoms(nin, &st, 1.0f);
+  flt = randoms(nflt, &st, 1.0f);
+  bias = randoms(F, &st, 1.0f);
+  res = randoms(nout, &st, 1.0f);
   float *outs[3];
   for (int i = 0; i < 3; ++i)
     outs[i] = malloc(4 * nout);

@@ -22,7 +22,7 @@
 // each sample repeating one variant for about 20 ms; medians, one JSON line.
 //
 //   bottleneck_vs_onednn N HW CIN C ROUNDS
-#include "harness.h"
+#include "../common/harness.h"
 
 #include <string.h>
 

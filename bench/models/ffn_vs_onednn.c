@@ -25,7 +25,7 @@
 // rounds is reported, as one JSON line.
 //
 //   ffn_vs_onednn T D H ROUNDS
-#include "harness.h"
+#include "../common/harness.h"
 
 #include <string.h>
 

@@ -1,12 +1,15 @@
-// The measurement loop the model benchmarks share (ffn_vs_onednn.c,
-// bottleneck_vs_onednn.c), MEASURE.md's protocol: every variant's output is
-// NaN-prefilled and verified against an fp64 reference before any timing
-// (nothing unverified is timed), the variants alternate in rounds (A B C A B
-// C ...), each sample repeating one variant for about 20 ms, and each is
-// verified again after timing. One header, included once per benchmark
-// program; its functions are static.
-#ifndef TENSOROP_BENCH_MODELS_HARNESS_H
-#define TENSOROP_BENCH_MODELS_HARNESS_H
+// What the CPU benchmarks against oneDNN share, MEASURE.md's protocol. The
+// model benchmarks (bench/models: ffn_vs_onednn.c, bottleneck_vs_onednn.c)
+// use all of it: every variant's output is NaN-prefilled and verified
+// against an fp64 reference before any timing (nothing unverified is
+// timed), the variants alternate in rounds (A B C A B C ...), each sample
+// repeating one variant for about 20 ms, and each is verified again after
+// timing. The convolution benchmarks (bench/conv) run their own loops and
+// take the helpers: CHECK, now, cmpd, randoms. One header, included once
+// per benchmark program; its functions are static (inline: a program that
+// uses only some of them is not warned about the rest).
+#ifndef TENSOROP_BENCH_COMMON_HARNESS_H
+#define TENSOROP_BENCH_COMMON_HARNESS_H
 
 #include <dnnl.h>
 #include <math.h>
@@ -24,19 +27,19 @@
     }                                                                          \
   } while (0)
 
-static double now(void) {
+static inline double now(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
-static int cmpd(const void *a, const void *b) {
+static inline int cmpd(const void *a, const void *b) {
   double p = *(const double *)a, q = *(const double *)b;
   return p < q ? -1 : p > q;
 }
 
 // n uniform values in [-scale, scale) from a 64-bit LCG (reproducible).
-static float *randoms(long n, uint64_t *state, float scale) {
+static inline float *randoms(long n, uint64_t *state, float scale) {
   float *v = malloc(sizeof(float) * n);
   for (long i = 0; i < n; ++i) {
     *state = *state * 6364136223846793005ull + 1442695040888963407ull;
@@ -47,8 +50,8 @@ static float *randoms(long n, uint64_t *state, float scale) {
 
 // Elements of `out` over their bound (NaN counts) and the largest
 // error/bound ratio.
-static long overBound(const float *out, const double *ref,
-                      const double *bound, long n, double *maxRatio) {
+static inline long overBound(const float *out, const double *ref,
+                             const double *bound, long n, double *maxRatio) {
   long bad = 0;
   *maxRatio = 0;
   for (long i = 0; i < n; ++i) {
@@ -85,8 +88,8 @@ struct harness {
 
 // Verifies every variant, times them in alternating rounds and verifies them
 // again; `times` sorted. 0, or 1 after saying on stderr what failed.
-static int measure(const struct harness *h, struct variant *vs, int nv,
-                   int rounds) {
+static inline int measure(const struct harness *h, struct variant *vs, int nv,
+                          int rounds) {
   int failed = 0;
   for (int i = 0; i < nv; ++i) {
     vs[i].out = malloc(sizeof(float) * h->outElems);
@@ -134,8 +137,8 @@ static int measure(const struct harness *h, struct variant *vs, int nv,
 
 // The variants' fields of the JSON line (", \"ours\": {...}, ..."); the last
 // variant is oneDNN, the reference of "vs_onednn".
-static void printVariants(const struct variant *vs, int nv, int rounds,
-                          double flops) {
+static inline void printVariants(const struct variant *vs, int nv, int rounds,
+                                 double flops) {
   double dnnl = vs[nv - 1].times[rounds / 2];
   for (int i = 0; i < nv; ++i) {
     double med = vs[i].times[rounds / 2];
@@ -149,4 +152,4 @@ static void printVariants(const struct variant *vs, int nv, int rounds,
   printf("}\n");
 }
 
-#endif // TENSOROP_BENCH_MODELS_HARNESS_H
+#endif // TENSOROP_BENCH_COMMON_HARNESS_H
