@@ -17,7 +17,7 @@ Answer: JSON (operands $0=A $1=B $2=C, $3 = shared window address) or
 
 from tensorop_emit.nvidia_ptx import (
     PtxBody, SpecError, ceil_div, common_spec, declare_store_temps, finish,
-    get_int, grouped_tile, main, out_store)
+    gemm_answer, get_int, grouped_tile, main, out_store)
 
 FAMILY = "nvidia_gemm_ffma"
 BM, BN, BK = 128, 128, 16
@@ -223,25 +223,10 @@ def emit(spec, fmt):
                         out_store(b, "f32", "%qcrow", (col_off + q) * 4, [vals[q]], "%qp2",
                                   c["accumulate"])
 
-    result = {
-        "name": c["name"],
-        "family": FAMILY,
-        "chip": "sm_90a" if c["sm"] == 90 else "sm_80",
-        "ptx_version": 80,
-        "m": m, "n": n, "k": k,
-        "a_dtype": "f32", "c_dtype": "f32", "accumulate": c["accumulate"],
-        "params": [{"name": "A", "kind": "ptr"}, {"name": "B", "kind": "ptr"},
-                   {"name": "C", "kind": "ptr"}],
-        "grid": [tiles_m * tiles_n, 1, 1],
-        "threads": THREADS,
-        "shared_bytes": smem,
-        "minctasm": 2,
-        "tile": {"block_m": BM, "block_n": BN, "block_k": BK, "thread_tile": "8x8",
-                 "group_m": group_m},
-        "loads": "16-byte" if (vec_a and vec_b) else "element (unaligned rows)",
-        "instruction": "fma.rn.f32",
-        "flops": 2 * m * n * k,
-    }
+    result = gemm_answer(
+        c, FAMILY, "f32", "f32", [], tiles_m * tiles_n, THREADS, smem, 2,
+        {"block_m": BM, "block_n": BN, "block_k": BK, "thread_tile": "8x8", "group_m": group_m},
+        "16-byte" if (vec_a and vec_b) else "element (unaligned rows)", "fma.rn.f32")
     return finish(result, b, fmt)
 
 

@@ -32,7 +32,7 @@ from tensorop_emit.nvidia_conv import conv_geometry
 from tensorop_emit.nvidia_epilogue import PtxEpilogue, parse_epilogue
 from tensorop_emit.nvidia_ptx import (
     ELEM_BYTES, PtxBody, SpecError, ceil_div, common_spec, declare_store_temps,
-    finish, get_choice, get_int, grouped_tile, main, out_store)
+    finish, gemm_answer, get_choice, get_int, grouped_tile, main, out_store)
 
 FAMILY = "nvidia_gemm_mma"
 
@@ -470,25 +470,12 @@ def emit(spec, fmt):
                                   c["accumulate"])
 
     grid = tiles_m * tiles_n
-    result = {
-        "name": c["name"],
-        "family": FAMILY,
-        "chip": "sm_90a" if c["sm"] == 90 else "sm_80",
-        "ptx_version": 80,
-        "m": m, "n": n, "k": k,
-        "a_dtype": dt, "c_dtype": cdt, "accumulate": c["accumulate"],
-        "params": [{"name": "A", "kind": "ptr"}, {"name": "B", "kind": "ptr"},
-                   {"name": "C", "kind": "ptr"}],
-        "grid": [grid, 1, 1],
-        "threads": threads,
-        "shared_bytes": smem,
-        "minctasm": minctas,
-        "tile": {"block_m": bm, "block_n": bn, "block_k": bk, "warps_m": wm, "warps_n": wn,
-                 "stages": stages, "group_m": group_m},
-        "loads": "cp.async 16B (zero-fill at edges)" if aligned else "element loads (unaligned rows)",
-        "instruction": "mma.sync.aligned.%s" % ("m16n8k8 tf32" if tf32 else "m16n8k16 " + dt),
-        "flops": 2 * m * n * k,
-    }
+    result = gemm_answer(
+        c, FAMILY, dt, cdt, [], grid, threads, smem, minctas,
+        {"block_m": bm, "block_n": bn, "block_k": bk, "warps_m": wm, "warps_n": wn,
+         "stages": stages, "group_m": group_m},
+        "cp.async 16B (zero-fill at edges)" if aligned else "element loads (unaligned rows)",
+        "mma.sync.aligned.%s" % ("m16n8k8 tf32" if tf32 else "m16n8k16 " + dt))
     if ep:
         result["params"] += ep.params
         result["epilogue"] = list(spec["epilogue"])

@@ -78,8 +78,13 @@ from tensorop_emit.nvidia_epilogue import PtxEpilogue, parse_epilogue
 from tensorop_emit.nvidia_wgmma_tf32 import emit_tf32
 from tensorop_emit.nvidia_ptx import (
     ELEM_BYTES, TMA_DTYPE, PtxBody, SpecError, ceil_div, common_spec,
-    declare_store_temps, finish, get_choice, get_int, grouped_tile, main, out_store)
+    declare_store_temps, finish, gemm_answer, get_choice, get_int, main, out_store)
 from tensorop_emit.nvidia_smem_store import SmemTmaStore
+from tensorop_emit.wgmma_common import (
+    TMA_LOAD_2D, advance_stage, commit_and_release, consumer_start, consumer_wait,
+    declare_regs, desc_hi, desc_lo, drain, init_barriers, load_operands, loop_k,
+    next_tile, producer_acquire, producer_start, split_roles, tensor_map_param,
+    thread_ids, tile_start, walk_start)
 
 FAMILY = "nvidia_gemm_wgmma"
 BK = 64                     # 64 bf16 = 128 bytes: one 128B swizzle row
@@ -92,20 +97,6 @@ def cluster_tile_coords(b, cm, cn):
         b.ins("mad.lo.u32 %%qtm, %%qtm, %d, %%qrank" % cm)
     if cn > 1:
         b.ins("mad.lo.u32 %%qtn, %%qtn, %d, %%qrank" % cn)
-
-
-def release_stage(b, pred, cs):
-    """A consumer warp frees the stage whose empty barrier is at %qt0: lane 0
-    in this CTA or, in a cluster, lane r in the CTA of rank r (mapa gives
-    that CTA's address of the same barrier; `pred` includes lane < cs).
-    The arrival only says that the wgmma reads of the stage are done, so
-    the default CTA-scope release suffices: a cluster-scope one costs a
-    fence per k step."""
-    if cs == 1:
-        b.ins("@%s mbarrier.arrive.shared::cta.b64 %%qstate, [%%qt0]" % pred)
-        return
-    b.ins("mapa.shared::cluster.u32 %qt6, %qt0, %qlane")
-    b.ins("@%s mbarrier.arrive.shared::cluster.b64 _, [%%qt6]" % pred)
 
 
 def splitk_range(b, sk, kt_total):
@@ -273,11 +264,7 @@ def emit(spec, fmt):
 
     b = PtxBody()
     R = b.reg
-    R("b64", "%qgA"), R("b64", "%qgB"), R("b64", "%qgC"), R("b64", "%qmapA"), R("b64", "%qmapB")
-    R("b32", "%qsmem"), R("b32", "%qtid"), R("b32", "%qlane"), R("b32", "%qwarp"), R("b32", "%qwg")
-    R("b32", "%qtile"), R("b32", "%qtm"), R("b32", "%qtn"), R("b32", "%qm0"), R("b32", "%qn0")
-    R("b32", "%qt", 8), R("b32", "%qs"), R("b32", "%qph"), R("b32", "%qkt"), R("b32", "%qprev")
-    R("b32", "%qfull"), R("b32", "%qempty"), R("b32", "%qdst")
+    declare_regs(b)
     R("b32", "%qdal"), R("b32", "%qdbl"), R("b32", "%qdh")
     R("b64", "%qdA"), R("b64", "%qdB"), R("b64", "%qstate"), R("b64", "%qw64"), R("b64", "%qcrow")
     R("pred", "%qp", 8)
@@ -309,35 +296,17 @@ def emit(spec, fmt):
     b.comment("TensorOp %s: %dx%dx%d %s -> %s, tile %dx%dx%d, %d consumer warpgroup(s), "
               "%d stages, %d tiles on %d CTAs" % (FAMILY, m, n, k, dt, cdt, bm, bn, BK, nc,
                                                  stages, ntiles, grid))
-    b.ins("mov.b64 %qgA, $0")
-    b.ins("mov.b64 %qgB, $1")
-    b.ins("mov.b64 %qgC, $2")
-    b.ins("mov.b64 %qmapA, $3")
-    b.ins("mov.b64 %qmapB, $4")
-    b.ins("mov.u32 %%qsmem, $%d" % nparams)
+    load_operands(b, nparams)
     if ep:
         ep.load_operands()
-    b.ins("mov.u32 %qtid, %tid.x")
-    b.ins("and.b32 %qlane, %qtid, 31")
-    b.ins("shr.u32 %qwarp, %qtid, 5")
-    b.ins("shr.u32 %qwg, %qtid, 7")
-    b.ins("add.u32 %%qfull, %%qsmem, %d" % bar)               # full[0]
-    b.ins("add.u32 %%qempty, %%qsmem, %d" % (bar + 8 * stages))  # empty[0]
+    thread_ids(b, bar, stages)
 
     # ---- barrier initialisation (thread 0), then one CTA-wide barrier ----
-    init_done = b.new_label("init_done")
-    b.ins("setp.ne.u32 %qp0, %qtid, 0")
-    b.ins("@%qp0 bra " + init_done)
-    for s in range(stages):
-        b.ins("mbarrier.init.shared::cta.b64 [%%qfull+%d], 1" % (8 * s))
-        # released by every consumer warp of every CTA of the cluster
-        b.ins("mbarrier.init.shared::cta.b64 [%%qempty+%d], %d" % (8 * s, 4 * nc * cs))
-    if sk > 1:
-        # full: every consumer thread of the sk - 1 peers; free: rank 0's
-        b.ins("mbarrier.init.shared::cta.b64 [%%qsmem+%d], %d" % (slots - 16, (sk - 1) * 128 * nc))
-        b.ins("mbarrier.init.shared::cta.b64 [%%qsmem+%d], %d" % (slots - 8, 128 * nc))
-    b.ins("fence.mbarrier_init.release.cluster")
-    b.label(init_done)
+    # Stages are released by every consumer warp of every CTA of the
+    # cluster. Split-K's full barrier: every consumer thread of the sk - 1
+    # peers; its free barrier: rank 0's.
+    init_barriers(b, stages, 4 * nc * cs,
+                  [(slots - 16, (sk - 1) * 128 * nc), (slots - 8, 128 * nc)] if sk > 1 else ())
     if sk > 1:
         # peers write partial tiles into rank 0 and arrive on its barriers
         b.ins("barrier.cluster.arrive.release.aligned")
@@ -352,48 +321,22 @@ def emit(spec, fmt):
         b.ins("mov.b16 %%qmask, %d" % ((1 << cs) - 1))
     else:
         b.ins("bar.sync 0")
-    consumer = b.new_label("consumer")
-    end = b.new_label("end")
-    b.ins("setp.ne.u32 %qp0, %qwg, 0")
-    b.ins("@%qp0 bra " + consumer)
+    consumer, end = split_roles(b)
+    first_tile = "%clusterid.x" if cl > 1 else "%ctaid.x"
+    first_kt = "%qkb" if sk > 1 else "0"
+    k_end = "%qke" if sk > 1 else kt_total
 
     # ---- producer warpgroup ----
-    b.comment("producer: warpgroup 0 gives registers back; thread 0 issues TMA")
-    b.ins("setmaxnreg.dec.sync.aligned.u32 40")
-    b.ins("setp.ne.u32 %qp0, %qtid, 0")
-    b.ins("@%qp0 bra " + end)
-    b.ins("mov.u32 %%qtile, %s" % ("%clusterid.x" if cl > 1 else "%ctaid.x"))
-    b.ins("mov.u32 %qs, 0")
-    b.ins("mov.u32 %qph, 0")
-    ptile = b.new_label("ptile")
-    pk = b.new_label("pk")
-    pwait = b.new_label("pwait")
-    b.label(ptile)
-    b.ins("setp.ge.u32 %%qp1, %%qtile, %d" % ntiles)
-    b.ins("@%qp1 bra " + end)
-    grouped_tile(b, "%qtile", ctiles_m, ctiles_n, group_m, "%qtm", "%qtn", "%qt")
-    cluster_tile_coords(b, cm, cn)
-    b.ins("mul.lo.u32 %%qm0, %%qtm, %d" % bm)
-    b.ins("mul.lo.u32 %%qn0, %%qtn, %d" % bn)
-    b.ins("mov.u32 %%qkt, %s" % ("%qkb" if sk > 1 else "0"))
+    ptile, pk, pwait = producer_start(b, end, first_tile)
+    tile_start(b, ptile, ntiles, end, ctiles_m, ctiles_n, group_m, bm, bn, first_kt,
+               lambda: cluster_tile_coords(b, cm, cn))
     if conv is not None:
         emit_tile_origin(b, conv, "%qm0", "%qwb", "%qhb", "%qnb", "%qt5")
         b.ins("mov.u32 %qc0, 0")
         b.ins("mov.u32 %qso, 0")
         b.ins("mov.u32 %qro, 0")
-    b.label(pk)
-    b.ins("shl.b32 %qt0, %qs, 3")
-    b.ins("add.u32 %qt1, %qempty, %qt0")
-    b.ins("xor.b32 %qt2, %qph, 1")
-    b.label(pwait)
-    b.ins("mbarrier.try_wait.parity.shared::cta.b64 %qp2, [%qt1], %qt2")
-    b.ins("@!%qp2 bra " + pwait)
-    b.ins("add.u32 %qt3, %qfull, %qt0")
-    b.ins("mbarrier.arrive.expect_tx.shared::cta.b64 %%qstate, [%%qt3], %d" % stg)
-    b.ins("mul.lo.u32 %%qdst, %%qs, %d" % stg)
-    b.ins("add.u32 %qdst, %qdst, %qsmem")
-    b.ins("shl.b32 %%qt4, %%qkt, %d" % 6)                      # k0 = kt * 64
-    tma = "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+    producer_acquire(b, pk, pwait, stg, 6)                  # k0 = kt * 64
+    tma = TMA_LOAD_2D
     if conv is not None:
         # A: the im2col box of block_m output pixels from m0, channels c0..,
         # shifted by the filter tap (offsets {s, r} * dilation)
@@ -423,24 +366,13 @@ def emit(spec, fmt):
                   % ("%qp4" if cb % 2 == 0 else "%qp5", tma))
     if conv is not None:
         emit_tap_advance(b, conv, "%qc0", "%qso", "%qro", "%qp6")
-    b.ins("add.u32 %qs, %qs, 1")
-    b.ins("setp.eq.u32 %%qp3, %%qs, %d" % stages)
-    b.ins("@%qp3 mov.u32 %qs, 0")
-    b.ins("@%qp3 xor.b32 %qph, %qph, 1")
-    b.ins("add.u32 %qkt, %qkt, 1")
-    b.ins("setp.lt.u32 %%qp3, %%qkt, %s" % ("%qke" if sk > 1 else kt_total))
-    b.ins("@%qp3 bra " + pk)
-    b.ins("mov.u32 %%qt0, %s" % ("%nclusterid.x" if cl > 1 else "%nctaid.x"))
-    b.ins("add.u32 %qtile, %qtile, %qt0")
-    b.ins("bra " + ptile)
+    advance_stage(b, stages)
+    loop_k(b, k_end, pk)
+    next_tile(b, cl > 1, ptile)
 
     # ---- consumer warpgroups ----
-    b.label(consumer)
-    b.comment("consumers: warpgroup w >= 1 owns rows (w - 1) * wg_m .. of the tile")
-    b.ins("setmaxnreg.inc.sync.aligned.u32 %d" % consumer_regs)
-    for i in range(acc_regs):
-        b.ins("mov.f32 %%qacc%d, 0f00000000" % i)
-    b.ins("sub.u32 %qt7, %qwg, 1")                         # consumer index
+    consumer_start(b, consumer, "consumers: warpgroup w >= 1 owns rows (w - 1) * wg_m .. of "
+                   "the tile", consumer_regs, acc_regs)
     if tma_store:
         tma_store.setup("%qt7", "%qsmem", "%qtid", "%qwarp", "%qlane")
     # lane 0 releases stages (lanes 0 .. cs-1 in a cluster: one per CTA)
@@ -450,48 +382,26 @@ def emit(spec, fmt):
         b.ins("setp.lt.u32 %%qp4, %%qlane, %d" % cs)
     b.ins("setp.eq.u32 %qp7, %qtid, %qtid")                # true
     b.ins("mov.u32 %qprev, 0")
-    b.ins("mov.u32 %%qtile, %s" % ("%clusterid.x" if cl > 1 else "%ctaid.x"))
-    b.ins("mov.u32 %qs, 0")
-    b.ins("mov.u32 %qph, 0")
+    walk_start(b, first_tile)
     if sk > 1:
         b.ins("mov.u32 %qskp, 0")
         b.ins("mov.u32 %qskf, 1")                          # a fresh slot is free
-    # descriptor high words: SBO = 1024 B (8 rows of 128 B), 128B swizzle (bits 62-63 = 1)
-    b.ins("mov.u32 %%qdh, %d" % ((1024 >> 4) | (1 << 30)))
+    desc_hi(b)
     ctile = b.new_label("ctile")
     ck = b.new_label("ck")
     cwait = b.new_label("cwait")
-    b.label(ctile)
-    b.ins("setp.ge.u32 %%qp1, %%qtile, %d" % ntiles)
     cdone = b.new_label("cdone") if tma_store else end
-    b.ins("@%qp1 bra " + cdone)
-    grouped_tile(b, "%qtile", ctiles_m, ctiles_n, group_m, "%qtm", "%qtn", "%qt")
-    cluster_tile_coords(b, cm, cn)
-    b.ins("mul.lo.u32 %%qm0, %%qtm, %d" % bm)
-    b.ins("mul.lo.u32 %%qn0, %%qtn, %d" % bn)
-    b.ins("mov.u32 %%qkt, %s" % ("%qkb" if sk > 1 else "0"))
+    tile_start(b, ctile, ntiles, cdone, ctiles_m, ctiles_n, group_m, bm, bn, first_kt,
+               lambda: cluster_tile_coords(b, cm, cn))
     b.label(ck)
-    b.ins("shl.b32 %qt0, %qs, 3")
-    b.ins("add.u32 %qt1, %qfull, %qt0")
-    b.label(cwait)
-    b.ins("mbarrier.try_wait.parity.shared::cta.b64 %qp2, [%qt1], %qph")
-    b.ins("@!%qp2 bra " + cwait)
-    # descriptors of this stage: start address >> 4 in bits 0-13, LBO in bits 16-29
-    b.ins("mul.lo.u32 %%qt2, %%qs, %d" % stg)
-    b.ins("add.u32 %qt2, %qt2, %qsmem")
+    consumer_wait(b, cwait, stg)
+    # descriptors of this stage's A rows of this consumer and B tile
     b.ins("mul.lo.u32 %%qt3, %%qt7, %d" % (wg_m * BK * es))
     b.ins("add.u32 %qt3, %qt3, %qt2")
-    # The start address field has 14 bits (address bits 4-17). Keep only
-    # those: in a cluster launch the shared addresses of CTA rank r > 0 carry
-    # the rank in high bits, which would otherwise spill into the LBO field.
-    b.ins("shr.u32 %qdal, %qt3, 4")
-    b.ins("and.b32 %qdal, %qdal, 16383")
-    b.ins("or.b32 %%qdal, %%qdal, %d" % (1 << 16))                        # LBO unused (K-major)
+    desc_lo(b, "%qdal", "%qt3", 1 << 16)                    # LBO unused (K-major)
     b.ins("add.u32 %%qt3, %%qt2, %d" % a_bytes)
-    b.ins("shr.u32 %qdbl, %qt3, 4")
-    b.ins("and.b32 %qdbl, %qdbl, 16383")
-    b.ins("or.b32 %%qdbl, %%qdbl, %d" % (((64 * BK * es) >> 4) << 16))  # LBO: next 64 columns
-    b.ins("setp.ne.u32 %%qp5, %%qkt, %s" % ("%qkb" if sk > 1 else "0"))  # scale-d: after the first
+    desc_lo(b, "%qdbl", "%qt3", ((64 * BK * es) >> 4) << 16)  # LBO: next 64 columns
+    b.ins("setp.ne.u32 %%qp5, %%qkt, %s" % first_kt)       # scale-d: after the first
     b.ins("wgmma.fence.sync.aligned")
     for kk in range(BK // 16):
         for r in range(mrep):
@@ -505,28 +415,12 @@ def emit(spec, fmt):
             scale = "%qp5" if kk == 0 else "%qp7"
             b.ins("wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {%s}, %%qdA, %%qdB, %s, 1, 1, 0, 1"
                   % (bn, dt, dt, accs, scale))
-    b.ins("wgmma.commit_group.sync.aligned")
-    b.ins("wgmma.wait_group.sync.aligned 1")
-    # the group of the previous k-tile has completed: release its stage
-    b.ins("and.pred %qp6, %qp5, %qp4")
-    b.ins("shl.b32 %qt0, %qprev, 3")
-    b.ins("add.u32 %qt0, %qempty, %qt0")
-    release_stage(b, "%qp6", cs)
-    b.ins("mov.u32 %qprev, %qs")
-    b.ins("add.u32 %qs, %qs, 1")
-    b.ins("setp.eq.u32 %%qp3, %%qs, %d" % stages)
-    b.ins("@%qp3 mov.u32 %qs, 0")
-    b.ins("@%qp3 xor.b32 %qph, %qph, 1")
-    b.ins("add.u32 %qkt, %qkt, 1")
-    b.ins("setp.lt.u32 %%qp3, %%qkt, %s" % ("%qke" if sk > 1 else kt_total))
-    b.ins("@%qp3 bra " + ck)
-    b.ins("wgmma.wait_group.sync.aligned 0")
-    b.ins("shl.b32 %qt0, %qprev, 3")
-    b.ins("add.u32 %qt0, %qempty, %qt0")
-    release_stage(b, "%qp4", cs)
-    next_tile = b.new_label("next_tile") if sk > 1 else None
+    commit_and_release(b, cs, stages)
+    loop_k(b, k_end, ck)
+    drain(b, cs)
+    reduced = b.new_label("next_tile") if sk > 1 else None
     if sk > 1:
-        splitk_reduce(b, sk, nc, acc_regs, slots, next_tile)
+        splitk_reduce(b, sk, nc, acc_regs, slots, reduced)
 
     # ---- epilogue ----
     b.comment("epilogue: row = m0 + w * wg_m + 64 r + 16 warp + lane / 4 (+8), "
@@ -568,11 +462,9 @@ def emit(spec, fmt):
                 b.ins("and.pred %qp2, %qp2, %qp1")
                 out_store(b, cdt, "%qcrow", 8 * i * oes,
                           ["%%qacc%d" % base, "%%qacc%d" % (base + 1)], "%qp2", c["accumulate"])
-    if next_tile:
-        b.label(next_tile)
-    b.ins("mov.u32 %%qt0, %s" % ("%nclusterid.x" if cl > 1 else "%nctaid.x"))
-    b.ins("add.u32 %qtile, %qtile, %qt0")
-    b.ins("bra " + ctile)
+    if reduced:
+        b.label(reduced)
+    next_tile(b, cl > 1, ctile)
     if tma_store:
         b.label(cdone)
         tma_store.drain()
@@ -582,30 +474,15 @@ def emit(spec, fmt):
         b.ins("barrier.cluster.arrive.release")
         b.ins("barrier.cluster.wait.acquire")
 
-    result = {
-        "name": c["name"],
-        "family": FAMILY,
-        "chip": "sm_90a",
-        "ptx_version": 80,
-        "m": m, "n": n, "k": k,
-        "a_dtype": dt, "c_dtype": cdt, "accumulate": c["accumulate"],
-        "params": [
-            {"name": "A", "kind": "ptr"}, {"name": "B", "kind": "ptr"}, {"name": "C", "kind": "ptr"},
-            {"name": "tmapA", "kind": "tensormap", "tensor": "A", "dtype": TMA_DTYPE[dt],
-             "dims": [k, m], "strides_bytes": [k * es], "box": [BK, a_part], "swizzle": 128},
-            {"name": "tmapB", "kind": "tensormap", "tensor": "B", "dtype": TMA_DTYPE[dt],
-             "dims": [n, k], "strides_bytes": [n * es], "box": [64, BK], "swizzle": 128},
-        ],
-        "grid": [grid, 1, 1],
-        "threads": threads,
-        "shared_bytes": smem,
-        "minctasm": 1,
-        "tile": {"block_m": bm, "block_n": bn, "block_k": BK, "consumers": nc,
-                 "stages": stages, "group_m": group_m, "persistent_ctas": grid},
-        "loads": "TMA 128B swizzle, zero-filled past the edges",
-        "instruction": "wgmma.mma_async.m64n%dk16.f32.%s" % (bn, dt),
-        "flops": 2 * m * n * k,
-    }
+    result = gemm_answer(
+        c, FAMILY, dt, cdt,
+        [tensor_map_param("tmapA", "A", TMA_DTYPE[dt], [k, m], k * es, [BK, a_part]),
+         tensor_map_param("tmapB", "B", TMA_DTYPE[dt], [n, k], n * es, [64, BK])],
+        grid, threads, smem, 1,
+        {"block_m": bm, "block_n": bn, "block_k": BK, "consumers": nc,
+         "stages": stages, "group_m": group_m, "persistent_ctas": grid},
+        "TMA 128B swizzle, zero-filled past the edges",
+        "wgmma.mma_async.m64n%dk16.f32.%s" % (bn, dt))
     if ep:
         result["params"] += ep.params
         if steps:

@@ -30,7 +30,7 @@ Answer: JSON; operands $0=A $1=B $2=C, $3 = shared window address.
 
 from tensorop_emit.nvidia_ptx import (
     ELEM_BYTES, PtxBody, SpecError, ceil_div, common_spec, declare_store_temps,
-    finish, get_int, main, out_store)
+    finish, gemm_answer, get_int, main, out_store)
 
 FAMILY = "nvidia_gemv"
 MAX_M = 16
@@ -263,26 +263,11 @@ def emit(spec, fmt):
         b.ins("add.s64 %qcrow, %qcrow, %qgC")
         out_store(b, cdt, "%qcrow", 0, ["%qs0", "%qs1"], "%qp1", c["accumulate"])
 
-    result = {
-        "name": c["name"],
-        "family": FAMILY,
-        "chip": "sm_90a" if c["sm"] == 90 else "sm_80",
-        "ptx_version": 80,
-        "m": m, "n": n, "k": k,
-        "a_dtype": dt, "c_dtype": cdt, "accumulate": c["accumulate"],
-        "params": [{"name": "A", "kind": "ptr"}, {"name": "B", "kind": "ptr"},
-                   {"name": "C", "kind": "ptr"}],
-        "grid": [mb * nblocks, 1, 1],
-        "threads": threads,
-        "shared_bytes": smem,
-        "minctasm": 0,
-        "tile": {"block_m": bm, "block_n": bn, "block_k": bk, "warps": warps,
-                 "k_lanes": ks},
-        "loads": "16-byte ld.global.nc of B rows and A chunks",
-        "instruction": "fma.rn.f32",
-        "reduction": "k-lanes through shared memory, fixed tree order",
-        "flops": 2 * m * n * k,
-    }
+    result = gemm_answer(
+        c, FAMILY, dt, cdt, [], mb * nblocks, threads, smem, 0,
+        {"block_m": bm, "block_n": bn, "block_k": bk, "warps": warps, "k_lanes": ks},
+        "16-byte ld.global.nc of B rows and A chunks", "fma.rn.f32",
+        reduction="k-lanes through shared memory, fixed tree order")
     return finish(result, b, fmt)
 
 

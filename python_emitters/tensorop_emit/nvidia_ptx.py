@@ -260,6 +260,34 @@ def common_spec(spec, allowed_extra):
                 accumulate=acc, sm=sm)
 
 
+def gemm_answer(c, family, a_dtype, c_dtype, params, grid, threads, shared_bytes, minctasm,
+                tile, loads, instruction, **more):
+    """The answer of a GEMM kernel (c: common_spec's result) without its
+    body, in the field order every NVIDIA emitter prints: params after the
+    A, B, C pointers, a 1-D grid of `grid` CTAs, the fields of `more` last
+    but for "flops"."""
+    result = {
+        "name": c["name"],
+        "family": family,
+        "chip": "sm_90a" if c["sm"] == 90 else "sm_80",
+        "ptx_version": 80,
+        "m": c["m"], "n": c["n"], "k": c["k"],
+        "a_dtype": a_dtype, "c_dtype": c_dtype, "accumulate": c["accumulate"],
+        "params": [{"name": "A", "kind": "ptr"}, {"name": "B", "kind": "ptr"},
+                   {"name": "C", "kind": "ptr"}] + params,
+        "grid": [grid, 1, 1],
+        "threads": threads,
+        "shared_bytes": shared_bytes,
+        "minctasm": minctasm,
+        "tile": tile,
+        "loads": loads,
+        "instruction": instruction,
+    }
+    result.update(more)
+    result["flops"] = 2 * c["m"] * c["n"] * c["k"]
+    return result
+
+
 def finish(result, body, fmt):
     """Adds the body and returns the JSON object or the PTX module text."""
     text = body.text()

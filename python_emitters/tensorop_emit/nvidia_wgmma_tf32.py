@@ -45,7 +45,12 @@ fused epilogues (refused by field).
 """
 
 from .nvidia_ptx import (
-    TMA_DTYPE, PtxBody, SpecError, ceil_div, finish, get_int, grouped_tile)
+    TMA_DTYPE, PtxBody, SpecError, ceil_div, finish, gemm_answer, get_int)
+from .wgmma_common import (
+    TMA_LOAD_2D, advance_stage, commit_and_release, consumer_start, consumer_wait,
+    declare_regs, desc_hi, desc_lo, drain, init_barriers, load_operands, loop_k,
+    next_tile, producer_acquire, producer_start, split_roles, tensor_map_param,
+    thread_ids, tile_start, walk_start)
 
 FAMILY = "nvidia_gemm_wgmma"
 BK = 32                     # 32 tf32 = 128 bytes: one 128B swizzle row
@@ -102,11 +107,7 @@ def emit_tf32(spec, c, fmt):
 
     b = PtxBody()
     R = b.reg
-    R("b64", "%qgA"), R("b64", "%qgB"), R("b64", "%qgC"), R("b64", "%qmapA"), R("b64", "%qmapB")
-    R("b32", "%qsmem"), R("b32", "%qtid"), R("b32", "%qlane"), R("b32", "%qwarp"), R("b32", "%qwg")
-    R("b32", "%qtile"), R("b32", "%qtm"), R("b32", "%qtn"), R("b32", "%qm0"), R("b32", "%qn0")
-    R("b32", "%qt", 8), R("b32", "%qs"), R("b32", "%qph"), R("b32", "%qkt"), R("b32", "%qprev")
-    R("b32", "%qfull"), R("b32", "%qempty"), R("b32", "%qdst")
+    declare_regs(b)
     R("b32", "%qdbl"), R("b32", "%qdh"), R("b32", "%qfx"), R("b32", "%qfy")
     R("b32", "%qmt"), R("b32", "%qnt")
     R("b64", "%qdB"), R("b64", "%qstate"), R("b64", "%qcaddr")
@@ -121,86 +122,28 @@ def emit_tf32(spec, c, fmt):
     b.comment("TensorOp %s tf32: %dx%dx%d tf32 -> f32 as C^T = B^T A^T (B^T from registers), "
               "tile %dx%dx%d, %d consumer warpgroup(s), %d stages, %d tiles on %d CTAs"
               % (FAMILY, m, n, k, bm, bn, BK, nc, stages, ntiles, grid))
-    b.ins("mov.b64 %qgA, $0")
-    b.ins("mov.b64 %qgB, $1")
-    b.ins("mov.b64 %qgC, $2")
-    b.ins("mov.b64 %qmapA, $3")
-    b.ins("mov.b64 %qmapB, $4")
-    b.ins("mov.u32 %qsmem, $5")
-    b.ins("mov.u32 %qtid, %tid.x")
-    b.ins("and.b32 %qlane, %qtid, 31")
-    b.ins("shr.u32 %qwarp, %qtid, 5")
-    b.ins("shr.u32 %qwg, %qtid, 7")
-    b.ins("add.u32 %%qfull, %%qsmem, %d" % bar)
-    b.ins("add.u32 %%qempty, %%qsmem, %d" % (bar + 8 * stages))
-
-    init_done = b.new_label("init_done")
-    b.ins("setp.ne.u32 %qp0, %qtid, 0")
-    b.ins("@%qp0 bra " + init_done)
-    for s in range(stages):
-        b.ins("mbarrier.init.shared::cta.b64 [%%qfull+%d], 1" % (8 * s))
-        b.ins("mbarrier.init.shared::cta.b64 [%%qempty+%d], %d" % (8 * s, 4 * nc))
-    b.ins("fence.mbarrier_init.release.cluster")
-    b.label(init_done)
+    load_operands(b, 5)
+    thread_ids(b, bar, stages)
+    init_barriers(b, stages, 4 * nc)
     b.ins("bar.sync 0")
-    consumer = b.new_label("consumer")
-    end = b.new_label("end")
-    b.ins("setp.ne.u32 %qp0, %qwg, 0")
-    b.ins("@%qp0 bra " + consumer)
+    consumer, end = split_roles(b)
 
     # ---- producer warpgroup: A tile (K-major) and B tile (N-major boxes) ----
-    b.comment("producer: warpgroup 0 gives registers back; thread 0 issues TMA")
-    b.ins("setmaxnreg.dec.sync.aligned.u32 40")
-    b.ins("setp.ne.u32 %qp0, %qtid, 0")
-    b.ins("@%qp0 bra " + end)
-    b.ins("mov.u32 %qtile, %ctaid.x")
-    b.ins("mov.u32 %qs, 0")
-    b.ins("mov.u32 %qph, 0")
-    ptile, pk, pwait = b.new_label("ptile"), b.new_label("pk"), b.new_label("pwait")
-    b.label(ptile)
-    b.ins("setp.ge.u32 %%qp1, %%qtile, %d" % ntiles)
-    b.ins("@%qp1 bra " + end)
-    grouped_tile(b, "%qtile", tiles_m, tiles_n, group_m, "%qtm", "%qtn", "%qt")
-    b.ins("mul.lo.u32 %%qm0, %%qtm, %d" % bm)
-    b.ins("mul.lo.u32 %%qn0, %%qtn, %d" % bn)
-    b.ins("mov.u32 %qkt, 0")
-    b.label(pk)
-    b.ins("shl.b32 %qt0, %qs, 3")
-    b.ins("add.u32 %qt1, %qempty, %qt0")
-    b.ins("xor.b32 %qt2, %qph, 1")
-    b.label(pwait)
-    b.ins("mbarrier.try_wait.parity.shared::cta.b64 %qp2, [%qt1], %qt2")
-    b.ins("@!%qp2 bra " + pwait)
-    b.ins("add.u32 %qt3, %qfull, %qt0")
-    b.ins("mbarrier.arrive.expect_tx.shared::cta.b64 %%qstate, [%%qt3], %d" % stg)
-    b.ins("mul.lo.u32 %%qdst, %%qs, %d" % stg)
-    b.ins("add.u32 %qdst, %qdst, %qsmem")
-    b.ins("shl.b32 %qt4, %qkt, 5")                         # k0 = kt * 32
-    tma = "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
-    b.ins(tma + " [%qdst], [%qmapA, {%qt4, %qm0}], [%qt3]")
+    ptile, pk, pwait = producer_start(b, end, "%ctaid.x")
+    tile_start(b, ptile, ntiles, end, tiles_m, tiles_n, group_m, bm, bn)
+    producer_acquire(b, pk, pwait, stg, 5)                  # k0 = kt * 32
+    b.ins(TMA_LOAD_2D + " [%qdst], [%qmapA, {%qt4, %qm0}], [%qt3]")
     for cb in range(bn // 32):
         b.ins("add.u32 %%qt5, %%qn0, %d" % (32 * cb))
         b.ins("add.u32 %%qt6, %%qdst, %d" % (a_bytes + cb * BOX))
-        b.ins(tma + " [%qt6], [%qmapB, {%qt5, %qt4}], [%qt3]")
-    b.ins("add.u32 %qs, %qs, 1")
-    b.ins("setp.eq.u32 %%qp3, %%qs, %d" % stages)
-    b.ins("@%qp3 mov.u32 %qs, 0")
-    b.ins("@%qp3 xor.b32 %qph, %qph, 1")
-    b.ins("add.u32 %qkt, %qkt, 1")
-    b.ins("setp.lt.u32 %%qp3, %%qkt, %d" % kt_total)
-    b.ins("@%qp3 bra " + pk)
-    b.ins("mov.u32 %qt0, %nctaid.x")
-    b.ins("add.u32 %qtile, %qtile, %qt0")
-    b.ins("bra " + ptile)
+        b.ins(TMA_LOAD_2D + " [%qt6], [%qmapB, {%qt5, %qt4}], [%qt3]")
+    advance_stage(b, stages)
+    loop_k(b, kt_total, pk)
+    next_tile(b, False, ptile)
 
     # ---- consumer warpgroups ----
-    b.label(consumer)
-    b.comment("consumers: warpgroup w >= 1 owns columns (w - 1) * %d .. of the tile "
-              "(rows of C^T)" % wg_n)
-    b.ins("setmaxnreg.inc.sync.aligned.u32 %d" % consumer_regs)
-    for i in range(acc_regs):
-        b.ins("mov.f32 %%qacc%d, 0f00000000" % i)
-    b.ins("sub.u32 %qt7, %qwg, 1")                         # consumer index
+    consumer_start(b, consumer, "consumers: warpgroup w >= 1 owns columns (w - 1) * %d .. of "
+                   "the tile (rows of C^T)" % wg_n, consumer_regs, acc_regs)
     b.comment("fragment offsets: n = 16 warp + 2 (lane / 4) in the consumer's block; "
               "k rows c and c + 4 (c = lane % 4), odd c loads row c + 4 first")
     b.ins("and.b32 %qt0, %qwarp, 3")
@@ -235,19 +178,10 @@ def emit_tf32(spec, c, fmt):
     b.ins("setp.eq.u32 %qp7, %qtid, %qtid")                # true
     b.ins("setp.eq.u32 %qp4, %qlane, 0")                   # lane 0 releases stages
     b.ins("mov.u32 %qprev, 0")
-    b.ins("mov.u32 %qtile, %ctaid.x")
-    b.ins("mov.u32 %qs, 0")
-    b.ins("mov.u32 %qph, 0")
-    # descriptor high word of the A tile: SBO = 1024 B (8 rows of 128 B), 128B swizzle
-    b.ins("mov.u32 %%qdh, %d" % ((1024 >> 4) | (1 << 30)))
+    walk_start(b, "%ctaid.x")
+    desc_hi(b)                                             # of the A tile
     ctile, kdone = b.new_label("ctile"), b.new_label("kdone")
-    b.label(ctile)
-    b.ins("setp.ge.u32 %%qp1, %%qtile, %d" % ntiles)
-    b.ins("@%qp1 bra " + end)
-    grouped_tile(b, "%qtile", tiles_m, tiles_n, group_m, "%qtm", "%qtn", "%qt")
-    b.ins("mul.lo.u32 %%qm0, %%qtm, %d" % bm)
-    b.ins("mul.lo.u32 %%qn0, %%qtn, %d" % bn)
-    b.ins("mov.u32 %qkt, 0")
+    tile_start(b, ctile, ntiles, end, tiles_m, tiles_n, group_m, bm, bn)
     ck = b.new_label("ck")
     b.label(ck)
     for buf in range(2):
@@ -255,10 +189,7 @@ def emit_tf32(spec, c, fmt):
         b.ins("setp.lt.u32 %%qp3, %%qkt, %d" % kt_total)
         b.ins("@%s bra %s" % ("!%qp3" if buf == 0 else "%qp3", kdone if buf == 0 else ck))
     b.label(kdone)
-    b.ins("wgmma.wait_group.sync.aligned 0")
-    b.ins("shl.b32 %qt0, %qprev, 3")
-    b.ins("add.u32 %qt0, %qempty, %qt0")
-    b.ins("@%qp4 mbarrier.arrive.shared::cta.b64 %qstate, [%qt0]")
+    drain(b, 1)
 
     # ---- store: the accumulators hold C^T ----
     b.comment("store: acc[r][4 i + 2 h + j] = C[m0 + mt + 8 i + j][n0 + nt + 64 r + h]")
@@ -291,35 +222,18 @@ def emit_tf32(spec, c, fmt):
                     b.ins("add.f32 %%qold1, %%qold1, %s" % v1)
                     v0, v1 = "%qold0", "%qold1"
                 b.ins("@%%qp2 st.global.v2.f32 [%%qcaddr+%d], {%s, %s}" % (off, v0, v1))
-    b.ins("mov.u32 %qt0, %nctaid.x")
-    b.ins("add.u32 %qtile, %qtile, %qt0")
-    b.ins("bra " + ctile)
+    next_tile(b, False, ctile)
     b.label(end)
 
-    result = {
-        "name": c["name"],
-        "family": FAMILY,
-        "chip": "sm_90a",
-        "ptx_version": 80,
-        "m": m, "n": n, "k": k,
-        "a_dtype": "tf32", "c_dtype": "f32", "accumulate": c["accumulate"],
-        "params": [
-            {"name": "A", "kind": "ptr"}, {"name": "B", "kind": "ptr"}, {"name": "C", "kind": "ptr"},
-            {"name": "tmapA", "kind": "tensormap", "tensor": "A", "dtype": TMA_DTYPE["tf32"],
-             "dims": [k, m], "strides_bytes": [k * 4], "box": [BK, bm], "swizzle": 128},
-            {"name": "tmapB", "kind": "tensormap", "tensor": "B", "dtype": TMA_DTYPE["tf32"],
-             "dims": [n, k], "strides_bytes": [n * 4], "box": [32, BK], "swizzle": 128},
-        ],
-        "grid": [grid, 1, 1],
-        "threads": threads,
-        "shared_bytes": smem,
-        "minctasm": 1,
-        "tile": {"block_m": bm, "block_n": bn, "block_k": BK, "consumers": nc,
-                 "stages": stages, "group_m": group_m, "persistent_ctas": grid},
-        "loads": "TMA 128B swizzle, zero-filled past the edges; B^T fragments by ld.shared.v2",
-        "instruction": "wgmma.mma_async.m64n%dk8.f32.tf32 (A operand from registers)" % bm,
-        "flops": 2 * m * n * k,
-    }
+    result = gemm_answer(
+        c, FAMILY, "tf32", "f32",
+        [tensor_map_param("tmapA", "A", TMA_DTYPE["tf32"], [k, m], k * 4, [BK, bm]),
+         tensor_map_param("tmapB", "B", TMA_DTYPE["tf32"], [n, k], n * 4, [32, BK])],
+        grid, threads, smem, 1,
+        {"block_m": bm, "block_n": bn, "block_k": BK, "consumers": nc,
+         "stages": stages, "group_m": group_m, "persistent_ctas": grid},
+        "TMA 128B swizzle, zero-filled past the edges; B^T fragments by ld.shared.v2",
+        "wgmma.mma_async.m64n%dk8.f32.tf32 (A operand from registers)" % bm)
     return finish(result, b, fmt)
 
 
@@ -327,14 +241,7 @@ def _k_tile(b, buf, nfrag, ksteps, nrep, bm, acc_n, stg, stages):
     """One k tile of a consumer with fragment buffer `buf`: wait for the
     stage, load the B^T fragments, issue the wgmmas, keep one group in
     flight and release the stage of the previous k tile."""
-    cwait = b.new_label("cwait")
-    b.ins("shl.b32 %qt0, %qs, 3")
-    b.ins("add.u32 %qt1, %qfull, %qt0")
-    b.label(cwait)
-    b.ins("mbarrier.try_wait.parity.shared::cta.b64 %qp2, [%qt1], %qph")
-    b.ins("@!%qp2 bra " + cwait)
-    b.ins("mul.lo.u32 %%qt2, %%qs, %d" % stg)
-    b.ins("add.u32 %qt2, %qt2, %qsmem")
+    consumer_wait(b, b.new_label("cwait"), stg)
     b.ins("add.u32 %qt3, %qt2, %qfx")
     b.ins("add.u32 %qt4, %qt2, %qfy")
     frag = lambda kk, r, e: "%%qfa%d" % (buf * nfrag + (kk * nrep + r) * 4 + e)
@@ -355,9 +262,7 @@ def _k_tile(b, buf, nfrag, ksteps, nrep, bm, acc_n, stg, stages):
             b.ins("selp.b32 %s, %s, %s, %%qodd" % (frag(kk, r, 2), ld[0], ld[2]))
             b.ins("selp.b32 %s, %s, %s, %%qodd" % (frag(kk, r, 3), ld[1], ld[3]))
     # descriptor of the A tile (wgmma's B operand, K-major): address bits 4-17, LBO unused
-    b.ins("shr.u32 %qdbl, %qt2, 4")
-    b.ins("and.b32 %qdbl, %qdbl, 16383")
-    b.ins("or.b32 %%qdbl, %%qdbl, %d" % (1 << 16))
+    desc_lo(b, "%qdbl", "%qt2", 1 << 16)
     b.ins("setp.ne.u32 %qp5, %qkt, 0")                     # scale-d: accumulate after the first
     b.ins("wgmma.fence.sync.aligned")
     for kk in range(ksteps):
@@ -369,15 +274,4 @@ def _k_tile(b, buf, nfrag, ksteps, nrep, bm, acc_n, stg, stages):
             scale = "%qp5" if kk == 0 else "%qp7"
             b.ins("wgmma.mma_async.sync.aligned.m64n%dk8.f32.tf32.tf32 {%s}, {%s}, %%qdB, %s, 1, 1"
                   % (bm, accs, fr, scale))
-    b.ins("wgmma.commit_group.sync.aligned")
-    b.ins("wgmma.wait_group.sync.aligned 1")
-    b.ins("and.pred %qp6, %qp5, %qp4")
-    b.ins("shl.b32 %qt0, %qprev, 3")
-    b.ins("add.u32 %qt0, %qempty, %qt0")
-    b.ins("@%qp6 mbarrier.arrive.shared::cta.b64 %qstate, [%qt0]")
-    b.ins("mov.u32 %qprev, %qs")
-    b.ins("add.u32 %qs, %qs, 1")
-    b.ins("setp.eq.u32 %%qp3, %%qs, %d" % stages)
-    b.ins("@%qp3 mov.u32 %qs, 0")
-    b.ins("@%qp3 xor.b32 %qph, %qph, 1")
-    b.ins("add.u32 %qkt, %qkt, 1")
+    commit_and_release(b, 1, stages)
