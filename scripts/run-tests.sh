@@ -16,7 +16,7 @@ stage "build (build/)"
 bash scripts/build.sh
 stage "lit (build/)"
 set +e
-/usr/lib/llvm-22/bin/lit -sv --timeout=600 build/test | tee build/lit.log
+/usr/lib/llvm-22/bin/lit -sv --time-tests --timeout=600 build/test | tee build/lit.log
 rc=${PIPESTATUS[0]}
 set -e
 # lit's summary lines read "  Passed: 51 (98.08%)".
@@ -63,7 +63,7 @@ bash scripts/build.sh --sanitize
 asan_filter_out='^TENSOROP :: (Plugin/|Package/|Integration/|Cross/|Emitters/python-|Advisor/advisor-sweep-|Transforms/pipeline-option-errors[.]mlir|Tools/doc-blocks[.]test|GPU/(aot-link|async-entry|runner-timing|gen-conv|gen-conv-run|emitters)[.]test|Advisor/llm-(advisor|kernel-sandbox)[.]test)'
 stage "lit (build-asan/, the sanitizer subset)"
 set +e
-/usr/lib/llvm-22/bin/lit -sv --timeout=600 --filter-out="$asan_filter_out" \
+/usr/lib/llvm-22/bin/lit -sv --time-tests --timeout=600 --filter-out="$asan_filter_out" \
   build-asan/test | tee build-asan/lit.log
 rc_asan=${PIPESTATUS[0]}
 set -e
