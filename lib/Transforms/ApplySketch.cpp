@@ -828,7 +828,12 @@ linalg::MatmulOp emitThreadChunks(RewriterBase &rewriter, linalg::MatmulOp op,
 /// The linalg.fill of 0.0 into `op`'s C right before it (nothing between
 /// them can read or write C), or null.
 linalg::FillOp zeroFillOfResult(linalg::MatmulOp op) {
-  auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
+  // (Allocations between them touch no memory: a fused 16-bit output's
+  // buffer is created right before the matmul.)
+  Operation *prev = op->getPrevNode();
+  while (isa_and_nonnull<memref::AllocOp, memref::ViewOp>(prev))
+    prev = prev->getPrevNode();
+  auto fill = dyn_cast_or_null<linalg::FillOp>(prev);
   if (!fill || !fill.hasPureBufferSemantics() ||
       fill.getDpsInitOperand(0)->get() != op.getDpsInitOperand(0)->get())
     return nullptr;

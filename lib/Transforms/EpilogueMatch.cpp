@@ -559,15 +559,30 @@ mlir::tensorop::findFusedChain(Operation *op, Value c, EpilogueAttr epilogue,
   // f32 result the importer's form narrows, bufferized: an alloc that only
   // its zero fill, the matmul, the chain and deallocation use).
   if (chain.out) {
-    auto alloc = c.getDefiningOp<memref::AllocOp>();
-    if (!alloc)
+    // (A view: tensorop-bind-workspace placed that alloc in the caller's
+    // workspace.)
+    Operation *def = c.getDefiningOp();
+    if (!isa_and_nonnull<memref::AllocOp, memref::ViewOp>(def))
       return std::nullopt;
+    // The kernel writes the output where the matmul runs: it must exist
+    // there (a static alloc after the matmul moves up).
+    DominanceInfo dominance(op->getParentOp());
+    if (!dominance.properlyDominates(chain.out, op)) {
+      auto outAlloc = chain.out.getDefiningOp<memref::AllocOp>();
+      if (!outAlloc || outAlloc->getNumOperands() != 0 ||
+          outAlloc->getBlock() != op->getBlock())
+        return std::nullopt;
+      outAlloc->moveBefore(op);
+    }
+    // (What runs before the matmul, such as its zero fill, sees C as the
+    // program wrote it.)
     for (Operation *user : c.getUsers()) {
-      bool fill = isa<linalg::FillOp>(user) && user == op->getPrevNode();
+      if (user->getBlock() == op->getBlock() && user->isBeforeInBlock(op))
+        continue;
       bool inChain = llvm::any_of(chain.ops, [&](linalg::GenericOp g) {
         return g.getOperation() == user;
       });
-      if (user != op && !fill && !inChain &&
+      if (user != op && !inChain &&
           !isa<memref::DeallocOp, bufferization::DeallocOp,
                memref::ExtractStridedMetadataOp>(user))
         return std::nullopt;

@@ -263,6 +263,13 @@ struct FuseEpiloguesPass
             " is computed after the " + p.noun +
             " (the microkernel reads it where the " + p.noun + " runs)");
     }
+    // A narrowing consumer's own output is written by the microkernel too:
+    // it must exist where the producer runs (a tensor.empty moves up).
+    if (m->steps.back().isOutput() &&
+        !hoistBefore(link.generic.getDpsInitOperand(0)->get(), p.op))
+      return fail("its 16-bit output is created after the " + p.noun +
+                  " (the microkernel writes it where the " + p.noun +
+                  " runs)");
     SmallVector<EpilogueStep> all(steps);
     llvm::append_range(all, m->steps);
     std::string stepsWhy = checkEpilogueSteps(all);
