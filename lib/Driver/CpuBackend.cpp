@@ -548,7 +548,8 @@ Error CpuBackend::prepare(const GenJob &job) {
     return fail("understood " + r.describe() + "; CPU targets support f32 "
                 "only (got " + r.dtype +
                 (r.cType.empty() ? "" : " -> " + r.cType) +
-                "; bf16 and f16 inputs with an f32 C are supported too)");
+                "; bf16 and f16 inputs with an f32 C or one of their own "
+                "type are supported too)");
   // A 16-bit C: fp32 accumulation, rounded once to C's type as the x86
   // AVX-512 kernel stores it (checked against the target below).
   const bool narrowOut = lowPrecision && job.op.outType() != "f32";
