@@ -8,6 +8,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -18,6 +19,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
+#include <map>
 #include <mutex>
 #include <sys/resource.h>
 
@@ -269,33 +271,50 @@ static Expected<std::string> runUntrusted(StringRef script,
   return std::move(r->stdoutText);
 }
 
+/// Where the answer with cache key `hash` is kept on disk; "" if caching is
+/// off.
+static std::string cachePathFor(StringRef hash) {
+  std::string cache = tensoropCacheDir();
+  if (cache.empty())
+    return "";
+  SmallString<256> path(cache);
+  sys::path::append(path, "emitters", hash.substr(0, 32) + ".json");
+  return path.str().str();
+}
+
+/// The in-process cache of validated answers, by cache key: shared by
+/// runEmitterScript and prefetchEmitterAnswers.
+static std::mutex memoMutex;
+static StringMap<std::string> &answerMemo() {
+  static StringMap<std::string> memo;
+  return memo;
+}
+
+static SmallString<256> scriptPath(StringRef dir, StringRef script) {
+  SmallString<256> path(dir.empty() ? StringRef(defaultEmitterDir()) : dir);
+  sys::path::append(path, script + ".py");
+  return path;
+}
+
 Expected<EmitterScriptAnswer> mlir::tensorop::runEmitterScript(
     const EmitterScriptRequest &request,
     function_ref<Error(StringRef answer, bool fromCache)> validate) {
   std::string dir = request.dir.empty() ? defaultEmitterDir() : request.dir;
-  SmallString<256> script(dir);
-  sys::path::append(script, request.script + ".py");
+  SmallString<256> script = scriptPath(dir, request.script);
   if (!sys::fs::exists(script))
     return createStringError("emitter '" + request.script + "' not found: " +
                              script + " does not exist");
   EmitterScriptAnswer answer;
   answer.hash = emitterCacheKey(request, readFileOrEmpty(script));
-  std::string cache = tensoropCacheDir();
-  SmallString<256> cachePath;
-  if (!cache.empty()) {
-    cachePath = cache;
-    sys::path::append(cachePath, "emitters", answer.hash.substr(0, 32) + ".json");
-  }
+  std::string cachePath = cachePathFor(answer.hash);
 
   // In-process cache first, then the on-disk one; an entry that does not
   // validate (corrupt, or from another version) is ignored and rewritten,
   // never trusted.
-  static std::mutex mutex;
-  static StringMap<std::string> memo;
   {
-    std::lock_guard<std::mutex> lock(mutex);
-    auto it = memo.find(answer.hash);
-    if (it != memo.end()) {
+    std::lock_guard<std::mutex> lock(memoMutex);
+    auto it = answerMemo().find(answer.hash);
+    if (it != answerMemo().end()) {
       answer.text = it->second;
       answer.fromCache = true;
       return answer;
@@ -308,8 +327,8 @@ Expected<EmitterScriptAnswer> mlir::tensorop::runEmitterScript(
     } else {
       answer.text = std::move(cached);
       answer.fromCache = true;
-      std::lock_guard<std::mutex> lock(mutex);
-      memo[answer.hash] = answer.text;
+      std::lock_guard<std::mutex> lock(memoMutex);
+      answerMemo()[answer.hash] = answer.text;
       return answer;
     }
   }
@@ -323,13 +342,13 @@ Expected<EmitterScriptAnswer> mlir::tensorop::runEmitterScript(
   answer.text = std::move(*out);
   if (!cachePath.empty())
     writeCacheFile(cachePath, answer.text);
-  std::lock_guard<std::mutex> lock(mutex);
-  memo[answer.hash] = answer.text;
+  std::lock_guard<std::mutex> lock(memoMutex);
+  answerMemo()[answer.hash] = answer.text;
   return answer;
 }
 
-Expected<EmittedKernel>
-mlir::tensorop::runEmitter(const EmitterRequest &request) {
+/// The script run behind a CPU microkernel request.
+static EmitterScriptRequest scriptRequestFor(const EmitterRequest &request) {
   EmitterScriptRequest script;
   script.script = request.script;
   script.dir = request.dir;
@@ -342,35 +361,45 @@ mlir::tensorop::runEmitter(const EmitterRequest &request) {
   script.timeoutSeconds = request.timeoutSeconds;
   script.trusted = request.trusted;
   script.allowUnsandboxed = request.allowUnsandboxed;
+  return script;
+}
+
+/// Checks a CPU microkernel emitter's answer and fills `kernel`.
+static Error validateKernelAnswer(const EmitterRequest &request,
+                                  StringRef text, bool fromCache,
+                                  EmittedKernel &kernel) {
+  kernel = EmittedKernel();
+  if (Error e = parseAnswer(request.script, text, request.spec,
+                            request.numOperands, kernel))
+    return e;
+  // Checked with LLVM MC before it is cached; a cached answer was.
+  if (!fromCache)
+    if (Error e = checkAssembles(kernel.asmText, kernel.dialect,
+                                 request.numOperands, request.triple,
+                                 request.cpu, request.features))
+      return createStringError("emitter '" + request.script +
+                               "' printed code that " +
+                               toString(std::move(e)));
+  // Model-written code crosses the trust boundary before anything uses it,
+  // however it arrives (from the script, or a cache entry from before the
+  // check or edited on disk: refused here, the script runs again and its
+  // refusal is the error).
+  if (!request.trusted)
+    if (Error e = checkMicrokernelCode(kernel.asmText, kernel.dialect,
+                                       request.numOperands, request.triple,
+                                       request.cpu, request.features))
+      return createStringError("emitter '" + request.script +
+                               "' printed a kernel that is refused: " +
+                               toString(std::move(e)));
+  return Error::success();
+}
+
+Expected<EmittedKernel>
+mlir::tensorop::runEmitter(const EmitterRequest &request) {
   EmittedKernel kernel;
   Expected<EmitterScriptAnswer> answer = runEmitterScript(
-      script, [&](StringRef text, bool fromCache) -> Error {
-        kernel = EmittedKernel();
-        if (Error e = parseAnswer(request.script, text, request.spec,
-                                  request.numOperands, kernel))
-          return e;
-        // Checked with LLVM MC before it is cached; a cached answer was.
-        if (!fromCache)
-          if (Error e = checkAssembles(kernel.asmText, kernel.dialect,
-                                       request.numOperands,
-                                       request.triple, request.cpu,
-                                       request.features))
-            return createStringError("emitter '" + request.script +
-                                     "' printed code that " +
-                                     toString(std::move(e)));
-        // Model-written code crosses the trust boundary before anything
-        // uses it, however it arrives (from the script, or a cache entry
-        // from before the check or edited on disk: refused here, the
-        // script runs again and its refusal is the error).
-        if (!request.trusted)
-          if (Error e = checkMicrokernelCode(kernel.asmText, kernel.dialect,
-                                             request.numOperands,
-                                             request.triple, request.cpu,
-                                             request.features))
-            return createStringError("emitter '" + request.script +
-                                     "' printed a kernel that is refused: " +
-                                     toString(std::move(e)));
-        return Error::success();
+      scriptRequestFor(request), [&](StringRef text, bool fromCache) {
+        return validateKernelAnswer(request, text, fromCache, kernel);
       });
   if (!answer)
     return answer.takeError();
@@ -382,4 +411,89 @@ mlir::tensorop::runEmitter(const EmitterRequest &request) {
   kernel.hash = answer->hash;
   kernel.fromCache = answer->fromCache;
   return kernel;
+}
+
+Error mlir::tensorop::prefetchEmitterAnswers(
+    ArrayRef<EmitterRequest> requests) {
+  // One batch per script file.
+  std::map<std::string, std::vector<const EmitterRequest *>> groups;
+  for (const EmitterRequest &request : requests) {
+    if (!request.trusted)
+      return createStringError(
+          "emitter '" + request.script +
+          "': only shipped emitters run in batches (a model-written one runs "
+          "alone in its sandbox)");
+    groups[scriptPath(request.dir, request.script).str().str()].push_back(
+        &request);
+  }
+  ErrorOr<std::string> python = sys::findProgramByName("python3");
+  if (!python)
+    return createStringError("python3 not found on PATH");
+  for (auto &[script, group] : groups) {
+    std::string scriptText = readFileOrEmpty(script);
+    std::vector<const EmitterRequest *> todo;
+    std::vector<std::string> keys;
+    std::string input;
+    StringSet<> queued;
+    for (const EmitterRequest *request : group) {
+      EmitterScriptRequest run = scriptRequestFor(*request);
+      std::string key = emitterCacheKey(run, scriptText);
+      {
+        std::lock_guard<std::mutex> lock(memoMutex);
+        if (answerMemo().count(key))
+          continue;
+      }
+      if (!queued.insert(key).second)
+        continue;
+      todo.push_back(request);
+      keys.push_back(key);
+      input += run.specText + "\n";
+    }
+    if (todo.empty())
+      continue;
+    ::tensorop::ProcessSpec spec;
+    spec.argv = {*python, script, "--batch"};
+    spec.stdinText = input;
+    spec.timeoutSeconds = 60 + todo.size();
+    spec.maxOutputBytes = 1ull << 30;
+    spec.limits = {{RLIMIT_CORE, 0}};
+    Expected<::tensorop::ProcessResult> r = ::tensorop::runProcess(spec);
+    if (!r)
+      return r.takeError();
+    if (r->timedOut || r->outputTruncated || r->exitCode != 0)
+      return createStringError("emitter " + script + " --batch failed (exit " +
+                               Twine(r->exitCode) + ")\n" +
+                               StringRef(r->stderrText).take_front(2000));
+    SmallVector<StringRef> lines;
+    StringRef(r->stdoutText).rtrim("\n").split(lines, '\n');
+    if (lines.size() != todo.size())
+      return createStringError("emitter " + script + " --batch printed " +
+                               Twine(lines.size()) + " answers for " +
+                               Twine(todo.size()) + " specs");
+    for (auto [i, line] : llvm::enumerate(lines)) {
+      Expected<json::Value> doc = json::parse(line);
+      if (!doc) {
+        consumeError(doc.takeError());
+        continue;
+      }
+      const json::Object *o = doc->getAsObject();
+      std::optional<StringRef> text = o ? o->getString("answer") : std::nullopt;
+      // A refusal or a bad answer is left to the single run, which reports
+      // it as runEmitter always does.
+      EmittedKernel kernel;
+      if (!text)
+        continue;
+      if (Error e = validateKernelAnswer(*todo[i], *text, /*fromCache=*/false,
+                                         kernel)) {
+        consumeError(std::move(e));
+        continue;
+      }
+      std::string cachePath = cachePathFor(keys[i]);
+      if (!cachePath.empty())
+        writeCacheFile(cachePath, *text);
+      std::lock_guard<std::mutex> lock(memoMutex);
+      answerMemo()[keys[i]] = text->str();
+    }
+  }
+  return Error::success();
 }

@@ -238,6 +238,27 @@ def _fail(message):
     return EXIT_SPEC_ERROR
 
 
+def _run_batch(emit, args, stdin, stdout):
+    """--batch: the same emit() as a single run, one spec per line."""
+    for line in stdin:
+        if not line.strip():
+            continue
+        try:
+            try:
+                spec = json.loads(line)
+            except ValueError as e:
+                raise SpecError(None, "spec is not valid JSON: %s" % e)
+            if not isinstance(spec, dict):
+                raise SpecError(None, "spec must be a JSON object")
+            result = emit(spec, args.format, args.symbol)
+            text = result if isinstance(result, str) else dump_json(result)
+            stdout.write(json.dumps({"answer": text}) + "\n")
+        except SpecError as e:
+            stdout.write(json.dumps({"error": str(e)}) + "\n")
+    stdout.flush()
+    return 0
+
+
 def run_emitter(emit, description, epilog="", formats=("json",), argv=None,
                 stdin=None, stdout=None):
     """Common ``main()`` for emitters.
@@ -264,8 +285,16 @@ def run_emitter(emit, description, epilog="", formats=("json",), argv=None,
                         help="output format (default: json)")
     parser.add_argument("--symbol", metavar="NAME", default=None,
                         help="function symbol for --format=function")
+    parser.add_argument("--batch", action="store_true",
+                        help="read one JSON spec per line of stdin and print "
+                        "one JSON line per spec: {\"answer\": the text a "
+                        "single run prints} or {\"error\": why}; exit 0 "
+                        "(tools that emit thousands of kernels start Python "
+                        "once)")
     try:
         args = parser.parse_args(argv)
+        if args.batch:
+            return _run_batch(emit, args, stdin, stdout)
         try:
             if args.spec:
                 with open(args.spec, "r") as f:

@@ -299,6 +299,25 @@ class TestOutputContract(unittest.TestCase):
             used = {int(x or 0) // 4000 for x in re.findall(r"vbroadcastss (-?[0-9]*)\(\$0\)", l)}
             self.assertEqual(used, set(range(rows)), "loop of %d rows" % rows)
 
+    def test_batch_matches_single_runs(self):
+        # --batch (the advisor sweeps): one JSON line per spec, each answer
+        # the bytes a single run prints; a refused spec is an error line and
+        # the specs after it are still answered.
+        specs = STATIC_SPECS[:3] + [dict(STATIC_SPECS[0], mr=99)] + STATIC_SPECS[3:5]
+        rc, out, _ = run_emitter(
+            "".join(json.dumps(s) + "\n" for s in specs) + "\n", "--batch")
+        self.assertEqual(rc, 0)
+        lines = out.splitlines()
+        self.assertEqual(len(lines), len(specs))
+        for s, line in zip(specs, lines):
+            answer = json.loads(line)
+            if s.get("mr") == 99:
+                self.assertIn("mr", answer["error"])
+                continue
+            rc, single, _ = run_emitter(json.dumps(s))
+            self.assertEqual(rc, 0)
+            self.assertEqual(answer["answer"], single)
+
     def test_determinism(self):
         for s in STATIC_SPECS[:6] + STATIC_SPECS[10:12]:
             with self.subTest(spec=s):

@@ -118,6 +118,17 @@ llvm::Expected<EmitterScriptAnswer> runEmitterScript(
 /// failure is an error with the emitter's name and what went wrong.
 llvm::Expected<EmittedKernel> runEmitter(const EmitterRequest &request);
 
+/// Runs each shipped emitter script once over all of `requests` (its
+/// --batch mode: a spec per stdin line, an answer per stdout line) and
+/// checks every answer as runEmitter does; the ones that pass go into the
+/// caches, so the runEmitter calls that follow find them. A tool that emits
+/// thousands of kernels (the advisor sweeps) starts Python once per script
+/// instead of once per spec. Only an accelerator: a spec the batch refused
+/// or answered badly is not cached, and its runEmitter call runs the script
+/// alone and reports what went wrong. Errors: a model-written (untrusted)
+/// request, or a batch that could not run.
+llvm::Error prefetchEmitterAnswers(llvm::ArrayRef<EmitterRequest> requests);
+
 /// Checks that `asmText`, an LLVM inline-asm body with operands $0..$N,
 /// assembles for the target. Operands are replaced by scratch registers.
 llvm::Error checkAssembles(llvm::StringRef asmText, llvm::StringRef dialect,

@@ -156,7 +156,7 @@ public:
           shapes.push_back({m, n, k});
     size_t cubeShapes = shapes.size();
     llvm::append_range(shapes, specialShapes(/*gpu=*/false));
-    // Emitting is the slow step (a python process per distinct spec), and
+    // Emitting is the slow step (each distinct spec runs the emitter), and
     // A read in place makes K part of the spec (B read in place, N): the
     // cube's kernels are emitted for a sample of K (and of N where B is read
     // in place), every other shape's always.
@@ -164,6 +164,15 @@ public:
     if (emitK.empty())
       emitK = {1, 2, 3, 5, 8, 16, 31, 64};
     Type f32 = Float32Type::get(&ctx);
+    // Advise and verify every shape first; the kernels to emit are then
+    // emitted in one batch per emitter script (prefetchEmitterAnswers) and
+    // checked shape by shape as before.
+    struct Pending {
+      Shape shape;
+      SketchAttr sketch;
+      std::vector<EmitterRequest> requests;
+    };
+    std::vector<Pending> pending;
     for (auto [index, s] : llvm::enumerate(shapes)) {
       // The operands as contiguous memrefs, classified as the pass does.
       auto a = MemRefType::get(s.ta ? ArrayRef<int64_t>{s.k, s.m}
@@ -213,14 +222,26 @@ public:
         requests.push_back(ukernelEmitterRequest(
             sketch.getUkernel(), sketch.getTarget(), sketch.getMr(),
             (rem + lanes - 1) / lanes * lanes, hints, lda, ldb, "", 30));
+      pending.push_back({s, sketch, std::move(requests)});
+    }
+    std::vector<EmitterRequest> all;
+    for (const Pending &item : pending)
+      for (const EmitterRequest &request : item.requests)
+        all.push_back(EmitterRequest(request));
+    // A batch that cannot run costs only time: each spec then runs alone,
+    // and a refusal is reported with its shape below.
+    if (llvm::Error e = prefetchEmitterAnswers(all))
+      llvm::errs() << "note: batched emission failed, one run per spec: "
+                   << llvm::toString(std::move(e)) << "\n";
+    for (const Pending &item : pending) {
       bool stop = false;
-      for (const EmitterRequest &request : requests)
+      for (const EmitterRequest &request : item.requests)
         if (std::optional<std::string> refused = emit(request)) {
-          if (!fail(s, "emitter '" + request.script + "'",
+          if (!fail(item.shape, "emitter '" + request.script + "'",
                     llvm::formatv("{0} (sketch mr={1} nr={2} pack_a={3})",
-                                  *refused, sketch.getMr(),
+                                  *refused, item.sketch.getMr(),
                                   request.spec.getInteger("nr").value_or(0),
-                                  sketch.getPackA())
+                                  item.sketch.getPackA())
                         .str()))
             stop = true;
           break;
