@@ -83,12 +83,18 @@ def TensorOp_EpilogueAttr : TensorOp_Attr<"Epilogue", "epilogue"> {
       `"gelu_erf"` (`0.5 x (1 + erf(x / sqrt(2)))`). The microkernel
       computes tanh and erf with odd rational approximations (absolute
       error <= 3.3e-7 and <= 4.2e-7 in fp32; see docs/Epilogues.md).
+    * `"to_bf16"` / `"to_f16"` (last only, x86 AVX-512 sketches): the
+      output step of a consumer that narrows the f32 C with one
+      `arith.truncf`: `x` is rounded to nearest even and written to that
+      consumer's 16-bit output, not to C (which keeps the fp32 partial
+      sums of the K blocks before the last).
 
     ```mlir
     #tensorop.epilogue<steps = ["bias_n", "gelu_erf", "residual"]>
     ```
 
-    The verifier rejects an empty list, unknown steps, wrong argument
+    The verifier rejects an empty list, unknown steps, an output step
+    other than last, wrong argument
     counts, non-finite arguments, `clamp` with lo > hi and a second bias
     or residual.
   }];

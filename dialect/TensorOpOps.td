@@ -31,7 +31,10 @@ def TensorOp_UKernelOp : TensorOp_Op<"ukernel", [AttrSizedOperandSegments]> {
     python_emitters/tensorop_emit/epilogue.py), the tile's `bias` (a vector
     from the tile's first row or column) and `residual` (the tile's view of
     R); tensorop-lower-ukernel writes their addresses into the block before
-    the code runs.
+    the code runs. With an output step (`to_bf16` / `to_f16`, the
+    epilogue's last) it also takes `out`, the tile's view of the 16-bit
+    output the rounded values go to (C, fp32, keeps the partial sums of
+    earlier K blocks and is read, not written).
     For a bf16 GEMM (kernel `gemm_bf16`), A and B are i32 panels whose
     elements each hold a bf16 k pair (low half first) and `kc` counts k
     pairs: `C[r][j] += sum_{p < kc} A[2p][r] * B[2p][j] + A[2p+1][r] *
@@ -60,6 +63,7 @@ def TensorOp_UKernelOp : TensorOp_Op<"ukernel", [AttrSizedOperandSegments]> {
     Arg<Optional<AnyMemRef>, "epilogue block", [MemRead, MemWrite]>:$epilogue,
     Arg<Optional<AnyMemRef>, "bias vector of the tile", [MemRead]>:$bias,
     Arg<Optional<AnyMemRef>, "residual tile", [MemRead]>:$residual,
+    Arg<Optional<AnyMemRef>, "16-bit output tile", [MemWrite]>:$out,
     StrAttr:$asm_string,
     StrAttr:$constraints,
     StrAttr:$asm_dialect,
@@ -71,7 +75,8 @@ def TensorOp_UKernelOp : TensorOp_Op<"ukernel", [AttrSizedOperandSegments]> {
     `n_rem` `(` $n_rem `)`
     (`epilogue` `(` $epilogue^ `:` type($epilogue) `)`)?
     (`bias` `(` $bias^ `:` type($bias) `)`)?
-    (`residual` `(` $residual^ `:` type($residual) `)`)? attr-dict
+    (`residual` `(` $residual^ `:` type($residual) `)`)?
+    (`out` `(` $out^ `:` type($out) `)`)? attr-dict
   }];
   let hasVerifier = 1;
 }

@@ -222,7 +222,7 @@ class Kernel:
         if self.taps > 1 and not self.a_stride:
             raise SpecError("taps", "taps > 1 read A in place: they need "
                             "a_stride_bytes > 0")
-        self.epilogue_steps = parse_epilogue(spec)
+        self.epilogue_steps = parse_epilogue(spec, outputs=True)
         # "store" (C = A*B) serves a GEMM whose one K block covers all of K:
         # the zero fill of C and reading it back are saved.
         self.store = get_choice(spec, "c_update", ("add", "store"), "add") == "store"
@@ -322,9 +322,16 @@ class Kernel:
             if self.isa == "avx2" and self.nv > 10:
                 raise SpecError("epilogue", "an epilogue needs nr <= 80 on avx2 "
                                 "(one mask register per vector), got nr %d" % self.nr)
-            if self.store:
-                raise SpecError("c_update", "an epilogue adds C: it needs "
-                                "c_update \"add\"")
+            out_step = self.epilogue_steps[-1].kind
+            if out_step in ("to_bf16", "to_f16") and self.isa != "avx512":
+                raise SpecError("epilogue", "an output step (%s) needs isa \"avx512\" "
+                                "(masked 16-bit stores)" % out_step)
+            # "store" with an epilogue: x = A*B (C not read); only where the
+            # result goes to another output (C itself is then not written).
+            if self.store and out_step not in ("to_bf16", "to_f16"):
+                raise SpecError("c_update", "an epilogue that writes C adds C: it "
+                                "needs c_update \"add\" (\"store\" only with an "
+                                "output step, to_bf16 / to_f16)")
             self.epi = X86Epilogue(self, self.epilogue_steps)
             text = ",".join(repr(st) for st in self.epilogue_steps)
             self.name += "_epi%08x" % (zlib.crc32(text.encode()) & 0xffffffff)

@@ -326,7 +326,7 @@ llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
       note(r.target, "host", targets);
 
   // The output type, when named ("with f32 output", "output in fp32",
-  // "fp32 result"): taken out before the element type is read.
+  // "fp32 result", "C in bf16"): taken out before the element type is read.
   {
     llvm::SmallVector<StringRef> m;
     llvm::Regex before("([a-z0-9]+) +(output|result)s?([^a-z]|$)");
@@ -338,6 +338,11 @@ llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
     } else if (after.match(lower, &m) && !Vocabulary::dtype(m[3]).empty()) {
       word = m[3].str();
       phrase = m[0].str();
+    } else if (llvm::Regex cIn("(^|[^a-z0-9_])(c +(in|as) +([a-z0-9]+))");
+               cIn.match(lower, &m) && !Vocabulary::dtype(m[4]).empty()) {
+      // "C in bf16", "C as f16": the output named by the matrix.
+      word = m[4].str();
+      phrase = m[2].str();
     }
     if (!word.empty()) {
       r.cType = Vocabulary::dtype(word);

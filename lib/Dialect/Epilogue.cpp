@@ -8,6 +8,8 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 using namespace llvm;
 using namespace mlir::tensorop;
@@ -15,7 +17,8 @@ using namespace mlir::tensorop;
 ArrayRef<StringLiteral> mlir::tensorop::epilogueStepNames() {
   static constexpr StringLiteral kNames[] = {
       "bias_n", "bias_m",  "residual", "scale",     "clamp",   "relu",
-      "tanh",   "sigmoid", "silu",     "gelu_tanh", "gelu_erf"};
+      "tanh",   "sigmoid", "silu",     "gelu_tanh", "gelu_erf",
+      "to_bf16", "to_f16"};
   return kNames;
 }
 
@@ -55,12 +58,40 @@ double EpilogueStep::apply(double x) const {
            (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x)));
   case GeluErf:
     return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0)));
+  case ToBF16:
+    return roundToBF16(x);
+  case ToF16:
+    return roundToF16(x);
   case BiasN:
   case BiasM:
   case Residual:
     break;
   }
   return x;
+}
+
+double mlir::tensorop::roundToBF16(double x) {
+  float f = float(x);
+  if (std::isnan(f))
+    return f;
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  // Round to nearest, ties to even, on the 16 bits that go (an overflow
+  // carries into the exponent and gives infinity, as vcvtneps2bf16 does).
+  bits += 0x7fff + ((bits >> 16) & 1);
+  bits &= 0xffff0000u;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+double mlir::tensorop::roundToF16(double x) {
+  return double(_Float16(float(x)));
+}
+
+StringRef mlir::tensorop::epilogueOutputType(ArrayRef<EpilogueStep> steps) {
+  if (steps.empty() || !steps.back().isOutput())
+    return "";
+  return steps.back().kind == EpilogueStep::ToBF16 ? "bf16" : "f16";
 }
 
 std::optional<EpilogueStep>
@@ -127,6 +158,9 @@ std::string mlir::tensorop::checkEpilogueSteps(ArrayRef<EpilogueStep> steps) {
     return "an epilogue takes at most one residual";
   if (steps.size() > 16)
     return "an epilogue takes at most 16 steps";
+  for (const EpilogueStep &s : steps.drop_back())
+    if (s.isOutput())
+      return "an epilogue's output step (to_bf16, to_f16) must be its last";
   return "";
 }
 

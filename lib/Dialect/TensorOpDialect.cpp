@@ -680,7 +680,21 @@ LogicalResult UKernelOp::verify() {
   if (getAsmDialect() != "att" && getAsmDialect() != "intel")
     return emitOpError("asm dialect must be \"att\" or \"intel\", got \"")
            << getAsmDialect() << "\"";
-  if ((getBias() || getResidual()) && !getEpilogue())
-    return emitOpError("bias and residual operands need an epilogue block");
+  if ((getBias() || getResidual() || getOut()) && !getEpilogue())
+    return emitOpError(
+        "bias, residual and out operands need an epilogue block");
+  if (Value out = getOut()) {
+    auto outType = cast<MemRefType>(out.getType());
+    SmallVector<int64_t> outStrides;
+    int64_t outOffset;
+    if (outType.getRank() != 2 ||
+        !(outType.getElementType().isBF16() ||
+          outType.getElementType().isF16()) ||
+        failed(outType.getStridesAndOffset(outStrides, outOffset)) ||
+        outStrides[1] != 1)
+      return emitOpError("out must be a rank-2 bf16 or f16 memref with unit "
+                         "inner stride, got ")
+             << outType;
+  }
   return success();
 }

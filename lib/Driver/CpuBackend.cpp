@@ -400,6 +400,18 @@ std::string CpuBackend::header(const GenJob &job, StringRef sketch) const {
                 : "A and B IEEE binary16 (bits in uint16_t), C fp32,\n * "
                   "converted to fp32 when packed (vcvtph2ps) and accumulated "
                   "in fp32";
+    if (r.outType() != "f32")
+      types = (r.inType() == "bf16"
+                   ? "A, B and C bf16 (bits in uint16_t: the high half of an "
+                     "fp32),\n * products accumulated in fp32 (vdpbf16ps)"
+                   : "A, B and C IEEE binary16 (bits in uint16_t),\n * "
+                     "converted to fp32 when packed (vcvtph2ps), accumulated "
+                     "in fp32") +
+              std::string(r.epilogue.empty() ? "" : ", the epilogue below "
+                                                    "applied in fp32") +
+              ",\n * and rounded once to nearest even as C is stored (an "
+              "fp32 buffer of\n * M x N holds the partial sums when K spans "
+              "several blocks)";
     halfTypes = "#include <stdint.h>\n#ifndef TENSOROP_HALF_TYPES\n"
                 "#define TENSOROP_HALF_TYPES\n"
                 "typedef uint16_t tensorop_bf16; /* bfloat16 bits */\n"
@@ -536,12 +548,16 @@ Error CpuBackend::prepare(const GenJob &job) {
     return fail("understood " + r.describe() + "; CPU targets support f32 "
                 "only (got " + r.dtype +
                 (r.cType.empty() ? "" : " -> " + r.cType) +
-                "; bf16 and f16 inputs with an f32 C are supported too)");
-  if (lowPrecision && job.op.outType() != "f32")
+                "; bf16 and f16 inputs with an f32 C or one of their own "
+                "type are supported too)");
+  // A 16-bit C: fp32 accumulation, rounded once to C's type as the x86
+  // AVX-512 kernel stores it (checked against the target below).
+  const bool narrowOut = lowPrecision && job.op.outType() != "f32";
+  if (narrowOut && job.op.outType() != r.dtype)
     return fail("understood " + r.describe() + "; on CPU targets " +
-                r.dtype + " inputs accumulate into an f32 C (converting C "
-                "to " + job.op.outType() +
-                " on store is not built yet): ask for f32 output or none");
+                r.dtype + " inputs accumulate into an f32 C or one of their "
+                "own type (" + r.dtype + " output); " + job.op.outType() +
+                " output from " + r.dtype + " inputs is not built");
   if (lowPrecision && job.options.advisor != "builtin")
     return fail("--advisor=" + job.options.advisor + " is not supported for " +
                 r.dtype + " GEMMs yet (the builtin advisor chooses their "
@@ -559,6 +575,12 @@ Error CpuBackend::prepare(const GenJob &job) {
     return loaded.takeError();
   resolved = *resolvedName;
   hints = *loaded;
+  if (narrowOut && hints.isa != "avx512")
+    return fail("understood " + r.describe() + "; a " + job.op.outType() +
+                " C is written by the x86 AVX-512 kernel only (it rounds as "
+                "it stores: vcvtneps2bf16 / vcvtps2ph and masked 16-bit "
+                "stores); target '" + resolved + "' has none: ask for f32 "
+                "output");
   if (lowPrecision) {
     // The pipeline would refuse the matmul the same way; say it before
     // anything is built.
@@ -852,8 +874,13 @@ int CpuBackend::generate(const GenJob &job) {
       const ElementType input = r.dtype == "bf16"  ? ElementType::BF16
                                 : r.dtype == "f16" ? ElementType::F16
                                                    : ElementType::F32;
+      const ElementType output = job.op.outType() == "bf16" ? ElementType::BF16
+                                 : job.op.outType() == "f16"
+                                     ? ElementType::F16
+                                     : ElementType::F32;
       epilogueCheck = checkEpilogueGemm(loaded->symbol, r.m, r.n, r.k,
-                                        job.op.epilogue, genSeed, input);
+                                        job.op.epilogue, genSeed, input,
+                                        output);
       const EpilogueGemmCheck &check = epilogueCheck;
       if (!check.error.empty())
         return fail(check.error + "; nothing written to " + outDir);
@@ -869,7 +896,10 @@ int CpuBackend::generate(const GenJob &job) {
           {"inputs", "seeded uniform [-1, 1) (A, B, bias, R)"},
           {"epilogue", std::move(steps)},
           {"reference", "OpenBLAS dgemm (fp64) of the same " + r.dtype +
-                            " inputs, then the epilogue's steps in fp64"},
+                            " inputs, then the epilogue's steps in fp64" +
+                            (output == ElementType::F32
+                                 ? std::string()
+                                 : ", against a " + job.op.outType() + " C")},
           {"bound", check.bound},
           {"output_prefill", "NaN"},
           {"max_error_ratio", check.maxRatio},
@@ -892,9 +922,11 @@ int CpuBackend::generate(const GenJob &job) {
       if (!loaded)
         return fail("cannot load " + obj + ": " +
                     toString(loaded.takeError()));
+      const ElementType input =
+          r.dtype == "bf16" ? ElementType::BF16 : ElementType::F16;
       cmp = verifyLowPrecisionGemm(
           reinterpret_cast<GemmFn16>(loaded->symbol), r.m, r.n, r.k, genSeed,
-          r.dtype == "bf16" ? ElementType::BF16 : ElementType::F16);
+          input, job.op.outType() == "f32" ? ElementType::F32 : input);
       timing["reason"] = "bf16/f16 kernels are not timed by gen; "
                          "bench/cpu/run-bf16.sh times bf16 ones against "
                          "oneDNN's bf16 matmul";
@@ -946,7 +978,13 @@ int CpuBackend::generate(const GenJob &job) {
                        "; plus small integers in [-4, 4] (exact results)"},
         {"reference", "OpenBLAS dgemm (fp64) of the same " + r.dtype +
                           " inputs"},
-        {"bound", "|C - R| <= 2*K*6e-8*(|A||B|) + 6e-8*|R|"},
+        {"bound", job.op.outType() == "bf16"
+                      ? "|C - R| <= 2*K*6e-8*(|A||B|) + (2^-8 + 1.2e-7)*|R| "
+                        "(fp32 accumulation, one rounding to bf16)"
+                  : job.op.outType() == "f16"
+                      ? "|C - R| <= 2*K*6e-8*(|A||B|) + (2^-11 + 1.2e-7)*|R| "
+                        "(fp32 accumulation, one rounding to f16)"
+                      : "|C - R| <= 2*K*6e-8*(|A||B|) + 6e-8*|R|"},
         {"output_prefill", "NaN"},
         {"max_error_ratio", cmp.before.maxRatio},
         {"elements_over_bound", cmp.before.failures()},

@@ -31,7 +31,8 @@ bool tensorop::epilogueHasResidual(ArrayRef<std::string> steps) {
 std::string tensorop::epilogueEntryPoint(StringRef name,
                                          ArrayRef<std::string> steps,
                                          StringRef inCType,
-                                         StringRef outCType) {
+                                         StringRef outCType,
+                                         StringRef cCType) {
   std::string bias = epilogueHasBias(steps)
                          ? ("const " + outCType + " *bias, ").str()
                          : "";
@@ -39,7 +40,7 @@ std::string tensorop::epilogueEntryPoint(StringRef name,
                         ? ("const " + outCType + " *R, ").str()
                         : "";
   return formatv("void {0}(const {3} *A, const {3} *B, {1}{2}{4} *C);", name,
-                 bias, res, inCType, outCType)
+                 bias, res, inCType, cCType.empty() ? outCType : cCType)
       .str();
 }
 
@@ -236,11 +237,64 @@ func.func @{0}(%A: memref<{1}x{3}x{10}>, %B: memref<{3}x{2}x{10}>{4}, %C: {5}) {
       .str();
 }
 
+std::string tensorop::narrowGemmModuleSource(StringRef name, int64_t m,
+                                             int64_t n, int64_t k,
+                                             ArrayRef<std::string> steps,
+                                             StringRef inType,
+                                             StringRef outType) {
+  bool bias = epilogueHasBias(steps), res = epilogueHasResidual(steps);
+  std::string acc = formatv("memref<{0}x{1}xf32>", m, n).str();
+  std::string id = "affine_map<(d0, d1) -> (d0, d1)>";
+  std::string args, ins = "%acc", insTypes = acc, maps = id + ", ",
+                    blockArgs = "%v0: f32, ";
+  if (bias) {
+    bool alongM = epilogueBiasAlongM(steps);
+    std::string type = formatv("memref<{0}xf32>", alongM ? m : n).str();
+    args += ", %bias: " + type;
+    ins += ", %bias";
+    insTypes += ", " + type;
+    maps += alongM ? "affine_map<(d0, d1) -> (d0)>, "
+                   : "affine_map<(d0, d1) -> (d1)>, ";
+    blockArgs += "%b: f32, ";
+  }
+  if (res) {
+    args += ", %R: " + acc;
+    ins += ", %R";
+    insTypes += ", " + acc;
+    maps += id + ", ";
+    blockArgs += "%r: f32, ";
+  }
+  std::string body;
+  for (auto [i, step] : llvm::enumerate(steps))
+    body += epilogueStepBody(step, i);
+  return formatv(R"mlir(
+func.func @{0}(%A: memref<{1}x{3}x{4}>, %B: memref<{3}x{2}x{4}>{5}, %C: memref<{1}x{2}x{6}>) {{
+  %zero = arith.constant 0.0 : f32
+  %acc = memref.alloc() {{alignment = 64 : i64} : {7}
+  linalg.fill ins(%zero : f32) outs(%acc : {7})
+  linalg.matmul ins(%A, %B : memref<{1}x{3}x{4}>, memref<{3}x{2}x{4}>)
+                outs(%acc : {7})
+  linalg.generic {{indexing_maps = [{8}{9}], iterator_types = ["parallel", "parallel"]}
+      ins({10} : {11}) outs(%C : memref<{1}x{2}x{6}>) {{
+  ^bb0({12}%o: {6}):
+{13}    %y = arith.truncf %v{14} : f32 to {6}
+    linalg.yield %y : {6}
+  }
+  memref.dealloc %acc : {7}
+  return
+}
+)mlir",
+                 name, m, n, k, inType, args, outType, acc, maps, id, ins,
+                 insTypes, blockArgs, body, steps.size())
+      .str();
+}
+
 EpilogueGemmCheck tensorop::checkEpilogueGemm(void *fn, int64_t m, int64_t n,
                                               int64_t k,
                                               ArrayRef<std::string> steps,
                                               uint64_t seed,
-                                              ElementType input) {
+                                              ElementType input,
+                                              ElementType output) {
   EpilogueGemmCheck result;
   SmallVector<mlir::tensorop::EpilogueStep> parsed;
   for (const std::string &s : steps) {
@@ -283,12 +337,22 @@ EpilogueGemmCheck tensorop::checkEpilogueGemm(void *fn, int64_t m, int64_t n,
   using F3 = void (*)(const float *, const float *, const float *, float *);
   using F4 = void (*)(const float *, const float *, const float *,
                       const float *, float *);
+  // A 16-bit C: NaN bits before, read back as floats after.
+  const bool out16 =
+      output == ElementType::BF16 || output == ElementType::F16;
+  std::vector<uint16_t> c16(out16 ? c.size : 0,
+                            output == ElementType::BF16 ? 0x7fc0 : 0x7e00);
+  float *cOut = out16 ? reinterpret_cast<float *>(c16.data()) : c.data;
   if (hasBias && hasRes)
-    reinterpret_cast<F4>(fn)(aIn, bIn, bias.data, r.data, c.data);
+    reinterpret_cast<F4>(fn)(aIn, bIn, bias.data, r.data, cOut);
   else if (hasBias || hasRes)
-    reinterpret_cast<F3>(fn)(aIn, bIn, hasBias ? bias.data : r.data, c.data);
+    reinterpret_cast<F3>(fn)(aIn, bIn, hasBias ? bias.data : r.data, cOut);
   else
-    reinterpret_cast<F2>(fn)(aIn, bIn, c.data);
+    reinterpret_cast<F2>(fn)(aIn, bIn, cOut);
+  for (size_t i = 0; i < c16.size(); ++i)
+    c.data[i] = output == ElementType::BF16 ? bf16ToFloat(c16[i])
+                                            : halfToFloat(c16[i]);
+  const double u16 = out16 ? unitRoundoff(output) : 0;
   GemmReference ref = computeReference(a.data, b.data, m, n, k);
   if (!ref.ok()) {
     result.error = "cannot allocate the fp64 reference";
@@ -300,6 +364,10 @@ EpilogueGemmCheck tensorop::checkEpilogueGemm(void *fn, int64_t m, int64_t n,
   result.bound = "|C - E(R)| <= L*(2*K*6e-8*(|A||B|) + 6e-8*|R|) + "
                  "2e-6*(1 + |R| + |E(R)|), E = the steps in fp64, L = 1.2 "
                  "times the scale steps' |s| (at least 1)";
+  if (out16)
+    result.bound = "b + u16*(|E(R)| + b), b = " + result.bound +
+                   "; u16 = " + (output == ElementType::BF16 ? "2^-8" : "2^-11") +
+                   " (C's one rounding)";
   // A scale step multiplies the error by |s|.
   double slope = 1.2;
   for (const mlir::tensorop::EpilogueStep &step : parsed)
@@ -314,6 +382,7 @@ EpilogueGemmCheck tensorop::checkEpilogueGemm(void *fn, int64_t m, int64_t n,
           parsed, acc, bias.data[alongM ? i : j], r.data[at]);
       double bound = slope * ref.bound(ref.values.magnitude[at], acc) +
                      2e-6 * (1 + std::fabs(acc) + std::fabs(want));
+      bound += u16 * (std::fabs(want) + bound);
       check.add(judgeElement(c.data[at], want, bound));
     }
   result.failures = check.failures();

@@ -204,6 +204,12 @@ int tensorop::generateKernel(const GenOptions &options) {
   if (backend->family() == "cpu" && op->requestedOutType.empty() &&
       (op->dtype == "bf16" || op->dtype == "f16"))
     op->requestedOutType = "f32";
+  // "bf16 output" on a CPU: the default name says so (without the words
+  // the CPU kernel of the same dtype writes an f32 C under the plain name).
+  else if (backend->family() == "cpu" && op->kind == OpKind::Matmul &&
+           op->requestedOutType == op->dtype &&
+           (op->dtype == "bf16" || op->dtype == "f16"))
+    op->defaultName += "_" + op->dtype + "out";
   GenJob job{options, r, *op, options.name.empty() ? op->defaultName
                                                    : options.name};
   if (std::string why = reservedKernelName(job.name); !why.empty())

@@ -101,8 +101,10 @@ std::string Operator::entryPoint(StringRef name) const {
                    "*output);",
                    name, in, out)
         .str();
+  // (CPU kernels: bias and R are f32 also where C is 16-bit; the NVIDIA
+  // backend writes its own, with C's type for them.)
   if (!epilogue.empty())
-    return epilogueEntryPoint(name, epilogue, in);
+    return epilogueEntryPoint(name, epilogue, in, "float", out);
   return formatv("void {0}(const {1} *A, const {1} *B, {2} *C);", name, in,
                  out)
       .str();
@@ -126,6 +128,10 @@ std::string Operator::moduleSource(StringRef name, Placement placement,
   if (placement == Placement::Device)
     return mlir::tensorop::gpuGemmModuleSource(name, m, n, k, inType(),
                                                outType(), dtype, sketch);
+  // A 16-bit C on a CPU: fp32 accumulation, rounded once as it is stored.
+  if (outType() == "bf16" || outType() == "f16")
+    return narrowGemmModuleSource(name, m, n, k, epilogue, inType(),
+                                  outType());
   if (!epilogue.empty())
     return epilogueGemmModuleSource(name, m, n, k, epilogue, inType());
   return mlir::tensorop::gemmModuleSource(name, m, n, k, inType(), sketch);

@@ -178,6 +178,10 @@ struct GemmPlan {
   /// its block, and the bias / residual it reads (one thread's chunk).
   const EmittedKernel *epilogueKernel = nullptr;
   Value epilogueBlock, bias, residual;
+  /// With an output step (to_bf16 / to_f16): the 16-bit output the last K
+  /// block's kernel writes; C (f32) then holds the partial sums of the K
+  /// blocks before.
+  Value out;
   bool biasAlongN = false;
   /// With a tail kernel: the columns before the last, narrower register
   /// block, and that block's columns (N = tailFrom + tailCols).
@@ -606,9 +610,9 @@ void emitUKernelCall(OpBuilder &b, Location loc, const GemmPlan &plan,
   }
   Value cBlock = subview2D(b, loc, cTile, {i, j}, {mRem, nRem});
   auto call = [&](const EmittedKernel &k, Value block, Value bias,
-                  Value residual) {
+                  Value residual, Value out) {
     UKernelOp::create(b, loc, b.getStringAttr(k.name), aPanel, bPanel, cBlock,
-                      kSteps, mRem, nRem, block, bias, residual,
+                      kSteps, mRem, nRem, block, bias, residual, out,
                       b.getStringAttr(k.asmText),
                       b.getStringAttr(k.constraints),
                       b.getStringAttr(k.dialect), b.getI64IntegerAttr(plan.mr),
@@ -616,7 +620,7 @@ void emitUKernelCall(OpBuilder &b, Location loc, const GemmPlan &plan,
                       b.getStringAttr(k.hash.substr(0, 16)));
   };
   if (!plan.epilogueKernel) {
-    call(kernel, Value(), Value(), Value());
+    call(kernel, Value(), Value(), Value(), Value());
     return;
   }
   // The epilogue runs once per C tile, after its last K panel: the tile's
@@ -639,9 +643,12 @@ void emitUKernelCall(OpBuilder &b, Location loc, const GemmPlan &plan,
                            : subview1D(b, loc, plan.bias, row, mRem);
   if (plan.residual)
     residual = subview2D(b, loc, plan.residual, {row, col}, {mRem, nRem});
-  call(*plan.epilogueKernel, plan.epilogueBlock, bias, residual);
+  Value out;
+  if (plan.out)
+    out = subview2D(b, loc, plan.out, {row, col}, {mRem, nRem});
+  call(*plan.epilogueKernel, plan.epilogueBlock, bias, residual, out);
   b.setInsertionPointToStart(ifLast.elseBlock());
-  call(kernel, Value(), Value(), Value());
+  call(kernel, Value(), Value(), Value(), Value());
 }
 
 /// Replaces the inner tile by register-block loops of microkernels. With
@@ -782,6 +789,9 @@ linalg::MatmulOp emitThreadChunks(RewriterBase &rewriter, linalg::MatmulOp op,
     if (plan.residual)
       plan.residual = subview2D(rewriter, loc, plan.residual,
                                 {offset, zeroIdx}, {size, idx(extN)});
+    if (plan.out)
+      plan.out = subview2D(rewriter, loc, plan.out, {offset, zeroIdx},
+                           {size, idx(extN)});
   } else {
     b = p.transposeB
             ? subview2D(rewriter, loc, b, {offset, zeroIdx}, {size, idx(extK)})
@@ -792,6 +802,9 @@ linalg::MatmulOp emitThreadChunks(RewriterBase &rewriter, linalg::MatmulOp op,
     if (plan.residual)
       plan.residual = subview2D(rewriter, loc, plan.residual,
                                 {zeroIdx, offset}, {idx(extM), size});
+    if (plan.out)
+      plan.out = subview2D(rewriter, loc, plan.out, {zeroIdx, offset},
+                           {idx(extM), size});
   }
   plan.a = a;
   plan.b = b;
@@ -815,7 +828,12 @@ linalg::MatmulOp emitThreadChunks(RewriterBase &rewriter, linalg::MatmulOp op,
 /// The linalg.fill of 0.0 into `op`'s C right before it (nothing between
 /// them can read or write C), or null.
 linalg::FillOp zeroFillOfResult(linalg::MatmulOp op) {
-  auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
+  // (Allocations between them touch no memory: a fused 16-bit output's
+  // buffer is created right before the matmul.)
+  Operation *prev = op->getPrevNode();
+  while (isa_and_nonnull<memref::AllocOp, memref::ViewOp>(prev))
+    prev = prev->getPrevNode();
+  auto fill = dyn_cast_or_null<linalg::FillOp>(prev);
   if (!fill || !fill.hasPureBufferSemantics() ||
       fill.getDpsInitOperand(0)->get() != op.getDpsInitOperand(0)->get())
     return nullptr;
@@ -922,9 +940,14 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   // tile instead of adding it to C, and the zero fill goes (small GEMMs
   // spent a visible share writing zeros and reading them back).
   linalg::FillOp zeroFill = zeroFillOfResult(op);
+  // An epilogue kernel adds C, unless it writes a 16-bit output (to_bf16 /
+  // to_f16): then C, the f32 partial sums, is not needed at all with one K
+  // block, and the f32 buffer is left untouched.
+  bool narrowOutput =
+      epilogue && epilogueChain && epilogueChain->out;
   bool storeC = zeroFill && sketch.getUkernel().getEmitter() == "x86_gemm_fma" &&
                 !problem->dynamicK && sketch.getKc() >= problem->k &&
-                !epilogue; // An epilogue kernel adds C.
+                (!epilogue || narrowOutput);
 
   // Emit (and check) the microkernel before touching the IR, so a failing
   // emitter leaves the module as it was.
@@ -996,6 +1019,7 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
     plan.bias = epilogueChain->bias;
     plan.biasAlongN = epilogueChain->biasAlongN;
     plan.residual = epilogueChain->residual;
+    plan.out = epilogueChain->out;
   }
   plan.p = *problem;
   plan.mr = sketch.getMr();

@@ -27,6 +27,7 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -186,7 +187,8 @@ std::string describe(Operation *op) {
 FailureOr<EpilogueMatch> mlir::tensorop::matchEpilogue(linalg::GenericOp g,
                                                        Value c,
                                                        std::string &why,
-                                                       EpilogueOutput output) {
+                                                       EpilogueOutput output,
+                                                       bool narrowOutput) {
   bool conv = output == EpilogueOutput::ConvNhwf;
   unsigned rank = conv ? 4 : 2;
   if (g.getNumLoops() != rank || g.getNumParallelLoops() != rank ||
@@ -210,8 +212,11 @@ FailureOr<EpilogueMatch> mlir::tensorop::matchEpilogue(linalg::GenericOp g,
     llvm::raw_string_ostream os(elemName);
     os << elem;
   }
-  if (g.getMatchingIndexingMap(init) != id ||
-      getElementTypeOrSelf(init->get().getType()) != elem) {
+  // An fp32 C narrowed to bf16 / f16 by this consumer (an output step).
+  Type outElem = getElementTypeOrSelf(init->get().getType());
+  bool narrows = narrowOutput && !conv && elem.isF32() &&
+                 (outElem.isBF16() || outElem.isF16());
+  if (g.getMatchingIndexingMap(init) != id || (outElem != elem && !narrows)) {
     why = conv ? "its output is not an " + elemName +
                      " N x OH x OW x F with the identity map"
                : "its output is not an " + elemName +
@@ -274,6 +279,19 @@ FailureOr<EpilogueMatch> mlir::tensorop::matchEpilogue(linalg::GenericOp g,
                     g.getMatchingIndexingMap(g.getDpsInputOperand(
                         m.biasInput)) == colMap;
   Value yielded = body.getTerminator()->getOperand(0);
+  if (narrows) {
+    // One rounding, at the end: the yield must be the body's only truncf,
+    // from f32 (a truncf midway would round twice where the kernel rounds
+    // once).
+    auto trunc = yielded.getDefiningOp<arith::TruncFOp>();
+    unsigned truncs = 0;
+    body.walk([&](arith::TruncFOp) { ++truncs; });
+    if (!trunc || !trunc.getIn().getType().isF32() || truncs != 1) {
+      why = "it narrows the f32 result other than by one arith.truncf of "
+            "the final value (the kernel rounds once, as it stores)";
+      return failure();
+    }
+  }
 
   // `v` is the block argument `arg` itself or its only use, widened.
   auto isOperand = [](Value v, BlockArgument arg) {
@@ -392,6 +410,9 @@ FailureOr<EpilogueMatch> mlir::tensorop::matchEpilogue(linalg::GenericOp g,
     m.steps.push_back(*step);
     cur = next;
   }
+  if (narrows)
+    m.steps.push_back(EpilogueStep{outElem.isBF16() ? EpilogueStep::ToBF16
+                                                    : EpilogueStep::ToF16});
   if (m.steps.empty()) {
     why = "it only copies " + producer + " result";
     return failure();
@@ -482,7 +503,13 @@ mlir::tensorop::findFusedChain(Operation *op, Value c, EpilogueAttr epilogue,
         break;
       continue;
     }
-    if (g.getDpsInitOperand(0)->get() != c) {
+    // A narrowing consumer (output step) reads C and writes its own
+    // 16-bit output; it ends the chain.
+    Type outElem = getElementTypeOrSelf(g.getDpsInitOperand(0)->get().getType());
+    bool narrows = mentionsC && output == EpilogueOutput::Matmul &&
+                   (outElem.isBF16() || outElem.isF16()) &&
+                   getElementTypeOrSelf(c.getType()).isF32();
+    if (g.getDpsInitOperand(0)->get() != c && !narrows) {
       if (mentionsC)
         break;
       continue; // Another matmul's.
@@ -490,9 +517,20 @@ mlir::tensorop::findFusedChain(Operation *op, Value c, EpilogueAttr epilogue,
     if (!g.hasPureBufferSemantics())
       return std::nullopt;
     std::string why;
-    FailureOr<EpilogueMatch> m = matchEpilogue(g, c, why, output);
+    FailureOr<EpilogueMatch> m =
+        matchEpilogue(g, c, why, output, /*narrowOutput=*/narrows);
     if (failed(m))
       return std::nullopt;
+    if (narrows) {
+      // The kernel writes the output's rows with unit inner stride.
+      chain.out = g.getDpsInitOperand(0)->get();
+      auto type = cast<MemRefType>(chain.out.getType());
+      SmallVector<int64_t> strides;
+      int64_t offset;
+      if (failed(type.getStridesAndOffset(strides, offset)) ||
+          strides.back() != 1)
+        return std::nullopt;
+    }
     if (m->biasInput >= 0) {
       OpOperand *bias = g.getDpsInputOperand(m->biasInput);
       chain.bias = bias->get();
@@ -513,6 +551,42 @@ mlir::tensorop::findFusedChain(Operation *op, Value c, EpilogueAttr epilogue,
     }
     llvm::append_range(steps, m->steps);
     chain.ops.push_back(g);
+    if (narrows)
+      break;
+  }
+  // With an output step the kernel leaves C with partial sums (or, with one
+  // K block, untouched): only a buffer of the GEMM's own may be C then (the
+  // f32 result the importer's form narrows, bufferized: an alloc that only
+  // its zero fill, the matmul, the chain and deallocation use).
+  if (chain.out) {
+    // (A view: tensorop-bind-workspace placed that alloc in the caller's
+    // workspace.)
+    Operation *def = c.getDefiningOp();
+    if (!isa_and_nonnull<memref::AllocOp, memref::ViewOp>(def))
+      return std::nullopt;
+    // The kernel writes the output where the matmul runs: it must exist
+    // there (a static alloc after the matmul moves up).
+    DominanceInfo dominance(op->getParentOp());
+    if (!dominance.properlyDominates(chain.out, op)) {
+      auto outAlloc = chain.out.getDefiningOp<memref::AllocOp>();
+      if (!outAlloc || outAlloc->getNumOperands() != 0 ||
+          outAlloc->getBlock() != op->getBlock())
+        return std::nullopt;
+      outAlloc->moveBefore(op);
+    }
+    // (What runs before the matmul, such as its zero fill, sees C as the
+    // program wrote it.)
+    for (Operation *user : c.getUsers()) {
+      if (user->getBlock() == op->getBlock() && user->isBeforeInBlock(op))
+        continue;
+      bool inChain = llvm::any_of(chain.ops, [&](linalg::GenericOp g) {
+        return g.getOperation() == user;
+      });
+      if (user != op && !inChain &&
+          !isa<memref::DeallocOp, bufferization::DeallocOp,
+               memref::ExtractStridedMetadataOp>(user))
+        return std::nullopt;
+    }
   }
   SmallVector<std::string> want, got;
   for (const EpilogueStep &s : epilogueSteps(epilogue))

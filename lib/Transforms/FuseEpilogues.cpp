@@ -20,6 +20,7 @@
 
 #include "ConvEpilogues.h"
 
+#include "tensorop/Targets/TargetHints.h"
 #include "tensorop/Transforms/EpilogueSupport.h"
 #include "tensorop/Transforms/GpuMatmulSupport.h"
 #include "tensorop/Transforms/MatmulSupport.h"
@@ -118,6 +119,9 @@ struct Producer {
   bool onTensors;
   EpilogueOutput output;
   StringRef noun; ///< "matmul", "convolution"
+  /// Whether a consumer narrowing the f32 C to bf16 / f16 may fuse (as the
+  /// output step to_bf16 / to_f16): x86 AVX-512 matmul kernels.
+  bool narrowOutput = false;
 };
 
 /// The consumer `c` of a matmul or of the last fused consumer, as an
@@ -150,6 +154,7 @@ struct FuseEpiloguesPass
         // A 1x1 convolution on the GEMM path: its consumers on the rows
         // (ConvEpilogues.cpp).
         flattenConsumersOfExpandedMatmul(rewriter, mm);
+        p.narrowOutput = writesNarrowOutput(mm);
         fuse(rewriter, p, [&] {
           return whyNoEpilogue(mm,
                                mm->getAttrOfType<SketchAttr>(kSketchAttrName));
@@ -163,6 +168,22 @@ struct FuseEpiloguesPass
         });
       }
     }
+  }
+
+  /// Whether `mm`'s kernel can round its result to bf16 / f16 as it stores
+  /// (x86_gemm_fma on AVX-512: vcvtneps2bf16 / vcvtps2ph and masked 16-bit
+  /// stores).
+  static bool writesNarrowOutput(linalg::MatmulOp mm) {
+    auto sketch = mm->getAttrOfType<SketchAttr>(kSketchAttrName);
+    if (!sketch || sketch.getUkernel().getEmitter() != "x86_gemm_fma")
+      return false;
+    llvm::Expected<TargetHints> hints =
+        loadTargetHints(sketch.getTarget().getName());
+    if (!hints) {
+      llvm::consumeError(hints.takeError());
+      return false;
+    }
+    return hints->isa == "avx512";
   }
 
   /// Why `mm` cannot take an epilogue at all, or "" ("-": no remark).
@@ -219,13 +240,15 @@ struct FuseEpiloguesPass
         rewriter.eraseOp(link.generic);
       return failure();
     };
-    FailureOr<EpilogueMatch> m =
-        matchEpilogue(link.generic, value, why, p.output);
+    FailureOr<EpilogueMatch> m = matchEpilogue(link.generic, value, why,
+                                               p.output, p.narrowOutput);
     if (failed(m))
       return fail(why);
     link.match = *m;
-    // On memrefs the consumer must already write C in place.
-    if (!p.onTensors && link.generic.getDpsInitOperand(0)->get() != p.c)
+    // On memrefs the consumer must already write C in place (one that
+    // narrows C to bf16 / f16 writes its own output).
+    if (!p.onTensors && !m->steps.back().isOutput() &&
+        link.generic.getDpsInitOperand(0)->get() != p.c)
       return fail("it writes another buffer than the " + p.noun +
                   (p.output == EpilogueOutput::Matmul ? "'s C" : "'s output"));
     // The microkernel reads the bias and residual where the producer is
@@ -240,6 +263,13 @@ struct FuseEpiloguesPass
             " is computed after the " + p.noun +
             " (the microkernel reads it where the " + p.noun + " runs)");
     }
+    // A narrowing consumer's own output is written by the microkernel too:
+    // it must exist where the producer runs (a tensor.empty moves up).
+    if (m->steps.back().isOutput() &&
+        !hoistBefore(link.generic.getDpsInitOperand(0)->get(), p.op))
+      return fail("its 16-bit output is created after the " + p.noun +
+                  " (the microkernel writes it where the " + p.noun +
+                  " runs)");
     SmallVector<EpilogueStep> all(steps);
     llvm::append_range(all, m->steps);
     std::string stepsWhy = checkEpilogueSteps(all);
@@ -323,7 +353,14 @@ struct FuseEpiloguesPass
         break;
       }
       linalg::GenericOp generic = link->generic;
-      if (onTensors) {
+      bool narrows = link->match.steps.back().isOutput();
+      if (narrows) {
+        // It writes its own (bf16 / f16) output, which bufferization keeps
+        // apart from the f32 C: the kernel reads C's partial sums and
+        // writes the output; it ends the chain.
+        if (link->generalized)
+          rewriter.replaceOp(consumer, generic->getResults());
+      } else if (onTensors) {
         linalg::GenericOp inPlace =
             rewriteInPlace(rewriter, generic, link->match, value);
         if (link->generalized)
@@ -337,6 +374,8 @@ struct FuseEpiloguesPass
       llvm::append_range(steps, link->match.steps);
       last = generic;
       ++fused;
+      if (narrows)
+        break;
     }
     if (!fused)
       return;

@@ -35,18 +35,19 @@ struct LowerUKernelPattern : public OpRewritePattern<UKernelOp> {
     auto toI64 = [&](Value index) -> Value {
       return arith::IndexCastOp::create(rewriter, loc, i64, index);
     };
-    auto bytes = [&](Value elements) -> Value {
-      Value four = arith::ConstantIndexOp::create(rewriter, loc, 4);
+    auto bytes = [&](Value elements, int64_t size = 4) -> Value {
+      Value four = arith::ConstantIndexOp::create(rewriter, loc, size);
       return arith::MulIOp::create(rewriter, loc, elements, four);
     };
-    // Address of the first element: aligned base pointer + offset * 4.
-    auto address = [&](Value memref,
-                       memref::ExtractStridedMetadataOp &meta) -> Value {
+    // Address of the first element: aligned base pointer + offset * 4 (2
+    // for the 16-bit output).
+    auto address = [&](Value memref, memref::ExtractStridedMetadataOp &meta,
+                       int64_t size = 4) -> Value {
       meta = memref::ExtractStridedMetadataOp::create(rewriter, loc, memref);
       Value base =
           memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, memref);
       return toI64(arith::AddIOp::create(rewriter, loc, base,
-                                         bytes(meta.getOffset())));
+                                         bytes(meta.getOffset(), size)));
     };
     memref::ExtractStridedMetadataOp metaA, metaB, metaC;
     Value a = address(op.getA(), metaA);
@@ -64,18 +65,25 @@ struct LowerUKernelPattern : public OpRewritePattern<UKernelOp> {
     operands[kUKernelNRem] = toI64(op.getNRem());
     if (Value block = op.getEpilogue()) {
       // The block's header: bias and residual addresses of this tile and
-      // the residual's row stride in bytes (0 where absent).
-      memref::ExtractStridedMetadataOp metaBlock, metaBias, metaResidual;
+      // the residual's row stride in bytes (0 where absent); with an output
+      // step the output tile's address and row stride in bytes.
+      memref::ExtractStridedMetadataOp metaBlock, metaBias, metaResidual,
+          metaOut;
       Value zero = arith::ConstantIntOp::create(rewriter, loc, i64, 0);
-      Value header[3] = {zero, zero, zero};
+      SmallVector<Value, 5> header = {zero, zero, zero};
       if (op.getBias())
         header[0] = address(op.getBias(), metaBias);
       if (op.getResidual()) {
         header[1] = address(op.getResidual(), metaResidual);
         header[2] = toI64(bytes(metaResidual.getStrides()[0]));
       }
+      if (Value out = op.getOut()) {
+        header.push_back(address(out, metaOut, 2));
+        header.push_back(toI64(bytes(metaOut.getStrides()[0], 2)));
+      }
       Value view = memref::ViewOp::create(
-          rewriter, loc, MemRefType::get({3}, i64), block,
+          rewriter, loc,
+          MemRefType::get({int64_t(header.size())}, i64), block,
           arith::ConstantIndexOp::create(rewriter, loc, 0), ValueRange{});
       for (auto [i, value] : llvm::enumerate(header))
         memref::StoreOp::create(

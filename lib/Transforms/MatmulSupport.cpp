@@ -41,6 +41,14 @@ mlir::tensorop::matchSupportedMatmul(linalg::MatmulOp op, std::string &reason) {
           "and f16 x f16 -> f32 are not supported on CPU targets yet (got "
        << a.getElementType() << " x " << b.getElementType() << " -> "
        << c.getElementType() << ")";
+    // A 16-bit C is a computation in that type (linalg.matmul casts A and B
+    // to C's type and accumulates there); fp32 accumulation with a 16-bit
+    // result is the f32 matmul and a narrowing consumer, which fuses.
+    if (c.getElementType().isBF16() || c.getElementType().isF16())
+      os << "; a " << c.getElementType()
+         << " C accumulates in that type: for fp32 accumulation write the "
+            "matmul into an f32 C and narrow it with an arith.truncf "
+            "consumer (fused on x86 AVX-512)";
     return failure();
   }
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();

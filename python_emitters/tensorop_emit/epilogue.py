@@ -18,6 +18,16 @@ sketch's #tensorop.epilogue):
     silu            x = x * sigmoid(x)
     gelu_tanh       x = 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
     gelu_erf        x = 0.5 x (1 + erf(x / sqrt(2)))
+    to_bf16         last step only: the output is bf16, x rounded to nearest
+                    even (vcvtneps2bf16); C stays fp32 (see below)
+    to_f16          likewise f16 (vcvtps2ph, round to nearest even)
+
+With an output step the kernel reads C (fp32: the partial sums of the K
+blocks before, unless c_update is "store") but writes the rounded x to the
+output tile instead (its address and row stride in bytes in the block's
+header), so a GEMM whose K is split into blocks keeps fp32 partial sums in C
+and rounds once, on the last block. Only emitters that pass outputs=True to
+parse_epilogue (x86 AVX-512) take them.
 
 tanh and erf are odd rational approximations x P(x^2) / Q(x^2) on a
 clamped input (the fp32 approximations of Eigen's generic_fast_tanh_float
@@ -29,6 +39,8 @@ The epilogue block (the microkernel's 8th operand, written by the pass):
     bytes  0.. 7  address of the bias, at the tile's first row/column
     bytes  8..15  address of R at the tile's first element
     bytes 16..23  R's row stride in bytes
+    bytes 24..31  address of the output tile (output steps only)
+    bytes 32..39  the output's row stride in bytes (output steps only)
     bytes 64 + 64*i   constant i, 16 copies (a full vector on any ISA)
     then the scratch tile the kernel spills its accumulators to
 """
@@ -39,7 +51,8 @@ import re
 from .common import SpecError
 
 KINDS = ("bias_n", "bias_m", "residual", "scale", "clamp", "relu", "tanh",
-         "sigmoid", "silu", "gelu_tanh", "gelu_erf")
+         "sigmoid", "silu", "gelu_tanh", "gelu_erf", "to_bf16", "to_f16")
+OUTPUT_KINDS = ("to_bf16", "to_f16")
 ARITY = {"scale": 1, "clamp": 2}
 MAX_STEPS = 16
 
@@ -61,7 +74,7 @@ ERF_Q = (-1.42647390514189e-02, -7.37332916720468e-03, -1.68282697438203e-03,
 SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 GELU_CUBIC = 0.044715
 
-_STEP_RE = re.compile(r"([a-z_]+)(?:\(([^()]*)\))?")
+_STEP_RE = re.compile(r"([a-z_0-9]+)(?:\(([^()]*)\))?")
 
 
 class Step:
@@ -75,8 +88,9 @@ class Step:
         return "%s(%s)" % (self.kind, ",".join(repr(a) for a in self.args))
 
 
-def parse_epilogue(spec, field="epilogue"):
-    """The spec's step list as Steps (empty if absent), checked."""
+def parse_epilogue(spec, field="epilogue", outputs=False):
+    """The spec's step list as Steps (empty if absent), checked. Output
+    steps (to_bf16, to_f16) only with `outputs`, and only last."""
     value = spec.get(field, [])
     if not isinstance(value, list):
         raise SpecError(field, "must be a list of step strings")
@@ -103,7 +117,13 @@ def parse_epilogue(spec, field="epilogue"):
             raise SpecError(field, "step %r: arguments must be finite" % text)
         if kind == "clamp" and args[0] > args[1]:
             raise SpecError(field, "step %r: lo > hi" % text)
+        if kind in OUTPUT_KINDS and not outputs:
+            raise SpecError(field, "step %r: this kernel writes C in its own type "
+                            "(an output step is built for x86 AVX-512 only)" % text)
         steps.append(Step(kind, args))
+    for s in steps[:-1]:
+        if s.kind in OUTPUT_KINDS:
+            raise SpecError(field, "the output step %r must be the last" % s.kind)
     for group in (("bias_n", "bias_m"), ("residual",)):
         if sum(1 for s in steps if s.kind in group) > 1:
             raise SpecError(field, "at most one of %s" % " / ".join(group))

@@ -6,6 +6,14 @@ every vector register, then for each row r < m_rem and vector v: loads the
 accumulator, adds C, applies the steps and stores C once (masked at the N
 edge). The spill costs 2 L1 accesses per accumulator per call, against
 mr*nr*kc FMAs; in exchange no tile is too large for GELU's temporaries.
+
+With an output step (to_bf16 / to_f16, the last step; AVX-512 only) the
+rounded value goes to the output tile instead of C: its address and row
+stride come from the block's header (bytes 24 and 32) into the A-panel
+operand's register ($0, free after the K loop), 16 elements per vector
+(vcvtneps2bf16 / vcvtps2ph, then a masked vmovdqu16). C (the fp32 partial
+sums of earlier K blocks) is read but not written; with c_update "store"
+it is not read either.
 """
 
 from .epilogue import (
@@ -14,6 +22,7 @@ from .epilogue import (
 )
 
 BLOCK = "$7"
+OUT_GPR = "$0"  # the A panel's operand, free once the K loop is done
 BIAS_GPR = "%r11"
 RESIDUAL_GPR = "%rax"
 
@@ -36,6 +45,8 @@ class X86Epilogue:
         self.masks = ["%%%s%d" % (vr, 6 + v) for v in range(kernel.nv)]
         self.has_bias = any(s.kind in ("bias_n", "bias_m") for s in steps)
         self.has_residual = any(s.kind == "residual" for s in steps)
+        self.out = steps[-1].kind if steps and steps[-1].kind in ("to_bf16", "to_f16") \
+            else None
 
     def vector_registers(self):
         return 6 + (self.k.nv if self.k.isa == "avx2" else 0)
@@ -119,6 +130,8 @@ class X86Epilogue:
                 self._rational(w, u, p, TANH_CLAMP, TANH_P, TANH_Q)
                 self._half_plus_half(w, p)
                 w.ins("vmulps %s, %s, %s" % (p, x, x))
+            elif s.kind in ("to_bf16", "to_f16"):
+                pass  # the store rounds (_store_out)
             elif s.kind == "gelu_erf":
                 w.ins("vmulps %s, %s, %s" % (self._k(1.0 / 2.0 ** 0.5), x, u))
                 self._rational(w, u, p, ERF_CLAMP, ERF_P, ERF_Q)
@@ -133,8 +146,12 @@ class X86Epilogue:
             for v in range(k.nv):
                 mask = masks[v] if masks else None
                 w.ins("vmovups %s, %s" % (scratch(r, v), self.x))
-                self._add_mem(w, _mem(v * k.vbytes, k.c_operand), mask)
+                if not k.store:
+                    self._add_mem(w, _mem(v * k.vbytes, k.c_operand), mask)
                 self._steps(w, r, v, mask)
+                if self.out:
+                    self._store_out(w, v, mask)
+                    continue
                 dst = _mem(v * k.vbytes, k.c_operand)
                 if mask is None:
                     w.ins("vmovups %s, %s" % (self.x, dst))
@@ -148,8 +165,26 @@ class X86Epilogue:
                 w.ins("add %s, %s" % (k.ldc_operand, k.c_operand))
                 if self.has_residual:
                     w.ins("add 16(%s), %s" % (BLOCK, RESIDUAL_GPR))
+                if self.out:
+                    w.ins("add 32(%s), %s" % (BLOCK, OUT_GPR))
+
+    def _store_out(self, w, v, mask):
+        """The 16 lanes of x rounded to nearest even (bf16 or f16) and
+        stored to the output row (32 bytes per vector)."""
+        half = self.t.replace("zmm", "ymm")
+        if self.out == "to_bf16":
+            w.ins("vcvtneps2bf16 %s, %s" % (self.x, half))
+        else:
+            w.ins("vcvtps2ph $$0, %s, %s" % (self.x, half))  # imm 0: nearest even
+        dst = _mem(32 * v, OUT_GPR)
+        if mask is None:
+            w.ins("vmovdqu %s, %s" % (half, dst))
+        else:
+            w.ins("vmovdqu16 %s, %s {%s}" % (half, dst, mask))
 
     def _load_pointers(self, w):
+        if self.out:
+            w.ins("mov 24(%s), %s" % (BLOCK, OUT_GPR))
         if self.has_bias:
             w.ins("mov (%s), %s" % (BLOCK, BIAS_GPR))
         if self.has_residual:

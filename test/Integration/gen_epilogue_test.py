@@ -21,6 +21,12 @@ tanh, clamp:LO:HI, scale:S, exp (not an epilogue: stays a separate op).
 With --split each step is its own linalg.generic, one consuming the other
 (as importers emit a bias add, a GELU and a residual add), instead of one
 generic computing them all.
+
+With --out bf16 (or f16) @gemm's output is 16-bit: the matmul accumulates
+into an f32 C of its own and the consumer narrows its result with one
+arith.truncf (with --split: a last generic that only narrows), as importers
+write bf16 models; the check then adds the one rounding to the bound,
+u16 (|ref| + bound) with u16 = 2^-8 (bf16) or 2^-11 (f16).
 """
 import argparse
 
@@ -101,6 +107,8 @@ def main():
     ap.add_argument("--dtype", choices=("f32", "bf16", "f16"), default="f32",
                     help="element type of A and B (C, bias and R stay f32); bf16/f16 "
                          "inputs are the f32 values rounded, the reference reads them")
+    ap.add_argument("--out", choices=("f32", "bf16", "f16"), default="f32",
+                    help="element type of @gemm's output (C stays f32 inside)")
     a = ap.parse_args()
     m, n, k = a.m, a.n, a.k
     steps = a.steps.split(",")
@@ -109,8 +117,15 @@ def main():
     ms = "?" if a.dynamic_m else str(m)
     et = a.dtype
     at, bt, ct, rt = f"{ms}x{k}x{et}", f"{k}x{n}x{et}", f"{ms}x{n}xf32", f"{ms}x{n}xf32"
+    narrow = a.out != "f32"
+    ot = f"{ms}x{n}x{a.out}"  # @gemm's output (== ct without --out)
+    if narrow and a.memrefs and a.split:
+        raise SystemExit("--out with --memrefs --split is not written")
     vt = f"{'?' if a.dynamic_m and 'bias_m' in steps else blen}xf32"
     body, out = chain(steps, "%x", "f32", "%b", "%r")
+    if narrow:
+        body += f"    %narrow = arith.truncf {out} : f32 to {a.out}\n"
+        out = "%narrow"
     maps = ("affine_map<(d0, d1) -> (d0, d1)>", f"affine_map<(d0, d1) -> {bmap}>",
             "affine_map<(d0, d1) -> (d0, d1)>", "affine_map<(d0, d1) -> (d0, d1)>")
     dims = "%dm = memref.dim %A, %c0 : memref<" + at + ">\n" if a.dynamic_m else ""
@@ -169,18 +184,45 @@ func.func @gemm(%A: memref<{at}>, %B: memref<{bt}>, %bias: memref<{vt}>, %R: mem
   }}
   return
 }}"""
+    if a.memrefs and narrow:
+        # The f32 C is the GEMM's own buffer; the consumer reads it and
+        # writes the 16-bit output.
+        gemm = f"""
+func.func @gemm(%A: memref<{at}>, %B: memref<{bt}>, %bias: memref<{vt}>, %R: memref<{rt}>, %O: memref<{ot}>) {{
+  %z = arith.constant 0.0 : f32
+  %C = memref.alloc() : memref<{ct}>
+  linalg.fill ins(%z : f32) outs(%C : memref<{ct}>)
+  linalg.matmul ins(%A, %B : memref<{at}>, memref<{bt}>) outs(%C : memref<{ct}>)
+  linalg.generic {{indexing_maps = [{maps[0]}, {maps[1]}, {maps[2]}, {maps[3]}], iterator_types = ["parallel", "parallel"]}}
+      ins(%C, %bias, %R : memref<{ct}>, memref<{vt}>, memref<{rt}>) outs(%O : memref<{ot}>) {{
+  ^bb0(%x: f32, %b: f32, %r: f32, %o: {a.out}):
+{body}    linalg.yield {out} : {a.out}
+  }}
+  memref.dealloc %C : memref<{ct}>
+  return
+}}"""
     else:
         if a.split:
             consumers, y = split_generics()
+            if narrow:
+                consumers += f"""  %e3 = tensor.empty{empty_args} : tensor<{ot}>
+  %y = linalg.generic {{indexing_maps = [{maps[0]}, {maps[0]}], iterator_types = ["parallel", "parallel"]}}
+      ins({y} : tensor<{ct}>) outs(%e3 : tensor<{ot}>) {{
+  ^bb0(%x: f32, %o: {a.out}):
+    %t = arith.truncf %x : f32 to {a.out}
+    linalg.yield %t : {a.out}
+  }} -> tensor<{ot}>
+"""
+                y = "%y"
         else:
             consumers, y = f"""  %y = linalg.generic {{indexing_maps = [{maps[0]}, {maps[1]}, {maps[2]}, {maps[3]}], iterator_types = ["parallel", "parallel"]}}
-      ins(%mm, %v, %res : tensor<{ct}>, tensor<{vt}>, tensor<{rt}>) outs(%e2 : tensor<{ct}>) {{
-  ^bb0(%x: f32, %b: f32, %r: f32, %o: f32):
-{body}    linalg.yield {out} : f32
-  }} -> tensor<{ct}>
+      ins(%mm, %v, %res : tensor<{ct}>, tensor<{vt}>, tensor<{rt}>) outs(%e2o : tensor<{ot}>) {{
+  ^bb0(%x: f32, %b: f32, %r: f32, %o: {a.out}):
+{body}    linalg.yield {out} : {a.out}
+  }} -> tensor<{ot}>
 """, "%y"
         gemm = f"""
-func.func @gemm(%A: memref<{at}>, %B: memref<{bt}>, %bias: memref<{vt}>, %R: memref<{rt}>, %C: memref<{ct}>) {{
+func.func @gemm(%A: memref<{at}>, %B: memref<{bt}>, %bias: memref<{vt}>, %R: memref<{rt}>, %C: memref<{ot}>) {{
   %c0 = arith.constant 0 : index
   {dims}  %a = bufferization.to_tensor %A restrict : memref<{at}> to tensor<{at}>
   %bt = bufferization.to_tensor %B restrict : memref<{bt}> to tensor<{bt}>
@@ -191,10 +233,12 @@ func.func @gemm(%A: memref<{at}>, %B: memref<{bt}>, %bias: memref<{vt}>, %R: mem
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<{ct}>) -> tensor<{ct}>
   %mm = linalg.matmul ins(%a, %bt : tensor<{at}>, tensor<{bt}>) outs(%f : tensor<{ct}>) -> tensor<{ct}>
   %e2 = tensor.empty{empty_args} : tensor<{ct}>
-{consumers}  bufferization.materialize_in_destination {y} in restrict writable %C : (tensor<{ct}>, memref<{ct}>) -> ()
+  %e2o = tensor.empty{empty_args} : tensor<{ot}>
+{consumers}  bufferization.materialize_in_destination {y} in restrict writable %C : (tensor<{ot}>, memref<{ot}>) -> ()
   return
 }}"""
     sat, sct, svt = f"{m}x{k}x{et}", f"{m}x{n}xf32", f"{blen}xf32"
+    sot = f"{m}x{n}x{a.out}"
     sbt = f"{k}x{n}x{et}"
 
     def fill(name, shape, salt, elem="f32"):
@@ -222,16 +266,16 @@ func.func @gemm(%A: memref<{at}>, %B: memref<{bt}>, %bias: memref<{vt}>, %R: mem
     bidx = "%i" if "bias_m" in steps else "%j"
     scale = max([1.0] + [abs(float(s.split(":")[1])) for s in steps if s.startswith("scale:")])
     call_args = "%A, %B, %V, %R, %C"
-    call_types = f"memref<{sat}>, memref<{sbt}>, memref<{svt}>, memref<{sct}>, memref<{sct}>"
+    call_types = f"memref<{sat}>, memref<{sbt}>, memref<{svt}>, memref<{sct}>, memref<{sot}>"
     cast = ""
     if a.dynamic_m:
         cast = f"""  %Ad = memref.cast %A : memref<{sat}> to memref<{at}>
   %Rd = memref.cast %R : memref<{sct}> to memref<{rt}>
-  %Cd = memref.cast %C : memref<{sct}> to memref<{ct}>
+  %Cd = memref.cast %C : memref<{sot}> to memref<{ot}>
   %Vd = memref.cast %V : memref<{svt}> to memref<{vt}>
 """
         call_args = "%Ad, %B, %Vd, %Rd, %Cd"
-        call_types = f"memref<{at}>, memref<{sbt}>, memref<{vt}>, memref<{rt}>, memref<{ct}>"
+        call_types = f"memref<{at}>, memref<{sbt}>, memref<{vt}>, memref<{rt}>, memref<{ot}>"
     consts = sorted({0, 1, 7919, 65536, m, n, k, blen, 1000, 2000, 3000, 4000})
     main = f"""
 func.func @main() {{
@@ -243,7 +287,7 @@ func.func @main() {{
   %B = memref.alloc() : memref<{sbt}>
   %V = memref.alloc() : memref<{svt}>
   %R = memref.alloc() : memref<{sct}>
-  %C = memref.alloc() : memref<{sct}>
+  %C = memref.alloc() : memref<{sot}>
 {fill("A", (m, k), 1, et)}{fill("B", (k, n), 2, et)}{fill("V", (blen,), 3)}{fill("R", (m, n), 4)}
 {cast}  call @gemm({call_args}) : ({call_types}) -> ()
   %c0i = arith.constant 0 : i64
@@ -272,8 +316,8 @@ func.func @main() {{
     %bd = arith.extf %bv32 : f32 to f64
     %rv32 = memref.load %R[%i, %j] : memref<{sct}>
     %rd = arith.extf %rv32 : f32 to f64
-{ref_body}    %cv = memref.load %C[%i, %j] : memref<{sct}>
-    %cd = arith.extf %cv : f32 to f64
+{ref_body}    %cv = memref.load %C[%i, %j] : memref<{sot}>
+    %cd = arith.extf %cv : {a.out} to f64
     %d = arith.subf %cd, {ref_out} : f64
     %err = math.absf %d : f64
     %acca = math.absf %accd : f64
@@ -285,7 +329,11 @@ func.func @main() {{
     %q1 = arith.addf %oned, %acca : f64
     %q2 = arith.addf %q1, %refa : f64
     %q3 = arith.mulf %approx, %q2 : f64
-    %bound = arith.addf %g4, %q3 : f64
+    %bound0 = arith.addf %g4, %q3 : f64
+    %u16 = arith.constant {0.0 if not narrow else (2.0 ** -8 if a.out == "bf16" else 2.0 ** -11):.17e} : f64
+    %q4 = arith.addf %refa, %bound0 : f64
+    %q5 = arith.mulf %u16, %q4 : f64
+    %bound = arith.addf %bound0, %q5 : f64
     // NaN compares false with "ole", so a NaN counts as a failure.
     %ok = arith.cmpf ole, %err, %bound : f64
     %one = arith.select %ok, %c0i, %c1i : i64
@@ -300,11 +348,11 @@ func.func @main() {{
   memref.dealloc %B : memref<{sbt}>
   memref.dealloc %V : memref<{svt}>
   memref.dealloc %R : memref<{sct}>
-  memref.dealloc %C : memref<{sct}>
+  memref.dealloc %C : memref<{sot}>
   return
 }}"""
     print(f"// gemm {m}x{n}x{k} {et} with epilogue steps {steps}, memrefs={a.memrefs}, "
-          f"split={a.split}")
+          f"split={a.split}, out={a.out}")
     print(gemm)
     print(main)
 

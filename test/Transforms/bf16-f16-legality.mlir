@@ -35,7 +35,7 @@ func.func @f16(%A: memref<97x67xf16>, %B: memref<67x131xf16>, %C: memref<97x131x
 // AVX512-LABEL: func.func @bf16_out
 // AVX512-NOT: tensorop.sketch =
 func.func @bf16_out(%A: memref<16x16xbf16>, %B: memref<16x16xbf16>, %C: memref<16x16xbf16>) {
-  // expected-remark @+1 {{tensorop: not handled (element types other than f32 x f32 -> f32, bf16 x bf16 -> f32 and f16 x f16 -> f32 are not supported on CPU targets yet (got bf16 x bf16 -> bf16)); lowered by the upstream pipeline}}
+  // expected-remark @+1 {{tensorop: not handled (element types other than f32 x f32 -> f32, bf16 x bf16 -> f32 and f16 x f16 -> f32 are not supported on CPU targets yet (got bf16 x bf16 -> bf16); a bf16 C accumulates in that type: for fp32 accumulation write the matmul into an f32 C and narrow it with an arith.truncf consumer (fused on x86 AVX-512)); lowered by the upstream pipeline}}
   linalg.matmul ins(%A, %B : memref<16x16xbf16>, memref<16x16xbf16>) outs(%C : memref<16x16xbf16>)
   return
 }

@@ -41,7 +41,7 @@ func.func @contradicting_size_hint(%A: tensor<8x?xf32>, %B: tensor<?x16xf32>, %C
 // CHECK-NOT:   tensorop.sketch
 // CHECK:       return
 func.func @f16(%A: memref<8x8xf16>, %B: memref<8x8xf16>, %C: memref<8x8xf16>) {
-  // expected-remark @+1 {{tensorop: not handled (element types other than f32 x f32 -> f32, bf16 x bf16 -> f32 and f16 x f16 -> f32 are not supported on CPU targets yet (got f16 x f16 -> f16)); lowered by the upstream pipeline}}
+  // expected-remark @+1 {{tensorop: not handled (element types other than f32 x f32 -> f32, bf16 x bf16 -> f32 and f16 x f16 -> f32 are not supported on CPU targets yet (got f16 x f16 -> f16); a f16 C accumulates in that type: for fp32 accumulation write the matmul into an f32 C and narrow it with an arith.truncf consumer (fused on x86 AVX-512)); lowered by the upstream pipeline}}
   linalg.matmul ins(%A, %B : memref<8x8xf16>, memref<8x8xf16>) outs(%C : memref<8x8xf16>)
   return
 }

@@ -32,7 +32,12 @@ struct EpilogueStep {
     Sigmoid,
     Silu,
     GeluTanh,
-    GeluErf
+    GeluErf,
+    /// The last step only: round x (fp32) to nearest even in bf16 / f16
+    /// and write it to the output, which then has that type while the
+    /// matmul's C stays fp32 (x86 AVX-512 only; docs/Epilogues.md).
+    ToBF16,
+    ToF16
   };
   Kind kind;
   double a = 0, b = 0; ///< scale: a; clamp: [a, b].
@@ -40,7 +45,11 @@ struct EpilogueStep {
   /// The text form, e.g. "clamp(0, 6)" (arguments printed to round-trip f32).
   std::string text() const;
   /// Steps without operands: x -> f(x).
-  bool isUnary() const { return kind != BiasN && kind != BiasM && kind != Residual; }
+  bool isUnary() const {
+    return kind != BiasN && kind != BiasM && kind != Residual && !isOutput();
+  }
+  /// The step that narrows the stored output (to_bf16, to_f16).
+  bool isOutput() const { return kind == ToBF16 || kind == ToF16; }
   /// f(x) for a unary step, in double.
   double apply(double x) const;
 };
@@ -53,7 +62,7 @@ std::optional<EpilogueStep> parseEpilogueStep(llvm::StringRef text,
                                               std::string &why);
 
 /// Checks a list of steps as a whole (non-empty, at most one bias, at most
-/// one residual); "" if fine, else why not.
+/// one residual, an output step only last); "" if fine, else why not.
 std::string checkEpilogueSteps(llvm::ArrayRef<EpilogueStep> steps);
 
 /// Whether the microkernel `emitter` (a sketch's ukernel emitter) takes the
@@ -65,7 +74,17 @@ bool emitterAppliesEpilogues(llvm::StringRef emitter);
 /// `kernel`: wgmma, mma_sync, ffma) applies epilogue steps.
 bool gpuKernelAppliesEpilogues(llvm::StringRef kernel);
 
-/// y = steps(x) with the operands of the operand steps, in double.
+/// The element type an output step writes ("bf16", "f16"), or "" when
+/// the last step is none (the output is C's type).
+llvm::StringRef epilogueOutputType(llvm::ArrayRef<EpilogueStep> steps);
+
+/// Rounds `x` to the nearest bf16 / f16 value (ties to even, through fp32
+/// as the kernels round: vcvtneps2bf16, vcvtps2ph).
+double roundToBF16(double x);
+double roundToF16(double x);
+
+/// y = steps(x) with the operands of the operand steps, in double (an
+/// output step rounds as the kernel does).
 double applyEpilogue(llvm::ArrayRef<EpilogueStep> steps, double x, double bias,
                      double residual);
 

@@ -44,7 +44,8 @@ std::string epilogueHeaderComment(llvm::ArrayRef<std::string> steps,
 std::string epilogueEntryPoint(llvm::StringRef name,
                                llvm::ArrayRef<std::string> steps,
                                llvm::StringRef inCType = "float",
-                               llvm::StringRef outCType = "float");
+                               llvm::StringRef outCType = "float",
+                               llvm::StringRef cCType = "");
 
 /// The module: C = 0; C += A*B (linalg.matmul, A and B of element type
 /// `inType`: f32, bf16 or f16; C, the bias and R of `outType`); C =
@@ -55,6 +56,17 @@ std::string epilogueGemmModuleSource(llvm::StringRef name, int64_t m,
                                      llvm::ArrayRef<std::string> steps,
                                      llvm::StringRef inType = "f32",
                                      llvm::StringRef outType = "f32");
+
+/// The CPU module for a 16-bit C (`outType` bf16 or f16) with fp32
+/// accumulation, as importers write a bf16 model: the matmul accumulates
+/// into an f32 buffer of its own (zero-filled), one linalg.generic applies
+/// the steps (bias and R f32; `steps` may be empty) and narrows with one
+/// arith.truncf into C. The pipeline fuses it all into the x86 kernel's
+/// store (the output step to_bf16 / to_f16; docs/Epilogues.md).
+std::string narrowGemmModuleSource(llvm::StringRef name, int64_t m, int64_t n,
+                                   int64_t k, llvm::ArrayRef<std::string> steps,
+                                   llvm::StringRef inType,
+                                   llvm::StringRef outType);
 
 struct EpilogueGemmCheck {
   std::string error;      ///< Why nothing could be checked.
@@ -67,10 +79,13 @@ struct EpilogueGemmCheck {
 /// rounded to `input`'s storage when it is bf16 or f16, passed as their
 /// bits) with a NaN-prefilled C and checks every element against the steps
 /// applied in fp64 to OpenBLAS dgemm's product of the same (rounded) inputs.
+/// With `output` bf16 or f16 C is 16-bit (bias and R stay f32) and the
+/// bound adds C's one rounding: u16 * (|E(R)| + the fp32 bound).
 EpilogueGemmCheck checkEpilogueGemm(void *fn, int64_t m, int64_t n, int64_t k,
                                     llvm::ArrayRef<std::string> steps,
                                     uint64_t seed,
-                                    ElementType input = ElementType::F32);
+                                    ElementType input = ElementType::F32,
+                                    ElementType output = ElementType::F32);
 
 } // namespace tensorop
 

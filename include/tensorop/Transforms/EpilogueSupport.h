@@ -45,9 +45,17 @@ enum class EpilogueOutput { Matmul, ConvNhwf };
 /// Reads `generic`, a consumer of `c` (the matmul's result tensor, or its C
 /// memref for a consumer in place), as epilogue steps. On failure `why`
 /// says what is not an epilogue (for the remark).
+///
+/// With `narrowOutput` (an fp32 C on an x86 AVX-512 kernel), a consumer
+/// whose output is bf16 or f16 while C is f32 and whose yield is the one
+/// `arith.truncf` of the running value (as importers write a bf16 model:
+/// the matmul accumulates in f32, an elementwise op narrows) reads as its
+/// steps followed by the output step `to_bf16` / `to_f16`; it writes its own
+/// output, not C.
 FailureOr<EpilogueMatch>
 matchEpilogue(linalg::GenericOp generic, Value c, std::string &why,
-              EpilogueOutput output = EpilogueOutput::Matmul);
+              EpilogueOutput output = EpilogueOutput::Matmul,
+              bool narrowOutput = false);
 
 /// Makes `value` available where `producer` runs (its microkernel reads a
 /// bias or residual there): true if it is defined before it, or once the
@@ -71,6 +79,8 @@ Value emitEpilogueBlock(OpBuilder &b, Location loc,
 struct FusedChain {
   llvm::SmallVector<linalg::GenericOp> ops;
   Value bias, residual;
+  /// With an output step: the last op's 16-bit output buffer.
+  Value out;
   bool biasAlongN = false;
 };
 

@@ -4,6 +4,10 @@
  * (products of two bf16 or f16 values are exact in fp32); C is NaN-filled
  * first, and a canary after C must stay untouched.
  *   clang -DNAME=... -DM=.. -DN=.. -DK=.. -DBF16 (or -DF16) -I DIR this.c NAME.o
+ * With -DOUT16 C has the inputs' 16-bit type ("bf16 output": accumulated in
+ * fp32, rounded once): the bound adds u16*(|R| + b), u16 = 2^-8 (bf16) or
+ * 2^-11 (f16), and most elements must equal R rounded to nearest even
+ * (only those whose fp32 sum lands across a rounding tie may differ).
  */
 #include <math.h>
 #include <stdint.h>
@@ -44,9 +48,36 @@ static double fromBits(uint16_t h) {
 #endif
 }
 
+#ifdef OUT16
+typedef uint16_t c_t;
+#ifdef BF16
+static const c_t kNaN = 0x7fc0, kCanary = 0x4640; /* 12288 */
+static const double kU16 = 1.0 / 256;
+#else
+static const c_t kNaN = 0x7e00, kCanary = 0x7204; /* 12320 */
+static const double kU16 = 1.0 / 2048;
+#endif
+static double outValue(c_t c) { return fromBits(c); }
+/* R rounded to the 16-bit type, to nearest even (through fp32). */
+static double round16(double r) {
+  float f = (float)r;
+#ifdef BF16
+  return fromBits(toBits(f));
+#else
+  return (double)(_Float16)f;
+#endif
+}
+#else
+typedef float c_t;
+static const c_t kNaN = NAN, kCanary = 12345.0f;
+static const double kU16 = 0;
+static double outValue(c_t c) { return c; }
+static double round16(double r) { return r; }
+#endif
+
 int main(void) {
   static uint16_t A[M * K], B[K * N];
-  static float C[M * N + 16];
+  static c_t C[M * N + 16];
   uint32_t s = 12345;
   for (int i = 0; i < M * K + K * N; ++i) {
     s = s * 1664525u + 1013904223u;
@@ -57,11 +88,11 @@ int main(void) {
       B[i - M * K] = toBits(v);
   }
   for (int i = 0; i < M * N; ++i)
-    C[i] = NAN;
+    C[i] = kNaN;
   for (int i = M * N; i < M * N + 16; ++i)
-    C[i] = 12345.0f;
+    C[i] = kCanary;
   NAME(A, B, C);
-  long failures = 0;
+  long failures = 0, inexact = 0;
   double worst = 0;
   for (int i = 0; i < M; ++i)
     for (int j = 0; j < N; ++j) {
@@ -71,16 +102,26 @@ int main(void) {
         r += p;
         mag += fabs(p);
       }
-      double err = fabs(C[i * N + j] - r);
+      double got = outValue(C[i * N + j]);
+      double err = fabs(got - r);
       double bound = 2.0 * K * 6e-8 * mag + 6e-8 * fabs(r);
+      bound += kU16 * (fabs(r) + bound);
       if (!(err <= bound))
         ++failures;
+      if (got != round16(r))
+        ++inexact;
       if (bound > 0 && err / bound > worst)
         worst = err / bound;
     }
   for (int i = M * N; i < M * N + 16; ++i)
-    if (C[i] != 12345.0f)
+    if (C[i] != kCanary)
       ++failures;
+#ifdef OUT16
+  /* Rounding, not truncation: a truncating store would miss about half. */
+  if (inexact > (long)M * N / 16)
+    ++failures;
+  printf("not equal to R rounded: %ld of %d\n", inexact, M * N);
+#endif
   printf("failures: %ld\nmax_error_ratio: %g\n", failures, worst);
   return failures != 0;
 }
