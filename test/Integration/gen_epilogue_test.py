@@ -171,7 +171,7 @@ func.func @gemm(%A: memref<{at}>, %B: memref<{bt}>, %bias: memref<{vt}>, %R: mem
   linalg.matmul ins(%A, %B : memref<{at}>, memref<{bt}>) outs(%C : memref<{ct}>)
 {split_generics()[0]}  return
 }}"""
-    elif a.memrefs:
+    elif a.memrefs and not narrow:
         gemm = f"""
 func.func @gemm(%A: memref<{at}>, %B: memref<{bt}>, %bias: memref<{vt}>, %R: memref<{rt}>, %C: memref<{ct}>) {{
   %z = arith.constant 0.0 : f32
@@ -184,7 +184,7 @@ func.func @gemm(%A: memref<{at}>, %B: memref<{bt}>, %bias: memref<{vt}>, %R: mem
   }}
   return
 }}"""
-    if a.memrefs and narrow:
+    elif a.memrefs and narrow:
         # The f32 C is the GEMM's own buffer; the consumer reads it and
         # writes the 16-bit output.
         gemm = f"""
