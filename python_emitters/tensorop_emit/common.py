@@ -238,20 +238,29 @@ def _fail(message):
     return EXIT_SPEC_ERROR
 
 
+def _parse_spec(text):
+    """The JSON object of a spec, or SpecError."""
+    try:
+        spec = json.loads(text)
+    except ValueError as e:
+        raise SpecError(None, "spec is not valid JSON: %s" % e)
+    if not isinstance(spec, dict):
+        raise SpecError(None, "spec must be a JSON object")
+    return spec
+
+
+def _answer_text(result):
+    """What an emitter prints for emit()'s result: a string verbatim, else JSON."""
+    return result if isinstance(result, str) else dump_json(result)
+
+
 def _run_batch(emit, args, stdin, stdout):
     """--batch: the same emit() as a single run, one spec per line."""
     for line in stdin:
         if not line.strip():
             continue
         try:
-            try:
-                spec = json.loads(line)
-            except ValueError as e:
-                raise SpecError(None, "spec is not valid JSON: %s" % e)
-            if not isinstance(spec, dict):
-                raise SpecError(None, "spec must be a JSON object")
-            result = emit(spec, args.format, args.symbol)
-            text = result if isinstance(result, str) else dump_json(result)
+            text = _answer_text(emit(_parse_spec(line), args.format, args.symbol))
             stdout.write(json.dumps({"answer": text}) + "\n")
         except SpecError as e:
             stdout.write(json.dumps({"error": str(e)}) + "\n")
@@ -303,19 +312,10 @@ def run_emitter(emit, description, epilog="", formats=("json",), argv=None,
                 text = stdin.read()
         except OSError as e:
             raise SpecError(None, "cannot read spec: %s" % e)
-        try:
-            spec = json.loads(text)
-        except ValueError as e:
-            raise SpecError(None, "spec is not valid JSON: %s" % e)
-        if not isinstance(spec, dict):
-            raise SpecError(None, "spec must be a JSON object")
-        result = emit(spec, args.format, args.symbol)
+        result = emit(_parse_spec(text), args.format, args.symbol)
     except SpecError as e:
         return _fail(str(e))
-    if isinstance(result, str):
-        stdout.write(result)
-    else:
-        stdout.write(dump_json(result))
+    stdout.write(_answer_text(result))
     stdout.flush()
     return 0
 
