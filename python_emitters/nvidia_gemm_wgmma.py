@@ -108,59 +108,90 @@ def splitk_range(b, sk, kt_total):
     b.ins("min.u32 %%qke, %%qke, %d" % kt_total)
 
 
-def splitk_reduce(b, sk, nc, acc_regs, slots, skip_store):
-    """Split-K's deterministic reduction through distributed shared memory.
-    Rank r > 0 waits until rank 0 has read its previous partial tile (its
-    "free" barrier), writes its accumulators into slot r - 1 of rank 0's
-    shared memory and arrives on rank 0's "full" barrier; it stores nothing.
-    Rank 0 waits for all of them, adds slot 0, 1, .. to its own sums in that
-    fixed order (the same bits whatever the timing), frees the peers' slots
-    and goes on to the store. Slot layout: [i / 4][consumer thread][4]."""
-    ct = 128 * nc
-    slot_bytes = acc_regs * ct * 4
-    b.comment("split-K: %d partial tiles summed in rank order by rank 0" % sk)
+def splitk_groups(bn, sk, r):
+    """The column groups (8 columns each) of the tile whose sums rank r of
+    a split-K cluster of sk stores: the r-th of sk equal slices."""
+    per = bn // 8 // sk
+    return list(range(r * per, (r + 1) * per))
+
+
+def splitk_publish(b, sk, acc_regs, ct, slots):
+    """Split-K, first half: every rank writes its fp32 partial tile into its
+    OWN shared memory (after its peers have read the previous one: the
+    "free" barrier) and tells every rank of the cluster (the "full"
+    barriers), then waits until all sk partials of this tile are written.
+    Slot layout: [i / 4][consumer thread][4], so that a thread finds its
+    own accumulators at the same place in every rank's tile; %qt6 is this
+    thread's entry of group 0."""
+    b.comment("split-K: reduce-scatter of %d partial tiles through distributed shared memory"
+              % sk)
     b.ins("sub.u32 %qt6, %qtid, 128")                        # consumer thread
     b.ins("shl.b32 %qt6, %qt6, 4")
     b.ins("add.u32 %%qt6, %%qt6, %d" % slots)
-    b.ins("add.u32 %qt6, %qt6, %qsmem")                      # this thread's slot 0 entry
-    b.ins("setp.ne.u32 %qp1, %qrank, 0")
-    rank0 = b.new_label("sk_rank0")
-    b.ins("@!%qp1 bra " + rank0)
-    # ---- rank r > 0: wait for the slot, write, signal ----
+    b.ins("add.u32 %qt6, %qt6, %qsmem")
     wait_free = b.new_label("sk_free")
     b.label(wait_free)
     b.ins("mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %%qp2, [%%qsmem+%d], %%qskf"
           % (slots - 8))
     b.ins("@!%qp2 bra " + wait_free)
-    b.ins("sub.u32 %qt5, %qrank, 1")
-    b.ins("mad.lo.u32 %%qt5, %%qt5, %d, %%qt6" % slot_bytes)
-    b.ins("mapa.shared::cluster.u32 %qt5, %qt5, 0")
+    b.ins("xor.b32 %qskf, %qskf, 1")
     for i in range(0, acc_regs, 4):
         regs = ", ".join("%%qacc%d" % (i + q) for q in range(4))
-        b.ins("st.shared::cluster.v4.f32 [%%qt5+%d], {%s}" % (i // 4 * ct * 16, regs))
-    b.ins("add.u32 %%qt5, %%qsmem, %d" % (slots - 16))
-    b.ins("mapa.shared::cluster.u32 %qt5, %qt5, 0")
-    b.ins("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%qt5]")
-    b.ins("xor.b32 %qskf, %qskf, 1")
-    b.ins("bra " + skip_store)
-    # ---- rank 0: wait for the sk - 1 partials, add them in order ----
-    b.label(rank0)
+        b.ins("st.shared.v4.f32 [%%qt6+%d], {%s}" % (i // 4 * ct * 16, regs))
+    # the warp's stores are ordered before lane q's cluster-scope release
+    # on rank q's full barrier (count: sk ranks x consumer warps)
+    splitk_arrive_all(b, sk, slots - 16)
     wait_full = b.new_label("sk_full")
     b.label(wait_full)
     b.ins("mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %%qp2, [%%qsmem+%d], %%qskp"
           % (slots - 16))
     b.ins("@!%qp2 bra " + wait_full)
     b.ins("xor.b32 %qskp, %qskp, 1")
-    for i in range(0, acc_regs, 4):
-        for r in range(1, sk):
-            b.ins("ld.shared.v4.f32 {%%qsk0, %%qsk1, %%qsk2, %%qsk3}, [%%qt6+%d]"
-                  % ((r - 1) * slot_bytes + i // 4 * ct * 16))
-            for q in range(4):
-                b.ins("add.f32 %%qacc%d, %%qacc%d, %%qsk%d" % (i + q, i + q, q))
-    for r in range(1, sk):
-        b.ins("add.u32 %%qt5, %%qsmem, %d" % (slots - 8))
-        b.ins("mapa.shared::cluster.u32 %%qt5, %%qt5, %d" % r)
-        b.ins("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%qt5]")
+
+
+def splitk_arrive_all(b, sk, offset):
+    """Lane q of each consumer warp arrives (release, cluster scope) on the
+    barrier at window offset `offset` of rank q, after a warp barrier that
+    orders the other lanes' shared-memory accesses before it."""
+    b.ins("bar.warp.sync -1")
+    b.ins("setp.lt.u32 %%qp3, %%qlane, %d" % sk)
+    b.ins("add.u32 %%qt5, %%qsmem, %d" % offset)
+    b.ins("mapa.shared::cluster.u32 %qt5, %qt5, %qlane")
+    b.ins("@%qp3 mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%qt5]")
+
+
+def splitk_sum_slice(b, sk, r, mrep, acc_n, ct, slots):
+    """Split-K, second half, in rank r's branch: the sums of its slice of
+    the tile's columns (splitk_groups), partial 0 + partial 1 + .. in rank
+    order whichever rank adds them (the same bits every run), read from
+    each rank's shared memory (its own partial from its registers), left in
+    this thread's accumulators of those columns; then the peers are told
+    that their partials were read (their "free" barriers)."""
+    for q in range(sk):
+        if q != r:
+            b.ins("mapa.shared::cluster.u32 %%qska%d, %%qt6, %d" % (q, q))
+    for rr in range(mrep):
+        for g in splitk_groups(2 * acc_n, sk, r):
+            base = rr * acc_n + 4 * g
+            acc = ["%%qacc%d" % (base + j) for j in range(4)]
+            off = base // 4 * ct * 16
+            # partial 0: into the sums (rank 0 keeps its own in place)
+            sums = acc if r == 0 else ["%%qsk%d" % j for j in range(4)]
+            if r != 0:
+                b.ins("ld.shared::cluster.v4.f32 {%s}, [%%qska0+%d]" % (", ".join(sums), off))
+            for q in range(1, sk):
+                if q == r:
+                    vals = acc
+                else:
+                    vals = ["%%qsl%d" % j for j in range(4)]
+                    b.ins("ld.shared::cluster.v4.f32 {%s}, [%%qska%d+%d]"
+                          % (", ".join(vals), q, off))
+                for j in range(4):
+                    b.ins("add.f32 %s, %s, %s" % (sums[j], sums[j], vals[j]))
+            if r != 0:
+                for j in range(4):
+                    b.ins("mov.f32 %s, %s" % (acc[j], sums[j]))
+    splitk_arrive_all(b, sk, slots - 8)
 
 
 def emit(spec, fmt):
@@ -225,10 +256,10 @@ def emit(spec, fmt):
     if sk > 1 and ceil_div(ceil_div(k, BK), sk) * (sk - 1) >= ceil_div(k, BK):
         raise SpecError("split_k", "K=%d has %d k-tiles of 64: too few for %d non-empty ranges"
                         % (k, ceil_div(k, BK), sk))
-    if sk == 4 and (bm // nc // 64) * (bn // 2) > 32:
-        raise SpecError("split_k", "4 partial tiles need at most 32 accumulator registers per "
-                                   "consumer thread (block_m / consumers = 64, block_n = 64); "
-                                   "more spill")
+    if sk == 4 and acc_regs > 96:
+        raise SpecError("split_k", "split_k 4 with %d accumulator registers per consumer "
+                                   "thread spills (at most 96: block_n <= 192 with 64 rows "
+                                   "per consumer)" % acc_regs)
     a_bytes = bm * BK * es
     b_bytes = bn * BK * es
     stg = a_bytes + b_bytes                      # multiple of 1024: 128B swizzle atoms stay aligned
@@ -244,9 +275,9 @@ def emit(spec, fmt):
         smem = tma_store.end()
     slots = 0
     if sk > 1:
-        # two split-K barriers (full, free), then sk - 1 partial tiles of fp32
+        # two split-K barriers (full, free), then this rank's fp32 partial tile
         slots = ceil_div(smem + 16, 128) * 128
-        smem = slots + (sk - 1) * bm * bn * 4
+        smem = slots + bm * bn * 4
     if smem > 232448:
         raise SpecError("stages", "%d bytes of shared memory (more than 232448)" % smem)
     threads = 128 * (nc + 1)
@@ -272,7 +303,7 @@ def emit(spec, fmt):
         R("b32", "%qrank"), R("b16", "%qmask")
     if sk > 1:
         R("b32", "%qrank"), R("b32", "%qkb"), R("b32", "%qke"), R("b32", "%qskp")
-        R("b32", "%qskf"), R("f32", "%qsk", 4)
+        R("b32", "%qskf"), R("f32", "%qsk", 4), R("f32", "%qsl", 4), R("b32", "%qska", sk)
     if conv is not None:
         R("b32", "%qc0"), R("b32", "%qso"), R("b32", "%qro")
         R("b32", "%qwb"), R("b32", "%qhb"), R("b32", "%qnb"), R("b16", "%qoff", 2)
@@ -303,12 +334,13 @@ def emit(spec, fmt):
 
     # ---- barrier initialisation (thread 0), then one CTA-wide barrier ----
     # Stages are released by every consumer warp of every CTA of the
-    # cluster. Split-K's full barrier: every consumer thread of the sk - 1
-    # peers; its free barrier: rank 0's.
+    # cluster. Split-K's full and free barriers: one lane of every consumer
+    # warp of every rank of the cluster.
     init_barriers(b, stages, 4 * nc * cs,
-                  [(slots - 16, (sk - 1) * 128 * nc), (slots - 8, 128 * nc)] if sk > 1 else ())
+                  [(slots - 16, 4 * nc * sk), (slots - 8, 4 * nc * sk)] if sk > 1 else ())
     if sk > 1:
-        # peers write partial tiles into rank 0 and arrive on its barriers
+        # the ranks read each other's partial tiles and arrive on each
+        # other's barriers
         b.ins("barrier.cluster.arrive.release.aligned")
         b.ins("barrier.cluster.wait.acquire.aligned")
         b.ins("mov.u32 %qrank, %cluster_ctarank")
@@ -420,48 +452,70 @@ def emit(spec, fmt):
     drain(b, cs)
     reduced = b.new_label("next_tile") if sk > 1 else None
     if sk > 1:
-        splitk_reduce(b, sk, nc, acc_regs, slots, reduced)
+        splitk_publish(b, sk, acc_regs, 128 * nc, slots)
 
     # ---- epilogue ----
-    b.comment("epilogue: row = m0 + w * wg_m + 64 r + 16 warp + lane / 4 (+8), "
-              "col = n0 + 8 i + 2 (lane % 4)")
-    b.ins("and.b32 %qt0, %qwarp, 3")
-    b.ins("shl.b32 %qt0, %qt0, 4")
-    b.ins("shr.u32 %qt1, %qlane, 2")
-    b.ins("add.u32 %qt0, %qt0, %qt1")
-    b.ins("mad.lo.u32 %%qt0, %%qt7, %d, %%qt0" % wg_m)
-    b.ins("add.u32 %qt0, %qt0, %qm0")
-    b.ins("and.b32 %qt1, %qlane, 3")
-    b.ins("shl.b32 %qt1, %qt1, 1")
-    b.ins("add.u32 %qt1, %qt1, %qn0")
-    b.ins("mul.wide.u32 %%qw64, %%qt1, %d" % oes)
-    if ep:
-        b.comment("fused epilogue: " + (", ".join(spec["epilogue"]) if steps else "C += A B"))
-        ep.store("%qt0", "%qt1", [64 * r + 8 * half for r in range(mrep) for half in range(2)],
-                 [8 * i for i in range(bn // 8)],
-                 lambda slot, i: ["%%qacc%d" % (slot // 2 * acc_n + 4 * i + 2 * (slot % 2) + j)
-                                  for j in range(2)],
-                 True, "%qgC", write=not tma_store)
-    if tma_store:
-        b.comment("store: C's tile through shared memory, TMA stores of 64 x 128-byte boxes")
-        b.ins("mad.lo.u32 %%qt0, %%qt7, %d, %%qm0" % wg_m)
-        tma_store.store_tile(lambda r, g: ["%%qacc%d" % (r * acc_n + 4 * g + j) for j in range(4)],
-                             "%qt0", "%qn0")
-    for r in range(mrep if not ep and not tma_store else 0):
-        for half in range(2):
-            b.ins("add.u32 %%qt2, %%qt0, %d" % (64 * r + 8 * half))
-            b.ins("setp.lt.u32 %%qp1, %%qt2, %d" % m)
-            b.ins("min.u32 %%qt2, %%qt2, %d" % (m - 1))
-            b.ins("mul.wide.u32 %%qcrow, %%qt2, %d" % (n * oes))
-            b.ins("add.s64 %qcrow, %qcrow, %qgC")
-            b.ins("add.s64 %qcrow, %qcrow, %qw64")
-            for i in range(bn // 8):
-                base = r * acc_n + 4 * i + 2 * half
-                b.ins("add.u32 %%qt3, %%qt1, %d" % (8 * i))
-                b.ins("setp.lt.u32 %qp2, %qt3, " + str(n))
-                b.ins("and.pred %qp2, %qp2, %qp1")
-                out_store(b, cdt, "%qcrow", 8 * i * oes,
-                          ["%%qacc%d" % base, "%%qacc%d" % (base + 1)], "%qp2", c["accumulate"])
+    def epilogue(groups):
+        """Stores (through the fused epilogue, if any) the column groups
+        `groups` (8 columns each) of this thread's accumulators."""
+        b.comment("epilogue: row = m0 + w * wg_m + 64 r + 16 warp + lane / 4 (+8), "
+                  "col = n0 + 8 i + 2 (lane % 4)")
+        b.ins("and.b32 %qt0, %qwarp, 3")
+        b.ins("shl.b32 %qt0, %qt0, 4")
+        b.ins("shr.u32 %qt1, %qlane, 2")
+        b.ins("add.u32 %qt0, %qt0, %qt1")
+        b.ins("mad.lo.u32 %%qt0, %%qt7, %d, %%qt0" % wg_m)
+        b.ins("add.u32 %qt0, %qt0, %qm0")
+        b.ins("and.b32 %qt1, %qlane, 3")
+        b.ins("shl.b32 %qt1, %qt1, 1")
+        b.ins("add.u32 %qt1, %qt1, %qn0")
+        b.ins("mul.wide.u32 %%qw64, %%qt1, %d" % oes)
+        if ep:
+            b.comment("fused epilogue: " + (", ".join(spec["epilogue"]) if steps else "C += A B"))
+            ep.store("%qt0", "%qt1", [64 * r + 8 * half for r in range(mrep) for half in range(2)],
+                     [8 * i for i in groups],
+                     lambda slot, g: ["%%qacc%d" % (slot // 2 * acc_n + 4 * groups[g]
+                                                    + 2 * (slot % 2) + j) for j in range(2)],
+                     True, "%qgC", write=not tma_store)
+        if tma_store:
+            b.comment("store: C's tile through shared memory, TMA stores of 64 x 128-byte boxes")
+            b.ins("mad.lo.u32 %%qt0, %%qt7, %d, %%qm0" % wg_m)
+            tma_store.store_tile(lambda r, g: ["%%qacc%d" % (r * acc_n + 4 * g + j)
+                                               for j in range(4)],
+                                 "%qt0", "%qn0")
+        for r in range(mrep if not ep and not tma_store else 0):
+            for half in range(2):
+                b.ins("add.u32 %%qt2, %%qt0, %d" % (64 * r + 8 * half))
+                b.ins("setp.lt.u32 %%qp1, %%qt2, %d" % m)
+                b.ins("min.u32 %%qt2, %%qt2, %d" % (m - 1))
+                b.ins("mul.wide.u32 %%qcrow, %%qt2, %d" % (n * oes))
+                b.ins("add.s64 %qcrow, %qcrow, %qgC")
+                b.ins("add.s64 %qcrow, %qcrow, %qw64")
+                for i in groups:
+                    base = r * acc_n + 4 * i + 2 * half
+                    b.ins("add.u32 %%qt3, %%qt1, %d" % (8 * i))
+                    b.ins("setp.lt.u32 %qp2, %qt3, " + str(n))
+                    b.ins("and.pred %qp2, %qp2, %qp1")
+                    out_store(b, cdt, "%qcrow", 8 * i * oes,
+                              ["%%qacc%d" % base, "%%qacc%d" % (base + 1)], "%qp2",
+                              c["accumulate"])
+
+    if sk == 1:
+        epilogue(list(range(bn // 8)))
+    else:
+        # rank r sums and stores the r-th slice of the tile's columns: the
+        # epilogue (and an accumulation into C) applies once per element
+        rank_labels = [b.new_label("sk_rank%d" % r) for r in range(sk)]
+        for r in range(1, sk):
+            b.ins("setp.eq.u32 %%qp1, %%qrank, %d" % r)
+            b.ins("@%%qp1 bra %s" % rank_labels[r])
+        for r in range(sk):
+            b.label(rank_labels[r])
+            b.comment("split-K rank %d: columns %d.. of the tile" % (r, splitk_groups(bn, sk, r)[0] * 8))
+            splitk_sum_slice(b, sk, r, mrep, acc_n, 128 * nc, slots)
+            epilogue(splitk_groups(bn, sk, r))
+            if r < sk - 1:
+                b.ins("bra " + reduced)
     if reduced:
         b.label(reduced)
     next_tile(b, cl > 1, ctile)

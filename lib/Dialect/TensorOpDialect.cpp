@@ -569,10 +569,10 @@ mlir::tensorop::findGpuSketchViolation(const GpuSketchFields &s, int64_t sm) {
                   "clusters of at most 2 CTAs (1x1, 2x1 or 1x2), got " +
                       llvm::Twine(s.clusterM) + "x" + llvm::Twine(s.clusterN));
     if (s.splitK == 4 && s.consumers > 0 &&
-        (s.blockM / s.consumers / 64) * (s.blockN / 2) > 32)
-      return fail("split_k", "4 partial tiles need at most 32 accumulator "
-                             "registers per consumer thread (64x64 per "
-                             "consumer); more spill");
+        (s.blockM / s.consumers / 64) * (s.blockN / 2) > 96)
+      return fail("split_k", "split_k 4 needs at most 96 accumulator "
+                             "registers per consumer thread (block_n <= 192 "
+                             "with 64 rows per consumer); more spill");
     if (s.ctas > 0 && s.ctas < s.splitK)
       return fail("ctas", "a grid of " + llvm::Twine(s.ctas) +
                               " CTAs cannot hold one split-K cluster");

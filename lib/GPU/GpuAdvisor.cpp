@@ -159,6 +159,46 @@ static const Candidate &cheapestTile(llvm::ArrayRef<Candidate> cands,
   return *best;
 }
 
+/// Split-K as the builtin advisor chooses it: 2 CTAs per output tile (a
+/// cluster; each runs half the k-tiles, the partial tiles are reduced
+/// through distributed shared memory, each CTA storing half the columns).
+/// Only where the unsplit choice `unsplit` fills at most half the SMs and
+/// each half keeps at least kSplitKMinKTiles k-tiles of 64. On the H200
+/// (docs/benchmarks/gpu-gemm.md, "Split-K as a reduce-scatter") 2 CTAs per
+/// tile took 4096x16x4096 from 0.87x to 1.01x cuBLAS and 16x4096x14336 from
+/// 0.61x to 0.81x (64x64 tiles, 64 -> 128 CTAs), while splitting shapes
+/// that already had 128 tiles gained at most 3% or lost (64x8192x8192,
+/// 128x4096x11008), and 4 CTAs per tile was slower than 2 on all four
+/// shapes tried. The cost adds kSplitKOverhead k-tiles for the reduction to
+/// each half's k-tiles; the tile is the cheapest whole-wave candidate.
+static constexpr int64_t kSplitKMinKTiles = 16;
+static constexpr int64_t kSplitKOverhead = 4;
+static std::optional<Candidate> splitKTile(llvm::ArrayRef<Candidate> cands,
+                                           const Candidate &unsplit,
+                                           const GpuGemmProblem &p,
+                                           int64_t sms) {
+  auto tiles = [&](const Candidate &c) {
+    return ((p.m + c.bm - 1) / c.bm) * ((p.n + c.bn - 1) / c.bn);
+  };
+  int64_t kTiles = (p.k + 63) / 64, half = (kTiles + 1) / 2;
+  if (2 * tiles(unsplit) > sms || kTiles - half < kSplitKMinKTiles)
+    return std::nullopt;
+  double best = cost(tiles(unsplit), sms,
+                     double(unsplit.bm * unsplit.bn) * double(kTiles),
+                     unsplit.efficiency);
+  std::optional<Candidate> pick;
+  for (const Candidate &cand : cands) {
+    double v = cost(2 * tiles(cand), sms,
+                    double(cand.bm * cand.bn) * double(half + kSplitKOverhead),
+                    cand.efficiency);
+    if (v < best) {
+      best = v;
+      pick = cand;
+    }
+  }
+  return pick;
+}
+
 /// Whether the builtin advisor runs the GEMV kernel (nvidia_gemv.py): a
 /// GEMM (not a convolution) of bf16/f16 with 16-byte rows and at most 4
 /// rows. On the H200 (docs/benchmarks/gpu-gemm.md, "Skinny and irregular
@@ -339,9 +379,7 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
     // 128x192: an estimate between 128x256 and 128x128, for whole waves
     // where 128x256 leaves SMs idle (2000x3000x1504: 256 tiles in 2 waves
     // instead of 192 in 2; measured 0.70x cuBLAS against 0.60x). Split-K
-    // (sketch field split_k) is not a builtin choice: it measured slower on
-    // every shape tried (docs/benchmarks/gpu-gemm.md, "Skinny and
-    // irregular shapes").
+    // where few tiles leave SMs idle and K is long (splitKTile).
     static const Candidate cands[] = {{128, 256, 0, 0, 2, 1.0},
                                       {128, 192, 0, 0, 2, 0.97},
                                       {128, 128, 0, 0, 2, 0.93},
@@ -368,6 +406,21 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
     c.stages = std::min<int64_t>(6, (target.maxSharedPerBlock - 1024) / stage);
     c.ctas = std::min(tiles(c.blockM, c.blockN), target.sms);
     c.groupM = 8;
+    if (!p.conv)
+      if (std::optional<Candidate> sk = splitKTile(cands, pick, p, target.sms)) {
+        // The reduction ends in the register store; 8 stages where they fit
+        // beside the fp32 partial tile (as measured).
+        c.blockM = sk->bm;
+        c.blockN = sk->bn;
+        c.consumers = sk->nc;
+        c.splitK = 2;
+        c.ctas = std::min(tiles(c.blockM, c.blockN), target.sms / 2) * 2;
+        int64_t stage = (c.blockM + c.blockN) * 64 * 2;
+        c.stages = std::min<int64_t>(
+            8, (target.maxSharedPerBlock - 1024 - c.blockM * c.blockN * 4) /
+                   stage);
+        return c;
+      }
     // C through shared memory and TMA stores: measured on the H200 at
     // 1.04-1.19x the register store on plain GEMMs and bias+ReLU, equal
     // with GELU (docs/benchmarks/gpu-gemm.md, "Store through shared
@@ -491,9 +544,8 @@ llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
       if (s.store != "global")
         return fail("split_k", "split_k > 1 stores C from registers "
                                "(store = \"global\")");
-      // two barriers, then the peers' fp32 partial tiles (128-byte aligned)
-      smem = (smem + 16 + 127) / 128 * 128 +
-             (s.splitK - 1) * s.blockM * s.blockN * 4;
+      // two barriers, then this CTA's fp32 partial tile (128-byte aligned)
+      smem = (smem + 16 + 127) / 128 * 128 + s.blockM * s.blockN * 4;
       int64_t kTiles = (p.k + 63) / 64;
       if ((kTiles + s.splitK - 1) / s.splitK * (s.splitK - 1) >= kTiles)
         return fail("split_k",

@@ -159,18 +159,18 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
   case kSplitK: {
     // Split-K (wgmma, no other cluster): 2 or 4 CTAs per tile where every
     // one gets a k-tile, the emitter's register rule holds for 4, and the
-    // partial tiles fit beside the stages.
+    // CTA's own fp32 partial tile fits beside the stages.
     v = {1};
     if (get(kClusterM, prefix) * get(kClusterN, prefix) > 1)
       break;
     int64_t kTiles = ceilDiv(p.k, 64);
     int64_t acc = (bm / get(kConsumers, prefix) / 64) * (bn / 2);
     for (int64_t sk : {2, 4}) {
-      if (ceilDiv(kTiles, sk) * (sk - 1) >= kTiles || (sk == 4 && acc > 32))
+      if (ceilDiv(kTiles, sk) * (sk - 1) >= kTiles || (sk == 4 && acc > 96))
         continue;
       int64_t smem = get(kStages, prefix) * (bm + bn) * 64 * es +
                      16 * get(kStages, prefix);
-      smem = ceilDiv(smem + 16, 128) * 128 + (sk - 1) * bm * bn * 4;
+      smem = ceilDiv(smem + 16, 128) * 128 + bm * bn * 4;
       if (smem <= t.maxSharedPerBlock)
         v.push_back(sk);
     }

@@ -63,37 +63,55 @@ class GemvTests(unittest.TestCase):
 
 
 def reduction_model(asm, sk, acc_regs, consumer_threads):
-    """Follows rank 0's adds of the peers' partial tiles: returns, per
-    accumulator, the list of slots added to it in program order, and checks
-    that each load reads the place where a peer stored that accumulator."""
-    slot_bytes = acc_regs * consumer_threads * 4
-    cut = re.search(r"^Lq_sk_rank0_\d+:", asm, re.M).start()
-    rank0 = asm[cut:]
-    order = {i: [] for i in range(acc_regs)}
-    loaded = {}
-    for line in rank0.splitlines():
-        m = re.search(r"ld\.shared\.v4\.f32 \{([^}]*)\}, \[%qt6\+(\d+)\]", line)
-        if m:
-            off = int(m.group(2))
-            slot, rest = divmod(off, slot_bytes)
-            group = rest // (consumer_threads * 16)
-            for q, reg in enumerate(r.strip() for r in m.group(1).split(",")):
-                loaded[reg] = (slot, 4 * group + q)
-            continue
-        m = re.search(r"add\.f32 %qacc(\d+), %qacc(\d+), (%qsk\d)", line)
-        if m:
-            i = int(m.group(1))
-            assert int(m.group(2)) == i
-            slot, acc = loaded[m.group(3)]
-            assert acc == i, "accumulator %d gets the partial of %d" % (i, acc)
-            order[i].append(slot)
-    # the peers: rank r stores accumulator i at slot r - 1, group i / 4
-    peers = asm[:cut]
-    stores = re.findall(r"st\.shared::cluster\.v4\.f32 \[%qt5\+(\d+)\], \{%qacc(\d+),", peers)
-    assert len(stores) == acc_regs // 4
-    for off, first in stores:
-        assert int(off) == int(first) // 4 * consumer_threads * 16
-    return order
+    """Follows the reduce-scatter symbolically: every rank's publish of its
+    partial tile into its own shared memory, then, in the branch of each
+    rank r, the loads of the ranks' partials (which rank: the mapa of the
+    address register; which accumulator: the offset) and the adds. Returns,
+    per rank, {accumulator: [(rank, accumulator), ..] in the order added}
+    for the accumulators the branch stores, and the set it stores."""
+    group_bytes = consumer_threads * 16
+    # publish: accumulators i .. i+3 at [i / 4][thread][4] of the own tile
+    pub = re.findall(r"st\.shared\.v4\.f32 \[%qt6\+(\d+)\], \{%qacc(\d+),", asm)
+    assert len(pub) == acc_regs // 4, len(pub)
+    for off, first in pub:
+        assert int(off) == int(first) // 4 * group_bytes
+    labels = [m.start() for m in re.finditer(r"^Lq_sk_rank\d+_\d+:", asm, re.M)]
+    assert len(labels) == sk, labels
+    end = re.search(r"^Lq_next_tile_\d+:", asm, re.M).start()
+    result = []
+    for r in range(sk):
+        seg = asm[labels[r]:labels[r + 1] if r + 1 < sk else end]
+        val = {"%%qacc%d" % i: [(r, i)] for i in range(acc_regs)}
+        rank_of = {}
+        stored = set()
+        sums_done = False
+        for line in seg.splitlines():
+            m = re.search(r"mapa\.shared::cluster\.u32 (%qska\d+), %qt6, (\d+)", line)
+            if m:
+                rank_of[m.group(1)] = int(m.group(2))
+                continue
+            m = re.search(r"ld\.shared::cluster\.v4\.f32 \{([^}]*)\}, \[(%qska\d+)\+(\d+)\]",
+                          line)
+            if m:
+                group = int(m.group(3)) // group_bytes
+                for q, reg in enumerate(x.strip() for x in m.group(1).split(",")):
+                    val[reg] = [(rank_of[m.group(2)], 4 * group + q)]
+                continue
+            m = re.search(r"^\s*add\.f32 (%q\w+), (%q\w+), (%q\w+)", line)
+            if m and not sums_done:
+                assert m.group(1) == m.group(2)
+                val[m.group(1)] = val[m.group(2)] + val[m.group(3)]
+                continue
+            m = re.search(r"^\s*mov\.f32 (%qacc\d+), (%qsk\d)", line)
+            if m:
+                val[m.group(1)] = val[m.group(2)]
+                continue
+            if "mbarrier.arrive" in line:
+                sums_done = True          # the free barriers: the sums are final
+            if sums_done:
+                stored.update(int(x) for x in re.findall(r"%qacc(\d+)", line))
+        result.append(({i: val["%%qacc%d" % i] for i in stored}, stored))
+    return result
 
 
 class SplitKTests(unittest.TestCase):
@@ -103,15 +121,29 @@ class SplitKTests(unittest.TestCase):
         for extra, acc_regs, ct in (({"block_m": 128, "block_n": 128, "stages": 3,
                                       "split_k": 2}, 64, 256),
                                      ({"block_m": 64, "block_n": 64, "consumers": 1,
-                                       "stages": 4, "split_k": 4}, 32, 128)):
+                                       "stages": 4, "split_k": 4}, 32, 128),
+                                     ({"block_m": 128, "block_n": 192, "stages": 2,
+                                       "split_k": 4}, 96, 256),
+                                     ({"block_m": 64, "block_n": 128, "consumers": 1,
+                                       "stages": 4, "split_k": 4, "accumulate": True,
+                                       "epilogue": ["bias_n", "relu"]}, 64, 128)):
             spec = dict(self.BASE, **extra)
             ans = answer("nvidia_gemm_wgmma", spec)
             sk = extra["split_k"]
             self.assertEqual(ans["cluster"], [sk, 1, 1])
             self.assertEqual(ans["grid"][0] % sk, 0)
-            order = reduction_model(ans["asm"], sk, acc_regs, ct)
-            for i in range(acc_regs):
-                self.assertEqual(order[i], list(range(sk - 1)), "accumulator %d" % i)
+            ranks = reduction_model(ans["asm"], sk, acc_regs, ct)
+            seen = set()
+            for r, (order, stored) in enumerate(ranks):
+                # each rank stores its own slice of the tile: disjoint, and
+                # together every accumulator exactly once
+                self.assertTrue(stored, "rank %d stores nothing" % r)
+                self.assertFalse(stored & seen, "rank %d stores a column twice" % r)
+                seen |= stored
+                for i, terms in order.items():
+                    self.assertEqual(terms, [(q, i) for q in range(sk)],
+                                     "rank %d, accumulator %d" % (r, i))
+            self.assertEqual(seen, set(range(acc_regs)))
             # every CTA starts at its own k-tile range; scale-d off at its first
             self.assertIn("mul.lo.u32 %qkb, %qrank,", ans["asm"])
             self.assertIn("setp.ne.u32 %qp5, %qkt, %qkb", ans["asm"])
@@ -125,7 +157,7 @@ class SplitKTests(unittest.TestCase):
     def test_refusals(self):
         for extra, why in (({"split_k": 3}, "split_k"),
                            ({"split_k": 2, "cluster_m": 2}, "split_k"),
-                           ({"split_k": 4}, "split_k"),          # 128x256: too many registers
+                           ({"split_k": 4}, "split_k"),          # 128x256: spills
                            ({"split_k": 2, "k": 64}, "split_k"),  # one k-tile
                            ({"split_k": 2, "block_m": 128, "block_n": 256, "stages": 4},
                             "stages")):

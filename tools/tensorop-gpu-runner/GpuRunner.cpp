@@ -1103,6 +1103,17 @@ int main(int argc, char **argv) {
       if (!lt.run(error))
         die(2, error);
     };
+    // The bits of one launch on the timing inputs: every timed launch must
+    // reproduce them (a kernel whose reduction order depended on timing,
+    // e.g. split-K partials added as they arrive, would not). Not with
+    // accumulation: each launch adds to C.
+    std::vector<unsigned char> firstBits;
+    if (!p.accumulate) {
+      launch(kern);
+      syncWithTimeout(timeout, "kernel (bitwise repeatability)");
+      firstBits.resize(cBytes);
+      CUC(cuMemcpyDtoH(firstBits.data(), d.c, cBytes));
+    }
     tensorop::NvmlSampler nvml(pciBusId(dev));
     // calibrate the repetitions of one sample (~targetMs each)
     for (int w = 0; w < 3; ++w) {
@@ -1306,10 +1317,29 @@ int main(int argc, char **argv) {
             compare(p, d.cLt, ref, false).toJson(false);
       }
     }
-    // 4. verify the buffers the timed runs wrote.
+    // 4. verify the buffers the timed runs wrote, and that the last timed
+    // launch wrote the same bits as the first launch on these inputs.
     Check after = compare(p, d.c, ref, false);
     out["verification"]["after_timing"] = after.toJson(false);
-    verified = verified && after.ok(false) && !tooFast;
+    bool repeatable = true;
+    if (!firstBits.empty()) {
+      std::vector<unsigned char> lastBits(cBytes);
+      CUC(cuMemcpyDtoH(lastBits.data(), d.c, cBytes));
+      size_t differ = 0, eb = p.c.bytes;
+      for (size_t i = 0; i < cBytes; i += eb)
+        differ += std::memcmp(&firstBits[i], &lastBits[i], eb) != 0;
+      repeatable = differ == 0;
+      out["verification"]["repeatable_bits"] = {
+          {"checked", true},
+          {"identical", repeatable},
+          {"differing_elements", differ},
+          {"how", "C of the first launch on the timing inputs against C "
+                  "after every timed launch"}};
+    } else {
+      out["verification"]["repeatable_bits"] = {
+          {"checked", false}, {"why", "accumulation: each launch adds to C"}};
+    }
+    verified = verified && after.ok(false) && !tooFast && repeatable;
     out["timing"] = timing;
   } else {
     out["timing"] = {{"performed", false},
