@@ -57,6 +57,14 @@ with stmatrix (st.shared for f32 C) into two 8 KiB swizzled shared-memory
 buffers per consumer and stores them with TMA through C's tensor map (the
 last parameter before the shared window), overlapped with the next tile's
 k-loop. GEMMs only.
+Split-K (spec field "split_k", 2 or 4): a cluster of split_k CTAs per
+output tile, rank r over the r-th of split_k equal ranges of K; the partial
+tiles are reduced as a reduce-scatter through distributed shared memory:
+each rank writes its fp32 accumulators into its own shared memory and tells
+every rank (mbarriers, release/acquire at cluster scope), then rank r adds
+the r-th slice of the tile's columns of all ranks' partials in rank order
+(the same bits whatever the timing) and stores that slice, through the
+epilogue, with the register store. No workspace, no atomics.
 TF32 (a_dtype tf32, f32 output): wgmma reads tf32 from shared memory K-major
 only, so a kernel of its own computes C^T = B^T A^T with B^T from registers
 (tensorop_emit/nvidia_wgmma_tf32.py, whose docstring gives its spec).
@@ -64,7 +72,7 @@ Spec: name, m, n, k, a_dtype (bf16|f16|tf32), c_dtype (f32|bf16|f16), accumulate
   sm (90), block_m (128), block_n (256), consumers (2), stages (4),
   group_m (8), sms (132: the most CTAs of the persistent grid),
   cluster_m (1), cluster_n (1), conv (absent: a GEMM), epilogue ([]),
-  store ("global")
+  store ("global"), split_k (1)
 Answer: JSON; operands $0=A $1=B $2=C $3=tensor map of A $4=tensor map of B
 (64-bit global addresses of CUtensorMap objects), then bias and R when the
 epilogue reads them, then C's tensor map with store = "smem_tma", and last

@@ -19,8 +19,8 @@ func.func @split_cluster(%A: memref<128x4096xbf16>, %B: memref<4096x4096xbf16>, 
 // -----
 
 func.func @split_4_big_tile(%A: memref<128x4096xbf16>, %B: memref<4096x4096xbf16>, %C: memref<128x4096xbf16>) {
-  // expected-error @+1 {{gpu_sketch field 'split_k': 4 partial tiles need at most 32 accumulator registers per consumer thread (64x64 per consumer); more spill}}
-  linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 64, block_n = 128, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 4, group_m = 8, ctas = 128, target = <name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "test", split_k = 4>} ins(%A, %B : memref<128x4096xbf16>, memref<4096x4096xbf16>) outs(%C : memref<128x4096xbf16>)
+  // expected-error @+1 {{gpu_sketch field 'split_k': split_k 4 needs at most 96 accumulator registers per consumer thread (block_n <= 192 with 64 rows per consumer); more spill}}
+  linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 64, block_n = 256, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 4, group_m = 8, ctas = 128, target = <name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "test", split_k = 4>} ins(%A, %B : memref<128x4096xbf16>, memref<4096x4096xbf16>) outs(%C : memref<128x4096xbf16>)
   return
 }
 
