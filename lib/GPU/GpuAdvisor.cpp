@@ -371,12 +371,12 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
     // C through shared memory and TMA stores: measured on the H200 at
     // 1.04-1.19x the register store on plain GEMMs and bias+ReLU, equal
     // with GELU (docs/benchmarks/gpu-gemm.md, "Store through shared
-    // memory"); convolutions keep the register store (not measured).
-    if (!p.conv) {
-      c.store = "smem_tma";
-      if (wgmmaSharedBytes(c) > target.maxSharedPerBlock)
-        c.store = "global";
-    }
+    // memory"). A convolution's output is C's M x F row-major matrix, so
+    // the implicit-GEMM kernel takes the same store (docs/benchmarks/
+    // gpu-conv.md: its short-K 1x1 layers are epilogue-bound).
+    c.store = "smem_tma";
+    if (wgmmaSharedBytes(c) > target.maxSharedPerBlock)
+      c.store = "global";
     return c;
   }
   // mma.sync: bf16/f16 on sm_80 (or rows TMA cannot describe), tf32.
@@ -455,10 +455,6 @@ llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
     }
     if (s.clusterM * s.clusterN > 1)
       return fail("cluster_m", "convolutions run without clusters");
-    if (s.store != "global")
-      return fail("store", "the convolution kernels store C from registers "
-                           "(store = \"smem_tma\" is the GEMM kernel's; "
-                           "not yet verified on implicit-GEMM convolutions)");
   }
   if (s.kernel == "gemv") {
     if (p.conv)
