@@ -114,7 +114,7 @@ std::string Operator::moduleSource(StringRef name, Placement placement,
                                    StringRef sketch) const {
   if (kind == OpKind::Conv2D && placement == Placement::Device)
     return mlir::tensorop::gpuConvModuleSource(name, conv, inType(), outType(),
-                                               sketch);
+                                               sketch, dtype);
   if (kind == OpKind::Conv2D && !epilogue.empty()) {
     mlir::tensorop::ConvConsumer consumer =
         epilogueConvConsumer(conv, epilogue);

@@ -75,7 +75,8 @@ func.func @{0}(%A: memref<{1}x{3}x{4}>, %B: memref<{3}x{2}x{4}>, %C: memref<{1}x
 
 std::string mlir::tensorop::gpuConvModuleSource(
     llvm::StringRef name, const ::tensorop::Conv2DShape &s,
-    llvm::StringRef inType, llvm::StringRef outType, llvm::StringRef sketch) {
+    llvm::StringRef inType, llvm::StringRef outType, llvm::StringRef sketch,
+    llvm::StringRef precision) {
   auto type = [](int64_t a, int64_t b, int64_t c, int64_t d,
                  llvm::StringRef t) {
     return llvm::formatv("{0}x{1}x{2}x{3}x{4}", a, b, c, d, t).str();
@@ -87,6 +88,8 @@ std::string mlir::tensorop::gpuConvModuleSource(
                             s.w + s.padLeft + s.padRight, s.c, inType);
   std::string attr =
       sketch.empty() ? "" : (", tensorop.gpu_sketch = " + sketch).str();
+  if (precision == "tf32")
+    attr += ", tensorop.precision = \"tf32\"";
   std::string text =
       llvm::formatv(R"mlir(
 // output = conv2d(input, filter) on an NVIDIA GPU: NHWC input, HWCF filter,

@@ -207,7 +207,7 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
   case kStore: {
     // smem_tma takes two 8 KiB C buffers per consumer warpgroup: offered
     // where they fit beside the stages, and not with split-K (whose
-    // reduction ends in the register store).
+    // reduction ends in the register store). Convolutions take it too.
     v = {0};
     if (get(kSplitK, prefix) > 1)
       break;
@@ -217,7 +217,7 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
     s.consumers = get(kConsumers, prefix);
     s.stages = get(kStages, prefix);
     s.store = "smem_tma";
-    if (wgmma && !p.conv && wgmmaSharedBytes(s) <= t.maxSharedPerBlock)
+    if (wgmma && wgmmaSharedBytes(s) <= t.maxSharedPerBlock)
       v.push_back(1);
     break;
   }

@@ -10,7 +10,7 @@ func.func @three_channels(%in: memref<1x16x16x3xbf16>, %flt: memref<3x3x3x64xbf1
 // -----
 
 func.func @fp32(%in: memref<1x16x16x64xf32>, %flt: memref<3x3x64x64xf32>, %out: memref<1x14x14x64xf32>) {
-  // expected-error @+1 {{NVIDIA targets take convolutions with bf16 or f16 input and filter (both the same) and f32, bf16 or f16 output, got 'f32' x 'f32' -> 'f32'}}
+  // expected-error @+1 {{f32 convolutions run on NVIDIA tensor cores as TF32 only: mark the op tensorop.precision = "tf32" (or use bf16/f16 inputs)}}
   linalg.conv_2d_nhwc_hwcf {dilations = dense<[1, 1]> : tensor<2xi64>, strides = dense<[1, 1]> : tensor<2xi64>}
     ins(%in, %flt : memref<1x16x16x64xf32>, memref<3x3x64x64xf32>) outs(%out : memref<1x14x14x64xf32>)
   return
@@ -33,6 +33,24 @@ func.func @returned(%in: tensor<1x16x16x64xbf16>, %flt: tensor<3x3x64x64xbf16>, 
   %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<[1, 1]> : tensor<2xi64>, strides = dense<[1, 1]> : tensor<2xi64>}
     ins(%in, %flt : tensor<1x16x16x64xbf16>, tensor<3x3x64x64xbf16>) outs(%init : tensor<1x14x14x64xbf16>) -> tensor<1x14x14x64xbf16>
   return %r : tensor<1x14x14x64xbf16>
+}
+
+// -----
+
+func.func @tf32_bf16_output(%in: memref<1x16x16x64xf32>, %flt: memref<3x3x64x64xf32>, %out: memref<1x14x14x64xbf16>) {
+  // expected-error @+1 {{NVIDIA targets take convolutions with bf16 or f16 input and filter (both the same) and f32, bf16 or f16 output, or f32 in and out with tensorop.precision = "tf32", got 'f32' x 'f32' -> 'bf16'}}
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<[1, 1]> : tensor<2xi64>, strides = dense<[1, 1]> : tensor<2xi64>, tensorop.precision = "tf32"}
+    ins(%in, %flt : memref<1x16x16x64xf32>, memref<3x3x64x64xf32>) outs(%out : memref<1x14x14x64xbf16>)
+  return
+}
+
+// -----
+
+func.func @tf32_needs_32_channels(%in: memref<1x16x16x48xf32>, %flt: memref<3x3x48x64xf32>, %out: memref<1x14x14x64xf32>) {
+  // expected-error @+1 {{no NVIDIA kernel for this convolution: TF32 convolutions run on the sm_90a wgmma kernel only: the sm_90a convolution kernel loads 32 input channels per filter tap: C must be a multiple of 32 (got C=48)}}
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<[1, 1]> : tensor<2xi64>, strides = dense<[1, 1]> : tensor<2xi64>, tensorop.precision = "tf32"}
+    ins(%in, %flt : memref<1x16x16x48xf32>, memref<3x3x48x64xf32>) outs(%out : memref<1x14x14x64xf32>)
+  return
 }
 
 // -----

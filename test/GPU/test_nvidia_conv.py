@@ -154,6 +154,30 @@ class ConvSpec(unittest.TestCase):
         self.refused(self.spec(n=1, h=8, w=8, c=32, f=64, r=3, s=3), "conv",
                      "C must be a multiple of 64")
 
+    def test_tf32_loads_32_channels_per_tap(self):
+        # TF32: one 128-byte row is 32 fp32 channels; the tap walk advances
+        # by 32 and wraps at C, the im2col box is block_m pixels x 32.
+        spec = self.spec(n=2, h=14, w=14, c=96, f=36, r=3, s=3, pt=1, pl=1, pb=1, pr=1)
+        spec.update(a_dtype="tf32", c_dtype="f32", block_m=128, block_n=64, consumers=1)
+        r = emit(spec)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        ans = json.loads(r.stdout)
+        tmap = ans["params"][3]
+        self.assertEqual(tmap["kind"], "tensormap_im2col")
+        self.assertEqual((tmap["channels"], tmap["pixels"]), (32, 128))
+        self.assertEqual(tmap["strides_bytes"], [96 * 4, 96 * 4 * 14, 96 * 4 * 14 * 14])
+        self.assertEqual(ans["params"][4]["dims"], [36, 864])   # filter as [R*S*C][F]
+        self.assertIn(".im2col.mbarrier::complete_tx::bytes", ans["asm"])
+        self.assertIn("add.u32 %qc0, %qc0, 32", ans["asm"])
+        self.assertIn("setp.eq.u32 %qp6, %qc0, 96", ans["asm"])
+        self.assertIn(".f32.tf32", ans["asm"])
+        self.assertEqual(ans["conv"]["c"], 96)
+
+    def test_tf32_channels_multiple_of_32(self):
+        spec = self.spec(n=1, h=8, w=8, c=48, f=64, r=3, s=3)
+        spec.update(a_dtype="tf32", c_dtype="f32", block_m=128, block_n=64, consumers=1)
+        self.refused(spec, "conv", "C must be a multiple of 32")
+
     def test_gemm_extents_must_match(self):
         spec = self.spec(n=1, h=8, w=8, c=64, f=64, r=3, s=3)
         spec["m"] += 1
