@@ -419,7 +419,8 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
     c.ctas = std::min(tiles(c.blockM, c.blockN), target.sms);
     c.groupM = 8;
     if (!p.conv)
-      if (std::optional<Candidate> sk = splitKTile(cands, pick, p, target.sms)) {
+      if (std::optional<Candidate> sk =
+              splitKTile(cands, pick, p, target.sms)) {
         // The reduction ends in the register store; 8 stages where they fit
         // beside the fp32 partial tile (as measured).
         c.blockM = sk->bm;
