@@ -195,13 +195,14 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
     break;
   case kClusterM:
     // A cluster of two tiles down M shares B; pointless with one tile row.
+    // Convolutions run without clusters.
     v = {1};
-    if (ceilDiv(p.m, bm) > 1)
+    if (!p.conv && ceilDiv(p.m, bm) > 1)
       v.push_back(2);
     break;
   case kClusterN:
     v = {1};
-    if (get(kClusterM, prefix) == 1 && ceilDiv(p.n, bn) > 1)
+    if (!p.conv && get(kClusterM, prefix) == 1 && ceilDiv(p.n, bn) > 1)
       v.push_back(2);
     break;
   case kStore: {
