@@ -473,6 +473,8 @@ llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
     }
     if (s.clusterM * s.clusterN > 1)
       return fail("cluster_m", "convolutions run without clusters");
+    if (s.splitK > 1)
+      return fail("split_k", "convolutions run without split-K");
   }
   if (s.kernel == "gemv") {
     if (p.conv)
