@@ -262,11 +262,13 @@ static llvm::Error checkGpuProblemLimits(const GpuGemmProblem &p) {
 static std::string convUnsupported(const GpuGemmProblem &p) {
   const GpuConvGeometry &g = *p.conv;
   // TF32 runs on the wgmma kernel only (convNotForWgmma has its rules).
-  if (p.precision != "tf32" && (g.c % 8 || g.f % 8))
-    return llvm::formatv("the convolution kernels load 16-byte chunks of 8 "
-                         "channels and 8 filters: C and F must be multiples "
-                         "of 8 (got C={0}, F={1})",
-                         g.c, g.f)
+  // Any C: where it is not a multiple of 8 (conv1's 3 channels) the
+  // mma.sync kernel loads the input element by element.
+  if (p.precision != "tf32" && g.f % 8)
+    return llvm::formatv("the convolution kernels load the filter in 16-byte "
+                         "chunks of 8 filters: F must be a multiple of 8 "
+                         "(got F={0})",
+                         g.f)
         .str();
   return "";
 }
@@ -525,6 +527,8 @@ llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
     }
     if (s.clusterM * s.clusterN > 1)
       return fail("cluster_m", "convolutions run without clusters");
+    if (s.splitK > 1)
+      return fail("split_k", "convolutions run without split-K");
   }
   if (s.kernel == "gemv") {
     if (p.conv)

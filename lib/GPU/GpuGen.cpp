@@ -128,6 +128,27 @@ func.func @{0}(%in: memref<{1}>, %flt: memref<{2}>, %out: memref<{3}>) {{
   return text;
 }
 
+::tensorop::Conv2DShape
+mlir::tensorop::gpuConvShape(const GpuConvGeometry &g) {
+  ::tensorop::Conv2DShape s;
+  s.n = g.n;
+  s.h = g.h;
+  s.w = g.w;
+  s.c = g.c;
+  s.f = g.f;
+  s.r = g.r;
+  s.s = g.s;
+  s.strideH = g.strideH;
+  s.strideW = g.strideW;
+  s.dilationH = g.dilationH;
+  s.dilationW = g.dilationW;
+  s.padTop = g.padTop;
+  s.padBottom = g.padBottom;
+  s.padLeft = g.padLeft;
+  s.padRight = g.padRight;
+  return s;
+}
+
 namespace {
 /// Runs `options`' half of the pipeline on `module`; diagnostics in the error.
 llvm::Error runPipeline(MLIRContext &ctx, ModuleOp module,
@@ -269,8 +290,12 @@ std::unique_ptr<MLIRContext> mlir::tensorop::makeGpuCompilerContext() {
 llvm::Expected<GpuCompiledKernel> mlir::tensorop::compileGpuKernel(
     MLIRContext &ctx, const GpuGemmProblem &p, llvm::StringRef target,
     llvm::StringRef sketchText, llvm::StringRef dir, llvm::StringRef name) {
-  std::string source = gpuGemmModuleSource(
-      name, p.m, p.n, p.k, p.aType, p.cType, p.precision, sketchText);
+  // A convolution compiles from the form `tensorop gen` writes for it.
+  std::string source =
+      p.conv ? gpuConvModuleSource(name, gpuConvShape(*p.conv), p.aType,
+                                   p.cType, sketchText, p.precision)
+             : gpuGemmModuleSource(name, p.m, p.n, p.k, p.aType, p.cType,
+                                   p.precision, sketchText);
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &ctx);
   if (!module)
     return llvm::createStringError("cannot parse the kernel module of " +

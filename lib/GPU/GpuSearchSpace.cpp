@@ -160,8 +160,9 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
     // Split-K (wgmma, no other cluster): 2 or 4 CTAs per tile where every
     // one gets a k-tile, the emitter's register rule holds for 4, and the
     // CTA's own fp32 partial tile fits beside the stages.
+    // Not for convolutions (the kernel refuses the combination).
     v = {1};
-    if (get(kClusterM, prefix) * get(kClusterN, prefix) > 1)
+    if (p.conv || get(kClusterM, prefix) * get(kClusterN, prefix) > 1)
       break;
     int64_t kTiles = ceilDiv(p.k, 64);
     int64_t acc = (bm / get(kConsumers, prefix) / 64) * (bn / 2);
@@ -195,13 +196,14 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
     break;
   case kClusterM:
     // A cluster of two tiles down M shares B; pointless with one tile row.
+    // Convolutions run without clusters.
     v = {1};
-    if (ceilDiv(p.m, bm) > 1)
+    if (!p.conv && ceilDiv(p.m, bm) > 1)
       v.push_back(2);
     break;
   case kClusterN:
     v = {1};
-    if (get(kClusterM, prefix) == 1 && ceilDiv(p.n, bn) > 1)
+    if (!p.conv && get(kClusterM, prefix) == 1 && ceilDiv(p.n, bn) > 1)
       v.push_back(2);
     break;
   case kStore: {

@@ -3,6 +3,7 @@
 #include "tensorop/Transforms/GpuMatmulSupport.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -196,6 +197,19 @@ mlir::tensorop::matchGpuConv(linalg::Conv2DNhwcHwcfOp op,
   p.k = g.r * g.s * g.c;
   p.conv = g;
   return p;
+}
+
+llvm::SmallVector<int64_t, 4>
+mlir::tensorop::gpuConvInputPadding(linalg::Conv2DNhwcHwcfOp op) {
+  auto pad = op.getDpsInputOperand(0)->get().getDefiningOp<tensor::PadOp>();
+  if (!pad)
+    return {0, 0, 0, 0};
+  ArrayRef<int64_t> low = pad.getStaticLow(), high = pad.getStaticHigh();
+  if (low.size() != 4 || high.size() != 4 ||
+      llvm::any_of(low, ShapedType::isDynamic) ||
+      llvm::any_of(high, ShapedType::isDynamic))
+    return {0, 0, 0, 0};
+  return {low[1], low[2], high[1], high[2]};
 }
 
 std::string mlir::tensorop::gpuOpSignature(const GpuGemmProblem &p) {

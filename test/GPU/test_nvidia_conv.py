@@ -252,7 +252,8 @@ def simulate_conv(spec, seed=5):
 
 class Sm80ConvSimulated(unittest.TestCase):
     """The cp.async kernel's computed addresses: padding (uneven), strides,
-    dilation, 1x1, images that share a tile, K tails (C = 8, 24)."""
+    dilation, 1x1, images that share a tile, K tails (C = 8, 24), and C not
+    a multiple of 8 (element loads: C = 3, 5)."""
 
     def run_case(self, dtype="bf16", **conv):
         g, m, n, k = geometry(**conv)
@@ -271,15 +272,23 @@ class Sm80ConvSimulated(unittest.TestCase):
     def test_1x1_k_tail(self):
         self.run_case(n=1, h=4, w=5, c=24, f=16, r=1, s=1)
 
-    def test_refuses_c_not_multiple_of_8(self):
-        g, m, n, k = geometry(1, 4, 4, 4, 16, 3, 3)
+    def test_three_channels_element_loads(self):
+        # conv1's shape class: C = 3 (a chunk of 8 k values spans taps), a
+        # 7x7-like strided window with padding; elements loaded one by one.
+        self.run_case(n=2, h=9, w=8, c=3, f=16, r=3, s=3, sh=2, sw=2, pt=1, pl=1, pb=1, pr=1)
+
+    def test_odd_channels_dilated_uneven(self):
+        self.run_case("f16", n=1, h=7, w=9, c=5, f=16, r=2, s=3, sh=1, sw=2, dh=2, dw=1,
+                      pt=0, pl=2, pb=1, pr=0)
+
+    def test_refuses_f_not_multiple_of_8(self):
+        g, m, n, k = geometry(1, 4, 4, 8, 12, 3, 3)
         r = subprocess.run([sys.executable, os.path.join(EMITTERS, "nvidia_gemm_mma.py")],
                            input=json.dumps({"m": m, "n": n, "k": k, "a_dtype": "bf16",
                                              "sm": 80, "conv": g}),
                            capture_output=True, text=True)
         self.assertEqual(r.returncode, 2)
-        self.assertIn("C and F must be multiples of 8", r.stdout)
-
+        self.assertIn("F must be a multiple of 8", r.stdout)
 
 if __name__ == "__main__":
     unittest.main()

@@ -47,6 +47,9 @@ std::string gpuConvModuleSource(llvm::StringRef name,
                                 llvm::StringRef sketch = "",
                                 llvm::StringRef precision = "");
 
+/// The convolution of an implicit GEMM's geometry, as requests describe it.
+::tensorop::Conv2DShape gpuConvShape(const GpuConvGeometry &g);
+
 /// A context with every dialect, pass and translation the NVIDIA path uses.
 std::unique_ptr<MLIRContext> makeGpuCompilerContext();
 
