@@ -81,7 +81,8 @@ an epilogue or C's map).  --format=ptx: a PTX module.
 """
 
 from tensorop_emit.nvidia_conv import (
-    check_tma_im2col, conv_geometry, emit_tap_advance, emit_tile_origin, im2col_tensor_map)
+    check_tma_im2col, conv_geometry, emit_tap_advance, emit_tap_start, emit_tile_origin,
+    im2col_tensor_map)
 from tensorop_emit.nvidia_epilogue import PtxEpilogue, parse_epilogue
 from tensorop_emit.nvidia_wgmma_tf32 import emit_tf32
 from tensorop_emit.nvidia_ptx import (
@@ -255,9 +256,8 @@ def emit(spec, fmt):
         raise SpecError("block_n", "%d accumulator registers per thread (at most 192)" % acc_regs)
     if sk not in (1, 2, 4):
         raise SpecError("split_k", "must be 1, 2 or 4, got %d" % sk)
-    if sk > 1 and (cs > 1 or conv is not None):
-        raise SpecError("split_k", "split-K runs as a cluster of its own: no cluster_m/cluster_n, "
-                                   "no convolution")
+    if sk > 1 and cs > 1:
+        raise SpecError("split_k", "split-K runs as a cluster of its own: no cluster_m/cluster_n")
     if sk > 1 and ceil_div(ceil_div(k, BK), sk) * (sk - 1) >= ceil_div(k, BK):
         raise SpecError("split_k", "K=%d has %d k-tiles of 64: too few for %d non-empty ranges"
                         % (k, ceil_div(k, BK), sk))
@@ -369,9 +369,12 @@ def emit(spec, fmt):
                lambda: cluster_tile_coords(b, cm, cn))
     if conv is not None:
         emit_tile_origin(b, conv, "%qm0", "%qwb", "%qhb", "%qnb", "%qt5")
-        b.ins("mov.u32 %qc0, 0")
-        b.ins("mov.u32 %qso, 0")
-        b.ins("mov.u32 %qro, 0")
+        if sk > 1:
+            emit_tap_start(b, conv, "%qkb", BK, "%qc0", "%qso", "%qro", "%qt5", es)
+        else:
+            b.ins("mov.u32 %qc0, 0")
+            b.ins("mov.u32 %qso, 0")
+            b.ins("mov.u32 %qro, 0")
     producer_acquire(b, pk, pwait, stg, 6)                  # k0 = kt * 64
     tma = TMA_LOAD_2D
     if conv is not None:

@@ -420,22 +420,22 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
     c.stages = std::min<int64_t>(6, (target.maxSharedPerBlock - 1024) / stage);
     c.ctas = std::min(tiles(c.blockM, c.blockN), target.sms);
     c.groupM = 8;
-    if (!p.conv)
-      if (std::optional<Candidate> sk =
-              splitKTile(cands, pick, p, target.sms)) {
-        // The reduction ends in the register store; 8 stages where they fit
-        // beside the fp32 partial tile (as measured).
-        c.blockM = sk->bm;
-        c.blockN = sk->bn;
-        c.consumers = sk->nc;
-        c.splitK = 2;
-        c.ctas = std::min(tiles(c.blockM, c.blockN), target.sms / 2) * 2;
-        int64_t stage = (c.blockM + c.blockN) * 64 * 2;
-        c.stages = std::min<int64_t>(
-            8, (target.maxSharedPerBlock - 1024 - c.blockM * c.blockN * 4) /
-                   stage);
-        return c;
-      }
+    // Convolutions too: their split ranks start inside K at their own
+    // filter tap and channel (nvidia_conv.py, emit_tap_start).
+    if (std::optional<Candidate> sk = splitKTile(all, pick, p, target.sms)) {
+      // The reduction ends in the register store; 8 stages where they fit
+      // beside the fp32 partial tile (as measured).
+      c.blockM = sk->bm;
+      c.blockN = sk->bn;
+      c.consumers = sk->nc;
+      c.splitK = 2;
+      c.ctas = std::min(tiles(c.blockM, c.blockN), target.sms / 2) * 2;
+      int64_t stage = (c.blockM + c.blockN) * 64 * 2;
+      c.stages = std::min<int64_t>(
+          8, (target.maxSharedPerBlock - 1024 - c.blockM * c.blockN * 4) /
+                 stage);
+      return c;
+    }
     // C through shared memory and TMA stores: measured on the H200 at
     // 1.04-1.19x the register store on plain GEMMs and bias+ReLU, equal
     // with GELU (docs/benchmarks/gpu-gemm.md, "Store through shared
@@ -527,8 +527,6 @@ llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
     }
     if (s.clusterM * s.clusterN > 1)
       return fail("cluster_m", "convolutions run without clusters");
-    if (s.splitK > 1)
-      return fail("split_k", "convolutions run without split-K");
   }
   if (s.kernel == "gemv") {
     if (p.conv)

@@ -160,9 +160,8 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
     // Split-K (wgmma, no other cluster): 2 or 4 CTAs per tile where every
     // one gets a k-tile, the emitter's register rule holds for 4, and the
     // CTA's own fp32 partial tile fits beside the stages.
-    // Not for convolutions (the kernel refuses the combination).
     v = {1};
-    if (p.conv || get(kClusterM, prefix) * get(kClusterN, prefix) > 1)
+    if (get(kClusterM, prefix) * get(kClusterN, prefix) > 1)
       break;
     int64_t kTiles = ceilDiv(p.k, 64);
     int64_t acc = (bm / get(kConsumers, prefix) / 64) * (bn / 2);

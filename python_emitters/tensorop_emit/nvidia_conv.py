@@ -119,6 +119,21 @@ def emit_tile_origin(b, g, m0, wb, hb, nb, tmp):
     b.ins("mad.lo.s32 %s, %s, %d, %d" % (wb, wb, g["stride_w"], -g["pad_left"]))
 
 
+def emit_tap_start(b, g, first_kt, bk, c0, soff, roff, tmp, elem_bytes=2):
+    """The (channel chunk, tap) of k-tile `first_kt` (a register; split-K's
+    ranks start inside K): k0 = first_kt * bk = tap * C + c0 (C is a
+    multiple of the channel block, so a k tile never spans taps), tap = r *
+    S + s, the offsets s * dilation_w and r * dilation_h."""
+    assert bk == channel_block(elem_bytes)
+    b.ins("mul.lo.u32 %s, %s, %d" % (tmp, first_kt, bk))
+    b.ins("rem.u32 %s, %s, %d" % (c0, tmp, g["c"]))
+    b.ins("div.u32 %s, %s, %d" % (tmp, tmp, g["c"]))      # tap
+    b.ins("rem.u32 %s, %s, %d" % (soff, tmp, g["s"]))
+    b.ins("div.u32 %s, %s, %d" % (roff, tmp, g["s"]))
+    b.ins("mul.lo.u32 %s, %s, %d" % (soff, soff, g["dilation_w"]))
+    b.ins("mul.lo.u32 %s, %s, %d" % (roff, roff, g["dilation_h"]))
+
+
 def emit_tap_advance(b, g, c0, soff, roff, pred, elem_bytes=2):
     """The next (channel chunk, tap) of the K loop: c0 += the channel block;
     at C the next column tap (soff += dilation_w); at S taps the next row

@@ -53,12 +53,3 @@ func.func @wgmma_needs_64_channels(%in: memref<1x16x16x32xbf16>, %flt: memref<3x
     ins(%in, %flt : memref<1x16x16x32xbf16>, memref<3x3x32x64xbf16>) outs(%out : memref<1x14x14x64xbf16>)
   return
 }
-
-// -----
-
-func.func @no_split_k(%in: memref<1x16x16x64xbf16>, %flt: memref<3x3x64x64xbf16>, %out: memref<1x14x14x64xbf16>) {
-  // expected-error @+1 {{illegal sketch for nvidia-sm90: gpu_sketch field 'split_k': convolutions run without split-K}}
-  linalg.conv_2d_nhwc_hwcf {dilations = dense<[1, 1]> : tensor<2xi64>, strides = dense<[1, 1]> : tensor<2xi64>, tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 128, block_n = 64, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 4, group_m = 8, ctas = 132, target = <name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "given", split_k = 2>}
-    ins(%in, %flt : memref<1x16x16x64xbf16>, memref<3x3x64x64xbf16>) outs(%out : memref<1x14x14x64xbf16>)
-  return
-}

@@ -110,6 +110,69 @@ class Im2colModel(unittest.TestCase):
                                              % (spec, m0, r, s))
 
 
+class _Lines:
+    """Collects what the emitter helpers print (PtxBody's ins)."""
+
+    def __init__(self):
+        self.lines = []
+
+    def ins(self, text):
+        self.lines.append(text)
+
+
+def run_scalar(lines, regs):
+    """Interprets the integer PTX the tap helpers print (mul.lo, div, rem,
+    add, setp.eq, predicated mov/add) on `regs` (a dict)."""
+    val = lambda t: regs[t] if t.startswith("%") else int(t)
+    for line in lines:
+        guard = None
+        if line.startswith("@"):
+            guard, line = line.split(" ", 1)
+            if not regs[guard[1:]]:
+                continue
+        op, rest = line.split(" ", 1)
+        args = [a.strip() for a in rest.split(",")]
+        kind = op.split(".")[0]
+        if kind == "setp":
+            regs[args[0]] = val(args[1]) == val(args[2])
+        elif kind == "mov":
+            regs[args[0]] = val(args[1])
+        elif kind == "add":
+            regs[args[0]] = val(args[1]) + val(args[2])
+        elif kind == "mul":
+            regs[args[0]] = val(args[1]) * val(args[2])
+        elif kind == "div":
+            regs[args[0]] = val(args[1]) // val(args[2])
+        elif kind == "rem":
+            regs[args[0]] = val(args[1]) % val(args[2])
+        else:
+            raise AssertionError("unexpected " + line)
+    return regs
+
+
+class TapWalk(unittest.TestCase):
+    """Split-K's ranks start their k range at its own (channel, tap): the
+    state emit_tap_start computes for k tile kt is the one kt advances
+    from (0, 0, 0) reach."""
+
+    def test_start_matches_advances(self):
+        for es, dims in ((2, (64, 3, 3, 1, 2)), (2, (128, 1, 1, 1, 1)),
+                         (4, (96, 3, 5, 2, 1)), (2, (192, 5, 5, 1, 1))):
+            c, r, s, dh, dw = dims
+            g = {"c": c, "r": r, "s": s, "dilation_h": dh, "dilation_w": dw}
+            bk = NC.channel_block(es)
+            state = {"%c0": 0, "%so": 0, "%ro": 0, "%p": False}
+            for kt in range(r * s * c // bk):
+                b = _Lines()
+                NC.emit_tap_start(b, g, "%kb", bk, "%c0", "%so", "%ro", "%t", es)
+                got = run_scalar(b.lines, {"%kb": kt})
+                self.assertEqual((got["%c0"], got["%so"], got["%ro"]),
+                                 (state["%c0"], state["%so"], state["%ro"]), (dims, kt))
+                b = _Lines()
+                NC.emit_tap_advance(b, g, "%c0", "%so", "%ro", "%p", es)
+                run_scalar(b.lines, state)
+
+
 def emit(spec, fmt=None):
     args = [sys.executable, os.path.join(EMITTERS, "nvidia_gemm_wgmma.py")]
     if fmt:
