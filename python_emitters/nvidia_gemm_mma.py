@@ -97,15 +97,18 @@ def emit(spec, fmt):
     steps = parse_epilogue(spec)
     if steps and conv is not None:
         raise SpecError("epilogue", "convolutions take no fused epilogue")
+    conv_elements = False
     if conv is not None:
         # A row (output pixel) chunk of 8 channels never crosses a filter
         # tap when C is a multiple of 8: one computed address per chunk.
+        # Other C (conv1's 3 channels): the 8 elements of a chunk are loaded
+        # one by one, each at its own (tap, channel) address.
         if tf32:
             raise SpecError("a_dtype", "convolutions take bf16 or f16")
-        if conv["c"] % epc or not aligned:
-            raise SpecError("conv", "the cp.async convolution kernel loads 8 channels per "
-                                    "16-byte chunk: C and F must be multiples of 8 (got "
-                                    "C=%d, F=%d)" % (conv["c"], conv["f"]))
+        if (n * es) % 16:
+            raise SpecError("conv", "the filter is loaded in 16-byte chunks of 8 filters: F "
+                                    "must be a multiple of 8 (got F=%d)" % conv["f"])
+        conv_elements = conv["c"] % epc != 0
     tiles_m, tiles_n = ceil_div(m, bm), ceil_div(n, bn)
     kt_total = ceil_div(k, bk)
     acc_regs = mt * nt * 4
@@ -140,6 +143,8 @@ def emit(spec, fmt):
         # per A row: input row/column of the window's corner; per k step:
         # the tap's row/column shift and channel
         R("b32", "%qih", na), R("b32", "%qiw", na), R("b32", "%qcv", 4)
+        if conv_elements:
+            R("b16", "%qhc", na * epc), R("pred", "%qpe")
     declare_store_temps(b)
     # A fused epilogue's operands (bias, R) follow A, B and C.
     ep = PtxEpilogue(b, steps, cdt, m, n, c["accumulate"], 3) if steps else None
@@ -247,7 +252,10 @@ def emit(spec, fmt):
         b.ins("mul.lo.u32 %%qt0, %s, %d" % (kt_reg, bk))
         b.ins("add.u32 %qt1, %qt0, %qka")
         b.ins("add.u32 %%qt2, %%qsmem, %s" % slot_reg)          # stage base
-        if conv is not None:
+        if conv_elements:
+            load_conv_a_elements()
+            load_b_chunks()
+        elif conv is not None:
             load_conv_a()
             load_b_chunks()
         elif aligned:
@@ -294,6 +302,45 @@ def emit(spec, fmt):
             b.ins("add.s64 %%qg, %%qpa%d, %%qw64" % i)
             b.ins("add.u32 %%qs, %%qt2, %%qsa%d" % i)
             b.ins("cp.async.cg.shared.global [%qs], [%qg], 16, %qsz")
+
+    def load_conv_a_elements():
+        """A chunks of a convolution whose C is not a multiple of 8: element
+        e of a chunk is k = kt * bk + ka + e, its own (tap r, s; channel c);
+        each row reads input[image][ih + r*dh][iw + s*dw][c], zero outside
+        the image or past K. The tap and channel of an element are the same
+        for every row, so they are computed once per element."""
+        g = conv
+        for e in range(epc):
+            b.ins("add.u32 %%qt3, %%qt1, %d" % e)
+            b.ins("setp.lt.u32 %%qpe, %%qt3, %d" % k)
+            b.ins("min.u32 %%qt3, %%qt3, %d" % (k - 1))
+            b.ins("div.u32 %%qcv0, %%qt3, %d" % g["c"])          # tap
+            b.ins("rem.u32 %%qcv3, %%qt3, %d" % g["c"])          # channel
+            b.ins("div.u32 %%qcv1, %%qcv0, %d" % g["s"])         # r
+            b.ins("rem.u32 %%qcv2, %%qcv0, %d" % g["s"])         # s
+            b.ins("mul.lo.u32 %%qcv1, %%qcv1, %d" % g["dilation_h"])
+            b.ins("mul.lo.u32 %%qcv2, %%qcv2, %d" % g["dilation_w"])
+            for i in range(na):
+                b.ins("add.s32 %%qt4, %%qih%d, %%qcv1" % i)       # input row
+                b.ins("add.s32 %%qt5, %%qiw%d, %%qcv2" % i)       # input column
+                b.ins("setp.lt.u32 %%qp1, %%qt4, %d" % g["h"])   # unsigned: < 0 fails too
+                b.ins("setp.lt.u32 %%qp2, %%qt5, %d" % g["w"])
+                b.ins("and.pred %qp1, %qp1, %qp2")
+                b.ins("and.pred %%qp1, %%qp1, %%qrowa%d" % i)
+                b.ins("and.pred %qp1, %qp1, %qpe")
+                b.ins("mad.lo.s32 %%qt4, %%qt4, %d, %%qt5" % g["w"])
+                b.ins("mad.lo.s32 %%qt4, %%qt4, %d, %%qcv3" % g["c"])
+                b.ins("selp.u32 %qt4, %qt4, 0, %qp1")
+                b.ins("mul.wide.u32 %%qw64, %%qt4, %d" % es)
+                b.ins("add.s64 %%qg, %%qpa%d, %%qw64" % i)
+                b.ins("mov.b16 %%qhc%d, 0" % (i * epc + e))
+                b.ins("@%%qp1 ld.global.nc.b16 %%qhc%d, [%%qg]" % (i * epc + e))
+        for i in range(na):
+            b.ins("add.u32 %%qs, %%qt2, %%qsa%d" % i)
+            for w in range(4):
+                b.ins("mov.b32 %%qu%d, {%%qhc%d, %%qhc%d}" % (w, i * epc + 2 * w,
+                                                            i * epc + 2 * w + 1))
+            b.ins("st.shared.v4.b32 [%qs], {%qu0, %qu1, %qu2, %qu3}")
 
     def load_b_chunks():
         """B chunks (16-byte aligned rows): %qt0 = kt * bk, %qt2 = stage base."""

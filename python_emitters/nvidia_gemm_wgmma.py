@@ -196,9 +196,6 @@ def emit(spec, fmt):
     store = get_choice(spec, "store", ("global", "smem_tma"), default="global")
     if steps and conv is not None:
         raise SpecError("epilogue", "convolutions take no fused epilogue")
-    if store != "global" and conv is not None:
-        raise SpecError("store", "convolutions store C from registers (smem_tma is not "
-                                 "verified on the implicit-GEMM kernel yet)")
     if conv is not None:
         check_tma_im2col(conv, es)
         if cs > 1:

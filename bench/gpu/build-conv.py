@@ -40,7 +40,8 @@ def emitter_case(stage, cid, g, dtype, tile=None):
     stages = min(6, (232448 - 1024) // ((bm + bn) * 128))
     conv = {k: v for k, v in g.items() if k not in ("out_h", "out_w")}
     spec = {"name": "k_" + cid, "m": m, "n": f, "k": g["r"] * g["s"] * g["c"],
-            "a_dtype": dtype, "c_dtype": dtype, "sm": 90, "block_m": bm, "block_n": bn,
+            "a_dtype": dtype, "c_dtype": "f32" if dtype == "tf32" else dtype, "sm": 90,
+            "block_m": bm, "block_n": bn,
             "consumers": consumers, "stages": stages, "sms": 132, "conv": conv}
     script = os.path.join(ROOT, "python_emitters", "nvidia_gemm_wgmma.py")
     text = json.dumps(spec)
@@ -115,7 +116,7 @@ def main():
                         print("refused:", tid, file=sys.stderr)
                         continue
                     case = {"id": tid, "request": request, "conv": g, "dtype": dtype,
-                            "c_dtype": dtype}
+                            "c_dtype": "f32" if dtype == "tf32" else dtype}
                     if tile:
                         case["tile"] = list(tile)
                     if "object" in made:
@@ -139,7 +140,8 @@ def main():
             if made is None:
                 refused.append("%s: %s\n  %s" % (cid, request, why.strip()))
                 continue
-            case = {"id": cid, "request": request, "conv": g, "dtype": dtype, "c_dtype": dtype}
+            case = {"id": cid, "request": request, "conv": g, "dtype": dtype,
+                    "c_dtype": "f32" if dtype == "tf32" else dtype}
             if "object" in made:
                 objects.append(made.pop("object"))
                 launch = json.load(open(made.pop("launch_json")))

@@ -46,8 +46,11 @@ import time
 import torch
 import torch.nn.functional as F
 
-TORCH_DTYPE = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32}
-UNIT_ROUNDOFF = {"bf16": 2.0 ** -8, "f16": 2.0 ** -11, "f32": 2.0 ** -24}
+# tf32: fp32 tensors, multiplied on the tensor cores with 10 mantissa bits
+# (cuDNN: torch.backends.cudnn.allow_tf32 for those cases only).
+TORCH_DTYPE = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32,
+               "tf32": torch.float32}
+UNIT_ROUNDOFF = {"bf16": 2.0 ** -8, "f16": 2.0 ** -11, "f32": 2.0 ** -24, "tf32": 2.0 ** -11}
 
 
 def out_shape(g):
@@ -255,6 +258,7 @@ def run_case(case, runtime_lib, rounds, modes=("graph", "eager")):
     g = case["conv"]
     dtype, c_dtype = case["dtype"], case["c_dtype"]
     tin, tout = TORCH_DTYPE[dtype], TORCH_DTYPE[c_dtype]
+    torch.backends.cudnn.allow_tf32 = dtype == "tf32"
     if "entry" in case:
         launcher = EntryLauncher(*case["entry"])
     else:

@@ -46,6 +46,14 @@ using namespace mlir::tensorop;
 using namespace tensorop;
 
 namespace {
+/// The library's median in a runner's timing: cuBLAS for GEMMs, cuDNN for
+/// convolutions (the runner times whichever fits the kernel).
+double libraryTflops(const json::Object &timing) {
+  if (std::optional<double> v = timing.getNumber("cublas_tflops_median"))
+    return *v;
+  return timing.getNumber("cudnn_tflops_median").value_or(0);
+}
+
 
 /// Dense tensor-core / FFMA peak of the H100/H200 SXM (datasheet), the scale
 /// of the search's rewards.
@@ -204,7 +212,9 @@ public:
       : ctx(ctx), problem(p), target(target), builtinChoice(builtinChoice),
         gpuSpace(p, target, builtinChoice), device(device) {
     signature = gpuOpSignature(p);
-    op = Operator::matmul(p.m, p.n, p.k, p.precision, p.cType);
+    op = p.conv ? Operator::conv2d(gpuConvShape(*p.conv), p.precision,
+                                     p.cType)
+                : Operator::matmul(p.m, p.n, p.k, p.precision, p.cType);
     raw_string_ostream(builtin.config) << builtinChoice.toAttr(&ctx, target);
     builtin.hash = gpuConfigHash(builtinChoice);
     builtinPoint = gpuSpace.toPoint(builtinChoice);
@@ -234,15 +244,18 @@ public:
     // The paper's history prompt: the best and the worst so far with their
     // speed, the failures with their kind.
     const GpuGemmProblem &p = problem;
+    std::string what =
+        p.conv ? "a convolution (" + signature + ") as the implicit GEMM"
+               : std::string("a GEMM");
     std::string text =
-        formatv("Tuning a GEMM M={0} N={1} K={2}, A and B {3}, C {4}, "
+        formatv("Tuning {10} M={0} N={1} K={2}, A and B {3}, C {4}, "
                 "computed in {5}, on {6} ({7}). The kernel family is {8}; "
                 "the builtin sketch is: {9}.\nMeasured so far (TFLOP/s, "
                 "higher is better):\n",
                 p.m, p.n, p.k, p.aType, p.cType, p.precision,
                 target.hints.name,
                 device.empty() ? "the batch's GPU" : device,
-                builtinChoice.kernel, builtinChoice.describe())
+                builtinChoice.kernel, builtinChoice.describe(), what)
             .str() +
         historyForModel(std::move(history), 1e-3,
                         [&](const CandidateRecord &r) {
@@ -318,27 +331,46 @@ public:
   match(mlir::ModuleOp module, StringRef input) override {
     std::vector<GpuGemmProblem> problems;
     std::set<std::string> signatures;
-    module.walk([&](mlir::linalg::MatmulOp op) {
-      std::string reason;
-      FailureOr<GpuGemmProblem> p = matchGpuMatmul(op, reason);
+    auto add = [&](mlir::Operation *op, FailureOr<GpuGemmProblem> p,
+                   const std::string &reason) {
       if (failed(p)) {
-        op.emitRemark() << "tensorop tune: skipped (" << reason << ")";
+        op->emitRemark() << "tensorop tune: skipped (" << reason << ")";
         return;
       }
       if (signatures.insert(gpuOpSignature(*p)).second)
         problems.push_back(*p);
+    };
+    // In module order: matmuls and convolutions (implicit GEMMs).
+    module.walk([&](mlir::Operation *op) {
+      std::string reason;
+      if (auto mm = dyn_cast<mlir::linalg::MatmulOp>(op))
+        add(op, matchGpuMatmul(mm, reason), reason);
+      else if (auto conv = dyn_cast<mlir::linalg::Conv2DNhwcHwcfOp>(op))
+        add(op, matchGpuConv(conv, gpuConvInputPadding(conv), reason),
+            reason);
     });
     if (problems.empty())
-      return createStringError("no GEMM an NVIDIA target supports in " +
+      return createStringError("no GEMM or convolution an NVIDIA target "
+                               "supports in " +
                                input);
     std::vector<std::unique_ptr<OpTuneSearch>> ops;
+    // An op no kernel takes is skipped, said by name; the others are tuned.
+    std::string skipped;
     for (const GpuGemmProblem &p : problems) {
       Expected<GpuSketchChoice> builtin = proposeGpuSketch(p, *gpu);
-      if (!builtin)
-        return builtin.takeError();
+      if (!builtin) {
+        std::string why = toString(builtin.takeError());
+        errs() << "tensorop tune: skipped '" << gpuOpSignature(p)
+               << "' (no NVIDIA kernel: " << why << ")\n";
+        skipped += "\n  " + gpuOpSignature(p) + ": " + why;
+        continue;
+      }
       ops.push_back(
           std::make_unique<GpuOpSearch>(*ctx, p, *gpu, *builtin, device));
     }
+    if (ops.empty())
+      return createStringError("no NVIDIA kernel for any op of " + input +
+                               ":" + skipped);
     return ops;
   }
 
@@ -443,7 +475,7 @@ public:
                   slot.first.push_back(
                       t->getNumber("tensorop_tflops_median").value_or(0));
                   slot.second.push_back(
-                      t->getNumber("cublas_tflops_median").value_or(0));
+                      libraryTflops(*t));
                 }
               if (!v)
                 consumeError(v.takeError());
@@ -709,7 +741,7 @@ private:
             s[i].first.push_back(
                 t->getNumber("tensorop_tflops_median").value_or(0));
             s[i].second.push_back(
-                t->getNumber("cublas_tflops_median").value_or(0));
+                libraryTflops(*t));
           }
         if (!v)
           consumeError(v.takeError());

@@ -335,9 +335,14 @@ llvm::Error NvidiaBackend::prepare(const GenJob &job) {
   auto fail = [](const llvm::Twine &msg) -> llvm::Error {
     return llvm::createStringError(msg);
   };
-  if (job.op.kind == OpKind::Conv2D && r.dtype != "bf16" && r.dtype != "f16")
+  if (job.op.kind == OpKind::Conv2D && r.dtype != "bf16" && r.dtype != "f16" &&
+      r.dtype != "tf32")
     return fail("understood " + r.describe() + "; convolutions on NVIDIA "
-                "targets take bf16 or f16 inputs (got " + r.dtype + ")");
+                "targets take bf16, f16 or tf32 inputs (got " + r.dtype +
+                (r.dtype == "f32" ? "; ask for tf32 to run fp32 data on the "
+                                    "tensor cores"
+                                  : "") +
+                ")");
   if (job.op.kind != OpKind::Matmul && job.op.kind != OpKind::Conv2D)
     return fail("understood " + r.describe() +
                 "; NVIDIA targets generate GEMMs and convolutions only");

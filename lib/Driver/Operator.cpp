@@ -62,6 +62,20 @@ Operator Operator::matmul(int64_t m, int64_t n, int64_t k, StringRef dtype,
   return op;
 }
 
+Operator Operator::conv2d(const Conv2DShape &shape, StringRef dtype,
+                          StringRef outType) {
+  Operator op;
+  op.kind = OpKind::Conv2D;
+  op.conv = shape;
+  op.dtype = dtype.str();
+  op.requestedOutType = outType.str();
+  op.defaultName =
+      formatv("conv2d_n{0}_{1}x{2}x{3}_f{4}_{5}x{6}_{7}", shape.n, shape.h,
+              shape.w, shape.c, shape.f, shape.r, shape.s, dtype)
+          .str();
+  return op;
+}
+
 std::string Operator::inType() const {
   return dtype == "tf32" ? "f32" : dtype;
 }
@@ -114,7 +128,7 @@ std::string Operator::moduleSource(StringRef name, Placement placement,
                                    StringRef sketch) const {
   if (kind == OpKind::Conv2D && placement == Placement::Device)
     return mlir::tensorop::gpuConvModuleSource(name, conv, inType(), outType(),
-                                               sketch);
+                                               sketch, dtype);
   if (kind == OpKind::Conv2D && !epilogue.empty()) {
     mlir::tensorop::ConvConsumer consumer =
         epilogueConvConsumer(conv, epilogue);

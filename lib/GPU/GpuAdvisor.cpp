@@ -250,11 +250,14 @@ static llvm::Error checkGpuProblemLimits(const GpuGemmProblem &p) {
 /// and of filter rows); empty when one can.
 static std::string convUnsupported(const GpuGemmProblem &p) {
   const GpuConvGeometry &g = *p.conv;
-  if (g.c % 8 || g.f % 8)
-    return llvm::formatv("the convolution kernels load 16-byte chunks of 8 "
-                         "channels and 8 filters: C and F must be multiples "
-                         "of 8 (got C={0}, F={1})",
-                         g.c, g.f)
+  // TF32 runs on the wgmma kernel only (convNotForWgmma has its rules).
+  // Any C: where it is not a multiple of 8 (conv1's 3 channels) the
+  // mma.sync kernel loads the input element by element.
+  if (p.precision != "tf32" && g.f % 8)
+    return llvm::formatv("the convolution kernels load the filter in 16-byte "
+                         "chunks of 8 filters: F must be a multiple of 8 "
+                         "(got F={0})",
+                         g.f)
         .str();
   return "";
 }
@@ -268,16 +271,19 @@ static std::string convNotForWgmma(const GpuGemmProblem &p,
   if (target.sm < 90)
     return "the TMA im2col + wgmma convolution kernel needs sm_90a; " +
            target.hints.name + " is sm_" + std::to_string(target.sm);
-  if (g.c % 64)
-    return llvm::formatv("the sm_90a convolution kernel loads 64 input "
+  // One 128-byte swizzled row of channels per filter tap: 64 bf16/f16, 32
+  // tf32 (python_emitters/tensorop_emit/nvidia_conv.py).
+  int64_t es = elemBytes(p.aType);
+  if (g.c % (128 / es))
+    return llvm::formatv("the sm_90a convolution kernel loads {0} input "
                          "channels per filter tap: C must be a multiple of "
-                         "64 (got C={0})",
-                         g.c)
+                         "{0} (got C={1})",
+                         128 / es, g.c)
         .str();
-  if (g.f % 8)
+  if (g.f % (16 / es))
     return llvm::formatv("TMA needs 16-byte filter rows: F must be a "
-                         "multiple of 8 (got F={0})",
-                         g.f)
+                         "multiple of {0} (got F={1})",
+                         16 / es, g.f)
         .str();
   if (g.strideH > 8 || g.strideW > 8)
     return "TMA im2col traverses with strides of at most 8";
@@ -365,7 +371,15 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
     c.stages = 3;
     return c;
   }
-  if (p.precision == "tf32" && !p.conv && target.sm >= 90 && tmaAligned(p))
+  if (p.precision == "tf32" && p.conv) {
+    // No mma.sync TF32 convolution kernel: the wgmma one or nothing.
+    if (std::string why = convNotForWgmma(p, target); !why.empty())
+      return llvm::createStringError("TF32 convolutions run on the sm_90a "
+                                     "wgmma kernel only: " +
+                                     why);
+    return proposeWgmmaTf32(p, target, c);
+  }
+  if (p.precision == "tf32" && target.sm >= 90 && tmaAligned(p))
     return proposeWgmmaTf32(p, target, c);
   bool wgmma = target.sm >= 90 &&
                (p.precision == "bf16" || p.precision == "f16") && tmaAligned(p);
@@ -408,12 +422,12 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
     // C through shared memory and TMA stores: measured on the H200 at
     // 1.04-1.19x the register store on plain GEMMs and bias+ReLU, equal
     // with GELU (docs/benchmarks/gpu-gemm.md, "Store through shared
-    // memory"); convolutions keep the register store (not measured).
-    if (!p.conv) {
-      c.store = "smem_tma";
-      if (wgmmaSharedBytes(c) > target.maxSharedPerBlock)
-        c.store = "global";
-    }
+    // memory"). A convolution's output is C's M x F row-major matrix, so
+    // the implicit-GEMM kernel takes the same store (docs/benchmarks/
+    // gpu-conv.md: its short-K 1x1 layers are epilogue-bound).
+    c.store = "smem_tma";
+    if (wgmmaSharedBytes(c) > target.maxSharedPerBlock)
+      c.store = "global";
     return c;
   }
   // mma.sync: bf16/f16 on sm_80 (or rows TMA cannot describe), tf32.
@@ -485,6 +499,10 @@ llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
     if (s.kernel == "wgmma") {
       if (std::string why = convNotForWgmma(p, t); !why.empty())
         return fail("kernel", why);
+    } else if (p.precision == "tf32") {
+      return fail("kernel", "TF32 convolutions run on the wgmma kernel only, "
+                            "not " +
+                                s.kernel);
     } else if (s.kernel != "mma_sync") {
       return fail("kernel", "convolutions run on the wgmma (TMA im2col) or "
                             "mma_sync (cp.async) kernels, not " +
@@ -492,10 +510,8 @@ llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
     }
     if (s.clusterM * s.clusterN > 1)
       return fail("cluster_m", "convolutions run without clusters");
-    if (s.store != "global")
-      return fail("store", "the convolution kernels store C from registers "
-                           "(store = \"smem_tma\" is the GEMM kernel's; "
-                           "not yet verified on implicit-GEMM convolutions)");
+    if (s.splitK > 1)
+      return fail("split_k", "convolutions run without split-K");
   }
   if (s.kernel == "gemv") {
     if (p.conv)

@@ -75,7 +75,8 @@ func.func @{0}(%A: memref<{1}x{3}x{4}>, %B: memref<{3}x{2}x{4}>, %C: memref<{1}x
 
 std::string mlir::tensorop::gpuConvModuleSource(
     llvm::StringRef name, const ::tensorop::Conv2DShape &s,
-    llvm::StringRef inType, llvm::StringRef outType, llvm::StringRef sketch) {
+    llvm::StringRef inType, llvm::StringRef outType, llvm::StringRef sketch,
+    llvm::StringRef precision) {
   auto type = [](int64_t a, int64_t b, int64_t c, int64_t d,
                  llvm::StringRef t) {
     return llvm::formatv("{0}x{1}x{2}x{3}x{4}", a, b, c, d, t).str();
@@ -87,6 +88,8 @@ std::string mlir::tensorop::gpuConvModuleSource(
                             s.w + s.padLeft + s.padRight, s.c, inType);
   std::string attr =
       sketch.empty() ? "" : (", tensorop.gpu_sketch = " + sketch).str();
+  if (precision == "tf32")
+    attr += ", tensorop.precision = \"tf32\"";
   std::string text =
       llvm::formatv(R"mlir(
 // output = conv2d(input, filter) on an NVIDIA GPU: NHWC input, HWCF filter,
@@ -123,6 +126,27 @@ func.func @{0}(%in: memref<{1}>, %flt: memref<{2}>, %out: memref<{3}>) {{
                         source, s.padded() ? padded : in, flt, attr, outType)
               .str();
   return text;
+}
+
+::tensorop::Conv2DShape
+mlir::tensorop::gpuConvShape(const GpuConvGeometry &g) {
+  ::tensorop::Conv2DShape s;
+  s.n = g.n;
+  s.h = g.h;
+  s.w = g.w;
+  s.c = g.c;
+  s.f = g.f;
+  s.r = g.r;
+  s.s = g.s;
+  s.strideH = g.strideH;
+  s.strideW = g.strideW;
+  s.dilationH = g.dilationH;
+  s.dilationW = g.dilationW;
+  s.padTop = g.padTop;
+  s.padBottom = g.padBottom;
+  s.padLeft = g.padLeft;
+  s.padRight = g.padRight;
+  return s;
 }
 
 namespace {
@@ -266,8 +290,12 @@ std::unique_ptr<MLIRContext> mlir::tensorop::makeGpuCompilerContext() {
 llvm::Expected<GpuCompiledKernel> mlir::tensorop::compileGpuKernel(
     MLIRContext &ctx, const GpuGemmProblem &p, llvm::StringRef target,
     llvm::StringRef sketchText, llvm::StringRef dir, llvm::StringRef name) {
-  std::string source = gpuGemmModuleSource(
-      name, p.m, p.n, p.k, p.aType, p.cType, p.precision, sketchText);
+  // A convolution compiles from the form `tensorop gen` writes for it.
+  std::string source =
+      p.conv ? gpuConvModuleSource(name, gpuConvShape(*p.conv), p.aType,
+                                   p.cType, sketchText, p.precision)
+             : gpuGemmModuleSource(name, p.m, p.n, p.k, p.aType, p.cType,
+                                   p.precision, sketchText);
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &ctx);
   if (!module)
     return llvm::createStringError("cannot parse the kernel module of " +

@@ -23,8 +23,11 @@
 #include "CheckedGpuPassOptions.h"
 #include "GpuKernelLaunch.h"
 
+#include "tensorop/Advisor/SketchDatabase.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/GPU/GpuAdvisor.h"
+#include "tensorop/GPU/GpuSearchSpace.h"
+#include "tensorop/GPU/GpuTunedSketch.h"
 #include "tensorop/GPU/Passes.h"
 #include "tensorop/Transforms/GpuMatmulSupport.h"
 
@@ -163,20 +166,37 @@ struct GpuLowerConvPass
              "'builtin' or a #tensorop.gpu_sketch on the conv)";
       return signalPassFailure();
     }
+    std::unique_ptr<SketchDatabase> tuned; // db=, when given
+    if (!db.empty()) {
+      llvm::Expected<std::unique_ptr<SketchDatabase>> opened =
+          openSketchDatabase(db, &getContext());
+      if (!opened) {
+        convs.front().emitError()
+            << "tensorop: " << llvm::toString(opened.takeError());
+        return signalPassFailure();
+      }
+      tuned = std::move(*opened);
+      MLIRContext *ctx = &getContext();
+      tuned->setConfigHasher([ctx](llvm::StringRef config) {
+        return gpuConfigHashOfText(ctx, config);
+      });
+    }
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     UnitAttr::get(&getContext()));
     for (linalg::Conv2DNhwcHwcfOp op : convs)
-      if (failed(lower(op, *gpuTarget)))
+      if (failed(lower(op, *gpuTarget, tuned.get())))
         return signalPassFailure();
   }
 
-  LogicalResult lower(linalg::Conv2DNhwcHwcfOp op, const GpuTarget &t);
+  LogicalResult lower(linalg::Conv2DNhwcHwcfOp op, const GpuTarget &t,
+                      SketchDatabase *tuned);
   unsigned counter = 0;
 };
 } // namespace
 
 LogicalResult GpuLowerConvPass::lower(linalg::Conv2DNhwcHwcfOp op,
-                                      const GpuTarget &t) {
+                                      const GpuTarget &t,
+                                      SketchDatabase *tuned) {
   std::string reason;
   FailureOr<ConvOperands> form = matchConvForm(op, reason);
   if (failed(form))
@@ -206,11 +226,21 @@ LogicalResult GpuLowerConvPass::lower(linalg::Conv2DNhwcHwcfOp op,
                             << t.hints.name << "'";
     sketch = GpuSketchChoice::fromAttr(attr);
   } else {
-    llvm::Expected<GpuSketchChoice> proposed = proposeGpuSketch(p, t);
-    if (!proposed)
-      return op.emitError() << "no NVIDIA kernel for this convolution: "
-                            << llvm::toString(proposed.takeError());
-    sketch = *proposed;
+    FailureOr<std::optional<GpuSketchChoice>> fromDb =
+        std::optional<GpuSketchChoice>();
+    if (tuned)
+      fromDb = lookupTunedGpuSketch(op, *tuned, p, t);
+    if (failed(fromDb))
+      return failure();
+    if (*fromDb) {
+      sketch = **fromDb;
+    } else {
+      llvm::Expected<GpuSketchChoice> proposed = proposeGpuSketch(p, t);
+      if (!proposed)
+        return op.emitError() << "no NVIDIA kernel for this convolution: "
+                              << llvm::toString(proposed.takeError());
+      sketch = *proposed;
+    }
   }
   if (llvm::Error e = checkGpuSketch(sketch, p, t))
     return op.emitError() << "illegal sketch for " << t.hints.name << ": "

@@ -130,6 +130,7 @@ LogicalResult mlir::tensorop::buildTensorOpGpuPipeline(
     TensorOpGpuLowerConvOptions conv;
     conv.target = options.target;
     conv.advisor = options.advisor;
+    conv.db = options.db;
     conv.hintsDir = options.hintsDir;
     conv.emitterDir = options.emitterDir;
     pm.addPass(createTensorOpGpuLowerConv(conv));

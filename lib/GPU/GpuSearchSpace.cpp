@@ -171,8 +171,9 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
     // Split-K (wgmma, no other cluster): 2 or 4 CTAs per tile where every
     // one gets a k-tile, the emitter's register rule holds for 4, and the
     // partial tiles fit beside the stages.
+    // Not for convolutions (the kernel refuses the combination).
     v = {1};
-    if (get(kClusterM, prefix) * get(kClusterN, prefix) > 1)
+    if (p.conv || get(kClusterM, prefix) * get(kClusterN, prefix) > 1)
       break;
     int64_t kTiles = ceilDiv(p.k, 64);
     int64_t acc = (bm / get(kConsumers, prefix) / 64) * (bn / 2);
@@ -206,19 +207,20 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
     break;
   case kClusterM:
     // A cluster of two tiles down M shares B; pointless with one tile row.
+    // Convolutions run without clusters.
     v = {1};
-    if (ceilDiv(p.m, bm) > 1)
+    if (!p.conv && ceilDiv(p.m, bm) > 1)
       v.push_back(2);
     break;
   case kClusterN:
     v = {1};
-    if (get(kClusterM, prefix) == 1 && ceilDiv(p.n, bn) > 1)
+    if (!p.conv && get(kClusterM, prefix) == 1 && ceilDiv(p.n, bn) > 1)
       v.push_back(2);
     break;
   case kStore: {
     // smem_tma takes two 8 KiB C buffers per consumer warpgroup: offered
     // where they fit beside the stages, and not with split-K (whose
-    // reduction ends in the register store).
+    // reduction ends in the register store). Convolutions take it too.
     v = {0};
     if (get(kSplitK, prefix) > 1)
       break;
@@ -228,7 +230,7 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
     s.consumers = get(kConsumers, prefix);
     s.stages = get(kStages, prefix);
     s.store = "smem_tma";
-    if (wgmma && !p.conv && wgmmaSharedBytes(s) <= t.maxSharedPerBlock)
+    if (wgmma && wgmmaSharedBytes(s) <= t.maxSharedPerBlock)
       v.push_back(1);
     break;
   }

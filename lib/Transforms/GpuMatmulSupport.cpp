@@ -3,6 +3,7 @@
 #include "tensorop/Transforms/GpuMatmulSupport.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -164,21 +165,51 @@ mlir::tensorop::matchGpuConv(linalg::Conv2DNhwcHwcfOp op,
   GpuGemmProblem p;
   p.aType = gpuElementTypeName(it.getElementType());
   p.cType = gpuElementTypeName(ot.getElementType());
-  if ((p.aType != "bf16" && p.aType != "f16") ||
-      p.aType != gpuElementTypeName(ft.getElementType()) || p.cType.empty()) {
+  auto prec = op->getAttrOfType<StringAttr>("tensorop.precision");
+  bool tf32 = prec && prec.getValue() == "tf32";
+  if (prec && !tf32 && prec.getValue() != p.aType) {
+    reason = "tensorop.precision must be \"tf32\" (on f32 input and filter) "
+             "or the input type, got \"" +
+             prec.getValue().str() + "\"";
+    return failure();
+  }
+  if (p.aType == "f32" && !tf32 &&
+      p.aType == gpuElementTypeName(ft.getElementType())) {
+    reason = "f32 convolutions run on NVIDIA tensor cores as TF32 only: mark "
+             "the op tensorop.precision = \"tf32\" (or use bf16/f16 inputs)";
+    return failure();
+  }
+  bool typesOk = tf32 ? p.aType == "f32" && p.cType == "f32"
+                      : p.aType == "bf16" || p.aType == "f16";
+  if (!typesOk || p.aType != gpuElementTypeName(ft.getElementType()) ||
+      p.cType.empty()) {
     llvm::raw_string_ostream os(reason);
     os << "NVIDIA targets take convolutions with bf16 or f16 input and "
-          "filter (both the same) and f32, bf16 or f16 output, got '"
+          "filter (both the same) and f32, bf16 or f16 output, or f32 in and "
+          "out with tensorop.precision = \"tf32\", got '"
        << it.getElementType() << "' x '" << ft.getElementType() << "' -> '"
        << ot.getElementType() << "'";
     return failure();
   }
-  p.precision = p.aType;
+  p.precision = tf32 ? "tf32" : p.aType;
   p.m = g.n * g.outH * g.outW;
   p.n = g.f;
   p.k = g.r * g.s * g.c;
   p.conv = g;
   return p;
+}
+
+llvm::SmallVector<int64_t, 4>
+mlir::tensorop::gpuConvInputPadding(linalg::Conv2DNhwcHwcfOp op) {
+  auto pad = op.getDpsInputOperand(0)->get().getDefiningOp<tensor::PadOp>();
+  if (!pad)
+    return {0, 0, 0, 0};
+  ArrayRef<int64_t> low = pad.getStaticLow(), high = pad.getStaticHigh();
+  if (low.size() != 4 || high.size() != 4 ||
+      llvm::any_of(low, ShapedType::isDynamic) ||
+      llvm::any_of(high, ShapedType::isDynamic))
+    return {0, 0, 0, 0};
+  return {low[1], low[2], high[1], high[2]};
 }
 
 std::string mlir::tensorop::gpuOpSignature(const GpuGemmProblem &p) {

@@ -6,8 +6,8 @@
   K = R * S * C (filter taps outer, channels inner),
 and A the im2col matrix of the NHWC input, which is never built: the
 sm_90a kernel loads it with TMA in im2col mode (cuTensorMapEncodeIm2col),
-one box of `block_m` output pixels x 64 channels per filter tap and
-64-channel chunk. The tensor map's bounding box (lower corner -pad, upper
+one box of `block_m` output pixels x one 128-byte row of channels (64
+bf16/f16, 32 tf32) per filter tap and channel chunk. The tensor map's bounding box (lower corner -pad, upper
 corner chosen so that exactly OW (OH) base positions fit, traversal step =
 stride) makes TMA walk the output pixels in NHW order, wrapping at the row
 and image ends, and fill whatever lies in the padding or past the last
@@ -23,7 +23,12 @@ from .common import SpecError, get_int
 CONV_FIELDS = ("n", "h", "w", "c", "f", "r", "s", "stride_h", "stride_w",
                "dilation_h", "dilation_w", "pad_top", "pad_left", "pad_bottom",
                "pad_right")
-CHANNEL_BLOCK = 64          # channels per im2col box: one 128-byte swizzled row (bf16/f16)
+ROW_BYTES = 128             # channels per im2col box: one 128-byte swizzled row
+
+
+def channel_block(elem_bytes):
+    """Channels per im2col box and per k tile: 64 bf16/f16, 32 tf32."""
+    return ROW_BYTES // elem_bytes
 
 
 def conv_geometry(spec, m, n, k):
@@ -71,12 +76,13 @@ def im2col_corners(g):
 
 def check_tma_im2col(g, elem_bytes):
     """The limits of a 4-D im2col tensor map (cuda.h) and of this kernel."""
-    if g["c"] % CHANNEL_BLOCK:
-        raise SpecError("conv", "the TMA im2col kernel loads 64 channels per tap: C must be a "
-                                "multiple of 64 (got C=%d)" % g["c"])
+    cb = channel_block(elem_bytes)
+    if g["c"] % cb:
+        raise SpecError("conv", "the TMA im2col kernel loads %d channels per tap: C must be a "
+                                "multiple of %d (got C=%d)" % (cb, cb, g["c"]))
     if (g["f"] * elem_bytes) % 16:
-        raise SpecError("conv", "TMA needs 16-byte filter rows: F must be a multiple of 8 "
-                                "(got F=%d)" % g["f"])
+        raise SpecError("conv", "TMA needs 16-byte filter rows: F must be a multiple of %d "
+                                "(got F=%d)" % (16 // elem_bytes, g["f"]))
     if g["stride_h"] > 8 or g["stride_w"] > 8:
         raise SpecError("conv", "TMA im2col traverses with strides of at most 8")
     lower, upper = im2col_corners(g)
@@ -98,7 +104,7 @@ def im2col_tensor_map(g, tma_dtype, elem_bytes, pixels):
             "strides_bytes": [c * elem_bytes, w * c * elem_bytes, h * w * c * elem_bytes],
             "lower": lower, "upper": upper,
             "element_strides": [1, g["stride_w"], g["stride_h"], 1],
-            "channels": CHANNEL_BLOCK, "pixels": pixels, "swizzle": 128}
+            "channels": channel_block(elem_bytes), "pixels": pixels, "swizzle": 128}
 
 
 def emit_tile_origin(b, g, m0, wb, hb, nb, tmp):
@@ -113,10 +119,11 @@ def emit_tile_origin(b, g, m0, wb, hb, nb, tmp):
     b.ins("mad.lo.s32 %s, %s, %d, %d" % (wb, wb, g["stride_w"], -g["pad_left"]))
 
 
-def emit_tap_advance(b, g, c0, soff, roff, pred):
-    """The next (channel chunk, tap) of the K loop: c0 += 64; at C the next
-    column tap (soff += dilation_w); at S taps the next row (roff)."""
-    b.ins("add.u32 %s, %s, %d" % (c0, c0, CHANNEL_BLOCK))
+def emit_tap_advance(b, g, c0, soff, roff, pred, elem_bytes=2):
+    """The next (channel chunk, tap) of the K loop: c0 += the channel block;
+    at C the next column tap (soff += dilation_w); at S taps the next row
+    (roff)."""
+    b.ins("add.u32 %s, %s, %d" % (c0, c0, channel_block(elem_bytes)))
     b.ins("setp.eq.u32 %s, %s, %d" % (pred, c0, g["c"]))
     b.ins("@%s mov.u32 %s, 0" % (pred, c0))
     b.ins("@%s add.u32 %s, %s, %d" % (pred, soff, soff, g["dilation_w"]))

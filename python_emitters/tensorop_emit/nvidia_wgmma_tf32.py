@@ -38,12 +38,20 @@ products truncate the low mantissa bits (the tensor cores read fp32 bit
 patterns and ignore the low mantissa bits); the mma.sync kernel rounds
 with cvt.rna. Both stay far inside the tf32 error bound the runner checks.
 
+Convolutions (spec field "conv", tensorop_emit/nvidia_conv.py): A is the
+implicit im2col matrix of the NHWC fp32 input, loaded by TMA in im2col mode
+as block_m output pixels x 32 channels (one 128-byte swizzled row, the same
+shared-memory layout as the 2-D box of a GEMM's A), so C must be a multiple
+of 32; the filter is B ([R*S*C][F], F a multiple of 4).
+
 Spec (as nvidia_gemm_wgmma.py, a_dtype tf32): block_m (the M tile = the
 wgmma N extent: 64, 128, 192 or 256), block_n (the N tile: consumers x 64 x
-nrep), consumers (1|2), stages, group_m, sms.  No clusters, convolutions or
-fused epilogues (refused by field).
+nrep), consumers (1|2), stages, group_m, sms, conv.  No clusters or fused
+epilogues (refused by field).
 """
 
+from .nvidia_conv import (
+    check_tma_im2col, conv_geometry, emit_tap_advance, emit_tile_origin, im2col_tensor_map)
 from .nvidia_ptx import (
     TMA_DTYPE, PtxBody, SpecError, ceil_div, finish, gemm_answer, get_int)
 from .wgmma_common import (
@@ -68,8 +76,9 @@ def emit_tf32(spec, c, fmt):
     for field in ("cluster_m", "cluster_n"):
         if get_int(spec, field, default=1, lo=1, hi=2) != 1:
             raise SpecError(field, "the tf32 wgmma kernel runs without clusters")
-    if spec.get("conv") is not None:
-        raise SpecError("conv", "the tf32 wgmma kernel computes GEMMs only")
+    conv = conv_geometry(spec, m, n, k)
+    if conv is not None:
+        check_tma_im2col(conv, 4)
     if spec.get("epilogue"):
         raise SpecError("epilogue", "the tf32 wgmma kernel has no fused epilogue")
     nc = get_int(spec, "consumers", default=2, lo=1, hi=2)
@@ -112,6 +121,9 @@ def emit_tf32(spec, c, fmt):
     R("b32", "%qmt"), R("b32", "%qnt")
     R("b64", "%qdB"), R("b64", "%qstate"), R("b64", "%qcaddr")
     R("pred", "%qp", 8), R("pred", "%qodd")
+    if conv is not None:
+        R("b32", "%qc0"), R("b32", "%qso"), R("b32", "%qro")
+        R("b32", "%qwb"), R("b32", "%qhb"), R("b32", "%qnb"), R("b16", "%qoff", 2)
     R("f32", "%qacc", acc_regs)
     # fragments: [buffer][k8 step][64-row block][4]
     nfrag = 4 * ksteps * nrep
@@ -131,12 +143,27 @@ def emit_tf32(spec, c, fmt):
     # ---- producer warpgroup: A tile (K-major) and B tile (N-major boxes) ----
     ptile, pk, pwait = producer_start(b, end, "%ctaid.x")
     tile_start(b, ptile, ntiles, end, tiles_m, tiles_n, group_m, bm, bn)
+    if conv is not None:
+        emit_tile_origin(b, conv, "%qm0", "%qwb", "%qhb", "%qnb", "%qt5")
+        b.ins("mov.u32 %qc0, 0")
+        b.ins("mov.u32 %qso, 0")
+        b.ins("mov.u32 %qro, 0")
     producer_acquire(b, pk, pwait, stg, 5)                  # k0 = kt * 32
-    b.ins(TMA_LOAD_2D + " [%qdst], [%qmapA, {%qt4, %qm0}], [%qt3]")
+    if conv is None:
+        b.ins(TMA_LOAD_2D + " [%qdst], [%qmapA, {%qt4, %qm0}], [%qt3]")
+    else:
+        # A: the im2col box of block_m output pixels from m0, channels c0..
+        # c0 + 31, shifted by the filter tap (offsets {s, r} * dilation)
+        b.ins("cvt.u16.u32 %qoff0, %qso")
+        b.ins("cvt.u16.u32 %qoff1, %qro")
+        b.ins("cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes"
+              " [%qdst], [%qmapA, {%qc0, %qwb, %qhb, %qnb}], [%qt3], {%qoff0, %qoff1}")
     for cb in range(bn // 32):
         b.ins("add.u32 %%qt5, %%qn0, %d" % (32 * cb))
         b.ins("add.u32 %%qt6, %%qdst, %d" % (a_bytes + cb * BOX))
         b.ins(TMA_LOAD_2D + " [%qt6], [%qmapB, {%qt5, %qt4}], [%qt3]")
+    if conv is not None:
+        emit_tap_advance(b, conv, "%qc0", "%qso", "%qro", "%qp6", 4)
     advance_stage(b, stages)
     loop_k(b, kt_total, pk)
     next_tile(b, False, ptile)
@@ -234,6 +261,11 @@ def emit_tf32(spec, c, fmt):
          "stages": stages, "group_m": group_m, "persistent_ctas": grid},
         "TMA 128B swizzle, zero-filled past the edges; B^T fragments by ld.shared.v2",
         "wgmma.mma_async.m64n%dk8.f32.tf32 (A operand from registers)" % bm)
+    if conv is not None:
+        result["params"][3] = im2col_tensor_map(conv, TMA_DTYPE["tf32"], 4, bm)
+        result["conv"] = conv
+        result["loads"] = ("TMA im2col mode (A) and tiled (B), 128B swizzle, zero-filled "
+                           "padding; B^T fragments by ld.shared.v2")
     return finish(result, b, fmt)
 
 

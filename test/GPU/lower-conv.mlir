@@ -56,13 +56,19 @@ func.func @strided_accumulate(%in: memref<1x16x16x128xf16>, %flt: memref<1x1x128
 
 // -----
 
-// A zero fill right before the memref conv is the kernel's beta = 0.
+// A zero fill right before the memref conv is the kernel's beta = 0. The
+// output is C's M x F matrix, stored through shared memory by TMA (C's
+// tensor map is the kernel's sixth operand).
 // CHECK-LABEL: func.func @filled
 //   CHECK-NOT:   linalg.fill
+//       CHECK:   call @tensoropGpuTensorMapIm2colNHWC
+//       CHECK:   call @tensoropGpuTensorMap2D
+//       CHECK:   call @tensoropGpuTensorMap2D
 //       CHECK:   gpu.launch_func
 //       CHECK:   llvm.inline_asm
 //   CHECK-NOT:   ld.global.v2.f32
-//  CHECK-SAME:   "l,l,l,l,l,r"
+//  CHECK-SAME:   cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
+//  CHECK-SAME:   "l,l,l,l,l,l,r"
 func.func @filled(%in: memref<1x16x16x128xf16>, %flt: memref<1x1x128x64xf16>, %out: memref<1x16x16x64xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%out : memref<1x16x16x64xf32>)

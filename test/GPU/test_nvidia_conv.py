@@ -154,6 +154,30 @@ class ConvSpec(unittest.TestCase):
         self.refused(self.spec(n=1, h=8, w=8, c=32, f=64, r=3, s=3), "conv",
                      "C must be a multiple of 64")
 
+    def test_tf32_loads_32_channels_per_tap(self):
+        # TF32: one 128-byte row is 32 fp32 channels; the tap walk advances
+        # by 32 and wraps at C, the im2col box is block_m pixels x 32.
+        spec = self.spec(n=2, h=14, w=14, c=96, f=36, r=3, s=3, pt=1, pl=1, pb=1, pr=1)
+        spec.update(a_dtype="tf32", c_dtype="f32", block_m=128, block_n=64, consumers=1)
+        r = emit(spec)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        ans = json.loads(r.stdout)
+        tmap = ans["params"][3]
+        self.assertEqual(tmap["kind"], "tensormap_im2col")
+        self.assertEqual((tmap["channels"], tmap["pixels"]), (32, 128))
+        self.assertEqual(tmap["strides_bytes"], [96 * 4, 96 * 4 * 14, 96 * 4 * 14 * 14])
+        self.assertEqual(ans["params"][4]["dims"], [36, 864])   # filter as [R*S*C][F]
+        self.assertIn(".im2col.mbarrier::complete_tx::bytes", ans["asm"])
+        self.assertIn("add.u32 %qc0, %qc0, 32", ans["asm"])
+        self.assertIn("setp.eq.u32 %qp6, %qc0, 96", ans["asm"])
+        self.assertIn(".f32.tf32", ans["asm"])
+        self.assertEqual(ans["conv"]["c"], 96)
+
+    def test_tf32_channels_multiple_of_32(self):
+        spec = self.spec(n=1, h=8, w=8, c=48, f=64, r=3, s=3)
+        spec.update(a_dtype="tf32", c_dtype="f32", block_m=128, block_n=64, consumers=1)
+        self.refused(spec, "conv", "C must be a multiple of 32")
+
     def test_gemm_extents_must_match(self):
         spec = self.spec(n=1, h=8, w=8, c=64, f=64, r=3, s=3)
         spec["m"] += 1
@@ -228,7 +252,8 @@ def simulate_conv(spec, seed=5):
 
 class Sm80ConvSimulated(unittest.TestCase):
     """The cp.async kernel's computed addresses: padding (uneven), strides,
-    dilation, 1x1, images that share a tile, K tails (C = 8, 24)."""
+    dilation, 1x1, images that share a tile, K tails (C = 8, 24), and C not
+    a multiple of 8 (element loads: C = 3, 5)."""
 
     def run_case(self, dtype="bf16", **conv):
         g, m, n, k = geometry(**conv)
@@ -247,15 +272,23 @@ class Sm80ConvSimulated(unittest.TestCase):
     def test_1x1_k_tail(self):
         self.run_case(n=1, h=4, w=5, c=24, f=16, r=1, s=1)
 
-    def test_refuses_c_not_multiple_of_8(self):
-        g, m, n, k = geometry(1, 4, 4, 4, 16, 3, 3)
+    def test_three_channels_element_loads(self):
+        # conv1's shape class: C = 3 (a chunk of 8 k values spans taps), a
+        # 7x7-like strided window with padding; elements loaded one by one.
+        self.run_case(n=2, h=9, w=8, c=3, f=16, r=3, s=3, sh=2, sw=2, pt=1, pl=1, pb=1, pr=1)
+
+    def test_odd_channels_dilated_uneven(self):
+        self.run_case("f16", n=1, h=7, w=9, c=5, f=16, r=2, s=3, sh=1, sw=2, dh=2, dw=1,
+                      pt=0, pl=2, pb=1, pr=0)
+
+    def test_refuses_f_not_multiple_of_8(self):
+        g, m, n, k = geometry(1, 4, 4, 8, 12, 3, 3)
         r = subprocess.run([sys.executable, os.path.join(EMITTERS, "nvidia_gemm_mma.py")],
                            input=json.dumps({"m": m, "n": n, "k": k, "a_dtype": "bf16",
                                              "sm": 80, "conv": g}),
                            capture_output=True, text=True)
         self.assertEqual(r.returncode, 2)
-        self.assertIn("C and F must be multiples of 8", r.stdout)
-
+        self.assertIn("F must be a multiple of 8", r.stdout)
 
 if __name__ == "__main__":
     unittest.main()

@@ -294,15 +294,20 @@ class SmemStoreKernelTests(unittest.TestCase):
                            capture_output=True, text=True)
         self.assertEqual(r.returncode, 2)
         self.assertIn("shared memory", r.stderr)
+
+    def test_convolution_stores_through_tma(self):
+        # The implicit-GEMM convolution's output (N x OH x OW x F) is C's
+        # M x N row-major matrix: the same TMA store, after the im2col map.
         conv = {"n": 1, "h": 8, "w": 8, "c": 64, "f": 64, "r": 1, "s": 1, "stride_h": 1,
                 "stride_w": 1, "dilation_h": 1, "dilation_w": 1}
-        r = subprocess.run([sys.executable, os.path.join(EMITTERS, "nvidia_gemm_wgmma.py")],
-                           input=json.dumps({"m": 64, "n": 64, "k": 64, "a_dtype": "bf16",
-                                             "conv": conv, "store": "smem_tma"}),
-                           capture_output=True, text=True)
-        self.assertEqual(r.returncode, 2)
-        self.assertIn("field 'store': convolutions store C from registers", r.stderr)
-
+        a = self.answer({"m": 64, "n": 64, "k": 64, "a_dtype": "bf16", "block_m": 64,
+                         "block_n": 64, "consumers": 1, "conv": conv, "store": "smem_tma"})
+        kinds = [(p["kind"], p.get("tensor")) for p in a["params"]]
+        self.assertEqual(kinds[3:], [("tensormap_im2col", "A"), ("tensormap", "B"),
+                                     ("tensormap", "C")])
+        self.assertEqual(a["params"][-1]["dims"], [64, 64])
+        self.assertIn("cp.async.bulk.tensor.2d.global.shared::cta", a["asm"])
+        self.assertNotIn("st.global", a["asm"])
 
 if __name__ == "__main__":
     unittest.main()

@@ -75,6 +75,11 @@ struct Operator {
                          llvm::StringRef dtype, llvm::StringRef outType,
                          bool transposeA = false, bool transposeB = false);
 
+  /// A convolution found in a module: `dtype` is the precision it computes
+  /// in, `outType` the output's type.
+  static Operator conv2d(const Conv2DShape &shape, llvm::StringRef dtype,
+                         llvm::StringRef outType);
+
   /// Storage type of the inputs ("f32" for tf32).
   std::string inType() const;
   /// Storage type of the output: the requested one, else bf16/f16 for

@@ -37,12 +37,18 @@ std::string gpuGemmModuleSource(llvm::StringRef name, int64_t m, int64_t n,
 /// The MLIR input `tensorop gen` builds for an NVIDIA convolution: output
 /// = conv2d(input, filter), NHWC / HWCF / NHWF memrefs in device memory, in
 /// the tensor form tensorop-gpu-lower-conv takes (the padding a zero
-/// tensor.pad of the input); `inType` bf16 or f16, `outType` f32/bf16/f16.
+/// tensor.pad of the input); `inType` bf16, f16 or f32, `outType`
+/// f32/bf16/f16; `precision` "tf32" marks an f32 convolution for the TF32
+/// tensor-core kernel (tensorop.precision).
 std::string gpuConvModuleSource(llvm::StringRef name,
                                 const ::tensorop::Conv2DShape &shape,
                                 llvm::StringRef inType,
                                 llvm::StringRef outType,
-                                llvm::StringRef sketch = "");
+                                llvm::StringRef sketch = "",
+                                llvm::StringRef precision = "");
+
+/// The convolution of an implicit GEMM's geometry, as requests describe it.
+::tensorop::Conv2DShape gpuConvShape(const GpuConvGeometry &g);
 
 /// A context with every dialect, pass and translation the NVIDIA path uses.
 std::unique_ptr<MLIRContext> makeGpuCompilerContext();

@@ -116,20 +116,26 @@ def TensorOpGpuLowerConv : Pass<"tensorop-gpu-lower-conv", "ModuleOp"> {
     mma.sync kernel with cp.async copies at computed addresses (zero-fill
     in the padding). Takes
     `linalg.conv_2d_nhwc_hwcf` (bf16 or f16 input and filter, f32/bf16/f16
-    output) in two forms: on static memrefs (device memory; no padding),
+    output; or f32 throughout marked `tensorop.precision = "tf32"`, on
+    the sm_90a TF32 kernel) in two forms: on static memrefs (device memory; no padding),
     and the tensor form `tensorop gen` writes (`bufferization.to_tensor` of
     the input memref, an optional zero `tensor.pad`, the conv into a
     zero-filled `tensor.empty`, `bufferization.materialize_in_destination`
     into the output memref). Runs before bufferization. The
     `#tensorop.gpu_sketch` on the conv is used as given (checked), else the
-    builtin advisor's. What no kernel takes (C or F not a multiple of 8,
-    f32 inputs) is an error that says why.
+    tuning database's best verified record (db=), else the builtin
+    advisor's. What no kernel takes (F not a multiple of 8,
+    f32 without the TF32 mark, TF32 that the TMA kernel cannot take) is an
+    error that says why.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"nvidia-sm90\"",
            "Target: nvidia-sm80, nvidia-sm90">,
     Option<"advisor", "advisor", "std::string", /*default=*/"\"builtin\"",
            "Advisor: builtin (llm is refused for convolutions)">,
+    Option<"db", "db", "std::string", /*default=*/"\"\"",
+           "Tuning database (SQLite): its best verified record for the "
+           "convolution on this target, when it has one (`tensorop tune`)">,
     Option<"hintsDir", "hints-dir", "std::string", /*default=*/"\"\"",
            "Directory of target hints (default: $TENSOROP_HINTS_DIR or the source tree's hints/)">,
     Option<"emitterDir", "emitter-dir", "std::string", /*default=*/"\"\"",

@@ -69,12 +69,18 @@ FailureOr<GpuGemmProblem> matchGpuMatmul(linalg::MatmulOp op,
 
 /// The implicit GEMM a linalg.conv_2d_nhwc_hwcf computes: static NHWC input,
 /// HWCF filter and NHWF output (tensors or memrefs, identity layouts), bf16
-/// or f16 inputs, f32/bf16/f16 output, with the zero padding
+/// or f16 inputs, f32/bf16/f16 output (or f32 throughout with
+/// tensorop.precision = "tf32"), with the zero padding
 /// {top, left, bottom, right} that the caller found around the input (the
 /// op itself has none); failure with the reason otherwise.
 FailureOr<GpuGemmProblem> matchGpuConv(linalg::Conv2DNhwcHwcfOp op,
                                        llvm::ArrayRef<int64_t> padding,
                                        std::string &reason);
+
+/// The zero padding {top, left, bottom, right} of a convolution's input: a
+/// static zero tensor.pad of H and W producing it (the form `tensorop gen`
+/// writes), else none. The lowering checks the rest of that form.
+llvm::SmallVector<int64_t, 4> gpuConvInputPadding(linalg::Conv2DNhwcHwcfOp op);
 
 /// The identity of a GPU GEMM in the tuning database, e.g.
 /// "gemm bf16->bf16 (bf16) m=4096 n=4096 k=4096".

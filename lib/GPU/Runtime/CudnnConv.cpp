@@ -96,7 +96,8 @@ CudnnLegacyConv::CudnnLegacyConv(const Conv2DShape &s, ElementType input,
           "only";
     return;
   }
-  if (input != output) {
+  if (input != output &&
+      !(input == ElementType::TF32 && output == ElementType::F32)) {
     why = std::string("cuDNN's legacy convolution needs input and output of "
                       "one type (got ") +
           elementTypeName(input) + " in, " + elementTypeName(output) + " out)";
@@ -107,6 +108,8 @@ CudnnLegacyConv::CudnnLegacyConv(const Conv2DShape &s, ElementType input,
     type = CUDNN_DATA_BFLOAT16;
   else if (input == ElementType::F16)
     type = CUDNN_DATA_HALF;
+  else if (input == ElementType::TF32)
+    type = CUDNN_DATA_FLOAT; // tensor ops allowed: TF32 (see the math type)
   else {
     why = std::string("no cuDNN baseline for ") + elementTypeName(input);
     return;

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <optional>
 #include <thread>
 #include <vector>
@@ -60,9 +61,12 @@ std::string tensorop::parseGpuConvProblem(const json &launch,
     if (!parseElementType(launch.at("a_dtype"), p.input) ||
         !parseElementType(launch.at("c_dtype"), p.output))
       return "conv: unknown a_dtype or c_dtype";
-    if (p.input != ElementType::BF16 && p.input != ElementType::F16)
-      return std::string("conv: input type must be bf16 or f16 (got ") +
+    if (p.input != ElementType::BF16 && p.input != ElementType::F16 &&
+        p.input != ElementType::TF32)
+      return std::string("conv: input type must be bf16, f16 or tf32 (got ") +
              elementTypeName(p.input) + ")";
+    if (p.input == ElementType::TF32 && p.output != ElementType::F32)
+      return "conv: tf32 convolutions have an f32 output";
   } catch (const std::exception &e) {
     return std::string("conv: ") + e.what();
   }
@@ -156,12 +160,29 @@ public:
   }
 };
 
+/// `x` rounded to nearest (even) with tf32's 10 explicit mantissa bits,
+/// stored as fp32: the tensor cores, which drop the low 13 bits when they
+/// read, then multiply exactly these values.
+static float roundToTf32(float x) {
+  uint32_t bits;
+  std::memcpy(&bits, &x, 4);
+  if ((bits & 0x7f800000u) != 0x7f800000u) // finite
+    bits = (bits + 0xfffu + ((bits >> 13) & 1u)) & ~0x1fffu;
+  std::memcpy(&x, &bits, 4);
+  return x;
+}
+
 /// Input values rounded to `type`, stored into `t`'s host copy; returns the
-/// rounded values (what the reference multiplies).
+/// rounded values (what the reference multiplies). tf32 inputs are rounded
+/// to tf32 here, so only the accumulation's error is left to the bound.
 std::vector<float> roundInto(Tensor &t, const std::vector<float> &values) {
   std::vector<float> rounded(values.size());
   for (size_t i = 0; i < values.size(); ++i) {
-    if (t.type == ElementType::BF16) {
+    if (storageBytes(t.type) == 4) {
+      t.f32[i] = t.type == ElementType::TF32 ? roundToTf32(values[i])
+                                             : values[i];
+      rounded[i] = t.f32[i];
+    } else if (t.type == ElementType::BF16) {
       t.bits[i] = floatToBf16(values[i]);
       rounded[i] = bf16ToFloat(t.bits[i]);
     } else {
@@ -233,9 +254,11 @@ std::string pciBusId(CUdevice dev) {
   return id;
 }
 
-/// Dense bf16/f16 peak of the H200/H100 SXM (datasheet), TFLOP/s: a timing
-/// above it is an error of measurement, not a result.
-constexpr double kPeakTflops = 990;
+/// Dense peak of the H200/H100 SXM (datasheet), TFLOP/s: bf16/f16 990, TF32
+/// half of it. A timing above it is an error of measurement, not a result.
+double peakTflops(ElementType input) {
+  return input == ElementType::TF32 ? 495 : 990;
+}
 
 /// Captures `reps` calls of each side into a CUDA graph and times graph
 /// replays, alternating the sides (and which goes first) over `rounds`.
@@ -392,8 +415,12 @@ bool tensorop::runGpuConvLaunch(const json &launch, const GpuConvProblem &p,
     // HWCF -> KRSC: element (r, s, c, f) moves to (f, r, s, c).
     const size_t rsc = size_t(s.r * s.s * s.c);
     for (size_t i = 0; i < rsc; ++i)
-      for (size_t f = 0; f < size_t(s.f); ++f)
-        filterKRSC.bits[f * rsc + i] = filter.bits[i * s.f + f];
+      for (size_t f = 0; f < size_t(s.f); ++f) {
+        if (storageBytes(filter.type) == 4)
+          filterKRSC.f32[f * rsc + i] = filter.f32[i * s.f + f];
+        else
+          filterKRSC.bits[f * rsc + i] = filter.bits[i * s.f + f];
+      }
     ses.check(cuMemcpyHtoD(input.device, input.host(), input.bytes()),
               "upload input");
     ses.check(cuMemcpyHtoD(filter.device, filter.host(), filter.bytes()),
@@ -725,7 +752,7 @@ bool tensorop::runGpuConvLaunch(const json &launch, const GpuConvProblem &p,
         {"tensorop_samples", oursT},
         {"nvml", nvmlJson},
         {"gpu_samples", samples}};
-    bool tooFast = oursBest > 1.02 * kPeakTflops;
+    bool tooFast = oursBest > 1.02 * peakTflops(p.input);
     timing["faster_than_peak"] = tooFast;
     // Graph mode (the kernel comparison): each side's `reps` calls captured
     // once into a CUDA graph and replayed, so neither side's per-call host
@@ -737,7 +764,7 @@ bool tensorop::runGpuConvLaunch(const json &launch, const GpuConvProblem &p,
                                                  [&] { return cudnn->run(); })
                                            : std::function<std::string()>(),
                               reps, opt.rounds, flops, e0, e1, e2);
-      if (graph.value("tensorop_tflops_best", 0.0) > 1.02 * kPeakTflops) {
+      if (graph.value("tensorop_tflops_best", 0.0) > 1.02 * peakTflops(p.input)) {
         tooFast = true;
         timing["faster_than_peak"] = true;
       }
