@@ -313,11 +313,15 @@ def TensorOp_GpuSketchAttr : TensorOp_Attr<"GpuSketch", "gpu_sketch"> {
       per thread (64x64 per consumer). Correct on the H200 but slower than
       the unsplit kernel on every shape measured so far: the builtin
       advisor does not pick it;
-    * kernel `"gemv"` (`nvidia_gemv`, sm_80 and sm_90, bf16/f16, M <= 16):
+    * kernel `"gemv"` (`nvidia_gemv`, sm_80 and sm_90, bf16/f16/f32/tf32,
+      M <= 16; tf32 is computed in full fp32 FMAs there):
       `block_m` (<= 8) rows x `block_n` (16, 32, 64) columns of C per CTA,
       `warps_n` (4, 8, 16) warps split K in chunks of `block_k` (8, 16)
       rows, summed through shared memory in a fixed tree order; `warps_m` =
-      1, `consumers` = 0, `stages` = 2, `group_m` = 1, `ctas` = 0.
+      1, `consumers` = 0, `stages` = 2, `group_m` = 1, `ctas` = 0;
+    * kernel `"ffma"` (plain fp32): `block_m`, `block_n` 32, 64 or 128,
+      `block_k` 16, `stages` 2 (buffers filled through registers) or 3-4
+      (filled by cp.async).
 
     ```mlir
     #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 128,

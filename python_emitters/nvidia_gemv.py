@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Emit a GEMV-like kernel for decode-time GEMMs (M <= 16) as PTX.
 
-C[M][N] = A[M][K] * B[K][N] (+ C when "accumulate"), row-major, bf16 or f16
-inputs, fp32 accumulation (FFMA, no tensor cores), output f32, bf16 or f16.
+C[M][N] = A[M][K] * B[K][N] (+ C when "accumulate"), row-major, bf16, f16,
+f32 or tf32 inputs, fp32 accumulation (FFMA, no tensor cores), output f32,
+bf16 or f16 (f32 for f32/tf32 inputs).  A tf32 request is computed in full
+fp32 FMAs: no input is rounded to tf32's 10-bit mantissa, so the result is
+at least as precise as a tensor-core tf32 GEMM.
 
 With M <= 16 a GEMM is a few matrix-vector products: every element of B is
 used M times, so the time is that of streaming B from memory once.  A tile
@@ -12,16 +15,16 @@ many 16-byte loads in flight:
 * a CTA owns `block_n` columns (16, 32 or 64) and `block_m` rows (<= 8) of
   C; CTA index = column block * row blocks + row block, so the CTAs that
   share a column strip of B run together and read it from L2;
-* its 32 * `warps` threads are block_n / 8 column groups (8 columns: one
-  16-byte load of B per row) times KS k-lanes; k-lane l takes the chunks of
-  `block_k` rows l, l + KS, ... and loads all of a chunk's B rows and its A
-  elements (16-byte loads of 8 k) before the FMAs;
+* its 32 * `warps` threads are column groups (8 columns of bf16/f16, 4 of
+  f32: one 16-byte load of B per row) times KS k-lanes; k-lane l takes the
+  chunks of `block_k` rows l, l + KS, ... and loads all of a chunk's B rows
+  and its A elements (16-byte loads of 8 or 4 k) before the FMAs;
 * the KS partial sums of each output go through shared memory and are added
   in a fixed tree order (lane l += lane l + h, h = KS/2 .. 1, bar.sync
   between levels): the result does not depend on timing (deterministic).
 K and N must be multiples of 8 (16-byte loads); any M <= 16.
 
-Spec: name, m, n, k, a_dtype (bf16|f16), c_dtype (f32|bf16|f16), accumulate,
+Spec: name, m, n, k, a_dtype (bf16|f16|f32|tf32), c_dtype (f32|bf16|f16), accumulate,
   sm (80|90), block_m (rows per CTA, <= 8; default min(M, 8)), block_n (32),
   block_k (8: rows per k-lane chunk, 8 or 16), warps (8: 4, 8 or 16)
 Answer: JSON; operands $0=A $1=B $2=C, $3 = shared window address.
@@ -47,12 +50,22 @@ def unpack(b, dt, src, lo, hi):
         b.ins("cvt.f32.f16 %s, %%qh1" % hi)
 
 
+def is_wide(dt):
+    """f32 and tf32 inputs: 4-byte elements, used as loaded (no unpacking)."""
+    return dt in ("f32", "tf32")
+
+
 def emit_chunk(b, dt, bm, bk, m_rows_pred, pred_rows, n, k):
-    """One chunk of bk rows of B (8 columns) and of A (bm rows): loads, then
-    FMAs into %qacc[mm * 8 + j].  `pred_rows`: guard each 8-row group by
+    """One chunk of bk rows of B (one 16-byte load per row: 8 bf16/f16 or 4
+    f32 columns) and of A (bm rows): loads, then FMAs into
+    %qacc[mm * cg + j].  `pred_rows`: guard each 8-row group by
     k0 + 8 s < K (the tail iteration); rows past the chunk then read zeros."""
     es = ELEM_BYTES[dt]
-    groups = bk // 8
+    wide = is_wide(dt)
+    cg = 16 // es                       # columns (and A elements) per 16 bytes
+    groups = bk // 8                    # 8-row groups (predicates)
+    aloads = bk // cg                   # 16-byte loads of one A row's chunk
+    vt = "f32" if wide else "b32"
     for s in range(groups):
         if pred_rows:
             b.ins("add.u32 %%qt1, %%qk0, %d" % (8 * s))
@@ -63,47 +76,55 @@ def emit_chunk(b, dt, bm, bk, m_rows_pred, pred_rows, n, k):
         if pred_rows:
             for q in range(4):
                 b.ins("mov.b32 %%qb%d, 0" % (4 * r + q))
-        b.ins("%sld.global.nc.v4.b32 {%s}, [%%qpB+%d]" % (g, regs, r * n * es))
+        b.ins("%sld.global.nc.v4.%s {%s}, [%%qpB+%d]" % (g, vt, regs, r * n * es))
     for mm in range(bm):
-        for s in range(groups):
-            regs = ", ".join("%%qa%d" % (mm * groups * 4 + 4 * s + q) for q in range(4))
+        for s in range(aloads):
+            regs = ", ".join("%%qa%d" % (mm * aloads * 4 + 4 * s + q) for q in range(4))
+            rgroup = s * cg // 8        # the 8-row group of this load's k
             guard = m_rows_pred[mm]
             if pred_rows and guard is not None:
-                b.ins("and.pred %%qp3, %%qpr%d, %s" % (s, guard))
+                b.ins("and.pred %%qp3, %%qpr%d, %s" % (rgroup, guard))
                 guard = "%qp3"
             elif pred_rows:
-                guard = "%%qpr%d" % s
+                guard = "%%qpr%d" % rgroup
             if guard is not None:
                 for q in range(4):
-                    b.ins("mov.b32 %%qa%d, 0" % (mm * groups * 4 + 4 * s + q))
+                    b.ins("mov.b32 %%qa%d, 0" % (mm * aloads * 4 + 4 * s + q))
             g = "@%s " % guard if guard else ""
-            b.ins("%sld.global.nc.v4.b32 {%s}, [%%qpA+%d]" % (g, regs, mm * k * es + 16 * s))
+            b.ins("%sld.global.nc.v4.%s {%s}, [%%qpA+%d]" % (g, vt, regs, mm * k * es + 16 * s))
     for r in range(bk):
-        # B row r: 8 columns as f32
-        for q in range(4):
-            unpack(b, dt, "%%qb%d" % (4 * r + q), "%%qf%d" % (2 * q), "%%qf%d" % (2 * q + 1))
+        # B row r: cg columns as f32
+        if wide:
+            bcols = ["%%qb%d" % (4 * r + q) for q in range(4)]
+        else:
+            for q in range(4):
+                unpack(b, dt, "%%qb%d" % (4 * r + q), "%%qf%d" % (2 * q), "%%qf%d" % (2 * q + 1))
+            bcols = ["%%qf%d" % j for j in range(8)]
         for mm in range(bm):
-            s, e = divmod(r, 8)
-            areg = "%%qa%d" % (mm * groups * 4 + 4 * s + e // 2)
-            if dt == "bf16":
-                if e % 2 == 0:
-                    b.ins("shl.b32 %%qx, %s, 16" % areg)
-                else:
-                    b.ins("and.b32 %%qx, %s, -65536" % areg)
+            if wide:
+                x = "%%qa%d" % (mm * aloads * 4 + r)
             else:
-                b.ins("mov.b32 {%%qh0, %%qh1}, %s" % areg)
-                b.ins("cvt.f32.f16 %%qx, %%qh%d" % (e % 2))
-            for j in range(8):
-                acc = "%%qacc%d" % (mm * 8 + j)
-                b.ins("fma.rn.f32 %s, %%qx, %%qf%d, %s" % (acc, j, acc))
+                s, e = divmod(r, 8)
+                areg = "%%qa%d" % (mm * aloads * 4 + 4 * s + e // 2)
+                if dt == "bf16":
+                    if e % 2 == 0:
+                        b.ins("shl.b32 %%qx, %s, 16" % areg)
+                    else:
+                        b.ins("and.b32 %%qx, %s, -65536" % areg)
+                else:
+                    b.ins("mov.b32 {%%qh0, %%qh1}, %s" % areg)
+                    b.ins("cvt.f32.f16 %%qx, %%qh%d" % (e % 2))
+                x = "%qx"
+            for j in range(cg):
+                acc = "%%qacc%d" % (mm * cg + j)
+                b.ins("fma.rn.f32 %s, %s, %s, %s" % (acc, x, bcols[j], acc))
 
 
 def emit(spec, fmt):
     c = common_spec(spec, ("block_m", "block_n", "block_k", "warps", "group_m"))
     m, n, k = c["m"], c["n"], c["k"]
     dt, cdt = c["a_dtype"], c["c_dtype"]
-    if dt not in ("bf16", "f16"):
-        raise SpecError("a_dtype", "the GEMV kernel takes bf16 or f16, got %s" % dt)
+    wide = is_wide(dt)
     if m > MAX_M:
         raise SpecError("m", "the GEMV kernel is for M <= %d (got %d); use a tile kernel"
                         % (MAX_M, m))
@@ -111,6 +132,7 @@ def emit(spec, fmt):
         raise SpecError("k", "16-byte loads of A and B rows need K and N multiples of 8 "
                              "(got K=%d, N=%d)" % (k, n))
     es, oes = ELEM_BYTES[dt], ELEM_BYTES[cdt]
+    cg = 16 // es                            # columns per thread (one 16-byte load)
     bm = get_int(spec, "block_m", default=min(m, 8), lo=1, hi=8)
     bn = get_int(spec, "block_n", default=32, lo=16, hi=64)
     bk = get_int(spec, "block_k", default=8, lo=8, hi=16)
@@ -123,7 +145,7 @@ def emit(spec, fmt):
     if warps not in (4, 8, 16):
         raise SpecError("warps", "must be 4, 8 or 16, got %d" % warps)
     threads = 32 * warps
-    groups_n = bn // 8                       # column groups (8 columns each)
+    groups_n = bn // cg                      # column groups (cg columns each)
     ks = threads // groups_n                 # k-lanes (a power of 2)
     elems = bm * bn                          # outputs of a CTA
     smem = ks * elems * 4
@@ -146,8 +168,9 @@ def emit(spec, fmt):
     R("b32", "%qit"), R("b32", "%qt", 4)
     R("b64", "%qpA"), R("b64", "%qpB"), R("b64", "%qw64"), R("b64", "%qcrow")
     R("pred", "%qp", 4), R("pred", "%qpr", 2), R("pred", "%qpm", bm)
-    R("b32", "%qb", 4 * bk), R("b32", "%qa", bm * bk // 2), R("f32", "%qf", 8), R("f32", "%qx")
-    R("b16", "%qh", 2), R("f32", "%qacc", bm * 8), R("f32", "%qs", 2)
+    vt = "f32" if wide else "b32"            # f32 inputs are used as loaded
+    R(vt, "%qb", 4 * bk), R(vt, "%qa", bm * bk * es // 4), R("f32", "%qf", 8), R("f32", "%qx")
+    R("b16", "%qh", 2), R("f32", "%qacc", bm * cg), R("f32", "%qs", 2)
     declare_store_temps(b)
 
     b.comment("TensorOp %s: %dx%dx%d %s -> %s, %d rows x %d columns per CTA, %d k-lanes of "
@@ -165,10 +188,10 @@ def emit(spec, fmt):
     b.ins("div.u32 %%qnb, %%qcta, %d" % mb)
     b.ins("mul.lo.u32 %%qm0, %%qmb, %d" % bm)
     b.ins("mul.lo.u32 %%qn0, %%qnb, %d" % bn)
-    # this thread's 8 columns; a group past N reads the last 8 (never stored)
-    b.ins("shl.b32 %qcol, %qg, 3")
+    # this thread's cg columns; a group past N reads the last cg (never stored)
+    b.ins("shl.b32 %%qcol, %%qg, %d" % (cg.bit_length() - 1))
     b.ins("add.u32 %qcol, %qcol, %qn0")
-    b.ins("min.u32 %%qt0, %%qcol, %d" % (n - 8))
+    b.ins("min.u32 %%qt0, %%qcol, %d" % (n - cg))
     # rows of A past M (last row block) are not loaded: their sums stay 0
     m_rows_pred = []
     for mm in range(bm):
@@ -188,7 +211,7 @@ def emit(spec, fmt):
     b.ins("add.u32 %qt1, %qt1, %qk0")
     b.ins("mul.wide.u32 %%qpA, %%qt1, %d" % es)
     b.ins("add.s64 %qpA, %qpA, %qgA")
-    for i in range(bm * 8):
+    for i in range(bm * cg):
         b.ins("mov.f32 %%qacc%d, 0f00000000" % i)
 
     def advance():
@@ -211,14 +234,14 @@ def emit(spec, fmt):
 
     # ---- deterministic reduction of the k-lanes through shared memory ----
     b.comment("partial sums: smem[kl][mm][c], then a fixed-order tree over kl")
-    # this thread's 8 partials of row mm at ((kl * bm + mm) * bn + 8 g) * 4
+    # this thread's cg partials of row mm at ((kl * bm + mm) * bn + cg g) * 4
     b.ins("mul.lo.u32 %%qt2, %%qkl, %d" % (bm * bn * 4))
-    b.ins("shl.b32 %qt3, %qg, 5")
+    b.ins("shl.b32 %%qt3, %%qg, %d" % ((4 * cg).bit_length() - 1))
     b.ins("add.u32 %qt2, %qt2, %qt3")
     b.ins("add.u32 %qt2, %qt2, %qsmem")
     for mm in range(bm):
-        for h in range(2):
-            regs = ", ".join("%%qacc%d" % (mm * 8 + 4 * h + q) for q in range(4))
+        for h in range(cg // 4):
+            regs = ", ".join("%%qacc%d" % (mm * cg + 4 * h + q) for q in range(4))
             b.ins("st.shared.v4.f32 [%%qt2+%d], {%s}" % (mm * bn * 4 + 16 * h, regs))
     half = ks // 2
     while half >= 1:
@@ -267,7 +290,9 @@ def emit(spec, fmt):
         c, FAMILY, dt, cdt, [], mb * nblocks, threads, smem, 0,
         {"block_m": bm, "block_n": bn, "block_k": bk, "warps": warps, "k_lanes": ks},
         "16-byte ld.global.nc of B rows and A chunks", "fma.rn.f32",
-        reduction="k-lanes through shared memory, fixed tree order")
+        reduction="k-lanes through shared memory, fixed tree order",
+        **({"math": "tf32 request computed in full fp32 FMAs (inputs not rounded to "
+                    "tf32): at least as precise"} if dt == "tf32" else {}))
     return finish(result, b, fmt)
 
 

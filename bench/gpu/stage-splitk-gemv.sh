@@ -9,7 +9,7 @@
 # NaN-poisoned output, then timed alternating with cuBLAS in one process.
 #   bench/gpu/stage-splitk-gemv.sh RUNNER_BUILD BASE_BUILD NEW_BUILD STAGE
 #   (GPU machine)  sh STAGE/run.sh      -> $OUT/splitk-gemv.jsonl, .log
-# NEW_BUILD may be "-" (no new-builtin cases). CASES (a JSON file like
+# BASE_BUILD or NEW_BUILD may be "-" (no base / new-builtin cases). CASES (a JSON file like
 # splitk-gemv-cases.json) and SHAPES (a file of "MxNxK type" lines) replace
 # the default lists (the second run: splitk-gemv-cases2.json, shapes2.txt).
 set -e
@@ -39,7 +39,7 @@ LIST
 }
 while read -r shape dtype; do
   [ -z "$shape" ] && continue
-  gen "$BB" "base_${shape}_$dtype" "$shape $dtype GEMM for nvidia-sm90"
+  [ "$BB" = "-" ] || gen "$BB" "base_${shape}_$dtype" "$shape $dtype GEMM for nvidia-sm90"
   [ "$NB" = "-" ] || gen "$NB" "new_${shape}_$dtype" "$shape $dtype GEMM for nvidia-sm90"
 done < "$SHAPES"
 rm -rf "$STAGE/gen"

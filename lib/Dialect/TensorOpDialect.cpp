@@ -424,6 +424,13 @@ std::optional<int64_t> mlir::tensorop::gpuComputeCapability(StringRef chip) {
   return sm;
 }
 
+int64_t mlir::tensorop::gemvThreadRegisters(StringRef precision,
+                                            int64_t blockM, int64_t blockK) {
+  int64_t elemBytes = precision == "f32" || precision == "tf32" ? 4 : 2;
+  int64_t columns = 16 / elemBytes; // one 16-byte load of a B row
+  return columns * blockM + blockM * blockK * elemBytes / 4 + 4 * blockK + 30;
+}
+
 /// The GEMV kernel's own rules (python_emitters/nvidia_gemv.py): block_m
 /// rows (<= 8) x block_n columns (16, 32, 64) per CTA, chunks of block_k
 /// rows (8, 16) per k-lane, warps_n warps (4, 8, 16) of one warp row, no
@@ -433,8 +440,11 @@ findGemvViolation(const GpuSketchFields &s) {
   auto fail = [](StringRef field, const llvm::Twine &why) {
     return GpuSketchViolation{field, why.str()};
   };
-  if (s.precision != "bf16" && s.precision != "f16")
-    return fail("kernel", "the GEMV kernel takes bf16/f16, not " + s.precision);
+  // tf32 is computed in full fp32 FMAs there (at least as precise).
+  if (s.precision != "bf16" && s.precision != "f16" && s.precision != "f32" &&
+      s.precision != "tf32")
+    return fail("kernel",
+                "the GEMV kernel takes bf16/f16/f32/tf32, not " + s.precision);
   if (s.blockM > 8)
     return fail("block_m", "GEMV rows per CTA must be 1..8, got " +
                                llvm::Twine(s.blockM));
@@ -451,9 +461,9 @@ findGemvViolation(const GpuSketchFields &s) {
   if (s.warpsN != 4 && s.warpsN != 8 && s.warpsN != 16)
     return fail("warps_n", "GEMV warps per CTA must be 4, 8 or 16, got " +
                                llvm::Twine(s.warpsN));
-  // Registers per thread: 8 sums per row, the A and B chunks, ~30 more; the
-  // register file gives 65536 / threads (at most 255) each.
-  int64_t regs = 8 * s.blockM + s.blockM * s.blockK / 2 + 4 * s.blockK + 30;
+  // Registers per thread (gemvThreadRegisters); the register file gives
+  // 65536 / threads (at most 255) each.
+  int64_t regs = gemvThreadRegisters(s.precision, s.blockM, s.blockK);
   int64_t budget = std::min<int64_t>(255, 65536 / (32 * s.warpsN));
   if (regs > budget)
     return fail("block_k", "a GEMV thread would need about " +
@@ -596,6 +606,23 @@ mlir::tensorop::findGpuSketchViolation(const GpuSketchFields &s, int64_t sm) {
     return fail("kernel", "ffma is the plain fp32 kernel; the sketch's "
                           "precision is " +
                               s.precision);
+  } else {
+    // python_emitters/nvidia_gemm_ffma.py: tiles of 32, 64 or 128 rows and
+    // columns, k-tiles of 16, two buffers filled through registers or 3-4
+    // filled by cp.async.
+    for (auto [field, value] :
+         {std::pair<StringRef, int64_t>{"block_m", s.blockM},
+          {"block_n", s.blockN}})
+      if (value != 32 && value != 64 && value != 128)
+        return fail(field, "the FFMA kernel's tiles are 32, 64 or 128, got " +
+                               llvm::Twine(value));
+    if (s.blockK != 16)
+      return fail("block_k", "the FFMA kernel steps K by 16, got " +
+                                 llvm::Twine(s.blockK));
+    if (s.stages > 4)
+      return fail("stages", "the FFMA kernel has 2 shared-memory buffers "
+                            "(through registers) or 3-4 (cp.async), got " +
+                                llvm::Twine(s.stages));
   }
   if (s.store != "global" && s.store != "smem_tma")
     return fail("store", "must be \"global\" or \"smem_tma\", got \"" +

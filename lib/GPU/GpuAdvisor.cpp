@@ -199,32 +199,61 @@ static std::optional<Candidate> splitKTile(llvm::ArrayRef<Candidate> cands,
   return pick;
 }
 
+/// The FFMA kernel's tiles and their relative per-SM rates (8 C rows or
+/// columns per thread from 64 up, 4 below), fitted to a tile sweep on the
+/// H200 (docs/benchmarks/gpu-gemm.md, "fp32 and TF32"): 4096^3 128x64 at
+/// 0.97x of 128x128; 1024^3 64x128 30.1 TFLOP/s, 128x64 29.5, 64x64 and
+/// 32x64 28.1, 128x128 17.4 (64 tiles); 127x1000x513 32x32 6.4, 32x64 4.8,
+/// 64x32 4.4, 64x64 3.1, 128x128 1.7; 2048^3 128x128 37.2, 128x64 29.5.
+static const Candidate kFfmaTiles[] = {
+    {128, 128, 0, 0, 0, 1.0}, {64, 128, 0, 0, 0, 0.92}, {128, 64, 0, 0, 0, 0.9},
+    {64, 64, 0, 0, 0, 0.75},  {32, 64, 0, 0, 0, 0.5},   {64, 32, 0, 0, 0, 0.5},
+    {32, 32, 0, 0, 0, 0.3}};
+
 /// Whether the builtin advisor runs the GEMV kernel (nvidia_gemv.py): a
-/// GEMM (not a convolution) of bf16/f16 with 16-byte rows and at most 4
-/// rows. On the H200 (docs/benchmarks/gpu-gemm.md, "Skinny and irregular
-/// shapes") it ran M = 1..4 decode shapes at 0.99-1.48x cuBLAS (wgmma:
-/// 0.54-0.88x), but its FFMAs grow with M: 16x11008x4096 0.43x where wgmma
-/// 64x128 gives 0.90x. The kernel itself takes M <= 16 (a given sketch).
+/// GEMM (not a convolution) with K and N multiples of 8 and few rows.
+/// bf16/f16: at most 4 rows. On the H200 (docs/benchmarks/gpu-gemm.md,
+/// "Skinny and irregular shapes") it ran M = 1..4 decode shapes at
+/// 0.99-1.48x cuBLAS (wgmma: 0.54-0.88x), but its FFMAs grow with M:
+/// 16x11008x4096 0.43x where wgmma 64x128 gives 0.90x. f32: up to 16
+/// rows (the kernel's limit), where the FFMA tile kernel wastes most of
+/// its 128 rows (docs/benchmarks/gpu-gemm.md, "fp32 and TF32": 1x4096x4096
+/// 0.88x cuBLAS against 0.03x, 3x4096x4096 2.96x, 16x11008x4096 1.41x
+/// against 0.32x). tf32: at most 4 rows, as bf16: 1x4096x4096 0.88x
+/// against wgmma's 0.49x (3 rows take the time of 1), but 16x11008x4096
+/// 0.42x against wgmma's 0.68x (the FFMAs outgrow streaming B). A tf32
+/// request runs in full fp32 FMAs there: at least as precise (a remark
+/// says so).
 static bool gemvFits(const GpuGemmProblem &p) {
-  return !p.conv && p.m <= 4 &&
-         (p.precision == "bf16" || p.precision == "f16") && p.k % 8 == 0 &&
-         p.n % 8 == 0;
+  int64_t maxRows = p.precision == "f32" ? 16 : 4;
+  bool typed = p.precision == "bf16" || p.precision == "f16" ||
+               p.precision == "f32" || p.precision == "tf32";
+  return !p.conv && typed && p.m <= maxRows && p.k % 8 == 0 && p.n % 8 == 0;
 }
 
 /// The GEMV kernel's shape: B is streamed once, so what matters is enough
-/// CTAs in flight to cover memory latency with whole 64-byte row segments:
-/// strips of 32 columns while that gives at least one CTA per two SMs
-/// (1x4096x4096: 128 CTAs of 32 columns 1.65x cuBLAS, 256 of 16 1.06x),
-/// else 16; rows in blocks of at most 8 (registers).
+/// CTAs in flight to cover memory latency. bf16/f16: strips of 32 columns
+/// while that gives at least one CTA per two SMs (1x4096x4096: 128 CTAs of
+/// 32 columns 1.65x cuBLAS, 256 of 16 1.06x), else 16. f32/tf32 (4
+/// columns per 16-byte load): strips of 32 columns only where that gives
+/// two CTAs per SM (16x11008x4096: 688 CTAs of 32 columns 112 us, 1376 of
+/// 16 127 us), else 16 (1x4096x4096: 256 CTAs of 16 21.4 us, 128 of 32
+/// 29.5 us). Rows in blocks of at most 8 (registers). Warps: 8, and 16
+/// for one f32/tf32 row (1x4096x4096: 20.7 us against 21.9 with 8; at
+/// 16x11008x4096 16 warps measured slower, 159 us against 110).
 static void proposeGemv(const GpuGemmProblem &p, const GpuTarget &target,
                         GpuSketchChoice &c) {
   c.kernel = "gemv";
   int64_t rowBlocks = (p.m + 7) / 8;
   c.blockM = (p.m + rowBlocks - 1) / rowBlocks;
-  c.blockN = ((p.n + 31) / 32) * rowBlocks * 2 >= target.sms ? 32 : 16;
+  int64_t strips32 = ((p.n + 31) / 32) * rowBlocks;
+  if (elemBytes(p.aType) == 4)
+    c.blockN = strips32 >= 2 * target.sms ? 32 : 16;
+  else
+    c.blockN = strips32 * 2 >= target.sms ? 32 : 16;
   c.blockK = 8;
   c.warpsM = 1;
-  c.warpsN = 8;
+  c.warpsN = elemBytes(p.aType) == 4 && c.blockM == 1 ? 16 : 8;
   c.consumers = 0;
   c.stages = 2;
   c.groupM = 1;
@@ -362,16 +391,24 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
   auto tiles = [&](int64_t bm, int64_t bn) {
     return ((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn);
   };
-  if (p.precision == "f32") {
-    c.kernel = "ffma";
-    c.blockM = 128;
-    c.blockN = 128;
-    c.blockK = 16;
-    c.stages = 2;
-    return c;
-  }
   if (gemvFits(p)) {
     proposeGemv(p, target, c);
+    return c;
+  }
+  if (p.precision == "f32") {
+    // FFMA tiles (nvidia_gemm_ffma.py) from whole waves: 128x128 leaves
+    // most SMs idle on small and mid shapes (1024^3: 64 tiles on 132 SMs;
+    // 127x1000x513: 8). Relative per-SM rates: see kFfmaTiles. Three
+    // buffers filled by cp.async: measured on the H200 against two filled
+    // through registers, 127x1000x513 (32x32) 14.4 us against 20.2, 1024^3
+    // (64x128) 67.9 against 71.0, 2000x3000x1504 483 against 516, 4096^3
+    // 3289 against 3520; four buffers measured the same as three.
+    const Candidate &pick = cheapestTile(kFfmaTiles, p, target.sms);
+    c.kernel = "ffma";
+    c.blockM = pick.bm;
+    c.blockN = pick.bn;
+    c.blockK = 16;
+    c.stages = 3;
     return c;
   }
   if (p.precision == "tf32" && p.conv) {
@@ -632,6 +669,10 @@ llvm::json::Object mlir::tensorop::emitterSpec(const GpuSketchChoice &s,
     spec["block_n"] = s.blockN;
     spec["block_k"] = s.blockK;
     spec["warps"] = s.warpsN;
+  } else if (s.kernel == "ffma") {
+    spec["block_m"] = s.blockM;
+    spec["block_n"] = s.blockN;
+    spec["stages"] = s.stages;
   } else if (s.kernel == "mma_sync") {
     spec["block_m"] = s.blockM;
     spec["block_n"] = s.blockN;

@@ -144,6 +144,12 @@ LogicalResult GpuAnnotateSketchPass::annotate(linalg::MatmulOp op,
   if (llvm::Error e = checkGpuSketch(sketch, p, t))
     return op.emitError() << "illegal sketch for " << t.hints.name << ": "
                           << llvm::toString(std::move(e));
+  // The GEMV kernel has no tensor-core path: say that a tf32 request is
+  // computed in fp32 there (not rounded to tf32's 10-bit mantissa).
+  if (sketch.kernel == "gemv" && sketch.precision == "tf32")
+    op.emitRemark() << "tensorop: tf32 GEMM of " << p.m
+                    << " rows on the GEMV kernel: computed in full fp32 FMAs "
+                       "(inputs not rounded to tf32), at least as precise";
   op->setAttr(kGpuSketchAttrName, sketch.toAttr(op.getContext(), t));
   return success();
 }

@@ -36,8 +36,8 @@ GpuSearchSpace::GpuSearchSpace(const GpuGemmProblem &problem,
     knobs = {kBlockM, kWarpsM, kBlockN, kWarpsN, kBlockK, kStages, kGroupM};
   else if (defaults.kernel == "gemv")
     knobs = {kBlockM, kBlockN, kBlockK, kWarpsN};
-  else // ffma: one fixed 128x128x16 tile; only the tile order varies.
-    knobs = {kGroupM};
+  else // ffma: tiles of 32..128 rows and columns, k-tiles of 16.
+    knobs = {kBlockM, kBlockN, kStages, kGroupM};
 }
 
 llvm::StringRef GpuSearchSpace::knobName(unsigned knob) const {
@@ -101,6 +101,17 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
   int64_t es = elemBytes(p.precision);
   if (defaults.kernel == "gemv")
     return gemvOptions(knob, prefix);
+  // The FFMA kernel's tiles and buffers (nvidia_gemm_ffma.py: 2 through
+  // registers, 3-4 by cp.async; 4 buffers of 128x128 take 66 KiB).
+  if (defaults.kernel == "ffma" && (knob == kBlockM || knob == kBlockN))
+    return {32, 64, 128};
+  if (defaults.kernel == "ffma" && knob == kStages) {
+    std::vector<int64_t> fit;
+    for (int64_t s : {2, 3, 4})
+      if (s * 16 * (bm + 4 + bn) * 4 <= t.maxSharedPerBlock)
+        fit.push_back(s);
+    return fit;
+  }
   switch (knob) {
   case kBlockM:
     for (int64_t x : wgmma ? std::vector<int64_t>{64, 128, 192, 256}
@@ -252,7 +263,7 @@ GpuSearchSpace::gemvOptions(Knob knob, llvm::ArrayRef<int64_t> prefix) const {
   std::vector<int64_t> v;
   int64_t bm = get(kBlockM, prefix);
   auto regsFit = [&](int64_t bk, int64_t warps) {
-    int64_t regs = 8 * bm + bm * bk / 2 + 4 * bk + 30;
+    int64_t regs = gemvThreadRegisters(p.precision, bm, bk);
     return regs <= std::min<int64_t>(255, 65536 / (32 * warps));
   };
   switch (knob) {

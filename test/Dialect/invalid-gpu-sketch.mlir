@@ -273,3 +273,30 @@ func.func @f(%A: memref<256x256xf32>, %B: memref<256x256xf32>, %C: memref<256x25
   linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "tf32", block_m = 256, block_n = 128, block_k = 32, warps_m = 0, warps_n = 0, consumers = 2, stages = 4, group_m = 8, ctas = 132, target = #tensorop.target<name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "t", cluster_m = 2>} ins(%A, %B : memref<256x256xf32>, memref<256x256xf32>) outs(%C : memref<256x256xf32>)
   return
 }
+
+// -----
+
+// The FFMA kernel's tiles are 32, 64 or 128 (nvidia_gemm_ffma.py).
+func.func @f(%A: memref<256x256xf32>, %B: memref<256x256xf32>, %C: memref<256x256xf32>) {
+  // expected-error @+1 {{gpu_sketch field 'block_m': the FFMA kernel's tiles are 32, 64 or 128, got 96}}
+  linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "ffma", precision = "f32", block_m = 96, block_n = 128, block_k = 16, warps_m = 0, warps_n = 0, consumers = 0, stages = 3, group_m = 8, ctas = 0, target = #tensorop.target<name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "t">} ins(%A, %B : memref<256x256xf32>, memref<256x256xf32>) outs(%C : memref<256x256xf32>)
+  return
+}
+
+// -----
+
+// At most 4 buffers (cp.async).
+func.func @f(%A: memref<256x256xf32>, %B: memref<256x256xf32>, %C: memref<256x256xf32>) {
+  // expected-error @+1 {{gpu_sketch field 'stages': the FFMA kernel has 2 shared-memory buffers (through registers) or 3-4 (cp.async), got 5}}
+  linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "ffma", precision = "f32", block_m = 64, block_n = 64, block_k = 16, warps_m = 0, warps_n = 0, consumers = 0, stages = 5, group_m = 8, ctas = 0, target = #tensorop.target<name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "t">} ins(%A, %B : memref<256x256xf32>, memref<256x256xf32>) outs(%C : memref<256x256xf32>)
+  return
+}
+
+// -----
+
+// The FFMA kernel's k-tiles are 16.
+func.func @f(%A: memref<2x256xf32>, %B: memref<256x256xf32>, %C: memref<2x256xf32>) {
+  // expected-error @+1 {{gpu_sketch field 'block_k': the FFMA kernel steps K by 16, got 32}}
+  linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "ffma", precision = "f32", block_m = 64, block_n = 64, block_k = 32, warps_m = 0, warps_n = 0, consumers = 0, stages = 2, group_m = 8, ctas = 0, target = #tensorop.target<name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "t">} ins(%A, %B : memref<2x256xf32>, memref<256x256xf32>) outs(%C : memref<2x256xf32>)
+  return
+}

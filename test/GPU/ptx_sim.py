@@ -321,7 +321,7 @@ class Cta:
             self.ldst(t, o, args)
             return
         if base == "cp":
-            if o[1] == "async" and o[2] == "cg":
+            if o[1] == "async" and o[2] in ("cg", "ca"):
                 dst = self.addr(t, args[0])
                 src = self.addr(t, args[1])
                 size = int(args[2])

@@ -547,6 +547,45 @@ class NumericTests(unittest.TestCase):
         self.check("nvidia_gemm_ffma", {"m": 9, "n": 8, "k": 20, "a_dtype": "f32",
                                         "accumulate": True})
 
+    def test_ffma_tiles(self):
+        # 8x8, 8x4, 4x8 and 4x4 C elements per thread; edges of M and N in
+        # a second tile, element loads (odd N, K = 21) and 16-byte loads.
+        for bm, bn, m, n in ((32, 32, 37, 35), (64, 64, 69, 35), (128, 32, 100, 35),
+                             (32, 128, 37, 100)):
+            self.check("nvidia_gemm_ffma", {"m": m, "n": n, "k": 21, "a_dtype": "f32",
+                                            "block_m": bm, "block_n": bn})
+        self.check("nvidia_gemm_ffma", {"m": 100, "n": 36, "k": 24, "a_dtype": "f32",
+                                        "block_m": 64, "block_n": 32, "group_m": 2,
+                                        "accumulate": True})
+
+    def test_ffma_cp_async_stages(self):
+        # 3 and 4 buffers filled by cp.async: A element by element into its
+        # k-major place, B in 16-byte chunks or elements, zero-filled edges,
+        # fewer k-tiles than buffers (K = 16), accumulation. (The simulator
+        # copies at once: the barrier that guards a buffer's reuse is
+        # checked by ptxas-splitk-gemv.test's order and on the GPU.)
+        for bm, bn, m, n, k, st, acc in ((32, 32, 37, 35, 21, 3, False),
+                                         (32, 32, 37, 36, 40, 4, True),
+                                         (64, 32, 70, 36, 16, 3, False)):
+            self.check("nvidia_gemm_ffma", {"m": m, "n": n, "k": k, "a_dtype": "f32",
+                                            "block_m": bm, "block_n": bn, "stages": st,
+                                            "accumulate": acc})
+
+    def test_ffma_tile_answer_and_refusal(self):
+        ans = answer("nvidia_gemm_ffma", {"m": 1024, "n": 1024, "k": 1024, "a_dtype": "f32",
+                                          "block_m": 64, "block_n": 64})
+        self.assertEqual((ans["grid"][0], ans["threads"], ans["tile"]["thread_tile"]),
+                         (256, 64, "8x8"))
+        ans = answer("nvidia_gemm_ffma", {"m": 127, "n": 1000, "k": 513, "a_dtype": "f32",
+                                          "block_m": 32, "block_n": 32})
+        self.assertEqual((ans["grid"][0], ans["threads"], ans["tile"]["thread_tile"]),
+                         (128, 64, "4x4"))
+        for field, value in (("block_m", 96), ("stages", 5)):
+            r = run_emitter("nvidia_gemm_ffma", {"m": 64, "n": 64, "k": 64, "a_dtype": "f32",
+                                                 field: value})
+            self.assertNotEqual(r.returncode, 0)
+            self.assertIn(field, r.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -40,10 +40,42 @@ class GemvTests(unittest.TestCase):
                     "block_m": 4, "block_n": 16, "block_k": 16, "warps": 4,
                     "accumulate": True})
 
+    def test_f32_rows_past_m_columns_past_n_tail(self):
+        # f32: 4 columns per 16-byte load; 3 rows in blocks of 2, N = 40 in
+        # strips of 32 (a group past N), 9 chunks on 32 k-lanes (tail)
+        self.check({"m": 3, "n": 40, "k": 72, "a_dtype": "f32", "c_dtype": "f32",
+                    "block_m": 2, "block_n": 32, "warps": 4})
+
+    def test_tf32_half_chunk_accumulate(self):
+        # tf32 runs the same fp32 FMAs; block_k = 16 with K = 8 mod 16
+        self.check({"m": 5, "n": 24, "k": 40, "a_dtype": "tf32", "c_dtype": "f32",
+                    "block_m": 4, "block_n": 16, "block_k": 16, "warps": 4,
+                    "accumulate": True})
+
+    def test_f32_exact_beyond_tf32(self):
+        # Values with more than tf32's 11 significant bits: the kernel's
+        # full fp32 FMAs keep them (a tf32 kernel would round 2049 to 2048).
+        import ptx_sim as S
+        spec = {"m": 1, "n": 16, "k": 8, "a_dtype": "tf32", "c_dtype": "f32",
+                "block_m": 1, "block_n": 16, "warps": 4}
+        ans = answer("nvidia_gemv", spec)
+        self.assertIn("full fp32", ans["math"])
+        mem = S.Memory()
+        a = b"".join(S.f32_bits(2049.0 if i == 0 else 0.0).to_bytes(4, "little")
+                     for i in range(8))
+        bm = b"".join(S.f32_bits(1.0 if r == 0 else 0.0).to_bytes(4, "little")
+                      for r in range(8) for _ in range(16))
+        pa, pb = mem.alloc(bytearray(a)), mem.alloc(bytearray(bm))
+        pc = mem.alloc(bytearray(16 * 4))
+        S.run_kernel(ans, mem, [pa, pb, pc])
+        self.assertEqual([S.bits_f32(mem.read(pc + 4 * j, 4)) for j in range(16)],
+                         [2049.0] * 16)
+
     def test_refusals(self):
         for spec, field in (({"m": 17, "n": 64, "k": 64, "a_dtype": "bf16"}, "m"),
                             ({"m": 1, "n": 64, "k": 60, "a_dtype": "bf16"}, "k"),
-                            ({"m": 1, "n": 64, "k": 64, "a_dtype": "f32"}, "a_dtype"),
+                            ({"m": 1, "n": 64, "k": 64, "a_dtype": "f32", "c_dtype": "bf16"},
+                             "c_dtype"),
                             ({"m": 1, "n": 64, "k": 64, "a_dtype": "bf16", "block_n": 48},
                              "block_n"),
                             ({"m": 1, "n": 64, "k": 64, "a_dtype": "bf16", "warps": 2},

@@ -76,6 +76,13 @@ struct GpuSketchViolation {
 std::optional<GpuSketchViolation>
 findGpuSketchViolation(const GpuSketchFields &sketch, int64_t sm);
 
+/// About how many registers a thread of the GEMV kernel
+/// (python_emitters/nvidia_gemv.py) needs: its sums (8 columns of a 2-byte
+/// type, 4 of f32/tf32, per row), the A and B chunks of `blockK` rows, and
+/// ~30 more.
+int64_t gemvThreadRegisters(llvm::StringRef precision, int64_t blockM,
+                            int64_t blockK);
+
 /// The compute capability of an NVIDIA target's chip ("sm_90a" -> 90),
 /// std::nullopt for anything else.
 std::optional<int64_t> gpuComputeCapability(llvm::StringRef chip);

@@ -1,0 +1,100 @@
+// The builtin advisor on fp32 and TF32 (issue 16 items 2 and 3): the GEMV
+// kernel for f32 with M <= 16 and tf32 with M <= 4 (16-column strips, 32
+// where that gives two CTAs per SM), the FFMA tile from whole waves
+// (docs/benchmarks/gpu-gemm.md, "fp32 and TF32").
+// RUN: tensorop-opt %s --split-input-file --tensorop-gpu-annotate-sketch="target=nvidia-sm90" | FileCheck %s
+// RUN: tensorop-opt %s --split-input-file --tensorop-gpu-annotate-sketch="target=nvidia-sm90" 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
+
+// One row: 16 warps (measured faster than 8 there).
+// CHECK-LABEL: func.func @f32_decode_1
+//       CHECK:   kernel = "gemv", precision = "f32", block_m = 1, block_n = 16, block_k = 8, warps_m = 1, warps_n = 16, consumers = 0, stages = 2, group_m = 1, ctas = 0,
+func.func @f32_decode_1(%A: memref<1x4096xf32>, %B: memref<4096x4096xf32>, %C: memref<1x4096xf32>) {
+  linalg.matmul ins(%A, %B : memref<1x4096xf32>, memref<4096x4096xf32>) outs(%C : memref<1x4096xf32>)
+  return
+}
+
+// -----
+
+// 16 rows in two blocks of 8; 2 x 344 strips of 32 columns >= 2 x 132.
+// CHECK-LABEL: func.func @f32_decode_16
+//       CHECK:   kernel = "gemv", precision = "f32", block_m = 8, block_n = 32, block_k = 8, warps_m = 1, warps_n = 8,
+func.func @f32_decode_16(%A: memref<16x4096xf32>, %B: memref<4096x11008xf32>, %C: memref<16x11008xf32>) {
+  linalg.matmul ins(%A, %B : memref<16x4096xf32>, memref<4096x11008xf32>) outs(%C : memref<16x11008xf32>)
+  return
+}
+
+// -----
+
+// 17 rows: past the GEMV kernel; the FFMA tile of least whole-wave cost
+// (32x64: 172 tiles in 2 waves, cheaper than 344 of 32x32 in 3).
+// CHECK-LABEL: func.func @f32_rows_17
+//       CHECK:   kernel = "ffma", precision = "f32", block_m = 32, block_n = 64, block_k = 16,
+func.func @f32_rows_17(%A: memref<17x4096xf32>, %B: memref<4096x11008xf32>, %C: memref<17x11008xf32>) {
+  linalg.matmul ins(%A, %B : memref<17x4096xf32>, memref<4096x11008xf32>) outs(%C : memref<17x11008xf32>)
+  return
+}
+
+// -----
+
+// A tf32 request on the GEMV kernel: computed in fp32, and a remark says so
+// (the only remark here).
+// REMARK-NOT: remark:
+// REMARK: remark: tensorop: tf32 GEMM of 3 rows on the GEMV kernel: computed in full fp32 FMAs (inputs not rounded to tf32), at least as precise
+// CHECK-LABEL: func.func @tf32_decode_3
+//       CHECK:   kernel = "gemv", precision = "tf32", block_m = 3, block_n = 16,
+// REMARK-NOT: remark:
+func.func @tf32_decode_3(%A: memref<3x4096xf32>, %B: memref<4096x4096xf32>, %C: memref<3x4096xf32>) {
+  linalg.matmul {tensorop.precision = "tf32"} ins(%A, %B : memref<3x4096xf32>, memref<4096x4096xf32>) outs(%C : memref<3x4096xf32>)
+  return
+}
+
+// -----
+
+// tf32 with 16 rows stays on wgmma (measured faster than the GEMV kernel).
+// CHECK-LABEL: func.func @tf32_decode_16
+//       CHECK:   kernel = "wgmma", precision = "tf32"
+func.func @tf32_decode_16(%A: memref<16x4096xf32>, %B: memref<4096x11008xf32>, %C: memref<16x11008xf32>) {
+  linalg.matmul {tensorop.precision = "tf32"} ins(%A, %B : memref<16x4096xf32>, memref<4096x11008xf32>) outs(%C : memref<16x11008xf32>)
+  return
+}
+
+// -----
+
+// K = 4100 is not a multiple of 8: no GEMV; the FFMA tile.
+// CHECK-LABEL: func.func @f32_decode_unaligned
+//       CHECK:   kernel = "ffma", precision = "f32"
+func.func @f32_decode_unaligned(%A: memref<1x4100xf32>, %B: memref<4100x4096xf32>, %C: memref<1x4096xf32>) {
+  linalg.matmul ins(%A, %B : memref<1x4100xf32>, memref<4100x4096xf32>) outs(%C : memref<1x4096xf32>)
+  return
+}
+
+// -----
+
+// 127x1000: 128x128 tiles give 8 CTAs; 32x32 give 128. Three cp.async
+// buffers.
+// CHECK-LABEL: func.func @f32_small
+//       CHECK:   kernel = "ffma", precision = "f32", block_m = 32, block_n = 32, block_k = 16, warps_m = 0, warps_n = 0, consumers = 0, stages = 3,
+func.func @f32_small(%A: memref<127x513xf32>, %B: memref<513x1000xf32>, %C: memref<127x1000xf32>) {
+  linalg.matmul ins(%A, %B : memref<127x513xf32>, memref<513x1000xf32>) outs(%C : memref<127x1000xf32>)
+  return
+}
+
+// -----
+
+// 1024^3: 64 tiles of 128x128 on 132 SMs; 128 of 64x128.
+// CHECK-LABEL: func.func @f32_mid
+//       CHECK:   kernel = "ffma", precision = "f32", block_m = 64, block_n = 128, block_k = 16,
+func.func @f32_mid(%A: memref<1024x1024xf32>, %B: memref<1024x1024xf32>, %C: memref<1024x1024xf32>) {
+  linalg.matmul ins(%A, %B : memref<1024x1024xf32>, memref<1024x1024xf32>) outs(%C : memref<1024x1024xf32>)
+  return
+}
+
+// -----
+
+// Large shapes keep 128x128 (2048^3: 256 tiles, two whole waves).
+// CHECK-LABEL: func.func @f32_large
+//       CHECK:   kernel = "ffma", precision = "f32", block_m = 128, block_n = 128, block_k = 16, warps_m = 0, warps_n = 0, consumers = 0, stages = 3,
+func.func @f32_large(%A: memref<2048x2048xf32>, %B: memref<2048x2048xf32>, %C: memref<2048x2048xf32>) {
+  linalg.matmul ins(%A, %B : memref<2048x2048xf32>, memref<2048x2048xf32>) outs(%C : memref<2048x2048xf32>)
+  return
+}
