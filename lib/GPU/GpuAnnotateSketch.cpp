@@ -64,17 +64,13 @@ struct GpuAnnotateSketchPass
     std::unique_ptr<SketchDatabase> tuned;
     if (!db.empty()) {
       llvm::Expected<std::unique_ptr<SketchDatabase>> opened =
-          openSketchDatabase(db, &getContext());
+          openGpuSketchDatabase(db, &getContext());
       if (!opened) {
         matmuls.front().emitError()
             << "tensorop: " << llvm::toString(opened.takeError());
         return signalPassFailure();
       }
       tuned = std::move(*opened);
-      MLIRContext *ctx = &getContext();
-      tuned->setConfigHasher([ctx](llvm::StringRef config) {
-        return gpuConfigHashOfText(ctx, config);
-      });
     }
     for (linalg::MatmulOp op : matmuls)
       if (failed(annotate(op, *gpuTarget, tuned.get())))

@@ -169,17 +169,13 @@ struct GpuLowerConvPass
     std::unique_ptr<SketchDatabase> tuned; // db=, when given
     if (!db.empty()) {
       llvm::Expected<std::unique_ptr<SketchDatabase>> opened =
-          openSketchDatabase(db, &getContext());
+          openGpuSketchDatabase(db, &getContext());
       if (!opened) {
         convs.front().emitError()
             << "tensorop: " << llvm::toString(opened.takeError());
         return signalPassFailure();
       }
       tuned = std::move(*opened);
-      MLIRContext *ctx = &getContext();
-      tuned->setConfigHasher([ctx](llvm::StringRef config) {
-        return gpuConfigHashOfText(ctx, config);
-      });
     }
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     UnitAttr::get(&getContext()));

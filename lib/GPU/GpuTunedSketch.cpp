@@ -8,6 +8,7 @@
 
 #include "tensorop/Advisor/SketchDatabase.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
+#include "tensorop/GPU/GpuSearchSpace.h"
 #include "tensorop/Transforms/GpuMatmulSupport.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -16,6 +17,17 @@
 
 using namespace mlir;
 using namespace mlir::tensorop;
+
+llvm::Expected<std::unique_ptr<SketchDatabase>>
+mlir::tensorop::openGpuSketchDatabase(llvm::StringRef path, MLIRContext *ctx) {
+  llvm::Expected<std::unique_ptr<SketchDatabase>> opened =
+      openSketchDatabase(path, ctx);
+  if (opened)
+    (*opened)->setConfigHasher([ctx](llvm::StringRef config) {
+      return gpuConfigHashOfText(ctx, config);
+    });
+  return opened;
+}
 
 FailureOr<std::optional<GpuSketchChoice>>
 mlir::tensorop::lookupTunedGpuSketch(Operation *op, SketchDatabase &db,

@@ -12,13 +12,21 @@
 #include "tensorop/GPU/GpuAdvisor.h"
 
 #include "mlir/Support/LLVM.h"
+#include "llvm/Support/Error.h"
 
+#include <memory>
 #include <optional>
 
 namespace mlir {
+class MLIRContext;
 class Operation;
 namespace tensorop {
 class SketchDatabase;
+
+/// The tuning database at `path`, its records hashed as GPU sketches (the
+/// hash `tensorop tune` stored them under).
+llvm::Expected<std::unique_ptr<SketchDatabase>>
+openGpuSketchDatabase(llvm::StringRef path, MLIRContext *ctx);
 
 /// The best verified record of `db` for `p` (its gpuOpSignature) on `t`,
 /// said in a remark on `op`; nullopt when there is none (also said). Rows
