@@ -273,30 +273,42 @@ def emit(spec, fmt):
             load_elements_a(kt_reg)
             load_elements_b()
 
-    def load_conv_a():
-        """A chunks of a convolution: k = kt * bk + ka is (tap r, s; channel
-        c); each row reads input[image][ih + r*dh][iw + s*dw][c..c+7], zero
-        (src-size 0, address clamped to the image base) outside the image."""
+    def conv_tap(k_reg, k_pred):
+        """The (tap r, s; channel) of GEMM column k_reg: %qcv1 = r * dh, %qcv2
+        = s * dw, %qcv3 = channel; k_pred = k < K (the index clamped)."""
         g = conv
-        b.ins("setp.lt.u32 %%qp0, %%qt1, %d" % k)
-        b.ins("min.u32 %%qt3, %%qt1, %d" % (k - 1))
+        b.ins("setp.lt.u32 %s, %s, %d" % (k_pred, k_reg, k))
+        b.ins("min.u32 %%qt3, %s, %d" % (k_reg, k - 1))
         b.ins("div.u32 %%qcv0, %%qt3, %d" % g["c"])              # tap
         b.ins("rem.u32 %%qcv3, %%qt3, %d" % g["c"])              # channel
         b.ins("div.u32 %%qcv1, %%qcv0, %d" % g["s"])             # r
         b.ins("rem.u32 %%qcv2, %%qcv0, %d" % g["s"])             # s
         b.ins("mul.lo.u32 %%qcv1, %%qcv1, %d" % g["dilation_h"])
         b.ins("mul.lo.u32 %%qcv2, %%qcv2, %d" % g["dilation_w"])
+
+    def conv_row_offset(i, k_pred):
+        """Row i's input element at conv_tap's tap and channel: %qt4 = its
+        offset from the image base (0 when outside), %qp1 = inside the image,
+        the row inside M and k_pred."""
+        g = conv
+        b.ins("add.s32 %%qt4, %%qih%d, %%qcv1" % i)               # input row
+        b.ins("add.s32 %%qt5, %%qiw%d, %%qcv2" % i)               # input column
+        b.ins("setp.lt.u32 %%qp1, %%qt4, %d" % g["h"])           # unsigned: < 0 fails too
+        b.ins("setp.lt.u32 %%qp2, %%qt5, %d" % g["w"])
+        b.ins("and.pred %qp1, %qp1, %qp2")
+        b.ins("and.pred %%qp1, %%qp1, %%qrowa%d" % i)
+        b.ins("and.pred %%qp1, %%qp1, %s" % k_pred)
+        b.ins("mad.lo.s32 %%qt4, %%qt4, %d, %%qt5" % g["w"])
+        b.ins("mad.lo.s32 %%qt4, %%qt4, %d, %%qcv3" % g["c"])
+        b.ins("selp.u32 %qt4, %qt4, 0, %qp1")
+
+    def load_conv_a():
+        """A chunks of a convolution: k = kt * bk + ka is (tap r, s; channel
+        c); each row reads input[image][ih + r*dh][iw + s*dw][c..c+7], zero
+        (src-size 0, address clamped to the image base) outside the image."""
+        conv_tap("%qt1", "%qp0")
         for i in range(na):
-            b.ins("add.s32 %%qt4, %%qih%d, %%qcv1" % i)           # input row
-            b.ins("add.s32 %%qt5, %%qiw%d, %%qcv2" % i)           # input column
-            b.ins("setp.lt.u32 %%qp1, %%qt4, %d" % g["h"])       # unsigned: < 0 fails too
-            b.ins("setp.lt.u32 %%qp2, %%qt5, %d" % g["w"])
-            b.ins("and.pred %qp1, %qp1, %qp2")
-            b.ins("and.pred %%qp1, %%qp1, %%qrowa%d" % i)
-            b.ins("and.pred %qp1, %qp1, %qp0")
-            b.ins("mad.lo.s32 %%qt4, %%qt4, %d, %%qt5" % g["w"])
-            b.ins("mad.lo.s32 %%qt4, %%qt4, %d, %%qcv3" % g["c"])
-            b.ins("selp.u32 %qt4, %qt4, 0, %qp1")
+            conv_row_offset(i, "%qp0")
             b.ins("selp.u32 %qsz, 16, 0, %qp1")
             b.ins("mul.wide.u32 %%qw64, %%qt4, %d" % es)
             b.ins("add.s64 %%qg, %%qpa%d, %%qw64" % i)
@@ -309,28 +321,11 @@ def emit(spec, fmt):
         each row reads input[image][ih + r*dh][iw + s*dw][c], zero outside
         the image or past K. The tap and channel of an element are the same
         for every row, so they are computed once per element."""
-        g = conv
         for e in range(epc):
             b.ins("add.u32 %%qt3, %%qt1, %d" % e)
-            b.ins("setp.lt.u32 %%qpe, %%qt3, %d" % k)
-            b.ins("min.u32 %%qt3, %%qt3, %d" % (k - 1))
-            b.ins("div.u32 %%qcv0, %%qt3, %d" % g["c"])          # tap
-            b.ins("rem.u32 %%qcv3, %%qt3, %d" % g["c"])          # channel
-            b.ins("div.u32 %%qcv1, %%qcv0, %d" % g["s"])         # r
-            b.ins("rem.u32 %%qcv2, %%qcv0, %d" % g["s"])         # s
-            b.ins("mul.lo.u32 %%qcv1, %%qcv1, %d" % g["dilation_h"])
-            b.ins("mul.lo.u32 %%qcv2, %%qcv2, %d" % g["dilation_w"])
+            conv_tap("%qt3", "%qpe")
             for i in range(na):
-                b.ins("add.s32 %%qt4, %%qih%d, %%qcv1" % i)       # input row
-                b.ins("add.s32 %%qt5, %%qiw%d, %%qcv2" % i)       # input column
-                b.ins("setp.lt.u32 %%qp1, %%qt4, %d" % g["h"])   # unsigned: < 0 fails too
-                b.ins("setp.lt.u32 %%qp2, %%qt5, %d" % g["w"])
-                b.ins("and.pred %qp1, %qp1, %qp2")
-                b.ins("and.pred %%qp1, %%qp1, %%qrowa%d" % i)
-                b.ins("and.pred %qp1, %qp1, %qpe")
-                b.ins("mad.lo.s32 %%qt4, %%qt4, %d, %%qt5" % g["w"])
-                b.ins("mad.lo.s32 %%qt4, %%qt4, %d, %%qcv3" % g["c"])
-                b.ins("selp.u32 %qt4, %qt4, 0, %qp1")
+                conv_row_offset(i, "%qpe")
                 b.ins("mul.wide.u32 %%qw64, %%qt4, %d" % es)
                 b.ins("add.s64 %%qg, %%qpa%d, %%qw64" % i)
                 b.ins("mov.b16 %%qhc%d, 0" % (i * epc + e))

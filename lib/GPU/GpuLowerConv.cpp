@@ -26,7 +26,6 @@
 #include "tensorop/Advisor/SketchDatabase.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/GPU/GpuAdvisor.h"
-#include "tensorop/GPU/GpuSearchSpace.h"
 #include "tensorop/GPU/GpuTunedSketch.h"
 #include "tensorop/GPU/Passes.h"
 #include "tensorop/Transforms/GpuMatmulSupport.h"
