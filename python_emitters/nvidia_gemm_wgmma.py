@@ -81,8 +81,8 @@ an epilogue or C's map).  --format=ptx: a PTX module.
 """
 
 from tensorop_emit.nvidia_conv import (
-    check_tma_im2col, conv_geometry, emit_tap_advance, emit_tap_start, emit_tile_origin,
-    im2col_tensor_map)
+    check_tma_im2col, conv_geometry, emit_im2col_load, emit_tap_advance, emit_tap_start,
+    emit_tile_origin, im2col_tensor_map)
 from tensorop_emit.nvidia_epilogue import PtxEpilogue, parse_epilogue
 from tensorop_emit.nvidia_wgmma_tf32 import emit_tf32
 from tensorop_emit.nvidia_ptx import (
@@ -380,10 +380,7 @@ def emit(spec, fmt):
     if conv is not None:
         # A: the im2col box of block_m output pixels from m0, channels c0..,
         # shifted by the filter tap (offsets {s, r} * dilation)
-        b.ins("cvt.u16.u32 %qoff0, %qso")
-        b.ins("cvt.u16.u32 %qoff1, %qro")
-        b.ins("cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes"
-              " [%qdst], [%qmapA, {%qc0, %qwb, %qhb, %qnb}], [%qt3], {%qoff0, %qoff1}")
+        emit_im2col_load(b)
     elif cn == 1:
         b.ins(tma + " [%qdst], [%qmapA, {%qt4, %qm0}], [%qt3]")
     else:

@@ -119,6 +119,16 @@ def emit_tile_origin(b, g, m0, wb, hb, nb, tmp):
     b.ins("mad.lo.s32 %s, %s, %d, %d" % (wb, wb, g["stride_w"], -g["pad_left"]))
 
 
+def emit_im2col_load(b):
+    """The producer's TMA load of A: the im2col box of block_m output pixels
+    from the tile origin (%qwb, %qhb, %qnb), channels %qc0.., shifted by the
+    filter tap (offsets {%qso, %qro}), into stage %qdst on barrier %qt3."""
+    b.ins("cvt.u16.u32 %qoff0, %qso")
+    b.ins("cvt.u16.u32 %qoff1, %qro")
+    b.ins("cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes"
+          " [%qdst], [%qmapA, {%qc0, %qwb, %qhb, %qnb}], [%qt3], {%qoff0, %qoff1}")
+
+
 def emit_tap_start(b, g, first_kt, bk, c0, soff, roff, tmp, elem_bytes=2):
     """The (channel chunk, tap) of k-tile `first_kt` (a register; split-K's
     ranks start inside K): k0 = first_kt * bk = tap * C + c0 (C is a

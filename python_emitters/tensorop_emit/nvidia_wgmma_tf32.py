@@ -51,7 +51,8 @@ epilogues (refused by field).
 """
 
 from .nvidia_conv import (
-    check_tma_im2col, conv_geometry, emit_tap_advance, emit_tile_origin, im2col_tensor_map)
+    check_tma_im2col, conv_geometry, emit_im2col_load, emit_tap_advance, emit_tile_origin,
+    im2col_tensor_map)
 from .nvidia_ptx import (
     TMA_DTYPE, PtxBody, SpecError, ceil_div, finish, gemm_answer, get_int)
 from .wgmma_common import (
@@ -154,10 +155,7 @@ def emit_tf32(spec, c, fmt):
     else:
         # A: the im2col box of block_m output pixels from m0, channels c0..
         # c0 + 31, shifted by the filter tap (offsets {s, r} * dilation)
-        b.ins("cvt.u16.u32 %qoff0, %qso")
-        b.ins("cvt.u16.u32 %qoff1, %qro")
-        b.ins("cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes"
-              " [%qdst], [%qmapA, {%qc0, %qwb, %qhb, %qnb}], [%qt3], {%qoff0, %qoff1}")
+        emit_im2col_load(b)
     for cb in range(bn // 32):
         b.ins("add.u32 %%qt5, %%qn0, %d" % (32 * cb))
         b.ins("add.u32 %%qt6, %%qdst, %d" % (a_bytes + cb * BOX))
