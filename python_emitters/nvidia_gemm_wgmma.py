@@ -57,14 +57,20 @@ with stmatrix (st.shared for f32 C) into two 8 KiB swizzled shared-memory
 buffers per consumer and stores them with TMA through C's tensor map (the
 last parameter before the shared window), overlapped with the next tile's
 k-loop. GEMMs only.
-Split-K (spec field "split_k", 2 or 4): a cluster of split_k CTAs per
-output tile, rank r over the r-th of split_k equal ranges of K; the partial
-tiles are reduced as a reduce-scatter through distributed shared memory:
-each rank writes its fp32 accumulators into its own shared memory and tells
-every rank (mbarriers, release/acquire at cluster scope), then rank r adds
-the r-th slice of the tile's columns of all ranks' partials in rank order
-(the same bits whatever the timing) and stores that slice, through the
-epilogue, with the register store. No workspace, no atomics.
+Split-K (spec field "split_k", 2 or 4), a Stream-K-like schedule: the
+grid is clusters of split_k CTAs. Whole waves of tiles run data-parallel
+(each CTA of a cluster its own tile, all of K, stored like an unsplit
+tile); the last partial wave, when it has at most one tile per cluster,
+is split: rank r of a cluster runs the r-th of split_k equal ranges of K
+of the cluster's tile (all tiles are split when there are no more tiles
+than clusters). The partial tiles are reduced as a reduce-scatter through
+distributed shared memory: each rank writes its fp32 accumulators into its
+own shared memory (the pipeline stages, free by then: a cluster's split
+tile is its last) and tells every rank (mbarriers, release/acquire at
+cluster scope), then rank r adds the r-th slice of the tile's columns of
+all ranks' partials in rank order (the same bits whatever the timing) and
+stores that slice, through the epilogue, with the register store. No
+workspace, no atomics.
 TF32 (a_dtype tf32, f32 output): wgmma reads tf32 from shared memory K-major
 only, so a kernel of its own computes C^T = B^T A^T with B^T from registers
 (tensorop_emit/nvidia_wgmma_tf32.py, whose docstring gives its spec).
@@ -108,13 +114,47 @@ def cluster_tile_coords(b, cm, cn):
         b.ins("mad.lo.u32 %%qtn, %%qtn, %d, %%qrank" % cn)
 
 
-def splitk_range(b, sk, kt_total):
-    """Split-K: this CTA (rank r of the cluster) runs k-tiles %qkb ..
-    %qke - 1, the r-th of sk equal ranges."""
+def splitk_schedule(ntiles, ncl, sk):
+    """Split-K's schedule of `ntiles` tiles on `ncl` clusters of `sk` CTAs:
+    (dp_tiles, split_tiles). The first dp_tiles tiles run data-parallel,
+    sk per work item (rank r of the cluster takes tile sk * item + r); the
+    last split_tiles tiles are split across the ranks, one per cluster, so
+    that a cluster's split tile is its last item. All tiles are split when
+    there are at most ncl; else the whole waves of ncl * sk tiles run
+    data-parallel and the rest is split when it has at most one tile per
+    cluster (more would take longer split than whole)."""
+    if ntiles <= ncl:
+        return 0, ntiles
+    rest = ntiles % (ncl * sk)
+    if 0 < rest <= ncl:
+        return ntiles - rest, rest
+    return ntiles, 0
+
+
+def splitk_item(b, sk, kt_total, dp_items, dp_tiles):
+    """Split-K: the work item %qw of this cluster. Items below dp_items are
+    data-parallel: this CTA's tile is sk * item + rank with all k-tiles;
+    the others are split: tile dp_tiles + item - dp_items, k-tiles %qkb ..
+    %qke - 1, the rank's share of sk equal ranges. %qsplit: 1 for a split
+    item."""
     per = ceil_div(kt_total, sk)
+    b.ins("setp.lt.u32 %%qp1, %%qw, %d" % dp_items)
+    b.ins("selp.u32 %qsplit, 0, 1, %qp1")
+    b.ins("mad.lo.u32 %%qt0, %%qw, %d, %%qrank" % sk)
+    b.ins("add.u32 %%qt1, %%qw, %d" % (dp_tiles - dp_items))
+    b.ins("selp.u32 %qtile, %qt0, %qt1, %qp1")
     b.ins("mul.lo.u32 %%qkb, %%qrank, %d" % per)
     b.ins("add.u32 %%qke, %%qkb, %d" % per)
     b.ins("min.u32 %%qke, %%qke, %d" % kt_total)
+    b.ins("selp.u32 %qkb, 0, %qkb, %qp1")
+    b.ins("selp.u32 %%qke, %d, %%qke, %%qp1" % kt_total)
+
+
+def splitk_next(b, label):
+    """The cluster's next work item: one grid of clusters further."""
+    b.ins("mov.u32 %qt0, %nclusterid.x")
+    b.ins("add.u32 %qw, %qw, %qt0")
+    b.ins("bra " + label)
 
 
 def splitk_groups(bn, sk, r):
@@ -124,24 +164,30 @@ def splitk_groups(bn, sk, r):
     return list(range(r * per, (r + 1) * per))
 
 
-def splitk_publish(b, sk, acc_regs, ct, slots):
+def splitk_publish(b, sk, acc_regs, ct, part, skbar):
     """Split-K, first half: every rank writes its fp32 partial tile into its
-    OWN shared memory (after its peers have read the previous one: the
-    "free" barrier) and tells every rank of the cluster (the "full"
-    barriers), then waits until all sk partials of this tile are written.
-    Slot layout: [i / 4][consumer thread][4], so that a thread finds its
-    own accumulators at the same place in every rank's tile; %qt6 is this
-    thread's entry of group 0."""
+    OWN shared memory at window offset `part` (after its peers have read
+    the previous one: the "free" barrier at skbar + 8) and tells every rank
+    of the cluster (the "full" barriers at skbar), then waits until all sk
+    partials of this tile are written. Slot layout: [i / 4][consumer
+    thread][4], so that a thread finds its own accumulators at the same
+    place in every rank's tile; %qt6 is this thread's entry of group 0.
+    The partial tile overlays the pipeline stages: the split tile is the
+    cluster's last, so no load comes after it, and the consumer warpgroups
+    meet at named barrier 3 first (one may still read the last stage with
+    its wgmmas while another writes)."""
     b.comment("split-K: reduce-scatter of %d partial tiles through distributed shared memory"
               % sk)
+    b.ins("bar.sync 3, %d" % ct)
     b.ins("sub.u32 %qt6, %qtid, 128")                        # consumer thread
     b.ins("shl.b32 %qt6, %qt6, 4")
-    b.ins("add.u32 %%qt6, %%qt6, %d" % slots)
+    if part:
+        b.ins("add.u32 %%qt6, %%qt6, %d" % part)
     b.ins("add.u32 %qt6, %qt6, %qsmem")
     wait_free = b.new_label("sk_free")
     b.label(wait_free)
     b.ins("mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %%qp2, [%%qsmem+%d], %%qskf"
-          % (slots - 8))
+          % (skbar + 8))
     b.ins("@!%qp2 bra " + wait_free)
     b.ins("xor.b32 %qskf, %qskf, 1")
     for i in range(0, acc_regs, 4):
@@ -149,11 +195,11 @@ def splitk_publish(b, sk, acc_regs, ct, slots):
         b.ins("st.shared.v4.f32 [%%qt6+%d], {%s}" % (i // 4 * ct * 16, regs))
     # the warp's stores are ordered before lane q's cluster-scope release
     # on rank q's full barrier (count: sk ranks x consumer warps)
-    splitk_arrive_all(b, sk, slots - 16)
+    splitk_arrive_all(b, sk, skbar)
     wait_full = b.new_label("sk_full")
     b.label(wait_full)
     b.ins("mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %%qp2, [%%qsmem+%d], %%qskp"
-          % (slots - 16))
+          % skbar)
     b.ins("@!%qp2 bra " + wait_full)
     b.ins("xor.b32 %qskp, %qskp, 1")
 
@@ -169,7 +215,7 @@ def splitk_arrive_all(b, sk, offset):
     b.ins("@%qp3 mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%qt5]")
 
 
-def splitk_sum_slice(b, sk, r, mrep, acc_n, ct, slots):
+def splitk_sum_slice(b, sk, r, mrep, acc_n, ct, skbar):
     """Split-K, second half, in rank r's branch: the sums of its slice of
     the tile's columns (splitk_groups), partial 0 + partial 1 + .. in rank
     order whichever rank adds them (the same bits every run), read from
@@ -200,7 +246,7 @@ def splitk_sum_slice(b, sk, r, mrep, acc_n, ct, slots):
             if r != 0:
                 for j in range(4):
                     b.ins("mov.f32 %s, %s" % (acc[j], sums[j]))
-    splitk_arrive_all(b, sk, slots - 8)
+    splitk_arrive_all(b, sk, skbar + 8)
 
 
 def emit(spec, fmt):
@@ -272,17 +318,21 @@ def emit(spec, fmt):
     smem = bar + 16 * stages
     tma_store = None
     if store == "smem_tma":
-        if sk > 1:
-            raise SpecError("store", "split_k > 1 stores C from registers after the "
-                                     "cluster's reduction (store = \"global\")")
-        # C's tensor map is the last parameter before the shared window
+        # C's tensor map is the last parameter before the shared window.
+        # With split_k the data-parallel tiles take this store, the split
+        # tiles' slices the register store after the reduction.
         tma_store = SmemTmaStore(None, cdt, m, n, bn, nc, bm // nc, smem, None)
         smem = tma_store.end()
-    slots = 0
+    skbar = 0
     if sk > 1:
-        # two split-K barriers (full, free), then this rank's fp32 partial tile
-        slots = ceil_div(smem + 16, 128) * 128
-        smem = slots + bm * bn * 4
+        # two split-K barriers (full, free); the fp32 partial tile overlays
+        # the stages (splitk_publish)
+        if bm * bn * 4 > bar:
+            raise SpecError("stages", "split_k's fp32 partial tile (%d bytes) overlays the "
+                                      "stages: %d stages of %d bytes are too few"
+                            % (bm * bn * 4, stages, stg))
+        skbar = smem
+        smem += 16
     if smem > 232448:
         raise SpecError("stages", "%d bytes of shared memory (more than 232448)" % smem)
     threads = 128 * (nc + 1)
@@ -294,6 +344,9 @@ def emit(spec, fmt):
     grid = min(ntiles, sms // cs) * cs
     if sk > 1:
         grid = min(ntiles, sms // sk) * sk
+        dp_tiles, split_tiles = splitk_schedule(ntiles, grid // sk, sk)
+        dp_items = ceil_div(dp_tiles, sk)
+        items = dp_items + split_tiles
     cl = cs if sk == 1 else sk                   # CTAs per cluster
     a_part = bm // cn                            # rows of A each CTA of a row pair loads
     consumer_regs = 232 if nc == 2 else 240
@@ -308,6 +361,7 @@ def emit(spec, fmt):
         R("b32", "%qrank"), R("b16", "%qmask")
     if sk > 1:
         R("b32", "%qrank"), R("b32", "%qkb"), R("b32", "%qke"), R("b32", "%qskp")
+        R("b32", "%qw"), R("b32", "%qsplit")
         R("b32", "%qskf"), R("f32", "%qsk", 4), R("f32", "%qsl", 4), R("b32", "%qska", sk)
     if conv is not None:
         R("b32", "%qc0"), R("b32", "%qso"), R("b32", "%qro")
@@ -342,14 +396,13 @@ def emit(spec, fmt):
     # cluster. Split-K's full and free barriers: one lane of every consumer
     # warp of every rank of the cluster.
     init_barriers(b, stages, 4 * nc * cs,
-                  [(slots - 16, 4 * nc * sk), (slots - 8, 4 * nc * sk)] if sk > 1 else ())
+                  [(skbar, 4 * nc * sk), (skbar + 8, 4 * nc * sk)] if sk > 1 else ())
     if sk > 1:
         # the ranks read each other's partial tiles and arrive on each
         # other's barriers
         b.ins("barrier.cluster.arrive.release.aligned")
         b.ins("barrier.cluster.wait.acquire.aligned")
         b.ins("mov.u32 %qrank, %cluster_ctarank")
-        splitk_range(b, sk, kt_total)
     elif cs > 1:
         # peers arrive on these barriers and multicast into this CTA's stages
         b.ins("barrier.cluster.arrive.release.aligned")
@@ -365,7 +418,18 @@ def emit(spec, fmt):
 
     # ---- producer warpgroup ----
     ptile, pk, pwait = producer_start(b, end, first_tile)
-    tile_start(b, ptile, ntiles, end, ctiles_m, ctiles_n, group_m, bm, bn, first_kt,
+    ptile_head, pnext = ptile, end
+    if sk > 1:
+        # the cluster's work items: data-parallel tiles, then a split one;
+        # a data-parallel tile past the last is skipped
+        b.ins("mov.u32 %qw, %qtile")
+        pnext = b.new_label("pnext")
+        b.label(ptile_head)
+        b.ins("setp.ge.u32 %%qp1, %%qw, %d" % items)
+        b.ins("@%qp1 bra " + end)
+        splitk_item(b, sk, kt_total, dp_items, dp_tiles)
+        ptile = b.new_label("ptile_dp")
+    tile_start(b, ptile, ntiles, pnext, ctiles_m, ctiles_n, group_m, bm, bn, first_kt,
                lambda: cluster_tile_coords(b, cm, cn))
     if conv is not None:
         emit_tile_origin(b, conv, "%qm0", "%qwb", "%qhb", "%qnb", "%qt5")
@@ -405,7 +469,11 @@ def emit(spec, fmt):
         emit_tap_advance(b, conv, "%qc0", "%qso", "%qro", "%qp6")
     advance_stage(b, stages)
     loop_k(b, k_end, pk)
-    next_tile(b, cl > 1, ptile)
+    if sk > 1:
+        b.label(pnext)
+        splitk_next(b, ptile_head)
+    else:
+        next_tile(b, cl > 1, ptile)
 
     # ---- consumer warpgroups ----
     consumer_start(b, consumer, "consumers: warpgroup w >= 1 owns rows (w - 1) * wg_m .. of "
@@ -428,7 +496,16 @@ def emit(spec, fmt):
     ck = b.new_label("ck")
     cwait = b.new_label("cwait")
     cdone = b.new_label("cdone") if tma_store else end
-    tile_start(b, ctile, ntiles, cdone, ctiles_m, ctiles_n, group_m, bm, bn, first_kt,
+    ctile_head, cnext = ctile, cdone
+    if sk > 1:
+        b.ins("mov.u32 %qw, %qtile")
+        cnext = b.new_label("cnext")
+        b.label(ctile_head)
+        b.ins("setp.ge.u32 %%qp1, %%qw, %d" % items)
+        b.ins("@%%qp1 bra %s" % cdone)
+        splitk_item(b, sk, kt_total, dp_items, dp_tiles)
+        ctile = b.new_label("ctile_dp")
+    tile_start(b, ctile, ntiles, cnext, ctiles_m, ctiles_n, group_m, bm, bn, first_kt,
                lambda: cluster_tile_coords(b, cm, cn))
     b.label(ck)
     consumer_wait(b, cwait, stg)
@@ -455,14 +532,13 @@ def emit(spec, fmt):
     commit_and_release(b, cs, stages)
     loop_k(b, k_end, ck)
     drain(b, cs)
-    reduced = b.new_label("next_tile") if sk > 1 else None
-    if sk > 1:
-        splitk_publish(b, sk, acc_regs, 128 * nc, slots)
 
     # ---- epilogue ----
-    def epilogue(groups):
+    def epilogue(groups, via_tma):
         """Stores (through the fused epilogue, if any) the column groups
-        `groups` (8 columns each) of this thread's accumulators."""
+        `groups` (8 columns each) of this thread's accumulators, through
+        shared memory and TMA when `via_tma` (all groups), else from the
+        registers."""
         b.comment("epilogue: row = m0 + w * wg_m + 64 r + 16 warp + lane / 4 (+8), "
                   "col = n0 + 8 i + 2 (lane % 4)")
         b.ins("and.b32 %qt0, %qwarp, 3")
@@ -481,14 +557,14 @@ def emit(spec, fmt):
                      [8 * i for i in groups],
                      lambda slot, g: ["%%qacc%d" % (slot // 2 * acc_n + 4 * groups[g]
                                                     + 2 * (slot % 2) + j) for j in range(2)],
-                     True, "%qgC", write=not tma_store)
-        if tma_store:
+                     True, "%qgC", write=not via_tma)
+        if via_tma:
             b.comment("store: C's tile through shared memory, TMA stores of 64 x 128-byte boxes")
             b.ins("mad.lo.u32 %%qt0, %%qt7, %d, %%qm0" % wg_m)
             tma_store.store_tile(lambda r, g: ["%%qacc%d" % (r * acc_n + 4 * g + j)
                                                for j in range(4)],
                                  "%qt0", "%qn0")
-        for r in range(mrep if not ep and not tma_store else 0):
+        for r in range(mrep if not ep and not via_tma else 0):
             for half in range(2):
                 b.ins("add.u32 %%qt2, %%qt0, %d" % (64 * r + 8 * half))
                 b.ins("setp.lt.u32 %%qp1, %%qt2, %d" % m)
@@ -506,8 +582,18 @@ def emit(spec, fmt):
                               c["accumulate"])
 
     if sk == 1:
-        epilogue(list(range(bn // 8)))
+        epilogue(list(range(bn // 8)), tma_store is not None)
+        next_tile(b, cl > 1, ctile)
     else:
+        split = b.new_label("sk_split")
+        if dp_tiles:
+            # a data-parallel tile: stored whole, like an unsplit one
+            b.ins("setp.ne.u32 %qp1, %qsplit, 0")
+            b.ins("@%qp1 bra " + split)
+            epilogue(list(range(bn // 8)), tma_store is not None)
+            b.ins("bra " + cnext)
+        b.label(split)
+        splitk_publish(b, sk, acc_regs, 128 * nc, 0, skbar)
         # rank r sums and stores the r-th slice of the tile's columns: the
         # epilogue (and an accumulation into C) applies once per element
         rank_labels = [b.new_label("sk_rank%d" % r) for r in range(sk)]
@@ -517,13 +603,12 @@ def emit(spec, fmt):
         for r in range(sk):
             b.label(rank_labels[r])
             b.comment("split-K rank %d: columns %d.. of the tile" % (r, splitk_groups(bn, sk, r)[0] * 8))
-            splitk_sum_slice(b, sk, r, mrep, acc_n, 128 * nc, slots)
-            epilogue(splitk_groups(bn, sk, r))
+            splitk_sum_slice(b, sk, r, mrep, acc_n, 128 * nc, skbar)
+            epilogue(splitk_groups(bn, sk, r), False)
             if r < sk - 1:
-                b.ins("bra " + reduced)
-    if reduced:
-        b.label(reduced)
-    next_tile(b, cl > 1, ctile)
+                b.ins("bra " + cnext)
+        b.label(cnext)
+        splitk_next(b, ctile_head)
     if tma_store:
         b.label(cdone)
         tma_store.drain()
@@ -557,6 +642,8 @@ def emit(spec, fmt):
         result["cluster"] = [sk, 1, 1]
         result["tile"]["split_k"] = sk
         result["reduction"] = "split-K partial tiles through distributed shared memory, rank order"
+        # the schedule: data-parallel tiles first, then split ones
+        result["schedule"] = {"data_parallel_tiles": dp_tiles, "split_tiles": split_tiles}
     if cs > 1:
         result["cluster"] = [cs, 1, 1]
         result["tile"]["cluster_m"] = cm

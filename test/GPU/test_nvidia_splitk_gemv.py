@@ -109,7 +109,7 @@ def reduction_model(asm, sk, acc_regs, consumer_threads):
         assert int(off) == int(first) // 4 * group_bytes
     labels = [m.start() for m in re.finditer(r"^Lq_sk_rank\d+_\d+:", asm, re.M)]
     assert len(labels) == sk, labels
-    end = re.search(r"^Lq_next_tile_\d+:", asm, re.M).start()
+    end = re.search(r"^Lq_cnext_\d+:", asm, re.M).start()
     result = []
     for r in range(sk):
         seg = asm[labels[r]:labels[r + 1] if r + 1 < sk else end]
@@ -146,6 +146,43 @@ def reduction_model(asm, sk, acc_regs, consumer_threads):
     return result
 
 
+def schedule_model(asm, grid, sk, tiles, kt_total):
+    """Runs the work-item walk of the split-K kernel read off its PTX
+    (splitk_item: the item count, the data-parallel item count, the tile of
+    a data-parallel and of a split item, each rank's k range) for every CTA
+    of a grid of `grid` CTAs in clusters of `sk`. Returns {cta: [(tile,
+    k_begin, k_end, split)]} in walk order; tiles past the last are
+    skipped as the kernel does."""
+    def num(pattern):
+        found = set(re.findall(pattern, asm))
+        assert len(found) == 1, (pattern, found)
+        return int(found.pop())
+    items = num(r"setp\.ge\.u32 %qp1, %qw, (\d+)")
+    dp_items = num(r"setp\.lt\.u32 %qp1, %qw, (\d+)")
+    assert num(r"mad\.lo\.u32 %qt0, %qw, (\d+), %qrank") == sk
+    offset = num(r"add\.u32 %qt1, %qw, (-?\d+)")
+    per = num(r"mul\.lo\.u32 %qkb, %qrank, (\d+)")
+    assert num(r"min\.u32 %qke, %qke, (\d+)") == kt_total
+    assert num(r"selp\.u32 %qke, (\d+), %qke, %qp1") == kt_total
+    assert num(r"setp\.ge\.u32 %qp1, %qtile, (\d+)") == tiles
+    clusters = grid // sk
+    walk = {}
+    for cta in range(grid):
+        cluster, rank = divmod(cta, sk)
+        w, out = cluster, []
+        while w < items:
+            if w < dp_items:
+                tile, kb, ke, split = sk * w + rank, 0, kt_total, False
+            else:
+                tile, kb, split = w + offset, rank * per, True
+                ke = min(kb + per, kt_total)
+            if tile < tiles:
+                out.append((tile, kb, ke, split))
+            w += clusters
+        walk[cta] = out
+    return walk
+
+
 class SplitKTests(unittest.TestCase):
     BASE = {"m": 1000, "n": 1000, "k": 1000, "a_dtype": "f16", "c_dtype": "f32"}
 
@@ -154,7 +191,7 @@ class SplitKTests(unittest.TestCase):
                                       "split_k": 2}, 64, 256),
                                      ({"block_m": 64, "block_n": 64, "consumers": 1,
                                        "stages": 4, "split_k": 4}, 32, 128),
-                                     ({"block_m": 128, "block_n": 192, "stages": 2,
+                                     ({"block_m": 128, "block_n": 192, "stages": 3,
                                        "split_k": 4}, 96, 256),
                                      ({"block_m": 64, "block_n": 128, "consumers": 1,
                                        "stages": 4, "split_k": 4, "accumulate": True,
@@ -180,6 +217,81 @@ class SplitKTests(unittest.TestCase):
             self.assertIn("mul.lo.u32 %qkb, %qrank,", ans["asm"])
             self.assertIn("setp.ne.u32 %qp5, %qkt, %qkb", ans["asm"])
 
+    def test_schedule(self):
+        """Data-parallel waves, then the last partial wave split across the
+        ranks of a cluster: every k-tile of every tile computed exactly
+        once; a split tile by all ranks of one cluster, as its last item
+        (its partial tile overlays the stages, which no later load may
+        overwrite); data-parallel tiles whole."""
+        for (m, n, k, bm, bn, nc, sk, sms, dp, split) in (
+                (16, 4096, 14336, 64, 64, 1, 2, 132, 0, 64),       # all split
+                (4096, 11008, 4096, 128, 256, 2, 2, 132, 1320, 56),  # tail of 56
+                (2000, 3000, 1504, 128, 256, 2, 2, 132, 132, 60),
+                (4096, 4096, 4096, 128, 256, 2, 2, 132, 512, 0),   # tail 116 > 66
+                (1000, 1000, 1000, 64, 64, 1, 4, 132, 256, 0),    # 256 = 132 + 124 > 33
+                (640, 1000, 1000, 64, 64, 1, 4, 132, 132, 28),    # 160 = 132 + 28
+                (512, 2048, 2048, 128, 128, 2, 2, 132, 0, 64)):   # 64 <= 66: all split
+            tiles = -(-m // bm) * -(-n // bn)
+            kt = -(-k // 64)
+            spec = {"m": m, "n": n, "k": k, "a_dtype": "bf16", "c_dtype": "bf16",
+                    "block_m": bm, "block_n": bn, "consumers": nc, "split_k": sk,
+                    "sms": sms, "stages": 4 if bm * bn > 8192 else 6}
+            ans = answer("nvidia_gemm_wgmma", spec)
+            sched = ans["schedule"]
+            grid = ans["grid"][0]
+            self.assertEqual((sched["data_parallel_tiles"], sched["split_tiles"]),
+                             (dp, split), spec)
+            walk = schedule_model(ans["asm"], grid, sk, tiles, kt)
+            done = {}
+            for cta, its in walk.items():
+                for i, (tile, kb, ke, is_split) in enumerate(its):
+                    if is_split:
+                        self.assertEqual(i, len(its) - 1, "split item not last: %s" % spec)
+                    else:
+                        self.assertEqual((kb, ke), (0, kt))
+                    for kk in range(kb, ke):
+                        done.setdefault((tile, kk), []).append((cta // sk, is_split))
+            self.assertEqual(set(done), {(t, kk) for t in range(tiles) for kk in range(kt)},
+                             spec)
+            for key, who in done.items():
+                self.assertEqual(len(who), 1, "%s computed %d times: %s" % (key, len(who), spec))
+            # a split tile belongs to one cluster, all of whose ranks take part
+            owners = {}
+            for (tile, kk), [(cluster, is_split)] in done.items():
+                if is_split:
+                    owners.setdefault(tile, set()).add(cluster)
+            self.assertEqual(len(owners), split, spec)
+            for tile, cl in owners.items():
+                self.assertEqual(len(cl), 1, "tile %d split over clusters %s" % (tile, cl))
+            if split:
+                # the consumers meet before the partial tile overwrites the
+                # stages; the partial starts at the window (stage 0)
+                pub = ans["asm"].split("split-K: reduce-scatter")[1]
+                self.assertLess(pub.index("bar.sync 3, %d" % (128 * nc)),
+                                pub.index("st.shared.v4.f32"))
+                self.assertNotRegex(pub.split("st.shared.v4.f32")[0],
+                                    r"add\.u32 %qt6, %qt6, \d+")
+
+    def test_split_with_smem_store(self):
+        """Data-parallel tiles go through the smem_tma store, the split
+        tiles' slices through the register store; the shared memory is the
+        unsplit kernel's and two barriers (the partial tile overlays the
+        stages)."""
+        spec = {"m": 4096, "n": 11008, "k": 4096, "a_dtype": "bf16", "c_dtype": "bf16",
+                "block_m": 128, "block_n": 256, "stages": 4, "store": "smem_tma"}
+        plain = answer("nvidia_gemm_wgmma", spec)
+        split = answer("nvidia_gemm_wgmma", dict(spec, split_k=2))
+        self.assertEqual(split["shared_bytes"], plain["shared_bytes"] + 16)
+        asm = split["asm"]
+        self.assertEqual(asm.count("cp.async.bulk.tensor.2d.global.shared::cta"),
+                         plain["asm"].count("cp.async.bulk.tensor.2d.global.shared::cta"))
+        reduce = asm.index("split-K: reduce-scatter")
+        dp_part, split_part = asm[asm.index("bra Lq_sk_split"):reduce], asm[reduce:]
+        self.assertIn("cp.async.bulk.tensor.2d.global.shared::cta", dp_part)
+        self.assertNotIn("cp.async.bulk.tensor.2d.global", split_part)
+        self.assertIn("st.global", split_part)
+        self.assertEqual(split["params"][-1]["name"], "tmapC")
+
     def test_no_split_is_the_plain_kernel(self):
         plain = answer("nvidia_gemm_wgmma", self.BASE)
         one = answer("nvidia_gemm_wgmma", dict(self.BASE, split_k=1))
@@ -191,7 +303,9 @@ class SplitKTests(unittest.TestCase):
                            ({"split_k": 2, "cluster_m": 2}, "split_k"),
                            ({"split_k": 4}, "split_k"),          # 128x256: spills
                            ({"split_k": 2, "k": 64}, "split_k"),  # one k-tile
-                           ({"split_k": 2, "block_m": 128, "block_n": 256, "stages": 4},
+                           # the fp32 partial tile (128 KiB) overlays the
+                           # stages: 2 of 48 KiB are too few
+                           ({"split_k": 2, "block_m": 128, "block_n": 256, "stages": 2},
                             "stages")):
             spec = dict(self.BASE, **extra)
             r = run_emitter("nvidia_gemm_wgmma", spec)
