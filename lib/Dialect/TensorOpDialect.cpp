@@ -631,9 +631,14 @@ mlir::tensorop::findGpuSketchViolation(const GpuSketchFields &s, int64_t sm) {
     return fail("store", "\"smem_tma\" (stmatrix + TMA store) is the wgmma "
                          "kernel's; the '" +
                              s.kernel + "' kernel stores C from registers");
-  if (s.store == "smem_tma" && s.splitK > 1)
-    return fail("split_k", "split_k > 1 stores C from registers after the "
-                           "cluster's reduction: it needs store = \"global\"");
+  if (s.kernel == "wgmma" && s.splitK > 1 &&
+      s.stages * (s.blockM + s.blockN) * 128 < s.blockM * s.blockN * 4)
+    return fail("stages", "split_k's fp32 partial tile (" +
+                              llvm::Twine(s.blockM * s.blockN * 4) +
+                              " bytes) overlays the stages: " +
+                              llvm::Twine(s.stages) + " stages of " +
+                              llvm::Twine((s.blockM + s.blockN) * 128) +
+                              " bytes are too few");
   if (s.stages < 2 || s.stages > 8)
     return fail("stages", "must be in [2, 8]");
   if (s.groupM < 1 || s.groupM > 64)

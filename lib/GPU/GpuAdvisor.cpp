@@ -159,20 +159,46 @@ static const Candidate &cheapestTile(llvm::ArrayRef<Candidate> cands,
   return *best;
 }
 
-/// Split-K as the builtin advisor chooses it: 2 CTAs per output tile (a
-/// cluster; each runs half the k-tiles, the partial tiles are reduced
-/// through distributed shared memory, each CTA storing half the columns).
-/// Only where the unsplit choice `unsplit` fills at most half the SMs and
-/// each half keeps at least kSplitKMinKTiles k-tiles of 64. On the H200
-/// (docs/benchmarks/gpu-gemm.md, "Split-K as a reduce-scatter") 2 CTAs per
-/// tile took 4096x16x4096 from 0.87x to 1.01x cuBLAS and 16x4096x14336 from
-/// 0.61x to 0.81x (64x64 tiles, 64 -> 128 CTAs), while splitting shapes
-/// that already had 128 tiles gained at most 3% or lost (64x8192x8192,
-/// 128x4096x11008), and 4 CTAs per tile was slower than 2 on all four
-/// shapes tried. The cost adds kSplitKOverhead k-tiles for the reduction to
-/// each half's k-tiles; the tile is the cheapest whole-wave candidate.
+/// The split-K kernel's schedule of `tiles` tiles on `clusters` clusters
+/// of `sk` CTAs (python_emitters/nvidia_gemm_wgmma.py, splitk_schedule):
+/// whole waves of clusters x sk tiles run data-parallel, and the tiles of
+/// the last partial wave are split sk ways when there is at most one per
+/// cluster (all tiles when there are at most `clusters`).
+namespace {
+struct SplitSchedule {
+  int64_t dataParallelTiles, splitTiles;
+};
+} // namespace
+static SplitSchedule splitSchedule(int64_t tiles, int64_t clusters,
+                                   int64_t sk) {
+  if (tiles <= clusters)
+    return {0, tiles};
+  int64_t rest = tiles % (clusters * sk);
+  if (rest > 0 && rest <= clusters)
+    return {tiles - rest, rest};
+  return {tiles, 0};
+}
+
+/// Split-K as the builtin advisor chooses it: clusters of 2 CTAs; the
+/// last partial wave's tiles (all tiles when they are few) are split in
+/// two halves of K, whose partial tiles are reduced through distributed
+/// shared memory, each CTA storing half the columns (splitSchedule). The
+/// cost of a candidate is its data-parallel waves of all k-tiles plus one
+/// split tile of half the k-tiles and kSplitKOverhead k-tiles for the
+/// reduction; it is picked where it is at least 1 - kSplitKMinGain cheaper
+/// than the unsplit choice `unsplit` (the cluster launch and the reduction
+/// are not free) and each half keeps at least kSplitKMinKTiles k-tiles of
+/// 64. Every tile is split only where the unsplit tiles fill at most half
+/// the SMs: on the H200 (docs/benchmarks/gpu-gemm.md, "Split-K as a
+/// reduce-scatter") 2 CTAs per tile took 4096x16x4096 from 0.87x to 1.01x
+/// cuBLAS and 16x4096x14336 from 0.61x to 0.81x (64x64 tiles, 64 -> 128
+/// CTAs), while splitting every tile of shapes that already had 128 tiles
+/// gained at most 3% or lost (64x8192x8192, 128x4096x11008: the wave
+/// model's 64-row rates overrate bigger split tiles there), and 4 CTAs
+/// per tile was slower than 2 on all four shapes tried.
 static constexpr int64_t kSplitKMinKTiles = 16;
 static constexpr int64_t kSplitKOverhead = 4;
+static constexpr double kSplitKMinGain = 0.98;
 static std::optional<Candidate> splitKTile(llvm::ArrayRef<Candidate> cands,
                                            const Candidate &unsplit,
                                            const GpuGemmProblem &p,
@@ -181,16 +207,31 @@ static std::optional<Candidate> splitKTile(llvm::ArrayRef<Candidate> cands,
     return ((p.m + c.bm - 1) / c.bm) * ((p.n + c.bn - 1) / c.bn);
   };
   int64_t kTiles = (p.k + 63) / 64, half = (kTiles + 1) / 2;
-  if (2 * tiles(unsplit) > sms || kTiles - half < kSplitKMinKTiles)
+  if (kTiles - half < kSplitKMinKTiles)
     return std::nullopt;
-  double best = cost(tiles(unsplit), sms,
+  double best = kSplitKMinGain *
+                cost(tiles(unsplit), sms,
                      double(unsplit.bm * unsplit.bn) * double(kTiles),
                      unsplit.efficiency);
+  bool fewTiles = 2 * tiles(unsplit) <= sms;
+  // Splitting every tile also where a taller tile reads B fewer times than
+  // the unsplit choice, on no fewer CTAs: 128x4096x11008 in 64x64 tiles
+  // (128 CTAs, B read by both tile rows) 0.82x cuBLAS, in 128x64 tiles
+  // split in 2 (128 CTAs, B read once) 1.03x (docs/benchmarks/gpu-gemm.md,
+  // "Stream-K"); 64x128 split in 2 (B still read twice) gained 2%.
+  auto readsOfB = [&](const Candidate &c) { return (p.m + c.bm - 1) / c.bm; };
   std::optional<Candidate> pick;
   for (const Candidate &cand : cands) {
-    double v = cost(2 * tiles(cand), sms,
-                    double(cand.bm * cand.bn) * double(half + kSplitKOverhead),
-                    cand.efficiency);
+    int64_t clusters = std::min(tiles(cand), sms / 2);
+    SplitSchedule s = splitSchedule(tiles(cand), clusters, 2);
+    bool fewerReads = readsOfB(cand) < readsOfB(unsplit) &&
+                      2 * tiles(cand) >= tiles(unsplit);
+    if (s.splitTiles == 0 ||
+        (s.dataParallelTiles == 0 && !fewTiles && !fewerReads))
+      continue;
+    double waves = double(s.dataParallelTiles / (2 * clusters));
+    double v = (waves * double(kTiles) + double(half + kSplitKOverhead)) *
+               double(cand.bm * cand.bn) / cand.efficiency;
     if (v < best) {
       best = v;
       pick = cand;
@@ -431,11 +472,16 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
     // where 128x256 leaves SMs idle (2000x3000x1504: 256 tiles in 2 waves
     // instead of 192 in 2; measured 0.70x cuBLAS against 0.60x). Split-K
     // where few tiles leave SMs idle and K is long (splitKTile).
-    static const Candidate cands[] = {{128, 256, 0, 0, 2, 1.0},
-                                      {128, 192, 0, 0, 2, 0.97},
-                                      {128, 128, 0, 0, 2, 0.93},
-                                      {64, 128, 0, 0, 1, 0.62},
-                                      {64, 64, 0, 0, 1, 0.40}};
+    // 64x256 (one consumer: m64n256 wgmmas, the widest): 128x14336x4096
+    // in 112 tiles 0.97x cuBLAS against 128x128's 0.94x (same tile count,
+    // docs/benchmarks/gpu-gemm.md, "Stream-K"). 128x64 (two consumers):
+    // 128x14336x4096 298 TFLOP/s in 224 tiles where 128x128 gives 407 in
+    // 112 (0.6 of 1.0 per SM after whole waves); it matters split (below).
+    static const Candidate cands[] = {
+        {128, 256, 0, 0, 2, 1.0}, {128, 192, 0, 0, 2, 0.97},
+        {64, 256, 0, 0, 1, 0.95}, {128, 128, 0, 0, 2, 0.93},
+        {64, 128, 0, 0, 1, 0.62}, {128, 64, 0, 0, 2, 0.60},
+        {64, 64, 0, 0, 1, 0.40}};
     // Convolutions: rates from a tile sweep of ResNet-50's layers on the
     // H200 (docs/benchmarks/gpu-conv.md, run 4), and whole waves: a
     // persistent CTA that gets one tile more than others sets the time.
@@ -460,17 +506,27 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
     // Convolutions too: their split ranks start inside K at their own
     // filter tap and channel (nvidia_conv.py, emit_tap_start).
     if (std::optional<Candidate> sk = splitKTile(all, pick, p, target.sms)) {
-      // The reduction ends in the register store; 8 stages where they fit
-      // beside the fp32 partial tile (as measured).
       c.blockM = sk->bm;
       c.blockN = sk->bn;
       c.consumers = sk->nc;
       c.splitK = 2;
       c.ctas = std::min(tiles(c.blockM, c.blockN), target.sms / 2) * 2;
       int64_t stage = (c.blockM + c.blockN) * 64 * 2;
-      c.stages = std::min<int64_t>(
-          8, (target.maxSharedPerBlock - 1024 - c.blockM * c.blockN * 4) /
-                 stage);
+      if (splitSchedule(tiles(c.blockM, c.blockN), c.ctas / 2, 2)
+              .dataParallelTiles == 0) {
+        // Every tile split: the reduction ends in the register store; 8
+        // stages where they fit (as measured).
+        c.stages =
+            std::min<int64_t>(8, (target.maxSharedPerBlock - 1024) / stage);
+        return c;
+      }
+      // Data-parallel waves first: they take the smem_tma store, as
+      // unsplit tiles do below (the split tiles' slices the register one).
+      c.stages = std::min<int64_t>(6, (target.maxSharedPerBlock - 1024) / stage);
+      c.store = "smem_tma";
+      while (wgmmaSharedBytes(c) + 16 > target.maxSharedPerBlock &&
+             c.stages > 2)
+        --c.stages;
       return c;
     }
     // C through shared memory and TMA stores: measured on the H200 at
@@ -479,9 +535,17 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
     // memory"). A convolution's output is C's M x F row-major matrix, so
     // the implicit-GEMM kernel takes the same store (docs/benchmarks/
     // gpu-conv.md: its short-K 1x1 layers are epilogue-bound).
+    // A stage fewer (not below 4) where that makes room for its buffers:
+    // 2000x3000x1504 in 128x192 tiles, 5 stages and the register store
+    // 0.70x cuBLAS, 4 stages and smem_tma 0.83x (docs/benchmarks/
+    // gpu-gemm.md, "Stream-K").
     c.store = "smem_tma";
-    if (wgmmaSharedBytes(c) > target.maxSharedPerBlock)
+    while (wgmmaSharedBytes(c) > target.maxSharedPerBlock && c.stages > 4)
+      --c.stages;
+    if (wgmmaSharedBytes(c) > target.maxSharedPerBlock) {
       c.store = "global";
+      c.stages = std::min<int64_t>(6, (target.maxSharedPerBlock - 1024) / stage);
+    }
     return c;
   }
   // mma.sync: bf16/f16 on sm_80 (or rows TMA cannot describe), tf32.
@@ -591,13 +655,9 @@ llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
                       .str());
     int64_t smem = wgmmaSharedBytes(s);
     if (s.splitK > 1) {
-      // The split-K reduction runs before the register store; the
-      // smem_tma store's hooks were not measured with it.
-      if (s.store != "global")
-        return fail("split_k", "split_k > 1 stores C from registers "
-                               "(store = \"global\")");
-      // two barriers, then this CTA's fp32 partial tile (128-byte aligned)
-      smem = (smem + 16 + 127) / 128 * 128 + s.blockM * s.blockN * 4;
+      // Two barriers; the fp32 partial tile overlays the stages (the
+      // verifier's rule: they hold it).
+      smem += 16;
       int64_t kTiles = (p.k + 63) / 64;
       if ((kTiles + s.splitK - 1) / s.splitK * (s.splitK - 1) >= kTiles)
         return fail("split_k",

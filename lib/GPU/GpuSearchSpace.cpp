@@ -168,9 +168,9 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
     break;
   }
   case kSplitK: {
-    // Split-K (wgmma, no other cluster): 2 or 4 CTAs per tile where every
-    // one gets a k-tile, the emitter's register rule holds for 4, and the
-    // CTA's own fp32 partial tile fits beside the stages.
+    // Split-K (wgmma, no other cluster): 2 or 4 CTAs per split tile where
+    // every one gets a k-tile, the emitter's register rule holds for 4, and
+    // the stages hold the CTA's fp32 partial tile (it overlays them).
     v = {1};
     if (get(kClusterM, prefix) * get(kClusterN, prefix) > 1)
       break;
@@ -179,10 +179,9 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
     for (int64_t sk : {2, 4}) {
       if (ceilDiv(kTiles, sk) * (sk - 1) >= kTiles || (sk == 4 && acc > 96))
         continue;
-      int64_t smem = get(kStages, prefix) * (bm + bn) * 64 * es +
-                     16 * get(kStages, prefix);
-      smem = ceilDiv(smem + 16, 128) * 128 + bm * bn * 4;
-      if (smem <= t.maxSharedPerBlock)
+      int64_t stages = get(kStages, prefix) * (bm + bn) * 64 * es;
+      if (stages + 16 * get(kStages, prefix) + 16 <= t.maxSharedPerBlock &&
+          stages >= bm * bn * 4)
         v.push_back(sk);
     }
     break;
@@ -218,18 +217,17 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
     break;
   case kStore: {
     // smem_tma takes two 8 KiB C buffers per consumer warpgroup: offered
-    // where they fit beside the stages, and not with split-K (whose
-    // reduction ends in the register store). Convolutions take it too.
+    // where they fit beside the stages (with split-K: for its
+    // data-parallel tiles, and two barriers more). Convolutions take it too.
     v = {0};
-    if (get(kSplitK, prefix) > 1)
-      break;
     GpuSketchChoice s = defaults;
     s.blockM = bm;
     s.blockN = bn;
     s.consumers = get(kConsumers, prefix);
     s.stages = get(kStages, prefix);
     s.store = "smem_tma";
-    if (wgmma && wgmmaSharedBytes(s) <= t.maxSharedPerBlock)
+    if (wgmma && wgmmaSharedBytes(s) + (get(kSplitK, prefix) > 1 ? 16 : 0) <=
+                     t.maxSharedPerBlock)
       v.push_back(1);
     break;
   }

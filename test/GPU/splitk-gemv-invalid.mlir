@@ -35,8 +35,9 @@ func.func @split_short_k(%A: memref<128x64xbf16>, %B: memref<64x4096xbf16>, %C: 
 // -----
 
 func.func @split_smem(%A: memref<128x4096xbf16>, %B: memref<4096x4096xbf16>, %C: memref<128x4096xbf16>) {
-  // expected-error @+1 {{gpu_sketch field 'stages': 4 stages need 327808 bytes of shared memory; the target allows 232448}}
-  linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 128, block_n = 256, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 4, group_m = 8, ctas = 132, target = <name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "test", split_k = 2>} ins(%A, %B : memref<128x4096xbf16>, memref<4096x4096xbf16>) outs(%C : memref<128x4096xbf16>)
+  // The fp32 partial tile (128 KiB) overlays the stages: 2 of 48 KiB are too few.
+  // expected-error @+1 {{gpu_sketch field 'stages': split_k's fp32 partial tile (131072 bytes) overlays the stages: 2 stages of 49152 bytes are too few}}
+  linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 128, block_n = 256, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 2, group_m = 8, ctas = 132, target = <name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "test", split_k = 2>} ins(%A, %B : memref<128x4096xbf16>, memref<4096x4096xbf16>) outs(%C : memref<128x4096xbf16>)
   return
 }
 

@@ -45,8 +45,11 @@ func.func @decode_unaligned(%A: memref<1x4100xbf16>, %B: memref<4100x4096xbf16>,
 
 // -----
 
+// 128x192 takes 4 stages, not 5, to make room for the smem_tma store's
+// buffers (measured 0.70x -> 0.83x cuBLAS).
 // CHECK-LABEL: func.func @irregular
-//       CHECK:   kernel = "wgmma", precision = "bf16", block_m = 128, block_n = 192, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 5, group_m = 8, ctas = 132,
+//       CHECK:   kernel = "wgmma", precision = "bf16", block_m = 128, block_n = 192, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 4, group_m = 8, ctas = 132,
+//  CHECK-SAME:   store = "smem_tma"
 func.func @irregular(%A: memref<2000x1504xbf16>, %B: memref<1504x3000xbf16>, %C: memref<2000x3000xbf16>) {
   linalg.matmul ins(%A, %B : memref<2000x1504xbf16>, memref<1504x3000xbf16>) outs(%C : memref<2000x3000xbf16>)
   return
