@@ -11,6 +11,7 @@
 #include "SkinnyGemm.h"
 
 #include "tensorop/Advisor/Advisor.h"
+#include "tensorop/Advisor/ConvAdvisor.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 
 #include <algorithm>
@@ -63,6 +64,11 @@ bool unpackedBFits(int64_t mr, int64_t nr, int64_t lanes, int64_t regs,
 class BuiltinAdvisor : public Advisor {
 public:
   llvm::StringRef name() const override { return "builtin"; }
+
+  llvm::Expected<ConvSketchChoice>
+  proposeConv(const ConvProblem &p, const TargetHints &t) override {
+    return builtinConvChoice(p, t);
+  }
 
   llvm::Expected<SketchChoice> propose(const GemmProblem &p,
                                        const TargetHints &t) override {

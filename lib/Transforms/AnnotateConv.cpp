@@ -2,6 +2,7 @@
 
 #include "AnnotateConv.h"
 
+#include "tensorop/Advisor/Advisor.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/Transforms/ConvSupport.h"
 
@@ -157,24 +158,31 @@ LogicalResult mlir::tensorop::annotateConv(linalg::Conv2DNhwcHwcfOp op,
     return success();
   }
 
-  if (options.advisor != "builtin")
-    op.emitWarning() << "tensorop: advisor '" << options.advisor
-                     << "' has no answers for convolutions yet; the builtin "
-                        "convolution choice is used";
   if (options.fromDb)
     op.emitRemark() << "tensorop: the tuning database holds no convolution "
-                       "records yet; using the builtin convolution choice";
+                       "records yet; asking the advisor";
   llvm::Expected<ConvSketchChoice> choice =
-      builtinConvChoice(*problem, *options.hints);
+      options.advisor->proposeConv(*problem, *options.hints);
+  // What an LLM advisor went through: rejected answers and fallbacks are
+  // warnings, the rest remarks (as for GEMMs).
+  for (const AdvisorNote &note : options.advisor->notes()) {
+    if (note.isProblem())
+      op.emitWarning() << "tensorop: advisor '" << options.advisor->name()
+                       << "': " << note.text;
+    else
+      op.emitRemark() << "tensorop: advisor '" << options.advisor->name()
+                      << "': " << note.text;
+  }
   if (!choice)
-    return op.emitError() << "tensorop: no convolution sketch: "
+    return op.emitError() << "tensorop: advisor '" << options.advisor->name()
+                          << "' failed: "
                           << llvm::toString(choice.takeError());
   choice->threads = options.threads;
   std::string error;
   ConvSketchAttr sketch = choice->toAttr(op.getContext(), *options.hints, error);
   if (!sketch)
-    return op.emitError() << "tensorop: the builtin convolution choice is "
-                             "illegal: "
+    return op.emitError() << "tensorop: advisor '" << options.advisor->name()
+                          << "' proposed an illegal convolution sketch: "
                           << error;
   op->setAttr(kSketchAttrName, sketch);
   op.emitRemark() << "tensorop: " << convSignature(*problem)
