@@ -124,9 +124,13 @@ int tensorop::benchmarkConv(const BenchOptions &options) {
     return usage("--threads must be at least 1");
   if (options.peakGflops < 0)
     return usage("--peak must be positive (GFLOP/s)");
-  if (!options.tunedDb.empty() || !options.sketch.empty())
-    return usage("--tuned-db and --sketch are GEMM options; convolutions "
-                 "take the pipeline's own choice");
+  if (!options.tunedDb.empty())
+    return usage("--tuned-db is a GEMM option; the tuning database holds no "
+                 "convolution records yet");
+  if (!options.sketch.empty() &&
+      !StringRef(options.sketch).starts_with("#tensorop.conv_sketch<"))
+    return usage("--sketch with --conv takes a #tensorop.conv_sketch<...> "
+                 "(got '" + options.sketch + "')");
   std::vector<Layer> layers;
   for (const std::string &text : options.shapes) {
     Expected<mlir::tensorop::OpRequest> r = mlir::tensorop::parseRequest(text);
@@ -188,7 +192,10 @@ int tensorop::benchmarkConv(const BenchOptions &options) {
       status = 1;
       continue;
     }
-    std::string source = mlir::tensorop::convModuleSource("conv", s);
+    // --sketch: every layer gets that sketch (the verifier checks it
+    // against the layer and the target when the module is compiled).
+    std::string source =
+        mlir::tensorop::convModuleSource("conv", s, options.sketch);
     std::string opts = "target=" + *resolved + " advisor=" + options.advisor;
     Expected<mlir::tensorop::JitGemm> kernel = mlir::tensorop::compileGemm(
         *context, source, "conv",
