@@ -164,6 +164,8 @@ def schedule_model(asm, grid, sk, tiles, kt_total):
     per = num(r"mul\.lo\.u32 %qkb, %qrank, (\d+)")
     assert num(r"min\.u32 %qke, %qke, (\d+)") == kt_total
     assert num(r"selp\.u32 %qke, (\d+), %qke, %qp1") == kt_total
+    assert num(r"selp\.u32 %qkb, (\d+), %qkb, %qp1") == 0      # data-parallel: from 0
+    assert num(r"selp\.u32 %qsplit, (\d+), 1, %qp1") == 0
     assert num(r"setp\.ge\.u32 %qp1, %qtile, (\d+)") == tiles
     clusters = grid // sk
     walk = {}
