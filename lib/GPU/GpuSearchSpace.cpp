@@ -223,6 +223,10 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
     v = {0};
     if (get(kSplitK, prefix) > 1)
       break;
+    // C's rows must be 16-byte aligned for its tensor map (else the
+    // register store, at C's own stride, is the only store).
+    if ((p.n * elemBytes(p.cType)) % 16)
+      break;
     GpuSketchChoice s = defaults;
     s.blockM = bm;
     s.blockN = bn;
