@@ -114,7 +114,8 @@ def TensorOpAnnotateSketch : Pass<"tensorop-annotate-sketch", "ModuleOp"> {
            /*default=*/"false",
            "advisor=llm/replay: accept emitter scripts the model wrote although nothing here runs their kernels to verify them (the sketch's source says 'unverified'); off: such answers are refused">,
   ];
-  let dependentDialects = ["::mlir::tensorop::TensorOpDialect"];
+  let dependentDialects = ["::mlir::tensorop::TensorOpDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 def TensorOpFuseEpilogues : Pass<"tensorop-fuse-epilogues", "ModuleOp"> {

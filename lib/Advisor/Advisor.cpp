@@ -1,6 +1,7 @@
 //===- Advisor.cpp - Advisor selection and the typed answer ---------------===//
 
 #include "tensorop/Advisor/Advisor.h"
+#include "tensorop/Advisor/ConvAdvisor.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/Emitters/Emitter.h"
 
@@ -123,6 +124,16 @@ mlir::tensorop::createAdvisor(llvm::StringRef spec) {
       "advisor=" + name.str() +
       " is not available: this build/consumer did not link TensorOp::LLM "
       "(or did not call mlir::tensorop::registerAllPasses())");
+}
+
+llvm::Expected<ConvSketchChoice>
+Advisor::proposeConv(const ConvProblem &problem, const TargetHints &target) {
+  notesList.clear();
+  promptTokenCount = completionTokenCount = 0;
+  notesList.push_back(AdvisorNote::warning(
+      "has no answers for convolutions; the builtin convolution choice is "
+      "used"));
+  return builtinConvChoice(problem, target);
 }
 
 std::string mlir::tensorop::llmEmitterDir() {

@@ -1,6 +1,6 @@
 //===- SkinnyGemm.cpp - Sketches of GEMMs with few rows or columns --------===//
 //
-// A GEMM with few rows (M <= 40) uses each element of B only M times, and
+// A GEMM with few rows (M <= 64) uses each element of B only M times, and
 // one with few columns (N <= 16) each element of A only N times: packing
 // the big operand (a read and a write pass, then a read) costs more than the
 // FMAs, so these paths read both operands in place and stream the big one

@@ -122,9 +122,15 @@ int tensorop::benchmarkConv(const BenchOptions &options) {
     return usage("--rounds must be at least 5 (MEASURE.md)");
   if (options.threads < 1)
     return usage("--threads must be at least 1");
-  if (!options.tunedDb.empty() || !options.sketch.empty())
-    return usage("--tuned-db and --sketch are GEMM options; convolutions "
-                 "take the pipeline's own choice");
+  if (options.peakGflops < 0)
+    return usage("--peak must be positive (GFLOP/s)");
+  if (!options.tunedDb.empty())
+    return usage("--tuned-db is a GEMM option; the tuning database holds no "
+                 "convolution records yet");
+  if (!options.sketch.empty() &&
+      !StringRef(options.sketch).starts_with("#tensorop.conv_sketch<"))
+    return usage("--sketch with --conv takes a #tensorop.conv_sketch<...> "
+                 "(got '" + options.sketch + "')");
   std::vector<Layer> layers;
   for (const std::string &text : options.shapes) {
     Expected<mlir::tensorop::OpRequest> r = mlir::tensorop::parseRequest(text);
@@ -146,12 +152,15 @@ int tensorop::benchmarkConv(const BenchOptions &options) {
   std::unique_ptr<mlir::MLIRContext> context = makeCompilerContext();
   const int threads = options.threads;
   setBaselineThreads(threads);
-  const double peak = measureFmaPeakGflops();
+  const bool peakGiven = options.peakGflops > 0;
+  const double peak =
+      peakGiven ? options.peakGflops : measureFmaPeakGflops();
   const double settle = threads > 1 ? 0.3 : 0;
   std::string blasCore = openblas_get_corename();
-  outs() << formatv("machine: {0} ({1}); measured fp32 FMA peak {2:F1} "
+  outs() << formatv("machine: {0} ({1}); {2} fp32 FMA peak {3:F1} "
                     "GFLOP/s per core\n",
-                    cpuModelName(), cpuFamilyModel(), peak);
+                    cpuModelName(), cpuFamilyModel(),
+                    peakGiven ? "given" : "measured", peak);
   outs() << (haveOneDNN() ? oneDNNVersion() : "oneDNN: not built in")
          << "; OpenBLAS " << blasCore << " (fp64 reference only)\n";
   if (!openblasCoreWarning().empty())
@@ -183,7 +192,10 @@ int tensorop::benchmarkConv(const BenchOptions &options) {
       status = 1;
       continue;
     }
-    std::string source = mlir::tensorop::convModuleSource("conv", s);
+    // --sketch: every layer gets that sketch (the verifier checks it
+    // against the layer and the target when the module is compiled).
+    std::string source =
+        mlir::tensorop::convModuleSource("conv", s, options.sketch);
     std::string opts = "target=" + *resolved + " advisor=" + options.advisor;
     Expected<mlir::tensorop::JitGemm> kernel = mlir::tensorop::compileGemm(
         *context, source, "conv",
@@ -223,17 +235,30 @@ int tensorop::benchmarkConv(const BenchOptions &options) {
       status = 1;
       continue;
     }
+    // As in `tensorop bench` (BenchDriver.cpp): a verified kernel timed
+    // above the FMA peak is reported, not dropped. The peak is a loop of
+    // nothing but FMAs, which runs this Zen 5 at a lower clock than real
+    // kernels do (measured 217 GFLOP/s while oneDNN's and our 3x3 layers
+    // ran at 232-242 in the same process), so it is no upper bound here.
     double layerPeak = peak * threads;
-    if (r.fasterThanPeak)
+    if (r.fasterThanPeak && !peakGiven)
       r.fasterThanPeak =
           fasterThanRemeasuredPeak(r.oursBest, layerPeak, threads);
-    bool ok = r.verified() && !r.fasterThanPeak &&
-              (!r.haveOneDNN || r.onednn.ok());
+    if (r.fasterThanPeak)
+      errs() << formatv("tensorop bench --conv: warning: {0}: best sample "
+                        "{1:F1} GFLOP/s is above the FMA peak ({2:F1} GFLOP/s "
+                        "for {3} thread(s), {4}); the result verified, so the "
+                        "peak figure is suspect: treat this layer's timings "
+                        "with care\n",
+                        layer.label, r.oursBest, layerPeak, threads,
+                        peakGiven ? "given with --peak"
+                                  : "measured at start and again")
+                    .str();
+    bool ok = r.verified() && (!r.haveOneDNN || r.onednn.ok());
     if (!ok) {
       errs() << layer.label << ": "
-             << (r.fasterThanPeak ? "timing faster than the FMA peak (a bug)"
-                 : !r.after.ok()  ? "TensorOp FAILED verification after timing"
-                                  : "oneDNN's result is over the bound")
+             << (!r.after.ok() ? "TensorOp FAILED verification after timing"
+                               : "oneDNN's result is over the bound")
              << "\n";
       status = 1;
     }
@@ -288,6 +313,7 @@ int tensorop::benchmarkConv(const BenchOptions &options) {
         {"exact_small_integer_mismatches", r.exactMismatches},
         {"guards_intact", r.guardsIntact},
         {"verified", ok},
+        {"above_peak", r.fasterThanPeak},
         {"single_thread_gflops_median", orNull(r.haveSecond, r.secondMedian)},
         {"error_ratio_single_thread", orNull(r.haveSecond, r.second.maxRatio)},
         {"compile_seconds", kernel->compileSeconds},
@@ -308,6 +334,7 @@ int tensorop::benchmarkConv(const BenchOptions &options) {
       {"cpu", cpuModelName()},
       {"cpu_id", cpuFamilyModel()},
       {"measured_fma_peak_gflops_per_core", peak},
+      {"peak_given", peakGiven},
       {"precision", "fp32 inputs, fp32 accumulation, fp32 output (both)"},
       {"threads", threads},
       {"settle_seconds_before_each_batch", settle},

@@ -29,6 +29,7 @@
 #include "tensorop/Verify/Timing.h"
 
 #include "tensorop/Advisor/Advisor.h"
+#include "tensorop/Advisor/ConvAdvisor.h"
 #include "tensorop/Advisor/Request.h"
 #include "tensorop/Advisor/ThreadCount.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
@@ -516,10 +517,6 @@ extern "C" {
 /// What a convolution needs beyond a GEMM's checks (prepare made those).
 Error CpuBackend::prepareConv(const GenJob &job) {
   auto fail = [](const Twine &msg) -> Error { return createStringError(msg); };
-  if (job.options.advisor != "builtin")
-    return fail("--advisor=" + job.options.advisor +
-                " is not supported for convolutions yet (the pipeline's "
-                "builtin advisor chooses their sketch)");
   if (std::string tooBig = checkConvBufferBudget(job.op.conv); !tooBig.empty())
     return fail(tooBig);
   if (!job.op.epilogue.empty() && hints.arch != "x86_64")
@@ -659,7 +656,50 @@ int CpuBackend::generate(const GenJob &job) {
   std::string chosenSketch;
   json::Array advisorNotes;
   int64_t promptTokens = 0, completionTokens = 0;
-  if (genAdvisor != "builtin") {
+  auto reportNotes = [&](Advisor &adv) {
+    for (const AdvisorNote &note : adv.notes()) {
+      errs() << "tensorop gen: advisor '" << genAdvisor << "': " << note.text
+             << "\n";
+      advisorNotes.push_back(note.text);
+    }
+    promptTokens = adv.promptTokens();
+    completionTokens = adv.completionTokens();
+  };
+  if (genAdvisor != "builtin" && job.op.kind == OpKind::Conv2D) {
+    // A convolution's sketch names the shipped emitter (answers with
+    // scripts are refused), so what the advisor chose is checked by the
+    // sketch verifier here and verified numerically with the kernel below.
+    Expected<std::unique_ptr<Advisor>> adv = createAdvisor(genAdvisor);
+    if (!adv)
+      return fail(toString(adv.takeError()));
+    const Conv2DShape &s = job.op.conv;
+    ConvProblem problem;
+    problem.n = s.n;
+    problem.h = s.h;
+    problem.w = s.w;
+    problem.c = s.c;
+    problem.f = s.f;
+    problem.r = s.r;
+    problem.s = s.s;
+    problem.strideH = s.strideH;
+    problem.strideW = s.strideW;
+    problem.dilationH = s.dilationH;
+    problem.dilationW = s.dilationW;
+    problem.padTop = s.padTop;
+    problem.padBottom = s.padBottom;
+    problem.padLeft = s.padLeft;
+    problem.padRight = s.padRight;
+    Expected<ConvSketchChoice> choice = (*adv)->proposeConv(problem, hints);
+    reportNotes(**adv);
+    if (!choice)
+      return fail(toString(choice.takeError()));
+    choice->threads = genThreads;
+    std::string illegal;
+    ConvSketchAttr attr = choice->toAttr(&ctx, hints, illegal);
+    if (!attr)
+      return fail("the advisor's final choice is illegal: " + illegal);
+    raw_string_ostream(chosenSketch) << attr;
+  } else if (genAdvisor != "builtin") {
     Expected<std::unique_ptr<Advisor>> adv = createAdvisor(genAdvisor);
     if (!adv)
       return fail(toString(adv.takeError()));
@@ -736,13 +776,7 @@ int CpuBackend::generate(const GenJob &job) {
     // in place where the microkernel's displacements reach that far.
     problem.aRowsInPlace = r.k <= kMaxInPlaceRowStrideBytes / 4;
     Expected<SketchChoice> choice = (*adv)->propose(problem, hints);
-    for (const AdvisorNote &note : (*adv)->notes()) {
-      errs() << "tensorop gen: advisor '" << genAdvisor << "': " << note.text
-             << "\n";
-      advisorNotes.push_back(note.text);
-    }
-    promptTokens = (*adv)->promptTokens();
-    completionTokens = (*adv)->completionTokens();
+    reportNotes(**adv);
     if (!choice)
       return fail(toString(choice.takeError()));
     if (Error e = sketchText(*choice, chosenSketch))

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorop/Advisor/Advisor.h"
+#include "tensorop/Advisor/ConvAdvisor.h"
 #include "tensorop/Advisor/UKernelRequest.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/Emitters/Emitter.h"
@@ -234,29 +235,84 @@ public:
         createBuiltinAdvisor()->propose(p, t);
     if (!builtin)
       return builtin.takeError();
-
-    ChatRequest request;
-    request.messages = {{"system", readText(promptDir() +
-                                            "/gemm_sketch_system.txt")},
-                        {"user", userPrompt(p, t, *builtin)}};
-    if (request.messages[0].content.empty())
-      return llvm::createStringError("prompt template " + promptDir() +
-                                     "/gemm_sketch_system.txt is missing");
+    llvm::Expected<ChatRequest> request =
+        chatRequest("gemm_sketch_system.txt", userPrompt(p, t, *builtin));
+    if (!request)
+      return request.takeError();
     AnswerChecker checker(p, t, validator,
                           acceptUnverified ? UnverifiedEmitters::AcceptMarked
                                            : UnverifiedEmitters::Refuse);
-    std::string source = "llm:" + config.model;
+    std::string source = "llm:" + config.model, why, content;
+    std::optional<SketchChoice> choice = ask<SketchChoice>(
+        *request,
+        [&](StringRef answer) { return checker.check(answer, source); }, why,
+        content);
+    if (!choice)
+      return fallback(*builtin, why);
+    record(recordPath(recordDir, p, t), t, content);
+    return *choice;
+  }
+
+  llvm::Expected<ConvSketchChoice>
+  proposeConv(const ConvProblem &p, const TargetHints &t) override {
+    notesList.clear();
+    promptTokenCount = completionTokenCount = 0;
+    llvm::Expected<ConvSketchChoice> builtin = builtinConvChoice(p, t);
+    if (!builtin)
+      return builtin.takeError();
+    llvm::Expected<ChatRequest> request =
+        chatRequest("conv_sketch_system.txt", convUserPrompt(p, t, *builtin));
+    if (!request)
+      return request.takeError();
+    std::string source = "llm:" + config.model, why, content;
+    std::optional<ConvSketchChoice> choice = ask<ConvSketchChoice>(
+        *request,
+        [&](StringRef answer) {
+          return checkConvSketchAnswer(answer, *builtin, t, source);
+        },
+        why, content);
+    if (!choice)
+      return fallback(*builtin, why);
+    // (Not recorded: the replay advisor has no convolution answers.)
+    return *choice;
+  }
+
+private:
+  std::string promptDir() const { return defaultHintsDir() + "/prompts"; }
+
+  /// The system prompt `system` (a file of hints/prompts/) and `user`.
+  llvm::Expected<ChatRequest> chatRequest(StringRef system,
+                                          std::string user) const {
+    ChatRequest request;
+    std::string path = promptDir() + "/" + system.str();
+    request.messages = {{"system", readText(path)}, {"user", std::move(user)}};
+    if (request.messages[0].content.empty())
+      return llvm::createStringError("prompt template " + path +
+                                     " is missing");
+    return request;
+  }
+
+  /// Asks until `check` accepts an answer, at most maxCorrections + 1 of
+  /// them, each rejection going back to the model with its reason (the
+  /// paper's compile-and-test feedback). The accepted choice, with the
+  /// answer's text in `content`; or nothing, with the reason to fall back
+  /// in `why`. Every answer and rejection is a note.
+  template <typename Choice>
+  std::optional<Choice>
+  ask(ChatRequest request,
+      llvm::function_ref<llvm::Expected<Choice>(StringRef)> check,
+      std::string &why, std::string &content) {
     for (unsigned attempt = 0; attempt <= maxCorrections; ++attempt) {
       llvm::Expected<ChatResponse> answer = client.chat(request);
       if (!answer) {
         notesList.push_back(AdvisorNote::warning(
             "the LLM endpoint failed: " + llvm::toString(answer.takeError())));
-        return fallback(*builtin, "the LLM endpoint failed");
+        why = "the LLM endpoint failed";
+        return std::nullopt;
       }
       promptTokenCount += answer->promptTokens;
       completionTokenCount += answer->completionTokens;
-      llvm::Expected<SketchChoice> choice =
-          checker.check(answer->content, source);
+      llvm::Expected<Choice> choice = check(answer->content);
       if (choice) {
         notesList.push_back(AdvisorNote::info(
             llvm::formatv("answer {0} accepted ({1} prompt + {2} completion "
@@ -264,25 +320,53 @@ public:
                           attempt + 1, promptTokenCount, completionTokenCount,
                           answer->fromCache ? ", cached" : "")
                 .str()));
-        record(p, t, answer->content);
-        return choice;
+        content = answer->content;
+        return std::move(*choice);
       }
-      std::string why = llvm::toString(choice.takeError());
+      std::string rejected = llvm::toString(choice.takeError());
       notesList.push_back(AdvisorNote::rejection(
-          llvm::formatv("answer {0} rejected: {1}", attempt + 1, why).str()));
-      // The compile-and-test feedback: the model sees why and tries again.
+          llvm::formatv("answer {0} rejected: {1}", attempt + 1, rejected)
+              .str()));
       request.messages.push_back({"assistant", answer->content});
       request.messages.push_back(
-          {"user", "Your answer was rejected: " + why +
+          {"user", "Your answer was rejected: " + rejected +
                        "\nAnswer again with a corrected JSON object only."});
     }
-    return fallback(*builtin, llvm::formatv("{0} rejected answers",
-                                            maxCorrections + 1)
-                                  .str());
+    why = llvm::formatv("{0} rejected answers", maxCorrections + 1).str();
+    return std::nullopt;
   }
 
-private:
-  std::string promptDir() const { return defaultHintsDir() + "/prompts"; }
+  std::string convUserPrompt(const ConvProblem &p, const TargetHints &t,
+                             const ConvSketchChoice &builtin) const {
+    auto str = [](int64_t v) { return std::to_string(v); };
+    std::string described;
+    llvm::raw_string_ostream os(described);
+    os << llvm::formatv("mr = {0}, nr = {1}, cb = {2}, taps = \"{3}\", "
+                        "loop_order = \"{4}\", pack_input = \"{5}\", "
+                        "pack_filter = \"{6}\", k_unroll = {7}, broadcast = "
+                        "\"{8}\"",
+                        builtin.mr, builtin.nr, builtin.cb, builtin.taps,
+                        builtin.loopOrder, builtin.packInput,
+                        builtin.packFilter, builtin.kUnroll, builtin.broadcast);
+    return substitute(
+        readText(promptDir() + "/conv_sketch_user.txt"),
+        {{"N", str(p.n)},
+         {"H", str(p.h)},
+         {"W", str(p.w)},
+         {"C", str(p.c)},
+         {"F", str(p.f)},
+         {"R", str(p.r)},
+         {"S", str(p.s)},
+         {"STRIDE", str(p.strideH) + " x " + str(p.strideW)},
+         {"DILATION", str(p.dilationH) + " x " + str(p.dilationW)},
+         {"PAD", str(p.padTop) + ", " + str(p.padBottom) + ", " +
+                     str(p.padLeft) + ", " + str(p.padRight)},
+         {"OH", str(p.outH())},
+         {"OW", str(p.outW())},
+         {"TARGET", t.name},
+         {"HINTS", readText(t.path)},
+         {"BUILTIN", described}});
+  }
 
   std::string userPrompt(const GemmProblem &p, const TargetHints &t,
                          const SketchChoice &builtin) const {
@@ -308,20 +392,20 @@ private:
                        {"EMITTER_HELP", emitter}});
   }
 
-  SketchChoice fallback(SketchChoice builtin, StringRef why) {
+  template <typename Choice> Choice fallback(Choice builtin, StringRef why) {
     builtin.source = ("builtin (fallback: " + why + ")").str();
     notesList.push_back(
         AdvisorNote::warning("fell back to the builtin advisor: " + why.str()));
     return builtin;
   }
 
-  void record(const GemmProblem &p, const TargetHints &t,
+  void record(const std::string &path, const TargetHints &t,
               StringRef content) {
     if (recordDir.empty())
       return;
     llvm::sys::fs::create_directories(recordDir);
     std::error_code ec;
-    llvm::raw_fd_ostream os(recordPath(recordDir, p, t), ec);
+    llvm::raw_fd_ostream os(path, ec);
     if (!ec)
       os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
                                        {"target", t.name},

@@ -3,6 +3,7 @@
 #ifndef TENSOROP_LIB_TRANSFORMS_ANNOTATECONV_H
 #define TENSOROP_LIB_TRANSFORMS_ANNOTATECONV_H
 
+#include "tensorop/Advisor/Advisor.h"
 #include "tensorop/Targets/TargetHints.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -14,7 +15,8 @@ struct ConvAnnotateOptions {
   const TargetHints *hints = nullptr;
   llvm::StringRef targetName;  ///< Resolved ("host" -> x86-avx512, ...).
   llvm::StringRef targetOption; ///< As written (for messages).
-  llvm::StringRef advisor;
+  /// Answers each convolution (the pass's advisor; never null).
+  Advisor *advisor = nullptr;
   bool fromDb = false;
   unsigned threads = 1;
 };

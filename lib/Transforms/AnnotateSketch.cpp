@@ -202,7 +202,7 @@ struct AnnotateSketchPass
     convOptions.hints = &*hints;
     convOptions.targetName = *targetName;
     convOptions.targetOption = target;
-    convOptions.advisor = advisor;
+    convOptions.advisor = adv->get();
     convOptions.fromDb = static_cast<bool>(tuned);
     convOptions.threads = threads;
     // GEMMs a 1x1 convolution became: their A (the input's pixels) is a

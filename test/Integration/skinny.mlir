@@ -1,8 +1,8 @@
 // JIT tests of the builtin advisor's skinny sketches on AVX-512
-// (lib/Advisor/SkinnyGemm.cpp): few rows (M <= 40: row blocks of up to 14
+// (lib/Advisor/SkinnyGemm.cpp): few rows (M <= 64: row blocks of up to 14
 // rows, B swept in bands with row prefetches, micro order "nm" for several
 // blocks) and few columns (N <= 16: 12 x 16 blocks over all of K, A
-// prefetched). Edges of every kind: M = 1, 2, 15, 16, 17, 33, 40; N = 1, 8,
+// prefetched). Edges of every kind: M = 1, 2, 15, 16, 17, 33, 40, 49, 64; N = 1, 8,
 // 13, 16 and widths that are not a multiple of the block; odd and tiny K; B
 // or A ending at a page followed by an inaccessible one; 2 threads. Every
 // element is checked against an f64 reference.
@@ -26,6 +26,10 @@
 // RUN: %gen_matmul 17 150 130 | %{pipe} | %{run} | FileCheck %s
 // RUN: %gen_matmul 33 129 257 | %{pipe} | %{run} | FileCheck %s
 // RUN: %gen_matmul 40 1000 3 | %{pipe} | %{run} | FileCheck %s
+// RUN: %gen_matmul 49 517 203 | %{pipe} | %{run} | FileCheck %s
+// RUN: %gen_matmul 64 300 129 | %{pipe} | %{run} | FileCheck %s
+// RUN: %gen_matmul 49 517 203 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=ROWS49
+// ROWS49: mr = 13, nr = 32, {{.*}}micro_order = "nm", pack_a = "none", pack_b = "none", {{.*}}prefetch_b_cols = 64
 // RUN: %gen_matmul 16 300 97 --values ints | %{pipe} | %{run} | FileCheck %s --check-prefix=EXACT
 // RUN: %gen_matmul 15 131 301 --b-guard-page | %{pipe} | %{run} | FileCheck %s --check-prefix=GUARD
 // RUN: %gen_matmul 1 17 1000 --b-guard-page | %{pipe} | %{run} | FileCheck %s --check-prefix=GUARD

@@ -1,7 +1,7 @@
 // RUN: tensorop-opt %s -split-input-file --tensorop-annotate-sketch="target=x86-avx512" | tensorop-opt -split-input-file | FileCheck %s --check-prefixes=CHECK,AVX512
 // RUN: tensorop-opt %s -split-input-file --tensorop-annotate-sketch="target=x86-avx2" | FileCheck %s --check-prefixes=CHECK,AVX2
 // The builtin advisor's skinny sketches (lib/Advisor/SkinnyGemm.cpp). On
-// AVX-512, few rows (M <= 40): A and B read in place, M in row blocks of at
+// AVX-512, few rows (M <= 64): A and B read in place, M in row blocks of at
 // most 14 rows as wide as registers allow (7 vectors at most), B swept along
 // N in bands of 128 rows with B's row prefetched two blocks ahead (M <= 2:
 // each tile walks 512 rows down K, prefetched 32 rows ahead), all row blocks of a tile one after the other (micro order "nm");
@@ -59,16 +59,16 @@ func.func @cols16(%A: memref<2048x2048xf32>, %B: memref<2048x16xf32>, %C: memref
 
 // -----
 
-// Not skinny: 41 rows and 17 columns keep the general path; a transposed
+// Not skinny: 65 rows and 17 columns keep the general path; a transposed
 // B and a column-strided A too.
 // CHECK-LABEL: func.func @not_skinny
 // CHECK-NOT: prefetch_b_cols
 // CHECK-NOT: prefetch_a
 // CHECK: return
-func.func @not_skinny(%A: memref<41x512xf32>, %B: memref<512x512xf32>, %C: memref<41x512xf32>,
+func.func @not_skinny(%A: memref<65x512xf32>, %B: memref<512x512xf32>, %C: memref<65x512xf32>,
                       %A2: memref<512x512xf32>, %B2: memref<512x17xf32>, %C2: memref<512x17xf32>,
                       %At: memref<16x512xf32, strided<[1, 16]>>, %C3: memref<16x512xf32>) {
-  linalg.matmul ins(%A, %B : memref<41x512xf32>, memref<512x512xf32>) outs(%C : memref<41x512xf32>)
+  linalg.matmul ins(%A, %B : memref<65x512xf32>, memref<512x512xf32>) outs(%C : memref<65x512xf32>)
   linalg.matmul ins(%A2, %B2 : memref<512x512xf32>, memref<512x17xf32>) outs(%C2 : memref<512x17xf32>)
   linalg.matmul ins(%At, %B : memref<16x512xf32, strided<[1, 16]>>, memref<512x512xf32>) outs(%C3 : memref<16x512xf32>)
   return

@@ -1,5 +1,6 @@
 // RUN: tensorop-opt %s -split-input-file --tensorop-annotate-sketch="target=x86-avx512" 2>/dev/null | FileCheck %s --check-prefixes=CHECK,AVX512
 // RUN: tensorop-opt %s -split-input-file --tensorop-annotate-sketch="target=x86-avx512" 2>&1 >/dev/null | FileCheck %s --check-prefixes=R,R512
+// RUN: tensorop-opt %s -split-input-file --tensorop-annotate-sketch="target=x86-avx512" --eliminate-empty-tensors 2>/dev/null | FileCheck %s --check-prefix=ELIM
 // RUN: tensorop-opt %s -split-input-file --tensorop-annotate-sketch="target=x86-avx2" 2>/dev/null | FileCheck %s --check-prefixes=CHECK,AVX2
 // RUN: tensorop-opt %s -split-input-file --tensorop-annotate-sketch="target=x86-avx2" 2>&1 >/dev/null | FileCheck %s --check-prefixes=R,R2
 // RUN: tensorop-opt %s -split-input-file --tensorop-annotate-sketch="target=arm-neon" 2>/dev/null | FileCheck %s --check-prefixes=CHECK,NEON
@@ -75,6 +76,38 @@ func.func @pointwise(%i: tensor<2x7x5x24xf32>, %f: tensor<1x1x24x40xf32>, %o: te
   %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%i, %f : tensor<2x7x5x24xf32>, tensor<1x1x24x40xf32>) outs(%o : tensor<2x7x5x40xf32>) -> tensor<2x7x5x40xf32>
   return %r : tensor<2x7x5x40xf32>
+}
+
+// -----
+
+// gen's form (a zero fill of an empty tensor, the result materialized into
+// the output memref): the GEMM writes the output itself. The fill is rebuilt
+// on a 2-D empty and the result goes into a 2-D view of the memref, so
+// empty-tensor elimination (which follows same-typed values only) puts the
+// output buffer in place of the empty; a reshape on either side left the
+// GEMM writing a zero-filled temporary copied over afterwards.
+// R: remark: tensorop: conv2d f32 n=2 h=7 w=5 c=24 f=40 r=1 s=1 stride=1x1 dil=1x1 pad=0,0,0,0: 1x1 stride-1 convolution routed to the GEMM path
+// CHECK-LABEL: func.func @pointwise_into_memref
+// CHECK:       %[[E:.*]] = tensor.empty() : tensor<70x40xf32>
+// CHECK:       %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<70x40xf32>)
+// CHECK:       %[[MM:.*]] = linalg.matmul {tensorop.sketch = #tensorop.sketch<{{.*}} outs(%[[Z]] : tensor<70x40xf32>)
+// CHECK:       %[[V:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3]] : memref<2x7x5x40xf32> into memref<70x40xf32>
+// CHECK:       bufferization.materialize_in_destination %[[MM]] in restrict writable %[[V]]
+// CHECK-NOT:   tensor.expand_shape
+// ELIM-LABEL:  func.func @pointwise_into_memref
+// ELIM:        %[[V:.*]] = memref.collapse_shape
+// ELIM:        %[[T:.*]] = bufferization.to_tensor %[[V]] restrict writable : memref<70x40xf32>
+// ELIM:        linalg.fill ins(%{{.*}} : f32) outs(%[[T]] : tensor<70x40xf32>)
+func.func @pointwise_into_memref(%in: memref<2x7x5x24xf32>, %flt: memref<1x1x24x40xf32>, %out: memref<2x7x5x40xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %i = bufferization.to_tensor %in restrict : memref<2x7x5x24xf32> to tensor<2x7x5x24xf32>
+  %f = bufferization.to_tensor %flt restrict : memref<1x1x24x40xf32> to tensor<1x1x24x40xf32>
+  %e = tensor.empty() : tensor<2x7x5x40xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x7x5x40xf32>) -> tensor<2x7x5x40xf32>
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%i, %f : tensor<2x7x5x24xf32>, tensor<1x1x24x40xf32>) outs(%z : tensor<2x7x5x40xf32>) -> tensor<2x7x5x40xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<2x7x5x40xf32>, memref<2x7x5x40xf32>) -> ()
+  return
 }
 
 // -----

@@ -38,7 +38,8 @@ cl::opt<unsigned> seed("seed", cl::sub(benchCmd), cl::init(42),
 cl::opt<std::string> sketchOverride(
     "sketch", cl::sub(benchCmd), cl::init(""),
     cl::desc("Use this #tensorop.sketch<...> for every shape instead of "
-             "asking the advisor"));
+             "asking the advisor (with --conv: a #tensorop.conv_sketch<...> "
+             "for every layer)"));
 cl::opt<std::string> tunedDb(
     "tuned-db", cl::sub(benchCmd), cl::init(""),
     cl::desc("Also time the sketch this tuning database holds for each "

@@ -83,6 +83,9 @@ struct SketchChoice {
 /// verifies the kernel). Its error text is fed back to an LLM advisor.
 using ChoiceValidator = std::function<llvm::Error(const SketchChoice &)>;
 
+struct ConvProblem;
+struct ConvSketchChoice;
+
 class Advisor {
 public:
   virtual ~Advisor() = default;
@@ -93,6 +96,13 @@ public:
   /// notes().
   virtual llvm::Expected<SketchChoice> propose(const GemmProblem &problem,
                                                const TargetHints &target) = 0;
+  /// A #tensorop.conv_sketch choice for a convolution. By default the
+  /// builtin convolution choice, with a note saying this advisor has no
+  /// answers of its own for convolutions; the builtin and llm advisors
+  /// answer themselves (the llm advisor's answers are checked like its
+  /// GEMM answers: schema, the sketch verifier, corrections, fallback).
+  virtual llvm::Expected<ConvSketchChoice>
+  proposeConv(const ConvProblem &problem, const TargetHints &target);
   void setValidator(ChoiceValidator v) { validator = std::move(v); }
   /// Without a validator nothing runs a model-written kernel before it is
   /// used, so answers that bring their own emitter script are refused (the

@@ -10,6 +10,7 @@
 #define TENSOROP_LLM_LLMADVISOR_H
 
 #include "tensorop/Advisor/Advisor.h"
+#include "tensorop/Advisor/ConvAdvisor.h"
 
 namespace mlir::tensorop {
 
@@ -32,6 +33,14 @@ llvm::Expected<SketchChoice>
 checkSketchAnswer(llvm::StringRef content, const GemmProblem &problem,
                   const TargetHints &target, llvm::StringRef source,
                   bool callerVerifiesEmitters = true);
+/// Checks one LLM answer for a convolution (the JSON of
+/// hints/prompts/conv_sketch_system.txt): schema, and the
+/// #tensorop.conv_sketch verifier on the target. The emitter and thread
+/// count come from `builtin`; an answer with an emitter script is refused.
+/// The error says what is wrong, for the model.
+llvm::Expected<ConvSketchChoice>
+checkConvSketchAnswer(llvm::StringRef content, const ConvSketchChoice &builtin,
+                      const TargetHints &target, llvm::StringRef source);
 /// Answers recorded in `dir`, validated like live ones.
 std::unique_ptr<Advisor> createReplayAdvisor(llvm::StringRef dir);
 

@@ -84,6 +84,15 @@ s = {
     "freetext-garbage": [{"reply": json.dumps({"op": "gemm", "m": -3, "n": 53, "k": 29,
                                                "dtype": "f32", "target": "x86-avx512"})}],
 }
+# Convolutions (3x3, C = 16, F = 32 on 10x12): a legal sketch other than
+# the builtin's (mr = 4, nr = 16, one tap per call, both packed).
+CONV_GOOD = {"mr": 4, "nr": 16, "cb": 16, "taps": "one", "loop_order": "fp",
+             "pack_input": "kmajor_mr", "pack_filter": "kmajor_nr", "k_unroll": 2,
+             "broadcast": "explicit"}
+s["conv-good"] = [answer(CONV_GOOD)]
+s["conv-illegal-then-good"] = [answer(dict(CONV_GOOD, mr=16, nr=64)), answer(CONV_GOOD)]
+s["conv-emitter-then-garbage"] = [answer(CONV_GOOD, emitter=("llm_wrap", WRAP)),
+                                  {"reply": json.dumps({"sketch": {"mr": "four"}})}]
 # The tuner's proposals: a kernel that stores far out of bounds, then one
 # that wraps the shipped emitter.
 s["tune-oob-then-wrap"] = [answer(emitter=("llm_oob", SCRIPTS["oob"])),
