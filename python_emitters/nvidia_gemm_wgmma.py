@@ -18,7 +18,8 @@ warp-specialized:
   the group that read it has completed; then stores its accumulators.
 TMA zero-fills boxes that cross the matrix edges, so any M, N, K whose rows
 are 16-byte aligned (K and N multiples of 8) is handled; the C stores are
-predicated.
+predicated. Other K and N run on padded copies of A and B (spec fields lda,
+ldb; the lowering launches nvidia_pad.py's kernels first).
 
 Thread-block clusters (cluster_m x cluster_n CTAs, at most 2 in all): the
 CTAs of a cluster compute neighbouring output tiles, cluster_m tiles down
@@ -78,7 +79,11 @@ Spec: name, m, n, k, a_dtype (bf16|f16|tf32), c_dtype (f32|bf16|f16), accumulate
   sm (90), block_m (128), block_n (256), consumers (2), stages (4),
   group_m (8), sms (132: the most CTAs of the persistent grid),
   cluster_m (1), cluster_n (1), conv (absent: a GEMM), epilogue ([]),
-  store ("global"), split_k (1)
+  store ("global"), split_k (1), lda (K), ldb (N): the row strides in
+  elements of the A and B that TMA reads (padded copies where K or N rows
+  are not 16-byte aligned, see nvidia_pad.py; multiples of 8)
+C is written with C's own row stride N; N odd takes the epilogue's store
+column by column (no 4-byte pairs), so any N works with store = "global".
 Answer: JSON; operands $0=A $1=B $2=C $3=tensor map of A $4=tensor map of B
 (64-bit global addresses of CUtensorMap objects), then bias and R when the
 epilogue reads them, then C's tensor map with store = "smem_tma", and last
@@ -252,9 +257,14 @@ def splitk_sum_slice(b, sk, r, mrep, acc_n, ct, skbar):
 def emit(spec, fmt):
     c = common_spec(spec, ("block_m", "block_n", "consumers", "stages", "group_m", "sms",
                            "cluster_m", "cluster_n", "conv", "epilogue", "store",
-                           "split_k"))
+                           "split_k", "lda", "ldb"))
     m, n, k = c["m"], c["n"], c["k"]
     dt, cdt = c["a_dtype"], c["c_dtype"]
+    # Row strides (elements) of the A and B that TMA reads: K and N, or
+    # those of padded copies (nvidia_pad.py) where K or N rows are not
+    # 16-byte aligned.
+    lda = get_int(spec, "lda", default=k, lo=k, hi=1 << 21)
+    ldb = get_int(spec, "ldb", default=n, lo=n, hi=1 << 21)
     if dt == "tf32":
         # wgmma reads tf32 from shared memory K-major only: a kernel of its
         # own (tensorop_emit/nvidia_wgmma_tf32.py) takes B^T from registers.
@@ -264,9 +274,11 @@ def emit(spec, fmt):
     if c["sm"] != 90:
         raise SpecError("sm", "wgmma and TMA need sm_90a")
     es, oes = ELEM_BYTES[dt], ELEM_BYTES[cdt]
-    if (k * es) % 16 or (n * es) % 16:
-        raise SpecError("k", "TMA needs 16-byte aligned rows: K and N must be multiples of 8 "
-                             "(got K=%d, N=%d); use nvidia_gemm_mma" % (k, n))
+    if (lda * es) % 16 or (ldb * es) % 16:
+        raise SpecError("k" if (lda * es) % 16 else "n",
+                        "TMA needs 16-byte aligned rows: the row strides of A and B (lda, "
+                        "ldb: K and N unless given) must be multiples of %d (got %d, %d); "
+                        "pad them (nvidia_pad.py) or use nvidia_gemm_mma" % (16 // es, lda, ldb))
     nc = get_int(spec, "consumers", default=2, lo=1, hi=2)
     bm = get_int(spec, "block_m", default=128, lo=64, hi=256)
     bn = get_int(spec, "block_n", default=256, lo=64, hi=256)
@@ -284,8 +296,13 @@ def emit(spec, fmt):
         raise SpecError("epilogue", "convolutions take no fused epilogue")
     if conv is not None:
         check_tma_im2col(conv, es)
+        if lda != k or ldb != n:
+            raise SpecError("lda", "convolutions read their own strides (no lda/ldb)")
         if cs > 1:
             raise SpecError("cluster_m", "convolutions run without clusters (got %dx%d)" % (cm, cn))
+    if store == "smem_tma" and (n * oes) % 16:
+        raise SpecError("store", "the TMA store needs 16-byte aligned rows of C (N a multiple "
+                                 "of %d, got %d): store = \"global\"" % (16 // oes, n))
     if cs > 2:
         raise SpecError("cluster_n", "clusters of at most 2 CTAs (got %dx%d)" % (cm, cn))
     if sms < cs:
@@ -372,7 +389,10 @@ def emit(spec, fmt):
     # store through shared memory applies an accumulation (C += A B) with the
     # epilogue's loads of C too.
     ep = None
-    if steps or (tma_store and c["accumulate"]):
+    # N odd: C's column pairs are not 4-byte aligned; the epilogue's store
+    # writes them one by one (predicated at the edges).
+    pair = n % 2 == 0
+    if steps or (tma_store and c["accumulate"]) or not pair:
         ep = PtxEpilogue(b, steps, cdt, m, n, c["accumulate"], 5)
         ep.declare(2 * mrep)
     nparams = 5 + (len(ep.params) if ep else 0)
@@ -552,12 +572,14 @@ def emit(spec, fmt):
         b.ins("add.u32 %qt1, %qt1, %qn0")
         b.ins("mul.wide.u32 %%qw64, %%qt1, %d" % oes)
         if ep:
-            b.comment("fused epilogue: " + (", ".join(spec["epilogue"]) if steps else "C += A B"))
+            b.comment("fused epilogue: " + ", ".join(spec["epilogue"]) if steps else
+                      "epilogue store: C += A B" if c["accumulate"] else
+                      "epilogue store: column by column (N odd)")
             ep.store("%qt0", "%qt1", [64 * r + 8 * half for r in range(mrep) for half in range(2)],
                      [8 * i for i in groups],
                      lambda slot, g: ["%%qacc%d" % (slot // 2 * acc_n + 4 * groups[g]
                                                     + 2 * (slot % 2) + j) for j in range(2)],
-                     True, "%qgC", write=not via_tma)
+                     pair, "%qgC", write=not via_tma)
         if via_tma:
             b.comment("store: C's tile through shared memory, TMA stores of 64 x 128-byte boxes")
             b.ins("mad.lo.u32 %%qt0, %%qt7, %d, %%qm0" % wg_m)
@@ -620,8 +642,8 @@ def emit(spec, fmt):
 
     result = gemm_answer(
         c, FAMILY, dt, cdt,
-        [tensor_map_param("tmapA", "A", TMA_DTYPE[dt], [k, m], k * es, [BK, a_part]),
-         tensor_map_param("tmapB", "B", TMA_DTYPE[dt], [n, k], n * es, [64, BK])],
+        [tensor_map_param("tmapA", "A", TMA_DTYPE[dt], [k, m], lda * es, [BK, a_part]),
+         tensor_map_param("tmapB", "B", TMA_DTYPE[dt], [n, k], ldb * es, [64, BK])],
         grid, threads, smem, 1,
         {"block_m": bm, "block_n": bn, "block_k": BK, "consumers": nc,
          "stages": stages, "group_m": group_m, "persistent_ctas": grid},

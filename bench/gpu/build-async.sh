@@ -5,7 +5,8 @@
 # libtensorop_cuda_runtime, NVML sampling), and tensorop-gpu-runner.
 #   sh bench/gpu/build-async.sh [BUILD_DIR] [STAGE_DIR]
 # STAGE_DIR (default .gpu-async, git-ignored through .git/info/exclude) is
-# what the device tool carries.
+# what the device tool carries. KERNELS=FILE replaces the list of kernels
+# below (lines name|request|M|N|K|AT|CT).
 set -e
 BUILD=${1:-build}
 STAGE=${2:-.gpu-async}
@@ -19,6 +20,7 @@ a_bf16_2000|2000x3000x1504 bf16 GEMM for nvidia-sm90|2000|3000|1504|bf16|bf16
 a_bf16_3|3x4096x4096 bf16 GEMM for nvidia-sm90|3|4096|4096|bf16|bf16
 a_f16_127|127x1000x513 f16 GEMM for nvidia-sm90|127|1000|513|f16|f16
 LIST
+[ -z "$KERNELS" ] || cp "$KERNELS" "$STAGE/kernels.txt"
 while IFS='|' read -r name request m n k at ct; do
   "$BUILD/bin/tensorop" gen "$request" -o "$STAGE/$name" --name="$name" > "$STAGE/$name.gen.log"
   $CXX -O2 -std=c++17 -Wall -Wextra -Werror -DNAME="$name" -DM="$m" -DN="$n" -DK="$k" \

@@ -425,9 +425,13 @@ int NvidiaBackend::generate(const GenJob &job) {
     return fail(llvm::toString(std::move(e)));
   // What the emitter answered and the sketch, read off the gpu.func.
   std::string launchText, sketchText, kernelName;
+  // (The GEMM's gpu.func: pad kernels beside it carry no launch of their
+  // own, their launches are in its "before" list.)
   module->walk([&](gpu::GPUFuncOp fn) {
-    if (auto s = fn->getAttrOfType<StringAttr>("tensorop.launch"))
-      launchText = s.getValue().str();
+    auto s = fn->getAttrOfType<StringAttr>("tensorop.launch");
+    if (!s)
+      return;
+    launchText = s.getValue().str();
     if (Attribute s = fn->getAttr("tensorop.gpu_sketch")) {
       llvm::raw_string_ostream os(sketchText);
       os << s;

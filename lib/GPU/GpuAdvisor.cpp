@@ -58,6 +58,13 @@ mlir::tensorop::loadGpuTarget(llvm::StringRef target,
   if (!smem || *smem < 49152 || *smem > (1 << 20))
     return fail("shared_memory_per_block_optin_bytes");
   t.maxSharedPerBlock = *smem;
+  std::optional<int64_t> bw = gpu->getInteger("hbm_bandwidth_measured_gbs");
+  if (!bw)
+    bw = gpu->getInteger("hbm_bandwidth_gbs");
+  if (bw && (*bw < 100 || *bw > 100000))
+    return fail("hbm_bandwidth_gbs");
+  if (bw)
+    t.hbmBytesPerSecond = double(*bw) * 1e9;
   return t;
 }
 
@@ -124,6 +131,32 @@ static int64_t elemBytes(llvm::StringRef t) {
 static bool tmaAligned(const GpuGemmProblem &p) {
   int64_t es = elemBytes(p.aType);
   return (p.k * es) % 16 == 0 && (p.n * es) % 16 == 0;
+}
+
+GpuWgmmaPadding mlir::tensorop::wgmmaPadding(const GpuGemmProblem &p) {
+  GpuWgmmaPadding pad;
+  int64_t es = elemBytes(p.aType), chunk = 16 / es;
+  pad.lda = p.k;
+  pad.ldb = p.n;
+  if (p.conv)
+    return pad;
+  pad.padA = p.k % chunk != 0;
+  pad.padB = p.n % chunk != 0;
+  if (pad.padA)
+    pad.lda = (p.k + chunk - 1) / chunk * chunk;
+  if (pad.padB)
+    pad.ldb = (p.n + chunk - 1) / chunk * chunk;
+  auto aligned = [](int64_t bytes) { return (bytes + 255) / 256 * 256; };
+  int64_t aBytes = pad.padA ? aligned(p.m * pad.lda * es) : 0;
+  int64_t bBytes = pad.padB ? aligned(p.k * pad.ldb * es) : 0;
+  pad.offsetB = aBytes;
+  pad.workspaceBytes = aBytes + bBytes;
+  return pad;
+}
+
+/// Whether C's rows are 16-byte aligned (TMA can store them).
+static bool cRowsAligned(const GpuGemmProblem &p) {
+  return (p.n * elemBytes(p.cType)) % 16 == 0;
 }
 
 namespace {
@@ -393,14 +426,15 @@ static std::string convNotForWgmma(const GpuGemmProblem &p,
 /// 128x4096x4096. Whole waves: the persistent CTA with one tile more than
 /// the others sets the time (2000x3000x1504: 128x128 1.13x faster than
 /// 256x128, 3 waves of small tiles against 2 of big ones).
+static const Candidate kWgmmaTf32Tiles[] = {{256, 128, 0, 0, 2, 1.0},
+                                            {128, 256, 0, 0, 2, 0.95},
+                                            {128, 128, 0, 0, 2, 0.94},
+                                            {128, 64, 0, 0, 1, 0.82},
+                                            {64, 64, 0, 0, 1, 0.44}};
 static GpuSketchChoice proposeWgmmaTf32(const GpuGemmProblem &p,
                                         const GpuTarget &target,
                                         GpuSketchChoice c) {
-  static const Candidate cands[] = {{256, 128, 0, 0, 2, 1.0},
-                                    {128, 256, 0, 0, 2, 0.95},
-                                    {128, 128, 0, 0, 2, 0.94},
-                                    {128, 64, 0, 0, 1, 0.82},
-                                    {64, 64, 0, 0, 1, 0.44}};
+  llvm::ArrayRef<Candidate> cands = kWgmmaTf32Tiles;
   auto tiles = [&](int64_t bm, int64_t bn) {
     return ((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn);
   };
@@ -415,6 +449,130 @@ static GpuSketchChoice proposeWgmmaTf32(const GpuGemmProblem &p,
   c.ctas = std::min(tiles(c.blockM, c.blockN), target.sms);
   c.groupM = 8;
   return c;
+}
+
+/// The wgmma kernel's bf16/f16 GEMM tiles and their relative per-SM rates
+/// measured on the H200 (docs/benchmarks/gpu-gemm.md). 128x192: an
+/// estimate between 128x256 and 128x128, for whole waves where 128x256
+/// leaves SMs idle (2000x3000x1504: 256 tiles in 2 waves instead of 192 in
+/// 2; measured 0.70x cuBLAS against 0.60x). 64x256 (one consumer: m64n256
+/// wgmmas, the widest): 128x14336x4096 in 112 tiles 0.97x cuBLAS against
+/// 128x128's 0.94x (same tile count, "Stream-K" there). 128x64 (two
+/// consumers): 128x14336x4096 298 TFLOP/s in 224 tiles where 128x128 gives
+/// 407 in 112 (0.6 of 1.0 per SM after whole waves); it matters split
+/// (splitKTile).
+static const Candidate kWgmmaTiles[] = {
+    {128, 256, 0, 0, 2, 1.0}, {128, 192, 0, 0, 2, 0.97},
+    {64, 256, 0, 0, 1, 0.95}, {128, 128, 0, 0, 2, 0.93},
+    {64, 128, 0, 0, 1, 0.62}, {128, 64, 0, 0, 2, 0.60},
+    {64, 64, 0, 0, 1, 0.40}};
+
+/// The mma.sync kernel's tiles (bf16/f16, tf32). Element loads (rows TMA
+/// and cp.async cannot take in 16-byte chunks) make big tiles slow to
+/// fill: their rate falls with the tile's area.
+static const Candidate kMmaTiles[] = {{128, 128, 2, 4, 0, 1.0},
+                                      {128, 64, 2, 2, 0, 0.75},
+                                      {64, 64, 2, 2, 0, 0.5}};
+static double mmaEfficiency(const Candidate &cand, bool aligned) {
+  return aligned ? cand.efficiency
+                 : cand.efficiency * 4096.0 / double(cand.bm * cand.bn);
+}
+static const Candidate &mmaSyncTile(const GpuGemmProblem &p,
+                                    const GpuTarget &target) {
+  bool aligned = tmaAligned(p);
+  const Candidate *best = &kMmaTiles[0];
+  double bestCost = INFINITY;
+  for (const Candidate &cand : kMmaTiles) {
+    int64_t tiles = ((p.m + cand.bm - 1) / cand.bm) *
+                    ((p.n + cand.bn - 1) / cand.bn);
+    // two CTAs per SM
+    double v = cost(tiles, target.sms * 2, double(cand.bm * cand.bn),
+                    mmaEfficiency(cand, aligned));
+    if (v < bestCost) {
+      bestCost = v;
+      best = &cand;
+    }
+  }
+  return *best;
+}
+
+/// The model that decides between the wgmma kernel on padded copies and
+/// the mma.sync kernel with element loads, in seconds. Rates fitted to the
+/// H200 (docs/benchmarks/gpu-gemm.md, classes table of 2026-12-01): the
+/// wgmma kernel's 128x256 tile at 5.0 TFLOP/s per SM (4096^3 bf16 about 660
+/// TFLOP/s) plus about 1 us per wave (pipeline fill, epilogue); mma.sync
+/// with element loads at 0.57 TFLOP/s per CTA slot at efficiency 1 (two
+/// per SM: 4093x4099x4111 bf16 at 73 TFLOP/s on 64x64 tiles,
+/// 127x1000x513 at 8.7). A pad copy reads A (or B) and writes its padded
+/// copy at 60% of the HBM bandwidth (2-byte loads of rows that are only
+/// element-aligned), plus 2 us for its launch in the stream.
+static constexpr double kWgmmaSmFlops = 5.0e12;
+/// TF32: the 256x128 tile at 2.65 TFLOP/s per SM (8192^3); mma.sync with
+/// element loads at 0.74x its bf16 rate (127x1000x513 tf32 6.4 TFLOP/s).
+static constexpr double kWgmmaTf32SmFlops = 2.65e12;
+static constexpr double kMmaUnalignedTf32SlotFlops = 4.2e11;
+static constexpr double kWgmmaWaveSeconds = 1.0e-6;
+static constexpr double kMmaUnalignedSlotFlops = 5.7e11;
+static constexpr double kPadBandwidthShare = 0.6;
+static constexpr double kPadLaunchSeconds = 2.0e-6;
+
+bool mlir::tensorop::paddedWgmmaPays(const GpuGemmProblem &p,
+                                     const GpuTarget &target,
+                                     std::string &note) {
+  GpuWgmmaPadding pad = wgmmaPadding(p);
+  if (!pad.any())
+    return false;
+  int64_t es = elemBytes(p.aType);
+  double padBytes = 0, padLaunches = 0;
+  if (pad.padA) {
+    padBytes += double(p.m) * double(p.k + pad.lda) * double(es);
+    padLaunches += 1;
+  }
+  if (pad.padB) {
+    padBytes += double(p.k) * double(p.n + pad.ldb) * double(es);
+    padLaunches += 1;
+  }
+  double padSeconds = padBytes / (kPadBandwidthShare * target.hbmBytesPerSecond) +
+                      padLaunches * kPadLaunchSeconds;
+  auto tilesOf = [&](const Candidate &c) {
+    return ((p.m + c.bm - 1) / c.bm) * ((p.n + c.bn - 1) / c.bn);
+  };
+  double flopsPerElem = 2.0 * double(p.k);
+  bool tf32 = p.precision == "tf32";
+  const Candidate &w =
+      cheapestTile(tf32 ? llvm::ArrayRef<Candidate>(kWgmmaTf32Tiles)
+                        : llvm::ArrayRef<Candidate>(kWgmmaTiles),
+                   p, target.sms);
+  double wWaves = std::ceil(double(tilesOf(w)) / double(target.sms));
+  double wgmmaSeconds =
+      wWaves * (double(w.bm * w.bn) * flopsPerElem /
+                    (w.efficiency *
+                     (tf32 ? kWgmmaTf32SmFlops : kWgmmaSmFlops)) +
+                kWgmmaWaveSeconds);
+  const Candidate &m = mmaSyncTile(p, target);
+  double mWaves = std::ceil(double(tilesOf(m)) / double(2 * target.sms));
+  double mmaSeconds =
+      mWaves * double(m.bm * m.bn) * flopsPerElem /
+      (mmaEfficiency(m, false) *
+       (tf32 ? kMmaUnalignedTf32SlotFlops : kMmaUnalignedSlotFlops));
+  bool pays = padSeconds + wgmmaSeconds < mmaSeconds;
+  std::string copies;
+  if (pad.padA)
+    copies +=
+        llvm::formatv("A's rows of K={0} padded to {1}", p.k, pad.lda).str();
+  if (pad.padB)
+    copies += llvm::formatv("{0}B's rows of N={1} padded to {2}",
+                            pad.padA ? ", " : "", p.n, pad.ldb)
+                  .str();
+  note = llvm::formatv("{0}: rows TMA cannot describe ({1}); model: pad "
+                       "copies {2:f1} us + wgmma {3:f1} us against mma.sync "
+                       "with element loads {4:f1} us",
+                       pays ? "wgmma on padded copies"
+                            : "mma.sync kept (element loads)",
+                       copies, padSeconds * 1e6, wgmmaSeconds * 1e6,
+                       mmaSeconds * 1e6)
+             .str();
+  return pays;
 }
 
 llvm::Expected<GpuSketchChoice>
@@ -462,26 +620,27 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
   }
   if (p.precision == "tf32" && target.sm >= 90 && tmaAligned(p))
     return proposeWgmmaTf32(p, target, c);
-  bool wgmma = target.sm >= 90 &&
-               (p.precision == "bf16" || p.precision == "f16") && tmaAligned(p);
+  std::string padNote;
+  // TF32 rows TMA cannot describe: padded copies as for bf16/f16 below,
+  // where N is even (the TF32 kernel stores C in pairs of columns).
+  if (p.precision == "tf32" && target.sm >= 90 && p.n % 2 == 0 &&
+      paddedWgmmaPays(p, target, padNote)) {
+    GpuSketchChoice t = proposeWgmmaTf32(p, target, c);
+    t.note = padNote;
+    return t;
+  }
+  bool half = p.precision == "bf16" || p.precision == "f16";
+  bool wgmma = target.sm >= 90 && half && tmaAligned(p);
   if (p.conv)
     wgmma = convNotForWgmma(p, target).empty();
+  // Rows TMA cannot describe: the wgmma kernel on padded copies of A and B
+  // where the model says the copies cost less than the mma.sync kernel's
+  // element loads lose (paddedWgmmaPays).
+  if (!wgmma && !p.conv && target.sm >= 90 && half)
+    wgmma = paddedWgmmaPays(p, target, padNote);
   if (wgmma) {
-    // Relative rates measured on the H200 (docs/benchmarks/gpu-gemm.md).
-    // 128x192: an estimate between 128x256 and 128x128, for whole waves
-    // where 128x256 leaves SMs idle (2000x3000x1504: 256 tiles in 2 waves
-    // instead of 192 in 2; measured 0.70x cuBLAS against 0.60x). Split-K
-    // where few tiles leave SMs idle and K is long (splitKTile).
-    // 64x256 (one consumer: m64n256 wgmmas, the widest): 128x14336x4096
-    // in 112 tiles 0.97x cuBLAS against 128x128's 0.94x (same tile count,
-    // docs/benchmarks/gpu-gemm.md, "Stream-K"). 128x64 (two consumers):
-    // 128x14336x4096 298 TFLOP/s in 224 tiles where 128x128 gives 407 in
-    // 112 (0.6 of 1.0 per SM after whole waves); it matters split (below).
-    static const Candidate cands[] = {
-        {128, 256, 0, 0, 2, 1.0}, {128, 192, 0, 0, 2, 0.97},
-        {64, 256, 0, 0, 1, 0.95}, {128, 128, 0, 0, 2, 0.93},
-        {64, 128, 0, 0, 1, 0.62}, {128, 64, 0, 0, 2, 0.60},
-        {64, 64, 0, 0, 1, 0.40}};
+    // Relative rates measured on the H200: kWgmmaTiles. Split-K where few
+    // tiles leave SMs idle and K is long (splitKTile).
     // Convolutions: rates from a tile sweep of ResNet-50's layers on the
     // H200 (docs/benchmarks/gpu-conv.md, run 4), and whole waves: a
     // persistent CTA that gets one tile more than others sets the time.
@@ -490,7 +649,7 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
                                           {128, 256, 0, 0, 2, 0.9},
                                           {128, 64, 0, 0, 2, 0.85},
                                           {64, 64, 0, 0, 1, 0.5}};
-    llvm::ArrayRef<Candidate> all = cands;
+    llvm::ArrayRef<Candidate> all = kWgmmaTiles;
     if (p.conv)
       all = convCands;
     const Candidate &pick = cheapestTile(all, p, target.sms);
@@ -512,6 +671,7 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
       c.splitK = 2;
       c.ctas = std::min(tiles(c.blockM, c.blockN), target.sms / 2) * 2;
       int64_t stage = (c.blockM + c.blockN) * 64 * 2;
+      c.note = padNote;
       if (splitSchedule(tiles(c.blockM, c.blockN), c.ctas / 2, 2)
               .dataParallelTiles == 0) {
         // Every tile split: the reduction ends in the register store; 8
@@ -521,8 +681,11 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
         return c;
       }
       // Data-parallel waves first: they take the smem_tma store, as
-      // unsplit tiles do below (the split tiles' slices the register one).
+      // unsplit tiles do below (the split tiles' slices the register one),
+      // where C's rows are 16-byte aligned for its tensor map.
       c.stages = std::min<int64_t>(6, (target.maxSharedPerBlock - 1024) / stage);
+      if (!cRowsAligned(p))
+        return c;
       c.store = "smem_tma";
       while (wgmmaSharedBytes(c) + 16 > target.maxSharedPerBlock &&
              c.stages > 2)
@@ -538,7 +701,13 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
     // A stage fewer (not below 4) where that makes room for its buffers:
     // 2000x3000x1504 in 128x192 tiles, 5 stages and the register store
     // 0.70x cuBLAS, 4 stages and smem_tma 0.83x (docs/benchmarks/
-    // gpu-gemm.md, "Stream-K").
+    // gpu-gemm.md, "Stream-K"). C's rows unaligned (N odd or not a multiple
+    // of 8): the register store, column by column where N is odd.
+    c.note = padNote;
+    if (!cRowsAligned(p)) {
+      c.store = "global";
+      return c;
+    }
     c.store = "smem_tma";
     while (wgmmaSharedBytes(c) > target.maxSharedPerBlock && c.stages > 4)
       --c.stages;
@@ -548,31 +717,18 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
     }
     return c;
   }
-  // mma.sync: bf16/f16 on sm_80 (or rows TMA cannot describe), tf32.
+  // mma.sync: bf16/f16 on sm_80 (or rows TMA cannot describe where the pad
+  // copies do not pay), tf32.
   c.kernel = "mma_sync";
-  int64_t es = elemBytes(p.aType);
-  bool aligned = (p.k * es) % 16 == 0 && (p.n * es) % 16 == 0;
-  static const Candidate cands[] = {{128, 128, 2, 4, 0, 1.0},
-                                    {128, 64, 2, 2, 0, 0.75},
-                                    {64, 64, 2, 2, 0, 0.5}};
-  double best = INFINITY;
-  for (const Candidate &cand : cands) {
-    // Element loads (unaligned rows) make big tiles slow to fill.
-    double eff = aligned ? cand.efficiency
-                         : cand.efficiency * 4096.0 / double(cand.bm * cand.bn);
-    double v = cost(tiles(cand.bm, cand.bn), target.sms * 2,
-                    double(cand.bm * cand.bn), eff);
-    if (v < best) {
-      best = v;
-      c.blockM = cand.bm;
-      c.blockN = cand.bn;
-      c.warpsM = cand.wm;
-      c.warpsN = cand.wn;
-    }
-  }
+  const Candidate &pick = mmaSyncTile(p, target);
+  c.blockM = pick.bm;
+  c.blockN = pick.bn;
+  c.warpsM = pick.wm;
+  c.warpsN = pick.wn;
   c.blockK = p.precision == "tf32" ? 16 : 32;
   c.stages = 4;
   c.groupM = 8;
+  c.note = padNote;
   return c;
 }
 
@@ -647,11 +803,24 @@ llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
                       .str());
   }
   if (s.kernel == "wgmma") {
-    if (!tmaAligned(p))
+    // Rows TMA cannot describe: bf16/f16 GEMMs run on padded copies of A
+    // and B (wgmmaPadding); C is stored from registers at its own stride.
+    // TF32: where N is even (its kernel stores C in pairs of columns).
+    bool padded = !p.conv && (p.precision != "tf32" || p.n % 2 == 0);
+    if (!tmaAligned(p) && !padded)
       return fail("kernel",
                   llvm::formatv("TMA needs 16-byte aligned rows (K and "
-                                "N multiples of {2}), got K={0} N={1}",
+                                "N multiples of {2}), got K={0} N={1}; "
+                                "convolutions and TF32 GEMMs with N odd do "
+                                "not run on padded copies",
                                 p.k, p.n, 16 / elemBytes(p.aType))
+                      .str());
+    if (s.store == "smem_tma" && !cRowsAligned(p))
+      return fail("store",
+                  llvm::formatv("the TMA store needs 16-byte aligned rows of "
+                                "C (N a multiple of {0}, got N={1}): store = "
+                                "\"global\"",
+                                16 / elemBytes(p.cType), p.n)
                       .str());
     int64_t smem = wgmmaSharedBytes(s);
     if (s.splitK > 1) {
@@ -724,6 +893,11 @@ llvm::json::Object mlir::tensorop::emitterSpec(const GpuSketchChoice &s,
       spec["store"] = s.store;
     if (s.splitK > 1)
       spec["split_k"] = s.splitK;
+    GpuWgmmaPadding pad = wgmmaPadding(p);
+    if (pad.padA)
+      spec["lda"] = pad.lda;
+    if (pad.padB)
+      spec["ldb"] = pad.ldb;
   } else if (s.kernel == "gemv") {
     spec["block_m"] = s.blockM;
     spec["block_n"] = s.blockN;

@@ -146,6 +146,10 @@ LogicalResult GpuAnnotateSketchPass::annotate(linalg::MatmulOp op,
     op.emitRemark() << "tensorop: tf32 GEMM of " << p.m
                     << " rows on the GEMV kernel: computed in full fp32 FMAs "
                        "(inputs not rounded to tf32), at least as precise";
+  // A cost trade-off of the builtin advisor (pad copies for wgmma against
+  // mma.sync's element loads): what it chose and why.
+  if (!sketch.note.empty())
+    op.emitRemark() << "tensorop: " << sketch.note;
   op->setAttr(kGpuSketchAttrName, sketch.toAttr(op.getContext(), t));
   return success();
 }

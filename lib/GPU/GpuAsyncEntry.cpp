@@ -11,6 +11,8 @@
 // no stream created, synchronized or destroyed around it). So the copy's
 // launches get the stream argument here, after the lowering, and its body
 // is bracketed by the runtime's status calls (tensoropGpuCallBegin/End).
+// Its workspace calls (tensoropGpuWorkspaceAcquire/Release, an unaligned
+// GEMM's pad copies) become their stream-ordered forms on that stream.
 //
 //===----------------------------------------------------------------------===//
 
@@ -81,6 +83,36 @@ llvm::Error mlir::tensorop::addAsyncEntryPoint(ModuleOp module,
   async.walk([&](gpu::LaunchFuncOp launch) {
     launch.getAsyncObjectMutable().assign(stream);
   });
+  // A workspace (the pad copies of an unaligned GEMM) comes from the
+  // runtime's pool ordered on the same stream, and goes back to it there:
+  // the synchronous forms would wait.
+  llvm::SmallVector<LLVM::CallOp> workspaceCalls;
+  async.walk([&](LLVM::CallOp call) {
+    std::optional<llvm::StringRef> callee = call.getCallee();
+    if (callee && (*callee == "tensoropGpuWorkspaceAcquire" ||
+                   *callee == "tensoropGpuWorkspaceRelease"))
+      workspaceCalls.push_back(call);
+  });
+  LLVM::LLVMFuncOp acquireOn, releaseOn;
+  if (!workspaceCalls.empty()) {
+    Type i64 = IntegerType::get(ctx, 64);
+    acquireOn = declareRuntimeFunction(
+        module, "tensoropGpuWorkspaceAcquireOn",
+        LLVM::LLVMFunctionType::get(ptr, {i64, ptr}));
+    releaseOn = declareRuntimeFunction(
+        module, "tensoropGpuWorkspaceReleaseOn",
+        LLVM::LLVMFunctionType::get(voidType, {ptr, ptr}));
+  }
+  for (LLVM::CallOp call : workspaceCalls) {
+    b.setInsertionPoint(call);
+    llvm::SmallVector<Value> args(call.getArgOperands());
+    args.push_back(stream);
+    bool acquire = *call.getCallee() == "tensoropGpuWorkspaceAcquire";
+    auto onStream = LLVM::CallOp::create(b, call.getLoc(),
+                                         acquire ? acquireOn : releaseOn, args);
+    call->replaceAllUsesWith(onStream->getResults());
+    call.erase();
+  }
   llvm::SmallVector<LLVM::ReturnOp> returns;
   async.walk([&](LLVM::ReturnOp ret) { returns.push_back(ret); });
   for (LLVM::ReturnOp ret : returns) {

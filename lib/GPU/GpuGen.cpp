@@ -309,9 +309,14 @@ llvm::Expected<GpuCompiledKernel> mlir::tensorop::compileGpuKernel(
     return std::move(e);
   GpuCompiledKernel out;
   std::string launchText;
+  // The GEMM's kernel carries the launch description (with the pad
+  // kernels that run before it, if any: their launches are in its
+  // "before" list and they live in the same binary).
   module->walk([&](gpu::GPUFuncOp fn) {
-    if (auto s = fn->getAttrOfType<StringAttr>("tensorop.launch"))
-      launchText = s.getValue().str();
+    auto s = fn->getAttrOfType<StringAttr>("tensorop.launch");
+    if (!s)
+      return;
+    launchText = s.getValue().str();
     if (Attribute s = fn->getAttr("tensorop.gpu_sketch")) {
       llvm::raw_string_ostream os(out.sketchText);
       os << s;

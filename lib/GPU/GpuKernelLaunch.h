@@ -29,7 +29,11 @@ struct GpuEpilogueOperands {
 /// tensor maps and the gpu.launch_func on the memrefs `a`, `b`, `c` (the
 /// operands the emitter's "ptr" parameters name; with an `epilogue`, its
 /// steps go into the emitter's spec and its bias and residual are the "bias"
-/// and "R" parameters). `anchor` is left for the caller to erase.
+/// and "R" parameters). A wgmma GEMM whose A or B rows TMA cannot describe
+/// (wgmmaPadding) reads padded copies: the pad kernels go into the same
+/// gpu.module and are launched first, on a workspace from the runtime's
+/// pool taken before and given back after (a remark says so). `anchor` is
+/// left for the caller to erase.
 LogicalResult emitGpuKernelLaunch(Operation *anchor,
                                   const GpuSketchChoice &sketch,
                                   GpuSketchAttr sketchAttr,

@@ -220,6 +220,10 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
     // where they fit beside the stages (with split-K: for its
     // data-parallel tiles, and two barriers more). Convolutions take it too.
     v = {0};
+    // C's rows must be 16-byte aligned for its tensor map (else the
+    // register store, at C's own stride, is the only store).
+    if ((p.n * elemBytes(p.cType)) % 16)
+      break;
     GpuSketchChoice s = defaults;
     s.blockM = bm;
     s.blockN = bn;

@@ -46,8 +46,10 @@ of 32; the filter is B ([R*S*C][F], F a multiple of 4).
 
 Spec (as nvidia_gemm_wgmma.py, a_dtype tf32): block_m (the M tile = the
 wgmma N extent: 64, 128, 192 or 256), block_n (the N tile: consumers x 64 x
-nrep), consumers (1|2), stages, group_m, sms, conv.  No clusters or fused
-epilogues (refused by field).
+nrep), consumers (1|2), stages, group_m, sms, conv, lda, ldb (the row
+strides of padded copies of A and B, multiples of 4, where K or N is not;
+N must be even: C is stored in pairs).  No clusters or fused epilogues
+(refused by field).
 """
 
 from .nvidia_conv import (
@@ -71,15 +73,26 @@ def emit_tf32(spec, c, fmt):
     m, n, k = c["m"], c["n"], c["k"]
     if c["sm"] != 90:
         raise SpecError("sm", "wgmma and TMA need sm_90a")
-    if k % 4 or n % 4:
-        raise SpecError("k", "TMA needs 16-byte aligned rows: K and N must be multiples of 4 "
-                             "for tf32 (got K=%d, N=%d); use nvidia_gemm_mma" % (k, n))
+    # Row strides of the A and B that TMA reads (padded copies where K or N
+    # is not a multiple of 4: nvidia_pad.py); C keeps N, stored in pairs.
+    lda = get_int(spec, "lda", default=k, lo=k, hi=1 << 21)
+    ldb = get_int(spec, "ldb", default=n, lo=n, hi=1 << 21)
+    if lda % 4 or ldb % 4:
+        raise SpecError("k" if lda % 4 else "n",
+                        "TMA needs 16-byte aligned rows: the row strides of A and B (lda, "
+                        "ldb: K and N unless given) must be multiples of 4 for tf32 (got %d, "
+                        "%d); pad them (nvidia_pad.py) or use nvidia_gemm_mma" % (lda, ldb))
+    if n % 2:
+        raise SpecError("n", "the tf32 wgmma kernel stores C in pairs of columns: N must be "
+                             "even (got %d); use nvidia_gemm_mma" % n)
     for field in ("cluster_m", "cluster_n"):
         if get_int(spec, field, default=1, lo=1, hi=2) != 1:
             raise SpecError(field, "the tf32 wgmma kernel runs without clusters")
     conv = conv_geometry(spec, m, n, k)
     if conv is not None:
         check_tma_im2col(conv, 4)
+        if lda != k or ldb != n:
+            raise SpecError("lda", "convolutions read their own strides (no lda/ldb)")
     if spec.get("epilogue"):
         raise SpecError("epilogue", "the tf32 wgmma kernel has no fused epilogue")
     nc = get_int(spec, "consumers", default=2, lo=1, hi=2)
@@ -225,7 +238,7 @@ def emit_tf32(spec, c, fmt):
     b.ins("mul.wide.u32 %qstate, %qt1, 4")
     b.ins("add.s64 %qcaddr, %qcaddr, %qstate")
     for r in range(nrep):
-        # N is a multiple of 4 and n even: n < N covers n + 1
+        # N and n even: n < N covers n + 1
         b.ins("setp.lt.u32 %%qp%d, %%qt1, %d" % (5 if r == 0 else 6, n - 64 * r)
               if n > 64 * r else "setp.ne.u32 %%qp%d, %%qt1, %%qt1" % (5 if r == 0 else 6))
         pn = "%qp5" if r == 0 else "%qp6"
@@ -252,8 +265,8 @@ def emit_tf32(spec, c, fmt):
 
     result = gemm_answer(
         c, FAMILY, "tf32", "f32",
-        [tensor_map_param("tmapA", "A", TMA_DTYPE["tf32"], [k, m], k * 4, [BK, bm]),
-         tensor_map_param("tmapB", "B", TMA_DTYPE["tf32"], [n, k], n * 4, [32, BK])],
+        [tensor_map_param("tmapA", "A", TMA_DTYPE["tf32"], [k, m], lda * 4, [BK, bm]),
+         tensor_map_param("tmapB", "B", TMA_DTYPE["tf32"], [n, k], ldb * 4, [32, BK])],
         grid, threads, smem, 1,
         {"block_m": bm, "block_n": bn, "block_k": BK, "consumers": nc,
          "stages": stages, "group_m": group_m, "persistent_ctas": grid},

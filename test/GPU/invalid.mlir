@@ -35,11 +35,24 @@ func.func @tf32_on_bf16(%A: memref<64x64xbf16>, %B: memref<64x64xbf16>, %C: memr
 
 // -----
 
-// TMA cannot describe rows of 513 bf16 (1026 bytes): a wgmma sketch is refused.
-func.func @wgmma_unaligned(%A: memref<128x513xbf16>, %B: memref<513x256xbf16>, %C: memref<128x256xf32>) {
-  // expected-error @+1 {{illegal sketch for nvidia-sm90: gpu_sketch field 'kernel': TMA needs 16-byte aligned rows (K and N multiples of 8), got K=513 N=256}}
-  linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 128, block_n = 256, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 4, group_m = 8, ctas = 132, target = <name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "test">}
-    ins(%A, %B : memref<128x513xbf16>, memref<513x256xbf16>) outs(%C : memref<128x256xf32>)
+// TMA cannot describe rows of 513 or 255 fp32: GEMMs run on padded copies
+// (pad-wgmma.mlir), but the TF32 wgmma kernel stores C in pairs of
+// columns, so not with N odd.
+func.func @wgmma_unaligned_tf32(%A: memref<128x513xf32>, %B: memref<513x255xf32>, %C: memref<128x255xf32>) {
+  // expected-error @+1 {{illegal sketch for nvidia-sm90: gpu_sketch field 'kernel': TMA needs 16-byte aligned rows (K and N multiples of 4), got K=513 N=255; convolutions and TF32 GEMMs with N odd do not run on padded copies}}
+  linalg.matmul {tensorop.precision = "tf32", tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "tf32", block_m = 128, block_n = 128, block_k = 32, warps_m = 0, warps_n = 0, consumers = 2, stages = 4, group_m = 8, ctas = 132, target = <name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "test">}
+    ins(%A, %B : memref<128x513xf32>, memref<513x255xf32>) outs(%C : memref<128x255xf32>)
+  return
+}
+
+// -----
+
+// N = 250: C's rows (500 bytes) are not 16-byte aligned, so C has no tensor
+// map: the TMA store is refused (the register store writes them).
+func.func @tma_store_unaligned_c(%A: memref<128x512xbf16>, %B: memref<512x250xbf16>, %C: memref<128x250xbf16>) {
+  // expected-error @+1 {{illegal sketch for nvidia-sm90: gpu_sketch field 'store': the TMA store needs 16-byte aligned rows of C (N a multiple of 8, got N=250): store = "global"}}
+  linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 128, block_n = 128, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 4, group_m = 8, ctas = 132, target = <name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "test", store = "smem_tma">}
+    ins(%A, %B : memref<128x512xbf16>, memref<512x250xbf16>) outs(%C : memref<128x250xbf16>)
   return
 }
 

@@ -206,7 +206,7 @@ class SpecTests(unittest.TestCase):
         base = {"m": 256, "n": 256, "k": 64, "a_dtype": "tf32"}
         for bad, field, why in (
                 ({"k": 66}, "k", "multiples of 4 for tf32"),
-                ({"n": 258}, "k", "multiples of 4 for tf32"),
+                ({"n": 258}, "n", "multiples of 4 for tf32"),
                 ({"cluster_m": 2}, "cluster_m", "without clusters"),
                 ({"cluster_n": 2}, "cluster_n", "without clusters"),
                 ({"epilogue": ["relu"]}, "epilogue", "no fused epilogue"),

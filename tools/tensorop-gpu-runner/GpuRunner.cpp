@@ -15,7 +15,10 @@
 // (exact results), then times it, cuBLAS (cublasGemmEx, same types and
 // layout) and cuBLASLt (the fastest of its top-8 heuristic algorithms,
 // lib/GPU/Runtime/CublasLtBest.cpp) alternately with CUDA events and
-// verifies the timed outputs again.
+// verifies the timed outputs again. A launch description with a "before"
+// list (the pad copies of a GEMM whose rows TMA cannot describe, into a
+// "workspace" the runner allocates once) launches those kernels before
+// ours every time: they are verified and timed together.
 // Timing starts once the clocks have settled (tensorop::SettleRule); each
 // sample carries the SM clock, power and temperature read through NVML
 // (dlopen'ed; its absence is reported, not fatal), and the timing reports
@@ -507,6 +510,9 @@ struct Kernel {
   int64_t cluster[3] = {1, 1, 1}; ///< thread-block cluster shape (CTAs)
   int64_t threads = 0;
   int32_t smem = 0;
+  /// Kernels launched before this one, in order (the pad copies of an
+  /// unaligned GEMM's A and B: the launch description's "before" list).
+  std::vector<Kernel> before;
 };
 
 std::vector<char> readFile(const std::string &path) {
@@ -517,35 +523,14 @@ std::vector<char> readFile(const std::string &path) {
                            std::istreambuf_iterator<char>());
 }
 
-Kernel loadKernel(const json &launch, const std::string &cubinPath,
-                  const DeviceBuffers &d) {
-  Kernel kern;
-  static std::vector<char> image; // the module keeps no copy; keep ours
-  image = readFile(cubinPath);
-  image.push_back(0); // PTX text must be NUL-terminated
-  kern.module = mgpuModuleLoad(image.data(), image.size());
-  if (!kern.module)
-    die(2, "cannot load " + cubinPath + ": " + tensoropGpuTakeLastError());
-  std::string name = launch.at("name");
-  kern.function = mgpuModuleGetFunction(kern.module, name.c_str());
-  if (!kern.function)
-    die(2, "no kernel '" + name + "' in " + cubinPath);
+/// The parameters, grid and block of `launch` (a launch description or one
+/// of its "before" entries) for `kern.function`; `buffer` resolves the
+/// tensors its parameters name.
+template <typename Buffer>
+void setupLaunch(Kernel &kern, const json &launch, Buffer buffer) {
   for (const json &param : launch.at("params")) {
     std::string kind = param.at("kind");
     std::string pname = param.at("name");
-    auto buffer = [&](const std::string &t) -> CUdeviceptr {
-      if (t == "A")
-        return d.a;
-      if (t == "B")
-        return d.b;
-      if (t == "C")
-        return d.c;
-      if (t == "bias" && d.bias)
-        return d.bias;
-      if (t == "R" && d.r)
-        return d.r;
-      die(2, "parameter names unknown tensor '" + t + "'");
-    };
     if (kind == "ptr") {
       kern.values.push_back(buffer(pname));
     } else if (kind == "tensormap") {
@@ -601,6 +586,58 @@ Kernel loadKernel(const json &launch, const std::string &cubinPath,
   }
   kern.threads = launch.at("threads");
   kern.smem = launch.at("shared_bytes");
+}
+
+Kernel loadKernel(const json &launch, const std::string &cubinPath,
+                  const DeviceBuffers &d) {
+  Kernel kern;
+  static std::vector<char> image; // the module keeps no copy; keep ours
+  image = readFile(cubinPath);
+  image.push_back(0); // PTX text must be NUL-terminated
+  kern.module = mgpuModuleLoad(image.data(), image.size());
+  if (!kern.module)
+    die(2, "cannot load " + cubinPath + ": " + tensoropGpuTakeLastError());
+  // The workspace of the pad copies (A_pad, B_pad at their offsets), once:
+  // the generated entry point takes it from the runtime's pool at each
+  // call; what is timed here are the kernels.
+  CUdeviceptr workspace = 0;
+  if (launch.contains("workspace")) {
+    const json &ws = launch.at("workspace");
+    CUC(cuMemAlloc(&workspace, ws.at("bytes").get<size_t>()));
+  }
+  auto buffer = [&](const std::string &t) -> CUdeviceptr {
+    if (t == "A")
+      return d.a;
+    if (t == "B")
+      return d.b;
+    if (t == "C")
+      return d.c;
+    if (t == "bias" && d.bias)
+      return d.bias;
+    if (t == "R" && d.r)
+      return d.r;
+    if ((t == "A_pad" || t == "B_pad") && workspace &&
+        launch.at("workspace").contains(t))
+      return workspace + launch.at("workspace").at(t).get<CUdeviceptr>();
+    die(2, "parameter names unknown tensor '" + t + "'");
+  };
+  auto function = [&](const json &desc) {
+    std::string name = desc.at("name");
+    void *f = mgpuModuleGetFunction(kern.module, name.c_str());
+    if (!f)
+      die(2, "no kernel '" + name + "' in " + cubinPath);
+    return f;
+  };
+  if (launch.contains("before"))
+    for (const json &desc : launch.at("before")) {
+      Kernel pre;
+      pre.module = kern.module;
+      pre.function = function(desc);
+      setupLaunch(pre, desc, buffer);
+      kern.before.push_back(std::move(pre));
+    }
+  kern.function = function(launch);
+  setupLaunch(kern, launch, buffer);
   return kern;
 }
 
@@ -618,6 +655,8 @@ int64_t maxActiveClusters(const Kernel &kern) {
 }
 
 void launch(const Kernel &kern) {
+  for (const Kernel &pre : kern.before)
+    launch(pre);
   if (kern.cluster[0] * kern.cluster[1] * kern.cluster[2] > 1)
     mgpuLaunchClusterKernel(
         kern.function, kern.cluster[0], kern.cluster[1], kern.cluster[2],
@@ -1014,6 +1053,14 @@ int main(int argc, char **argv) {
                    {"shared_bytes", kern.smem}};
   if (int64_t resident = maxActiveClusters(kern))
     out["launch"]["max_active_clusters"] = resident;
+  if (launchDesc.contains("before")) {
+    // Timed and verified together with the GEMM: every launch runs them.
+    json names = json::array();
+    for (const json &pre : launchDesc.at("before"))
+      names.push_back(pre.at("name"));
+    out["launch"]["before"] = names;
+    out["launch"]["workspace_bytes"] = launchDesc.at("workspace").at("bytes");
+  }
   if (launchDesc.contains("tile"))
     out["tile"] = launchDesc["tile"];
   out["device"] = {{"name", deviceName(dev)},

@@ -116,6 +116,20 @@ void *tensoropGpuModuleRegisterJIT(void *data, int optLevel); /* PTX */
 void *tensoropGpuModuleFunction(void *module, const char *name);
 void tensoropGpuModuleRelease(void *module);
 
+/* Workspaces of generated kernels (the padded copies of A and B that the
+ * wgmma GEMM reads when K or N rows are not 16-byte aligned): `bytes` of
+ * device memory from the runtime's own stream-ordered memory pool on the
+ * current device (cuMemAllocFromPoolAsync; the pool keeps freed memory for
+ * the next call). The synchronous entry point calls Acquire (the memory is
+ * ready when it returns) and Release (after its launches completed); the
+ * asynchronous one calls the *On forms, ordered on its stream, which never
+ * wait. Acquire returns null when the memory cannot be had (the CUresult
+ * is recorded: NAME_async returns it, and nothing is launched). */
+void *tensoropGpuWorkspaceAcquire(int64_t bytes);
+void tensoropGpuWorkspaceRelease(void *ptr);
+void *tensoropGpuWorkspaceAcquireOn(int64_t bytes, void *stream);
+void tensoropGpuWorkspaceReleaseOn(void *ptr, void *stream);
+
 /* Brackets a generated asynchronous entry point: Begin clears this thread's
  * status, End returns the first CUresult that failed since (0 if none). */
 void tensoropGpuCallBegin(void);

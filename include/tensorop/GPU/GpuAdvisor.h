@@ -35,6 +35,9 @@ struct GpuTarget {
   int ptxVersion = 80;
   int64_t sms = 132;
   int64_t maxSharedPerBlock = 232448;
+  /// HBM bandwidth (bytes/s): measured where the hints say, else the
+  /// datasheet's (the pad copies' cost in the advisor's model).
+  double hbmBytesPerSecond = 2.0e12;
 };
 
 /// Reads hints/<target>.json (an nvidia-* target).
@@ -56,6 +59,10 @@ struct GpuSketchChoice {
   /// How C is stored (wgmma): "global" (from registers) or "smem_tma"
   /// (stmatrix into shared memory, then TMA stores).
   std::string store = "global";
+  /// Why the builtin advisor chose this kernel where the choice was a cost
+  /// trade-off (pad copies for wgmma against mma.sync's element loads), for
+  /// a remark; not part of the attribute.
+  std::string note;
 
   GpuSketchAttr toAttr(MLIRContext *ctx, const GpuTarget &target) const;
   /// The fields the sketch's own rules (findGpuSketchViolation) read.
@@ -105,6 +112,29 @@ using GpuLLMProposer = llvm::Expected<GpuSketchChoice> (*)(
 /// Installs the implementation of proposeGpuSketchWithLLM
 /// (registerGpuLLMAdvisor() in GpuLLMAdvisor.h).
 void registerGpuLLMProposer(GpuLLMProposer proposer);
+
+/// The row strides (elements) of A and B as the wgmma kernel of a GEMM
+/// reads them: K and N where TMA can describe the rows (16-byte aligned),
+/// else those of the padded copies the lowering makes first
+/// (python_emitters/nvidia_pad.py), rounded up to 16 bytes.
+struct GpuWgmmaPadding {
+  int64_t lda = 0, ldb = 0;
+  bool padA = false, padB = false;
+  bool any() const { return padA || padB; }
+  /// Bytes of the workspace holding both copies (each 256-byte aligned).
+  int64_t workspaceBytes = 0;
+  /// Where B's copy starts in the workspace.
+  int64_t offsetB = 0;
+};
+GpuWgmmaPadding wgmmaPadding(const GpuGemmProblem &problem);
+
+/// Whether the builtin advisor runs a bf16/f16 GEMM whose rows TMA cannot
+/// describe on the wgmma kernel with pad copies rather than on the mma.sync
+/// kernel with element loads: a cost model (the copies' bytes at HBM
+/// bandwidth plus the wgmma kernel's waves against mma.sync's). `note`
+/// says which and the model's times, for a remark.
+bool paddedWgmmaPays(const GpuGemmProblem &problem, const GpuTarget &target,
+                     std::string &note);
 
 /// Shared memory the wgmma kernel of `sketch` takes: its stages and
 /// barriers, plus the C buffers of store = "smem_tma".

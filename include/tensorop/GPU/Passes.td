@@ -54,7 +54,12 @@ def TensorOpGpuApplySketch : Pass<"tensorop-gpu-apply-sketch", "ModuleOp"> {
     (libtensorop_cuda_runtime) on the host. f32 inputs use plain fp32 FMA
     unless the matmul carries `tensorop.precision = "tf32"`. A matmul
     without a sketch is an error (`tensorop-gpu-annotate-sketch` attaches
-    one).
+    one). A bf16/f16 GEMM on the wgmma kernel whose A or B rows are not
+    16-byte aligned (K or N not a multiple of 8) reads padded copies: a
+    workspace from the runtime's stream-ordered pool
+    (`tensoropGpuWorkspaceAcquire`/`Release`) and a `nvidia_pad.py` kernel
+    per copy, launched before the GEMM in the same `gpu.module` (a remark
+    says so); nothing is launched when the workspace cannot be had.
   }];
   let options = [
     Option<"hintsDir", "hints-dir", "std::string", /*default=*/"\"\"",
@@ -68,7 +73,7 @@ def TensorOpGpuApplySketch : Pass<"tensorop-gpu-apply-sketch", "ModuleOp"> {
     "::mlir::tensorop::TensorOpDialect", "::mlir::gpu::GPUDialect",
     "::mlir::NVVM::NVVMDialect", "::mlir::LLVM::LLVMDialect",
     "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",
-    "::mlir::func::FuncDialect"];
+    "::mlir::func::FuncDialect", "::mlir::scf::SCFDialect"];
 }
 
 def TensorOpGpuLowerMatmul : Pass<"tensorop-gpu-lower-matmul", "ModuleOp"> {
@@ -101,7 +106,7 @@ def TensorOpGpuLowerMatmul : Pass<"tensorop-gpu-lower-matmul", "ModuleOp"> {
     "::mlir::tensorop::TensorOpDialect", "::mlir::gpu::GPUDialect",
     "::mlir::NVVM::NVVMDialect", "::mlir::LLVM::LLVMDialect",
     "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",
-    "::mlir::func::FuncDialect"];
+    "::mlir::func::FuncDialect", "::mlir::scf::SCFDialect"];
 }
 
 def TensorOpGpuLowerConv : Pass<"tensorop-gpu-lower-conv", "ModuleOp"> {

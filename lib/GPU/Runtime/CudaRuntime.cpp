@@ -351,6 +351,91 @@ void mgpuSetDefaultDevice(int32_t device) { defaultDevice = device; }
 
 void tensoropGpuCallBegin(void) { callStatus = CUDA_SUCCESS; }
 
+} // extern "C"
+
+namespace {
+/// The runtime's own stream-ordered memory pool on the current context's
+/// device (workspaces of generated kernels: the pad copies of unaligned
+/// GEMMs). Its release threshold is unbounded: the synchronous entry point
+/// synchronizes at every call, which would otherwise hand the memory back
+/// to the driver each time; the pool keeps the largest workspace in use at
+/// once (as cuBLAS keeps its workspace). The device's default pool, which
+/// the program may configure, is left alone.
+CUmemoryPool workspacePool() {
+  if (!ensureContext())
+    return nullptr;
+  CUdevice device;
+  if (!CU(cuCtxGetDevice(&device)))
+    return nullptr;
+  static std::mutex mutex;
+  static std::map<CUdevice, CUmemoryPool> pools;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = pools.find(device);
+  if (it != pools.end())
+    return it->second;
+  CUmemPoolProps props;
+  std::memset(&props, 0, sizeof(props));
+  props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+  props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  props.location.id = device;
+  CUmemoryPool pool = nullptr;
+  if (!CU(cuMemPoolCreate(&pool, &props)))
+    return nullptr;
+  cuuint64_t keep = ~cuuint64_t(0);
+  if (!CU(cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+                                &keep))) {
+    cuMemPoolDestroy(pool);
+    return nullptr;
+  }
+  pools[device] = pool;
+  return pool;
+}
+} // namespace
+
+extern "C" {
+
+void *tensoropGpuWorkspaceAcquireOn(int64_t bytes, void *stream) {
+  CUmemoryPool pool = workspacePool();
+  if (!pool || bytes <= 0)
+    return nullptr;
+  CUdeviceptr ptr = 0;
+  if (!CU(cuMemAllocFromPoolAsync(&ptr, size_t(bytes), pool,
+                                  static_cast<CUstream>(stream))))
+    return nullptr;
+  return reinterpret_cast<void *>(ptr);
+}
+
+void tensoropGpuWorkspaceReleaseOn(void *ptr, void *stream) {
+  if (ptr && ensureContext())
+    CU(cuMemFreeAsync(reinterpret_cast<CUdeviceptr>(ptr),
+                      static_cast<CUstream>(stream)));
+}
+
+void *tensoropGpuWorkspaceAcquire(int64_t bytes) {
+  // Ready when this returns: the synchronous entry point launches each
+  // kernel on a stream of its own.
+  void *stream = mgpuStreamCreate();
+  if (!stream)
+    return nullptr;
+  void *ptr = tensoropGpuWorkspaceAcquireOn(bytes, stream);
+  if (ptr && !CU(cuStreamSynchronize(static_cast<CUstream>(stream)))) {
+    cuMemFreeAsync(reinterpret_cast<CUdeviceptr>(ptr),
+                   static_cast<CUstream>(stream));
+    ptr = nullptr;
+  }
+  mgpuStreamDestroy(stream);
+  return ptr;
+}
+
+void tensoropGpuWorkspaceRelease(void *ptr) {
+  // Every launch of the synchronous entry point has completed.
+  void *stream = mgpuStreamCreate();
+  if (!stream)
+    return;
+  tensoropGpuWorkspaceReleaseOn(ptr, stream);
+  mgpuStreamDestroy(stream);
+}
+
 int32_t tensoropGpuCallEnd(void) {
   CUresult result = callStatus;
   callStatus = CUDA_SUCCESS;
