@@ -18,6 +18,7 @@ import argparse
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -78,6 +79,9 @@ def bundle(args):
     bench = ([(m, n, k, dt) for (m, n, k) in SHAPES for dt in DTYPES]
              if args.set == "default" else
              [(m, n, k, dt) for (_, (m, n, k), dts) in CLASSES for dt in dts])
+    if args.only:
+        # A subset (e.g. the rows a merge changed): "MxNxK type" must match.
+        bench = [c for c in bench if re.search(args.only, "%dx%dx%d %s" % c)]
     for (m, n, k, dt) in bench:
         cid = "gemm_%dx%dx%d_%s" % (m, n, k, dt)
         request = "%dx%dx%d %s GEMM for nvidia-sm90" % (m, n, k, dt)
@@ -202,6 +206,9 @@ def main():
     b.add_argument("--variants", default=None,
                    help="also build the emitter variants listed in this JSON file "
                         "(test/GPU/Inputs/variants.json)")
+    b.add_argument("--only", default=None,
+                   help="bundle only the benchmark cases whose 'MxNxK type' "
+                        "matches this regular expression")
     t = sub.add_parser("table")
     t.add_argument("results")
     t.add_argument("--set", choices=["default", "classes"], default="default")
