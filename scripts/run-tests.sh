@@ -43,8 +43,9 @@ bash scripts/build.sh --sanitize
 #    runtime to load an instrumented plugin into;
 #  - Package/: installs the instrumented libraries and builds a consumer
 #    without the sanitizer flags (a test of packaging, not of our code);
-#  - GPU/aot-link.test, GPU/async-entry.test, GPU/runner-timing.test,
-#    GPU/gen-conv.test, GPU/gen-conv-run.test: link instrumented archives
+#  - GPU/aot-link.test, GPU/async-entry.test, GPU/pad-entry.test,
+#    GPU/runner-timing.test, GPU/gen-conv.test, GPU/gen-conv-run.test:
+#    link instrumented archives
 #    (the CUDA runtime wrapper, NVML sampler, Verify) into a program
 #    compiled without the sanitizers (the plain build runs them);
 #  - Advisor/llm-advisor.test, Advisor/llm-kernel-sandbox.test: they run a
@@ -60,7 +61,7 @@ bash scripts/build.sh --sanitize
 #    verifier over 262144+ shapes per target, minutes each uninstrumented;
 #    under the sanitizers the same code runs in every gen/tune test here and
 #    in the hints, cpu-answer and gpu-answer fuzzers.
-asan_filter_out='^TENSOROP :: (Plugin/|Package/|Integration/|Cross/|Emitters/python-|Advisor/advisor-sweep-|Transforms/pipeline-option-errors[.]mlir|Tools/doc-blocks[.]test|GPU/(aot-link|async-entry|runner-timing|gen-conv|gen-conv-run|emitters)[.]test|Advisor/llm-(advisor|kernel-sandbox)[.]test)'
+asan_filter_out='^TENSOROP :: (Plugin/|Package/|Integration/|Cross/|Emitters/python-|Advisor/advisor-sweep-|Transforms/pipeline-option-errors[.]mlir|Tools/doc-blocks[.]test|GPU/(aot-link|async-entry|pad-entry|runner-timing|gen-conv|gen-conv-run|emitters)[.]test|Advisor/llm-(advisor|kernel-sandbox)[.]test)'
 stage "lit (build-asan/, the sanitizer subset)"
 set +e
 /usr/lib/llvm-22/bin/lit -sv --time-tests --timeout=600 --filter-out="$asan_filter_out" \
