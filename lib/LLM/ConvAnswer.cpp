@@ -14,6 +14,8 @@
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/LLM/LLMAdvisor.h"
 
+#include "AnswerJson.h"
+
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/JSON.h"
 
@@ -27,13 +29,10 @@ llvm::Expected<ConvSketchChoice> mlir::tensorop::checkConvSketchAnswer(
   auto fail = [](const llvm::Twine &why) {
     return llvm::createStringError(why);
   };
-  llvm::Expected<llvm::json::Value> doc = llvm::json::parse(content);
+  llvm::Expected<llvm::json::Value> doc = parseAnswerObject(content);
   if (!doc)
-    return fail("the answer is not valid JSON (" +
-                llvm::toString(doc.takeError()) + ")");
+    return doc.takeError();
   const llvm::json::Object *root = doc->getAsObject();
-  if (!root)
-    return fail("the answer must be a JSON object");
   if (root->get("emitter"))
     return fail("convolution answers take the target's shipped emitter; "
                 "answer without the 'emitter' field");

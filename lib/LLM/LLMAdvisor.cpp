@@ -17,6 +17,8 @@
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/Emitters/Emitter.h"
 #include "tensorop/LLM/LLMAdvisor.h"
+
+#include "AnswerJson.h"
 #include "tensorop/LLM/LLMClient.h"
 #include "tensorop/Targets/TargetHints.h"
 
@@ -99,13 +101,10 @@ public:
   }
 
   llvm::Expected<SketchChoice> check(StringRef content, StringRef source) {
-    llvm::Expected<llvm::json::Value> doc = llvm::json::parse(content);
+    llvm::Expected<llvm::json::Value> doc = parseAnswerObject(content);
     if (!doc)
-      return fail("the answer is not valid JSON (" +
-                  llvm::toString(doc.takeError()) + ")");
+      return doc.takeError();
     const llvm::json::Object *root = doc->getAsObject();
-    if (!root)
-      return fail("the answer must be a JSON object");
     const llvm::json::Object *s = root->getObject("sketch");
     if (!s)
       return fail("field 'sketch' is missing or not an object");
