@@ -87,8 +87,11 @@ def TensorOpAnnotateSketch : Pass<"tensorop-annotate-sketch", "ModuleOp"> {
     the options are given, before any input is read.
 
     Each static f32 `linalg.conv_2d_nhwc_hwcf` gets a
-    `#tensorop.conv_sketch` (the builtin convolution choice) under the same
-    attribute name; a zero `tensor.pad` producing its input is marked
+    `#tensorop.conv_sketch` under the same attribute name: with `db=`, the
+    database's best verified record for the convolution's signature on
+    this target (`tensorop tune`; source "db:HASH", a remark saying "from
+    the tuning database"), else the advisor's choice (the builtin one by
+    default); a zero `tensor.pad` producing its input is marked
     (`tensorop.conv_padding`) for apply to fold into the kernel. A 1x1,
     stride-1, unpadded convolution on tensors becomes a `linalg.matmul`
     over the pixels (collapse, multiply, expand) and takes the GEMM path.

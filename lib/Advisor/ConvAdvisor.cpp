@@ -51,7 +51,32 @@ int64_t channelBlock(int64_t c) {
     return c;
   return ceilDiv(c, ceilDiv(c, 512));
 }
+
+/// Whether a block of nv vectors per row broadcasts A from memory in the
+/// FMA (AVX-512's m32{1to16}) rather than into a register first.
+bool embeddedBroadcast(const TargetHints &t, int64_t nv) {
+  return nv < t.minFmasPerBroadcast && t.embeddedBroadcast;
+}
 } // namespace
+
+double mlir::tensorop::convRegisterBlockScore(const ConvProblem &p,
+                                              const TargetHints &t, int64_t mr,
+                                              int64_t nr) {
+  int64_t lanes = t.f32Lanes();
+  int64_t nv = nr / lanes;
+  int64_t acc = mr * nv;
+  int64_t ow = p.outW();
+  double latency = std::min(
+      1.0,
+      double(acc) / double(std::max<int64_t>(1, 2 * t.accumulatorsForPeak)));
+  double broadcast =
+      (nv >= t.minFmasPerBroadcast || embeddedBroadcast(t, nv)) ? 1.0 : 0.75;
+  // Pixels and channels computed for nothing at the row's and the
+  // channels' edges.
+  double edge = double(ow) * double(p.f) /
+                (double(roundUp(ow, mr)) * double(roundUp(p.f, nr)));
+  return std::round(latency * broadcast * edge * 100) / 100;
+}
 
 ConvSketchAttr ConvSketchChoice::toAttr(MLIRContext *ctx,
                                         const TargetHints &target,
@@ -109,7 +134,6 @@ mlir::tensorop::builtinConvChoice(const ConvProblem &p, const TargetHints &t) {
   c.source = "builtin";
   int64_t lanes = t.f32Lanes();
   int64_t regs = t.vectorRegisters;
-  int64_t ow = p.outW();
   double bestScore = -1;
   int64_t bestAcc = 0;
   for (int64_t nv = 1; nv <= 4 && nv + 2 <= regs; ++nv) {
@@ -119,17 +143,7 @@ mlir::tensorop::builtinConvChoice(const ConvProblem &p, const TargetHints &t) {
          ++mr) {
       int64_t nr = nv * lanes;
       int64_t acc = mr * nv;
-      double latency =
-          std::min(1.0, double(acc) / double(std::max<int64_t>(
-                                          1, 2 * t.accumulatorsForPeak)));
-      bool embedded = nv < t.minFmasPerBroadcast && t.embeddedBroadcast;
-      double broadcast =
-          (nv >= t.minFmasPerBroadcast || embedded) ? 1.0 : 0.75;
-      // Pixels and channels computed for nothing at the row's and the
-      // channels' edges.
-      double edge = double(ow) * double(p.f) /
-                    (double(roundUp(ow, mr)) * double(roundUp(p.f, nr)));
-      double score = std::round(latency * broadcast * edge * 100) / 100;
+      double score = convRegisterBlockScore(p, t, mr, nr);
       bool wider = nr > c.nr;
       if (score > bestScore ||
           (score == bestScore &&
@@ -138,7 +152,7 @@ mlir::tensorop::builtinConvChoice(const ConvProblem &p, const TargetHints &t) {
         bestAcc = acc;
         c.mr = mr;
         c.nr = nr;
-        c.broadcast = embedded ? "embedded" : "explicit";
+        c.broadcast = embeddedBroadcast(t, nv) ? "embedded" : "explicit";
       }
     }
   }
@@ -225,35 +239,38 @@ mlir::tensorop::convSearchSpace(const ConvProblem &p, const TargetHints &t,
             for (const char *packFilter : {"kmajor_nr", "none"})
               for (const char *order : {"pf", "fp", "fcp"})
                 for (int64_t ku : {1, 2, 4, 8})
-                  for (const char *bc : {"explicit", "embedded"}) {
-                    llvm::StringRef pi = packInput, tp = taps, pf = packFilter;
-                    if (!x86 && (pi == "none" || tp != "one" || pf == "none"))
-                      continue;
-                    if (tp == "row" && (pi != "none" || p.s == 1))
-                      continue;
-                    if (tp == "window" &&
-                        (pi != "none" || p.dilationW != 1 || cb < p.c))
-                      continue;
-                    if (pf == "none" && (nv > 7 || (lanes != 16 &&
-                                                    need + 1 > regs)))
-                      continue;
-                    if (llvm::StringRef(bc) == "embedded" && lanes != 16)
-                      continue;
-                    ConvSketchChoice c;
-                    c.mr = mr;
-                    c.nr = nr;
-                    c.cb = cb;
-                    c.taps = taps;
-                    c.loopOrder = order;
-                    c.packInput = packInput;
-                    c.packFilter = packFilter;
-                    c.emitter = emitterForIsa(t.isa);
-                    c.kUnroll = ku;
-                    c.broadcast = bc;
-                    c.source = "tune";
-                    c.threads = threads;
-                    out.push_back(c);
-                  }
+                  for (const char *bc : {"explicit", "embedded"})
+                    for (int64_t prefetchB : {0, 8}) {
+                      llvm::StringRef pi = packInput, tp = taps,
+                                      pf = packFilter;
+                      if (!x86 && (pi == "none" || tp != "one" || pf == "none"))
+                        continue;
+                      if (tp == "row" && (pi != "none" || p.s == 1))
+                        continue;
+                      if (tp == "window" &&
+                          (pi != "none" || p.dilationW != 1 || cb < p.c))
+                        continue;
+                      if (pf == "none" &&
+                          (nv > 7 || (lanes != 16 && need + 1 > regs)))
+                        continue;
+                      if (llvm::StringRef(bc) == "embedded" && lanes != 16)
+                        continue;
+                      ConvSketchChoice c;
+                      c.mr = mr;
+                      c.nr = nr;
+                      c.cb = cb;
+                      c.taps = taps;
+                      c.loopOrder = order;
+                      c.packInput = packInput;
+                      c.packFilter = packFilter;
+                      c.emitter = emitterForIsa(t.isa);
+                      c.kUnroll = ku;
+                      c.broadcast = bc;
+                      c.prefetchB = prefetchB;
+                      c.source = "tune";
+                      c.threads = threads;
+                      out.push_back(c);
+                    }
     }
   return out;
 }

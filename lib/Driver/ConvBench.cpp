@@ -124,9 +124,8 @@ int tensorop::benchmarkConv(const BenchOptions &options) {
     return usage("--threads must be at least 1");
   if (options.peakGflops < 0)
     return usage("--peak must be positive (GFLOP/s)");
-  if (!options.tunedDb.empty())
-    return usage("--tuned-db is a GEMM option; the tuning database holds no "
-                 "convolution records yet");
+  if (!options.tunedDb.empty() && !options.sketch.empty())
+    return usage("--tuned-db and --sketch both choose the sketch: give one");
   if (!options.sketch.empty() &&
       !StringRef(options.sketch).starts_with("#tensorop.conv_sketch<"))
     return usage("--sketch with --conv takes a #tensorop.conv_sketch<...> "
@@ -196,7 +195,11 @@ int tensorop::benchmarkConv(const BenchOptions &options) {
     // against the layer and the target when the module is compiled).
     std::string source =
         mlir::tensorop::convModuleSource("conv", s, options.sketch);
-    std::string opts = "target=" + *resolved + " advisor=" + options.advisor;
+    // --tuned-db: the pipeline's db= takes each layer's best verified
+    // record (the advisor where there is none; the path column says which).
+    std::string opts =
+        "target=" + *resolved + " advisor=" + options.advisor +
+        (options.tunedDb.empty() ? "" : " db=" + options.tunedDb);
     Expected<mlir::tensorop::JitGemm> kernel = mlir::tensorop::compileGemm(
         *context, source, "conv",
         threads > 1 ? opts + " threads=" + std::to_string(threads) : opts);
@@ -262,7 +265,10 @@ int tensorop::benchmarkConv(const BenchOptions &options) {
              << "\n";
       status = 1;
     }
-    std::string path = kernel->sketch.empty() ? "upstream loops" : "sketch";
+    std::string path = kernel->sketch.empty() ? "upstream loops"
+                       : StringRef(kernel->sketch).contains("source = \"db:")
+                           ? "sketch (tuned)"
+                           : "sketch";
     sketched += !kernel->sketch.empty();
     double ratio = r.haveOneDNN ? r.oursMedian / r.onednnMedian : 0;
     if (r.haveOneDNN && ok) {
@@ -346,6 +352,8 @@ int tensorop::benchmarkConv(const BenchOptions &options) {
       {"round_seconds", options.roundSeconds},
       {"target", *resolved},
       {"advisor", options.advisor},
+      {"tuned_db", options.tunedDb.empty() ? json::Value(nullptr)
+                                           : json::Value(options.tunedDb)},
       {"onednn", haveOneDNN() ? oneDNNVersion() : std::string("not built in")},
       {"onednn_setup", "dnnl_dilated_convolution_forward_desc_init, "
                        "forward_inference, convolution_direct; src and dst "

@@ -2,16 +2,20 @@
 //
 // x86, RVV and NEON targets in the one tune loop (TuneLoop.cpp): the
 // #tensorop.sketch space of each supported matmul (GemmSearchSpace, the
-// builtin advisor's sketch first), each candidate lowered and compiled to an
-// object here and verified and timed in a `tensorop worker` process with a
-// wall-clock limit.
+// builtin advisor's sketch first) and the #tensorop.conv_sketch space of
+// each convolution the sketch path takes (CpuConvTune.cpp), each candidate
+// lowered and compiled to an object here and verified and timed in a
+// `tensorop worker` process with a wall-clock limit.
 //
 //===----------------------------------------------------------------------===//
+
+#include "CpuTuneOp.h"
 
 #include "tensorop/Driver/CompilerContext.h"
 #include "tensorop/Driver/KernelSandbox.h"
 #include "tensorop/Driver/TuneBackend.h"
 #include "tensorop/Process/ProcessRunner.h"
+#include "tensorop/Verify/CpuConv.h"
 #include "tensorop/Verify/CpuGemm.h"
 #include "tensorop/Verify/Timing.h"
 
@@ -22,7 +26,9 @@
 #include "tensorop/Runtime/JitGemm.h"
 #include "tensorop/Runtime/ObjectFile.h"
 #include "tensorop/Targets/TargetHints.h"
+#include "tensorop/Transforms/ConvSupport.h"
 #include "tensorop/Transforms/MatmulSupport.h"
+#include "tensorop/Tuner/ConvSearchSpace.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -33,6 +39,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <set>
+#include <variant>
 
 using namespace llvm;
 using namespace mlir::tensorop;
@@ -45,16 +52,21 @@ namespace {
 /// is model-written (`modelWritten`) runs in the sandboxed worker
 /// (KernelSandbox.h).
 CandidateRecord runWorker(StringRef object, StringRef symbol,
-                          const GemmProblem &p, int workerRounds,
-                          unsigned candidateTimeout, bool modelWritten) {
+                          const CpuTuneOp &op, int workerRounds,
+                          unsigned candidateTimeout, bool modelWritten,
+                          bool baseline = false,
+                          double *baselineGflops = nullptr) {
   CandidateRecord r;
-  std::vector<std::string> args = {
-      "--symbol=" + symbol.str(), "--m=" + std::to_string(p.m),
-      "--n=" + std::to_string(p.n), "--k=" + std::to_string(p.k),
-      "--rounds=" + std::to_string(workerRounds)};
+  std::vector<std::string> args = {"--symbol=" + symbol.str()};
+  for (const std::string &a : op.workerArgs())
+    args.push_back(a);
+  args.push_back("--rounds=" + std::to_string(workerRounds));
+  if (baseline)
+    args.push_back("--conv-baseline");
   ChildOutcome o;
   if (modelWritten) {
-    o = runWorkerSandboxed(object, args, p.m, p.n, p.k, /*threads=*/1,
+    std::array<int64_t, 3> d = op.sandboxDims();
+    o = runWorkerSandboxed(object, args, d[0], d[1], d[2], /*threads=*/1,
                            candidateTimeout);
   } else {
     args.insert(args.begin(), {"worker", "--object=" + object.str()});
@@ -76,6 +88,8 @@ CandidateRecord runWorker(StringRef object, StringRef symbol,
         r.gflops = *x;
       if (auto x = o->getNumber("error_ratio"))
         r.errorRatio = *x;
+      if (auto x = o->getNumber("onednn_gflops"); x && baselineGflops)
+        *baselineGflops = *x;
       return r;
     }
     consumeError(v.takeError());
@@ -93,7 +107,7 @@ CandidateRecord runWorker(StringRef object, StringRef symbol,
   return r;
 }
 
-class CpuOpSearch : public OpTuneSearch {
+class CpuOpSearch : public CpuTuneOp {
 public:
   CpuOpSearch(mlir::MLIRContext &ctx, const GemmProblem &p,
               const TargetHints &hints, const SketchChoice &defaults,
@@ -170,6 +184,18 @@ public:
     summary["space_size"] = int64_t(gemmSpace.size());
   }
 
+  std::string moduleSource(StringRef symbol, StringRef config) const override {
+    return gemmModuleSource(symbol, problem.m, problem.n, problem.k, config);
+  }
+  std::vector<std::string> workerArgs() const override {
+    return {"--m=" + std::to_string(problem.m),
+            "--n=" + std::to_string(problem.n),
+            "--k=" + std::to_string(problem.k)};
+  }
+  std::array<int64_t, 3> sandboxDims() const override {
+    return {problem.m, problem.n, problem.k};
+  }
+
 private:
   /// The verifier's own legality check prunes illegal sketches.
   std::optional<TuneCandidate> candidateOf(const SketchChoice &choice) {
@@ -220,10 +246,38 @@ public:
 
   Expected<std::vector<std::unique_ptr<OpTuneSearch>>>
   match(mlir::ModuleOp module, StringRef input) override {
-    std::vector<GemmProblem> problems;
+    // In module order: GEMMs and the convolutions the sketch path takes.
+    std::vector<std::variant<GemmProblem, ConvProblem>> problems;
     std::set<std::string> signatures;
     std::string lowPrecisionSkipped;
-    module.walk([&](mlir::linalg::MatmulOp op) {
+    mlir::Operation *firstConv = nullptr;
+    module.walk([&](mlir::Operation *any) {
+      if (auto conv = dyn_cast<mlir::linalg::Conv2DNhwcHwcfOp>(any)) {
+        std::string reason;
+        mlir::FailureOr<ConvProblem> p = matchConvWithFoldedPad(conv, reason);
+        if (mlir::failed(p)) {
+          conv.emitRemark() << "tensorop tune: skipped (" << reason << ")";
+          return;
+        }
+        // annotate-sketch makes it a linalg.matmul: its sketch is a GEMM's.
+        // Said on stderr by name (as the NVIDIA backend says what it skips).
+        if (convTakesGemmPath(conv, *p)) {
+          errs() << "tensorop tune: skipped '" << convSignature(*p)
+                 << "' (a 1x1 stride-1 convolution without padding takes the "
+                    "GEMM path; tune the GEMM M="
+                 << p->n * p->h * p->w << " N=" << p->f << " K=" << p->c
+                 << " instead)\n";
+          return;
+        }
+        if (!firstConv)
+          firstConv = conv;
+        if (signatures.insert(convSignature(*p)).second)
+          problems.push_back(*p);
+        return;
+      }
+      auto op = dyn_cast<mlir::linalg::MatmulOp>(any);
+      if (!op)
+        return;
       std::string reason;
       mlir::FailureOr<GemmProblem> p = matchSupportedMatmul(op, reason);
       if (mlir::failed(p)) {
@@ -249,30 +303,68 @@ public:
         problems.push_back(*p);
     });
     if (problems.empty())
+      return createStringError("no supported GEMM or convolution in " + input +
+                               (lowPrecisionSkipped.empty()
+                                    ? ""
+                                    : " (" + lowPrecisionSkipped + ")"));
+    // The model's proposals use the GEMM prompt and answer checks.
+    if (firstConv && o.advisor != "builtin")
       return createStringError(
-          "no supported GEMM in " + input +
-          (lowPrecisionSkipped.empty() ? "" : " (" + lowPrecisionSkipped + ")"));
-    for (const GemmProblem &p : problems)
-      if (std::string tooBig = checkGemmBufferBudget(p.m, p.n, p.k);
-          !tooBig.empty())
-        return createStringError(tooBig);
+          "--advisor=" + o.advisor +
+          " proposes GEMM sketches only; tune convolutions with "
+          "--advisor=builtin (the tree search; `tensorop gen --advisor=llm` "
+          "asks the model for a convolution's sketch)");
+    for (const auto &problem : problems) {
+      if (const auto *p = std::get_if<GemmProblem>(&problem)) {
+        if (std::string tooBig = checkGemmBufferBudget(p->m, p->n, p->k);
+            !tooBig.empty())
+          return createStringError(tooBig);
+      } else {
+        const ConvProblem &c = std::get<ConvProblem>(problem);
+        Conv2DShape s;
+        s.n = c.n, s.h = c.h, s.w = c.w, s.c = c.c, s.f = c.f, s.r = c.r,
+        s.s = c.s, s.strideH = c.strideH, s.strideW = c.strideW,
+        s.dilationH = c.dilationH, s.dilationW = c.dilationW,
+        s.padTop = c.padTop, s.padBottom = c.padBottom, s.padLeft = c.padLeft,
+        s.padRight = c.padRight;
+        if (std::string tooBig = checkConvBufferBudget(s); !tooBig.empty())
+          return createStringError(tooBig);
+      }
+    }
+    allConvolutions = llvm::all_of(problems, [](const auto &problem) {
+      return std::holds_alternative<ConvProblem>(problem);
+    });
     std::vector<std::unique_ptr<OpTuneSearch>> ops;
-    for (const GemmProblem &p : problems) {
-      Expected<SketchChoice> defaults =
-          createBuiltinAdvisor()->propose(p, hints);
-      if (!defaults)
-        return defaults.takeError();
-      defaults->threads = o.threads;
-      auto op = std::make_unique<CpuOpSearch>(*ctx, p, hints, *defaults,
-                                              resolvedTarget, o.emitterDir,
-                                              peakGflops);
-      int64_t maxThreads =
-          static_cast<const GemmSearchSpace &>(op->space()).maxThreads();
-      if (defaults->threads < 1 || defaults->threads > maxThreads)
+    for (const auto &problem : problems) {
+      std::unique_ptr<OpTuneSearch> op;
+      int64_t startThreads = o.threads, maxThreads = 1;
+      if (const auto *p = std::get_if<GemmProblem>(&problem)) {
+        Expected<SketchChoice> defaults =
+            createBuiltinAdvisor()->propose(*p, hints);
+        if (!defaults)
+          return defaults.takeError();
+        defaults->threads = o.threads;
+        op = std::make_unique<CpuOpSearch>(*ctx, *p, hints, *defaults,
+                                           resolvedTarget, o.emitterDir,
+                                           peakGflops);
+        maxThreads =
+            static_cast<const GemmSearchSpace &>(op->space()).maxThreads();
+      } else {
+        const ConvProblem &conv = std::get<ConvProblem>(problem);
+        Expected<ConvSketchChoice> defaults = builtinConvChoice(conv, hints);
+        if (!defaults)
+          return defaults.takeError();
+        defaults->threads = o.threads;
+        op = makeCpuConvSearch(*ctx, conv, hints, *defaults, resolvedTarget,
+                               o.emitterDir, peakGflops);
+        maxThreads =
+            static_cast<const ConvSearchSpace &>(op->space()).maxThreads();
+      }
+      if (startThreads < 1 || startThreads > maxThreads)
         return createStringError(
             formatv("--threads={0} is outside 1..{1} (this machine's "
                     "hardware threads, capped at the target's cores)",
-                    defaults->threads, maxThreads)
+                    startThreads, maxThreads)
                 .str());
       ops.push_back(std::move(op));
     }
@@ -300,7 +392,7 @@ public:
   Expected<std::optional<CandidateRecord>>
   measure(OpTuneSearch &op, unsigned, const TuneCandidate &c,
           const CandidateRecord &, int64_t) override {
-    auto &cpu = static_cast<CpuOpSearch &>(op);
+    auto &cpu = static_cast<CpuTuneOp &>(op);
     std::string symbol = "cand_" + c.hash;
     CandidateRecord result;
     Expected<std::string> object = compile(cpu, symbol, c.config);
@@ -309,8 +401,8 @@ public:
       result.error = toString(object.takeError());
       return result;
     }
-    result = runWorker(*object, symbol, cpu.gemm(), o.rounds,
-                       o.candidateTimeout, usesModelWrittenEmitter(c.config));
+    result = runWorker(*object, symbol, cpu, o.rounds, o.candidateTimeout,
+                       usesModelWrittenEmitter(c.config));
     sys::fs::remove(*object);
     return result;
   }
@@ -318,7 +410,7 @@ public:
   std::optional<std::vector<ConfirmedSpeed>>
   confirm(OpTuneSearch &op, unsigned, ArrayRef<std::string> configs,
           bool) override {
-    auto &cpu = static_cast<CpuOpSearch &>(op);
+    auto &cpu = static_cast<CpuTuneOp &>(op);
     std::vector<std::string> objects;
     for (size_t i = 0; i < configs.size(); ++i) {
       Expected<std::string> object =
@@ -327,17 +419,25 @@ public:
         consumeError(object.takeError());
       objects.push_back(object ? *object : "");
     }
-    std::vector<std::vector<double>> samples(configs.size());
+    // A convolution's worker also times oneDNN's convolution in the same
+    // rounds (the reference of the summary's ratio).
+    bool baseline = cpu.hasBaseline();
+    std::vector<std::vector<double>> samples(configs.size()),
+        references(configs.size());
     for (int round = 0; round < 3; ++round)
       for (size_t i = 0; i < configs.size(); ++i) {
         if (objects[i].empty())
           continue;
+        double reference = 0;
         CandidateRecord m =
-            runWorker(objects[i], "confirm_" + std::to_string(i), cpu.gemm(),
-                      o.rounds, o.candidateTimeout,
-                      usesModelWrittenEmitter(configs[i]));
-        if (m.status == status::kOk && m.gflops)
+            runWorker(objects[i], "confirm_" + std::to_string(i), cpu, o.rounds,
+                      o.candidateTimeout, usesModelWrittenEmitter(configs[i]),
+                      baseline, &reference);
+        if (m.status == status::kOk && m.gflops) {
           samples[i].push_back(*m.gflops);
+          if (reference > 0)
+            references[i].push_back(reference);
+        }
       }
     std::vector<ConfirmedSpeed> speeds;
     for (size_t i = 0; i < configs.size(); ++i) {
@@ -347,6 +447,8 @@ public:
       s.config = configs[i];
       s.builtin = i == 0;
       s.gflops = median(samples[i]);
+      if (!references[i].empty())
+        s.referenceGflops = median(references[i]);
       s.rounds = int64_t(samples[i].size());
       speeds.push_back(std::move(s));
     }
@@ -355,7 +457,11 @@ public:
   std::string confirmationMethod() const override {
     return "builtin and the best three, timed again interleaved, median of 3";
   }
-  StringRef referenceName() const override { return ""; }
+  /// oneDNN where every operator is a convolution (their confirmation
+  /// times it in the same rounds); GEMMs have no reference here.
+  StringRef referenceName() const override {
+    return allConvolutions ? "oneDNN" : "";
+  }
 
   Error finish() override {
     if (!workDir.empty())
@@ -366,11 +472,10 @@ public:
 private:
   /// Lowers and compiles one sketch of `op` to an object in the scratch
   /// directory; the object's path.
-  Expected<std::string> compile(const CpuOpSearch &op, StringRef symbol,
+  Expected<std::string> compile(const CpuTuneOp &op, StringRef symbol,
                                 StringRef config) {
-    const GemmProblem &p = op.gemm();
     Expected<LoweredModule> lowered = lowerWithPipeline(
-        *ctx, gemmModuleSource(symbol, p.m, p.n, p.k, config),
+        *ctx, op.moduleSource(symbol, config),
         "target=" + resolvedTarget + " advisor=builtin", /*barePtrAbi=*/true);
     if (!lowered)
       return lowered.takeError();
@@ -387,6 +492,7 @@ private:
   TargetHints hints;
   double peakGflops = 0;
   SmallString<128> workDir;
+  bool allConvolutions = false;
 };
 
 } // namespace

@@ -11,10 +11,12 @@
 
 #include "tensorop/Driver/WorkerDriver.h"
 #include "tensorop/Driver/KernelSandbox.h"
+#include "tensorop/Verify/CpuConv.h"
 #include "tensorop/Verify/CpuGemm.h"
 
 #include "tensorop/Runtime/ObjectFile.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -35,7 +37,92 @@ int emit(json::Object o) {
   outs().flush();
   return 0;
 }
+
+/// A convolution candidate: the checks of `tensorop gen` and `bench --conv`
+/// (guarded NaN-filled output, fp64 reference, small-integer exact test,
+/// again after timing), one JSON line as for a GEMM.
+int measureConv(tensorop::ConvFn fn, const tensorop::WorkerOptions &o) {
+  using namespace tensorop;
+  const Conv2DShape &s = *o.conv;
+  if (std::string tooBig = checkConvBufferBudget(s); !tooBig.empty())
+    return emit(json::Object{{"status", "crash"}, {"error", tooBig}});
+  ConvComparison c = compareConvWithOneDNN(
+      fn, s, o.seed, /*time=*/true, o.rounds, o.roundSeconds, /*peak=*/0,
+      /*second=*/nullptr, o.settleSeconds, /*withOneDNN=*/o.convBaseline);
+  if (!c.error.empty())
+    return emit(json::Object{{"status", "crash"}, {"error", c.error}});
+  if (!c.guardsIntact)
+    return emit(
+        json::Object{{"status", "out_of_bounds"},
+                     {"error", "the kernel wrote before or after the output"}});
+  if (c.exactMismatches > 0)
+    return emit(json::Object{
+        {"status", "wrong_answer"},
+        {"exact_mismatches", c.exactMismatches},
+        {"error", formatv("{0} of {1} elements wrong with small-integer "
+                          "inputs",
+                          c.exactMismatches, s.outputElements())
+                      .str()}});
+  if (!c.before.ok())
+    return emit(json::Object{
+        {"status", "wrong_answer"},
+        {"error_ratio", c.before.maxRatio},
+        {"error", formatv("{0} elements over the bound (max error/bound "
+                          "{1:E2})",
+                          c.before.failures(), c.before.maxRatio)
+                      .str()}});
+  if (!c.after.ok())
+    return emit(json::Object{{"status", "wrong_answer"},
+                             {"error_ratio", c.after.maxRatio},
+                             {"error", "wrong after timing"}});
+  const double flops = s.flops();
+  json::Object out{
+      {"status", "ok"},
+      {"error_ratio", std::max(c.before.maxRatio, c.after.maxRatio)},
+      {"median_seconds", flops / (c.oursMedian * 1e9)},
+      {"min_seconds", flops / (c.oursBest * 1e9)},
+      {"gflops", c.oursMedian}};
+  if (c.haveOneDNN) {
+    if (!c.onednn.ok())
+      return emit(json::Object{{"status", "crash"},
+                               {"error", "oneDNN's result is over the bound"}});
+    out["onednn_gflops"] = c.onednnMedian;
+    out["onednn_implementation"] = c.onednnImplementation;
+  }
+  return emit(std::move(out));
+}
 } // namespace
+
+std::string tensorop::convShapeArgument(const Conv2DShape &s) {
+  return formatv("{0},{1},{2},{3},{4},{5},{6},{7},{8},{9},{10},{11},{12},"
+                 "{13},{14}",
+                 s.n, s.h, s.w, s.c, s.f, s.r, s.s, s.strideH, s.strideW,
+                 s.dilationH, s.dilationW, s.padTop, s.padBottom, s.padLeft,
+                 s.padRight)
+      .str();
+}
+
+std::optional<tensorop::Conv2DShape>
+tensorop::parseConvShapeArgument(const std::string &text) {
+  SmallVector<StringRef> parts;
+  StringRef(text).split(parts, ',');
+  if (parts.size() != 15)
+    return std::nullopt;
+  int64_t v[15];
+  for (size_t i = 0; i < 15; ++i)
+    if (parts[i].trim().getAsInteger(10, v[i]) || v[i] < 0)
+      return std::nullopt;
+  Conv2DShape s;
+  s.n = v[0], s.h = v[1], s.w = v[2], s.c = v[3], s.f = v[4], s.r = v[5],
+  s.s = v[6], s.strideH = v[7], s.strideW = v[8], s.dilationH = v[9],
+  s.dilationW = v[10], s.padTop = v[11], s.padBottom = v[12], s.padLeft = v[13],
+  s.padRight = v[14];
+  if (s.n < 1 || s.c < 1 || s.f < 1 || s.r < 1 || s.s < 1 || s.strideH < 1 ||
+      s.strideW < 1 || s.dilationH < 1 || s.dilationW < 1 || s.outH() < 1 ||
+      s.outW() < 1)
+    return std::nullopt;
+  return s;
+}
 
 int tensorop::measureCandidate(const WorkerOptions &options) {
   const std::string &object = options.object, &symbol = options.symbol;
@@ -54,6 +141,8 @@ int tensorop::measureCandidate(const WorkerOptions &options) {
     return emit(json::Object{{"status", "compile_error"},
                  {"error", "cannot load the object: " +
                                toString(loaded.takeError())}});
+  if (options.conv)
+    return measureConv(reinterpret_cast<ConvFn>(loaded->symbol), options);
   auto fn = reinterpret_cast<GemmFn>(loaded->symbol);
   int64_t m = wm, n = wn, k = wk;
   if (options.compare) {

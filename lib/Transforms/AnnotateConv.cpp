@@ -3,12 +3,15 @@
 #include "AnnotateConv.h"
 
 #include "tensorop/Advisor/Advisor.h"
+#include "tensorop/Advisor/SketchDatabase.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/Transforms/ConvSupport.h"
 
+#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::tensorop;
@@ -86,13 +89,92 @@ linalg::MatmulOp rewriteAsMatmul(linalg::Conv2DNhwcHwcfOp op,
     rewriter.eraseOp(fill);
   return mm;
 }
+
+/// The remark that says which sketch a convolution got: its source (the
+/// advisor's "builtin", "llm:MODEL", or "db:HASH") and `from` (if any).
+void remarkSketch(linalg::Conv2DNhwcHwcfOp op, const ConvProblem &p,
+                  ConvSketchAttr sketch, bool padFolded, StringRef from) {
+  op.emitRemark() << "tensorop: " << convSignature(p)
+                  << (padFolded ? " (zero tensor.pad folded into the kernel)"
+                                : "")
+                  << ": sketch mr=" << sketch.getMr()
+                  << " nr=" << sketch.getNr() << " cb=" << sketch.getCb()
+                  << " taps=\"" << sketch.getTaps() << "\" loop_order=\""
+                  << sketch.getLoopOrder() << "\" pack_input=\""
+                  << sketch.getPackInput() << "\" pack_filter=\""
+                  << sketch.getPackFilter()
+                  << "\" threads=" << sketch.getThreads() << " ("
+                  << sketch.getSource()
+                  << (from.empty() ? std::string() : "; " + from.str()) << ")";
+}
+
+/// The best verified tuning record of this convolution on this machine
+/// (keyed by convSignature and the target fingerprint), as a sketch whose
+/// source names the record; null if there is none (said in a remark);
+/// failure (diagnosed) when the record cannot be this convolution's sketch.
+FailureOr<ConvSketchAttr>
+lookupTunedConvSketch(linalg::Conv2DNhwcHwcfOp op, const ConvProblem &p,
+                      const ConvAnnotateOptions &options) {
+  SketchDatabase &db = *options.db;
+  std::string signature = convSignature(p);
+  size_t reported = db.warnings().size();
+  llvm::Expected<std::optional<TunedSketch>> best =
+      db.best(signature, options.fingerprint);
+  // Rows that failed their integrity checks were skipped: say which.
+  for (size_t i = reported; i < db.warnings().size(); ++i)
+    op.emitWarning() << "tensorop: " << db.warnings()[i];
+  if (!best) {
+    op.emitError() << "tensorop: " << llvm::toString(best.takeError());
+    return failure();
+  }
+  if (!*best) {
+    op.emitRemark() << "tensorop: no verified record in " << db.path()
+                    << " for '" << signature << "' on '" << options.fingerprint
+                    << "'; using the advisor";
+    return ConvSketchAttr();
+  }
+  const TunedSketch &r = **best;
+  auto attr = dyn_cast_or_null<ConvSketchAttr>(
+      parseAttribute(r.config, op.getContext()));
+  if (!attr) {
+    op.emitError() << "tensorop: record " << r.configHash << " in " << db.path()
+                   << " for '" << signature
+                   << "' holds no valid #tensorop.conv_sketch: " << r.config;
+    return failure();
+  }
+  if (attr.getTarget().getName() != options.targetName) {
+    op.emitError() << "tensorop: record " << r.configHash << " in " << db.path()
+                   << " for '" << signature << "' is a sketch for target '"
+                   << attr.getTarget().getName()
+                   << "' but the pipeline compiles for '" << options.targetName
+                   << "'";
+    return failure();
+  }
+  ConvSketchChoice choice = ConvSketchChoice::fromAttr(attr);
+  choice.source = "db:" + r.configHash;
+  std::string error;
+  ConvSketchAttr sketch = choice.toAttr(op.getContext(), *options.hints, error);
+  if (!sketch) {
+    op.emitError() << "tensorop: record " << r.configHash << " in " << db.path()
+                   << " is not a legal sketch for '" << options.targetName
+                   << "': " << error;
+    return failure();
+  }
+  op.emitRemark() << "tensorop: using the tuned convolution sketch "
+                  << r.configHash << " from " << db.path() << " ("
+                  << llvm::formatv("{0:F1}", r.gflops.value_or(0))
+                  << " GFLOP/s when measured)";
+  return sketch;
+}
 } // namespace
 
 LogicalResult mlir::tensorop::annotateConv(linalg::Conv2DNhwcHwcfOp op,
                                            const ConvAnnotateOptions &options,
                                            linalg::MatmulOp &gemm) {
   std::string reason;
-  FailureOr<ConvProblem> problem = matchSupportedConv(op, reason);
+  // A zero tensor.pad in front becomes the kernel's own padding.
+  std::optional<std::array<int64_t, 4>> padding;
+  FailureOr<ConvProblem> problem = matchConvWithFoldedPad(op, reason, &padding);
   Attribute present = op->getAttr(kSketchAttrName);
   if (failed(problem)) {
     if (present)
@@ -103,18 +185,6 @@ LogicalResult mlir::tensorop::annotateConv(linalg::Conv2DNhwcHwcfOp op,
                     << "); lowered by the upstream pipeline";
     return success();
   }
-  // A zero tensor.pad in front becomes the kernel's own padding.
-  std::optional<std::array<int64_t, 4>> padding;
-  if (auto pad = op.getDpsInputOperand(0)->get().getDefiningOp<tensor::PadOp>())
-    if ((padding = foldableZeroPad(pad))) {
-      auto src = cast<ShapedType>(pad.getSource().getType());
-      problem->h = src.getDimSize(1);
-      problem->w = src.getDimSize(2);
-      problem->padTop = (*padding)[0];
-      problem->padBottom = (*padding)[1];
-      problem->padLeft = (*padding)[2];
-      problem->padRight = (*padding)[3];
-    }
   bool padded = problem->padTop || problem->padBottom || problem->padLeft ||
                 problem->padRight;
   if (padding && padded) {
@@ -146,8 +216,7 @@ LogicalResult mlir::tensorop::annotateConv(linalg::Conv2DNhwcHwcfOp op,
   }
 
   // 1x1, stride 1, no padding: a GEMM over the pixels.
-  if (problem->r == 1 && problem->s == 1 && problem->strideH == 1 &&
-      problem->strideW == 1 && !padded && op.hasPureTensorSemantics()) {
+  if (convTakesGemmPath(op, *problem)) {
     op.emitRemark() << "tensorop: " << convSignature(*problem)
                     << ": 1x1 stride-1 convolution routed to the GEMM path (M "
                        "= N*H*W = "
@@ -158,9 +227,19 @@ LogicalResult mlir::tensorop::annotateConv(linalg::Conv2DNhwcHwcfOp op,
     return success();
   }
 
-  if (options.fromDb)
-    op.emitRemark() << "tensorop: the tuning database holds no convolution "
-                       "records yet; asking the advisor";
+  // A tuned record for this convolution on this machine comes first.
+  if (options.db) {
+    FailureOr<ConvSketchAttr> tuned =
+        lookupTunedConvSketch(op, *problem, options);
+    if (failed(tuned))
+      return failure();
+    if (*tuned) {
+      op->setAttr(kSketchAttrName, *tuned);
+      remarkSketch(op, *problem, *tuned, padding && padded,
+                   "from the tuning database");
+      return success();
+    }
+  }
   llvm::Expected<ConvSketchChoice> choice =
       options.advisor->proposeConv(*problem, *options.hints);
   // What an LLM advisor went through: rejected answers and fallbacks are
@@ -185,16 +264,6 @@ LogicalResult mlir::tensorop::annotateConv(linalg::Conv2DNhwcHwcfOp op,
                           << "' proposed an illegal convolution sketch: "
                           << error;
   op->setAttr(kSketchAttrName, sketch);
-  op.emitRemark() << "tensorop: " << convSignature(*problem)
-                  << (padding && padded ? " (zero tensor.pad folded into the "
-                                          "kernel)"
-                                        : "")
-                  << ": sketch mr=" << sketch.getMr() << " nr="
-                  << sketch.getNr() << " cb=" << sketch.getCb() << " taps=\""
-                  << sketch.getTaps() << "\" loop_order=\""
-                  << sketch.getLoopOrder() << "\" pack_input=\""
-                  << sketch.getPackInput() << "\" pack_filter=\""
-                  << sketch.getPackFilter() << "\" threads="
-                  << sketch.getThreads() << " (" << sketch.getSource() << ")";
+  remarkSketch(op, *problem, sketch, padding && padded, "");
   return success();
 }

@@ -203,7 +203,8 @@ struct AnnotateSketchPass
     convOptions.targetName = *targetName;
     convOptions.targetOption = target;
     convOptions.advisor = adv->get();
-    convOptions.fromDb = static_cast<bool>(tuned);
+    convOptions.db = tuned.get();
+    convOptions.fingerprint = fingerprint;
     convOptions.threads = threads;
     // GEMMs a 1x1 convolution became: their A (the input's pixels) is a
     // contiguous tensor, whose rows the microkernel reads in place once it

@@ -83,6 +83,35 @@ mlir::tensorop::foldableZeroPad(tensor::PadOp pad) {
   return std::array<int64_t, 4>{low[1], high[1], low[2], high[2]};
 }
 
+FailureOr<ConvProblem> mlir::tensorop::matchConvWithFoldedPad(
+    linalg::Conv2DNhwcHwcfOp op, std::string &reason,
+    std::optional<std::array<int64_t, 4>> *padding) {
+  FailureOr<ConvProblem> problem = matchSupportedConv(op, reason);
+  if (failed(problem))
+    return failure();
+  std::optional<std::array<int64_t, 4>> folded;
+  if (auto pad = op.getDpsInputOperand(0)->get().getDefiningOp<tensor::PadOp>())
+    if ((folded = foldableZeroPad(pad))) {
+      auto src = cast<ShapedType>(pad.getSource().getType());
+      problem->h = src.getDimSize(1);
+      problem->w = src.getDimSize(2);
+      problem->padTop = (*folded)[0];
+      problem->padBottom = (*folded)[1];
+      problem->padLeft = (*folded)[2];
+      problem->padRight = (*folded)[3];
+    }
+  if (padding)
+    *padding = folded;
+  return problem;
+}
+
+bool mlir::tensorop::convTakesGemmPath(linalg::Conv2DNhwcHwcfOp op,
+                                       const ConvProblem &p) {
+  bool padded = p.padTop || p.padBottom || p.padLeft || p.padRight;
+  return p.r == 1 && p.s == 1 && p.strideH == 1 && p.strideW == 1 && !padded &&
+         op.hasPureTensorSemantics();
+}
+
 std::string mlir::tensorop::unsupportedConvReason(Operation *op) {
   StringRef name = op->getName().getStringRef();
   if (isa<linalg::Conv2DNchwFchwOp>(op))

@@ -2,6 +2,7 @@
 
 #include "tensorop/Tuner/SearchSpace.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
+#include "tensorop/Tuner/ConvSearchSpace.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Diagnostics.h"
@@ -377,10 +378,13 @@ std::optional<std::string>
 mlir::tensorop::configHashOfText(MLIRContext *ctx, llvm::StringRef config) {
   // A parse error of a damaged row is reported by the caller, not here.
   ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
-  auto attr = llvm::dyn_cast_or_null<SketchAttr>(parseAttribute(config, ctx));
-  if (!attr)
-    return std::nullopt;
-  return configHash(SketchChoice::fromAttr(attr));
+  Attribute parsed = parseAttribute(config, ctx);
+  if (auto attr = llvm::dyn_cast_or_null<SketchAttr>(parsed))
+    return configHash(SketchChoice::fromAttr(attr));
+  // CPU convolutions' rows (the same database, keyed by convSignature).
+  if (auto attr = llvm::dyn_cast_or_null<ConvSketchAttr>(parsed))
+    return convConfigHash(ConvSketchChoice::fromAttr(attr));
+  return std::nullopt;
 }
 
 std::string GemmSearchSpace::valueLabel(unsigned knob,

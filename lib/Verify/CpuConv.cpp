@@ -252,7 +252,8 @@ ConvComparison tensorop::compareConvWithOneDNN(ConvFn fn, const Conv2DShape &s,
                                                uint64_t seed, bool time,
                                                int rounds, double roundSeconds,
                                                double peak, ConvFn second,
-                                               double settleSeconds) {
+                                               double settleSeconds,
+                                               bool withOneDNN) {
   ConvComparison r;
   r.error = checkConvBufferBudget(s);
   if (!r.error.empty())
@@ -310,23 +311,27 @@ ConvComparison tensorop::compareConvWithOneDNN(ConvFn fn, const Conv2DShape &s,
   std::vector<std::function<void()>> fns = {
       [&] { fn(input.data, filter.data, ours.data()); }};
 #ifdef TENSOROP_HAVE_DNNL
-  AlignedBuffer dnnlOut(outputs);
+  AlignedBuffer dnnlOut(withOneDNN ? outputs : 1);
   OneDNNConv dnnl;
-  if (!dnnlOut.ok()) {
-    r.error = "cannot allocate oneDNN's output buffer";
-    return r;
+  if (withOneDNN) {
+    if (!dnnlOut.ok()) {
+      r.error = "cannot allocate oneDNN's output buffer";
+      return r;
+    }
+    std::string why = dnnl.init(s, filter.data, input.data, dnnlOut.data);
+    if (!why.empty()) {
+      r.error = why;
+      return r;
+    }
+    fillNaN(dnnlOut.data, dnnlOut.size);
+    dnnl.run();
+    r.haveOneDNN = true;
+    r.onednnImplementation = dnnl.implementation;
+    r.onednn = check(dnnlOut.data);
+    fns.push_back([&] { dnnl.run(); });
   }
-  std::string why = dnnl.init(s, filter.data, input.data, dnnlOut.data);
-  if (!why.empty()) {
-    r.error = why;
-    return r;
-  }
-  fillNaN(dnnlOut.data, dnnlOut.size);
-  dnnl.run();
-  r.haveOneDNN = true;
-  r.onednnImplementation = dnnl.implementation;
-  r.onednn = check(dnnlOut.data);
-  fns.push_back([&] { dnnl.run(); });
+#else
+  (void)withOneDNN;
 #endif
   size_t secondIndex = fns.size();
   if (second)

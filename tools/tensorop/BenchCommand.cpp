@@ -43,7 +43,9 @@ cl::opt<std::string> sketchOverride(
 cl::opt<std::string> tunedDb(
     "tuned-db", cl::sub(benchCmd), cl::init(""),
     cl::desc("Also time the sketch this tuning database holds for each "
-             "shape: builtin, tuned and OpenBLAS side by side"));
+             "shape: builtin, tuned and OpenBLAS side by side. With --conv: "
+             "each layer runs its record from this database (the advisor's "
+             "sketch where it has none; the path column says which)"));
 cl::opt<unsigned> benchThreads(
     "threads", cl::sub(benchCmd), cl::init(1),
     cl::desc("Threads for our kernels and the libraries (with N > 1, our "

@@ -15,9 +15,13 @@
 using namespace llvm;
 
 namespace {
-cl::SubCommand tuneCmd("tune", "Tune every supported op of a module: MCTS "
-                               "over sketches, each candidate verified and "
-                               "timed in an isolated worker");
+cl::SubCommand tuneCmd("tune", "Tune every supported op of a module "
+                               "(GEMMs; on CPU targets also "
+                               "linalg.conv_2d_nhwc_hwcf convolutions over "
+                               "the #tensorop.conv_sketch knobs; on NVIDIA "
+                               "targets convolutions as implicit GEMMs): "
+                               "MCTS over sketches, each candidate verified "
+                               "and timed in an isolated worker");
 cl::opt<std::string> input(cl::Positional, cl::sub(tuneCmd), cl::Required,
                            cl::desc("<input.mlir>"));
 cl::opt<std::string> tTarget(

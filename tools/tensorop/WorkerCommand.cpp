@@ -9,6 +9,7 @@
 #include "tensorop/Driver/WorkerDriver.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 
@@ -35,6 +36,14 @@ cl::opt<bool> wtime("time", cl::sub(workerCmd), cl::init(false));
 cl::opt<double> wpeak("peak", cl::sub(workerCmd), cl::init(0));
 cl::opt<unsigned> wthreads("threads", cl::sub(workerCmd), cl::init(1));
 cl::opt<double> wsettle("settle-seconds", cl::sub(workerCmd), cl::init(0));
+cl::opt<std::string> wconv(
+    "conv", cl::sub(workerCmd), cl::init(""),
+    cl::desc("The candidate is a convolution of this shape: N,H,W,C,F,R,S,"
+             "stride H,W,dilation H,W,pad top,bottom,left,right"));
+cl::opt<bool> wconvBaseline("conv-baseline", cl::sub(workerCmd),
+                            cl::init(false),
+                            cl::desc("With --conv: time oneDNN's "
+                                     "convolution in the same rounds"));
 } // namespace
 
 bool tensorop::workerSubcommand() { return bool(workerCmd); }
@@ -55,5 +64,15 @@ int tensorop::runWorker() {
   o.peak = wpeak;
   o.threads = wthreads;
   o.settleSeconds = wsettle;
+  if (!wconv.empty()) {
+    o.conv = parseConvShapeArgument(wconv);
+    if (!o.conv) {
+      errs() << "tensorop worker: --conv='" << wconv
+             << "' is not N,H,W,C,F,R,S,SH,SW,DH,DW,PT,PB,PL,PR (15 "
+                "non-negative integers of a valid convolution)\n";
+      return 2;
+    }
+  }
+  o.convBaseline = wconvBaseline;
   return measureCandidate(o);
 }

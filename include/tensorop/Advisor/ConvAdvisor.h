@@ -72,9 +72,16 @@ std::string convSignature(const ConvProblem &p);
 llvm::Expected<ConvSketchChoice> builtinConvChoice(const ConvProblem &p,
                                                   const TargetHints &t);
 
+/// The builtin advisor's score of an mr x nr register block for `p` on `t`
+/// (0..1, higher is better): enough accumulators to hide the FMA latency,
+/// broadcasts shared by enough FMAs, little work wasted on the OW and F
+/// edges. The tuner's prior over register blocks.
+double convRegisterBlockScore(const ConvProblem &p, const TargetHints &t,
+                              int64_t mr, int64_t nr);
+
 /// Every choice the tuner may try for `p` on `t`, each legal for the target
 /// (register block, channel block, taps per call, loop order, packing,
-/// k unroll, broadcast), with `threads` threads.
+/// k unroll, broadcast, B prefetch distance), with `threads` threads.
 std::vector<ConvSketchChoice> convSearchSpace(const ConvProblem &p,
                                               const TargetHints &t,
                                               int64_t threads = 1);

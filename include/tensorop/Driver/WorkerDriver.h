@@ -8,7 +8,10 @@
 #ifndef TENSOROP_DRIVER_WORKERDRIVER_H
 #define TENSOROP_DRIVER_WORKERDRIVER_H
 
+#include "tensorop/Advisor/ConvShape.h"
+
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace tensorop {
@@ -29,7 +32,19 @@ struct WorkerOptions {
   double peak = 0;
   unsigned threads = 1;
   double settleSeconds = 0;
+  /// A convolution candidate (`void(const float *input, const float
+  /// *filter, float *output)`) of this shape instead of a GEMM: verified
+  /// by the convolution checks (lib/Verify/CpuConv.h), timed alone, or
+  /// round robin with oneDNN's convolution when `convBaseline`.
+  std::optional<Conv2DShape> conv;
+  bool convBaseline = false;
 };
+
+/// The worker's --conv value of a shape: N,H,W,C,F,R,S, strides (H, W),
+/// dilations (H, W), padding (top, bottom, left, right), comma-separated;
+/// and back (nullopt: malformed).
+std::string convShapeArgument(const Conv2DShape &shape);
+std::optional<Conv2DShape> parseConvShapeArgument(const std::string &text);
 
 /// Verifies and times one candidate; the result is the JSON line on stdout.
 int measureCandidate(const WorkerOptions &options);

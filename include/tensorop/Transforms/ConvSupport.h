@@ -21,6 +21,20 @@ FailureOr<ConvProblem> matchSupportedConv(linalg::Conv2DNhwcHwcfOp op,
 /// yielded value that is the constant +0.0.
 std::optional<std::array<int64_t, 4>> foldableZeroPad(tensor::PadOp pad);
 
+/// matchSupportedConv, with a foldable zero tensor.pad producer of the
+/// input taken into the problem (its source's H and W, the pad as the
+/// kernel's padding): the problem annotate-sketch chooses a sketch for and
+/// the tuner tunes, so both key it by the same convSignature. `padding`
+/// (if given) receives the folded amounts.
+FailureOr<ConvProblem> matchConvWithFoldedPad(
+    linalg::Conv2DNhwcHwcfOp op, std::string &reason,
+    std::optional<std::array<int64_t, 4>> *padding = nullptr);
+
+/// Whether annotate-sketch routes `op` (with `p`, its problem after
+/// matchConvWithFoldedPad) to the GEMM path: 1x1, stride 1, no padding,
+/// on tensors.
+bool convTakesGemmPath(linalg::Conv2DNhwcHwcfOp op, const ConvProblem &p);
+
 /// Why `op` (a linalg convolution other than conv_2d_nhwc_hwcf, or a
 /// pooling op) stays on the upstream lowering, for its remark.
 std::string unsupportedConvReason(Operation *op);

@@ -126,7 +126,8 @@ private:
 std::string canonicalConfig(const SketchChoice &c);
 std::string configHash(const SketchChoice &c);
 /// Recomputes the config hash of a tuning-database row holding a
-/// #tensorop.sketch (for TuningDB::setConfigHasher).
+/// #tensorop.sketch or a #tensorop.conv_sketch (convConfigHash) (for
+/// TuningDB::setConfigHasher).
 std::optional<std::string> configHashOfText(MLIRContext *ctx,
                                             llvm::StringRef config);
 

@@ -80,12 +80,15 @@ struct ConvComparison {
 /// exact test) and, if `time` and it verified, times it round robin with
 /// oneDNN's convolution (and `second`), then verifies again. `peak`
 /// (GFLOP/s of the threads used, 0 = unknown) rejects impossible timings;
-/// `settleSeconds` as in timeRoundRobin.
+/// `settleSeconds` as in timeRoundRobin. Without `withOneDNN` ours (and
+/// `second`) are timed alone (the tuner's workers: the baseline would
+/// double each candidate's time and is the same for all of them).
 ConvComparison compareConvWithOneDNN(ConvFn fn, const Conv2DShape &shape,
                                      uint64_t seed, bool time, int rounds,
                                      double roundSeconds, double peak,
                                      ConvFn second = nullptr,
-                                     double settleSeconds = 0);
+                                     double settleSeconds = 0,
+                                     bool withOneDNN = true);
 
 /// The bound as reports print it, with this shape's K.
 std::string describeConvBound(const Conv2DShape &shape);

@@ -8,7 +8,10 @@ that databases have used since before the threads knob:
 emitter=.. k_unroll=.. broadcast=.. prefetch_b=.." with " threads=N"
 appended only when the sketch has threads other than 1 (after
 " prefetch_b_cols=N" and " prefetch_a=N", likewise only when set). A change of that
-formula would orphan every record of existing databases.
+formula would orphan every record of existing databases. A
+#tensorop.conv_sketch row (a CPU convolution) has its own text, "conv mr=..
+nr=.. cb=.. taps=.. loop=.. pack_input=.. pack_filter=.. emitter=..
+k_unroll=.. broadcast=.. prefetch_b=.. threads=..".
 """
 import hashlib
 import json
@@ -24,6 +27,24 @@ def field(name, quoted):
     m = re.search(pat, cfg)
     return m.group(1) if m else None
 
+
+if cfg.startswith("#tensorop.conv_sketch"):
+    # A CPU convolution's sketch (canonicalConvConfig): every knob, threads
+    # always (1 when the sketch leaves it out).
+    text = ("conv mr={} nr={} cb={} taps={} loop={} pack_input={} "
+            "pack_filter={} emitter={} k_unroll={} broadcast={} prefetch_b={} "
+            "threads={}").format(
+        field("mr", False), field("nr", False), field("cb", False),
+        field("taps", True), field("loop_order", True),
+        field("pack_input", True), field("pack_filter", True),
+        field("emitter", True), field("k_unroll", False),
+        field("broadcast", True), field("prefetch_b", False),
+        field("threads", False) or "1")
+    want = hashlib.sha256(text.encode()).hexdigest()[:16]
+    print("hash ok" if want == row["config_hash"] else
+          "hash MISMATCH: stored %s, canonical %s for %r"
+          % (row["config_hash"], want, text))
+    sys.exit(0)
 
 text = ("mc={} nc={} kc={} mr={} nr={} loop={} micro={} pack_a={} pack_b={} "
         "emitter={} k_unroll={} broadcast={} prefetch_b={}").format(

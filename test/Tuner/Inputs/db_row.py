@@ -8,6 +8,8 @@
   db_row.py id-of DB CONFIG_HASH         print the id of the row with that hash
   db_row.py config-with DB ID KNOB VALUE print row ID's config with one
                                           integer knob changed
+  db_row.py config-replace DB ID OLD NEW print row ID's config with the text
+                                          OLD replaced by NEW (once)
 
 The integrity hash mirrors rowIntegrityHash() in lib/Tuner/TuningDB.cpp:
 SHA-256 over length-prefixed fields, reals as "%.17e" or "null".
@@ -66,6 +68,12 @@ def main():
         config = db.execute("SELECT config FROM candidates WHERE id=?",
                             (rid,)).fetchone()[0]
         print(re.sub(r"\b%s = \d+" % knob, "%s = %s" % (knob, value), config, count=1))
+        return
+    elif cmd == "config-replace":
+        config = db.execute("SELECT config FROM candidates WHERE id=?",
+                            (rid,)).fetchone()[0]
+        assert sys.argv[4] in config, "%r is not in %r" % (sys.argv[4], config)
+        print(config.replace(sys.argv[4], sys.argv[5], 1))
         return
     elif cmd == "inflight":
         owner = "%s:%s:test" % (socket.gethostname(), sys.argv[4])

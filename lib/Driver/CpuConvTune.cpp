@@ -1,0 +1,143 @@
+//===- CpuConvTune.cpp - One CPU convolution in tensorop tune -------------===//
+//
+// A linalg.conv_2d_nhwc_hwcf the sketch path takes (annotate-sketch's
+// problem: a zero tensor.pad in front folded into the kernel's padding) is
+// searched over ConvSearchSpace (every knob of #tensorop.conv_sketch, the
+// builtin choice first). Each candidate is the module `tensorop gen` builds
+// for the convolution (convModuleSource) with the sketch attached, compiled
+// by the backend and run by `tensorop worker --conv=...`, which verifies it
+// as gen does (guarded NaN-filled output, fp64 reference, small-integer
+// exact test, again after timing) and times it. Rows are keyed by
+// convSignature, the key annotate-sketch's db= looks up.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CpuTuneOp.h"
+
+#include "tensorop/Dialect/TensorOpDialect.h"
+#include "tensorop/Driver/WorkerDriver.h"
+#include "tensorop/Emitters/Emitter.h"
+#include "tensorop/Runtime/ConvModule.h"
+#include "tensorop/Tuner/ConvSearchSpace.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace mlir::tensorop;
+using namespace tensorop;
+
+namespace {
+Conv2DShape toShape(const ConvProblem &p) {
+  Conv2DShape s;
+  s.n = p.n, s.h = p.h, s.w = p.w, s.c = p.c, s.f = p.f, s.r = p.r, s.s = p.s;
+  s.strideH = p.strideH, s.strideW = p.strideW;
+  s.dilationH = p.dilationH, s.dilationW = p.dilationW;
+  s.padTop = p.padTop, s.padBottom = p.padBottom;
+  s.padLeft = p.padLeft, s.padRight = p.padRight;
+  return s;
+}
+
+class CpuConvSearch : public CpuTuneOp {
+public:
+  CpuConvSearch(mlir::MLIRContext &ctx, const ConvProblem &p,
+                const TargetHints &hints, const ConvSketchChoice &defaults,
+                std::string target, std::string emitterDir,
+                const double &peakGflops)
+      : ctx(ctx), shape(toShape(p)), hints(hints),
+        convSpace(p, hints, defaults), target(std::move(target)),
+        emitterDir(std::move(emitterDir)), emitterName(defaults.emitter),
+        peakGflops(peakGflops) {
+    signature = convSignature(p);
+    op = Operator::conv2d(shape, "f32", "f32");
+    builtinPoint = convSpace.toPoint(defaults);
+    ConvSketchChoice builtinChoice =
+        builtinPoint ? convSpace.toChoice(*builtinPoint) : defaults;
+    builtin.hash = convConfigHash(builtinChoice);
+    std::string illegal;
+    if (ConvSketchAttr attr = builtinChoice.toAttr(&ctx, hints, illegal))
+      raw_string_ostream(builtin.config) << attr;
+  }
+
+  const SearchSpace &space() const override { return convSpace; }
+  std::string knobsTitle() const override {
+    return signature + " on " + target + ": " +
+           std::to_string(convSpace.size()) + " points";
+  }
+  std::optional<TuneCandidate> candidateAt(ArrayRef<int64_t> point) override {
+    return candidateOf(convSpace.toChoice(point));
+  }
+  std::optional<std::vector<int64_t>> pointOf(StringRef config) override {
+    auto attr =
+        dyn_cast_or_null<ConvSketchAttr>(mlir::parseAttribute(config, &ctx));
+    if (!attr)
+      return std::nullopt;
+    return convSpace.toPoint(ConvSketchChoice::fromAttr(attr));
+  }
+  std::optional<TuneProposal> askModel(const TuneModel &,
+                                       std::vector<CandidateRecord>) override {
+    // Refused up front (CpuTuneBackend::match): the tuner's model prompt is
+    // the GEMM one.
+    return std::nullopt;
+  }
+  double reward(double gflops) const override {
+    return peakGflops > 0
+               ? std::min(1.0, gflops / (peakGflops * convSpace.maxThreads()))
+               : 0;
+  }
+  std::string emitterHash() const override {
+    return emitterSourceHash(emitterDir, emitterName);
+  }
+  void describeSpace(json::Object &summary) const override {
+    summary["space_size"] = int64_t(convSpace.size());
+  }
+
+  std::string moduleSource(StringRef symbol, StringRef config) const override {
+    return convModuleSource(symbol, shape, config);
+  }
+  std::vector<std::string> workerArgs() const override {
+    std::array<int64_t, 3> d = sandboxDims();
+    return {"--m=" + std::to_string(d[0]), "--n=" + std::to_string(d[1]),
+            "--k=" + std::to_string(d[2]),
+            "--conv=" + convShapeArgument(shape)};
+  }
+  std::array<int64_t, 3> sandboxDims() const override {
+    return {shape.n * shape.outH() * shape.outW(), shape.f,
+            shape.contractionLength()};
+  }
+  bool hasBaseline() const override { return true; }
+
+private:
+  /// The verifier's own legality check prunes illegal sketches.
+  std::optional<TuneCandidate> candidateOf(const ConvSketchChoice &choice) {
+    std::string illegal;
+    ConvSketchAttr attr = choice.toAttr(&ctx, hints, illegal);
+    if (!attr)
+      return std::nullopt;
+    TuneCandidate c;
+    raw_string_ostream(c.config) << attr;
+    c.hash = convConfigHash(choice);
+    return c;
+  }
+
+  mlir::MLIRContext &ctx;
+  Conv2DShape shape;
+  TargetHints hints;
+  ConvSearchSpace convSpace;
+  std::string target;
+  std::string emitterDir; ///< --emitter-dir ("" = the shipped emitters)
+  std::string emitterName;
+  const double &peakGflops;
+};
+} // namespace
+
+std::unique_ptr<CpuTuneOp>
+tensorop::makeCpuConvSearch(mlir::MLIRContext &ctx, const ConvProblem &problem,
+                            const TargetHints &hints,
+                            const ConvSketchChoice &builtin, std::string target,
+                            std::string emitterDir, const double &peakGflops) {
+  return std::make_unique<CpuConvSearch>(ctx, problem, hints, builtin,
+                                         std::move(target),
+                                         std::move(emitterDir), peakGflops);
+}
