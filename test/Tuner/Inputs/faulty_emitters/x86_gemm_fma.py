@@ -2,8 +2,9 @@
 """Fault injection for tuner tests: wraps the shipped x86 emitter.
 
 The first distinct kernel this emitter prints (counted in the file named by
-TENSOROP_TEST_FAULT_COUNTER) is the real one; every later one carries the
-fault named by TENSOROP_TEST_FAULT:
+TENSOROP_TEST_FAULT_COUNTER) is the real one (the first
+TENSOROP_TEST_FAULT_AFTER ones, if set: a convolution's sketch has several
+kernels); every later one carries the fault named by TENSOROP_TEST_FAULT:
   segv   dereferences address 0              -> the worker crashes
   hang   loops forever                       -> the worker is killed (timeout)
   wrong  computes with kc - 1                -> wrong answer
@@ -31,7 +32,8 @@ n = int(open(counter).read() or "0") if os.path.exists(counter) else 0
 with open(counter, "w") as f:
     f.write(str(n + 1))
 
-fault = os.environ.get("TENSOROP_TEST_FAULT", "none") if n > 0 else "none"
+real = int(os.environ.get("TENSOROP_TEST_FAULT_AFTER", "1"))
+fault = os.environ.get("TENSOROP_TEST_FAULT", "none") if n >= real else "none"
 prefix = {
     "none": "",
     "segv": "  movq $$0, %rax\n  movq (%rax), %rax\n",
