@@ -107,6 +107,11 @@ public:
             shape.contractionLength()};
   }
   bool hasBaseline() const override { return true; }
+  int64_t threadsOf(StringRef config) const override {
+    auto attr =
+        dyn_cast_or_null<ConvSketchAttr>(mlir::parseAttribute(config, &ctx));
+    return attr ? attr.getThreads() : 1;
+  }
 
 private:
   /// The verifier's own legality check prunes illegal sketches.

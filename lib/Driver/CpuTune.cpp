@@ -52,15 +52,20 @@ namespace {
 /// is model-written (`modelWritten`) runs in the sandboxed worker
 /// (KernelSandbox.h).
 CandidateRecord runWorker(StringRef object, StringRef symbol,
-                          const CpuTuneOp &op, int workerRounds,
-                          unsigned candidateTimeout, bool modelWritten,
+                          const CpuTuneOp &op, StringRef config,
+                          int workerRounds, unsigned candidateTimeout,
                           bool baseline = false,
                           double *baselineGflops = nullptr) {
   CandidateRecord r;
+  bool modelWritten = usesModelWrittenEmitter(config);
   std::vector<std::string> args = {"--symbol=" + symbol.str()};
   for (const std::string &a : op.workerArgs())
     args.push_back(a);
   args.push_back("--rounds=" + std::to_string(workerRounds));
+  // The baselines run on the sketch's threads (oneDNN would take every
+  // core, and be timed against a one-thread kernel).
+  if (op.hasBaseline())
+    args.push_back("--threads=" + std::to_string(op.threadsOf(config)));
   if (baseline)
     args.push_back("--conv-baseline");
   ChildOutcome o;
@@ -401,8 +406,8 @@ public:
       result.error = toString(object.takeError());
       return result;
     }
-    result = runWorker(*object, symbol, cpu, o.rounds, o.candidateTimeout,
-                       usesModelWrittenEmitter(c.config));
+    result =
+        runWorker(*object, symbol, cpu, c.config, o.rounds, o.candidateTimeout);
     sys::fs::remove(*object);
     return result;
   }
@@ -429,10 +434,9 @@ public:
         if (objects[i].empty())
           continue;
         double reference = 0;
-        CandidateRecord m =
-            runWorker(objects[i], "confirm_" + std::to_string(i), cpu, o.rounds,
-                      o.candidateTimeout, usesModelWrittenEmitter(configs[i]),
-                      baseline, &reference);
+        CandidateRecord m = runWorker(
+            objects[i], "confirm_" + std::to_string(i), cpu, configs[i],
+            o.rounds, o.candidateTimeout, baseline, &reference);
         if (m.status == status::kOk && m.gflops) {
           samples[i].push_back(*m.gflops);
           if (reference > 0)

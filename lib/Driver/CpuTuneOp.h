@@ -36,6 +36,9 @@ public:
   /// Whether the confirmation times oneDNN in the same runs (its median
   /// goes into ConfirmedSpeed::referenceGflops).
   virtual bool hasBaseline() const { return false; }
+  /// The threads the sketch `config` runs on: the worker gives its
+  /// baselines (the fp64 reference's dgemm, oneDNN) as many.
+  virtual int64_t threadsOf(llvm::StringRef config) const { return 1; }
 };
 
 /// The search over `convSearchSpace` of one CPU convolution; `builtin` is

@@ -46,6 +46,8 @@ int measureConv(tensorop::ConvFn fn, const tensorop::WorkerOptions &o) {
   const Conv2DShape &s = *o.conv;
   if (std::string tooBig = checkConvBufferBudget(s); !tooBig.empty())
     return emit(json::Object{{"status", "crash"}, {"error", tooBig}});
+  // The fp64 reference's dgemm and oneDNN on the sketch's threads.
+  setBaselineThreads(int(std::max(1u, o.threads)));
   ConvComparison c = compareConvWithOneDNN(
       fn, s, o.seed, /*time=*/true, o.rounds, o.roundSeconds, /*peak=*/0,
       /*second=*/nullptr, o.settleSeconds, /*withOneDNN=*/o.convBaseline);
