@@ -33,8 +33,19 @@ and as oneDNN's primitives run with their scratchpads. (Upstream MLIR's
 lowering ignores both marks: it allocates per call, the size function
 returns 0.)
 
+With --prepacked (fp32 only) the weights arrive packed once, as oneDNN's
+reordered weights and gen's NAME_pack_b: W1 as H/W1 panels of D x W1 and W2
+as D/W2 panels of H x W2 (panel widths as lib/Runtime/GemmPrepackedEntries.cpp
+picks them for T rows: 32 up to 32 tokens, 64 up to 64, else the whole
+width), each matmul is a loop over the panels with the bias, GELU and
+residual applied to each panel's slice inside the loop (so the pipeline may
+fuse them per panel), and the module defines the packing functions
+
+    void NAME_pack_w1(const float *w1, float *w1p);   /* D x H -> panels */
+    void NAME_pack_w2(const float *w2, float *w2p);   /* H x D -> panels */
+
     gen_ffn.py --tokens T --model D --hidden H [--dtype bf16] [--name NAME]
-               [--workspace]
+               [--workspace] [--prepacked]
 """
 import argparse
 
@@ -46,8 +57,23 @@ p.add_argument("--name", default="ffn")
 p.add_argument("--dtype", choices=("f32", "bf16"), default="f32")
 p.add_argument("--workspace", action="store_true",
                help="take a caller-provided workspace (no allocation per call)")
+p.add_argument("--prepacked", action="store_true",
+               help="weights packed once into panels (fp32)")
 a = p.parse_args()
 T, D, H = a.tokens, a.model, a.hidden
+if a.prepacked and a.dtype != "f32":
+    p.error("--prepacked is fp32 only")
+
+
+def panel_width(m, n):
+    """lib/Runtime/GemmPrepackedEntries.cpp's prepackedPanelWidth."""
+    w = 32 if m <= 32 else 64 if m <= 64 else n
+    return min(w, n)
+
+
+W1, W2 = panel_width(T, H), panel_width(T, D)
+if a.prepacked and (H % W1 or D % W2):
+    p.error(f"--prepacked needs H % {W1} == 0 and D % {W2} == 0")
 
 
 BF = a.dtype == "bf16"
@@ -91,6 +117,106 @@ func.func @{a.name}_workspace_size() -> index attributes {{tensorop.workspace_si
   %c0 = arith.constant 0 : index
   return %c0 : index
 }}"""
+
+
+def prepacked_module():
+    """The fp32 block with panel-packed weights and its packing functions."""
+    np1, np2 = H // W1, D // W2
+    p1, p2 = f"memref<{np1}x{D}x{W1}xf32>", f"memref<{np2}x{H}x{W2}xf32>"
+    q1, q2 = f"tensor<{np1}x{D}x{W1}xf32>", f"tensor<{np2}x{H}x{W2}xf32>"
+    gelu = """    %half = arith.constant 0.5 : f32
+    %one = arith.constant 1.0 : f32
+    %k = arith.constant 0.797884583 : f32
+    %c = arith.constant 0.044715 : f32
+    %s2 = arith.mulf %s, %s : f32
+    %s3 = arith.mulf %s2, %s : f32
+    %t0 = arith.mulf %c, %s3 : f32
+    %t1 = arith.addf %s, %t0 : f32
+    %t2 = arith.mulf %k, %t1 : f32
+    %t3 = math.tanh %t2 : f32
+    %t4 = arith.addf %one, %t3 : f32
+    %t5 = arith.mulf %half, %s : f32
+    %r = arith.mulf %t5, %t4 : f32
+    linalg.yield %r : f32"""
+    print(f"""// FFN block, weights packed once: T={T} D={D} H={H} f32, panels {W1} / {W2} (bench/models/gen_ffn.py --prepacked)
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (j)>
+func.func @{a.name}_pack_w1(%w: {mt(D, H)}, %wp: {p1}) {{
+  %e = memref.expand_shape %w [[0], [1, 2]] output_shape [{D}, {np1}, {W1}] : {mt(D, H)} into memref<{D}x{np1}x{W1}xf32>
+  linalg.transpose ins(%e : memref<{D}x{np1}x{W1}xf32>) outs(%wp : {p1}) permutation = [1, 0, 2]
+  return
+}}
+func.func @{a.name}_pack_w2(%w: {mt(H, D)}, %wp: {p2}) {{
+  %e = memref.expand_shape %w [[0], [1, 2]] output_shape [{H}, {np2}, {W2}] : {mt(H, D)} into memref<{H}x{np2}x{W2}xf32>
+  linalg.transpose ins(%e : memref<{H}x{np2}x{W2}xf32>) outs(%wp : {p2}) permutation = [1, 0, 2]
+  return
+}}
+func.func @{a.name}(%xm: {mt(T, D)}, %w1m: {p1}, %b1m: memref<{H}xf32>,
+                    %w2m: {p2}, %b2m: memref<{D}xf32>, %outm: {mt(T, D)}{WS_ARG}) {{
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n1 = arith.constant {np1} : index
+  %n2 = arith.constant {np2} : index
+  %x = bufferization.to_tensor %xm restrict : {mt(T, D)} to {tt(T, D)}
+  %w1 = bufferization.to_tensor %w1m restrict : {p1} to {q1}
+  %b1 = bufferization.to_tensor %b1m restrict : memref<{H}xf32> to tensor<{H}xf32>
+  %w2 = bufferization.to_tensor %w2m restrict : {p2} to {q2}
+  %b2 = bufferization.to_tensor %b2m restrict : memref<{D}xf32> to tensor<{D}xf32>
+  %e1 = tensor.empty() : {tt(T, H)}
+  %g = scf.for %q = %c0 to %n1 step %c1 iter_args(%acc = %e1) -> ({tt(T, H)}) {{
+    %j = affine.apply affine_map<(d0) -> (d0 * {W1})>(%q)
+    %wq = tensor.extract_slice %w1[%q, 0, 0] [1, {D}, {W1}] [1, 1, 1] : {q1} to {tt(D, W1)}
+    %bq = tensor.extract_slice %b1[%j] [{W1}] [1] : tensor<{H}xf32> to tensor<{W1}xf32>
+    %eq = tensor.extract_slice %acc[0, %j] [{T}, {W1}] [1, 1] : {tt(T, H)} to {tt(T, W1)}
+    %zq = linalg.fill ins(%zero : f32) outs(%eq : {tt(T, W1)}) -> {tt(T, W1)}
+    %hq = linalg.matmul ins(%x, %wq : {tt(T, D)}, {tt(D, W1)}) outs(%zq : {tt(T, W1)}) -> {tt(T, W1)}
+    %hbq = linalg.generic {{indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}}
+        ins(%hq, %bq : {tt(T, W1)}, tensor<{W1}xf32>) outs(%eq : {tt(T, W1)}) {{
+    ^bb0(%u: f32, %v: f32, %o: f32):
+      %s = arith.addf %u, %v : f32
+      linalg.yield %s : f32
+    }} -> {tt(T, W1)}
+    %gq = linalg.generic {{indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}}
+        ins(%hbq : {tt(T, W1)}) outs(%eq : {tt(T, W1)}) {{
+    ^bb0(%s: f32, %o: f32):
+{gelu}
+    }} -> {tt(T, W1)}
+    %r = tensor.insert_slice %gq into %acc[0, %j] [{T}, {W1}] [1, 1] : {tt(T, W1)} into {tt(T, H)}
+    scf.yield %r : {tt(T, H)}
+  }}
+  %e2 = tensor.empty() : {tt(T, D)}
+  %out = scf.for %q = %c0 to %n2 step %c1 iter_args(%acc = %e2) -> ({tt(T, D)}) {{
+    %j = affine.apply affine_map<(d0) -> (d0 * {W2})>(%q)
+    %wq = tensor.extract_slice %w2[%q, 0, 0] [1, {H}, {W2}] [1, 1, 1] : {q2} to {tt(H, W2)}
+    %bq = tensor.extract_slice %b2[%j] [{W2}] [1] : tensor<{D}xf32> to tensor<{W2}xf32>
+    %xq = tensor.extract_slice %x[0, %j] [{T}, {W2}] [1, 1] : {tt(T, D)} to {tt(T, W2)}
+    %eq = tensor.extract_slice %acc[0, %j] [{T}, {W2}] [1, 1] : {tt(T, D)} to {tt(T, W2)}
+    %zq = linalg.fill ins(%zero : f32) outs(%eq : {tt(T, W2)}) -> {tt(T, W2)}
+    %yq = linalg.matmul ins(%g, %wq : {tt(T, H)}, {tt(H, W2)}) outs(%zq : {tt(T, W2)}) -> {tt(T, W2)}
+    %ybq = linalg.generic {{indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}}
+        ins(%yq, %bq : {tt(T, W2)}, tensor<{W2}xf32>) outs(%eq : {tt(T, W2)}) {{
+    ^bb0(%u: f32, %v: f32, %o: f32):
+      %s = arith.addf %u, %v : f32
+      linalg.yield %s : f32
+    }} -> {tt(T, W2)}
+    %oq = linalg.generic {{indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}}
+        ins(%ybq, %xq : {tt(T, W2)}, {tt(T, W2)}) outs(%eq : {tt(T, W2)}) {{
+    ^bb0(%u: f32, %v: f32, %o: f32):
+      %s = arith.addf %u, %v : f32
+      linalg.yield %s : f32
+    }} -> {tt(T, W2)}
+    %r = tensor.insert_slice %oq into %acc[0, %j] [{T}, {W2}] [1, 1] : {tt(T, W2)} into {tt(T, D)}
+    scf.yield %r : {tt(T, D)}
+  }}
+  bufferization.materialize_in_destination %out in restrict writable %outm : ({tt(T, D)}, {mt(T, D)}) -> ()
+  return
+}}{WS_SIZE}""")
+
+
+if a.prepacked:
+    prepacked_module()
+    raise SystemExit(0)
 
 print(f"""// FFN block: T={T} D={D} H={H} {a.dtype} (bench/models/gen_ffn.py)
 #id = affine_map<(i, j) -> (i, j)>

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <vector>
 
 using namespace tensorop;
@@ -174,6 +175,42 @@ struct Checker {
     result.cases.push_back(std::move(one));
   }
 
+  /// NAME_pack_b into an unaligned buffer with NaN guards after it, B then
+  /// poisoned, and NAME_prepacked(_ws) on the packed copy.
+  void prepackedCase(bool ws) {
+    Strided a(aRows(), aCols(), aCols()), b(bRows(), bCols(), bCols()),
+        c(l.m, l.n, l.n);
+    a.fill(seed + 5, false);
+    b.fill(seed + 6, false);
+    c.fill(0, /*nan=*/true);
+    std::vector<double> value, magnitude;
+    reference(l, a, b, c, 1, 0, value, magnitude);
+    GemmEntryCase one;
+    one.entry = ws ? "NAME_pack_b + NAME_prepacked_ws" : "NAME_pack_b + NAME_prepacked";
+    one.what = "packed B at an address = 4 mod 64 with NaN guards after "
+               "NAME_packed_b_size() bytes, B NaN after packing, C NaN before";
+    size_t bytes = e.packedBSize();
+    size_t floats = (bytes + 3) / 4;
+    std::vector<float> packed(1 + floats + 64, poison());
+    e.packB(b.data.data(), packed.data() + 1);
+    std::fill(b.data.begin(), b.data.end(), std::nanf(""));
+    for (size_t i = 1 + floats; i < packed.size(); ++i)
+      one.paddingChanged += !isPoison(packed[i]);
+    one.paddingChanged += !isPoison(packed[0]);
+    if (ws) {
+      std::vector<unsigned char> buffer(result.workspaceBytes + 4 + 256, 0xab);
+      e.prepackedWs(a.data.data(), packed.data() + 1, c.data.data(),
+                    buffer.data() + 4);
+      for (size_t i = 4 + result.workspaceBytes; i < buffer.size(); ++i)
+        one.paddingChanged += buffer[i] != 0xab;
+      one.what += ", workspace at an address = 4 mod 64, guard bytes after";
+    } else {
+      e.prepacked(a.data.data(), packed.data() + 1, c.data.data());
+    }
+    one.check = compare(c, value, magnitude, l.k);
+    result.cases.push_back(std::move(one));
+  }
+
   /// NAME_batched(_ws): `count` GEMMs with `pad` elements between them.
   void batchedCase(bool ws, int64_t count, int64_t pad) {
     int64_t sizeA = aRows() * aCols(), sizeB = bRows() * bCols(),
@@ -334,6 +371,10 @@ GemmEntryCheck tensorop::checkGemmEntryPoints(const GemmEntryPoints &e,
   c.exCase(true, 0.75f, -1, 7);
   c.exCase(true, 1, 0, 0);
   c.exCase(false, 1, 0, 0);
+  if (e.packedBSize && e.packB && e.prepacked && e.prepackedWs) {
+    c.prepackedCase(false);
+    c.prepackedCase(true);
+  }
   if (e.batched && e.batchedWs) {
     int64_t count = batchCount > 0 ? batchCount : 3;
     c.batchedCase(false, count, 5);
@@ -364,8 +405,13 @@ ExOverhead tensorop::timeExAgainstPlain(const GemmEntryPoints &e,
   ap.fill(seed, false);
   bp.fill(seed + 1, false);
   std::vector<unsigned char> workspace(e.workspaceSize());
-  std::vector<std::vector<double>> s = timeRoundRobin(
-      {[&] { e.plain(a.data.data(), b.data.data(), c1.data.data()); },
+  std::vector<float> packed;
+  if (e.packB) {
+    packed.resize((e.packedBSize() + 3) / 4);
+    e.packB(b.data.data(), packed.data());
+  }
+  std::vector<std::function<void()>> calls = {
+      [&] { e.plain(a.data.data(), b.data.data(), c1.data.data()); },
        [&] {
          e.ex(a.data.data(), a.ld, b.data.data(), b.ld, c2.data.data(), c2.ld,
               1.0f, 0.0f);
@@ -379,7 +425,12 @@ ExOverhead tensorop::timeExAgainstPlain(const GemmEntryPoints &e,
                      l.transposeB ? CblasTrans : CblasNoTrans, l.m, l.n, l.k,
                      1.0f, a.data.data(), a.ld, b.data.data(), b.ld, 0.0f,
                      c2.data.data(), c2.ld);
-       }},
-      rounds, roundSeconds);
-  return {median(s[0]), median(s[1]), median(s[2]), median(s[3])};
+       }};
+  if (e.prepacked)
+    calls.push_back(
+        [&] { e.prepacked(a.data.data(), packed.data(), c2.data.data()); });
+  std::vector<std::vector<double>> s =
+      timeRoundRobin(calls, rounds, roundSeconds);
+  return {median(s[0]), median(s[1]), median(s[2]), median(s[3]),
+          e.prepacked ? median(s[4]) : 0.0};
 }
