@@ -98,6 +98,52 @@ def tt(r, c, e="f32"):
     return f"tensor<{r}x{c}x{e}>"
 
 
+def indent(text, spaces):
+    return "\n".join(" " * spaces + l if l else l for l in text.split("\n"))
+
+
+def bias_add(res, src, bias, out, rows, cols):
+    """res = src + bias along the columns (a linalg.generic)."""
+    return f"""{res} = linalg.generic {{indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}}
+    ins({src}, {bias} : {tt(rows, cols)}, tensor<{cols}xf32>) outs({out} : {tt(rows, cols)}) {{
+^bb0(%a: f32, %b: f32, %o: f32):
+  %s = arith.addf %a, %b : f32
+  linalg.yield %s : f32
+}} -> {tt(rows, cols)}"""
+
+
+def residual_add(res, src, other, out, rows, cols):
+    """res = src + other, elementwise."""
+    return f"""{res} = linalg.generic {{indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}}
+    ins({src}, {other} : {tt(rows, cols)}, {tt(rows, cols)}) outs({out} : {tt(rows, cols)}) {{
+^bb0(%a: f32, %r: f32, %o: f32):
+  %s = arith.addf %a, %r : f32
+  linalg.yield %s : f32
+}} -> {tt(rows, cols)}"""
+
+
+def gelu(res, src, out, rows, cols):
+    """res = GELU(src), the tanh form oneDNN's gelu_tanh computes."""
+    return f"""{res} = linalg.generic {{indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}}
+    ins({src} : {tt(rows, cols)}) outs({out} : {tt(rows, cols)}) {{
+^bb0(%s: f32, %o: f32):
+  %half = arith.constant 0.5 : f32
+  %one = arith.constant 1.0 : f32
+  %k = arith.constant 0.797884583 : f32
+  %c = arith.constant 0.044715 : f32
+  %s2 = arith.mulf %s, %s : f32
+  %s3 = arith.mulf %s2, %s : f32
+  %t0 = arith.mulf %c, %s3 : f32
+  %t1 = arith.addf %s, %t0 : f32
+  %t2 = arith.mulf %k, %t1 : f32
+  %t3 = math.tanh %t2 : f32
+  %t4 = arith.addf %one, %t3 : f32
+  %t5 = arith.mulf %half, %s : f32
+  %r = arith.mulf %t5, %t4 : f32
+  linalg.yield %r : f32
+}} -> {tt(rows, cols)}"""
+
+
 # bf16: GELU's output rounded to bf16 for the second matmul (its own op),
 # and the residual read from the fp32 stream r.
 if BF:
@@ -177,30 +223,8 @@ def prepacked_module():
     %eq = tensor.extract_slice {acc}[0, {jl}] [{T}, {W1}] [1, 1] : {acc_type} to {tt(T, W1)}
     %zq = linalg.fill ins(%zero : f32) outs(%eq : {tt(T, W1)}) -> {tt(T, W1)}
     %hq = linalg.matmul ins(%x, %wq : {tt(T, D)}, {tt(D, W1)}) outs(%zq : {tt(T, W1)}) -> {tt(T, W1)}
-    %hbq = linalg.generic {{indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}}
-        ins(%hq, %bq : {tt(T, W1)}, tensor<{W1}xf32>) outs(%eq : {tt(T, W1)}) {{
-    ^bb0(%u: f32, %v: f32, %o: f32):
-      %s = arith.addf %u, %v : f32
-      linalg.yield %s : f32
-    }} -> {tt(T, W1)}
-    %gq = linalg.generic {{indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}}
-        ins(%hbq : {tt(T, W1)}) outs(%eq : {tt(T, W1)}) {{
-    ^bb0(%s: f32, %o: f32):
-      %half = arith.constant 0.5 : f32
-      %one = arith.constant 1.0 : f32
-      %k = arith.constant 0.797884583 : f32
-      %c = arith.constant 0.044715 : f32
-      %s2 = arith.mulf %s, %s : f32
-      %s3 = arith.mulf %s2, %s : f32
-      %t0 = arith.mulf %c, %s3 : f32
-      %t1 = arith.addf %s, %t0 : f32
-      %t2 = arith.mulf %k, %t1 : f32
-      %t3 = math.tanh %t2 : f32
-      %t4 = arith.addf %one, %t3 : f32
-      %t5 = arith.mulf %half, %s : f32
-      %r = arith.mulf %t5, %t4 : f32
-      linalg.yield %r : f32
-    }} -> {tt(T, W1)}
+{indent(bias_add("%hbq", "%hq", "%bq", "%eq", T, W1), 4)}
+{indent(gelu("%gq", "%hbq", "%eq", T, W1), 4)}
     %r = tensor.insert_slice %gq into {acc}[0, {jl}] [{T}, {W1}] [1, 1] : {tt(T, W1)} into {acc_type}"""
 
     def second(q, j, jl, acc, acc_type):
@@ -210,18 +234,8 @@ def prepacked_module():
     %eq = tensor.extract_slice {acc}[0, {jl}] [{T}, {W2}] [1, 1] : {acc_type} to {tt(T, W2)}
     %zq = linalg.fill ins(%zero : f32) outs(%eq : {tt(T, W2)}) -> {tt(T, W2)}
     %yq = linalg.matmul ins(%g, %wq : {tt(T, H)}, {tt(H, W2)}) outs(%zq : {tt(T, W2)}) -> {tt(T, W2)}
-    %ybq = linalg.generic {{indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}}
-        ins(%yq, %bq : {tt(T, W2)}, tensor<{W2}xf32>) outs(%eq : {tt(T, W2)}) {{
-    ^bb0(%u: f32, %v: f32, %o: f32):
-      %s = arith.addf %u, %v : f32
-      linalg.yield %s : f32
-    }} -> {tt(T, W2)}
-    %oq = linalg.generic {{indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}}
-        ins(%ybq, %xq : {tt(T, W2)}, {tt(T, W2)}) outs(%eq : {tt(T, W2)}) {{
-    ^bb0(%u: f32, %v: f32, %o: f32):
-      %s = arith.addf %u, %v : f32
-      linalg.yield %s : f32
-    }} -> {tt(T, W2)}
+{indent(bias_add("%ybq", "%yq", "%bq", "%eq", T, W2), 4)}
+{indent(residual_add("%oq", "%ybq", "%xq", "%eq", T, W2), 4)}
     %r = tensor.insert_slice %oq into {acc}[0, {jl}] [{T}, {W2}] [1, 1] : {tt(T, W2)} into {acc_type}"""
 
     counts = sorted({np1, np2, np1 // a.threads or 1, np2 // a.threads or 1})
@@ -276,45 +290,13 @@ func.func @{a.name}(%xm: {mt(T, D, IN)}, %w1m: {mt(D, H, IN)}, %b1m: memref<{H}x
   %e1 = tensor.empty() : {tt(T, H)}
   %z1 = linalg.fill ins(%zero : f32) outs(%e1 : {tt(T, H)}) -> {tt(T, H)}
   %h = linalg.matmul ins(%x, %w1 : {tt(T, D, IN)}, {tt(D, H, IN)}) outs(%z1 : {tt(T, H)}) -> {tt(T, H)}
-  %hb = linalg.generic {{indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}}
-      ins(%h, %b1 : {tt(T, H)}, tensor<{H}xf32>) outs(%e1 : {tt(T, H)}) {{
-  ^bb0(%a: f32, %b: f32, %o: f32):
-    %s = arith.addf %a, %b : f32
-    linalg.yield %s : f32
-  }} -> {tt(T, H)}
-  %g = linalg.generic {{indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}}
-      ins(%hb : {tt(T, H)}) outs(%e1 : {tt(T, H)}) {{
-  ^bb0(%s: f32, %o: f32):
-    %half = arith.constant 0.5 : f32
-    %one = arith.constant 1.0 : f32
-    %k = arith.constant 0.797884583 : f32
-    %c = arith.constant 0.044715 : f32
-    %s2 = arith.mulf %s, %s : f32
-    %s3 = arith.mulf %s2, %s : f32
-    %t0 = arith.mulf %c, %s3 : f32
-    %t1 = arith.addf %s, %t0 : f32
-    %t2 = arith.mulf %k, %t1 : f32
-    %t3 = math.tanh %t2 : f32
-    %t4 = arith.addf %one, %t3 : f32
-    %t5 = arith.mulf %half, %s : f32
-    %r = arith.mulf %t5, %t4 : f32
-    linalg.yield %r : f32
-  }} -> {tt(T, H)}{ROUND}
+{indent(bias_add("%hb", "%h", "%b1", "%e1", T, H), 2)}
+{indent(gelu("%g", "%hb", "%e1", T, H), 2)}{ROUND}
   %e2 = tensor.empty() : {tt(T, D)}
   %z2 = linalg.fill ins(%zero : f32) outs(%e2 : {tt(T, D)}) -> {tt(T, D)}
   %y = linalg.matmul ins({G2}, %w2 : {tt(T, H, IN)}, {tt(H, D, IN)}) outs(%z2 : {tt(T, D)}) -> {tt(T, D)}
-  %yb = linalg.generic {{indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}}
-      ins(%y, %b2 : {tt(T, D)}, tensor<{D}xf32>) outs(%e2 : {tt(T, D)}) {{
-  ^bb0(%a: f32, %b: f32, %o: f32):
-    %s = arith.addf %a, %b : f32
-    linalg.yield %s : f32
-  }} -> {tt(T, D)}
-  %out = linalg.generic {{indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}}
-      ins(%yb, {RES} : {tt(T, D)}, {tt(T, D)}) outs(%e2 : {tt(T, D)}) {{
-  ^bb0(%a: f32, %r: f32, %o: f32):
-    %s = arith.addf %a, %r : f32
-    linalg.yield %s : f32
-  }} -> {tt(T, D)}
+{indent(bias_add("%yb", "%y", "%b2", "%e2", T, D), 2)}
+{indent(residual_add("%out", "%yb", RES, "%e2", T, D), 2)}
   bufferization.materialize_in_destination %out in restrict writable %outm : ({tt(T, D)}, {mt(T, D)}) -> ()
   return
 }}{WS_SIZE}""")
