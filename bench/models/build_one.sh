@@ -28,7 +28,8 @@ case $BLOCK in
               --dtype "${BLOCK#ffn-}" --name "$4" --workspace; }
     # fp32: also the block with W1 and W2 packed once (gen_ffn.py --prepacked).
     genPrepacked() { python3 "$HERE/gen_ffn.py" --tokens $1 --model $2 \
-              --hidden $3 --name "$4" --workspace --prepacked; }
+              --hidden $3 --name "$4" --workspace --prepacked \
+              --threads "$THREADS"; }
     flags=(); [ "$BLOCK" = ffn-bf16 ] && flags+=(-DFFN_BF16) ;;
   bottleneck)
     prefix=bn; harness=bottleneck_vs_onednn.c

@@ -802,7 +802,8 @@ int CpuBackend::generate(const GenJob &job) {
   }
   auto build = [&](StringRef target, StringRef symbol,
                    StringRef file) -> Expected<LoweredModule> {
-    std::string source = job.op.cpuEntryPointsSource(symbol, chosenSketch);
+    std::string source =
+        job.op.cpuEntryPointsSource(symbol, chosenSketch, genThreads);
     if (Error e = writeTextFile(path(name + file.str() + ".mlir"), source))
       return std::move(e);
     std::string options = "target=" + target.str() + " advisor=builtin" +

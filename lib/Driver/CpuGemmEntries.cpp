@@ -167,7 +167,8 @@ void {0}_ex_ws(const float *A, long lda, const float *B, long ldb, float *C,
  * packedB alone (C overwritten, A contiguous as for {0}). Packing pays
  * below about 64 rows, where a row-major B's rows stream badly; above, the
  * panel is all of op(B) and {0}_prepacked runs {0}'s code on the copy.
- * {0}_prepacked_ws allocates nothing ({0}_workspace_size() bytes).
+ * {0}_prepacked_ws allocates nothing ({0}_workspace_size() bytes). Built
+ * for several threads, {0}_prepacked splits the panels between them.
  */
 size_t {0}_packed_b_size(void);
 void {0}_pack_b(const float *B, float *packedB);

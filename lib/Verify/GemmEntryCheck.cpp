@@ -114,6 +114,18 @@ struct Checker {
   int64_t bRows() const { return l.transposeB ? l.n : l.k; }
   int64_t bCols() const { return l.transposeB ? l.k : l.n; }
 
+  /// Runs `call` on a workspace of NAME_workspace_size() bytes at an
+  /// address = 4 mod 64 with guard bytes after it; how many guard bytes it
+  /// changed.
+  int64_t withGuardedWorkspace(const std::function<void(void *)> &call) {
+    std::vector<unsigned char> buffer(result.workspaceBytes + 4 + 256, 0xab);
+    call(buffer.data() + 4);
+    int64_t changed = 0;
+    for (size_t i = 4 + result.workspaceBytes; i < buffer.size(); ++i)
+      changed += buffer[i] != 0xab;
+    return changed;
+  }
+
   /// NAME_ex / NAME_ex_ws with padded leading dimensions.
   void exCase(bool ws, float alpha, float beta, int64_t pad) {
     Strided a(aRows(), aCols(), aCols() + pad),
@@ -131,13 +143,10 @@ struct Checker {
                (beta == 0 ? ", C NaN before" : "") +
                (operandsUnread ? ", A and B NaN" : "");
     if (ws) {
-      // An unaligned workspace with guard bytes after it.
-      size_t bytes = result.workspaceBytes;
-      std::vector<unsigned char> buffer(bytes + 4 + 256, 0xab);
-      e.exWs(a.data.data(), a.ld, b.data.data(), b.ld, c.data.data(), c.ld,
-             alpha, beta, buffer.data() + 4);
-      for (size_t i = 4 + bytes; i < buffer.size(); ++i)
-        one.paddingChanged += buffer[i] != 0xab;
+      one.paddingChanged += withGuardedWorkspace([&](void *ws) {
+        e.exWs(a.data.data(), a.ld, b.data.data(), b.ld, c.data.data(), c.ld,
+               alpha, beta, ws);
+      });
       one.what += ", workspace at an address = 4 mod 64, guard bytes after";
     } else {
       e.ex(a.data.data(), a.ld, b.data.data(), b.ld, c.data.data(), c.ld,
@@ -162,11 +171,9 @@ struct Checker {
     one.entry = ws ? "NAME_ws" : "NAME";
     one.what = "contiguous, C NaN before";
     if (ws) {
-      std::vector<unsigned char> buffer(result.workspaceBytes + 4 + 256, 0xab);
-      e.plainWs(a.data.data(), b.data.data(), c.data.data(),
-                buffer.data() + 4);
-      for (size_t i = 4 + result.workspaceBytes; i < buffer.size(); ++i)
-        one.paddingChanged += buffer[i] != 0xab;
+      one.paddingChanged += withGuardedWorkspace([&](void *ws) {
+        e.plainWs(a.data.data(), b.data.data(), c.data.data(), ws);
+      });
       one.what += ", workspace at an address = 4 mod 64, guard bytes after";
     } else {
       e.plain(a.data.data(), b.data.data(), c.data.data());
@@ -198,11 +205,9 @@ struct Checker {
       one.paddingChanged += !isPoison(packed[i]);
     one.paddingChanged += !isPoison(packed[0]);
     if (ws) {
-      std::vector<unsigned char> buffer(result.workspaceBytes + 4 + 256, 0xab);
-      e.prepackedWs(a.data.data(), packed.data() + 1, c.data.data(),
-                    buffer.data() + 4);
-      for (size_t i = 4 + result.workspaceBytes; i < buffer.size(); ++i)
-        one.paddingChanged += buffer[i] != 0xab;
+      one.paddingChanged += withGuardedWorkspace([&](void *ws) {
+        e.prepackedWs(a.data.data(), packed.data() + 1, c.data.data(), ws);
+      });
       one.what += ", workspace at an address = 4 mod 64, guard bytes after";
     } else {
       e.prepacked(a.data.data(), packed.data() + 1, c.data.data());
@@ -239,13 +244,11 @@ struct Checker {
                 std::nanf(""));
     }
     std::vector<float> before = C;
-    std::vector<unsigned char> buffer;
     if (ws) {
-      buffer.assign(result.workspaceBytes + 4 + 256, 0xab);
-      e.batchedWs(A.data(), B.data(), C.data(), count, strideA, strideB,
-                  strideC, buffer.data() + 4);
-      for (size_t i = 4 + result.workspaceBytes; i < buffer.size(); ++i)
-        one.paddingChanged += buffer[i] != 0xab;
+      one.paddingChanged += withGuardedWorkspace([&](void *workspace) {
+        e.batchedWs(A.data(), B.data(), C.data(), count, strideA, strideB,
+                    strideC, workspace);
+      });
     } else {
       e.batched(A.data(), B.data(), C.data(), count, strideA, strideB,
                 strideC);
@@ -294,13 +297,11 @@ struct Checker {
                " beta=" + fmt(beta) + ", leading dimensions and strides "
                "padded by " + std::to_string(pad) +
                (beta == 0 ? ", C NaN before" : "");
-    std::vector<unsigned char> buffer;
     if (ws) {
-      buffer.assign(result.workspaceBytes + 4 + 256, 0xab);
-      e.batchedExWs(A.data(), lda, strideA, B.data(), ldb, strideB, C.data(),
-                    ldc, strideC, count, alpha, beta, buffer.data() + 4);
-      for (size_t i = 4 + result.workspaceBytes; i < buffer.size(); ++i)
-        one.paddingChanged += buffer[i] != 0xab;
+      one.paddingChanged += withGuardedWorkspace([&](void *workspace) {
+        e.batchedExWs(A.data(), lda, strideA, B.data(), ldb, strideB,
+                      C.data(), ldc, strideC, count, alpha, beta, workspace);
+      });
     } else {
       e.batchedEx(A.data(), lda, strideA, B.data(), ldb, strideB, C.data(),
                   ldc, strideC, count, alpha, beta);

@@ -47,6 +47,9 @@ struct GemmEntryPointsSpec {
   bool batched = false;
   /// A #tensorop.sketch for every matmul ("" = the advisor chooses).
   std::string sketch;
+  /// Threads the object is built for: NAME_prepacked runs its full panels
+  /// in an scf.forall of this many chunks when > 1.
+  int64_t threads = 1;
 };
 
 /// The module of every entry point above, for the bare-pointer ABI.

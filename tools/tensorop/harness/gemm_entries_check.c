@@ -121,6 +121,24 @@ static long check(const float *a, long lda, const float *b, long ldb,
   return bad;
 }
 
+/* A workspace of WS_SIZE() bytes at an address = 4 mod 64, guard bytes
+ * after it (guardedWorkspace); guardsChanged counts the changed ones and
+ * frees it. */
+static unsigned char *guardedWorkspace(void) {
+  size_t bytes = WS_SIZE();
+  unsigned char *buffer = malloc(bytes + 4 + 256);
+  memset(buffer, 0xab, bytes + 4 + 256);
+  return buffer + 4;
+}
+static long guardsChanged(unsigned char *workspace) {
+  size_t bytes = WS_SIZE();
+  long changed = 0;
+  for (size_t i = bytes; i < bytes + 256; ++i)
+    changed += workspace[i] != 0xab;
+  free(workspace - 4);
+  return changed;
+}
+
 static void exCase(int ws, float alpha, float beta, long pad) {
   long lda = A_COLS + pad, ldb = B_COLS + pad, ldc = N + pad;
   float *a = matrix(A_ROWS, A_COLS, lda, alpha == 0);
@@ -129,13 +147,9 @@ static void exCase(int ws, float alpha, float beta, long pad) {
   float *c0 = malloc(sizeof(float) * M * ldc);
   memcpy(c0, c, sizeof(float) * M * ldc);
   if (ws) {
-    size_t bytes = WS_SIZE();
-    unsigned char *buffer = malloc(bytes + 4 + 256);
-    memset(buffer, 0xab, bytes + 4 + 256);
-    EX_WS(a, lda, b, ldb, c, ldc, alpha, beta, buffer + 4);
-    for (size_t i = 4 + bytes; i < bytes + 4 + 256; ++i)
-      paddingChanged += buffer[i] != 0xab;
-    free(buffer);
+    unsigned char *workspace = guardedWorkspace();
+    EX_WS(a, lda, b, ldb, c, ldc, alpha, beta, workspace);
+    paddingChanged += guardsChanged(workspace);
   } else {
     EX(a, lda, b, ldb, c, ldc, alpha, beta);
   }
@@ -270,19 +284,15 @@ static void plainCase(void) {
     printf("NAME: %ld wrong\n", bad);
   failures += bad;
   /* NAME_ws: an unaligned workspace with guard bytes after it. */
-  size_t bytes = WS_SIZE();
-  unsigned char *buffer = malloc(bytes + 4 + 256);
-  memset(buffer, 0xab, bytes + 4 + 256);
+  unsigned char *workspace = guardedWorkspace();
   for (long i = 0; i < M * N; ++i)
     c[i] = NAN;
-  PLAIN_WS(a, b, c, buffer + 4);
-  for (size_t i = 4 + bytes; i < bytes + 4 + 256; ++i)
-    paddingChanged += buffer[i] != 0xab;
+  PLAIN_WS(a, b, c, workspace);
+  paddingChanged += guardsChanged(workspace);
   bad = check(a, A_COLS, b, B_COLS, c, c, N, 1, 0);
   if (bad)
     printf("NAME_ws: %ld wrong\n", bad);
   failures += bad;
-  free(buffer);
   free(a), free(b), free(c);
 }
 
@@ -308,19 +318,16 @@ static void prepackedCase(void) {
   if (bad)
     printf("NAME_prepacked: %ld wrong\n", bad);
   failures += bad;
-  size_t bytes = WS_SIZE();
-  unsigned char *buffer = malloc(bytes + 4 + 256);
-  memset(buffer, 0xab, bytes + 4 + 256);
+  unsigned char *workspace = guardedWorkspace();
   for (long i = 0; i < M * N; ++i)
     c[i] = NAN;
-  PREPACKED_WS(a, packed + 1, c, buffer + 4);
-  for (size_t i = 4 + bytes; i < bytes + 4 + 256; ++i)
-    paddingChanged += buffer[i] != 0xab;
+  PREPACKED_WS(a, packed + 1, c, workspace);
+  paddingChanged += guardsChanged(workspace);
   bad = check(a, A_COLS, b, B_COLS, c, c, N, 1, 0);
   if (bad)
     printf("NAME_prepacked_ws: %ld wrong\n", bad);
   failures += bad;
-  free(buffer), free(packed), free(bCopy);
+  free(packed), free(bCopy);
   free(a), free(b), free(c);
 }
 
