@@ -5,6 +5,10 @@
 //   ffn_ours      --tensorop-pipeline (whatever it fuses)
 //   ffn_unfused   --tensorop-pipeline with epilogue fusion off (optional:
 //                 -DHAVE_UNFUSED)
+//   ffn_prepacked the fp32 module of gen_ffn.py --prepacked through
+//                 --tensorop-pipeline: W1 and W2 packed once into panels
+//                 (its ffn_prepacked_pack_w1/_w2, outside the timing, as
+//                 oneDNN's reorder), optional: -DHAVE_PREPACKED
 //   ffn_upstream  upstream MLIR's lowering of the same module (bufferize,
 //                 linalg to loops, LLVM; clang -O3 -march=native)
 //   onednn        matmul(x, W1) + bias + eltwise gelu_tanh post-op, then
@@ -55,6 +59,15 @@ void ffn_upstream(FFN_ARGS);
 #ifdef HAVE_UNFUSED
 void ffn_unfused(FFN_ARGS);
 long ffn_unfused_workspace_size(void);
+#endif
+#ifdef HAVE_PREPACKED
+void ffn_prepacked(FFN_ARGS);
+long ffn_prepacked_workspace_size(void);
+void ffn_prepacked_pack_w1(const float *w1, float *w1p);
+void ffn_prepacked_pack_w2(const float *w2, float *w2p);
+// The weights in the prepacked module's panels (packed once in main); the
+// panels divide H and D exactly, so each holds as many floats as W.
+static float *w1p, *w2p;
 #endif
 
 static long T, D, H;
@@ -250,6 +263,12 @@ static void onednn_ffn(void) {
 
 
 static void run(struct variant *v) {
+#ifdef HAVE_PREPACKED
+  if (v->fn == (void (*)(void))ffn_prepacked) {
+    ffn_prepacked(x, w1p, b1, w2p, b2, v->out, v->ws);
+    return;
+  }
+#endif
   if (v->fn) {
 #ifdef FFN_BF16
     ((ffn_fn)v->fn)(x, w1, b1, w2, b2, xf, v->out, v->ws);
@@ -295,10 +314,30 @@ int main(int argc, char **argv) {
   w2 = operand(w2f, H * D, &w2v);
   reference();
   onednn_setup();
+#ifdef HAVE_PREPACKED
+  {
+    // Packed from copies that are then poisoned: the timed calls can only
+    // read the packed weights.
+    float *c1 = malloc(sizeof(float) * D * H), *c2 = malloc(sizeof(float) * H * D);
+    memcpy(c1, w1, sizeof(float) * D * H);
+    memcpy(c2, w2, sizeof(float) * H * D);
+    w1p = malloc(sizeof(float) * D * H);
+    w2p = malloc(sizeof(float) * H * D);
+    ffn_prepacked_pack_w1(c1, w1p);
+    ffn_prepacked_pack_w2(c2, w2p);
+    for (long i = 0; i < D * H; ++i)
+      c1[i] = c2[i] = NAN;
+    free(c1);
+    free(c2);
+  }
+#endif
   struct variant vs[] = {
       {"ours", (void (*)(void))ffn_ours, 0, 0, 0, 0, 0},
 #ifdef HAVE_UNFUSED
       {"unfused", (void (*)(void))ffn_unfused, 0, 0, 0, 0, 0},
+#endif
+#ifdef HAVE_PREPACKED
+      {"prepacked", (void (*)(void))ffn_prepacked, 0, 0, 0, 0, 0},
 #endif
 #ifndef NO_UPSTREAM
       {"upstream", (void (*)(void))ffn_upstream, 0, 0, 0, 0, 0},
@@ -314,6 +353,10 @@ int main(int argc, char **argv) {
 #ifdef HAVE_UNFUSED
     if (vs[i].fn == (void (*)(void))ffn_unfused)
       bytes = ffn_unfused_workspace_size();
+#endif
+#ifdef HAVE_PREPACKED
+    if (vs[i].fn == (void (*)(void))ffn_prepacked)
+      bytes = ffn_prepacked_workspace_size();
 #endif
     vs[i].ws = malloc((size_t)bytes);
   }

@@ -33,8 +33,22 @@ and as oneDNN's primitives run with their scratchpads. (Upstream MLIR's
 lowering ignores both marks: it allocates per call, the size function
 returns 0.)
 
+With --prepacked (fp32 only) the weights arrive packed once, as oneDNN's
+reordered weights and gen's NAME_pack_b: W1 as H/W1 panels of D x W1 and W2
+as D/W2 panels of H x W2 (panel widths as lib/Runtime/GemmPrepackedEntries.cpp
+picks them for T rows: 32 up to 32 tokens, 64 up to 64, else the whole
+width), each matmul is a loop over the panels with the bias, GELU and
+residual applied to each panel's slice inside the loop (so the pipeline may
+fuse them per panel), and the module defines the packing functions
+
+    void NAME_pack_w1(const float *w1, float *w1p);   /* D x H -> panels */
+    void NAME_pack_w2(const float *w2, float *w2p);   /* H x D -> panels */
+
+With --threads N (and --prepacked) each panel loop is an scf.forall over N
+chunks of whole panels; the pipeline runs a matmul inside it on one thread.
+
     gen_ffn.py --tokens T --model D --hidden H [--dtype bf16] [--name NAME]
-               [--workspace]
+               [--workspace] [--prepacked [--threads N]]
 """
 import argparse
 
@@ -46,8 +60,30 @@ p.add_argument("--name", default="ffn")
 p.add_argument("--dtype", choices=("f32", "bf16"), default="f32")
 p.add_argument("--workspace", action="store_true",
                help="take a caller-provided workspace (no allocation per call)")
+p.add_argument("--prepacked", action="store_true",
+               help="weights packed once into panels (fp32)")
+p.add_argument("--threads", type=int, default=1,
+               help="--prepacked: split the panel loops into this many "
+                    "chunks (an scf.forall)")
 a = p.parse_args()
 T, D, H = a.tokens, a.model, a.hidden
+if a.prepacked and a.dtype != "f32":
+    p.error("--prepacked is fp32 only")
+
+
+def panel_width(m, n):
+    """lib/Runtime/GemmPrepackedEntries.cpp's prepackedPanelWidth."""
+    w = 32 if m <= 32 else 64 if m <= 64 else n
+    return min(w, n)
+
+
+W1, W2 = panel_width(T, H), panel_width(T, D)
+if a.prepacked and (H % W1 or D % W2):
+    p.error(f"--prepacked needs H % {W1} == 0 and D % {W2} == 0")
+if a.prepacked and a.threads > 1 and any(
+        n > 1 and n % a.threads for n in (H // W1, D // W2)):
+    p.error(f"--prepacked --threads {a.threads}: the panel counts "
+            f"{H // W1} and {D // W2} must divide evenly")
 
 
 BF = a.dtype == "bf16"
@@ -60,6 +96,52 @@ def mt(r, c, e="f32"):
 
 def tt(r, c, e="f32"):
     return f"tensor<{r}x{c}x{e}>"
+
+
+def indent(text, spaces):
+    return "\n".join(" " * spaces + l if l else l for l in text.split("\n"))
+
+
+def bias_add(res, src, bias, out, rows, cols):
+    """res = src + bias along the columns (a linalg.generic)."""
+    return f"""{res} = linalg.generic {{indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}}
+    ins({src}, {bias} : {tt(rows, cols)}, tensor<{cols}xf32>) outs({out} : {tt(rows, cols)}) {{
+^bb0(%a: f32, %b: f32, %o: f32):
+  %s = arith.addf %a, %b : f32
+  linalg.yield %s : f32
+}} -> {tt(rows, cols)}"""
+
+
+def residual_add(res, src, other, out, rows, cols):
+    """res = src + other, elementwise."""
+    return f"""{res} = linalg.generic {{indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}}
+    ins({src}, {other} : {tt(rows, cols)}, {tt(rows, cols)}) outs({out} : {tt(rows, cols)}) {{
+^bb0(%a: f32, %r: f32, %o: f32):
+  %s = arith.addf %a, %r : f32
+  linalg.yield %s : f32
+}} -> {tt(rows, cols)}"""
+
+
+def gelu(res, src, out, rows, cols):
+    """res = GELU(src), the tanh form oneDNN's gelu_tanh computes."""
+    return f"""{res} = linalg.generic {{indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}}
+    ins({src} : {tt(rows, cols)}) outs({out} : {tt(rows, cols)}) {{
+^bb0(%s: f32, %o: f32):
+  %half = arith.constant 0.5 : f32
+  %one = arith.constant 1.0 : f32
+  %k = arith.constant 0.797884583 : f32
+  %c = arith.constant 0.044715 : f32
+  %s2 = arith.mulf %s, %s : f32
+  %s3 = arith.mulf %s2, %s : f32
+  %t0 = arith.mulf %c, %s3 : f32
+  %t1 = arith.addf %s, %t0 : f32
+  %t2 = arith.mulf %k, %t1 : f32
+  %t3 = math.tanh %t2 : f32
+  %t4 = arith.addf %one, %t3 : f32
+  %t5 = arith.mulf %half, %s : f32
+  %r = arith.mulf %t5, %t4 : f32
+  linalg.yield %r : f32
+}} -> {tt(rows, cols)}"""
 
 
 # bf16: GELU's output rounded to bf16 for the second matmul (its own op),
@@ -92,6 +174,108 @@ func.func @{a.name}_workspace_size() -> index attributes {{tensorop.workspace_si
   return %c0 : index
 }}"""
 
+
+def panel_loop(res, n_panels, w, rows, cols, acc_init, body):
+    """An scf loop over the panels of a T x cols result, as SSA value `res`.
+
+    body(q, j, jl, acc) returns the ops of one panel: q the panel, j its
+    first column in the result, jl its first column in `acc` (the chunk the
+    loop carries), ending in `%r = tensor.insert_slice ... into acc`. With
+    --threads N > 1 an scf.forall runs N chunks of whole panels (the
+    pipeline gives each chunk's matmuls one thread)."""
+    full = tt(rows, cols)
+    if a.threads == 1 or n_panels == 1:  # (one panel: the matmul's own team)
+        return f"""  {res} = scf.for %q = %c0 to %c{n_panels} step %c1 iter_args(%acc = {acc_init}) -> ({full}) {{
+    %j = affine.apply affine_map<(d0) -> (d0 * {w})>(%q)
+{body("%q", "%j", "%j", "%acc", full)}
+    scf.yield %r : {full}
+  }}
+"""
+    per = n_panels // a.threads
+    part = tt(rows, per * w)
+    return f"""  {res} = scf.forall (%t) in ({a.threads}) shared_outs(%shared = {acc_init}) -> ({full}) {{
+    %p0 = affine.apply affine_map<(d0) -> (d0 * {per})>(%t)
+    %col = affine.apply affine_map<(d0) -> (d0 * {per * w})>(%t)
+    %part = tensor.extract_slice %shared[0, %col] [{rows}, {per * w}] [1, 1] : {full} to {part}
+    %done = scf.for %ql = %c0 to %c{per} step %c1 iter_args(%acc = %part) -> ({part}) {{
+      %q = arith.addi %p0, %ql : index
+      %j = affine.apply affine_map<(d0) -> (d0 * {w})>(%q)
+      %jl = affine.apply affine_map<(d0) -> (d0 * {w})>(%ql)
+{body("%q", "%j", "%jl", "%acc", part)}
+      scf.yield %r : {part}
+    }}
+    scf.forall.in_parallel {{
+      tensor.parallel_insert_slice %done into %shared[0, %col] [{rows}, {per * w}] [1, 1] : {part} into {full}
+    }}
+  }}
+"""
+
+
+def prepacked_module():
+    """The fp32 block with panel-packed weights and its packing functions."""
+    np1, np2 = H // W1, D // W2
+    p1, p2 = f"memref<{np1}x{D}x{W1}xf32>", f"memref<{np2}x{H}x{W2}xf32>"
+    q1, q2 = f"tensor<{np1}x{D}x{W1}xf32>", f"tensor<{np2}x{H}x{W2}xf32>"
+
+    def first(q, j, jl, acc, acc_type):
+        return f"""    %wq = tensor.extract_slice %w1[{q}, 0, 0] [1, {D}, {W1}] [1, 1, 1] : {q1} to {tt(D, W1)}
+    %bq = tensor.extract_slice %b1[{j}] [{W1}] [1] : tensor<{H}xf32> to tensor<{W1}xf32>
+    %eq = tensor.extract_slice {acc}[0, {jl}] [{T}, {W1}] [1, 1] : {acc_type} to {tt(T, W1)}
+    %zq = linalg.fill ins(%zero : f32) outs(%eq : {tt(T, W1)}) -> {tt(T, W1)}
+    %hq = linalg.matmul ins(%x, %wq : {tt(T, D)}, {tt(D, W1)}) outs(%zq : {tt(T, W1)}) -> {tt(T, W1)}
+{indent(bias_add("%hbq", "%hq", "%bq", "%eq", T, W1), 4)}
+{indent(gelu("%gq", "%hbq", "%eq", T, W1), 4)}
+    %r = tensor.insert_slice %gq into {acc}[0, {jl}] [{T}, {W1}] [1, 1] : {tt(T, W1)} into {acc_type}"""
+
+    def second(q, j, jl, acc, acc_type):
+        return f"""    %wq = tensor.extract_slice %w2[{q}, 0, 0] [1, {H}, {W2}] [1, 1, 1] : {q2} to {tt(H, W2)}
+    %bq = tensor.extract_slice %b2[{j}] [{W2}] [1] : tensor<{D}xf32> to tensor<{W2}xf32>
+    %xq = tensor.extract_slice %x[0, {j}] [{T}, {W2}] [1, 1] : {tt(T, D)} to {tt(T, W2)}
+    %eq = tensor.extract_slice {acc}[0, {jl}] [{T}, {W2}] [1, 1] : {acc_type} to {tt(T, W2)}
+    %zq = linalg.fill ins(%zero : f32) outs(%eq : {tt(T, W2)}) -> {tt(T, W2)}
+    %yq = linalg.matmul ins(%g, %wq : {tt(T, H)}, {tt(H, W2)}) outs(%zq : {tt(T, W2)}) -> {tt(T, W2)}
+{indent(bias_add("%ybq", "%yq", "%bq", "%eq", T, W2), 4)}
+{indent(residual_add("%oq", "%ybq", "%xq", "%eq", T, W2), 4)}
+    %r = tensor.insert_slice %oq into {acc}[0, {jl}] [{T}, {W2}] [1, 1] : {tt(T, W2)} into {acc_type}"""
+
+    counts = sorted({np1, np2, np1 // a.threads or 1, np2 // a.threads or 1})
+    consts = "\n".join(f"  %c{n} = arith.constant {n} : index"
+                        for n in counts if n > 1)
+    print(f"""// FFN block, weights packed once: T={T} D={D} H={H} f32, panels {W1} / {W2}, {a.threads} thread(s) (bench/models/gen_ffn.py --prepacked)
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (j)>
+func.func @{a.name}_pack_w1(%w: {mt(D, H)}, %wp: {p1}) {{
+  %e = memref.expand_shape %w [[0], [1, 2]] output_shape [{D}, {np1}, {W1}] : {mt(D, H)} into memref<{D}x{np1}x{W1}xf32>
+  linalg.transpose ins(%e : memref<{D}x{np1}x{W1}xf32>) outs(%wp : {p1}) permutation = [1, 0, 2]
+  return
+}}
+func.func @{a.name}_pack_w2(%w: {mt(H, D)}, %wp: {p2}) {{
+  %e = memref.expand_shape %w [[0], [1, 2]] output_shape [{H}, {np2}, {W2}] : {mt(H, D)} into memref<{H}x{np2}x{W2}xf32>
+  linalg.transpose ins(%e : memref<{H}x{np2}x{W2}xf32>) outs(%wp : {p2}) permutation = [1, 0, 2]
+  return
+}}
+func.func @{a.name}(%xm: {mt(T, D)}, %w1m: {p1}, %b1m: memref<{H}xf32>,
+                    %w2m: {p2}, %b2m: memref<{D}xf32>, %outm: {mt(T, D)}{WS_ARG}) {{
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+{consts}
+  %x = bufferization.to_tensor %xm restrict : {mt(T, D)} to {tt(T, D)}
+  %w1 = bufferization.to_tensor %w1m restrict : {p1} to {q1}
+  %b1 = bufferization.to_tensor %b1m restrict : memref<{H}xf32> to tensor<{H}xf32>
+  %w2 = bufferization.to_tensor %w2m restrict : {p2} to {q2}
+  %b2 = bufferization.to_tensor %b2m restrict : memref<{D}xf32> to tensor<{D}xf32>
+  %e1 = tensor.empty() : {tt(T, H)}
+{panel_loop("%g", np1, W1, T, H, "%e1", first)}  %e2 = tensor.empty() : {tt(T, D)}
+{panel_loop("%out", np2, W2, T, D, "%e2", second)}  bufferization.materialize_in_destination %out in restrict writable %outm : ({tt(T, D)}, {mt(T, D)}) -> ()
+  return
+}}{WS_SIZE}""")
+
+
+if a.prepacked:
+    prepacked_module()
+    raise SystemExit(0)
+
 print(f"""// FFN block: T={T} D={D} H={H} {a.dtype} (bench/models/gen_ffn.py)
 #id = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (j)>
@@ -106,45 +290,13 @@ func.func @{a.name}(%xm: {mt(T, D, IN)}, %w1m: {mt(D, H, IN)}, %b1m: memref<{H}x
   %e1 = tensor.empty() : {tt(T, H)}
   %z1 = linalg.fill ins(%zero : f32) outs(%e1 : {tt(T, H)}) -> {tt(T, H)}
   %h = linalg.matmul ins(%x, %w1 : {tt(T, D, IN)}, {tt(D, H, IN)}) outs(%z1 : {tt(T, H)}) -> {tt(T, H)}
-  %hb = linalg.generic {{indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}}
-      ins(%h, %b1 : {tt(T, H)}, tensor<{H}xf32>) outs(%e1 : {tt(T, H)}) {{
-  ^bb0(%a: f32, %b: f32, %o: f32):
-    %s = arith.addf %a, %b : f32
-    linalg.yield %s : f32
-  }} -> {tt(T, H)}
-  %g = linalg.generic {{indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}}
-      ins(%hb : {tt(T, H)}) outs(%e1 : {tt(T, H)}) {{
-  ^bb0(%s: f32, %o: f32):
-    %half = arith.constant 0.5 : f32
-    %one = arith.constant 1.0 : f32
-    %k = arith.constant 0.797884583 : f32
-    %c = arith.constant 0.044715 : f32
-    %s2 = arith.mulf %s, %s : f32
-    %s3 = arith.mulf %s2, %s : f32
-    %t0 = arith.mulf %c, %s3 : f32
-    %t1 = arith.addf %s, %t0 : f32
-    %t2 = arith.mulf %k, %t1 : f32
-    %t3 = math.tanh %t2 : f32
-    %t4 = arith.addf %one, %t3 : f32
-    %t5 = arith.mulf %half, %s : f32
-    %r = arith.mulf %t5, %t4 : f32
-    linalg.yield %r : f32
-  }} -> {tt(T, H)}{ROUND}
+{indent(bias_add("%hb", "%h", "%b1", "%e1", T, H), 2)}
+{indent(gelu("%g", "%hb", "%e1", T, H), 2)}{ROUND}
   %e2 = tensor.empty() : {tt(T, D)}
   %z2 = linalg.fill ins(%zero : f32) outs(%e2 : {tt(T, D)}) -> {tt(T, D)}
   %y = linalg.matmul ins({G2}, %w2 : {tt(T, H, IN)}, {tt(H, D, IN)}) outs(%z2 : {tt(T, D)}) -> {tt(T, D)}
-  %yb = linalg.generic {{indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}}
-      ins(%y, %b2 : {tt(T, D)}, tensor<{D}xf32>) outs(%e2 : {tt(T, D)}) {{
-  ^bb0(%a: f32, %b: f32, %o: f32):
-    %s = arith.addf %a, %b : f32
-    linalg.yield %s : f32
-  }} -> {tt(T, D)}
-  %out = linalg.generic {{indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}}
-      ins(%yb, {RES} : {tt(T, D)}, {tt(T, D)}) outs(%e2 : {tt(T, D)}) {{
-  ^bb0(%a: f32, %r: f32, %o: f32):
-    %s = arith.addf %a, %r : f32
-    linalg.yield %s : f32
-  }} -> {tt(T, D)}
+{indent(bias_add("%yb", "%y", "%b2", "%e2", T, D), 2)}
+{indent(residual_add("%out", "%yb", RES, "%e2", T, D), 2)}
   bufferization.materialize_in_destination %out in restrict writable %outm : ({tt(T, D)}, {mt(T, D)}) -> ()
   return
 }}{WS_SIZE}""")

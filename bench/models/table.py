@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Markdown tables of the model benchmarks' JSON lines (all.sh, run.sh):
 per row the median time of each variant, ours against oneDNN and against
-our unfused build (speed ratios: > 1 means ours is faster), what our
-kernels fused, and the largest error/bound ratio of any variant.
+our unfused build (speed ratios: > 1 means ours is faster), for fp32 FFN
+rows also ours with the weights packed once ("prepacked") against oneDNN,
+what our kernels fused, and the largest error/bound ratio of any variant.
 
     table.py results.jsonl > table.md
 """
@@ -28,22 +29,25 @@ def fused(r):
 
 
 def err(r):
-    vs = [v for v in ("ours", "unfused", "upstream", "onednn") if v in r]
+    vs = [v for v in ("ours", "unfused", "prepacked", "upstream", "onednn")
+          if v in r]
     return f"{max(r[v]['max_error_ratio'] for v in vs):.2g}"
 
 
 ffn = [r for r in rows if r["block"] == "ffn"]
 if ffn:
     print("| dtype | T | D | H | threads | ours us | unfused us | upstream us "
-          "| oneDNN us | ours vs oneDNN | ours vs unfused | ours GFLOP/s "
-          "| fused (per GEMM) | max err/bound |")
-    print("| --- " * 14 + "|")
+          "| oneDNN us | ours vs oneDNN | ours vs unfused | prepacked us "
+          "| prepacked vs oneDNN | ours GFLOP/s | fused (per GEMM) "
+          "| max err/bound |")
+    print("| --- " * 16 + "|")
     for r in sorted(ffn, key=lambda r: (r["dtype"], r["threads"], r["model"],
                                         r["tokens"])):
         print(f"| {r['dtype']} | {r['tokens']} | {r['model']} | {r['hidden']} "
               f"| {r['threads']} | {us(r, 'ours')} | {us(r, 'unfused')} "
               f"| {us(r, 'upstream')} | {us(r, 'onednn')} "
               f"| {speed(r, 'ours', 'onednn')} | {speed(r, 'ours', 'unfused')} "
+              f"| {us(r, 'prepacked')} | {speed(r, 'prepacked', 'onednn')} "
               f"| {r['ours']['gflops']:.0f} | {fused(r)} | {err(r)} |")
     print()
 bn = [r for r in rows if r["block"] == "bottleneck"]

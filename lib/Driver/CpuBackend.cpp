@@ -96,7 +96,10 @@ public:
            (op.transposeA ? "A^T" : "A") + "*" + (op.transposeB ? "B^T" : "B") +
            " overwritten; plus " + name.str() + "_ex(A, lda, B, ldb, C, ldc, "
            "alpha, beta), " + name.str() + "_ex_ws(..., workspace), " +
-           name.str() + "_workspace_size()" +
+           name.str() + "_workspace_size(), " + name.str() +
+           "_pack_b(B, packedB), " + name.str() + "_prepacked(A, packedB, C)" +
+           ", " + name.str() + "_prepacked_ws(..., workspace), " +
+           name.str() + "_packed_b_size()" +
            (op.batched ? ", " + name.str() + "_batched(A, B, C, batch, "
                          "strideA, strideB, strideC), " + name.str() +
                              "_batched_ws(..., workspace), " + name.str() +
@@ -799,7 +802,8 @@ int CpuBackend::generate(const GenJob &job) {
   }
   auto build = [&](StringRef target, StringRef symbol,
                    StringRef file) -> Expected<LoweredModule> {
-    std::string source = job.op.cpuEntryPointsSource(symbol, chosenSketch);
+    std::string source =
+        job.op.cpuEntryPointsSource(symbol, chosenSketch, genThreads);
     if (Error e = writeTextFile(path(name + file.str() + ".mlir"), source))
       return std::move(e);
     std::string options = "target=" + target.str() + " advisor=builtin" +

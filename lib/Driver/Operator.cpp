@@ -155,8 +155,8 @@ bool Operator::hasBlasEntries() const {
   return kind == OpKind::Matmul && epilogue.empty() && inType() == "f32";
 }
 
-std::string Operator::cpuEntryPointsSource(StringRef name,
-                                           StringRef sketch) const {
+std::string Operator::cpuEntryPointsSource(StringRef name, StringRef sketch,
+                                           int64_t threads) const {
   if (!hasBlasEntries())
     return moduleSource(name, Placement::Host, sketch);
   mlir::tensorop::GemmEntryPointsSpec spec;
@@ -168,5 +168,6 @@ std::string Operator::cpuEntryPointsSource(StringRef name,
   spec.transposeB = transposeB;
   spec.batched = batched;
   spec.sketch = sketch.str();
+  spec.threads = threads;
   return mlir::tensorop::gemmEntryPointsSource(spec);
 }

@@ -288,7 +288,8 @@ func.func @{0}_batched_ex(%A: memref<1xf32>, %lda: index, %strideA: index, %B: m
 
 std::string mlir::tensorop::gemmEntryPointsSource(const GemmEntryPointsSpec &s) {
   Layout l(s);
-  std::string text = plainEntry(s, l) + exEntry(s, l);
+  std::string text =
+      plainEntry(s, l) + exEntry(s, l) + gemmPrepackedEntriesSource(s);
   if (s.batched)
     text += batchedEntry(s, l) + batchedExEntry(s, l);
   // Defined by tensorop-bind-workspace: the largest workspace of the _ws

@@ -11,6 +11,7 @@
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -313,10 +314,19 @@ struct AnnotateSketchPass
       // Advisors choose tiles for one core; how many cores run the GEMM is
       // the caller's decision (or the tuner's, through the db), less where
       // the GEMM is too small to pay for a team of that many.
-      ThreadCountChoice teamSize =
-          chooseGemmThreads(*problem, threads, minFlopsPerThread);
+      // A matmul inside a parallel loop (e.g. one panel of a prepacked B
+      // per iteration) is already one thread's share: a team per call would
+      // fork and join inside every iteration.
+      bool inParallelLoop = mm->getParentOfType<scf::ForallOp>() ||
+                            mm->getParentOfType<scf::ParallelOp>();
+      ThreadCountChoice teamSize = chooseGemmThreads(
+          *problem, inParallelLoop ? 1 : threads, minFlopsPerThread);
       choice->threads = teamSize.threads;
-      if (!teamSize.reason.empty())
+      if (inParallelLoop && threads > 1)
+        mm.emitRemark() << "tensorop: one thread: the matmul is inside a "
+                           "parallel loop, whose iterations are the threads' "
+                           "work";
+      else if (!teamSize.reason.empty())
         mm.emitRemark() << "tensorop: " << teamSize.reason;
       std::string error;
       SketchAttr sketch = choice->toAttr(ctx, *hints, error);

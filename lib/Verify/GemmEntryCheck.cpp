@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <vector>
 
 using namespace tensorop;
@@ -113,6 +114,18 @@ struct Checker {
   int64_t bRows() const { return l.transposeB ? l.n : l.k; }
   int64_t bCols() const { return l.transposeB ? l.k : l.n; }
 
+  /// Runs `call` on a workspace of NAME_workspace_size() bytes at an
+  /// address = 4 mod 64 with guard bytes after it; how many guard bytes it
+  /// changed.
+  int64_t withGuardedWorkspace(const std::function<void(void *)> &call) {
+    std::vector<unsigned char> buffer(result.workspaceBytes + 4 + 256, 0xab);
+    call(buffer.data() + 4);
+    int64_t changed = 0;
+    for (size_t i = 4 + result.workspaceBytes; i < buffer.size(); ++i)
+      changed += buffer[i] != 0xab;
+    return changed;
+  }
+
   /// NAME_ex / NAME_ex_ws with padded leading dimensions.
   void exCase(bool ws, float alpha, float beta, int64_t pad) {
     Strided a(aRows(), aCols(), aCols() + pad),
@@ -130,13 +143,10 @@ struct Checker {
                (beta == 0 ? ", C NaN before" : "") +
                (operandsUnread ? ", A and B NaN" : "");
     if (ws) {
-      // An unaligned workspace with guard bytes after it.
-      size_t bytes = result.workspaceBytes;
-      std::vector<unsigned char> buffer(bytes + 4 + 256, 0xab);
-      e.exWs(a.data.data(), a.ld, b.data.data(), b.ld, c.data.data(), c.ld,
-             alpha, beta, buffer.data() + 4);
-      for (size_t i = 4 + bytes; i < buffer.size(); ++i)
-        one.paddingChanged += buffer[i] != 0xab;
+      one.paddingChanged += withGuardedWorkspace([&](void *ws) {
+        e.exWs(a.data.data(), a.ld, b.data.data(), b.ld, c.data.data(), c.ld,
+               alpha, beta, ws);
+      });
       one.what += ", workspace at an address = 4 mod 64, guard bytes after";
     } else {
       e.ex(a.data.data(), a.ld, b.data.data(), b.ld, c.data.data(), c.ld,
@@ -161,14 +171,46 @@ struct Checker {
     one.entry = ws ? "NAME_ws" : "NAME";
     one.what = "contiguous, C NaN before";
     if (ws) {
-      std::vector<unsigned char> buffer(result.workspaceBytes + 4 + 256, 0xab);
-      e.plainWs(a.data.data(), b.data.data(), c.data.data(),
-                buffer.data() + 4);
-      for (size_t i = 4 + result.workspaceBytes; i < buffer.size(); ++i)
-        one.paddingChanged += buffer[i] != 0xab;
+      one.paddingChanged += withGuardedWorkspace([&](void *ws) {
+        e.plainWs(a.data.data(), b.data.data(), c.data.data(), ws);
+      });
       one.what += ", workspace at an address = 4 mod 64, guard bytes after";
     } else {
       e.plain(a.data.data(), b.data.data(), c.data.data());
+    }
+    one.check = compare(c, value, magnitude, l.k);
+    result.cases.push_back(std::move(one));
+  }
+
+  /// NAME_pack_b into an unaligned buffer with NaN guards after it, B then
+  /// poisoned, and NAME_prepacked(_ws) on the packed copy.
+  void prepackedCase(bool ws) {
+    Strided a(aRows(), aCols(), aCols()), b(bRows(), bCols(), bCols()),
+        c(l.m, l.n, l.n);
+    a.fill(seed + 5, false);
+    b.fill(seed + 6, false);
+    c.fill(0, /*nan=*/true);
+    std::vector<double> value, magnitude;
+    reference(l, a, b, c, 1, 0, value, magnitude);
+    GemmEntryCase one;
+    one.entry = ws ? "NAME_pack_b + NAME_prepacked_ws" : "NAME_pack_b + NAME_prepacked";
+    one.what = "packed B at an address = 4 mod 64 with NaN guards after "
+               "NAME_packed_b_size() bytes, B NaN after packing, C NaN before";
+    size_t bytes = e.packedBSize();
+    size_t floats = (bytes + 3) / 4;
+    std::vector<float> packed(1 + floats + 64, poison());
+    e.packB(b.data.data(), packed.data() + 1);
+    std::fill(b.data.begin(), b.data.end(), std::nanf(""));
+    for (size_t i = 1 + floats; i < packed.size(); ++i)
+      one.paddingChanged += !isPoison(packed[i]);
+    one.paddingChanged += !isPoison(packed[0]);
+    if (ws) {
+      one.paddingChanged += withGuardedWorkspace([&](void *ws) {
+        e.prepackedWs(a.data.data(), packed.data() + 1, c.data.data(), ws);
+      });
+      one.what += ", workspace at an address = 4 mod 64, guard bytes after";
+    } else {
+      e.prepacked(a.data.data(), packed.data() + 1, c.data.data());
     }
     one.check = compare(c, value, magnitude, l.k);
     result.cases.push_back(std::move(one));
@@ -202,13 +244,11 @@ struct Checker {
                 std::nanf(""));
     }
     std::vector<float> before = C;
-    std::vector<unsigned char> buffer;
     if (ws) {
-      buffer.assign(result.workspaceBytes + 4 + 256, 0xab);
-      e.batchedWs(A.data(), B.data(), C.data(), count, strideA, strideB,
-                  strideC, buffer.data() + 4);
-      for (size_t i = 4 + result.workspaceBytes; i < buffer.size(); ++i)
-        one.paddingChanged += buffer[i] != 0xab;
+      one.paddingChanged += withGuardedWorkspace([&](void *workspace) {
+        e.batchedWs(A.data(), B.data(), C.data(), count, strideA, strideB,
+                    strideC, workspace);
+      });
     } else {
       e.batched(A.data(), B.data(), C.data(), count, strideA, strideB,
                 strideC);
@@ -257,13 +297,11 @@ struct Checker {
                " beta=" + fmt(beta) + ", leading dimensions and strides "
                "padded by " + std::to_string(pad) +
                (beta == 0 ? ", C NaN before" : "");
-    std::vector<unsigned char> buffer;
     if (ws) {
-      buffer.assign(result.workspaceBytes + 4 + 256, 0xab);
-      e.batchedExWs(A.data(), lda, strideA, B.data(), ldb, strideB, C.data(),
-                    ldc, strideC, count, alpha, beta, buffer.data() + 4);
-      for (size_t i = 4 + result.workspaceBytes; i < buffer.size(); ++i)
-        one.paddingChanged += buffer[i] != 0xab;
+      one.paddingChanged += withGuardedWorkspace([&](void *workspace) {
+        e.batchedExWs(A.data(), lda, strideA, B.data(), ldb, strideB,
+                      C.data(), ldc, strideC, count, alpha, beta, workspace);
+      });
     } else {
       e.batchedEx(A.data(), lda, strideA, B.data(), ldb, strideB, C.data(),
                   ldc, strideC, count, alpha, beta);
@@ -334,6 +372,10 @@ GemmEntryCheck tensorop::checkGemmEntryPoints(const GemmEntryPoints &e,
   c.exCase(true, 0.75f, -1, 7);
   c.exCase(true, 1, 0, 0);
   c.exCase(false, 1, 0, 0);
+  if (e.packedBSize && e.packB && e.prepacked && e.prepackedWs) {
+    c.prepackedCase(false);
+    c.prepackedCase(true);
+  }
   if (e.batched && e.batchedWs) {
     int64_t count = batchCount > 0 ? batchCount : 3;
     c.batchedCase(false, count, 5);
@@ -364,8 +406,13 @@ ExOverhead tensorop::timeExAgainstPlain(const GemmEntryPoints &e,
   ap.fill(seed, false);
   bp.fill(seed + 1, false);
   std::vector<unsigned char> workspace(e.workspaceSize());
-  std::vector<std::vector<double>> s = timeRoundRobin(
-      {[&] { e.plain(a.data.data(), b.data.data(), c1.data.data()); },
+  std::vector<float> packed;
+  if (e.packB) {
+    packed.resize((e.packedBSize() + 3) / 4);
+    e.packB(b.data.data(), packed.data());
+  }
+  std::vector<std::function<void()>> calls = {
+      [&] { e.plain(a.data.data(), b.data.data(), c1.data.data()); },
        [&] {
          e.ex(a.data.data(), a.ld, b.data.data(), b.ld, c2.data.data(), c2.ld,
               1.0f, 0.0f);
@@ -379,7 +426,12 @@ ExOverhead tensorop::timeExAgainstPlain(const GemmEntryPoints &e,
                      l.transposeB ? CblasTrans : CblasNoTrans, l.m, l.n, l.k,
                      1.0f, a.data.data(), a.ld, b.data.data(), b.ld, 0.0f,
                      c2.data.data(), c2.ld);
-       }},
-      rounds, roundSeconds);
-  return {median(s[0]), median(s[1]), median(s[2]), median(s[3])};
+       }};
+  if (e.prepacked)
+    calls.push_back(
+        [&] { e.prepacked(a.data.data(), packed.data(), c2.data.data()); });
+  std::vector<std::vector<double>> s =
+      timeRoundRobin(calls, rounds, roundSeconds);
+  return {median(s[0]), median(s[1]), median(s[2]), median(s[3]),
+          e.prepacked ? median(s[4]) : 0.0};
 }

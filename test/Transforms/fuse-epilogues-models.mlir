@@ -1,6 +1,9 @@
 // RUN: %python %tensorop_src/bench/models/gen_ffn.py --tokens 16 --model 64 --hidden 96 | tensorop-opt --tensorop-pipeline="target=x86-avx512 bare-ptr-abi=1" 2>&1 >/dev/null | FileCheck %s --check-prefix=F32
 // RUN: %python %tensorop_src/bench/models/gen_ffn.py --tokens 16 --model 64 --hidden 96 --dtype bf16 | tensorop-opt --tensorop-pipeline="target=x86-avx512 bare-ptr-abi=1" 2>&1 >/dev/null | FileCheck %s --check-prefix=BF16
 // RUN: %python %tensorop_src/bench/models/gen_ffn.py --tokens 16 --model 64 --hidden 96 --dtype bf16 --workspace | tensorop-opt --tensorop-pipeline="target=x86-avx512 bare-ptr-abi=1" 2>&1 >/dev/null | FileCheck %s --check-prefix=BF16WS
+// RUN: %python %tensorop_src/bench/models/gen_ffn.py --tokens 16 --model 64 --hidden 96 --workspace --prepacked | tensorop-opt --tensorop-pipeline="target=x86-avx512 bare-ptr-abi=1" 2>&1 >/dev/null | FileCheck %s --check-prefix=PREPACKED
+// RUN: %python %tensorop_src/bench/models/gen_ffn.py --tokens 16 --model 64 --hidden 128 --workspace --prepacked --threads 2 | tensorop-opt --tensorop-pipeline="target=x86-avx512 threads=2 bare-ptr-abi=1" 2>&1 >/dev/null | FileCheck %s --check-prefix=PREPACKED2
+// RUN: not %python %tensorop_src/bench/models/gen_ffn.py --tokens 16 --model 64 --hidden 96 --dtype bf16 --prepacked 2>&1 | FileCheck %s --check-prefix=PREPACKEDBF16
 // RUN: %python %tensorop_src/bench/models/gen_bottleneck.py --hw 6 --cin 64 --mid 16 | tensorop-opt --tensorop-pipeline="target=x86-avx512 bare-ptr-abi=1" > /dev/null
 // The model benchmark's blocks (bench/models) go through the pipeline, and
 // what fuses in the FFN is what docs/benchmarks/models.md says: each GEMM's
@@ -11,6 +14,25 @@
 // F32: remark: tensorop: fused a chain of 2 elementwise consumers into the microkernel's store: epilogue [bias_n, gelu_tanh]
 // F32: remark: tensorop: fused a chain of 2 elementwise consumers into the microkernel's store: epilogue [bias_n, residual]
 // F32-NOT: not fused
+
+// With the weights packed once into 32-column panels (--prepacked), each
+// panel's matmul fuses its slice of the chain inside the panel loop:
+// PREPACKED: remark: tensorop: fused a chain of 2 elementwise consumers into the microkernel's store: epilogue [bias_n, gelu_tanh]
+// PREPACKED: ins({{.*}} : tensor<16x64xf32>, tensor<64x32xf32>) outs({{.*}} : tensor<16x32xf32>)
+// PREPACKED: remark: tensorop: fused a chain of 2 elementwise consumers into the microkernel's store: epilogue [bias_n, residual]
+// PREPACKED: ins({{.*}} : tensor<16x96xf32>, tensor<96x32xf32>) outs({{.*}} : tensor<16x32xf32>)
+// PREPACKED: remark: tensorop: the microkernel applies the epilogue [bias_n, gelu_tanh] as it stores C after the last K panel
+// PREPACKED: remark: tensorop: the microkernel applies the epilogue [bias_n, residual] as it stores C after the last K panel
+// PREPACKED-NOT: not fused
+// PREPACKEDBF16: --prepacked is fp32 only
+// With --threads 2 the panel loops are scf.foralls over two chunks of
+// panels, and their matmuls run on one thread each (no team inside a
+// team), still with their epilogues fused:
+// PREPACKED2: remark: tensorop: one thread: the matmul is inside a parallel loop, whose iterations are the threads' work
+// PREPACKED2: remark: tensorop: one thread: the matmul is inside a parallel loop, whose iterations are the threads' work
+// PREPACKED2: remark: tensorop: fused a chain of 2 elementwise consumers into the microkernel's store: epilogue [bias_n, gelu_tanh]
+// PREPACKED2: remark: tensorop: fused a chain of 2 elementwise consumers into the microkernel's store: epilogue [bias_n, residual]
+// PREPACKED2-NOT: not fused
 
 // BF16: remark: tensorop: fused a chain of 3 elementwise consumers into the microkernel's store: epilogue [bias_n, gelu_tanh, to_bf16]
 // BF16: remark: tensorop: fused a chain of 2 elementwise consumers into the microkernel's store: epilogue [bias_n, residual]

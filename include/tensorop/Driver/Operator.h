@@ -107,10 +107,13 @@ struct Operator {
   bool hasBlasEntries() const;
   /// The module of a CPU object gen ships: for a matmul with BLAS-like
   /// entries NAME (transposes as asked), NAME_ex, NAME_ex_ws,
-  /// NAME_workspace_size and, when batched, NAME_batched(_ws)
-  /// (lib/Runtime/GemmEntryPoints.cpp); moduleSource otherwise.
+  /// NAME_workspace_size, the prepacked-B entries and, when batched,
+  /// NAME_batched(_ws) (lib/Runtime/GemmEntryPoints.cpp); moduleSource
+  /// otherwise. `threads`: the team gen builds for (NAME_prepacked splits
+  /// its panels among them).
   std::string cpuEntryPointsSource(llvm::StringRef name,
-                                   llvm::StringRef sketch = "") const;
+                                   llvm::StringRef sketch = "",
+                                   int64_t threads = 1) const;
 };
 
 } // namespace tensorop

@@ -15,6 +15,10 @@
 //   NAME_batched_ex(A, lda, strideA, B, ldb, strideB, C, ldc, strideC,
 //                   batch, alpha, beta)  C_i = alpha*op(A_i)*op(B_i) + beta*C_i
 //   NAME_batched_ex_ws(..., beta, workspace)
+//   NAME_packed_b_size()                  bytes of B packed once
+//   NAME_pack_b(B, Bp)                    op(B) into the kernel's panels
+//   NAME_prepacked(A, Bp, C)              C = op(A)*op(B), B packed
+//   NAME_prepacked_ws(A, Bp, C, workspace)
 //
 // op() is fixed at generation (A stored K x M when transposeA, B stored
 // N x K when transposeB). The _ws bodies allocate through memref.alloc; the
@@ -43,10 +47,19 @@ struct GemmEntryPointsSpec {
   bool batched = false;
   /// A #tensorop.sketch for every matmul ("" = the advisor chooses).
   std::string sketch;
+  /// Threads the object is built for: NAME_prepacked runs its full panels
+  /// in an scf.forall of this many chunks when > 1.
+  int64_t threads = 1;
 };
 
 /// The module of every entry point above, for the bare-pointer ABI.
 std::string gemmEntryPointsSource(const GemmEntryPointsSpec &spec);
+
+/// The prepacked-B entries alone (GemmPrepackedEntries.cpp).
+std::string gemmPrepackedEntriesSource(const GemmEntryPointsSpec &spec);
+
+/// Columns per panel of NAME_pack_b's layout for an M x N x K GEMM.
+int64_t prepackedPanelWidth(int64_t m, int64_t n);
 
 } // namespace mlir::tensorop
 

@@ -10,7 +10,9 @@
 // survive bit for bit, C not read when beta = 0 (it holds NaN), A and B not
 // read when alpha = 0 (they hold NaN), a workspace at an unaligned address
 // with guard bytes after it, batch strides with padding between matrices,
-// and batch = 0.
+// and batch = 0; NAME_pack_b writing exactly NAME_packed_b_size() bytes
+// (guards after them) and NAME_prepacked reading only the packed B (B is
+// NaN by the time it runs).
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +39,12 @@ using GemmExWsFn = void (*)(const float *A, long lda, const float *B,
                             long ldb, float *C, long ldc, float alpha,
                             float beta, void *workspace);
 using GemmWorkspaceSizeFn = size_t (*)();
+using GemmPackedBSizeFn = size_t (*)();
+using GemmPackBFn = void (*)(const float *B, float *packedB);
+using GemmPrepackedFn = void (*)(const float *A, const float *packedB,
+                                 float *C);
+using GemmPrepackedWsFn = void (*)(const float *A, const float *packedB,
+                                   float *C, void *workspace);
 using GemmBatchedFn = void (*)(const float *A, const float *B, float *C,
                                long batch, long strideA, long strideB,
                                long strideC);
@@ -63,6 +71,10 @@ struct GemmEntryPoints {
   GemmBatchedWsFn batchedWs = nullptr; ///< null: not generated
   GemmBatchedExFn batchedEx = nullptr;     ///< null: not generated
   GemmBatchedExWsFn batchedExWs = nullptr; ///< null: not generated
+  GemmPackedBSizeFn packedBSize = nullptr;   ///< null: not generated
+  GemmPackBFn packB = nullptr;               ///< null: not generated
+  GemmPrepackedFn prepacked = nullptr;       ///< null: not generated
+  GemmPrepackedWsFn prepackedWs = nullptr;   ///< null: not generated
 };
 
 /// C = op(A)*op(B): A stored K x M when transposeA, B stored N x K when
@@ -97,13 +109,17 @@ GemmEntryCheck checkGemmEntryPoints(const GemmEntryPoints &entries,
                                     const GemmLayout &layout,
                                     int64_t batchCount, uint64_t seed);
 
-/// Seconds per call (alpha = 1, beta = 0) of NAME, of NAME_ex with
+/// Seconds per call (alpha = 1, beta = 0) of NAME, of NAME_prepacked (B
+/// packed once before the rounds), of NAME_ex with
 /// contiguous operands (which calls NAME) and of NAME_ex_ws with every
 /// leading dimension 16 elements longer (the strided path), in turn (round
 /// robin): what the entries cost over NAME; and OpenBLAS's cblas_sgemm with
 /// the same transposes in the same rounds. Medians over `rounds`.
 struct ExOverhead {
   double plainSeconds = 0, exSeconds = 0, exWsSeconds = 0, blasSeconds = 0;
+  /// NAME_prepacked on a B packed once before the rounds (0: no such
+  /// entry).
+  double prepackedSeconds = 0;
 };
 ExOverhead timeExAgainstPlain(const GemmEntryPoints &entries,
                               const GemmLayout &layout, uint64_t seed,

@@ -4,7 +4,9 @@
  * over a NaN C and alpha = 0 over NaN A and B, NAME_ex_ws with an unaligned
  * workspace and guard bytes, two threads calling at once, and (with
  * -DBATCHED) NAME_batched(_ws) with padded batch strides and batch = 0 and
- * NAME_batched_ex(_ws) with padded leading dimensions and strides.
+ * NAME_batched_ex(_ws) with padded leading dimensions and strides, and
+ * NAME_pack_b into an unaligned buffer with NaN guards (B poisoned after
+ * packing) followed by NAME_prepacked(_ws).
  * Build: cc -DNAME=<name> -DM=.. -DN=.. -DK=.. [-DTA=1] [-DTB=1] [-DBATCHED]
  * -I<dir> -pthread gemm_entries_check.c <name>.o -lm. Used by tensorop gen
  * for cross targets (under qemu, next to gemm_check.c) and by the tests.
@@ -42,6 +44,10 @@ int VLEN_VARIANT(void);
 #define BATCHED_WS CAT(NAME, _batched_ws)
 #define BATCHED_EX CAT(NAME, _batched_ex)
 #define BATCHED_EX_WS CAT(NAME, _batched_ex_ws)
+#define PACKED_B_SIZE CAT(NAME, _packed_b_size)
+#define PACK_B CAT(NAME, _pack_b)
+#define PREPACKED CAT(NAME, _prepacked)
+#define PREPACKED_WS CAT(NAME, _prepacked_ws)
 
 #define A_ROWS (TA ? K : M)
 #define A_COLS (TA ? M : K)
@@ -115,6 +121,24 @@ static long check(const float *a, long lda, const float *b, long ldb,
   return bad;
 }
 
+/* A workspace of WS_SIZE() bytes at an address = 4 mod 64, guard bytes
+ * after it (guardedWorkspace); guardsChanged counts the changed ones and
+ * frees it. */
+static unsigned char *guardedWorkspace(void) {
+  size_t bytes = WS_SIZE();
+  unsigned char *buffer = malloc(bytes + 4 + 256);
+  memset(buffer, 0xab, bytes + 4 + 256);
+  return buffer + 4;
+}
+static long guardsChanged(unsigned char *workspace) {
+  size_t bytes = WS_SIZE();
+  long changed = 0;
+  for (size_t i = bytes; i < bytes + 256; ++i)
+    changed += workspace[i] != 0xab;
+  free(workspace - 4);
+  return changed;
+}
+
 static void exCase(int ws, float alpha, float beta, long pad) {
   long lda = A_COLS + pad, ldb = B_COLS + pad, ldc = N + pad;
   float *a = matrix(A_ROWS, A_COLS, lda, alpha == 0);
@@ -123,13 +147,9 @@ static void exCase(int ws, float alpha, float beta, long pad) {
   float *c0 = malloc(sizeof(float) * M * ldc);
   memcpy(c0, c, sizeof(float) * M * ldc);
   if (ws) {
-    size_t bytes = WS_SIZE();
-    unsigned char *buffer = malloc(bytes + 4 + 256);
-    memset(buffer, 0xab, bytes + 4 + 256);
-    EX_WS(a, lda, b, ldb, c, ldc, alpha, beta, buffer + 4);
-    for (size_t i = 4 + bytes; i < bytes + 4 + 256; ++i)
-      paddingChanged += buffer[i] != 0xab;
-    free(buffer);
+    unsigned char *workspace = guardedWorkspace();
+    EX_WS(a, lda, b, ldb, c, ldc, alpha, beta, workspace);
+    paddingChanged += guardsChanged(workspace);
   } else {
     EX(a, lda, b, ldb, c, ldc, alpha, beta);
   }
@@ -264,24 +284,56 @@ static void plainCase(void) {
     printf("NAME: %ld wrong\n", bad);
   failures += bad;
   /* NAME_ws: an unaligned workspace with guard bytes after it. */
-  size_t bytes = WS_SIZE();
-  unsigned char *buffer = malloc(bytes + 4 + 256);
-  memset(buffer, 0xab, bytes + 4 + 256);
+  unsigned char *workspace = guardedWorkspace();
   for (long i = 0; i < M * N; ++i)
     c[i] = NAN;
-  PLAIN_WS(a, b, c, buffer + 4);
-  for (size_t i = 4 + bytes; i < bytes + 4 + 256; ++i)
-    paddingChanged += buffer[i] != 0xab;
+  PLAIN_WS(a, b, c, workspace);
+  paddingChanged += guardsChanged(workspace);
   bad = check(a, A_COLS, b, B_COLS, c, c, N, 1, 0);
   if (bad)
     printf("NAME_ws: %ld wrong\n", bad);
   failures += bad;
-  free(buffer);
+  free(a), free(b), free(c);
+}
+
+/* NAME_pack_b once, B poisoned, NAME_prepacked and NAME_prepacked_ws. */
+static void prepackedCase(void) {
+  float *a = matrix(A_ROWS, A_COLS, A_COLS, 0);
+  float *b = matrix(B_ROWS, B_COLS, B_COLS, 0);
+  float *c = matrix(M, N, N, 1);
+  float *bCopy = malloc(sizeof(float) * B_ROWS * B_COLS);
+  memcpy(bCopy, b, sizeof(float) * B_ROWS * B_COLS);
+  size_t floats = (PACKED_B_SIZE() + 3) / 4;
+  float *packed = malloc(sizeof(float) * (floats + 1 + 64));
+  for (size_t i = 0; i < floats + 1 + 64; ++i)
+    packed[i] = poison();
+  PACK_B(bCopy, packed + 1);
+  for (long i = 0; i < B_ROWS * B_COLS; ++i)
+    bCopy[i] = NAN;
+  paddingChanged += !isPoison(packed[0]);
+  for (size_t i = floats + 1; i < floats + 1 + 64; ++i)
+    paddingChanged += !isPoison(packed[i]);
+  PREPACKED(a, packed + 1, c);
+  long bad = check(a, A_COLS, b, B_COLS, c, c, N, 1, 0);
+  if (bad)
+    printf("NAME_prepacked: %ld wrong\n", bad);
+  failures += bad;
+  unsigned char *workspace = guardedWorkspace();
+  for (long i = 0; i < M * N; ++i)
+    c[i] = NAN;
+  PREPACKED_WS(a, packed + 1, c, workspace);
+  paddingChanged += guardsChanged(workspace);
+  bad = check(a, A_COLS, b, B_COLS, c, c, N, 1, 0);
+  if (bad)
+    printf("NAME_prepacked_ws: %ld wrong\n", bad);
+  failures += bad;
+  free(packed), free(bCopy);
   free(a), free(b), free(c);
 }
 
 int main(void) {
   plainCase();
+  prepackedCase();
   exCase(0, 1, 0, 3);
   exCase(0, 1, 1, 5);
   exCase(0, -1.5f, 0.5f, 1);
