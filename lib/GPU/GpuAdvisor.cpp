@@ -440,7 +440,7 @@ static const Candidate kWgmmaTf32Tiles[] = {{256, 128, 0, 0, 2, 1.0},
 /// GEMM streams B once, so its time is the larger of B's bytes at the
 /// kernel's share of the HBM bandwidth and the slowest CTA's strips at a
 /// CTA's streaming rate (whole waves). Measured on the H200
-/// (docs/benchmarks/gpu-gemm.md, "TF32 with few rows"): 16x11008x4096 with
+/// (docs/benchmarks/gpu-gemm.md, "Session 11"): 16x11008x4096 with
 /// 86 strips of 128 columns 50.4 us (3.6 TB/s of B: 0.84 of the 4.3
 /// measured), 43 of 256 50.3 us, 172 of 64 (two waves) 55.5 us;
 /// 16x4096x14336 with 32 strips of 128 97.4 us (75 GB/s per CTA). The
@@ -522,7 +522,7 @@ static const Candidate kWgmmaTiles[] = {
 /// the tensor cores, sets the pace, and tiles that read A and B fewer times
 /// per flop win. Per-SM rates measured on the H200 under full load,
 /// relative to 128x256 on aligned rows (5.25 TFLOP/s per SM at 4096^3;
-/// docs/benchmarks/gpu-gemm.md, "Rows not 128-byte aligned"):
+/// docs/benchmarks/gpu-gemm.md, "Session 11"):
 /// 4096x4104x4112 256x128 0.87, 128x256 0.83, 128x192 0.77, 128x128 0.64,
 /// 64x256 0.47 (aligned 4096^3: 128x192 0.99, 64x256 0.97, 128x128 0.94);
 /// 2000x3000x1504 256x192 (one wave of 128 tiles, 3 stages) 0.91, 192x128
