@@ -496,9 +496,11 @@ findWgmmaTf32Violation(const GpuSketchFields &s) {
   };
   if (s.blockK != 32)
     return fail("block_k", "must be 32 for tf32 (one 128-byte swizzle row)");
-  if (s.blockM % 64 || s.blockM > 256)
-    return fail("block_m", "must be 64, 128, 192 or 256 for tf32 (wgmma's N "
-                           "extent), got " +
+  // 16 and 32 for few rows (M <= 32), where a 64-row N extent would
+  // compute mostly padding.
+  if ((s.blockM % 64 && s.blockM != 16 && s.blockM != 32) || s.blockM > 256)
+    return fail("block_m", "must be 16, 32, 64, 128, 192 or 256 for tf32 "
+                           "(wgmma's N extent), got " +
                                llvm::Twine(s.blockM));
   if (s.blockN % (64 * s.consumers) || s.blockN > 256)
     return fail("block_n", "must be a multiple of 64 * consumers and at most "

@@ -255,6 +255,9 @@ static std::optional<Candidate> splitKTile(llvm::ArrayRef<Candidate> cands,
   auto readsOfB = [&](const Candidate &c) { return (p.m + c.bm - 1) / c.bm; };
   std::optional<Candidate> pick;
   for (const Candidate &cand : cands) {
+    // 256x192's fp32 partial tile (192 KiB) does not fit in its stages.
+    if (cand.bm * cand.bn > 128 * 256)
+      continue;
     int64_t clusters = std::min(tiles(cand), sms / 2);
     SplitSchedule s = splitSchedule(tiles(cand), clusters, 2);
     bool fewerReads = readsOfB(cand) < readsOfB(unsplit) &&
@@ -431,6 +434,24 @@ static const Candidate kWgmmaTf32Tiles[] = {{256, 128, 0, 0, 2, 1.0},
                                             {128, 128, 0, 0, 2, 0.94},
                                             {128, 64, 0, 0, 1, 0.82},
                                             {64, 64, 0, 0, 1, 0.44}};
+/// TF32 GEMMs of at most 32 rows: wgmma's N extent of 16 (M <= 16) or 32
+/// rows instead of 64 or more, of which all but M would be padding
+/// (16x11008x4096: 128x128 0.68x the best library, 16x128 1.06x). Such a
+/// GEMM streams B once, so its time is the larger of B's bytes at the
+/// kernel's share of the HBM bandwidth and the slowest CTA's strips at a
+/// CTA's streaming rate (whole waves). Measured on the H200
+/// (docs/benchmarks/gpu-gemm.md, "Session 11"): 16x11008x4096 with
+/// 86 strips of 128 columns 50.4 us (3.6 TB/s of B: 0.84 of the 4.3
+/// measured), 43 of 256 50.3 us, 172 of 64 (two waves) 55.5 us;
+/// 16x4096x14336 with 32 strips of 128 97.4 us (75 GB/s per CTA). The
+/// first of equal costs wins: 128 columns on two consumers.
+static const Candidate kWgmmaTf32FewRowTiles[] = {{0, 128, 0, 0, 2, 1.0},
+                                                  {0, 64, 0, 0, 1, 1.0},
+                                                  {0, 256, 0, 0, 2, 1.0}};
+static constexpr double kTf32StreamShare = 0.84;
+static constexpr double kTf32StripBytesPerSecond = 80e9;
+static constexpr int64_t kWgmmaTf32FewRows = 32;
+
 static GpuSketchChoice proposeWgmmaTf32(const GpuGemmProblem &p,
                                         const GpuTarget &target,
                                         GpuSketchChoice c) {
@@ -438,6 +459,34 @@ static GpuSketchChoice proposeWgmmaTf32(const GpuGemmProblem &p,
   auto tiles = [&](int64_t bm, int64_t bn) {
     return ((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn);
   };
+  if (!p.conv && p.m <= kWgmmaTf32FewRows) {
+    int64_t bm = p.m <= 16 ? 16 : 32;
+    const Candidate *best = nullptr;
+    double bestCost = INFINITY;
+    double bBytes = double(p.k) * double(p.n) * 4;
+    double streamSeconds =
+        bBytes / (kTf32StreamShare * target.hbmBytesPerSecond);
+    for (const Candidate &cand : kWgmmaTf32FewRowTiles) {
+      double strip = double(p.k) * double(cand.bn) * 4;
+      double v = std::max(streamSeconds,
+                          cost(tiles(bm, cand.bn), target.sms, strip,
+                               kTf32StripBytesPerSecond));
+      if (v < bestCost) {
+        bestCost = v;
+        best = &cand;
+      }
+    }
+    c.kernel = "wgmma";
+    c.blockM = bm;
+    c.blockN = best->bn;
+    c.consumers = best->nc;
+    c.blockK = 32;
+    c.stages = std::min<int64_t>(
+        8, (target.maxSharedPerBlock - 1024) / ((bm + c.blockN) * 128));
+    c.ctas = std::min(tiles(bm, c.blockN), target.sms);
+    c.groupM = 8;
+    return c;
+  }
   const Candidate &pick = cheapestTile(cands, p, target.sms);
   c.blockM = pick.bm;
   c.blockN = pick.bn;
@@ -466,6 +515,41 @@ static const Candidate kWgmmaTiles[] = {
     {64, 256, 0, 0, 1, 0.95}, {128, 128, 0, 0, 2, 0.93},
     {64, 128, 0, 0, 1, 0.62}, {128, 64, 0, 0, 2, 0.60},
     {64, 64, 0, 0, 1, 0.40}};
+
+/// The same kernel where A's or B's rows are 16-byte but not 128-byte
+/// aligned (K or N a multiple of 8 but not of 64 for bf16/f16): every TMA
+/// box row then straddles two 128-byte lines, the L2-to-SM traffic, not
+/// the tensor cores, sets the pace, and tiles that read A and B fewer times
+/// per flop win. Per-SM rates measured on the H200 under full load,
+/// relative to 128x256 on aligned rows (5.25 TFLOP/s per SM at 4096^3;
+/// docs/benchmarks/gpu-gemm.md, "Session 11"):
+/// 4096x4104x4112 256x128 0.87, 128x256 0.83, 128x192 0.77, 128x128 0.64,
+/// 64x256 0.47 (aligned 4096^3: 128x192 0.99, 64x256 0.97, 128x128 0.94);
+/// 2000x3000x1504 256x192 (one wave of 128 tiles, 3 stages) 0.91, 192x128
+/// (one consumer, 264 tiles) 0.79, 128x192 0.76. The smaller tiles, not
+/// measured so, scaled like 128x128 and 64x256 (0.69x and 0.49x of their
+/// aligned rates).
+static const Candidate kWgmmaTilesRowsUnaligned[] = {
+    {256, 192, 0, 0, 2, 0.91}, {256, 128, 0, 0, 2, 0.87},
+    {128, 256, 0, 0, 2, 0.83}, {192, 128, 0, 0, 1, 0.79},
+    {128, 192, 0, 0, 2, 0.77}, {128, 128, 0, 0, 2, 0.64},
+    {64, 256, 0, 0, 1, 0.47}, {128, 64, 0, 0, 2, 0.41},
+    {64, 128, 0, 0, 1, 0.30}, {64, 64, 0, 0, 1, 0.20}};
+
+/// Whether kWgmmaTiles' rates hold: the rows TMA reads of A and B (the
+/// padded copies' where there are any) are 128-byte aligned, or the GEMM
+/// has fewer than 1024 rows or columns: A or B is streamed about once from
+/// few tiles (4096x16x4096, 16x4104x4104 keep their tiles), and the mid
+/// sizes run on the small tiles whose unaligned rates are estimates
+/// (1000^3: 128x64 by them measured 0.68x the best library, 64x128 by
+/// kWgmmaTiles 0.71x); else kWgmmaTilesRowsUnaligned's.
+static bool rowsLineAligned(const GpuGemmProblem &p) {
+  GpuWgmmaPadding pad = wgmmaPadding(p);
+  int64_t es = elemBytes(p.aType);
+  if (p.m < 1024 || p.n < 1024)
+    return true;
+  return (pad.lda * es) % 128 == 0 && (pad.ldb * es) % 128 == 0;
+}
 
 /// The mma.sync kernel's tiles (bf16/f16, tf32). Element loads (rows TMA
 /// and cp.async cannot take in 16-byte chunks) make big tiles slow to
@@ -650,6 +734,8 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
                                           {128, 64, 0, 0, 2, 0.85},
                                           {64, 64, 0, 0, 1, 0.5}};
     llvm::ArrayRef<Candidate> all = kWgmmaTiles;
+    if (!rowsLineAligned(p))
+      all = kWgmmaTilesRowsUnaligned;
     if (p.conv)
       all = convCands;
     const Candidate &pick = cheapestTile(all, p, target.sms);
@@ -708,8 +794,12 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
       c.store = "global";
       return c;
     }
+    // Tiles of 256 rows: down to 3 stages (256x192's stages are 56 KiB:
+    // 3 and smem_tma measured 0.99x cuBLAS at 2000x3000x1504).
     c.store = "smem_tma";
-    while (wgmmaSharedBytes(c) > target.maxSharedPerBlock && c.stages > 4)
+    int64_t minStages = c.blockM == 256 ? 3 : 4;
+    while (wgmmaSharedBytes(c) > target.maxSharedPerBlock &&
+           c.stages > minStages)
       --c.stages;
     if (wgmmaSharedBytes(c) > target.maxSharedPerBlock) {
       c.store = "global";
@@ -784,6 +874,13 @@ llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
     }
     if (s.clusterM * s.clusterN > 1)
       return fail("cluster_m", "convolutions run without clusters");
+    // The N extents of 16 and 32 rows are for GEMMs of few rows.
+    if (s.kernel == "wgmma" && p.precision == "tf32" && s.blockM < 64)
+      return fail("block_m",
+                  llvm::formatv("TF32 convolutions take block_m of 64 or "
+                                "more, got {0}",
+                                s.blockM)
+                      .str());
   }
   if (s.kernel == "gemv") {
     if (p.conv)

@@ -117,6 +117,9 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
     for (int64_t x : wgmma ? std::vector<int64_t>{64, 128, 192, 256}
                            : std::vector<int64_t>{32, 64, 128, 256})
       v.push_back(x);
+    // tf32 wgmma: N extents of 16 and 32 rows for GEMMs of few rows.
+    if (wgmmaTf32 && !p.conv && p.m <= 32)
+      v.insert(v.begin(), {16, 32});
     break;
   case kConsumers:
     for (int64_t c : {1, 2})

@@ -45,7 +45,7 @@ shared-memory layout as the 2-D box of a GEMM's A), so C must be a multiple
 of 32; the filter is B ([R*S*C][F], F a multiple of 4).
 
 Spec (as nvidia_gemm_wgmma.py, a_dtype tf32): block_m (the M tile = the
-wgmma N extent: 64, 128, 192 or 256), block_n (the N tile: consumers x 64 x
+wgmma N extent: 16, 32, 64, 128, 192 or 256), block_n (the N tile: consumers x 64 x
 nrep), consumers (1|2), stages, group_m, sms, conv, lda, ldb (the row
 strides of padded copies of A and B, multiples of 4, where K or N is not;
 N must be even: C is stored in pairs).  No clusters or fused epilogues
@@ -96,13 +96,20 @@ def emit_tf32(spec, c, fmt):
     if spec.get("epilogue"):
         raise SpecError("epilogue", "the tf32 wgmma kernel has no fused epilogue")
     nc = get_int(spec, "consumers", default=2, lo=1, hi=2)
-    bm = get_int(spec, "block_m", default=256, lo=64, hi=256)
+    bm = get_int(spec, "block_m", default=256, lo=16, hi=256)
     bn = get_int(spec, "block_n", default=128, lo=64, hi=256)
     stages = get_int(spec, "stages", default=4, lo=2, hi=8)
     group_m = get_int(spec, "group_m", default=8, lo=1, hi=64)
     sms = get_int(spec, "sms", default=132, lo=1, hi=1024)
-    if bm % 64:
-        raise SpecError("block_m", "must be a multiple of 64 (the wgmma N extent)")
+    # block_m is wgmma's N extent over M: 16 and 32 for few rows (M <= 32:
+    # decode-time shapes, where a 64-row extent computes mostly padding),
+    # else multiples of 64. The A tile stays whole 128-byte swizzle atoms
+    # (8 rows of 128 B), so every stage stays 1024-byte aligned.
+    if bm not in (16, 32) and bm % 64:
+        raise SpecError("block_m", "must be 16, 32 or a multiple of 64 (the wgmma N extent), "
+                                   "got %d" % bm)
+    if bm < 64 and conv is not None:
+        raise SpecError("block_m", "convolutions take block_m of 64 or more (got %d)" % bm)
     if bn % (64 * nc):
         raise SpecError("block_n", "must be a multiple of 64 * consumers for tf32 "
                                    "(each consumer owns 64-row blocks of C^T)")
@@ -115,7 +122,7 @@ def emit_tf32(spec, c, fmt):
                                    "the fragments take 32 per block of 64 columns)" % acc_regs)
     a_bytes = bm * BK * 4
     b_bytes = bn * BK * 4
-    stg = a_bytes + b_bytes                      # multiple of 8 KiB: swizzle atoms stay aligned
+    stg = a_bytes + b_bytes                      # multiple of 1 KiB: swizzle atoms stay aligned
     bar = stages * stg
     smem = bar + 16 * stages
     if smem > 232448:

@@ -251,7 +251,7 @@ func.func @f(%A: memref<256x256xf32>, %B: memref<256x256xf32>, %C: memref<256x25
 
 // tf32 wgmma: block_m is wgmma's N extent.
 func.func @f(%A: memref<256x256xf32>, %B: memref<256x256xf32>, %C: memref<256x256xf32>) {
-  // expected-error @+1 {{gpu_sketch field 'block_m': must be 64, 128, 192 or 256 for tf32 (wgmma's N extent), got 96}}
+  // expected-error @+1 {{gpu_sketch field 'block_m': must be 16, 32, 64, 128, 192 or 256 for tf32 (wgmma's N extent), got 96}}
   linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "tf32", block_m = 96, block_n = 128, block_k = 32, warps_m = 0, warps_n = 0, consumers = 2, stages = 4, group_m = 8, ctas = 132, target = #tensorop.target<name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "t">} ins(%A, %B : memref<256x256xf32>, memref<256x256xf32>) outs(%C : memref<256x256xf32>)
   return
 }

@@ -397,6 +397,46 @@ class AnswerTests(unittest.TestCase):
         b = answer("nvidia_gemm_wgmma", {"m": 4096, "n": 4096, "k": 4096, "a_dtype": "bf16"})
         self.assertNotIn("tf32", b["asm"])
 
+    def test_wgmma_tf32_few_rows(self):
+        """block_m 16 and 32 (M <= 32): wgmma's N extent of 16 or 32 rows of
+        A, A's box of that many rows, stages of whole 1 KiB swizzle atoms
+        (B's boxes stay 1024-byte aligned), the C stores of 16 or 32 rows;
+        48 rows, and convolutions with fewer than 64, are refused."""
+        for bm in (16, 32):
+            a = answer("nvidia_gemm_wgmma", {"m": 16, "n": 11008, "k": 4096, "a_dtype": "tf32",
+                                             "block_m": bm, "block_n": 128, "consumers": 2,
+                                             "stages": 8})
+            self.assertEqual(a["tile"]["block_m"], bm)
+            self.assertEqual(a["params"][3]["box"], [32, bm])
+            stage = bm * 128 + 128 * 128
+            self.assertEqual(stage % 1024, 0)
+            self.assertEqual(a["shared_bytes"], 8 * stage + 16 * 8)
+            self.assertEqual(a["grid"], [86, 1, 1])
+            asm = a["asm"]
+            wg = "wgmma.mma_async.sync.aligned.m64n%dk8.f32.tf32.tf32" % bm
+            # 2 buffers x 4 k8 steps x 1 block of 64 columns per consumer
+            self.assertEqual(asm.count(wg), 8)
+            self.assertNotIn("m64n64k8", asm)
+            self.assertIn("{%%qacc0, %s}" % ", ".join("%%qacc%d" % i for i in range(1, bm // 2)),
+                          asm)
+            # B's boxes after A's tile: 1024-byte aligned offsets in the stage
+            for cb in range(4):
+                self.assertIn("add.u32 %%qt6, %%qdst, %d" % (bm * 128 + cb * 4096), asm)
+            # rows 8 i + j of m0 + 2 c: 16 rows of M (M = 16: all stored)
+            self.assertEqual(asm.count("st.global.v2.f32"), min(bm, 16) // 8 * 2)
+        r = run_emitter("nvidia_gemm_wgmma", {"m": 16, "n": 256, "k": 64, "a_dtype": "tf32",
+                                              "block_m": 48, "block_n": 64, "consumers": 1})
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("must be 16, 32 or a multiple of 64", r.stderr)
+        conv = {"n": 1, "h": 8, "w": 8, "c": 32, "f": 64, "r": 1, "s": 1, "stride_h": 1,
+                "stride_w": 1, "dilation_h": 1, "dilation_w": 1, "pad_top": 0, "pad_left": 0,
+                "pad_bottom": 0, "pad_right": 0}
+        r = run_emitter("nvidia_gemm_wgmma", {"m": 64, "n": 64, "k": 32, "a_dtype": "tf32",
+                                              "block_m": 16, "block_n": 64, "consumers": 1,
+                                              "conv": conv})
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("convolutions take block_m of 64 or more", r.stderr)
+
     def test_wgmma_tf32_fragment_loads_hit_two_wavefronts(self):
         """The fragment offsets the kernel computes (mirrored here from the
         PTX it prints: n = 16 w + 2 g, rows c / c + 4 swapped for odd c,
