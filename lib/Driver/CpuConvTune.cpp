@@ -114,16 +114,11 @@ public:
   }
 
 private:
-  /// The verifier's own legality check prunes illegal sketches.
   std::optional<TuneCandidate> candidateOf(const ConvSketchChoice &choice) {
-    std::string illegal;
-    ConvSketchAttr attr = choice.toAttr(&ctx, hints, illegal);
-    if (!attr)
-      return std::nullopt;
-    TuneCandidate c;
-    raw_string_ostream(c.config) << attr;
-    c.hash = convConfigHash(choice);
-    return c;
+    return tuneCandidateOf(choice, ctx, hints,
+                           [](const ConvSketchChoice &c) {
+                             return convConfigHash(c);
+                           });
   }
 
   mlir::MLIRContext &ctx;

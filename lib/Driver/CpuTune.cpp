@@ -202,16 +202,10 @@ public:
   }
 
 private:
-  /// The verifier's own legality check prunes illegal sketches.
   std::optional<TuneCandidate> candidateOf(const SketchChoice &choice) {
-    std::string illegal;
-    SketchAttr attr = choice.toAttr(&ctx, hints, illegal);
-    if (!attr)
-      return std::nullopt;
-    TuneCandidate c;
-    raw_string_ostream(c.config) << attr;
-    c.hash = configHash(choice);
-    return c;
+    return tuneCandidateOf(choice, ctx, hints, [](const SketchChoice &c) {
+      return configHash(c);
+    });
   }
 
   mlir::MLIRContext &ctx;

@@ -15,8 +15,11 @@
 #include "tensorop/Advisor/ConvAdvisor.h"
 #include "tensorop/Targets/TargetHints.h"
 
+#include "llvm/Support/raw_ostream.h"
+
 #include <array>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +53,24 @@ std::unique_ptr<CpuTuneOp> makeCpuConvSearch(
     const mlir::tensorop::TargetHints &hints,
     const mlir::tensorop::ConvSketchChoice &builtin, std::string target,
     std::string emitterDir, const double &peakGflops);
+
+/// A search candidate from an advisor's choice (GemmSearchSpace's or
+/// ConvSearchSpace's): its sketch as text and `hash(choice)`; none where the
+/// sketch verifier rejects it (the verifier prunes illegal points).
+template <typename Choice, typename HashFn>
+std::optional<TuneCandidate> tuneCandidateOf(const Choice &choice,
+                                             mlir::MLIRContext &ctx,
+                                             const mlir::tensorop::TargetHints &hints,
+                                             HashFn hash) {
+  std::string illegal;
+  auto attr = choice.toAttr(&ctx, hints, illegal);
+  if (!attr)
+    return std::nullopt;
+  TuneCandidate c;
+  llvm::raw_string_ostream(c.config) << attr;
+  c.hash = hash(choice);
+  return c;
+}
 
 } // namespace tensorop
 
