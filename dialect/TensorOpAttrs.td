@@ -203,11 +203,14 @@ def TensorOp_ConvSketchAttr : TensorOp_Attr<"ConvSketch", "conv_sketch"> {
       channels in one call (the S taps of a filter row are S*C consecutive
       floats of the input row and of the filter, so a row is one reduction
       over K = S*C; the R rows follow as taps an input row apart), the
-      block loaded and stored once instead of once per filter row; used
-      for the pixels of rows whose every tap lies inside the image, other
-      pixels as with `"row"`; needs dilation 1 along W, `cb` covering all
-      channels and dense NHWC input and HWCF filter (located error
-      otherwise);
+      block loaded and stored once instead of once per filter row; on a
+      padded layer each output row's R input rows are first copied
+      between zero columns (rows outside the image: zeros) into a strip
+      of R x (W + PL + PR) x C floats per thread, and every block is one
+      call reading the strip (its rows the taps); without padding the
+      calls read the input in place; needs dilation 1 along W, `cb`
+      covering all channels and dense NHWC input and HWCF filter (located
+      error otherwise);
     * `loop_order`: `"pf"`: for each pixel block, every channel block (the
       input pixels stay in L1); `"fp"`: for each channel block, every pixel
       block (the filter block stays in L1/L2); `"fcp"`: for each panel of

@@ -15,7 +15,11 @@
 // reduces over the row's S taps with the block held in registers
 // (taps = "row"). The filter is packed once, before the loops, into panels
 // of nr channels whose taps follow each other per channel block, so a
-// multi-tap call walks B straight on. With loop order "fcp" (filters larger
+// multi-tap call walks B straight on. With taps = "window" (few input
+// channels) one call reduces over the whole filter window; on a padded
+// layer it reads a per-thread strip into which each output row's R input
+// rows are copied between zero columns, so the edges need no calls of
+// their own. With loop order "fcp" (filters larger
 // than L2) the channel blocks go outside the rows and each (panel, channel
 // block) is packed in the loop nest into a buffer that stays in L2 while
 // every row passes over it.
@@ -217,6 +221,18 @@ struct ConvPlan {
   /// taps = "window": one call per block reduces over every tap (K = S*C
   /// per filter row, the R rows as the kernel's taps).
   bool windowTaps = false;
+  /// taps = "window" on a padded layer: each output row's R input rows are
+  /// copied, zero-padded to W + PL + PR pixels, into a strip [R][W+PL+PR][C]
+  /// (one per thread), so that every block of the row is one window call
+  /// reading the strip. Without it a window call covers only the pixels
+  /// whose window lies inside the image; the rest (the left and right
+  /// edges, the rows at the top and bottom) take one call per tap of K = C
+  /// floats, whose fixed cost (zeroing and storing the C tile) is as large
+  /// as the FMAs of a few input channels.
+  bool windowStrip = false;
+  /// Floats per strip row: (W + PL + PR) * C.
+  int64_t stripRow = 0;
+  Value strip; ///< [R][W+PL+PR][C] of one thread, or null.
   /// The filter is packed one (panel, channel block) at a time, in the loop
   /// nest, into a buffer of R*S*cb*nr (loop order "fcp").
   bool packPerBlock = false;
@@ -641,15 +657,26 @@ void emitWindowCall(OpBuilder &b, Location loc, const ConvPlan &plan, Value n,
                     Value nrem) {
   const ConvProblem &p = plan.p;
   Idx im{b, loc};
-  Value ih = im.add(im.mul(oh, p.strideH), -p.padTop);
-  Value iw = im.add(im.mul(lo, p.strideW), -p.padLeft);
   Value zero = im.c(0);
-  Value a = memref::SubViewOp::create(
-      b, loc, plan.in, ArrayRef<OpFoldResult>{n, ih, iw, zero},
-      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1), cnt,
-                             b.getIndexAttr(p.c)},
-      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1),
-                             b.getIndexAttr(p.strideW), b.getIndexAttr(1)});
+  Value a;
+  if (plan.windowStrip) {
+    // Strip pixel 0 is input pixel -PL; its rows are the R filter rows.
+    a = memref::SubViewOp::create(
+        b, loc, plan.strip,
+        ArrayRef<OpFoldResult>{zero, im.mul(lo, p.strideW), zero},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1), cnt, b.getIndexAttr(p.c)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(p.strideW),
+                               b.getIndexAttr(1)});
+  } else {
+    Value ih = im.add(im.mul(oh, p.strideH), -p.padTop);
+    Value iw = im.add(im.mul(lo, p.strideW), -p.padLeft);
+    a = memref::SubViewOp::create(
+        b, loc, plan.in, ArrayRef<OpFoldResult>{n, ih, iw, zero},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1), cnt,
+                               b.getIndexAttr(p.c)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1),
+                               b.getIndexAttr(p.strideW), b.getIndexAttr(1)});
+  }
   Value bPanel;
   if (plan.packFilter) {
     Value offset =
@@ -680,6 +707,45 @@ void emitWindowCall(OpBuilder &b, Location loc, const ConvPlan &plan, Value n,
       /*out=*/Value(), b.getStringAttr(kernel.asmText), b.getStringAttr(kernel.constraints),
       b.getStringAttr(kernel.dialect), b.getI64IntegerAttr(plan.mr),
       b.getI64IntegerAttr(plan.nr), b.getStringAttr(kernel.hash.substr(0, 16)));
+}
+
+/// Fills the strip for output row (n, oh): strip row r holds input row
+/// ih = oh*SH - PT + r*DH between PL and PR zero pixels (all zeros where ih
+/// lies outside the image). The zero columns were written when the strip
+/// was allocated and are never written again.
+void emitStripFill(OpBuilder &b, Location loc, const ConvPlan &plan, Value n,
+                   Value oh) {
+  const ConvProblem &p = plan.p;
+  Idx im{b, loc};
+  OpBuilder::InsertionGuard guard(b);
+  auto rLoop = scf::ForOp::create(b, loc, im.c(0), im.c(p.r), im.c(1));
+  b.setInsertionPointToStart(rLoop.getBody());
+  Value r = rLoop.getInductionVar();
+  Value ih = im.add(im.add(im.mul(oh, p.strideH), -p.padTop),
+                    im.mul(r, p.dilationH));
+  Value inside = im.andI(im.le(im.c(0), ih), im.lt(ih, im.c(p.h)));
+  auto stripType = cast<MemRefType>(plan.strip.getType());
+  SmallVector<OpFoldResult> rowSizes = {b.getIndexAttr(1),
+                                        b.getIndexAttr(p.w),
+                                        b.getIndexAttr(p.c)};
+  SmallVector<OpFoldResult> ones(3, b.getIndexAttr(1));
+  SmallVector<OpFoldResult> rowOffsets = {r, b.getIndexAttr(p.padLeft),
+                                          b.getIndexAttr(0)};
+  MemRefType dstType = memref::SubViewOp::inferRankReducedResultType(
+      {p.w, p.c}, stripType, rowOffsets, rowSizes, ones);
+  Value dst = memref::SubViewOp::create(b, loc, dstType, plan.strip,
+                                        rowOffsets, rowSizes, ones);
+  auto ifInside = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/true);
+  b.setInsertionPointToStart(ifInside.thenBlock());
+  // W*C consecutive floats on both sides (the input's pixels are dense):
+  // the copy lowers to a memcpy.
+  Value src = view2D(b, loc, plan.in, {n, ih, b.getIndexAttr(0),
+                                       b.getIndexAttr(0)},
+                     b.getIndexAttr(p.w), b.getIndexAttr(p.c), 1);
+  memref::CopyOp::create(b, loc, src, dst);
+  b.setInsertionPointToStart(ifInside.elseBlock());
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{dst});
 }
 
 /// A block with taps = "window": where every filter row of output row oh
@@ -751,6 +817,8 @@ void emitRows(OpBuilder &b, Location loc, const ConvPlan &plan, Value rowBegin,
   b.setInsertionPointToStart(rowLoop.getBody());
   Value row = rowLoop.getInductionVar();
   Value n = im.div(row, p.outH()), oh = im.rem(row, p.outH());
+  if (plan.windowStrip)
+    emitStripFill(b, loc, plan, n, oh);
   auto pLoop = scf::ForOp::create(b, loc, im.c(0), im.c(p.outW()),
                                   im.c(plan.mr));
   b.setInsertionPointToStart(pLoop.getBody());
@@ -760,7 +828,9 @@ void emitRows(OpBuilder &b, Location loc, const ConvPlan &plan, Value rowBegin,
     enterFilterLoop();
   if (!channelsOuter)
     enterChannelLoop();
-  if (plan.windowTaps)
+  if (plan.windowStrip)
+    emitWindowCall(b, loc, plan, n, oh, ow0, m, fb, f0, nrem);
+  else if (plan.windowTaps)
     emitWindowBlock(b, loc, plan, n, oh, ow0, m, fb, f0, nrem, c0, kcb);
   else
     emitBlock(b, loc, plan, n, oh, ow0, m, fb, f0, nrem, c0, kcb);
@@ -877,6 +947,8 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
                                "the input and the filter: "
                             << why;
     plan.windowTaps = true;
+    plan.windowStrip = q.padTop || q.padBottom || q.padLeft || q.padRight;
+    plan.stripRow = (q.w + q.padLeft + q.padRight) * q.c;
   }
   for (int64_t s = 0; s < plan.p.s; ++s)
     plan.taps.push_back(tapRange(plan.p, s));
@@ -930,8 +1002,10 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
     plan.rowKernel = *row;
   }
   // The window kernel: R taps (filter rows) of K = S*C, an input row (times
-  // DH) apart.
-  int64_t windowTapBytes = plan.p.dilationH * (*inStrides)[1] * 4;
+  // DH) apart, or a strip row apart.
+  int64_t windowTapBytes = plan.windowStrip
+                               ? plan.stripRow * 4
+                               : plan.p.dilationH * (*inStrides)[1] * 4;
   if (plan.windowTaps) {
     llvm::Expected<EmittedKernel> win =
         emitKernel(plan, *hints, lda, ldb, plan.p.r, windowTapBytes,
@@ -989,6 +1063,17 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
     if (plan.epilogue)
       plan.epilogueBlock =
           emitEpilogueBlock(rewriter, loc, plan.oneTapEpilogue);
+    if (plan.windowStrip) {
+      const ConvProblem &q = plan.p;
+      plan.strip = memref::AllocOp::create(
+          rewriter, loc,
+          MemRefType::get({q.r, q.w + q.padLeft + q.padRight, q.c}, f32),
+          align);
+      Value zero =
+          arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
+      linalg::FillOp::create(rewriter, loc, ValueRange{zero},
+                             ValueRange{plan.strip});
+    }
   };
   auto freePanel = [&]() {
     if (plan.inputPanel)
@@ -997,6 +1082,8 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
       memref::DeallocOp::create(rewriter, loc, plan.packedFilter);
     if (plan.epilogueBlock)
       memref::DeallocOp::create(rewriter, loc, plan.epilogueBlock);
+    if (plan.strip)
+      memref::DeallocOp::create(rewriter, loc, plan.strip);
   };
   int64_t panels = ceilDiv(plan.p.f, plan.nr);
   // Loop order "fcp" packs each filter block in the loop nest: threads then

@@ -37,6 +37,9 @@
 // AVX2, two threads, and the same modules with fusion off.
 // RUN: %{gen} --h 11 --w 13 --c 17 --f 33 --stride 2 --pad 1 --steps bias_n,gelu_tanh,residual | tensorop-opt --tensorop-pipeline="target=x86-avx2" | %{run} | FileCheck %s
 // RUN: %{gen} --n 2 --h 9 --w 10 --c 8 --f 24 --pad 1 --steps bias_n,relu,residual | tensorop-opt --tensorop-pipeline="target=x86-avx512 threads=2" | %{run} | FileCheck %s
+// C < 16 on two threads: a zero-padded strip per thread (taps = "window").
+// RUN: %{gen} --n 2 --h 9 --w 10 --c 3 --f 24 --r 3 --pad 1 --steps bias_n,relu,residual | tensorop-opt --tensorop-pipeline="target=x86-avx512 threads=2" | %{run} | FileCheck %s
+// RUN: %{gen} --n 3 --h 15 --w 16 --c 3 --f 40 --r 7 --stride 2 --pad 3 | tensorop-opt --tensorop-pipeline="target=x86-avx512 threads=2" | %{run} | FileCheck %s
 // RUN: %{gen} --h 14 --w 14 --c 64 --f 64 --pad 1 --steps bias_n,relu | tensorop-opt --tensorop-pipeline="target=x86-avx512 fuse-epilogues=0" | %{run} | FileCheck %s
 // Bias, ReLU and a residual as three generics (importers' form): the chain
 // is fused, on the conv path and on the 1x1 GEMM route.

@@ -47,6 +47,12 @@
 // RUN: %{gen} --n 2 --h 11 --w 17 --c 5 --f 21 --r 3 --s 4 --stride 2 1 --dilation 2 1 --pad 2 1 1 2 --sketch '#tensorop.conv_sketch<mr = 6, nr = 64, cb = 5, taps = "window", loop_order = "pf", pack_input = "none", pack_filter = "kmajor_nr", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = <name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test">' | %{run} | FileCheck %s
 // RUN: %{gen} --h 8 --w 11 --c 20 --f 40 --r 5 --s 3 --pad 2 --sketch '#tensorop.conv_sketch<mr = 5, nr = 16, cb = 20, taps = "window", loop_order = "fcp", pack_input = "none", pack_filter = "kmajor_nr", ukernel = <emitter = "x86_gemm_fma", k_unroll = 2, broadcast = "embedded", prefetch_b = 0>, target = <name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test">' | %{run} | FileCheck %s
 // RUN: %{gen} --n 2 --h 9 --w 12 --c 3 --f 33 --r 3 --pad 1 --values ints --sketch '#tensorop.conv_sketch<mr = 8, nr = 48, cb = 3, taps = "window", loop_order = "pf", pack_input = "none", pack_filter = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = <name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test">' | %{run} | FileCheck %s
+// Padded windows read a zero-padded strip of the rows (every block one
+// call): padding on one side only (top; left), wider than the filter
+// reaches (rows and columns no tap reaches), small integers exactly.
+// RUN: %{gen} --n 2 --h 7 --w 9 --c 3 --f 17 --r 3 --pad 2 0 0 0 | %{run} | FileCheck %s
+// RUN: %{gen} --h 8 --w 10 --c 2 --f 16 --r 3 --s 5 --pad 0 0 3 0 --stride 1 2 | %{run} | FileCheck %s
+// RUN: %{gen} --h 5 --w 6 --c 4 --f 20 --r 3 --pad 3 --values ints | %{run} | FileCheck %s
 // RUN: %{gen} --h 12 --w 12 --c 3 --f 17 --r 3 --pad 1 | tensorop-opt --tensorop-pipeline="target=x86-avx512" 2>&1 >/dev/null | FileCheck %s --check-prefix=WINDOW
 // WINDOW: remark: tensorop: conv2d f32 n=1 h=12 w=12 c=3 f=17 r=3 s=3 {{.*}} taps="window"
 // A window needs each filter row's taps consecutive: not with dilation 2
