@@ -30,7 +30,7 @@ from tensorop_emit.common import (  # noqa: E402
 )
 
 EMITTER = "x86_gemm_fma.py"
-EMITTER_VERSION = 3
+EMITTER_VERSION = 4
 
 OPERANDS = list(UKERNEL_OPERANDS)
 A, B, C, KC, LDC, MREM, NREM = ukernel_operand_refs()
@@ -595,6 +595,25 @@ class Kernel:
                     w.ins("kshiftrq $$%d, %s, %s" % (16 * (v - 4 * g), gk[g], vk[v]))
         return direct, gk, vk
 
+    def _c_loads_first_avx512(self, w, vk):
+        """Adds every row of C into the accumulators before any row is
+        stored (%rax walks the rows; m_rem rows). Rows closer than a vector
+        (ldc < nr*4: a convolution's rows of F = 17 are 68 bytes apart)
+        would otherwise load through the masked-off lanes of the previous
+        row's store, which the store-to-load forwarding check treats as an
+        overlap: each row's loads waited for the row before to be written."""
+        w.ins("mov %s, %%rax" % C)
+        for r in range(self.mr):
+            for v in range(self.nv):
+                acc = self.acc[r][v]
+                w.ins("vaddps %s, %s, %s {%s}" % (_mem(v * self.vbytes, "%rax"), acc, acc,
+                                                  vk[v]))
+            if r + 1 < self.mr:
+                w.ins("cmp $$%d, %s" % (r + 1, MREM))
+                w.ins("jle 11f")
+                w.ins("add %s, %%rax" % LDC)
+        w.label("11")
+
     def _c_update_avx512(self, w):
         nv = self.nv
         if self.b_stride:
@@ -602,6 +621,9 @@ class Kernel:
             direct, gk, vk = self.b_masks
         else:
             direct, gk, vk = self._lane_masks_avx512(w)
+        loads_first = direct and not self.store and self.mr > 1
+        if loads_first:
+            self._c_loads_first_avx512(w, vk)
         for r in range(self.mr):
             tmp = 0
             for v in range(nv):
@@ -615,7 +637,7 @@ class Kernel:
                     w.ins("kshiftrq $$%d, %s, %s" % (16 * (v % 4), gk[v // 4], k))
                 mem = _mem(v * self.vbytes, C)
                 acc = self.acc[r][v]
-                if not self.store:
+                if not self.store and not loads_first:
                     w.ins("vaddps %s, %s, %s {%s}" % (mem, acc, acc, k))
                 if not direct:
                     w.ins("vmovups %s, %s {%s}" % (acc, mem, k))

@@ -253,7 +253,7 @@ class TestOutputContract(unittest.TestCase):
         self.assertEqual(o["accumulators"], 24)
         self.assertEqual(o["flops_per_k"], 768)
         self.assertEqual(o["emitter"], "x86_gemm_fma.py")
-        self.assertEqual(o["emitter_version"], 3)
+        self.assertEqual(o["emitter_version"], 4)
         self.assertEqual(o["b_stride_bytes"], 0)
         self.assertEqual(o["a_stride_bytes"], 0)
         # 24 accumulators + 4 B vectors + 2 alternating broadcast registers
