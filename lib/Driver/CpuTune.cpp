@@ -249,7 +249,6 @@ public:
     std::vector<std::variant<GemmProblem, ConvProblem>> problems;
     std::set<std::string> signatures;
     std::string lowPrecisionSkipped;
-    mlir::Operation *firstConv = nullptr;
     module.walk([&](mlir::Operation *any) {
       if (auto conv = dyn_cast<mlir::linalg::Conv2DNhwcHwcfOp>(any)) {
         std::string reason;
@@ -268,8 +267,6 @@ public:
                  << " instead)\n";
           return;
         }
-        if (!firstConv)
-          firstConv = conv;
         if (signatures.insert(convSignature(*p)).second)
           problems.push_back(*p);
         return;
@@ -306,13 +303,6 @@ public:
                                (lowPrecisionSkipped.empty()
                                     ? ""
                                     : " (" + lowPrecisionSkipped + ")"));
-    // The model's proposals use the GEMM prompt and answer checks.
-    if (firstConv && o.advisor != "builtin")
-      return createStringError(
-          "--advisor=" + o.advisor +
-          " proposes GEMM sketches only; tune convolutions with "
-          "--advisor=builtin (the tree search; `tensorop gen --advisor=llm` "
-          "asks the model for a convolution's sketch)");
     for (const auto &problem : problems) {
       if (const auto *p = std::get_if<GemmProblem>(&problem)) {
         if (std::string tooBig = checkGemmBufferBudget(p->m, p->n, p->k);
