@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ConvShapes.h"
 #include "CpuTuneOp.h"
 
 #include "tensorop/Dialect/TensorOpDialect.h"
@@ -33,23 +34,13 @@ using namespace mlir::tensorop;
 using namespace tensorop;
 
 namespace {
-Conv2DShape toShape(const ConvProblem &p) {
-  Conv2DShape s;
-  s.n = p.n, s.h = p.h, s.w = p.w, s.c = p.c, s.f = p.f, s.r = p.r, s.s = p.s;
-  s.strideH = p.strideH, s.strideW = p.strideW;
-  s.dilationH = p.dilationH, s.dilationW = p.dilationW;
-  s.padTop = p.padTop, s.padBottom = p.padBottom;
-  s.padLeft = p.padLeft, s.padRight = p.padRight;
-  return s;
-}
-
 class CpuConvSearch : public CpuTuneOp {
 public:
   CpuConvSearch(mlir::MLIRContext &ctx, const ConvProblem &p,
                 const TargetHints &hints, const ConvSketchChoice &defaults,
                 std::string target, std::string emitterDir,
                 const double &peakGflops)
-      : ctx(ctx), shape(toShape(p)), hints(hints),
+      : ctx(ctx), shape(conv2DShapeOf(p)), hints(hints),
         convSpace(p, hints, defaults), defaults(defaults),
         target(std::move(target)),
         emitterDir(std::move(emitterDir)), emitterName(defaults.emitter),

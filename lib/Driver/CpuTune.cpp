@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ConvShapes.h"
 #include "CpuTuneOp.h"
 
 #include "tensorop/Driver/CompilerContext.h"
@@ -310,12 +311,7 @@ public:
           return createStringError(tooBig);
       } else {
         const ConvProblem &c = std::get<ConvProblem>(problem);
-        Conv2DShape s;
-        s.n = c.n, s.h = c.h, s.w = c.w, s.c = c.c, s.f = c.f, s.r = c.r,
-        s.s = c.s, s.strideH = c.strideH, s.strideW = c.strideW,
-        s.dilationH = c.dilationH, s.dilationW = c.dilationW,
-        s.padTop = c.padTop, s.padBottom = c.padBottom, s.padLeft = c.padLeft,
-        s.padRight = c.padRight;
+        Conv2DShape s = conv2DShapeOf(c);
         if (std::string tooBig = checkConvBufferBudget(s); !tooBig.empty())
           return createStringError(tooBig);
       }
