@@ -4,7 +4,8 @@
 // against an fp64 reference before any timing (nothing unverified is
 // timed), the variants alternate in rounds (A B C A B C ...), each sample
 // repeating one variant for about 20 ms, and each is verified again after
-// timing. The convolution benchmarks (bench/conv) run their own loops and
+// timing; with OMP_NUM_THREADS > 1 each sample starts after 0.3 s idle.
+// The convolution benchmarks (bench/conv) run their own loops and
 // take the helpers: CHECK, now, cmpd, randoms. One header, included once
 // per benchmark program; its functions are static (inline: a program that
 // uses only some of them is not warned about the rest).
@@ -116,8 +117,19 @@ static inline int measure(const struct harness *h, struct variant *vs, int nv,
     }
     vs[i].reps = once > 0.02 ? 1 : (int)(0.02 / (once + 1e-9)) + 1;
   }
+  // With several threads, each sample starts after 0.3 s idle, as in
+  // `tensorop bench`: a runtime's idle workers spin after a parallel region
+  // (libomp's KMP_BLOCKTIME is 200 ms, libgomp spins too), and on two cores
+  // the spinning workers of the previous variant's OpenMP runtime would
+  // take a core from the next variant's team.
+  const char *threadsEnv = getenv("OMP_NUM_THREADS");
+  int settle = threadsEnv && atoi(threadsEnv) > 1;
   for (int r = 0; r < rounds; ++r)
     for (int i = 0; i < nv; ++i) {
+      if (settle) {
+        struct timespec idle = {0, 300000000};
+        nanosleep(&idle, NULL);
+      }
       double s = now();
       for (int k = 0; k < vs[i].reps; ++k)
         h->run(&vs[i]);

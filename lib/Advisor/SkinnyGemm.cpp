@@ -28,12 +28,20 @@ int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
 constexpr int64_t kFewRowsBlock = 14;
 /// Rows of B one sweep along N covers (the K band).
 constexpr int64_t kBandRows = 128;
-/// One or two rows (GEMV): each tile walks down K instead (kc rows, B
-/// prefetched this many rows ahead). With B in L3 the walk measured 1.58x
-/// oneDNN at 1x2000x3000 against 1.18-1.26x swept in bands of 32-128 rows;
-/// from memory (1x4096x4096) both ran at 1.02-1.08x.
+/// One or two rows (GEMV) with B in L3: each tile walks down K instead (kc
+/// rows, B prefetched this many rows ahead). With B in L3 the walk measured
+/// 1.58x oneDNN at 1x2000x3000 against 1.18-1.26x swept in bands of 32-128
+/// rows.
 constexpr int64_t kGemvKc = 512;
 constexpr int64_t kGemvPrefetchRows = 32;
+/// A GEMV whose B does not fit in L3 streams it from memory: the sweep in
+/// thin bands wins there, each row of B read left to right (the hardware
+/// prefetchers' pattern), C (one or two rows) staying in L1. Quiet, 1
+/// thread, same process as oneDNN (docs/benchmarks/cpu-gemm-classes.md,
+/// "GEMV from memory"): 1x4096x4096 walk 0.83-0.92x oneDNN, bands of 16
+/// rows 1.04x, of 32 1.07x, of 8 0.98x; 2x4096x4096 1.27x -> 1.60x;
+/// 1x4096x11008 0.99x -> 1.24x; 1x11008x4096 1.04x -> 1.01x (a tie).
+constexpr int64_t kGemvBandRows = 16;
 /// Rows of the few-columns block: 12. A's rows are streams a page or more
 /// apart when K is a power of two, all in the same L1 sets; more than the
 /// 12 ways evict each other (2048x16x2048: 16 rows 0.79-0.89x oneDNN,
@@ -89,8 +97,12 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   // prefetchers follow: 12x3000x1500 ran at 0.26x oneDNN that way, 1.7x
   // swept.) With several row blocks, each tile is used by all of them
   // before the sweep moves on (micro order "nm"), from L1.
-  bool gemv = p.m <= 2;
-  c.kc = balancedTile(p.k, gemv ? kGemvKc : kBandRows, 1);
+  // (The walk is for a B that L3 holds; from memory a GEMV sweeps too.)
+  int64_t l3 = t.cacheBytes(3) ? t.cacheBytes(3) : 4 * t.cacheBytes(2);
+  bool bFromMemory = double(p.k) * double(p.n) * 4 > double(l3);
+  bool walk = p.m <= 2 && !bFromMemory;
+  int64_t bandRows = p.m <= 2 ? kGemvBandRows : kBandRows;
+  c.kc = balancedTile(p.k, walk ? kGemvKc : bandRows, 1);
   // C stays in L2 across the bands: at most half of it per column block.
   int64_t ncTarget = t.cacheBytes(2) / 2 / (p.m * 4);
   c.nc = std::min(roundUp(p.n, c.nr), balancedTile(p.n, ncTarget, c.nr));
@@ -100,8 +112,8 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   c.packA = "none";
   c.packB = "none";
   c.kUnroll = 4;
-  c.prefetchB = gemv ? kGemvPrefetchRows : 0;
-  c.prefetchBCols = gemv ? 0 : 2 * c.nr;
+  c.prefetchB = walk ? kGemvPrefetchRows : 0;
+  c.prefetchBCols = walk ? 0 : 2 * c.nr;
   c.prefetchA = 0;
   return true;
 }

@@ -16,6 +16,7 @@
 #include "tensorop/Driver/BenchShapes.h"
 #include "tensorop/Driver/CompilerContext.h"
 #include "tensorop/Driver/Operator.h"
+#include "tensorop/Driver/SketchText.h"
 #include "tensorop/Verify/CpuGemm.h"
 #include "tensorop/Verify/Timing.h"
 
@@ -257,6 +258,11 @@ int tensorop::benchmarkOnCpu(const BenchOptions &options) {
     errs() << "tensorop bench: --threads must be at least 1\n";
     return 2;
   }
+  if (!sketchOverride.empty())
+    if (Error e = checkSketchText(ctx, sketchOverride, SketchKind::Gemm)) {
+      errs() << "tensorop bench: --sketch: " << toString(std::move(e)) << "\n";
+      return 2;
+    }
   int threads = benchThreads;
   if (threads > 1 && !tunedDb.empty()) {
     errs() << "tensorop bench: --threads is not supported with --tuned-db "

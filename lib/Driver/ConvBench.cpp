@@ -17,6 +17,7 @@
 
 #include "tensorop/Advisor/Request.h"
 #include "tensorop/Driver/CompilerContext.h"
+#include "tensorop/Driver/SketchText.h"
 #include "tensorop/Runtime/ConvModule.h"
 #include "tensorop/Runtime/JitGemm.h"
 #include "tensorop/Runtime/OpenMPRuntime.h"
@@ -149,6 +150,9 @@ int tensorop::benchmarkConv(const BenchOptions &options) {
   if (!resolved)
     return usage(toString(resolved.takeError()));
   std::unique_ptr<mlir::MLIRContext> context = makeCompilerContext();
+  if (!options.sketch.empty())
+    if (Error e = checkSketchText(*context, options.sketch, SketchKind::Conv))
+      return usage("--sketch: " + toString(std::move(e)));
   const int threads = options.threads;
   setBaselineThreads(threads);
   const bool peakGiven = options.peakGflops > 0;

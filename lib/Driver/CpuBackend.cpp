@@ -14,6 +14,7 @@
 
 #include "tensorop/Support/DataDir.h"
 #include "tensorop/Transforms/MatmulSupport.h"
+#include "ConvShapes.h"
 #include "CpuConvCheck.h"
 #include "CpuGemmEntries.h"
 #include "tensorop/Driver/Backend.h"
@@ -675,23 +676,7 @@ int CpuBackend::generate(const GenJob &job) {
     Expected<std::unique_ptr<Advisor>> adv = createAdvisor(genAdvisor);
     if (!adv)
       return fail(toString(adv.takeError()));
-    const Conv2DShape &s = job.op.conv;
-    ConvProblem problem;
-    problem.n = s.n;
-    problem.h = s.h;
-    problem.w = s.w;
-    problem.c = s.c;
-    problem.f = s.f;
-    problem.r = s.r;
-    problem.s = s.s;
-    problem.strideH = s.strideH;
-    problem.strideW = s.strideW;
-    problem.dilationH = s.dilationH;
-    problem.dilationW = s.dilationW;
-    problem.padTop = s.padTop;
-    problem.padBottom = s.padBottom;
-    problem.padLeft = s.padLeft;
-    problem.padRight = s.padRight;
+    ConvProblem problem = convProblemOf(job.op.conv);
     Expected<ConvSketchChoice> choice = (*adv)->proposeConv(problem, hints);
     reportNotes(**adv);
     if (!choice)

@@ -12,16 +12,21 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ConvShapes.h"
 #include "CpuTuneOp.h"
 
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/Driver/WorkerDriver.h"
 #include "tensorop/Emitters/Emitter.h"
+#include "tensorop/LLM/LLMAdvisor.h"
 #include "tensorop/Runtime/ConvModule.h"
+#include "tensorop/Support/TextFiles.h"
+#include "tensorop/Targets/TargetHints.h"
 #include "tensorop/Tuner/ConvSearchSpace.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -29,24 +34,15 @@ using namespace mlir::tensorop;
 using namespace tensorop;
 
 namespace {
-Conv2DShape toShape(const ConvProblem &p) {
-  Conv2DShape s;
-  s.n = p.n, s.h = p.h, s.w = p.w, s.c = p.c, s.f = p.f, s.r = p.r, s.s = p.s;
-  s.strideH = p.strideH, s.strideW = p.strideW;
-  s.dilationH = p.dilationH, s.dilationW = p.dilationW;
-  s.padTop = p.padTop, s.padBottom = p.padBottom;
-  s.padLeft = p.padLeft, s.padRight = p.padRight;
-  return s;
-}
-
 class CpuConvSearch : public CpuTuneOp {
 public:
   CpuConvSearch(mlir::MLIRContext &ctx, const ConvProblem &p,
                 const TargetHints &hints, const ConvSketchChoice &defaults,
                 std::string target, std::string emitterDir,
                 const double &peakGflops)
-      : ctx(ctx), shape(toShape(p)), hints(hints),
-        convSpace(p, hints, defaults), target(std::move(target)),
+      : ctx(ctx), shape(conv2DShapeOf(p)), hints(hints),
+        convSpace(p, hints, defaults), defaults(defaults),
+        target(std::move(target)),
         emitterDir(std::move(emitterDir)), emitterName(defaults.emitter),
         peakGflops(peakGflops) {
     signature = convSignature(p);
@@ -75,11 +71,44 @@ public:
       return std::nullopt;
     return convSpace.toPoint(ConvSketchChoice::fromAttr(attr));
   }
-  std::optional<TuneProposal> askModel(const TuneModel &,
-                                       std::vector<CandidateRecord>) override {
-    // Refused up front (CpuTuneBackend::match): the tuner's model prompt is
-    // the GEMM one.
-    return std::nullopt;
+  std::optional<TuneProposal>
+  askModel(const TuneModel &model,
+           std::vector<CandidateRecord> history) override {
+    // The convolution's own system prompt (the schema checkConvSketchAnswer
+    // reads; the tuner's model was opened with the GEMM one), then the
+    // history as the GEMM search gives it.
+    if (convSystem.empty())
+      convSystem = readTextFile(defaultHintsDir() +
+                                "/prompts/conv_sketch_system.txt");
+    if (convSystem.empty()) {
+      errs() << "tensorop tune: llm proposal failed: prompt template "
+                "conv_sketch_system.txt is missing\n";
+      return std::nullopt;
+    }
+    std::string prompt =
+        formatv("Tuning an fp32 2-D convolution (input NHWC, filter HWCF) "
+                "N={0} H={1} W={2} C={3} F={4} R={5} S={6} stride={7}x{8} "
+                "dilation={9}x{10} padding (top, bottom, left, right) = "
+                "{11}, {12}, {13}, {14}, output {15}x{16}, on {17}. Measured "
+                "so far (GFLOP/s, higher is better):\n",
+                shape.n, shape.h, shape.w, shape.c, shape.f, shape.r, shape.s,
+                shape.strideH, shape.strideW, shape.dilationH,
+                shape.dilationW, shape.padTop, shape.padBottom, shape.padLeft,
+                shape.padRight, shape.outH(), shape.outW(), target)
+            .str() +
+        historyForModel(std::move(history), 1.0,
+                        [](const CandidateRecord &r) { return r.config; });
+    std::optional<ConvSketchChoice> choice =
+        askModelForProposal<ConvSketchChoice>(
+            model, prompt,
+            [&](StringRef answer) {
+              return checkConvSketchAnswer(answer, defaults, hints,
+                                           "llm:" + model.model);
+            },
+            convSystem);
+    if (!choice)
+      return std::nullopt;
+    return TuneProposal{candidateOf(*choice), convSpace.toPoint(*choice)};
   }
   double reward(double gflops) const override {
     return peakGflops > 0
@@ -125,6 +154,10 @@ private:
   Conv2DShape shape;
   TargetHints hints;
   ConvSearchSpace convSpace;
+  /// The builtin choice: what a model's answer leaves out (emitter,
+  /// threads) comes from it.
+  ConvSketchChoice defaults;
+  std::string convSystem; ///< hints/prompts/conv_sketch_system.txt, read once
   std::string target;
   std::string emitterDir; ///< --emitter-dir ("" = the shipped emitters)
   std::string emitterName;

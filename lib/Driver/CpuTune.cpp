@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ConvShapes.h"
 #include "CpuTuneOp.h"
 
 #include "tensorop/Driver/CompilerContext.h"
@@ -249,7 +250,6 @@ public:
     std::vector<std::variant<GemmProblem, ConvProblem>> problems;
     std::set<std::string> signatures;
     std::string lowPrecisionSkipped;
-    mlir::Operation *firstConv = nullptr;
     module.walk([&](mlir::Operation *any) {
       if (auto conv = dyn_cast<mlir::linalg::Conv2DNhwcHwcfOp>(any)) {
         std::string reason;
@@ -268,8 +268,6 @@ public:
                  << " instead)\n";
           return;
         }
-        if (!firstConv)
-          firstConv = conv;
         if (signatures.insert(convSignature(*p)).second)
           problems.push_back(*p);
         return;
@@ -306,13 +304,6 @@ public:
                                (lowPrecisionSkipped.empty()
                                     ? ""
                                     : " (" + lowPrecisionSkipped + ")"));
-    // The model's proposals use the GEMM prompt and answer checks.
-    if (firstConv && o.advisor != "builtin")
-      return createStringError(
-          "--advisor=" + o.advisor +
-          " proposes GEMM sketches only; tune convolutions with "
-          "--advisor=builtin (the tree search; `tensorop gen --advisor=llm` "
-          "asks the model for a convolution's sketch)");
     for (const auto &problem : problems) {
       if (const auto *p = std::get_if<GemmProblem>(&problem)) {
         if (std::string tooBig = checkGemmBufferBudget(p->m, p->n, p->k);
@@ -320,12 +311,7 @@ public:
           return createStringError(tooBig);
       } else {
         const ConvProblem &c = std::get<ConvProblem>(problem);
-        Conv2DShape s;
-        s.n = c.n, s.h = c.h, s.w = c.w, s.c = c.c, s.f = c.f, s.r = c.r,
-        s.s = c.s, s.strideH = c.strideH, s.strideW = c.strideW,
-        s.dilationH = c.dilationH, s.dilationW = c.dilationW,
-        s.padTop = c.padTop, s.padBottom = c.padBottom, s.padLeft = c.padLeft,
-        s.padRight = c.padRight;
+        Conv2DShape s = conv2DShapeOf(c);
         if (std::string tooBig = checkConvBufferBudget(s); !tooBig.empty())
           return createStringError(tooBig);
       }

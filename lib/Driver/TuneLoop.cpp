@@ -25,12 +25,15 @@
 #include "tensorop/Tuner/TuneOutcome.h"
 #include "tensorop/Verify/Timing.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
@@ -489,12 +492,26 @@ int tensorop::runTuneLoop(const TuneOptions &o, TuneBackend &backend) {
   if (Error e = backend.setUp(o))
     return fail(toString(std::move(e)));
   mlir::MLIRContext &ctx = backend.context();
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceFile<mlir::ModuleOp>(o.input, &ctx);
-  if (!module)
-    return fail("cannot parse " + o.input);
+  mlir::OwningOpRef<mlir::ModuleOp> module;
   Expected<std::vector<std::unique_ptr<OpTuneSearch>>> ops =
-      backend.match(*module, o.input);
+      std::vector<std::unique_ptr<OpTuneSearch>>{};
+  {
+    // Parse errors and the remarks match() attaches to the ops it skips
+    // (a transposed or bf16 GEMM, ...) are printed with their source line;
+    // later diagnostics (the candidates' compiles) have handlers of their
+    // own.
+    llvm::SourceMgr sourceMgr;
+    mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &ctx, errs());
+    // (The source line says which op; its generic form adds nothing.)
+    bool printOp = ctx.shouldPrintOpOnDiagnostic();
+    ctx.printOpOnDiagnostic(false);
+    llvm::scope_exit restore([&] { ctx.printOpOnDiagnostic(printOp); });
+    module = mlir::parseSourceFile<mlir::ModuleOp>(o.input, sourceMgr,
+                                                   mlir::ParserConfig(&ctx));
+    if (!module)
+      return fail("cannot parse " + o.input);
+    ops = backend.match(*module, o.input);
+  }
   if (!ops)
     return fail(toString(ops.takeError()));
 

@@ -4,7 +4,9 @@
 // AVX-512, few rows (M <= 64): A and B read in place, M in row blocks of at
 // most 14 rows as wide as registers allow (7 vectors at most), B swept along
 // N in bands of 128 rows with B's row prefetched two blocks ahead (M <= 2:
-// each tile walks 512 rows down K, prefetched 32 rows ahead), all row blocks of a tile one after the other (micro order "nm");
+// bands of 16 rows when B is larger than L3; with B in L3 each tile walks
+// 512 rows down K, prefetched 32 rows ahead), all row blocks of a tile one
+// after the other (micro order "nm");
 // few columns (N <= 16, more rows): 12 x 16 blocks with embedded
 // broadcasts, one K block (C kept in registers), rows of A prefetched 128 k
 // values ahead. AVX2 keeps the earlier choices. The second RUN line on
@@ -20,12 +22,23 @@ func.func @rows16(%A: memref<16x2048xf32>, %B: memref<2048x2048xf32>, %C: memref
 
 // -----
 
-// One row (GEMV): 1 x 112, each tile down 512 rows of B, prefetched 32 rows
-// ahead.
+// One row (GEMV), B from memory (64 MB, more than L3): 1 x 112, swept in
+// bands of 16 rows, B's row prefetched two blocks ahead.
 // CHECK-LABEL: func.func @gemv
-// AVX512: #tensorop.sketch<mc = 1, nc = 4144, kc = 512, mr = 1, nr = 112, loop_order = "mnk", micro_order = "mn", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 32>
+// AVX512: #tensorop.sketch<mc = 1, nc = 4144, kc = 16, mr = 1, nr = 112, loop_order = "mnk", micro_order = "mn", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0, prefetch_b_cols = 224>
 func.func @gemv(%A: memref<1x4096xf32>, %B: memref<4096x4096xf32>, %C: memref<1x4096xf32>) {
   linalg.matmul ins(%A, %B : memref<1x4096xf32>, memref<4096x4096xf32>) outs(%C : memref<1x4096xf32>)
+  return
+}
+
+// -----
+
+// One row, B in L3 (24 MB of 32): each tile walks down 500 rows of B,
+// prefetched 32 rows ahead.
+// CHECK-LABEL: func.func @gemv_l3
+// AVX512: #tensorop.sketch<mc = 1, nc = 2016, kc = 500, mr = 1, nr = 112, loop_order = "mnk", micro_order = "mn", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 32>
+func.func @gemv_l3(%A: memref<1x3000xf32>, %B: memref<3000x2000xf32>, %C: memref<1x2000xf32>) {
+  linalg.matmul ins(%A, %B : memref<1x3000xf32>, memref<3000x2000xf32>) outs(%C : memref<1x2000xf32>)
   return
 }
 

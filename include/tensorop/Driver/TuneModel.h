@@ -41,13 +41,16 @@ std::string historyForModel(
 /// the history prompt, `check` turns the answer into a typed sketch. A
 /// request that fails or an answer that `check` rejects is reported on
 /// stderr ("tensorop tune: llm proposal failed|rejected: ...") and gives
-/// nullopt: the tree goes on.
+/// nullopt: the tree goes on. `system` replaces the model's system prompt
+/// for operators whose answers have another schema (convolutions).
 template <typename Choice>
 std::optional<Choice> askModelForProposal(
     const TuneModel &model, const std::string &user,
-    llvm::function_ref<llvm::Expected<Choice>(llvm::StringRef answer)> check) {
+    llvm::function_ref<llvm::Expected<Choice>(llvm::StringRef answer)> check,
+    llvm::StringRef system = "") {
   mlir::tensorop::ChatRequest chat;
-  chat.messages = {{"system", model.system}, {"user", user}};
+  chat.messages = {{"system", system.empty() ? model.system : system.str()},
+                   {"user", user}};
   llvm::Expected<mlir::tensorop::ChatResponse> answer =
       model.client->chat(chat);
   if (!answer) {
