@@ -75,6 +75,9 @@ workspace, no atomics.
 TF32 (a_dtype tf32, f32 output): wgmma reads tf32 from shared memory K-major
 only, so a kernel of its own computes C^T = B^T A^T with B^T from registers
 (tensorop_emit/nvidia_wgmma_tf32.py, whose docstring gives its spec).
+Few rows (bf16/f16, block_m 8, 16 or 32): C^T = B^T A^T with B^T as wgmma's
+MN-major shared-memory A operand (tensorop_emit/nvidia_wgmma_fewrows.py,
+whose docstring gives its spec).
 Spec: name, m, n, k, a_dtype (bf16|f16|tf32), c_dtype (f32|bf16|f16), accumulate,
   sm (90), block_m (128), block_n (256), consumers (2), stages (4),
   group_m (8), sms (132: the most CTAs of the persistent grid),
@@ -96,6 +99,7 @@ from tensorop_emit.nvidia_conv import (
     emit_tile_origin, im2col_tensor_map)
 from tensorop_emit.nvidia_epilogue import PtxEpilogue, parse_epilogue
 from tensorop_emit.nvidia_wgmma_tf32 import emit_tf32
+from tensorop_emit.nvidia_wgmma_fewrows import FEW_ROWS, emit_few_rows
 from tensorop_emit.nvidia_ptx import (
     ELEM_BYTES, TMA_DTYPE, PtxBody, SpecError, ceil_div, common_spec,
     declare_store_temps, finish, gemm_answer, get_choice, get_int, main, out_store)
@@ -271,6 +275,10 @@ def emit(spec, fmt):
         return emit_tf32(spec, c, fmt)
     if dt not in ("bf16", "f16"):
         raise SpecError("a_dtype", "wgmma takes bf16, f16 or tf32, got %s" % dt)
+    if spec.get("block_m") in FEW_ROWS:
+        # few rows (M <= 32): C^T = B^T A^T with wgmma's N extent over M
+        # (tensorop_emit/nvidia_wgmma_fewrows.py)
+        return emit_few_rows(spec, c, fmt)
     if c["sm"] != 90:
         raise SpecError("sm", "wgmma and TMA need sm_90a")
     es, oes = ELEM_BYTES[dt], ELEM_BYTES[cdt]
@@ -280,9 +288,11 @@ def emit(spec, fmt):
                         "ldb: K and N unless given) must be multiples of %d (got %d, %d); "
                         "pad them (nvidia_pad.py) or use nvidia_gemm_mma" % (16 // es, lda, ldb))
     nc = get_int(spec, "consumers", default=2, lo=1, hi=2)
-    bm = get_int(spec, "block_m", default=128, lo=64, hi=256)
-    bn = get_int(spec, "block_n", default=256, lo=64, hi=256)
-    stages = get_int(spec, "stages", default=4, lo=2, hi=8)
+    bm = get_int(spec, "block_m", default=128, lo=8, hi=256)
+    bn = get_int(spec, "block_n", default=256, lo=16, hi=256)
+    # narrow tiles' stages are small: up to 16 keep enough of A in flight
+    stages = get_int(spec, "stages", default=4, lo=2,
+                     hi=16 if spec.get("block_n") in (16, 32) else 8)
     group_m = get_int(spec, "group_m", default=8, lo=1, hi=64)
     sms = get_int(spec, "sms", default=132, lo=1, hi=1024)
     cm = get_int(spec, "cluster_m", default=1, lo=1, hi=2)
@@ -308,9 +318,22 @@ def emit(spec, fmt):
     if sms < cs:
         raise SpecError("sms", "a grid of %d CTAs cannot hold a cluster of %d" % (sms, cs))
     if bm % (64 * nc):
-        raise SpecError("block_m", "must be a multiple of 64 * consumers")
-    if bn % 64:
-        raise SpecError("block_n", "must be a multiple of 64")
+        raise SpecError("block_m", "must be 8, 16, 32 (few rows) or a multiple of 64 * "
+                                   "consumers, got %d" % bm)
+    # Narrow tiles (block_n 16 or 32: GEMMs of few columns, N <= 32): B's
+    # box is one MN-major swizzle atom of block_n columns (32- or 64-byte
+    # swizzle), so a stage carries A rather than zero-filled columns of B.
+    narrow = bn in (16, 32)
+    if bn % 64 and not narrow:
+        raise SpecError("block_n", "must be 16, 32 or a multiple of 64, got %d" % bn)
+    if narrow:
+        for field, bad, why in (("cluster_m", cs > 1, "runs without clusters"),
+                                ("split_k", sk > 1, "does not split K"),
+                                ("store", store != "global",
+                                 "stores C from registers (store = \"global\")"),
+                                ("conv", conv is not None, "is for GEMMs")):
+            if bad:
+                raise SpecError(field, "the narrow wgmma kernel (block_n %d) %s" % (bn, why))
     wg_m = bm // nc
     mrep = wg_m // 64                            # m64 wgmmas per consumer
     acc_n = bn // 2                              # accumulator registers per m64 block
@@ -371,7 +394,7 @@ def emit(spec, fmt):
     b = PtxBody()
     R = b.reg
     declare_regs(b)
-    R("b32", "%qdal"), R("b32", "%qdbl"), R("b32", "%qdh")
+    R("b32", "%qdal"), R("b32", "%qdbl"), R("b32", "%qdh"), R("b32", "%qdhb")
     R("b64", "%qdA"), R("b64", "%qdB"), R("b64", "%qstate"), R("b64", "%qw64"), R("b64", "%qcrow")
     R("pred", "%qp", 8)
     if cs > 1:
@@ -476,7 +499,7 @@ def emit(spec, fmt):
     if cm > 1:
         b.ins("setp.eq.u32 %qp4, %qrank, 0")
         b.ins("setp.ne.u32 %qp5, %qrank, 0")
-    for cb in range(bn // 64):
+    for cb in range(max(1, bn // 64)):
         b.ins("add.u32 %%qt5, %%qn0, %d" % (64 * cb))
         b.ins("add.u32 %%qt6, %%qdst, %d" % (a_bytes + cb * 64 * BK * es))
         if cm == 1:
@@ -512,6 +535,11 @@ def emit(spec, fmt):
         b.ins("mov.u32 %qskp, 0")
         b.ins("mov.u32 %qskf, 1")                          # a fresh slot is free
     desc_hi(b)
+    # B's descriptor: 128-byte swizzle and SBO 1024 (8 k rows of 128 bytes)
+    # like A's, or, for narrow tiles, the 32- or 64-byte swizzle (modes 3
+    # and 2) of rows of block_n columns, SBO 8 rows of them
+    b_row = min(bn, 64) * es                     # bytes of one k row of B's box
+    b.ins("mov.u32 %%qdhb, %d" % ((b_row * 8 >> 4) | ({128: 1, 64: 2, 32: 3}[b_row] << 30)))
     ctile = b.new_label("ctile")
     ck = b.new_label("ck")
     cwait = b.new_label("cwait")
@@ -542,9 +570,9 @@ def emit(spec, fmt):
             # A: +32 bytes per k16 step inside the swizzled 128-byte rows; +64 rows per m64 block
             b.ins("add.u32 %%qt4, %%qdal, %d" % ((kk * 32 + r * 64 * BK * es) >> 4))
             b.ins("mov.b64 %qdA, {%qt4, %qdh}")
-            # B (MN-major): +16 rows of 128 bytes per k16 step
-            b.ins("add.u32 %%qt5, %%qdbl, %d" % ((kk * 16 * 128) >> 4))
-            b.ins("mov.b64 %qdB, {%qt5, %qdh}")
+            # B (MN-major): +16 rows of b_row bytes per k16 step
+            b.ins("add.u32 %%qt5, %%qdbl, %d" % ((kk * 16 * b_row) >> 4))
+            b.ins("mov.b64 %qdB, {%qt5, %qdhb}")
             accs = ", ".join("%%qacc%d" % (r * acc_n + j) for j in range(acc_n))
             scale = "%qp5" if kk == 0 else "%qp7"
             b.ins("wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {%s}, %%qdA, %%qdB, %s, 1, 1, 0, 1"
@@ -643,11 +671,13 @@ def emit(spec, fmt):
     result = gemm_answer(
         c, FAMILY, dt, cdt,
         [tensor_map_param("tmapA", "A", TMA_DTYPE[dt], [k, m], lda * es, [BK, a_part]),
-         tensor_map_param("tmapB", "B", TMA_DTYPE[dt], [n, k], ldb * es, [64, BK])],
+         tensor_map_param("tmapB", "B", TMA_DTYPE[dt], [n, k], ldb * es, [min(bn, 64), BK],
+                          b_row)],
         grid, threads, smem, 1,
         {"block_m": bm, "block_n": bn, "block_k": BK, "consumers": nc,
          "stages": stages, "group_m": group_m, "persistent_ctas": grid},
-        "TMA 128B swizzle, zero-filled past the edges",
+        "TMA 128B swizzle, zero-filled past the edges" if not narrow else
+        "TMA, zero-filled past the edges: A 128B swizzle, B %dB swizzle" % b_row,
         "wgmma.mma_async.m64n%dk16.f32.%s" % (bn, dt))
     if ep:
         result["params"] += ep.params

@@ -520,6 +520,52 @@ findWgmmaTf32Violation(const GpuSketchFields &s) {
   return std::nullopt;
 }
 
+/// Whether the sketch is the bf16/f16 wgmma kernel for few rows
+/// (python_emitters/tensorop_emit/nvidia_wgmma_fewrows.py: block_m 8, 16 or
+/// 32, C^T = B^T A^T): GEMMs of at most 32 rows.
+static bool isWgmmaFewRows(const GpuSketchFields &s) {
+  return s.kernel == "wgmma" && (s.precision == "bf16" || s.precision == "f16") &&
+         (s.blockM == 8 || s.blockM == 16 || s.blockM == 32);
+}
+
+/// Whether the sketch is the bf16/f16 wgmma kernel with a narrow tile
+/// (block_n 16 or 32: B's box one 32- or 64-byte swizzle atom; up to 16
+/// stages): GEMMs of at most 32 columns.
+static bool isWgmmaFewCols(const GpuSketchFields &s) {
+  return s.kernel == "wgmma" && (s.precision == "bf16" || s.precision == "f16") &&
+         !isWgmmaFewRows(s) && (s.blockN == 16 || s.blockN == 32);
+}
+
+/// The bf16/f16 wgmma kernel for few rows (nvidia_wgmma_fewrows.py)
+/// computes C^T = B^T A^T: block_m (8, 16 or 32) is wgmma's N extent and
+/// block_n is split into 64-row blocks of C^T over the consumers. It runs
+/// without clusters, split-K or the smem_tma store.
+static std::optional<GpuSketchViolation>
+findWgmmaFewRowsViolation(const GpuSketchFields &s) {
+  auto fail = [](StringRef field, const llvm::Twine &why) {
+    return GpuSketchViolation{field, why.str()};
+  };
+  if (s.blockK != 64)
+    return fail("block_k", "must be 64 (one 128-byte swizzle row)");
+  if (s.blockN % (64 * s.consumers) || s.blockN > 256)
+    return fail("block_n", "must be a multiple of 64 * consumers and at most "
+                           "256 with block_m " +
+                               llvm::Twine(s.blockM) + " (few rows), got " +
+                               llvm::Twine(s.blockN));
+  if (s.clusterM != 1 || s.clusterN != 1)
+    return fail(s.clusterN != 1 ? "cluster_n" : "cluster_m",
+                "the few-rows wgmma kernel (block_m " + llvm::Twine(s.blockM) +
+                    ") runs without clusters");
+  if (s.store != "global")
+    return fail("store", "the few-rows wgmma kernel (block_m " +
+                             llvm::Twine(s.blockM) +
+                             ") stores C from registers (store = \"global\")");
+  if (s.splitK != 1)
+    return fail("split_k", "the few-rows wgmma kernel (block_m " +
+                               llvm::Twine(s.blockM) + ") does not split K");
+  return std::nullopt;
+}
+
 std::optional<GpuSketchViolation>
 mlir::tensorop::findGpuSketchViolation(const GpuSketchFields &s, int64_t sm) {
   auto fail = [](StringRef field, const llvm::Twine &why) {
@@ -568,13 +614,31 @@ mlir::tensorop::findGpuSketchViolation(const GpuSketchFields &s, int64_t sm) {
     if (s.precision == "tf32") {
       if (std::optional<GpuSketchViolation> v = findWgmmaTf32Violation(s))
         return v;
+    } else if (isWgmmaFewRows(s)) {
+      if (std::optional<GpuSketchViolation> v = findWgmmaFewRowsViolation(s))
+        return v;
     } else {
       if (s.blockK != 64)
         return fail("block_k", "must be 64 (one 128-byte swizzle row)");
       if (s.blockM % (64 * s.consumers))
-        return fail("block_m", "must be a multiple of 64 * consumers");
-      if (s.blockN % 64 || s.blockN > 256 || s.blockN < 64)
-        return fail("block_n", "must be 64, 128, 192 or 256");
+        return fail("block_m", "must be 8, 16, 32 (few rows) or a multiple "
+                               "of 64 * consumers");
+      if (isWgmmaFewCols(s)) {
+        // B's box is one 32- or 64-byte swizzle atom of block_n columns.
+        if (s.clusterM != 1 || s.clusterN != 1 || s.splitK != 1 ||
+            s.store != "global")
+          return fail(s.splitK != 1           ? "split_k"
+                      : s.store != "global"   ? "store"
+                      : s.clusterN != 1       ? "cluster_n"
+                                              : "cluster_m",
+                      "the narrow wgmma kernel (block_n " +
+                          llvm::Twine(s.blockN) +
+                          ") runs without clusters or split-K and stores C "
+                          "from registers");
+      } else if (s.blockN % 64 || s.blockN > 256 || s.blockN < 64) {
+        return fail("block_n", "must be 16, 32 (few columns), 64, 128, 192 "
+                               "or 256");
+      }
     }
     if (s.clusterM < 1 || s.clusterN < 1 || s.clusterM * s.clusterN > 2)
       return fail(s.clusterN > 1 ? "cluster_n" : "cluster_m",
@@ -641,8 +705,12 @@ mlir::tensorop::findGpuSketchViolation(const GpuSketchFields &s, int64_t sm) {
                               llvm::Twine(s.stages) + " stages of " +
                               llvm::Twine((s.blockM + s.blockN) * 128) +
                               " bytes are too few");
-  if (s.stages < 2 || s.stages > 8)
-    return fail("stages", "must be in [2, 8]");
+  // The few-rows kernel's stages are small (block_m + block_n rows of 128
+  // bytes): up to 16 of them keep enough of B in flight.
+  int64_t maxStages =
+      s.kernel == "wgmma" && (isWgmmaFewRows(s) || isWgmmaFewCols(s)) ? 16 : 8;
+  if (s.stages < 2 || s.stages > maxStages)
+    return fail("stages", "must be in [2, " + llvm::Twine(maxStages) + "]");
   if (s.groupM < 1 || s.groupM > 64)
     return fail("group_m", "must be in [1, 64]");
   return std::nullopt;
@@ -674,6 +742,10 @@ LogicalResult GpuSketchAttr::verify(
     return emitError() << "gpu_sketch field 'epilogue': the '" << kernel
                        << "' kernel has no fused epilogue (wgmma and "
                           "mma_sync have one)";
+  if (epilogue && kernel == "wgmma" && (precision == "tf32" || blockM < 64))
+    return emitError() << "gpu_sketch field 'epilogue': the wgmma kernel for "
+                          "tf32 or few rows (block_m < 64, C^T = B^T A^T) "
+                          "has no fused epilogue";
   return success();
 }
 

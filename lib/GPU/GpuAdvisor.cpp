@@ -174,6 +174,11 @@ static double cost(int64_t tiles, int64_t sms, double work, double eff) {
   return std::ceil(double(tiles) / double(sms)) * work / eff;
 }
 
+/// Whole waves of `tiles` tiles on `sms` SMs.
+static double waves(int64_t tiles, int64_t sms) {
+  return std::ceil(double(tiles) / double(sms));
+}
+
 /// The candidate of least whole-wave cost for the problem's M x N (the
 /// first of equal ones).
 static const Candidate &cheapestTile(llvm::ArrayRef<Candidate> cands,
@@ -500,6 +505,106 @@ static GpuSketchChoice proposeWgmmaTf32(const GpuGemmProblem &p,
   return c;
 }
 
+/// bf16/f16 GEMMs of at most 32 rows (5..32: fewer take the GEMV kernel):
+/// the few-rows wgmma kernel (nvidia_wgmma_fewrows.py, C^T = B^T A^T with
+/// wgmma's N extent of 8, 16 or 32 over M) instead of 64-row tiles, three
+/// quarters padding at M = 16 (16x4096x14336: 64x64 split 2 0.81x the
+/// best library, 16x11008x4096 64x128 0.91x). Such a GEMM streams B once:
+/// as for TF32 (kWgmmaTf32FewRowTiles), its time is the larger of B's
+/// bytes at the kernel's share of the HBM bandwidth and the slowest CTA's
+/// strips of B at a CTA's streaming rate (whole waves), plus 1 us per wave
+/// (pipeline fill); the first of equal costs wins, so more CTAs where they
+/// fit in as many waves. Stages: as many as fit, up to 16 (a stage holds
+/// block_m + block_n rows of 128 bytes). Measured on the H200
+/// (docs/benchmarks/gpu-gemm.md, "Session 12"): 16x4096x14336 64 strips of
+/// 64 columns 1.01x the best library (16 stages; 8 stages 0.89x; 32 of 128
+/// 0.78-0.82x), 16x11008x4096 86 of 128 on two consumers 0.98x (172 of 64,
+/// two waves, 0.94x).
+static const Candidate kWgmmaFewRowTiles[] = {{0, 64, 0, 0, 1, 1.0},
+                                              {0, 128, 0, 0, 2, 1.0},
+                                              {0, 256, 0, 0, 2, 1.0}};
+static constexpr int64_t kWgmmaFewRows = 32;
+static constexpr double kFewRowsStreamShare = 0.84;
+static constexpr double kFewRowsStripBytesPerSecond = 80e9;
+static constexpr double kFewRowsWaveSeconds = 1.0e-6;
+
+static GpuSketchChoice proposeWgmmaFewRows(const GpuGemmProblem &p,
+                                           const GpuTarget &target,
+                                           GpuSketchChoice c) {
+  int64_t bm = p.m <= 8 ? 8 : p.m <= 16 ? 16 : 32;
+  double bBytes = double(p.k) * double(p.n) * 2;
+  double streamSeconds =
+      bBytes / (kFewRowsStreamShare * target.hbmBytesPerSecond);
+  const Candidate *best = nullptr;
+  double bestCost = INFINITY;
+  for (const Candidate &cand : kWgmmaFewRowTiles) {
+    int64_t strips = (p.n + cand.bn - 1) / cand.bn;
+    double strip = double(p.k) * double(cand.bn) * 2;
+    double v = std::max(streamSeconds, cost(strips, target.sms, strip,
+                                            kFewRowsStripBytesPerSecond)) +
+               waves(strips, target.sms) * kFewRowsWaveSeconds;
+    if (v < bestCost) {
+      bestCost = v;
+      best = &cand;
+    }
+  }
+  c.kernel = "wgmma";
+  c.blockM = bm;
+  c.blockN = best->bn;
+  c.consumers = best->nc;
+  c.blockK = 64;
+  c.stages = std::min<int64_t>(
+      16, (target.maxSharedPerBlock - 1024) / ((bm + c.blockN) * 128));
+  c.ctas = std::min((p.n + c.blockN - 1) / c.blockN, target.sms);
+  c.groupM = 8;
+  return c;
+}
+
+/// bf16/f16 GEMMs of at most 32 columns and more rows (4096x16x4096: 64x64
+/// split 2 0.84x the best library): the plain wgmma kernel with a narrow
+/// tile, block_n 16 (N <= 16) or 32 (wgmma n16 / n32; B's box one 32- or
+/// 64-byte swizzle atom, not 64 zero-filled columns), so that up to 16
+/// stages of A fit. Such a GEMM streams A once: the model of few rows
+/// (proposeWgmmaFewRows) with A's strips of block_m rows, 128 on two
+/// consumers or 64 on one, the first of equal ones. Measured on the H200
+/// (docs/benchmarks/gpu-gemm.md, "Session 12"): 4096x16x4096 64 strips of
+/// 64 rows 1.03-1.13x the best library (32 of 128: 0.94x); 8192x24x8192
+/// 64 of 128 on two consumers 0.86x, 128 of 64 0.77x.
+static const Candidate kWgmmaFewColTiles[] = {{128, 0, 0, 0, 2, 1.0},
+                                              {64, 0, 0, 0, 1, 1.0}};
+
+static GpuSketchChoice proposeWgmmaFewCols(const GpuGemmProblem &p,
+                                           const GpuTarget &target,
+                                           GpuSketchChoice c) {
+  int64_t bn = p.n <= 16 ? 16 : 32;
+  double aBytes = double(p.m) * double(p.k) * 2;
+  double streamSeconds =
+      aBytes / (kFewRowsStreamShare * target.hbmBytesPerSecond);
+  const Candidate *best = nullptr;
+  double bestCost = INFINITY;
+  for (const Candidate &cand : kWgmmaFewColTiles) {
+    int64_t strips = (p.m + cand.bm - 1) / cand.bm;
+    double strip = double(p.k) * double(cand.bm) * 2;
+    double v = std::max(streamSeconds, cost(strips, target.sms, strip,
+                                            kFewRowsStripBytesPerSecond)) +
+               waves(strips, target.sms) * kFewRowsWaveSeconds;
+    if (v < bestCost) {
+      bestCost = v;
+      best = &cand;
+    }
+  }
+  c.kernel = "wgmma";
+  c.blockM = best->bm;
+  c.blockN = bn;
+  c.consumers = best->nc;
+  c.blockK = 64;
+  c.stages = std::min<int64_t>(
+      16, (target.maxSharedPerBlock - 1024) / ((c.blockM + bn) * 128));
+  c.ctas = std::min((p.m + c.blockM - 1) / c.blockM, target.sms);
+  c.groupM = 8;
+  return c;
+}
+
 /// The wgmma kernel's bf16/f16 GEMM tiles and their relative per-SM rates
 /// measured on the H200 (docs/benchmarks/gpu-gemm.md). 128x192: an
 /// estimate between 128x256 and 128x128, for whole waves where 128x256
@@ -722,6 +827,16 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
   // element loads lose (paddedWgmmaPays).
   if (!wgmma && !p.conv && target.sm >= 90 && half)
     wgmma = paddedWgmmaPays(p, target, padNote);
+  if (wgmma && !p.conv && p.m <= kWgmmaFewRows) {
+    GpuSketchChoice f = proposeWgmmaFewRows(p, target, c);
+    f.note = padNote;
+    return f;
+  }
+  if (wgmma && !p.conv && p.n <= kWgmmaFewRows) {
+    GpuSketchChoice f = proposeWgmmaFewCols(p, target, c);
+    f.note = padNote;
+    return f;
+  }
   if (wgmma) {
     // Relative rates measured on the H200: kWgmmaTiles. Split-K where few
     // tiles leave SMs idle and K is long (splitKTile).
@@ -874,11 +989,12 @@ llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
     }
     if (s.clusterM * s.clusterN > 1)
       return fail("cluster_m", "convolutions run without clusters");
-    // The N extents of 16 and 32 rows are for GEMMs of few rows.
-    if (s.kernel == "wgmma" && p.precision == "tf32" && s.blockM < 64)
+    // The N extents of 8, 16 and 32 rows are for GEMMs of few rows.
+    if (s.kernel == "wgmma" && s.blockM < 64)
       return fail("block_m",
-                  llvm::formatv("TF32 convolutions take block_m of 64 or "
-                                "more, got {0}",
+                  llvm::formatv("{0} take block_m of 64 or more, got {1}",
+                                p.precision == "tf32" ? "TF32 convolutions"
+                                                      : "convolutions",
                                 s.blockM)
                       .str());
   }

@@ -98,6 +98,14 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
   // tf32 wgmma: C^T = B^T A^T, block_m is wgmma's N extent and block_n is
   // split into 64-row blocks of C^T over the consumers.
   bool wgmmaTf32 = wgmma && p.precision == "tf32";
+  // bf16/f16 wgmma with block_m 8, 16 or 32: the few-rows kernel
+  // (nvidia_wgmma_fewrows.py, C^T = B^T A^T), whose consumers split
+  // block_n as the tf32 kernel's do; no clusters, split-K or smem store.
+  bool fewRows = wgmma && !wgmmaTf32 && bm < 64;
+  // ... and block_n 16 or 32 the narrow tiles of GEMMs of few columns
+  // (B's box one 32- or 64-byte swizzle atom), under the same rules.
+  bool fewCols = wgmma && !wgmmaTf32 && !fewRows && bn < 64;
+  bool narrow = fewRows || fewCols;
   int64_t es = elemBytes(p.precision);
   if (defaults.kernel == "gemv")
     return gemvOptions(knob, prefix);
@@ -120,10 +128,12 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
     // tf32 wgmma: N extents of 16 and 32 rows for GEMMs of few rows.
     if (wgmmaTf32 && !p.conv && p.m <= 32)
       v.insert(v.begin(), {16, 32});
+    else if (wgmma && !p.conv && p.m <= 32)
+      v.insert(v.begin(), {8, 16, 32});
     break;
   case kConsumers:
     for (int64_t c : {1, 2})
-      if (wgmmaTf32 || bm % (64 * c) == 0)
+      if (wgmmaTf32 || fewRows || bm % (64 * c) == 0)
         v.push_back(c);
     break;
   case kWarpsM:
@@ -132,13 +142,18 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
         v.push_back(w);
     break;
   case kBlockN:
+    // bf16/f16 wgmma: narrow tiles for GEMMs of at most 32 columns.
+    if (wgmma && !wgmmaTf32 && !fewRows && !p.conv && p.n <= 32)
+      v = {16, 32};
     for (int64_t x : wgmma ? std::vector<int64_t>{64, 128, 192, 256}
                            : std::vector<int64_t>{32, 64, 128, 256}) {
       // wgmma: accumulators of one consumer thread (the emitter's limit).
       int64_t nc = get(kConsumers, prefix);
       if (wgmmaTf32 && (x % (64 * nc) || (x / nc / 64) * (bm / 2) > 128))
         continue;
-      if (wgmma && !wgmmaTf32 && (bm / nc / 64) * (x / 2) > 192)
+      if (fewRows && x % (64 * nc))
+        continue;
+      if (wgmma && !wgmmaTf32 && !fewRows && (bm / nc / 64) * (x / 2) > 192)
         continue;
       v.push_back(x);
     }
@@ -175,7 +190,7 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
     // every one gets a k-tile, the emitter's register rule holds for 4, and
     // the stages hold the CTA's fp32 partial tile (it overlays them).
     v = {1};
-    if (get(kClusterM, prefix) * get(kClusterN, prefix) > 1)
+    if (narrow || get(kClusterM, prefix) * get(kClusterN, prefix) > 1)
       break;
     int64_t kTiles = ceilDiv(p.k, 64);
     int64_t acc = (bm / get(kConsumers, prefix) / 64) * (bn / 2);
@@ -190,7 +205,8 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
     break;
   }
   case kStages:
-    for (int64_t s = 2; s <= 8; ++s) {
+    // The few-rows kernel's small stages: up to 16.
+    for (int64_t s = 2; s <= (narrow ? 16 : 8); ++s) {
       int64_t smem =
           // wgmma: one 128-byte swizzle row of K per tile row and stage
           // (64 bf16/f16 or 32 tf32).
@@ -210,12 +226,13 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
     // A cluster of two tiles down M shares B; pointless with one tile row.
     // Convolutions run without clusters.
     v = {1};
-    if (!p.conv && ceilDiv(p.m, bm) > 1)
+    if (!p.conv && !narrow && ceilDiv(p.m, bm) > 1)
       v.push_back(2);
     break;
   case kClusterN:
     v = {1};
-    if (!p.conv && get(kClusterM, prefix) == 1 && ceilDiv(p.n, bn) > 1)
+    if (!p.conv && !narrow && get(kClusterM, prefix) == 1 &&
+        ceilDiv(p.n, bn) > 1)
       v.push_back(2);
     break;
   case kStore: {
@@ -225,7 +242,7 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
     v = {0};
     // C's rows must be 16-byte aligned for its tensor map (else the
     // register store, at C's own stride, is the only store).
-    if ((p.n * elemBytes(p.cType)) % 16)
+    if ((p.n * elemBytes(p.cType)) % 16 || narrow)
       break;
     GpuSketchChoice s = defaults;
     s.blockM = bm;

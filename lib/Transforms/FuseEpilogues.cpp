@@ -195,6 +195,12 @@ struct FuseEpiloguesPass
         return ("the NVIDIA '" + gpu.getKernel() +
                 "' kernel has no epilogue (wgmma and mma_sync have one)")
             .str();
+      // The wgmma kernels that compute C^T = B^T A^T store C from their
+      // own fragments, without the epilogue.
+      if (gpu.getKernel() == "wgmma" &&
+          (gpu.getPrecision() == "tf32" || gpu.getBlockM() < 64))
+        return "the NVIDIA wgmma kernel for tf32 or few rows (block_m < 64, "
+               "C^T = B^T A^T) has no epilogue";
       std::string reason;
       return failed(matchGpuMatmul(mm, reason)) ? "-" : "";
     }

@@ -235,7 +235,8 @@ def desc_lo(b, dst, addr, lbo):
     b.ins("or.b32 %s, %s, %d" % (dst, dst, lbo))
 
 
-def tensor_map_param(name, tensor, dtype, dims, stride_bytes, box):
-    """A tiled, 128-byte swizzled tensor map parameter of the answer."""
+def tensor_map_param(name, tensor, dtype, dims, stride_bytes, box, swizzle=128):
+    """A tiled, swizzled tensor map parameter of the answer (128-byte
+    swizzle unless `swizzle` says 64 or 32)."""
     return {"name": name, "kind": "tensormap", "tensor": tensor, "dtype": dtype,
-            "dims": dims, "strides_bytes": [stride_bytes], "box": box, "swizzle": 128}
+            "dims": dims, "strides_bytes": [stride_bytes], "box": box, "swizzle": swizzle}

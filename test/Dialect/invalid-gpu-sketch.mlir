@@ -98,7 +98,7 @@ func.func @f(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %C: memref<256x
 
 // Wgmma's tile rows split over the consumers.
 func.func @f(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %C: memref<256x256xf32>) {
-  // expected-error @+1 {{gpu_sketch field 'block_m': must be a multiple of 64 * consumers}}
+  // expected-error @+1 {{gpu_sketch field 'block_m': must be 8, 16, 32 (few rows) or a multiple of 64 * consumers}}
   linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 64, block_n = 256, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 4, group_m = 8, ctas = 132, target = #tensorop.target<name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "t">} ins(%A, %B : memref<256x256xbf16>, memref<256x256xbf16>) outs(%C : memref<256x256xf32>)
   return
 }
@@ -107,7 +107,7 @@ func.func @f(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %C: memref<256x
 
 // Wgmma's tile columns.
 func.func @f(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %C: memref<256x256xf32>) {
-  // expected-error @+1 {{gpu_sketch field 'block_n': must be 64, 128, 192 or 256}}
+  // expected-error @+1 {{gpu_sketch field 'block_n': must be 16, 32 (few columns), 64, 128, 192 or 256}}
   linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 128, block_n = 320, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 4, group_m = 8, ctas = 132, target = #tensorop.target<name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "t">} ins(%A, %B : memref<256x256xbf16>, memref<256x256xbf16>) outs(%C : memref<256x256xf32>)
   return
 }

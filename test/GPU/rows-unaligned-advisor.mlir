@@ -49,22 +49,24 @@ func.func @aligned_4096(%A: memref<4096x4096xbf16>, %B: memref<4096x4096xbf16>, 
 }
 
 // -----
-// Fewer than 1024 columns (B streamed once): the aligned rates, 64x64 split in 2.
-// CHECK-LABEL: func.func @narrow_4096x16x4096
+// Fewer than 1024 columns (B streamed once): the aligned rates, 64x64 split
+// in 2 (48 columns: 32 or fewer take narrow tiles, fewrows-advisor.mlir).
+// CHECK-LABEL: func.func @narrow_4096x48x4096
 //       CHECK:   block_m = 64, block_n = 64,
 //  CHECK-SAME:   split_k = 2>
-func.func @narrow_4096x16x4096(%A: memref<4096x4096xbf16>, %B: memref<4096x16xbf16>, %C: memref<4096x16xbf16>) {
-  linalg.matmul ins(%A, %B : memref<4096x4096xbf16>, memref<4096x16xbf16>) outs(%C : memref<4096x16xbf16>)
+func.func @narrow_4096x48x4096(%A: memref<4096x4096xbf16>, %B: memref<4096x48xbf16>, %C: memref<4096x48xbf16>) {
+  linalg.matmul ins(%A, %B : memref<4096x4096xbf16>, memref<4096x48xbf16>) outs(%C : memref<4096x48xbf16>)
   return
 }
 
 // -----
-// Fewer than 1024 rows: the same.
-// CHECK-LABEL: func.func @short_16x4104x4104
+// Fewer than 1024 rows: the same (48 rows: 32 or fewer take the few-rows
+// kernel).
+// CHECK-LABEL: func.func @short_48x4104x4104
 //       CHECK:   block_m = 64, block_n = 64,
 //  CHECK-SAME:   split_k = 2>
-func.func @short_16x4104x4104(%A: memref<16x4104xbf16>, %B: memref<4104x4104xbf16>, %C: memref<16x4104xbf16>) {
-  linalg.matmul ins(%A, %B : memref<16x4104xbf16>, memref<4104x4104xbf16>) outs(%C : memref<16x4104xbf16>)
+func.func @short_48x4104x4104(%A: memref<48x4104xbf16>, %B: memref<4104x4104xbf16>, %C: memref<48x4104xbf16>) {
+  linalg.matmul ins(%A, %B : memref<48x4104xbf16>, memref<4104x4104xbf16>) outs(%C : memref<48x4104xbf16>)
   return
 }
 

@@ -4,43 +4,45 @@
 // partial wave split where it has at most one tile per cluster of 2 and
 // that saves at least 2% by the model; every other shape keeps its unsplit
 // choice (no split_k printed, the smem_tma store).
+// GEMMs of at most 32 rows or columns take the few-rows kernel or narrow
+// tiles (fewrows-advisor.mlir), so the shapes below have 33 or more.
 // RUN: tensorop-opt %s --split-input-file --tensorop-gpu-annotate-sketch="target=nvidia-sm90" | FileCheck %s
-// M = 16, K = 14336: 64 tiles of 64x64 fill half the SMs: 2 CTAs per tile
+// M = 48, K = 14336: 64 tiles of 64x64 fill half the SMs: 2 CTAs per tile
 // (128 CTAs in clusters of 2), 8 stages, the register store.
-// CHECK-LABEL: func.func @split_16x4096x14336
+// CHECK-LABEL: func.func @split_48x4096x14336
 //       CHECK:   kernel = "wgmma", precision = "bf16", block_m = 64, block_n = 64, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 8, group_m = 8, ctas = 128,
 //  CHECK-SAME:   source = "builtin", split_k = 2>
-func.func @split_16x4096x14336(%A: memref<16x14336xbf16>, %B: memref<14336x4096xbf16>, %C: memref<16x4096xbf16>) {
-  linalg.matmul ins(%A, %B : memref<16x14336xbf16>, memref<14336x4096xbf16>) outs(%C : memref<16x4096xbf16>)
+func.func @split_48x4096x14336(%A: memref<48x14336xbf16>, %B: memref<14336x4096xbf16>, %C: memref<48x4096xbf16>) {
+  linalg.matmul ins(%A, %B : memref<48x14336xbf16>, memref<14336x4096xbf16>) outs(%C : memref<48x4096xbf16>)
   return
 }
 
 // -----
-// CHECK-LABEL: func.func @split_16x4096x14336_f16
+// CHECK-LABEL: func.func @split_48x4096x14336_f16
 //       CHECK:   kernel = "wgmma", precision = "f16", block_m = 64, block_n = 64,
 //  CHECK-SAME:   split_k = 2>
-func.func @split_16x4096x14336_f16(%A: memref<16x14336xf16>, %B: memref<14336x4096xf16>, %C: memref<16x4096xf16>) {
-  linalg.matmul ins(%A, %B : memref<16x14336xf16>, memref<14336x4096xf16>) outs(%C : memref<16x4096xf16>)
+func.func @split_48x4096x14336_f16(%A: memref<48x14336xf16>, %B: memref<14336x4096xf16>, %C: memref<48x4096xf16>) {
+  linalg.matmul ins(%A, %B : memref<48x14336xf16>, memref<14336x4096xf16>) outs(%C : memref<48x4096xf16>)
   return
 }
 
 // -----
-// N = 16: 64 tiles down M, 2 CTAs per tile.
+// N = 48: 64 tiles down M, 2 CTAs per tile.
 // CHECK-LABEL: func.func @split_skinny_n
 //       CHECK:   kernel = "wgmma", precision = "bf16", block_m = 64, block_n = 64,
 //  CHECK-SAME:   ctas = 128, {{.*}}split_k = 2>
-func.func @split_skinny_n(%A: memref<4096x4096xbf16>, %B: memref<4096x16xbf16>, %C: memref<4096x16xbf16>) {
-  linalg.matmul ins(%A, %B : memref<4096x4096xbf16>, memref<4096x16xbf16>) outs(%C : memref<4096x16xbf16>)
+func.func @split_skinny_n(%A: memref<4096x4096xbf16>, %B: memref<4096x48xbf16>, %C: memref<4096x48xbf16>) {
+  linalg.matmul ins(%A, %B : memref<4096x4096xbf16>, memref<4096x48xbf16>) outs(%C : memref<4096x48xbf16>)
   return
 }
 
 // -----
-// M = 8 (past the GEMV kernel's M <= 4): 32 k-tiles per half.
-// CHECK-LABEL: func.func @split_8x4096x4096
+// M = 40: 32 k-tiles per half.
+// CHECK-LABEL: func.func @split_40x4096x4096
 //       CHECK:   kernel = "wgmma", precision = "bf16", block_m = 64, block_n = 64,
 //  CHECK-SAME:   split_k = 2>
-func.func @split_8x4096x4096(%A: memref<8x4096xbf16>, %B: memref<4096x4096xbf16>, %C: memref<8x4096xbf16>) {
-  linalg.matmul ins(%A, %B : memref<8x4096xbf16>, memref<4096x4096xbf16>) outs(%C : memref<8x4096xbf16>)
+func.func @split_40x4096x4096(%A: memref<40x4096xbf16>, %B: memref<4096x4096xbf16>, %C: memref<40x4096xbf16>) {
+  linalg.matmul ins(%A, %B : memref<40x4096xbf16>, memref<4096x4096xbf16>) outs(%C : memref<40x4096xbf16>)
   return
 }
 
@@ -58,12 +60,12 @@ func.func @taller_128x4096x11008(%A: memref<128x11008xbf16>, %B: memref<11008x40
 
 // -----
 // 86 tiles of 64x128: more than half the SMs, no split.
-// CHECK-LABEL: func.func @keep_16x11008x4096
+// CHECK-LABEL: func.func @keep_48x11008x4096
 //       CHECK:   block_m = 64, block_n = 128,
 //   CHECK-NOT:   split_k
 //       CHECK-SAME:   store = "smem_tma">
-func.func @keep_16x11008x4096(%A: memref<16x4096xbf16>, %B: memref<4096x11008xbf16>, %C: memref<16x11008xbf16>) {
-  linalg.matmul ins(%A, %B : memref<16x4096xbf16>, memref<4096x11008xbf16>) outs(%C : memref<16x11008xbf16>)
+func.func @keep_48x11008x4096(%A: memref<48x4096xbf16>, %B: memref<4096x11008xbf16>, %C: memref<48x11008xbf16>) {
+  linalg.matmul ins(%A, %B : memref<48x4096xbf16>, memref<4096x11008xbf16>) outs(%C : memref<48x11008xbf16>)
   return
 }
 
@@ -117,8 +119,8 @@ func.func @tail_4096x11008x4096(%A: memref<4096x4096xbf16>, %B: memref<4096x1100
 //       CHECK:   block_m = 64, block_n = 64,
 //   CHECK-NOT:   split_k
 //       CHECK-SAME:   store = "smem_tma">
-func.func @keep_short_k(%A: memref<16x1024xbf16>, %B: memref<1024x4096xbf16>, %C: memref<16x4096xbf16>) {
-  linalg.matmul ins(%A, %B : memref<16x1024xbf16>, memref<1024x4096xbf16>) outs(%C : memref<16x4096xbf16>)
+func.func @keep_short_k(%A: memref<48x1024xbf16>, %B: memref<1024x4096xbf16>, %C: memref<48x4096xbf16>) {
+  linalg.matmul ins(%A, %B : memref<48x1024xbf16>, memref<1024x4096xbf16>) outs(%C : memref<48x4096xbf16>)
   return
 }
 

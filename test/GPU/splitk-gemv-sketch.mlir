@@ -26,8 +26,9 @@ func.func @decode_3_narrow(%A: memref<3x4096xf16>, %B: memref<4096x1024xf16>, %C
 
 // -----
 
+// 5..32 rows: the wgmma few-rows kernel (fewrows-advisor.mlir).
 // CHECK-LABEL: func.func @decode_16
-//       CHECK:   kernel = "wgmma", precision = "bf16", block_m = 64, block_n = 128,
+//       CHECK:   kernel = "wgmma", precision = "bf16", block_m = 16, block_n = 128,
 func.func @decode_16(%A: memref<16x4096xbf16>, %B: memref<4096x11008xbf16>, %C: memref<16x11008xbf16>) {
   linalg.matmul ins(%A, %B : memref<16x4096xbf16>, memref<4096x11008xbf16>) outs(%C : memref<16x11008xbf16>)
   return

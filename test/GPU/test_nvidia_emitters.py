@@ -437,6 +437,102 @@ class AnswerTests(unittest.TestCase):
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("convolutions take block_m of 64 or more", r.stderr)
 
+    def test_wgmma_few_rows(self):
+        """bf16/f16 block_m 8, 16, 32 (nvidia_wgmma_fewrows.py): C^T = B^T
+        A^T with wgmma m64n{block_m}k16, B^T MN-major (imm-trans-a 1) and A^T
+        K-major (imm-trans-b 0); A's box of block_m rows; stages of whole
+        1 KiB swizzle atoms, up to 16; one scalar store per accumulator of a
+        row < M; clusters, split-K, epilogues, the TMA store and
+        convolutions refused."""
+        for bm, bn, nc, stages in ((16, 64, 1, 16), (16, 128, 2, 12), (8, 128, 2, 13),
+                                   (32, 256, 2, 6)):
+            a = answer("nvidia_gemm_wgmma", {"m": 13, "n": 4096, "k": 14336, "a_dtype": "bf16",
+                                             "c_dtype": "bf16", "block_m": bm, "block_n": bn,
+                                             "consumers": nc, "stages": stages})
+            self.assertEqual(a["tile"]["block_m"], bm)
+            self.assertEqual(a["params"][3]["box"], [64, bm])
+            self.assertEqual(a["params"][4]["box"], [64, 64])
+            stage = bm * 128 + bn * 128
+            self.assertEqual(stage % 1024, 0)
+            self.assertEqual(a["shared_bytes"], stages * stage + 16 * stages)
+            self.assertEqual(a["grid"], [min(132, -(-13 // bm) * (4096 // bn)), 1, 1])
+            self.assertEqual(a["threads"], 128 * (nc + 1))
+            asm = a["asm"]
+            wg = "wgmma.mma_async.sync.aligned.m64n%dk16.f32.bf16.bf16" % bm
+            nrep = bn // nc // 64
+            # 4 k16 steps x nrep m64 blocks of C^T per consumer
+            self.assertEqual(asm.count(wg), 4 * nrep)
+            self.assertEqual(asm.count(", 1, 1, 1, 0"), 4 * nrep)
+            self.assertNotIn("m64n64k16", asm)
+            self.assertIn("{%%qacc0, %s}" % ", ".join("%%qacc%d" % i for i in range(1, bm // 2)),
+                          asm)
+            # B's boxes after A's: 1024-byte aligned offsets in the stage
+            for cb in range(bn // 64):
+                self.assertIn("add.u32 %%qt6, %%qdst, %d" % (bm * 128 + cb * 8192), asm)
+            # one bf16 store per accumulator of rows 8 g + j < 13
+            rows = len([moff for g in range(bm // 8) for moff in (8 * g, 8 * g + 1)
+                        if moff < 13])
+            self.assertEqual(asm.count("st.global.b16"), nrep * 2 * rows)
+        # f16 with f32 output and C += A B
+        a = answer("nvidia_gemm_wgmma", {"m": 16, "n": 256, "k": 64, "a_dtype": "f16",
+                                         "accumulate": True, "block_m": 16, "block_n": 64,
+                                         "consumers": 1})
+        self.assertIn("m64n16k16.f32.f16.f16", a["asm"])
+        self.assertEqual(a["asm"].count("ld.global.f32"), 2 * 4)
+        self.assertEqual(a["asm"].count("st.global.f32"), 2 * 4)
+        base = {"m": 16, "n": 256, "k": 256, "a_dtype": "bf16", "block_m": 16, "block_n": 64,
+                "consumers": 1}
+        for extra, field, why in (
+                ({"split_k": 2}, "split_k", "without clusters or split-K"),
+                ({"cluster_n": 2}, "cluster_n", "without clusters or split-K"),
+                ({"epilogue": ["relu"]}, "epilogue", "no fused epilogue"),
+                ({"store": "smem_tma"}, "store", "stores C from registers"),
+                ({"block_n": 64, "consumers": 2}, "block_n", "multiple of 64 * consumers"),
+                ({"block_m": 24}, "block_m", "must be 8, 16, 32 (few rows) or a multiple of 64"),
+                ({"stages": 17}, "stages", "stages")):
+            spec = dict(base)
+            spec.update(extra)
+            r = run_emitter("nvidia_gemm_wgmma", spec)
+            self.assertNotEqual(r.returncode, 0, extra)
+            self.assertIn(field, r.stderr)
+            self.assertIn(why, r.stderr)
+
+    def test_wgmma_few_cols(self):
+        """block_n 16 and 32 (N <= 32): B's box one MN-major atom of block_n
+        columns with the 32- or 64-byte swizzle (tensor map and descriptor:
+        mode 3 or 2, SBO 8 rows), wgmma n16 / n32, a k16 step of 16 rows of
+        block_n columns, up to 16 stages; clusters, split-K and the TMA
+        store refused."""
+        for bn, mode in ((16, 3), (32, 2)):
+            a = answer("nvidia_gemm_wgmma", {"m": 4096, "n": 16, "k": 4096, "a_dtype": "f16",
+                                             "c_dtype": "f16", "block_m": 64, "block_n": bn,
+                                             "consumers": 1, "stages": 16})
+            self.assertEqual(a["params"][4]["box"], [bn, 64])
+            self.assertEqual(a["params"][4]["swizzle"], 2 * bn)
+            self.assertEqual(a["params"][3]["swizzle"], 128)
+            self.assertEqual(a["shared_bytes"], 16 * (64 * 128 + bn * 128) + 16 * 16)
+            asm = a["asm"]
+            self.assertIn("mov.u32 %%qdhb, %d" % ((16 * bn) >> 4 | mode << 30), asm)
+            self.assertEqual(asm.count("m64n%dk16.f32.f16.f16" % bn), 4)
+            self.assertIn("add.u32 %%qt5, %%qdbl, %d" % ((16 * 2 * bn) >> 4), asm)
+            # one B box per stage, after A's
+            self.assertEqual(asm.count("[%qmapB, {%qt5, %qt4}]"), 1)
+        # block_n 64 keeps the 128-byte swizzle of B (mode 1, SBO 1024)
+        a = answer("nvidia_gemm_wgmma", {"m": 256, "n": 256, "k": 256, "a_dtype": "bf16",
+                                         "block_m": 64, "block_n": 64, "consumers": 1})
+        self.assertIn("mov.u32 %%qdhb, %d" % (64 | 1 << 30), a["asm"])
+        self.assertEqual(a["params"][4]["swizzle"], 128)
+        base = {"m": 256, "n": 16, "k": 256, "a_dtype": "bf16", "block_m": 64, "block_n": 16,
+                "consumers": 1}
+        for extra, field in (({"split_k": 2}, "split_k"), ({"cluster_m": 2}, "cluster_m"),
+                             ({"store": "smem_tma"}, "store"), ({"block_n": 48}, "block_n"),
+                             ({"stages": 17}, "stages")):
+            spec = dict(base)
+            spec.update(extra)
+            r = run_emitter("nvidia_gemm_wgmma", spec)
+            self.assertNotEqual(r.returncode, 0, extra)
+            self.assertIn(field, r.stderr)
+
     def test_wgmma_tf32_fragment_loads_hit_two_wavefronts(self):
         """The fragment offsets the kernel computes (mirrored here from the
         PTX it prints: n = 16 w + 2 g, rows c / c + 4 swapped for odd c,

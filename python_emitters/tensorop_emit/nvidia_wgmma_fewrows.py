@@ -1,0 +1,218 @@
+"""The bf16/f16 wgmma GEMM for few rows (M <= 32): C^T = B^T A^T.
+
+wgmma's M extent is 64, so the plain kernel (nvidia_gemm_wgmma.py) gives
+a GEMM of 16 rows 64-row tiles: three quarters of every A box, of its
+shared-memory stages and of its tensor-core work are padding, and the
+stages it can hold carry little of B, the matrix such a GEMM streams once
+from memory (decode-time LLM shapes: 16x4096x14336 streams 117 MB of B
+and 1.8 MB of A). This kernel computes the transposed product
+
+    C^T (N x M) = B^T (N x K) * A^T (K x M)
+
+with both operands from shared memory. For 16-bit types wgmma takes its A
+operand MN-major (the transpose bit), so B^T is wgmma's A operand in the
+very layout the plain kernel's B tile has (TMA boxes of 64 columns x 64 k
+rows, 128-byte swizzle: 64 columns of B are one m64 block of C^T); A^T is
+wgmma's B operand, K-major just as A lies in memory, with wgmma's N extent
+= block_m (8, 16 or 32 rows of A: one TMA box of block_m x 64, the plain
+kernel's A box with fewer rows). A stage is then block_m x 128 bytes of A
+and block_n x 128 bytes of B, so many more stages of B fit (16 at
+block_n 64) to cover memory latency.
+
+The accumulators hold C^T: thread (warp w, lane l) of a consumer holds,
+per m64 block r, n = 64 r + 16 w + l / 4 (+ 8) and m = 8 g + 2 (l % 4) (+1)
+(g < block_m / 8); the stores write single elements of row-major C (C
+is block_m x block_n per tile, small next to B, so its scattered stores
+cost little).
+
+Spec (as nvidia_gemm_wgmma.py, a_dtype bf16 or f16, block_m 8, 16 or 32):
+block_n (64 x consumers x m64 blocks per consumer, at most 256),
+consumers (1|2), stages (2..16), group_m, sms, lda, ldb. No clusters,
+split-K, fused epilogue, convolution or TMA store (refused by field);
+accumulate (C += A B) is supported.
+"""
+
+from .nvidia_ptx import (
+    ELEM_BYTES, TMA_DTYPE, PtxBody, SpecError, ceil_div, declare_store_temps, finish,
+    gemm_answer, get_choice, get_int, out_store)
+from .wgmma_common import (
+    TMA_LOAD_2D, advance_stage, commit_and_release, consumer_start, consumer_wait,
+    declare_regs, desc_hi, desc_lo, drain, init_barriers, load_operands, loop_k,
+    next_tile, producer_acquire, producer_start, split_roles, tensor_map_param,
+    thread_ids, tile_start, walk_start)
+
+FAMILY = "nvidia_gemm_wgmma"
+BK = 64                     # 64 bf16 = 128 bytes: one 128B swizzle row
+BOX = 64 * BK * 2           # one B box: 64 columns x 64 k rows
+FEW_ROWS = (8, 16, 32)      # block_m of this kernel (wgmma's N extent)
+
+
+def emit_few_rows(spec, c, fmt):
+    """The kernel for bf16/f16 with block_m in FEW_ROWS; `c` is
+    common_spec's result."""
+    m, n, k = c["m"], c["n"], c["k"]
+    dt, cdt = c["a_dtype"], c["c_dtype"]
+    es, oes = ELEM_BYTES[dt], ELEM_BYTES[cdt]
+    if c["sm"] != 90:
+        raise SpecError("sm", "wgmma and TMA need sm_90a")
+    lda = get_int(spec, "lda", default=k, lo=k, hi=1 << 21)
+    ldb = get_int(spec, "ldb", default=n, lo=n, hi=1 << 21)
+    if (lda * es) % 16 or (ldb * es) % 16:
+        raise SpecError("k" if (lda * es) % 16 else "n",
+                        "TMA needs 16-byte aligned rows: the row strides of A and B (lda, "
+                        "ldb: K and N unless given) must be multiples of 8 (got %d, %d); "
+                        "pad them (nvidia_pad.py)" % (lda, ldb))
+    for field in ("cluster_m", "cluster_n", "split_k"):
+        if get_int(spec, field, default=1, lo=1, hi=4) != 1:
+            raise SpecError(field, "the few-rows wgmma kernel (block_m %s) runs without "
+                                   "clusters or split-K" % spec.get("block_m"))
+    if spec.get("conv") is not None:
+        raise SpecError("conv", "convolutions take block_m of 64 or more")
+    if spec.get("epilogue"):
+        raise SpecError("epilogue", "the few-rows wgmma kernel has no fused epilogue")
+    if get_choice(spec, "store", ("global", "smem_tma"), default="global") != "global":
+        raise SpecError("store", "the few-rows wgmma kernel stores C from registers "
+                                 "(store = \"global\")")
+    nc = get_int(spec, "consumers", default=1, lo=1, hi=2)
+    bm = get_int(spec, "block_m", lo=8, hi=32)
+    bn = get_int(spec, "block_n", default=64, lo=64, hi=256)
+    stages = get_int(spec, "stages", default=8, lo=2, hi=16)
+    group_m = get_int(spec, "group_m", default=8, lo=1, hi=64)
+    sms = get_int(spec, "sms", default=132, lo=1, hi=1024)
+    if bm not in FEW_ROWS:
+        raise SpecError("block_m", "must be 8, 16, 32 or a multiple of 64, got %d" % bm)
+    if bn % (64 * nc):
+        raise SpecError("block_n", "must be a multiple of 64 * consumers with block_m %d "
+                                   "(each consumer owns 64-row blocks of C^T)" % bm)
+    wg_n = bn // nc                              # columns of C per consumer
+    nrep = wg_n // 64                            # m64 wgmmas (of C^T) per consumer
+    acc_n = bm // 2                              # accumulator registers per m64 block
+    acc_regs = nrep * acc_n
+    a_bytes = bm * BK * es                       # whole 1 KiB swizzle atoms (8 rows)
+    b_bytes = bn * BK * es
+    stg = a_bytes + b_bytes
+    bar = stages * stg
+    smem = bar + 16 * stages
+    if smem > 232448:
+        raise SpecError("stages", "%d bytes of shared memory (more than 232448)" % smem)
+    threads = 128 * (nc + 1)
+    tiles_m, tiles_n = ceil_div(m, bm), ceil_div(n, bn)
+    ntiles = tiles_m * tiles_n
+    kt_total = ceil_div(k, BK)
+    grid = min(ntiles, sms)
+    consumer_regs = 232 if nc == 2 else 240
+
+    b = PtxBody()
+    R = b.reg
+    declare_regs(b)
+    R("b32", "%qdal"), R("b32", "%qdbl"), R("b32", "%qdh")
+    R("b64", "%qdA"), R("b64", "%qdB"), R("b64", "%qstate"), R("b64", "%qcaddr")
+    R("b64", "%qw64")
+    R("pred", "%qp", 8)
+    R("f32", "%qacc", acc_regs)
+    declare_store_temps(b)
+
+    b.comment("TensorOp %s few rows: %dx%dx%d %s -> %s as C^T = B^T A^T (B^T MN-major from "
+              "shared memory), tile %dx%dx%d, %d consumer warpgroup(s), %d stages, %d tiles "
+              "on %d CTAs" % (FAMILY, m, n, k, dt, cdt, bm, bn, BK, nc, stages, ntiles, grid))
+    load_operands(b, 5)
+    thread_ids(b, bar, stages)
+    init_barriers(b, stages, 4 * nc)
+    b.ins("bar.sync 0")
+    consumer, end = split_roles(b)
+
+    # ---- producer warpgroup: the A box (block_m rows, K-major) and B's boxes ----
+    ptile, pk, pwait = producer_start(b, end, "%ctaid.x")
+    tile_start(b, ptile, ntiles, end, tiles_m, tiles_n, group_m, bm, bn)
+    producer_acquire(b, pk, pwait, stg, 6)                  # k0 = kt * 64
+    b.ins(TMA_LOAD_2D + " [%qdst], [%qmapA, {%qt4, %qm0}], [%qt3]")
+    for cb in range(bn // 64):
+        b.ins("add.u32 %%qt5, %%qn0, %d" % (64 * cb))
+        b.ins("add.u32 %%qt6, %%qdst, %d" % (a_bytes + cb * BOX))
+        b.ins(TMA_LOAD_2D + " [%qt6], [%qmapB, {%qt5, %qt4}], [%qt3]")
+    advance_stage(b, stages)
+    loop_k(b, kt_total, pk)
+    next_tile(b, False, ptile)
+
+    # ---- consumer warpgroups ----
+    consumer_start(b, consumer, "consumers: warpgroup w >= 1 owns columns (w - 1) * %d .. of "
+                   "the tile (rows of C^T)" % wg_n, consumer_regs, acc_regs)
+    b.ins("setp.eq.u32 %qp4, %qlane, 0")                   # lane 0 releases stages
+    b.ins("setp.eq.u32 %qp7, %qtid, %qtid")                # true
+    b.ins("mov.u32 %qprev, 0")
+    walk_start(b, "%ctaid.x")
+    desc_hi(b)                                             # SBO 1024 B, 128B swizzle
+    ctile, ck, cwait = b.new_label("ctile"), b.new_label("ck"), b.new_label("cwait")
+    tile_start(b, ctile, ntiles, end, tiles_m, tiles_n, group_m, bm, bn)
+    b.label(ck)
+    consumer_wait(b, cwait, stg)
+    # wgmma's A: this consumer's first B box (MN-major; LBO: the next 64
+    # columns, unused by an m64 block); wgmma's B: the A box (K-major)
+    b.ins("mad.lo.u32 %%qt3, %%qt7, %d, %%qt2" % (nrep * BOX))
+    b.ins("add.u32 %%qt3, %%qt3, %d" % a_bytes)
+    desc_lo(b, "%qdal", "%qt3", (BOX >> 4) << 16)
+    desc_lo(b, "%qdbl", "%qt2", 1 << 16)                   # LBO unused (K-major)
+    b.ins("setp.ne.u32 %qp5, %qkt, 0")                     # scale-d: after the first
+    b.ins("wgmma.fence.sync.aligned")
+    for kk in range(BK // 16):
+        # A^T: +32 bytes per k16 step inside the swizzled 128-byte rows
+        b.ins("add.u32 %%qt5, %%qdbl, %d" % ((kk * 32) >> 4))
+        b.ins("mov.b64 %qdB, {%qt5, %qdh}")
+        for r in range(nrep):
+            # B^T (MN-major): +16 k rows of 128 bytes per k16 step, +1 box per m64 block
+            b.ins("add.u32 %%qt4, %%qdal, %d" % ((kk * 16 * 128 + r * BOX) >> 4))
+            b.ins("mov.b64 %qdA, {%qt4, %qdh}")
+            accs = ", ".join("%%qacc%d" % (r * acc_n + j) for j in range(acc_n))
+            scale = "%qp5" if kk == 0 else "%qp7"
+            # imm-trans-a 1 (MN-major), imm-trans-b 0 (K-major)
+            b.ins("wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {%s}, %%qdA, %%qdB, %s, "
+                  "1, 1, 1, 0" % (bm, dt, dt, accs, scale))
+    commit_and_release(b, 1, stages)
+    loop_k(b, kt_total, ck)
+    drain(b, 1)
+
+    # ---- store: the accumulators hold C^T ----
+    b.comment("store: acc[r][4 g + 2 h + j] = C[m0 + 8 g + 2 (lane %% 4) + j]"
+              "[n0 + consumer * %d + 64 r + 16 warp + lane / 4 + 8 h]" % wg_n)
+    b.ins("and.b32 %qt0, %qlane, 3")
+    b.ins("shl.b32 %qt0, %qt0, 1")
+    b.ins("add.u32 %qt0, %qt0, %qm0")                      # this thread's first m
+    b.ins("and.b32 %qt1, %qwarp, 3")
+    b.ins("shl.b32 %qt1, %qt1, 4")
+    b.ins("shr.u32 %qt2, %qlane, 2")
+    b.ins("add.u32 %qt1, %qt1, %qt2")
+    b.ins("mad.lo.u32 %%qt1, %%qt7, %d, %%qt1" % wg_n)
+    b.ins("add.u32 %qt1, %qt1, %qn0")                      # this thread's first n
+    b.ins("mul.wide.u32 %%qcaddr, %%qt0, %d" % (n * oes))
+    b.ins("add.s64 %qcaddr, %qcaddr, %qgC")
+    b.ins("mul.wide.u32 %%qw64, %%qt1, %d" % oes)
+    b.ins("add.s64 %qcaddr, %qcaddr, %qw64")
+    for r in range(nrep):
+        for h in range(2):
+            noff = 64 * r + 8 * h
+            if noff >= n:
+                continue
+            b.ins("setp.lt.u32 %%qp1, %%qt1, %d" % (n - noff))
+            for g in range(bm // 8):
+                for j in range(2):
+                    moff = 8 * g + j
+                    if moff >= m:
+                        continue
+                    b.ins("setp.lt.u32 %%qp2, %%qt0, %d" % (m - moff))
+                    b.ins("and.pred %qp2, %qp2, %qp1")
+                    out_store(b, cdt, "%qcaddr", (moff * n + noff) * oes,
+                              ["%%qacc%d" % (r * acc_n + 4 * g + 2 * h + j)], "%qp2",
+                              c["accumulate"])
+    next_tile(b, False, ctile)
+    b.label(end)
+
+    result = gemm_answer(
+        c, FAMILY, dt, cdt,
+        [tensor_map_param("tmapA", "A", TMA_DTYPE[dt], [k, m], lda * es, [BK, bm]),
+         tensor_map_param("tmapB", "B", TMA_DTYPE[dt], [n, k], ldb * es, [64, BK])],
+        grid, threads, smem, 1,
+        {"block_m": bm, "block_n": bn, "block_k": BK, "consumers": nc,
+         "stages": stages, "group_m": group_m, "persistent_ctas": grid},
+        "TMA 128B swizzle, zero-filled past the edges; C^T = B^T A^T (B^T MN-major)",
+        "wgmma.mma_async.m64n%dk16.f32.%s (A operand MN-major: B^T)" % (bm, dt))
+    return finish(result, b, fmt)

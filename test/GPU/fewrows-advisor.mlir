@@ -1,0 +1,98 @@
+// The builtin advisor's choice for bf16/f16 GEMMs of 5..32 rows: the
+// few-rows wgmma kernel (python_emitters/tensorop_emit/nvidia_wgmma_fewrows.py,
+// C^T = B^T A^T with wgmma's N extent of 8, 16 or 32 over M;
+// lib/GPU/GpuAdvisor.cpp, proposeWgmmaFewRows): B streamed in strips of 64
+// columns (one consumer) or 128 (two), whichever the streaming model says
+// is faster (1 us per wave on top), the first of equal ones (more CTAs);
+// up to 16 stages. Measured on the H200: docs/benchmarks/gpu-gemm.md,
+// "Session 12" (the first two tuned on; 8x8192x8192 changed to 64-wide
+// strips after that run, then measured again: 0.84x -> 0.96x).
+// RUN: tensorop-opt %s --split-input-file --tensorop-gpu-annotate-sketch="target=nvidia-sm90" | FileCheck %s
+
+// 16x4096x14336: 64 strips of 64 columns (32 of 128 would stream at 32
+// CTAs' rate), 16 stages of 10 KiB.
+// CHECK-LABEL: func.func @few_16x4096x14336
+//       CHECK:   kernel = "wgmma", precision = "bf16", block_m = 16, block_n = 64, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 64,
+//   CHECK-NOT:   split_k
+//  CHECK-SAME:   source = "builtin">}
+func.func @few_16x4096x14336(%A: memref<16x14336xbf16>, %B: memref<14336x4096xbf16>, %C: memref<16x4096xbf16>) {
+  linalg.matmul ins(%A, %B : memref<16x14336xbf16>, memref<14336x4096xbf16>) outs(%C : memref<16x4096xbf16>)
+  return
+}
+
+// -----
+// 16x11008x4096 f16: 86 strips of 128 columns on two consumers, 12 stages
+// (172 of 64 take two waves).
+// CHECK-LABEL: func.func @few_16x11008x4096
+//       CHECK:   kernel = "wgmma", precision = "f16", block_m = 16, block_n = 128, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 12, group_m = 8, ctas = 86,
+func.func @few_16x11008x4096(%A: memref<16x4096xf16>, %B: memref<4096x11008xf16>, %C: memref<16x11008xf16>) {
+  linalg.matmul ins(%A, %B : memref<16x4096xf16>, memref<4096x11008xf16>) outs(%C : memref<16x11008xf16>)
+  return
+}
+
+// -----
+// 8 rows: wgmma's N extent of 8; 128 strips of 64 fill one wave as 64 of
+// 128 do: the first, more CTAs.
+// CHECK-LABEL: func.func @few_8x8192x8192
+//       CHECK:   block_m = 8, block_n = 64, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 128,
+func.func @few_8x8192x8192(%A: memref<8x8192xbf16>, %B: memref<8192x8192xbf16>, %C: memref<8x8192xbf16>) {
+  linalg.matmul ins(%A, %B : memref<8x8192xbf16>, memref<8192x8192xbf16>) outs(%C : memref<8x8192xbf16>)
+  return
+}
+
+// -----
+// 13 rows: block_m 16; C's rows of 13 x 4096 stored from registers.
+// CHECK-LABEL: func.func @few_13x4096x4096
+//       CHECK:   block_m = 16, block_n = 64, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 64,
+func.func @few_13x4096x4096(%A: memref<13x4096xbf16>, %B: memref<4096x4096xbf16>, %C: memref<13x4096xbf16>) {
+  linalg.matmul ins(%A, %B : memref<13x4096xbf16>, memref<4096x4096xbf16>) outs(%C : memref<13x4096xbf16>)
+  return
+}
+
+// -----
+// 32 rows: block_m 32, 112 strips of 128, 11 stages of 20 KiB.
+// CHECK-LABEL: func.func @few_32x14336x4096
+//       CHECK:   block_m = 32, block_n = 128, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 11, group_m = 8, ctas = 112,
+func.func @few_32x14336x4096(%A: memref<32x4096xbf16>, %B: memref<4096x14336xbf16>, %C: memref<32x14336xbf16>) {
+  linalg.matmul ins(%A, %B : memref<32x4096xbf16>, memref<4096x14336xbf16>) outs(%C : memref<32x14336xbf16>)
+  return
+}
+
+// -----
+// Controls: 33 rows take 64-row tiles; 4 rows the GEMV kernel.
+// CHECK-LABEL: func.func @rows_33
+//       CHECK:   block_m = 64,
+// CHECK-LABEL: func.func @rows_4
+//       CHECK:   kernel = "gemv"
+func.func @rows_33(%A: memref<33x4096xbf16>, %B: memref<4096x4096xbf16>, %C: memref<33x4096xbf16>) {
+  linalg.matmul ins(%A, %B : memref<33x4096xbf16>, memref<4096x4096xbf16>) outs(%C : memref<33x4096xbf16>)
+  return
+}
+func.func @rows_4(%A: memref<4x4096xbf16>, %B: memref<4096x4096xbf16>, %C: memref<4x4096xbf16>) {
+  linalg.matmul ins(%A, %B : memref<4x4096xbf16>, memref<4096x4096xbf16>) outs(%C : memref<4x4096xbf16>)
+  return
+}
+
+// -----
+// Few columns: the plain kernel with a narrow tile (block_n 16 or 32: B's
+// box one 32- or 64-byte swizzle atom), A streamed in strips of 64 rows on
+// 64 CTAs, 16 stages of 10 KiB.
+// CHECK-LABEL: func.func @cols_4096x16x4096
+//       CHECK:   kernel = "wgmma", precision = "bf16", block_m = 64, block_n = 16, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 64,
+//   CHECK-NOT:   split_k
+//  CHECK-SAME:   source = "builtin">}
+func.func @cols_4096x16x4096(%A: memref<4096x4096xbf16>, %B: memref<4096x16xbf16>, %C: memref<4096x16xbf16>) {
+  linalg.matmul ins(%A, %B : memref<4096x4096xbf16>, memref<4096x16xbf16>) outs(%C : memref<4096x16xbf16>)
+  return
+}
+
+// -----
+// 24 columns: block_n 32; 8192 rows stream at the HBM share in strips of
+// 64 or 128 rows alike, in one wave: the first, 128 rows on two consumers
+// (measured 0.86x the best library; 64 rows on 128 CTAs 0.77x).
+// CHECK-LABEL: func.func @cols_8192x24x8192
+//       CHECK:   block_m = 128, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 11, group_m = 8, ctas = 64,
+func.func @cols_8192x24x8192(%A: memref<8192x8192xf16>, %B: memref<8192x24xf16>, %C: memref<8192x24xf16>) {
+  linalg.matmul ins(%A, %B : memref<8192x8192xf16>, memref<8192x24xf16>) outs(%C : memref<8192x24xf16>)
+  return
+}
