@@ -31,10 +31,15 @@ tensorop::checkGemmEntriesObject(const mlir::tensorop::LoadedObject &object,
   e.ex = reinterpret_cast<GemmExFn>(find("_ex"));
   e.exWs = reinterpret_cast<GemmExWsFn>(find("_ex_ws"));
   e.workspaceSize = reinterpret_cast<GemmWorkspaceSizeFn>(find("_workspace_size"));
-  e.packedBSize = reinterpret_cast<GemmPackedBSizeFn>(find("_packed_b_size"));
-  e.packB = reinterpret_cast<GemmPackBFn>(find("_pack_b"));
-  e.prepacked = reinterpret_cast<GemmPrepackedFn>(find("_prepacked"));
-  e.prepackedWs = reinterpret_cast<GemmPrepackedWsFn>(find("_prepacked_ws"));
+  // bf16 / f16 objects have no prepacked entries (GemmEntryPoints.h).
+  if (op.inType() == "f32") {
+    e.packedBSize =
+        reinterpret_cast<GemmPackedBSizeFn>(find("_packed_b_size"));
+    e.packB = reinterpret_cast<GemmPackBFn>(find("_pack_b"));
+    e.prepacked = reinterpret_cast<GemmPrepackedFn>(find("_prepacked"));
+    e.prepackedWs =
+        reinterpret_cast<GemmPrepackedWsFn>(find("_prepacked_ws"));
+  }
   if (op.batched) {
     e.batched = reinterpret_cast<GemmBatchedFn>(find("_batched"));
     e.batchedWs = reinterpret_cast<GemmBatchedWsFn>(find("_batched_ws"));
@@ -46,7 +51,11 @@ tensorop::checkGemmEntriesObject(const mlir::tensorop::LoadedObject &object,
     out.error = "the object lacks " + missing;
     return out;
   }
-  GemmLayout layout{op.m, op.n, op.k, op.transposeA, op.transposeB};
+  ElementType input = op.inType() == "bf16"  ? ElementType::BF16
+                      : op.inType() == "f16" ? ElementType::F16
+                                             : ElementType::F32;
+  GemmLayout layout{op.m, op.n, op.k, op.transposeA, op.transposeB, input};
+  const bool narrow = input != ElementType::F32;
   GemmEntryCheck check = checkGemmEntryPoints(e, layout, op.batchCount, seed);
   out.passed = check.passed();
   json::Array cases;
@@ -66,10 +75,15 @@ tensorop::checkGemmEntriesObject(const mlir::tensorop::LoadedObject &object,
   }
   out.verification = json::Object{
       {"performed", true},
-      {"reference", "OpenBLAS dgemm (fp64) with the same transposes, "
-                    "leading dimensions, alpha and beta"},
+      {"reference", std::string("OpenBLAS dgemm (fp64) with the same "
+                                "transposes, leading dimensions, alpha and "
+                                "beta") +
+                        (narrow ? ", of A and B rounded to " + op.inType()
+                                : std::string())},
       {"bound", "|C - R| <= 2*K*6e-8*(|alpha||A||B| + |beta||C|) + 6e-8*|R|"},
-      {"padding", "NaN with payload 0x7fc0dead, compared bit for bit"},
+      {"padding", narrow ? "NaN 0x7fad in A and B (16-bit), NaN with payload "
+                           "0x7fc0dead in C, compared bit for bit"
+                         : "NaN with payload 0x7fc0dead, compared bit for bit"},
       {"workspace_bytes", int64_t(check.workspaceBytes)},
       {"cases", std::move(cases)},
       {"passed", out.passed}};
@@ -80,7 +94,7 @@ tensorop::checkGemmEntriesObject(const mlir::tensorop::LoadedObject &object,
                  "guards hold a NaN pattern that must be left as it was.\n\n" +
                  table + "\nResult: **" + (out.passed ? "passed" : "FAILED") +
                  "**.\n\n";
-  if (time && out.passed) {
+  if (time && out.passed && !narrow) {
     ExOverhead t = timeExAgainstPlain(e, layout, seed, 7, 0.1);
     double gflop = op.flops() * 1e-9;
     out.verification["ex_timing"] = json::Object{
@@ -129,6 +143,16 @@ std::string tensorop::gemmEntriesHeader(const Operator &op, StringRef name) {
                                   : "A (A stored M x K, lda >= K)";
   std::string opB = op.transposeB ? "B^T (B stored N x K, ldb >= K)"
                                   : "B (B stored K x N, ldb >= N)";
+  // A and B as the plain entry declares them (bf16 / f16 as their bits).
+  const std::string in = op.inType() == "bf16"  ? "tensorop_bf16"
+                         : op.inType() == "f16" ? "tensorop_f16"
+                                                : "float";
+  const std::string alphaText =
+      op.inType() == "f32"
+          ? "alpha != 1 scales a copy of B in the workspace."
+          : "alpha != 1 forms op(A)*op(B) in an M x N fp32 buffer of the\n"
+            " * workspace first (a scaled copy of a 16-bit B would round "
+            "alpha*B), then\n * C += alpha * that.";
   std::string text = formatv(R"(
 /* Allocation: every entry ending in _ws allocates nothing; it takes a
  * caller-provided workspace of
@@ -140,7 +164,7 @@ std::string tensorop::gemmEntriesHeader(const Operator &op, StringRef name) {
  * and no C.
  */
 size_t {0}_workspace_size(void);
-void {0}_ws(const float *A, const float *B, float *C, void *workspace);
+void {0}_ws(const {3} *A, const {3} *B, float *C, void *workspace);
 
 /* C = alpha * op(A) * op(B) + beta * C, row-major, leading dimensions in
  * elements (the distance between the starts of two rows; the elements
@@ -149,19 +173,23 @@ void {0}_ws(const float *A, const float *B, float *C, void *workspace);
  *   op(B) = {2}
  *   C is M x N with ldc >= N.
  * BLAS semantics: beta = 0 -> C is not read (it may hold NaN); alpha = 0 ->
- * A and B are not read. alpha != 1 scales a copy of B in the workspace.
+ * A and B are not read. {4}
  * Contiguous operands with alpha = 1, beta = 0 run the plain entry's code.
  * The leading dimensions are not checked: too small a value reads and
  * writes the wrong elements.
  */
-void {0}_ex(const float *A, long lda, const float *B, long ldb, float *C,
+void {0}_ex(const {3} *A, long lda, const {3} *B, long ldb, float *C,
     long ldc, float alpha, float beta);
-void {0}_ex_ws(const float *A, long lda, const float *B, long ldb, float *C,
+void {0}_ex_ws(const {3} *A, long lda, const {3} *B, long ldb, float *C,
     long ldc, float alpha, float beta, void *workspace);
-
+)",
+                             name, opA, opB, in, alphaText)
+                         .str();
+  if (op.inType() == "f32")
+    text += formatv(R"(
 /* B packed once (weights used by many calls, as oneDNN's reordered
  * weights): {0}_pack_b copies op(B) (stored as for {0}, contiguous) into
- * packedB, {0}_packed_b_size() bytes in panels of {3} columns (any
+ * packedB, {0}_packed_b_size() bytes in panels of {1} columns (any
  * alignment; the layout is this kernel's own: pack with this object's
  * {0}_pack_b only); {0}_prepacked then computes C = op(A) * op(B) from
  * packedB alone (C overwritten, A contiguous as for {0}). Packing pays
@@ -176,9 +204,8 @@ void {0}_prepacked(const float *A, const float *packedB, float *C);
 void {0}_prepacked_ws(const float *A, const float *packedB, float *C,
     void *workspace);
 )",
-                             name, opA, opB,
-                             mlir::tensorop::prepackedPanelWidth(op.m, op.n))
-                         .str();
+                    name, mlir::tensorop::prepackedPanelWidth(op.m, op.n))
+                .str();
   if (op.batched)
     text += formatv(R"(
 /* batch independent GEMMs C_i = op(A_i) * op(B_i) (C_i overwritten), each
@@ -187,20 +214,20 @@ void {0}_prepacked_ws(const float *A, const float *packedB, float *C,
  * size; what lies between two matrices is never read or written); batch = 0
  * does nothing. The matrices run one after the other{1}.
  */
-void {0}_batched(const float *A, const float *B, float *C, long batch,
+void {0}_batched(const {2} *A, const {2} *B, float *C, long batch,
     long strideA, long strideB, long strideC);
-void {0}_batched_ws(const float *A, const float *B, float *C, long batch,
+void {0}_batched_ws(const {2} *A, const {2} *B, float *C, long batch,
     long strideA, long strideB, long strideC, void *workspace);
 
 /* batch GEMMs C_i = alpha * op(A_i) * op(B_i) + beta * C_i, each as for
  * the _ex entry (leading dimensions; alpha and beta with BLAS semantics),
  * matrix i at A + i*strideA, B + i*strideB, C + i*strideC (elements).
  */
-void {0}_batched_ex(const float *A, long lda, long strideA, const float *B,
+void {0}_batched_ex(const {2} *A, long lda, long strideA, const {2} *B,
     long ldb, long strideB, float *C, long ldc, long strideC, long batch,
     float alpha, float beta);
-void {0}_batched_ex_ws(const float *A, long lda, long strideA,
-    const float *B, long ldb, long strideB, float *C, long ldc,
+void {0}_batched_ex_ws(const {2} *A, long lda, long strideA,
+    const {2} *B, long ldb, long strideB, float *C, long ldc,
     long strideC, long batch, float alpha, float beta, void *workspace);
 )",
                     name,
@@ -209,7 +236,8 @@ void {0}_batched_ex_ws(const float *A, long lda, long strideA,
                                   "any count works)",
                                   op.batchCount)
                               .str()
-                        : std::string())
+                        : std::string(),
+                    in)
                 .str();
   return text;
 }

@@ -152,7 +152,11 @@ std::string Operator::moduleSource(StringRef name, Placement placement,
 }
 
 bool Operator::hasBlasEntries() const {
-  return kind == OpKind::Matmul && epilogue.empty() && inType() == "f32";
+  // 16-bit A and B take the same entries with an fp32 C; a 16-bit C (one
+  // rounding as the kernel stores) has no alpha/beta form yet.
+  return kind == OpKind::Matmul && epilogue.empty() &&
+         (inType() == "f32" || inType() == "bf16" || inType() == "f16") &&
+         outType() == "f32";
 }
 
 std::string Operator::cpuEntryPointsSource(StringRef name, StringRef sketch,
@@ -169,5 +173,6 @@ std::string Operator::cpuEntryPointsSource(StringRef name, StringRef sketch,
   spec.batched = batched;
   spec.sketch = sketch.str();
   spec.threads = threads;
+  spec.inType = inType();
   return mlir::tensorop::gemmEntryPointsSource(spec);
 }

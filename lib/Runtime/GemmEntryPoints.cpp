@@ -28,11 +28,13 @@ namespace {
 struct Layout {
   int64_t aRows, aCols, bRows, bCols, m, n;
   std::string maps;
+  /// Element type of A and B ("f32", "bf16", "f16"); C is f32.
+  std::string in;
 
   explicit Layout(const GemmEntryPointsSpec &s)
       : aRows(s.transposeA ? s.k : s.m), aCols(s.transposeA ? s.m : s.k),
         bRows(s.transposeB ? s.n : s.k), bCols(s.transposeB ? s.k : s.n),
-        m(s.m), n(s.n) {
+        m(s.m), n(s.n), in(s.inType) {
     std::string a = s.transposeA ? "(d2, d0)" : "(d0, d2)";
     std::string b = s.transposeB ? "(d1, d2)" : "(d2, d1)";
     maps = "indexing_maps = [affine_map<(d0, d1, d2) -> " + a +
@@ -40,11 +42,16 @@ struct Layout {
            ">, affine_map<(d0, d1, d2) -> (d0, d1)>] ";
   }
   std::string a(llvm::StringRef layout) const {
-    return llvm::formatv("memref<{0}x{1}xf32{2}>", aRows, aCols, layout);
+    return llvm::formatv("memref<{0}x{1}x{3}{2}>", aRows, aCols, layout, in);
   }
   std::string b(llvm::StringRef layout) const {
-    return llvm::formatv("memref<{0}x{1}xf32{2}>", bRows, bCols, layout);
+    return llvm::formatv("memref<{0}x{1}x{3}{2}>", bRows, bCols, layout, in);
   }
+  /// The bare pointer of A or B as the ABI passes it.
+  std::string ptr() const { return "memref<1x" + in + ">"; }
+  /// alpha != 1 scales a copy of B (exact enough in fp32) or, for a
+  /// 16-bit B, the product.
+  bool scalesB() const { return in == "f32"; }
   std::string c(llvm::StringRef layout) const {
     return llvm::formatv("memref<{0}x{1}xf32{2}>", m, n, layout);
   }
@@ -79,31 +86,65 @@ func.func @{0}_ws(%A: {1}, %B: {2}, %C: {3}, %ws: memref<1xi8> {{tensorop.worksp
       .str();
 }
 
+/// The workspace buffer the alpha != 1 path needs: the scaled copy of B
+/// (f32) or the product (16-bit A and B), as the _ex bodies name it.
+std::string alphaBuffer(const Layout &l) {
+  return l.scalesB() ? l.b("") : l.c("");
+}
+
 /// C = alpha*op(%a)*op(%b) + beta*C on %c (types aType, bType, cType),
-/// with %alpha, %beta and the workspace buffer %scaledB (B's shape) in
-/// scope: the body every _ex entry shares.
+/// with %alpha, %beta and the workspace buffer %scaledB (alphaBuffer's
+/// type) in scope: the body every _ex entry shares.
 std::string alphaBetaCore(const Layout &l, llvm::StringRef aType,
                           llvm::StringRef bType, llvm::StringRef cType) {
-  return llvm::formatv(R"mlir(
+  // C = beta*C, never reading C when beta = 0: both forms start so.
+  std::string scaleC = llvm::formatv(R"mlir(
     %zero = arith.constant 0.0 : f32
     %one = arith.constant 1.0 : f32
-    %alphaZero = arith.cmpf oeq, %alpha, %zero : f32
     %alphaOne = arith.cmpf oeq, %alpha, %one : f32
     %betaZero = arith.cmpf oeq, %beta, %zero : f32
-    %betaOne = arith.cmpf oeq, %beta, %one : f32
-    // C = beta*C, never reading C when beta = 0.
     scf.if %betaZero {{
-      linalg.fill ins(%zero : f32) outs(%c : {2})
+      linalg.fill ins(%zero : f32) outs(%c : {0})
     } else {{
       %scaleC = arith.cmpf une, %beta, %one : f32
       scf.if %scaleC {{
-        linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} outs(%c : {2}) {{
+        linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} outs(%c : {0}) {{
         ^bb0(%x: f32):
           %y = arith.mulf %x, %beta : f32
           linalg.yield %y : f32
         }
       }
     }
+)mlir",
+                                     cType)
+                           .str();
+  if (!l.scalesB())
+    // C += alpha*op(A)*op(B) with 16-bit A and B: alpha = 1 accumulates
+    // into C; otherwise the product T (fp32, in the workspace) is formed
+    // first and C += alpha*T. A and B are not read when alpha = 0.
+    return scaleC + llvm::formatv(R"mlir(
+    %product = arith.cmpf une, %alpha, %zero : f32
+    scf.if %product {{
+      scf.if %alphaOne {{
+        linalg.matmul {3}ins(%a, %b : {0}, {1})
+                      outs(%c : {2})
+      } else {{
+        linalg.fill ins(%zero : f32) outs(%scaledB : {4})
+        linalg.matmul {3}ins(%a, %b : {0}, {1})
+                      outs(%scaledB : {4})
+        linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%scaledB : {4}) outs(%c : {2}) {{
+        ^bb0(%t: f32, %o: f32):
+          %y = arith.mulf %t, %alpha : f32
+          %s = arith.addf %o, %y : f32
+          linalg.yield %s : f32
+        }
+      }
+    }
+)mlir",
+                                  aType, bType, cType, l.maps, l.c(""))
+                        .str();
+  // fp32: C += op(A)*op(B'), B' = B or alpha*B (a copy in the workspace).
+  std::string scaled = llvm::formatv(R"mlir(
     // C += alpha*op(A)*op(B); A and B are not read when alpha = 0.
     %product = arith.cmpf une, %alpha, %zero : f32
     scf.if %product {{
@@ -123,38 +164,40 @@ std::string alphaBetaCore(const Layout &l, llvm::StringRef aType,
     }
 )mlir",
                        aType, bType, cType, l.b(""), l.maps)
-      .str();
+                       .str();
+  return scaleC + scaled;
 }
 
 /// NAME_ex_ws: strided operands, alpha and beta.
 std::string exEntry(const GemmEntryPointsSpec &s, const Layout &l) {
   const std::string dyn = ", strided<[?, 1]>";
   return llvm::formatv(R"mlir(
-func.func @{0}_ex_ws(%A: memref<1xf32>, %lda: index, %B: memref<1xf32>, %ldb: index, %C: memref<1xf32>, %ldc: index, %alpha: f32, %beta: f32, %ws: memref<1xi8> {{tensorop.workspace}) {{
+func.func @{0}_ex_ws(%A: {18}, %lda: index, %B: {18}, %ldb: index, %C: memref<1xf32>, %ldc: index, %alpha: f32, %beta: f32, %ws: memref<1xi8> {{tensorop.workspace}) {{
   // Contiguous operands, alpha = 1, beta = 0: NAME_ws (NAME's body).
   %plain = func.call @{0}_ex_is_plain(%lda, %ldb, %ldc, %alpha, %beta) : (index, index, index, f32, f32) -> i1
   scf.if %plain {{
-    func.call @{0}_ex_plain_ws(%A, %B, %C, %ws) : (memref<1xf32>, memref<1xf32>, memref<1xf32>, memref<1xi8>) -> ()
+    func.call @{0}_ex_plain_ws(%A, %B, %C, %ws) : ({18}, {18}, memref<1xf32>, memref<1xi8>) -> ()
   } else {{
-    %a = memref.reinterpret_cast %A to offset: [0], sizes: [{1}, {2}], strides: [%lda, 1] : memref<1xf32> to {7}
-    %b = memref.reinterpret_cast %B to offset: [0], sizes: [{3}, {4}], strides: [%ldb, 1] : memref<1xf32> to {8}
+    %a = memref.reinterpret_cast %A to offset: [0], sizes: [{1}, {2}], strides: [%lda, 1] : {18} to {7}
+    %b = memref.reinterpret_cast %B to offset: [0], sizes: [{3}, {4}], strides: [%ldb, 1] : {18} to {8}
     %c = memref.reinterpret_cast %C to offset: [0], sizes: [{5}, {6}], strides: [%ldc, 1] : memref<1xf32> to {9}
-    // The scaled copy of B (used when alpha != 1), in the workspace.
-    %scaledB = memref.alloc() {{alignment = 64 : i64} : {10}
-{17}    memref.dealloc %scaledB : {10}
+    // The scaled copy of B or the product (used when alpha != 1), in the
+    // workspace.
+    %scaledB = memref.alloc() {{alignment = 64 : i64} : {19}
+{17}    memref.dealloc %scaledB : {19}
   }
   return
 }
 
-func.func @{0}_ex(%A: memref<1xf32>, %lda: index, %B: memref<1xf32>, %ldb: index, %C: memref<1xf32>, %ldc: index, %alpha: f32, %beta: f32) {{
+func.func @{0}_ex(%A: {18}, %lda: index, %B: {18}, %ldb: index, %C: memref<1xf32>, %ldc: index, %alpha: f32, %beta: f32) {{
   %plain = func.call @{0}_ex_is_plain(%lda, %ldb, %ldc, %alpha, %beta) : (index, index, index, f32, f32) -> i1
   scf.if %plain {{
-    func.call @{0}_ex_plain(%A, %B, %C) : (memref<1xf32>, memref<1xf32>, memref<1xf32>) -> ()
+    func.call @{0}_ex_plain(%A, %B, %C) : ({18}, {18}, memref<1xf32>) -> ()
   } else {{
     %size = func.call @{0}_workspace_size() : () -> index
     %ws = memref.alloc(%size) {{alignment = 64 : i64} : memref<?xi8>
     %wsArg = memref.cast %ws : memref<?xi8> to memref<1xi8>
-    func.call @{0}_ex_ws(%A, %lda, %B, %ldb, %C, %ldc, %alpha, %beta, %wsArg) : (memref<1xf32>, index, memref<1xf32>, index, memref<1xf32>, index, f32, f32, memref<1xi8>) -> ()
+    func.call @{0}_ex_ws(%A, %lda, %B, %ldb, %C, %ldc, %alpha, %beta, %wsArg) : ({18}, index, {18}, index, memref<1xf32>, index, f32, f32, memref<1xi8>) -> ()
     memref.dealloc %ws : memref<?xi8>
   }
   return
@@ -179,9 +222,9 @@ func.func private @{0}_ex_is_plain(%lda: index, %ldb: index, %ldc: index, %alpha
   return %q3 : i1
 }
 
-func.func private @{0}_ex_plain(%A: memref<1xf32>, %B: memref<1xf32>, %C: memref<1xf32>) {{
-  %a = memref.reinterpret_cast %A to offset: [0], sizes: [{1}, {2}], strides: [{2}, 1] : memref<1xf32> to {12}
-  %b = memref.reinterpret_cast %B to offset: [0], sizes: [{3}, {4}], strides: [{4}, 1] : memref<1xf32> to {13}
+func.func private @{0}_ex_plain(%A: {18}, %B: {18}, %C: memref<1xf32>) {{
+  %a = memref.reinterpret_cast %A to offset: [0], sizes: [{1}, {2}], strides: [{2}, 1] : {18} to {12}
+  %b = memref.reinterpret_cast %B to offset: [0], sizes: [{3}, {4}], strides: [{4}, 1] : {18} to {13}
   %c = memref.reinterpret_cast %C to offset: [0], sizes: [{5}, {6}], strides: [{6}, 1] : memref<1xf32> to {14}
   %a0 = memref.cast %a : {12} to {15}
   %b0 = memref.cast %b : {13} to {10}
@@ -190,9 +233,9 @@ func.func private @{0}_ex_plain(%A: memref<1xf32>, %B: memref<1xf32>, %C: memref
   return
 }
 
-func.func private @{0}_ex_plain_ws(%A: memref<1xf32>, %B: memref<1xf32>, %C: memref<1xf32>, %ws: memref<1xi8>) {{
-  %a = memref.reinterpret_cast %A to offset: [0], sizes: [{1}, {2}], strides: [{2}, 1] : memref<1xf32> to {12}
-  %b = memref.reinterpret_cast %B to offset: [0], sizes: [{3}, {4}], strides: [{4}, 1] : memref<1xf32> to {13}
+func.func private @{0}_ex_plain_ws(%A: {18}, %B: {18}, %C: memref<1xf32>, %ws: memref<1xi8>) {{
+  %a = memref.reinterpret_cast %A to offset: [0], sizes: [{1}, {2}], strides: [{2}, 1] : {18} to {12}
+  %b = memref.reinterpret_cast %B to offset: [0], sizes: [{3}, {4}], strides: [{4}, 1] : {18} to {13}
   %c = memref.reinterpret_cast %C to offset: [0], sizes: [{5}, {6}], strides: [{6}, 1] : memref<1xf32> to {14}
   %a0 = memref.cast %a : {12} to {15}
   %b0 = memref.cast %b : {13} to {10}
@@ -207,7 +250,8 @@ func.func private @{0}_ex_plain_ws(%A: memref<1xf32>, %B: memref<1xf32>, %C: mem
                        l.b(llvm::formatv(", strided<[{0}, 1]>", l.bCols).str()),
                        l.c(llvm::formatv(", strided<[{0}, 1]>", l.n).str()),
                        l.a(""), l.c(""),
-                       alphaBetaCore(l, l.a(dyn), l.b(dyn), l.c(dyn)))
+                       alphaBetaCore(l, l.a(dyn), l.b(dyn), l.c(dyn)),
+                       l.ptr(), alphaBuffer(l))
       .str();
 }
 
@@ -217,7 +261,7 @@ std::string batchedEntry(const GemmEntryPointsSpec &s, const Layout &l) {
   std::string bView = llvm::formatv(", strided<[{0}, 1], offset: ?>", l.bCols);
   std::string cView = llvm::formatv(", strided<[{0}, 1], offset: ?>", l.n);
   return llvm::formatv(R"mlir(
-func.func @{0}_batched_ws(%A: memref<1xf32>, %B: memref<1xf32>, %C: memref<1xf32>, %batch: index, %strideA: index, %strideB: index, %strideC: index, %ws: memref<1xi8> {{tensorop.workspace}) {{
+func.func @{0}_batched_ws(%A: {11}, %B: {11}, %C: memref<1xf32>, %batch: index, %strideA: index, %strideB: index, %strideC: index, %ws: memref<1xi8> {{tensorop.workspace}) {{
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %zero = arith.constant 0.0 : f32
@@ -225,8 +269,8 @@ func.func @{0}_batched_ws(%A: memref<1xf32>, %B: memref<1xf32>, %C: memref<1xf32
     %offA = arith.muli %i, %strideA : index
     %offB = arith.muli %i, %strideB : index
     %offC = arith.muli %i, %strideC : index
-    %a = memref.reinterpret_cast %A to offset: [%offA], sizes: [{1}, {2}], strides: [{2}, 1] : memref<1xf32> to {7}
-    %b = memref.reinterpret_cast %B to offset: [%offB], sizes: [{3}, {4}], strides: [{4}, 1] : memref<1xf32> to {8}
+    %a = memref.reinterpret_cast %A to offset: [%offA], sizes: [{1}, {2}], strides: [{2}, 1] : {11} to {7}
+    %b = memref.reinterpret_cast %B to offset: [%offB], sizes: [{3}, {4}], strides: [{4}, 1] : {11} to {8}
     %c = memref.reinterpret_cast %C to offset: [%offC], sizes: [{5}, {6}], strides: [{6}, 1] : memref<1xf32> to {9}
     linalg.fill ins(%zero : f32) outs(%c : {9})
     linalg.matmul {10}ins(%a, %b : {7}, {8})
@@ -235,17 +279,17 @@ func.func @{0}_batched_ws(%A: memref<1xf32>, %B: memref<1xf32>, %C: memref<1xf32
   return
 }
 
-func.func @{0}_batched(%A: memref<1xf32>, %B: memref<1xf32>, %C: memref<1xf32>, %batch: index, %strideA: index, %strideB: index, %strideC: index) {{
+func.func @{0}_batched(%A: {11}, %B: {11}, %C: memref<1xf32>, %batch: index, %strideA: index, %strideB: index, %strideC: index) {{
   %size = func.call @{0}_workspace_size() : () -> index
   %ws = memref.alloc(%size) {{alignment = 64 : i64} : memref<?xi8>
   %wsArg = memref.cast %ws : memref<?xi8> to memref<1xi8>
-  func.call @{0}_batched_ws(%A, %B, %C, %batch, %strideA, %strideB, %strideC, %wsArg) : (memref<1xf32>, memref<1xf32>, memref<1xf32>, index, index, index, index, memref<1xi8>) -> ()
+  func.call @{0}_batched_ws(%A, %B, %C, %batch, %strideA, %strideB, %strideC, %wsArg) : ({11}, {11}, memref<1xf32>, index, index, index, index, memref<1xi8>) -> ()
   memref.dealloc %ws : memref<?xi8>
   return
 }
 )mlir",
                        s.name, l.aRows, l.aCols, l.bRows, l.bCols, l.m, l.n,
-                       l.a(aView), l.b(bView), l.c(cView), l.maps)
+                       l.a(aView), l.b(bView), l.c(cView), l.maps, l.ptr())
       .str();
 }
 /// NAME_batched_ex_ws: `batch` strided GEMMs with alpha and beta, matrix i
@@ -253,43 +297,46 @@ func.func @{0}_batched(%A: memref<1xf32>, %B: memref<1xf32>, %C: memref<1xf32>, 
 std::string batchedExEntry(const GemmEntryPointsSpec &s, const Layout &l) {
   const std::string dyn = ", strided<[?, 1], offset: ?>";
   return llvm::formatv(R"mlir(
-func.func @{0}_batched_ex_ws(%A: memref<1xf32>, %lda: index, %strideA: index, %B: memref<1xf32>, %ldb: index, %strideB: index, %C: memref<1xf32>, %ldc: index, %strideC: index, %batch: index, %alpha: f32, %beta: f32, %ws: memref<1xi8> {{tensorop.workspace}) {{
+func.func @{0}_batched_ex_ws(%A: {12}, %lda: index, %strideA: index, %B: {12}, %ldb: index, %strideB: index, %C: memref<1xf32>, %ldc: index, %strideC: index, %batch: index, %alpha: f32, %beta: f32, %ws: memref<1xi8> {{tensorop.workspace}) {{
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  // The scaled copy of B_i (used when alpha != 1), in the workspace.
+  // The scaled copy of B_i or the product (used when alpha != 1), in the
+  // workspace.
   %scaledB = memref.alloc() {{alignment = 64 : i64} : {10}
   scf.for %i = %c0 to %batch step %c1 {{
     %offA = arith.muli %i, %strideA : index
     %offB = arith.muli %i, %strideB : index
     %offC = arith.muli %i, %strideC : index
-    %a = memref.reinterpret_cast %A to offset: [%offA], sizes: [{1}, {2}], strides: [%lda, 1] : memref<1xf32> to {7}
-    %b = memref.reinterpret_cast %B to offset: [%offB], sizes: [{3}, {4}], strides: [%ldb, 1] : memref<1xf32> to {8}
+    %a = memref.reinterpret_cast %A to offset: [%offA], sizes: [{1}, {2}], strides: [%lda, 1] : {12} to {7}
+    %b = memref.reinterpret_cast %B to offset: [%offB], sizes: [{3}, {4}], strides: [%ldb, 1] : {12} to {8}
     %c = memref.reinterpret_cast %C to offset: [%offC], sizes: [{5}, {6}], strides: [%ldc, 1] : memref<1xf32> to {9}
 {11}  }
   memref.dealloc %scaledB : {10}
   return
 }
 
-func.func @{0}_batched_ex(%A: memref<1xf32>, %lda: index, %strideA: index, %B: memref<1xf32>, %ldb: index, %strideB: index, %C: memref<1xf32>, %ldc: index, %strideC: index, %batch: index, %alpha: f32, %beta: f32) {{
+func.func @{0}_batched_ex(%A: {12}, %lda: index, %strideA: index, %B: {12}, %ldb: index, %strideB: index, %C: memref<1xf32>, %ldc: index, %strideC: index, %batch: index, %alpha: f32, %beta: f32) {{
   %size = func.call @{0}_workspace_size() : () -> index
   %ws = memref.alloc(%size) {{alignment = 64 : i64} : memref<?xi8>
   %wsArg = memref.cast %ws : memref<?xi8> to memref<1xi8>
-  func.call @{0}_batched_ex_ws(%A, %lda, %strideA, %B, %ldb, %strideB, %C, %ldc, %strideC, %batch, %alpha, %beta, %wsArg) : (memref<1xf32>, index, index, memref<1xf32>, index, index, memref<1xf32>, index, index, index, f32, f32, memref<1xi8>) -> ()
+  func.call @{0}_batched_ex_ws(%A, %lda, %strideA, %B, %ldb, %strideB, %C, %ldc, %strideC, %batch, %alpha, %beta, %wsArg) : ({12}, index, index, {12}, index, index, memref<1xf32>, index, index, index, f32, f32, memref<1xi8>) -> ()
   memref.dealloc %ws : memref<?xi8>
   return
 }
 )mlir",
                        s.name, l.aRows, l.aCols, l.bRows, l.bCols, l.m, l.n,
-                       l.a(dyn), l.b(dyn), l.c(dyn), l.b(""),
-                       alphaBetaCore(l, l.a(dyn), l.b(dyn), l.c(dyn)))
+                       l.a(dyn), l.b(dyn), l.c(dyn), alphaBuffer(l),
+                       alphaBetaCore(l, l.a(dyn), l.b(dyn), l.c(dyn)),
+                       l.ptr())
       .str();
 }
 } // namespace
 
 std::string mlir::tensorop::gemmEntryPointsSource(const GemmEntryPointsSpec &s) {
   Layout l(s);
-  std::string text =
-      plainEntry(s, l) + exEntry(s, l) + gemmPrepackedEntriesSource(s);
+  std::string text = plainEntry(s, l) + exEntry(s, l);
+  if (s.inType == "f32")
+    text += gemmPrepackedEntriesSource(s);
   if (s.batched)
     text += batchedEntry(s, l) + batchedExEntry(s, l);
   // Defined by tensorop-bind-workspace: the largest workspace of the _ws

@@ -27,6 +27,62 @@ bool isPoison(float f) {
   return bits == kPoisonBits;
 }
 
+/// The 16-bit padding's NaN (bf16 and f16 alike: exponent all ones, a
+/// mantissa no conversion produces), compared bit for bit.
+constexpr uint16_t kPoison16 = 0x7fad;
+
+uint16_t to16(ElementType t, float f) {
+  return t == ElementType::BF16 ? floatToBf16(f) : floatToHalf(f);
+}
+float from16(ElementType t, uint16_t h) {
+  return t == ElementType::BF16 ? bf16ToFloat(h) : halfToFloat(h);
+}
+
+/// Rounds every value but the poison and NaN to `type` (nothing for F32):
+/// the reference then reads what the kernel reads.
+void roundToInput(std::vector<float> &values, ElementType type) {
+  if (type == ElementType::F32)
+    return;
+  for (float &x : values)
+    if (!isPoison(x) && x == x)
+      x = from16(type, to16(type, x));
+}
+
+/// An input operand (A or B, one matrix or a batch of them) as the entry
+/// reads it: the fp32 values themselves, or their bf16 / f16 bits with the
+/// fp32 poison turned into the 16-bit one. The values must be rounded to
+/// the type already (roundToInput).
+class Input {
+public:
+  Input(const std::vector<float> &values, ElementType type)
+      : values(values), narrow(type != ElementType::F32) {
+    for (size_t i = 0; i < values.size(); ++i)
+      if (isPoison(values[i]))
+        poisoned.push_back(i);
+    if (!narrow)
+      return;
+    bits.resize(values.size());
+    for (size_t i = 0; i < values.size(); ++i)
+      bits[i] = isPoison(values[i]) ? kPoison16 : to16(type, values[i]);
+  }
+  const void *data() const {
+    return narrow ? static_cast<const void *>(bits.data()) : values.data();
+  }
+  /// Poisoned elements (padding) the call changed.
+  int64_t poisonChanged() const {
+    int64_t changed = 0;
+    for (size_t i : poisoned)
+      changed += narrow ? bits[i] != kPoison16 : !isPoison(values[i]);
+    return changed;
+  }
+
+private:
+  const std::vector<float> &values;
+  bool narrow;
+  std::vector<uint16_t> bits;
+  std::vector<size_t> poisoned;
+};
+
 /// A rows x cols matrix stored with leading dimension ld (>= cols); the
 /// padding holds the poison.
 struct Strided {
@@ -134,6 +190,9 @@ struct Checker {
     a.fill(seed, operandsUnread);
     b.fill(seed + 1, operandsUnread);
     c.fill(seed + 2, /*nan=*/beta == 0);
+    roundToInput(a.data, l.input);
+    roundToInput(b.data, l.input);
+    Input ain(a.data, l.input), bin(b.data, l.input);
     std::vector<double> value, magnitude;
     reference(l, a, b, c, alpha, beta, value, magnitude);
     GemmEntryCase one;
@@ -144,17 +203,17 @@ struct Checker {
                (operandsUnread ? ", A and B NaN" : "");
     if (ws) {
       one.paddingChanged += withGuardedWorkspace([&](void *ws) {
-        e.exWs(a.data.data(), a.ld, b.data.data(), b.ld, c.data.data(), c.ld,
+        e.exWs(ain.data(), a.ld, bin.data(), b.ld, c.data.data(), c.ld,
                alpha, beta, ws);
       });
       one.what += ", workspace at an address = 4 mod 64, guard bytes after";
     } else {
-      e.ex(a.data.data(), a.ld, b.data.data(), b.ld, c.data.data(), c.ld,
-           alpha, beta);
+      e.ex(ain.data(), a.ld, bin.data(), b.ld, c.data.data(), c.ld, alpha,
+           beta);
     }
     one.check = compare(c, value, magnitude, l.k);
-    one.paddingChanged += c.paddingChanged() + a.paddingChanged() +
-                          b.paddingChanged();
+    one.paddingChanged += c.paddingChanged() + ain.poisonChanged() +
+                          bin.poisonChanged();
     result.cases.push_back(std::move(one));
   }
 
@@ -165,6 +224,9 @@ struct Checker {
     a.fill(seed + 3, false);
     b.fill(seed + 4, false);
     c.fill(0, /*nan=*/true);
+    roundToInput(a.data, l.input);
+    roundToInput(b.data, l.input);
+    Input ain(a.data, l.input), bin(b.data, l.input);
     std::vector<double> value, magnitude;
     reference(l, a, b, c, 1, 0, value, magnitude);
     GemmEntryCase one;
@@ -172,11 +234,11 @@ struct Checker {
     one.what = "contiguous, C NaN before";
     if (ws) {
       one.paddingChanged += withGuardedWorkspace([&](void *ws) {
-        e.plainWs(a.data.data(), b.data.data(), c.data.data(), ws);
+        e.plainWs(ain.data(), bin.data(), c.data.data(), ws);
       });
       one.what += ", workspace at an address = 4 mod 64, guard bytes after";
     } else {
-      e.plain(a.data.data(), b.data.data(), c.data.data());
+      e.plain(ain.data(), bin.data(), c.data.data());
     }
     one.check = compare(c, value, magnitude, l.k);
     result.cases.push_back(std::move(one));
@@ -237,6 +299,8 @@ struct Checker {
       a.fill(seed + 10 + 2 * i, false);
       b.fill(seed + 11 + 2 * i, false);
       c.fill(0, true);
+      roundToInput(a.data, l.input);
+      roundToInput(b.data, l.input);
       reference(l, a, b, c, 1, 0, values[i], magnitudes[i]);
       std::copy(a.data.begin(), a.data.end(), A.begin() + i * strideA);
       std::copy(b.data.begin(), b.data.end(), B.begin() + i * strideB);
@@ -244,15 +308,17 @@ struct Checker {
                 std::nanf(""));
     }
     std::vector<float> before = C;
+    Input ain(A, l.input), bin(B, l.input);
     if (ws) {
       one.paddingChanged += withGuardedWorkspace([&](void *workspace) {
-        e.batchedWs(A.data(), B.data(), C.data(), count, strideA, strideB,
-                    strideC, workspace);
+        e.batchedWs(ain.data(), bin.data(), C.data(), count, strideA,
+                    strideB, strideC, workspace);
       });
     } else {
-      e.batched(A.data(), B.data(), C.data(), count, strideA, strideB,
+      e.batched(ain.data(), bin.data(), C.data(), count, strideA, strideB,
                 strideC);
     }
+    one.paddingChanged += ain.poisonChanged() + bin.poisonChanged();
     if (count == 0) {
       one.paddingChanged += std::memcmp(before.data(), C.data(),
                                         C.size() * sizeof(float)) != 0;
@@ -286,6 +352,8 @@ struct Checker {
       a.fill(seed + 20 + 3 * i, false);
       b.fill(seed + 21 + 3 * i, false);
       c.fill(seed + 22 + 3 * i, /*nan=*/beta == 0);
+      roundToInput(a.data, l.input);
+      roundToInput(b.data, l.input);
       reference(l, a, b, c, alpha, beta, values[i], magnitudes[i]);
       std::copy(a.data.begin(), a.data.end(), A.begin() + i * strideA);
       std::copy(b.data.begin(), b.data.end(), B.begin() + i * strideB);
@@ -297,15 +365,17 @@ struct Checker {
                " beta=" + fmt(beta) + ", leading dimensions and strides "
                "padded by " + std::to_string(pad) +
                (beta == 0 ? ", C NaN before" : "");
+    Input ain(A, l.input), bin(B, l.input);
     if (ws) {
       one.paddingChanged += withGuardedWorkspace([&](void *workspace) {
-        e.batchedExWs(A.data(), lda, strideA, B.data(), ldb, strideB,
+        e.batchedExWs(ain.data(), lda, strideA, bin.data(), ldb, strideB,
                       C.data(), ldc, strideC, count, alpha, beta, workspace);
       });
     } else {
-      e.batchedEx(A.data(), lda, strideA, B.data(), ldb, strideB, C.data(),
-                  ldc, strideC, count, alpha, beta);
+      e.batchedEx(ain.data(), lda, strideA, bin.data(), ldb, strideB,
+                  C.data(), ldc, strideC, count, alpha, beta);
     }
+    one.paddingChanged += ain.poisonChanged() + bin.poisonChanged();
     for (int64_t i = 0; i < count; ++i) {
       Strided c(l.m, l.n, ldc);
       std::copy(C.begin() + i * strideC, C.begin() + i * strideC + l.m * ldc,
@@ -372,7 +442,8 @@ GemmEntryCheck tensorop::checkGemmEntryPoints(const GemmEntryPoints &e,
   c.exCase(true, 0.75f, -1, 7);
   c.exCase(true, 1, 0, 0);
   c.exCase(false, 1, 0, 0);
-  if (e.packedBSize && e.packB && e.prepacked && e.prepackedWs) {
+  if (e.packedBSize && e.packB && e.prepacked && e.prepackedWs &&
+      l.input == ElementType::F32) {
     c.prepackedCase(false);
     c.prepackedCase(true);
   }
@@ -394,6 +465,9 @@ GemmEntryCheck tensorop::checkGemmEntryPoints(const GemmEntryPoints &e,
 ExOverhead tensorop::timeExAgainstPlain(const GemmEntryPoints &e,
                                         const GemmLayout &l, uint64_t seed,
                                         int rounds, double roundSeconds) {
+  // OpenBLAS has no bf16 / f16 GEMM to time against here.
+  if (l.input != ElementType::F32)
+    return {};
   Checker c{e, l, seed, {}};
   // Contiguous operands for NAME and NAME_ex; rows 16 elements apart more
   // for NAME_ex_ws, which then takes the strided path.

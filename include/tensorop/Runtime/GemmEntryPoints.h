@@ -28,6 +28,12 @@
 // the entries without _ws allocate one workspace per call and call their
 // _ws twin.
 //
+// A and B may be bf16 or f16 (C is f32): the entries are the same but the
+// prepacked ones (the bf16 kernel packs B into k pairs, a layout a per-panel
+// linalg.matmul cannot describe), and alpha != 1 scales the product, not B
+// (a scaled copy of a 16-bit B would round alpha*B to 16 bits): the product
+// goes to an M x N fp32 buffer in the workspace and C = alpha*T + beta*C.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TENSOROP_RUNTIME_GEMMENTRYPOINTS_H
@@ -50,6 +56,8 @@ struct GemmEntryPointsSpec {
   /// Threads the object is built for: NAME_prepacked runs its full panels
   /// in an scf.forall of this many chunks when > 1.
   int64_t threads = 1;
+  /// Element type of A and B: "f32", "bf16" or "f16" (C is f32).
+  std::string inType = "f32";
 };
 
 /// The module of every entry point above, for the bare-pointer ABI.

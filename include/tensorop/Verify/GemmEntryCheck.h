@@ -29,13 +29,14 @@
 namespace tensorop {
 
 /// The C signatures of the generated header (long = the ABI's 64-bit
-/// index on every target gen builds for).
-using GemmPlainFn = void (*)(const float *A, const float *B, float *C);
-using GemmPlainWsFn = void (*)(const float *A, const float *B, float *C,
+/// index on every target gen builds for). A and B are `const void *`: fp32,
+/// or bf16 / f16 bits (GemmLayout::input); C is fp32.
+using GemmPlainFn = void (*)(const void *A, const void *B, float *C);
+using GemmPlainWsFn = void (*)(const void *A, const void *B, float *C,
                                void *workspace);
-using GemmExFn = void (*)(const float *A, long lda, const float *B, long ldb,
+using GemmExFn = void (*)(const void *A, long lda, const void *B, long ldb,
                           float *C, long ldc, float alpha, float beta);
-using GemmExWsFn = void (*)(const float *A, long lda, const float *B,
+using GemmExWsFn = void (*)(const void *A, long lda, const void *B,
                             long ldb, float *C, long ldc, float alpha,
                             float beta, void *workspace);
 using GemmWorkspaceSizeFn = size_t (*)();
@@ -45,18 +46,18 @@ using GemmPrepackedFn = void (*)(const float *A, const float *packedB,
                                  float *C);
 using GemmPrepackedWsFn = void (*)(const float *A, const float *packedB,
                                    float *C, void *workspace);
-using GemmBatchedFn = void (*)(const float *A, const float *B, float *C,
+using GemmBatchedFn = void (*)(const void *A, const void *B, float *C,
                                long batch, long strideA, long strideB,
                                long strideC);
-using GemmBatchedWsFn = void (*)(const float *A, const float *B, float *C,
+using GemmBatchedWsFn = void (*)(const void *A, const void *B, float *C,
                                  long batch, long strideA, long strideB,
                                  long strideC, void *workspace);
-using GemmBatchedExFn = void (*)(const float *A, long lda, long strideA,
-                                 const float *B, long ldb, long strideB,
+using GemmBatchedExFn = void (*)(const void *A, long lda, long strideA,
+                                 const void *B, long ldb, long strideB,
                                  float *C, long ldc, long strideC, long batch,
                                  float alpha, float beta);
-using GemmBatchedExWsFn = void (*)(const float *A, long lda, long strideA,
-                                   const float *B, long ldb, long strideB,
+using GemmBatchedExWsFn = void (*)(const void *A, long lda, long strideA,
+                                   const void *B, long ldb, long strideB,
                                    float *C, long ldc, long strideC,
                                    long batch, float alpha, float beta,
                                    void *workspace);
@@ -82,6 +83,10 @@ struct GemmEntryPoints {
 struct GemmLayout {
   int64_t m = 0, n = 0, k = 0;
   bool transposeA = false, transposeB = false;
+  /// A's and B's element type: F32, or BF16 / F16 (passed as their bits;
+  /// the inputs are rounded to it first and the reference reads the
+  /// rounded values, so the bound stays fp32 accumulation's).
+  ElementType input = ElementType::F32;
 };
 
 /// One call checked.
@@ -114,7 +119,8 @@ GemmEntryCheck checkGemmEntryPoints(const GemmEntryPoints &entries,
 /// contiguous operands (which calls NAME) and of NAME_ex_ws with every
 /// leading dimension 16 elements longer (the strided path), in turn (round
 /// robin): what the entries cost over NAME; and OpenBLAS's cblas_sgemm with
-/// the same transposes in the same rounds. Medians over `rounds`.
+/// the same transposes in the same rounds. Medians over `rounds`. fp32
+/// inputs only (all zero otherwise).
 struct ExOverhead {
   double plainSeconds = 0, exSeconds = 0, exWsSeconds = 0, blasSeconds = 0;
   /// NAME_prepacked on a B packed once before the rounds (0: no such

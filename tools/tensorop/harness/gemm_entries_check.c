@@ -8,8 +8,12 @@
  * NAME_pack_b into an unaligned buffer with NaN guards (B poisoned after
  * packing) followed by NAME_prepacked(_ws).
  * Build: cc -DNAME=<name> -DM=.. -DN=.. -DK=.. [-DTA=1] [-DTB=1] [-DBATCHED]
- * -I<dir> -pthread gemm_entries_check.c <name>.o -lm. Used by tensorop gen
- * for cross targets (under qemu, next to gemm_check.c) and by the tests.
+ * [-DBF16 | -DF16] -I<dir> -pthread gemm_entries_check.c <name>.o -lm. Used
+ * by tensorop gen for cross targets (under qemu, next to gemm_check.c) and
+ * by the tests. With -DBF16 (-DF16) A and B are bf16 (IEEE binary16) bits
+ * in uint16_t, C fp32: the inputs are rounded to the type and the reference
+ * reads the rounded values (the bound stays fp32 accumulation's); their
+ * padding holds the 16-bit NaN 0x7fad; there are no prepacked entries.
  * Prints counts that must all be 0; exits 0 only then. */
 #define STR2(x) #x
 #define STR(x) STR2(x)
@@ -57,6 +61,47 @@ int VLEN_VARIANT(void);
 static const uint32_t kPoison = 0x7fc0deadu;
 static long failures, paddingChanged, threadFailures;
 
+/* A's and B's element type (in_t), its poison and NaN, and conversions. */
+#if defined(BF16) || defined(F16)
+typedef uint16_t in_t;
+static in_t toIn(float f) { /* round to nearest even; NaN stays NaN */
+#ifdef BF16
+  if (f != f)
+    return 0x7fc0;
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  u += 0x7fff + ((u >> 16) & 1);
+  return (in_t)(u >> 16);
+#else
+  if (f != f)
+    return 0x7e00;
+  _Float16 h = (_Float16)f;
+  in_t bits;
+  memcpy(&bits, &h, 2);
+  return bits;
+#endif
+}
+static double fromIn(in_t h) {
+#ifdef BF16
+  uint32_t u = (uint32_t)h << 16;
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+#else
+  _Float16 x;
+  memcpy(&x, &h, 2);
+  return (double)x;
+#endif
+}
+/* The padding's 16-bit NaN, compared bit for bit. */
+static in_t poisonIn(void) { return 0x7fad; }
+static int isPoisonIn(in_t x) { return x == 0x7fad; }
+#else
+typedef float in_t;
+static in_t toIn(float f) { return f; }
+static double fromIn(in_t x) { return x; }
+#endif
+
 static float poison(void) {
   float f;
   memcpy(&f, &kPoison, 4);
@@ -67,6 +112,10 @@ static int isPoison(float f) {
   memcpy(&b, &f, 4);
   return b == kPoison;
 }
+#if !defined(BF16) && !defined(F16)
+static in_t poisonIn(void) { return poison(); }
+static int isPoisonIn(in_t x) { return isPoison(x); }
+#endif
 static uint64_t state = 12345;
 static float rnd(void) {
   state = state * 6364136223846793005ull + 1442695040888963407ull;
@@ -83,19 +132,34 @@ static float *matrix(long rows, long cols, long ld, int nan) {
       x[i * ld + j] = nan ? NAN : rnd();
   return x;
 }
+/* The same for A or B (in_t elements, rounded to the type). */
+static in_t *inMatrix(long rows, long cols, long ld, int nan) {
+  in_t *x = malloc(sizeof(in_t) * rows * ld);
+  for (long i = 0; i < rows * ld; ++i)
+    x[i] = poisonIn();
+  for (long i = 0; i < rows; ++i)
+    for (long j = 0; j < cols; ++j)
+      x[i * ld + j] = toIn(nan ? NAN : rnd());
+  return x;
+}
 static void countPadding(const float *x, long rows, long cols, long ld) {
   for (long i = 0; i < rows; ++i)
     for (long j = cols; j < ld; ++j)
       paddingChanged += !isPoison(x[i * ld + j]);
 }
-static double elemA(const float *a, long lda, long i, long p) {
-  return TA ? a[p * lda + i] : a[i * lda + p];
+static void countPaddingIn(const in_t *x, long rows, long cols, long ld) {
+  for (long i = 0; i < rows; ++i)
+    for (long j = cols; j < ld; ++j)
+      paddingChanged += !isPoisonIn(x[i * ld + j]);
 }
-static double elemB(const float *b, long ldb, long p, long j) {
-  return TB ? b[j * ldb + p] : b[p * ldb + j];
+static double elemA(const in_t *a, long lda, long i, long p) {
+  return fromIn(TA ? a[p * lda + i] : a[i * lda + p]);
+}
+static double elemB(const in_t *b, long ldb, long p, long j) {
+  return fromIn(TB ? b[j * ldb + p] : b[p * ldb + j]);
 }
 /* Checks C against alpha*op(A)*op(B) + beta*C0; returns failing elements. */
-static long check(const float *a, long lda, const float *b, long ldb,
+static long check(const in_t *a, long lda, const in_t *b, long ldb,
                   const float *c0, const float *c, long ldc, float alpha,
                   float beta) {
   long bad = 0;
@@ -141,8 +205,8 @@ static long guardsChanged(unsigned char *workspace) {
 
 static void exCase(int ws, float alpha, float beta, long pad) {
   long lda = A_COLS + pad, ldb = B_COLS + pad, ldc = N + pad;
-  float *a = matrix(A_ROWS, A_COLS, lda, alpha == 0);
-  float *b = matrix(B_ROWS, B_COLS, ldb, alpha == 0);
+  in_t *a = inMatrix(A_ROWS, A_COLS, lda, alpha == 0);
+  in_t *b = inMatrix(B_ROWS, B_COLS, ldb, alpha == 0);
   float *c = matrix(M, N, ldc, beta == 0);
   float *c0 = malloc(sizeof(float) * M * ldc);
   memcpy(c0, c, sizeof(float) * M * ldc);
@@ -158,15 +222,15 @@ static void exCase(int ws, float alpha, float beta, long pad) {
     printf("NAME_ex%s alpha=%g beta=%g pad=%ld: %ld wrong\n", ws ? "_ws" : "",
            alpha, beta, pad, bad);
   failures += bad;
-  countPadding(a, A_ROWS, A_COLS, lda);
-  countPadding(b, B_ROWS, B_COLS, ldb);
+  countPaddingIn(a, A_ROWS, A_COLS, lda);
+  countPaddingIn(b, B_ROWS, B_COLS, ldb);
   countPadding(c, M, N, ldc);
   free(a), free(b), free(c), free(c0);
 }
 
 /* Two threads at once, each with its own C (and workspace), many calls. */
 struct Job {
-  const float *a, *b;
+  const in_t *a, *b;
   float *c;
   int ws;
 };
@@ -185,8 +249,8 @@ static void *worker(void *p) {
   return NULL;
 }
 static void threadsCase(void) {
-  float *a = matrix(A_ROWS, A_COLS, A_COLS, 0);
-  float *b = matrix(B_ROWS, B_COLS, B_COLS, 0);
+  in_t *a = inMatrix(A_ROWS, A_COLS, A_COLS, 0);
+  in_t *b = inMatrix(B_ROWS, B_COLS, B_COLS, 0);
   struct Job jobs[2];
   pthread_t threads[2];
   for (int t = 0; t < 2; ++t) {
@@ -206,12 +270,12 @@ static void threadsCase(void) {
 static void batchedCase(int ws, long batch, long pad) {
   long sa = A_ROWS * A_COLS + pad, sb = B_ROWS * B_COLS + pad, sc = M * N + pad;
   long n = batch ? batch : 1;
-  float *a = malloc(sizeof(float) * n * sa), *b = malloc(sizeof(float) * n * sb),
-        *c = malloc(sizeof(float) * n * sc);
+  in_t *a = malloc(sizeof(in_t) * n * sa), *b = malloc(sizeof(in_t) * n * sb);
+  float *c = malloc(sizeof(float) * n * sc);
   for (long i = 0; i < n * sa; ++i)
-    a[i] = (i % sa) < A_ROWS * A_COLS ? rnd() : poison();
+    a[i] = (i % sa) < A_ROWS * A_COLS ? toIn(rnd()) : poisonIn();
   for (long i = 0; i < n * sb; ++i)
-    b[i] = (i % sb) < B_ROWS * B_COLS ? rnd() : poison();
+    b[i] = (i % sb) < B_ROWS * B_COLS ? toIn(rnd()) : poisonIn();
   for (long i = 0; i < n * sc; ++i)
     c[i] = (i % sc) < M * N ? NAN : poison();
   void *buffer = ws ? malloc(WS_SIZE()) : NULL;
@@ -239,14 +303,16 @@ static void batchedExCase(int ws, long batch, float alpha, float beta,
                           long pad) {
   long lda = A_COLS + pad, ldb = B_COLS + pad, ldc = N + pad;
   long sa = A_ROWS * lda + pad, sb = B_ROWS * ldb + pad, sc = M * ldc + pad;
-  float *a = malloc(sizeof(float) * batch * sa);
-  float *b = malloc(sizeof(float) * batch * sb);
+  in_t *a = malloc(sizeof(in_t) * batch * sa);
+  in_t *b = malloc(sizeof(in_t) * batch * sb);
   float *c = malloc(sizeof(float) * batch * sc);
   float *c0 = malloc(sizeof(float) * batch * sc);
   for (long i = 0; i < batch * sa; ++i)
-    a[i] = (i % sa) < A_ROWS * lda && (i % sa) % lda < A_COLS ? rnd() : poison();
+    a[i] = (i % sa) < A_ROWS * lda && (i % sa) % lda < A_COLS ? toIn(rnd())
+                                                              : poisonIn();
   for (long i = 0; i < batch * sb; ++i)
-    b[i] = (i % sb) < B_ROWS * ldb && (i % sb) % ldb < B_COLS ? rnd() : poison();
+    b[i] = (i % sb) < B_ROWS * ldb && (i % sb) % ldb < B_COLS ? toIn(rnd())
+                                                              : poisonIn();
   for (long i = 0; i < batch * sc; ++i)
     c[i] = (i % sc) < M * ldc && (i % sc) % ldc < N ? (beta == 0 ? NAN : rnd())
                                                     : poison();
@@ -275,8 +341,8 @@ static void batchedExCase(int ws, long batch, float alpha, float beta,
 
 /* NAME itself, contiguous in the request's layout. */
 static void plainCase(void) {
-  float *a = matrix(A_ROWS, A_COLS, A_COLS, 0);
-  float *b = matrix(B_ROWS, B_COLS, B_COLS, 0);
+  in_t *a = inMatrix(A_ROWS, A_COLS, A_COLS, 0);
+  in_t *b = inMatrix(B_ROWS, B_COLS, B_COLS, 0);
   float *c = matrix(M, N, N, 1);
   NAME(a, b, c);
   long bad = check(a, A_COLS, b, B_COLS, c, c, N, 1, 0);
@@ -296,7 +362,9 @@ static void plainCase(void) {
   free(a), free(b), free(c);
 }
 
-/* NAME_pack_b once, B poisoned, NAME_prepacked and NAME_prepacked_ws. */
+/* NAME_pack_b once, B poisoned, NAME_prepacked and NAME_prepacked_ws
+ * (fp32 objects only). */
+#if !defined(BF16) && !defined(F16)
 static void prepackedCase(void) {
   float *a = matrix(A_ROWS, A_COLS, A_COLS, 0);
   float *b = matrix(B_ROWS, B_COLS, B_COLS, 0);
@@ -330,10 +398,13 @@ static void prepackedCase(void) {
   free(packed), free(bCopy);
   free(a), free(b), free(c);
 }
+#endif
 
 int main(void) {
   plainCase();
+#if !defined(BF16) && !defined(F16)
   prepackedCase();
+#endif
   exCase(0, 1, 0, 3);
   exCase(0, 1, 1, 5);
   exCase(0, -1.5f, 0.5f, 1);
