@@ -38,14 +38,20 @@ def TensorOpConvToNhwc : Pass<"tensorop-conv-to-nhwc", "ModuleOp"> {
     transpose, so it still folds into the kernel's padding), filter
     FCHW -> HWCF, the result NHWF -> NFHW (a zero-filled init is filled in
     NHWF instead of transposed). The NHWC convolution then takes the CPU
-    sketch path. The transposes are copies, linear in the tensors' sizes; a
-    remark on each rewritten op says they are there. Memrefs and other
-    element types are left as they are, with a remark. `--tensorop-pipeline`
-    runs this pass before `tensorop-annotate-sketch` on CPU targets.
+    sketch path. The transposes are copies, linear in the tensors' sizes,
+    tiled in blocks of up to 16 x 16 elements between the input's and the
+    output's innermost dimensions and vectorized (upstream tiling and
+    `linalg::vectorize`); a remark on each rewritten op says they are
+    there. The NCHW pad and zero fill the rewrite leaves unused are erased.
+    Memrefs and other element types are left as they are, with a remark.
+    `--tensorop-pipeline` runs this pass before `tensorop-annotate-sketch`
+    on CPU targets.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
-                           "::mlir::tensor::TensorDialect"];
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def TensorOpDepthwiseConv : Pass<"tensorop-depthwise-conv", "ModuleOp"> {
@@ -289,6 +295,38 @@ def TensorOpBindWorkspace
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect"];
+}
+
+def TensorOpStaticScratch
+    : Pass<"tensorop-static-scratch", "ModuleOp"> {
+  let summary = "Keep a function's temporary buffers in a static scratch "
+                "area reused across calls";
+  let description = [{
+    Bufferization allocates a function's temporaries (an NCHW
+    convolution's transposed copies, a block's intermediate tensors, packing
+    panels) with `memref.alloc` and frees them before it returns: one
+    malloc/free pair per buffer per call. Above glibc's mmap threshold, or
+    when the freed top of the heap exceeds its trim threshold, every call
+    then maps fresh pages and faults on each of them (on the 2-core VM this
+    made an NCHW 3x3 layer 5x slower than its kernel: docs/benchmarks/
+    cpu-conv.md). This pass lays every static, identity-layout buffer that
+    the function frees itself (a `memref.dealloc` of it in the function) out
+    in one byte region, as tensorop-bind-workspace does with a workspace
+    argument, and takes that region from a module-level buffer
+    (`memref.global`, 64-byte aligned, zero pages until first touched) that
+    a busy flag guards: a call claims it with an atomic exchange and
+    releases it before returning; a call that finds it claimed (another
+    thread's call in flight) allocates the region instead, as before, so
+    concurrent calls stay safe. The memory stays with the program (at most
+    `max-bytes` per function; larger functions keep their allocations).
+  }];
+  let options = [
+    Option<"maxBytes", "max-bytes", "int64_t", /*default=*/"256 << 20",
+           "Largest static scratch area per function, in bytes">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 #endif // TENSOROP_PASSES_TD

@@ -431,8 +431,10 @@ std::string CpuBackend::header(const GenJob &job, StringRef sketch) const {
  *
  * {0}: C = {11}, {14}, row-major and contiguous:
  *   {12}, C is {1} x {2} (M x N).{16}
- * C is overwritten. {9} Each call allocates its own packing
- * buffers, so concurrent calls are safe.
+ * C is overwritten. {9} Its packing buffers live in a static
+ * scratch area of this object (bss, kept for the program's life) that a
+ * call claims and releases; a call that finds it claimed by another
+ * thread's call allocates its own, so concurrent calls are safe.
  */
 #ifndef {4}
 #define {4}
@@ -486,8 +488,10 @@ std::string CpuBackend::convHeader(const GenJob &job,
  *   (stride {12} x {13}, dilation {14} x {15}; zero padding top {16},
  *   bottom {17}, left {18}, right {19} is applied inside the kernel: input
  *   positions outside H x W read 0).{23}
- * {20} Each call allocates its own temporary buffers, so concurrent
- * calls are safe.
+ * {20} Its temporary buffers live in a static scratch area of this
+ * object (bss, kept for the program's life) that a call claims and
+ * releases; a call that finds it claimed by another thread's call
+ * allocates its own, so concurrent calls are safe.
  */
 #ifndef {21}_H
 #define {21}_H

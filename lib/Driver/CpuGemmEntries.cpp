@@ -158,8 +158,9 @@ std::string tensorop::gemmEntriesHeader(const Operator &op, StringRef name) {
  * caller-provided workspace of
  *   {0}_workspace_size()
  * bytes (any alignment: it is aligned inside; its contents need not be
- * kept between calls). The entries without _ws allocate their buffers per
- * call (malloc/free). Thread safety: a call touches only its operands and
+ * kept between calls). {0} keeps its buffers in a static scratch area
+ * (above); the other entries without _ws allocate a workspace per call
+ * (malloc/free). Thread safety: a call touches only its operands and
  * its workspace, so concurrent calls are safe when they share no workspace
  * and no C.
  */

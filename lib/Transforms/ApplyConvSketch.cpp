@@ -183,6 +183,16 @@ std::optional<TracedPad> traceBufferizedPad(linalg::Conv2DNhwcHwcfOp conv,
     auto fill = dyn_cast<linalg::FillOp>(op);
     if (fill && fill.getDpsInitOperand(0)->get().getDefiningOp<memref::AllocOp>())
       continue;
+    // A linalg op that writes fresh buffers only (e.g. the filter's
+    // transpose of an NCHW convolution, tensorop-conv-to-nhwc): a fresh
+    // allocation is no view of the source.
+    auto dps = dyn_cast<linalg::LinalgOp>(op);
+    if (dps && dps.hasPureBufferSemantics() &&
+        llvm::all_of(dps.getDpsInits(), [&](Value init) {
+          return init.getDefiningOp<memref::AllocOp>() && init != t.source &&
+                 init != in;
+        }))
+      continue;
     // The zero fill of the convolution's output (bufferization puts it
     // after the pad's copy): it does not touch the source where the
     // program promised, by a restrict to_tensor, that nothing it writes

@@ -25,8 +25,13 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/TilingInterface.h"
 
 namespace mlir::tensorop {
 #define GEN_PASS_DEF_TENSOROPCONVTONHWC
@@ -39,14 +44,70 @@ namespace {
 /// `value` transposed by `perm` (result dim i = source dim perm[i]) into a
 /// fresh tensor.
 Value transposed(OpBuilder &b, Location loc, Value value,
-                 ArrayRef<int64_t> perm) {
+                 ArrayRef<int64_t> perm,
+                 SmallVectorImpl<linalg::TransposeOp> &made) {
   auto type = cast<RankedTensorType>(value.getType());
   SmallVector<int64_t> shape;
   for (int64_t p : perm)
     shape.push_back(type.getDimSize(p));
   Value init =
       tensor::EmptyOp::create(b, loc, shape, type.getElementType());
-  return linalg::TransposeOp::create(b, loc, value, init, perm)->getResult(0);
+  auto op = linalg::TransposeOp::create(b, loc, value, init, perm);
+  made.push_back(op);
+  return op->getResult(0);
+}
+
+/// The largest divisor of `extent` up to `limit`.
+int64_t divisorUpTo(int64_t extent, int64_t limit) {
+  for (int64_t b = std::min(extent, limit); b > 1; --b)
+    if (extent % b == 0)
+      return b;
+  return 1;
+}
+
+/// Tiles a static transpose on tensors so that each tile moves a block of
+/// up to 16 x 16 elements between the input's innermost dimension and the
+/// output's, and vectorizes the tiles (transfer_read, vector.transpose,
+/// transfer_write). Lowered to loops instead, a transpose is one scalar
+/// load and store per element, strided on one side: for a 1x1 convolution
+/// the three transposes took longer than the convolution itself.
+LogicalResult vectorizeTranspose(IRRewriter &rewriter, linalg::TransposeOp op) {
+  ArrayRef<int64_t> perm = op.getPermutation();
+  auto outType = cast<RankedTensorType>(op.getInit().getType());
+  auto inType = cast<RankedTensorType>(op.getInput().getType());
+  int64_t rank = outType.getRank();
+  // The innermost dimensions that are not 1 (a 1x1 filter's FCHW is an
+  // F x C matrix: C is what runs along its rows).
+  auto innermost = [&](RankedTensorType type) {
+    int64_t d = rank - 1;
+    while (d > 0 && type.getDimSize(d) == 1)
+      --d;
+    return d;
+  };
+  int64_t outInner = innermost(outType);
+  int64_t readsInInner = llvm::find(perm, innermost(inType)) - perm.begin();
+  SmallVector<OpFoldResult> sizes(rank, rewriter.getIndexAttr(1));
+  sizes[outInner] =
+      rewriter.getIndexAttr(divisorUpTo(outType.getDimSize(outInner), 16));
+  sizes[readsInInner] =
+      rewriter.getIndexAttr(divisorUpTo(outType.getDimSize(readsInInner), 16));
+  scf::SCFTilingOptions options;
+  options.setTileSizes(sizes);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(tiled))
+    return failure();
+  rewriter.replaceOp(op, tiled->replacements);
+  for (Operation *tile : tiled->tiledOps) {
+    rewriter.setInsertionPoint(tile);
+    FailureOr<linalg::VectorizationResult> vec =
+        linalg::vectorize(rewriter, tile);
+    if (failed(vec))
+      return failure();
+    rewriter.replaceOp(tile, vec->replacements);
+  }
+  return success();
 }
 
 /// Whether `pad` pads only H and W (dims 2 and 3 of NCHW), by static
@@ -62,8 +123,90 @@ bool isZeroSpatialPad(tensor::PadOp pad) {
   return padValue && matchPattern(padValue, m_AnyZeroFloat());
 }
 
+/// Images up to which a 1x1 convolution becomes one GEMM per image.
+constexpr int64_t kMaxPointwiseImages = 16;
+
+/// A 1x1, stride-1 NCHW convolution on an unpadded input is one GEMM per
+/// image with no transposes at all: out[n] (F x H*W) = W (F x C) * in[n]
+/// (C x H*W), every operand row-major as it is stored.
+bool isPointwise(linalg::Conv2DNchwFchwOp op) {
+  auto filter = cast<RankedTensorType>(op.getDpsInputOperand(1)->get().getType());
+  auto input = cast<RankedTensorType>(op.getDpsInputOperand(0)->get().getType());
+  auto init = cast<RankedTensorType>(op.getDpsInitOperand(0)->get().getType());
+  return filter.getDimSize(2) == 1 && filter.getDimSize(3) == 1 &&
+         llvm::all_of(op.getStrides().getValues<int64_t>(),
+                      [](int64_t s) { return s == 1; }) &&
+         input.getDimSize(2) == init.getDimSize(2) &&
+         input.getDimSize(3) == init.getDimSize(3) &&
+         input.getDimSize(0) <= kMaxPointwiseImages;
+}
+
+/// The GEMMs of a pointwise convolution (isPointwise); its result.
+Value rewritePointwise(OpBuilder &b, linalg::Conv2DNchwFchwOp op) {
+  Location loc = op.getLoc();
+  Value input = op.getDpsInputOperand(0)->get();
+  Value filter = op.getDpsInputOperand(1)->get();
+  Value init = op.getDpsInitOperand(0)->get();
+  auto inType = cast<RankedTensorType>(input.getType());
+  auto outType = cast<RankedTensorType>(init.getType());
+  int64_t n = inType.getDimSize(0), c = inType.getDimSize(1),
+          h = inType.getDimSize(2), w = inType.getDimSize(3),
+          f = outType.getDimSize(1);
+  Type f32 = outType.getElementType();
+  auto idx = [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); };
+  Value weights = tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get({f, c}, f32), filter,
+      ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  bool zeroInit = fill && matchPattern(fill.getDpsInputOperand(0)->get(),
+                                       m_AnyZeroFloat());
+  Value result = tensor::EmptyOp::create(b, loc, outType.getShape(), f32);
+  auto gemmType = RankedTensorType::get({f, h * w}, f32);
+  for (int64_t i = 0; i < n; ++i) {
+    // Image i as C x H*W and its accumulator as F x H*W.
+    auto slice = [&](Value v, int64_t rows) {
+      Value s = tensor::ExtractSliceOp::create(
+          b, loc, RankedTensorType::get({rows, h, w}, f32), v,
+          ArrayRef<OpFoldResult>{idx(i), idx(0), idx(0), idx(0)},
+          ArrayRef<OpFoldResult>{idx(1), idx(rows), idx(h), idx(w)},
+          ArrayRef<OpFoldResult>{idx(1), idx(1), idx(1), idx(1)});
+      return tensor::CollapseShapeOp::create(
+          b, loc, RankedTensorType::get({rows, h * w}, f32), s,
+          ArrayRef<ReassociationIndices>{{0}, {1, 2}});
+    };
+    Value image = slice(input, c);
+    Value acc;
+    if (zeroInit) {
+      Value empty = tensor::EmptyOp::create(b, loc, gemmType.getShape(), f32);
+      acc = linalg::FillOp::create(b, loc, fill.getDpsInputOperand(0)->get(),
+                                   empty)
+                .getResult(0);
+    } else {
+      acc = slice(init, f);
+    }
+    auto gemm = linalg::MatmulOp::create(b, loc, TypeRange{gemmType},
+                                         ValueRange{weights, image},
+                                         ValueRange{acc});
+    // TensorOp's own attributes (a sketch) go to the GEMMs.
+    for (NamedAttribute attr : op->getDiscardableAttrs())
+      if (attr.getName().strref().starts_with("tensorop."))
+        gemm->setAttr(attr.getName(), attr.getValue());
+    Value plane = tensor::ExpandShapeOp::create(
+        b, loc, RankedTensorType::get({1, f, h, w}, f32), gemm.getResult(0),
+        ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
+    result = tensor::InsertSliceOp::create(
+        b, loc, plane, result,
+        ArrayRef<OpFoldResult>{idx(i), idx(0), idx(0), idx(0)},
+        ArrayRef<OpFoldResult>{idx(1), idx(f), idx(h), idx(w)},
+        ArrayRef<OpFoldResult>{idx(1), idx(1), idx(1), idx(1)});
+  }
+  return result;
+}
+
 /// Rewrites one convolution; failure with `reason` leaves it untouched.
-LogicalResult rewrite(linalg::Conv2DNchwFchwOp op, std::string &reason) {
+LogicalResult rewrite(linalg::Conv2DNchwFchwOp op, std::string &reason,
+                      SmallVectorImpl<linalg::TransposeOp> &made,
+                      bool &pointwise) {
   if (!op.hasPureTensorSemantics()) {
     reason = "NCHW convolutions become NHWC ones on tensors only (this one "
              "is on memrefs)";
@@ -82,12 +225,22 @@ LogicalResult rewrite(linalg::Conv2DNchwFchwOp op, std::string &reason) {
 
   OpBuilder b(op);
   Location loc = op.getLoc();
+  if (isPointwise(op)) {
+    op->replaceAllUsesWith(ValueRange{rewritePointwise(b, op)});
+    pointwise = true;
+    return success();
+  }
+  // The filter first: the input's pad, bufferized, must be the last write
+  // before the convolution for the kernel to fold it (ApplyConvSketch's
+  // traceBufferizedPad), and the filter's transpose loops write a buffer
+  // of their own in between otherwise.
+  Value hwcf = transposed(b, loc, filter, {2, 3, 1, 0}, made);
   // A zero pad of H and W moves behind the transpose.
   tensor::PadOp pad = input.getDefiningOp<tensor::PadOp>();
   if (pad && !isZeroSpatialPad(pad))
     pad = nullptr;
   Value source = pad ? pad.getSource() : input;
-  Value nhwc = transposed(b, loc, source, {0, 2, 3, 1});
+  Value nhwc = transposed(b, loc, source, {0, 2, 3, 1}, made);
   if (pad) {
     ArrayRef<int64_t> low = pad.getStaticLow(), high = pad.getStaticHigh();
     auto type = cast<RankedTensorType>(nhwc.getType());
@@ -104,7 +257,6 @@ LogicalResult rewrite(linalg::Conv2DNchwFchwOp op, std::string &reason) {
         ArrayRef<OpFoldResult>{idx(0), idx(high[2]), idx(high[3]), idx(0)},
         zero);
   }
-  Value hwcf = transposed(b, loc, filter, {2, 3, 1, 0});
 
   // The accumulator: a zero fill is made in NHWF, anything else transposed.
   auto initType = cast<RankedTensorType>(init.getType());
@@ -122,7 +274,7 @@ LogicalResult rewrite(linalg::Conv2DNchwFchwOp op, std::string &reason) {
                                  empty)
               .getResult(0);
   } else {
-    acc = transposed(b, loc, init, {0, 2, 3, 1});
+    acc = transposed(b, loc, init, {0, 2, 3, 1}, made);
   }
   auto conv = linalg::Conv2DNhwcHwcfOp::create(
       b, loc, TypeRange{acc.getType()}, ValueRange{nhwc, hwcf},
@@ -132,9 +284,24 @@ LogicalResult rewrite(linalg::Conv2DNchwFchwOp op, std::string &reason) {
   for (NamedAttribute attr : op->getDiscardableAttrs())
     if (attr.getName().strref().starts_with("tensorop."))
       conv->setAttr(attr.getName(), attr.getValue());
-  Value result = transposed(b, loc, conv->getResult(0), {0, 3, 1, 2});
+  Value result = transposed(b, loc, conv->getResult(0), {0, 3, 1, 2}, made);
   op->replaceAllUsesWith(ValueRange{result});
   return success();
+}
+
+/// Erases `v`'s producer when nothing uses it any more, and then its own
+/// producers the same way: the NCHW pad and zero fill a rewritten
+/// convolution leaves behind (bufferization would otherwise still fill and
+/// copy into buffers nobody reads).
+void eraseDeadProducers(Value v) {
+  Operation *op = v.getDefiningOp();
+  if (!op || !op->use_empty() ||
+      !isa<tensor::PadOp, linalg::FillOp, tensor::EmptyOp>(op))
+    return;
+  SmallVector<Value> operands(op->getOperands());
+  op->erase();
+  for (Value operand : operands)
+    eraseDeadProducers(operand);
 }
 
 struct ConvToNhwcPass
@@ -143,17 +310,35 @@ struct ConvToNhwcPass
     SmallVector<linalg::Conv2DNchwFchwOp> convs;
     getOperation().walk(
         [&](linalg::Conv2DNchwFchwOp op) { convs.push_back(op); });
+    SmallVector<linalg::TransposeOp> transposes;
     for (linalg::Conv2DNchwFchwOp op : convs) {
       std::string reason;
-      if (failed(rewrite(op, reason))) {
+      bool pointwise = false;
+      if (failed(rewrite(op, reason, transposes, pointwise))) {
         op.emitRemark() << "tensorop: NCHW convolution not rewritten ("
                         << reason << ")";
         continue;
       }
-      op.emitRemark() << "tensorop: NCHW convolution computed as an NHWC one "
-                         "(input, filter and output transposed around it)";
+      if (pointwise)
+        op.emitRemark() << "tensorop: NCHW 1x1 convolution computed as one "
+                           "F x (H*W) x C GEMM per image (filter times "
+                           "image, no transposes)";
+      else
+        op.emitRemark() << "tensorop: NCHW convolution computed as an NHWC "
+                           "one (input, filter and output transposed around "
+                           "it)";
+      SmallVector<Value> operands(op->getOperands());
       op->erase();
+      for (Value operand : operands)
+        eraseDeadProducers(operand);
     }
+    IRRewriter rewriter(&getContext());
+    for (linalg::TransposeOp t : transposes)
+      if (failed(vectorizeTranspose(rewriter, t))) {
+        t.emitError() << "tensorop: vectorizing an NCHW convolution's "
+                         "transpose failed";
+        return signalPassFailure();
+      }
   }
 };
 } // namespace

@@ -1,5 +1,6 @@
 // NCHW convolutions on tensors (with a zero tensor.pad producer, strides,
-// dilations) go through tensorop-conv-to-nhwc into the NHWC convolution path
+// dilations; 1x1 ones as GEMMs per image) go through tensorop-conv-to-nhwc
+// into the NHWC convolution path
 // and give exactly the result of the same convolution written as a
 // linalg.generic (which no TensorOp pass touches), on small integers.
 // RUN: tensorop-opt %s --tensorop-pipeline="target=x86-avx512" 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
@@ -7,13 +8,17 @@
 // REQUIRES: host-avx512
 
 // REMARK-COUNT-2: remark: tensorop: NCHW convolution computed as an NHWC one
+// REMARK-COUNT-2: remark: tensorop: NCHW 1x1 convolution computed as one F x (H*W) x C GEMM per image
 // CHECK: padded_strided_mismatches: 0
 // CHECK: dilated_mismatches: 0
+// CHECK: pointwise_mismatches: 0
+// CHECK: pointwise_acc_mismatches: 0
 
 #in = affine_map<(n, f, oh, ow, c, r, s) -> (n, c, oh * 2 + r, ow * 2 + s)>
 #in_dil = affine_map<(n, f, oh, ow, c, r, s) -> (n, c, oh + r * 2, ow + s * 2)>
 #flt = affine_map<(n, f, oh, ow, c, r, s) -> (f, c, r, s)>
 #out = affine_map<(n, f, oh, ow, c, r, s) -> (n, f, oh, ow)>
+#in1 = affine_map<(n, f, oh, ow, c, r, s) -> (n, c, oh + r, ow + s)>
 
 func.func @padded_strided(%x: tensor<2x3x9x8xf32>, %w: tensor<5x3x3x3xf32>) -> tensor<2x5x5x4xf32> {
   %zero = arith.constant 0.0 : f32
@@ -64,6 +69,34 @@ func.func @dilated_ref(%x: tensor<2x3x9x8xf32>, %w: tensor<5x3x3x3xf32>, %init: 
   return %r : tensor<2x5x5x4xf32>
 }
 
+// 1x1, stride 1: one GEMM per image (filter times image), onto a zero fill
+// and onto a given init.
+func.func @pointwise(%x: tensor<2x3x9x8xf32>, %w: tensor<5x3x1x1xf32>) -> tensor<2x5x9x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x5x9x8xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x5x9x8xf32>) -> tensor<2x5x9x8xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<2x3x9x8xf32>, tensor<5x3x1x1xf32>) outs(%z : tensor<2x5x9x8xf32>) -> tensor<2x5x9x8xf32>
+  return %r : tensor<2x5x9x8xf32>
+}
+
+func.func @pointwise_acc(%x: tensor<2x3x9x8xf32>, %w: tensor<5x3x1x1xf32>, %init: tensor<2x5x9x8xf32>) -> tensor<2x5x9x8xf32> {
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<2x3x9x8xf32>, tensor<5x3x1x1xf32>) outs(%init : tensor<2x5x9x8xf32>) -> tensor<2x5x9x8xf32>
+  return %r : tensor<2x5x9x8xf32>
+}
+
+func.func @pointwise_ref(%x: tensor<2x3x9x8xf32>, %w: tensor<5x3x1x1xf32>, %init: tensor<2x5x9x8xf32>) -> tensor<2x5x9x8xf32> {
+  %r = linalg.generic {indexing_maps = [#in1, #flt, #out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+         ins(%x, %w : tensor<2x3x9x8xf32>, tensor<5x3x1x1xf32>) outs(%init : tensor<2x5x9x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<2x5x9x8xf32>
+  return %r : tensor<2x5x9x8xf32>
+}
+
 // Small integers ((7a + 3b + 5c + d + salt) mod 7) - 3: exact in f32.
 func.func @ints(%t: tensor<?x?x?x?xf32>, %salt: index) -> tensor<?x?x?x?xf32> {
   %r = linalg.generic {indexing_maps = [affine_map<(a, b, c, d) -> (a, b, c, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
@@ -111,6 +144,23 @@ func.func @mismatches(%a: tensor<2x5x5x4xf32>, %b: tensor<2x5x5x4xf32>) -> i64 {
   return %v : i64
 }
 
+func.func @mismatches98(%a: tensor<2x5x9x8xf32>, %b: tensor<2x5x9x8xf32>) -> i64 {
+  %zero = arith.constant 0 : i64
+  %init = tensor.from_elements %zero : tensor<i64>
+  %r = linalg.generic {indexing_maps = [affine_map<(a, b, c, d) -> (a, b, c, d)>, affine_map<(a, b, c, d) -> (a, b, c, d)>, affine_map<(a, b, c, d) -> ()>], iterator_types = ["reduction", "reduction", "reduction", "reduction"]}
+         ins(%a, %b : tensor<2x5x9x8xf32>, tensor<2x5x9x8xf32>) outs(%init : tensor<i64>) {
+  ^bb0(%x: f32, %y: f32, %acc: i64):
+    %eq = arith.cmpf oeq, %x, %y : f32
+    %one = arith.constant 1 : i64
+    %z = arith.constant 0 : i64
+    %d = arith.select %eq, %z, %one : i64
+    %s = arith.addi %acc, %d : i64
+    linalg.yield %s : i64
+  } -> tensor<i64>
+  %v = tensor.extract %r[] : tensor<i64>
+  return %v : i64
+}
+
 func.func @main() {
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -139,5 +189,28 @@ func.func @main() {
   %mb = call @mismatches(%b, %br) : (tensor<2x5x5x4xf32>, tensor<2x5x5x4xf32>) -> i64
   vector.print str "dilated_mismatches: "
   vector.print %mb : i64
+
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  %ew1 = tensor.empty() : tensor<5x3x1x1xf32>
+  %ei1 = tensor.empty() : tensor<2x5x9x8xf32>
+  %dw1 = tensor.cast %ew1 : tensor<5x3x1x1xf32> to tensor<?x?x?x?xf32>
+  %di1 = tensor.cast %ei1 : tensor<2x5x9x8xf32> to tensor<?x?x?x?xf32>
+  %w1d = call @ints(%dw1, %c4) : (tensor<?x?x?x?xf32>, index) -> tensor<?x?x?x?xf32>
+  %i1d = call @ints(%di1, %c5) : (tensor<?x?x?x?xf32>, index) -> tensor<?x?x?x?xf32>
+  %w1 = tensor.cast %w1d : tensor<?x?x?x?xf32> to tensor<5x3x1x1xf32>
+  %i1 = tensor.cast %i1d : tensor<?x?x?x?xf32> to tensor<2x5x9x8xf32>
+  %zf = arith.constant 0.0 : f32
+  %z1 = linalg.fill ins(%zf : f32) outs(%ei1 : tensor<2x5x9x8xf32>) -> tensor<2x5x9x8xf32>
+  %c = call @pointwise(%x, %w1) : (tensor<2x3x9x8xf32>, tensor<5x3x1x1xf32>) -> tensor<2x5x9x8xf32>
+  %cr = call @pointwise_ref(%x, %w1, %z1) : (tensor<2x3x9x8xf32>, tensor<5x3x1x1xf32>, tensor<2x5x9x8xf32>) -> tensor<2x5x9x8xf32>
+  %mc = call @mismatches98(%c, %cr) : (tensor<2x5x9x8xf32>, tensor<2x5x9x8xf32>) -> i64
+  vector.print str "pointwise_mismatches: "
+  vector.print %mc : i64
+  %d = call @pointwise_acc(%x, %w1, %i1) : (tensor<2x3x9x8xf32>, tensor<5x3x1x1xf32>, tensor<2x5x9x8xf32>) -> tensor<2x5x9x8xf32>
+  %dr = call @pointwise_ref(%x, %w1, %i1) : (tensor<2x3x9x8xf32>, tensor<5x3x1x1xf32>, tensor<2x5x9x8xf32>) -> tensor<2x5x9x8xf32>
+  %md = call @mismatches98(%d, %dr) : (tensor<2x5x9x8xf32>, tensor<2x5x9x8xf32>) -> i64
+  vector.print str "pointwise_acc_mismatches: "
+  vector.print %md : i64
   return
 }

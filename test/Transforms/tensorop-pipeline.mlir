@@ -8,9 +8,12 @@
 // CHECK-LABEL: llvm.func @gemm_tensors(
 // CHECK:         llvm.inline_asm has_side_effects asm_dialect = att
 
-// bare-ptr-abi=1: static memref arguments become plain pointers.
+// bare-ptr-abi=1: static memref arguments become plain pointers. The module
+// carries the target's triple, every function its ISA features (no CPU).
 // RUN: tensorop-opt %s --tensorop-pipeline="target=x86-avx512 bare-ptr-abi=1" | FileCheck %s --check-prefix=BARE
-// BARE: llvm.func @gemm(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) {
+// BARE: module attributes {llvm.target_triple = "x86_64-unknown-linux-gnu"}
+// BARE: llvm.func @gemm(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) attributes {target_features = #llvm.target_features<["+avx512f", "+avx512bw", "+avx512dq", "+avx512vl", "+avx2", "+fma", "+bmi2"]>} {
+// BARE-NOT: target_cpu
 
 // Pipeline options are checked before the pipeline is built
 // (pipeline-option-errors.mlir has every kind); a database is opened by the pass.
