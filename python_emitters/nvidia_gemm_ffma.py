@@ -2,24 +2,35 @@
 """Emit a plain-fp32 (FFMA, no tensor cores) GEMM kernel as PTX.
 
 C[M][N] = A[M][K] * B[K][N] (+ C when "accumulate"), fp32, row-major.
-A 1-D grid of block_m x block_n tiles (32, 64 or 128 each; default
-128 x 128) in grouped order, each thread a TM x TN block of C (TM = 8 for
-block_m >= 64, else 4; TN likewise): TM / 4 strips of 4 rows, block_m /
-(TM / 4) apart, and TN / 4 strips of 4 columns, so the shared-memory reads
-of a warp are broadcasts or contiguous; block_m * block_n / (TM * TN)
-threads (256 for 128 x 128, 64 for 64 x 64). K in steps of 16 through two
-shared-memory buffers: the next k-tile is loaded into registers (16-byte
-loads when K and N are multiples of 4, element loads otherwise) while the
-current one is multiplied, A is stored transposed (k-major) so each thread
-reads 4 rows with one 16-byte load. With stages = 3 or 4 the buffers are
-filled by cp.async instead (A element by element into its k-major place, B
-in 16-byte chunks), stages - 1 k-tiles in flight: for shapes whose CTAs
-wait on memory (few k-tiles per SM). Smaller tiles fill the SMs on small
-and mid-size shapes (the advisor picks them from whole waves).
+A 1-D grid of block_m x block_n tiles (32, 64 or 128 each, block_n also
+256 with block_m 128; default 128 x 128) in grouped order, each thread a
+TM x TN block of C (TM = 8 for block_m >= 64, else 4; TN likewise, 16 for
+block_n 256): TM / 4 strips of 4 rows, block_m / (TM / 4) apart, and TN / 4
+strips of 4 columns, so the shared-memory reads of a warp are broadcasts or
+contiguous; block_m * block_n / (TM * TN) threads (256 for 128 x 128 and
+128 x 256, 64 for 64 x 64). Layout "rows": a warp is 32 / (block_n / TN)
+rows of threads; "warps": 4 x 8 threads (4 and 8 distinct 16-byte reads
+per fragment). A is stored transposed (k-major) so each thread reads 4
+rows with one 16-byte load.
+
+Stages 2: K in steps of 16 through two shared-memory buffers, the next
+k-tile loaded into registers (16-byte loads when K and N are multiples of 4,
+element loads otherwise) while the current one is multiplied. Stages 3 or
+4: the buffers are filled by cp.async (A element by element into its
+k-major place, B in 16-byte chunks or elements), block_k 8, 16 or 32, with
+loop-invariant addresses (a pointer per row block moves one k-tile a step;
+the partial last k-tile copied by itself). frags 2 (the default there):
+the fragments of step kk + 1 are read during step kk's FMAs, across k-tiles
+too (the barrier before a k-tile's last step); frags 1: one barrier per
+k-tile before its copies, stages - 1 k-tiles in flight. Smaller tiles fill
+the SMs on small and mid-size shapes (the advisor picks them from whole
+waves).
 
 Spec: name, m, n, k, a_dtype (f32), c_dtype (f32), accumulate, sm, group_m,
-  block_m, block_n (32, 64 or 128; default 128), stages (2: registers;
-  3 or 4: cp.async)
+  block_m, block_n (32, 64 or 128, block_n also 256; default 128), stages
+  (2: registers; 3 or 4: cp.async), block_k (16; 8 or 32 with cp.async),
+  layout (rows | warps; default rows for stages 2, else warps), frags (1 | 2;
+  default 1 for stages 2, else 2)
 Answer: JSON (operands $0=A $1=B $2=C, $3 = shared window address) or
 --format=ptx.
 """
@@ -34,7 +45,7 @@ LAYOUTS = ("rows", "warps")
 
 
 def emit(spec, fmt):
-    c = common_spec(spec, ("group_m", "block_m", "block_n", "block_k", "stages", "layout"))
+    c = common_spec(spec, ("group_m", "block_m", "block_n", "block_k", "stages", "layout", "frags"))
     if c["a_dtype"] != "f32":
         raise SpecError("a_dtype", "the FFMA kernel is for plain fp32 (got %s)" % c["a_dtype"])
     group_m = get_int(spec, "group_m", default=8, lo=1, hi=64)
@@ -49,7 +60,13 @@ def emit(spec, fmt):
     BK = get_int(spec, "block_k", default=16, lo=8, hi=32)
     if BK not in (8, 16, 32) or (BK != 16 and stages == 2):
         raise SpecError("block_k", "must be 16, or 8 or 32 with stages 3 or 4, got %d" % BK)
-    layout = spec.get("layout", "rows")
+    # cp.async defaults: measured on the H200 (docs/benchmarks/gpu-gemm.md,
+    # "Session 13"): 2 fragment buffers 4096^3 0.87x -> 0.93x cuBLAS,
+    # 1024^3 (64x128) 0.87x -> 0.99x; the warp layout is neutral
+    layout = spec.get("layout", "rows" if stages == 2 else "warps")
+    frags = get_int(spec, "frags", default=1 if stages == 2 else 2, lo=1, hi=2)
+    if frags == 2 and stages == 2:
+        raise SpecError("frags", "2 fragment buffers need stages 3 or 4")
     if layout not in LAYOUTS:
         raise SpecError("layout", "must be rows or warps, got %r" % (layout,))
     TM = 8 if BM >= 64 else 4          # rows of C per thread (TM / 4 strips)
@@ -77,7 +94,7 @@ def emit(spec, fmt):
     R("b32", "%qtid"), R("b32", "%qtx"), R("b32", "%qty"), R("b32", "%qbid")
     R("b32", "%qtm"), R("b32", "%qtn"), R("b32", "%qm0"), R("b32", "%qn0"), R("b32", "%qt", 8)
     R("pred", "%qp", 8)
-    R("f32", "%qacc", acc_n), R("f32", "%qa", TM), R("f32", "%qb", TN)
+    R("f32", "%qacc", acc_n), R("f32", "%qa", frags * TM), R("f32", "%qb", frags * TN)
     R("f32", "%qra", 4 * na if vec_a else na), R("f32", "%qrb", 4 * nb if vec_b else nb)
     R("b32", "%qkt"), R("b32", "%qcur"), R("b32", "%qnxt"), R("b32", "%qrd"), R("b32", "%qs")
     if stages > 2:
@@ -85,6 +102,7 @@ def emit(spec, fmt):
         R("b32", "%qsa"), R("b32", "%qsb"), R("b64", "%qpb"), R("b32", "%qszb")
         R("b64", "%qpa", BM // (THREADS // 8)), R("b32", "%qsza", BM // (THREADS // 8))
         R("b32", "%qrka"), R("b32", "%qrkb")
+        R("b32", "%qfa"), R("b32", "%qfb")
     R("b64", "%qg"), R("b64", "%qw64"), R("b64", "%qcrow")
     R("b32", "%qrowa", na), R("b32", "%qka", na), R("b32", "%qkb", nb), R("b32", "%qcb", nb)
     declare_store_temps(b)
@@ -343,6 +361,70 @@ def emit(spec, fmt):
             b.ins("add.s64 %%qpa%d, %%qpa%d, %d" % (rb, rb, BK * 4))
         b.ins("add.s64 %%qpb, %%qpb, %d" % (BK * n * 4))
 
+    def loop_copies():
+        """The copies of k-tile %qkl into %qslotl where one is left (the
+        partial last one by itself), then a commit."""
+        skip = b.new_label("noload")
+        part = b.new_label("lastload")
+        b.ins("setp.ge.u32 %%qp7, %%qkl, %d" % (kt_total - 1 if ragged else kt_total))
+        b.ins("@%qp7 bra " + part)
+        async_copies("%qslotl", False)
+        b.ins("bra " + skip)
+        b.label(part)
+        if ragged:
+            b.ins("setp.ne.u32 %%qp7, %%qkl, %d" % (kt_total - 1))
+            b.ins("@%qp7 bra " + skip)
+            async_copies("%qslotl", True)
+        b.label(skip)
+        b.ins("cp.async.commit_group")
+
+    def advance(reg):
+        b.ins("add.u32 %s, %s, %d" % (reg, reg, buf))
+        b.ins("setp.eq.u32 %%qp6, %s, %d" % (reg, stages * buf))
+        b.ins("selp.u32 %s, 0, %s, %%qp6" % (reg, reg))
+
+    def async_pipeline_frags():
+        """frags = 2: the fragments of step kk + 1 are read from shared
+        memory while step kk's FMAs run, also across k-tiles: the barrier
+        stands before the last step of a k-tile (the next k-tile has landed,
+        every thread is past the k-tile before), then step 0 of the next
+        k-tile is read during the last step's FMAs, and only then are the
+        copies issued, into the buffer of the k-tile before (so stages - 2
+        k-tiles are in flight at a barrier, one fewer than frags = 1)."""
+        async_setup()
+        b.comment("prologue: %d k-tiles in flight" % (stages - 1))
+        b.ins("mov.u32 %qslotl, 0")
+        for st in range(stages - 1):
+            if st < kt_total:
+                async_copies("%qslotl", ragged and st == kt_total - 1)
+            b.ins("cp.async.commit_group")
+            b.ins("add.u32 %%qslotl, %%qslotl, %d" % buf)
+        b.ins("mov.u32 %%qkl, %d" % (stages - 1))
+        b.ins("mov.u32 %qcur, 0")
+        b.ins("mov.u32 %qkt, 0")
+        b.ins("cp.async.wait_group %d" % (stages - 2))
+        b.ins("bar.sync 0")
+        read_bases("%qcur")
+        frag_loads(0, 0)
+        loop = b.new_label("kloop")
+        b.label(loop)
+        for kk in range(BK - 1):
+            frag_loads(kk + 1, (kk + 1) % 2)
+            frag_fmas(kk % 2)
+        b.ins("cp.async.wait_group %d" % (stages - 3))
+        b.ins("bar.sync 0")
+        advance("%qcur")
+        read_bases("%qcur")
+        frag_loads(0, 0)                 # the next k-tile's (a harmless read after the last)
+        frag_fmas(1)
+        loop_copies()
+        advance("%qslotl")
+        b.ins("add.u32 %qkl, %qkl, 1")
+        b.ins("add.u32 %qkt, %qkt, 1")
+        b.ins("setp.lt.u32 %%qp7, %%qkt, %d" % kt_total)
+        b.ins("@%qp7 bra " + loop)
+        b.ins("cp.async.wait_group 0")
+
     def async_pipeline():
         """`stages` buffers filled by cp.async, stages - 1 k-tiles in flight
         while one is multiplied."""
@@ -364,17 +446,7 @@ def emit(spec, fmt):
         b.ins("cp.async.wait_group %d" % (stages - 2))
         # every thread is done with the buffer the next copies overwrite
         b.ins("bar.sync 0")
-        b.ins("setp.ge.u32 %%qp7, %%qkl, %d" % (kt_total - 1 if ragged else kt_total))
-        b.ins("@%qp7 bra " + part)
-        async_copies("%qslotl", False)
-        b.ins("bra.uni " + skip)
-        b.label(part)
-        if ragged:
-            b.ins("setp.ne.u32 %%qp7, %%qkl, %d" % (kt_total - 1))
-            b.ins("@%qp7 bra " + skip)
-            async_copies("%qslotl", True)
-        b.label(skip)
-        b.ins("cp.async.commit_group")
+        loop_copies()
         compute("%qcur")
         for reg in ("%qslotl", "%qcur"):
             b.ins("add.u32 %s, %s, %d" % (reg, reg, buf))
@@ -387,6 +459,26 @@ def emit(spec, fmt):
         b.ins("cp.async.wait_group 0")
 
     a_gap, b_gap = BM // SM_ * 4, BN // SN * 4          # bytes between strips
+
+    def read_bases(slot_reg):
+        b.ins("add.u32 %%qfa, %%qsmem, %s" % slot_reg)
+        b.ins("add.u32 %qfb, %qfa, %qt6")
+        b.ins("add.u32 %qfa, %qfa, %qt5")                   # A reads
+        b.ins("add.u32 %%qfb, %%qfb, %d" % a_buf)           # B reads
+
+    def frag_loads(kk, fset):
+        for st in range(SM_):
+            b.ins("ld.shared.v4.f32 {%%qa%d, %%qa%d, %%qa%d, %%qa%d}, [%%qfa+%d]"
+                  % (tuple(fset * TM + 4 * st + q for q in range(4)) + (kk * sa * 4 + st * a_gap,)))
+        for st in range(SN):
+            b.ins("ld.shared.v4.f32 {%%qb%d, %%qb%d, %%qb%d, %%qb%d}, [%%qfb+%d]"
+                  % (tuple(fset * TN + 4 * st + q for q in range(4)) + (kk * BN * 4 + st * b_gap,)))
+
+    def frag_fmas(fset):
+        for i in range(TM):
+            for j in range(TN):
+                b.ins("fma.rn.f32 %%qacc%d, %%qa%d, %%qb%d, %%qacc%d"
+                      % (TN * i + j, fset * TM + i, fset * TN + j, TN * i + j))
 
     def compute(slot_reg):
         """The FMAs of one k-tile from the shared-memory buffer at slot_reg."""
@@ -411,6 +503,8 @@ def emit(spec, fmt):
     b.ins("shl.b32 %qt6, %qtx, 4")                      # tx * 4 floats
     if stages == 2:
         register_pipeline()
+    elif frags == 2:
+        async_pipeline_frags()
     else:
         async_pipeline()
 
@@ -448,7 +542,7 @@ def emit(spec, fmt):
     result = gemm_answer(
         c, FAMILY, "f32", "f32", [], tiles_m * tiles_n, THREADS, smem, 1 if BN == 256 else 2,
         {"block_m": BM, "block_n": BN, "block_k": BK, "thread_tile": "%dx%d" % (TM, TN),
-         "group_m": group_m, "stages": stages, "layout": layout},
+         "group_m": group_m, "stages": stages, "layout": layout, "frags": frags},
         ("registers, " if stages == 2 else "cp.async, ")
         + ("16-byte" if (vec_a and vec_b) else "element (unaligned rows)"), "fma.rn.f32")
     return finish(result, b, fmt)

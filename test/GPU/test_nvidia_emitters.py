@@ -717,10 +717,26 @@ class NumericTests(unittest.TestCase):
                                          (128, 64, 16, "warps", 130, 68, 37),
                                          (128, 256, 8, "rows", 129, 260, 20),
                                          (128, 256, 16, "warps", 128, 257, 32),
-                                         (32, 64, 32, "rows", 32, 64, 40)):
+                                         (32, 64, 32, "rows", 32, 64, 40),
+                                         (32, 32, 8, "rows", 32, 40, 64)):
             self.check("nvidia_gemm_ffma", {"m": m, "n": n, "k": k, "a_dtype": "f32",
                                             "block_m": bm, "block_n": bn, "block_k": bk,
                                             "layout": lay, "stages": 3})
+
+    def test_ffma_fragment_pipeline(self):
+        # frags = 2: fragments read one step ahead, across k-tiles (the
+        # barrier before a k-tile's last step, copies after it): 3 and 4
+        # buffers, one k-tile only, fewer k-tiles than buffers, a partial
+        # last k-tile, M and N edges, accumulation.
+        for bm, bn, bk, st, m, n, k, acc in ((32, 32, 8, 3, 37, 35, 45, False),
+                                             (32, 64, 16, 4, 40, 64, 80, True),
+                                             (32, 32, 16, 4, 32, 32, 16, False),
+                                             (64, 32, 8, 3, 64, 36, 20, True),
+                                             (128, 128, 8, 3, 128, 128, 24, False)):
+            self.check("nvidia_gemm_ffma", {"m": m, "n": n, "k": k, "a_dtype": "f32",
+                                            "block_m": bm, "block_n": bn, "block_k": bk,
+                                            "layout": "warps", "stages": st, "frags": 2,
+                                            "accumulate": acc})
 
     def test_ffma_tile_answer_and_refusal(self):
         ans = answer("nvidia_gemm_ffma", {"m": 1024, "n": 1024, "k": 1024, "a_dtype": "f32",
