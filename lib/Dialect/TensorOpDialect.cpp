@@ -674,14 +674,21 @@ mlir::tensorop::findGpuSketchViolation(const GpuSketchFields &s, int64_t sm) {
                               s.precision);
   } else {
     // python_emitters/nvidia_gemm_ffma.py: tiles of 32, 64 or 128 rows and
-    // columns, k-tiles of 16, two buffers filled through registers or 3-4
-    // filled by cp.async.
+    // columns (and 128x256), k-tiles of 16, two buffers filled through
+    // registers or 3-4 filled by cp.async.
     for (auto [field, value] :
          {std::pair<StringRef, int64_t>{"block_m", s.blockM},
           {"block_n", s.blockN}})
-      if (value != 32 && value != 64 && value != 128)
-        return fail(field, "the FFMA kernel's tiles are 32, 64 or 128, got " +
+      if (value != 32 && value != 64 && value != 128 &&
+          !(field == "block_n" && value == 256))
+        return fail(field, "the FFMA kernel's tiles are 32, 64 or 128 "
+                           "(block_n also 256), got " +
                                llvm::Twine(value));
+    if (s.blockN == 256 && (s.blockM != 128 || s.stages < 3))
+      return fail("block_n", "the FFMA kernel's 128x256 tile needs block_m "
+                             "128 and 3 or 4 cp.async buffers, got " +
+                                 llvm::Twine(s.blockM) + "x256 with " +
+                                 llvm::Twine(s.stages) + " stages");
     if (s.blockK != 16)
       return fail("block_k", "the FFMA kernel steps K by 16, got " +
                                  llvm::Twine(s.blockK));

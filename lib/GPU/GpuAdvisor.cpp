@@ -287,8 +287,13 @@ static std::optional<Candidate> splitKTile(llvm::ArrayRef<Candidate> cands,
 /// 0.97x of 128x128; 1024^3 64x128 30.1 TFLOP/s, 128x64 29.5, 64x64 and
 /// 32x64 28.1, 128x128 17.4 (64 tiles); 127x1000x513 32x32 6.4, 32x64 4.8,
 /// 64x32 4.4, 64x64 3.1, 128x128 1.7; 2048^3 128x128 37.2, 128x64 29.5.
+/// 128x256 (8x16 per thread, one CTA per SM) with two fragment buffers
+/// (docs/benchmarks/gpu-gemm.md, "Session 13"): 4096^3 49.4 TFLOP/s against
+/// 47.5 for 128x128, 1.04; it loses where its waves round up (3072^3 in
+/// 288 tiles 36.4, 2000x3000x1504 in 192 tiles 33.8).
 static const Candidate kFfmaTiles[] = {
-    {128, 128, 0, 0, 0, 1.0}, {64, 128, 0, 0, 0, 0.92}, {128, 64, 0, 0, 0, 0.9},
+    {128, 128, 0, 0, 0, 1.0},  {128, 256, 0, 0, 0, 1.04},
+    {64, 128, 0, 0, 0, 0.92},  {128, 64, 0, 0, 0, 0.9},
     {64, 64, 0, 0, 0, 0.75},  {32, 64, 0, 0, 0, 0.5},   {64, 32, 0, 0, 0, 0.5},
     {32, 32, 0, 0, 0, 0.3}};
 
@@ -790,13 +795,16 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
     // buffers filled by cp.async: measured on the H200 against two filled
     // through registers, 127x1000x513 (32x32) 14.4 us against 20.2, 1024^3
     // (64x128) 67.9 against 71.0, 2000x3000x1504 483 against 516, 4096^3
-    // 3289 against 3520; four buffers measured the same as three.
+    // 3289 against 3520. With the emitter's two fragment buffers (the
+    // default with cp.async), 4 buffers keep as many k-tiles in flight as 3
+    // did with one (4096^3 47.5 TFLOP/s with 3 or 4); 128x256 with 3 (4096^3
+    // 49.4, docs/benchmarks/gpu-gemm.md "Session 13").
     const Candidate &pick = cheapestTile(kFfmaTiles, p, target.sms);
     c.kernel = "ffma";
     c.blockM = pick.bm;
     c.blockN = pick.bn;
     c.blockK = 16;
-    c.stages = 3;
+    c.stages = pick.bn == 256 ? 3 : 4;
     return c;
   }
   if (p.precision == "tf32" && p.conv) {

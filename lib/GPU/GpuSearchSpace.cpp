@@ -111,12 +111,15 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
     return gemvOptions(knob, prefix);
   // The FFMA kernel's tiles and buffers (nvidia_gemm_ffma.py: 2 through
   // registers, 3-4 by cp.async; 4 buffers of 128x128 take 66 KiB).
+  if (defaults.kernel == "ffma" && knob == kBlockN && bm == 128)
+    return {32, 64, 128, 256};
   if (defaults.kernel == "ffma" && (knob == kBlockM || knob == kBlockN))
     return {32, 64, 128};
   if (defaults.kernel == "ffma" && knob == kStages) {
     std::vector<int64_t> fit;
     for (int64_t s : {2, 3, 4})
-      if (s * 16 * (bm + 4 + bn) * 4 <= t.maxSharedPerBlock)
+      if (s * 16 * (bm + 4 + bn) * 4 <= t.maxSharedPerBlock &&
+          (s > 2 || bn != 256)) // 128x256 only through cp.async
         fit.push_back(s);
     return fit;
   }

@@ -278,8 +278,17 @@ func.func @f(%A: memref<256x256xf32>, %B: memref<256x256xf32>, %C: memref<256x25
 
 // The FFMA kernel's tiles are 32, 64 or 128 (nvidia_gemm_ffma.py).
 func.func @f(%A: memref<256x256xf32>, %B: memref<256x256xf32>, %C: memref<256x256xf32>) {
-  // expected-error @+1 {{gpu_sketch field 'block_m': the FFMA kernel's tiles are 32, 64 or 128, got 96}}
+  // expected-error @+1 {{gpu_sketch field 'block_m': the FFMA kernel's tiles are 32, 64 or 128 (block_n also 256), got 96}}
   linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "ffma", precision = "f32", block_m = 96, block_n = 128, block_k = 16, warps_m = 0, warps_n = 0, consumers = 0, stages = 3, group_m = 8, ctas = 0, target = #tensorop.target<name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "t">} ins(%A, %B : memref<256x256xf32>, memref<256x256xf32>) outs(%C : memref<256x256xf32>)
+  return
+}
+
+// -----
+
+// The FFMA kernel's 128x256 tile: block_m 128 and cp.async buffers only.
+func.func @f(%A: memref<256x256xf32>, %B: memref<256x256xf32>, %C: memref<256x256xf32>) {
+  // expected-error @+1 {{gpu_sketch field 'block_n': the FFMA kernel's 128x256 tile needs block_m 128 and 3 or 4 cp.async buffers, got 128x256 with 2 stages}}
+  linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "ffma", precision = "f32", block_m = 128, block_n = 256, block_k = 16, warps_m = 0, warps_n = 0, consumers = 0, stages = 2, group_m = 8, ctas = 0, target = #tensorop.target<name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "t">} ins(%A, %B : memref<256x256xf32>, memref<256x256xf32>) outs(%C : memref<256x256xf32>)
   return
 }
 

@@ -70,10 +70,11 @@ func.func @f32_decode_unaligned(%A: memref<1x4100xf32>, %B: memref<4100x4096xf32
 
 // -----
 
-// 127x1000: 128x128 tiles give 8 CTAs; 32x32 give 128. Three cp.async
-// buffers.
+// 127x1000: 128x128 tiles give 8 CTAs; 32x32 give 128. Four cp.async
+// buffers (the emitter's two fragment buffers keep one k-tile fewer in
+// flight).
 // CHECK-LABEL: func.func @f32_small
-//       CHECK:   kernel = "ffma", precision = "f32", block_m = 32, block_n = 32, block_k = 16, warps_m = 0, warps_n = 0, consumers = 0, stages = 3,
+//       CHECK:   kernel = "ffma", precision = "f32", block_m = 32, block_n = 32, block_k = 16, warps_m = 0, warps_n = 0, consumers = 0, stages = 4,
 func.func @f32_small(%A: memref<127x513xf32>, %B: memref<513x1000xf32>, %C: memref<127x1000xf32>) {
   linalg.matmul ins(%A, %B : memref<127x513xf32>, memref<513x1000xf32>) outs(%C : memref<127x1000xf32>)
   return
@@ -91,10 +92,32 @@ func.func @f32_mid(%A: memref<1024x1024xf32>, %B: memref<1024x1024xf32>, %C: mem
 
 // -----
 
-// Large shapes keep 128x128 (2048^3: 256 tiles, two whole waves).
+// Large shapes whose 128x256 tiles fill whole waves take them, with 3
+// buffers (2048^3: 128 tiles, one wave, against 256 of 128x128 in two).
 // CHECK-LABEL: func.func @f32_large
-//       CHECK:   kernel = "ffma", precision = "f32", block_m = 128, block_n = 128, block_k = 16, warps_m = 0, warps_n = 0, consumers = 0, stages = 3,
+//       CHECK:   kernel = "ffma", precision = "f32", block_m = 128, block_n = 256, block_k = 16, warps_m = 0, warps_n = 0, consumers = 0, stages = 3,
 func.func @f32_large(%A: memref<2048x2048xf32>, %B: memref<2048x2048xf32>, %C: memref<2048x2048xf32>) {
   linalg.matmul ins(%A, %B : memref<2048x2048xf32>, memref<2048x2048xf32>) outs(%C : memref<2048x2048xf32>)
+  return
+}
+
+// -----
+
+// 3072^3: 288 tiles of 128x256 are 2.2 waves (3 by the model), 1152 of
+// 64x128 8.7 (9): 64x128.
+// CHECK-LABEL: func.func @f32_3072
+//       CHECK:   kernel = "ffma", precision = "f32", block_m = 64, block_n = 128, block_k = 16, warps_m = 0, warps_n = 0, consumers = 0, stages = 4,
+func.func @f32_3072(%A: memref<3072x3072xf32>, %B: memref<3072x3072xf32>, %C: memref<3072x3072xf32>) {
+  linalg.matmul ins(%A, %B : memref<3072x3072xf32>, memref<3072x3072xf32>) outs(%C : memref<3072x3072xf32>)
+  return
+}
+
+// -----
+
+// 2000x3000: 192 tiles of 128x256 (two waves) against 384 of 128x128 (three).
+// CHECK-LABEL: func.func @f32_2000x3000
+//       CHECK:   kernel = "ffma", precision = "f32", block_m = 128, block_n = 128, block_k = 16, warps_m = 0, warps_n = 0, consumers = 0, stages = 4,
+func.func @f32_2000x3000(%A: memref<2000x1504xf32>, %B: memref<1504x3000xf32>, %C: memref<2000x3000xf32>) {
+  linalg.matmul ins(%A, %B : memref<2000x1504xf32>, memref<1504x3000xf32>) outs(%C : memref<2000x3000xf32>)
   return
 }

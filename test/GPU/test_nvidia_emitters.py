@@ -707,6 +707,37 @@ class NumericTests(unittest.TestCase):
                                             "block_m": bm, "block_n": bn, "stages": st,
                                             "accumulate": acc})
 
+    def test_ffma_warp_layout_and_k_tiles(self):
+        # 4 x 8 threads per warp, k-tiles of 8 and 32, the 128x256 tile (8x16
+        # per thread); each with M, N and K edges (a partial last k-tile
+        # copied with zero fill, also where M and N fill the tiles), element B
+        # copies (odd N) and 16-byte ones.
+        for bm, bn, bk, lay, m, n, k in ((32, 32, 8, "warps", 37, 35, 21),
+                                         (64, 128, 32, "warps", 70, 136, 40),
+                                         (128, 64, 16, "warps", 130, 68, 37),
+                                         (128, 256, 8, "rows", 129, 260, 20),
+                                         (128, 256, 16, "warps", 128, 257, 32),
+                                         (32, 64, 32, "rows", 32, 64, 40),
+                                         (32, 32, 8, "rows", 32, 40, 64)):
+            self.check("nvidia_gemm_ffma", {"m": m, "n": n, "k": k, "a_dtype": "f32",
+                                            "block_m": bm, "block_n": bn, "block_k": bk,
+                                            "layout": lay, "stages": 3})
+
+    def test_ffma_fragment_pipeline(self):
+        # frags = 2: fragments read one step ahead, across k-tiles (the
+        # barrier before a k-tile's last step, copies after it): 3 and 4
+        # buffers, one k-tile only, fewer k-tiles than buffers, a partial
+        # last k-tile, M and N edges, accumulation.
+        for bm, bn, bk, st, m, n, k, acc in ((32, 32, 8, 3, 37, 35, 45, False),
+                                             (32, 64, 16, 4, 40, 64, 80, True),
+                                             (32, 32, 16, 4, 32, 32, 16, False),
+                                             (64, 32, 8, 3, 64, 36, 20, True),
+                                             (128, 128, 8, 3, 128, 128, 24, False)):
+            self.check("nvidia_gemm_ffma", {"m": m, "n": n, "k": k, "a_dtype": "f32",
+                                            "block_m": bm, "block_n": bn, "block_k": bk,
+                                            "layout": "warps", "stages": st, "frags": 2,
+                                            "accumulate": acc})
+
     def test_ffma_tile_answer_and_refusal(self):
         ans = answer("nvidia_gemm_ffma", {"m": 1024, "n": 1024, "k": 1024, "a_dtype": "f32",
                                           "block_m": 64, "block_n": 64})

@@ -164,10 +164,14 @@ struct Reference {
 };
 
 
-void syncWithTimeout(double seconds, const char *what) {
+/// Polls `query` (cuStreamQuery / cuEventQuery of one object) every
+/// `pollUs` microseconds until it reports completion; a CUDA error or more
+/// than `seconds` ends the run with a located message.
+template <typename Query>
+void pollUntilDone(Query query, double seconds, int pollUs, const char *what) {
   auto start = std::chrono::steady_clock::now();
   for (;;) {
-    CUresult r = cuStreamQuery(gStream);
+    CUresult r = query();
     if (r == CUDA_SUCCESS)
       return;
     if (r != CUDA_ERROR_NOT_READY)
@@ -176,25 +180,17 @@ void syncWithTimeout(double seconds, const char *what) {
             .count() > seconds)
       die(3, std::string(what) + ": the kernel did not finish within " +
                  std::to_string(int(seconds)) + " s (hang?)");
-    std::this_thread::sleep_for(std::chrono::microseconds(50));
+    std::this_thread::sleep_for(std::chrono::microseconds(pollUs));
   }
+}
+
+void syncWithTimeout(double seconds, const char *what) {
+  pollUntilDone([] { return cuStreamQuery(gStream); }, seconds, 50, what);
 }
 
 /// Waits (polling, like syncWithTimeout) until `event` has completed.
 void waitEvent(CUevent event, double seconds, const char *what) {
-  auto start = std::chrono::steady_clock::now();
-  for (;;) {
-    CUresult r = cuEventQuery(event);
-    if (r == CUDA_SUCCESS)
-      return;
-    if (r != CUDA_ERROR_NOT_READY)
-      cuCheck(r, what);
-    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-            .count() > seconds)
-      die(3, std::string(what) + ": the kernel did not finish within " +
-                 std::to_string(int(seconds)) + " s (hang?)");
-    std::this_thread::sleep_for(std::chrono::microseconds(20));
-  }
+  pollUntilDone([event] { return cuEventQuery(event); }, seconds, 20, what);
 }
 
 /// The device's PCI bus id, as NVML's lookup wants it.
