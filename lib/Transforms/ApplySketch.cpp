@@ -901,17 +901,25 @@ void emitSharedBNest(RewriterBase &rw, Location loc, GemmPlan &plan,
     plan.packBFlat = memref::CollapseShapeOp::create(
         rw, loc, sharedB,
         ArrayRef<ReassociationIndices>{ReassociationIndices{0, 1, 2}});
+  // The (k, n) block loops, in the sketch's relative order of n and k.
+  StringRef order = sketch.getLoopOrder();
+  bool nOuter = order.find('n') < order.find('k');
+  // With k outside n, a chunk's A rows for one K block do not change across
+  // the n blocks: they are packed once, at the first n block, into a buffer
+  // for all of the chunk's rows (as the unshared form packs an A block once
+  // for all the n tiles inside it), instead of once per (k, n) block. (Not
+  // for a dynamic M, whose chunks have no static size.)
+  bool hoistA = !plan.unpackedA && !nOuter && !p.dynamicM;
+  int64_t chunkPanels =
+      hoistA ? roundUp((p.m + grid.m - 1) / grid.m, plan.mr) / plan.mr
+             : plan.mc / plan.mr;
   Value allA;
   if (!plan.unpackedA)
     allA = memref::AllocOp::create(
         rw, loc,
-        MemRefType::get({chunks, plan.mc / plan.mr, panelRows, plan.mr},
-                        panelElem),
+        MemRefType::get({chunks, chunkPanels, panelRows, plan.mr}, panelElem),
         align);
 
-  // The (k, n) block loops, in the sketch's relative order of n and k.
-  StringRef order = sketch.getLoopOrder();
-  bool nOuter = order.find('n') < order.find('k');
   auto outer = scf::ForOp::create(rw, loc, im.c(0),
                                   nOuter ? plan.nExt : plan.kExt,
                                   im.c(nOuter ? plan.nc : plan.kc));
@@ -995,6 +1003,36 @@ void emitSharedBNest(RewriterBase &rw, Location loc, GemmPlan &plan,
         rw, loc, tp.packA,
         ArrayRef<ReassociationIndices>{ReassociationIndices{0, 1, 2}});
   }
+  Value chunkA = tp.packA;
+  // The panels of the chunk's A buffer from row `ivM` of A on (hoistA).
+  auto aBlockOf = [&](GemmPlan &dst, Value ivM, Value rows) {
+    SmallVector<OpFoldResult> offsets = {im.div(im.sub(ivM, mOff), plan.mr),
+                                         rw.getIndexAttr(0),
+                                         rw.getIndexAttr(0)};
+    SmallVector<OpFoldResult> sizes = {im.ceilDiv(rows, plan.mr),
+                                       rw.getIndexAttr(panelRows),
+                                       rw.getIndexAttr(plan.mr)};
+    SmallVector<OpFoldResult> strides(3, rw.getIndexAttr(1));
+    dst.packA =
+        memref::SubViewOp::create(rw, loc, chunkA, offsets, sizes, strides);
+    dst.packAFlat = memref::CollapseShapeOp::create(
+        rw, loc, dst.packA,
+        ArrayRef<ReassociationIndices>{ReassociationIndices{0, 1, 2}});
+  };
+  if (hoistA) {
+    // At the first n block of each K block: all of the chunk's A blocks.
+    Value first = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq,
+                                        ivN, im.c(0));
+    auto ifFirst = scf::IfOp::create(rw, loc, first, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(rw);
+    rw.setInsertionPointToStart(ifFirst.thenBlock());
+    auto packLoop = scf::ForOp::create(rw, loc, mOff, mEnd, im.c(plan.mc));
+    rw.setInsertionPointToStart(packLoop.getBody());
+    Value ivM = packLoop.getInductionVar();
+    GemmPlan pp = tp;
+    aBlockOf(pp, ivM, im.tileSize(ivM, plan.mc, mEnd));
+    emitPackA(rw, loc, pp, ivM, ivK);
+  }
   // A fused epilogue's block (its header is rewritten before every call):
   // one per chunk.
   if (tp.epilogueKernel)
@@ -1009,7 +1047,9 @@ void emitSharedBNest(RewriterBase &rw, Location loc, GemmPlan &plan,
   rw.setInsertionPointToStart(mLoop.getBody());
   Value ivM = mLoop.getInductionVar();
   Value sm = im.tileSize(ivM, plan.mc, mEnd);
-  if (!tp.unpackedA)
+  if (hoistA)
+    aBlockOf(tp, ivM, sm);
+  else if (!tp.unpackedA)
     emitPackA(rw, loc, tp, ivM, ivK);
   Value col = im.add(ivN, nOff);
   TileOperands tile;
