@@ -958,8 +958,15 @@ void emitSharedBNest(RewriterBase &rw, Location loc, GemmPlan &plan,
       std::nullopt);
   rw.setInsertionPointToStart(compute.getBody());
   Value id = compute.getInductionVar(0);
-  Value cm = im.div(id, grid.n);
-  Value cn = arith::RemUIOp::create(rw, loc, id, im.c(grid.n));
+  // (One chunk along a dimension: its offset is the constant 0. The other
+  // dimension has several, so a loop over it keeps a dynamic bound and,
+  // marked, the sketch for tensorop-omp-team-size.)
+  Value cm = grid.n == 1 ? id : grid.m == 1 ? im.c(0) : im.div(id, grid.n);
+  Value cn = grid.n == 1 ? im.c(0)
+             : grid.m == 1
+                 ? id
+                 : arith::RemUIOp::create(rw, loc, id, im.c(grid.n))
+                       .getResult();
   // Rows [mOff, mEnd): whole register blocks, trailing chunks may be empty.
   Value chunkM = im.mul(im.ceilDiv(im.ceilDiv(plan.mExt, grid.m), plan.mr),
                         plan.mr);
