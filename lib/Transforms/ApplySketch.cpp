@@ -26,6 +26,12 @@
 // packed B panel and wait for each other at every panel; here each thread
 // packs the B it uses itself, paying the copies instead of the waits.)
 //
+// pack_b = "kmajor_nr_shared" is the BLIS way (emitSharedBNest): the k and
+// n tile loops stay outside the threads, and in each (k, n) block one
+// scf.forall packs the B block into a single buffer (the threads splitting
+// its panels) and a second runs the threads' chunks of C on it; the forall
+// joins are the barriers.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tensorop/Advisor/Advisor.h"
