@@ -134,7 +134,18 @@ def TensorOp_SketchAttr : TensorOp_Attr<"Sketch", "sketch"> {
       `x86_gemm_fma` emitter; applying it to a GEMM that reads A transposed
       is an error, and an A whose elements along K are not adjacent (or
       whose row stride is not static) is packed anyway (with a remark).
-      Both may be "none" at once;
+      Both may be "none" at once. `pack_b = "kmajor_nr_shared"` (threads >
+      1 only) packs B into the same panels but shares them among the
+      threads: the n and k cache-tile loops run outside the thread team, and
+      for each (k, n) block one `scf.forall` packs the B block into a single
+      buffer (each thread a contiguous share of its panels), then a second
+      runs the threads' chunks of C on it. The forall joins are the
+      barriers: two OpenMP fork/joins per block, against one packed copy of
+      B per thread in the default form. The chunks are rows of C while each
+      thread gets at least 32 rows, otherwise (thin M) columns of each B
+      block; with k outside n in `loop_order`, a chunk packs its A rows once
+      per K block. bf16 and f16 inputs and a fused epilogue work as with
+      `"kmajor_nr"`;
     * `ukernel`: the microkernel emitter and its variant;
     * `target`: the target it is legal for;
     * `source`: who chose it ("builtin", "llm:<model>", "db:<hash>", ...);
@@ -142,7 +153,9 @@ def TensorOp_SketchAttr : TensorOp_Attr<"Sketch", "sketch"> {
       printed). With more than one, C is split into that many chunks of
       rows (of columns when the row chunks would be thinner than 32 and N
       has more register blocks), each run by one thread with its own
-      packing buffers: an `scf.forall` that the pipeline lowers to OpenMP;
+      packing buffers: an `scf.forall` that the pipeline lowers to OpenMP
+      (with `pack_b = "kmajor_nr_shared"`, two per cache block, sharing the
+      packed B);
     * `epilogue` (optional): a `#tensorop.epilogue` fused into the
       microkernel's store after the last K panel (set by
       `tensorop-fuse-epilogues`; the x86_gemm_fma, riscv_gemm_rvv and
@@ -152,7 +165,7 @@ def TensorOp_SketchAttr : TensorOp_Attr<"Sketch", "sketch"> {
     permutations, cache tiles that are not multiples of the register block,
     register blocks that do not fit the target's register file and
     `pack_a = "none"` / `pack_b = "none"` where the target or emitter cannot
-    read A / B unpacked.
+    read A / B unpacked, and `pack_b = "kmajor_nr_shared"` on one thread.
   }];
   let parameters = (ins
     "int64_t":$mc, "int64_t":$nc, "int64_t":$kc,

@@ -168,10 +168,10 @@ LogicalResult SketchAttr::verify(
     return emitError() << "sketch pack_a \"" << packA
                        << "\" is not a known layout (expected \"kmajor_mr\" "
                           "or \"none\")";
-  if (packB != "kmajor_nr" && packB != "none")
+  if (packB != "kmajor_nr" && packB != "kmajor_nr_shared" && packB != "none")
     return emitError() << "sketch pack_b \"" << packB
-                       << "\" is not a known layout (expected \"kmajor_nr\" "
-                          "or \"none\")";
+                       << "\" is not a known layout (expected \"kmajor_nr\", "
+                          "\"kmajor_nr_shared\" or \"none\")";
   if (!ukernel || !target)
     return emitError() << "sketch needs a ukernel and a target";
   // Unpacked B is read with masked loads (the N edge must not read past
@@ -243,6 +243,11 @@ LogicalResult SketchAttr::verify(
   if (threads < 1 || threads > 1024)
     return emitError() << "sketch threads must be in [1, 1024], got "
                        << threads;
+  // One thread has nobody to share its packed B with.
+  if (packB == "kmajor_nr_shared" && threads == 1)
+    return emitError() << "sketch pack_b \"kmajor_nr_shared\" (one packed B "
+                          "block shared by the threads) needs threads > 1, "
+                          "got 1 (use \"kmajor_nr\")";
   // Only the shipped CPU emitters apply an epilogue in their store path.
   if (epilogue && !emitterAppliesEpilogues(ukernel.getEmitter()))
     return emitError() << "a sketch epilogue needs the x86_gemm_fma, "

@@ -32,6 +32,7 @@
 #include "tensorop/Advisor/Advisor.h"
 #include "tensorop/Advisor/ConvAdvisor.h"
 #include "tensorop/Advisor/Request.h"
+#include "tensorop/Advisor/SharedPackB.h"
 #include "tensorop/Advisor/ThreadCount.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/Emitters/Sandbox.h"
@@ -709,6 +710,9 @@ int CpuBackend::generate(const GenJob &job) {
             .threads;
     auto sketchText = [&](SketchChoice c, std::string &text) -> Error {
       c.threads = teamSize;
+      // (One thread has nobody to share a packed B block with.)
+      if (teamSize == 1 && c.packB == kSharedPackB)
+        c.packB = "kmajor_nr";
       std::string illegal;
       SketchAttr attr = c.toAttr(&ctx, hints, illegal);
       if (!attr)

@@ -2,6 +2,7 @@
 
 #include "AnnotateConv.h"
 #include "tensorop/Advisor/Advisor.h"
+#include "tensorop/Advisor/SharedPackB.h"
 #include "tensorop/Advisor/SketchDatabase.h"
 #include "tensorop/Advisor/ThreadCount.h"
 #include "tensorop/Targets/TargetHints.h"
@@ -329,6 +330,13 @@ struct AnnotateSketchPass
                            "work";
       else if (!teamSize.reason.empty())
         mm.emitRemark() << "tensorop: " << teamSize.reason;
+      // One thread has nobody to share a packed B block with.
+      if (choice->threads == 1 && choice->packB == kSharedPackB) {
+        choice->packB = "kmajor_nr";
+        mm.emitRemark() << "tensorop: pack_b \"" << kSharedPackB
+                        << "\" becomes \"kmajor_nr\": the GEMM runs on one "
+                           "thread";
+      }
       std::string error;
       SketchAttr sketch = choice->toAttr(ctx, *hints, error);
       if (!sketch) {

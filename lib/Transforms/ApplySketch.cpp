@@ -26,9 +26,16 @@
 // packed B panel and wait for each other at every panel; here each thread
 // packs the B it uses itself, paying the copies instead of the waits.)
 //
+// pack_b = "kmajor_nr_shared" is the BLIS way (emitSharedBNest): the k and
+// n tile loops stay outside the threads, and in each (k, n) block one
+// scf.forall packs the B block into a single buffer (the threads splitting
+// its panels) and a second runs the threads' chunks of C on it; the forall
+// joins are the barriers.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tensorop/Advisor/Advisor.h"
+#include "tensorop/Advisor/SharedPackB.h"
 #include "tensorop/Advisor/UKernelRequest.h"
 #include "tensorop/Emitters/Emitter.h"
 #include "tensorop/Emitters/UKernelOperands.h"
@@ -191,8 +198,17 @@ struct GemmPlan {
   /// [nc/nr][kc2][nr] with kc2 = ceil(kc/2) (microkernel gemm_bf16).
   /// f16: converted to fp32 while packed (the fp32 microkernel).
   bool bf16Pairs() const { return p.input == GemmInputType::BF16; }
-  SmallVector<scf::ForOp> loops; ///< Cache-tile loops, outermost first.
-  SmallVector<unsigned> loopOfDim; ///< m, n, k -> index into `loops`.
+  /// Where the current C tile starts (its row and column in C, A's rows,
+  /// B's columns, and in the bias / residual / output operands) and the
+  /// first k of its K block: the fused epilogue's operands are read there
+  /// and it runs once ivK + kc reaches K.
+  Value tileRow, tileCol, tileK;
+};
+
+/// The operands of one cache tile (views of A, B and C) that the
+/// register-block loops run over.
+struct TileOperands {
+  Value a, b, c;
 };
 
 /// k values one vectorized A-packing step moves per row.
@@ -522,15 +538,20 @@ void emitPackA(OpBuilder &b, Location loc, const GemmPlan &plan, Value ivM,
 }
 
 /// Packs the B block at (ivK, ivN) into packB: panel q holds columns
-/// [q*nr, q*nr+nr) stored k-major; columns past the block are zero.
-void emitPackB(OpBuilder &b, Location loc, const GemmPlan &plan, Value ivN,
-               Value ivK) {
+/// [q*nr, q*nr+nr) stored k-major; columns past the block are zero. With
+/// `firstPanel` / `endPanel`, only the panels in [firstPanel, endPanel) are
+/// packed (one thread's share of a shared block). Returns the panel loop.
+scf::ForOp emitPackB(OpBuilder &b, Location loc, const GemmPlan &plan,
+                     Value ivN, Value ivK, Value firstPanel = {},
+                     Value endPanel = {}) {
   IndexMath im{b, loc};
   Value sn = im.tileSize(ivN, plan.nc, plan.nExt);
   Value sk = im.tileSize(ivK, plan.kc, plan.kExt);
-  Value zero = im.c(0), one = im.c(1);
   Value numPanels = im.ceilDiv(sn, plan.nr);
-  auto loop = scf::ForOp::create(b, loc, zero, numPanels, one);
+  if (endPanel)
+    numPanels = im.min(numPanels, endPanel);
+  auto loop = scf::ForOp::create(b, loc, firstPanel ? firstPanel : im.c(0),
+                                 numPanels, im.c(1));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value q = loop.getInductionVar();
@@ -553,11 +574,11 @@ void emitPackB(OpBuilder &b, Location loc, const GemmPlan &plan, Value ivN,
                                  plan.nr, q, col, ivK, w, sk, scalarPack);
     else
       emitPackBPairsVectorized(b, loc, plan, q, col, ivK, w, sk, scalarPack);
-    return;
+    return loop;
   }
   if (!plan.p.transposeB) {
     emitPackBVectorized(b, loc, plan, q, col, ivK, w, sk);
-    return;
+    return loop;
   }
   Value dst = subview2D(b, loc, plan.packB, {q, b.getIndexAttr(0),
                                              b.getIndexAttr(0)},
@@ -570,18 +591,19 @@ void emitPackB(OpBuilder &b, Location loc, const GemmPlan &plan, Value ivN,
                             {b.getIndexAttr(1), sk, pad});
   Value zeroF = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
   linalg::FillOp::create(b, loc, zeroF, padView);
+  return loop;
 }
 
 /// One microkernel call on the register block at (i, j) of the inner tile:
 /// m_rem x n_rem of C, with `kernel` (mr x nr).
 void emitUKernelCall(OpBuilder &b, Location loc, const GemmPlan &plan,
-                     linalg::MatmulOp inner, const EmittedKernel &kernel,
+                     const TileOperands &tile, const EmittedKernel &kernel,
                      int64_t nr, Value i, Value j, Value mRem, Value nRem,
                      Value sk) {
   IndexMath im{b, loc};
   Value zero = im.c(0);
-  Value cTile = inner.getDpsInitOperand(0)->get();
-  Value aTile = inner.getDpsInputOperand(0)->get();
+  Value cTile = tile.c;
+  Value aTile = tile.a;
   // Rows of the packed panels: k values, or k pairs for bf16.
   int64_t panelRows = plan.bf16Pairs() ? (plan.kc + 1) / 2 : plan.kc;
   Value kSteps = plan.bf16Pairs() ? im.ceilDiv(sk, 2) : sk;
@@ -599,8 +621,7 @@ void emitUKernelCall(OpBuilder &b, Location loc, const GemmPlan &plan,
   Value bPanel;
   if (plan.unpackedB) {
     // The tile's own rows of B from column j; the code reads n_rem of them.
-    Value bTile = inner.getDpsInputOperand(1)->get();
-    bPanel = subview2D(b, loc, bTile, {zero, j}, {sk, nRem});
+    bPanel = subview2D(b, loc, tile.b, {zero, j}, {sk, nRem});
   } else {
     bPanel = subview2D(
         b, loc, plan.packB, {im.div(j, plan.nr), b.getIndexAttr(0),
@@ -625,18 +646,14 @@ void emitUKernelCall(OpBuilder &b, Location loc, const GemmPlan &plan,
   }
   // The epilogue runs once per C tile, after its last K panel: the tile's
   // K loop is at its last step when ivK + kc reaches K.
-  auto tileIv = [&](unsigned dim) {
-    scf::ForOp loop = plan.loops[plan.loopOfDim[dim]];
-    return loop.getInductionVar();
-  };
-  Value ivK = tileIv(2);
   Value last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
-                                     im.add(ivK, im.c(plan.kc)), plan.kExt);
+                                     im.add(plan.tileK, im.c(plan.kc)),
+                                     plan.kExt);
   auto ifLast = scf::IfOp::create(b, loc, last, /*withElseRegion=*/true);
   b.setInsertionPointToStart(ifLast.thenBlock());
-  // Row and column of the tile within the operands (one thread's chunk).
-  Value row = im.add(tileIv(0), i);
-  Value col = im.add(tileIv(1), j);
+  // Row and column of the register block within the epilogue's operands.
+  Value row = im.add(plan.tileRow, i);
+  Value col = im.add(plan.tileCol, j);
   Value bias, residual;
   if (plan.bias)
     bias = plan.biasAlongN ? subview1D(b, loc, plan.bias, col, nRem)
@@ -657,13 +674,13 @@ void emitUKernelCall(OpBuilder &b, Location loc, const GemmPlan &plan,
 /// columns: the register blocks up to tailFrom use `kernel`, the last
 /// (narrower) column block uses `tail`, so no FMA works on columns past N.
 void emitMicroLoops(OpBuilder &b, Location loc, const GemmPlan &plan,
-                    linalg::MatmulOp inner, SketchAttr sketch,
+                    const TileOperands &tile, SketchAttr sketch,
                     const EmittedKernel &kernel,
                     const std::optional<EmittedKernel> &tail,
                     bool markLoops) {
   IndexMath im{b, loc};
-  Value cTile = inner.getDpsInitOperand(0)->get();
-  Value aTile = inner.getDpsInputOperand(0)->get();
+  Value cTile = tile.c;
+  Value aTile = tile.a;
   Value sm = memref::DimOp::create(b, loc, cTile, 0);
   Value sn = tail ? im.c(plan.tailFrom)
                   : memref::DimOp::create(b, loc, cTile, 1).getResult();
@@ -684,7 +701,7 @@ void emitMicroLoops(OpBuilder &b, Location loc, const GemmPlan &plan,
   Value j = mFirst ? innerLoop.getInductionVar() : outer.getInductionVar();
   Value mRem = im.min(im.c(plan.mr), im.sub(sm, i));
   Value nRem = im.min(im.c(plan.nr), im.sub(sn, j));
-  emitUKernelCall(b, loc, plan, inner, kernel, plan.nr, i, j, mRem, nRem, sk);
+  emitUKernelCall(b, loc, plan, tile, kernel, plan.nr, i, j, mRem, nRem, sk);
   if (!tail)
     return;
   // The tail column block: right after each row block's full ones (its A
@@ -698,7 +715,7 @@ void emitMicroLoops(OpBuilder &b, Location loc, const GemmPlan &plan,
     i = rows.getInductionVar();
   }
   Value tailRem = im.min(im.c(plan.mr), im.sub(sm, i));
-  emitUKernelCall(b, loc, plan, inner, *tail, tail->nr, i,
+  emitUKernelCall(b, loc, plan, tile, *tail, tail->nr, i,
                   im.c(plan.tailFrom), tailRem, im.c(plan.tailCols), sk);
 }
 
@@ -823,6 +840,247 @@ linalg::MatmulOp emitThreadChunks(RewriterBase &rewriter, linalg::MatmulOp op,
   chunkOp->setOperand(1, b);
   chunkOp->setOperand(2, c);
   return chunkOp;
+}
+
+/// How the threads of the shared-B form divide one (k, n) block of C: `m`
+/// chunks of rows times `n` chunks of the block's columns (m * n threads).
+struct SharedGrid {
+  int64_t m = 1, n = 1;
+};
+
+/// Rows are split first, as planThreadSplit does, while each chunk keeps at
+/// least 32 rows and one register block; what is left of the threads splits
+/// the columns of each B block (a thin M, e.g. 16x2048x2048, runs one row
+/// chunk and two column chunks). A dynamic M is split into row chunks at
+/// run time.
+SharedGrid planSharedGrid(const GemmProblem &p, int64_t mr, int64_t threads) {
+  SharedGrid g;
+  if (p.dynamicM) {
+    g.m = threads;
+    return g;
+  }
+  int64_t mBlocks = (p.m + mr - 1) / mr;
+  for (int64_t gm = threads; gm > 1; --gm)
+    if (threads % gm == 0 && mBlocks >= gm && (p.m + gm - 1) / gm >= 32) {
+      g.m = gm;
+      break;
+    }
+  g.n = threads / g.m;
+  return g;
+}
+
+/// The shared-B form (pack_b = "kmajor_nr_shared"): the n and k cache-tile
+/// loops run outside any thread team, in the sketch's order; for each
+/// (k, n) block one scf.forall packs the B block into a single buffer (each
+/// thread packs a contiguous share of its nr-panels), and a second forall
+/// runs the grid's chunks of C on it, each chunk packing its own A blocks
+/// (into its slice of one buffer allocated outside the loops) and running
+/// the register-block loops. The join of the first forall is the barrier
+/// that makes the packed block visible to all threads; the join of the
+/// second keeps the next block's packing from overwriting it while it is
+/// read. Operands are read at absolute indices (no chunk views), so the
+/// epilogue's bias, residual and output are used whole.
+void emitSharedBNest(RewriterBase &rw, Location loc, GemmPlan &plan,
+                     SketchAttr sketch, const EmittedKernel &kernel,
+                     const SharedGrid &grid) {
+  IndexMath im{rw, loc};
+  const GemmProblem &p = plan.p;
+  int64_t chunks = grid.m * grid.n;
+  // Tiles never exceed the (padded) problem or a thread's rows.
+  plan.mc = p.dynamicM ? sketch.getMc()
+                       : std::min(sketch.getMc(),
+                                  roundUp((p.m + grid.m - 1) / grid.m, plan.mr));
+  plan.nc = p.dynamicN ? sketch.getNc()
+                       : std::min(sketch.getNc(), roundUp(p.n, plan.nr));
+  plan.kc = p.dynamicK ? sketch.getKc() : std::min(sketch.getKc(), p.k);
+
+  Type panelElem = plan.bf16Pairs() ? Type(rw.getI32Type())
+                                    : Type(rw.getF32Type());
+  int64_t panelRows = plan.bf16Pairs() ? (plan.kc + 1) / 2 : plan.kc;
+  IntegerAttr align = rw.getI64IntegerAttr(64);
+  Value sharedB = memref::AllocOp::create(
+      rw, loc,
+      MemRefType::get({plan.nc / plan.nr, panelRows, plan.nr}, panelElem),
+      align);
+  plan.packB = sharedB;
+  if (plan.bf16Pairs() && p.transposeB)
+    plan.packBFlat = memref::CollapseShapeOp::create(
+        rw, loc, sharedB,
+        ArrayRef<ReassociationIndices>{ReassociationIndices{0, 1, 2}});
+  // The (k, n) block loops, in the sketch's relative order of n and k.
+  StringRef order = sketch.getLoopOrder();
+  bool nOuter = order.find('n') < order.find('k');
+  // With k outside n, a chunk's A rows for one K block do not change across
+  // the n blocks: they are packed once, at the first n block, into a buffer
+  // for all of the chunk's rows (as the unshared form packs an A block once
+  // for all the n tiles inside it), instead of once per (k, n) block. (Not
+  // for a dynamic M, whose chunks have no static size.)
+  bool hoistA = !plan.unpackedA && !nOuter && !p.dynamicM;
+  int64_t chunkPanels =
+      hoistA ? roundUp((p.m + grid.m - 1) / grid.m, plan.mr) / plan.mr
+             : plan.mc / plan.mr;
+  Value allA;
+  if (!plan.unpackedA)
+    allA = memref::AllocOp::create(
+        rw, loc,
+        MemRefType::get({chunks, chunkPanels, panelRows, plan.mr}, panelElem),
+        align);
+
+  auto outer = scf::ForOp::create(rw, loc, im.c(0),
+                                  nOuter ? plan.nExt : plan.kExt,
+                                  im.c(nOuter ? plan.nc : plan.kc));
+  outer->setAttr(kSketchAttrName, sketch);
+  rw.setInsertionPointToStart(outer.getBody());
+  auto innerLoop = scf::ForOp::create(rw, loc, im.c(0),
+                                      nOuter ? plan.kExt : plan.nExt,
+                                      im.c(nOuter ? plan.kc : plan.nc));
+  rw.setInsertionPointToStart(innerLoop.getBody());
+  Value ivN = nOuter ? outer.getInductionVar() : innerLoop.getInductionVar();
+  Value ivK = nOuter ? innerLoop.getInductionVar() : outer.getInductionVar();
+  Value sn = im.tileSize(ivN, plan.nc, plan.nExt);
+  Value sk = im.tileSize(ivK, plan.kc, plan.kExt);
+  int64_t threads = sketch.getThreads();
+
+  // 1. The B block, its panels split evenly among the threads. The panel
+  // loops carry the sketch for tensorop-omp-team-size (their bounds depend
+  // on the thread, so canonicalize keeps them).
+  {
+    auto packing = scf::ForallOp::create(
+        rw, loc, ArrayRef<OpFoldResult>{rw.getIndexAttr(threads)},
+        ValueRange{}, std::nullopt);
+    OpBuilder::InsertionGuard guard(rw);
+    rw.setInsertionPointToStart(packing.getBody());
+    Value share = im.ceilDiv(im.ceilDiv(sn, plan.nr), threads);
+    Value first =
+        arith::MulIOp::create(rw, loc, packing.getInductionVar(0), share);
+    scf::ForOp panelLoop =
+        emitPackB(rw, loc, plan, ivN, ivK, first, im.add(first, share));
+    panelLoop->setAttr(kSketchAttrName, sketch);
+  }
+
+  // 2. The chunks of C on the packed block.
+  auto compute = scf::ForallOp::create(
+      rw, loc, ArrayRef<OpFoldResult>{rw.getIndexAttr(chunks)}, ValueRange{},
+      std::nullopt);
+  rw.setInsertionPointToStart(compute.getBody());
+  Value id = compute.getInductionVar(0);
+  // (One chunk along a dimension: its offset is the constant 0. The other
+  // dimension has several, so a loop over it keeps a dynamic bound and,
+  // marked, the sketch for tensorop-omp-team-size.)
+  Value cm = grid.n == 1 ? id : grid.m == 1 ? im.c(0) : im.div(id, grid.n);
+  Value cn = grid.n == 1 ? im.c(0)
+             : grid.m == 1
+                 ? id
+                 : arith::RemUIOp::create(rw, loc, id, im.c(grid.n))
+                       .getResult();
+  // Rows [mOff, mEnd): whole register blocks, trailing chunks may be empty.
+  Value chunkM = im.mul(im.ceilDiv(im.ceilDiv(plan.mExt, grid.m), plan.mr),
+                        plan.mr);
+  Value mOff = arith::MulIOp::create(rw, loc, cm, chunkM);
+  Value mEnd = im.min(plan.mExt, im.add(mOff, chunkM));
+  // Columns [nOff, nOff + nSize) of the block, whole panels.
+  Value chunkN =
+      im.mul(im.ceilDiv(im.ceilDiv(sn, grid.n), plan.nr), plan.nr);
+  Value nOff = arith::MulIOp::create(rw, loc, cn, chunkN);
+  Value nSize = arith::MaxSIOp::create(rw, loc, im.c(0),
+                                       im.min(chunkN, im.sub(sn, nOff)));
+  GemmPlan tp = plan;
+  tp.mExt = mEnd;
+  {
+    // This chunk's panels of the shared block.
+    SmallVector<OpFoldResult> offsets = {im.div(nOff, plan.nr),
+                                         rw.getIndexAttr(0),
+                                         rw.getIndexAttr(0)};
+    SmallVector<OpFoldResult> sizes = {im.ceilDiv(nSize, plan.nr),
+                                       rw.getIndexAttr(panelRows),
+                                       rw.getIndexAttr(plan.nr)};
+    SmallVector<OpFoldResult> strides(3, rw.getIndexAttr(1));
+    tp.packB =
+        memref::SubViewOp::create(rw, loc, sharedB, offsets, sizes, strides);
+  }
+  if (allA) {
+    // This chunk's A buffer: slice `id` of allA.
+    auto allType = cast<MemRefType>(allA.getType());
+    SmallVector<OpFoldResult> offsets = {id, rw.getIndexAttr(0),
+                                         rw.getIndexAttr(0),
+                                         rw.getIndexAttr(0)};
+    SmallVector<OpFoldResult> sizes = {rw.getIndexAttr(1)};
+    for (int64_t d : allType.getShape().drop_front())
+      sizes.push_back(rw.getIndexAttr(d));
+    SmallVector<OpFoldResult> strides(4, rw.getIndexAttr(1));
+    MemRefType type = memref::SubViewOp::inferRankReducedResultType(
+        allType.getShape().drop_front(), allType, offsets, sizes, strides);
+    tp.packA = memref::SubViewOp::create(rw, loc, type, allA, offsets, sizes,
+                                         strides);
+    tp.packAFlat = memref::CollapseShapeOp::create(
+        rw, loc, tp.packA,
+        ArrayRef<ReassociationIndices>{ReassociationIndices{0, 1, 2}});
+  }
+  Value chunkA = tp.packA;
+  // The panels of the chunk's A buffer from row `ivM` of A on (hoistA).
+  auto aBlockOf = [&](GemmPlan &dst, Value ivM, Value rows) {
+    SmallVector<OpFoldResult> offsets = {im.div(im.sub(ivM, mOff), plan.mr),
+                                         rw.getIndexAttr(0),
+                                         rw.getIndexAttr(0)};
+    SmallVector<OpFoldResult> sizes = {im.ceilDiv(rows, plan.mr),
+                                       rw.getIndexAttr(panelRows),
+                                       rw.getIndexAttr(plan.mr)};
+    SmallVector<OpFoldResult> strides(3, rw.getIndexAttr(1));
+    dst.packA =
+        memref::SubViewOp::create(rw, loc, chunkA, offsets, sizes, strides);
+    dst.packAFlat = memref::CollapseShapeOp::create(
+        rw, loc, dst.packA,
+        ArrayRef<ReassociationIndices>{ReassociationIndices{0, 1, 2}});
+  };
+  if (hoistA) {
+    // At the first n block of each K block: all of the chunk's A blocks.
+    Value first = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq,
+                                        ivN, im.c(0));
+    auto ifFirst = scf::IfOp::create(rw, loc, first, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(rw);
+    rw.setInsertionPointToStart(ifFirst.thenBlock());
+    auto packLoop = scf::ForOp::create(rw, loc, mOff, mEnd, im.c(plan.mc));
+    rw.setInsertionPointToStart(packLoop.getBody());
+    Value ivM = packLoop.getInductionVar();
+    GemmPlan pp = tp;
+    aBlockOf(pp, ivM, im.tileSize(ivM, plan.mc, mEnd));
+    emitPackA(rw, loc, pp, ivM, ivK);
+  }
+  // A fused epilogue's block (its header is rewritten before every call):
+  // one per chunk.
+  if (tp.epilogueKernel)
+    tp.epilogueBlock = emitEpilogueBlock(rw, loc, *tp.epilogueKernel);
+  auto mLoop = scf::ForOp::create(rw, loc, mOff, mEnd, im.c(plan.mc));
+  mLoop->setAttr(kSketchAttrName, sketch);
+  if (tp.epilogueBlock) {
+    OpBuilder::InsertionGuard guard(rw);
+    rw.setInsertionPointAfter(mLoop);
+    memref::DeallocOp::create(rw, loc, tp.epilogueBlock);
+  }
+  rw.setInsertionPointToStart(mLoop.getBody());
+  Value ivM = mLoop.getInductionVar();
+  Value sm = im.tileSize(ivM, plan.mc, mEnd);
+  if (hoistA)
+    aBlockOf(tp, ivM, sm);
+  else if (!tp.unpackedA)
+    emitPackA(rw, loc, tp, ivM, ivK);
+  Value col = im.add(ivN, nOff);
+  TileOperands tile;
+  tile.a = p.transposeA ? subview2D(rw, loc, plan.a, {ivK, ivM}, {sk, sm})
+                        : subview2D(rw, loc, plan.a, {ivM, ivK}, {sm, sk});
+  tile.b = p.transposeB ? subview2D(rw, loc, plan.b, {col, ivK}, {nSize, sk})
+                        : subview2D(rw, loc, plan.b, {ivK, col}, {sk, nSize});
+  tile.c = subview2D(rw, loc, plan.c, {ivM, col}, {sm, nSize});
+  tp.tileRow = ivM;
+  tp.tileCol = col;
+  tp.tileK = ivK;
+  emitMicroLoops(rw, loc, tp, tile, sketch, kernel, std::nullopt,
+                 /*markLoops=*/true);
+
+  rw.setInsertionPointAfter(outer);
+  memref::DeallocOp::create(rw, loc, sharedB);
+  if (allA)
+    memref::DeallocOp::create(rw, loc, allA);
 }
 
 /// The linalg.fill of 0.0 into `op`'s C right before it (nothing between
@@ -1049,6 +1307,36 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
     plan.fullExt[2] = plan.p.dynamicK ? dim(a, plan.p.transposeA ? 0 : 1)
                                       : rewriter.getIndexAttr(plan.p.k);
   }
+  // The fused epilogue's consumers go once the kernels apply it.
+  auto finishEpilogue = [&] {
+    if (!plan.epilogueKernel)
+      return;
+    // (The matmul itself is gone by now: the remark goes on the first
+    // consumer.)
+    epilogueChain->ops.front().emitRemark()
+        << "tensorop: the microkernel applies the epilogue ["
+        << llvm::join(llvm::map_range(epilogue.getSteps(),
+                                      [](Attribute a) {
+                                        return cast<StringAttr>(a).getValue();
+                                      }),
+                      ", ")
+        << "] as it stores C after the last K panel";
+    for (linalg::GenericOp fusedOp : epilogueChain->ops)
+      rewriter.eraseOp(fusedOp);
+  };
+  if (sketch.getPackB() == kSharedPackB && sketch.getThreads() > 1) {
+    auto value = [&](OpFoldResult v) {
+      return getValueOrCreateConstantIndexOp(rewriter, op.getLoc(), v);
+    };
+    plan.mExt = value(plan.fullExt[0]);
+    plan.nExt = value(plan.fullExt[1]);
+    plan.kExt = value(plan.fullExt[2]);
+    emitSharedBNest(rewriter, op.getLoc(), plan, sketch, *kernel,
+                    planSharedGrid(plan.p, plan.mr, sketch.getThreads()));
+    rewriter.eraseOp(op);
+    finishEpilogue();
+    return success();
+  }
   // The extents one loop nest covers: the whole GEMM, or one thread's chunk
   // (0: known only at run time, so the sketch's tiles are used as they are).
   int64_t nestM = plan.p.dynamicM ? 0 : plan.p.m;
@@ -1094,17 +1382,18 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   if (failed(tiled) || tiled->loops.size() != 3)
     return nestOp.emitError() << "tensorop: tiling by (" << plan.mc << ", "
                               << plan.nc << ", " << plan.kc << ") failed";
+  SmallVector<scf::ForOp> loops; // Cache-tile loops, outermost first.
   for (LoopLikeOpInterface l : tiled->loops)
-    plan.loops.push_back(cast<scf::ForOp>(l.getOperation()));
-  plan.loopOfDim.resize(3);
+    loops.push_back(cast<scf::ForOp>(l.getOperation()));
+  SmallVector<unsigned> loopOfDim(3); // m, n, k -> index into `loops`.
   for (auto [pos, dim] : llvm::enumerate(interchange))
-    plan.loopOfDim[dim] = pos;
+    loopOfDim[dim] = pos;
   auto inner = cast<linalg::MatmulOp>(tiled->tiledOps.back());
   Location loc = nestOp.getLoc();
   rewriter.eraseOp(nestOp);
 
   // Scratch buffers for the packed blocks, live across the loop nest.
-  scf::ForOp outermost = plan.loops.front();
+  scf::ForOp outermost = loops.front();
   outermost->setAttr(kSketchAttrName, sketch);
   rewriter.setInsertionPoint(outermost);
   // fp32 panels (f16 converted while packed), or i32 bf16 k pairs.
@@ -1152,20 +1441,20 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
     memref::DeallocOp::create(rewriter, loc, plan.epilogueBlock);
 
   auto iv = [&](unsigned dim) {
-    return plan.loops[plan.loopOfDim[dim]].getInductionVar();
+    return loops[loopOfDim[dim]].getInductionVar();
   };
   // 2. Pack each block where it becomes loop-invariant.
-  unsigned levelA = std::max(plan.loopOfDim[0], plan.loopOfDim[2]);
-  unsigned levelB = std::max(plan.loopOfDim[1], plan.loopOfDim[2]);
+  unsigned levelA = std::max(loopOfDim[0], loopOfDim[2]);
+  unsigned levelB = std::max(loopOfDim[1], loopOfDim[2]);
   // Pack B first when both land in the same loop body: inserting A at the
   // start afterwards keeps A before B, which does not matter for
   // correctness; both precede the nested loops and the inner tile.
   if (!plan.unpackedB) {
-    rewriter.setInsertionPointToStart(plan.loops[levelB].getBody());
+    rewriter.setInsertionPointToStart(loops[levelB].getBody());
     emitPackB(rewriter, loc, plan, iv(1), iv(2));
   }
   if (!plan.unpackedA) {
-    rewriter.setInsertionPointToStart(plan.loops[levelA].getBody());
+    rewriter.setInsertionPointToStart(loops[levelA].getBody());
     emitPackA(rewriter, loc, plan, iv(0), iv(2));
   }
 
@@ -1176,23 +1465,16 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   // split dimension runs to the chunk's dynamic extent, which canonicalize
   // cannot fold away.
   bool markLoops = split.count > 1 && !plan.packA && !plan.packB;
-  emitMicroLoops(rewriter, loc, plan, inner, sketch, *kernel, tail,
+  plan.tileRow = iv(0);
+  plan.tileCol = iv(1);
+  plan.tileK = iv(2);
+  TileOperands tile{inner.getDpsInputOperand(0)->get(),
+                    inner.getDpsInputOperand(1)->get(),
+                    inner.getDpsInitOperand(0)->get()};
+  emitMicroLoops(rewriter, loc, plan, tile, sketch, *kernel, tail,
                  markLoops);
   rewriter.eraseOp(inner);
-  if (plan.epilogueKernel) {
-    // (The matmul itself is gone by now: the remark goes on the first
-    // consumer.)
-    epilogueChain->ops.front().emitRemark()
-        << "tensorop: the microkernel applies the epilogue ["
-        << llvm::join(llvm::map_range(epilogue.getSteps(),
-                                      [](Attribute a) {
-                                        return cast<StringAttr>(a).getValue();
-                                      }),
-                      ", ")
-        << "] as it stores C after the last K panel";
-    for (linalg::GenericOp fusedOp : epilogueChain->ops)
-      rewriter.eraseOp(fusedOp);
-  }
+  finishEpilogue();
   return success();
 }
 

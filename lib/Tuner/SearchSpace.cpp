@@ -1,6 +1,7 @@
 //===- SearchSpace.cpp - The sketch space of one GEMM on one target -------===//
 
 #include "tensorop/Tuner/SearchSpace.h"
+#include "tensorop/Advisor/SharedPackB.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/Tuner/ConvSearchSpace.h"
 
@@ -41,7 +42,8 @@ llvm::StringRef GemmSearchSpace::knobName(unsigned knob) {
   static constexpr llvm::StringLiteral names[] = {
       "register_block", "kc",          "nc",       "mc",
       "loop_order",     "micro_order", "k_unroll", "broadcast",
-      "prefetch_b",     "pack_b",      "pack_a",   "threads"};
+      "prefetch_b",     "pack_b",      "pack_a",   "threads",
+      "share_b"};
   return knob < kNumKnobs ? names[knob] : "?";
 }
 
@@ -159,6 +161,12 @@ GemmSearchSpace::options(unsigned knob, llvm::ArrayRef<int64_t> prefix) const {
       v.push_back(n);
     return v;
   }
+  case kShareB:
+    // Something to share: B packed, and more than one thread.
+    if (prefix.size() > kThreads && prefix[kPackB] == 0 &&
+        prefix[kThreads] > 1)
+      return {0, 1};
+    return {0};
   }
   return {};
 }
@@ -209,6 +217,9 @@ GemmSearchSpace::defaultValue(unsigned knob,
     break;
   case kThreads:
     want = defaults.threads;
+    break;
+  case kShareB:
+    want = defaults.packB == kSharedPackB ? 1 : 0;
     break;
   }
   std::vector<int64_t> opts = options(knob, prefix);
@@ -270,6 +281,8 @@ SketchChoice GemmSearchSpace::toChoice(llvm::ArrayRef<int64_t> v) const {
   if (c.packA != "none")
     c.prefetchA = 0;
   c.threads = v[kThreads];
+  if (v[kShareB])
+    c.packB = kSharedPackB.str();
   c.source = "tuner";
   return c;
 }
@@ -313,13 +326,17 @@ GemmSearchSpace::toPoint(const SketchChoice &c) const {
         same = probe.prefetchB == c.prefetchB;
         break;
       case kPackB:
-        same = probe.packB == c.packB;
+        // (Shared or not is the share_b knob's.)
+        same = probe.packB == (c.packB == kSharedPackB ? "kmajor_nr" : c.packB);
         break;
       case kPackA:
         same = probe.packA == c.packA;
         break;
       case kThreads:
         same = probe.threads == c.threads;
+        break;
+      case kShareB:
+        same = probe.packB == c.packB;
         break;
       }
       if (same) {
@@ -335,14 +352,20 @@ GemmSearchSpace::toPoint(const SketchChoice &c) const {
 
 uint64_t GemmSearchSpace::size() const {
   // Only nc, mc and pack_b depend on the register block.
+  // share_b doubles the points with packed B and more than one thread.
   uint64_t rest = options(kKc, {}).size() * 6 * 2 * 4 *
                   options(kBroadcast, {}).size() * 4 *
-                  options(kPackA, {}).size() * threadLimit;
+                  options(kPackA, {}).size();
   uint64_t total = 0;
   for (size_t b = 0; b < blocks.size(); ++b) {
     int64_t prefix[] = {int64_t(b)};
+    // Packed B: one thread, or 2..threadLimit each shared or not.
+    uint64_t packBPoints = 0;
+    for (int64_t packB : options(kPackB, prefix))
+      packBPoints += packB == 0 ? uint64_t(2 * threadLimit - 1)
+                                : uint64_t(threadLimit);
     total += options(kNc, prefix).size() * options(kMc, prefix).size() *
-             options(kPackB, prefix).size();
+             packBPoints;
   }
   return total * rest;
 }

@@ -29,6 +29,7 @@ write bf16 models; the check then adds the one rounding to the bound,
 u16 (|ref| + bound) with u16 = 2^-8 (bf16) or 2^-11 (f16).
 """
 import argparse
+import re
 
 U = 6.0e-08
 
@@ -109,6 +110,9 @@ def main():
                          "inputs are the f32 values rounded, the reference reads them")
     ap.add_argument("--out", choices=("f32", "bf16", "f16"), default="f32",
                     help="element type of @gemm's output (C stays f32 inside)")
+    ap.add_argument("--sketch", default="",
+                    help="a #tensorop.sketch<...> to attach to the matmul instead of "
+                         "asking the advisor (the pipeline fuses the epilogue into it)")
     a = ap.parse_args()
     m, n, k = a.m, a.n, a.k
     steps = a.steps.split(",")
@@ -353,6 +357,10 @@ func.func @main() {{
 }}"""
     print(f"// gemm {m}x{n}x{k} {et} with epilogue steps {steps}, memrefs={a.memrefs}, "
           f"split={a.split}, out={a.out}")
+    if a.sketch:
+        attr = f"{{tensorop.sketch = {a.sketch}}}"
+        gemm = re.sub(r"(linalg\.matmul ins\([^\n]*outs\([^\n)]*\))",
+                      lambda mt: mt.group(1) + " " + attr, gemm)
     print(gemm)
     print(main)
 

@@ -55,8 +55,8 @@ def main():
     dt = a.dtype
     if (a.a_guard_page or a.b_guard_page) and a.tensors:
         ap.error("--a-guard-page and --b-guard-page work on memrefs only")
-    if a.dynamic and (a.a_guard_page or a.b_guard_page or a.sketch):
-        ap.error("--dynamic does not combine with guard pages or --sketch")
+    if a.dynamic and (a.a_guard_page or a.b_guard_page):
+        ap.error("--dynamic does not combine with guard pages")
     m, n, k = a.m, a.n, a.k
     ashape = (k, m) if a.transpose_a else (m, k)
     bshape = (n, k) if a.transpose_b else (k, n)

@@ -71,6 +71,10 @@ public:
     /// Last, so that points and configs of single-threaded sketches keep
     /// their meaning (and database hashes) from before the knob existed.
     kThreads,
+    /// With threads > 1 and pack_b "kmajor_nr": 1 shares each packed B
+    /// block among the threads (pack_b "kmajor_nr_shared"). After threads,
+    /// which it depends on; unshared configs keep their text and hashes.
+    kShareB,
     kNumKnobs
   };
 
