@@ -880,6 +880,19 @@ SharedGrid planSharedGrid(const GemmProblem &p, int64_t mr, int64_t threads) {
 /// second keeps the next block's packing from overwriting it while it is
 /// read. Operands are read at absolute indices (no chunk views), so the
 /// epilogue's bias, residual and output are used whole.
+/// Panels [first, first + ceil(extent / width)) of a packed buffer laid
+/// out [panels][rows][width].
+Value panelRange(RewriterBase &rw, Location loc, IndexMath &im, Value buffer,
+                 Value first, Value extent, int64_t rows, int64_t width) {
+  SmallVector<OpFoldResult> offsets = {first, rw.getIndexAttr(0),
+                                       rw.getIndexAttr(0)};
+  SmallVector<OpFoldResult> sizes = {im.ceilDiv(extent, width),
+                                     rw.getIndexAttr(rows),
+                                     rw.getIndexAttr(width)};
+  SmallVector<OpFoldResult> strides(3, rw.getIndexAttr(1));
+  return memref::SubViewOp::create(rw, loc, buffer, offsets, sizes, strides);
+}
+
 void emitSharedBNest(RewriterBase &rw, Location loc, GemmPlan &plan,
                      SketchAttr sketch, const EmittedKernel &kernel,
                      const SharedGrid &grid) {
@@ -986,18 +999,9 @@ void emitSharedBNest(RewriterBase &rw, Location loc, GemmPlan &plan,
                                        im.min(chunkN, im.sub(sn, nOff)));
   GemmPlan tp = plan;
   tp.mExt = mEnd;
-  {
-    // This chunk's panels of the shared block.
-    SmallVector<OpFoldResult> offsets = {im.div(nOff, plan.nr),
-                                         rw.getIndexAttr(0),
-                                         rw.getIndexAttr(0)};
-    SmallVector<OpFoldResult> sizes = {im.ceilDiv(nSize, plan.nr),
-                                       rw.getIndexAttr(panelRows),
-                                       rw.getIndexAttr(plan.nr)};
-    SmallVector<OpFoldResult> strides(3, rw.getIndexAttr(1));
-    tp.packB =
-        memref::SubViewOp::create(rw, loc, sharedB, offsets, sizes, strides);
-  }
+  // This chunk's panels of the shared block.
+  tp.packB = panelRange(rw, loc, im, sharedB, im.div(nOff, plan.nr), nSize,
+                        panelRows, plan.nr);
   if (allA) {
     // This chunk's A buffer: slice `id` of allA.
     auto allType = cast<MemRefType>(allA.getType());
@@ -1019,15 +1023,9 @@ void emitSharedBNest(RewriterBase &rw, Location loc, GemmPlan &plan,
   Value chunkA = tp.packA;
   // The panels of the chunk's A buffer from row `ivM` of A on (hoistA).
   auto aBlockOf = [&](GemmPlan &dst, Value ivM, Value rows) {
-    SmallVector<OpFoldResult> offsets = {im.div(im.sub(ivM, mOff), plan.mr),
-                                         rw.getIndexAttr(0),
-                                         rw.getIndexAttr(0)};
-    SmallVector<OpFoldResult> sizes = {im.ceilDiv(rows, plan.mr),
-                                       rw.getIndexAttr(panelRows),
-                                       rw.getIndexAttr(plan.mr)};
-    SmallVector<OpFoldResult> strides(3, rw.getIndexAttr(1));
-    dst.packA =
-        memref::SubViewOp::create(rw, loc, chunkA, offsets, sizes, strides);
+    dst.packA = panelRange(rw, loc, im, chunkA,
+                           im.div(im.sub(ivM, mOff), plan.mr), rows,
+                           panelRows, plan.mr);
     dst.packAFlat = memref::CollapseShapeOp::create(
         rw, loc, dst.packA,
         ArrayRef<ReassociationIndices>{ReassociationIndices{0, 1, 2}});
