@@ -6,6 +6,9 @@
 # LAYOUT=nchw: the layer in PyTorch's layout instead (gen_nchw.py's
 # linalg.conv_2d_nchw_fchw module, as torch-mlir emits it; oneDNN on plain
 # nchw tensors).
+# LAYOUT=depthwise: layers "N H W C R S stride pad dilation" of
+# linalg.depthwise_conv_2d_nhwc_hwc (gen_depthwise.py) against oneDNN's
+# grouped convolution (depthwise_vs_onednn.c, one JSON line per layer).
 set -e
 BUILD=$1; TARGET=$2; shift 2
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -13,9 +16,14 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 for layer in "$@"; do
   set -- $layer
+  harness="$HERE/conv_vs_onednn.c"
   if [ "${LAYOUT:-nhwc}" = nchw ]; then
     python3 "$HERE/gen_nchw.py" $layer > "$TMP/conv.mlir"
     layoutFlag=-DNCHW
+  elif [ "${LAYOUT:-nhwc}" = depthwise ]; then
+    python3 "$HERE/gen_depthwise.py" $layer > "$TMP/conv.mlir"
+    layoutFlag=
+    harness="$HERE/depthwise_vs_onednn.c"
   else
     python3 "$HERE/../../test/Integration/gen_conv_test.py" --n $1 --h $2 --w $3 --c $4 --f $5 \
         --r $6 --s $7 --stride $8 --pad $9 --dilation ${10} |
@@ -25,6 +33,6 @@ for layer in "$@"; do
   "$BUILD/bin/tensorop-opt" --tensorop-pipeline="target=$TARGET bare-ptr-abi=1" "$TMP/conv.mlir" \
       2>"$TMP/remarks" | /usr/lib/llvm-22/bin/mlir-translate --mlir-to-llvmir > "$TMP/conv.ll"
   clang-22 -O2 -c "$TMP/conv.ll" -o "$TMP/conv.o"
-  clang-22 -O2 $layoutFlag -I"$HERE/../../tools/tensorop/harness" "$HERE/conv_vs_onednn.c" "$TMP/conv.o" -o "$TMP/bench" -ldnnl -lm
+  clang-22 -O2 $layoutFlag -I"$HERE/../../tools/tensorop/harness" "$harness" "$TMP/conv.o" -o "$TMP/bench" -ldnnl -lm
   OMP_NUM_THREADS=1 DNNL_CPU_RUNTIME=SEQ "$TMP/bench" $layer
 done

@@ -115,16 +115,16 @@ bool mlir::tensorop::convTakesGemmPath(linalg::Conv2DNhwcHwcfOp op,
 std::string mlir::tensorop::unsupportedConvReason(Operation *op) {
   StringRef name = op->getName().getStringRef();
   if (isa<linalg::Conv2DNchwFchwOp>(op))
-    return (name + " (NCHW input, FCHW filter) on memrefs is not on the "
-                   "sketch path, which takes linalg.conv_2d_nhwc_hwcf; on "
-                   "tensors, tensorop-conv-to-nhwc (run by "
-                   "--tensorop-pipeline) computes it as one")
+    return (name + " (NCHW input, FCHW filter) is not on the sketch path, "
+                   "which takes linalg.conv_2d_nhwc_hwcf; "
+                   "tensorop-conv-to-nhwc (run by --tensorop-pipeline "
+                   "before this pass) computes it as one")
         .str();
   if (isa<linalg::DepthwiseConv2DNhwcHwcOp>(op))
     return (name + " (one filter per channel, no reduction over channels) "
-                   "is not a GEMM and not on the sketch path; on tensors, "
-                   "tensorop-depthwise-conv (run by --tensorop-pipeline) "
-                   "vectorizes it")
+                   "is not a GEMM and not on the sketch path; "
+                   "tensorop-depthwise-conv (run by --tensorop-pipeline "
+                   "before this pass) vectorizes it")
         .str();
   return (name + " is not on the sketch path, which takes "
                  "linalg.conv_2d_nhwc_hwcf")

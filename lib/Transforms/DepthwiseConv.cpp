@@ -6,7 +6,7 @@
 // makes it fast is keeping a block of output pixels x channels in vector
 // registers while the taps stream by. Upstream MLIR has exactly that
 // machinery; this pass strings it together for static f32
-// linalg.depthwise_conv_2d_nhwc_hwc on tensors:
+// linalg.depthwise_conv_2d_nhwc_hwc on tensors or memrefs:
 //
 //  1. scf::tileUsingSCF tiles (n, oh, ow, c, kh, kw) by (1, 1, owBlock,
 //     cBlock, 1, 0), with blocks that divide OW and C so every tile is
@@ -64,15 +64,16 @@ struct DepthwiseConvPass
     SmallVector<Operation *> tiles;
     for (linalg::DepthwiseConv2DNhwcHwcOp op : convs) {
       auto out = cast<ShapedType>(op.getDpsInitOperand(0)->get().getType());
-      bool ok = op.hasPureTensorSemantics();
+      bool onBuffers = op.hasPureBufferSemantics();
+      bool ok = op.hasPureTensorSemantics() || onBuffers;
       for (Value v : op->getOperands()) {
         auto type = cast<ShapedType>(v.getType());
         ok &= type.hasStaticShape() && type.getElementType().isF32();
       }
       if (!ok) {
         op.emitRemark() << "tensorop: depthwise convolution not vectorized "
-                           "(only static f32 ones on tensors are); lowered by "
-                           "the upstream pipeline";
+                           "(only static f32 ones are); lowered by the "
+                           "upstream pipeline";
         continue;
       }
       // Output pixels x channels held in registers: up to 8 pixels and 64
@@ -100,7 +101,12 @@ struct DepthwiseConvPass
                       << (padded ? " (its zero padding is a copy into a "
                                    "padded buffer)"
                                  : "");
-      rewriter.replaceOp(op, tiled->replacements);
+      // On memrefs the tiles write the output buffer and there is no
+      // result to replace.
+      if (onBuffers)
+        rewriter.eraseOp(op);
+      else
+        rewriter.replaceOp(op, tiled->replacements);
       tiles.append(tiled->tiledOps.begin(), tiled->tiledOps.end());
     }
     if (tiles.empty())

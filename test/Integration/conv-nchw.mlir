@@ -3,16 +3,23 @@
 // into the NHWC convolution path
 // and give exactly the result of the same convolution written as a
 // linalg.generic (which no TensorOp pass touches), on small integers.
+// Convolutions on memrefs (IR bufferized before the pipeline) go the same
+// way, accumulating into their output buffer.
 // RUN: tensorop-opt %s --tensorop-pipeline="target=x86-avx512" 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 // RUN: tensorop-opt %s --tensorop-pipeline="target=x86-avx512" | %mlir-runner -e main -entry-point-result=void -O3 -shared-libs=%mlir_c_runner_utils | FileCheck %s
 // REQUIRES: host-avx512
 
-// REMARK-COUNT-2: remark: tensorop: NCHW convolution computed as an NHWC one
-// REMARK-COUNT-2: remark: tensorop: NCHW 1x1 convolution computed as one F x (H*W) x C GEMM per image
+// REMARK-COUNT-2: remark: tensorop: NCHW convolution computed as an NHWC one (input, filter and output transposed around it){{$}}
+// REMARK-COUNT-2: remark: tensorop: NCHW 1x1 convolution computed as one F x (H*W) x C GEMM per image (filter times image, no transposes){{$}}
+// REMARK: remark: tensorop: NCHW convolution computed as an NHWC one (input, filter and output transposed around it) (on tensors of its memrefs; the output buffer's contents are its accumulator)
+// REMARK: remark: tensorop: NCHW 1x1 convolution computed as one F x (H*W) x C GEMM per image (filter times image, no transposes) (on tensors of its memrefs; the output buffer's contents are its accumulator)
+// REMARK-NOT: not rewritten
 // CHECK: padded_strided_mismatches: 0
 // CHECK: dilated_mismatches: 0
 // CHECK: pointwise_mismatches: 0
 // CHECK: pointwise_acc_mismatches: 0
+// CHECK: dilated_buffers_mismatches: 0
+// CHECK: pointwise_buffers_mismatches: 0
 
 #in = affine_map<(n, f, oh, ow, c, r, s) -> (n, c, oh * 2 + r, ow * 2 + s)>
 #in_dil = affine_map<(n, f, oh, ow, c, r, s) -> (n, c, oh + r * 2, ow + s * 2)>
@@ -161,6 +168,18 @@ func.func @mismatches98(%a: tensor<2x5x9x8xf32>, %b: tensor<2x5x9x8xf32>) -> i64
   return %v : i64
 }
 
+func.func @dilated_buffers(%x: memref<2x3x9x8xf32>, %w: memref<5x3x3x3xf32>, %out: memref<2x5x5x4xf32>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<2> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<2x3x9x8xf32>, memref<5x3x3x3xf32>) outs(%out : memref<2x5x5x4xf32>)
+  return
+}
+
+func.func @pointwise_buffers(%x: memref<2x3x9x8xf32>, %w: memref<5x3x1x1xf32>, %out: memref<2x5x9x8xf32>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<2x3x9x8xf32>, memref<5x3x1x1xf32>) outs(%out : memref<2x5x9x8xf32>)
+  return
+}
+
 func.func @main() {
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -212,5 +231,26 @@ func.func @main() {
   %md = call @mismatches98(%d, %dr) : (tensor<2x5x9x8xf32>, tensor<2x5x9x8xf32>) -> i64
   vector.print str "pointwise_acc_mismatches: "
   vector.print %md : i64
+
+  // On buffers: accumulating into copies of %i and %i1.
+  %xm = bufferization.to_buffer %x : tensor<2x3x9x8xf32> to memref<2x3x9x8xf32>
+  %wm = bufferization.to_buffer %w : tensor<5x3x3x3xf32> to memref<5x3x3x3xf32>
+  %w1m = bufferization.to_buffer %w1 : tensor<5x3x1x1xf32> to memref<5x3x1x1xf32>
+  %im = bufferization.to_buffer %i : tensor<2x5x5x4xf32> to memref<2x5x5x4xf32>
+  %i1m = bufferization.to_buffer %i1 : tensor<2x5x9x8xf32> to memref<2x5x9x8xf32>
+  %om = memref.alloc() : memref<2x5x5x4xf32>
+  memref.copy %im, %om : memref<2x5x5x4xf32> to memref<2x5x5x4xf32>
+  call @dilated_buffers(%xm, %wm, %om) : (memref<2x3x9x8xf32>, memref<5x3x3x3xf32>, memref<2x5x5x4xf32>) -> ()
+  %o = bufferization.to_tensor %om restrict : memref<2x5x5x4xf32> to tensor<2x5x5x4xf32>
+  %mo = call @mismatches(%o, %br) : (tensor<2x5x5x4xf32>, tensor<2x5x5x4xf32>) -> i64
+  vector.print str "dilated_buffers_mismatches: "
+  vector.print %mo : i64
+  %o1m = memref.alloc() : memref<2x5x9x8xf32>
+  memref.copy %i1m, %o1m : memref<2x5x9x8xf32> to memref<2x5x9x8xf32>
+  call @pointwise_buffers(%xm, %w1m, %o1m) : (memref<2x3x9x8xf32>, memref<5x3x1x1xf32>, memref<2x5x9x8xf32>) -> ()
+  %o1 = bufferization.to_tensor %o1m restrict : memref<2x5x9x8xf32> to tensor<2x5x9x8xf32>
+  %mo1 = call @mismatches98(%o1, %dr) : (tensor<2x5x9x8xf32>, tensor<2x5x9x8xf32>) -> i64
+  vector.print str "pointwise_buffers_mismatches: "
+  vector.print %mo1 : i64
   return
 }

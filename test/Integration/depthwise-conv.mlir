@@ -3,7 +3,9 @@
 // giving exactly the result of the same convolution written as a
 // linalg.generic (which no TensorOp pass touches), on small integers. C is
 // not a multiple of the vector width in one case; padding, stride 2,
-// dilation 2 and an accumulated init are covered.
+// dilation 2 and an accumulated init are covered, and a convolution on
+// memrefs (IR bufferized before the pipeline) accumulating into its output
+// buffer.
 // RUN: tensorop-opt %s --tensorop-pipeline="target=x86-avx512" 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 // RUN: tensorop-opt %s --tensorop-pipeline="target=x86-avx512" | FileCheck %s --check-prefix=VEC
 // RUN: tensorop-opt %s --tensorop-pipeline="target=x86-avx512" | %mlir-runner -e main -entry-point-result=void -O3 -shared-libs=%mlir_c_runner_utils | FileCheck %s
@@ -11,9 +13,12 @@
 
 // REMARK: remark: tensorop: depthwise convolution vectorized in 5 pixels x 17 channels blocks (its zero padding is a copy into a padded buffer)
 // REMARK: remark: tensorop: depthwise convolution vectorized in 8 pixels x 32 channels blocks
+// REMARK: remark: tensorop: depthwise convolution vectorized in 8 pixels x 32 channels blocks
+// REMARK-NOT: not vectorized
 // VEC: llvm.intr.fmuladd{{.*}}vector<
 // CHECK: padded_strided_mismatches: 0
 // CHECK: dilated_mismatches: 0
+// CHECK: dilated_buffers_mismatches: 0
 
 #in = affine_map<(n, oh, ow, c, kh, kw) -> (n, oh * 2 + kh, ow * 2 + kw, c)>
 #in_dil = affine_map<(n, oh, ow, c, kh, kw) -> (n, oh + kh * 2, ow + kw * 2, c)>
@@ -66,6 +71,12 @@ func.func @dilated_ref(%x: tensor<1x12x12x32xf32>, %w: tensor<3x3x32xf32>, %init
     linalg.yield %s : f32
   } -> tensor<1x8x8x32xf32>
   return %r : tensor<1x8x8x32xf32>
+}
+
+func.func @dilated_buffers(%x: memref<1x12x12x32xf32>, %w: memref<3x3x32xf32>, %out: memref<1x8x8x32xf32>) {
+  linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<2> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x12x12x32xf32>, memref<3x3x32xf32>) outs(%out : memref<1x8x8x32xf32>)
+  return
 }
 
 // Small integers ((7a + 3b + 5c + d + salt) mod 7) - 3: exact in f32.
@@ -156,5 +167,18 @@ func.func @main() {
   %mb = call @mismatches(%bd, %brd) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i64
   vector.print str "dilated_mismatches: "
   vector.print %mb : i64
+
+  // The same convolution on buffers, accumulating into a copy of %i.
+  %ym = bufferization.to_buffer %y : tensor<1x12x12x32xf32> to memref<1x12x12x32xf32>
+  %vm = bufferization.to_buffer %v : tensor<3x3x32xf32> to memref<3x3x32xf32>
+  %im = bufferization.to_buffer %i : tensor<1x8x8x32xf32> to memref<1x8x8x32xf32>
+  %om = memref.alloc() : memref<1x8x8x32xf32>
+  memref.copy %im, %om : memref<1x8x8x32xf32> to memref<1x8x8x32xf32>
+  call @dilated_buffers(%ym, %vm, %om) : (memref<1x12x12x32xf32>, memref<3x3x32xf32>, memref<1x8x8x32xf32>) -> ()
+  %o = bufferization.to_tensor %om restrict : memref<1x8x8x32xf32> to tensor<1x8x8x32xf32>
+  %od = tensor.cast %o : tensor<1x8x8x32xf32> to tensor<?x?x?x?xf32>
+  %mo = call @mismatches(%od, %brd) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i64
+  vector.print str "dilated_buffers_mismatches: "
+  vector.print %mo : i64
   return
 }

@@ -113,8 +113,8 @@ func.func @pointwise_into_memref(%in: memref<2x7x5x24xf32>, %flt: memref<1x1x24x
 // -----
 
 // Other convolutions: a remark naming the op and the upstream lowering.
-// R: remark: tensorop: not handled (linalg.conv_2d_nchw_fchw (NCHW input, FCHW filter) on memrefs is not on the sketch path, which takes linalg.conv_2d_nhwc_hwcf; on tensors, tensorop-conv-to-nhwc (run by --tensorop-pipeline) computes it as one); lowered by the upstream pipeline (convert-linalg-to-loops)
-// R: remark: tensorop: not handled (linalg.depthwise_conv_2d_nhwc_hwc (one filter per channel, no reduction over channels) is not a GEMM and not on the sketch path; on tensors, tensorop-depthwise-conv (run by --tensorop-pipeline) vectorizes it); lowered by the upstream pipeline (convert-linalg-to-loops)
+// R: remark: tensorop: not handled (linalg.conv_2d_nchw_fchw (NCHW input, FCHW filter) is not on the sketch path, which takes linalg.conv_2d_nhwc_hwcf; tensorop-conv-to-nhwc (run by --tensorop-pipeline before this pass) computes it as one); lowered by the upstream pipeline (convert-linalg-to-loops)
+// R: remark: tensorop: not handled (linalg.depthwise_conv_2d_nhwc_hwc (one filter per channel, no reduction over channels) is not a GEMM and not on the sketch path; tensorop-depthwise-conv (run by --tensorop-pipeline before this pass) vectorizes it); lowered by the upstream pipeline (convert-linalg-to-loops)
 // R: remark: tensorop: not handled (element types other than f32 are not supported for convolutions yet (got f16 * f16 -> f16)); lowered by the upstream pipeline
 // CHECK-LABEL: func.func @others
 // CHECK-NOT:   tensorop.sketch
