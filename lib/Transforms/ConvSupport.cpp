@@ -3,6 +3,8 @@
 #include "tensorop/Transforms/ConvSupport.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
@@ -129,4 +131,48 @@ std::string mlir::tensorop::unsupportedConvReason(Operation *op) {
   return (name + " is not on the sketch path, which takes "
                  "linalg.conv_2d_nhwc_hwcf")
       .str();
+}
+
+FailureOr<linalg::LinalgOp>
+mlir::tensorop::linalgOpOnTensors(linalg::LinalgOp op, std::string &reason) {
+  if (op.getNumDpsInits() != 1) {
+    reason = "it has more than one output";
+    return failure();
+  }
+  Value output = op.getDpsInitOperand(0)->get();
+  for (OpOperand *in : op.getDpsInputOperands())
+    if (in->get() == output) {
+      reason = "its output buffer is also one of its inputs";
+      return failure();
+    }
+  for (Value v : op->getOperands()) {
+    auto type = dyn_cast<MemRefType>(v.getType());
+    if (!type || !type.hasStaticShape() || !type.getElementType().isF32()) {
+      reason = "only static f32 convolutions on memrefs are rewritten";
+      return failure();
+    }
+  }
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  // One to_tensor per distinct buffer (an input read twice is one tensor).
+  llvm::SmallDenseMap<Value, Value> tensors;
+  SmallVector<Value> operands;
+  for (Value buffer : op->getOperands()) {
+    Value &t = tensors[buffer];
+    if (!t) {
+      auto type = cast<MemRefType>(buffer.getType());
+      t = bufferization::ToTensorOp::create(
+          b, loc,
+          RankedTensorType::get(type.getShape(), type.getElementType()),
+          buffer, /*restrict=*/true, /*writable=*/false);
+    }
+    operands.push_back(t);
+  }
+  Operation *clone =
+      mlir::clone(b, op, TypeRange{operands.back().getType()}, operands);
+  auto store = bufferization::MaterializeInDestinationOp::create(
+      b, loc, TypeRange{}, clone->getResult(0), output);
+  store.setWritable(true);
+  op->erase();
+  return cast<linalg::LinalgOp>(clone);
 }

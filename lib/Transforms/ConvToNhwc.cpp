@@ -25,10 +25,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tensorop/Transforms/ConvSupport.h"
 #include "tensorop/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -208,51 +208,6 @@ Value rewritePointwise(OpBuilder &b, linalg::Conv2DNchwFchwOp op) {
   return result;
 }
 
-/// The tensor form of a convolution on memrefs: its buffers read as
-/// tensors, the result materialized into its output buffer (which the
-/// memref op accumulated into, so it is read as the init). The memref op is
-/// erased. Failure (with `reason`) leaves `op` as it is.
-FailureOr<linalg::Conv2DNchwFchwOp>
-onTensors(linalg::Conv2DNchwFchwOp op, std::string &reason) {
-  Value input = op.getDpsInputOperand(0)->get();
-  Value filter = op.getDpsInputOperand(1)->get();
-  Value output = op.getDpsInitOperand(0)->get();
-  // One-Shot Bufferize needs each buffer read through one `restrict`
-  // to_tensor here; an output that is also an input would be read and
-  // written through two.
-  if (output == input || output == filter) {
-    reason = "its output buffer is also one of its inputs";
-    return failure();
-  }
-  for (Value v : {input, filter, output})
-    if (!cast<MemRefType>(v.getType()).hasStaticShape() ||
-        !cast<MemRefType>(v.getType()).getElementType().isF32()) {
-      reason = "only static f32 NCHW convolutions are rewritten";
-      return failure();
-    }
-  OpBuilder b(op);
-  Location loc = op.getLoc();
-  auto asTensor = [&](Value buffer) -> Value {
-    auto type = cast<MemRefType>(buffer.getType());
-    return bufferization::ToTensorOp::create(
-        b, loc, RankedTensorType::get(type.getShape(), type.getElementType()),
-        buffer, /*restrict=*/true, /*writable=*/false);
-  };
-  Value init = asTensor(output), in = asTensor(input);
-  Value flt = filter == input ? in : asTensor(filter);
-  auto conv = linalg::Conv2DNchwFchwOp::create(
-      b, loc, TypeRange{init.getType()}, ValueRange{in, flt},
-      ValueRange{init}, op.getStridesAttr(), op.getDilationsAttr());
-  for (NamedAttribute attr : op->getDiscardableAttrs())
-    if (attr.getName().strref().starts_with("tensorop."))
-      conv->setAttr(attr.getName(), attr.getValue());
-  auto store = bufferization::MaterializeInDestinationOp::create(
-      b, loc, TypeRange{}, conv->getResult(0), output);
-  store.setWritable(true);
-  op->erase();
-  return conv;
-}
-
 /// Rewrites one convolution; failure with `reason` leaves it untouched.
 LogicalResult rewrite(linalg::Conv2DNchwFchwOp op, std::string &reason,
                       SmallVectorImpl<linalg::TransposeOp> &made,
@@ -366,14 +321,14 @@ struct ConvToNhwcPass
         continue;
       }
       if (buffers) {
-        FailureOr<linalg::Conv2DNchwFchwOp> onT = onTensors(op, reason);
+        FailureOr<linalg::LinalgOp> onT = tensorop::linalgOpOnTensors(op, reason);
         if (failed(onT)) {
           op.emitRemark() << "tensorop: NCHW convolution on memrefs not "
                              "rewritten ("
                           << reason << ")";
           continue;
         }
-        op = *onT;
+        op = cast<linalg::Conv2DNchwFchwOp>(onT->getOperation());
       }
       if (failed(rewrite(op, reason, transposes, pointwise))) {
         op.emitRemark() << "tensorop: NCHW convolution not rewritten ("

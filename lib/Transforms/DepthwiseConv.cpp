@@ -1,36 +1,51 @@
-//===- DepthwiseConv.cpp - Vectorized depthwise convolutions -------------===//
+//===- DepthwiseConv.cpp - Register-blocked depthwise convolutions --------===//
 //
 // A depthwise convolution has no reduction over channels, so it is not a
 // GEMM and the microkernel path does not fit it: each output element is a
-// dot product of R*S taps of one channel. It is memory bound, and what
-// makes it fast is keeping a block of output pixels x channels in vector
-// registers while the taps stream by. Upstream MLIR has exactly that
-// machinery; this pass strings it together for static f32
-// linalg.depthwise_conv_2d_nhwc_hwc on tensors or memrefs:
+// dot product of the R*S taps of one channel. It is memory bound (9
+// multiply-adds per output element at 3x3), and what makes it fast is what
+// oneDNN's brdgmm_dw kernels do: a block of output pixels x channels held
+// in vector registers over the whole filter window, so that each output
+// element is written once and each input element read from L1 a few times.
 //
-//  1. scf::tileUsingSCF tiles (n, oh, ow, c, kh, kw) by (1, 1, owBlock,
-//     cBlock, 1, 0), with blocks that divide OW and C so every tile is
-//     static;
-//  2. the decompose-convolution patterns turn each tile (one output row,
-//     one filter row) into linalg.depthwise_conv_1d_nwc_wc;
-//  3. linalg::vectorize turns those into vector FMAs over
-//     owBlock x cBlock (the channel dimension is the vector lanes).
+// The pass builds that loop nest itself, on buffers, for each static f32
+// linalg.depthwise_conv_2d_nhwc_hwc (on tensors: on read-only buffers of
+// its operands, writing the function argument its result is materialized
+// into, or else a new buffer the result reads; on memrefs: on its own):
 //
-// A zero tensor.pad producer stays a copy into a padded buffer (linear in
-// the input); the remark says so.
+//   for n, for output rows oh:
+//     for blocks of `pixels` output columns:
+//       for blocks of `vectors` x 16 channels (the last block masked):
+//         acc[p][v] = 0 (zero-filled init) or the init's values
+//         for each filter row kh, each filter column kw, each pixel p:
+//           acc[p][v] += input[ih][iw(p, kw)][c..c+16) * filter[kh][kw][c..]
+//         output[oh][ow + p][c..] = acc[p][v]
+//
+// Rows and columns whose filter window lies inside the image run in loops
+// with no checks; the few at the borders are emitted one by one with the
+// taps that fall outside left out, so a zero tensor.pad producer of the
+// input is folded (never copied) and a zero-filled init is never filled.
+//
+// Why not upstream's route (tile by one filter row, decompose into 1-D
+// depthwise convolutions, linalg::vectorize), which this pass used before:
+// it re-reads and re-writes the output block once per filter row, copies the
+// padded input, and holds the block's whole input row in registers: 8
+// pixels x 48 channels need 63 zmm registers and spilled (0.16x oneDNN on a
+// 56x56x144 layer, bench/conv/run.sh LAYOUT=depthwise).
 //
 //===----------------------------------------------------------------------===//
 
+#include "tensorop/Transforms/ConvSupport.h"
 #include "tensorop/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
-#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/IR/PatternMatch.h"
-#include "mlir/Interfaces/TilingInterface.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/IR/Matchers.h"
 
 namespace mlir::tensorop {
 #define GEN_PASS_DEF_TENSOROPDEPTHWISECONV
@@ -40,16 +55,310 @@ namespace mlir::tensorop {
 using namespace mlir;
 
 namespace {
-/// The largest divisor of `extent` that is at most `limit`, preferring
-/// multiples of `multiple` (vector lanes) when there is one.
-int64_t blockFor(int64_t extent, int64_t limit, int64_t multiple) {
-  for (int64_t b = std::min(extent, limit); b >= multiple; --b)
-    if (extent % b == 0 && b % multiple == 0)
-      return b;
-  for (int64_t b = std::min(extent, limit); b >= 1; --b)
-    if (extent % b == 0)
-      return b;
-  return 1;
+/// Lanes of a vector register of f32 (AVX-512; on AVX2 a 16-lane vector is
+/// two registers, which the register budget below allows for).
+constexpr int64_t kLanes = 16;
+
+/// The convolution's geometry, with a folded zero pad.
+struct Geometry {
+  int64_t n, h, w, c, r, s, oh, ow;
+  int64_t strideH, strideW, dilH, dilW, padTop, padLeft;
+};
+
+/// Output pixels x channel vectors per register block. The block's
+/// accumulators, its S filter vectors per channel vector and the few input
+/// vectors in flight must fit 32 zmm registers: up to 16 accumulators, two
+/// channel vectors where there are two.
+struct Blocking {
+  int64_t pixels, vectors;
+};
+
+Blocking chooseBlocking(const Geometry &g) {
+  int64_t channelVectors = llvm::divideCeil(g.c, kLanes);
+  int64_t vectors = channelVectors >= 2 ? 2 : 1;
+  int64_t pixels = std::min<int64_t>(16 / vectors, g.ow);
+  return {std::max<int64_t>(pixels, 1), vectors};
+}
+
+/// Emits the loop nest of one depthwise convolution on buffers (`input`,
+/// `filter` read, `output` accumulated into or, with `zeroInit`, written).
+/// Buffers, not tensors: a tensor carried through this many sibling loops
+/// made One-Shot Bufferize's buffer-type queries explode (minutes for two
+/// such convolutions in a module).
+class DepthwiseEmitter {
+public:
+  DepthwiseEmitter(OpBuilder &b, Location loc, const Geometry &g,
+                   Blocking block, Value input, Value filter, Value output,
+                   bool zeroInit)
+      : b(b), loc(loc), g(g), block(block), input(input), filter(filter),
+        output(output), zeroInit(zeroInit),
+        vecType(VectorType::get({kLanes}, b.getF32Type())) {
+    zeroF = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+    zeroVec = arith::ConstantOp::create(
+        b, loc, cast<TypedAttr>(b.getZeroAttr(vecType)));
+  }
+
+  void emit() {
+    forLoop(0, g.n, 1, [&](Value n) { emitRows(n); });
+  }
+
+private:
+  using Body = llvm::function_ref<void(Value iv)>;
+
+  Value index(int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  }
+  Value add(Value a, int64_t c) {
+    return c ? arith::AddIOp::create(b, loc, a, index(c)).getResult() : a;
+  }
+  Value mul(Value a, int64_t c) {
+    return c == 1 ? a : arith::MulIOp::create(b, loc, a, index(c)).getResult();
+  }
+
+  /// scf.for iv in [lo, hi) step `step` (nothing when empty).
+  void forLoop(int64_t lo, int64_t hi, int64_t step, Body body) {
+    if (lo >= hi)
+      return;
+    auto loop = scf::ForOp::create(b, loc, index(lo), index(hi), index(step));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+    body(loop.getInductionVar());
+  }
+
+  /// The range [lo, hi) of output positions whose window (taps at
+  /// pos * stride + k * dil - pad, k < taps) lies inside [0, extent).
+  static std::pair<int64_t, int64_t> inside(int64_t outs, int64_t extent,
+                                            int64_t stride, int64_t dil,
+                                            int64_t taps, int64_t pad) {
+    int64_t lo = llvm::divideCeil(pad, stride);
+    int64_t last = extent - 1 - (taps - 1) * dil + pad; // largest pos*stride
+    int64_t hi = last < 0 ? 0 : last / stride + 1;
+    lo = std::min(lo, outs);
+    hi = std::clamp(hi, lo, outs);
+    return {lo, hi};
+  }
+
+  /// Whether tap k of output position `pos` lies inside [0, extent).
+  static bool tapInside(int64_t pos, int64_t k, int64_t stride, int64_t dil,
+                        int64_t pad, int64_t extent) {
+    int64_t i = pos * stride + k * dil - pad;
+    return i >= 0 && i < extent;
+  }
+
+  /// Rows: those whose window is inside the image in a loop, the border
+  /// ones one by one (their outside filter rows left out).
+  void emitRows(Value n) {
+    auto [lo, hi] = inside(g.oh, g.h, g.strideH, g.dilH, g.r, g.padTop);
+    for (int64_t oh = 0; oh < lo; ++oh)
+      emitRow(n, index(oh), oh);
+    forLoop(lo, hi, 1, [&](Value oh) { emitRow(n, oh, std::nullopt); });
+    for (int64_t oh = hi; oh < g.oh; ++oh)
+      emitRow(n, index(oh), oh);
+  }
+
+  /// One output row (`staticRow` when it is a border row).
+  void emitRow(Value n, Value oh, std::optional<int64_t> staticRow) {
+    SmallVector<int64_t> rows;
+    for (int64_t kh = 0; kh < g.r; ++kh)
+      if (!staticRow ||
+          tapInside(*staticRow, kh, g.strideH, g.dilH, g.padTop, g.h))
+        rows.push_back(kh);
+    auto [lo, hi] = inside(g.ow, g.w, g.strideW, g.dilW, g.s, g.padLeft);
+    for (int64_t ow = 0; ow < lo; ++ow)
+      emitChannels(n, oh, rows, index(ow), 1, ow);
+    int64_t full = (hi - lo) / block.pixels * block.pixels;
+    forLoop(lo, lo + full, block.pixels, [&](Value ow) {
+      emitChannels(n, oh, rows, ow, block.pixels, std::nullopt);
+    });
+    if (int64_t rest = hi - lo - full)
+      emitChannels(n, oh, rows, index(lo + full), rest, std::nullopt);
+    for (int64_t ow = hi; ow < g.ow; ++ow)
+      emitChannels(n, oh, rows, index(ow), 1, ow);
+  }
+
+  /// The channel blocks of `pixels` output pixels from column `ow`
+  /// (`staticCol`: a border pixel, whose outside taps are left out).
+  void emitChannels(Value n, Value oh, ArrayRef<int64_t> rows, Value ow,
+                    int64_t pixels, std::optional<int64_t> staticCol) {
+    int64_t step = block.vectors * kLanes;
+    int64_t full = g.c / step * step;
+    forLoop(0, full, step, [&](Value c) {
+      emitBlock(n, oh, rows, ow, pixels, staticCol, c, block.vectors,
+                /*masked=*/false);
+    });
+    if (int64_t rest = g.c - full)
+      emitBlock(n, oh, rows, ow, pixels, staticCol, index(full),
+                llvm::divideCeil(rest, kLanes), rest % kLanes != 0);
+  }
+
+  /// One register block: `pixels` x `vectors` accumulators over the taps;
+  /// the last vector masked past C when `masked`.
+  void emitBlock(Value n, Value oh, ArrayRef<int64_t> rows, Value ow,
+                 int64_t pixels, std::optional<int64_t> staticCol, Value c0,
+                 int64_t vectors, bool masked) {
+    auto inBounds = [&](int64_t v) {
+      return SmallVector<bool>{!(masked && v == vectors - 1)};
+    };
+    auto read = [&](Value from, ValueRange at, int64_t v) -> Value {
+      return vector::TransferReadOp::create(b, loc, vecType, from, at, zeroF,
+                                            inBounds(v));
+    };
+    SmallVector<Value> channel, col;
+    for (int64_t v = 0; v < vectors; ++v)
+      channel.push_back(add(c0, v * kLanes));
+    for (int64_t p = 0; p < pixels; ++p)
+      col.push_back(add(ow, p));
+    SmallVector<Value> acc;
+    for (int64_t p = 0; p < pixels; ++p)
+      for (int64_t v = 0; v < vectors; ++v)
+        acc.push_back(zeroInit ? zeroVec
+                               : read(output, {n, oh, col[p], channel[v]}, v));
+    Value rowBase = add(mul(oh, g.strideH), -g.padTop);
+    for (int64_t kh : rows) {
+      Value ih = add(rowBase, kh * g.dilH);
+      // The filter row's vectors, then pixel by pixel its S taps: an
+      // input vector is used by neighbouring pixels' taps (stride 1) while
+      // it is still in a register.
+      SmallVector<Value> taps;
+      for (int64_t kw = 0; kw < g.s; ++kw)
+        for (int64_t v = 0; v < vectors; ++v)
+          taps.push_back(read(filter, {index(kh), index(kw), channel[v]}, v));
+      for (int64_t p = 0; p < pixels; ++p) {
+        Value colBase = add(mul(col[p], g.strideW), -g.padLeft);
+        for (int64_t kw = 0; kw < g.s; ++kw) {
+          if (staticCol &&
+              !tapInside(*staticCol + p, kw, g.strideW, g.dilW, g.padLeft, g.w))
+            continue;
+          Value iw = add(colBase, kw * g.dilW);
+          for (int64_t v = 0; v < vectors; ++v) {
+            Value x = read(input, {n, ih, iw, channel[v]}, v);
+            Value &a = acc[p * vectors + v];
+            a = vector::FMAOp::create(b, loc, x, taps[kw * vectors + v], a);
+          }
+        }
+      }
+    }
+    for (int64_t p = 0; p < pixels; ++p)
+      for (int64_t v = 0; v < vectors; ++v)
+        vector::TransferWriteOp::create(b, loc, acc[p * vectors + v], output,
+                                        ValueRange{n, oh, col[p], channel[v]},
+                                        inBounds(v));
+  }
+
+  OpBuilder &b;
+  Location loc;
+  const Geometry &g;
+  Blocking block;
+  Value input, filter, output;
+  bool zeroInit;
+  VectorType vecType;
+  Value zeroF, zeroVec;
+};
+
+/// Whether `init` is a zero linalg.fill of a tensor (whose every element
+/// the loop nest writes, so the fill need not run).
+linalg::FillOp zeroFill(Value init) {
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  if (fill && fill.hasPureTensorSemantics() &&
+      matchPattern(fill.getDpsInputOperand(0)->get(), m_AnyZeroFloat()))
+    return fill;
+  return nullptr;
+}
+
+/// A read-only buffer of tensor `t` (identity layout: bufferization copies
+/// a strided buffer into one, where it has to).
+Value readOnlyBuffer(OpBuilder &b, Location loc, Value t) {
+  auto type = cast<RankedTensorType>(t.getType());
+  return bufferization::ToBufferOp::create(
+      b, loc, MemRefType::get(type.getShape(), type.getElementType()), t,
+      /*read_only=*/true);
+}
+
+/// Rewrites one static f32 depthwise convolution (on tensors or memrefs);
+/// its remark.
+std::string rewrite(linalg::DepthwiseConv2DNhwcHwcOp op) {
+  Value input = op.getDpsInputOperand(0)->get();
+  Value filter = op.getDpsInputOperand(1)->get();
+  Value init = op.getDpsInitOperand(0)->get();
+  auto inType = cast<ShapedType>(input.getType());
+  auto fltType = cast<ShapedType>(filter.getType());
+  auto outType = cast<ShapedType>(init.getType());
+  auto strides = op.getStrides().getValues<int64_t>();
+  auto dilations = op.getDilations().getValues<int64_t>();
+  Geometry g{inType.getDimSize(0), inType.getDimSize(1), inType.getDimSize(2),
+             inType.getDimSize(3), fltType.getDimSize(0), fltType.getDimSize(1),
+             outType.getDimSize(1), outType.getDimSize(2), strides[0],
+             strides[1], dilations[0], dilations[1], 0, 0};
+  bool onTensors = op.hasPureTensorSemantics();
+  // A zero pad of H and W: its source is read, the pad's taps skipped. The
+  // output size is the op's; H and W are the source's.
+  tensor::PadOp foldedPad;
+  if (auto pad = input.getDefiningOp<tensor::PadOp>())
+    if (std::optional<std::array<int64_t, 4>> amounts =
+            tensorop::foldableZeroPad(pad)) {
+      input = pad.getSource();
+      auto src = cast<RankedTensorType>(input.getType());
+      g.h = src.getDimSize(1);
+      g.w = src.getDimSize(2);
+      g.padTop = (*amounts)[0];
+      g.padLeft = (*amounts)[2];
+      foldedPad = pad;
+    }
+  linalg::FillOp fill = onTensors ? zeroFill(init) : nullptr;
+  Blocking block = chooseBlocking(g);
+  std::string remark;
+  llvm::raw_string_ostream os(remark);
+  os << "tensorop: depthwise convolution in register blocks of "
+     << block.pixels << " pixels x " << std::min(block.vectors * kLanes, g.c)
+     << " channels over the whole filter window"
+     << (foldedPad ? " (its zero padding folded: border taps left out)" : "");
+
+  Location loc = op.getLoc();
+  if (!onTensors) {
+    // Bufferized IR: the loops on the op's own buffers.
+    OpBuilder b(op);
+    DepthwiseEmitter(b, loc, g, block, input, filter, init, false).emit();
+    op->erase();
+    return remark + " (on its memrefs)";
+  }
+  // The output buffer: the function argument the result is materialized
+  // into, if that is its only use (the loops then run there, as late as
+  // the store was); otherwise a new one the result reads.
+  auto store = op->hasOneUse() ? dyn_cast<bufferization::MaterializeInDestinationOp>(
+                                     *op->user_begin())
+                               : nullptr;
+  bool intoArgument = store && isa<MemRefType>(store.getDest().getType()) &&
+                      store.getWritable() && store.getRestrict();
+  OpBuilder b(intoArgument ? store.getOperation() : op.getOperation());
+  Value inBuf = readOnlyBuffer(b, loc, input);
+  Value fltBuf = readOnlyBuffer(b, loc, filter);
+  Value outBuf;
+  if (intoArgument) {
+    outBuf = store.getDest();
+    os << " (computed in the buffer it is stored into)";
+  } else {
+    outBuf = memref::AllocOp::create(
+        b, loc, MemRefType::get(outType.getShape(), outType.getElementType()));
+  }
+  if (!fill)
+    memref::CopyOp::create(b, loc, readOnlyBuffer(b, loc, init), outBuf);
+  else
+    os << " (zero init: the output is written once)";
+  DepthwiseEmitter(b, loc, g, block, inBuf, fltBuf, outBuf, bool(fill)).emit();
+  if (intoArgument) {
+    store->erase();
+  } else {
+    Value result = bufferization::ToTensorOp::create(
+        b, loc, cast<RankedTensorType>(outType), outBuf, /*restrict=*/true,
+        /*writable=*/true);
+    op->replaceAllUsesWith(ValueRange{result});
+  }
+  op->erase();
+  if (fill && fill->use_empty())
+    fill->erase();
+  if (foldedPad && foldedPad->use_empty())
+    foldedPad->erase();
+  return remark;
 }
 
 struct DepthwiseConvPass
@@ -58,14 +367,8 @@ struct DepthwiseConvPass
     SmallVector<linalg::DepthwiseConv2DNhwcHwcOp> convs;
     getOperation().walk(
         [&](linalg::DepthwiseConv2DNhwcHwcOp op) { convs.push_back(op); });
-    if (convs.empty())
-      return;
-    IRRewriter rewriter(&getContext());
-    SmallVector<Operation *> tiles;
     for (linalg::DepthwiseConv2DNhwcHwcOp op : convs) {
-      auto out = cast<ShapedType>(op.getDpsInitOperand(0)->get().getType());
-      bool onBuffers = op.hasPureBufferSemantics();
-      bool ok = op.hasPureTensorSemantics() || onBuffers;
+      bool ok = op.hasPureTensorSemantics() || op.hasPureBufferSemantics();
       for (Value v : op->getOperands()) {
         auto type = cast<ShapedType>(v.getType());
         ok &= type.hasStaticShape() && type.getElementType().isF32();
@@ -76,63 +379,9 @@ struct DepthwiseConvPass
                            "upstream pipeline";
         continue;
       }
-      // Output pixels x channels held in registers: up to 8 pixels and 64
-      // channels (4 zmm registers of 16 lanes) per tile.
-      int64_t ow = out.getDimSize(2), c = out.getDimSize(3);
-      int64_t owBlock = blockFor(ow, 8, 1), cBlock = blockFor(c, 64, 16);
-      bool padded = static_cast<bool>(
-          op.getDpsInputOperand(0)->get().getDefiningOp<tensor::PadOp>());
-      scf::SCFTilingOptions options;
-      options.setTileSizes(
-          {rewriter.getIndexAttr(1), rewriter.getIndexAttr(1),
-           rewriter.getIndexAttr(owBlock), rewriter.getIndexAttr(cBlock),
-           rewriter.getIndexAttr(1), rewriter.getIndexAttr(0)});
-      rewriter.setInsertionPoint(op);
-      FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-          rewriter, cast<TilingInterface>(op.getOperation()), options);
-      if (failed(tiled)) {
-        op.emitRemark() << "tensorop: depthwise convolution not vectorized "
-                           "(tiling failed); lowered by the upstream pipeline";
-        continue;
-      }
-      op.emitRemark() << "tensorop: depthwise convolution vectorized in "
-                      << owBlock << " pixels x " << cBlock
-                      << " channels blocks"
-                      << (padded ? " (its zero padding is a copy into a "
-                                   "padded buffer)"
-                                 : "");
-      // On memrefs the tiles write the output buffer and there is no
-      // result to replace.
-      if (onBuffers)
-        rewriter.eraseOp(op);
-      else
-        rewriter.replaceOp(op, tiled->replacements);
-      tiles.append(tiled->tiledOps.begin(), tiled->tiledOps.end());
-    }
-    if (tiles.empty())
-      return;
-
-    // 2. One output row x one filter row per tile: 1-D depthwise convs
-    // (only the tiles: other convolutions keep their form).
-    RewritePatternSet decompose(&getContext());
-    linalg::populateDecomposeConvolutionPatterns(decompose);
-    if (failed(applyOpPatternsGreedily(tiles, std::move(decompose))))
-      return signalPassFailure();
-
-    // 3. Vector FMAs over the tile.
-    SmallVector<linalg::DepthwiseConv1DNwcWcOp> rows;
-    getOperation().walk(
-        [&](linalg::DepthwiseConv1DNwcWcOp op) { rows.push_back(op); });
-    for (linalg::DepthwiseConv1DNwcWcOp row : rows) {
-      rewriter.setInsertionPoint(row);
-      FailureOr<linalg::VectorizationResult> vec =
-          linalg::vectorize(rewriter, row);
-      if (failed(vec)) {
-        row.emitError() << "tensorop: vectorizing a depthwise convolution "
-                           "tile failed";
-        return signalPassFailure();
-      }
-      rewriter.replaceOp(row, vec->replacements);
+      Location loc = op.getLoc();
+      std::string remark = rewrite(op);
+      emitRemark(loc) << remark;
     }
   }
 };

@@ -1,24 +1,30 @@
 // Depthwise convolutions (NHWC input, HWC filter) through
-// tensorop-depthwise-conv: tiled, decomposed into 1-D rows and vectorized,
-// giving exactly the result of the same convolution written as a
-// linalg.generic (which no TensorOp pass touches), on small integers. C is
-// not a multiple of the vector width in one case; padding, stride 2,
-// dilation 2 and an accumulated init are covered, and a convolution on
-// memrefs (IR bufferized before the pipeline) accumulating into its output
-// buffer.
+// tensorop-depthwise-conv's register-blocked loops give exactly the result
+// of the same convolution written as a linalg.generic (which no TensorOp
+// pass touches), on small integers: C not a multiple of the vector width
+// (masked last vector), padding folded (even, uneven, and wider than the
+// filter reaches), strides and dilations (also different in H and W), a
+// 5x3 filter, pixel blocks with a rest, two images, an accumulated init,
+// and a convolution on memrefs (IR bufferized before the pipeline)
+// accumulating into its output buffer.
 // RUN: tensorop-opt %s --tensorop-pipeline="target=x86-avx512" 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 // RUN: tensorop-opt %s --tensorop-pipeline="target=x86-avx512" | FileCheck %s --check-prefix=VEC
 // RUN: tensorop-opt %s --tensorop-pipeline="target=x86-avx512" | %mlir-runner -e main -entry-point-result=void -O3 -shared-libs=%mlir_c_runner_utils | FileCheck %s
 // REQUIRES: host-avx512
 
-// REMARK: remark: tensorop: depthwise convolution vectorized in 5 pixels x 17 channels blocks (its zero padding is a copy into a padded buffer)
-// REMARK: remark: tensorop: depthwise convolution vectorized in 8 pixels x 32 channels blocks
-// REMARK: remark: tensorop: depthwise convolution vectorized in 8 pixels x 32 channels blocks
+// REMARK: remark: tensorop: depthwise convolution in register blocks of 5 pixels x 17 channels over the whole filter window (its zero padding folded: border taps left out) (zero init: the output is written once)
+// REMARK: remark: tensorop: depthwise convolution in register blocks of 8 pixels x 32 channels over the whole filter window{{$}}
+// REMARK: remark: tensorop: depthwise convolution in register blocks of 8 pixels x 32 channels over the whole filter window (on its memrefs)
+// REMARK: remark: tensorop: depthwise convolution in register blocks of 8 pixels x 32 channels over the whole filter window (its zero padding folded: border taps left out){{$}}
+// REMARK: remark: tensorop: depthwise convolution in register blocks of 9 pixels x 16 channels over the whole filter window (its zero padding folded: border taps left out) (zero init: the output is written once)
 // REMARK-NOT: not vectorized
+// REMARK-NOT: remark
 // VEC: llvm.intr.fmuladd{{.*}}vector<
 // CHECK: padded_strided_mismatches: 0
 // CHECK: dilated_mismatches: 0
 // CHECK: dilated_buffers_mismatches: 0
+// CHECK: general_mismatches: 0
+// CHECK: wide_pad_mismatches: 0
 
 #in = affine_map<(n, oh, ow, c, kh, kw) -> (n, oh * 2 + kh, ow * 2 + kw, c)>
 #in_dil = affine_map<(n, oh, ow, c, kh, kw) -> (n, oh + kh * 2, ow + kw * 2, c)>
@@ -77,6 +83,70 @@ func.func @dilated_buffers(%x: memref<1x12x12x32xf32>, %w: memref<3x3x32xf32>, %
   linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<2> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%x, %w : memref<1x12x12x32xf32>, memref<3x3x32xf32>) outs(%out : memref<1x8x8x32xf32>)
   return
+}
+
+// Uneven zero padding (2 top, 1 bottom, 1 left, 3 right), a 5x3 filter,
+// stride (1, 2), dilation (2, 1), 40 channels (two vectors and a masked
+// one), 13 output columns (a full block of 8 and a rest of 5, and border
+// pixels), two images, accumulated into a non-zero init.
+func.func @general(%x: tensor<2x13x23x40xf32>, %w: tensor<5x3x40xf32>, %init: tensor<2x8x13x40xf32>) -> tensor<2x8x13x40xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 2, 1, 0] high[0, 1, 3, 0] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %zero : f32
+  } : tensor<2x13x23x40xf32> to tensor<2x16x27x40xf32>
+  %r = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<[2, 1]> : tensor<2xi64>, strides = dense<[1, 2]> : tensor<2xi64>}
+         ins(%p, %w : tensor<2x16x27x40xf32>, tensor<5x3x40xf32>) outs(%init : tensor<2x8x13x40xf32>) -> tensor<2x8x13x40xf32>
+  return %r : tensor<2x8x13x40xf32>
+}
+
+func.func @general_ref(%x: tensor<2x13x23x40xf32>, %w: tensor<5x3x40xf32>, %init: tensor<2x8x13x40xf32>) -> tensor<2x8x13x40xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 2, 1, 0] high[0, 1, 3, 0] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %zero : f32
+  } : tensor<2x13x23x40xf32> to tensor<2x16x27x40xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(n, oh, ow, c, kh, kw) -> (n, oh + kh * 2, ow * 2 + kw, c)>, #flt, #out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+         ins(%p, %w : tensor<2x16x27x40xf32>, tensor<5x3x40xf32>) outs(%init : tensor<2x8x13x40xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<2x8x13x40xf32>
+  return %r : tensor<2x8x13x40xf32>
+}
+
+// Padding wider than the filter reaches: the border rows and columns have
+// no tap inside the image and must come out as the zero init.
+func.func @wide_pad(%x: tensor<1x5x5x16xf32>, %w: tensor<3x3x16xf32>) -> tensor<1x9x9x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 3, 3, 0] high[0, 3, 3, 0] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %zero : f32
+  } : tensor<1x5x5x16xf32> to tensor<1x11x11x16xf32>
+  %e = tensor.empty() : tensor<1x9x9x16xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<1x9x9x16xf32>) -> tensor<1x9x9x16xf32>
+  %r = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%p, %w : tensor<1x11x11x16xf32>, tensor<3x3x16xf32>) outs(%z : tensor<1x9x9x16xf32>) -> tensor<1x9x9x16xf32>
+  return %r : tensor<1x9x9x16xf32>
+}
+
+func.func @wide_pad_ref(%x: tensor<1x5x5x16xf32>, %w: tensor<3x3x16xf32>) -> tensor<1x9x9x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 3, 3, 0] high[0, 3, 3, 0] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %zero : f32
+  } : tensor<1x5x5x16xf32> to tensor<1x11x11x16xf32>
+  %e = tensor.empty() : tensor<1x9x9x16xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<1x9x9x16xf32>) -> tensor<1x9x9x16xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(n, oh, ow, c, kh, kw) -> (n, oh + kh, ow + kw, c)>, #flt, #out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+         ins(%p, %w : tensor<1x11x11x16xf32>, tensor<3x3x16xf32>) outs(%z : tensor<1x9x9x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x9x9x16xf32>
+  return %r : tensor<1x9x9x16xf32>
 }
 
 // Small integers ((7a + 3b + 5c + d + salt) mod 7) - 3: exact in f32.
@@ -180,5 +250,43 @@ func.func @main() {
   %mo = call @mismatches(%od, %brd) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i64
   vector.print str "dilated_buffers_mismatches: "
   vector.print %mo : i64
+
+  %ex3 = tensor.empty() : tensor<2x13x23x40xf32>
+  %ew3 = tensor.empty() : tensor<5x3x40x1xf32>
+  %ei3 = tensor.empty() : tensor<2x8x13x40xf32>
+  %dx3 = tensor.cast %ex3 : tensor<2x13x23x40xf32> to tensor<?x?x?x?xf32>
+  %dw3 = tensor.cast %ew3 : tensor<5x3x40x1xf32> to tensor<?x?x?x?xf32>
+  %di3 = tensor.cast %ei3 : tensor<2x8x13x40xf32> to tensor<?x?x?x?xf32>
+  %x3d = call @ints(%dx3, %c1) : (tensor<?x?x?x?xf32>, index) -> tensor<?x?x?x?xf32>
+  %w3d = call @ints(%dw3, %c2) : (tensor<?x?x?x?xf32>, index) -> tensor<?x?x?x?xf32>
+  %i3d = call @ints(%di3, %c3) : (tensor<?x?x?x?xf32>, index) -> tensor<?x?x?x?xf32>
+  %x3 = tensor.cast %x3d : tensor<?x?x?x?xf32> to tensor<2x13x23x40xf32>
+  %w34 = tensor.cast %w3d : tensor<?x?x?x?xf32> to tensor<5x3x40x1xf32>
+  %w3 = tensor.collapse_shape %w34 [[0], [1], [2, 3]] : tensor<5x3x40x1xf32> into tensor<5x3x40xf32>
+  %i3 = tensor.cast %i3d : tensor<?x?x?x?xf32> to tensor<2x8x13x40xf32>
+  %g = call @general(%x3, %w3, %i3) : (tensor<2x13x23x40xf32>, tensor<5x3x40xf32>, tensor<2x8x13x40xf32>) -> tensor<2x8x13x40xf32>
+  %gr = call @general_ref(%x3, %w3, %i3) : (tensor<2x13x23x40xf32>, tensor<5x3x40xf32>, tensor<2x8x13x40xf32>) -> tensor<2x8x13x40xf32>
+  %gd = tensor.cast %g : tensor<2x8x13x40xf32> to tensor<?x?x?x?xf32>
+  %grd = tensor.cast %gr : tensor<2x8x13x40xf32> to tensor<?x?x?x?xf32>
+  %mg = call @mismatches(%gd, %grd) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i64
+  vector.print str "general_mismatches: "
+  vector.print %mg : i64
+
+  %ex4 = tensor.empty() : tensor<1x5x5x16xf32>
+  %ew4 = tensor.empty() : tensor<3x3x16x1xf32>
+  %dx4 = tensor.cast %ex4 : tensor<1x5x5x16xf32> to tensor<?x?x?x?xf32>
+  %dw4 = tensor.cast %ew4 : tensor<3x3x16x1xf32> to tensor<?x?x?x?xf32>
+  %x4d = call @ints(%dx4, %c2) : (tensor<?x?x?x?xf32>, index) -> tensor<?x?x?x?xf32>
+  %w4d = call @ints(%dw4, %c3) : (tensor<?x?x?x?xf32>, index) -> tensor<?x?x?x?xf32>
+  %x4 = tensor.cast %x4d : tensor<?x?x?x?xf32> to tensor<1x5x5x16xf32>
+  %w4x = tensor.cast %w4d : tensor<?x?x?x?xf32> to tensor<3x3x16x1xf32>
+  %w5 = tensor.collapse_shape %w4x [[0], [1], [2, 3]] : tensor<3x3x16x1xf32> into tensor<3x3x16xf32>
+  %h = call @wide_pad(%x4, %w5) : (tensor<1x5x5x16xf32>, tensor<3x3x16xf32>) -> tensor<1x9x9x16xf32>
+  %hr = call @wide_pad_ref(%x4, %w5) : (tensor<1x5x5x16xf32>, tensor<3x3x16xf32>) -> tensor<1x9x9x16xf32>
+  %hd = tensor.cast %h : tensor<1x9x9x16xf32> to tensor<?x?x?x?xf32>
+  %hrd = tensor.cast %hr : tensor<1x9x9x16xf32> to tensor<?x?x?x?xf32>
+  %mh = call @mismatches(%hd, %hrd) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i64
+  vector.print str "wide_pad_mismatches: "
+  vector.print %mh : i64
   return
 }

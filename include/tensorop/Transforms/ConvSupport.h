@@ -39,6 +39,17 @@ bool convTakesGemmPath(linalg::Conv2DNhwcHwcfOp op, const ConvProblem &p);
 /// pooling op) stays on the upstream lowering, for its remark.
 std::string unsupportedConvReason(Operation *op);
 
+/// The tensor form of a static f32 linalg op on memrefs (IR bufferized
+/// before the pipeline) for the passes that rewrite convolutions on tensors:
+/// each operand buffer read through a `bufferization.to_tensor restrict`,
+/// the op cloned on those tensors (its output buffer's contents are the
+/// init it accumulates into, as before), the result materialized into the
+/// output buffer; `op` is erased. Failure (with `reason`) leaves `op` as it
+/// is: a dynamic or non-f32 operand, or an output buffer that is also an
+/// input (it would be read and written through two restrict tensors).
+FailureOr<linalg::LinalgOp> linalgOpOnTensors(linalg::LinalgOp op,
+                                              std::string &reason);
+
 /// Attribute annotate leaves on a convolution whose input comes from a zero
 /// tensor.pad (array<i64: top, bottom, left, right>): apply folds that pad
 /// into the kernel, or says why it could not.
