@@ -55,25 +55,40 @@ def TensorOpConvToNhwc : Pass<"tensorop-conv-to-nhwc", "ModuleOp"> {
 }
 
 def TensorOpDepthwiseConv : Pass<"tensorop-depthwise-conv", "ModuleOp"> {
-  let summary = "Vectorize depthwise convolutions with upstream tiling, decomposition and vectorization";
+  let summary = "Compute depthwise convolutions in register-blocked loops of their own";
   let description = [{
     A depthwise convolution has no reduction over channels, so it is not a
     GEMM for the microkernels; it is memory bound and fast when a block of
-    output pixels x channels stays in vector registers while the taps
-    stream by. For each static f32 `linalg.depthwise_conv_2d_nhwc_hwc` on
-    tensors this pass tiles (n, oh, ow, c, kh, kw) by (1, 1, pixels,
-    channels, 1, 0) with `scf::tileUsingSCF` (blocks of up to 8 output
-    pixels and 64 channels that divide OW and C, so every tile is static),
-    turns each tile into `linalg.depthwise_conv_1d_nwc_wc` with the
-    upstream decompose-convolution patterns and vectorizes it with
-    `linalg::vectorize` (vector FMAs, channels as lanes). A remark gives the
-    blocks, and says when a `tensor.pad` producer stays a copy. Others
-    (memrefs, dynamic shapes, other element types) get a remark and the
-    upstream lowering. `--tensorop-pipeline` runs it before
-    `tensorop-annotate-sketch` on CPU targets.
+    output pixels x channels stays in vector registers over the whole
+    filter window and is written once. For each static f32
+    `linalg.depthwise_conv_2d_nhwc_hwc` (on tensors or memrefs) this pass
+    builds that loop nest on buffers: blocks of up to 16 output pixels x
+    16-lane channel vectors (two vectors where C allows; the last vector of
+    a row masked past C), `vector.fma` per tap. Output rows and columns
+    whose window lies inside the image run without checks; the border ones
+    are emitted one by one (an `scf.index_switch` on the row) with their
+    outside taps left out, so a zero `tensor.pad` producer of the input is
+    folded and a zero-filled init is never filled. On tensors the operands
+    are read through read-only buffers and the result is computed in the
+    function argument it is materialized into (restrict, writable), or
+    else in a new buffer. With `threads` > 1 an `scf.forall` of that many
+    iterations splits the output rows (all images' rows in one range) into
+    contiguous chunks. A remark gives the blocks; other depthwise
+    convolutions (dynamic shapes, other element types) get a remark and
+    the upstream lowering. `--tensorop-pipeline` runs it before
+    `tensorop-annotate-sketch` on CPU targets, with its `threads`.
   }];
+  let options = [
+    Option<"threads", "threads", "unsigned", /*default=*/"1",
+           "Threads that split the output rows (an scf.forall, lowered to an OpenMP team by --tensorop-pipeline)">,
+    Option<"minFlopsPerThread", "min-flops-per-thread", "unsigned",
+           /*default=*/"::mlir::tensorop::kDefaultMinFlopsPerThread",
+           "With threads > 1: a convolution whose 2*N*OH*OW*C*R*S flops give a thread less than this runs on fewer threads (one at the least), its share being shorter than a team's fork and join; 0: always the threads asked">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect",
                            "::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
                            "::mlir::vector::VectorDialect"];
@@ -186,6 +201,13 @@ def TensorOpApplySketch : Pass<"tensorop-apply-sketch", "ModuleOp"> {
     threads share nothing they write. `--tensorop-pipeline` lowers the
     forall to OpenMP (`convert-scf-to-openmp`); running the result needs
     LLVM's `libomp`.
+
+    With `pack_b = "kmajor_nr_shared"` (threads > 1) the threads share one
+    packed B instead: the n and k block loops run outside the threads, and
+    per (k, n) block one `scf.forall` packs the block's panels
+    cooperatively into one buffer and a second runs each thread's part of
+    C on it (rows, or the block's columns where M is thin); each forall's
+    join is the barrier that publishes or frees the block.
 
     A `linalg.conv_2d_nhwc_hwcf` on memrefs carrying a
     `#tensorop.conv_sketch` becomes loops over output rows, pixel blocks

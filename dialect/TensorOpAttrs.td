@@ -335,9 +335,10 @@ def TensorOp_GpuSketchAttr : TensorOp_Attr<"GpuSketch", "gpu_sketch"> {
       `warps_n` (4, 8, 16) warps split K in chunks of `block_k` (8, 16)
       rows, summed through shared memory in a fixed tree order; `warps_m` =
       1, `consumers` = 0, `stages` = 2, `group_m` = 1, `ctas` = 0;
-    * kernel `"ffma"` (plain fp32): `block_m`, `block_n` 32, 64 or 128,
-      `block_k` 16, `stages` 2 (buffers filled through registers) or 3-4
-      (filled by cp.async).
+    * kernel `"ffma"` (plain fp32): `block_m`, `block_n` 32, 64 or 128
+      (`block_n` also 256 with `block_m` 128 and 3-4 stages), `block_k`
+      16, `stages` 2 (buffers filled through registers) or 3-4 (filled by
+      cp.async).
 
     ```mlir
     #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 128,

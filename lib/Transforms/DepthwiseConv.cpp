@@ -98,8 +98,33 @@ public:
         b, loc, cast<TypedAttr>(b.getZeroAttr(vecType)));
   }
 
-  void emit() {
-    forLoop(0, g.n, 1, [&](Value n) { emitRows(n); });
+  /// The nest: all images' output rows as one range, split into
+  /// `threads` contiguous chunks by an scf.forall when threads > 1.
+  void emit(int64_t threads) {
+    int64_t rows = g.n * g.oh;
+    auto row = [&](Value r) {
+      Value n = arith::DivUIOp::create(b, loc, r, index(g.oh));
+      Value oh = arith::RemUIOp::create(b, loc, r, index(g.oh));
+      emitRowSwitch(n, oh);
+    };
+    if (threads <= 1) {
+      forLoop(0, rows, 1, row);
+      return;
+    }
+    int64_t chunk = llvm::divideCeil(rows, threads);
+    auto forall = scf::ForallOp::create(
+        b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(threads)},
+        ValueRange{}, std::nullopt);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(forall.getBody()->getTerminator());
+    Value lo = mul(forall.getInductionVar(0), chunk);
+    Value hi = arith::MinUIOp::create(b, loc, add(lo, chunk), index(rows));
+    auto loop = scf::ForOp::create(b, loc, lo, hi, index(1));
+    // tensorop-omp-team-size gives the OpenMP team this forall becomes
+    // exactly `threads` threads.
+    loop->setAttr(tensorop::kOmpTeamAttrName, b.getUnitAttr());
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+    row(loop.getInductionVar());
   }
 
 private:
@@ -145,15 +170,32 @@ private:
     return i >= 0 && i < extent;
   }
 
-  /// Rows: those whose window is inside the image in a loop, the border
-  /// ones one by one (their outside filter rows left out).
-  void emitRows(Value n) {
+  /// Row `oh`: rows whose window is inside the image take the code with
+  /// no checks, the border ones (an scf.index_switch case each) code with
+  /// their outside filter rows left out.
+  void emitRowSwitch(Value n, Value oh) {
     auto [lo, hi] = inside(g.oh, g.h, g.strideH, g.dilH, g.r, g.padTop);
-    for (int64_t oh = 0; oh < lo; ++oh)
-      emitRow(n, index(oh), oh);
-    forLoop(lo, hi, 1, [&](Value oh) { emitRow(n, oh, std::nullopt); });
-    for (int64_t oh = hi; oh < g.oh; ++oh)
-      emitRow(n, index(oh), oh);
+    SmallVector<int64_t> border;
+    for (int64_t r = 0; r < g.oh; ++r)
+      if (r < lo || r >= hi)
+        border.push_back(r);
+    if (border.empty()) {
+      emitRow(n, oh, std::nullopt);
+      return;
+    }
+    auto rowSwitch = scf::IndexSwitchOp::create(b, loc, TypeRange{}, oh,
+                                                border, border.size());
+    OpBuilder::InsertionGuard guard(b);
+    auto body = [&](Region &region, std::optional<int64_t> staticRow) {
+      Block *block = b.createBlock(&region);
+      b.setInsertionPointToStart(block);
+      scf::YieldOp::create(b, loc);
+      b.setInsertionPointToStart(block);
+      emitRow(n, staticRow ? index(*staticRow) : oh, staticRow);
+    };
+    for (auto [i, r] : llvm::enumerate(border))
+      body(rowSwitch.getCaseRegions()[i], r);
+    body(rowSwitch.getDefaultRegion(), std::nullopt);
   }
 
   /// One output row (`staticRow` when it is a border row).
@@ -276,7 +318,8 @@ Value readOnlyBuffer(OpBuilder &b, Location loc, Value t) {
 
 /// Rewrites one static f32 depthwise convolution (on tensors or memrefs);
 /// its remark.
-std::string rewrite(linalg::DepthwiseConv2DNhwcHwcOp op) {
+std::string rewrite(linalg::DepthwiseConv2DNhwcHwcOp op, unsigned requestedThreads,
+                    unsigned minFlopsPerThread) {
   Value input = op.getDpsInputOperand(0)->get();
   Value filter = op.getDpsInputOperand(1)->get();
   Value init = op.getDpsInitOperand(0)->get();
@@ -306,18 +349,31 @@ std::string rewrite(linalg::DepthwiseConv2DNhwcHwcOp op) {
     }
   linalg::FillOp fill = onTensors ? zeroFill(init) : nullptr;
   Blocking block = chooseBlocking(g);
+  // Threads: no more than rows, and each with minFlopsPerThread at least.
+  int64_t flops = 2 * g.n * g.oh * g.ow * g.c * g.r * g.s;
+  int64_t threads = std::min<int64_t>(requestedThreads, g.n * g.oh);
+  if (minFlopsPerThread)
+    threads = std::min<int64_t>(threads, flops / minFlopsPerThread);
+  threads = std::max<int64_t>(threads, 1);
   std::string remark;
   llvm::raw_string_ostream os(remark);
   os << "tensorop: depthwise convolution in register blocks of "
      << block.pixels << " pixels x " << std::min(block.vectors * kLanes, g.c)
      << " channels over the whole filter window"
      << (foldedPad ? " (its zero padding folded: border taps left out)" : "");
+  if (threads > 1)
+    os << ", output rows split over " << threads << " threads";
+  else if (requestedThreads > 1)
+    os << ", on one thread (" << flops << " flops, "
+       << (g.n * g.oh < 2 ? "one output row"
+                          : "less than min-flops-per-thread for two")
+       << ")";
 
   Location loc = op.getLoc();
   if (!onTensors) {
     // Bufferized IR: the loops on the op's own buffers.
     OpBuilder b(op);
-    DepthwiseEmitter(b, loc, g, block, input, filter, init, false).emit();
+    DepthwiseEmitter(b, loc, g, block, input, filter, init, false).emit(threads);
     op->erase();
     return remark + " (on its memrefs)";
   }
@@ -344,7 +400,7 @@ std::string rewrite(linalg::DepthwiseConv2DNhwcHwcOp op) {
     memref::CopyOp::create(b, loc, readOnlyBuffer(b, loc, init), outBuf);
   else
     os << " (zero init: the output is written once)";
-  DepthwiseEmitter(b, loc, g, block, inBuf, fltBuf, outBuf, bool(fill)).emit();
+  DepthwiseEmitter(b, loc, g, block, inBuf, fltBuf, outBuf, bool(fill)).emit(threads);
   if (intoArgument) {
     store->erase();
   } else {
@@ -363,6 +419,8 @@ std::string rewrite(linalg::DepthwiseConv2DNhwcHwcOp op) {
 
 struct DepthwiseConvPass
     : public tensorop::impl::TensorOpDepthwiseConvBase<DepthwiseConvPass> {
+  using TensorOpDepthwiseConvBase::TensorOpDepthwiseConvBase;
+
   void runOnOperation() override {
     SmallVector<linalg::DepthwiseConv2DNhwcHwcOp> convs;
     getOperation().walk(
@@ -380,7 +438,7 @@ struct DepthwiseConvPass
         continue;
       }
       Location loc = op.getLoc();
-      std::string remark = rewrite(op);
+      std::string remark = rewrite(op, threads, minFlopsPerThread);
       emitRemark(loc) << remark;
     }
   }

@@ -40,13 +40,15 @@ struct OmpTeamSizePass
     getOperation().walk([](omp::ParallelOp par) {
       if (par.getNumThreads())
         return;
-      // Only the teams of threaded sketches: apply-sketch leaves the sketch
-      // on the outermost loop of each chunk's nest. Other scf.parallel loops
+      // Only the teams of threaded sketches (apply-sketch leaves the sketch
+      // on the outermost loop of each chunk's nest) and of forall loops marked
+      // kOmpTeamAttrName. Other scf.parallel loops
       // (the input's own) keep the runtime's default team, which a trip
       // count of thousands must not replace.
       bool fromSketch = par.getRegion()
                             .walk([](Operation *op) {
-                              return op->hasAttr(kSketchAttrName)
+                              return op->hasAttr(kSketchAttrName) ||
+                                             op->hasAttr(kOmpTeamAttrName)
                                          ? WalkResult::interrupt()
                                          : WalkResult::advance();
                             })

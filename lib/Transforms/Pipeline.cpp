@@ -237,7 +237,10 @@ LogicalResult mlir::tensorop::buildTensorOpPipeline(
   }
   pm.addPass(createTensorOpDecomposeBatchMatmul());
   pm.addPass(createTensorOpConvToNhwc());
-  pm.addPass(createTensorOpDepthwiseConv());
+  TensorOpDepthwiseConvOptions depthwise;
+  depthwise.threads = options.threads;
+  depthwise.minFlopsPerThread = options.minFlopsPerThread;
+  pm.addPass(createTensorOpDepthwiseConv(depthwise));
   pm.addPass(createTensorOpAnnotateSketch(annotateSketchOptions(options)));
   if (options.fuseEpilogues)
     pm.addPass(createTensorOpFuseEpilogues());

@@ -26,6 +26,12 @@ namespace tensorop {
 #define GEN_PASS_DECL
 #include "tensorop/Transforms/Passes.h.inc"
 
+/// Unit attribute on an op inside an scf.forall whose iterations are the
+/// threads asked for (tensorop-depthwise-conv's row chunks):
+/// tensorop-omp-team-size sizes the OpenMP team of that forall to its trip
+/// count, as it does for threaded sketches.
+constexpr llvm::StringLiteral kOmpTeamAttrName = "tensorop.omp_team";
+
 #define GEN_PASS_REGISTRATION
 #include "tensorop/Transforms/Passes.h.inc"
 
@@ -49,8 +55,8 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
   PassOptions::Option<unsigned> threads{
       *this, "threads",
       llvm::cl::desc("Threads of each GEMM the advisor sketches (sketches "
-                     "from the db or the input keep their own; CPU targets "
-                     "only)"),
+                     "from the db or the input keep their own) and of each "
+                     "depthwise convolution; CPU targets only"),
       llvm::cl::init(1)};
   PassOptions::Option<unsigned> minFlopsPerThread{
       *this, "min-flops-per-thread",
