@@ -143,11 +143,11 @@ public:
 private:
   std::string resolved; ///< the target, "host" resolved
   TargetHints hints;
-  /// Whether a convolution's object has the prepacked-filter entries: x86
-  /// only so far (RVV and NEON objects are verified under qemu by
-  /// conv_check.c, which does not call them yet).
+  /// Whether the object has a convolution's prepacked-filter entries
+  /// (every CPU target: x86 objects are checked here, RVV and NEON ones
+  /// under qemu by conv_check.c -DPREPACKED).
   bool hasConvPrepacked(const Operator &op) const {
-    return op.kind == OpKind::Conv2D && hints.arch == "x86_64";
+    return op.kind == OpKind::Conv2D;
   }
   std::string convHeader(const GenJob &job, StringRef threading) const;
   std::string convPrepackedHeader(const GenJob &job) const;
@@ -197,6 +197,8 @@ Expected<json::Array> verifyUnderQemu(const TargetHints &h, StringRef name,
           {"DW", c.dilationW}, {"PT", c.padTop}, {"PL", c.padLeft},
           {"OH", c.outH()}, {"OW", c.outW()}})
       define(macro, value);
+    // NAME_pack_filter and NAME_prepacked too (CpuBackend::hasConvPrepacked).
+    shape.push_back("-DPREPACKED");
   } else {
     define("M", r.m);
     define("N", r.n);

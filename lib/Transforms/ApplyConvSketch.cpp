@@ -933,9 +933,10 @@ Value bindPrepackedFilter(OpBuilder &b, Location loc, const ConvPlan &plan,
   func::ReturnOp::create(b, loc);
 
   b.setInsertionPointAfter(pack);
+  SmallVector<Type, 1> sizeResults = {b.getIndexType()};
   auto size = func::FuncOp::create(
       b, loc, pf.sizeName.getValue(),
-      FunctionType::get(ctx, TypeRange(), TypeRange(b.getIndexType())));
+      FunctionType::get(ctx, TypeRange(), sizeResults));
   b.setInsertionPointToStart(size.addEntryBlock());
   Value bytes = arith::ConstantIndexOp::create(b, loc, floats * 4);
   func::ReturnOp::create(b, loc, bytes);
