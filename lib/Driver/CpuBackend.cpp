@@ -514,6 +514,7 @@ std::string CpuBackend::convHeader(const GenJob &job,
  */
 #ifndef {21}_H
 #define {21}_H
+#include <stddef.h>
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -557,21 +558,21 @@ std::string CpuBackend::convPrepackedHeader(const GenJob &job) const {
   return formatv(R"(
 
 /* The filter packed once (weights used by many calls, as a framework
- * reorders oneDNN's weights when it loads the model):
- *   {0}_pack_filter copies the HWCF filter into `packed`,
- *   {0}_packed_filter_size() bytes (any alignment; 64 bytes is best), in
- *   this kernel's own layout: panels of the sketch's nr output channels
- *   (zero past F), channel blocks of cb, their R*S taps adjacent. The
- *   layout belongs to this object: pack with this object's
- *   {0}_pack_filter only, and pack again after rebuilding it.
- *   {0}_prepacked then computes what {0} computes from `packed`
- *   (which it only reads), with no packing per call.
- * Thread safety: {0}_pack_filter writes only `packed`; any number of
- * {0}_prepacked calls may share one packed filter, concurrently, as long
- * as their outputs differ (their temporaries as for {0}).
- * {0}_prepacked is built from its own convolution sketch (the layout's):
- * for a 1x1 stride-1 layer, which {0} computes as a GEMM, it runs the
- * convolution path with the filter's panels instead.
+ * reorders oneDNN's weights when it loads the model), NAME = {0}:
+ *   NAME_packed_filter_size()  bytes of the packed filter
+ *   NAME_pack_filter(filter, packed)  the HWCF filter into `packed`, in
+ *       this kernel's own layout (any alignment; 64 bytes is best)
+ *   NAME_prepacked(input, packed, ...)  what NAME computes, from `packed`
+ *       (only read), with no packing per call
+ * The layout: panels of the sketch's nr output channels (zero past F),
+ * channel blocks of cb, their R*S taps adjacent. It belongs to this
+ * object: pack with this object's NAME_pack_filter only, and again after
+ * rebuilding it. NAME_prepacked and NAME_pack_filter are built from one
+ * convolution sketch (for a 1x1 stride-1 layer, which NAME computes as a
+ * GEMM, NAME_prepacked is a convolution on the packed panels).
+ * Thread safety: NAME_pack_filter writes only `packed`; any number of
+ * NAME_prepacked calls may share one packed filter concurrently, with
+ * distinct outputs (their temporaries as for NAME).
  */
 size_t {0}_packed_filter_size(void);
 void {0}_pack_filter(const float *filter, float *packed);

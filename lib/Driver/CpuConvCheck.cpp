@@ -35,7 +35,15 @@ ConvObjectCheck tensorop::checkConvObject(ConvFn fn, const Conv2DShape &s,
     cmp.fasterThanPeak = fasterThanRemeasuredPeak(cmp.oursBest, peak, threads);
   out.verified = cmp.verified() && !cmp.fasterThanPeak;
   // Why it failed, in words (the numbers are in the report).
-  std::string why = !cmp.verified() ? "over the bound, wrong or out of bounds"
+  const bool prepackedFailed = cmp.havePrepacked && !cmp.prepackedVerified();
+  std::string why = prepackedFailed && cmp.before.ok() &&
+                            cmp.exactMismatches <= 0 && cmp.guardsIntact &&
+                            (!cmp.timed || cmp.after.ok())
+                        ? "its prepacked entry (" + name.str() +
+                              "_pack_filter, " + name.str() +
+                              "_prepacked) is over the bound, wrong or out "
+                              "of bounds"
+                    : !cmp.verified() ? "over the bound, wrong or out of bounds"
                     : cmp.fasterThanPeak
                         ? "its best time is faster than the measured FMA "
                           "peak (a bug, or a timer problem)"

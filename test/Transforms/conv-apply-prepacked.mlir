@@ -41,14 +41,15 @@ func.func @conv_prepacked(%in: memref<1x7x9x40xf32>, %packed: memref<3x3x40x80xf
 
 // A sketch that reads the filter in place (pack_filter "none") reads the
 // packed panels instead: the microkernels take B from the argument, packed
-// (no row stride of F floats in their names), and nothing is packed per
-// call. F = 20 -> 2 panels of nr = 16 (zero past F), 3*3*8 rows each.
+// (no row stride of F floats, "ldb80", in their names), and nothing is
+// packed per call. F = 20 -> 2 panels of nr = 16 (zero past F), 3*3*8 rows each.
 // CHECK-LABEL: func.func @in_place_prepacked
 // CHECK-SAME:    %[[PACKED:[^:]+]]: memref<2304xf32>
 // CHECK-NOT:     memref.alloc
 // CHECK-NOT:     vector.transfer_write
 // CHECK:         memref.subview %[[PACKED]]
-// CHECK:         tensorop.ukernel
+// CHECK:         tensorop.ukernel "x86_avx512_f32_6x16_u4_explicit_lda32_t3x32"
+// CHECK-NOT:     ldb80
 // CHECK-NOT:     vector.transfer_write
 // CHECK:         return
 // CHECK-LABEL: func.func @in_place_pack(
