@@ -6,7 +6,11 @@
 // (NHWC source and destination, weights in the primitive's preferred layout
 // reordered once before timing) round robin in this one process, verify
 // both again after timing, and reject a time faster than the measured FMA
-// peak (shared/MEASURE.md). The default layers are the convolutions of
+// peak (shared/MEASURE.md). Our prepacked entry (conv_prepacked, the filter
+// packed once by conv_pack_filter before timing, as oneDNN's weights are
+// reordered once) is verified and timed in the same rounds: that is the
+// like-for-like ratio; the per-call one packs the filter in every call.
+// The default layers are the convolutions of
 // ResNet-50 at N=1 and N=8 plus odd shapes (C, F not multiples of 16,
 // dilation 2); --shapes takes convolution requests instead ("conv2d N=1
 // H=56 W=56 C=64 F=64 R=3 S=3 pad=1", no commas).
@@ -26,6 +30,7 @@
 #include "tensorop/Verify/CpuGemm.h"
 #include "tensorop/Verify/Timing.h"
 
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -175,19 +180,25 @@ int tensorop::benchmarkConv(const BenchOptions &options) {
                     threads > 1 ? " (0.3 s idle before each side's batch)"
                                 : "",
                     *resolved, LLVM_VERSION_STRING);
-  outs() << formatv("{0,-28} {1,9} {2,9} {3,7} {4,10} {5,10} {6,10}  {7}\n",
-                    "layer", "ours med", "dnnl med", "ratio", "err ours",
-                    "err after", "err dnnl", "path");
+  outs() << formatv("{0,-28} {1,9} {2,9} {3,9} {4,7} {5,7} {6,10} {7,10} "
+                    "{8,10}  {9}\n",
+                    "layer", "ours med", "prepacked", "dnnl med", "ratio",
+                    "ratio pp", "err ours", "err after", "err dnnl", "path");
 
   json::Array results;
   std::string table =
       "| layer | N | HxW | C | F | kernel | stride | pad | dilation | "
-      "TensorOp GFLOP/s | oneDNN GFLOP/s | ratio | error/bound ours | "
+      "TensorOp GFLOP/s (per call) | TensorOp prepacked GFLOP/s | oneDNN "
+      "GFLOP/s | ratio (per call) | ratio (prepacked) | error/bound ours | "
       "error/bound oneDNN | our path |\n| --- | --- | --- | --- | --- | --- "
-      "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
+      "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- "
+      "|\n";
   int status = 0;
   double logSum = 0, minRatio = 0;
   int timedLayers = 0, below09 = 0, sketched = 0;
+  // The same over the prepacked entry's ratios (the like-for-like ones).
+  double logSumPrepacked = 0, minPrepacked = 0;
+  int below09Prepacked = 0;
   for (const Layer &layer : layers) {
     const Conv2DShape &s = layer.shape;
     if (std::string tooBig = checkConvBufferBudget(s); !tooBig.empty()) {
@@ -198,7 +209,8 @@ int tensorop::benchmarkConv(const BenchOptions &options) {
     // --sketch: every layer gets that sketch (the verifier checks it
     // against the layer and the target when the module is compiled).
     std::string source =
-        mlir::tensorop::convModuleSource("conv", s, options.sketch);
+        mlir::tensorop::convModuleSource("conv", s, options.sketch) +
+        mlir::tensorop::convPrepackedSource("conv", s, options.sketch);
     // --tuned-db: the pipeline's db= takes each layer's best verified
     // record (the advisor where there is none; the path column says which).
     std::string opts =
@@ -224,10 +236,36 @@ int tensorop::benchmarkConv(const BenchOptions &options) {
       }
       oneThread.emplace(std::move(*k));
     }
+    // The prepacked entries of the same module.
+    ConvPrepackedEntries prepacked;
+    {
+      std::string missing;
+      auto find = [&](StringRef symbol) -> void * {
+        Expected<void *> address = kernel->engine->lookup(symbol);
+        if (address)
+          return *address;
+        consumeError(address.takeError());
+        missing += (missing.empty() ? "" : ", ") + symbol.str();
+        return nullptr;
+      };
+      prepacked.packedSize =
+          reinterpret_cast<size_t (*)()>(find("conv_packed_filter_size"));
+      prepacked.pack = reinterpret_cast<void (*)(const float *, float *)>(
+          find("conv_pack_filter"));
+      prepacked.run =
+          reinterpret_cast<void (*)(const float *, const float *, float *)>(
+              find("conv_prepacked"));
+      if (!missing.empty()) {
+        errs() << layer.label << ": the JIT module lacks " << missing << "\n";
+        status = 1;
+        continue;
+      }
+    }
     ConvComparison r = compareConvWithOneDNN(
         kernel->fn, s, options.seed, /*time=*/true, options.rounds,
         options.roundSeconds, peak * threads,
-        oneThread ? oneThread->fn : nullptr, settle);
+        oneThread ? oneThread->fn : nullptr, settle, /*withOneDNN=*/true,
+        &prepacked);
     if (!r.error.empty()) {
       errs() << layer.label << ": " << r.error << "\n";
       status = 1;
@@ -275,31 +313,38 @@ int tensorop::benchmarkConv(const BenchOptions &options) {
                            : "sketch";
     sketched += !kernel->sketch.empty();
     double ratio = r.haveOneDNN ? r.oursMedian / r.onednnMedian : 0;
+    double ratioPrepacked =
+        r.haveOneDNN ? r.prepackedMedian / r.onednnMedian : 0;
     if (r.haveOneDNN && ok) {
       logSum += std::log(ratio);
       minRatio = timedLayers ? std::min(minRatio, ratio) : ratio;
       below09 += ratio < 0.9;
+      logSumPrepacked += std::log(ratioPrepacked);
+      minPrepacked =
+          timedLayers ? std::min(minPrepacked, ratioPrepacked) : ratioPrepacked;
+      below09Prepacked += ratioPrepacked < 0.9;
       ++timedLayers;
     }
-    outs() << formatv("{0,-28} {1,9:F1} {2,9:F1} {3,7:F3} {4,10:E2} {5,10:E2} "
-                      "{6,10:E2}  {7}\n",
-                      layer.label, r.oursMedian, r.onednnMedian, ratio,
-                      r.before.maxRatio, r.after.maxRatio, r.onednn.maxRatio,
-                      path);
+    double errOurs = std::max(r.before.maxRatio, r.prepackedBefore.maxRatio);
+    double errAfter = std::max(r.after.maxRatio, r.prepackedAfter.maxRatio);
+    outs() << formatv("{0,-28} {1,9:F1} {2,9:F1} {3,9:F1} {4,7:F3} {5,7:F3} "
+                      "{6,10:E2} {7,10:E2} {8,10:E2}  {9}\n",
+                      layer.label, r.oursMedian, r.prepackedMedian,
+                      r.onednnMedian, ratio, ratioPrepacked, errOurs, errAfter,
+                      r.onednn.maxRatio, path);
     outs().flush();
     auto pair = [](int64_t a, int64_t b) {
       return a == b ? std::to_string(a)
                     : std::to_string(a) + "x" + std::to_string(b);
     };
     table += formatv("| {0} | {1} | {2}x{3} | {4} | {5} | {6}x{7} | {8} | {9} "
-                     "| {10} | {11:F1} | {12:F1} | {13:F2}x | {14:E1} | "
-                     "{15:E1} | {16} |\n",
+                     "| {10} | {11:F1} | {12:F1} | {13:F1} | {14:F2}x | "
+                     "{15:F2}x | {16:E1} | {17:E1} | {18} |\n",
                      layer.label, s.n, s.h, s.w, s.c, s.f, s.r, s.s,
                      pair(s.strideH, s.strideW), pair(s.padTop, s.padLeft),
                      pair(s.dilationH, s.dilationW), r.oursMedian,
-                     r.onednnMedian, ratio,
-                     std::max(r.before.maxRatio, r.after.maxRatio),
-                     r.onednn.maxRatio, path)
+                     r.prepackedMedian, r.onednnMedian, ratio, ratioPrepacked,
+                     std::max(errOurs, errAfter), r.onednn.maxRatio, path)
                  .str();
     results.push_back(json::Object{
         {"layer", layer.label},
@@ -317,6 +362,17 @@ int tensorop::benchmarkConv(const BenchOptions &options) {
         {"onednn_gflops_best", orNull(r.haveOneDNN, r.onednnBest)},
         {"onednn_implementation", r.onednnImplementation},
         {"ratio_vs_onednn_median", orNull(r.haveOneDNN, ratio)},
+        {"prepacked_gflops_median", r.prepackedMedian},
+        {"prepacked_gflops_best", r.prepackedBest},
+        {"prepacked_ratio_vs_onednn_median",
+         orNull(r.haveOneDNN, ratioPrepacked)},
+        {"prepacked_error_ratio_before_timing", r.prepackedBefore.maxRatio},
+        {"prepacked_error_ratio_after_timing", r.prepackedAfter.maxRatio},
+        {"prepacked_exact_small_integer_mismatches",
+         r.prepackedExactMismatches},
+        {"prepacked_guards_intact", r.prepackedGuardsIntact},
+        {"packed_filter_bytes", int64_t(r.packedBytes)},
+        {"pack_filter_seconds_median", r.packSeconds},
         {"error_ratio_before_timing", r.before.maxRatio},
         {"error_ratio_after_timing", r.after.maxRatio},
         {"error_ratio_onednn", orNull(r.haveOneDNN, r.onednn.maxRatio)},
@@ -331,12 +387,16 @@ int tensorop::benchmarkConv(const BenchOptions &options) {
         {"sketch", kernel->sketch}});
   }
   double geomean = timedLayers ? std::exp(logSum / timedLayers) : 0;
+  double geomeanPrepacked =
+      timedLayers ? std::exp(logSumPrepacked / timedLayers) : 0;
   if (timedLayers)
     outs() << formatv("\n{0} layers timed: geomean ratio {1:F3}, lowest "
-                      "{2:F3}, {3} below 0.9; {4} of {5} layers on the sketch "
-                      "path\n",
-                      timedLayers, geomean, minRatio, below09, sketched,
-                      layers.size());
+                      "{2:F3}, {3} below 0.9 (filter packed per call); "
+                      "prepacked (like for like) {4:F3}, lowest {5:F3}, {6} "
+                      "below 0.9; {7} of {8} layers on the sketch path\n",
+                      timedLayers, geomean, minRatio, below09,
+                      geomeanPrepacked, minPrepacked, below09Prepacked,
+                      sketched, layers.size());
 
   json::Object doc{
       {"tool", "tensorop bench --conv"},
@@ -376,6 +436,14 @@ int tensorop::benchmarkConv(const BenchOptions &options) {
       {"geomean_ratio_vs_onednn", geomean},
       {"lowest_ratio_vs_onednn", minRatio},
       {"layers_below_0_9", below09},
+      {"prepacked_geomean_ratio_vs_onednn", geomeanPrepacked},
+      {"prepacked_lowest_ratio_vs_onednn", minPrepacked},
+      {"prepacked_layers_below_0_9", below09Prepacked},
+      {"prepacked_note", "ours_* packs the filter inside every call; "
+                         "prepacked_* calls conv_prepacked on a filter "
+                         "packed once before timing by conv_pack_filter, as "
+                         "oneDNN's weights are reordered once: the "
+                         "like-for-like comparison"},
       {"layers_on_sketch_path", sketched},
       {"results", std::move(results)}};
   if (!options.jsonOut.empty()) {

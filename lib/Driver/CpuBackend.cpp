@@ -19,6 +19,7 @@
 #include "CpuGemmEntries.h"
 #include "tensorop/Driver/Backend.h"
 #include "tensorop/Driver/CompilerContext.h"
+#include "tensorop/Driver/EpilogueConv.h"
 #include "tensorop/Driver/EpilogueGemm.h"
 #include "tensorop/Driver/KernelSandbox.h"
 #include "tensorop/Driver/OutputDir.h"
@@ -36,6 +37,7 @@
 #include "tensorop/Advisor/ThreadCount.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/Emitters/Sandbox.h"
+#include "tensorop/Runtime/ConvModule.h"
 #include "tensorop/Runtime/JitGemm.h"
 #include "tensorop/Runtime/ObjectFile.h"
 #include "tensorop/Runtime/RvvVlenDispatch.h"
@@ -55,6 +57,8 @@
 #include "llvm/TargetParser/Host.h"
 
 #include <cblas.h>
+
+#include <optional>
 
 using namespace llvm;
 using namespace mlir::tensorop;
@@ -91,7 +95,12 @@ public:
     if (op.kind == OpKind::Conv2D)
       return op.entryPoint(name) +
              " input NHWC, filter HWCF, output NHWC overwritten, contiguous, "
-             "zero padding inside the kernel";
+             "zero padding inside the kernel" +
+             (hasConvPrepacked(op)
+                  ? "; plus " + name.str() + "_pack_filter(filter, packed), " +
+                        name.str() + "_prepacked(input, packed, ...), " +
+                        name.str() + "_packed_filter_size()"
+                  : std::string());
     if (!op.hasBlasEntries())
       return op.entryPoint(name) + " row-major, contiguous, C overwritten";
     return op.entryPoint(name) + " row-major, contiguous, C = " +
@@ -134,7 +143,14 @@ public:
 private:
   std::string resolved; ///< the target, "host" resolved
   TargetHints hints;
+  /// Whether the object has a convolution's prepacked-filter entries
+  /// (every CPU target: x86 objects are checked here, RVV and NEON ones
+  /// under qemu by conv_check.c -DPREPACKED).
+  bool hasConvPrepacked(const Operator &op) const {
+    return op.kind == OpKind::Conv2D;
+  }
   std::string convHeader(const GenJob &job, StringRef threading) const;
+  std::string convPrepackedHeader(const GenJob &job) const;
   Error prepareConv(const GenJob &job);
 };
 
@@ -181,6 +197,8 @@ Expected<json::Array> verifyUnderQemu(const TargetHints &h, StringRef name,
           {"DW", c.dilationW}, {"PT", c.padTop}, {"PL", c.padLeft},
           {"OH", c.outH()}, {"OW", c.outW()}})
       define(macro, value);
+    // NAME_pack_filter and NAME_prepacked too (CpuBackend::hasConvPrepacked).
+    shape.push_back("-DPREPACKED");
   } else {
     define("M", r.m);
     define("N", r.n);
@@ -496,6 +514,7 @@ std::string CpuBackend::convHeader(const GenJob &job,
  */
 #ifndef {21}_H
 #define {21}_H
+#include <stddef.h>
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -520,9 +539,45 @@ extern "C" {
                  TENSOROP_VERSION, resolved, job.op.requestText, c.n, c.h, c.w,
                  c.c, c.r, c.s, c.f, c.outH(), c.outW(), c.strideH, c.strideW,
                  c.dilationH, c.dilationW, c.padTop, c.padBottom, c.padLeft,
-                 c.padRight, threading, upper, job.op.entryPoint(name),
+                 c.padRight, threading, upper,
+                 job.op.entryPoint(name) + convPrepackedHeader(job),
                  epilogueHeaderComment(job.op.epilogue, "floats",
                                        /*onConvOutput=*/true))
+      .str();
+}
+
+std::string CpuBackend::convPrepackedHeader(const GenJob &job) const {
+  if (!hasConvPrepacked(job.op))
+    return "";
+  StringRef name = job.name;
+  // NAME's declaration with the packed filter in the filter's place.
+  std::string prepacked = job.op.entryPoint((name + "_prepacked").str());
+  size_t at = prepacked.find("*filter");
+  if (at != std::string::npos)
+    prepacked.replace(at, 7, "*packed");
+  return formatv(R"(
+
+/* The filter packed once (weights used by many calls, as a framework
+ * reorders oneDNN's weights when it loads the model), NAME = {0}:
+ *   NAME_packed_filter_size()  bytes of the packed filter
+ *   NAME_pack_filter(filter, packed)  the HWCF filter into `packed`, in
+ *       this kernel's own layout (any alignment; 64 bytes is best)
+ *   NAME_prepacked(input, packed, ...)  what NAME computes, from `packed`
+ *       (only read), with no packing per call
+ * The layout: panels of the sketch's nr output channels (zero past F),
+ * channel blocks of cb, their R*S taps adjacent. It belongs to this
+ * object: pack with this object's NAME_pack_filter only, and again after
+ * rebuilding it. NAME_prepacked and NAME_pack_filter are built from one
+ * convolution sketch (for a 1x1 stride-1 layer, which NAME computes as a
+ * GEMM, NAME_prepacked is a convolution on the packed panels).
+ * Thread safety: NAME_pack_filter writes only `packed`; any number of
+ * NAME_prepacked calls may share one packed filter concurrently, with
+ * distinct outputs (their temporaries as for NAME).
+ */
+size_t {0}_packed_filter_size(void);
+void {0}_pack_filter(const float *filter, float *packed);
+{1})",
+                 name, prepacked)
       .str();
 }
 
@@ -800,6 +855,14 @@ int CpuBackend::generate(const GenJob &job) {
                    StringRef file) -> Expected<LoweredModule> {
     std::string source =
         job.op.cpuEntryPointsSource(symbol, chosenSketch, genThreads);
+    if (hasConvPrepacked(job.op)) {
+      std::optional<mlir::tensorop::ConvConsumer> consumer;
+      if (!job.op.epilogue.empty())
+        consumer = epilogueConvConsumer(job.op.conv, job.op.epilogue);
+      source += mlir::tensorop::convPrepackedSource(
+          symbol, job.op.conv, chosenSketch,
+          consumer ? &*consumer : nullptr);
+    }
     if (Error e = writeTextFile(path(name + file.str() + ".mlir"), source))
       return std::move(e);
     std::string options = "target=" + target.str() + " advisor=builtin" +
@@ -886,13 +949,40 @@ int CpuBackend::generate(const GenJob &job) {
       if (!loaded)
         return fail("cannot load " + obj + ": " +
                     toString(loaded.takeError()));
+      // The entries with the filter packed once, checked (and timed) with
+      // NAME.
+      ConvPrepackedEntries prepacked;
+      if (hasConvPrepacked(job.op)) {
+        std::string missing;
+        auto find = [&](StringRef suffix) -> void * {
+          Expected<void *> sym = loaded->lookup((name + suffix).str());
+          if (sym)
+            return *sym;
+          consumeError(sym.takeError());
+          missing += (missing.empty() ? "" : ", ") + (name + suffix).str();
+          return nullptr;
+        };
+        prepacked.packedSize = reinterpret_cast<size_t (*)()>(
+            find("_packed_filter_size"));
+        prepacked.pack = reinterpret_cast<void (*)(const float *, float *)>(
+            find("_pack_filter"));
+        prepacked.run =
+            reinterpret_cast<void (*)(const float *, const float *, float *)>(
+                find("_prepacked"));
+        if (!missing.empty())
+          return fail("the object lacks " + missing + "; nothing written to " +
+                      outDir);
+      }
+      const ConvPrepackedEntries *withPrepacked =
+          prepacked.complete() ? &prepacked : nullptr;
       convCheck =
           job.op.epilogue.empty()
               ? checkConvObject(reinterpret_cast<ConvFn>(loaded->symbol),
                                 job.op.conv, name, obj, genSeed, noBench,
-                                genThreads, peak)
+                                genThreads, peak, withPrepacked)
               : checkEpilogueConvObject(loaded->symbol, job.op.conv,
-                                        job.op.epilogue, name, obj, genSeed);
+                                        job.op.epilogue, name, obj, genSeed,
+                                        withPrepacked);
       if (!convCheck.error.empty())
         return fail(convCheck.error + "; nothing written to " + outDir);
       verified = convCheck.verified;

@@ -8,18 +8,23 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <optional>
+
 using namespace llvm;
 using namespace tensorop;
 
 ConvObjectCheck tensorop::checkConvObject(ConvFn fn, const Conv2DShape &s,
                                           StringRef name, StringRef objectPath,
                                           unsigned seed, bool noBench,
-                                          unsigned threads, double peak) {
+                                          unsigned threads, double peak,
+                                          const ConvPrepackedEntries
+                                              *prepacked) {
   ConvObjectCheck out;
   const int rounds = 7;
   ConvComparison cmp = compareConvWithOneDNN(
       fn, s, seed, !noBench, rounds, 0.1, peak, /*second=*/nullptr,
-      /*settleSeconds=*/threads > 1 ? 0.3 : 0);
+      /*settleSeconds=*/threads > 1 ? 0.3 : 0, /*withOneDNN=*/true,
+      prepacked);
   if (!cmp.error.empty()) {
     out.error = cmp.error;
     return out;
@@ -30,7 +35,15 @@ ConvObjectCheck tensorop::checkConvObject(ConvFn fn, const Conv2DShape &s,
     cmp.fasterThanPeak = fasterThanRemeasuredPeak(cmp.oursBest, peak, threads);
   out.verified = cmp.verified() && !cmp.fasterThanPeak;
   // Why it failed, in words (the numbers are in the report).
-  std::string why = !cmp.verified() ? "over the bound, wrong or out of bounds"
+  const bool prepackedFailed = cmp.havePrepacked && !cmp.prepackedVerified();
+  std::string why = prepackedFailed && cmp.before.ok() &&
+                            cmp.exactMismatches <= 0 && cmp.guardsIntact &&
+                            (!cmp.timed || cmp.after.ok())
+                        ? "its prepacked entry (" + name.str() +
+                              "_pack_filter, " + name.str() +
+                              "_prepacked) is over the bound, wrong or out "
+                              "of bounds"
+                    : !cmp.verified() ? "over the bound, wrong or out of bounds"
                     : cmp.fasterThanPeak
                         ? "its best time is faster than the measured FMA "
                           "peak (a bug, or a timer problem)"
@@ -61,6 +74,27 @@ ConvObjectCheck tensorop::checkConvObject(ConvFn fn, const Conv2DShape &s,
       {"faster_than_measured_peak", cmp.fasterThanPeak},
       {"failure", why},
       {"passed", out.verified}};
+  if (cmp.havePrepacked)
+    out.verification["prepacked"] = json::Object{
+        {"entries", (name + "_pack_filter, " + name + "_prepacked").str()},
+        {"method", "the filter packed by " + name.str() +
+                       "_pack_filter into a NaN-prefilled buffer of " +
+                       name.str() +
+                       "_packed_filter_size() bytes, then " + name.str() +
+                       "_prepacked on its own NaN-filled guarded output; "
+                       "same inputs, reference and bound as above"},
+        {"packed_filter_bytes", int64_t(cmp.packedBytes)},
+        {"max_error_ratio", cmp.prepackedBefore.maxRatio},
+        {"elements_over_bound", cmp.prepackedBefore.failures()},
+        {"exact_small_integer_mismatches",
+         cmp.prepackedExactMismatches >= 0
+             ? json::Value(cmp.prepackedExactMismatches)
+             : json::Value("not applicable")},
+        {"guards_intact", cmp.prepackedGuardsIntact},
+        {"max_error_ratio_after_timing",
+         cmp.timed ? json::Value(cmp.prepackedAfter.maxRatio)
+                   : json::Value(nullptr)},
+        {"passed", cmp.prepackedVerified()}};
   if (cmp.timed)
     out.timing = json::Object{
         {"performed", true},
@@ -89,6 +123,18 @@ ConvObjectCheck tensorop::checkConvObject(ConvFn fn, const Conv2DShape &s,
                         : json::Value(nullptr)},
         {"measured_fma_peak_gflops", peak},
         {"cpu", cpuModelName() + " (" + cpuFamilyModel() + ")"}};
+  if (cmp.timed && cmp.havePrepacked) {
+    out.timing["prepacked_gflops_median"] = cmp.prepackedMedian;
+    out.timing["prepacked_gflops_best"] = cmp.prepackedBest;
+    out.timing["prepacked_method"] =
+        "NAME_prepacked in the same rounds, the filter packed once before "
+        "timing (like oneDNN's reordered weights: the like-for-like "
+        "comparison)";
+    out.timing["prepacked_ratio_vs_onednn_median"] =
+        cmp.haveOneDNN ? json::Value(cmp.prepackedMedian / cmp.onednnMedian)
+                       : json::Value(nullptr);
+    out.timing["pack_filter_seconds_median"] = cmp.packSeconds;
+  }
 
   std::string exact =
       cmp.exactMismatches >= 0
@@ -110,6 +156,18 @@ ConvObjectCheck tensorop::checkConvObject(ConvFn fn, const Conv2DShape &s,
                         cmp.before.maxRatio, exact,
                         out.verified ? "passed" : "FAILED: " + why)
                     .str();
+  if (cmp.havePrepacked) {
+    std::string line = formatv(
+        "{0}_pack_filter + {0}_prepacked ({1} bytes packed): max error/bound "
+        "{2:E2}, {3} over the bound, exact test {4} mismatches, guards {5} "
+        "-> {6}",
+        name, cmp.packedBytes, cmp.prepackedBefore.maxRatio,
+        cmp.prepackedBefore.failures(), cmp.prepackedExactMismatches,
+        cmp.prepackedGuardsIntact ? "intact" : "VIOLATED",
+        cmp.prepackedVerified() ? "passed" : "FAILED");
+    out.summary += "  " + line + "\n";
+    out.markdown += "- prepacked entry: " + line + "\n\n";
+  }
   if (cmp.timed && cmp.haveOneDNN) {
     out.markdown +=
         formatv("## Speed ({0} thread(s), fp32 on both sides, warm caches, "
@@ -129,6 +187,16 @@ ConvObjectCheck tensorop::checkConvObject(ConvFn fn, const Conv2DShape &s,
                            cmp.oursMedian, cmp.onednnMedian, threads,
                            cmp.oursMedian / cmp.onednnMedian)
                        .str();
+    if (cmp.havePrepacked) {
+      std::string line = formatv(
+          "{0}_prepacked (filter packed once, as oneDNN's weights): {1:F1} "
+          "GFLOP/s median, {2:F2}x oneDNN (like for like), {3:F2}x {0}; one "
+          "{0}_pack_filter call {4:F1} us",
+          name, cmp.prepackedMedian, cmp.prepackedMedian / cmp.onednnMedian,
+          cmp.prepackedMedian / cmp.oursMedian, cmp.packSeconds * 1e6);
+      out.summary += "  " + line + "\n";
+      out.markdown += "\n" + line + ", same rounds.\n";
+    }
   } else if (cmp.timed) {
     out.markdown += formatv("## Speed\n\nTensorOp {0:F1} GFLOP/s median "
                             "({1} thread(s)); no baseline: this build has "
@@ -142,14 +210,28 @@ ConvObjectCheck tensorop::checkConvObject(ConvFn fn, const Conv2DShape &s,
 ConvObjectCheck
 tensorop::checkEpilogueConvObject(void *fn, const Conv2DShape &s,
                                   ArrayRef<std::string> steps, StringRef name,
-                                  StringRef objectPath, unsigned seed) {
+                                  StringRef objectPath, unsigned seed,
+                                  const ConvPrepackedEntries *prepacked) {
   ConvObjectCheck out;
   EpilogueConvCheck check = checkEpilogueConv(fn, s, steps, seed);
   if (!check.error.empty()) {
     out.error = check.error;
     return out;
   }
-  out.verified = check.failures == 0;
+  // The prepacked entry (same epilogue operands, the packed filter in the
+  // filter's place) on the same inputs.
+  std::optional<EpilogueConvCheck> packedCheck;
+  if (prepacked && prepacked->complete()) {
+    packedCheck = checkEpilogueConv(
+        reinterpret_cast<void *>(prepacked->run), s, steps, seed,
+        prepacked->pack, prepacked->packedSize());
+    if (!packedCheck->error.empty()) {
+      out.error = packedCheck->error;
+      return out;
+    }
+  }
+  out.verified =
+      check.failures == 0 && (!packedCheck || packedCheck->failures == 0);
   json::Array stepList;
   for (const std::string &step : steps)
     stepList.push_back(step);
@@ -167,6 +249,15 @@ tensorop::checkEpilogueConvObject(void *fn, const Conv2DShape &s,
       {"max_error_ratio", check.maxRatio},
       {"elements_over_bound", check.failures},
       {"passed", out.verified}};
+  if (packedCheck)
+    out.verification["prepacked"] = json::Object{
+        {"entries", (name + "_pack_filter, " + name + "_prepacked").str()},
+        {"method", "the filter packed into a NaN-prefilled buffer, then the "
+                   "prepacked entry with the same bias / residual on a "
+                   "NaN-prefilled output"},
+        {"max_error_ratio", packedCheck->maxRatio},
+        {"elements_over_bound", packedCheck->failures},
+        {"passed", packedCheck->failures == 0}};
   out.timing = json::Object{
       {"performed", false},
       {"reason", "not timed: no baseline computes the same fused epilogue "
@@ -187,5 +278,15 @@ tensorop::checkEpilogueConvObject(void *fn, const Conv2DShape &s,
                         check.maxRatio, check.failures,
                         out.verified ? "passed" : "FAILED")
                     .str();
+  if (packedCheck) {
+    std::string line =
+        formatv("{0}_pack_filter + {0}_prepacked (with the epilogue): max "
+                "error/bound {1:E2}, {2} elements over it -> {3}",
+                name, packedCheck->maxRatio, packedCheck->failures,
+                packedCheck->failures == 0 ? "passed" : "FAILED")
+            .str();
+    out.summary += "  " + line + "\n";
+    out.markdown += "\n- prepacked entry: " + line + "\n";
+  }
   return out;
 }

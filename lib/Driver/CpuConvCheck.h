@@ -32,10 +32,14 @@ struct ConvObjectCheck {
 /// Verifies `fn` (loaded from `objectPath`) and, unless `noBench`, times it
 /// against oneDNN with `threads` threads on every side; `peak` is the FMA
 /// peak of those threads (0 = unknown).
+/// `prepacked` (the object's NAME_pack_filter / NAME_prepacked entries) is
+/// verified the same way and timed in the same rounds.
 ConvObjectCheck checkConvObject(ConvFn fn, const Conv2DShape &shape,
                                 llvm::StringRef name,
                                 llvm::StringRef objectPath, unsigned seed,
-                                bool noBench, unsigned threads, double peak);
+                                bool noBench, unsigned threads, double peak,
+                                const ConvPrepackedEntries *prepacked =
+                                    nullptr);
 
 /// A convolution with a fused epilogue (its entry point takes the bias and
 /// residual): checked against the steps applied in fp64 to the fp64
@@ -44,7 +48,9 @@ ConvObjectCheck checkEpilogueConvObject(void *fn, const Conv2DShape &shape,
                                         llvm::ArrayRef<std::string> steps,
                                         llvm::StringRef name,
                                         llvm::StringRef objectPath,
-                                        unsigned seed);
+                                        unsigned seed,
+                                        const ConvPrepackedEntries *prepacked =
+                                            nullptr);
 
 } // namespace tensorop
 

@@ -74,7 +74,10 @@ tensorop::epilogueConvConsumer(const Conv2DShape &s,
 
 EpilogueConvCheck tensorop::checkEpilogueConv(void *fn, const Conv2DShape &s,
                                               ArrayRef<std::string> steps,
-                                              uint64_t seed) {
+                                              uint64_t seed,
+                                              void (*pack)(const float *,
+                                                           float *),
+                                              size_t packedBytes) {
   EpilogueConvCheck result;
   SmallVector<mlir::tensorop::EpilogueStep> parsed;
   for (const std::string &text : steps) {
@@ -100,18 +103,31 @@ EpilogueConvCheck tensorop::checkEpilogueConv(void *fn, const Conv2DShape &s,
   fillRandom(bias.data, bias.size, seed + 2);
   fillRandom(res.data, res.size, seed + 3);
   fillNaN(out.data, out.size);
+  // The prepacked entry reads the filter packed by NAME_pack_filter.
+  AlignedBuffer packed(pack ? (packedBytes + 3) / 4 : 1);
+  if (!packed.ok()) {
+    result.error = "cannot allocate the packed filter";
+    return result;
+  }
+  const float *filterArg = flt.data;
+  if (pack) {
+    fillNaN(packed.data, packed.size);
+    pack(flt.data, packed.data);
+    filterArg = packed.data;
+  }
   bool hasBias = epilogueHasBias(steps), hasRes = epilogueHasResidual(steps);
   using F3 = void (*)(const float *, const float *, float *);
   using F4 = void (*)(const float *, const float *, const float *, float *);
   using F5 = void (*)(const float *, const float *, const float *,
                       const float *, float *);
   if (hasBias && hasRes)
-    reinterpret_cast<F5>(fn)(in.data, flt.data, bias.data, res.data, out.data);
-  else if (hasBias || hasRes)
-    reinterpret_cast<F4>(fn)(in.data, flt.data, hasBias ? bias.data : res.data,
+    reinterpret_cast<F5>(fn)(in.data, filterArg, bias.data, res.data,
                              out.data);
+  else if (hasBias || hasRes)
+    reinterpret_cast<F4>(fn)(in.data, filterArg,
+                             hasBias ? bias.data : res.data, out.data);
   else
-    reinterpret_cast<F3>(fn)(in.data, flt.data, out.data);
+    reinterpret_cast<F3>(fn)(in.data, filterArg, out.data);
   ConvReference ref = computeConvReference(in.data, flt.data, s);
   if (!ref.ok()) {
     result.error = "cannot allocate the fp64 reference";

@@ -6,10 +6,13 @@
 
 using namespace llvm;
 
-std::string mlir::tensorop::convModuleSource(StringRef name,
-                                             const ::tensorop::Conv2DShape &s,
-                                             StringRef sketch,
-                                             const ConvConsumer *consumer) {
+namespace {
+/// One function computing the convolution: `funcName`, the conv op's
+/// extra attributes `convAttrs` (", name = value" each).
+std::string convFunction(StringRef funcName, const ::tensorop::Conv2DShape &s,
+                         StringRef sketch,
+                         const mlir::tensorop::ConvConsumer *consumer,
+                         StringRef convAttrs) {
   auto type = [](int64_t a, int64_t b, int64_t c, int64_t d) {
     return formatv("{0}x{1}x{2}x{3}xf32", a, b, c, d).str();
   };
@@ -18,7 +21,8 @@ std::string mlir::tensorop::convModuleSource(StringRef name,
               padded = type(s.n, s.h + s.padTop + s.padBottom,
                             s.w + s.padLeft + s.padRight, s.c);
   std::string attr =
-      sketch.empty() ? "" : (", tensorop.sketch = " + sketch).str();
+      (sketch.empty() ? "" : (", tensorop.sketch = " + sketch).str()) +
+      convAttrs.str();
   std::string text =
       formatv(R"mlir(
 func.func @{0}(%in: memref<{1}>, %flt: memref<{2}>{4}, %out: memref<{3}>) {{
@@ -26,7 +30,7 @@ func.func @{0}(%in: memref<{1}>, %flt: memref<{2}>{4}, %out: memref<{3}>) {{
   %i = bufferization.to_tensor %in restrict : memref<{1}> to tensor<{1}>
   %f = bufferization.to_tensor %flt restrict : memref<{2}> to tensor<{2}>
 )mlir",
-              name, in, flt, out, consumer ? consumer->arguments : "")
+              funcName, in, flt, out, consumer ? consumer->arguments : "")
           .str();
   std::string source = "%i";
   if (s.padded()) {
@@ -53,4 +57,25 @@ func.func @{0}(%in: memref<{1}>, %flt: memref<{2}>{4}, %out: memref<{3}>) {{
                   consumer ? consumer->result : "%r")
               .str();
   return text;
+}
+} // namespace
+
+std::string mlir::tensorop::convModuleSource(StringRef name,
+                                             const ::tensorop::Conv2DShape &s,
+                                             StringRef sketch,
+                                             const ConvConsumer *consumer) {
+  return convFunction(name, s, sketch, consumer, "");
+}
+
+std::string
+mlir::tensorop::convPrepackedSource(StringRef name,
+                                    const ::tensorop::Conv2DShape &s,
+                                    StringRef sketch,
+                                    const ConvConsumer *consumer) {
+  std::string attr =
+      formatv(", tensorop.prepacked_filter = {{pack = \"{0}_pack_filter\", "
+              "size = \"{0}_packed_filter_size\"}",
+              name)
+          .str();
+  return convFunction((name + "_prepacked").str(), s, sketch, consumer, attr);
 }

@@ -177,6 +177,11 @@ LogicalResult mlir::tensorop::annotateConv(linalg::Conv2DNhwcHwcfOp op,
   FailureOr<ConvProblem> problem = matchConvWithFoldedPad(op, reason, &padding);
   Attribute present = op->getAttr(kSketchAttrName);
   if (failed(problem)) {
+    if (op->hasAttr(kConvPrepackedFilterAttrName))
+      return op.emitError() << "tensorop: the convolution has a prepacked "
+                               "filter but cannot take the sketch path that "
+                               "reads it: "
+                            << reason;
     if (present)
       return op.emitError() << "tensorop: the convolution carries a sketch "
                                "but cannot take one: "
@@ -216,7 +221,10 @@ LogicalResult mlir::tensorop::annotateConv(linalg::Conv2DNhwcHwcfOp op,
   }
 
   // 1x1, stride 1, no padding: a GEMM over the pixels.
-  if (convTakesGemmPath(op, *problem)) {
+  // (A prepacked filter is in the convolution path's layout: such a 1x1
+  // convolution stays a convolution.)
+  if (convTakesGemmPath(op, *problem) &&
+      !op->hasAttr(kConvPrepackedFilterAttrName)) {
     op.emitRemark() << "tensorop: " << convSignature(*problem)
                     << ": 1x1 stride-1 convolution routed to the GEMM path (M "
                        "= N*H*W = "

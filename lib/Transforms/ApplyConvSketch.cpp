@@ -24,6 +24,17 @@
 // block) is packed in the loop nest into a buffer that stays in L2 while
 // every row passes over it.
 //
+// A convolution marked tensorop.prepacked_filter (gen's NAME_prepacked)
+// takes its filter already packed, from a function argument: the loop nest
+// reads the argument where it would read the buffer it packs into, and the
+// pass adds the function that packs a filter into that layout (and one that
+// returns its size), built from the same plan, so the two agree on nr, cb
+// and the order of the panels by construction. The layout is that of the
+// filter packed once, [F/nr][C/cb][R*S][cb][nr], whatever the sketch says:
+// a sketch that reads the filter in place (pack_filter "none") reads the
+// panels instead, and loop order "fcp" keeps its order over the whole
+// packed filter rather than packing each block in the nest.
+//
 // A zero tensor.pad in front of the convolution has been bufferized into
 // alloc + fill + copy into a subview when this pass runs: it is traced back
 // here and the convolution reads the unpadded source instead (the copy and
@@ -43,12 +54,14 @@
 #include "tensorop/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Utils/VectorUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <array>
@@ -846,6 +859,90 @@ void emitRows(OpBuilder &b, Location loc, const ConvPlan &plan, Value rowBegin,
     emitBlock(b, loc, plan, n, oh, ow0, m, fb, f0, nrem, c0, kcb);
 }
 
+/// The prepacked filter of a convolution marked tensorop.prepacked_filter:
+/// the function argument that holds it and the names of the functions to
+/// add.
+struct PrepackedFilter {
+  BlockArgument argument;
+  func::FuncOp function;
+  StringAttr packName, sizeName;
+};
+
+/// Checks the mark: the filter operand must be an argument of the enclosing
+/// function that nothing else reads, and the two names free.
+FailureOr<PrepackedFilter> matchPrepackedFilter(linalg::Conv2DNhwcHwcfOp op,
+                                                Attribute mark, Value filter) {
+  auto dict = dyn_cast<DictionaryAttr>(mark);
+  PrepackedFilter pf;
+  if (dict) {
+    pf.packName = dict.getAs<StringAttr>("pack");
+    pf.sizeName = dict.getAs<StringAttr>("size");
+  }
+  if (!pf.packName || !pf.sizeName)
+    return op.emitError() << "tensorop: '" << kConvPrepackedFilterAttrName
+                          << "' must be {pack = \"...\", size = \"...\"} "
+                             "(the functions to add), got "
+                          << mark;
+  pf.argument = dyn_cast<BlockArgument>(filter);
+  if (pf.argument)
+    pf.function =
+        dyn_cast<func::FuncOp>(pf.argument.getOwner()->getParentOp());
+  if (!pf.function || !pf.argument.getOwner()->isEntryBlock() ||
+      !filter.hasOneUse())
+    return op.emitError() << "tensorop: a prepacked filter must be an "
+                             "argument of the enclosing function that only "
+                             "this convolution reads (after bufferization)";
+  auto module = pf.function->getParentOfType<ModuleOp>();
+  for (StringAttr name : {pf.packName, pf.sizeName})
+    if (!module || SymbolTable::lookupSymbolIn(module, name))
+      return op.emitError() << "tensorop: cannot add the prepacked filter's "
+                               "function @"
+                            << name.getValue()
+                            << (module ? ": the module has one already"
+                                       : ": no enclosing module");
+  return pf;
+}
+
+/// Retypes the prepacked filter's argument to the flat packed buffer and
+/// adds @pack(filter HWCF, packed) and @size() -> bytes next to its
+/// function, from `plan` (the layout emitFilterPack writes).
+Value bindPrepackedFilter(OpBuilder &b, Location loc, const ConvPlan &plan,
+                          PrepackedFilter pf, int64_t floats) {
+  MLIRContext *ctx = b.getContext();
+  Type f32 = b.getF32Type();
+  auto packedType = MemRefType::get({floats}, f32);
+  pf.argument.setType(packedType);
+  SmallVector<Type> inputs(pf.function.getArgumentTypes());
+  inputs[pf.argument.getArgNumber()] = packedType;
+  pf.function.setType(
+      FunctionType::get(ctx, inputs, pf.function.getResultTypes()));
+
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointAfter(pf.function);
+  const ConvProblem &p = plan.p;
+  auto filterType = MemRefType::get({p.r, p.s, p.c, p.f}, f32);
+  SmallVector<Type, 2> packArgs = {filterType, packedType};
+  auto pack = func::FuncOp::create(b, loc, pf.packName.getValue(),
+                                   FunctionType::get(ctx, packArgs, {}));
+  Block *entry = pack.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  ConvPlan packPlan = plan;
+  packPlan.flt = entry->getArgument(0);
+  packPlan.packedFilter = entry->getArgument(1);
+  emitFilterPack(b, loc, packPlan);
+  func::ReturnOp::create(b, loc);
+
+  b.setInsertionPointAfter(pack);
+  SmallVector<Type, 1> sizeResults = {b.getIndexType()};
+  auto size = func::FuncOp::create(
+      b, loc, pf.sizeName.getValue(),
+      FunctionType::get(ctx, TypeRange(), sizeResults));
+  b.setInsertionPointToStart(size.addEntryBlock());
+  Value bytes = arith::ConstantIndexOp::create(b, loc, floats * 4);
+  func::ReturnOp::create(b, loc, bytes);
+  return pf.argument;
+}
+
 /// The kernel for `taps` taps per call; with the sketch's epilogue steps
 /// when `withEpilogue`.
 llvm::Expected<EmittedKernel>
@@ -913,6 +1010,10 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
   std::optional<SmallVector<int64_t>> fltStrides =
       staticUnitInnerStrides(plan.flt);
   if (!inStrides || !fltStrides || !staticUnitInnerStrides(plan.out)) {
+    if (op->hasAttr(kConvPrepackedFilterAttrName))
+      return op.emitError() << "tensorop: a convolution with a prepacked "
+                               "filter needs static strides with a unit "
+                               "innermost one on its operands";
     op.emitRemark() << "tensorop: the convolution's operands need static "
                        "strides with a unit innermost one; lowered by the "
                        "upstream pipeline";
@@ -927,6 +1028,17 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
   bool window = sketch.getTaps() == "window";
   plan.rowTaps = (sketch.getTaps() == "row" || window) && plan.p.s > 1;
   plan.packPerBlock = plan.packFilter && sketch.getLoopOrder() == "fcp";
+  // A prepacked filter: the whole filter in the layout packed once (the
+  // microkernels read panels), whatever pack_filter says.
+  std::optional<PrepackedFilter> prepacked;
+  if (Attribute mark = op->getAttr(kConvPrepackedFilterAttrName)) {
+    FailureOr<PrepackedFilter> pf = matchPrepackedFilter(op, mark, plan.flt);
+    if (failed(pf))
+      return failure();
+    prepacked = *pf;
+    plan.packFilter = true;
+    plan.packPerBlock = false;
+  }
   if (plan.rowTaps && !plan.packFilter && plan.cb < plan.p.c)
     return op.emitError() << "tensorop conv sketch taps \"row\" with "
                              "pack_filter \"none\" needs cb to cover all "
@@ -1052,9 +1164,14 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
   if (plan.packFilter && !plan.packPerBlock) {
     int64_t size = ceilDiv(plan.p.f, plan.nr) * plan.p.r * plan.p.s *
                    plan.p.c * plan.nr;
-    plan.packedFilter = memref::AllocOp::create(
-        rewriter, loc, MemRefType::get({size}, f32), align);
-    emitFilterPack(rewriter, loc, plan);
+    if (prepacked) {
+      plan.packedFilter =
+          bindPrepackedFilter(rewriter, loc, plan, *prepacked, size);
+    } else {
+      plan.packedFilter = memref::AllocOp::create(
+          rewriter, loc, MemRefType::get({size}, f32), align);
+      emitFilterPack(rewriter, loc, plan);
+    }
   }
   Idx im{rewriter, loc};
   int64_t rows = plan.p.n * plan.p.outH();
@@ -1128,7 +1245,7 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
              /*markLoop=*/false);
     freePanel();
   }
-  if (plan.packedFilter && !plan.packPerBlock)
+  if (plan.packedFilter && !plan.packPerBlock && !prepacked)
     memref::DeallocOp::create(rewriter, loc, plan.packedFilter);
   rewriter.eraseOp(op);
   if (plan.epilogue) {

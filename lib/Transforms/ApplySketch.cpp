@@ -39,6 +39,7 @@
 #include "tensorop/Advisor/UKernelRequest.h"
 #include "tensorop/Emitters/Emitter.h"
 #include "tensorop/Emitters/UKernelOperands.h"
+#include "tensorop/Transforms/ConvSupport.h"
 #include "tensorop/Transforms/EpilogueSupport.h"
 #include "tensorop/Targets/TargetHints.h"
 #include "tensorop/Transforms/MatmulSupport.h"
@@ -1484,6 +1485,7 @@ struct ApplySketchPass
   void runOnOperation() override {
     SmallVector<std::pair<linalg::MatmulOp, SketchAttr>> work;
     SmallVector<std::pair<linalg::Conv2DNhwcHwcfOp, ConvSketchAttr>> convs;
+    Operation *unsketchedPrepacked = nullptr;
     getOperation().walk([&](Operation *op) {
       if (auto mm = dyn_cast<linalg::MatmulOp>(op)) {
         if (auto sketch = mm->getAttrOfType<SketchAttr>(kSketchAttrName))
@@ -1491,8 +1493,20 @@ struct ApplySketchPass
       } else if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op)) {
         if (auto sketch = conv->getAttrOfType<ConvSketchAttr>(kSketchAttrName))
           convs.emplace_back(conv, sketch);
+        else if (conv->hasAttr(kConvPrepackedFilterAttrName))
+          unsketchedPrepacked = conv;
       }
     });
+    // Its filter operand holds packed data: the upstream lowering would
+    // read it as an HWCF filter and compute garbage.
+    if (unsketchedPrepacked) {
+      unsketchedPrepacked->emitError()
+          << "tensorop: a convolution with a prepacked filter ('"
+          << kConvPrepackedFilterAttrName
+          << "') has no #tensorop.conv_sketch: only the sketch path reads "
+             "the packed layout";
+      return signalPassFailure();
+    }
     IRRewriter rewriter(&getContext());
     for (auto [op, sketch] : convs)
       if (failed(applyConvSketch(rewriter, op, sketch, emitterDir,

@@ -42,9 +42,15 @@ struct EpilogueConvCheck {
 /// Calls the entry point at `fn` once on seeded inputs in [-1, 1) with a
 /// NaN-prefilled output and checks every element against the steps applied
 /// in fp64 to the fp64 reference convolution of the same inputs.
+/// With `pack` (gen's NAME_pack_filter, `packedBytes` its buffer's size)
+/// `fn` is the prepacked entry: the filter is packed into a NaN-prefilled
+/// buffer first and `fn` gets that buffer in the filter's place.
 EpilogueConvCheck checkEpilogueConv(void *fn, const Conv2DShape &shape,
                                     llvm::ArrayRef<std::string> steps,
-                                    uint64_t seed);
+                                    uint64_t seed,
+                                    void (*pack)(const float *, float *) =
+                                        nullptr,
+                                    size_t packedBytes = 0);
 
 } // namespace tensorop
 

@@ -42,6 +42,21 @@ std::string convModuleSource(llvm::StringRef name,
                              llvm::StringRef sketch = "",
                              const ConvConsumer *consumer = nullptr);
 
+/// The prepacked entry of the same convolution, to append to
+/// convModuleSource's module: `func.func @NAME_prepacked(%in, %packed,
+/// [consumer arguments,] %out)`, the same body, its convolution marked
+/// tensorop.prepacked_filter = {pack = "NAME_pack_filter", size =
+/// "NAME_packed_filter_size"}: the pipeline's sketch path reads %packed as
+/// the filter packed in its layout and adds those two functions
+/// (ApplyConvSketch.cpp). %packed is declared R x S x C x F and retyped by
+/// the pass to the packed buffer's size; with the bare-pointer ABI it is
+/// `void NAME_prepacked(const float *input, const float *packed, float
+/// *output)`.
+std::string convPrepackedSource(llvm::StringRef name,
+                                const ::tensorop::Conv2DShape &shape,
+                                llvm::StringRef sketch = "",
+                                const ConvConsumer *consumer = nullptr);
+
 } // namespace mlir::tensorop
 
 #endif // TENSOROP_RUNTIME_CONVMODULE_H

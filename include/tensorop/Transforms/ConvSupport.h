@@ -64,6 +64,17 @@ constexpr llvm::StringLiteral kConvPaddingAttrName = "tensorop.conv_padding";
 constexpr llvm::StringLiteral kConvPadRestrictAttrName =
     "tensorop.conv_pad_restrict";
 
+/// Dictionary attribute {pack = "P", size = "S"} on a convolution whose
+/// filter operand is a function argument holding the filter already packed
+/// (gen's NAME_prepacked): apply-conv-sketch reads that argument as the
+/// packed filter (retyped to the flat packed buffer, no packing in the
+/// function) and adds `func.func @P(filter HWCF, packed)`, which packs a
+/// filter into that layout, and `func.func @S() -> index`, its size in
+/// bytes, both from this convolution's sketch. Without a sketch the
+/// argument's contents are no HWCF filter: anything else is an error.
+constexpr llvm::StringLiteral kConvPrepackedFilterAttrName =
+    "tensorop.prepacked_filter";
+
 } // namespace mlir::tensorop
 
 #endif // TENSOROP_TRANSFORMS_CONVSUPPORT_H

@@ -46,6 +46,17 @@ bool convExactTestApplies(const Conv2DShape &shape);
 using ConvFn = void (*)(const float *input, const float *filter,
                         float *output);
 
+/// A convolution's entries with the filter packed once (gen's
+/// NAME_packed_filter_size, NAME_pack_filter, NAME_prepacked): what a
+/// framework calls when it loads a model, and per inference.
+struct ConvPrepackedEntries {
+  size_t (*packedSize)() = nullptr;
+  void (*pack)(const float *filter, float *packed) = nullptr;
+  void (*run)(const float *input, const float *packed, float *output) =
+      nullptr;
+  bool complete() const { return packedSize && pack && run; }
+};
+
 /// Everything MEASURE.md asks of one convolution against oneDNN.
 struct ConvComparison {
   std::string error;  ///< why nothing could be checked
@@ -68,11 +79,29 @@ struct ConvComparison {
   bool haveSecond = false;
   Check second;
   double secondMedian = 0, secondBest = 0;
+  /// The prepacked entry: the filter packed (outside any timing) into a
+  /// NaN-prefilled buffer, then NAME_prepacked on its own guarded,
+  /// NaN-filled output; checked like `fn` (exact test included), timed in
+  /// the same rounds, checked again after.
+  bool havePrepacked = false;
+  Check prepackedBefore, prepackedAfter;
+  int64_t prepackedExactMismatches = -1;
+  bool prepackedGuardsIntact = true;
+  double prepackedMedian = 0, prepackedBest = 0;
+  /// Median seconds of one NAME_pack_filter call (timed after the rounds).
+  double packSeconds = 0;
+  size_t packedBytes = 0;
+  bool prepackedVerified() const {
+    return havePrepacked && prepackedBefore.ok() &&
+           prepackedExactMismatches <= 0 && prepackedGuardsIntact &&
+           (!timed || prepackedAfter.ok());
+  }
   bool fasterThanPeak = false;
   bool verified() const {
     return error.empty() && before.ok() && exactMismatches <= 0 &&
            guardsIntact && (!timed || after.ok()) &&
-           (!haveSecond || second.ok());
+           (!haveSecond || second.ok()) &&
+           (!havePrepacked || prepackedVerified());
   }
 };
 
@@ -80,15 +109,18 @@ struct ConvComparison {
 /// exact test) and, if `time` and it verified, times it round robin with
 /// oneDNN's convolution (and `second`), then verifies again. `peak`
 /// (GFLOP/s of the threads used, 0 = unknown) rejects impossible timings;
-/// `settleSeconds` as in timeRoundRobin. Without `withOneDNN` ours (and
-/// `second`) are timed alone (the tuner's workers: the baseline would
+/// `settleSeconds` as in timeRoundRobin. `prepacked` (if given) is
+/// checked and timed beside `fn` (ConvComparison::havePrepacked). Without
+/// `withOneDNN` ours (and `second`) are timed alone (the tuner's workers: the baseline would
 /// double each candidate's time and is the same for all of them).
 ConvComparison compareConvWithOneDNN(ConvFn fn, const Conv2DShape &shape,
                                      uint64_t seed, bool time, int rounds,
                                      double roundSeconds, double peak,
                                      ConvFn second = nullptr,
                                      double settleSeconds = 0,
-                                     bool withOneDNN = true);
+                                     bool withOneDNN = true,
+                                     const ConvPrepackedEntries *prepacked =
+                                         nullptr);
 
 /// The bound as reports print it, with this shape's K.
 std::string describeConvBound(const Conv2DShape &shape);

@@ -2,7 +2,10 @@
  * checks it against the scalar loop the header's comment states
  * (test/Tools/tensorop-gen-conv.test). Built with -include <kernel>.h
  * -DKERNEL=<name> -DUPPER=<NAME>, plus -DSTRIDE_H= ... -DPAD_LEFT= for the
- * geometry the header does not define as macros. */
+ * geometry the header does not define as macros. With -DPREPACKED it
+ * also packs the filter with KERNEL_pack_filter (into a buffer one float
+ * off 64-byte alignment, NaN-filled first) and checks KERNEL_prepacked,
+ * called twice on the same packed filter, element by element too. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +28,20 @@ int main(void) {
   for (int i = 0; i < n * oh * ow * f; ++i)
     out[i] = NAN;
   KERNEL(in, flt, out);
+#ifdef PREPACKED
+  float *out2 = malloc(sizeof(float) * n * oh * ow * f);
+  size_t bytes = CAT(KERNEL, _packed_filter_size)();
+  float *packedBase = aligned_alloc(64, bytes + 64 + 64);
+  float *packed = packedBase + 1; /* any alignment */
+  for (size_t i = 0; i < bytes / sizeof(float); ++i)
+    packed[i] = NAN;
+  CAT(KERNEL, _pack_filter)(flt, packed);
+  for (int round = 0; round < 2; ++round) {
+    for (int i = 0; i < n * oh * ow * f; ++i)
+      out2[i] = NAN;
+    CAT(KERNEL, _prepacked)(in, packed, out2);
+  }
+#endif
   int wrong = 0;
   double checksum = 0;
   for (int b = 0; b < n; ++b)
@@ -49,10 +66,26 @@ int main(void) {
                      x, k, got, acc);
             ++wrong;
           }
+#ifdef PREPACKED
+          got = out2[((b * oh + y) * ow + x) * f + k];
+          if (!(got == acc)) {
+            if (wrong < 5)
+              printf("prepacked wrong at n=%d y=%d x=%d f=%d: %g, expected "
+                     "%g\n",
+                     b, y, x, k, got, acc);
+            ++wrong;
+          }
+#endif
           checksum += acc;
         }
   printf("%d x %d x %d x %d output, %d wrong, checksum %g\n", n, oh, ow, f,
          wrong, checksum);
+#ifdef PREPACKED
+  printf("prepacked: %zu bytes packed, checked with the output above\n",
+         bytes);
+  free(out2);
+  free(packedBase);
+#endif
   free(in);
   free(flt);
   free(out);
