@@ -196,7 +196,9 @@ def emit(spec, fmt):
         raise SpecError("block_n", "must be 16, 32 or a multiple of 64, got %d" % bn)
     if narrow:
         for field, bad, why in (("cluster_m", cs > 1, "runs without clusters"),
-                                ("split_k", sk > 1, "does not split K"),
+                                ("split_k", sk > 1 and (bn // 8) % sk,
+                                 "splits K in 2 (block_n 16) or 2 and 4 (block_n 32): each "
+                                 "rank stores a slice of 8-column groups"),
                                 ("store", store != "global",
                                  "stores C from registers (store = \"global\")"),
                                 ("conv", conv is not None, "is for GEMMs")):

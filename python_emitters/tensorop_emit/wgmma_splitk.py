@@ -12,8 +12,8 @@ every rank writes its fp32 accumulators into its own shared memory
 ranks' partials in rank order (splitk_sum_chunks: the same bits whatever
 the timing; no workspace, no atomics) and stores them. The kernels differ
 only in which accumulators make a rank's share (splitk_groups: columns of
-the plain tile; splitk_rank_chunks: any equal run, for kernels that store
-element by element). The helpers use the register names of
+the plain tile; splitk_rank_chunks: pairs dealt round-robin, for kernels
+that store element by element). The helpers use the register names of
 wgmma_common.declare_regs and declare_splitk_regs.
 """
 
@@ -141,15 +141,16 @@ def splitk_sum_slice(b, sk, r, mrep, acc_n, ct, skbar):
 def splitk_rank_chunks(acc_regs, sk, r):
     """The accumulators rank r of a split-K cluster of sk sums and stores
     when any partition will do (the few-rows kernel stores element by
-    element): the r-th of sk equal runs of accumulator indices, as
-    (first, width) chunks that stay inside one 4-register slot group and
-    are aligned to their width (v4, v2 or scalar loads)."""
-    per = acc_regs // sk
-    if per * sk != acc_regs or per & (per - 1):
-        raise ValueError("%d accumulators do not split in %d runs of a power of 2"
-                         % (acc_regs, sk))
-    width = min(per, 4)
-    return [(i, width) for i in range(r * per, (r + 1) * per, width)]
+    element): pairs of accumulators (v2 loads; single ones where there are
+    fewer pairs than ranks) dealt round-robin, so that every rank gets an
+    equal share of C's rows and columns. (Runs of consecutive accumulators
+    would give a rank whole groups of 8 rows of C^T's N extent, all past
+    M at 13 rows in a block of 32.) Returns (first, width) chunks."""
+    width = 2 if acc_regs // 2 >= sk else 1
+    chunks = acc_regs // width
+    if chunks % sk:
+        raise ValueError("%d accumulators do not split in %d equal shares" % (acc_regs, sk))
+    return [(c * width, width) for c in range(r, chunks, sk)]
 
 
 def splitk_sum_chunks(b, sk, r, chunks, ct, skbar):
