@@ -1,5 +1,7 @@
-"""Tests of the GEMV kernel (nvidia_gemv.py) and of the wgmma kernel's
-split-K (nvidia_gemm_wgmma.py, spec field split_k).
+"""Tests of the GEMV kernel (nvidia_gemv.py) and of the wgmma kernels'
+split-K (spec field split_k; tensorop_emit/wgmma_splitk.py): the plain and
+narrow tiles of nvidia_gemm_wgmma.py and the few-rows kernel
+(tensorop_emit/nvidia_wgmma_fewrows.py).
 
 The GEMV kernel runs in the PTX interpreter (test/GPU/ptx_sim.py) on tiny
 shapes that take every path: a row block past M, columns past N, a tail
