@@ -3,6 +3,7 @@
 # this script and tensorop-gpu-runner into STAGE, the bundle into STAGE/var;
 # on the GPU machine `ROUNDS=5 sh STAGE/run-variants.sh` writes one JSON
 # line per case to $OUT/var.jsonl (log: var.log, clocks before: smi-before.txt).
+STAGE=$(cd "$(dirname "$0")" && pwd)
 OUTD=${OUT:-/tmp/out}; mkdir -p "$OUTD"
 NV=$(python3 -c 'import nvidia, os
 print(":".join(os.path.join(p, d, "lib") for p in nvidia.__path__ for d in sorted(os.listdir(p))))' 2>/dev/null)
