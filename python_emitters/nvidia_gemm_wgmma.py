@@ -109,6 +109,9 @@ from tensorop_emit.wgmma_common import (
     declare_regs, desc_hi, desc_lo, drain, init_barriers, load_operands, loop_k,
     next_tile, producer_acquire, producer_start, split_roles, tensor_map_param,
     thread_ids, tile_start, walk_start)
+from tensorop_emit.wgmma_splitk import (
+    declare_splitk_regs, splitk_groups, splitk_item, splitk_next, splitk_publish,
+    splitk_schedule, splitk_sum_slice)
 
 FAMILY = "nvidia_gemm_wgmma"
 BK = 64                     # 64 bf16 = 128 bytes: one 128B swizzle row
@@ -121,141 +124,6 @@ def cluster_tile_coords(b, cm, cn):
         b.ins("mad.lo.u32 %%qtm, %%qtm, %d, %%qrank" % cm)
     if cn > 1:
         b.ins("mad.lo.u32 %%qtn, %%qtn, %d, %%qrank" % cn)
-
-
-def splitk_schedule(ntiles, ncl, sk):
-    """Split-K's schedule of `ntiles` tiles on `ncl` clusters of `sk` CTAs:
-    (dp_tiles, split_tiles). The first dp_tiles tiles run data-parallel,
-    sk per work item (rank r of the cluster takes tile sk * item + r); the
-    last split_tiles tiles are split across the ranks, one per cluster, so
-    that a cluster's split tile is its last item. All tiles are split when
-    there are at most ncl; else the whole waves of ncl * sk tiles run
-    data-parallel and the rest is split when it has at most one tile per
-    cluster (more would take longer split than whole)."""
-    if ntiles <= ncl:
-        return 0, ntiles
-    rest = ntiles % (ncl * sk)
-    if 0 < rest <= ncl:
-        return ntiles - rest, rest
-    return ntiles, 0
-
-
-def splitk_item(b, sk, kt_total, dp_items, dp_tiles):
-    """Split-K: the work item %qw of this cluster. Items below dp_items are
-    data-parallel: this CTA's tile is sk * item + rank with all k-tiles;
-    the others are split: tile dp_tiles + item - dp_items, k-tiles %qkb ..
-    %qke - 1, the rank's share of sk equal ranges. %qsplit: 1 for a split
-    item."""
-    per = ceil_div(kt_total, sk)
-    b.ins("setp.lt.u32 %%qp1, %%qw, %d" % dp_items)
-    b.ins("selp.u32 %qsplit, 0, 1, %qp1")
-    b.ins("mad.lo.u32 %%qt0, %%qw, %d, %%qrank" % sk)
-    b.ins("add.u32 %%qt1, %%qw, %d" % (dp_tiles - dp_items))
-    b.ins("selp.u32 %qtile, %qt0, %qt1, %qp1")
-    b.ins("mul.lo.u32 %%qkb, %%qrank, %d" % per)
-    b.ins("add.u32 %%qke, %%qkb, %d" % per)
-    b.ins("min.u32 %%qke, %%qke, %d" % kt_total)
-    b.ins("selp.u32 %qkb, 0, %qkb, %qp1")
-    b.ins("selp.u32 %%qke, %d, %%qke, %%qp1" % kt_total)
-
-
-def splitk_next(b, label):
-    """The cluster's next work item: one grid of clusters further."""
-    b.ins("mov.u32 %qt0, %nclusterid.x")
-    b.ins("add.u32 %qw, %qw, %qt0")
-    b.ins("bra " + label)
-
-
-def splitk_groups(bn, sk, r):
-    """The column groups (8 columns each) of the tile whose sums rank r of
-    a split-K cluster of sk stores: the r-th of sk equal slices."""
-    per = bn // 8 // sk
-    return list(range(r * per, (r + 1) * per))
-
-
-def splitk_publish(b, sk, acc_regs, ct, part, skbar):
-    """Split-K, first half: every rank writes its fp32 partial tile into its
-    OWN shared memory at window offset `part` (after its peers have read
-    the previous one: the "free" barrier at skbar + 8) and tells every rank
-    of the cluster (the "full" barriers at skbar), then waits until all sk
-    partials of this tile are written. Slot layout: [i / 4][consumer
-    thread][4], so that a thread finds its own accumulators at the same
-    place in every rank's tile; %qt6 is this thread's entry of group 0.
-    The partial tile overlays the pipeline stages: the split tile is the
-    cluster's last, so no load comes after it, and the consumer warpgroups
-    meet at named barrier 3 first (one may still read the last stage with
-    its wgmmas while another writes)."""
-    b.comment("split-K: reduce-scatter of %d partial tiles through distributed shared memory"
-              % sk)
-    b.ins("bar.sync 3, %d" % ct)
-    b.ins("sub.u32 %qt6, %qtid, 128")                        # consumer thread
-    b.ins("shl.b32 %qt6, %qt6, 4")
-    if part:
-        b.ins("add.u32 %%qt6, %%qt6, %d" % part)
-    b.ins("add.u32 %qt6, %qt6, %qsmem")
-    wait_free = b.new_label("sk_free")
-    b.label(wait_free)
-    b.ins("mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %%qp2, [%%qsmem+%d], %%qskf"
-          % (skbar + 8))
-    b.ins("@!%qp2 bra " + wait_free)
-    b.ins("xor.b32 %qskf, %qskf, 1")
-    for i in range(0, acc_regs, 4):
-        regs = ", ".join("%%qacc%d" % (i + q) for q in range(4))
-        b.ins("st.shared.v4.f32 [%%qt6+%d], {%s}" % (i // 4 * ct * 16, regs))
-    # the warp's stores are ordered before lane q's cluster-scope release
-    # on rank q's full barrier (count: sk ranks x consumer warps)
-    splitk_arrive_all(b, sk, skbar)
-    wait_full = b.new_label("sk_full")
-    b.label(wait_full)
-    b.ins("mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %%qp2, [%%qsmem+%d], %%qskp"
-          % skbar)
-    b.ins("@!%qp2 bra " + wait_full)
-    b.ins("xor.b32 %qskp, %qskp, 1")
-
-
-def splitk_arrive_all(b, sk, offset):
-    """Lane q of each consumer warp arrives (release, cluster scope) on the
-    barrier at window offset `offset` of rank q, after a warp barrier that
-    orders the other lanes' shared-memory accesses before it."""
-    b.ins("bar.warp.sync -1")
-    b.ins("setp.lt.u32 %%qp3, %%qlane, %d" % sk)
-    b.ins("add.u32 %%qt5, %%qsmem, %d" % offset)
-    b.ins("mapa.shared::cluster.u32 %qt5, %qt5, %qlane")
-    b.ins("@%qp3 mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%qt5]")
-
-
-def splitk_sum_slice(b, sk, r, mrep, acc_n, ct, skbar):
-    """Split-K, second half, in rank r's branch: the sums of its slice of
-    the tile's columns (splitk_groups), partial 0 + partial 1 + .. in rank
-    order whichever rank adds them (the same bits every run), read from
-    each rank's shared memory (its own partial from its registers), left in
-    this thread's accumulators of those columns; then the peers are told
-    that their partials were read (their "free" barriers)."""
-    for q in range(sk):
-        if q != r:
-            b.ins("mapa.shared::cluster.u32 %%qska%d, %%qt6, %d" % (q, q))
-    for rr in range(mrep):
-        for g in splitk_groups(2 * acc_n, sk, r):
-            base = rr * acc_n + 4 * g
-            acc = ["%%qacc%d" % (base + j) for j in range(4)]
-            off = base // 4 * ct * 16
-            # partial 0: into the sums (rank 0 keeps its own in place)
-            sums = acc if r == 0 else ["%%qsk%d" % j for j in range(4)]
-            if r != 0:
-                b.ins("ld.shared::cluster.v4.f32 {%s}, [%%qska0+%d]" % (", ".join(sums), off))
-            for q in range(1, sk):
-                if q == r:
-                    vals = acc
-                else:
-                    vals = ["%%qsl%d" % j for j in range(4)]
-                    b.ins("ld.shared::cluster.v4.f32 {%s}, [%%qska%d+%d]"
-                          % (", ".join(vals), q, off))
-                for j in range(4):
-                    b.ins("add.f32 %s, %s, %s" % (sums[j], sums[j], vals[j]))
-            if r != 0:
-                for j in range(4):
-                    b.ins("mov.f32 %s, %s" % (acc[j], sums[j]))
-    splitk_arrive_all(b, sk, skbar + 8)
 
 
 def emit(spec, fmt):
@@ -328,7 +196,9 @@ def emit(spec, fmt):
         raise SpecError("block_n", "must be 16, 32 or a multiple of 64, got %d" % bn)
     if narrow:
         for field, bad, why in (("cluster_m", cs > 1, "runs without clusters"),
-                                ("split_k", sk > 1, "does not split K"),
+                                ("split_k", sk > 1 and (bn // 8) % sk,
+                                 "splits K in 2 (block_n 16) or 2 and 4 (block_n 32): each "
+                                 "rank stores a slice of 8-column groups"),
                                 ("store", store != "global",
                                  "stores C from registers (store = \"global\")"),
                                 ("conv", conv is not None, "is for GEMMs")):
@@ -400,9 +270,7 @@ def emit(spec, fmt):
     if cs > 1:
         R("b32", "%qrank"), R("b16", "%qmask")
     if sk > 1:
-        R("b32", "%qrank"), R("b32", "%qkb"), R("b32", "%qke"), R("b32", "%qskp")
-        R("b32", "%qw"), R("b32", "%qsplit")
-        R("b32", "%qskf"), R("f32", "%qsk", 4), R("f32", "%qsl", 4), R("b32", "%qska", sk)
+        declare_splitk_regs(b, sk)
     if conv is not None:
         R("b32", "%qc0"), R("b32", "%qso"), R("b32", "%qro")
         R("b32", "%qwb"), R("b32", "%qhb"), R("b32", "%qnb"), R("b16", "%qoff", 2)

@@ -544,7 +544,8 @@ static bool isWgmmaFewCols(const GpuSketchFields &s) {
 /// The bf16/f16 wgmma kernel for few rows (nvidia_wgmma_fewrows.py)
 /// computes C^T = B^T A^T: block_m (8, 16 or 32) is wgmma's N extent and
 /// block_n is split into 64-row blocks of C^T over the consumers. It runs
-/// without clusters, split-K or the smem_tma store.
+/// without clusters (split-K is a cluster of its own: split_k 2 or 4, the
+/// common rules below) or the smem_tma store.
 static std::optional<GpuSketchViolation>
 findWgmmaFewRowsViolation(const GpuSketchFields &s) {
   auto fail = [](StringRef field, const llvm::Twine &why) {
@@ -565,9 +566,6 @@ findWgmmaFewRowsViolation(const GpuSketchFields &s) {
     return fail("store", "the few-rows wgmma kernel (block_m " +
                              llvm::Twine(s.blockM) +
                              ") stores C from registers (store = \"global\")");
-  if (s.splitK != 1)
-    return fail("split_k", "the few-rows wgmma kernel (block_m " +
-                               llvm::Twine(s.blockM) + ") does not split K");
   return std::nullopt;
 }
 
@@ -630,16 +628,20 @@ mlir::tensorop::findGpuSketchViolation(const GpuSketchFields &s, int64_t sm) {
                                "of 64 * consumers");
       if (isWgmmaFewCols(s)) {
         // B's box is one 32- or 64-byte swizzle atom of block_n columns.
-        if (s.clusterM != 1 || s.clusterN != 1 || s.splitK != 1 ||
-            s.store != "global")
-          return fail(s.splitK != 1           ? "split_k"
-                      : s.store != "global"   ? "store"
-                      : s.clusterN != 1       ? "cluster_n"
-                                              : "cluster_m",
+        if (s.clusterM != 1 || s.clusterN != 1 || s.store != "global")
+          return fail(s.store != "global"   ? "store"
+                      : s.clusterN != 1     ? "cluster_n"
+                                            : "cluster_m",
                       "the narrow wgmma kernel (block_n " +
                           llvm::Twine(s.blockN) +
-                          ") runs without clusters or split-K and stores C "
-                          "from registers");
+                          ") runs without clusters and stores C from "
+                          "registers");
+        // Each rank of a split tile stores a slice of 8-column groups.
+        if ((s.blockN / 8) % s.splitK)
+          return fail("split_k", "the narrow wgmma kernel (block_n " +
+                                     llvm::Twine(s.blockN) + ") splits K in 2" +
+                                     (s.blockN == 32 ? " or 4" : "") +
+                                     " (each rank stores 8-column groups)");
       } else if (s.blockN % 64 || s.blockN > 256 || s.blockN < 64) {
         return fail("block_n", "must be 16, 32 (few columns), 64, 128, 192 "
                                "or 256");

@@ -533,6 +533,45 @@ static constexpr double kFewRowsStreamShare = 0.84;
 static constexpr double kFewRowsStripBytesPerSecond = 80e9;
 static constexpr double kFewRowsWaveSeconds = 1.0e-6;
 
+/// Split-K of the streaming kernels (few rows: strips of B; few columns:
+/// strips of A) on clusters of 2 CTAs, each streaming half of its strip's
+/// K (python_emitters/tensorop_emit/wgmma_splitk.py): 2 where every strip
+/// is split in one wave of clusters, each half keeps kSplitKMinKTiles
+/// k-tiles, and the streaming model says it saves kStreamSplitGain. Model:
+/// the larger of the operand's bytes at the kernel's share of the HBM
+/// bandwidth and the slowest CTA's bytes at its streaming rate `ctaRate`,
+/// plus 1 us (pipeline fill). The share is 1.0 where the operand fits in
+/// the L2 (the calls repeat on the same operand, and part of it comes from
+/// the L2), else kFewRowsStreamShare. Measured on the H200
+/// (docs/benchmarks/gpu-gemm.md, "Session 14"): 64 strips of 64 columns
+/// (one consumer) stream 51-58 GB/s per CTA (13x4096x4096, 24x4096x4096,
+/// 32x4096x4096, 16x4096x14336), and split in 2 reach 4.0-4.3 TB/s on
+/// 33.5 MB operands (13x4096x4096 43.8 -> 49.6 TFLOP/s, 24x4096x4096
+/// 80.7 -> 89.5, 32x4096x4096 105.5 -> 127.2, 8x4096x4096 27.3 -> 33.6)
+/// but lose on 117 MB (16x4096x14336 59.0 -> 54.6: HBM-bound either
+/// way); the narrow 128x32 tile on two consumers streams 48 GB/s per CTA
+/// and gains split on a 134 MB A (8192x24x8192 73.4 -> 79.6). Strips of
+/// 128 columns on two consumers (few rows) lost split (13x4096x4096 35.8
+/// and 30.9 TFLOP/s split 2 and 4) and are never split.
+static constexpr double kStreamCtaBytesPerSecond = 57e9;
+static constexpr double kNarrowPairCtaBytesPerSecond = 48e9;
+static constexpr double kStreamSplitGain = 0.95;
+
+static int64_t streamSplitK(double operandBytes, int64_t strips,
+                            double stripBytes, double ctaRate, int64_t k,
+                            const GpuTarget &target) {
+  if (2 * strips > target.sms || (k + 63) / 64 < 2 * kSplitKMinKTiles)
+    return 1;
+  int64_t l2 = target.hints.cacheBytes(2);
+  double share =
+      l2 > 0 && operandBytes <= double(l2) ? 1.0 : kFewRowsStreamShare;
+  double stream = operandBytes / (share * target.hbmBytesPerSecond);
+  double whole = std::max(stream, stripBytes / ctaRate) + kFewRowsWaveSeconds;
+  double split =
+      std::max(stream, stripBytes / 2 / ctaRate) + kFewRowsWaveSeconds;
+  return split < kStreamSplitGain * whole ? 2 : 1;
+}
+
 static GpuSketchChoice proposeWgmmaFewRows(const GpuGemmProblem &p,
                                            const GpuTarget &target,
                                            GpuSketchChoice c) {
@@ -560,8 +599,14 @@ static GpuSketchChoice proposeWgmmaFewRows(const GpuGemmProblem &p,
   c.blockK = 64;
   c.stages = std::min<int64_t>(
       16, (target.maxSharedPerBlock - 1024) / ((bm + c.blockN) * 128));
-  c.ctas = std::min((p.n + c.blockN - 1) / c.blockN, target.sms);
+  int64_t strips = (p.n + c.blockN - 1) / c.blockN;
+  c.ctas = std::min(strips, target.sms);
   c.groupM = 8;
+  if (c.consumers == 1)
+    c.splitK = streamSplitK(bBytes, strips, double(p.k) * double(c.blockN) * 2,
+                            kStreamCtaBytesPerSecond, p.k, target);
+  if (c.splitK > 1)
+    c.ctas = strips * c.splitK;
   return c;
 }
 
@@ -605,8 +650,15 @@ static GpuSketchChoice proposeWgmmaFewCols(const GpuGemmProblem &p,
   c.blockK = 64;
   c.stages = std::min<int64_t>(
       16, (target.maxSharedPerBlock - 1024) / ((c.blockM + bn) * 128));
-  c.ctas = std::min((p.m + c.blockM - 1) / c.blockM, target.sms);
+  int64_t strips = (p.m + c.blockM - 1) / c.blockM;
+  c.ctas = std::min(strips, target.sms);
   c.groupM = 8;
+  c.splitK = streamSplitK(aBytes, strips, double(p.k) * double(c.blockM) * 2,
+                          c.consumers == 2 ? kNarrowPairCtaBytesPerSecond
+                                           : kStreamCtaBytesPerSecond,
+                          p.k, target);
+  if (c.splitK > 1)
+    c.ctas = strips * c.splitK;
   return c;
 }
 

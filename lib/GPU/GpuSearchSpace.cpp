@@ -100,7 +100,7 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
   bool wgmmaTf32 = wgmma && p.precision == "tf32";
   // bf16/f16 wgmma with block_m 8, 16 or 32: the few-rows kernel
   // (nvidia_wgmma_fewrows.py, C^T = B^T A^T), whose consumers split
-  // block_n as the tf32 kernel's do; no clusters, split-K or smem store.
+  // block_n as the tf32 kernel's do; no clusters (but split-K) or smem store.
   bool fewRows = wgmma && !wgmmaTf32 && bm < 64;
   // ... and block_n 16 or 32 the narrow tiles of GEMMs of few columns
   // (B's box one 32- or 64-byte swizzle atom), under the same rules.
@@ -189,16 +189,18 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
     break;
   }
   case kSplitK: {
-    // Split-K (wgmma, no other cluster): 2 or 4 CTAs per split tile where
-    // every one gets a k-tile, the emitter's register rule holds for 4, and
-    // the stages hold the CTA's fp32 partial tile (it overlays them).
+    // Split-K (bf16/f16 wgmma, no other cluster): 2 or 4 CTAs per split
+    // tile where every one gets a k-tile, the emitter's register rule holds
+    // for 4 (narrow tiles: each rank a slice of 8-column groups), and the
+    // stages hold the CTA's fp32 partial tile (it overlays them).
     v = {1};
-    if (narrow || get(kClusterM, prefix) * get(kClusterN, prefix) > 1)
+    if (get(kClusterM, prefix) * get(kClusterN, prefix) > 1)
       break;
     int64_t kTiles = ceilDiv(p.k, 64);
     int64_t acc = (bm / get(kConsumers, prefix) / 64) * (bn / 2);
     for (int64_t sk : {2, 4}) {
-      if (ceilDiv(kTiles, sk) * (sk - 1) >= kTiles || (sk == 4 && acc > 96))
+      if (ceilDiv(kTiles, sk) * (sk - 1) >= kTiles || (sk == 4 && acc > 96) ||
+          (fewCols && (bn / 8) % sk))
         continue;
       int64_t stages = get(kStages, prefix) * (bm + bn) * 64 * es;
       if (stages + 16 * get(kStages, prefix) + 16 <= t.maxSharedPerBlock &&

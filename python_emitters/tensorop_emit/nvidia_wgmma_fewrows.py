@@ -25,10 +25,20 @@ per m64 block r, n = 64 r + 16 w + l / 4 (+ 8) and m = 8 g + 2 (l % 4) (+1)
 is block_m x block_n per tile, small next to B, so its scattered stores
 cost little).
 
+Split-K (split_k 2 or 4; tensorop_emit/wgmma_splitk.py): the plain
+kernel's Stream-K-like schedule on clusters of split_k CTAs, for GEMMs
+whose few strips of B leave SMs idle (13x4096x4096: 64 strips of 64
+columns on 132 SMs). Rank r of a split tile's cluster streams the r-th of
+split_k equal ranges of K of the strip; the fp32 partial tiles (block_m x
+block_n x 4 bytes: 4-16 KiB, overlaying the stages) are reduced through
+distributed shared memory, each rank adding its share of the
+accumulators (pairs dealt round-robin) of all ranks in rank order
+(deterministic) and storing those elements.
+
 Spec (as nvidia_gemm_wgmma.py, a_dtype bf16 or f16, block_m 8, 16 or 32):
 block_n (64 x consumers x m64 blocks per consumer, at most 256),
-consumers (1|2), stages (2..16), group_m, sms, lda, ldb. No clusters,
-split-K, fused epilogue, convolution or TMA store (refused by field);
+consumers (1|2), stages (2..16), group_m, sms, split_k (1|2|4), lda, ldb.
+No clusters, fused epilogue, convolution or TMA store (refused by field);
 accumulate (C += A B) is supported.
 """
 
@@ -40,6 +50,9 @@ from .wgmma_common import (
     declare_regs, desc_hi, desc_lo, drain, init_barriers, load_operands, loop_k,
     next_tile, producer_acquire, producer_start, split_roles, tensor_map_param,
     thread_ids, tile_start, walk_start)
+from .wgmma_splitk import (
+    declare_splitk_regs, splitk_item, splitk_next, splitk_publish, splitk_rank_chunks,
+    splitk_schedule, splitk_sum_chunks)
 
 FAMILY = "nvidia_gemm_wgmma"
 BK = 64                     # 64 bf16 = 128 bytes: one 128B swizzle row
@@ -62,10 +75,13 @@ def emit_few_rows(spec, c, fmt):
                         "TMA needs 16-byte aligned rows: the row strides of A and B (lda, "
                         "ldb: K and N unless given) must be multiples of 8 (got %d, %d); "
                         "pad them (nvidia_pad.py)" % (lda, ldb))
-    for field in ("cluster_m", "cluster_n", "split_k"):
+    for field in ("cluster_m", "cluster_n"):
         if get_int(spec, field, default=1, lo=1, hi=4) != 1:
             raise SpecError(field, "the few-rows wgmma kernel (block_m %s) runs without "
-                                   "clusters or split-K" % spec.get("block_m"))
+                                   "clusters" % spec.get("block_m"))
+    sk = get_int(spec, "split_k", default=1, lo=1, hi=4)
+    if sk not in (1, 2, 4):
+        raise SpecError("split_k", "must be 1, 2 or 4, got %d" % sk)
     if spec.get("conv") is not None:
         raise SpecError("conv", "convolutions take block_m of 64 or more")
     if spec.get("epilogue"):
@@ -93,13 +109,33 @@ def emit_few_rows(spec, c, fmt):
     stg = a_bytes + b_bytes
     bar = stages * stg
     smem = bar + 16 * stages
+    kt_total = ceil_div(k, BK)
+    skbar = 0
+    if sk > 1:
+        if ceil_div(kt_total, sk) * (sk - 1) >= kt_total:
+            raise SpecError("split_k", "K=%d has %d k-tiles of 64: too few for %d non-empty "
+                                       "ranges" % (k, kt_total, sk))
+        # the fp32 partial tile overlays the stages (splitk_publish); two
+        # barriers (full, free) follow the ring's
+        if bm * bn * 4 > bar:
+            raise SpecError("stages", "split_k's fp32 partial tile (%d bytes) overlays the "
+                                      "stages: %d stages of %d bytes are too few"
+                            % (bm * bn * 4, stages, stg))
+        skbar = smem
+        smem += 16
     if smem > 232448:
         raise SpecError("stages", "%d bytes of shared memory (more than 232448)" % smem)
     threads = 128 * (nc + 1)
     tiles_m, tiles_n = ceil_div(m, bm), ceil_div(n, bn)
     ntiles = tiles_m * tiles_n
-    kt_total = ceil_div(k, BK)
     grid = min(ntiles, sms)
+    if sk > 1:
+        if sms < sk:
+            raise SpecError("sms", "a grid of %d CTAs cannot hold a cluster of %d" % (sms, sk))
+        grid = min(ntiles, sms // sk) * sk
+        dp_tiles, split_tiles = splitk_schedule(ntiles, grid // sk, sk)
+        dp_items = ceil_div(dp_tiles, sk)
+        items = dp_items + split_tiles
     consumer_regs = 232 if nc == 2 else 240
 
     b = PtxBody()
@@ -109,6 +145,8 @@ def emit_few_rows(spec, c, fmt):
     R("b64", "%qdA"), R("b64", "%qdB"), R("b64", "%qstate"), R("b64", "%qcaddr")
     R("b64", "%qw64")
     R("pred", "%qp", 8)
+    if sk > 1:
+        declare_splitk_regs(b, sk)
     R("f32", "%qacc", acc_regs)
     declare_store_temps(b)
 
@@ -117,13 +155,40 @@ def emit_few_rows(spec, c, fmt):
               "on %d CTAs" % (FAMILY, m, n, k, dt, cdt, bm, bn, BK, nc, stages, ntiles, grid))
     load_operands(b, 5)
     thread_ids(b, bar, stages)
-    init_barriers(b, stages, 4 * nc)
-    b.ins("bar.sync 0")
+    # split-K's full and free barriers: one lane of every consumer warp of
+    # every rank of the cluster
+    init_barriers(b, stages, 4 * nc,
+                  [(skbar, 4 * nc * sk), (skbar + 8, 4 * nc * sk)] if sk > 1 else ())
+    if sk > 1:
+        # the ranks read each other's partial tiles and arrive on each
+        # other's barriers
+        b.ins("barrier.cluster.arrive.release.aligned")
+        b.ins("barrier.cluster.wait.acquire.aligned")
+        b.ins("mov.u32 %qrank, %cluster_ctarank")
+    else:
+        b.ins("bar.sync 0")
     consumer, end = split_roles(b)
+    first_tile = "%clusterid.x" if sk > 1 else "%ctaid.x"
+    first_kt = "%qkb" if sk > 1 else "0"
+    k_end = "%qke" if sk > 1 else kt_total
+
+    def work_item(head):
+        """Split-K: the cluster's work item %qw at label `head` (leaving
+        past the last item), its tile and k range (splitk_item)."""
+        b.ins("mov.u32 %qw, %qtile")
+        b.label(head)
+        b.ins("setp.ge.u32 %%qp1, %%qw, %d" % items)
+        b.ins("@%qp1 bra " + end)
+        splitk_item(b, sk, kt_total, dp_items, dp_tiles)
 
     # ---- producer warpgroup: the A box (block_m rows, K-major) and B's boxes ----
-    ptile, pk, pwait = producer_start(b, end, "%ctaid.x")
-    tile_start(b, ptile, ntiles, end, tiles_m, tiles_n, group_m, bm, bn)
+    ptile, pk, pwait = producer_start(b, end, first_tile)
+    pnext = end
+    if sk > 1:
+        phead, pnext = ptile, b.new_label("pnext")
+        work_item(phead)
+        ptile = b.new_label("ptile_dp")
+    tile_start(b, ptile, ntiles, pnext, tiles_m, tiles_n, group_m, bm, bn, first_kt)
     producer_acquire(b, pk, pwait, stg, 6)                  # k0 = kt * 64
     b.ins(TMA_LOAD_2D + " [%qdst], [%qmapA, {%qt4, %qm0}], [%qt3]")
     for cb in range(bn // 64):
@@ -131,8 +196,12 @@ def emit_few_rows(spec, c, fmt):
         b.ins("add.u32 %%qt6, %%qdst, %d" % (a_bytes + cb * BOX))
         b.ins(TMA_LOAD_2D + " [%qt6], [%qmapB, {%qt5, %qt4}], [%qt3]")
     advance_stage(b, stages)
-    loop_k(b, kt_total, pk)
-    next_tile(b, False, ptile)
+    loop_k(b, k_end, pk)
+    if sk > 1:
+        b.label(pnext)
+        splitk_next(b, phead)
+    else:
+        next_tile(b, False, ptile)
 
     # ---- consumer warpgroups ----
     consumer_start(b, consumer, "consumers: warpgroup w >= 1 owns columns (w - 1) * %d .. of "
@@ -140,10 +209,18 @@ def emit_few_rows(spec, c, fmt):
     b.ins("setp.eq.u32 %qp4, %qlane, 0")                   # lane 0 releases stages
     b.ins("setp.eq.u32 %qp7, %qtid, %qtid")                # true
     b.ins("mov.u32 %qprev, 0")
-    walk_start(b, "%ctaid.x")
+    walk_start(b, first_tile)
+    if sk > 1:
+        b.ins("mov.u32 %qskp, 0")
+        b.ins("mov.u32 %qskf, 1")                          # a fresh slot is free
     desc_hi(b)                                             # SBO 1024 B, 128B swizzle
     ctile, ck, cwait = b.new_label("ctile"), b.new_label("ck"), b.new_label("cwait")
-    tile_start(b, ctile, ntiles, end, tiles_m, tiles_n, group_m, bm, bn)
+    cnext = end
+    if sk > 1:
+        chead, cnext = ctile, b.new_label("cnext")
+        work_item(chead)
+        ctile = b.new_label("ctile_dp")
+    tile_start(b, ctile, ntiles, cnext, tiles_m, tiles_n, group_m, bm, bn, first_kt)
     b.label(ck)
     consumer_wait(b, cwait, stg)
     # wgmma's A: this consumer's first B box (MN-major; LBO: the next 64
@@ -152,7 +229,7 @@ def emit_few_rows(spec, c, fmt):
     b.ins("add.u32 %%qt3, %%qt3, %d" % a_bytes)
     desc_lo(b, "%qdal", "%qt3", (BOX >> 4) << 16)
     desc_lo(b, "%qdbl", "%qt2", 1 << 16)                   # LBO unused (K-major)
-    b.ins("setp.ne.u32 %qp5, %qkt, 0")                     # scale-d: after the first
+    b.ins("setp.ne.u32 %%qp5, %%qkt, %s" % first_kt)       # scale-d: after the first
     b.ins("wgmma.fence.sync.aligned")
     for kk in range(BK // 16):
         # A^T: +32 bytes per k16 step inside the swizzled 128-byte rows
@@ -168,43 +245,81 @@ def emit_few_rows(spec, c, fmt):
             b.ins("wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {%s}, %%qdA, %%qdB, %s, "
                   "1, 1, 1, 0" % (bm, dt, dt, accs, scale))
     commit_and_release(b, 1, stages)
-    loop_k(b, kt_total, ck)
+    loop_k(b, k_end, ck)
     drain(b, 1)
 
-    # ---- store: the accumulators hold C^T ----
-    b.comment("store: acc[r][4 g + 2 h + j] = C[m0 + 8 g + 2 (lane %% 4) + j]"
-              "[n0 + consumer * %d + 64 r + 16 warp + lane / 4 + 8 h]" % wg_n)
-    b.ins("and.b32 %qt0, %qlane, 3")
-    b.ins("shl.b32 %qt0, %qt0, 1")
-    b.ins("add.u32 %qt0, %qt0, %qm0")                      # this thread's first m
-    b.ins("and.b32 %qt1, %qwarp, 3")
-    b.ins("shl.b32 %qt1, %qt1, 4")
-    b.ins("shr.u32 %qt2, %qlane, 2")
-    b.ins("add.u32 %qt1, %qt1, %qt2")
-    b.ins("mad.lo.u32 %%qt1, %%qt7, %d, %%qt1" % wg_n)
-    b.ins("add.u32 %qt1, %qt1, %qn0")                      # this thread's first n
-    b.ins("mul.wide.u32 %%qcaddr, %%qt0, %d" % (n * oes))
-    b.ins("add.s64 %qcaddr, %qcaddr, %qgC")
-    b.ins("mul.wide.u32 %%qw64, %%qt1, %d" % oes)
-    b.ins("add.s64 %qcaddr, %qcaddr, %qw64")
-    for r in range(nrep):
-        for h in range(2):
-            noff = 64 * r + 8 * h
-            if noff >= n:
-                continue
-            b.ins("setp.lt.u32 %%qp1, %%qt1, %d" % (n - noff))
-            for g in range(bm // 8):
-                for j in range(2):
+    def store(regs):
+        """Stores the accumulators `regs` (all for an unsplit tile, a rank's
+        share for a split one) element by element, predicated at the
+        edges; the accumulators hold C^T."""
+        b.comment("store: acc[r][4 g + 2 h + j] = C[m0 + 8 g + 2 (lane %% 4) + j]"
+                  "[n0 + consumer * %d + 64 r + 16 warp + lane / 4 + 8 h]" % wg_n)
+        b.ins("and.b32 %qt0, %qlane, 3")
+        b.ins("shl.b32 %qt0, %qt0, 1")
+        b.ins("add.u32 %qt0, %qt0, %qm0")                  # this thread's first m
+        b.ins("and.b32 %qt1, %qwarp, 3")
+        b.ins("shl.b32 %qt1, %qt1, 4")
+        b.ins("shr.u32 %qt2, %qlane, 2")
+        b.ins("add.u32 %qt1, %qt1, %qt2")
+        b.ins("mad.lo.u32 %%qt1, %%qt7, %d, %%qt1" % wg_n)
+        b.ins("add.u32 %qt1, %qt1, %qn0")                  # this thread's first n
+        b.ins("mul.wide.u32 %%qcaddr, %%qt0, %d" % (n * oes))
+        b.ins("add.s64 %qcaddr, %qcaddr, %qgC")
+        b.ins("mul.wide.u32 %%qw64, %%qt1, %d" % oes)
+        b.ins("add.s64 %qcaddr, %qcaddr, %qw64")
+        for r in range(nrep):
+            for h in range(2):
+                noff = 64 * r + 8 * h
+                if noff >= n:
+                    continue
+                mine = [(g, j) for g in range(bm // 8) for j in range(2)
+                        if 8 * g + j < m and r * acc_n + 4 * g + 2 * h + j in regs]
+                if not mine:
+                    continue
+                b.ins("setp.lt.u32 %%qp1, %%qt1, %d" % (n - noff))
+                for g, j in mine:
                     moff = 8 * g + j
-                    if moff >= m:
-                        continue
                     b.ins("setp.lt.u32 %%qp2, %%qt0, %d" % (m - moff))
                     b.ins("and.pred %qp2, %qp2, %qp1")
                     out_store(b, cdt, "%qcaddr", (moff * n + noff) * oes,
                               ["%%qacc%d" % (r * acc_n + 4 * g + 2 * h + j)], "%qp2",
                               c["accumulate"])
-    next_tile(b, False, ctile)
+
+    if sk == 1:
+        store(set(range(acc_regs)))
+        next_tile(b, False, ctile)
+    else:
+        split = b.new_label("sk_split")
+        if dp_tiles:
+            # a data-parallel tile: stored whole, like an unsplit one
+            b.ins("setp.ne.u32 %qp1, %qsplit, 0")
+            b.ins("@%qp1 bra " + split)
+            store(set(range(acc_regs)))
+            b.ins("bra " + cnext)
+        b.label(split)
+        splitk_publish(b, sk, acc_regs, 128 * nc, 0, skbar)
+        # rank r sums and stores its share of the accumulators (each
+        # element of C stored once)
+        rank_labels = [b.new_label("sk_rank%d" % r) for r in range(sk)]
+        for r in range(1, sk):
+            b.ins("setp.eq.u32 %%qp1, %%qrank, %d" % r)
+            b.ins("@%%qp1 bra %s" % rank_labels[r])
+        for r in range(sk):
+            chunks = splitk_rank_chunks(acc_regs, sk, r)
+            b.label(rank_labels[r])
+            b.comment("split-K rank %d: accumulators %d.." % (r, chunks[0][0]))
+            splitk_sum_chunks(b, sk, r, chunks, 128 * nc, skbar)
+            store({first + j for first, width in chunks for j in range(width)})
+            if r < sk - 1:
+                b.ins("bra " + cnext)
+        b.label(cnext)
+        splitk_next(b, chead)
     b.label(end)
+    if sk > 1:
+        # peers may still read this CTA's partial and arrive on its
+        # barriers: leave together
+        b.ins("barrier.cluster.arrive.release")
+        b.ins("barrier.cluster.wait.acquire")
 
     result = gemm_answer(
         c, FAMILY, dt, cdt,
@@ -215,4 +330,9 @@ def emit_few_rows(spec, c, fmt):
          "stages": stages, "group_m": group_m, "persistent_ctas": grid},
         "TMA 128B swizzle, zero-filled past the edges; C^T = B^T A^T (B^T MN-major)",
         "wgmma.mma_async.m64n%dk16.f32.%s (A operand MN-major: B^T)" % (bm, dt))
+    if sk > 1:
+        result["cluster"] = [sk, 1, 1]
+        result["tile"]["split_k"] = sk
+        result["reduction"] = "split-K partial tiles through distributed shared memory, rank order"
+        result["schedule"] = {"data_parallel_tiles": dp_tiles, "split_tiles": split_tiles}
     return finish(result, b, fmt)

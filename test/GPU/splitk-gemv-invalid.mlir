@@ -80,3 +80,21 @@ func.func @gemv_split(%A: memref<1x4096xbf16>, %B: memref<4096x4096xbf16>, %C: m
   linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "gemv", precision = "bf16", block_m = 1, block_n = 32, block_k = 8, warps_m = 1, warps_n = 8, consumers = 0, stages = 2, group_m = 1, ctas = 0, target = <name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "test", split_k = 2>} ins(%A, %B : memref<1x4096xbf16>, memref<4096x4096xbf16>) outs(%C : memref<1x4096xbf16>)
   return
 }
+
+// -----
+
+// Narrow tiles split in 8-column groups: block_n 16 has two.
+func.func @split_4_narrow(%A: memref<4096x4096xbf16>, %B: memref<4096x16xbf16>, %C: memref<4096x16xbf16>) {
+  // expected-error @+1 {{gpu_sketch field 'split_k': the narrow wgmma kernel (block_n 16) splits K in 2 (each rank stores 8-column groups)}}
+  linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 64, block_n = 16, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 128, target = <name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "test", split_k = 4>} ins(%A, %B : memref<4096x4096xbf16>, memref<4096x16xbf16>) outs(%C : memref<4096x16xbf16>)
+  return
+}
+
+// -----
+
+// The few-rows kernel splits K too, with the same rule: every rank a k-tile.
+func.func @split_4_few_rows_short_k(%A: memref<13x192xbf16>, %B: memref<192x4096xbf16>, %C: memref<13x4096xbf16>) {
+  // expected-error @+1 {{gpu_sketch field 'split_k': K=192 has 3 k-tiles of 64: too few for 4 non-empty ranges}}
+  linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 16, block_n = 64, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 128, target = <name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "test", split_k = 4>} ins(%A, %B : memref<13x192xbf16>, memref<192x4096xbf16>) outs(%C : memref<13x4096xbf16>)
+  return
+}

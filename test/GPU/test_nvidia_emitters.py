@@ -442,8 +442,8 @@ class AnswerTests(unittest.TestCase):
         A^T with wgmma m64n{block_m}k16, B^T MN-major (imm-trans-a 1) and A^T
         K-major (imm-trans-b 0); A's box of block_m rows; stages of whole
         1 KiB swizzle atoms, up to 16; one scalar store per accumulator of a
-        row < M; clusters, split-K, epilogues, the TMA store and
-        convolutions refused."""
+        row < M; clusters, epilogues, the TMA store and convolutions
+        refused (split-K: test_nvidia_splitk_gemv.py)."""
         for bm, bn, nc, stages in ((16, 64, 1, 16), (16, 128, 2, 12), (8, 128, 2, 13),
                                    (32, 256, 2, 6)):
             a = answer("nvidia_gemm_wgmma", {"m": 13, "n": 4096, "k": 14336, "a_dtype": "bf16",
@@ -483,8 +483,9 @@ class AnswerTests(unittest.TestCase):
         base = {"m": 16, "n": 256, "k": 256, "a_dtype": "bf16", "block_m": 16, "block_n": 64,
                 "consumers": 1}
         for extra, field, why in (
-                ({"split_k": 2}, "split_k", "without clusters or split-K"),
-                ({"cluster_n": 2}, "cluster_n", "without clusters or split-K"),
+                ({"split_k": 3}, "split_k", "must be 1, 2 or 4"),
+                ({"split_k": 4, "k": 192}, "split_k", "too few for 4 non-empty ranges"),
+                ({"cluster_n": 2}, "cluster_n", "without clusters"),
                 ({"epilogue": ["relu"]}, "epilogue", "no fused epilogue"),
                 ({"store": "smem_tma"}, "store", "stores C from registers"),
                 ({"block_n": 64, "consumers": 2}, "block_n", "multiple of 64 * consumers"),
@@ -501,8 +502,8 @@ class AnswerTests(unittest.TestCase):
         """block_n 16 and 32 (N <= 32): B's box one MN-major atom of block_n
         columns with the 32- or 64-byte swizzle (tensor map and descriptor:
         mode 3 or 2, SBO 8 rows), wgmma n16 / n32, a k16 step of 16 rows of
-        block_n columns, up to 16 stages; clusters, split-K and the TMA
-        store refused."""
+        block_n columns, up to 16 stages; clusters, the TMA store and
+        split_k 4 with block_n 16 refused."""
         for bn, mode in ((16, 3), (32, 2)):
             a = answer("nvidia_gemm_wgmma", {"m": 4096, "n": 16, "k": 4096, "a_dtype": "f16",
                                              "c_dtype": "f16", "block_m": 64, "block_n": bn,
@@ -524,7 +525,7 @@ class AnswerTests(unittest.TestCase):
         self.assertEqual(a["params"][4]["swizzle"], 128)
         base = {"m": 256, "n": 16, "k": 256, "a_dtype": "bf16", "block_m": 64, "block_n": 16,
                 "consumers": 1}
-        for extra, field in (({"split_k": 2}, "split_k"), ({"cluster_m": 2}, "cluster_m"),
+        for extra, field in (({"split_k": 4}, "split_k"), ({"cluster_m": 2}, "cluster_m"),
                              ({"store": "smem_tma"}, "store"), ({"block_n": 48}, "block_n"),
                              ({"stages": 17}, "stages")):
             spec = dict(base)

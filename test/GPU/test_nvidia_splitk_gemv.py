@@ -1,5 +1,7 @@
-"""Tests of the GEMV kernel (nvidia_gemv.py) and of the wgmma kernel's
-split-K (nvidia_gemm_wgmma.py, spec field split_k).
+"""Tests of the GEMV kernel (nvidia_gemv.py) and of the wgmma kernels'
+split-K (spec field split_k; tensorop_emit/wgmma_splitk.py): the plain and
+narrow tiles of nvidia_gemm_wgmma.py and the few-rows kernel
+(tensorop_emit/nvidia_wgmma_fewrows.py).
 
 The GEMV kernel runs in the PTX interpreter (test/GPU/ptx_sim.py) on tiny
 shapes that take every path: a row block past M, columns past N, a tail
@@ -122,12 +124,15 @@ def reduction_model(asm, sk, acc_regs, consumer_threads):
             if m:
                 rank_of[m.group(1)] = int(m.group(2))
                 continue
-            m = re.search(r"ld\.shared::cluster\.v4\.f32 \{([^}]*)\}, \[(%qska\d+)\+(\d+)\]",
-                          line)
+            # v4, v2 or scalar loads: accumulator 4 * group + (offset in the
+            # group) / 4 + q
+            m = re.search(r"ld\.shared::cluster(?:\.v[24])?\.f32 \{?([^}\[]*?)\}?, "
+                          r"\[(%qska\d+)\+(\d+)\]", line)
             if m:
-                group = int(m.group(3)) // group_bytes
+                group, within = divmod(int(m.group(3)), group_bytes)
+                assert within % 4 == 0 and within < 16, line
                 for q, reg in enumerate(x.strip() for x in m.group(1).split(",")):
-                    val[reg] = [(rank_of[m.group(2)], 4 * group + q)]
+                    val[reg] = [(rank_of[m.group(2)], 4 * group + within // 4 + q)]
                 continue
             m = re.search(r"^\s*add\.f32 (%q\w+), (%q\w+), (%q\w+)", line)
             if m and not sums_done:
@@ -293,6 +298,94 @@ class SplitKTests(unittest.TestCase):
         self.assertNotIn("cp.async.bulk.tensor.2d.global", split_part)
         self.assertIn("st.global", split_part)
         self.assertEqual(split["params"][-1]["name"], "tmapC")
+
+    def test_few_rows_reduction(self):
+        """The few-rows kernel (block_m 8, 16, 32: C^T = B^T A^T) splits
+        its accumulators (block_m / 2 per m64 block of C^T) in sk equal
+        runs: v4, v2 or scalar loads of the peers' partials, partial 0 +
+        1 + .. in rank order, every accumulator summed and stored by
+        exactly one rank, only its own; the CTAs start at their k-range."""
+        for bm, bn, nc, sk in ((8, 64, 1, 2), (8, 64, 1, 4), (16, 64, 1, 2), (16, 64, 1, 4),
+                               (16, 128, 2, 4), (32, 64, 1, 2), (32, 256, 2, 4)):
+            spec = {"m": 13 if bm > 8 else 5, "n": 4096, "k": 4096, "a_dtype": "bf16",
+                    "c_dtype": "bf16", "block_m": bm, "block_n": bn, "consumers": nc,
+                    "stages": 6, "split_k": sk}
+            ans = answer("nvidia_gemm_wgmma", spec)
+            self.assertEqual(ans["cluster"], [sk, 1, 1], spec)
+            acc_regs = bn // nc // 64 * bm // 2
+            ranks = reduction_model(ans["asm"], sk, acc_regs, 128 * nc)
+            seen = set()
+            for r, (order, stored) in enumerate(ranks):
+                self.assertTrue(stored, "rank %d stores nothing: %s" % (r, spec))
+                self.assertFalse(stored & seen, "rank %d stores an element twice" % r)
+                seen |= stored
+                for i, terms in order.items():
+                    self.assertEqual(terms, [(q, i) for q in range(sk)],
+                                     "rank %d, accumulator %d: %s" % (r, i, spec))
+            # accumulator rr * bm / 2 + 4 g + 2 h + j holds row 8 g + j (+ the
+            # lane's): those of rows past M are not stored
+            live = {i for i in range(acc_regs)
+                    if 8 * (i % (bm // 2) // 4) + i % 2 < spec["m"]}
+            self.assertEqual(seen, live, spec)
+            self.assertIn("setp.ne.u32 %qp5, %qkt, %qkb", ans["asm"])
+            self.assertIn("barrier.cluster.wait.acquire;", ans["asm"])   # leave together
+
+    def test_few_rows_and_narrow_schedule(self):
+        """The few-rows and the narrow kernels walk the same work items as
+        the plain one: every k-tile of every tile once, a split tile by
+        one cluster as its last item."""
+        for m, n, k, bm, bn, nc, sk, dp, split in (
+                (13, 4096, 4096, 16, 64, 1, 2, 0, 64),       # 64 strips: all split
+                (13, 4096, 4096, 16, 128, 2, 4, 0, 32),      # 32 strips of 128 in 4
+                (24, 4096, 1000, 32, 64, 1, 4, 64, 0),       # 64 > 33 clusters: none
+                (5, 8192, 4096, 8, 64, 1, 2, 128, 0),        # 128 > 66: data-parallel
+                (16, 8448, 4096, 16, 64, 1, 2, 132, 0),      # one whole wave
+                (16, 11008, 4096, 16, 64, 1, 2, 132, 40),    # a wave, then 40 split
+                (8192, 24, 8192, 128, 32, 2, 2, 0, 64),      # narrow: 64 strips of A
+                (8192, 16, 4096, 64, 16, 1, 2, 128, 0)):     # 128 > 66: data-parallel
+            tiles = -(-m // bm) * -(-n // bn)
+            kt = -(-k // 64)
+            spec = {"m": m, "n": n, "k": k, "a_dtype": "f16", "c_dtype": "f16",
+                    "block_m": bm, "block_n": bn, "consumers": nc, "split_k": sk,
+                    "stages": 6}
+            ans = answer("nvidia_gemm_wgmma", spec)
+            sched = ans["schedule"]
+            grid = ans["grid"][0]
+            self.assertEqual(grid, min(tiles, 132 // sk) * sk, spec)
+            walk = schedule_model(ans["asm"], grid, sk, tiles, kt)
+            done = {}
+            for cta, its in walk.items():
+                for i, (tile, kb, ke, is_split) in enumerate(its):
+                    if is_split:
+                        self.assertEqual(i, len(its) - 1, "split item not last: %s" % spec)
+                    for kk in range(kb, ke):
+                        done.setdefault((tile, kk), []).append(cta // sk)
+            self.assertEqual(set(done), {(t, kk) for t in range(tiles) for kk in range(kt)},
+                             spec)
+            for key, who in done.items():
+                self.assertEqual(len(who), 1, "%s computed %d times: %s" % (key, len(who), spec))
+            self.assertEqual((sched["data_parallel_tiles"], sched["split_tiles"]), (dp, split),
+                             spec)
+            split_tiles = {w[0] for its in walk.values() for w in its if w[3]}
+            self.assertEqual(len(split_tiles), split, spec)
+
+    def test_narrow_reduction(self):
+        """Narrow tiles (block_n 16 or 32) split in 8-column groups: each
+        rank a slice, rank-ordered sums."""
+        for bm, bn, nc, sk in ((128, 32, 2, 2), (128, 32, 2, 4), (64, 16, 1, 2)):
+            spec = {"m": 8192, "n": 24, "k": 8192, "a_dtype": "f16", "c_dtype": "f16",
+                    "block_m": bm, "block_n": bn, "consumers": nc, "stages": 8,
+                    "split_k": sk}
+            ans = answer("nvidia_gemm_wgmma", spec)
+            acc_regs = bm // nc // 64 * bn // 2
+            ranks = reduction_model(ans["asm"], sk, acc_regs, 128 * nc)
+            seen = set()
+            for r, (order, stored) in enumerate(ranks):
+                self.assertFalse(stored & seen)
+                seen |= stored
+                for i, terms in order.items():
+                    self.assertEqual(terms, [(q, i) for q in range(sk)])
+            self.assertEqual(seen, set(range(acc_regs)), spec)
 
     def test_no_split_is_the_plain_kernel(self):
         plain = answer("nvidia_gemm_wgmma", self.BASE)

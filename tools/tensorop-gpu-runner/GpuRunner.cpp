@@ -43,6 +43,7 @@
 
 #include "tensorop/GPU/CublasLtBest.h"
 #include "tensorop/GPU/CudaRuntime.h"
+#include "tensorop/GPU/GpuCheck.h"
 #include "tensorop/GPU/GpuConvRunner.h"
 #include "tensorop/GPU/GpuEpilogueRunner.h"
 #include "tensorop/GPU/GpuGemmRunner.h"
@@ -90,11 +91,7 @@ namespace {
 }
 
 void cuCheck(CUresult r, const char *what) {
-  if (r == CUDA_SUCCESS)
-    return;
-  const char *name = nullptr;
-  cuGetErrorName(r, &name);
-  die(2, std::string(what) + " failed: " + (name ? name : "?"));
+  tensorop::checkGpuCall(r, what, die);
 }
 #define CUC(x) cuCheck((x), #x)
 

@@ -2,6 +2,7 @@
 
 #include "tensorop/GPU/GpuConvRunner.h"
 #include "tensorop/GPU/CudnnConv.h"
+#include "tensorop/GPU/GpuCheck.h"
 #include "tensorop/GPU/NvmlSampler.h"
 #include "tensorop/Verify/Buffers.h"
 #include "tensorop/Verify/ConvDirect.h"
@@ -104,11 +105,7 @@ public:
   GpuRunnerFail fail;
 
   void check(CUresult r, const char *what) {
-    if (r == CUDA_SUCCESS)
-      return;
-    const char *name = nullptr;
-    cuGetErrorName(r, &name);
-    fail(2, std::string(what) + " failed: " + (name ? name : "?"));
+    tensorop::checkGpuCall(r, what, fail);
   }
 
   CUdeviceptr alloc(size_t bytes) {

@@ -2,6 +2,7 @@
 
 #include "tensorop/GPU/GpuEpilogueRunner.h"
 #include "tensorop/GPU/CublasLtBest.h"
+#include "tensorop/GPU/GpuCheck.h"
 #include "tensorop/GPU/NvmlSampler.h"
 #include "tensorop/Verify/Buffers.h"
 #include "tensorop/Verify/Check.h"
@@ -149,16 +150,10 @@ public:
   cublasLtHandle_t lt = nullptr;
 
   void check(CUresult r, const char *what) {
-    if (r == CUDA_SUCCESS)
-      return;
-    const char *name = nullptr;
-    cuGetErrorName(r, &name);
-    fail(2, std::string(what) + " failed: " + (name ? name : "?"));
+    tensorop::checkGpuCall(r, what, fail);
   }
   void checkBlas(cublasStatus_t s, const char *what) {
-    if (s != CUBLAS_STATUS_SUCCESS)
-      fail(2, std::string(what) + " failed: cuBLAS status " +
-                  std::to_string(int(s)));
+    tensorop::checkBlasCall(int(s), what, fail);
   }
   CUdeviceptr alloc(size_t bytes) {
     CUdeviceptr ptr = 0;

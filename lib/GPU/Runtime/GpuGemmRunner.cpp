@@ -10,6 +10,7 @@
 
 #include "tensorop/GPU/GpuGemmRunner.h"
 #include "tensorop/GPU/CublasLtBest.h"
+#include "tensorop/GPU/GpuCheck.h"
 #include "tensorop/GPU/NvmlSampler.h"
 #include "tensorop/Verify/Buffers.h"
 #include "tensorop/Verify/Check.h"
@@ -46,17 +47,12 @@ tensorop::GpuRunnerFail gFail = nullptr;
 }
 
 void cuCheck(CUresult r, const char *what) {
-  if (r == CUDA_SUCCESS)
-    return;
-  const char *name = nullptr;
-  cuGetErrorName(r, &name);
-  die(2, std::string(what) + " failed: " + (name ? name : "?"));
+  tensorop::checkGpuCall(r, what, die);
 }
 #define CUC(x) cuCheck((x), #x)
 
 void blasCheck(cublasStatus_t s, const char *what) {
-  if (s != CUBLAS_STATUS_SUCCESS)
-    die(2, std::string(what) + " failed: cuBLAS status " + std::to_string(s));
+  tensorop::checkBlasCall(int(s), what, die);
 }
 #define BLAS(x) blasCheck((x), #x)
 

@@ -1,0 +1,190 @@
+"""Split-K of the bf16/f16 wgmma kernels: the schedule and the
+deterministic reduction through distributed shared memory.
+
+nvidia_gemm_wgmma.py (plain and narrow tiles) and
+tensorop_emit/nvidia_wgmma_fewrows.py (few rows, C^T = B^T A^T) run a
+split_k sketch on clusters of split_k CTAs with a Stream-K-like schedule
+(splitk_schedule): whole waves of tiles data-parallel, the last partial
+wave's tiles split, rank r of the cluster running the r-th of split_k
+equal ranges of K. The partial tiles are reduced as a reduce-scatter:
+every rank writes its fp32 accumulators into its own shared memory
+(splitk_publish), then each rank adds its share of the accumulators of all
+ranks' partials in rank order (splitk_sum_chunks: the same bits whatever
+the timing; no workspace, no atomics) and stores them. The kernels differ
+only in which accumulators make a rank's share (splitk_groups: columns of
+the plain tile; splitk_rank_chunks: pairs dealt round-robin, for kernels
+that store element by element). The helpers use the register names of
+wgmma_common.declare_regs and declare_splitk_regs.
+"""
+
+from .nvidia_ptx import ceil_div
+
+
+def declare_splitk_regs(b, sk):
+    """The registers of split-K: the rank, the work item and its k range,
+    the reduction's phases, sums and peer addresses."""
+    R = b.reg
+    R("b32", "%qrank"), R("b32", "%qkb"), R("b32", "%qke"), R("b32", "%qskp")
+    R("b32", "%qw"), R("b32", "%qsplit")
+    R("b32", "%qskf"), R("f32", "%qsk", 4), R("f32", "%qsl", 4), R("b32", "%qska", sk)
+
+
+def splitk_schedule(ntiles, ncl, sk):
+    """Split-K's schedule of `ntiles` tiles on `ncl` clusters of `sk` CTAs:
+    (dp_tiles, split_tiles). The first dp_tiles tiles run data-parallel,
+    sk per work item (rank r of the cluster takes tile sk * item + r); the
+    last split_tiles tiles are split across the ranks, one per cluster, so
+    that a cluster's split tile is its last item. All tiles are split when
+    there are at most ncl; else the whole waves of ncl * sk tiles run
+    data-parallel and the rest is split when it has at most one tile per
+    cluster (more would take longer split than whole)."""
+    if ntiles <= ncl:
+        return 0, ntiles
+    rest = ntiles % (ncl * sk)
+    if 0 < rest <= ncl:
+        return ntiles - rest, rest
+    return ntiles, 0
+
+
+def splitk_item(b, sk, kt_total, dp_items, dp_tiles):
+    """Split-K: the work item %qw of this cluster. Items below dp_items are
+    data-parallel: this CTA's tile is sk * item + rank with all k-tiles;
+    the others are split: tile dp_tiles + item - dp_items, k-tiles %qkb ..
+    %qke - 1, the rank's share of sk equal ranges. %qsplit: 1 for a split
+    item."""
+    per = ceil_div(kt_total, sk)
+    b.ins("setp.lt.u32 %%qp1, %%qw, %d" % dp_items)
+    b.ins("selp.u32 %qsplit, 0, 1, %qp1")
+    b.ins("mad.lo.u32 %%qt0, %%qw, %d, %%qrank" % sk)
+    b.ins("add.u32 %%qt1, %%qw, %d" % (dp_tiles - dp_items))
+    b.ins("selp.u32 %qtile, %qt0, %qt1, %qp1")
+    b.ins("mul.lo.u32 %%qkb, %%qrank, %d" % per)
+    b.ins("add.u32 %%qke, %%qkb, %d" % per)
+    b.ins("min.u32 %%qke, %%qke, %d" % kt_total)
+    b.ins("selp.u32 %qkb, 0, %qkb, %qp1")
+    b.ins("selp.u32 %%qke, %d, %%qke, %%qp1" % kt_total)
+
+
+def splitk_next(b, label):
+    """The cluster's next work item: one grid of clusters further."""
+    b.ins("mov.u32 %qt0, %nclusterid.x")
+    b.ins("add.u32 %qw, %qw, %qt0")
+    b.ins("bra " + label)
+
+
+def splitk_groups(bn, sk, r):
+    """The column groups (8 columns each) of the tile whose sums rank r of
+    a split-K cluster of sk stores: the r-th of sk equal slices."""
+    per = bn // 8 // sk
+    return list(range(r * per, (r + 1) * per))
+
+
+def splitk_publish(b, sk, acc_regs, ct, part, skbar):
+    """Split-K, first half: every rank writes its fp32 partial tile into its
+    OWN shared memory at window offset `part` (after its peers have read
+    the previous one: the "free" barrier at skbar + 8) and tells every rank
+    of the cluster (the "full" barriers at skbar), then waits until all sk
+    partials of this tile are written. Slot layout: [i / 4][consumer
+    thread][4], so that a thread finds its own accumulators at the same
+    place in every rank's tile; %qt6 is this thread's entry of group 0.
+    The partial tile overlays the pipeline stages: the split tile is the
+    cluster's last, so no load comes after it, and the consumer warpgroups
+    meet at named barrier 3 first (one may still read the last stage with
+    its wgmmas while another writes)."""
+    b.comment("split-K: reduce-scatter of %d partial tiles through distributed shared memory"
+              % sk)
+    b.ins("bar.sync 3, %d" % ct)
+    b.ins("sub.u32 %qt6, %qtid, 128")                        # consumer thread
+    b.ins("shl.b32 %qt6, %qt6, 4")
+    if part:
+        b.ins("add.u32 %%qt6, %%qt6, %d" % part)
+    b.ins("add.u32 %qt6, %qt6, %qsmem")
+    wait_free = b.new_label("sk_free")
+    b.label(wait_free)
+    b.ins("mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %%qp2, [%%qsmem+%d], %%qskf"
+          % (skbar + 8))
+    b.ins("@!%qp2 bra " + wait_free)
+    b.ins("xor.b32 %qskf, %qskf, 1")
+    for i in range(0, acc_regs, 4):
+        regs = ", ".join("%%qacc%d" % (i + q) for q in range(4))
+        b.ins("st.shared.v4.f32 [%%qt6+%d], {%s}" % (i // 4 * ct * 16, regs))
+    # the warp's stores are ordered before lane q's cluster-scope release
+    # on rank q's full barrier (count: sk ranks x consumer warps)
+    splitk_arrive_all(b, sk, skbar)
+    wait_full = b.new_label("sk_full")
+    b.label(wait_full)
+    b.ins("mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %%qp2, [%%qsmem+%d], %%qskp"
+          % skbar)
+    b.ins("@!%qp2 bra " + wait_full)
+    b.ins("xor.b32 %qskp, %qskp, 1")
+
+
+def splitk_arrive_all(b, sk, offset):
+    """Lane q of each consumer warp arrives (release, cluster scope) on the
+    barrier at window offset `offset` of rank q, after a warp barrier that
+    orders the other lanes' shared-memory accesses before it."""
+    b.ins("bar.warp.sync -1")
+    b.ins("setp.lt.u32 %%qp3, %%qlane, %d" % sk)
+    b.ins("add.u32 %%qt5, %%qsmem, %d" % offset)
+    b.ins("mapa.shared::cluster.u32 %qt5, %qt5, %qlane")
+    b.ins("@%qp3 mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%qt5]")
+
+
+def splitk_sum_slice(b, sk, r, mrep, acc_n, ct, skbar):
+    """Split-K, second half, in rank r's branch of the plain kernel (m64
+    blocks of acc_n accumulators, 4 per 8 columns): the sums of its slice
+    of the tile's columns (splitk_groups), by splitk_sum_chunks."""
+    splitk_sum_chunks(b, sk, r, [(rr * acc_n + 4 * g, 4) for rr in range(mrep)
+                                 for g in splitk_groups(2 * acc_n, sk, r)], ct, skbar)
+
+
+def splitk_rank_chunks(acc_regs, sk, r):
+    """The accumulators rank r of a split-K cluster of sk sums and stores
+    when any partition will do (the few-rows kernel stores element by
+    element): pairs of accumulators (v2 loads; single ones where there are
+    fewer pairs than ranks) dealt round-robin, so that every rank gets an
+    equal share of C's rows and columns. (Runs of consecutive accumulators
+    would give a rank whole groups of 8 rows of C^T's N extent, all past
+    M at 13 rows in a block of 32.) Returns (first, width) chunks."""
+    width = 2 if acc_regs // 2 >= sk else 1
+    chunks = acc_regs // width
+    if chunks % sk:
+        raise ValueError("%d accumulators do not split in %d equal shares" % (acc_regs, sk))
+    return [(c * width, width) for c in range(r, chunks, sk)]
+
+
+def splitk_sum_chunks(b, sk, r, chunks, ct, skbar):
+    """Split-K, second half, in rank r's branch: the sums of the
+    accumulators of `chunks` ((first, width): width 1, 2 or 4 accumulators
+    inside one slot group), partial 0 + partial 1 + .. in rank order
+    whichever rank adds them (the same bits every run), read from each
+    rank's shared memory (its own partial from its registers), left in
+    this thread's accumulators; then the peers are told that their
+    partials were read (their "free" barriers)."""
+    vec = {1: "", 2: ".v2", 4: ".v4"}
+    for q in range(sk):
+        if q != r:
+            b.ins("mapa.shared::cluster.u32 %%qska%d, %%qt6, %d" % (q, q))
+    for first, width in chunks:
+        acc = ["%%qacc%d" % (first + j) for j in range(width)]
+        off = first // 4 * ct * 16 + first % 4 * 4
+        ld = "ld.shared::cluster%s.f32 " % vec[width]
+
+        def regs(names):
+            return names[0] if width == 1 else "{%s}" % ", ".join(names)
+        # partial 0: into the sums (rank 0 keeps its own in place)
+        sums = acc if r == 0 else ["%%qsk%d" % j for j in range(width)]
+        if r != 0:
+            b.ins(ld + "%s, [%%qska0+%d]" % (regs(sums), off))
+        for q in range(1, sk):
+            if q == r:
+                vals = acc
+            else:
+                vals = ["%%qsl%d" % j for j in range(width)]
+                b.ins(ld + "%s, [%%qska%d+%d]" % (regs(vals), q, off))
+            for j in range(width):
+                b.ins("add.f32 %s, %s, %s" % (sums[j], sums[j], vals[j]))
+        if r != 0:
+            for j in range(width):
+                b.ins("mov.f32 %s, %s" % (acc[j], sums[j]))
+    splitk_arrive_all(b, sk, skbar + 8)
