@@ -322,13 +322,15 @@ def TensorOp_GpuSketchAttr : TensorOp_Attr<"GpuSketch", "gpu_sketch"> {
       (`cp.async.bulk.tensor`), overlapped with the next tile's main loop;
       two 8 KiB buffers per consumer warpgroup. Not with `split_k` > 1;
     * `split_k` (wgmma; default 1, then not printed): 2 or 4 CTAs of a
-      cluster compute one output tile, each over its own range of K; the
-      partial tiles (fp32) go into rank 0's shared memory and are added in
-      rank order (deterministic), then rank 0 stores. No
-      `cluster_m`/`cluster_n` with it; 4 only with 32 accumulator registers
-      per thread (64x64 per consumer). Correct on the H200 but slower than
-      the unsplit kernel on every shape measured so far: the builtin
-      advisor does not pick it;
+      cluster share a tile's K: whole waves of tiles run data-parallel and
+      the tiles of the last partial wave are split, each rank computing
+      one range of K; the fp32 partial tiles are reduced through
+      distributed shared memory, each rank summing its share of the tile
+      in rank order (deterministic) and storing it. The plain, narrow
+      (`block_n` 16 or 32) and few-rows kernels take it. No
+      `cluster_m`/`cluster_n` with it; 4 only with at most 96 accumulator
+      registers per consumer thread. The builtin advisor picks 2 where its
+      wave or streaming model says the split is cheaper (docs/GPU.md);
     * kernel `"gemv"` (`nvidia_gemv`, sm_80 and sm_90, bf16/f16/f32/tf32,
       M <= 16; tf32 is computed in full fp32 FMAs there):
       `block_m` (<= 8) rows x `block_n` (16, 32, 64) columns of C per CTA,
