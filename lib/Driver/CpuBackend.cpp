@@ -568,9 +568,10 @@ std::string CpuBackend::convPrepackedHeader(const GenJob &job) const {
  * channel blocks of cb, their R*S taps adjacent. It belongs to this
  * object: pack with this object's NAME_pack_filter only, and again after
  * rebuilding it. NAME_prepacked and NAME_pack_filter are built from one
- * convolution sketch. A 1x1 stride-1 layer, which NAME computes as a
- * GEMM, is the exception: its packed filter is the HWCF filter itself
- * (NAME_pack_filter copies it) and NAME_prepacked computes what NAME does.
+ * convolution sketch. A 1x1 stride-1 layer with more than 256 pixels
+ * (N*H*W), which NAME computes as a GEMM, is the exception: its packed
+ * filter is the HWCF filter itself (NAME_pack_filter copies it) and
+ * NAME_prepacked computes what NAME does.
  * Thread safety: NAME_pack_filter writes only `packed`; any number of
  * NAME_prepacked calls may share one packed filter concurrently, with
  * distinct outputs (their temporaries as for NAME).

@@ -171,6 +171,10 @@ lookupTunedConvSketch(linalg::Conv2DNhwcHwcfOp op, const ConvProblem &p,
 } // namespace
 
 namespace {
+/// Pixels (N*H*W) up to which a 1x1 stride-1 convolution with a prepacked
+/// filter takes the convolution path (see annotateConv).
+constexpr int64_t kPrepackedConvPathMaxPixels = 256;
+
 /// For a 1x1 stride-1 convolution marked tensorop.prepacked_filter = {pack,
 /// size} that takes the GEMM path: adds @pack(filter, packed), a copy of
 /// the R x S x C x F filter, and @size() -> its bytes, next to the
@@ -275,12 +279,17 @@ LogicalResult mlir::tensorop::annotateConv(linalg::Conv2DNhwcHwcfOp op,
   }
 
   // 1x1, stride 1, no padding: a GEMM over the pixels. With a prepacked
-  // filter its packed layout is the HWCF filter itself (the GEMM's C x F
-  // B, which the GEMM path packs as it packs any B): the pack function is a
-  // copy, so the prepacked entry is never slower than the plain one (the
-  // convolution path's layout measured 0.63-0.92x oneDNN on such layers
-  // against 0.86-1.26x on this path).
-  if (convTakesGemmPath(op, *problem)) {
+  // filter and many pixels it stays one: the packed layout is then the
+  // HWCF filter itself (the GEMM's C x F B, which the GEMM path packs as
+  // it packs any B) and the pack function a copy. With few pixels the
+  // filter's packing is most of the call and the convolution path on
+  // panels packed once pays (quiet, 1 thread, docs/benchmarks/cpu-conv.md,
+  // fourteenth session: at 49 and 196 pixels 0.97-1.02x oneDNN against
+  // 0.89-0.95x as a GEMM; at 784 and more 0.63-0.97x against 0.85-1.17x).
+  bool prepacked = op->hasAttr(kConvPrepackedFilterAttrName);
+  if (convTakesGemmPath(op, *problem) &&
+      (!prepacked ||
+       problem->n * problem->h * problem->w > kPrepackedConvPathMaxPixels)) {
     if (Attribute mark = op->getAttr(kConvPrepackedFilterAttrName)) {
       if (failed(addIdentityFilterPacking(op, mark, *problem)))
         return failure();
