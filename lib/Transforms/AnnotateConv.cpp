@@ -182,31 +182,23 @@ constexpr int64_t kPrepackedConvPathMaxPixels = 256;
 LogicalResult addIdentityFilterPacking(linalg::Conv2DNhwcHwcfOp op,
                                        Attribute mark,
                                        const ConvProblem &p) {
-  auto dict = dyn_cast<DictionaryAttr>(mark);
-  StringAttr packName = dict ? dict.getAs<StringAttr>("pack") : nullptr;
-  StringAttr sizeName = dict ? dict.getAs<StringAttr>("size") : nullptr;
-  if (!packName || !sizeName)
-    return op.emitError() << "tensorop: '" << kConvPrepackedFilterAttrName
-                          << "' must be {pack = \"...\", size = \"...\"} "
-                             "(the functions to add), got "
-                          << mark;
+  FailureOr<PrepackedFilterNames> names = parsePrepackedFilterMark(op, mark);
+  if (failed(names))
+    return failure();
   auto function = op->getParentOfType<func::FuncOp>();
   auto module = function ? function->getParentOfType<ModuleOp>() : nullptr;
   if (!module)
     return op.emitError() << "tensorop: a prepacked filter's convolution "
                              "must be in a function of a module";
-  for (StringAttr name : {packName, sizeName})
-    if (SymbolTable::lookupSymbolIn(module, name))
-      return op.emitError() << "tensorop: cannot add the prepacked filter's "
-                               "function @"
-                            << name.getValue() << ": the module has one already";
+  if (failed(checkPrepackedNamesFree(op, *names, module)))
+    return failure();
   MLIRContext *ctx = op.getContext();
   Location loc = op.getLoc();
   OpBuilder b(ctx);
   b.setInsertionPointAfter(function);
   auto filterType = MemRefType::get({p.r, p.s, p.c, p.f}, b.getF32Type());
   SmallVector<Type, 2> packArgs = {filterType, filterType};
-  auto pack = func::FuncOp::create(b, loc, packName.getValue(),
+  auto pack = func::FuncOp::create(b, loc, names->pack.getValue(),
                                    FunctionType::get(ctx, packArgs, {}));
   Block *entry = pack.addEntryBlock();
   b.setInsertionPointToStart(entry);
@@ -215,7 +207,7 @@ LogicalResult addIdentityFilterPacking(linalg::Conv2DNhwcHwcfOp op,
   b.setInsertionPointAfter(pack);
   SmallVector<Type, 1> sizeResults = {b.getIndexType()};
   auto size = func::FuncOp::create(
-      b, loc, sizeName.getValue(),
+      b, loc, names->size.getValue(),
       FunctionType::get(ctx, TypeRange(), sizeResults));
   b.setInsertionPointToStart(size.addEntryBlock());
   func::ReturnOp::create(

@@ -872,17 +872,12 @@ struct PrepackedFilter {
 /// function that nothing else reads, and the two names free.
 FailureOr<PrepackedFilter> matchPrepackedFilter(linalg::Conv2DNhwcHwcfOp op,
                                                 Attribute mark, Value filter) {
-  auto dict = dyn_cast<DictionaryAttr>(mark);
+  FailureOr<PrepackedFilterNames> names = parsePrepackedFilterMark(op, mark);
+  if (failed(names))
+    return failure();
   PrepackedFilter pf;
-  if (dict) {
-    pf.packName = dict.getAs<StringAttr>("pack");
-    pf.sizeName = dict.getAs<StringAttr>("size");
-  }
-  if (!pf.packName || !pf.sizeName)
-    return op.emitError() << "tensorop: '" << kConvPrepackedFilterAttrName
-                          << "' must be {pack = \"...\", size = \"...\"} "
-                             "(the functions to add), got "
-                          << mark;
+  pf.packName = names->pack;
+  pf.sizeName = names->size;
   pf.argument = dyn_cast<BlockArgument>(filter);
   if (pf.argument)
     pf.function =
@@ -892,14 +887,9 @@ FailureOr<PrepackedFilter> matchPrepackedFilter(linalg::Conv2DNhwcHwcfOp op,
     return op.emitError() << "tensorop: a prepacked filter must be an "
                              "argument of the enclosing function that only "
                              "this convolution reads (after bufferization)";
-  auto module = pf.function->getParentOfType<ModuleOp>();
-  for (StringAttr name : {pf.packName, pf.sizeName})
-    if (!module || SymbolTable::lookupSymbolIn(module, name))
-      return op.emitError() << "tensorop: cannot add the prepacked filter's "
-                               "function @"
-                            << name.getValue()
-                            << (module ? ": the module has one already"
-                                       : ": no enclosing module");
+  if (failed(checkPrepackedNamesFree(
+          op, *names, pf.function->getParentOfType<ModuleOp>())))
+    return failure();
   return pf;
 }
 

@@ -176,3 +176,33 @@ mlir::tensorop::linalgOpOnTensors(linalg::LinalgOp op, std::string &reason) {
   op->erase();
   return cast<linalg::LinalgOp>(clone);
 }
+
+FailureOr<PrepackedFilterNames>
+mlir::tensorop::parsePrepackedFilterMark(Operation *op, Attribute mark) {
+  auto dict = dyn_cast<DictionaryAttr>(mark);
+  PrepackedFilterNames names;
+  if (dict) {
+    names.pack = dict.getAs<StringAttr>("pack");
+    names.size = dict.getAs<StringAttr>("size");
+  }
+  if (!names.pack || !names.size)
+    return op->emitError() << "tensorop: '" << kConvPrepackedFilterAttrName
+                           << "' must be {pack = \"...\", size = \"...\"} "
+                              "(the functions to add), got "
+                           << mark;
+  return names;
+}
+
+LogicalResult
+mlir::tensorop::checkPrepackedNamesFree(Operation *op,
+                                        const PrepackedFilterNames &names,
+                                        ModuleOp module) {
+  for (StringAttr name : {names.pack, names.size})
+    if (!module || SymbolTable::lookupSymbolIn(module, name))
+      return op->emitError() << "tensorop: cannot add the prepacked filter's "
+                                "function @"
+                             << name.getValue()
+                             << (module ? ": the module has one already"
+                                        : ": no enclosing module");
+  return success();
+}

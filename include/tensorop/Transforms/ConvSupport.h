@@ -75,6 +75,23 @@ constexpr llvm::StringLiteral kConvPadRestrictAttrName =
 constexpr llvm::StringLiteral kConvPrepackedFilterAttrName =
     "tensorop.prepacked_filter";
 
+/// The two functions a tensorop.prepacked_filter mark asks for.
+struct PrepackedFilterNames {
+  StringAttr pack, size;
+};
+
+/// The names of `mark` ({pack = "...", size = "..."}) on `op`, or a located
+/// error saying the form it must have.
+FailureOr<PrepackedFilterNames> parsePrepackedFilterMark(Operation *op,
+                                                         Attribute mark);
+
+/// Success when both names are free in `module`; otherwise a located error
+/// on `op` (also when there is no module).
+LogicalResult checkPrepackedNamesFree(Operation *op,
+                                      const PrepackedFilterNames &names,
+                                      ModuleOp module);
+
+
 } // namespace mlir::tensorop
 
 #endif // TENSOROP_TRANSFORMS_CONVSUPPORT_H
