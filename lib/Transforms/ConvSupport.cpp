@@ -206,3 +206,10 @@ mlir::tensorop::checkPrepackedNamesFree(Operation *op,
                                         : ": no enclosing module");
   return success();
 }
+
+linalg::FillOp mlir::tensorop::zeroFillOf(Value init) {
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  if (fill && matchPattern(fill.getDpsInputOperand(0)->get(), m_AnyZeroFloat()))
+    return fill;
+  return nullptr;
+}

@@ -162,9 +162,8 @@ Value rewritePointwise(OpBuilder &b, linalg::Conv2DNchwFchwOp op) {
   Value weights = tensor::CollapseShapeOp::create(
       b, loc, RankedTensorType::get({f, c}, f32), filter,
       ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
-  auto fill = init.getDefiningOp<linalg::FillOp>();
-  bool zeroInit = fill && matchPattern(fill.getDpsInputOperand(0)->get(),
-                                       m_AnyZeroFloat());
+  linalg::FillOp fill = tensorop::zeroFillOf(init);
+  bool zeroInit = static_cast<bool>(fill);
   Value result = tensor::EmptyOp::create(b, loc, outType.getShape(), f32);
   auto gemmType = RankedTensorType::get({f, h * w}, f32);
   for (int64_t i = 0; i < n; ++i) {
@@ -265,9 +264,7 @@ LogicalResult rewrite(linalg::Conv2DNchwFchwOp op, std::string &reason,
                                     initType.getDimSize(3),
                                     initType.getDimSize(1)};
   Value acc;
-  auto fill = init.getDefiningOp<linalg::FillOp>();
-  if (fill && matchPattern(fill.getDpsInputOperand(0)->get(),
-                           m_AnyZeroFloat())) {
+  if (linalg::FillOp fill = tensorop::zeroFillOf(init)) {
     Value empty =
         tensor::EmptyOp::create(b, loc, nhwfShape, initType.getElementType());
     acc = linalg::FillOp::create(b, loc, fill.getDpsInputOperand(0)->get(),

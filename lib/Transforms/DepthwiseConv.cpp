@@ -297,16 +297,6 @@ private:
   Value zeroF, zeroVec;
 };
 
-/// Whether `init` is a zero linalg.fill of a tensor (whose every element
-/// the loop nest writes, so the fill need not run).
-linalg::FillOp zeroFill(Value init) {
-  auto fill = init.getDefiningOp<linalg::FillOp>();
-  if (fill && fill.hasPureTensorSemantics() &&
-      matchPattern(fill.getDpsInputOperand(0)->get(), m_AnyZeroFloat()))
-    return fill;
-  return nullptr;
-}
-
 /// A read-only buffer of tensor `t` (identity layout: bufferization copies
 /// a strided buffer into one, where it has to).
 Value readOnlyBuffer(OpBuilder &b, Location loc, Value t) {
@@ -347,7 +337,7 @@ std::string rewrite(linalg::DepthwiseConv2DNhwcHwcOp op, unsigned requestedThrea
       g.padLeft = (*amounts)[2];
       foldedPad = pad;
     }
-  linalg::FillOp fill = onTensors ? zeroFill(init) : nullptr;
+  linalg::FillOp fill = onTensors ? tensorop::zeroFillOf(init) : nullptr;
   Blocking block = chooseBlocking(g);
   // Threads: no more than rows, and each with minFlopsPerThread at least.
   int64_t flops = 2 * g.n * g.oh * g.ow * g.c * g.r * g.s;

@@ -35,6 +35,11 @@ FailureOr<ConvProblem> matchConvWithFoldedPad(
 /// on tensors.
 bool convTakesGemmPath(linalg::Conv2DNhwcHwcfOp op, const ConvProblem &p);
 
+/// The linalg.fill with +-0.0 that produces `init` (a convolution's
+/// accumulator tensor), or null: a rewrite may then start from zeros and
+/// drop the fill.
+linalg::FillOp zeroFillOf(Value init);
+
 /// Why `op` (a linalg convolution other than conv_2d_nhwc_hwcf, or a
 /// pooling op) stays on the upstream lowering, for its remark.
 std::string unsupportedConvReason(Operation *op);
