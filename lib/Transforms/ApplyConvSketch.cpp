@@ -259,6 +259,11 @@ struct ConvPlan {
   /// The filter is packed one (panel, channel block) at a time, in the loop
   /// nest, into a buffer of R*S*cb*nr (loop order "fcp").
   bool packPerBlock = false;
+  /// The output's zero fill in front of the convolution is dropped and
+  /// each register block zeroed in the nest, right before its first call,
+  /// by the thread that computes it.
+  bool zeroInNest = false;
+  Value zeroValue; ///< The dropped fill's value (+0.0 or -0.0).
   Value in, flt, out;
   /// Flat [F/nr][C/cb][R*S][cb][nr] panels of nr (or, packed per block,
   /// [R*S][cb][nr] of one thread), or null.
@@ -378,12 +383,29 @@ void emitFilterBlockPack(OpBuilder &b, Location loc, const ConvPlan &plan,
 }
 
 /// Packs the whole filter once, before the loops.
-void emitFilterPack(OpBuilder &b, Location loc, const ConvPlan &plan) {
+void emitFilterPack(OpBuilder &b, Location loc, const ConvPlan &plan,
+                    int64_t threads = 1) {
   const ConvProblem &p = plan.p;
   Idx im{b, loc};
-  auto fbLoop = scf::ForOp::create(b, loc, im.c(0), im.c(ceilDiv(p.f, plan.nr)),
-                                   im.c(1));
   OpBuilder::InsertionGuard guard(b);
+  int64_t panels = ceilDiv(p.f, plan.nr);
+  Value begin = im.c(0), end = im.c(panels);
+  threads = std::min(threads, panels);
+  if (threads > 1) {
+    // Chunks of panels, one per thread (the pack of a large filter, e.g.
+    // 9 MB at 3x3 512>512, is a large share of a small layer's call).
+    int64_t chunk = ceilDiv(panels, threads);
+    auto forall = scf::ForallOp::create(
+        b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(ceilDiv(panels, chunk))},
+        ValueRange{}, std::nullopt);
+    b.setInsertionPointToStart(forall.getBody());
+    Idx fim{b, loc};
+    begin = fim.mul(forall.getInductionVar(0), chunk);
+    end = fim.min(fim.add(begin, chunk), fim.c(panels));
+  }
+  auto fbLoop = scf::ForOp::create(b, loc, begin, end, im.c(1));
+  if (threads > 1)
+    fbLoop->setAttr(kOmpTeamAttrName, b.getUnitAttr());
   b.setInsertionPointToStart(fbLoop.getBody());
   Value fb = fbLoop.getInductionVar();
   Value f0 = im.mul(fb, plan.nr);
@@ -847,6 +869,32 @@ void emitRows(OpBuilder &b, Location loc, const ConvPlan &plan, Value rowBegin,
   b.setInsertionPointToStart(pLoop.getBody());
   Value ow0 = pLoop.getInductionVar();
   Value m = im.min(im.c(plan.mr), im.sub(im.c(p.outW()), ow0));
+  if (plan.zeroInNest) {
+    // The block's channels: all of them where the filter panels run inside
+    // the pixel blocks, else the panel's; with the channel blocks outside
+    // the rows ("fcp"), on the first channel block's pass only.
+    OpBuilder::InsertionGuard g(b);
+    if (channelsOuter) {
+      auto ifFirst = scf::IfOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, c0,
+                                im.c(0)),
+          /*withElseRegion=*/false);
+      b.setInsertionPointToStart(ifFirst.thenBlock());
+    }
+    // (This thread's panels only, where threads split the panels.)
+    Value block;
+    if (filterOuter) {
+      block = view2D(b, loc, plan.out, {n, oh, ow0, f0}, m, nrem, 1);
+    } else {
+      Value first = im.mul(panelBegin, plan.nr);
+      Value last = im.min(im.mul(panelEnd, plan.nr), im.c(p.f));
+      block = view2D(b, loc, plan.out, {n, oh, ow0, first}, m,
+                     im.sub(last, first), 1);
+    }
+    linalg::FillOp::create(b, loc, ValueRange{plan.zeroValue},
+                           ValueRange{block});
+  }
   if (!filterOuter)
     enterFilterLoop();
   if (!channelsOuter)
@@ -1143,7 +1191,18 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
     }
   }
 
+  // The output's zero fill runs in the nest instead (ConvPlan::zeroInNest):
+  // one serial pass over the whole output before the convolution cost the
+  // threads its time, and on large outputs memset's non-temporal stores
+  // sent the output to memory for the kernel to read it back.
+  linalg::FillOp outputFill = zeroFillBefore(op, plan.out);
+  plan.zeroInNest = static_cast<bool>(outputFill);
+  if (outputFill)
+    plan.zeroValue = outputFill.getDpsInputOperand(0)->get();
+
   rewriter.setInsertionPoint(op);
+  if (outputFill)
+    rewriter.eraseOp(outputFill);
   if (pad) {
     rewriter.eraseOp(pad->copy);
     rewriter.eraseOp(pad->subview);
@@ -1160,7 +1219,7 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
     } else {
       plan.packedFilter = memref::AllocOp::create(
           rewriter, loc, MemRefType::get({size}, f32), align);
-      emitFilterPack(rewriter, loc, plan);
+      emitFilterPack(rewriter, loc, plan, sketch.getThreads());
     }
   }
   Idx im{rewriter, loc};
@@ -1206,7 +1265,14 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
   // Loop order "fcp" packs each filter block in the loop nest: threads then
   // split the filter panels (each packs only its own) rather than the rows
   // (each would pack the whole filter), where there are panels enough.
-  bool splitPanels = plan.packPerBlock && panels >= threads;
+  // Otherwise they split the rows, unless the panels divide more evenly
+  // among them (7 rows on 2 threads leave one idle an eighth of the time;
+  // 16 panels of 32 channels do not).
+  auto imbalance = [&](int64_t items) {
+    return double(ceilDiv(items, threads) * threads) / double(items);
+  };
+  bool splitPanels = plan.packPerBlock ? panels >= threads
+                                       : imbalance(panels) < imbalance(rows);
   if (threads > 1) {
     // Chunks of output rows (or filter panels), one per thread, each with
     // its own input panel.

@@ -1082,21 +1082,16 @@ void emitSharedBNest(RewriterBase &rw, Location loc, GemmPlan &plan,
     memref::DeallocOp::create(rw, loc, allA);
 }
 
-/// The linalg.fill of 0.0 into `op`'s C right before it (nothing between
-/// them can read or write C), or null.
+/// The linalg.fill of +0.0 into `op`'s C right before it (nothing between
+/// them can read or write C), or null. (+0.0 only: the kernel then stores
+/// its tile, which differs from 0.0 + tile in the sign of a -0.0 fill.)
 linalg::FillOp zeroFillOfResult(linalg::MatmulOp op) {
   // (Allocations between them touch no memory: a fused 16-bit output's
   // buffer is created right before the matmul.)
-  Operation *prev = op->getPrevNode();
-  while (isa_and_nonnull<memref::AllocOp, memref::ViewOp>(prev))
-    prev = prev->getPrevNode();
-  auto fill = dyn_cast_or_null<linalg::FillOp>(prev);
-  if (!fill || !fill.hasPureBufferSemantics() ||
-      fill.getDpsInitOperand(0)->get() != op.getDpsInitOperand(0)->get())
-    return nullptr;
-  return matchPattern(fill.getDpsInputOperand(0)->get(), m_PosZeroFloat())
-             ? fill
-             : nullptr;
+  linalg::FillOp fill = zeroFillBefore(op, op.getDpsInitOperand(0)->get());
+  if (fill && matchPattern(fill.getDpsInputOperand(0)->get(), m_PosZeroFloat()))
+    return fill;
+  return nullptr;
 }
 
 /// The row stride in bytes of an operand the microkernel would read in place

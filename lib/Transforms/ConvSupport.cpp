@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 
@@ -212,4 +213,16 @@ linalg::FillOp mlir::tensorop::zeroFillOf(Value init) {
   if (fill && matchPattern(fill.getDpsInputOperand(0)->get(), m_AnyZeroFloat()))
     return fill;
   return nullptr;
+}
+
+linalg::FillOp mlir::tensorop::zeroFillBefore(Operation *op, Value buffer) {
+  Operation *prev = op->getPrevNode();
+  while (isa_and_nonnull<memref::AllocOp, memref::ViewOp>(prev))
+    prev = prev->getPrevNode();
+  auto fill = dyn_cast_or_null<linalg::FillOp>(prev);
+  if (!fill || !fill.hasPureBufferSemantics() ||
+      fill.getDpsInitOperand(0)->get() != buffer ||
+      !matchPattern(fill.getDpsInputOperand(0)->get(), m_AnyZeroFloat()))
+    return nullptr;
+  return fill;
 }

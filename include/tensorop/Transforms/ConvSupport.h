@@ -40,6 +40,11 @@ bool convTakesGemmPath(linalg::Conv2DNhwcHwcfOp op, const ConvProblem &p);
 /// drop the fill.
 linalg::FillOp zeroFillOf(Value init);
 
+/// The linalg.fill of +-0.0 into `buffer` that runs right before `op` on
+/// buffers (only allocations and views between them, which touch no
+/// memory), or null: `op` may then zero `buffer` itself and drop the fill.
+linalg::FillOp zeroFillBefore(Operation *op, Value buffer);
+
 /// Why `op` (a linalg convolution other than conv_2d_nhwc_hwcf, or a
 /// pooling op) stays on the upstream lowering, for its remark.
 std::string unsupportedConvReason(Operation *op);
