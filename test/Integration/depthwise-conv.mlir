@@ -86,34 +86,34 @@ func.func @dilated_buffers(%x: memref<1x12x12x32xf32>, %w: memref<3x3x32xf32>, %
 }
 
 // Uneven zero padding (2 top, 1 bottom, 1 left, 3 right), a 5x3 filter,
-// stride (1, 2), dilation (2, 1), 40 channels (two vectors and a masked
+// stride (1, 2), dilation (2, 1), 72 channels (two blocks of two vectors, a masked
 // one), 13 output columns (a full block of 8 and a rest of 5, and border
 // pixels), two images, accumulated into a non-zero init.
-func.func @general(%x: tensor<2x13x23x40xf32>, %w: tensor<5x3x40xf32>, %init: tensor<2x8x13x40xf32>) -> tensor<2x8x13x40xf32> {
+func.func @general(%x: tensor<2x13x23x72xf32>, %w: tensor<5x3x72xf32>, %init: tensor<2x8x13x72xf32>) -> tensor<2x8x13x72xf32> {
   %zero = arith.constant 0.0 : f32
   %p = tensor.pad %x low[0, 2, 1, 0] high[0, 1, 3, 0] {
   ^bb0(%a: index, %b: index, %c: index, %d: index):
     tensor.yield %zero : f32
-  } : tensor<2x13x23x40xf32> to tensor<2x16x27x40xf32>
+  } : tensor<2x13x23x72xf32> to tensor<2x16x27x72xf32>
   %r = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<[2, 1]> : tensor<2xi64>, strides = dense<[1, 2]> : tensor<2xi64>}
-         ins(%p, %w : tensor<2x16x27x40xf32>, tensor<5x3x40xf32>) outs(%init : tensor<2x8x13x40xf32>) -> tensor<2x8x13x40xf32>
-  return %r : tensor<2x8x13x40xf32>
+         ins(%p, %w : tensor<2x16x27x72xf32>, tensor<5x3x72xf32>) outs(%init : tensor<2x8x13x72xf32>) -> tensor<2x8x13x72xf32>
+  return %r : tensor<2x8x13x72xf32>
 }
 
-func.func @general_ref(%x: tensor<2x13x23x40xf32>, %w: tensor<5x3x40xf32>, %init: tensor<2x8x13x40xf32>) -> tensor<2x8x13x40xf32> {
+func.func @general_ref(%x: tensor<2x13x23x72xf32>, %w: tensor<5x3x72xf32>, %init: tensor<2x8x13x72xf32>) -> tensor<2x8x13x72xf32> {
   %zero = arith.constant 0.0 : f32
   %p = tensor.pad %x low[0, 2, 1, 0] high[0, 1, 3, 0] {
   ^bb0(%a: index, %b: index, %c: index, %d: index):
     tensor.yield %zero : f32
-  } : tensor<2x13x23x40xf32> to tensor<2x16x27x40xf32>
+  } : tensor<2x13x23x72xf32> to tensor<2x16x27x72xf32>
   %r = linalg.generic {indexing_maps = [affine_map<(n, oh, ow, c, kh, kw) -> (n, oh + kh * 2, ow * 2 + kw, c)>, #flt, #out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
-         ins(%p, %w : tensor<2x16x27x40xf32>, tensor<5x3x40xf32>) outs(%init : tensor<2x8x13x40xf32>) {
+         ins(%p, %w : tensor<2x16x27x72xf32>, tensor<5x3x72xf32>) outs(%init : tensor<2x8x13x72xf32>) {
   ^bb0(%a: f32, %b: f32, %acc: f32):
     %m = arith.mulf %a, %b : f32
     %s = arith.addf %acc, %m : f32
     linalg.yield %s : f32
-  } -> tensor<2x8x13x40xf32>
-  return %r : tensor<2x8x13x40xf32>
+  } -> tensor<2x8x13x72xf32>
+  return %r : tensor<2x8x13x72xf32>
 }
 
 // Padding wider than the filter reaches: the border rows and columns have
@@ -251,23 +251,23 @@ func.func @main() {
   vector.print str "dilated_buffers_mismatches: "
   vector.print %mo : i64
 
-  %ex3 = tensor.empty() : tensor<2x13x23x40xf32>
-  %ew3 = tensor.empty() : tensor<5x3x40x1xf32>
-  %ei3 = tensor.empty() : tensor<2x8x13x40xf32>
-  %dx3 = tensor.cast %ex3 : tensor<2x13x23x40xf32> to tensor<?x?x?x?xf32>
-  %dw3 = tensor.cast %ew3 : tensor<5x3x40x1xf32> to tensor<?x?x?x?xf32>
-  %di3 = tensor.cast %ei3 : tensor<2x8x13x40xf32> to tensor<?x?x?x?xf32>
+  %ex3 = tensor.empty() : tensor<2x13x23x72xf32>
+  %ew3 = tensor.empty() : tensor<5x3x72x1xf32>
+  %ei3 = tensor.empty() : tensor<2x8x13x72xf32>
+  %dx3 = tensor.cast %ex3 : tensor<2x13x23x72xf32> to tensor<?x?x?x?xf32>
+  %dw3 = tensor.cast %ew3 : tensor<5x3x72x1xf32> to tensor<?x?x?x?xf32>
+  %di3 = tensor.cast %ei3 : tensor<2x8x13x72xf32> to tensor<?x?x?x?xf32>
   %x3d = call @ints(%dx3, %c1) : (tensor<?x?x?x?xf32>, index) -> tensor<?x?x?x?xf32>
   %w3d = call @ints(%dw3, %c2) : (tensor<?x?x?x?xf32>, index) -> tensor<?x?x?x?xf32>
   %i3d = call @ints(%di3, %c3) : (tensor<?x?x?x?xf32>, index) -> tensor<?x?x?x?xf32>
-  %x3 = tensor.cast %x3d : tensor<?x?x?x?xf32> to tensor<2x13x23x40xf32>
-  %w34 = tensor.cast %w3d : tensor<?x?x?x?xf32> to tensor<5x3x40x1xf32>
-  %w3 = tensor.collapse_shape %w34 [[0], [1], [2, 3]] : tensor<5x3x40x1xf32> into tensor<5x3x40xf32>
-  %i3 = tensor.cast %i3d : tensor<?x?x?x?xf32> to tensor<2x8x13x40xf32>
-  %g = call @general(%x3, %w3, %i3) : (tensor<2x13x23x40xf32>, tensor<5x3x40xf32>, tensor<2x8x13x40xf32>) -> tensor<2x8x13x40xf32>
-  %gr = call @general_ref(%x3, %w3, %i3) : (tensor<2x13x23x40xf32>, tensor<5x3x40xf32>, tensor<2x8x13x40xf32>) -> tensor<2x8x13x40xf32>
-  %gd = tensor.cast %g : tensor<2x8x13x40xf32> to tensor<?x?x?x?xf32>
-  %grd = tensor.cast %gr : tensor<2x8x13x40xf32> to tensor<?x?x?x?xf32>
+  %x3 = tensor.cast %x3d : tensor<?x?x?x?xf32> to tensor<2x13x23x72xf32>
+  %w34 = tensor.cast %w3d : tensor<?x?x?x?xf32> to tensor<5x3x72x1xf32>
+  %w3 = tensor.collapse_shape %w34 [[0], [1], [2, 3]] : tensor<5x3x72x1xf32> into tensor<5x3x72xf32>
+  %i3 = tensor.cast %i3d : tensor<?x?x?x?xf32> to tensor<2x8x13x72xf32>
+  %g = call @general(%x3, %w3, %i3) : (tensor<2x13x23x72xf32>, tensor<5x3x72xf32>, tensor<2x8x13x72xf32>) -> tensor<2x8x13x72xf32>
+  %gr = call @general_ref(%x3, %w3, %i3) : (tensor<2x13x23x72xf32>, tensor<5x3x72xf32>, tensor<2x8x13x72xf32>) -> tensor<2x8x13x72xf32>
+  %gd = tensor.cast %g : tensor<2x8x13x72xf32> to tensor<?x?x?x?xf32>
+  %grd = tensor.cast %gr : tensor<2x8x13x72xf32> to tensor<?x?x?x?xf32>
   %mg = call @mismatches(%gd, %grd) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i64
   vector.print str "general_mismatches: "
   vector.print %mg : i64
