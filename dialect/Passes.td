@@ -71,9 +71,11 @@ def TensorOpDepthwiseConv : Pass<"tensorop-depthwise-conv", "ModuleOp"> {
     folded and a zero-filled init is never filled. On tensors the operands
     are read through read-only buffers and the result is computed in the
     function argument it is materialized into (restrict, writable), or
-    else in a new buffer. With `threads` > 1 an `scf.forall` of that many
-    iterations splits the output rows (all images' rows in one range) into
-    contiguous chunks. A remark gives the blocks; other depthwise
+    else in a new buffer. With `threads` > 1 an `scf.forall` splits the
+    output rows (all images' rows in one range) into contiguous chunks, or,
+    where they divide more evenly among the threads (a 14x14 stride-2
+    layer's 7 rows on 2 threads), the channel blocks. A remark gives the
+    blocks and the split; other depthwise
     convolutions (dynamic shapes, other element types) get a remark and
     the upstream lowering. `--tensorop-pipeline` runs it before
     `tensorop-annotate-sketch` on CPU targets, with its `threads`.
@@ -215,7 +217,13 @@ def TensorOpApplySketch : Pass<"tensorop-apply-sketch", "ModuleOp"> {
     filter row in the interior), reading the input in place (or through a
     k-major panel) and a filter packed once; a bufferized zero pad in front
     of it is traced and folded into the kernel (its copy erased), or, when
-    it cannot be traced, left to run with a remark.
+    it cannot be traced, left to run with a remark. A zero fill of its
+    output right before it is dropped: each register block is zeroed in
+    the nest just before its first call, by the thread that computes it.
+    With `threads` > 1 one `scf.forall` splits the output rows, or the
+    filter panels where those divide more evenly (or the loop order packs
+    each filter block in the nest); a filter packed per call is packed by
+    all threads, a chunk of panels each.
   }];
   let options = [
     Option<"emitterDir", "emitter-dir", "std::string", /*default=*/"\"\"",
