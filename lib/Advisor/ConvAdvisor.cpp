@@ -222,10 +222,24 @@ mlir::tensorop::builtinConvChoice(const ConvProblem &p, const TargetHints &t) {
   // side by side): 3x3 512>512 on 7x7 0.39 -> 0.77, 1x1/2 1024>2048 on
   // 14x14 0.40 -> 0.83, 3x3/2 512>512 0.42 -> 0.81; at N=8 0.55 -> 0.94
   // and 0.59 -> 1.03; 3x3 256>256 on 14x14 0.73 -> 0.85.
+  //
+  // But "fcp" reads the input once per panel. Where the packed filter,
+  // the input rows of one output row and that output row fit in 3/4 of
+  // L2, "pf" with the filter packed once reads it from L2 on every row
+  // and the input once, which wins where the input is large: N=8 56x56
+  // 3x3/2 128>128 (589 KB filter, 12.8 MB input read 4 times by "fcp")
+  // 0.82x -> 1.00-1.08x oneDNN; 3x3 128>128 on 28x28 at N=1 and N=8 and
+  // 56x56/2 at N=1 within 2% either way (1 thread, thread CPU time, same
+  // process as oneDNN, loaded machine).
   double filterBytes = 4.0 * p.r * p.s * p.c * roundUp(p.f, c.nr);
   int64_t l2 = t.cacheBytes(2) ? t.cacheBytes(2) : (1 << 20);
+  double rowBytes =
+      4.0 * p.c * p.w * p.r + 4.0 * p.outW() * roundUp(p.f, c.nr);
+  bool packedFilterStaysInL2 = filterBytes + rowBytes <= 0.75 * l2;
   c.loopOrder = "pf";
-  if (filterBytes > l2 / 2) {
+  if (filterBytes > l2 / 2 && inPlace && packedFilterStaysInL2) {
+    c.packFilter = "kmajor_nr";
+  } else if (filterBytes > l2 / 2) {
     c.loopOrder = "fcp";
     c.packFilter = "kmajor_nr";
     // Channel blocks whose packed block takes at most half of L2.

@@ -28,3 +28,15 @@ func.func @proj(%i: tensor<1x14x14x1024xf32>, %f: tensor<1x1x1024x2048xf32>, %o:
   %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%i, %f : tensor<1x14x14x1024xf32>, tensor<1x1x1024x2048xf32>) outs(%o : tensor<1x7x7x2048xf32>) -> tensor<1x7x7x2048xf32>
   return %r : tensor<1x7x7x2048xf32>
 }
+
+// -----
+
+// Between: 3x3 128>128 (589 KB packed) is past half of L2, but with the
+// rows one output row reads (86 KB) and that row (14 KB) it stays within
+// 3/4 of it: packed once and read from L2 on every row ("pf"), the input
+// (N=8 56x56, 12.8 MB) read once rather than once per panel.
+// CHECK: remark: tensorop: conv2d f32 n=8 h=56 w=56 c=128 f=128 r=3 s=3 stride=2x2 dil=1x1 pad=0,0,0,0: sketch mr={{[0-9]+}} nr=32 cb=128 taps="row" loop_order="pf" pack_input="none" pack_filter="kmajor_nr"
+func.func @mid_filter(%i: tensor<8x56x56x128xf32>, %f: tensor<3x3x128x128xf32>, %o: tensor<8x27x27x128xf32>) -> tensor<8x27x27x128xf32> {
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%i, %f : tensor<8x56x56x128xf32>, tensor<3x3x128x128xf32>) outs(%o : tensor<8x27x27x128xf32>) -> tensor<8x27x27x128xf32>
+  return %r : tensor<8x27x27x128xf32>
+}
