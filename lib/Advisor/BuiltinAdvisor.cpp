@@ -44,6 +44,10 @@ std::string emitterForIsa(llvm::StringRef isa) {
 /// Every dimension at most this: the small path (nothing packed, one K
 /// block).
 constexpr int64_t kSmallExtent = 128;
+/// K of at most this (the largest kc the packed path takes) with B in half
+/// of L2: the small path's form (B in place, one K block, a tail kernel),
+/// its A micro-panel (at most 16 rows x 512 x 4 bytes) within L1.
+constexpr int64_t kInPlaceMaxK = 512;
 /// At most this many rows of C: the skinny path (B streamed in place) where
 /// SkinnyGemm.cpp's AVX-512 paths do not apply (AVX2, or few columns too).
 constexpr int64_t kSkinnyRows = 16;
@@ -59,6 +63,75 @@ bool unpackedBFits(int64_t mr, int64_t nr, int64_t lanes, int64_t regs,
     return false;
   return lanes == 16 ||
          registerBlockVectorRegisters(mr, nr, lanes, target) + 1 <= regs;
+}
+
+/// A register block and its score (the fraction of FMA issue slots doing
+/// useful work; -1 where nothing fits the register file).
+struct RegisterBlock {
+  double score = -1;
+  int64_t mr = 0, nr = 0;
+  bool embedded = false;
+};
+
+/// Register block: every (mr, nv) that fits the register file, scored by
+/// the fraction of FMA issue slots doing useful work. `small`: B read in
+/// place with a tail kernel for the N remainder, so the N edge wastes only
+/// the last vector's lanes.
+RegisterBlock chooseRegisterBlock(const GemmProblem &p, const TargetHints &t,
+                                  bool small) {
+  int64_t lanes = t.f32Lanes();
+  int64_t regs = t.vectorRegisters;
+  RegisterBlock best;
+  int64_t bestAcc = 0;
+  // Blocks narrower than 4 rows or wider than 4 vectors stream B panels
+  // from L2 faster than the FMAs consume them (nr*4 bytes per k against
+  // mr*nv FMAs), so they are only considered when M itself is that small.
+  int64_t minRows = std::min<int64_t>(p.m, 4);
+  for (int64_t nv = 1; nv <= 4 && nv + 2 <= regs; ++nv) {
+    for (int64_t mr = minRows; mr <= 16 && registerBlockVectorRegisters(mr, nv * lanes, lanes, t.name) <= regs; ++mr) {
+      int64_t nr = nv * lanes;
+      int64_t acc = mr * nv;
+      // (A small GEMM's block no wider than N: a wider one would only
+      // ever run its tail kernel.)
+      if (small && (!unpackedBFits(mr, nr, lanes, regs, t.name) ||
+                    (nv - 1) * lanes >= p.n))
+        continue;
+      // FMA latency x throughput needs this many independent chains.
+      double latency =
+          std::min(1.0, double(acc) / double(t.accumulatorsForPeak));
+      // An explicit broadcast shared by too few FMAs steals FP slots.
+      bool embedded = nv < t.minFmasPerBroadcast && t.embeddedBroadcast;
+      double broadcast =
+          (nv >= t.minFmasPerBroadcast || embedded) ? 1.0 : 0.75;
+      // An embedded broadcast is a load per FMA: mr + nv loads feed mr*nv
+      // FMAs per k, so a one-vector block issues more loads than FMAs
+      // and the load ports (as many 512-bit loads per cycle as FMAs on
+      // Zen 5) set its pace. Measured at 333x777x555 (quiet, 1 thread):
+      // 9x16 embedded 169-173 GFLOP/s, 12x32 / 8x48 / 6x64 explicit
+      // 181-189, though 9x16 wastes the fewest lanes on the edges.
+      if (embedded)
+        broadcast = std::min(1.0, double(acc) / double(mr + nv));
+      // Work wasted on zero-padded edge panels.
+      // (In doubles: M * N overflows int64 for huge GEMMs.)
+      double edge = double(p.m) * double(p.n) /
+                    (double(roundUp(p.m, mr)) *
+                     double(roundUp(p.n, small ? lanes : nr)));
+      double score = std::round(latency * broadcast * edge * 100) / 100;
+      // Ties go to wider blocks (each broadcast feeds more FMAs and the
+      // A micro-panel kept in L1 is smaller), then to more accumulators.
+      bool wider = nv * lanes > best.nr;
+      if (score > best.score ||
+          (score == best.score &&
+           (wider || (nv * lanes == best.nr && acc > bestAcc)))) {
+        best.score = score;
+        bestAcc = acc;
+        best.mr = mr;
+        best.nr = nr;
+        best.embedded = embedded;
+      }
+    }
+  }
+  return best;
 }
 
 class BuiltinAdvisor : public Advisor {
@@ -96,67 +169,38 @@ public:
     // keeps packed B: its block is as wide already, and packed panels read
     // faster than rows in place (500x256x64, same 5x64 block: 0.97x the
     // best library in place, 1.03x packed). Measured on AVX-512 only
-    // (docs/benchmarks/cpu-gemm-classes.md, "Short K with B in L2").
-    if (inPlace && !small && t.isa == "avx512" && p.k <= kSmallExtent &&
+    // (docs/benchmarks/cpu-gemm-classes.md, "Short K with B in L2"; K up to
+    // kInPlaceMaxK: "Shapes nobody tuned on").
+    bool inPlaceCandidate =
+        inPlace && !small && t.isa == "avx512" && p.k <= kInPlaceMaxK &&
         p.m > kFewRows && p.n > kFewColumns && p.n % (4 * lanes) != 0 &&
-        p.k * p.n * 4 <= t.cacheBytes(2) / 2)
+        p.k * p.n * 4 <= t.cacheBytes(2) / 2;
+    if (inPlaceCandidate && p.k <= kSmallExtent)
       small = true;
+    bool midK = inPlaceCandidate && !small;
 
-    // Register block: every (mr, nv) that fits the register file, scored by
-    // the fraction of FMA issue slots doing useful work.
-    double bestScore = -1;
-    int64_t bestAcc = 0;
-    // Blocks narrower than 4 rows or wider than 4 vectors stream B panels
-    // from L2 faster than the FMAs consume them (nr*4 bytes per k against
-    // mr*nv FMAs), so they are only considered when M itself is that small.
-    int64_t minRows = std::min<int64_t>(p.m, 4);
-    for (int64_t nv = 1; nv <= 4 && nv + 2 <= regs; ++nv) {
-      for (int64_t mr = minRows; mr <= 16 && registerBlockVectorRegisters(mr, nv * lanes, lanes, t.name) <= regs; ++mr) {
-        int64_t nr = nv * lanes;
-        int64_t acc = mr * nv;
-        // (A small GEMM's block no wider than N: a wider one would only
-        // ever run its tail kernel.)
-        if (small && (!unpackedBFits(mr, nr, lanes, regs, t.name) ||
-                      (nv - 1) * lanes >= p.n))
-          continue;
-        // FMA latency x throughput needs this many independent chains.
-        double latency =
-            std::min(1.0, double(acc) / double(t.accumulatorsForPeak));
-        // An explicit broadcast shared by too few FMAs steals FP slots.
-        bool embedded = nv < t.minFmasPerBroadcast && t.embeddedBroadcast;
-        double broadcast =
-            (nv >= t.minFmasPerBroadcast || embedded) ? 1.0 : 0.75;
-        // An embedded broadcast is a load per FMA: mr + nv loads feed mr*nv
-        // FMAs per k, so a one-vector block issues more loads than FMAs
-        // and the load ports (as many 512-bit loads per cycle as FMAs on
-        // Zen 5) set its pace. Measured at 333x777x555 (quiet, 1 thread):
-        // 9x16 embedded 169-173 GFLOP/s, 12x32 / 8x48 / 6x64 explicit
-        // 181-189, though 9x16 wastes the fewest lanes on the edges.
-        if (embedded)
-          broadcast = std::min(1.0, double(acc) / double(mr + nv));
-        // Work wasted on zero-padded edge panels.
-        // (In doubles: M * N overflows int64 for huge GEMMs.)
-        double edge = double(p.m) * double(p.n) /
-                      (double(roundUp(p.m, mr)) *
-                       double(roundUp(p.n, small ? lanes : nr)));
-        double score = std::round(latency * broadcast * edge * 100) / 100;
-        // Ties go to wider blocks (each broadcast feeds more FMAs and the
-        // A micro-panel kept in L1 is smaller), then to more accumulators.
-        bool wider = nv * lanes > c.nr;
-        if (score > bestScore ||
-            (score == bestScore &&
-             (wider || (nv * lanes == c.nr && acc > bestAcc)))) {
-          bestScore = score;
-          bestAcc = acc;
-          c.mr = mr;
-          c.nr = nr;
-          c.broadcast = embedded ? "embedded" : "explicit";
-        }
+    RegisterBlock block = chooseRegisterBlock(p, t, small);
+    // A K above kSmallExtent but at most kInPlaceMaxK, with B in half of
+    // L2, reads B in place only where that wastes fewer lanes than the
+    // packed block does: packed panels read a little faster than B's rows
+    // (700x90x400, 7x48 either way: packed 1.07x the best library, in place
+    // 1.04x), but the packed path, scoring the N edge in whole blocks, may
+    // fall back to one-vector blocks with a broadcast load per FMA
+    // (8061x176x343: 16x16, 0.75x; 6x64 in place with a 6x48 tail, 0.95x;
+    // 97x67x157: 14x16, 0.86x; 7x48 in place, 1.07x).
+    if (midK) {
+      RegisterBlock inPlaceBlock = chooseRegisterBlock(p, t, /*small=*/true);
+      if (inPlaceBlock.score > block.score) {
+        small = true;
+        block = inPlaceBlock;
       }
     }
-    if (bestScore < 0)
+    if (block.score < 0)
       return llvm::createStringError("target " + t.name +
                                      " has too few vector registers");
+    c.mr = block.mr;
+    c.nr = block.nr;
+    c.broadcast = block.embedded ? "embedded" : "explicit";
 
     int64_t l1 = t.cacheBytes(1), l2 = t.cacheBytes(2);
     int64_t l3 = t.cacheBytes(3) ? t.cacheBytes(3) : 4 * l2;

@@ -50,14 +50,27 @@
 
 // Short K (<= 128) and a B that fits half of L2 (BuiltinAdvisor.cpp), the
 // other dimensions larger: the same path, one K block, B in place, a tail
-// kernel (200x300x100: 5x64 and 5x48 for 300 = 256 + 44); K = 129, a B
-// over half of L2 (128 x 1025 floats) or an N in whole 64-column blocks
-// (500x256x64) keeps packed B; few rows or columns keep their own paths.
+// kernel (200x300x100: 5x64 and 5x48 for 300 = 256 + 44). K in 129..512
+// with such a B takes it only where the packed block wastes more lanes on
+// the N edge (97x67x157: 7x48 and 7x32 for 67 = 48 + 19, not the packed
+// 14x16 with a broadcast load per FMA; 200x176x509: 5x64 and 5x48, not
+// 16x16); 700x90x400 (7x48 packed or in place, the same lanes) and
+// 200x250x400 keep packed B, as do K = 513, a B over half of L2 (128 x
+// 1025 floats) and an N in whole 64-column blocks (500x256x64); few rows
+// or columns keep their own paths.
 // RUN: %gen_matmul 200 300 100 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" --tensorop-apply-sketch | FileCheck %s --check-prefix=SHORTK
 // SHORTK-DAG: mc = 200, nc = 320, kc = 100, mr = 5, nr = 64, {{.*}}pack_a = "none", pack_b = "none"
 // SHORTK-DAG: tensorop.ukernel "x86_avx512_f32_5x64_u4_explicit_ldb1200_lda400"
 // SHORTK-DAG: tensorop.ukernel "x86_avx512_f32_5x48_u4_explicit_ldb1200_lda400"
-// RUN: %gen_matmul 200 300 129 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=LONGK
+// RUN: %gen_matmul 97 67 157 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" --tensorop-apply-sketch | FileCheck %s --check-prefix=MIDK
+// MIDK-DAG: mc = 98, nc = 96, kc = 157, mr = 7, nr = 48, {{.*}}pack_a = "none", pack_b = "none"
+// MIDK-DAG: tensorop.ukernel "x86_avx512_f32_7x48_u4_explicit_ldb268_lda628"
+// MIDK-DAG: tensorop.ukernel "x86_avx512_f32_7x32_u4_explicit_ldb268_lda628"
+// RUN: %gen_matmul 200 176 509 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=MIDK509
+// MIDK509: kc = 509, mr = 5, nr = 64, {{.*}}pack_a = "none", pack_b = "none"
+// RUN: %gen_matmul 700 90 400 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=LONGK
+// RUN: %gen_matmul 200 250 400 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=LONGK
+// RUN: %gen_matmul 200 100 513 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=LONGK
 // RUN: %gen_matmul 200 1025 128 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=LONGK
 // RUN: %gen_matmul 500 256 64 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=LONGK
 // LONGK: pack_b = "kmajor_nr"
@@ -65,6 +78,9 @@
 // RUN: %gen_matmul 41 1024 128 %{g} | %{pipe} | %{run} | FileCheck %s
 // RUN: %gen_matmul 333 17 37 %{g} | %{pipe} | %{run} | FileCheck %s
 // RUN: %gen_matmul 150 251 3 %{g} | %{pipe} | %{run} | FileCheck %s
+// RUN: %gen_matmul 97 67 157 %{g} | %{pipe} | %{run} | FileCheck %s
+// RUN: %gen_matmul 200 176 509 %{g} | %{pipe} | %{run} | FileCheck %s
+// RUN: %gen_matmul 67 176 255 --values ints | %{pipe} | %{run} | FileCheck %s --check-prefix=EXACT
 // RUN: %gen_matmul 129 161 67 --values ints | %{pipe} | %{run} | FileCheck %s --check-prefix=EXACT
 
 // CHECK:      failures: 0{{$}}
