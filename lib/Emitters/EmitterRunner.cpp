@@ -134,13 +134,13 @@ static Error parseAnswer(StringRef script, StringRef text,
 //===----------------------------------------------------------------------===//
 
 /// The Python files of TensorOp's emitter package under `dir`
-/// (dir/tensorop_emit/**.py), as "relative path\ncontents\n" in path order.
-static std::string packageText(StringRef dir) {
+/// (dir/tensorop_emit/**.py), in path order.
+static std::vector<std::string> packageFiles(StringRef dir) {
   SmallString<256> root(dir);
   sys::path::append(root, "tensorop_emit");
-  if (!sys::fs::is_directory(root))
-    return "";
   std::vector<std::string> files;
+  if (!sys::fs::is_directory(root))
+    return files;
   std::error_code ec;
   for (sys::fs::recursive_directory_iterator it(root, ec), end;
        it != end && !ec; it.increment(ec)) {
@@ -151,11 +151,36 @@ static std::string packageText(StringRef dir) {
       files.push_back(path.str());
   }
   llvm::sort(files);
+  return files;
+}
+
+/// The package's files as "relative path\ncontents\n" in path order.
+static std::string packageText(StringRef dir) {
   std::string text;
-  for (const std::string &f : files)
-    text += StringRef(f).drop_front(root.size()).str() + "\n" +
+  SmallString<256> root(dir);
+  sys::path::append(root, "tensorop_emit");
+  size_t rootSize = root.size();
+  for (const std::string &f : packageFiles(dir))
+    text += StringRef(f).drop_front(rootSize).str() + "\n" +
             readFileOrEmpty(f) + "\n";
   return text;
+}
+
+/// Each package file's path, size and modification time: what changes
+/// when the package does.
+static std::string packageStamp(StringRef dir) {
+  std::string stamp;
+  for (const std::string &f : packageFiles(dir)) {
+    sys::fs::file_status status;
+    if (sys::fs::status(f, status))
+      return ""; // unreadable: never memoized (see packagesDigest)
+    stamp += f + " " + std::to_string(status.getSize()) + " " +
+             std::to_string(status.getLastModificationTime()
+                                .time_since_epoch()
+                                .count()) +
+             "\n";
+  }
+  return stamp;
 }
 
 /// Every module of the shared package a script in `dir` can import: the
@@ -173,13 +198,37 @@ static std::string sha256Hex(StringRef text) {
   return toHex(SHA256::hash(arrayRefFromStringRef(text)), /*LowerCase=*/true);
 }
 
+/// sha256 of importablePackages(dir), computed once per process for each
+/// directory and stamp of its files: a sweep or a tuning run asks for
+/// thousands of cache keys, and hashing the package's text for each one
+/// took most of their time (the RISC-V advisor sweep: 71% of it).
+static std::string packagesDigest(StringRef dir) {
+  std::string fallback = defaultEmitterDir();
+  bool sameAsFallback = sys::fs::equivalent(dir, fallback);
+  std::string stamp = packageStamp(dir);
+  if (!sameAsFallback)
+    stamp += "--\n" + packageStamp(fallback);
+  static std::mutex mutex;
+  static llvm::StringMap<std::pair<std::string, std::string>> memo;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = memo.find(dir);
+    if (it != memo.end() && it->second.first == stamp && !stamp.empty())
+      return it->second.second;
+  }
+  std::string digest = sha256Hex(importablePackages(dir));
+  std::lock_guard<std::mutex> lock(mutex);
+  memo[dir] = {stamp, digest};
+  return digest;
+}
+
 std::string mlir::tensorop::emitterCacheKey(const EmitterScriptRequest &request,
                                             StringRef scriptText) {
   // Everything that determines the answer: the caller's contract, the
   // script, the package modules it can import, the spec and the target.
   std::string dir = request.dir.empty() ? defaultEmitterDir() : request.dir;
   return sha256Hex(request.protocol + "\n" + scriptText.str() + "\n" +
-                   importablePackages(dir) + request.specText + "\n" +
+                   packagesDigest(dir) + "\n" + request.specText + "\n" +
                    request.target);
 }
 
