@@ -51,7 +51,6 @@ Answer: JSON (operands $0=A $1=B $2=C, $3 = shared window address) or
 from tensorop_emit.nvidia_ptx import (
     PtxBody, SpecError, ceil_div, common_spec, declare_store_temps, finish,
     gemm_answer, get_int, grouped_tile, main, out_store)
-from tensorop_emit.wgmma_splitk import splitk_sum_chunks
 
 FAMILY = "nvidia_gemm_ffma"
 TILES = (32, 64, 128)
@@ -134,8 +133,8 @@ def emit(spec, fmt):
     R("b32", "%qrowa", na), R("b32", "%qka", na), R("b32", "%qkb", nb), R("b32", "%qcb", nb)
     declare_store_temps(b)
     if sk > 1:
-        R("b32", "%qrank"), R("b32", "%qkbeg"), R("b32", "%qke"), R("b32", "%qkfull")
-        R("f32", "%qsk", 4), R("f32", "%qsl", 4), R("b32", "%qska", sk)
+        R("b32", "%qrank"), R("b32", "%qkbeg"), R("b32", "%qke")
+        R("f32", "%qsl", 4), R("b32", "%qska", sk)
 
     b.comment("TensorOp %s: %dx%dx%d f32, tile %dx%dx%d, %d threads of %dx%d, %s A, %s B"
               % (FAMILY, m, n, k, BM, BN, BK, THREADS, TM, TN,
@@ -170,7 +169,6 @@ def emit(spec, fmt):
         b.ins("mul.lo.u32 %%qkbeg, %%qrank, %d" % per)
         b.ins("add.u32 %%qke, %%qkbeg, %d" % per)
         b.ins("min.u32 %%qke, %%qke, %d" % kt_total)
-        b.ins("min.u32 %%qkfull, %%qke, %d" % (kt_total - 1 if k % BK else kt_total))
     else:
         b.ins("mov.u32 %qbid, %ctaid.x")
     grouped_tile(b, "%qbid", tiles_m, tiles_n, group_m, "%qtm", "%qtn", "%qt")
@@ -412,19 +410,29 @@ def emit(spec, fmt):
         partial last one by itself), then a commit."""
         skip = b.new_label("noload")
         part = b.new_label("lastload")
-        if sk > 1:   # the whole k-tiles of the rank's range
-            b.ins("setp.ge.u32 %qp7, %qkl, %qkfull")
+        if sk > 1:
+            # %qkl: the k-tiles of the rank's range left to copy (one
+            # register for the range: 128x128 is at 128); the partial last
+            # k-tile is the last rank's last one
+            b.ins("setp.lt.s32 %qp7, %qkl, 1")
+            b.ins("@%qp7 bra " + skip)
+            if ragged:
+                whole = b.new_label("wholeload")
+                b.ins("setp.ne.u32 %qp7, %qkl, 1")
+                b.ins("@%qp7 bra " + whole)
+                b.ins("mov.u32 %qt3, %cluster_ctarank")
+                b.ins("setp.eq.u32 %%qp7, %%qt3, %d" % (sk - 1))
+                b.ins("@%qp7 bra " + part)
+                b.label(whole)
         else:
             b.ins("setp.ge.u32 %%qp7, %%qkl, %d" % (kt_total - 1 if ragged else kt_total))
-        b.ins("@%qp7 bra " + part)
+            b.ins("@%qp7 bra " + part)
         async_copies("%qslotl", False)
         b.ins("bra " + skip)
         b.label(part)
         if ragged:
-            b.ins("setp.ne.u32 %%qp7, %%qkl, %d" % (kt_total - 1))
-            b.ins("@%qp7 bra " + skip)
-            if sk > 1:   # the last rank's
-                b.ins("setp.ge.u32 %qp7, %qkl, %qke")
+            if sk == 1:
+                b.ins("setp.ne.u32 %%qp7, %%qkl, %d" % (kt_total - 1))
                 b.ins("@%qp7 bra " + skip)
             async_copies("%qslotl", True)
         b.label(skip)
@@ -436,11 +444,11 @@ def emit(spec, fmt):
         b.comment("prologue: %d k-tiles in flight" % (stages - 1))
         b.ins("mov.u32 %qslotl, 0")
         if sk > 1:
-            b.ins("mov.u32 %qkl, %qkbeg")
+            b.ins("sub.u32 %qkl, %qke, %qkbeg")
         for st in range(stages - 1):
             if sk > 1:
                 loop_copies()
-                b.ins("add.u32 %qkl, %qkl, 1")
+                next_load()
             else:
                 if st < kt_total:
                     async_copies("%qslotl", ragged and st == kt_total - 1)
@@ -449,7 +457,22 @@ def emit(spec, fmt):
         if sk == 1:
             b.ins("mov.u32 %%qkl, %d" % (stages - 1))
         b.ins("mov.u32 %qcur, 0")
-        b.ins("mov.u32 %qkt, " + kt_start)
+        if sk == 1:
+            b.ins("mov.u32 %qkt, 0")
+
+    def next_load():
+        b.ins("sub.u32 %qkl, %qkl, 1" if sk > 1 else "add.u32 %qkl, %qkl, 1")
+
+    def loop_test(loop):
+        """Back to `loop` while k-tiles are left. Split-K: the k-tile
+        computed is stages - 1 behind the next copy (%qkl: copies left; no
+        register of its own: 128x128 is at 128 registers)."""
+        if sk > 1:   # k-tiles left to compute: %qkl + stages - 1
+            b.ins("setp.gt.s32 %%qp7, %%qkl, %d" % (1 - stages))
+        else:
+            b.ins("add.u32 %qkt, %qkt, 1")
+            b.ins("setp.lt.u32 %%qp7, %%qkt, %d" % kt_total)
+        b.ins("@%qp7 bra " + loop)
 
     def advance(reg):
         b.ins("add.u32 %s, %s, %d" % (reg, reg, buf))
@@ -483,10 +506,8 @@ def emit(spec, fmt):
         frag_fmas(1)
         loop_copies()
         advance("%qslotl")
-        b.ins("add.u32 %qkl, %qkl, 1")
-        b.ins("add.u32 %qkt, %qkt, 1")
-        b.ins("setp.lt.u32 %qp7, %qkt, " + kt_end)
-        b.ins("@%qp7 bra " + loop)
+        next_load()
+        loop_test(loop)
         b.ins("cp.async.wait_group 0")
 
     def async_pipeline():
@@ -507,10 +528,8 @@ def emit(spec, fmt):
             b.ins("add.u32 %s, %s, %d" % (reg, reg, buf))
             b.ins("setp.eq.u32 %%qp6, %s, %d" % (reg, stages * buf))
             b.ins("selp.u32 %s, 0, %s, %%qp6" % (reg, reg))
-        b.ins("add.u32 %qkl, %qkl, 1")
-        b.ins("add.u32 %qkt, %qkt, 1")
-        b.ins("setp.lt.u32 %qp7, %qkt, " + kt_end)
-        b.ins("@%qp7 bra " + loop)
+        next_load()
+        loop_test(loop)
         b.ins("cp.async.wait_group 0")
 
     a_gap, b_gap = BM // SM_ * 4, BN // SN * 4          # bytes between strips
@@ -632,15 +651,19 @@ def splitk_reduce_store(b, sk, nchunks, threads, store):
     its CTA's shared memory at [chunk][thread][4] (over the stages, after
     every thread has finished reading them), a cluster barrier (release /
     acquire: all partials written), then rank r adds its share
-    (splitk_rank_share) of partial 0 + 1 + .. in rank order
-    (splitk_sum_chunks, through distributed shared memory) and stores it
-    with `store`; it arrives on a second cluster barrier once it has read
-    its peers' partials and waits on it after its stores, so no CTA exits
-    (freeing its shared memory) while a peer still reads it."""
+    (splitk_rank_share) of partial 0 + 1 + .. in rank order, as the wgmma
+    kernels do (tensorop_emit/wgmma_splitk.py), reading every partial, its
+    own too, through distributed shared memory (so no accumulator stays
+    live across the rank branches: 128x128 spilled when a rank kept its own
+    partial in registers), and stores it with `store`; it arrives on a
+    second cluster barrier once it has read its peers' partials and waits
+    on it after its stores, so no CTA exits (freeing its shared memory)
+    while a peer still reads it."""
     b.comment("split-K: reduce-scatter of %d partial tiles through distributed shared memory"
               % sk)
     b.ins("bar.sync 0")
-    b.ins("shl.b32 %qt6, %qtid, 4")
+    b.ins("mov.u32 %qt6, %tid.x")           # read again: not live across the k-loop
+    b.ins("shl.b32 %qt6, %qt6, 4")
     b.ins("add.u32 %qt6, %qt6, %qsmem")
     for ch in range(nchunks):
         regs = ", ".join("%%qacc%d" % (4 * ch + q) for q in range(4))
@@ -648,13 +671,24 @@ def splitk_reduce_store(b, sk, nchunks, threads, store):
     b.ins("barrier.cluster.arrive.aligned")
     b.ins("barrier.cluster.wait.aligned")
     done = b.new_label("sk_done")
+    b.ins("mov.u32 %qrank, %cluster_ctarank")   # read again: not live across the k-loop
+    for q in range(sk):
+        b.ins("mapa.shared::cluster.u32 %%qska%d, %%qt6, %d" % (q, q))
     for r in range(sk):
         nxt = b.new_label("sk_rank")
         b.ins("setp.ne.u32 %%qp1, %%qrank, %d" % r)
         b.ins("@%qp1 bra " + nxt)
         share = splitk_rank_share(nchunks, sk, r)
         b.comment("split-K rank %d: chunks %s" % (r, share))
-        splitk_sum_chunks(b, sk, r, [(4 * ch, 4) for ch in share], threads, None)
+        for ch in share:
+            acc = ["%%qacc%d" % (4 * ch + j) for j in range(4)]
+            b.ins("ld.shared::cluster.v4.f32 {%s}, [%%qska0+%d]" % (", ".join(acc),
+                                                                   ch * threads * 16))
+            for q in range(1, sk):
+                b.ins("ld.shared::cluster.v4.f32 {%%qsl0, %%qsl1, %%qsl2, %%qsl3}, [%%qska%d+%d]"
+                      % (q, ch * threads * 16))
+                for j in range(4):
+                    b.ins("add.f32 %s, %s, %%qsl%d" % (acc[j], acc[j], j))
         b.ins("barrier.cluster.arrive.aligned")
         store(set(share))
         b.ins("bra " + done)

@@ -304,6 +304,8 @@ class Cta:
             b = self.val(t, args[2])
             if o[2] in ("s32", "s64"):
                 w = 32 if o[2] == "s32" else 64
+                a &= (1 << w) - 1       # negative immediates too
+                b &= (1 << w) - 1
                 a = a - (1 << w) if a >> (w - 1) & 1 else a
                 b = b - (1 << w) if b >> (w - 1) & 1 else b
             else:
