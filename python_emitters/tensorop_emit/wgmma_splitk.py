@@ -160,9 +160,7 @@ def splitk_sum_chunks(b, sk, r, chunks, ct, skbar):
     whichever rank adds them (the same bits every run), read from each
     rank's shared memory (its own partial from its registers), left in
     this thread's accumulators; then the peers are told that their
-    partials were read (their "free" barriers at skbar + 8; skbar None:
-    the caller tells them, as the FFMA kernel does with a cluster
-    barrier)."""
+    partials were read (their "free" barriers)."""
     vec = {1: "", 2: ".v2", 4: ".v4"}
     for q in range(sk):
         if q != r:
@@ -189,5 +187,4 @@ def splitk_sum_chunks(b, sk, r, chunks, ct, skbar):
         if r != 0:
             for j in range(width):
                 b.ins("mov.f32 %s, %s" % (acc[j], sums[j]))
-    if skbar is not None:
-        splitk_arrive_all(b, sk, skbar + 8)
+    splitk_arrive_all(b, sk, skbar + 8)
