@@ -26,11 +26,24 @@ k-tile before its copies, stages - 1 k-tiles in flight. Smaller tiles fill
 the SMs on small and mid-size shapes (the advisor picks them from whole
 waves).
 
+Split-K (split_k 2 or 4, sm_90): a cluster of split_k CTAs per tile,
+rank r running the r-th of split_k equal ranges of the k-tiles (both
+pipelines start at the range's first k-tile and stop at its end; only the
+last rank has a partial last k-tile). The partial tiles are reduced as in
+the wgmma kernels (tensorop_emit/wgmma_splitk.py): each rank writes its
+accumulators into its own shared memory (over the stages), a cluster
+barrier, then each rank adds its share of the accumulators (groups of 4
+dealt round-robin) of all partials in rank order, partial 0 + 1 + ..,
+through distributed shared memory (the same bits every run, no
+workspace), and stores them; a second cluster barrier keeps every rank's
+shared memory alive until its peers have read it. Every tile is split
+(no data-parallel waves: the advisor splits only grids of few tiles).
+
 Spec: name, m, n, k, a_dtype (f32), c_dtype (f32), accumulate, sm, group_m,
   block_m, block_n (32, 64 or 128, block_n also 256; default 128), stages
   (2: registers; 3 or 4: cp.async), block_k (16; 8 or 32 with cp.async),
   layout (rows | warps; default rows for stages 2, else warps), frags (1 | 2;
-  default 1 for stages 2, else 2)
+  default 1 for stages 2, else 2), split_k (1, 2 or 4; sm 90)
 Answer: JSON (operands $0=A $1=B $2=C, $3 = shared window address) or
 --format=ptx.
 """
@@ -45,7 +58,8 @@ LAYOUTS = ("rows", "warps")
 
 
 def emit(spec, fmt):
-    c = common_spec(spec, ("group_m", "block_m", "block_n", "block_k", "stages", "layout", "frags"))
+    c = common_spec(spec, ("group_m", "block_m", "block_n", "block_k", "stages", "layout", "frags",
+                               "split_k"))
     if c["a_dtype"] != "f32":
         raise SpecError("a_dtype", "the FFMA kernel is for plain fp32 (got %s)" % c["a_dtype"])
     group_m = get_int(spec, "group_m", default=8, lo=1, hi=64)
@@ -87,6 +101,18 @@ def emit(spec, fmt):
     na = BM * BK // (4 if vec_a else 1) // THREADS   # loads per thread per k-tile
     nb = BN * BK // (4 if vec_b else 1) // THREADS
     acc_n = TM * TN
+    sk = get_int(spec, "split_k", default=1, lo=1, hi=4)
+    per = ceil_div(kt_total, sk)               # k-tiles of a rank's range
+    if sk not in (1, 2, 4):
+        raise SpecError("split_k", "must be 1, 2 or 4, got %d" % sk)
+    if sk > 1 and c["sm"] < 90:
+        raise SpecError("split_k", "split-K runs on clusters: sm 90 only, got sm %d" % c["sm"])
+    if sk > 1 and per * (sk - 1) >= kt_total:
+        raise SpecError("split_k", "K=%d has %d k-tiles of %d: too few for %d non-empty ranges"
+                        % (k, kt_total, BK, sk))
+    if sk > 1:   # the fp32 partial tile overlays the stages
+        smem = max(smem, BM * BN * 4)
+    kt_start, kt_end = ("%qkbeg", "%qke") if sk > 1 else ("0", str(kt_total))
 
     b = PtxBody()
     R = b.reg
@@ -106,6 +132,9 @@ def emit(spec, fmt):
     R("b64", "%qg"), R("b64", "%qw64"), R("b64", "%qcrow")
     R("b32", "%qrowa", na), R("b32", "%qka", na), R("b32", "%qkb", nb), R("b32", "%qcb", nb)
     declare_store_temps(b)
+    if sk > 1:
+        R("b32", "%qrank"), R("b32", "%qkbeg"), R("b32", "%qke")
+        R("f32", "%qsl", 4), R("b32", "%qska", sk)
 
     b.comment("TensorOp %s: %dx%dx%d f32, tile %dx%dx%d, %d threads of %dx%d, %s A, %s B"
               % (FAMILY, m, n, k, BM, BN, BK, THREADS, TM, TN,
@@ -132,7 +161,16 @@ def emit(spec, fmt):
         b.ins("shr.u32 %%qt1, %%qt0, %d" % (wn.bit_length() - 1))
         b.ins("shl.b32 %qt1, %qt1, 2")
         b.ins("add.u32 %qty, %qty, %qt1")
-    b.ins("mov.u32 %qbid, %ctaid.x")
+    if sk > 1:
+        # cluster (sk, 1, 1): CTAs sk t .. sk t + sk - 1 are tile t's ranks
+        b.ins("mov.u32 %qrank, %cluster_ctarank")
+        b.ins("mov.u32 %qbid, %ctaid.x")
+        b.ins("shr.u32 %%qbid, %%qbid, %d" % (sk.bit_length() - 1))
+        b.ins("mul.lo.u32 %%qkbeg, %%qrank, %d" % per)
+        b.ins("add.u32 %%qke, %%qkbeg, %d" % per)
+        b.ins("min.u32 %%qke, %%qke, %d" % kt_total)
+    else:
+        b.ins("mov.u32 %qbid, %ctaid.x")
     grouped_tile(b, "%qbid", tiles_m, tiles_n, group_m, "%qtm", "%qtn", "%qt")
     b.ins("mul.lo.u32 %%qm0, %%qtm, %d" % BM)
     b.ins("mul.lo.u32 %%qn0, %%qtn, %d" % BN)
@@ -225,7 +263,7 @@ def emit(spec, fmt):
     def register_pipeline():
         """Two buffers: the next k-tile goes global -> registers during the
         FMAs of this one, then registers -> shared memory."""
-        b.ins("mov.u32 %qkt, 0")
+        b.ins("mov.u32 %qkt, " + kt_start)
         b.ins("mov.u32 %qcur, 0")
         global_loads("%qkt")
         shared_stores("%qcur")
@@ -235,7 +273,7 @@ def emit(spec, fmt):
         nostore = b.new_label("nostore")
         b.label(loop)
         b.ins("add.u32 %qt0, %qkt, 1")
-        b.ins("setp.lt.u32 %%qp7, %%qt0, %d" % kt_total)
+        b.ins("setp.lt.u32 %qp7, %qt0, " + kt_end)
         b.ins("@!%qp7 bra " + noload)
         global_loads("%qt0")
         b.label(noload)
@@ -305,6 +343,12 @@ def emit(spec, fmt):
         b.ins("mad.wide.u32 %%qpb, %%qt1, %d, %%qgB" % (n * 4))
         b.ins("mul.wide.u32 %qw64, %qt0, 4")
         b.ins("add.s64 %qpb, %qpb, %qw64")
+        if sk > 1:   # the pointers at the rank's first k-tile
+            b.ins("mul.wide.u32 %%qw64, %%qkbeg, %d" % (BK * 4))
+            for rb in range(a_blocks):
+                b.ins("add.s64 %%qpa%d, %%qpa%d, %%qw64" % (rb, rb))
+            b.ins("mul.wide.u32 %%qw64, %%qkbeg, %d" % (BK * n * 4))
+            b.ins("add.s64 %qpb, %qpb, %qw64")
         # bytes of the last (partial) k-tile each thread's k group / k row
         # may copy: K - kt0 - (k in group), K - kt0 - (k row), kt0 its first k
         if ragged:
@@ -366,17 +410,69 @@ def emit(spec, fmt):
         partial last one by itself), then a commit."""
         skip = b.new_label("noload")
         part = b.new_label("lastload")
-        b.ins("setp.ge.u32 %%qp7, %%qkl, %d" % (kt_total - 1 if ragged else kt_total))
-        b.ins("@%qp7 bra " + part)
+        if sk > 1:
+            # %qkl: the k-tiles of the rank's range left to copy (one
+            # register for the range: 128x128 is at 128); the partial last
+            # k-tile is the last rank's last one
+            b.ins("setp.lt.s32 %qp7, %qkl, 1")
+            b.ins("@%qp7 bra " + skip)
+            if ragged:
+                whole = b.new_label("wholeload")
+                b.ins("setp.ne.u32 %qp7, %qkl, 1")
+                b.ins("@%qp7 bra " + whole)
+                b.ins("mov.u32 %qt3, %cluster_ctarank")
+                b.ins("setp.eq.u32 %%qp7, %%qt3, %d" % (sk - 1))
+                b.ins("@%qp7 bra " + part)
+                b.label(whole)
+        else:
+            b.ins("setp.ge.u32 %%qp7, %%qkl, %d" % (kt_total - 1 if ragged else kt_total))
+            b.ins("@%qp7 bra " + part)
         async_copies("%qslotl", False)
         b.ins("bra " + skip)
         b.label(part)
         if ragged:
-            b.ins("setp.ne.u32 %%qp7, %%qkl, %d" % (kt_total - 1))
-            b.ins("@%qp7 bra " + skip)
+            if sk == 1:
+                b.ins("setp.ne.u32 %%qp7, %%qkl, %d" % (kt_total - 1))
+                b.ins("@%qp7 bra " + skip)
             async_copies("%qslotl", True)
         b.label(skip)
         b.ins("cp.async.commit_group")
+
+    def prologue():
+        """The first stages - 1 k-tiles in flight (with split-K those of the
+        rank's range that exist, checked at run time)."""
+        b.comment("prologue: %d k-tiles in flight" % (stages - 1))
+        b.ins("mov.u32 %qslotl, 0")
+        if sk > 1:
+            b.ins("sub.u32 %qkl, %qke, %qkbeg")
+        for st in range(stages - 1):
+            if sk > 1:
+                loop_copies()
+                next_load()
+            else:
+                if st < kt_total:
+                    async_copies("%qslotl", ragged and st == kt_total - 1)
+                b.ins("cp.async.commit_group")
+            b.ins("add.u32 %%qslotl, %%qslotl, %d" % buf)
+        if sk == 1:
+            b.ins("mov.u32 %%qkl, %d" % (stages - 1))
+        b.ins("mov.u32 %qcur, 0")
+        if sk == 1:
+            b.ins("mov.u32 %qkt, 0")
+
+    def next_load():
+        b.ins("sub.u32 %qkl, %qkl, 1" if sk > 1 else "add.u32 %qkl, %qkl, 1")
+
+    def loop_test(loop):
+        """Back to `loop` while k-tiles are left. Split-K: the k-tile
+        computed is stages - 1 behind the next copy (%qkl: copies left; no
+        register of its own: 128x128 is at 128 registers)."""
+        if sk > 1:   # k-tiles left to compute: %qkl + stages - 1
+            b.ins("setp.gt.s32 %%qp7, %%qkl, %d" % (1 - stages))
+        else:
+            b.ins("add.u32 %qkt, %qkt, 1")
+            b.ins("setp.lt.u32 %%qp7, %%qkt, %d" % kt_total)
+        b.ins("@%qp7 bra " + loop)
 
     def advance(reg):
         b.ins("add.u32 %s, %s, %d" % (reg, reg, buf))
@@ -392,16 +488,7 @@ def emit(spec, fmt):
         copies issued, into the buffer of the k-tile before (so stages - 2
         k-tiles are in flight at a barrier, one fewer than frags = 1)."""
         async_setup()
-        b.comment("prologue: %d k-tiles in flight" % (stages - 1))
-        b.ins("mov.u32 %qslotl, 0")
-        for st in range(stages - 1):
-            if st < kt_total:
-                async_copies("%qslotl", ragged and st == kt_total - 1)
-            b.ins("cp.async.commit_group")
-            b.ins("add.u32 %%qslotl, %%qslotl, %d" % buf)
-        b.ins("mov.u32 %%qkl, %d" % (stages - 1))
-        b.ins("mov.u32 %qcur, 0")
-        b.ins("mov.u32 %qkt, 0")
+        prologue()
         b.ins("cp.async.wait_group %d" % (stages - 2))
         b.ins("bar.sync 0")
         read_bases("%qcur")
@@ -419,26 +506,15 @@ def emit(spec, fmt):
         frag_fmas(1)
         loop_copies()
         advance("%qslotl")
-        b.ins("add.u32 %qkl, %qkl, 1")
-        b.ins("add.u32 %qkt, %qkt, 1")
-        b.ins("setp.lt.u32 %%qp7, %%qkt, %d" % kt_total)
-        b.ins("@%qp7 bra " + loop)
+        next_load()
+        loop_test(loop)
         b.ins("cp.async.wait_group 0")
 
     def async_pipeline():
         """`stages` buffers filled by cp.async, stages - 1 k-tiles in flight
         while one is multiplied."""
         async_setup()
-        b.comment("prologue: %d k-tiles in flight" % (stages - 1))
-        b.ins("mov.u32 %qslotl, 0")
-        for st in range(stages - 1):
-            if st < kt_total:
-                async_copies("%qslotl", ragged and st == kt_total - 1)
-            b.ins("cp.async.commit_group")
-            b.ins("add.u32 %%qslotl, %%qslotl, %d" % buf)
-        b.ins("mov.u32 %%qkl, %d" % (stages - 1))
-        b.ins("mov.u32 %qcur, 0")
-        b.ins("mov.u32 %qkt, 0")
+        prologue()
         loop = b.new_label("kloop")
         skip = b.new_label("noload")
         part = b.new_label("lastload")
@@ -452,10 +528,8 @@ def emit(spec, fmt):
             b.ins("add.u32 %s, %s, %d" % (reg, reg, buf))
             b.ins("setp.eq.u32 %%qp6, %s, %d" % (reg, stages * buf))
             b.ins("selp.u32 %s, 0, %s, %%qp6" % (reg, reg))
-        b.ins("add.u32 %qkl, %qkl, 1")
-        b.ins("add.u32 %qkt, %qkt, 1")
-        b.ins("setp.lt.u32 %%qp7, %%qkt, %d" % kt_total)
-        b.ins("@%qp7 bra " + loop)
+        next_load()
+        loop_test(loop)
         b.ins("cp.async.wait_group 0")
 
     a_gap, b_gap = BM // SM_ * 4, BN // SN * 4          # bytes between strips
@@ -510,34 +584,45 @@ def emit(spec, fmt):
 
     # epilogue: acc[TN i + j] is C[m0 + ty*4 + (i%4) + (BM / SM_) (i/4)]
     #                               [n0 + tx*4 + (j%4) + (BN / SN) (j/4)]
-    b.ins("shl.b32 %qt0, %qty, 2")
-    b.ins("add.u32 %qt0, %qt0, %qm0")
-    b.ins("shl.b32 %qt1, %qtx, 2")
-    b.ins("add.u32 %qt1, %qt1, %qn0")
-    b.ins("mul.wide.u32 %qw64, %qt1, 4")
-    for i in range(TM):
-        row_off = (i % 4) + BM // SM_ * (i // 4)
-        b.ins("add.u32 %%qt2, %%qt0, %d" % row_off)
-        b.ins("setp.lt.u32 %%qp1, %%qt2, %d" % m)
-        b.ins("min.u32 %%qt2, %%qt2, %d" % (m - 1))
-        b.ins("mad.wide.u32 %%qcrow, %%qt2, %d, %%qgC" % (n * 4))
-        b.ins("add.s64 %qcrow, %qcrow, %qw64")
-        for half in range(SN):
-            for jp in range(2):   # pairs of columns: two 8-byte stores (or elements)
-                col_off = BN // SN * half + 2 * jp
-                vals = ["%%qacc%d" % (TN * i + 4 * half + 2 * jp + q) for q in range(2)]
-                if n % 2 == 0:
-                    b.ins("add.u32 %%qt3, %%qt1, %d" % col_off)
-                    b.ins("setp.lt.u32 %%qp2, %%qt3, %d" % n)
-                    b.ins("and.pred %qp2, %qp2, %qp1")
-                    out_store(b, "f32", "%qcrow", col_off * 4, vals, "%qp2", c["accumulate"])
-                else:
-                    for q in range(2):
-                        b.ins("add.u32 %%qt3, %%qt1, %d" % (col_off + q))
+    # chunk i SN + half: the 4 accumulators of row i, column strip half
+    def store(chunks):
+        b.ins("shl.b32 %qt0, %qty, 2")
+        b.ins("add.u32 %qt0, %qt0, %qm0")
+        b.ins("shl.b32 %qt1, %qtx, 2")
+        b.ins("add.u32 %qt1, %qt1, %qn0")
+        b.ins("mul.wide.u32 %qw64, %qt1, 4")
+        for i in range(TM):
+            halves = [h for h in range(SN) if i * SN + h in chunks]
+            if not halves:
+                continue
+            row_off = (i % 4) + BM // SM_ * (i // 4)
+            b.ins("add.u32 %%qt2, %%qt0, %d" % row_off)
+            b.ins("setp.lt.u32 %%qp1, %%qt2, %d" % m)
+            b.ins("min.u32 %%qt2, %%qt2, %d" % (m - 1))
+            b.ins("mad.wide.u32 %%qcrow, %%qt2, %d, %%qgC" % (n * 4))
+            b.ins("add.s64 %qcrow, %qcrow, %qw64")
+            for half in halves:
+                for jp in range(2):   # pairs of columns: two 8-byte stores (or elements)
+                    col_off = BN // SN * half + 2 * jp
+                    vals = ["%%qacc%d" % (TN * i + 4 * half + 2 * jp + q) for q in range(2)]
+                    if n % 2 == 0:
+                        b.ins("add.u32 %%qt3, %%qt1, %d" % col_off)
                         b.ins("setp.lt.u32 %%qp2, %%qt3, %d" % n)
                         b.ins("and.pred %qp2, %qp2, %qp1")
-                        out_store(b, "f32", "%qcrow", (col_off + q) * 4, [vals[q]], "%qp2",
-                                  c["accumulate"])
+                        out_store(b, "f32", "%qcrow", col_off * 4, vals, "%qp2", c["accumulate"])
+                    else:
+                        for q in range(2):
+                            b.ins("add.u32 %%qt3, %%qt1, %d" % (col_off + q))
+                            b.ins("setp.lt.u32 %%qp2, %%qt3, %d" % n)
+                            b.ins("and.pred %qp2, %qp2, %qp1")
+                            out_store(b, "f32", "%qcrow", (col_off + q) * 4, [vals[q]], "%qp2",
+                                      c["accumulate"])
+
+    nchunks = acc_n // 4
+    if sk == 1:
+        store(set(range(nchunks)))
+    else:
+        splitk_reduce_store(b, sk, nchunks, THREADS, store)
 
     result = gemm_answer(
         c, FAMILY, "f32", "f32", [], tiles_m * tiles_n, THREADS, smem, 1 if BN == 256 else 2,
@@ -545,7 +630,71 @@ def emit(spec, fmt):
          "group_m": group_m, "stages": stages, "layout": layout, "frags": frags},
         ("registers, " if stages == 2 else "cp.async, ")
         + ("16-byte" if (vec_a and vec_b) else "element (unaligned rows)"), "fma.rn.f32")
+    if sk > 1:
+        result["grid"] = [tiles_m * tiles_n * sk, 1, 1]
+        result["cluster"] = [sk, 1, 1]
+        result["tile"]["split_k"] = sk
+        result["reduction"] = "split-K partial tiles through distributed shared memory, rank order"
     return finish(result, b, fmt)
+
+
+def splitk_rank_share(nchunks, sk, r):
+    """The chunks (4 accumulators: a row of a column strip) whose sums rank
+    r of a split-K cluster stores: dealt round-robin, so that every rank
+    gets an equal share of the rows and column strips (and of the rows past
+    M on the edge)."""
+    return list(range(r, nchunks, sk))
+
+
+def splitk_reduce_store(b, sk, nchunks, threads, store):
+    """Split-K after the k-loop: every thread writes its accumulators into
+    its CTA's shared memory at [chunk][thread][4] (over the stages, after
+    every thread has finished reading them), a cluster barrier (release /
+    acquire: all partials written), then rank r adds its share
+    (splitk_rank_share) of partial 0 + 1 + .. in rank order, as the wgmma
+    kernels do (tensorop_emit/wgmma_splitk.py), reading every partial, its
+    own too, through distributed shared memory (so no accumulator stays
+    live across the rank branches: 128x128 spilled when a rank kept its own
+    partial in registers), and stores it with `store`; it arrives on a
+    second cluster barrier once it has read its peers' partials and waits
+    on it after its stores, so no CTA exits (freeing its shared memory)
+    while a peer still reads it."""
+    b.comment("split-K: reduce-scatter of %d partial tiles through distributed shared memory"
+              % sk)
+    b.ins("bar.sync 0")
+    b.ins("mov.u32 %qt6, %tid.x")           # read again: not live across the k-loop
+    b.ins("shl.b32 %qt6, %qt6, 4")
+    b.ins("add.u32 %qt6, %qt6, %qsmem")
+    for ch in range(nchunks):
+        regs = ", ".join("%%qacc%d" % (4 * ch + q) for q in range(4))
+        b.ins("st.shared.v4.f32 [%%qt6+%d], {%s}" % (ch * threads * 16, regs))
+    b.ins("barrier.cluster.arrive.aligned")
+    b.ins("barrier.cluster.wait.aligned")
+    done = b.new_label("sk_done")
+    b.ins("mov.u32 %qrank, %cluster_ctarank")   # read again: not live across the k-loop
+    for q in range(sk):
+        b.ins("mapa.shared::cluster.u32 %%qska%d, %%qt6, %d" % (q, q))
+    for r in range(sk):
+        nxt = b.new_label("sk_rank")
+        b.ins("setp.ne.u32 %%qp1, %%qrank, %d" % r)
+        b.ins("@%qp1 bra " + nxt)
+        share = splitk_rank_share(nchunks, sk, r)
+        b.comment("split-K rank %d: chunks %s" % (r, share))
+        for ch in share:
+            acc = ["%%qacc%d" % (4 * ch + j) for j in range(4)]
+            b.ins("ld.shared::cluster.v4.f32 {%s}, [%%qska0+%d]" % (", ".join(acc),
+                                                                   ch * threads * 16))
+            for q in range(1, sk):
+                b.ins("ld.shared::cluster.v4.f32 {%%qsl0, %%qsl1, %%qsl2, %%qsl3}, [%%qska%d+%d]"
+                      % (q, ch * threads * 16))
+                for j in range(4):
+                    b.ins("add.f32 %s, %s, %%qsl%d" % (acc[j], acc[j], j))
+        b.ins("barrier.cluster.arrive.aligned")
+        store(set(share))
+        b.ins("bra " + done)
+        b.label(nxt)
+    b.label(done)
+    b.ins("barrier.cluster.wait.aligned")
 
 
 if __name__ == "__main__":

@@ -596,9 +596,13 @@ mlir::tensorop::findGpuSketchViolation(const GpuSketchFields &s, int64_t sm) {
                             llvm::Twine(s.ctas));
   if (s.splitK != 1 && s.splitK != 2 && s.splitK != 4)
     return fail("split_k", "must be 1, 2 or 4, got " + llvm::Twine(s.splitK));
-  if (s.kernel != "wgmma" && s.splitK != 1)
-    return fail("split_k", "only the wgmma kernel splits K (its CTAs of a "
-                           "cluster add their partial tiles)");
+  if (s.kernel != "wgmma" && s.kernel != "ffma" && s.splitK != 1)
+    return fail("split_k", "only the wgmma and ffma kernels split K (the "
+                           "CTAs of a cluster add their partial tiles)");
+  if (s.kernel == "ffma" && s.splitK != 1 && sm < 90)
+    return fail("split_k", "the FFMA kernel splits K on thread-block "
+                           "clusters (sm_90); the target is sm_" +
+                               llvm::Twine(sm));
   if (s.splitK > 1 && (s.clusterM != 1 || s.clusterN != 1))
     return fail("split_k", "split-K is a cluster of its own: cluster_m and "
                            "cluster_n must be 1");

@@ -297,6 +297,78 @@ static const Candidate kFfmaTiles[] = {
     {64, 64, 0, 0, 0, 0.75},  {32, 64, 0, 0, 0, 0.5},   {64, 32, 0, 0, 0, 0.5},
     {32, 32, 0, 0, 0, 0.3}};
 
+/// The FFMA kernel's tile and split-K from an occupancy model: a grid of
+/// C = tiles x split_k CTAs puts ceil(C / SMs) CTAs on the busiest SM, which
+/// runs them at the tile's rate (kFfmaTiles) times the share of it that
+/// their warps reach (ffmaWarpRate: one 64-thread CTA of 2 warps leaves two
+/// of the SM's four schedulers idle); a split CTA computes 1 / split_k of
+/// the k-tiles plus kFfmaSplitOverheadKTiles for the reduction. Split-K is
+/// considered where the tile's unsplit grid is at most 2 CTAs per SM, every
+/// rank keeps kFfmaSplitMinKTiles k-tiles of 16, and the target has
+/// clusters (sm_90); it is chosen where the model saves kFfmaSplitMinGain.
+/// Fitted on the H200 (docs/benchmarks/gpu-gemm.md, "Session 15", call 1):
+/// 600x700x3000 64x64 16.9 TFLOP/s unsplit (110 CTAs of 2 warps), 29.7
+/// split 2, 31.6 split 4 (rates 0.5 : 0.9 : 1 at 2, 4, 8 warps per SM and
+/// ~3 k-tiles of reduction); 64x128 1000^3 36.7 -> 38.5 split 2; 128x128
+/// 600x700x3000 17.4 split 2 (60 CTAs) -> 33.2 split 4 (120); 777x1333x999
+/// 128x128 20.1, split 2 19.6 (154 CTAs: still two on some SMs).
+static constexpr double kFfmaSplitOverheadKTiles = 3;
+static constexpr int64_t kFfmaSplitMinKTiles = 8;
+static constexpr double kFfmaSplitMinGain = 0.95;
+
+static double ffmaWarpRate(int64_t warps) {
+  return warps >= 8 ? 1.0 : warps >= 4 ? 0.9 : warps >= 2 ? 0.5 : 0.25;
+}
+
+/// Threads of an FFMA tile (nvidia_gemm_ffma.py: 8 rows or columns of C
+/// per thread from 64 up, else 4; 16 columns for block_n 256).
+static int64_t ffmaThreads(int64_t bm, int64_t bn) {
+  int64_t tm = bm >= 64 ? 8 : 4, tn = bn == 256 ? 16 : bn >= 64 ? 8 : 4;
+  return bm * bn / (tm * tn);
+}
+
+static double ffmaCost(const Candidate &c, int64_t sk,
+                       const GpuGemmProblem &p, int64_t sms) {
+  int64_t tiles = ((p.m + c.bm - 1) / c.bm) * ((p.n + c.bn - 1) / c.bn);
+  int64_t perSm = (tiles * sk + sms - 1) / sms;
+  int64_t kTiles = (p.k + 15) / 16;
+  double work = double((kTiles + sk - 1) / sk) +
+                (sk > 1 ? kFfmaSplitOverheadKTiles : 0.0);
+  return double(perSm) * double(c.bm * c.bn) * work /
+         (c.efficiency * ffmaWarpRate(perSm * ffmaThreads(c.bm, c.bn) / 32));
+}
+
+/// The FFMA choice: the tile of least whole-wave cost (cheapestTile), or a
+/// split tile where the occupancy model (ffmaCost) says it is
+/// kFfmaSplitMinGain faster than the best unsplit tile.
+static std::pair<Candidate, int64_t> ffmaTileAndSplit(const GpuGemmProblem &p,
+                                                      const GpuTarget &t) {
+  const Candidate &pick = cheapestTile(kFfmaTiles, p, t.sms);
+  if (t.sm < 90)
+    return {pick, 1};
+  int64_t kTiles = (p.k + 15) / 16;
+  double unsplit = INFINITY;
+  for (const Candidate &c : kFfmaTiles)
+    unsplit = std::min(unsplit, ffmaCost(c, 1, p, t.sms));
+  std::pair<Candidate, int64_t> best = {pick, 1};
+  double bestCost = kFfmaSplitMinGain * unsplit;
+  for (const Candidate &c : kFfmaTiles) {
+    int64_t tiles = ((p.m + c.bm - 1) / c.bm) * ((p.n + c.bn - 1) / c.bn);
+    if (tiles > 2 * t.sms)
+      continue;
+    for (int64_t sk : {2, 4}) {
+      if (kTiles / sk < kFfmaSplitMinKTiles ||
+          (kTiles + sk - 1) / sk * (sk - 1) >= kTiles)
+        continue;
+      if (double v = ffmaCost(c, sk, p, t.sms); v < bestCost) {
+        bestCost = v;
+        best = {c, sk};
+      }
+    }
+  }
+  return best;
+}
+
 /// Whether the builtin advisor runs the GEMV kernel (nvidia_gemv.py): a
 /// GEMM (not a convolution) with K and N multiples of 8 and few rows.
 /// bf16/f16: at most 4 rows. On the H200 (docs/benchmarks/gpu-gemm.md,
@@ -572,6 +644,19 @@ static int64_t streamSplitK(double operandBytes, int64_t strips,
   return split < kStreamSplitGain * whole ? 2 : 1;
 }
 
+/// Few strips with long K (few rows): where split 2 of 64-column strips
+/// was chosen, strips of 128 columns on one consumer split in 4 instead
+/// when that grid has at most kWideSplitMaxCtas CTAs and every rank keeps
+/// kSplitKMinKTiles k-tiles. A CTA streams more bytes per k-tile from a
+/// 128-column strip (its stages are twice as wide) on the same count of
+/// CTAs, while a grid of clusters of 4 past ~100 CTAs does not fit at once
+/// (one CTA per SM, clusters within a GPC). Measured on the H200
+/// (docs/benchmarks/gpu-gemm.md, "Session 15", call 1): 16x2048x8192
+/// 45.8 TFLOP/s (64 strips split 2, 64 CTAs) -> 55.6 (128 split 4, 64
+/// CTAs), 20x3000x5000 45.9 (94 CTAs) -> 50.2 (96), while 64-column strips
+/// split 4 lost (128 and 188 CTAs: 36.1, 34.6).
+static constexpr int64_t kWideSplitMaxCtas = 96;
+
 static GpuSketchChoice proposeWgmmaFewRows(const GpuGemmProblem &p,
                                            const GpuTarget &target,
                                            GpuSketchChoice c) {
@@ -605,6 +690,15 @@ static GpuSketchChoice proposeWgmmaFewRows(const GpuGemmProblem &p,
   if (c.consumers == 1)
     c.splitK = streamSplitK(bBytes, strips, double(p.k) * double(c.blockN) * 2,
                             kStreamCtaBytesPerSecond, p.k, target);
+  int64_t wideStrips = (p.n + 127) / 128;
+  if (c.splitK == 2 && c.blockN == 64 && 4 * wideStrips <= kWideSplitMaxCtas &&
+      (p.k + 63) / 64 >= 4 * kSplitKMinKTiles) {
+    c.blockN = 128;
+    c.splitK = 4;
+    c.stages = std::min<int64_t>(
+        16, (target.maxSharedPerBlock - 1024) / ((bm + c.blockN) * 128));
+    strips = wideStrips;
+  }
   if (c.splitK > 1)
     c.ctas = strips * c.splitK;
   return c;
@@ -657,6 +751,13 @@ static GpuSketchChoice proposeWgmmaFewCols(const GpuGemmProblem &p,
                           c.consumers == 2 ? kNarrowPairCtaBytesPerSecond
                                            : kStreamCtaBytesPerSecond,
                           p.k, target);
+  // Two consumers on 128-row strips gained split only where A streams from
+  // HBM (8192x24x8192, A 134 MB: 0.90x -> 0.95x); with an A the size of
+  // the L2 it lost (6000x20x4096, A 49 MB: 22.1 -> 22.9 us, about 2.2 TB/s
+  // either way, "Session 14"): kept whole there.
+  int64_t l2 = target.hints.cacheBytes(2);
+  if (c.consumers == 2 && l2 > 0 && aBytes <= double(l2))
+    c.splitK = 1;
   if (c.splitK > 1)
     c.ctas = strips * c.splitK;
   return c;
@@ -851,12 +952,14 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
     // default with cp.async), 4 buffers keep as many k-tiles in flight as 3
     // did with one (4096^3 47.5 TFLOP/s with 3 or 4); 128x256 with 3 (4096^3
     // 49.4, docs/benchmarks/gpu-gemm.md "Session 13").
-    const Candidate &pick = cheapestTile(kFfmaTiles, p, target.sms);
+    // Split-K where the chosen tiles leave SMs idle (ffmaTileAndSplit).
+    auto [pick, splitK] = ffmaTileAndSplit(p, target);
     c.kernel = "ffma";
     c.blockM = pick.bm;
     c.blockN = pick.bn;
     c.blockK = 16;
     c.stages = pick.bn == 256 ? 3 : 4;
+    c.splitK = splitK;
     return c;
   }
   if (p.precision == "tf32" && p.conv) {
@@ -1075,6 +1178,17 @@ llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
                                 p.k, p.n)
                       .str());
   }
+  if (s.kernel == "ffma" && s.splitK > 1) {
+    // nvidia_gemm_ffma.py: rank r of a cluster runs the r-th of split_k
+    // equal ranges of K's k-tiles of 16; none may be empty.
+    int64_t kTiles = (p.k + 15) / 16;
+    if ((kTiles + s.splitK - 1) / s.splitK * (s.splitK - 1) >= kTiles)
+      return fail("split_k",
+                  llvm::formatv("K={0} has {1} k-tiles of 16: too few for "
+                                "{2} non-empty ranges",
+                                p.k, kTiles, s.splitK)
+                      .str());
+  }
   if (s.kernel == "wgmma") {
     // Rows TMA cannot describe: bf16/f16 GEMMs run on padded copies of A
     // and B (wgmmaPadding); C is stored from registers at its own stride.
@@ -1180,6 +1294,8 @@ llvm::json::Object mlir::tensorop::emitterSpec(const GpuSketchChoice &s,
     spec["block_m"] = s.blockM;
     spec["block_n"] = s.blockN;
     spec["stages"] = s.stages;
+    if (s.splitK > 1)
+      spec["split_k"] = s.splitK;
   } else if (s.kernel == "mma_sync") {
     spec["block_m"] = s.blockM;
     spec["block_n"] = s.blockN;

@@ -36,8 +36,8 @@ GpuSearchSpace::GpuSearchSpace(const GpuGemmProblem &problem,
     knobs = {kBlockM, kWarpsM, kBlockN, kWarpsN, kBlockK, kStages, kGroupM};
   else if (defaults.kernel == "gemv")
     knobs = {kBlockM, kBlockN, kBlockK, kWarpsN};
-  else // ffma: tiles of 32..128 rows and columns, k-tiles of 16.
-    knobs = {kBlockM, kBlockN, kStages, kGroupM};
+  else // ffma: tiles of 32..128 rows and columns, k-tiles of 16, split-K.
+    knobs = {kBlockM, kBlockN, kStages, kSplitK, kGroupM};
 }
 
 llvm::StringRef GpuSearchSpace::knobName(unsigned knob) const {
@@ -115,6 +115,19 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
     return {32, 64, 128, 256};
   if (defaults.kernel == "ffma" && (knob == kBlockM || knob == kBlockN))
     return {32, 64, 128};
+  // FFMA split-K (sm_90 clusters of 2 or 4 CTAs, every tile split): where
+  // every rank keeps a k-tile of 16 and the grid of few tiles leaves SMs
+  // idle (a full wave of tiles gains nothing from splitting).
+  if (defaults.kernel == "ffma" && knob == kSplitK) {
+    std::vector<int64_t> fit = {1};
+    int64_t kTiles = ceilDiv(p.k, 16);
+    int64_t tiles = ceilDiv(p.m, bm) * ceilDiv(p.n, bn);
+    for (int64_t sk : {2, 4})
+      if (t.sm >= 90 && ceilDiv(kTiles, sk) * (sk - 1) < kTiles &&
+          tiles < 2 * t.sms)
+        fit.push_back(sk);
+    return fit;
+  }
   if (defaults.kernel == "ffma" && knob == kStages) {
     std::vector<int64_t> fit;
     for (int64_t s : {2, 3, 4})

@@ -70,11 +70,13 @@ func.func @f32_decode_unaligned(%A: memref<1x4100xf32>, %B: memref<4100x4096xf32
 
 // -----
 
-// 127x1000: 128x128 tiles give 8 CTAs; 32x32 give 128. Four cp.async
-// buffers (the emitter's two fragment buffers keep one k-tile fewer in
-// flight).
+// 127x1000: 128x128 tiles give 8 CTAs; 32x32 give 128 of 2 warps (half
+// an SM's schedulers each); the occupancy model splits 32x64 tiles in 4
+// (256 CTAs, 9 of the 33 k-tiles per rank). Four cp.async buffers (the
+// emitter's two fragment buffers keep one k-tile fewer in flight).
 // CHECK-LABEL: func.func @f32_small
-//       CHECK:   kernel = "ffma", precision = "f32", block_m = 32, block_n = 32, block_k = 16, warps_m = 0, warps_n = 0, consumers = 0, stages = 4,
+//       CHECK:   kernel = "ffma", precision = "f32", block_m = 32, block_n = 64, block_k = 16, warps_m = 0, warps_n = 0, consumers = 0, stages = 4,
+//  CHECK-SAME:   split_k = 4>
 func.func @f32_small(%A: memref<127x513xf32>, %B: memref<513x1000xf32>, %C: memref<127x1000xf32>) {
   linalg.matmul ins(%A, %B : memref<127x513xf32>, memref<513x1000xf32>) outs(%C : memref<127x1000xf32>)
   return
@@ -82,9 +84,11 @@ func.func @f32_small(%A: memref<127x513xf32>, %B: memref<513x1000xf32>, %C: memr
 
 // -----
 
-// 1024^3: 64 tiles of 128x128 on 132 SMs; 128 of 64x128.
+// 1024^3: 64 tiles of 128x128 on 132 SMs; 128 of 64x128 (4 warps per SM);
+// 128x128 split in 2: 128 CTAs of 8 warps, 32 + 3 k-tiles each.
 // CHECK-LABEL: func.func @f32_mid
-//       CHECK:   kernel = "ffma", precision = "f32", block_m = 64, block_n = 128, block_k = 16,
+//       CHECK:   kernel = "ffma", precision = "f32", block_m = 128, block_n = 128, block_k = 16,
+//  CHECK-SAME:   split_k = 2>
 func.func @f32_mid(%A: memref<1024x1024xf32>, %B: memref<1024x1024xf32>, %C: memref<1024x1024xf32>) {
   linalg.matmul ins(%A, %B : memref<1024x1024xf32>, memref<1024x1024xf32>) outs(%C : memref<1024x1024xf32>)
   return
@@ -93,9 +97,11 @@ func.func @f32_mid(%A: memref<1024x1024xf32>, %B: memref<1024x1024xf32>, %C: mem
 // -----
 
 // Large shapes whose 128x256 tiles fill whole waves take them, with 3
-// buffers (2048^3: 128 tiles, one wave, against 256 of 128x128 in two).
+// buffers (2048^3: 128 tiles, one wave, against 256 of 128x128 in two);
+// not split (a full wave of 8-warp CTAs).
 // CHECK-LABEL: func.func @f32_large
 //       CHECK:   kernel = "ffma", precision = "f32", block_m = 128, block_n = 256, block_k = 16, warps_m = 0, warps_n = 0, consumers = 0, stages = 3,
+//   CHECK-NOT:   split_k
 func.func @f32_large(%A: memref<2048x2048xf32>, %B: memref<2048x2048xf32>, %C: memref<2048x2048xf32>) {
   linalg.matmul ins(%A, %B : memref<2048x2048xf32>, memref<2048x2048xf32>) outs(%C : memref<2048x2048xf32>)
   return
@@ -104,9 +110,10 @@ func.func @f32_large(%A: memref<2048x2048xf32>, %B: memref<2048x2048xf32>, %C: m
 // -----
 
 // 3072^3: 288 tiles of 128x256 are 2.2 waves (3 by the model), 1152 of
-// 64x128 8.7 (9): 64x128.
+// 64x128 8.7 (9): 64x128; no split (every tile's grid is past 2 per SM).
 // CHECK-LABEL: func.func @f32_3072
 //       CHECK:   kernel = "ffma", precision = "f32", block_m = 64, block_n = 128, block_k = 16, warps_m = 0, warps_n = 0, consumers = 0, stages = 4,
+//   CHECK-NOT:   split_k
 func.func @f32_3072(%A: memref<3072x3072xf32>, %B: memref<3072x3072xf32>, %C: memref<3072x3072xf32>) {
   linalg.matmul ins(%A, %B : memref<3072x3072xf32>, memref<3072x3072xf32>) outs(%C : memref<3072x3072xf32>)
   return
@@ -119,5 +126,29 @@ func.func @f32_3072(%A: memref<3072x3072xf32>, %B: memref<3072x3072xf32>, %C: me
 //       CHECK:   kernel = "ffma", precision = "f32", block_m = 128, block_n = 128, block_k = 16, warps_m = 0, warps_n = 0, consumers = 0, stages = 4,
 func.func @f32_2000x3000(%A: memref<2000x1504xf32>, %B: memref<1504x3000xf32>, %C: memref<2000x3000xf32>) {
   linalg.matmul ins(%A, %B : memref<2000x1504xf32>, memref<1504x3000xf32>) outs(%C : memref<2000x3000xf32>)
+  return
+}
+
+// -----
+
+// FFMA split-K (occupancy model, docs/benchmarks/gpu-gemm.md "Session 15"):
+// 600x700x3000 in 64x64 tiles is 110 CTAs of 2 warps; 128x128 split in 4
+// is 120 CTAs of 8 warps, 47 + 3 k-tiles each.
+// CHECK-LABEL: func.func @f32_split_600x700x3000
+//       CHECK:   kernel = "ffma", precision = "f32", block_m = 128, block_n = 128, block_k = 16, warps_m = 0, warps_n = 0, consumers = 0, stages = 4,
+//  CHECK-SAME:   split_k = 4>
+func.func @f32_split_600x700x3000(%A: memref<600x3000xf32>, %B: memref<3000x700xf32>, %C: memref<600x700xf32>) {
+  linalg.matmul ins(%A, %B : memref<600x3000xf32>, memref<3000x700xf32>) outs(%C : memref<600x700xf32>)
+  return
+}
+
+// -----
+
+// K too short: 300x2000x96 has 6 k-tiles of 16 (fewer than 8 per rank).
+// CHECK-LABEL: func.func @f32_short_k
+//       CHECK:   kernel = "ffma"
+//   CHECK-NOT:   split_k
+func.func @f32_short_k(%A: memref<300x96xf32>, %B: memref<96x2000xf32>, %C: memref<300x2000xf32>) {
+  linalg.matmul ins(%A, %B : memref<300x96xf32>, memref<96x2000xf32>) outs(%C : memref<300x2000xf32>)
   return
 }

@@ -8,6 +8,11 @@ mma.sync m16n8k16 / m16n8k8, the cvt roundings).  It catches indexing,
 layout and pipeline bugs; it says nothing about speed or about races the
 hardware could expose (bar.sync is a no-op in lockstep).
 
+Thread-block clusters are modelled for the FFMA kernel's split-K: the CTAs
+of a cluster run in turns, each up to its next barrier.cluster.wait (one
+legal interleaving), mapa tags a shared address with the peer's rank and
+ld.shared::cluster reads that peer's window.
+
 wgmma, TMA and mbarriers are not modelled: the wgmma kernel is checked by
 ptxas and on the GPU (test/GPU/README).
 """
@@ -89,6 +94,8 @@ class Memory:
         data[off:off + size] = (value & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
 
 
+_PEER_SHIFT = 28   # mapa's tag: (rank + 1) << 28 | shared address
+
 _TYPE_BYTES = {"b16": 2, "u16": 2, "s16": 2, "b32": 4, "u32": 4, "s32": 4, "f32": 4,
                "b64": 8, "u64": 8, "s64": 8, "f16": 2, "bf16": 2}
 
@@ -138,8 +145,9 @@ class Kernel:
 class Cta:
     """Executes one CTA of a kernel in lockstep."""
 
-    def __init__(self, kernel, gmem, params, ctaid, nctaid, threads, smem_bytes):
+    def __init__(self, kernel, gmem, params, ctaid, nctaid, threads, smem_bytes, rank=0):
         self.k = kernel
+        self.peers = [self]   # the CTAs of the cluster, by rank
         self.g = gmem
         self.s = Memory()
         self.s.next = 0
@@ -154,6 +162,7 @@ class Cta:
             r["%tid.x"] = t
             r["%ctaid.x"] = ctaid
             r["%nctaid.x"] = nctaid
+            r["%cluster_ctarank"] = rank
 
     # -- operand access ---------------------------------------------------
     def val(self, t, text):
@@ -180,6 +189,11 @@ class Cta:
 
     # -- execution -------------------------------------------------------------
     def run(self, max_steps=10_000_000):
+        for _ in self.steps(max_steps):
+            raise RuntimeError("barrier.cluster.wait outside a cluster")
+
+    def steps(self, max_steps):
+        """Runs the CTA, yielding at each barrier.cluster.wait."""
         pc = 0
         steps = 0
         instrs = self.k.instrs
@@ -205,6 +219,14 @@ class Cta:
                 continue
             if op == "ret":
                 break
+            if op.startswith("barrier.cluster."):
+                if len(ths) != self.threads:
+                    raise RuntimeError("barrier.cluster with %d of %d threads at %d"
+                                       % (len(ths), self.threads, pc))
+                if op.startswith("barrier.cluster.wait"):
+                    yield pc
+                pc += 1
+                continue
             if op.startswith("ldmatrix"):
                 self.ldmatrix(op, args, ths)
             elif op.startswith("mma.sync"):
@@ -282,6 +304,8 @@ class Cta:
             b = self.val(t, args[2])
             if o[2] in ("s32", "s64"):
                 w = 32 if o[2] == "s32" else 64
+                a &= (1 << w) - 1       # negative immediates too
+                b &= (1 << w) - 1
                 a = a - (1 << w) if a >> (w - 1) & 1 else a
                 b = b - (1 << w) if b >> (w - 1) & 1 else b
             else:
@@ -334,6 +358,10 @@ class Cta:
                 return
         if base == "bar":
             return
+        if op == "mapa.shared::cluster.u32":   # the peer's window, tagged by rank
+            self.regs[t][args[0]] = ((self.val(t, args[2]) + 1) << _PEER_SHIFT) | (
+                self.val(t, args[1]) & ((1 << _PEER_SHIFT) - 1))
+            return
         raise NotImplementedError("instruction %s %s" % (op, args))
 
     def cvt(self, t, o, args):
@@ -361,6 +389,10 @@ class Cta:
     def ldst(self, t, o, args):
         space = o[1]
         mem = self.g if space == "global" else self.s
+        if space == "shared::cluster" and o[0] == "ld":
+            a = self.addr(t, args[1])
+            if a >> _PEER_SHIFT:
+                mem = self.peers[(a >> _PEER_SHIFT) - 1].s
         rest = [x for x in o[2:] if x not in ("nc",)]
         nvec = 1
         if rest[0].startswith("v"):
@@ -368,7 +400,7 @@ class Cta:
             rest = rest[1:]
         size = _TYPE_BYTES[rest[0]]
         if o[0] == "ld":
-            a = self.addr(t, args[1])
+            a = self.addr(t, args[1]) & ((1 << _PEER_SHIFT) - 1)
             dst = self.vec(args[0]) if nvec > 1 else [args[0]]
             for i, d in enumerate(dst):
                 self.regs[t][d] = mem.read(a + i * size, size)
@@ -469,5 +501,16 @@ def run_kernel(answer, gmem, params):
     nparams = len(answer["params"])
     kernel = Kernel(substitute(answer["asm"], nparams))
     grid = answer["grid"][0]
-    for cta in range(grid):
-        Cta(kernel, gmem, params, cta, grid, answer["threads"], answer["shared_bytes"]).run()
+    size = answer.get("cluster", [1])[0]
+    for first in range(0, grid, size):
+        ctas = [Cta(kernel, gmem, params, first + r, grid, answer["threads"],
+                    answer["shared_bytes"], r) for r in range(size)]
+        for cta in ctas:
+            cta.peers = ctas
+        runs = [cta.steps(10_000_000) for cta in ctas]
+        while True:   # each CTA in turn up to its next cluster barrier
+            at = [next(run, None) for run in runs]
+            if all(pc is None for pc in at):
+                break
+            if any(pc is None for pc in at) or len(set(at)) != 1:
+                raise RuntimeError("the CTAs of a cluster met different barriers: %s" % at)

@@ -76,7 +76,7 @@ func.func @gemv_unaligned(%A: memref<1x4100xbf16>, %B: memref<4100x4096xbf16>, %
 // -----
 
 func.func @gemv_split(%A: memref<1x4096xbf16>, %B: memref<4096x4096xbf16>, %C: memref<1x4096xbf16>) {
-  // expected-error @+1 {{gpu_sketch field 'split_k': only the wgmma kernel splits K (its CTAs of a cluster add their partial tiles)}}
+  // expected-error @+1 {{gpu_sketch field 'split_k': only the wgmma and ffma kernels split K (the CTAs of a cluster add their partial tiles)}}
   linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "gemv", precision = "bf16", block_m = 1, block_n = 32, block_k = 8, warps_m = 1, warps_n = 8, consumers = 0, stages = 2, group_m = 1, ctas = 0, target = <name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "test", split_k = 2>} ins(%A, %B : memref<1x4096xbf16>, memref<4096x4096xbf16>) outs(%C : memref<1x4096xbf16>)
   return
 }
@@ -96,5 +96,21 @@ func.func @split_4_narrow(%A: memref<4096x4096xbf16>, %B: memref<4096x16xbf16>, 
 func.func @split_4_few_rows_short_k(%A: memref<13x192xbf16>, %B: memref<192x4096xbf16>, %C: memref<13x4096xbf16>) {
   // expected-error @+1 {{gpu_sketch field 'split_k': K=192 has 3 k-tiles of 64: too few for 4 non-empty ranges}}
   linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 16, block_n = 64, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 128, target = <name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "test", split_k = 4>} ins(%A, %B : memref<13x192xbf16>, memref<192x4096xbf16>) outs(%C : memref<13x4096xbf16>)
+  return
+}
+
+// -----
+
+func.func @ffma_split_sm80(%A: memref<600x3000xf32>, %B: memref<3000x700xf32>, %C: memref<600x700xf32>) {
+  // expected-error @+1 {{gpu_sketch field 'split_k': the FFMA kernel splits K on thread-block clusters (sm_90); the target is sm_80}}
+  linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "ffma", precision = "f32", block_m = 128, block_n = 128, block_k = 16, warps_m = 0, warps_n = 0, consumers = 0, stages = 4, group_m = 8, ctas = 0, target = <name = "nvidia-sm80", triple = "nvptx64-nvidia-cuda", cpu = "sm_80", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "test", split_k = 2>} ins(%A, %B : memref<600x3000xf32>, memref<3000x700xf32>) outs(%C : memref<600x700xf32>)
+  return
+}
+
+// -----
+
+func.func @ffma_split_short_k(%A: memref<600x48xf32>, %B: memref<48x700xf32>, %C: memref<600x700xf32>) {
+  // expected-error @+1 {{gpu_sketch field 'split_k': K=48 has 3 k-tiles of 16: too few for 4 non-empty ranges}}
+  linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "ffma", precision = "f32", block_m = 128, block_n = 128, block_k = 16, warps_m = 0, warps_n = 0, consumers = 0, stages = 4, group_m = 8, ctas = 0, target = <name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "test", split_k = 4>} ins(%A, %B : memref<600x48xf32>, memref<48x700xf32>) outs(%C : memref<600x700xf32>)
   return
 }

@@ -32,3 +32,17 @@ func.func @few_rows_split(%A: memref<13x4096xbf16>, %B: memref<4096x4096xbf16>, 
   linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 16, block_n = 64, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 128, target = <name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "test", split_k = 2>} ins(%A, %B : memref<13x4096xbf16>, memref<4096x4096xbf16>) outs(%C : memref<13x4096xbf16>)
   return
 }
+
+// -----
+
+// The FFMA kernel split in 4: a cluster launch of 4 x 30 CTAs.
+// FEW-LABEL: func.func @ffma_split
+//       FEW:   %[[FOUR:.*]] = arith.constant 4 : index
+//       FEW:   gpu.launch_func @ffma_split_kernel_module::@ffma_split_kernel clusters in (%[[FOUR]], %{{.*}}, %{{.*}}) blocks in (
+//       FEW:   gpu.func @ffma_split_kernel
+//  FEW-SAME:   nvvm.cluster_dim = array<i32: 4, 1, 1>
+//       FEW:     llvm.inline_asm has_side_effects {{.*}}barrier.cluster.arrive.aligned{{.*}}ld.shared::cluster.v4.f32
+func.func @ffma_split(%A: memref<600x3000xf32>, %B: memref<3000x700xf32>, %C: memref<600x700xf32>) {
+  linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "ffma", precision = "f32", block_m = 128, block_n = 128, block_k = 16, warps_m = 0, warps_n = 0, consumers = 0, stages = 4, group_m = 8, ctas = 0, target = <name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "test", split_k = 4>} ins(%A, %B : memref<600x3000xf32>, memref<3000x700xf32>) outs(%C : memref<600x700xf32>)
+  return
+}

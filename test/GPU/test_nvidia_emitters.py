@@ -739,6 +739,36 @@ class NumericTests(unittest.TestCase):
                                             "layout": "warps", "stages": st, "frags": 2,
                                             "accumulate": acc})
 
+    def test_ffma_split_k(self):
+        # Split-K on clusters (the simulator runs a cluster's CTAs in turns
+        # between cluster barriers and reads peers' shared memory): 2 and 4
+        # ranks, both pipelines (registers; cp.async with 1 and 2 fragment
+        # buffers), a partial last k-tile (the last rank's only), a rank
+        # range shorter than the stages, M and N edges, accumulation, and
+        # every tile width (a rank's share: chunks of 4 dealt round-robin).
+        for bm, bn, st, fr, sk, m, n, k, acc in ((32, 32, 2, 1, 2, 30, 35, 45, False),
+                                                 (32, 64, 4, 2, 4, 30, 60, 52, True),
+                                                 (64, 32, 3, 1, 2, 50, 30, 100, False),
+                                                 (32, 32, 4, 2, 4, 20, 32, 64, True)):
+            self.check("nvidia_gemm_ffma", {"m": m, "n": n, "k": k, "a_dtype": "f32",
+                                            "block_m": bm, "block_n": bn, "stages": st,
+                                            "frags": fr, "split_k": sk, "accumulate": acc})
+
+    def test_ffma_split_k_answer_and_refusal(self):
+        ans = answer("nvidia_gemm_ffma", {"m": 600, "n": 700, "k": 3000, "a_dtype": "f32",
+                                          "block_m": 64, "block_n": 64, "stages": 4,
+                                          "split_k": 2})
+        self.assertEqual((ans["grid"][0], ans["cluster"], ans["tile"]["split_k"]),
+                         (10 * 11 * 2, [2, 1, 1], 2))
+        self.assertIn("barrier.cluster.wait", ans["asm"])
+        for extra, why in (({"split_k": 3}, "1, 2 or 4"), ({"split_k": 2, "sm": 80}, "sm 90"),
+                           ({"split_k": 4, "k": 48}, "non-empty")):
+            spec = dict({"m": 64, "n": 64, "k": 64, "a_dtype": "f32"}, **extra)
+            r = run_emitter("nvidia_gemm_ffma", spec)
+            self.assertNotEqual(r.returncode, 0)
+            self.assertIn("split_k", r.stderr)
+            self.assertIn(why, r.stderr)
+
     def test_ffma_tile_answer_and_refusal(self):
         ans = answer("nvidia_gemm_ffma", {"m": 1024, "n": 1024, "k": 1024, "a_dtype": "f32",
                                           "block_m": 64, "block_n": 64})
