@@ -153,7 +153,9 @@ Kernel semantics (packed BLIS-style microkernel), operands $0..$6 =
   (A(r,2p), A(r,2p+1)) (low half first), B(p,j) at b_panel + 4*(p*nr + j)
   the pair (B(2p,j), B(2p+1,j)); C[r][j] += sum_{p<kc} A(r,2p)*B(2p,j) +
   A(r,2p+1)*B(2p+1,j) in fp32.  An odd K is padded with a zero pair half by
-  the packing.  vdpbf16ps treats bf16 denormals as zero and flushes fp32
+  the packing.  With b_stride_bytes > 0, B(p,j) is the 32-bit pair at
+  b_panel + p*b_stride_bytes + 4*j (a matrix of pairs read in place, n_rem
+  pairs of each row, as for fp32).  vdpbf16ps treats bf16 denormals as zero and flushes fp32
   denormal results (it ignores MXCSR); products of two bf16 are exact in fp32.
 
 output (--format=json): {"name", "isa", "mr", "nr", "dialect": "att", "asm",
@@ -371,11 +373,12 @@ class Kernel:
         if self.isa != "avx512":
             raise SpecError("isa", 'kernel "gemm_bf16" needs isa "avx512" '
                             "(vdpbf16ps, AVX512_BF16), got \"%s\"" % self.isa)
-        for field, value in (("a_stride_bytes", self.a_stride),
-                             ("b_stride_bytes", self.b_stride)):
-            if value:
-                raise SpecError(field, 'kernel "gemm_bf16" reads packed k-pair '
-                                "panels only (0), got %d" % value)
+        # B may be read in place from a matrix of k pairs (b_stride_bytes
+        # apart per pair row: B packed once by gen's NAME_pack_b); A has no
+        # such form, its rows hold k values, not pairs.
+        if self.a_stride:
+            raise SpecError("a_stride_bytes", 'kernel "gemm_bf16" reads A from '
+                            "packed k-pair panels only (0), got %d" % self.a_stride)
         if self.taps > 1:
             raise SpecError("taps", 'kernel "gemm_bf16" has no taps, got %d' % self.taps)
 

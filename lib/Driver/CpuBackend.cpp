@@ -108,7 +108,7 @@ public:
            " overwritten; plus " + name.str() + "_ex(A, lda, B, ldb, C, ldc, "
            "alpha, beta), " + name.str() + "_ex_ws(..., workspace), " +
            name.str() + "_workspace_size()" +
-           (op.inType() == "f32"
+           (op.inType() != "f16"
                 ? ", " + name.str() + "_pack_b(B, packedB), " + name.str() +
                       "_prepacked(A, packedB, C), " + name.str() +
                       "_prepacked_ws(..., workspace), " + name.str() +

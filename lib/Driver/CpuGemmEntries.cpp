@@ -31,8 +31,8 @@ tensorop::checkGemmEntriesObject(const mlir::tensorop::LoadedObject &object,
   e.ex = reinterpret_cast<GemmExFn>(find("_ex"));
   e.exWs = reinterpret_cast<GemmExWsFn>(find("_ex_ws"));
   e.workspaceSize = reinterpret_cast<GemmWorkspaceSizeFn>(find("_workspace_size"));
-  // bf16 / f16 objects have no prepacked entries (GemmEntryPoints.h).
-  if (op.inType() == "f32") {
+  // f16 objects have no prepacked entries (GemmEntryPoints.h).
+  if (op.inType() != "f16") {
     e.packedBSize =
         reinterpret_cast<GemmPackedBSizeFn>(find("_packed_b_size"));
     e.packB = reinterpret_cast<GemmPackBFn>(find("_pack_b"));
@@ -204,6 +204,28 @@ void {0}_pack_b(const float *B, float *packedB);
 void {0}_prepacked(const float *A, const float *packedB, float *C);
 void {0}_prepacked_ws(const float *A, const float *packedB, float *C,
     void *workspace);
+)",
+                    name, mlir::tensorop::prepackedPanelWidth(op.m, op.n))
+                .str();
+  else if (op.inType() == "bf16")
+    text += formatv(R"(
+/* B packed once (weights used by many calls, as oneDNN's reordered
+ * weights): {0}_pack_b copies op(B) (stored as for {0}, contiguous) into
+ * packedB, {0}_packed_b_size() bytes (4-byte aligned) in panels of {1}
+ * columns, each held as k pairs, the layout vdpbf16ps reads (this kernel's
+ * own: pack with this object's {0}_pack_b only); {0}_prepacked then
+ * computes C = op(A) * op(B) from packedB alone (C overwritten, A
+ * contiguous as for {0}), reading the pairs in place: {0} packs B into
+ * pairs on every call. {0}_prepacked_ws allocates nothing
+ * ({0}_workspace_size() bytes). Built for several threads, {0}_prepacked
+ * splits the panels between them.
+ */
+size_t {0}_packed_b_size(void);
+void {0}_pack_b(const tensorop_bf16 *B, tensorop_bf16 *packedB);
+void {0}_prepacked(const tensorop_bf16 *A, const tensorop_bf16 *packedB,
+    float *C);
+void {0}_prepacked_ws(const tensorop_bf16 *A, const tensorop_bf16 *packedB,
+    float *C, void *workspace);
 )",
                     name, mlir::tensorop::prepackedPanelWidth(op.m, op.n))
                 .str();

@@ -335,7 +335,7 @@ func.func @{0}_batched_ex(%A: {12}, %lda: index, %strideA: index, %B: {12}, %ldb
 std::string mlir::tensorop::gemmEntryPointsSource(const GemmEntryPointsSpec &s) {
   Layout l(s);
   std::string text = plainEntry(s, l) + exEntry(s, l);
-  if (s.inType == "f32")
+  if (s.inType == "f32" || s.inType == "bf16")
     text += gemmPrepackedEntriesSource(s);
   if (s.batched)
     text += batchedEntry(s, l) + batchedExEntry(s, l);

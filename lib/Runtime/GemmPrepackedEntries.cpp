@@ -224,8 +224,160 @@ func.func @{0}_prepacked{1}(%A: {2}, %Bp: {3}, %C: {4}{5}) {{
 }
 } // namespace
 
+namespace {
+/// bf16: the same panels, each K x W of op(B) held as ceil(K/2) rows of W
+/// k pairs (pair (2p, 2p+1) of column j at p*2W + 2j, low half first, an
+/// odd K's last pair padded with zero), the layout vdpbf16ps reads. The
+/// packed B is one flat bf16 buffer; panel q is K x W view of it with
+/// strides [W, 2] (its element (2p, j) is the first half of pair (p, j)),
+/// marked tensorop.b_k_pairs: the sketch path reads the pairs in place.
+struct PairPanels {
+  int64_t m, n, k, w, full, rem, pairs;
+  bool transposeA, transposeB;
+  explicit PairPanels(const GemmEntryPointsSpec &s)
+      : m(s.m), n(s.n), k(s.k), w(prepackedPanelWidth(s.m, s.n)),
+        full(s.n / w), rem(s.n % w), pairs((s.k + 1) / 2),
+        transposeA(s.transposeA), transposeB(s.transposeB) {}
+  int64_t count() const { return full + (rem ? 1 : 0); }
+  int64_t panelElems() const { return pairs * 2 * w; }
+  std::string packed() const {
+    return llvm::formatv("memref<{0}xbf16>", count() * panelElems()).str();
+  }
+  std::string mat(int64_t r, int64_t c) const {
+    return llvm::formatv("memref<{0}x{1}xbf16>", r, c).str();
+  }
+  std::string a() const { return transposeA ? mat(k, m) : mat(m, k); }
+  std::string b() const { return transposeB ? mat(n, k) : mat(k, n); }
+};
+
+/// NAME_pack_b: zero, then every element of op(B) to its place (scalar
+/// loops: packing runs once per weight matrix).
+std::string pairPackEntry(const GemmEntryPointsSpec &s, const PairPanels &p) {
+  std::string load = p.transposeB ? "%B[%n, %k]" : "%B[%k, %n]";
+  return llvm::formatv(R"mlir(
+func.func @{0}_pack_b(%B: {1}, %Bp: {2}) {{
+  %zero = arith.constant 0.0 : bf16
+  linalg.fill ins(%zero : bf16) outs(%Bp : {2})
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %K = arith.constant {3} : index
+  %N = arith.constant {4} : index
+  scf.for %k = %c0 to %K step %c1 {{
+    scf.for %n = %c0 to %N step %c1 {{
+      %v = memref.load {5} : {1}
+      %at = affine.apply affine_map<(d0, d1) -> ((d1 floordiv {6}) * {7} + (d0 floordiv 2) * {8} + (d1 mod {6}) * 2 + d0 mod 2)>(%k, %n)
+      memref.store %v, %Bp[%at] : {2}
+    }
+  }
+  return
+}
+
+func.func @{0}_packed_b_size() -> index {{
+  %size = arith.constant {9} : index
+  return %size : index
+}
+)mlir",
+                       s.name, p.b(), p.packed(), p.k, p.n, load, p.w,
+                       p.panelElems(), 2 * p.w,
+                       p.count() * p.panelElems() * 2)
+      .str();
+}
+
+/// One M x cols x K matmul of panel `panel` (an SSA index or a constant)
+/// into C's columns from `col`.
+std::string pairPanelMatmul(const PairPanels &p, llvm::StringRef suffix,
+                            llvm::StringRef panel, llvm::StringRef col,
+                            int64_t cols, bool dynamic, int64_t cOffset) {
+  std::string bType =
+      llvm::formatv("memref<{0}x{1}xbf16, strided<[{2}, 2], offset: ?>>", p.k,
+                    cols, p.w)
+          .str();
+  std::string cType =
+      dynamic ? llvm::formatv("memref<{0}x{1}xf32, strided<[{2}, 1], offset: "
+                              "?>>",
+                              p.m, cols, p.n)
+                    .str()
+              : llvm::formatv("memref<{0}x{1}xf32, strided<[{2}, 1], offset: "
+                              "{3}>>",
+                              p.m, cols, p.n, cOffset)
+                    .str();
+  std::string maps =
+      p.transposeA
+          ? "indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, "
+            "affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) "
+            "-> (d0, d1)>] "
+          : "";
+  return llvm::formatv(
+             "    %off{0} = affine.apply affine_map<(d0) -> (d0 * {1})>({2})\n"
+             "    %b{0} = memref.reinterpret_cast %Bp to offset: [%off{0}], "
+             "sizes: [{3}, {4}], strides: [{5}, 2] : {6} to {7}\n"
+             "    %c{0} = memref.subview %C[0, {8}] [{9}, {4}] [1, 1] : "
+             "memref<{9}x{10}xf32> to {11}\n"
+             "    linalg.fill ins(%zero : f32) outs(%c{0} : {11})\n"
+             "    linalg.matmul {12}ins(%A, %b{0} : {13}, {7}) outs(%c{0} : "
+             "{11}) {{tensorop.b_k_pairs}\n",
+             suffix, p.panelElems(), panel, p.k, cols, p.w, p.packed(), bType,
+             col, p.m, p.n, cType, maps, p.a())
+      .str();
+}
+
+/// NAME_prepacked(_ws) for bf16: as prepackedEntry.
+std::string pairPrepackedEntry(const GemmEntryPointsSpec &s,
+                               const PairPanels &p, bool ws) {
+  std::string body = "  %zero = arith.constant 0.0 : f32\n"
+                     "  %c1 = arith.constant 1 : index\n";
+  int64_t teams = std::min<int64_t>(s.threads, p.full);
+  std::string loop = teams > 1
+                         ? llvm::formatv(
+                               "  scf.forall (%t) in ({0}) {{\n"
+                               "    %lo = affine.apply affine_map<(d0) -> (d0 "
+                               "* {1})>(%t)\n"
+                               "    %hi = affine.min affine_map<(d0) -> (d0 * "
+                               "{1} + {1}, {2})>(%t)\n"
+                               "    scf.for %q = %lo to %hi step %c1 {{\n",
+                               teams, (p.full + teams - 1) / teams, p.full)
+                               .str()
+                         : llvm::formatv("  %c0 = arith.constant 0 : index\n"
+                                         "  %full = arith.constant {0} : "
+                                         "index\n"
+                                         "  scf.for %q = %c0 to %full step "
+                                         "%c1 {{\n",
+                                         p.full)
+                               .str();
+  if (p.full) {
+    body += loop;
+    body += llvm::formatv("    %j = affine.apply affine_map<(d0) -> (d0 * "
+                          "{0})>(%q)\n",
+                          p.w)
+                .str();
+    body += pairPanelMatmul(p, "", "%q", "%j", p.w, /*dynamic=*/true, 0);
+    body += teams > 1 ? "    }\n  }\n" : "  }\n";
+  }
+  if (p.rem) {
+    body += llvm::formatv("  %last = arith.constant {0} : index\n", p.full)
+                .str();
+    body += pairPanelMatmul(p, "Last", "%last", std::to_string(p.full * p.w),
+                            p.rem, /*dynamic=*/false, p.full * p.w);
+  }
+  return llvm::formatv(R"mlir(
+func.func @{0}_prepacked{1}(%A: {2}, %Bp: {3}, %C: memref<{4}x{5}xf32>{6}) {{
+{7}  return
+}
+)mlir",
+                       s.name, ws ? "_ws" : "", p.a(), p.packed(), p.m, p.n,
+                       ws ? ", %ws: memref<1xi8> {tensorop.workspace}" : "",
+                       body)
+      .str();
+}
+} // namespace
+
 std::string
 mlir::tensorop::gemmPrepackedEntriesSource(const GemmEntryPointsSpec &s) {
+  if (s.inType == "bf16") {
+    PairPanels p(s);
+    return pairPackEntry(s, p) + pairPrepackedEntry(s, p, false) +
+           pairPrepackedEntry(s, p, true);
+  }
   Panels p(s);
   return packEntry(s, p) + prepackedEntry(s, p, false) +
          prepackedEntry(s, p, true);

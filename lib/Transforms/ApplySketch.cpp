@@ -1110,6 +1110,31 @@ int64_t inPlaceRowStrideBytes(linalg::MatmulOp op, unsigned operand,
   return 0;
 }
 
+/// The pair-row stride in bytes of a matmul marked tensorop.b_k_pairs: B
+/// is a K x N bf16 view with strides [S, 2] (S >= N static) over rows of
+/// k pairs, 2*S bf16 apart. A located error for anything else.
+FailureOr<int64_t> pairRowStrideBytes(linalg::MatmulOp op,
+                                      const GemmProblem &p) {
+  Type type = op.getDpsInputOperand(1)->get().getType();
+  auto fail = [&](const Twine &why) {
+    return op.emitError() << "tensorop: a matmul marked '" << kBPairsAttrName
+                          << "' (B packed once into k pairs) needs " << why
+                          << "; got B of type " << type;
+  };
+  if (p.input != GemmInputType::BF16)
+    return fail("bf16 operands");
+  if (p.transposeB || p.dynamicN || p.dynamicK)
+    return fail("B stored K x N with static extents");
+  auto memref = dyn_cast<MemRefType>(type);
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (!memref || failed(memref.getStridesAndOffset(strides, offset)) ||
+      strides[1] != 2 || ShapedType::isDynamic(strides[0]) ||
+      strides[0] < p.n || strides[0] * 4 > kMaxInPlaceRowStrideBytes)
+    return fail("a view with strides [S, 2] and a static S >= N");
+  return strides[0] * 4;
+}
+
 } // namespace
 
 LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
@@ -1139,16 +1164,25 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   // unit column stride, and the row stride is compiled into the code.
   // bf16 and f16 operands are always packed: into k pairs, or to fp32.
   bool lowPrecision = problem->input != GemmInputType::F32;
+  // B packed once into k pairs is read in place whatever the sketch's
+  // pack_b says (the sketch was chosen for the matmul's shape alone).
+  bool pairsB = op->hasAttr(kBPairsAttrName);
   for (auto [name, pack] : {std::make_pair("a", sketch.getPackA()),
                             std::make_pair("b", sketch.getPackB())})
-    if (lowPrecision && pack == "none")
+    if (lowPrecision && pack == "none" && !(pairsB && name == StringRef("b")))
       op.emitRemark() << "tensorop: sketch pack_" << name
                       << " \"none\" reads fp32 rows in place; this GEMM's "
                       << gemmInputTypeName(problem->input)
                       << " operands are packed instead";
   bool unpackedB = sketch.getPackB() == "none" && !lowPrecision;
   int64_t ldbBytes = 0;
-  if (unpackedB) {
+  if (pairsB) {
+    FailureOr<int64_t> stride = pairRowStrideBytes(op, *problem);
+    if (failed(stride))
+      return failure();
+    unpackedB = true;
+    ldbBytes = *stride;
+  } else if (unpackedB) {
     if (problem->transposeB)
       return op.emitError() << "tensorop sketch pack_b \"none\" needs B "
                                "stored K x N; this GEMM reads B transposed "
@@ -1259,6 +1293,8 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
         emitterTimeout);
     if (storeC)
       tailRequest.spec["c_update"] = "store";
+    if (problem->input == GemmInputType::BF16)
+      tailRequest.spec["kernel"] = "gemm_bf16";
     llvm::Expected<EmittedKernel> tailKernel = runEmitter(tailRequest);
     if (!tailKernel)
       return op.emitError() << llvm::toString(tailKernel.takeError());
@@ -1318,7 +1354,8 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
     for (linalg::GenericOp fusedOp : epilogueChain->ops)
       rewriter.eraseOp(fusedOp);
   };
-  if (sketch.getPackB() == kSharedPackB && sketch.getThreads() > 1) {
+  if (sketch.getPackB() == kSharedPackB && sketch.getThreads() > 1 &&
+      !pairsB) {
     auto value = [&](OpFoldResult v) {
       return getValueOrCreateConstantIndexOp(rewriter, op.getLoc(), v);
     };
@@ -1485,6 +1522,8 @@ struct ApplySketchPass
       if (auto mm = dyn_cast<linalg::MatmulOp>(op)) {
         if (auto sketch = mm->getAttrOfType<SketchAttr>(kSketchAttrName))
           work.emplace_back(mm, sketch);
+        else if (mm->hasAttr(kBPairsAttrName))
+          unsketchedPrepacked = mm;
       } else if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op)) {
         if (auto sketch = conv->getAttrOfType<ConvSketchAttr>(kSketchAttrName))
           convs.emplace_back(conv, sketch);
@@ -1492,14 +1531,21 @@ struct ApplySketchPass
           unsketchedPrepacked = conv;
       }
     });
-    // Its filter operand holds packed data: the upstream lowering would
-    // read it as an HWCF filter and compute garbage.
+    // Its filter (B) operand holds packed data: the upstream lowering would
+    // read it as an HWCF filter (a K x N matrix) and compute garbage.
     if (unsketchedPrepacked) {
-      unsketchedPrepacked->emitError()
-          << "tensorop: a convolution with a prepacked filter ('"
-          << kConvPrepackedFilterAttrName
-          << "') has no #tensorop.conv_sketch: only the sketch path reads "
-             "the packed layout";
+      if (isa<linalg::MatmulOp>(unsketchedPrepacked))
+        unsketchedPrepacked->emitError()
+            << "tensorop: a matmul whose B is packed into k pairs ('"
+            << kBPairsAttrName
+            << "') has no #tensorop.sketch: only the sketch path reads the "
+               "packed layout";
+      else
+        unsketchedPrepacked->emitError()
+            << "tensorop: a convolution with a prepacked filter ('"
+            << kConvPrepackedFilterAttrName
+            << "') has no #tensorop.conv_sketch: only the sketch path reads "
+               "the packed layout";
       return signalPassFailure();
     }
     IRRewriter rewriter(&getContext());

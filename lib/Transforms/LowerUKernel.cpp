@@ -51,7 +51,13 @@ struct LowerUKernelPattern : public OpRewritePattern<UKernelOp> {
     };
     memref::ExtractStridedMetadataOp metaA, metaB, metaC;
     Value a = address(op.getA(), metaA);
-    Value b = address(op.getB(), metaB);
+    // (B may be a bf16 view of k pairs read in place: 2-byte elements.)
+    Value b = address(op.getB(), metaB,
+                      cast<MemRefType>(op.getB().getType())
+                              .getElementType()
+                              .isBF16()
+                          ? 2
+                          : 4);
     Value c = address(op.getC(), metaC);
     Value ldc = toI64(bytes(metaC.getStrides()[0]));
     // In the order of the operand contract (UKernelOperands.h).

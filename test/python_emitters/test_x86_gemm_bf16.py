@@ -35,7 +35,7 @@ def spec(**kw):
 class TestBf16Kernel(unittest.TestCase):
     def test_refusals_name_the_field(self):
         for bad, field in [(spec(isa="avx2", nr=16), "isa"),
-                           (spec(b_stride_bytes=256), "b_stride_bytes"),
+                           (spec(b_stride_bytes=254), "b_stride_bytes"),
                            (spec(a_stride_bytes=256), "a_stride_bytes"),
                            (spec(kernel="gemm_bf8"), "kernel")]:
             with self.subTest(spec=bad):
@@ -56,6 +56,20 @@ class TestBf16Kernel(unittest.TestCase):
             self.assertEqual(o["flops_per_k"], 4 * 6 * 64)
             if broadcast == "embedded":
                 self.assertIn("{1to16}", o["asm"])
+
+    def test_pairs_read_in_place(self):
+        # B packed once into rows of pairs (gen's NAME_pack_b for bf16): the
+        # loads step by b_stride_bytes per pair row and are masked to n_rem
+        # pairs; numerics: test/Tools/tensorop-gen-bf16-prepacked.test.
+        rc, out, err = emit(spec(mr=4, nr=64, b_stride_bytes=1024, k_unroll=2))
+        self.assertEqual(rc, 0, err)
+        o = json.loads(out)
+        self.assertTrue(o["name"].endswith("_ldb1024"), o["name"])
+        self.assertEqual(o["b_stride_bytes"], 1024)
+        self.assertIn("add $$2048, $1", o["asm"])  # 2 pair rows of 1024 bytes
+        self.assertIn("1024($1)", o["asm"])       # the second pair row
+        self.assertIn("{z}", o["asm"])          # masked (fault-free) loads
+        self.assertEqual(o["asm"].count("vdpbf16ps"), 4 * 4 * (2 + 1))
 
     def test_epilogue_in_the_store_path(self):
         # Numerics: test/Integration/epilogue-bf16.mlir; here: both parts.

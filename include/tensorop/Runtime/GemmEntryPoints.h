@@ -29,8 +29,9 @@
 // _ws twin.
 //
 // A and B may be bf16 or f16 (C is f32): the entries are the same but the
-// prepacked ones (the bf16 kernel packs B into k pairs, a layout a per-panel
-// linalg.matmul cannot describe), and alpha != 1 scales the product, not B
+// prepacked ones (f16 has none; bf16's panels hold k pairs, which each
+// panel's linalg.matmul, marked tensorop.b_k_pairs, reads in place through
+// a [W, 2]-strided view), and alpha != 1 scales the product, not B
 // (a scaled copy of a 16-bit B would round alpha*B to 16 bits): the product
 // goes to an M x N fp32 buffer in the workspace and C = alpha*T + beta*C.
 //

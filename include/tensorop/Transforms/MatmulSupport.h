@@ -13,9 +13,6 @@ namespace mlir::tensorop {
 FailureOr<GemmProblem> matchSupportedMatmul(linalg::MatmulOp op,
                                             std::string &reason);
 
-/// The largest row stride, in bytes, of a matrix the x86 microkernel reads
-/// in place (its emitter's MAX_A_STRIDE and MAX_B_STRIDE: every
-/// displacement must fit in 32 bits). Rows further apart are packed.
 /// Discardable attribute `tensorop.size_hint = array<i64: M, N, K>` on a
 /// linalg.matmul with dynamic dimensions: the sizes its sketch is chosen
 /// for (entries of static dimensions must equal them).
@@ -25,6 +22,19 @@ constexpr llvm::StringLiteral kSizeHintAttrName = "tensorop.size_hint";
 /// clamp to the runtime extent.
 constexpr int64_t kDefaultDynamicExtent = 512;
 
+/// Unit attribute on a bf16 linalg.matmul (on memrefs) whose B operand's
+/// memory holds B packed once into k pairs (gen's NAME_pack_b for bf16):
+/// pair row p holds (B(2p, j), B(2p+1, j)) at elements p*2S + 2j and
+/// p*2S + 2j + 1, and the operand is a K x N view with strides [S, 2], so
+/// that its element (2p, j) is the pair's first half. Its elements at odd
+/// rows are not B's: only the sketch path, which reads the pairs in place
+/// (tensorop-apply-sketch), may lower such a matmul; without a sketch the
+/// pipeline stops with an error.
+constexpr llvm::StringLiteral kBPairsAttrName = "tensorop.b_k_pairs";
+
+/// The largest row stride, in bytes, of a matrix the x86 microkernel reads
+/// in place (its emitter's MAX_A_STRIDE and MAX_B_STRIDE: every
+/// displacement must fit in 32 bits). Rows further apart are packed.
 constexpr int64_t kMaxInPlaceRowStrideBytes = int64_t(1) << 24;
 
 /// The row stride, in elements, of a 2-D f32 memref whose rows the

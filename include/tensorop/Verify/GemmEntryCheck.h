@@ -41,10 +41,11 @@ using GemmExWsFn = void (*)(const void *A, long lda, const void *B,
                             float beta, void *workspace);
 using GemmWorkspaceSizeFn = size_t (*)();
 using GemmPackedBSizeFn = size_t (*)();
-using GemmPackBFn = void (*)(const float *B, float *packedB);
-using GemmPrepackedFn = void (*)(const float *A, const float *packedB,
+// (A and B, packed or not, are f32 or 16-bit bits, as for NAME.)
+using GemmPackBFn = void (*)(const void *B, void *packedB);
+using GemmPrepackedFn = void (*)(const void *A, const void *packedB,
                                  float *C);
-using GemmPrepackedWsFn = void (*)(const float *A, const float *packedB,
+using GemmPrepackedWsFn = void (*)(const void *A, const void *packedB,
                                    float *C, void *workspace);
 using GemmBatchedFn = void (*)(const void *A, const void *B, float *C,
                                long batch, long strideA, long strideB,

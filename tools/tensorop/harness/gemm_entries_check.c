@@ -13,7 +13,7 @@
  * by the tests. With -DBF16 (-DF16) A and B are bf16 (IEEE binary16) bits
  * in uint16_t, C fp32: the inputs are rounded to the type and the reference
  * reads the rounded values (the bound stays fp32 accumulation's); their
- * padding holds the 16-bit NaN 0x7fad; there are no prepacked entries.
+ * padding holds the 16-bit NaN 0x7fad; f16 objects have no prepacked entries.
  * Prints counts that must all be 0; exits 0 only then. */
 #define STR2(x) #x
 #define STR(x) STR2(x)
@@ -363,25 +363,26 @@ static void plainCase(void) {
 }
 
 /* NAME_pack_b once, B poisoned, NAME_prepacked and NAME_prepacked_ws
- * (fp32 objects only). */
-#if !defined(BF16) && !defined(F16)
+ * (fp32 and bf16 objects: f16 ones have no prepacked entries). The packed
+ * buffer starts 4 bytes past an allocation's start, guards after it. */
+#ifndef F16
 static void prepackedCase(void) {
-  float *a = matrix(A_ROWS, A_COLS, A_COLS, 0);
-  float *b = matrix(B_ROWS, B_COLS, B_COLS, 0);
+  in_t *a = inMatrix(A_ROWS, A_COLS, A_COLS, 0);
+  in_t *b = inMatrix(B_ROWS, B_COLS, B_COLS, 0);
   float *c = matrix(M, N, N, 1);
-  float *bCopy = malloc(sizeof(float) * B_ROWS * B_COLS);
-  memcpy(bCopy, b, sizeof(float) * B_ROWS * B_COLS);
-  size_t floats = (PACKED_B_SIZE() + 3) / 4;
-  float *packed = malloc(sizeof(float) * (floats + 1 + 64));
-  for (size_t i = 0; i < floats + 1 + 64; ++i)
+  in_t *bCopy = malloc(sizeof(in_t) * B_ROWS * B_COLS);
+  memcpy(bCopy, b, sizeof(in_t) * B_ROWS * B_COLS);
+  size_t words = (PACKED_B_SIZE() + 3) / 4;
+  float *packed = malloc(sizeof(float) * (words + 1 + 64));
+  for (size_t i = 0; i < words + 1 + 64; ++i)
     packed[i] = poison();
-  PACK_B(bCopy, packed + 1);
+  PACK_B(bCopy, (in_t *)(packed + 1));
   for (long i = 0; i < B_ROWS * B_COLS; ++i)
-    bCopy[i] = NAN;
+    bCopy[i] = toIn(NAN);
   paddingChanged += !isPoison(packed[0]);
-  for (size_t i = floats + 1; i < floats + 1 + 64; ++i)
+  for (size_t i = words + 1; i < words + 1 + 64; ++i)
     paddingChanged += !isPoison(packed[i]);
-  PREPACKED(a, packed + 1, c);
+  PREPACKED(a, (const in_t *)(packed + 1), c);
   long bad = check(a, A_COLS, b, B_COLS, c, c, N, 1, 0);
   if (bad)
     printf("NAME_prepacked: %ld wrong\n", bad);
@@ -389,7 +390,7 @@ static void prepackedCase(void) {
   unsigned char *workspace = guardedWorkspace();
   for (long i = 0; i < M * N; ++i)
     c[i] = NAN;
-  PREPACKED_WS(a, packed + 1, c, workspace);
+  PREPACKED_WS(a, (const in_t *)(packed + 1), c, workspace);
   paddingChanged += guardsChanged(workspace);
   bad = check(a, A_COLS, b, B_COLS, c, c, N, 1, 0);
   if (bad)
@@ -402,7 +403,7 @@ static void prepackedCase(void) {
 
 int main(void) {
   plainCase();
-#if !defined(BF16) && !defined(F16)
+#ifndef F16
   prepackedCase();
 #endif
   exCase(0, 1, 0, 3);
