@@ -155,7 +155,9 @@ Kernel semantics (packed BLIS-style microkernel), operands $0..$6 =
   A(r,2p+1)*B(2p+1,j) in fp32.  An odd K is padded with a zero pair half by
   the packing.  With b_stride_bytes > 0, B(p,j) is the 32-bit pair at
   b_panel + p*b_stride_bytes + 4*j (a matrix of pairs read in place, n_rem
-  pairs of each row, as for fp32).  vdpbf16ps treats bf16 denormals as zero and flushes fp32
+  pairs of each row, as for fp32); with a_stride_bytes > 0, A(r,p) is the
+  pair at a_panel + r*a_stride_bytes + 4*p (a row-major bf16 A read in
+  place: its rows' adjacent elements are the pairs; K even).  vdpbf16ps treats bf16 denormals as zero and flushes fp32
   denormal results (it ignores MXCSR); products of two bf16 are exact in fp32.
 
 output (--format=json): {"name", "isa", "mr", "nr", "dialect": "att", "asm",
@@ -374,11 +376,10 @@ class Kernel:
             raise SpecError("isa", 'kernel "gemm_bf16" needs isa "avx512" '
                             "(vdpbf16ps, AVX512_BF16), got \"%s\"" % self.isa)
         # B may be read in place from a matrix of k pairs (b_stride_bytes
-        # apart per pair row: B packed once by gen's NAME_pack_b); A has no
-        # such form, its rows hold k values, not pairs.
-        if self.a_stride:
-            raise SpecError("a_stride_bytes", 'kernel "gemm_bf16" reads A from '
-                            "packed k-pair panels only (0), got %d" % self.a_stride)
+        # apart per pair row: B packed once by gen's NAME_pack_b); so may A:
+        # the two bf16 of a pair are adjacent in a row-major row, so the
+        # pair A(r, p) is the 32-bit word at a_panel + r*a_stride_bytes +
+        # 4*p (for an even K: the caller's concern).
         if self.taps > 1:
             raise SpecError("taps", 'kernel "gemm_bf16" has no taps, got %d' % self.taps)
 

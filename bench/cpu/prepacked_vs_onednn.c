@@ -12,6 +12,10 @@
  * B is made from a copy of B that is then poisoned. A side that fails is
  * reported and not counted.
  *
+ * With -DBF16 A and B are bf16 (gen's bf16 objects, oneDNN's bf16 matmul,
+ * fp32 C, both accumulating in fp32): the inputs are rounded to bf16 and
+ * the reference reads the rounded values; there is no dnnl_sgemm side.
+ *
  * Build (bench/cpu/prepacked.sh does this): kernels.inc holds one line
  *   KERNEL(name, M, N, K)
  * per gen object. */
@@ -32,10 +36,31 @@
 #define ROUND_SECONDS 0.05
 #endif
 
-typedef void (*plain_fn)(const float *, const float *, float *);
+#ifdef BF16
+typedef uint16_t in_t;
+#define IN_DT dnnl_bf16
+static in_t toIn(float f) { /* round to nearest even (no NaN here) */
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  u += 0x7fff + ((u >> 16) & 1);
+  return (in_t)(u >> 16);
+}
+static float fromIn(in_t h) {
+  uint32_t u = (uint32_t)h << 16;
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+#else
+typedef float in_t;
+#define IN_DT dnnl_f32
+static in_t toIn(float f) { return f; }
+static float fromIn(in_t x) { return x; }
+#endif
+typedef void (*plain_fn)(const in_t *, const in_t *, float *);
 typedef size_t (*size_fn)(void);
-typedef void (*pack_fn)(const float *, float *);
-typedef void (*prepacked_fn)(const float *, const float *, float *);
+typedef void (*pack_fn)(const in_t *, in_t *);
+typedef void (*prepacked_fn)(const in_t *, const in_t *, float *);
 struct entry {
   const char *name;
   long m, n, k;
@@ -51,9 +76,13 @@ static const struct entry kEntries[] = {
 };
 #undef KERNEL
 
+#ifdef BF16
+enum { PREPACKED, PLAIN, REORDERED, SIDES, SGEMM };
+#else
 enum { PREPACKED, PLAIN, REORDERED, SGEMM, SIDES };
-static const char *kSides[SIDES] = {"TensorOp prepacked", "TensorOp plain B",
-                                    "oneDNN reordered", "dnnl_sgemm"};
+#endif
+static const char *kSides[] = {"TensorOp prepacked", "TensorOp plain B",
+                               "oneDNN reordered", "dnnl_sgemm"};
 
 static double now(void) {
   struct timespec t;
@@ -68,7 +97,8 @@ static float uniform(void) {
 
 struct problem {
   const struct entry *e;
-  float *a, *b, *packed, *c[SIDES];
+  float *a, *b, *c[SIDES]; /* a, b: the values the sides read */
+  in_t *ain, *bin, *packed;
   dnnl_primitive_t matmul;
   dnnl_memory_t srcMem, weightsMem, dstMem;
   dnnl_stream_t stream;
@@ -77,8 +107,8 @@ struct problem {
 static void run(struct problem *p, int side) {
   const struct entry *e = p->e;
   switch (side) {
-  case PREPACKED: e->prepacked(p->a, p->packed, p->c[side]); break;
-  case PLAIN: e->plain(p->a, p->b, p->c[side]); break;
+  case PREPACKED: e->prepacked(p->ain, p->packed, p->c[side]); break;
+  case PLAIN: e->plain(p->ain, p->bin, p->c[side]); break;
   case REORDERED: {
     dnnl_exec_arg_t args[3] = {{DNNL_ARG_SRC, p->srcMem},
                                {DNNL_ARG_WEIGHTS, p->weightsMem},
@@ -117,23 +147,31 @@ static int setup(struct problem *p, dnnl_engine_t engine) {
   const struct entry *e = p->e;
   p->a = malloc(sizeof(float) * e->m * e->k);
   p->b = malloc(sizeof(float) * e->k * e->n);
-  for (long i = 0; i < e->m * e->k; ++i) p->a[i] = uniform();
-  for (long i = 0; i < e->k * e->n; ++i) p->b[i] = uniform();
+  p->ain = malloc(sizeof(in_t) * e->m * e->k);
+  p->bin = malloc(sizeof(in_t) * e->k * e->n);
+  for (long i = 0; i < e->m * e->k; ++i) {
+    p->ain[i] = toIn(uniform());
+    p->a[i] = fromIn(p->ain[i]);
+  }
+  for (long i = 0; i < e->k * e->n; ++i) {
+    p->bin[i] = toIn(uniform());
+    p->b[i] = fromIn(p->bin[i]);
+  }
   for (int s = 0; s < SIDES; ++s) {
     p->c[s] = malloc(sizeof(float) * e->m * e->n);
     for (long i = 0; i < e->m * e->n; ++i) p->c[s][i] = NAN;
   }
-  float *copy = malloc(sizeof(float) * e->k * e->n);
-  memcpy(copy, p->b, sizeof(float) * e->k * e->n);
+  in_t *copy = malloc(sizeof(in_t) * e->k * e->n);
+  memcpy(copy, p->bin, sizeof(in_t) * e->k * e->n);
   p->packed = malloc(e->packedSize());
   e->pack(copy, p->packed);
-  for (long i = 0; i < e->k * e->n; ++i) copy[i] = NAN;
+  for (long i = 0; i < e->k * e->n; ++i) copy[i] = toIn(NAN);
   free(copy);
   dnnl_memory_desc_t src, weights, weightsAny, dst;
   dnnl_dims_t ds = {e->m, e->k}, dw = {e->k, e->n}, dd = {e->m, e->n};
-  dnnl_memory_desc_init_by_tag(&src, 2, ds, dnnl_f32, dnnl_ab);
-  dnnl_memory_desc_init_by_tag(&weights, 2, dw, dnnl_f32, dnnl_ab);
-  dnnl_memory_desc_init_by_tag(&weightsAny, 2, dw, dnnl_f32,
+  dnnl_memory_desc_init_by_tag(&src, 2, ds, IN_DT, dnnl_ab);
+  dnnl_memory_desc_init_by_tag(&weights, 2, dw, IN_DT, dnnl_ab);
+  dnnl_memory_desc_init_by_tag(&weightsAny, 2, dw, IN_DT,
                                dnnl_format_tag_any);
   dnnl_memory_desc_init_by_tag(&dst, 2, dd, dnnl_f32, dnnl_ab);
   dnnl_matmul_desc_t md;
@@ -145,8 +183,8 @@ static int setup(struct problem *p, dnnl_engine_t engine) {
       dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
   dnnl_memory_t plainWeights;
   dnnl_stream_create(&p->stream, engine, dnnl_stream_default_flags);
-  dnnl_memory_create(&p->srcMem, &src, engine, p->a);
-  dnnl_memory_create(&plainWeights, &weights, engine, p->b);
+  dnnl_memory_create(&p->srcMem, &src, engine, p->ain);
+  dnnl_memory_create(&plainWeights, &weights, engine, p->bin);
   dnnl_memory_create(&p->weightsMem, chosen, engine, DNNL_MEMORY_ALLOCATE);
   dnnl_memory_create(&p->dstMem, &dst, engine, p->c[REORDERED]);
   dnnl_primitive_t reorder;
@@ -173,10 +211,15 @@ int main(void) {
   printf("1 thread, %d rounds of >= %.2f s per side, median GFLOP/s; oneDNN "
          "%d.%d.%d\n\n",
          ROUNDS, ROUND_SECONDS, v->major, v->minor, v->patch);
-  printf("| MxNxK | packed B bytes | %s | %s | %s | %s | prepacked / reordered "
-         "| prepacked / plain | verified |\n| --- | ---: | ---: | ---: | ---: "
-         "| ---: | ---: | ---: | --- |\n",
-         kSides[0], kSides[1], kSides[2], kSides[3]);
+  printf("%s inputs\n\n| MxNxK | packed B bytes |",
+         IN_DT == dnnl_bf16 ? "bf16" : "fp32");
+  for (int s = 0; s < SIDES; ++s)
+    printf(" %s |", kSides[s]);
+  printf(" prepacked / reordered | prepacked / plain | verified |\n| --- | "
+         "---: |");
+  for (int s = 0; s < SIDES; ++s)
+    printf(" ---: |");
+  printf(" ---: | ---: | --- |\n");
   double logSum = 0;
   int counted = 0;
   for (size_t i = 0; i < sizeof(kEntries) / sizeof(kEntries[0]); ++i) {
@@ -209,11 +252,14 @@ int main(void) {
       qsort(samples[s], ROUNDS, sizeof(double), cmp);
       med[s] = samples[s][ROUNDS / 2];
     }
-    int all = ok[0] && ok[1] && ok[2] && ok[3];
-    printf("| %ldx%ldx%ld | %zu | %.1f | %.1f | %.1f | %.1f | %.2fx | %.2fx | "
-           "%s |\n",
-           e->m, e->n, e->k, e->packedSize(), med[0], med[1], med[2], med[3],
-           med[0] / med[2], med[0] / med[1], all ? "yes" : "NO");
+    int all = 1;
+    printf("| %ldx%ldx%ld | %zu |", e->m, e->n, e->k, e->packedSize());
+    for (int s = 0; s < SIDES; ++s) {
+      all = all && ok[s];
+      printf(" %.1f |", med[s]);
+    }
+    printf(" %.2fx | %.2fx | %s |\n", med[0] / med[2], med[0] / med[1],
+           all ? "yes" : "NO");
     if (all) {
       logSum += log(med[0] / med[2]);
       ++counted;

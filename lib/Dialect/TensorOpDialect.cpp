@@ -784,15 +784,15 @@ LogicalResult UKernelOp::verify() {
   auto elem = [](Value v) {
     return cast<MemRefType>(v.getType()).getElementType();
   };
-  // A and B: fp32, or i32 elements that each hold a bf16 k pair; B may
-  // also be a bf16 view whose even rows start rows of pairs (B packed once,
-  // tensorop.b_k_pairs: the kernel takes only its address).
-  bool pairs = elem(getA()).isInteger(32) &&
-               (elem(getB()).isInteger(32) || elem(getB()).isBF16());
+  // A and B: fp32, or i32 elements that each hold a bf16 k pair; either
+  // may also be a bf16 view read in place as pairs (a row-major A's rows,
+  // B packed once, tensorop.b_k_pairs: the kernel takes only addresses).
+  auto pairElem = [](Type t) { return t.isInteger(32) || t.isBF16(); };
+  bool pairs = pairElem(elem(getA())) && pairElem(elem(getB()));
   if (!(pairs || (elem(getA()).isF32() && elem(getB()).isF32())) ||
       !elem(getC()).isF32())
     return emitOpError("operands must be f32 memrefs (A and B may be i32 "
-                       "memrefs of bf16 k pairs, B a bf16 view of pairs)");
+                       "memrefs of bf16 k pairs, or bf16 views of pairs)");
   auto cType = cast<MemRefType>(getC().getType());
   if (cType.getRank() != 2)
     return emitOpError("C must be a rank-2 memref, got ") << cType;

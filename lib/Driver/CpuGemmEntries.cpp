@@ -227,7 +227,7 @@ void {0}_prepacked(const tensorop_bf16 *A, const tensorop_bf16 *packedB,
 void {0}_prepacked_ws(const tensorop_bf16 *A, const tensorop_bf16 *packedB,
     float *C, void *workspace);
 )",
-                    name, mlir::tensorop::prepackedPanelWidth(op.m, op.n))
+                    name, mlir::tensorop::prepackedPanelWidth(op.m, op.n, /*pairs=*/true))
                 .str();
   if (op.batched)
     text += formatv(R"(

@@ -34,8 +34,9 @@
 
 using namespace mlir::tensorop;
 
-int64_t mlir::tensorop::prepackedPanelWidth(int64_t m, int64_t n) {
-  int64_t w = m <= 32 ? 32 : m <= 64 ? 64 : n;
+int64_t mlir::tensorop::prepackedPanelWidth(int64_t m, int64_t n,
+                                            bool pairs) {
+  int64_t w = m <= 32 && !pairs ? 32 : m <= 64 ? 64 : n;
   return std::min(w, n);
 }
 
@@ -235,7 +236,7 @@ struct PairPanels {
   int64_t m, n, k, w, full, rem, pairs;
   bool transposeA, transposeB;
   explicit PairPanels(const GemmEntryPointsSpec &s)
-      : m(s.m), n(s.n), k(s.k), w(prepackedPanelWidth(s.m, s.n)),
+      : m(s.m), n(s.n), k(s.k), w(prepackedPanelWidth(s.m, s.n, true)),
         full(s.n / w), rem(s.n % w), pairs((s.k + 1) / 2),
         transposeA(s.transposeA), transposeB(s.transposeB) {}
   int64_t count() const { return full + (rem ? 1 : 0); }

@@ -1197,7 +1197,18 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   // Unpacked A likewise: rows along K with unit stride, a static row stride.
   bool unpackedA = sketch.getPackA() == "none" && !lowPrecision;
   int64_t ldaBytes = 0;
-  if (unpackedA) {
+  if (pairsB && !problem->transposeA && !problem->dynamicK &&
+      problem->k % 2 == 0) {
+    // With B in pairs, A is read in place too where it can be: a row-major
+    // bf16 row holds A's k pairs (the panels of gen's NAME_prepacked have
+    // few rows, and would otherwise pack all of A into pairs per panel). An
+    // odd K's last pair would read one element past the row: packed then.
+    if (std::optional<int64_t> stride =
+            inPlaceRowStride(op.getDpsInputOperand(0)->get().getType())) {
+      unpackedA = true;
+      ldaBytes = *stride * 2;
+    }
+  } else if (unpackedA) {
     if (problem->transposeA)
       return op.emitError() << "tensorop sketch pack_a \"none\" needs A "
                                "stored M x K; this GEMM reads A transposed "

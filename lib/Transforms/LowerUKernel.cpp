@@ -50,14 +50,13 @@ struct LowerUKernelPattern : public OpRewritePattern<UKernelOp> {
                                          bytes(meta.getOffset(), size)));
     };
     memref::ExtractStridedMetadataOp metaA, metaB, metaC;
-    Value a = address(op.getA(), metaA);
-    // (B may be a bf16 view of k pairs read in place: 2-byte elements.)
-    Value b = address(op.getB(), metaB,
-                      cast<MemRefType>(op.getB().getType())
-                              .getElementType()
-                              .isBF16()
-                          ? 2
-                          : 4);
+    // (A and B may be bf16 views of k pairs read in place: 2-byte
+    // elements.)
+    auto elementBytes = [](Value v) -> int64_t {
+      return cast<MemRefType>(v.getType()).getElementType().isBF16() ? 2 : 4;
+    };
+    Value a = address(op.getA(), metaA, elementBytes(op.getA()));
+    Value b = address(op.getB(), metaB, elementBytes(op.getB()));
     Value c = address(op.getC(), metaC);
     Value ldc = toI64(bytes(metaC.getStrides()[0]));
     // In the order of the operand contract (UKernelOperands.h).

@@ -36,7 +36,7 @@ class TestBf16Kernel(unittest.TestCase):
     def test_refusals_name_the_field(self):
         for bad, field in [(spec(isa="avx2", nr=16), "isa"),
                            (spec(b_stride_bytes=254), "b_stride_bytes"),
-                           (spec(a_stride_bytes=256), "a_stride_bytes"),
+                           (spec(a_stride_bytes=254), "a_stride_bytes"),
                            (spec(kernel="gemm_bf8"), "kernel")]:
             with self.subTest(spec=bad):
                 rc, out, err = emit(bad)
@@ -70,6 +70,13 @@ class TestBf16Kernel(unittest.TestCase):
         self.assertIn("1024($1)", o["asm"])       # the second pair row
         self.assertIn("{z}", o["asm"])          # masked (fault-free) loads
         self.assertEqual(o["asm"].count("vdpbf16ps"), 4 * 4 * (2 + 1))
+        # A read in place too: a row-major bf16 row holds its pairs.
+        rc, out, err = emit(spec(mr=4, nr=64, b_stride_bytes=1024,
+                                 a_stride_bytes=2048))
+        self.assertEqual(rc, 0, err)
+        o = json.loads(out)
+        self.assertTrue(o["name"].endswith("_ldb1024_lda2048"), o["name"])
+        self.assertIn("2048(", o["asm"])  # row 1 of A
 
     def test_epilogue_in_the_store_path(self):
         # Numerics: test/Integration/epilogue-bf16.mlir; here: both parts.

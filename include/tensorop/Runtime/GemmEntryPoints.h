@@ -67,8 +67,9 @@ std::string gemmEntryPointsSource(const GemmEntryPointsSpec &spec);
 /// The prepacked-B entries alone (GemmPrepackedEntries.cpp).
 std::string gemmPrepackedEntriesSource(const GemmEntryPointsSpec &spec);
 
-/// Columns per panel of NAME_pack_b's layout for an M x N x K GEMM.
-int64_t prepackedPanelWidth(int64_t m, int64_t n);
+/// Columns per panel of NAME_pack_b's layout for an M x N x K GEMM (`pairs`:
+/// bf16's panels of k pairs).
+int64_t prepackedPanelWidth(int64_t m, int64_t n, bool pairs = false);
 
 } // namespace mlir::tensorop
 
