@@ -105,7 +105,7 @@ from tensorop_emit.nvidia_ptx import (
     declare_store_temps, finish, gemm_answer, get_choice, get_int, main, out_store)
 from tensorop_emit.nvidia_smem_store import SmemTmaStore
 from tensorop_emit.wgmma_common import (
-    TMA_LOAD_2D, advance_stage, commit_and_release, consumer_start, consumer_wait,
+    STREAM_HINTS, TMA_LOAD_2D, stream_policy, advance_stage, commit_and_release, consumer_start, consumer_wait,
     declare_regs, desc_hi, desc_lo, drain, init_barriers, load_operands, loop_k,
     next_tile, producer_acquire, producer_start, split_roles, tensor_map_param,
     thread_ids, tile_start, walk_start)
@@ -129,7 +129,7 @@ def cluster_tile_coords(b, cm, cn):
 def emit(spec, fmt):
     c = common_spec(spec, ("block_m", "block_n", "consumers", "stages", "group_m", "sms",
                            "cluster_m", "cluster_n", "conv", "epilogue", "store",
-                           "split_k", "lda", "ldb"))
+                           "split_k", "lda", "ldb", "stream_hint"))
     m, n, k = c["m"], c["n"], c["k"]
     dt, cdt = c["a_dtype"], c["c_dtype"]
     # Row strides (elements) of the A and B that TMA reads: K and N, or
@@ -137,6 +137,8 @@ def emit(spec, fmt):
     # 16-byte aligned.
     lda = get_int(spec, "lda", default=k, lo=k, hi=1 << 21)
     ldb = get_int(spec, "ldb", default=n, lo=n, hi=1 << 21)
+    if dt == "tf32" and spec.get("stream_hint", "none") != "none":
+        raise SpecError("stream_hint", "the tf32 kernel takes no L2 policy")
     if dt == "tf32":
         # wgmma reads tf32 from shared memory K-major only: a kernel of its
         # own (tensorop_emit/nvidia_wgmma_tf32.py) takes B^T from registers.
@@ -192,6 +194,10 @@ def emit(spec, fmt):
     # box is one MN-major swizzle atom of block_n columns (32- or 64-byte
     # swizzle), so a stage carries A rather than zero-filled columns of B.
     narrow = bn in (16, 32)
+    # an L2 policy for A's loads: the narrow tiles stream A once
+    hint = get_choice(spec, "stream_hint", STREAM_HINTS, default="none")
+    if hint != "none" and not narrow:
+        raise SpecError("stream_hint", "only the narrow tiles (block_n 16 or 32) stream A")
     if bn % 64 and not narrow:
         raise SpecError("block_n", "must be 16, 32 or a multiple of 64, got %d" % bn)
     if narrow:
@@ -329,6 +335,7 @@ def emit(spec, fmt):
 
     # ---- producer warpgroup ----
     ptile, pk, pwait = producer_start(b, end, first_tile)
+    hint_sfx, hint_op = stream_policy(b, hint)
     ptile_head, pnext = ptile, end
     if sk > 1:
         # the cluster's work items: data-parallel tiles, then a split one;
@@ -357,7 +364,7 @@ def emit(spec, fmt):
         # shifted by the filter tap (offsets {s, r} * dilation)
         emit_im2col_load(b)
     elif cn == 1:
-        b.ins(tma + " [%qdst], [%qmapA, {%qt4, %qm0}], [%qt3]")
+        b.ins(tma + hint_sfx + " [%qdst], [%qmapA, {%qt4, %qm0}], [%qt3]" + hint_op)
     else:
         # the A tile is shared along the row of the cluster: CTA r loads rows
         # r * a_part .. of it into every CTA

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <iterator>
 #include <tuple>
 
 using namespace mlir;
@@ -316,6 +317,28 @@ static constexpr double kFfmaSplitOverheadKTiles = 3;
 static constexpr int64_t kFfmaSplitMinKTiles = 8;
 static constexpr double kFfmaSplitMinGain = 0.95;
 
+/// CTAs of each kFfmaTiles tile (same order) that one SM holds at once:
+/// the fewer of 65536 registers over ptxas's count per thread (sm_90a,
+/// 128x128 128 at minctasm 2, 128x256 240, 64x128 and 128x64 168, 64x64
+/// 168, 32x64 96, 64x32 120, 32x32 80) and 228 KiB of shared memory over
+/// the tile's stages (plus 1 KiB reserved per CTA). Checked against
+/// ptxas by test/GPU/ptxas-ffma-resident.test.
+static const int64_t kFfmaResident[] = {2, 1, 3, 3, 6, 8, 8, 12};
+static_assert(std::size(kFfmaResident) == std::size(kFfmaTiles),
+              "one residency per FFMA tile");
+
+/// A grid of more CTAs than the SMs hold at once (kFfmaResident) runs its
+/// last ones as a tail, clusters starting as others finish: the cost grows
+/// by kFfmaTailPenalty times the share of the grid in that tail. Measured
+/// on the H200 (docs/benchmarks/gpu-gemm.md, "Session 16", call 1):
+/// 3000x500x1500 128x128 split 4 (384 CTAs, 264 held at once) 30.5
+/// TFLOP/s, no faster than unsplit (30.8), against 64x128 split 2 (376
+/// CTAs, 396 held) 43.1, which the model without the tail ranked 0.7%
+/// behind; any penalty from 0.02 to 0.34 keeps the measured best of the
+/// 12 shapes of sessions 15 and 16 (777x1333x999 64x128 split 4, 572 CTAs
+/// of 396 held, still first at 0.34).
+static constexpr double kFfmaTailPenalty = 0.15;
+
 static double ffmaWarpRate(int64_t warps) {
   return warps >= 8 ? 1.0 : warps >= 4 ? 0.9 : warps >= 2 ? 0.5 : 0.25;
 }
@@ -330,11 +353,15 @@ static int64_t ffmaThreads(int64_t bm, int64_t bn) {
 static double ffmaCost(const Candidate &c, int64_t sk,
                        const GpuGemmProblem &p, int64_t sms) {
   int64_t tiles = ((p.m + c.bm - 1) / c.bm) * ((p.n + c.bn - 1) / c.bn);
-  int64_t perSm = (tiles * sk + sms - 1) / sms;
+  int64_t ctas = tiles * sk;
+  int64_t perSm = (ctas + sms - 1) / sms;
   int64_t kTiles = (p.k + 15) / 16;
   double work = double((kTiles + sk - 1) / sk) +
                 (sk > 1 ? kFfmaSplitOverheadKTiles : 0.0);
-  return double(perSm) * double(c.bm * c.bn) * work /
+  int64_t held = kFfmaResident[&c - kFfmaTiles] * sms;
+  double tail = double(std::max<int64_t>(0, ctas - held)) / double(ctas);
+  return double(perSm) * double(c.bm * c.bn) * work *
+         (1.0 + kFfmaTailPenalty * tail) /
          (c.efficiency * ffmaWarpRate(perSm * ffmaThreads(c.bm, c.bn) / 32));
 }
 
@@ -645,9 +672,13 @@ static int64_t streamSplitK(double operandBytes, int64_t strips,
 }
 
 /// Few strips with long K (few rows): where split 2 of 64-column strips
-/// was chosen, strips of 128 columns on one consumer split in 4 instead
-/// when that grid has at most kWideSplitMaxCtas CTAs and every rank keeps
-/// kSplitKMinKTiles k-tiles. A CTA streams more bytes per k-tile from a
+/// was chosen and every rank keeps kSplitKMinKTiles k-tiles, the same
+/// strips split in 4 when that grid has at most kWideSplitMaxCtas CTAs,
+/// else strips of 128 columns on one consumer split in 4 when that grid
+/// does. The most CTAs that fit first: 24x1536x8192 24 strips of 64 split
+/// 4 (96 CTAs) 8.8 us against 10.2 for 12 of 128 split 4 (48 CTAs) and
+/// 11.4 split 2 (docs/benchmarks/gpu-gemm.md, "Session 16", call 1;
+/// cuBLASLt runs 96 CTAs in clusters of 4 there too). A CTA streams more bytes per k-tile from a
 /// 128-column strip (its stages are twice as wide) on the same count of
 /// CTAs, while a grid of clusters of 4 past ~100 CTAs does not fit at once
 /// (one CTA per SM, clusters within a GPC). Measured on the H200
@@ -691,8 +722,12 @@ static GpuSketchChoice proposeWgmmaFewRows(const GpuGemmProblem &p,
     c.splitK = streamSplitK(bBytes, strips, double(p.k) * double(c.blockN) * 2,
                             kStreamCtaBytesPerSecond, p.k, target);
   int64_t wideStrips = (p.n + 127) / 128;
-  if (c.splitK == 2 && c.blockN == 64 && 4 * wideStrips <= kWideSplitMaxCtas &&
-      (p.k + 63) / 64 >= 4 * kSplitKMinKTiles) {
+  bool long4 = (p.k + 63) / 64 >= 4 * kSplitKMinKTiles;
+  if (c.splitK == 2 && c.blockN == 64 && long4 &&
+      4 * strips <= kWideSplitMaxCtas) {
+    c.splitK = 4;
+  } else if (c.splitK == 2 && c.blockN == 64 && long4 &&
+             4 * wideStrips <= kWideSplitMaxCtas) {
     c.blockN = 128;
     c.splitK = 4;
     c.stages = std::min<int64_t>(
@@ -758,6 +793,27 @@ static GpuSketchChoice proposeWgmmaFewCols(const GpuGemmProblem &p,
   int64_t l2 = target.hints.cacheBytes(2);
   if (c.consumers == 2 && l2 > 0 && aBytes <= double(l2))
     c.splitK = 1;
+  // N not a multiple of 32 (B's rows end inside the 32-column box; TMA
+  // fills the rest with zeros): strips of 128 rows on two consumers split
+  // in 4 when that grid has at most kWideSplitMaxCtas CTAs and every rank
+  // keeps kSplitKMinKTiles k-tiles. Measured on the H200
+  // (docs/benchmarks/gpu-gemm.md, "Session 16", call 1): the box's rows
+  // past N cost time where they are loaded (3000x24x8192 64x32 split 2
+  // 23.9 us, 3000x32x8192 the same bytes of A 17.6 us), and 128-row
+  // strips load a box of B per 128 rows of A instead of 64: 3000x24x8192
+  // 128x32 split 4 (96 CTAs) 19.2 us against 23.9 (64x32 split 2, 94
+  // CTAs) and 23.1 (128x32 split 2, 48); 128 CTAs of clusters of 4 lost
+  // (4096x24x6144, "Session 15").
+  int64_t pairStrips = (p.m + 127) / 128;
+  if (bn == 32 && p.n % 32 != 0 && 4 * pairStrips <= kWideSplitMaxCtas &&
+      (p.k + 63) / 64 >= 4 * kSplitKMinKTiles) {
+    c.blockM = 128;
+    c.consumers = 2;
+    c.splitK = 4;
+    c.stages = std::min<int64_t>(
+        16, (target.maxSharedPerBlock - 1024) / ((c.blockM + bn) * 128));
+    strips = pairStrips;
+  }
   if (c.splitK > 1)
     c.ctas = strips * c.splitK;
   return c;

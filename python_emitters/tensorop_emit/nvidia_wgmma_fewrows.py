@@ -46,7 +46,7 @@ from .nvidia_ptx import (
     ELEM_BYTES, TMA_DTYPE, PtxBody, SpecError, ceil_div, declare_store_temps, finish,
     gemm_answer, get_choice, get_int, out_store)
 from .wgmma_common import (
-    TMA_LOAD_2D, advance_stage, commit_and_release, consumer_start, consumer_wait,
+    STREAM_HINTS, TMA_LOAD_2D, stream_policy, advance_stage, commit_and_release, consumer_start, consumer_wait,
     declare_regs, desc_hi, desc_lo, drain, init_barriers, load_operands, loop_k,
     next_tile, producer_acquire, producer_start, split_roles, tensor_map_param,
     thread_ids, tile_start, walk_start)
@@ -93,6 +93,8 @@ def emit_few_rows(spec, c, fmt):
     bm = get_int(spec, "block_m", lo=8, hi=32)
     bn = get_int(spec, "block_n", default=64, lo=64, hi=256)
     stages = get_int(spec, "stages", default=8, lo=2, hi=16)
+    # an L2 policy for B's loads (the streamed operand)
+    hint = get_choice(spec, "stream_hint", STREAM_HINTS, default="none")
     group_m = get_int(spec, "group_m", default=8, lo=1, hi=64)
     sms = get_int(spec, "sms", default=132, lo=1, hi=1024)
     if bm not in FEW_ROWS:
@@ -183,6 +185,7 @@ def emit_few_rows(spec, c, fmt):
 
     # ---- producer warpgroup: the A box (block_m rows, K-major) and B's boxes ----
     ptile, pk, pwait = producer_start(b, end, first_tile)
+    hint_sfx, hint_op = stream_policy(b, hint)
     pnext = end
     if sk > 1:
         phead, pnext = ptile, b.new_label("pnext")
@@ -194,7 +197,7 @@ def emit_few_rows(spec, c, fmt):
     for cb in range(bn // 64):
         b.ins("add.u32 %%qt5, %%qn0, %d" % (64 * cb))
         b.ins("add.u32 %%qt6, %%qdst, %d" % (a_bytes + cb * BOX))
-        b.ins(TMA_LOAD_2D + " [%qt6], [%qmapB, {%qt5, %qt4}], [%qt3]")
+        b.ins(TMA_LOAD_2D + hint_sfx + " [%qt6], [%qmapB, {%qt5, %qt4}], [%qt3]" + hint_op)
     advance_stage(b, stages)
     loop_k(b, k_end, pk)
     if sk > 1:

@@ -17,6 +17,22 @@ from .nvidia_ptx import grouped_tile
 # The 2-D tiled TMA load into shared memory, completing on an mbarrier.
 TMA_LOAD_2D = "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
 
+# Cache policies of the streamed operand's loads (spec field "stream_hint"):
+# "evict_first" marks its lines first to go from the L2, so that the
+# stream, read once per call, does not push out the small operand that
+# every CTA reads again.
+STREAM_HINTS = ("none", "evict_first")
+
+
+def stream_policy(b, hint):
+    """%qpol: the L2 cache policy of `hint` (created once; a no-op for
+    "none"). Returns the suffix and the extra operand of TMA_LOAD_2D."""
+    if hint == "none":
+        return "", ""
+    b.reg("b64", "%qpol")
+    b.ins("createpolicy.fractional.L2::%s.b64 %%qpol, 1.0" % hint)
+    return ".L2::cache_hint", ", %qpol"
+
 
 def declare_regs(b):
     """The registers of the frame: operands, thread ids, the tile walk, the

@@ -152,3 +152,31 @@ func.func @f32_short_k(%A: memref<300x96xf32>, %B: memref<96x2000xf32>, %C: memr
   linalg.matmul ins(%A, %B : memref<300x96xf32>, memref<96x2000xf32>) outs(%C : memref<300x2000xf32>)
   return
 }
+
+// -----
+
+// Grids larger than the SMs hold at once (kFfmaResident, the tail penalty;
+// docs/benchmarks/gpu-gemm.md "Session 16"): 3000x500x1500 in 128x128
+// split 4 is 384 CTAs of which 264 are held (2 per SM: 128 registers), in
+// 64x128 split 2 376 of 396 held: 64x128 split 2 (43.1 TFLOP/s measured,
+// 128x128 split 4 30.5).
+// CHECK-LABEL: func.func @f32_tail_3000x500x1500
+//       CHECK:   kernel = "ffma", precision = "f32", block_m = 64, block_n = 128, block_k = 16, warps_m = 0, warps_n = 0, consumers = 0, stages = 4,
+//  CHECK-SAME:   split_k = 2>
+func.func @f32_tail_3000x500x1500(%A: memref<3000x1500xf32>, %B: memref<1500x500xf32>, %C: memref<3000x500xf32>) {
+  linalg.matmul ins(%A, %B : memref<3000x1500xf32>, memref<1500x500xf32>) outs(%C : memref<3000x500xf32>)
+  return
+}
+
+// -----
+
+// A tail that still pays: 777x1333x999 in 64x128 split 4 is 572 CTAs of
+// which 396 are held, 16 + 3 k-tiles each (measured 30.0 TFLOP/s against
+// 26.9 split 2, "Session 15").
+// CHECK-LABEL: func.func @f32_tail_777x1333x999
+//       CHECK:   kernel = "ffma", precision = "f32", block_m = 64, block_n = 128, block_k = 16, warps_m = 0, warps_n = 0, consumers = 0, stages = 4,
+//  CHECK-SAME:   split_k = 4>
+func.func @f32_tail_777x1333x999(%A: memref<777x999xf32>, %B: memref<999x1333xf32>, %C: memref<777x1333xf32>) {
+  linalg.matmul ins(%A, %B : memref<777x999xf32>, memref<999x1333xf32>) outs(%C : memref<777x1333xf32>)
+  return
+}

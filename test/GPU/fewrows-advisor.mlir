@@ -134,7 +134,8 @@ func.func @cols_8192x24x8192(%A: memref<8192x8192xf16>, %B: memref<8192x24xf16>,
 
 // -----
 // Few strips with long K: 16 strips of 128 columns split in 4 (64 CTAs)
-// instead of 32 of 64 split in 2.
+// instead of 32 of 64 split in 2 (split in 4 they would be 128 CTAs, more
+// than kWideSplitMaxCtas).
 // CHECK-LABEL: func.func @few_16x2048x8192
 //       CHECK:   block_m = 16, block_n = 128, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 12, group_m = 8, ctas = 64,
 //  CHECK-SAME:   split_k = 4>
@@ -151,5 +152,48 @@ func.func @few_16x2048x8192(%A: memref<16x8192xbf16>, %B: memref<8192x2048xbf16>
 //   CHECK-NOT:   split_k
 func.func @narrow_6000x20x4096(%A: memref<6000x4096xf16>, %B: memref<4096x20xf16>, %C: memref<6000x20xf16>) {
   linalg.matmul ins(%A, %B : memref<6000x4096xf16>, memref<4096x20xf16>) outs(%C : memref<6000x20xf16>)
+  return
+}
+
+// -----
+// Few strips with long K whose 64-column strips split in 4 fit in
+// kWideSplitMaxCtas: 24 strips of 64 columns split in 4 (96 CTAs), not 12
+// of 128 (48 CTAs; "Session 16": 8.8 us against 10.2).
+// CHECK-LABEL: func.func @few_24x1536x8192
+//       CHECK:   block_m = 32, block_n = 64, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 96,
+//  CHECK-SAME:   split_k = 4>
+func.func @few_24x1536x8192(%A: memref<24x8192xbf16>, %B: memref<8192x1536xbf16>, %C: memref<24x1536xbf16>) {
+  linalg.matmul ins(%A, %B : memref<24x8192xbf16>, memref<8192x1536xbf16>) outs(%C : memref<24x1536xbf16>)
+  return
+}
+
+// -----
+// N not a multiple of 32 (B's rows end inside the 32-column box): 24 strips
+// of 128 rows on two consumers split in 4 (96 CTAs; "Session 16": 19.2 us
+// against 23.9 for 47 of 64 split in 2).
+// CHECK-LABEL: func.func @narrow_3000x24x8192
+//       CHECK:   block_m = 128, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 11, group_m = 8, ctas = 96,
+//  CHECK-SAME:   split_k = 4>
+func.func @narrow_3000x24x8192(%A: memref<3000x8192xbf16>, %B: memref<8192x24xbf16>, %C: memref<3000x24xbf16>) {
+  linalg.matmul ins(%A, %B : memref<3000x8192xbf16>, memref<8192x24xbf16>) outs(%C : memref<3000x24xbf16>)
+  return
+}
+
+// -----
+// N a multiple of 32 keeps 64-row strips split in 2 (3000x32x8192: 0.95x
+// the best library, "Session 16"); 4096x24x6144 would need 128 CTAs in
+// clusters of 4 (lost, "Session 15"): 64-row strips split in 2.
+// CHECK-LABEL: func.func @narrow_3000x32x8192
+//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 94,
+//  CHECK-SAME:   split_k = 2>
+// CHECK-LABEL: func.func @narrow_4096x24x6144
+//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 128,
+//  CHECK-SAME:   split_k = 2>
+func.func @narrow_3000x32x8192(%A: memref<3000x8192xbf16>, %B: memref<8192x32xbf16>, %C: memref<3000x32xbf16>) {
+  linalg.matmul ins(%A, %B : memref<3000x8192xbf16>, memref<8192x32xbf16>) outs(%C : memref<3000x32xbf16>)
+  return
+}
+func.func @narrow_4096x24x6144(%A: memref<4096x6144xbf16>, %B: memref<6144x24xbf16>, %C: memref<4096x24xbf16>) {
+  linalg.matmul ins(%A, %B : memref<4096x6144xbf16>, memref<6144x24xbf16>) outs(%C : memref<4096x24xbf16>)
   return
 }

@@ -534,6 +534,51 @@ class AnswerTests(unittest.TestCase):
             self.assertNotEqual(r.returncode, 0, extra)
             self.assertIn(field, r.stderr)
 
+    def test_wgmma_stream_hint(self):
+        """stream_hint "evict_first": one createpolicy, and the streamed
+        operand's TMA loads (A of the narrow tiles, B of few rows) carry it
+        as an L2 cache hint; the other operand's do not. Refused for the
+        plain tiles, tf32 and unknown policies."""
+        load = "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+        hinted = load + ".L2::cache_hint"
+        for spec, streamed, other in (
+                ({"m": 3000, "n": 24, "k": 8192, "block_m": 128, "block_n": 32,
+                  "consumers": 2, "stages": 11, "split_k": 4}, "%qmapA", "%qmapB"),
+                ({"m": 24, "n": 1536, "k": 8192, "block_m": 32, "block_n": 64,
+                  "consumers": 1, "stages": 16, "split_k": 4}, "%qmapB", "%qmapA")):
+            spec = dict(spec, a_dtype="bf16", c_dtype="bf16")
+            plain = answer("nvidia_gemm_wgmma", spec)["asm"]
+            self.assertNotIn("createpolicy", plain)
+            self.assertNotIn("cache_hint", plain)
+            asm = answer("nvidia_gemm_wgmma", dict(spec, stream_hint="evict_first"))["asm"]
+            self.assertEqual(asm.count("createpolicy.fractional.L2::evict_first.b64 %qpol, 1.0"),
+                             1)
+            lines = [l.strip() for l in asm.splitlines() if l.strip().startswith(load)]
+            self.assertTrue(lines)
+            for l in lines:
+                if "[" + streamed in l:
+                    self.assertTrue(l.startswith(hinted) and l.endswith("%qpol;"), l)
+                else:
+                    self.assertIn("[" + other, l)
+                    self.assertNotIn("cache_hint", l)
+            # the hint changes nothing else
+            self.assertEqual(
+                [l.replace(".L2::cache_hint", "").replace(", %qpol", "")
+                 for l in asm.splitlines()
+                 if "createpolicy" not in l and not l.strip().startswith(".reg .b64 %qpol")],
+                plain.splitlines())
+        for spec, why in (
+                ({"m": 256, "n": 256, "k": 256, "a_dtype": "bf16", "block_m": 128,
+                  "block_n": 128}, "only the narrow tiles"),
+                ({"m": 256, "n": 256, "k": 256, "a_dtype": "tf32"}, "tf32"),
+                ({"m": 256, "n": 16, "k": 256, "a_dtype": "bf16", "block_m": 64,
+                  "block_n": 16, "consumers": 1, "stream_hint": "evict_last"}, "must be")):
+            spec.setdefault("stream_hint", "evict_first")
+            r = run_emitter("nvidia_gemm_wgmma", spec)
+            self.assertNotEqual(r.returncode, 0, spec)
+            self.assertIn("stream_hint", r.stderr)
+            self.assertIn(why, r.stderr)
+
     def test_wgmma_tf32_fragment_loads_hit_two_wavefronts(self):
         """The fragment offsets the kernel computes (mirrored here from the
         PTX it prints: n = 16 w + 2 g, rows c / c + 4 swapped for odd c,
