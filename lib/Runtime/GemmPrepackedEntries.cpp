@@ -51,6 +51,14 @@ std::string stridedDyn(int64_t ld) {
   return llvm::formatv(", strided<[{0}, 1], offset: ?>", ld).str();
 }
 
+/// A linalg.matmul's indexing maps for an A stored K x M ("" otherwise).
+std::string transposeAMaps(bool transposeA) {
+  return transposeA ? "indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, "
+                      "affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, "
+                      "d1, d2) -> (d0, d1)>] "
+                    : "";
+}
+
 struct Panels {
   int64_t m, n, k, w, full, rem;
   bool transposeA, transposeB;
@@ -159,12 +167,7 @@ std::string panelMatmul(const Panels &p, llvm::StringRef suffix,
       memref2(p.k, cols, dynamic ? stridedDyn(p.w) : strided(p.w, bOffset));
   std::string cType =
       memref2(p.m, cols, dynamic ? stridedDyn(p.n) : strided(p.n, cOffset));
-  std::string maps =
-      p.transposeA
-          ? "indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, "
-            "affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) "
-            "-> (d0, d1)>] "
-          : "";
+  std::string maps = transposeAMaps(p.transposeA);
   return llvm::formatv(
              "    %b{11} = memref.subview %Bp[{0}, 0, 0] [1, {1}, {2}] [1, 1, 1] "
              ": {3} to {4}\n"
@@ -302,12 +305,7 @@ std::string pairPanelMatmul(const PairPanels &p, llvm::StringRef suffix,
                               "{3}>>",
                               p.m, cols, p.n, cOffset)
                     .str();
-  std::string maps =
-      p.transposeA
-          ? "indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, "
-            "affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) "
-            "-> (d0, d1)>] "
-          : "";
+  std::string maps = transposeAMaps(p.transposeA);
   return llvm::formatv(
              "    %off{0} = affine.apply affine_map<(d0) -> (d0 * {1})>({2})\n"
              "    %b{0} = memref.reinterpret_cast %Bp to offset: [%off{0}], "
