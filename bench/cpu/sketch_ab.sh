@@ -17,7 +17,10 @@
 # reused (delete DIR after changing BUILD). Target: x86-avx512. The rows
 # run one after the other (the libraries in every row): compare each row's
 # "vs best". CPU_TIME=1 times with the thread's CPU clock (loaded
-# machines); ROUNDS / ROUND_SECONDS as run.sh.
+# machines); ROUNDS / ROUND_SECONDS as run.sh. INTERLEAVE=1 times all
+# variants and the libraries in every round instead (variants_ab.c: the
+# ratio per round, for differences of a few percent on a shared machine;
+# 21 rounds unless ROUNDS says otherwise).
 set -e
 BUILD=$(cd "$1" && pwd); mkdir -p "$2"; OUT=$(cd "$2" && pwd); SHAPE=$3
 shift 3
@@ -56,9 +59,11 @@ open(p, "w").write(t.replace("linalg.matmul ins(",
 done
 CLOCK=""
 [ -n "$CPU_TIME" ] && CLOCK=-DTIMING_CLOCK=CLOCK_THREAD_CPUTIME_ID
+HARNESS=$HERE/gemm_vs_libraries.c
+[ -n "$INTERLEAVE" ] && HARNESS=$HERE/variants_ab.c
 clang-22 -O2 -DTHREADS=1 $CLOCK ${ROUNDS:+-DROUNDS=$ROUNDS} \
   ${ROUND_SECONDS:+-DROUND_SECONDS=$ROUND_SECONDS} -I"$OUT" \
-  "$HERE/gemm_vs_libraries.c" "${OBJS[@]}" -o "$OUT/bench" \
+  "$HARNESS" "${OBJS[@]}" -o "$OUT/bench" \
   -lxsmm -ldnnl -lopenblas -lpthread -lrt -ldl -lm
 uptime
 [ -n "$CPU_TIME" ] && echo "timed with the thread CPU clock (CPU_TIME=1)"

@@ -211,11 +211,14 @@ public:
     // even, so no pair straddles two K tiles); f16 is packed as fp32.
     const bool bf16 = p.input == GemmInputType::BF16;
     const int64_t bytes = bf16 ? 2 : 4;
-    // kc: the A micro-panel takes at most a quarter of L1.
-    int64_t kcTarget = std::clamp<int64_t>(l1 / 4 / (c.mr * bytes), 64, 512);
+    // kc: the A micro-panel takes at most 1/aPanelL1Share of L1 (a quarter
+    // unless the target's hints say otherwise).
+    int64_t kcTarget = std::clamp<int64_t>(
+        l1 / t.aPanelL1Share / (c.mr * bytes), 64, 512);
     c.kc = balancedTile(p.k, kcTarget, bf16 ? 2 : 1);
-    // nc: the packed B block takes at most half of L2.
-    int64_t ncTarget = l2 / 2 / (c.kc * bytes);
+    // nc: the packed B block takes at most 1/bBlockL2Share of L2 (half
+    // unless the hints say otherwise).
+    int64_t ncTarget = l2 / t.bBlockL2Share / (c.kc * bytes);
     c.nc = std::min(balancedTile(p.n, ncTarget, c.nr), roundUp(p.n, c.nr));
     // mc: the packed A block takes at most half of this core's L3 share.
     int64_t mcTarget = l3 / 2 / (c.kc * bytes);

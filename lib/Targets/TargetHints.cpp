@@ -222,6 +222,17 @@ mlir::tensorop::parseTargetHints(llvm::StringRef text, llvm::StringRef target,
       return std::move(e);
   }
 
+  // Optional: the cache shares of the packed GEMM path's blocks (the
+  // defaults, 4 and 2, where a target measured nothing else).
+  if (const Object *blocking = r.obj(*root, "blocking")) {
+    if (llvm::Error e = r.integer(*blocking, "a_panel_l1_share", "blocking.",
+                                  h.aPanelL1Share, 1, 64))
+      return std::move(e);
+    if (llvm::Error e = r.integer(*blocking, "b_block_l2_share", "blocking.",
+                                  h.bBlockL2Share, 1, 64))
+      return std::move(e);
+  }
+
   const llvm::json::Array *caches = root->getArray("caches");
   if (!caches || caches->empty())
     return r.fail("caches", "is missing or empty");

@@ -21,6 +21,11 @@
 // RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_negative_cache" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 // NEGATIVE: error: {{.*}}bad_hints_negative_cache{{/|\\}}x86-avx512.json: field 'caches[1].size_bytes' is -1048576{{(\.0+)?}}, outside [1024{{(\.0+)?}}, 1099511627776{{(\.0+)?}}]
 
+// A cache share of the packed path's blocks must be at least 1 (the
+// advisor divides L1 and L2 by it).
+// RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_blocking_zero" 2>&1 | FileCheck %s --check-prefix=BLOCKING
+// BLOCKING: error: {{.*}}bad_hints_blocking_zero{{/|\\}}x86-avx512.json: field 'blocking.a_panel_l1_share' is 0{{(\.0+)?}}, outside [1{{(\.0+)?}}, 64{{(\.0+)?}}]
+
 // RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_target_mismatch" 2>&1 | FileCheck %s --check-prefix=MISMATCH
 // MISMATCH: error: {{.*}}bad_hints_target_mismatch{{/|\\}}x86-avx512.json: field 'target' is 'x86-avx2' but the file is for 'x86-avx512'
 

@@ -39,6 +39,11 @@ struct TargetHints {
   int64_t minFmasPerBroadcast = 1;
   bool embeddedBroadcast = false;
   std::vector<CacheLevel> caches;
+  /// Cache blocking of the packed GEMM path (optional "blocking" object):
+  /// the A micro-panel (mr x kc) takes at most 1/aPanelL1Share of L1, the
+  /// packed B block (kc x nc) at most 1/bBlockL2Share of L2.
+  int64_t aPanelL1Share = 4;
+  int64_t bBlockL2Share = 2;
   int64_t cores = 1;
   double peakGflopsF32PerCore = 0;
   /// The bf16 pair dot product with fp32 accumulation ("vdpbf16ps"), the

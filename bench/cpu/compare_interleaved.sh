@@ -1,0 +1,62 @@
+#!/bin/bash
+# bench/cpu/compare_interleaved.sh BASE_BUILD NEW_BUILD THREADS MxNxK ...
+# Before/after per shape with both builds' `tensorop gen` objects and the
+# libraries timed in every round (variants_ab.c), so that a load that comes
+# and goes hits both builds alike; compare_builds.sh times each build's row
+# on its own, and on a shared machine its rows moved by +-5% between runs.
+# Prints each shape's table, then one line per shape: base and new against
+# the best library (median over rounds of the ratio within a round) and
+# new / base. ROUNDS (default 21) / ROUND_SECONDS as run.sh; CPU_TIME=1 (1
+# thread only) times with the thread's CPU clock. KEEP=DIR keeps objects.
+set -e
+BASE=$(cd "$1" && pwd); NEW=$(cd "$2" && pwd); THREADS=$3; shift 3
+HERE=$(cd "$(dirname "$0")" && pwd)
+TMP=${KEEP:-$(mktemp -d)}
+mkdir -p "$TMP"
+[ -n "$KEEP" ] || trap 'rm -rf "$TMP"' EXIT
+CLOCK=""
+if [ -n "$CPU_TIME" ]; then
+  [ "$THREADS" = 1 ] || { echo "CPU_TIME needs THREADS 1" >&2; exit 2; }
+  CLOCK=-DTIMING_CLOCK=CLOCK_THREAD_CPUTIME_ID
+fi
+OMP=""
+[ "$THREADS" -gt 1 ] && OMP="-L/usr/lib/llvm-22/lib -Wl,-rpath,/usr/lib/llvm-22/lib -lomp"
+SUMMARY=""
+uptime
+for shape in "$@"; do
+  IFS=x read -r m n k <<< "$shape"
+  d=$TMP/$shape
+  mkdir -p "$d"
+  : > "$d/kernels.inc"
+  : > "$d/kernels_headers.inc"
+  OBJS=()
+  for side in base new; do
+    build=$BASE; [ "$side" = new ] && build=$NEW
+    name=gemm_${m}x${n}x${k}_t${THREADS}_$side
+    [ -f "$d/$name/$name.o" ] ||
+      "$build/bin/tensorop" gen "${m}x${n}x${k} fp32 GEMM" --name="$name" \
+        --threads="$THREADS" --no-bench -o "$d/$name" > "$d/$name.log"
+    echo "KERNEL($name, $m, $n, $k, \"$side\")" >> "$d/kernels.inc"
+    echo "#include \"$d/$name/$name.h\"" >> "$d/kernels_headers.inc"
+    OBJS+=("$d/$name/$name.o")
+  done
+  clang-22 -O2 -DTHREADS="$THREADS" $CLOCK ${ROUNDS:+-DROUNDS=$ROUNDS} \
+    ${ROUND_SECONDS:+-DROUND_SECONDS=$ROUND_SECONDS} -I"$d" \
+    "$HERE/variants_ab.c" "${OBJS[@]}" -o "$d/bench" \
+    -lxsmm -ldnnl -lopenblas $OMP -lpthread -lrt -ldl -lm
+  env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OMP_NUM_THREADS="$THREADS" \
+    OPENBLAS_NUM_THREADS="$THREADS" "$d/bench" | tee "$d/out.txt"
+  echo
+  b=$(awk -F'|' '$2 ~ /^ base / {gsub(/[ x]/, "", $4); print $4}' "$d/out.txt")
+  n=$(awk -F'|' '$2 ~ /^ new / {gsub(/[ x]/, "", $4); print $4}' "$d/out.txt")
+  SUMMARY+="$shape $b $n"$'\n'
+done
+uptime
+[ -n "$CPU_TIME" ] && echo "timed with the thread CPU clock (CPU_TIME=1)"
+echo "| shape MxNxK | base vs best library | new vs best library | new / base |"
+echo "| --- | ---: | ---: | ---: |"
+echo -n "$SUMMARY" | awk '$2 > 0 && $3 > 0 {
+  printf "| %s | %.3fx | %.3fx | %.3f |\n", $1, $2, $3, $3 / $2
+  lb += log($2); ln += log($3); c++ }
+  END { if (c) printf "| geomean (%d) | %.3fx | %.3fx | %.3f |\n", c,
+    exp(lb / c), exp(ln / c), exp((ln - lb) / c) }'
