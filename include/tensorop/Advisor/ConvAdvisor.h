@@ -60,6 +60,14 @@ struct ConvSketchChoice {
   static ConvSketchChoice fromAttr(ConvSketchAttr attr);
 };
 
+/// Filter panels of `nr` channels that loop order "fcp" packs together per
+/// channel block (the buffer holds that many panels' blocks). Where few
+/// output pixels use each filter element (N*OH*OW <= 128), enough that the
+/// pack reads 512 consecutive bytes of each HWCF filter row (4 panels at
+/// nr = 32) rather than nr floats out of every F, at most F's panels;
+/// elsewhere 1.
+int64_t convPackGroupPanels(const ConvProblem &p, int64_t nr);
+
 /// "conv2d f32 n=.. h=.. w=.. c=.. f=.. r=.. s=.. stride=.. dil=.. pad=..",
 /// the key of a convolution in a tuning database.
 std::string convSignature(const ConvProblem &p);
