@@ -1116,6 +1116,16 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
     if (failed(pf))
       return failure();
     prepacked = *pf;
+    // Loop order "fcp" sizes cb for a per-call buffer that holds a group
+    // of panels' blocks (convPackGroupPanels); a filter packed once has no
+    // such buffer, and its blocks of one panel may take the group's room:
+    // cb * group channels, balanced over C (res5 3x3 512>512: cb 103 ->
+    // 256, fewer passes over the output and longer calls).
+    if (plan.packPerBlock) {
+      int64_t group = convPackGroupPanels(plan.p, plan.nr);
+      int64_t merged = std::min(plan.p.c, plan.cb * group);
+      plan.cb = ceilDiv(plan.p.c, ceilDiv(plan.p.c, merged));
+    }
     plan.packFilter = true;
     plan.packPerBlock = false;
   }

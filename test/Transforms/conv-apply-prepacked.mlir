@@ -4,7 +4,10 @@
 // as the filter packed once: the argument is retyped to the packed buffer
 // (F = 80 -> 3 panels of nr = 32, R*S*C = 360 rows each: 34560 floats), the
 // function packs nothing and allocates no filter buffer (loop order "fcp"
-// keeps its order over the whole packed filter), and the pass adds the
+// keeps its order over the whole packed filter; with at most 128 output
+// pixels, 35 here, its channel block takes the room the per-call entry's
+// group of panels would: cb 16 x 3 panels, all 40 channels in one block),
+// and the pass adds the
 // function that packs into that layout (the packing loops, no microkernel)
 // and the one that returns its size in bytes.
 // CHECK-LABEL: func.func @conv_prepacked
@@ -12,7 +15,7 @@
 // CHECK-NOT:     memref<4608xf32>
 // CHECK-NOT:     vector.transfer_write
 // CHECK:         scf.for %{{.*}} = %{{.*}} to %c3 step %c1
-// CHECK:           scf.for %{{.*}} = %{{.*}} to %c40 step %c16
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %c40 step %c40
 // CHECK:             scf.for %{{.*}} = %c0{{.*}} to %c5{{.*}} step
 // CHECK:               memref.subview %[[PACKED]]
 // CHECK:               tensorop.ukernel "x86_avx512_f32_7x32_u4_explicit_lda160_t3x160"
@@ -23,7 +26,7 @@
 // CHECK-SAME:    (%[[F:[^:]+]]: memref<3x3x40x80xf32>, %[[P:[^:]+]]: memref<34560xf32>)
 // CHECK-NOT:     tensorop.ukernel
 // CHECK:         scf.for %{{.*}} = %c0{{.*}} to %c3 step %c1
-// CHECK:           scf.for %{{.*}} = %c0{{.*}} to %c40 step %c16
+// CHECK:           scf.for %{{.*}} = %c0{{.*}} to %c40 step %c40
 // CHECK:             scf.for %{{.*}} = %c0{{.*}} to %c9 step
 // CHECK:               vector.transfer_read %[[F]]
 // CHECK:               vector.transfer_write %{{.*}}, %[[P]]
