@@ -73,9 +73,9 @@ int64_t l1AliasRowLimit(const TargetHints &t, int64_t strideBytes) {
 }
 
 int64_t channelBlock(int64_t c) {
-  if (c <= 512)
+  if (c <= kConvMaxChannelBlock)
     return c;
-  return ceilDiv(c, ceilDiv(c, 512));
+  return ceilDiv(c, ceilDiv(c, kConvMaxChannelBlock));
 }
 
 /// Whether a block of nv vectors per row broadcasts A from memory in the

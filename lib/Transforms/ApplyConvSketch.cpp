@@ -1120,10 +1120,14 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
     // of panels' blocks (convPackGroupPanels); a filter packed once has no
     // such buffer, and its blocks of one panel may take the group's room:
     // cb * group channels, balanced over C (res5 3x3 512>512: cb 103 ->
-    // 256, fewer passes over the output and longer calls).
+    // 256, fewer passes over the output and longer calls), no more per
+    // call than the builtin choice takes (kConvMaxChannelBlock; 1x1/2
+    // 1024>2048 stays at 512).
     if (plan.packPerBlock) {
       int64_t group = convPackGroupPanels(plan.p, plan.nr);
-      int64_t merged = std::min(plan.p.c, plan.cb * group);
+      int64_t merged =
+          std::min({plan.p.c, plan.cb * group,
+                    std::max(plan.cb, kConvMaxChannelBlock)});
       plan.cb = ceilDiv(plan.p.c, ceilDiv(plan.p.c, merged));
     }
     plan.packFilter = true;

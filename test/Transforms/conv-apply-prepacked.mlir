@@ -63,3 +63,18 @@ func.func @in_place_prepacked(%in: memref<1x8x8x8xf32>, %packed: memref<3x3x8x20
   linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, tensorop.prepacked_filter = {pack = "in_place_pack", size = "in_place_size"}, tensorop.sketch = #tensorop.conv_sketch<mr = 6, nr = 16, cb = 8, taps = "row", loop_order = "pf", pack_input = "none", pack_filter = "none", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test">} ins(%in, %packed : memref<1x8x8x8xf32>, memref<3x3x8x20xf32>) outs(%out : memref<1x6x6x20xf32>)
   return
 }
+
+// -----
+
+// The prepacked "fcp" block grows by the group (2 panels here) only up to
+// the builtin bound of 512 channels per call: cb 512 stays 512 (not all
+// 1024), so the nest has two channel blocks.
+// CHECK-LABEL: func.func @fcp_capped
+// CHECK-SAME:    %{{[^:]+}}: memref<65536xf32>
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %c2 step %c1
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %c1024 step %c512
+// CHECK-LABEL: func.func @capped_pack
+func.func @fcp_capped(%in: memref<1x6x6x1024xf32>, %packed: memref<1x1x1024x64xf32>, %out: memref<1x3x3x64xf32>) {
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>, tensorop.prepacked_filter = {pack = "capped_pack", size = "capped_size"}, tensorop.sketch = #tensorop.conv_sketch<mr = 3, nr = 32, cb = 512, taps = "one", loop_order = "fcp", pack_input = "none", pack_filter = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test">} ins(%in, %packed : memref<1x6x6x1024xf32>, memref<1x1x1024x64xf32>) outs(%out : memref<1x3x3x64xf32>)
+  return
+}

@@ -60,6 +60,10 @@ struct ConvSketchChoice {
   static ConvSketchChoice fromAttr(ConvSketchAttr attr);
 };
 
+/// The most input channels the builtin choice reduces over in one call:
+/// the A rows of a block, mr x 512 floats, still fit L1.
+constexpr int64_t kConvMaxChannelBlock = 512;
+
 /// Filter panels of `nr` channels that loop order "fcp" packs together per
 /// channel block (the buffer holds that many panels' blocks). Where few
 /// output pixels use each filter element (N*OH*OW <= 128), enough that the
