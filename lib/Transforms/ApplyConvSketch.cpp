@@ -1116,22 +1116,28 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
     if (failed(pf))
       return failure();
     prepacked = *pf;
-    // Loop order "fcp" sizes cb for a per-call buffer that holds a group
-    // of panels' blocks (convPackGroupPanels); a filter packed once has no
-    // such buffer, and its blocks of one panel may take the group's room:
-    // cb * group channels, balanced over C (res5 3x3 512>512: cb 103 ->
-    // 256, fewer passes over the output and longer calls), no more per
-    // call than the builtin choice takes (kConvMaxChannelBlock; 1x1/2
-    // 1024>2048 stays at 512).
-    if (plan.packPerBlock) {
-      int64_t group = convPackGroupPanels(plan.p, plan.nr);
-      int64_t merged =
-          std::min({plan.p.c, plan.cb * group,
-                    std::max(plan.cb, kConvMaxChannelBlock)});
-      plan.cb = ceilDiv(plan.p.c, ceilDiv(plan.p.c, merged));
-    }
     plan.packFilter = true;
     plan.packPerBlock = false;
+  }
+  // Loop order "fcp" sizes cb for a per-call buffer that holds a group of
+  // panels' blocks (convPackGroupPanels), which only the one-thread
+  // per-call entry packs. A filter packed once has no such buffer, and at
+  // more than one thread the panels are packed one at a time (grouped,
+  // 2 threads, quiet machine, same process as oneDNN: N=1 res5 3x3
+  // 0.76-0.77x -> 0.63-0.67x, 1x1/2 1024>2048 0.66-0.67x -> 0.56-0.57x,
+  // 3x3/2 0.80-0.82x -> 0.67-0.69x; why is not known); there a block of
+  // one panel takes the group's room: cb * group channels, balanced over C
+  // (res5 3x3 512>512: cb 103 -> 256, fewer passes over the output and
+  // longer calls), no more per call than the builtin choice takes
+  // (kConvMaxChannelBlock; 1x1/2 1024>2048 stays at 512).
+  int64_t rows = plan.p.n * plan.p.outH();
+  int64_t threads = std::min<int64_t>(sketch.getThreads(), rows);
+  bool groupedPack = plan.packPerBlock && threads == 1;
+  if (sketch.getLoopOrder() == "fcp" && plan.packFilter && !groupedPack) {
+    int64_t group = convPackGroupPanels(plan.p, plan.nr);
+    int64_t merged = std::min(
+        {plan.p.c, plan.cb * group, std::max(plan.cb, kConvMaxChannelBlock)});
+    plan.cb = ceilDiv(plan.p.c, ceilDiv(plan.p.c, merged));
   }
   if (plan.rowTaps && !plan.packFilter && plan.cb < plan.p.c)
     return op.emitError() << "tensorop conv sketch taps \"row\" with "
@@ -1279,8 +1285,6 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
     }
   }
   Idx im{rewriter, loc};
-  int64_t rows = plan.p.n * plan.p.outH();
-  int64_t threads = std::min<int64_t>(sketch.getThreads(), rows);
   // Per thread: the input panel and the epilogue block (its header and
   // scratch tile are written by every call).
   auto allocPanel = [&]() {
@@ -1329,17 +1333,8 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
   auto imbalance = [&](int64_t items) {
     return double(ceilDiv(items, threads) * threads) / double(items);
   };
-  if (plan.packPerBlock) {
-    // Groups of panels packed together (convPackGroupPanels: where the
-    // pack is a large share of the call, as many as make it read long runs
-    // of each filter row), but no fewer groups than threads and none more
-    // unevenly split among them than the panels.
+  if (groupedPack)
     plan.packGroup = convPackGroupPanels(plan.p, plan.nr);
-    while (plan.packGroup > 1 &&
-           (ceilDiv(panels, plan.packGroup) < std::min(threads, panels) ||
-            imbalance(ceilDiv(panels, plan.packGroup)) > imbalance(panels)))
-      --plan.packGroup;
-  }
   int64_t groups = ceilDiv(panels, plan.packGroup);
   bool splitPanels = plan.packPerBlock ? groups >= threads
                                        : imbalance(panels) < imbalance(rows);

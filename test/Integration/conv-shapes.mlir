@@ -28,8 +28,9 @@
 // RUN: %{gen} --n 2 --h 9 --w 17 --c 35 --f 21 --pad 2 --sketch '#tensorop.conv_sketch<mr = 6, nr = 64, cb = 16, taps = "row", loop_order = "fp", pack_input = "none", pack_filter = "kmajor_nr", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = <name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test">' | %{run} | FileCheck %s
 // A filter row per call with the filter in place (cb covers C).
 // RUN: %{gen} --n 2 --h 9 --w 17 --c 19 --f 21 --pad 2 --sketch '#tensorop.conv_sketch<mr = 7, nr = 32, cb = 19, taps = "row", loop_order = "pf", pack_input = "none", pack_filter = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = <name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test">' | %{run} | FileCheck %s
-// Loop order "fcp": groups of filter panels, then channel blocks (each
-// packed for the group's panels into an L2-sized buffer in the loop nest),
+// Loop order "fcp" (one thread): groups of filter panels, then channel
+// blocks (each packed for the group's panels into an L2-sized buffer in the
+// loop nest),
 // then each panel over all output rows; F not a multiple of nr, several
 // channel blocks, a tap row per call, a last group with fewer panels
 // (F = 150: 5 panels of 32, the last 22 wide, in groups of 4 and 1). The

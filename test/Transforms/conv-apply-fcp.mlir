@@ -35,17 +35,18 @@ func.func @fcp(%in: memref<1x7x9x40xf32>, %flt: memref<3x3x40x80xf32>, %out: mem
 
 // -----
 
-// With threads, "fcp" splits the groups of panels: no fewer groups than
-// threads, so 2 panels per group here (groups of 2 and 1), one group per
-// thread, each packing its own blocks into its own buffer (2 x 4608
-// floats) and running all 5 output rows.
+// With threads, "fcp" packs one panel at a time (grouping lost at 2
+// threads) and its channel block takes the room a group of the 3 panels
+// would: cb 16 x 3, all 40 channels (3*3*40*32 = 11520 floats). The
+// threads split the 3 panels (chunks of 2), each packing its own blocks
+// into its own buffer and running all 5 output rows.
 // CHECK-LABEL: func.func @fcp_threads
 // CHECK:       scf.forall (%[[T:.*]]) in (2)
-// CHECK:         %[[BEGIN:.*]] = arith.muli %[[T]], %c1
-// CHECK:         %[[END:.*]] = arith.minsi %{{.*}}, %c2
-// CHECK:         %[[BUF:.*]] = memref.alloc() {alignment = 64 : i64} : memref<9216xf32>
+// CHECK:         %[[BEGIN:.*]] = arith.muli %[[T]], %c2
+// CHECK:         %[[END:.*]] = arith.minsi %{{.*}}, %c3
+// CHECK:         %[[BUF:.*]] = memref.alloc() {alignment = 64 : i64} : memref<11520xf32>
 // CHECK:         scf.for %{{.*}} = %[[BEGIN]] to %[[END]] step %c1
-// CHECK:           scf.for %{{.*}} = %{{.*}} to %c40 step %c16
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %c40 step %c40
 // CHECK:             vector.transfer_write %{{.*}}, %[[BUF]]
 // CHECK:             scf.for %{{.*}} = %c0{{.*}} to %c5{{.*}} step
 // CHECK:               tensorop.ukernel

@@ -65,7 +65,9 @@ struct ConvSketchChoice {
 constexpr int64_t kConvMaxChannelBlock = 512;
 
 /// Filter panels of `nr` channels that loop order "fcp" packs together per
-/// channel block (the buffer holds that many panels' blocks). Where few
+/// channel block in the one-thread per-call entry (the buffer holds that
+/// many panels' blocks; elsewhere the channel block is that much larger,
+/// see ApplyConvSketch). Where few
 /// output pixels use each filter element (N*OH*OW <= 128), enough that the
 /// pack reads 512 consecutive bytes of each HWCF filter row (4 panels at
 /// nr = 32) rather than nr floats out of every F, at most F's panels;
