@@ -231,8 +231,12 @@ def TensorOp_ConvSketchAttr : TensorOp_Attr<"ConvSketch", "conv_sketch"> {
       pixel block: with `pack_filter = "kmajor_nr"` each (panel, channel
       block) is packed in the loop nest into a buffer of R*S*`cb`*`nr`
       that stays in L2 while all rows pass over it (filters larger than
-      L2), and threads split the panels instead of the rows when there are
-      as many panels as threads;
+      L2); on one thread where N*OH*OW <= 128 a group of panels at a time
+      (as many as make 512 bytes of each filter row, 4 at `nr` = 32: the
+      buffer holds the group's blocks; with more threads, and in the
+      prepacked entry, one panel's blocks of `cb` times that many
+      channels, at most 512), and threads split the panels instead of the
+      rows when there are as many panels as threads;
     * `pack_input`: `"none"`: the microkernel reads the input in place
       (x86_gemm_fma only); `"kmajor_mr"`: each tap's `mr` pixels are
       copied into a k-major panel first;

@@ -73,9 +73,9 @@ int64_t l1AliasRowLimit(const TargetHints &t, int64_t strideBytes) {
 }
 
 int64_t channelBlock(int64_t c) {
-  if (c <= 512)
+  if (c <= kConvMaxChannelBlock)
     return c;
-  return ceilDiv(c, ceilDiv(c, 512));
+  return ceilDiv(c, ceilDiv(c, kConvMaxChannelBlock));
 }
 
 /// Whether a block of nv vectors per row broadcasts A from memory in the
@@ -142,6 +142,33 @@ ConvSketchChoice ConvSketchChoice::fromAttr(ConvSketchAttr a) {
   c.source = a.getSource().str();
   c.threads = a.getThreads();
   return c;
+}
+
+int64_t mlir::tensorop::convPackGroupPanels(const ConvProblem &p,
+                                            int64_t nr) {
+  // Packing one panel at a time reads nr floats (128 bytes at nr = 32) out
+  // of every filter row of F floats (2-8 KB apart): two lines per 4 KB page
+  // or fewer, all in a few L2 sets, which the hardware prefetchers barely
+  // follow. Reading 512 bytes per row (several panels) runs the pack at
+  // the speed of a sequential copy (bench/conv/pack_filter_bench.c, 1
+  // thread, thread CPU time, loaded machine: 9.4 MB of 3x3 512>512 filter
+  // 0.216 ms one panel at a time, 0.190 ms two, 0.182 ms four, a plain
+  // copy 0.186 ms; 8.4 MB of 1x1 1024>2048 0.217 -> 0.171 ms), and in the
+  // layer it saves more than that (N=1 res5 3x3 0.80x -> 0.85x oneDNN,
+  // 1x1/2 1024>2048 0.70x -> 0.83x, bench/conv/sketch_ab.sh, thread CPU
+  // time, loaded). That pays where the pack is a large share of the call:
+  // each filter element is used by N*OH*OW pixels, so at 49 (ResNet-50
+  // res5 at N=1) the pack is about a fifth of it, at 196 a twentieth. The
+  // group's blocks share the buffer, so the advisor's channel block
+  // shrinks with the group, and at 196 pixels the extra passes over the
+  // output cost more than the pack saves (N=1 28x28 3x3/2 256>256: 0.93x
+  // -> 0.89x oneDNN).
+  constexpr int64_t kPackRowBytes = 512;
+  constexpr int64_t kGroupMaxPixels = 128;
+  if (p.n * p.outH() * p.outW() > kGroupMaxPixels)
+    return 1;
+  int64_t panels = ceilDiv(p.f, nr);
+  return std::clamp<int64_t>(kPackRowBytes / (4 * nr), 1, panels);
 }
 
 std::string mlir::tensorop::convSignature(const ConvProblem &p) {
@@ -242,9 +269,11 @@ mlir::tensorop::builtinConvChoice(const ConvProblem &p, const TargetHints &t) {
   } else if (filterBytes > l2 / 2) {
     c.loopOrder = "fcp";
     c.packFilter = "kmajor_nr";
-    // Channel blocks whose packed block takes at most half of L2.
+    // Channel blocks whose packed block (of convPackGroupPanels panels)
+    // takes at most half of L2.
+    int64_t group = convPackGroupPanels(p, c.nr);
     int64_t fitting =
-        std::max<int64_t>(1, (l2 / 2) / (4 * p.r * p.s * c.nr));
+        std::max<int64_t>(1, (l2 / 2) / (4 * p.r * p.s * c.nr * group));
     if (c.cb > fitting)
       c.cb = ceilDiv(p.c, ceilDiv(p.c, fitting));
   }

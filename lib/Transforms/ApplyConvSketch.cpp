@@ -22,7 +22,9 @@
 // their own. With loop order "fcp" (filters larger
 // than L2) the channel blocks go outside the rows and each (panel, channel
 // block) is packed in the loop nest into a buffer that stays in L2 while
-// every row passes over it.
+// every row passes over it; a few panels are packed together per channel
+// block, so that the pack reads runs of each filter row rather than nr
+// floats out of every F.
 //
 // A convolution marked tensorop.prepacked_filter (gen's NAME_prepacked)
 // takes its filter already packed, from a function argument: the loop nest
@@ -256,9 +258,14 @@ struct ConvPlan {
   /// Floats per strip row: (W + PL + PR) * C.
   int64_t stripRow = 0;
   Value strip; ///< [R][W+PL+PR][C] of one thread, or null.
-  /// The filter is packed one (panel, channel block) at a time, in the loop
-  /// nest, into a buffer of R*S*cb*nr (loop order "fcp").
+  /// The filter is packed one (group of panels, channel block) at a time,
+  /// in the loop nest, into a buffer of packGroup blocks of R*S*cb*nr (loop
+  /// order "fcp").
   bool packPerBlock = false;
+  /// Panels packed together per channel block with packPerBlock
+  /// (convPackGroupPanels: the pack reads several panels' channels of each
+  /// filter row at once), else 1. Groups start at multiples of it.
+  int64_t packGroup = 1;
   /// The output's zero fill in front of the convolution is dropped and
   /// each register block zeroed in the nest, right before its first call,
   /// by the thread that computes it.
@@ -323,37 +330,51 @@ void planEpilogueCoverage(ConvPlan &plan) {
 
 /// Offset in the packed filter of panel (fb), channels from c0 (a block of
 /// kcb), tap (r, s). A filter packed block by block (loop order "fcp")
-/// holds one panel's channel block only: the offset within it.
+/// holds one group of panels' channel block only: the offset within it
+/// (the group's panels R*S*cb*nr floats apart).
 Value packedFilterOffset(Idx &im, const ConvPlan &plan, Value fb, Value c0,
                          Value kcb, Value tap) {
   const ConvProblem &p = plan.p;
   int64_t taps = p.r * p.s;
   Value inBlock = im.mul(im.mul(tap, kcb), plan.nr);
-  if (plan.packPerBlock)
+  if (plan.packPerBlock && plan.packGroup == 1)
     return inBlock;
+  if (plan.packPerBlock)
+    return im.add(im.mul(im.rem(fb, plan.packGroup), taps * plan.cb * plan.nr),
+                  inBlock);
   Value panel = im.mul(fb, taps * p.c * plan.nr);
   Value block = im.mul(c0, taps * plan.nr);
   return im.add(im.add(panel, block), inBlock);
 }
 
-/// Packs channels [c0, c0 + kcb) of filter panel fb (output channels
-/// [f0, f0 + nr), zero past F) into `plan.packedFilter` at
+/// Packs channels [c0, c0 + kcb) of filter panels [fb, fb + count)
+/// (output channels from fb * nr, zero past F) into `plan.packedFilter` at
 /// packedFilterOffset: vectors of nr channels, the block's taps adjacent.
+/// The panels are the innermost loop, so each filter row is read
+/// count * nr floats at a time (`count` null: one panel, no loop).
 void emitFilterBlockPack(OpBuilder &b, Location loc, const ConvPlan &plan,
-                         Value fb, Value f0, Value c0, Value kcb) {
+                         Value fbFirst, Value count, Value c0, Value kcb) {
   const ConvProblem &p = plan.p;
   Idx im{b, loc};
   OpBuilder::InsertionGuard guard(b);
   auto vecType = VectorType::get({plan.nr}, b.getF32Type());
-  Value width = im.min(im.c(plan.nr), im.sub(im.c(p.f), f0));
   auto tapLoop = scf::ForOp::create(b, loc, im.c(0), im.c(p.r * p.s), im.c(1));
   b.setInsertionPointToStart(tapLoop.getBody());
   Value tap = tapLoop.getInductionVar();
   Value r = im.div(tap, p.s), s = im.rem(tap, p.s);
-  Value base = packedFilterOffset(im, plan, fb, c0, kcb, tap);
   auto cLoop = scf::ForOp::create(b, loc, im.c(0), kcb, im.c(1));
   b.setInsertionPointToStart(cLoop.getBody());
   Value c = cLoop.getInductionVar();
+  Value fb = fbFirst;
+  if (count) {
+    auto gLoop = scf::ForOp::create(b, loc, fbFirst, im.add(fbFirst, count),
+                                    im.c(1));
+    b.setInsertionPointToStart(gLoop.getBody());
+    fb = gLoop.getInductionVar();
+  }
+  Value f0 = im.mul(fb, plan.nr);
+  Value width = im.min(im.c(plan.nr), im.sub(im.c(p.f), f0));
+  Value base = packedFilterOffset(im, plan, fb, c0, kcb, tap);
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
   // Full panels read without a mask: a dynamic mask rebuilt per row costs
   // more than the copy (as in the GEMM's B packing).
@@ -408,12 +429,11 @@ void emitFilterPack(OpBuilder &b, Location loc, const ConvPlan &plan,
     fbLoop->setAttr(kOmpTeamAttrName, b.getUnitAttr());
   b.setInsertionPointToStart(fbLoop.getBody());
   Value fb = fbLoop.getInductionVar();
-  Value f0 = im.mul(fb, plan.nr);
   auto cbLoop = scf::ForOp::create(b, loc, im.c(0), im.c(p.c), im.c(plan.cb));
   b.setInsertionPointToStart(cbLoop.getBody());
   Value c0 = cbLoop.getInductionVar();
   Value kcb = im.min(im.c(plan.cb), im.sub(im.c(p.c), c0));
-  emitFilterBlockPack(b, loc, plan, fb, f0, c0, kcb);
+  emitFilterBlockPack(b, loc, plan, fb, /*count=*/Value(), c0, kcb);
 }
 
 /// A rank-reduced 2-D view [rows x cols] of a 4-D memref at `offsets`,
@@ -825,7 +845,9 @@ void emitWindowBlock(OpBuilder &b, Location loc, const ConvPlan &plan, Value n,
   emitBlock(b, loc, plan, n, oh, ow0, m, fb, f0, nrem, c0, kcb);
 }
 
-/// Output rows [rowBegin, rowEnd) in the sketch's loop order.
+/// Output rows [rowBegin, rowEnd) in the sketch's loop order; filter panels
+/// [panelBegin, panelEnd), or with the filter packed per block, groups of
+/// plan.packGroup panels.
 void emitRows(OpBuilder &b, Location loc, const ConvPlan &plan, Value rowBegin,
               Value rowEnd, Value panelBegin, Value panelEnd, bool markLoop) {
   const ConvProblem &p = plan.p;
@@ -842,19 +864,39 @@ void emitRows(OpBuilder &b, Location loc, const ConvPlan &plan, Value rowBegin,
     c0 = cbLoop.getInductionVar();
     kcb = im.min(im.c(plan.cb), im.sub(im.c(p.c), c0));
   };
-  auto enterFilterLoop = [&]() {
-    auto fLoop = scf::ForOp::create(b, loc, panelBegin, panelEnd, im.c(1));
-    b.setInsertionPointToStart(fLoop.getBody());
-    fb = fLoop.getInductionVar();
+  auto enterPanel = [&](Value panel) {
+    fb = panel;
     f0 = im.mul(fb, plan.nr);
     nrem = im.min(im.c(plan.nr), im.sub(im.c(p.f), f0));
   };
-  if (filterOuter)
+  auto enterFilterLoop = [&]() {
+    auto fLoop = scf::ForOp::create(b, loc, panelBegin, panelEnd, im.c(1));
+    b.setInsertionPointToStart(fLoop.getBody());
+    enterPanel(fLoop.getInductionVar());
+  };
+  if (plan.packPerBlock && plan.packGroup == 1) {
     enterFilterLoop();
-  if (channelsOuter) {
     enterChannelLoop();
-    if (plan.packPerBlock)
-      emitFilterBlockPack(b, loc, plan, fb, f0, c0, kcb);
+    emitFilterBlockPack(b, loc, plan, fb, /*count=*/Value(), c0, kcb);
+  } else if (plan.packPerBlock) {
+    // Groups of panels, each channel block of a group packed at once, then
+    // the group's panels one by one over all rows.
+    int64_t panels = ceilDiv(p.f, plan.nr);
+    auto gLoop = scf::ForOp::create(b, loc, panelBegin, panelEnd, im.c(1));
+    b.setInsertionPointToStart(gLoop.getBody());
+    Value first = im.mul(gLoop.getInductionVar(), plan.packGroup);
+    Value count = im.min(im.c(plan.packGroup), im.sub(im.c(panels), first));
+    enterChannelLoop();
+    emitFilterBlockPack(b, loc, plan, first, count, c0, kcb);
+    auto fLoop =
+        scf::ForOp::create(b, loc, first, im.add(first, count), im.c(1));
+    b.setInsertionPointToStart(fLoop.getBody());
+    enterPanel(fLoop.getInductionVar());
+  } else {
+    if (filterOuter)
+      enterFilterLoop();
+    if (channelsOuter)
+      enterChannelLoop();
   }
   auto rowLoop = scf::ForOp::create(b, loc, rowBegin, rowEnd, im.c(1));
   if (markLoop)
@@ -1077,6 +1119,26 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
     plan.packFilter = true;
     plan.packPerBlock = false;
   }
+  // Loop order "fcp" sizes cb for a per-call buffer that holds a group of
+  // panels' blocks (convPackGroupPanels), which only the one-thread
+  // per-call entry packs. A filter packed once has no such buffer, and at
+  // more than one thread the panels are packed one at a time (grouped,
+  // 2 threads, quiet machine, same process as oneDNN: N=1 res5 3x3
+  // 0.76-0.77x -> 0.63-0.67x, 1x1/2 1024>2048 0.66-0.67x -> 0.56-0.57x,
+  // 3x3/2 0.80-0.82x -> 0.67-0.69x; why is not known); there a block of
+  // one panel takes the group's room: cb * group channels, balanced over C
+  // (res5 3x3 512>512: cb 103 -> 256, fewer passes over the output and
+  // longer calls), no more per call than the builtin choice takes
+  // (kConvMaxChannelBlock; 1x1/2 1024>2048 stays at 512).
+  int64_t rows = plan.p.n * plan.p.outH();
+  int64_t threads = std::min<int64_t>(sketch.getThreads(), rows);
+  bool groupedPack = plan.packPerBlock && threads == 1;
+  if (sketch.getLoopOrder() == "fcp" && plan.packFilter && !groupedPack) {
+    int64_t group = convPackGroupPanels(plan.p, plan.nr);
+    int64_t merged = std::min(
+        {plan.p.c, plan.cb * group, std::max(plan.cb, kConvMaxChannelBlock)});
+    plan.cb = ceilDiv(plan.p.c, ceilDiv(plan.p.c, merged));
+  }
   if (plan.rowTaps && !plan.packFilter && plan.cb < plan.p.c)
     return op.emitError() << "tensorop conv sketch taps \"row\" with "
                              "pack_filter \"none\" needs cb to cover all "
@@ -1223,8 +1285,6 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
     }
   }
   Idx im{rewriter, loc};
-  int64_t rows = plan.p.n * plan.p.outH();
-  int64_t threads = std::min<int64_t>(sketch.getThreads(), rows);
   // Per thread: the input panel and the epilogue block (its header and
   // scratch tile are written by every call).
   auto allocPanel = [&]() {
@@ -1234,7 +1294,9 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
     if (plan.packPerBlock)
       plan.packedFilter = memref::AllocOp::create(
           rewriter, loc,
-          MemRefType::get({plan.p.r * plan.p.s * plan.cb * plan.nr}, f32),
+          MemRefType::get({plan.packGroup * plan.p.r * plan.p.s * plan.cb *
+                           plan.nr},
+                          f32),
           align);
     if (plan.epilogue)
       plan.epilogueBlock =
@@ -1271,12 +1333,15 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
   auto imbalance = [&](int64_t items) {
     return double(ceilDiv(items, threads) * threads) / double(items);
   };
-  bool splitPanels = plan.packPerBlock ? panels >= threads
+  if (groupedPack)
+    plan.packGroup = convPackGroupPanels(plan.p, plan.nr);
+  int64_t groups = ceilDiv(panels, plan.packGroup);
+  bool splitPanels = plan.packPerBlock ? groups >= threads
                                        : imbalance(panels) < imbalance(rows);
   if (threads > 1) {
-    // Chunks of output rows (or filter panels), one per thread, each with
-    // its own input panel.
-    int64_t items = splitPanels ? panels : rows;
+    // Chunks of output rows (or filter panels, or groups of them), one per
+    // thread, each with its own input panel.
+    int64_t items = splitPanels ? groups : rows;
     int64_t chunk = ceilDiv(items, threads);
     int64_t count = ceilDiv(items, chunk);
     auto forall = scf::ForallOp::create(
@@ -1292,12 +1357,12 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
       emitRows(rewriter, loc, plan, fim.c(0), fim.c(rows), begin, end,
                /*markLoop=*/true);
     else
-      emitRows(rewriter, loc, plan, begin, end, fim.c(0), fim.c(panels),
+      emitRows(rewriter, loc, plan, begin, end, fim.c(0), fim.c(groups),
                /*markLoop=*/true);
     freePanel();
   } else {
     allocPanel();
-    emitRows(rewriter, loc, plan, im.c(0), im.c(rows), im.c(0), im.c(panels),
+    emitRows(rewriter, loc, plan, im.c(0), im.c(rows), im.c(0), im.c(groups),
              /*markLoop=*/false);
     freePanel();
   }

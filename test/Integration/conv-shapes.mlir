@@ -28,15 +28,21 @@
 // RUN: %{gen} --n 2 --h 9 --w 17 --c 35 --f 21 --pad 2 --sketch '#tensorop.conv_sketch<mr = 6, nr = 64, cb = 16, taps = "row", loop_order = "fp", pack_input = "none", pack_filter = "kmajor_nr", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = <name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test">' | %{run} | FileCheck %s
 // A filter row per call with the filter in place (cb covers C).
 // RUN: %{gen} --n 2 --h 9 --w 17 --c 19 --f 21 --pad 2 --sketch '#tensorop.conv_sketch<mr = 7, nr = 32, cb = 19, taps = "row", loop_order = "pf", pack_input = "none", pack_filter = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = <name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test">' | %{run} | FileCheck %s
-// Loop order "fcp": filter panels, then channel blocks (each packed into an
-// L2-sized buffer in the loop nest), then all output rows; F not a multiple
-// of nr, several channel blocks, a tap row per call. The builtin choice for
-// filters past half of L2 (the 600-channel case above, and these two).
+// Loop order "fcp" (one thread): groups of filter panels, then channel
+// blocks (each packed for the group's panels into an L2-sized buffer in the
+// loop nest),
+// then each panel over all output rows; F not a multiple of nr, several
+// channel blocks, a tap row per call, a last group with fewer panels
+// (F = 150: 5 panels of 32, the last 22 wide, in groups of 4 and 1). The
+// builtin choice for filters past half of L2 (the 600-channel case above,
+// and 520>72: at nr = 16 its 5 panels make one group, so cb = 174 keeps 5
+// blocks of 3*3*174*16 floats within half of L2).
 // RUN: %{gen} --h 5 --w 7 --c 40 --f 37 --stride 2 --pad 1 --sketch '#tensorop.conv_sketch<mr = 3, nr = 32, cb = 16, taps = "row", loop_order = "fcp", pack_input = "none", pack_filter = "kmajor_nr", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = <name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test">' | %{run} | FileCheck %s
+// RUN: %{gen} --h 5 --w 7 --c 40 --f 150 --stride 2 --pad 1 --sketch '#tensorop.conv_sketch<mr = 3, nr = 32, cb = 16, taps = "row", loop_order = "fcp", pack_input = "none", pack_filter = "kmajor_nr", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = <name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test">' | %{run} | FileCheck %s
 // RUN: %{gen} --n 2 --h 7 --w 7 --c 520 --f 72 --pad 1 | %{run} | FileCheck %s
 // RUN: %{gen} --h 9 --w 8 --c 1100 --f 130 --r 1 --stride 2 | %{run} | FileCheck %s
 // RUN: %{gen} --n 2 --h 7 --w 7 --c 520 --f 72 --pad 1 | tensorop-opt --tensorop-pipeline="target=x86-avx512" 2>&1 >/dev/null | FileCheck %s --check-prefix=FCP
-// FCP: remark: tensorop: conv2d f32 n=2 h=7 w=7 c=520 f=72 r=3 s=3 {{.*}} cb=260 taps="row" loop_order="fcp" pack_input="none" pack_filter="kmajor_nr"
+// FCP: remark: tensorop: conv2d f32 n=2 h=7 w=7 c=520 f=72 r=3 s=3 {{.*}} cb=174 taps="row" loop_order="fcp" pack_input="none" pack_filter="kmajor_nr"
 
 // taps = "window": every tap of a block in one call (K = S*C per filter row,
 // the R rows as taps), edge pixels and rows by the per-row path. The

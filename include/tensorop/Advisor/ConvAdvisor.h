@@ -60,6 +60,20 @@ struct ConvSketchChoice {
   static ConvSketchChoice fromAttr(ConvSketchAttr attr);
 };
 
+/// The most input channels the builtin choice reduces over in one call:
+/// the A rows of a block, mr x 512 floats, still fit L1.
+constexpr int64_t kConvMaxChannelBlock = 512;
+
+/// Filter panels of `nr` channels that loop order "fcp" packs together per
+/// channel block in the one-thread per-call entry (the buffer holds that
+/// many panels' blocks; elsewhere the channel block is that much larger,
+/// see ApplyConvSketch). Where few
+/// output pixels use each filter element (N*OH*OW <= 128), enough that the
+/// pack reads 512 consecutive bytes of each HWCF filter row (4 panels at
+/// nr = 32) rather than nr floats out of every F, at most F's panels;
+/// elsewhere 1.
+int64_t convPackGroupPanels(const ConvProblem &p, int64_t nr);
+
 /// "conv2d f32 n=.. h=.. w=.. c=.. f=.. r=.. s=.. stride=.. dil=.. pad=..",
 /// the key of a convolution in a tuning database.
 std::string convSignature(const ConvProblem &p);
