@@ -9,7 +9,7 @@
 # threads=THREADS bare-ptr-abi=1), again with fuse-epilogues=0 when the
 # pipeline has that option, and, when UPSTREAM=1 (default), through
 # upstream MLIR's lowering (one-shot-bufferize, deallocation, linalg to
-# loops, LLVM; one thread), and for ffn-f32 the block with its weights
+# loops, LLVM; one thread), and for the FFN the block with its weights
 # packed once (gen_ffn.py --prepacked, variant "prepacked"); each object
 # is compiled by clang -O3 -march=native and linked with the harness and
 # oneDNN. OUT.remarks gets
@@ -26,10 +26,10 @@ case $BLOCK in
     prefix=ffn; harness=ffn_vs_onednn.c
     gen() { python3 "$HERE/gen_ffn.py" --tokens $1 --model $2 --hidden $3 \
               --dtype "${BLOCK#ffn-}" --name "$4" --workspace; }
-    # fp32: also the block with W1 and W2 packed once (gen_ffn.py --prepacked).
+    # Also the block with W1 and W2 packed once (gen_ffn.py --prepacked).
     genPrepacked() { python3 "$HERE/gen_ffn.py" --tokens $1 --model $2 \
-              --hidden $3 --name "$4" --workspace --prepacked \
-              --threads "$THREADS"; }
+              --hidden $3 --dtype "${BLOCK#ffn-}" --name "$4" --workspace \
+              --prepacked --threads "$THREADS"; }
     flags=(); [ "$BLOCK" = ffn-bf16 ] && flags+=(-DFFN_BF16) ;;
   bottleneck)
     prefix=bn; harness=bottleneck_vs_onednn.c
@@ -66,7 +66,7 @@ if [ $unfused = 1 ]; then
   pipeline unfused " fuse-epilogues=0"
   objs+=("$TMP/unfused.o"); flags+=(-DHAVE_UNFUSED)
 fi
-if [ "$BLOCK" = ffn-f32 ]; then
+if [ "$prefix" = ffn ]; then
   genPrepacked $SHAPE "${prefix}_prepacked" | "$BUILD/bin/tensorop-opt" \
       --tensorop-pipeline="target=$TARGET threads=$THREADS bare-ptr-abi=1" \
       2>"$TMP/prepacked.remarks" | mlir-translate-22 --mlir-to-llvmir > "$TMP/prepacked.ll"

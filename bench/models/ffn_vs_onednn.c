@@ -5,10 +5,11 @@
 //   ffn_ours      --tensorop-pipeline (whatever it fuses)
 //   ffn_unfused   --tensorop-pipeline with epilogue fusion off (optional:
 //                 -DHAVE_UNFUSED)
-//   ffn_prepacked the fp32 module of gen_ffn.py --prepacked through
+//   ffn_prepacked the module of gen_ffn.py --prepacked through
 //                 --tensorop-pipeline: W1 and W2 packed once into panels
-//                 (its ffn_prepacked_pack_w1/_w2, outside the timing, as
-//                 oneDNN's reorder), optional: -DHAVE_PREPACKED
+//                 (bf16: of k pairs) by its ffn_prepacked_pack_w1/_w2,
+//                 outside the timing, as oneDNN's reorder), optional:
+//                 -DHAVE_PREPACKED
 //   ffn_upstream  upstream MLIR's lowering of the same module (bufferize,
 //                 linalg to loops, LLVM; clang -O3 -march=native)
 //   onednn        matmul(x, W1) + bias + eltwise gelu_tanh post-op, then
@@ -63,11 +64,12 @@ long ffn_unfused_workspace_size(void);
 #ifdef HAVE_PREPACKED
 void ffn_prepacked(FFN_ARGS);
 long ffn_prepacked_workspace_size(void);
-void ffn_prepacked_pack_w1(const float *w1, float *w1p);
-void ffn_prepacked_pack_w2(const float *w2, float *w2p);
+void ffn_prepacked_pack_w1(const act_t *w1, act_t *w1p);
+void ffn_prepacked_pack_w2(const act_t *w2, act_t *w2p);
 // The weights in the prepacked module's panels (packed once in main); the
-// panels divide H and D exactly, so each holds as many floats as W.
-static float *w1p, *w2p;
+// panels divide H and D exactly (bf16: and D and H are even, whole pairs),
+// so each holds as many elements as W.
+static act_t *w1p, *w2p;
 #endif
 
 static long T, D, H;
@@ -265,7 +267,11 @@ static void onednn_ffn(void) {
 static void run(struct variant *v) {
 #ifdef HAVE_PREPACKED
   if (v->fn == (void (*)(void))ffn_prepacked) {
+#ifdef FFN_BF16
+    ffn_prepacked(x, w1p, b1, w2p, b2, xf, v->out, v->ws);
+#else
     ffn_prepacked(x, w1p, b1, w2p, b2, v->out, v->ws);
+#endif
     return;
   }
 #endif
@@ -318,15 +324,19 @@ int main(int argc, char **argv) {
   {
     // Packed from copies that are then poisoned: the timed calls can only
     // read the packed weights.
-    float *c1 = malloc(sizeof(float) * D * H), *c2 = malloc(sizeof(float) * H * D);
-    memcpy(c1, w1, sizeof(float) * D * H);
-    memcpy(c2, w2, sizeof(float) * H * D);
-    w1p = malloc(sizeof(float) * D * H);
-    w2p = malloc(sizeof(float) * H * D);
+    act_t *c1 = malloc(sizeof(act_t) * D * H), *c2 = malloc(sizeof(act_t) * H * D);
+    memcpy(c1, w1, sizeof(act_t) * D * H);
+    memcpy(c2, w2, sizeof(act_t) * H * D);
+    w1p = malloc(sizeof(act_t) * D * H);
+    w2p = malloc(sizeof(act_t) * H * D);
     ffn_prepacked_pack_w1(c1, w1p);
     ffn_prepacked_pack_w2(c2, w2p);
     for (long i = 0; i < D * H; ++i)
+#ifdef FFN_BF16
+      c1[i] = c2[i] = 0x7fc0; // a bf16 NaN
+#else
       c1[i] = c2[i] = NAN;
+#endif
     free(c1);
     free(c2);
   }

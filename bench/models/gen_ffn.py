@@ -33,16 +33,25 @@ and as oneDNN's primitives run with their scratchpads. (Upstream MLIR's
 lowering ignores both marks: it allocates per call, the size function
 returns 0.)
 
-With --prepacked (fp32 only) the weights arrive packed once, as oneDNN's
-reordered weights and gen's NAME_pack_b: W1 as H/W1 panels of D x W1 and W2
-as D/W2 panels of H x W2 (panel widths as lib/Runtime/GemmPrepackedEntries.cpp
-picks them for T rows: 32 up to 32 tokens, 64 up to 64, else the whole
-width), each matmul is a loop over the panels with the bias, GELU and
-residual applied to each panel's slice inside the loop (so the pipeline may
-fuse them per panel), and the module defines the packing functions
+With --prepacked the weights arrive packed once, as oneDNN's reordered
+weights and gen's NAME_pack_b: W1 as H/W1 panels of D x W1 and W2 as D/W2
+panels of H x W2 (panel widths as lib/Runtime/GemmPrepackedEntries.cpp picks
+them for T rows: fp32 32 up to 32 tokens, 64 up to 64, else the whole width;
+bf16 64 up to 64 tokens, else the whole width), each matmul is a loop over
+the panels with the bias, GELU and residual applied to each panel's slice
+inside the loop (so the pipeline may fuse them per panel), and the module
+defines the packing functions
 
-    void NAME_pack_w1(const float *w1, float *w1p);   /* D x H -> panels */
-    void NAME_pack_w2(const float *w2, float *w2p);   /* H x D -> panels */
+    void NAME_pack_w1(const T *w1, T *w1p);   /* D x H -> panels */
+    void NAME_pack_w2(const T *w2, T *w2p);   /* H x D -> panels */
+
+bf16 panels hold k pairs, as gen's bf16 NAME_pack_b writes them: a K x W
+panel is K/2 rows of W pairs (element (k, j) at (k/2)*2W + 2j + k%2), the
+layout vdpbf16ps reads; each panel's matmul reads it through a [W, 2]-strided
+view marked tensorop.b_k_pairs. That module is written on memrefs (a view
+with those strides has no tensor form): per panel a zero fill, the matmul,
+then the bias, GELU and rounding (first) or bias and residual (second) as
+memref linalg.generic ops on the panel's slice.
 
 With --threads N (and --prepacked) each panel loop is an scf.forall over N
 chunks of whole panels; the pipeline runs a matmul inside it on one thread.
@@ -61,23 +70,24 @@ p.add_argument("--dtype", choices=("f32", "bf16"), default="f32")
 p.add_argument("--workspace", action="store_true",
                help="take a caller-provided workspace (no allocation per call)")
 p.add_argument("--prepacked", action="store_true",
-               help="weights packed once into panels (fp32)")
+               help="weights packed once into panels")
 p.add_argument("--threads", type=int, default=1,
                help="--prepacked: split the panel loops into this many "
                     "chunks (an scf.forall)")
 a = p.parse_args()
 T, D, H = a.tokens, a.model, a.hidden
-if a.prepacked and a.dtype != "f32":
-    p.error("--prepacked is fp32 only")
 
 
-def panel_width(m, n):
+def panel_width(m, n, pairs):
     """lib/Runtime/GemmPrepackedEntries.cpp's prepackedPanelWidth."""
-    w = 32 if m <= 32 else 64 if m <= 64 else n
+    w = 32 if m <= 32 and not pairs else 64 if m <= 64 else n
     return min(w, n)
 
 
-W1, W2 = panel_width(T, H), panel_width(T, D)
+W1 = panel_width(T, H, a.dtype == "bf16")
+W2 = panel_width(T, D, a.dtype == "bf16")
+if a.prepacked and a.dtype == "bf16" and (D % 2 or H % 2):
+    p.error("--prepacked --dtype bf16 needs an even D and H (whole k pairs)")
 if a.prepacked and (H % W1 or D % W2):
     p.error(f"--prepacked needs H % {W1} == 0 and D % {W2} == 0")
 if a.prepacked and a.threads > 1 and any(
@@ -272,6 +282,136 @@ func.func @{a.name}(%xm: {mt(T, D)}, %w1m: {p1}, %b1m: memref<{H}xf32>,
 }}{WS_SIZE}""")
 
 
+def pair_pack(name, k, n, w):
+    """NAME(w: K x N bf16, wp: the pair panels), as gen's bf16 NAME_pack_b
+    (scalar loops: it runs once per weight matrix)."""
+    return f"""func.func @{name}(%w: {mt(k, n, "bf16")}, %wp: memref<{k * n}xbf16>) {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %K = arith.constant {k} : index
+  %N = arith.constant {n} : index
+  scf.for %k = %c0 to %K step %c1 {{
+    scf.for %n = %c0 to %N step %c1 {{
+      %v = memref.load %w[%k, %n] : {mt(k, n, "bf16")}
+      %at = affine.apply affine_map<(d0, d1) -> ((d1 floordiv {w}) * {k * w} + (d0 floordiv 2) * {2 * w} + (d1 mod {w}) * 2 + d0 mod 2)>(%k, %n)
+      memref.store %v, %wp[%at] : memref<{k * n}xbf16>
+    }}
+  }}
+  return
+}}
+"""
+
+
+def prepacked_bf16_module():
+    """The bf16 block on memrefs, weights packed once into k-pair panels."""
+    np1, np2 = H // W1, D // W2
+    g1 = f"memref<{D * H}xbf16>"
+    g2 = f"memref<{H * D}xbf16>"
+
+    def sub(e, rows, cols, ld):
+        return f"memref<{rows}x{cols}x{e}, strided<[{ld}, 1], offset: ?>>"
+
+    def vec(n):
+        return f"memref<{n}xf32, strided<[1], offset: ?>>"
+
+    def generic(maps, ins, outs, body):
+        ins_v = ", ".join(v for v, _ in ins)
+        ins_t = ", ".join(t for _, t in ins)
+        args = ", ".join(f"%a{i}: {e}" for i, e in enumerate(body[0]))
+        return f"""    linalg.generic {{indexing_maps = [{maps}], iterator_types = ["parallel", "parallel"]}}
+        ins({ins_v} : {ins_t}) outs({outs[0]} : {outs[1]}) {{
+    ^bb0({args}):
+{body[1]}
+    }}"""
+
+    add = ("      %s = arith.addf %a0, %a1 : f32\n      linalg.yield %s : f32")
+    gelu_body = """      %half = arith.constant 0.5 : f32
+      %one = arith.constant 1.0 : f32
+      %k = arith.constant 0.797884583 : f32
+      %c = arith.constant 0.044715 : f32
+      %s2 = arith.mulf %a0, %a0 : f32
+      %s3 = arith.mulf %s2, %a0 : f32
+      %t0 = arith.mulf %c, %s3 : f32
+      %t1 = arith.addf %a0, %t0 : f32
+      %t2 = arith.mulf %k, %t1 : f32
+      %t3 = math.tanh %t2 : f32
+      %t4 = arith.addf %one, %t3 : f32
+      %t5 = arith.mulf %half, %a0 : f32
+      %r = arith.mulf %t5, %t4 : f32
+      linalg.yield %r : f32"""
+    trunc = "      %tb = arith.truncf %a0 : f32 to bf16\n      linalg.yield %tb : bf16"
+
+    def first(q, j):
+        # (The panel's f32 result is a buffer of its own: the microkernel
+        # then writes only the bf16 output, as with the tensor form's
+        # bufferized intermediate; tensorop-bind-workspace places it.)
+        hq, gq, bq = mt(T, W1), sub("bf16", T, W1, H), vec(W1)
+        view = f"memref<{D}x{W1}xbf16, strided<[{W1}, 2], offset: ?>>"
+        return f"""    %off = affine.apply affine_map<(d0) -> (d0 * {D * W1})>({q})
+    %wq = memref.reinterpret_cast %w1 to offset: [%off], sizes: [{D}, {W1}], strides: [{W1}, 2] : {g1} to {view}
+    %hq = memref.alloc() {{alignment = 64 : i64}} : {hq}
+    %gq = memref.subview %g[0, {j}] [{T}, {W1}] [1, 1] : {mt(T, H, "bf16")} to {gq}
+    %bq = memref.subview %b1[{j}] [{W1}] [1] : memref<{H}xf32> to {bq}
+    linalg.fill ins(%zero : f32) outs(%hq : {hq})
+    linalg.matmul ins(%x, %wq : {mt(T, D, "bf16")}, {view}) outs(%hq : {hq}) {{tensorop.b_k_pairs}}
+{generic("#id, #row, #id", [("%hq", hq), ("%bq", bq)], ("%hq", hq), (["f32", "f32", "f32"], add))}
+{generic("#id, #id", [("%hq", hq)], ("%hq", hq), (["f32", "f32"], gelu_body))}
+{generic("#id, #id", [("%hq", hq)], ("%gq", gq), (["f32", "bf16"], trunc))}
+    memref.dealloc %hq : {hq}
+"""
+
+    def second(q, j):
+        oq, rq, bq = sub("f32", T, W2, D), sub("f32", T, W2, D), vec(W2)
+        view = f"memref<{H}x{W2}xbf16, strided<[{W2}, 2], offset: ?>>"
+        return f"""    %off = affine.apply affine_map<(d0) -> (d0 * {H * W2})>({q})
+    %wq = memref.reinterpret_cast %w2 to offset: [%off], sizes: [{H}, {W2}], strides: [{W2}, 2] : {g2} to {view}
+    %oq = memref.subview %out[0, {j}] [{T}, {W2}] [1, 1] : {mt(T, D)} to {oq}
+    %rq = memref.subview %res[0, {j}] [{T}, {W2}] [1, 1] : {mt(T, D)} to {rq}
+    %bq = memref.subview %b2[{j}] [{W2}] [1] : memref<{D}xf32> to {bq}
+    linalg.fill ins(%zero : f32) outs(%oq : {oq})
+    linalg.matmul ins(%g, %wq : {mt(T, H, "bf16")}, {view}) outs(%oq : {oq}) {{tensorop.b_k_pairs}}
+{generic("#id, #row, #id", [("%oq", oq), ("%bq", bq)], ("%oq", oq), (["f32", "f32", "f32"], add))}
+{generic("#id, #id, #id", [("%oq", oq), ("%rq", rq)], ("%oq", oq), (["f32", "f32", "f32"], add))}
+"""
+
+    def loop(n_panels, w, body):
+        """scf.for over the panels, or scf.forall over --threads chunks."""
+        if a.threads == 1 or n_panels == 1:
+            return f"""  scf.for %q = %c0 to %c{n_panels} step %c1 {{
+    %j = affine.apply affine_map<(d0) -> (d0 * {w})>(%q)
+{body("%q", "%j")}  }}
+"""
+        per = n_panels // a.threads
+        return f"""  scf.forall (%t) in ({a.threads}) {{
+    %p0 = affine.apply affine_map<(d0) -> (d0 * {per})>(%t)
+    scf.for %ql = %c0 to %c{per} step %c1 {{
+      %q = arith.addi %p0, %ql : index
+      %j = affine.apply affine_map<(d0) -> (d0 * {w})>(%q)
+{indent(body("%q", "%j"), 2)}    }}
+  }}
+"""
+
+    counts = sorted({np1, np2, np1 // a.threads or 1, np2 // a.threads or 1})
+    consts = "\n".join(f"  %c{n} = arith.constant {n} : index"
+                       for n in counts if n > 1)
+    print(f"""// FFN block, weights packed once in k pairs: T={T} D={D} H={H} bf16, panels {W1} / {W2}, {a.threads} thread(s) (bench/models/gen_ffn.py --prepacked --dtype bf16)
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (j)>
+{pair_pack(a.name + "_pack_w1", D, H, W1)}{pair_pack(a.name + "_pack_w2", H, D, W2)}func.func @{a.name}(%x: {mt(T, D, "bf16")}, %w1: {g1}, %b1: memref<{H}xf32>,
+                    %w2: {g2}, %b2: memref<{D}xf32>, %res: {mt(T, D)}, %out: {mt(T, D)}{WS_ARG}) {{
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+{consts}
+  %g = memref.alloc() {{alignment = 64 : i64}} : {mt(T, H, "bf16")}
+{loop(np1, W1, first)}{loop(np2, W2, second)}  memref.dealloc %g : {mt(T, H, "bf16")}
+  return
+}}{WS_SIZE}""")
+
+
+if a.prepacked and BF:
+    prepacked_bf16_module()
+    raise SystemExit(0)
 if a.prepacked:
     prepacked_module()
     raise SystemExit(0)

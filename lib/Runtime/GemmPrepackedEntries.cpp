@@ -34,9 +34,15 @@
 
 using namespace mlir::tensorop;
 
+// fp32: a panel of all of N for more than 64 rows is B itself, which the
+// sketch packs into its cache blocks as usual. bf16 pairs are read in place
+// whatever the sketch (the kernel's pair layout is the panel's), so a panel
+// wider than 64 is a B block whose pair rows lie 4N bytes apart: 64 columns
+// at every M (loaded, 1 thread: 256x3072x768 0.69x -> see
+// docs/benchmarks/blas-api.md; the models bench's bf16 FFN at T = 256 too).
 int64_t mlir::tensorop::prepackedPanelWidth(int64_t m, int64_t n,
                                             bool pairs) {
-  int64_t w = m <= 32 && !pairs ? 32 : m <= 64 ? 64 : n;
+  int64_t w = pairs ? 64 : m <= 32 ? 32 : m <= 64 ? 64 : n;
   return std::min(w, n);
 }
 
