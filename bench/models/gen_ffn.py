@@ -37,7 +37,7 @@ With --prepacked the weights arrive packed once, as oneDNN's reordered
 weights and gen's NAME_pack_b: W1 as H/W1 panels of D x W1 and W2 as D/W2
 panels of H x W2 (panel widths as lib/Runtime/GemmPrepackedEntries.cpp picks
 them for T rows: fp32 32 up to 32 tokens, 64 up to 64, else the whole width;
-bf16 64 up to 64 tokens, else the whole width), each matmul is a loop over
+bf16 64 at every T), each matmul is a loop over
 the panels with the bias, GELU and residual applied to each panel's slice
 inside the loop (so the pipeline may fuse them per panel), and the module
 defines the packing functions
@@ -80,7 +80,7 @@ T, D, H = a.tokens, a.model, a.hidden
 
 def panel_width(m, n, pairs):
     """lib/Runtime/GemmPrepackedEntries.cpp's prepackedPanelWidth."""
-    w = 32 if m <= 32 and not pairs else 64 if m <= 64 else n
+    w = 64 if pairs else 32 if m <= 32 else 64 if m <= 64 else n
     return min(w, n)
 
 

@@ -3,7 +3,9 @@
 // RUN: %python %tensorop_src/bench/models/gen_ffn.py --tokens 16 --model 64 --hidden 96 --dtype bf16 --workspace | tensorop-opt --tensorop-pipeline="target=x86-avx512 bare-ptr-abi=1" 2>&1 >/dev/null | FileCheck %s --check-prefix=BF16WS
 // RUN: %python %tensorop_src/bench/models/gen_ffn.py --tokens 16 --model 64 --hidden 96 --workspace --prepacked | tensorop-opt --tensorop-pipeline="target=x86-avx512 bare-ptr-abi=1" 2>&1 >/dev/null | FileCheck %s --check-prefix=PREPACKED
 // RUN: %python %tensorop_src/bench/models/gen_ffn.py --tokens 16 --model 64 --hidden 128 --workspace --prepacked --threads 2 | tensorop-opt --tensorop-pipeline="target=x86-avx512 threads=2 bare-ptr-abi=1" 2>&1 >/dev/null | FileCheck %s --check-prefix=PREPACKED2
-// RUN: not %python %tensorop_src/bench/models/gen_ffn.py --tokens 16 --model 64 --hidden 96 --dtype bf16 --prepacked 2>&1 | FileCheck %s --check-prefix=PREPACKEDBF16
+// RUN: %python %tensorop_src/bench/models/gen_ffn.py --tokens 16 --model 64 --hidden 128 --dtype bf16 --workspace --prepacked --threads 2 | tensorop-opt --tensorop-pipeline="target=x86-avx512 threads=2 bare-ptr-abi=1" 2>&1 >/dev/null | FileCheck %s --check-prefix=PREPACKEDBF16
+// RUN: %python %tensorop_src/bench/models/gen_ffn.py --tokens 16 --model 64 --hidden 128 --dtype bf16 --workspace --prepacked | tensorop-opt --tensorop-pipeline="target=x86-avx512 bare-ptr-abi=1" 2>/dev/null | FileCheck %s --check-prefix=PREPACKEDBF16IR
+// RUN: not %python %tensorop_src/bench/models/gen_ffn.py --tokens 16 --model 63 --hidden 128 --dtype bf16 --prepacked 2>&1 | FileCheck %s --check-prefix=PREPACKEDODD
 // RUN: %python %tensorop_src/bench/models/gen_bottleneck.py --hw 6 --cin 64 --mid 16 | tensorop-opt --tensorop-pipeline="target=x86-avx512 bare-ptr-abi=1" > /dev/null
 // The model benchmark's blocks (bench/models) go through the pipeline, and
 // what fuses in the FFN is what docs/benchmarks/models.md says: each GEMM's
@@ -24,7 +26,20 @@
 // PREPACKED: remark: tensorop: the microkernel applies the epilogue [bias_n, gelu_tanh] as it stores C after the last K panel
 // PREPACKED: remark: tensorop: the microkernel applies the epilogue [bias_n, residual] as it stores C after the last K panel
 // PREPACKED-NOT: not fused
-// PREPACKEDBF16: --prepacked is fp32 only
+// bf16 weights packed once in k pairs: each panel's matmul (a memref view
+// marked tensorop.b_k_pairs) reads them in place, bias + GELU + the rounding
+// to bf16 fused into the first, bias + residual into the second, one thread
+// per chunk of panels; the kernels read B pairs 64 columns wide (256 bytes a
+// pair row) and A in place (128 / 256 bytes a row).
+// PREPACKEDBF16: remark: tensorop: one thread: the matmul is inside a parallel loop, whose iterations are the threads' work
+// PREPACKEDBF16: remark: tensorop: fused a chain of 3 elementwise consumers into the microkernel's store: epilogue [bias_n, gelu_tanh, to_bf16]
+// PREPACKEDBF16: remark: tensorop: fused a chain of 2 elementwise consumers into the microkernel's store: epilogue [bias_n, residual]
+// PREPACKEDBF16: remark: tensorop: the microkernel applies the epilogue [bias_n, gelu_tanh, to_bf16] as it stores C after the last K panel
+// PREPACKEDBF16: remark: tensorop: the microkernel applies the epilogue [bias_n, residual] as it stores C after the last K panel
+// PREPACKEDBF16-NOT: not applied
+// PREPACKEDBF16IR-DAG: x86_avx512_bf16_{{[0-9]+}}x64_{{.*}}_ldb256_lda128_epi
+// PREPACKEDBF16IR-DAG: x86_avx512_bf16_{{[0-9]+}}x64_{{.*}}_ldb256_lda256_epi
+// PREPACKEDODD: --prepacked --dtype bf16 needs an even D and H
 // With --threads 2 the panel loops are scf.foralls over two chunks of
 // panels, and their matmuls run on one thread each (no team inside a
 // team), still with their epilogues fused:
