@@ -114,6 +114,7 @@ from tensorop_emit.wgmma_splitk import (
     splitk_schedule, splitk_sum_slice)
 
 FAMILY = "nvidia_gemm_wgmma"
+B_BOXES = ("tile", "row", "chunks")
 BK = 64                     # 64 bf16 = 128 bytes: one 128B swizzle row
 
 
@@ -129,7 +130,7 @@ def cluster_tile_coords(b, cm, cn):
 def emit(spec, fmt):
     c = common_spec(spec, ("block_m", "block_n", "consumers", "stages", "group_m", "sms",
                            "cluster_m", "cluster_n", "conv", "epilogue", "store",
-                           "split_k", "lda", "ldb", "stream_hint"))
+                           "split_k", "lda", "ldb", "stream_hint", "b_box"))
     m, n, k = c["m"], c["n"], c["k"]
     dt, cdt = c["a_dtype"], c["c_dtype"]
     # Row strides (elements) of the A and B that TMA reads: K and N, or
@@ -139,6 +140,8 @@ def emit(spec, fmt):
     ldb = get_int(spec, "ldb", default=n, lo=n, hi=1 << 21)
     if dt == "tf32" and spec.get("stream_hint", "none") != "none":
         raise SpecError("stream_hint", "the tf32 kernel takes no L2 policy")
+    if spec.get("b_box", "tile") != "tile" and (dt == "tf32" or spec.get("block_m") in FEW_ROWS):
+        raise SpecError("b_box", "only the narrow tiles (block_n 16 or 32) choose B's box")
     if dt == "tf32":
         # wgmma reads tf32 from shared memory K-major only: a kernel of its
         # own (tensorop_emit/nvidia_wgmma_tf32.py) takes B^T from registers.
@@ -198,6 +201,23 @@ def emit(spec, fmt):
     hint = get_choice(spec, "stream_hint", STREAM_HINTS, default="none")
     if hint != "none" and not narrow:
         raise SpecError("stream_hint", "only the narrow tiles (block_n 16 or 32) stream A")
+    # B's box of a narrow tile (B_BOXES): "tile", block_n columns, TMA
+    # zero-filling those past the row (N = 24: 16 of each 64-byte box row);
+    # "row", the ldb columns of B's rows (a pad copy's columns past N are
+    # zeros), so that no box crosses the matrix edge: the rows land at the
+    # same place (TMA pads a swizzled box's rows to the swizzle span) and the
+    # stage's columns past ldb, never loaded, feed only accumulator columns
+    # that are never stored; "chunks", one box of 8 columns (16 bytes) per
+    # 8 columns of ldb, unswizzled: the wgmma's no-swizzle MN-major layout
+    # (core matrices of 8 columns x 8 k rows, 1024 bytes per 8 columns).
+    # Measured on the H200 (docs/benchmarks/gpu-gemm.md, "Session 17"),
+    # all verified: "row" 2-14% faster than "tile" on every N = 24 case
+    # (3000x24x8192 64x32 split 2: 23.9 -> 20.5 us; 128x32 split 4 18.8 ->
+    # 18.4), "chunks" slower than both: the default of block_n 32; block_n
+    # 16 (32-byte swizzle) was not measured and keeps "tile".
+    b_box = get_choice(spec, "b_box", B_BOXES, default="row" if bn == 32 else "tile")
+    if b_box != "tile" and not narrow:
+        raise SpecError("b_box", "only the narrow tiles (block_n 16 or 32) choose B's box")
     if bn % 64 and not narrow:
         raise SpecError("block_n", "must be 16, 32 or a multiple of 64, got %d" % bn)
     if narrow:
@@ -230,6 +250,14 @@ def emit(spec, fmt):
     a_bytes = bm * BK * es
     b_bytes = bn * BK * es
     stg = a_bytes + b_bytes                      # multiple of 1024: 128B swizzle atoms stay aligned
+    # B's columns in the tensor map, the box's and the number of boxes
+    # per stage; the stage's bytes TMA delivers (its full barrier's count)
+    b_dims_n, b_box_n, b_loads = n, min(bn, 64), max(1, bn // 64)
+    if b_box == "row":
+        b_dims_n, b_box_n = ldb, min(bn, ldb)
+    elif b_box == "chunks":
+        b_dims_n, b_box_n, b_loads = ldb, 8, ceil_div(min(bn, ldb), 8)
+    stg_tx = a_bytes + b_loads * b_box_n * BK * es
     bar = stages * stg
     smem = bar + 16 * stages
     tma_store = None
@@ -357,7 +385,7 @@ def emit(spec, fmt):
             b.ins("mov.u32 %qc0, 0")
             b.ins("mov.u32 %qso, 0")
             b.ins("mov.u32 %qro, 0")
-    producer_acquire(b, pk, pwait, stg, 6)                  # k0 = kt * 64
+    producer_acquire(b, pk, pwait, stg, 6, stg_tx)          # k0 = kt * 64
     tma = TMA_LOAD_2D
     if conv is not None:
         # A: the im2col box of block_m output pixels from m0, channels c0..,
@@ -374,9 +402,11 @@ def emit(spec, fmt):
     if cm > 1:
         b.ins("setp.eq.u32 %qp4, %qrank, 0")
         b.ins("setp.ne.u32 %qp5, %qrank, 0")
-    for cb in range(max(1, bn // 64)):
-        b.ins("add.u32 %%qt5, %%qn0, %d" % (64 * cb))
-        b.ins("add.u32 %%qt6, %%qdst, %d" % (a_bytes + cb * 64 * BK * es))
+    for cb in range(b_loads):
+        # boxes of 64 columns (128-byte swizzle), or of 8 columns whose 64 k
+        # rows of 16 bytes are 8 core matrices (b_box "chunks")
+        b.ins("add.u32 %%qt5, %%qn0, %d" % (b_box_n * cb))
+        b.ins("add.u32 %%qt6, %%qdst, %d" % (a_bytes + cb * b_box_n * BK * es))
         if cm == 1:
             b.ins(tma + " [%qt6], [%qmapB, {%qt5, %qt4}], [%qt3]")
         else:
@@ -414,7 +444,12 @@ def emit(spec, fmt):
     # like A's, or, for narrow tiles, the 32- or 64-byte swizzle (modes 3
     # and 2) of rows of block_n columns, SBO 8 rows of them
     b_row = min(bn, 64) * es                     # bytes of one k row of B's box
-    b.ins("mov.u32 %%qdhb, %d" % ((b_row * 8 >> 4) | ({128: 1, 64: 2, 32: 3}[b_row] << 30)))
+    # (b_box "chunks": no swizzle, mode 0, SBO the 1024 bytes from one
+    # 8-column group to the next; LBO below the 128 bytes of 8 k rows)
+    if b_box == "chunks":
+        b.ins("mov.u32 %%qdhb, %d" % ((8 * BK * es) >> 4))
+    else:
+        b.ins("mov.u32 %%qdhb, %d" % ((b_row * 8 >> 4) | ({128: 1, 64: 2, 32: 3}[b_row] << 30)))
     ctile = b.new_label("ctile")
     ck = b.new_label("ck")
     cwait = b.new_label("cwait")
@@ -437,7 +472,10 @@ def emit(spec, fmt):
     b.ins("add.u32 %qt3, %qt3, %qt2")
     desc_lo(b, "%qdal", "%qt3", 1 << 16)                    # LBO unused (K-major)
     b.ins("add.u32 %%qt3, %%qt2, %d" % a_bytes)
-    desc_lo(b, "%qdbl", "%qt3", ((64 * BK * es) >> 4) << 16)  # LBO: next 64 columns
+    if b_box == "chunks":
+        desc_lo(b, "%qdbl", "%qt3", (128 >> 4) << 16)     # LBO: next 8 k rows
+    else:
+        desc_lo(b, "%qdbl", "%qt3", ((64 * BK * es) >> 4) << 16)  # LBO: next 64 columns
     b.ins("setp.ne.u32 %%qp5, %%qkt, %s" % first_kt)       # scale-d: after the first
     b.ins("wgmma.fence.sync.aligned")
     for kk in range(BK // 16):
@@ -445,8 +483,10 @@ def emit(spec, fmt):
             # A: +32 bytes per k16 step inside the swizzled 128-byte rows; +64 rows per m64 block
             b.ins("add.u32 %%qt4, %%qdal, %d" % ((kk * 32 + r * 64 * BK * es) >> 4))
             b.ins("mov.b64 %qdA, {%qt4, %qdh}")
-            # B (MN-major): +16 rows of b_row bytes per k16 step
-            b.ins("add.u32 %%qt5, %%qdbl, %d" % ((kk * 16 * b_row) >> 4))
+            # B (MN-major): +16 rows of b_row bytes per k16 step (b_box
+            # "chunks": +2 core matrices of 128 bytes)
+            b.ins("add.u32 %%qt5, %%qdbl, %d"
+                  % ((kk * (256 if b_box == "chunks" else 16 * b_row)) >> 4))
             b.ins("mov.b64 %qdB, {%qt5, %qdhb}")
             accs = ", ".join("%%qacc%d" % (r * acc_n + j) for j in range(acc_n))
             scale = "%qp5" if kk == 0 else "%qp7"
@@ -546,13 +586,16 @@ def emit(spec, fmt):
     result = gemm_answer(
         c, FAMILY, dt, cdt,
         [tensor_map_param("tmapA", "A", TMA_DTYPE[dt], [k, m], lda * es, [BK, a_part]),
-         tensor_map_param("tmapB", "B", TMA_DTYPE[dt], [n, k], ldb * es, [min(bn, 64), BK],
-                          b_row)],
+         tensor_map_param("tmapB", "B", TMA_DTYPE[dt], [b_dims_n, k], ldb * es, [b_box_n, BK],
+                          0 if b_box == "chunks" else b_row)],
         grid, threads, smem, 1,
         {"block_m": bm, "block_n": bn, "block_k": BK, "consumers": nc,
          "stages": stages, "group_m": group_m, "persistent_ctas": grid},
         "TMA 128B swizzle, zero-filled past the edges" if not narrow else
-        "TMA, zero-filled past the edges: A 128B swizzle, B %dB swizzle" % b_row,
+        "TMA, zero-filled past the edges: A 128B swizzle, B %s" % (
+            "8-column boxes, no swizzle" if b_box == "chunks" else
+            "%dB swizzle, boxes of %d columns" % (b_row, b_box_n) if b_box == "row" else
+            "%dB swizzle" % b_row),
         "wgmma.mma_async.m64n%dk16.f32.%s" % (bn, dt))
     if ep:
         result["params"] += ep.params

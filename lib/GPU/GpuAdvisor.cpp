@@ -793,19 +793,19 @@ static GpuSketchChoice proposeWgmmaFewCols(const GpuGemmProblem &p,
   int64_t l2 = target.hints.cacheBytes(2);
   if (c.consumers == 2 && l2 > 0 && aBytes <= double(l2))
     c.splitK = 1;
-  // N not a multiple of 32 (B's rows end inside the 32-column box; TMA
-  // fills the rest with zeros): strips of 128 rows on two consumers split
-  // in 4 when that grid has at most kWideSplitMaxCtas CTAs and every rank
-  // keeps kSplitKMinKTiles k-tiles. Measured on the H200
-  // (docs/benchmarks/gpu-gemm.md, "Session 16", call 1): the box's rows
-  // past N cost time where they are loaded (3000x24x8192 64x32 split 2
-  // 23.9 us, 3000x32x8192 the same bytes of A 17.6 us), and 128-row
-  // strips load a box of B per 128 rows of A instead of 64: 3000x24x8192
-  // 128x32 split 4 (96 CTAs) 19.2 us against 23.9 (64x32 split 2, 94
-  // CTAs) and 23.1 (128x32 split 2, 48); 128 CTAs of clusters of 4 lost
-  // (4096x24x6144, "Session 15").
+  // Strips of 128 rows on two consumers split in 4 when that grid has at
+  // most kWideSplitMaxCtas CTAs and every rank keeps kSplitKMinKTiles
+  // k-tiles. Measured on the H200 (docs/benchmarks/gpu-gemm.md):
+  // 128-row strips load a box of B per 128 rows of A instead of 64, and
+  // the split keeps as many CTAs streaming A. "Session 16", N = 24:
+  // 3000x24x8192 128x32 split 4 (96 CTAs) 19.2 us against 23.9 (64x32
+  // split 2, 94 CTAs) and 23.1 (128x32 split 2, 48). "Session 17", N = 32
+  // (first measured so for N not a multiple of 32 only): 2048x32x8192 9.9
+  // us against 14.7 (64x32 split 2, the same 64 CTAs), 1536x32x16384 18.6
+  // against 23.4, 2560x32x4096 8.9 against 9.8, 3072x32x6144 11.9 against
+  // 12.3. 128 CTAs of clusters of 4 lost (4096x24x6144, "Session 15").
   int64_t pairStrips = (p.m + 127) / 128;
-  if (bn == 32 && p.n % 32 != 0 && 4 * pairStrips <= kWideSplitMaxCtas &&
+  if (bn == 32 && 4 * pairStrips <= kWideSplitMaxCtas &&
       (p.k + 63) / 64 >= 4 * kSplitKMinKTiles) {
     c.blockM = 128;
     c.consumers = 2;

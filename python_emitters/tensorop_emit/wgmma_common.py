@@ -129,10 +129,11 @@ def tile_start(b, label, ntiles, done, tiles_m, tiles_n, group_m, bm, bn, first_
     b.ins("mov.u32 %%qkt, %s" % first_kt)
 
 
-def producer_acquire(b, label, wait, stage_bytes, k_shift):
+def producer_acquire(b, label, wait, stage_bytes, k_shift, tx_bytes=None):
     """At `label` (one k step): wait until stage %qs is empty, expect its
-    bytes on its full barrier (%qt3), %qdst = the stage's address and
-    %qt4 = k0 = %qkt << k_shift."""
+    bytes (`tx_bytes` where the loads fill less than the stage) on its full
+    barrier (%qt3), %qdst = the stage's address and %qt4 = k0 = %qkt <<
+    k_shift."""
     b.label(label)
     b.ins("shl.b32 %qt0, %qs, 3")
     b.ins("add.u32 %qt1, %qempty, %qt0")
@@ -141,7 +142,8 @@ def producer_acquire(b, label, wait, stage_bytes, k_shift):
     b.ins("mbarrier.try_wait.parity.shared::cta.b64 %qp2, [%qt1], %qt2")
     b.ins("@!%qp2 bra " + wait)
     b.ins("add.u32 %qt3, %qfull, %qt0")
-    b.ins("mbarrier.arrive.expect_tx.shared::cta.b64 %%qstate, [%%qt3], %d" % stage_bytes)
+    b.ins("mbarrier.arrive.expect_tx.shared::cta.b64 %%qstate, [%%qt3], %d"
+          % (stage_bytes if tx_bytes is None else tx_bytes))
     b.ins("mul.lo.u32 %%qdst, %%qs, %d" % stage_bytes)
     b.ins("add.u32 %qdst, %qdst, %qsmem")
     b.ins("shl.b32 %%qt4, %%qkt, %d" % k_shift)

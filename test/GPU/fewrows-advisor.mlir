@@ -168,32 +168,45 @@ func.func @few_24x1536x8192(%A: memref<24x8192xbf16>, %B: memref<8192x1536xbf16>
 }
 
 // -----
-// N not a multiple of 32 (B's rows end inside the 32-column box): 24 strips
-// of 128 rows on two consumers split in 4 (96 CTAs; "Session 16": 19.2 us
-// against 23.9 for 47 of 64 split in 2).
+// 128-row strips on two consumers split in 4 when that is at most 96 CTAs,
+// whatever N (N = 24, "Session 16": 19.2 us against 23.9 for 47 strips of
+// 64 split in 2; N = 32, "Session 17": 2048x32x8192 9.9 us against 14.7).
 // CHECK-LABEL: func.func @narrow_3000x24x8192
 //       CHECK:   block_m = 128, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 11, group_m = 8, ctas = 96,
+//  CHECK-SAME:   split_k = 4>
+// CHECK-LABEL: func.func @narrow_3000x32x8192
+//       CHECK:   block_m = 128, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 11, group_m = 8, ctas = 96,
+//  CHECK-SAME:   split_k = 4>
+// CHECK-LABEL: func.func @narrow_2048x32x8192
+//       CHECK:   block_m = 128, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 11, group_m = 8, ctas = 64,
 //  CHECK-SAME:   split_k = 4>
 func.func @narrow_3000x24x8192(%A: memref<3000x8192xbf16>, %B: memref<8192x24xbf16>, %C: memref<3000x24xbf16>) {
   linalg.matmul ins(%A, %B : memref<3000x8192xbf16>, memref<8192x24xbf16>) outs(%C : memref<3000x24xbf16>)
   return
 }
-
-// -----
-// N a multiple of 32 keeps 64-row strips split in 2 (3000x32x8192: 0.95x
-// the best library, "Session 16"); 4096x24x6144 would need 128 CTAs in
-// clusters of 4 (lost, "Session 15"): 64-row strips split in 2.
-// CHECK-LABEL: func.func @narrow_3000x32x8192
-//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 94,
-//  CHECK-SAME:   split_k = 2>
-// CHECK-LABEL: func.func @narrow_4096x24x6144
-//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 128,
-//  CHECK-SAME:   split_k = 2>
 func.func @narrow_3000x32x8192(%A: memref<3000x8192xbf16>, %B: memref<8192x32xbf16>, %C: memref<3000x32xbf16>) {
   linalg.matmul ins(%A, %B : memref<3000x8192xbf16>, memref<8192x32xbf16>) outs(%C : memref<3000x32xbf16>)
   return
 }
+func.func @narrow_2048x32x8192(%A: memref<2048x8192xbf16>, %B: memref<8192x32xbf16>, %C: memref<2048x32xbf16>) {
+  linalg.matmul ins(%A, %B : memref<2048x8192xbf16>, memref<8192x32xbf16>) outs(%C : memref<2048x32xbf16>)
+  return
+}
+
+// -----
+// More than 96 CTAs (32 strips of 128 rows split in 4: 128 CTAs in clusters
+// of 4 lost, "Session 15"): 64-row strips split in 2, whatever N.
+// CHECK-LABEL: func.func @narrow_4096x24x6144
+//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 128,
+//  CHECK-SAME:   split_k = 2>
+// CHECK-LABEL: func.func @narrow_4096x32x6144
+//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 128,
+//  CHECK-SAME:   split_k = 2>
 func.func @narrow_4096x24x6144(%A: memref<4096x6144xbf16>, %B: memref<6144x24xbf16>, %C: memref<4096x24xbf16>) {
   linalg.matmul ins(%A, %B : memref<4096x6144xbf16>, memref<6144x24xbf16>) outs(%C : memref<4096x24xbf16>)
+  return
+}
+func.func @narrow_4096x32x6144(%A: memref<4096x6144xbf16>, %B: memref<6144x32xbf16>, %C: memref<4096x32xbf16>) {
+  linalg.matmul ins(%A, %B : memref<4096x6144xbf16>, memref<6144x32xbf16>) outs(%C : memref<4096x32xbf16>)
   return
 }

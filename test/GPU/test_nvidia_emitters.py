@@ -508,7 +508,8 @@ class AnswerTests(unittest.TestCase):
             a = answer("nvidia_gemm_wgmma", {"m": 4096, "n": 16, "k": 4096, "a_dtype": "f16",
                                              "c_dtype": "f16", "block_m": 64, "block_n": bn,
                                              "consumers": 1, "stages": 16})
-            self.assertEqual(a["params"][4]["box"], [bn, 64])
+            # block_n 32 boxes B's 16 columns (b_box "row", its default)
+            self.assertEqual(a["params"][4]["box"], [16, 64])
             self.assertEqual(a["params"][4]["swizzle"], 2 * bn)
             self.assertEqual(a["params"][3]["swizzle"], 128)
             self.assertEqual(a["shared_bytes"], 16 * (64 * 128 + bn * 128) + 16 * 16)
@@ -533,6 +534,78 @@ class AnswerTests(unittest.TestCase):
             r = run_emitter("nvidia_gemm_wgmma", spec)
             self.assertNotEqual(r.returncode, 0, extra)
             self.assertIn(field, r.stderr)
+
+    def test_wgmma_narrow_b_box(self):
+        """B's box of the narrow tiles (b_box): "row" (block_n 32's default)
+        boxes B's ldb columns, so that no box row crosses the matrix edge
+        (N = 24: 24 columns; a pad copy, N = 28 with ldb 32: all 32), "tile"
+        (block_n 16's default) block_n columns zero-filled past N, "chunks"
+        8-column unswizzled boxes in wgmma's no-swizzle MN-major layout
+        (mode 0, SBO 1024 bytes to the next 8 columns, LBO 128 to the next 8
+        k rows). Each stage expects exactly the bytes its loads bring; "row"
+        and "tile" differ in nothing else. Refused but for narrow tiles."""
+        import re
+        base = {"m": 3000, "n": 24, "k": 8192, "a_dtype": "bf16", "c_dtype": "bf16",
+                "block_m": 128, "block_n": 32, "consumers": 2, "stages": 11, "split_k": 4}
+
+        def loads(a):
+            box = {"%qmapA": a["params"][3]["box"], "%qmapB": a["params"][4]["box"]}
+            lines = [l for l in a["asm"].splitlines() if "cp.async.bulk.tensor" in l]
+            got = sum(box[mp][0] * box[mp][1] * 2 for l in lines for mp in box if mp in l)
+            tx = re.findall(r"expect_tx.shared::cta.b64 %qstate, \[%qt3\], (\d+)", a["asm"])
+            return got, [int(x) for x in tx], len(lines)
+
+        row = answer("nvidia_gemm_wgmma", base)
+        self.assertEqual(row["params"][4]["box"], [24, 64])
+        self.assertEqual(row["params"][4]["dims"], [24, 8192])
+        self.assertEqual(row["params"][4]["swizzle"], 64)
+        self.assertEqual(loads(row), (128 * 128 + 24 * 128, [128 * 128 + 24 * 128], 2))
+        tile = answer("nvidia_gemm_wgmma", dict(base, b_box="tile"))
+        self.assertEqual(tile["params"][4]["box"], [32, 64])
+        self.assertEqual(tile["params"][4]["dims"], [24, 8192])
+        self.assertEqual(loads(tile), (128 * 128 + 32 * 128, [128 * 128 + 32 * 128], 2))
+        self.assertEqual(row["shared_bytes"], tile["shared_bytes"])
+        diff = [(x, y) for x, y in zip(row["asm"].splitlines(), tile["asm"].splitlines())
+                if x != y]
+        self.assertEqual(len(diff), 1)
+        self.assertIn("expect_tx", diff[0][0])
+        chunks = answer("nvidia_gemm_wgmma", dict(base, b_box="chunks"))
+        self.assertEqual(chunks["params"][4]["box"], [8, 64])
+        self.assertEqual(chunks["params"][4]["swizzle"], 0)
+        self.assertEqual(loads(chunks), (128 * 128 + 3 * 8 * 128, [128 * 128 + 3 * 8 * 128], 4))
+        asm = chunks["asm"]
+        for g in range(3):
+            load = "add.u32 %%qt5, %%qn0, %d;\n  add.u32 %%qt6, %%qdst, %d;" % (
+                8 * g, 128 * 128 + 1024 * g)
+            self.assertTrue(load in asm, load)
+        self.assertTrue("mov.u32 %qdhb, 64;" in asm)                  # SBO 1024, mode 0
+        self.assertTrue("or.b32 %%qdbl, %%qdbl, %d;" % (8 << 16) in asm)  # LBO 128
+        self.assertTrue("add.u32 %qt5, %qdbl, 16;" in asm)           # k16: 2 core matrices
+        # a pad copy's rows (N = 28, ldb 32; N = 20, ldb 24): the box reads
+        # its zeros instead of crossing the edge
+        for n, ldb in ((28, 32), (20, 24)):
+            pad = answer("nvidia_gemm_wgmma", dict(base, n=n, ldb=ldb))
+            self.assertEqual(pad["params"][4]["dims"], [ldb, 8192])
+            self.assertEqual(pad["params"][4]["box"], [ldb, 64])
+            self.assertEqual(loads(pad)[:2], (128 * 128 + ldb * 128, [128 * 128 + ldb * 128]))
+        # block_n 16 keeps the zero-filled tile box
+        a16 = answer("nvidia_gemm_wgmma", {"m": 4096, "n": 12, "k": 4096, "a_dtype": "bf16",
+                                           "block_m": 64, "block_n": 16, "consumers": 1,
+                                           "stages": 16, "ldb": 16})
+        self.assertEqual(a16["params"][4]["box"], [16, 64])
+        self.assertEqual(a16["params"][4]["dims"], [12, 4096])
+        for spec, why in (
+                ({"m": 256, "n": 256, "k": 256, "a_dtype": "bf16", "block_m": 128,
+                  "block_n": 128}, "only the narrow tiles"),
+                ({"m": 256, "n": 24, "k": 256, "a_dtype": "tf32"}, "only the narrow tiles"),
+                ({"m": 16, "n": 2048, "k": 256, "a_dtype": "bf16", "block_m": 16,
+                  "block_n": 64, "consumers": 1}, "only the narrow tiles"),
+                (dict(base, b_box="whole"), "must be")):
+            spec.setdefault("b_box", "row")
+            r = run_emitter("nvidia_gemm_wgmma", spec)
+            self.assertNotEqual(r.returncode, 0, spec)
+            self.assertIn("b_box", r.stderr)
+            self.assertIn(why, r.stderr)
 
     def test_wgmma_stream_hint(self):
         """stream_hint "evict_first": one createpolicy, and the streamed
