@@ -330,12 +330,10 @@ class Kernel:
             if out_step in ("to_bf16", "to_f16") and self.isa != "avx512":
                 raise SpecError("epilogue", "an output step (%s) needs isa \"avx512\" "
                                 "(masked 16-bit stores)" % out_step)
-            # "store" with an epilogue: x = A*B (C not read); only where the
-            # result goes to another output (C itself is then not written).
-            if self.store and out_step not in ("to_bf16", "to_f16"):
-                raise SpecError("c_update", "an epilogue that writes C adds C: it "
-                                "needs c_update \"add\" (\"store\" only with an "
-                                "output step, to_bf16 / to_f16)")
+            # "store" with an epilogue: x = A*B (C not read), then the steps;
+            # the result goes to C, or with an output step to the output
+            # (C not written). The pass asks for it where C was zero-filled
+            # and one K block covers K: the fill and C's read go.
             self.epi = X86Epilogue(self, self.epilogue_steps)
             text = ",".join(repr(st) for st in self.epilogue_steps)
             self.name += "_epi%08x" % (zlib.crc32(text.encode()) & 0xffffffff)

@@ -43,6 +43,7 @@
 // RUN: %gen_epilogue 97 130 1100 --steps=bias_n,gelu_erf,residual | %{avx512} 2>&1 >/dev/null | FileCheck %s --check-prefix=FUSED
 // RUN: %gen_epilogue 97 130 1100 --steps=bias_n,gelu_erf,residual | %{avx512} 2>/dev/null | FileCheck %s --check-prefix=TWO
 // RUN: %gen_epilogue 37 101 53 --steps=exp | %{avx512} 2>&1 >/dev/null | FileCheck %s --check-prefix=NOT
+// RUN: %gen_epilogue 37 101 53 --steps=bias_n,gelu_tanh,residual | %{avx512} 2>/dev/null | FileCheck %s --check-prefix=STORE
 // RUN: %gen_epilogue 97 130 1100 --steps=bias_n,gelu_erf,residual | tensorop-opt --tensorop-pipeline="target=x86-avx512 fuse-epilogues=0" 2>&1 >/dev/null | FileCheck %s --check-prefix=OFF
 
 // CHECK: failures: 0
@@ -51,5 +52,8 @@
 // Two kernels: the plain one for the K panels before the last, the one
 // with the epilogue for the last.
 // TWO-COUNT-2: llvm.inline_asm
+// One K block on a zero-filled C: the epilogue kernel's store form (the
+// steps on A*B alone; C is written, not read; the fill goes).
+// STORE: x86_avx512_f32_{{[0-9]+x[0-9]+}}_u4_{{.*}}_epi{{[0-9a-f]+}}_st
 // NOT: remark: tensorop: not fused into the matmul's microkernel (runs as a separate op after it): the ops from 'math.exp' on compute none of
 // OFF-NOT: fused

@@ -95,7 +95,7 @@ class CrossEpilogue:
         info = cc.emit_json(emitter, s)
         asm = cc.emit_function(emitter, s)
         consts = "".join("%r, " % v for v in info["epilogue_constants"])
-        driver = DRIVER % dict(mr=s["mr"], nr=s["nr"], kc=kc, consts=consts,
+        driver = DRIVER % dict(mr=s["mr"], nr=s["nr"], kc=kc, consts=consts, store=0,
                                block=info["epilogue_block_bytes"],
                                steps=reference_code(s["epilogue"]))
         base = os.path.join(tmp, info["name"])

@@ -40,7 +40,8 @@ DRIVER = r"""
 #include <stdint.h>
 void ukernel(const float *a, const float *b, float *c, long kc, long ldc_bytes,
              long m_rem, long n_rem, void *epilogue);
-enum { MR = %(mr)d, NR = %(nr)d, KC = %(kc)d, LDC = NR + 5, LDR = NR + 3 };
+enum { MR = %(mr)d, NR = %(nr)d, KC = %(kc)d, LDC = NR + 5, LDR = NR + 3,
+       STORE = %(store)d };
 static const double consts[] = { %(consts)s 0 };
 static double val(unsigned i, unsigned salt) {
   return (double)((i * 2654435761u + salt * 40503u) %% 65536u) / 16384.0 - 2.0;
@@ -74,7 +75,7 @@ int main(void) {
             if (memcmp(&got, &old[r * LDC + j], 4)) ++failures;
             continue;
           }
-          double x = old[r * LDC + j];
+          double x = STORE ? 0 : old[r * LDC + j]; /* "store": C not read */
           for (int k = 0; k < KC; ++k) x += (double)a[k * MR + r] * b[k * NR + j];
           %(steps)s
           double err = fabs(got - x);
@@ -116,15 +117,17 @@ class TestX86Epilogue(unittest.TestCase):
         ("avx2", 2, 8, ["silu", "bias_n", "sigmoid"]),
     ]
 
-    def run_case(self, isa, mr, nr, steps, kc=37):
+    def run_case(self, isa, mr, nr, steps, kc=37, store=False):
         spec = {"kernel": "gemm_f32", "isa": isa, "mr": mr, "nr": nr, "epilogue": steps}
+        if store:
+            spec["c_update"] = "store"
         info = json.loads(subprocess.run([sys.executable, EMITTER], input=json.dumps(spec),
                                          capture_output=True, text=True, check=True).stdout)
         asm = subprocess.run([sys.executable, EMITTER, "--format=function", "--symbol",
                               "ukernel"], input=json.dumps(spec), capture_output=True,
                              text=True, check=True).stdout
         consts = "".join("%r, " % v for v in info["epilogue_constants"])
-        driver = DRIVER % dict(mr=mr, nr=nr, kc=kc, consts=consts,
+        driver = DRIVER % dict(mr=mr, nr=nr, kc=kc, consts=consts, store=int(store),
                                block=info["epilogue_block_bytes"],
                                steps=reference_code(steps))
         with tempfile.TemporaryDirectory() as tmp:
@@ -157,6 +160,22 @@ class TestX86Epilogue(unittest.TestCase):
                 continue
             with self.subTest(isa=isa):
                 self.run_case(isa, mr, nr, ["bias_n", "silu", "residual"], kc=0)
+
+    def test_store_form(self):
+        """c_update "store" with an epilogue: the steps apply to A*B alone
+        and C is written, not read (the pass asks for it where C was
+        zero-filled and one K block covers K); kc = 0 stores the steps of
+        a zero tile."""
+        if not CC:
+            self.skipTest("no C compiler")
+        for isa, mr, nr, steps, kc in (
+                ("avx512", 4, 48, ["bias_n", "gelu_tanh", "residual"], 37),
+                ("avx512", 6, 64, ["bias_m", "relu"], 0),
+                ("avx2", 4, 24, ["bias_n", "silu", "residual"], 37)):
+            if (isa == "avx512" and not HAVE_AVX512) or (isa == "avx2" and not HAVE_AVX2):
+                continue
+            with self.subTest(isa=isa, mr=mr, nr=nr, steps=steps, kc=kc):
+                self.run_case(isa, mr, nr, steps, kc=kc, store=True)
 
     def test_taps_with_epilogue(self):
         """A multi-tap (convolution) kernel takes an epilogue too; it runs
