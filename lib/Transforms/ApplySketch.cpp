@@ -1248,11 +1248,11 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   // ones add to them, so the zero fill goes too: the fill wrote all of C
   // and the first block read those zeros back (1109^3: the fill alone was
   // 0.9% of the time, 455^3 1.5%). Every C tile's first K block is the one
-  // at k = 0, whatever the loop order. (Not with an epilogue, whose kernel
-  // has no store form for the blocks before the last; not for the shared-B
-  // nest, which keeps its own kernel.)
+  // at k = 0, whatever the loop order. With an epilogue too: it applies on
+  // the last K block, never the first when there are several. (Not for the
+  // shared-B nest, which keeps its own kernel.)
   bool storeFirstK =
-      zeroFill && !storeC && !epilogue &&
+      zeroFill && !storeC &&
       sketch.getUkernel().getEmitter() == "x86_gemm_fma" &&
       problem->input == GemmInputType::F32 && !problem->dynamicK &&
       problem->k > 0 &&
@@ -1548,8 +1548,11 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
     auto ifFirst =
         scf::IfOp::create(rewriter, loc, isFirst, /*withElseRegion=*/true);
     rewriter.setInsertionPointToStart(ifFirst.thenBlock());
-    emitMicroLoops(rewriter, loc, plan, tile, sketch, *firstKernel, firstTail,
-                   markLoops);
+    // (With several K blocks the first is never the last: no epilogue.)
+    GemmPlan firstPlan = plan;
+    firstPlan.epilogueKernel = nullptr;
+    emitMicroLoops(rewriter, loc, firstPlan, tile, sketch, *firstKernel,
+                   firstTail, markLoops);
     rewriter.setInsertionPointToStart(ifFirst.elseBlock());
   }
   emitMicroLoops(rewriter, loc, plan, tile, sketch, *kernel, tail,

@@ -49,9 +49,10 @@
 // CHECK: failures: 0
 // FUSED: remark: tensorop: fused the elementwise consumer into the microkernel's store: epilogue [bias_n, gelu_erf, residual]
 // FUSED: remark: tensorop: the microkernel applies the epilogue [bias_n, gelu_erf, residual] as it stores C after the last K panel
-// Two kernels: the plain one for the K panels before the last, the one
-// with the epilogue for the last.
-// TWO-COUNT-2: llvm.inline_asm
+// Three kernels: the first K panel's store form (no fill of C), the plain
+// one for the K panels between, the one with the epilogue for the last.
+// TWO-COUNT-3: llvm.inline_asm
+// TWO-NOT: llvm.inline_asm
 // One K block on a zero-filled C: the epilogue kernel's store form (the
 // steps on A*B alone; C is written, not read; the fill goes).
 // STORE: x86_avx512_f32_{{[0-9]+x[0-9]+}}_u4_{{.*}}_epi{{[0-9a-f]+}}_st
