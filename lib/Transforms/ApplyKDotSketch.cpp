@@ -1,12 +1,12 @@
 //===- ApplyKDotSketch.cpp - A GEMM of few columns, vectorized along K ----===//
 //
 // The loop nest of a sketch whose kernel vectorizes along K (x86_gemm_kdot,
-// include/tensorop/Dialect/KDotSketch.h): C has at most nr columns, so
-// there is one column block and one K block. B is copied once per call
-// into an N x K buffer (each column's K values contiguous), or read in
+// include/tensorop/Dialect/KDotSketch.h): C has few columns, one K block.
+// B is copied once per call into an N x K buffer (each column's K values
+// contiguous; rows up to whole blocks of nr, zeros past N), or read in
 // place when the GEMM already stores it N x K; then one loop runs over the
-// rows of C in blocks of mr, each a microkernel call over all of K that
-// reads its rows of A in place. With threads > 1 the rows are split into
+// rows of C in blocks of mr, each block a microkernel call over all of K
+// per block of nr columns, reading its rows of A in place. With threads > 1 the rows are split into
 // one chunk per thread (an scf.forall), all reading the one copy of B,
 // made before the threads start.
 //
@@ -69,9 +69,6 @@ LogicalResult mlir::tensorop::applyKDotSketch(
     return fail("static M, N and K");
   if (p.transposeA)
     return fail("A stored M x K (this GEMM reads A transposed)");
-  if (p.n > sketch.getNr())
-    return fail(Twine("N <= nr (one block of columns); N = ") + Twine(p.n) +
-                ", nr = " + Twine(sketch.getNr()));
   if (sketch.getEpilogue())
     return fail("no fused epilogue");
   Value a = op.getDpsInputOperand(0)->get();
@@ -82,18 +79,22 @@ LogicalResult mlir::tensorop::applyKDotSketch(
   if (!lda)
     return fail("A's rows in place: " + why);
   // B already stored N x K with contiguous rows is read as it is.
+  // Column blocks of nr (the kernel's width: at most N); the kernel reads
+  // all nr rows of its block of B transposed, so the copy has rows up to a
+  // whole number of blocks (zeros past N).
+  int64_t nr = std::min(sketch.getNr(), p.n);
+  int64_t paddedN = (p.n + nr - 1) / nr * nr;
   std::optional<int64_t> ldbt;
-  if (p.transposeB)
+  if (p.transposeB && paddedN == p.n)
     ldbt = inPlaceRowStride(b.getType());
 
   TargetAttr target = sketch.getTarget();
   llvm::Expected<TargetHints> hints = loadTargetHints(target.getName());
   if (!hints)
     return op.emitError() << llvm::toString(hints.takeError());
-  // The kernel reads all nr rows of B transposed: it is emitted for N.
   int64_t btStride = ldbt ? *ldbt : p.k;
   EmitterRequest request = ukernelEmitterRequest(
-      sketch.getUkernel(), target, sketch.getMr(), p.n, *hints, *lda * 4,
+      sketch.getUkernel(), target, sketch.getMr(), nr, *hints, *lda * 4,
       btStride * 4, emitterDir, emitterTimeout);
   // One call covers all of K: from a zeroed C the kernel stores its tile
   // and the fill goes.
@@ -115,14 +116,23 @@ LogicalResult mlir::tensorop::applyKDotSketch(
   Value btBuffer;
   if (!ldbt) {
     btBuffer = memref::AllocOp::create(
-        rewriter, loc, MemRefType::get({p.n, p.k}, rewriter.getF32Type()),
+        rewriter, loc,
+        MemRefType::get({paddedN, p.k}, rewriter.getF32Type()),
         rewriter.getI64IntegerAttr(64));
-    Value src = b;
+    Value dst = btBuffer;
+    if (paddedN != p.n) {
+      Value zeroF =
+          arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
+      linalg::FillOp::create(rewriter, loc, zeroF, btBuffer);
+      dst = subview(rewriter, loc, btBuffer,
+                    {rewriter.getIndexAttr(0), rewriter.getIndexAttr(0)},
+                    {rewriter.getIndexAttr(p.n), rewriter.getIndexAttr(p.k)});
+    }
     if (p.transposeB)
       // N x K with strided rows: a plain copy into contiguous ones.
-      linalg::CopyOp::create(rewriter, loc, src, btBuffer);
+      linalg::CopyOp::create(rewriter, loc, b, dst);
     else
-      emitTransposeInto(rewriter, loc, src, btBuffer);
+      emitTransposeInto(rewriter, loc, b, dst);
     bt = btBuffer;
   }
 
@@ -157,19 +167,25 @@ LogicalResult mlir::tensorop::applyKDotSketch(
     OpFoldResult zero = rewriter.getIndexAttr(0);
     Value aRows = subview(rewriter, loc, a, {i, zero},
                           {mRem, rewriter.getIndexAttr(p.k)});
-    Value bCols = subview(rewriter, loc, bt, {zero, zero},
-                          {rewriter.getIndexAttr(p.n),
+    // The column blocks, right after one another: the block's rows of A
+    // are then still in L1/L2 for the next one.
+    auto cols = scf::ForOp::create(rewriter, loc, cst(0), cst(p.n), cst(nr));
+    rewriter.setInsertionPointToStart(cols.getBody());
+    Value j = cols.getInductionVar();
+    Value nRem = arith::MinSIOp::create(
+        rewriter, loc, cst(nr), arith::SubIOp::create(rewriter, loc, cst(p.n), j));
+    Value bCols = subview(rewriter, loc, bt, {j, zero},
+                          {rewriter.getIndexAttr(nr),
                            rewriter.getIndexAttr(p.k)});
-    Value cRows = subview(rewriter, loc, c, {i, zero},
-                          {mRem, rewriter.getIndexAttr(p.n)});
+    Value cRows = subview(rewriter, loc, c, {i, j}, {mRem, nRem});
     UKernelOp::create(rewriter, loc, rewriter.getStringAttr(kernel->name),
-                      aRows, bCols, cRows, cst(p.k), mRem, cst(p.n), Value(),
+                      aRows, bCols, cRows, cst(p.k), mRem, nRem, Value(),
                       Value(), Value(), Value(),
                       rewriter.getStringAttr(kernel->asmText),
                       rewriter.getStringAttr(kernel->constraints),
                       rewriter.getStringAttr(kernel->dialect),
                       rewriter.getI64IntegerAttr(mr),
-                      rewriter.getI64IntegerAttr(p.n),
+                      rewriter.getI64IntegerAttr(nr),
                       rewriter.getStringAttr(kernel->hash.substr(0, 16)));
   }
   if (btBuffer) {

@@ -20,7 +20,7 @@ namespace mlir::tensorop {
 /// x86_gemm_kdot) by a copy of B transposed and a loop of microkernel calls
 /// over C's rows; `zeroFill`, the zero fill of C right before `op` or
 /// null, goes (the kernels store C). A located error where the GEMM does
-/// not fit the form (not fp32, dynamic, A transposed, N > nr, an epilogue).
+/// not fit the form (not fp32, dynamic, A transposed, an epilogue).
 LogicalResult applyKDotSketch(RewriterBase &rewriter, linalg::MatmulOp op,
                               SketchAttr sketch, const GemmProblem &p,
                               linalg::FillOp zeroFill, StringRef emitterDir,

@@ -2,8 +2,8 @@
 
 // A sketch of the x86_gemm_kdot emitter (few columns, K in the vector
 // lanes): B (K x N) is copied once into an N x K buffer, then one loop over
-// C's rows in blocks of mr calls the kernel over all of K, reading A's rows
-// in place (row stride 100 floats = 400 bytes) and the buffer's rows (K =
+// C's rows in blocks of mr calls the kernel over all of K (one block of 6
+// columns), reading A's rows in place (row stride 100 floats = 400 bytes) and the buffer's rows (K =
 // 100 floats apart). The kernel is emitted for N = 6 columns; from a
 // zeroed C it stores its tile ("_st") and the fill goes.
 
@@ -15,8 +15,9 @@
 // CHECK-SAME:      ins(%[[B]] : memref<100x6xf32>) outs(%[[BT]] : memref<6x100xf32>)
 // CHECK:         scf.for %[[I:[a-z0-9_]+]] = %{{.+}} to %c50{{(_[0-9]+)?}} step %c4{{(_[0-9]+)?}} {
 // CHECK:           %[[AR:.+]] = memref.subview %[[A]][%[[I]], 0] [%{{.+}}, 100] [1, 1]
-// CHECK:           %[[BR:.+]] = memref.subview %[[BT]][0, 0] [6, 100] [1, 1]
-// CHECK:           %[[CR:.+]] = memref.subview %[[C]][%[[I]], 0] [%{{.+}}, 6] [1, 1]
+// CHECK:           scf.for %[[J:[a-z0-9_]+]] = %{{.+}} to %c6{{(_[0-9]+)?}} step %c6{{(_[0-9]+)?}} {
+// CHECK:             %[[BR:.+]] = memref.subview %[[BT]][%[[J]], 0] [6, 100] [1, 1]
+// CHECK:             %[[CR:.+]] = memref.subview %[[C]][%[[I]], %[[J]]] [%{{.+}}, %{{.+}}] [1, 1]
 // CHECK:           tensorop.ukernel "x86_avx512_f32_kdot_4x6_u2_lda400_ldbt400_pfa128_st"
 // CHECK-SAME:        a(%[[AR]] : {{.+}}) b(%[[BR]] : {{.+}}) c(%[[CR]] : {{.+}})
 // CHECK:         } {tensorop.sketch = #tensorop.sketch<
@@ -52,9 +53,23 @@ func.func @kdot_bt_threads(%A: memref<100x65xf32>, %B: memref<3x65xf32>, %C: mem
 
 // -----
 
-func.func @kdot_too_wide(%A: memref<50x100xf32>, %B: memref<100x9xf32>, %C: memref<50x9xf32>) {
-  // expected-error @+1 {{tensorop: a sketch with the x86_gemm_kdot emitter (vectorized along K) needs N <= nr (one block of columns); N = 9, nr = 8}}
-  linalg.matmul {tensorop.sketch = #tensorop.sketch<mc = 52, nc = 8, kc = 100, mr = 2, nr = 8, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "transposed", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_kdot", k_unroll = 2, broadcast = "none", prefetch_b = 0, prefetch_a = 128>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test">}
+// N = 9 in blocks of nr = 4 columns: the copy of B has 12 rows (zeros
+// past N, so the last block's kernel reads rows that exist), and each row
+// block runs its column blocks one after the other, the last with 1 column.
+// CHECK-LABEL: func.func @kdot_column_blocks(
+// CHECK-SAME:    %[[A:[a-z0-9_]+]]: memref<50x100xf32>, %[[B:[a-z0-9_]+]]: memref<100x9xf32>, %[[C:[a-z0-9_]+]]: memref<50x9xf32>)
+// CHECK:         %[[BT:.+]] = memref.alloc() {alignment = 64 : i64} : memref<12x100xf32>
+// CHECK:         linalg.fill ins(%{{.+}} : f32) outs(%[[BT]] : memref<12x100xf32>)
+// CHECK:         %[[BV:.+]] = memref.subview %[[BT]][0, 0] [9, 100] [1, 1]
+// CHECK:         linalg.generic
+// CHECK-SAME:      ins(%[[B]] : memref<100x9xf32>) outs(%[[BV]] :
+// CHECK:         scf.for %[[I:[a-z0-9_]+]] = %{{.+}} to %c50{{(_[0-9]+)?}} step %c6{{(_[0-9]+)?}} {
+// CHECK:           scf.for %[[J:[a-z0-9_]+]] = %{{.+}} to %c9{{(_[0-9]+)?}} step %c4{{(_[0-9]+)?}} {
+// CHECK:             memref.subview %[[BT]][%[[J]], 0] [4, 100] [1, 1]
+// CHECK:             memref.subview %[[C]][%[[I]], %[[J]]]
+// CHECK:             tensorop.ukernel "x86_avx512_f32_kdot_6x4_u2_lda400_ldbt400_pfa128"
+func.func @kdot_column_blocks(%A: memref<50x100xf32>, %B: memref<100x9xf32>, %C: memref<50x9xf32>) {
+  linalg.matmul {tensorop.sketch = #tensorop.sketch<mc = 54, nc = 12, kc = 100, mr = 6, nr = 4, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "transposed", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_kdot", k_unroll = 2, broadcast = "none", prefetch_b = 0, prefetch_a = 128>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test">}
     ins(%A, %B : memref<50x100xf32>, memref<100x9xf32>) outs(%C : memref<50x9xf32>)
   return
 }
