@@ -258,7 +258,7 @@ public:
         c.kc = p.k;
         c.nc = roundUp(p.n, c.nr);
         c.mc = roundUp(p.m, c.mr);
-      } else if (chooseFewRowsSketch(p, t, c) ||
+      } else if (chooseFewRowsSketch(p, t, c) || chooseKDotSketch(p, t, c) ||
                  chooseFewColumnsSketch(p, t, c)) {
         // Few rows or few columns on AVX-512: the operand that is streamed
         // is read once, in place (SkinnyGemm.cpp).

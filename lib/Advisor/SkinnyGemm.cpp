@@ -12,6 +12,7 @@
 
 #include "SkinnyGemm.h"
 
+#include "tensorop/Dialect/KDotSketch.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 
 #include <algorithm>
@@ -50,6 +51,14 @@ constexpr int64_t kFewColumnsBlock = 12;
 /// k values ahead each row of A is prefetched (512 bytes: 1.29x, 1024:
 /// 1.20x, 1536: 1.23x, none: 1.07x at 2048x16x2048, 8 rows).
 constexpr int64_t kPrefetchAhead = 128;
+
+/// Fewest rows of the K-vectorized block: with fewer, each B vector loaded
+/// feeds too few FMAs (2000x8x2000, 1 thread: 2 x 8 0.85-0.96x libxsmm,
+/// two blocks of 6 x 4 1.24x).
+constexpr int64_t kKDotMinRows = 3;
+/// k values ahead each row of A is prefetched by the K-vectorized kernel
+/// (3026x6x4778: none 0.80x libxsmm, 128 1.09x, 256 1.18x).
+constexpr int64_t kKDotPrefetchAhead = 256;
 
 bool appliesOnTarget(const GemmProblem &p, const TargetHints &t) {
   return llvm::StringRef(t.name).starts_with("x86") && t.isa == "avx512" &&
@@ -115,6 +124,40 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   c.prefetchB = walk ? kGemvPrefetchRows : 0;
   c.prefetchBCols = walk ? 0 : 2 * c.nr;
   c.prefetchA = 0;
+  return true;
+}
+
+bool mlir::tensorop::chooseKDotSketch(const GemmProblem &p,
+                                      const TargetHints &t, SketchChoice &c) {
+  if (!appliesOnTarget(p, t) || p.n > kKDotColumns || p.m <= kFewColumns)
+    return false;
+  // Rows: as many as the register file holds (mr*nr accumulators, nr B
+  // vectors, two A vectors), at most kFewColumnsBlock rows of A streamed
+  // at once (the L1 ways, as for the broadcast kernel). Where that leaves
+  // fewer than kKDotMinRows rows (N = 8: 2 rows), the columns go in two
+  // blocks instead, each reusing its B vectors over more rows.
+  auto rowsFor = [&](int64_t nr) {
+    return std::min(kFewColumnsBlock, (t.vectorRegisters - 2 - nr) / nr);
+  };
+  int64_t nr = p.n;
+  if (rowsFor(nr) < kKDotMinRows)
+    nr = ceilDiv(p.n, ceilDiv(p.n, 4));
+  int64_t mr = rowsFor(nr);
+  c.mr = std::min(mr, p.m);
+  c.nr = nr;
+  c.broadcast = "none";
+  c.emitter = kKDotEmitter.str();
+  c.kc = p.k;
+  c.nc = roundUp(p.n, c.nr);
+  c.mc = roundUp(p.m, c.mr);
+  c.loopOrder = "mkn";
+  c.microOrder = "mn";
+  c.packA = "none";
+  c.packB = kTransposedPackB.str();
+  c.kUnroll = 2;
+  c.prefetchB = 0;
+  c.prefetchBCols = 0;
+  c.prefetchA = kKDotPrefetchAhead;
   return true;
 }
 

@@ -24,11 +24,24 @@ constexpr int64_t kFewRows = 64;
 /// A is streamed in place (chooseFewColumnsSketch).
 constexpr int64_t kFewColumns = 16;
 
+/// At most this many columns of C (and more than kFewColumns rows): the
+/// kernel vectorized along K (chooseKDotSketch). Measured (1 thread, same
+/// process, loaded; docs/benchmarks/cpu-gemm-classes.md): 3496x6x1930
+/// 0.88x -> 1.20x the best library, 1000x1x1000 0.27x -> 1.05x,
+/// 2000x8x2000 0.94x -> 1.24x; at N = 11 (two or three column blocks)
+/// it lost to the broadcast kernel (3026x11x4778: 0.91x -> 0.67-0.77x).
+constexpr int64_t kKDotColumns = 8;
+
 /// Fills `c` (tiles, block, packing, prefetch) for a GEMM of at most
 /// kFewRows rows on an AVX-512 x86 target whose A and B can be read in
 /// place; false (and `c` untouched) where the path does not apply.
 bool chooseFewRowsSketch(const GemmProblem &p, const TargetHints &t,
                          SketchChoice &c);
+
+/// Likewise for a GEMM of at most kKDotColumns columns and more than
+/// kFewColumns rows: the x86_gemm_kdot kernel (K in the vector lanes).
+bool chooseKDotSketch(const GemmProblem &p, const TargetHints &t,
+                      SketchChoice &c);
 
 /// Likewise for a GEMM of at most kFewColumns columns and more rows.
 bool chooseFewColumnsSketch(const GemmProblem &p, const TargetHints &t,

@@ -2,6 +2,7 @@
 
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/Dialect/Epilogue.h"
+#include "tensorop/Dialect/KDotSketch.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -99,10 +100,18 @@ UKernelSpecAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (kUnroll < 1 || kUnroll > 16)
     return emitError() << "ukernel k_unroll must be in [1, 16], got "
                        << kUnroll;
-  if (broadcast != "explicit" && broadcast != "embedded")
-    return emitError() << "ukernel broadcast must be \"explicit\" or "
-                          "\"embedded\", got \""
-                       << broadcast << "\"";
+  // x86_gemm_kdot vectorizes along K: nothing is broadcast.
+  bool kdot = emitter == kKDotEmitter;
+  if (kdot ? broadcast != "none"
+           : broadcast != "explicit" && broadcast != "embedded")
+    return emitError() << "ukernel broadcast must be "
+                       << (kdot ? "\"none\" with the x86_gemm_kdot emitter"
+                                : "\"explicit\" or \"embedded\"")
+                       << ", got \"" << broadcast << "\"";
+  if (kdot && prefetchB)
+    return emitError() << "ukernel prefetch_b must be 0 with the "
+                          "x86_gemm_kdot emitter (B is cached), got "
+                       << prefetchB;
   if (prefetchB < 0 || prefetchB > 64)
     return emitError() << "ukernel prefetch_b must be in [0, 64], got "
                        << prefetchB;
@@ -112,7 +121,8 @@ UKernelSpecAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (value < 0 || value > kMaxRowPrefetch)
       return emitError() << "ukernel " << name << " must be in [0, "
                          << kMaxRowPrefetch << "], got " << value;
-    if (value && emitter != "x86_gemm_fma")
+    if (value && emitter != "x86_gemm_fma" &&
+        !(kdot && name == "prefetch_a"))
       return emitError() << "ukernel " << name
                          << " needs the x86_gemm_fma emitter, got '"
                          << emitter << "'";
@@ -136,6 +146,46 @@ static bool isPermutationOf(StringRef order, StringRef letters) {
     if (order.count(c) != 1)
       return false;
   return true;
+}
+
+static LogicalResult
+verifySketchCommon(function_ref<InFlightDiagnostic()> emitError,
+                   StringRef source, int64_t threads, StringRef packB,
+                   UKernelSpecAttr ukernel, EpilogueAttr epilogue);
+
+int64_t mlir::tensorop::kdotVectorRegisters(int64_t mr, int64_t nr) {
+  return mr * nr + nr + 1;
+}
+
+/// A kernel vectorized along K (x86_gemm_kdot): mr x nr accumulators of 16
+/// k values each, A's rows read in place, B transposed (each column's K
+/// values contiguous: pack_b "transposed"); AVX-512 only.
+static LogicalResult
+verifyKDotSketch(function_ref<InFlightDiagnostic()> emitError, int64_t mr,
+                 int64_t nr, StringRef packA, StringRef packB,
+                 UKernelSpecAttr ukernel, TargetAttr target) {
+  if (ukernel.getEmitter() != kKDotEmitter || packB != kTransposedPackB ||
+      packA != "none")
+    return emitError() << "sketch pack_b \"transposed\" and the "
+                          "x86_gemm_kdot emitter go together, with pack_a "
+                          "\"none\"; got emitter '"
+                       << ukernel.getEmitter() << "', pack_a \"" << packA
+                       << "\", pack_b \"" << packB << "\"";
+  if (!target.getName().starts_with("x86") || target.getF32Lanes() != 16)
+    return emitError() << "the x86_gemm_kdot emitter needs an x86 target "
+                          "with 512-bit vectors, got "
+                       << target.getName();
+  if (nr > 16)
+    return emitError() << "sketch nr must be at most 16 with the "
+                          "x86_gemm_kdot emitter (columns of C), got "
+                       << nr;
+  int64_t needed = kdotVectorRegisters(mr, nr);
+  if (needed > target.getVectorRegisters())
+    return emitError() << "sketch register block " << mr << "x" << nr
+                       << " vectorized along K needs " << needed
+                       << " vector registers but " << target.getName()
+                       << " has " << target.getVectorRegisters();
+  return success();
 }
 
 LogicalResult SketchAttr::verify(
@@ -168,12 +218,22 @@ LogicalResult SketchAttr::verify(
     return emitError() << "sketch pack_a \"" << packA
                        << "\" is not a known layout (expected \"kmajor_mr\" "
                           "or \"none\")";
-  if (packB != "kmajor_nr" && packB != "kmajor_nr_shared" && packB != "none")
+  if (packB != "kmajor_nr" && packB != "kmajor_nr_shared" && packB != "none" &&
+      packB != kTransposedPackB)
     return emitError() << "sketch pack_b \"" << packB
                        << "\" is not a known layout (expected \"kmajor_nr\", "
-                          "\"kmajor_nr_shared\" or \"none\")";
+                          "\"kmajor_nr_shared\", \"none\" or \"transposed\")";
   if (!ukernel || !target)
     return emitError() << "sketch needs a ukernel and a target";
+  if (ukernel.getEmitter() == kKDotEmitter || packB == kTransposedPackB) {
+    if (failed(verifyKDotSketch(emitError, mr, nr, packA, packB, ukernel,
+                                target)))
+      return failure();
+    // The rest (nr in whole vectors, the broadcast kernels' register
+    // budget) is about kernels that vectorize along N.
+    return verifySketchCommon(emitError, source, threads, packB, ukernel,
+                              epilogue);
+  }
   // Unpacked B is read with masked loads (the N edge must not read past
   // B), which only the x86 emitter offers: AVX-512 keeps one mask register
   // per B vector (k1..k7), AVX2 one more vector register for the mask.
@@ -237,6 +297,15 @@ LogicalResult SketchAttr::verify(
     return emitError() << "embedded broadcasts need 512-bit vectors; "
                        << target.getName() << " has "
                        << target.getVectorBits();
+  return verifySketchCommon(emitError, source, threads, packB, ukernel,
+                            epilogue);
+}
+
+/// The checks of every sketch, whichever way its kernel vectorizes.
+static LogicalResult
+verifySketchCommon(function_ref<InFlightDiagnostic()> emitError,
+                   StringRef source, int64_t threads, StringRef packB,
+                   UKernelSpecAttr ukernel, EpilogueAttr epilogue) {
   if (source.empty())
     return emitError() << "sketch source (provenance) must not be empty";
   // The upper bound only catches typos: libomp itself caps teams far lower.
@@ -288,6 +357,8 @@ LogicalResult EpilogueAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 int64_t SketchAttr::getVectorRegistersNeeded() const {
+  if (getUkernel().getEmitter() == kKDotEmitter)
+    return kdotVectorRegisters(getMr(), getNr());
   return registerBlockVectorRegisters(getMr(), getNr(),
                                       getTarget().getF32Lanes(),
                                       getTarget().getName());

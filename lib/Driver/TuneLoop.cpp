@@ -520,6 +520,12 @@ int tensorop::runTuneLoop(const TuneOptions &o, TuneBackend &backend) {
       if (op->builtinPoint)
         outs() << printTuneKnobs(op->space(), *op->builtinPoint,
                                  op->knobsTitle());
+      else
+        // (x86_gemm_kdot sketches: their kernel has knobs of its own that
+        // the tree does not search.)
+        outs() << "// " << op->knobsTitle()
+               << ": the builtin sketch is not a point of the search space; "
+                  "no knobs to print\n";
     return 0;
   }
   std::vector<KnobConstraint> knobs;

@@ -34,10 +34,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KDotGemm.h"
+
 #include "tensorop/Advisor/Advisor.h"
 #include "tensorop/Advisor/SharedPackB.h"
 #include "tensorop/Advisor/UKernelRequest.h"
 #include "tensorop/Emitters/Emitter.h"
+#include "tensorop/Dialect/KDotSketch.h"
 #include "tensorop/Emitters/UKernelOperands.h"
 #include "tensorop/Transforms/ConvSupport.h"
 #include "tensorop/Transforms/EpilogueSupport.h"
@@ -1159,6 +1162,11 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
     op->removeAttr(kSketchAttrName);
     return success();
   }
+
+  // Few columns, a kernel vectorized along K: a loop nest of its own.
+  if (sketch.getUkernel().getEmitter() == kKDotEmitter)
+    return applyKDotSketch(rewriter, op, sketch, *problem,
+                           zeroFillOfResult(op), emitterDir, emitterTimeout);
 
   // Unpacked B is read row by row in place: rows must run along N with
   // unit column stride, and the row stride is compiled into the code.

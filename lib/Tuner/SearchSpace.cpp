@@ -2,6 +2,7 @@
 
 #include "tensorop/Tuner/SearchSpace.h"
 #include "tensorop/Advisor/SharedPackB.h"
+#include "tensorop/Dialect/KDotSketch.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/Tuner/ConvSearchSpace.h"
 
@@ -51,6 +52,26 @@ GemmSearchSpace::GemmSearchSpace(const GemmProblem &problem,
                                  const TargetHints &target,
                                  const SketchChoice &defaults)
     : p(problem), t(target), defaults(defaults) {
+  // The knobs below are those of the broadcast kernels (x86_gemm_fma).
+  // Where the builtin chose the kernel vectorized along K (few columns),
+  // the space starts from the broadcast sketch it chose before that kernel
+  // existed (SkinnyGemm.cpp's few-columns form: 12 rows x one vector, A and
+  // B in place, one K block), so that every candidate is legal; the
+  // builtin's own sketch is what the tuner's result is compared with.
+  if (this->defaults.emitter == kKDotEmitter) {
+    SketchChoice &d = this->defaults;
+    d.emitter = "x86_gemm_fma";
+    d.broadcast = t.f32Lanes() == 16 ? "embedded" : "explicit";
+    d.mr = std::min<int64_t>(12, p.m);
+    d.nr = t.f32Lanes();
+    d.mc = roundUp(p.m, d.mr);
+    d.nc = d.nr;
+    d.kc = p.k;
+    d.packA = "none";
+    d.packB = "none";
+    d.kUnroll = 4;
+    d.prefetchA = 128;
+  }
   // Register blocks the target's register file holds, scored like the
   // builtin advisor (useful fraction of FMA slots); the 12 best are kept so
   // that the tree's first level stays small.
@@ -75,10 +96,10 @@ GemmSearchSpace::GemmSearchSpace(const GemmProblem &problem,
   if (blocks.size() > 12)
     blocks.resize(12);
   bool hasDefault = llvm::any_of(blocks, [&](const Block &b) {
-    return b.mr == defaults.mr && b.nr == defaults.nr;
+    return b.mr == this->defaults.mr && b.nr == this->defaults.nr;
   });
   if (!hasDefault)
-    blocks.insert(blocks.begin(), {defaults.mr, defaults.nr, 1.0});
+    blocks.insert(blocks.begin(), {this->defaults.mr, this->defaults.nr, 1.0});
   // Candidates are timed on this machine: more threads than it runs at once
   // would only measure time slicing.
   unsigned hw = std::thread::hardware_concurrency();

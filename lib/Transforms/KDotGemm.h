@@ -1,0 +1,31 @@
+//===- KDotGemm.h - The loop nest of a GEMM vectorized along K --*- C++ -*-===//
+//
+// Internal to lib/Transforms: tensorop-apply-sketch's form for sketches of
+// the x86_gemm_kdot emitter (ApplyKDotSketch.cpp says how).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSOROP_LIB_TRANSFORMS_KDOTGEMM_H
+#define TENSOROP_LIB_TRANSFORMS_KDOTGEMM_H
+
+#include "tensorop/Advisor/Advisor.h"
+#include "tensorop/Dialect/TensorOpDialect.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::tensorop {
+
+/// Replaces `op` (a memref linalg.matmul with `sketch`, whose kernel is
+/// x86_gemm_kdot) by a copy of B transposed and a loop of microkernel calls
+/// over C's rows; `zeroFill`, the zero fill of C right before `op` or
+/// null, goes (the kernels store C). A located error where the GEMM does
+/// not fit the form (not fp32, dynamic, A transposed, an epilogue).
+LogicalResult applyKDotSketch(RewriterBase &rewriter, linalg::MatmulOp op,
+                              SketchAttr sketch, const GemmProblem &p,
+                              linalg::FillOp zeroFill, StringRef emitterDir,
+                              unsigned emitterTimeout);
+
+} // namespace mlir::tensorop
+
+#endif // TENSOROP_LIB_TRANSFORMS_KDOTGEMM_H

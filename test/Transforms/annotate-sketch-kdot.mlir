@@ -1,0 +1,82 @@
+// RUN: tensorop-opt %s -split-input-file --tensorop-annotate-sketch="target=x86-avx512" | tensorop-opt -split-input-file | FileCheck %s --check-prefixes=CHECK,AVX512
+// RUN: tensorop-opt %s -split-input-file --tensorop-annotate-sketch="target=x86-avx2" | FileCheck %s --check-prefixes=CHECK,AVX2
+// The builtin advisor's choice for few columns (N <= 8, M > 16) on AVX-512
+// (lib/Advisor/SkinnyGemm.cpp, chooseKDotSketch): the x86_gemm_kdot kernel,
+// vectorized along K, B copied transposed once (pack_b "transposed"), A's
+// rows read in place and prefetched 256 k values ahead, all of K in one
+// call; mr as large as the register file allows (at most 12), and where
+// that is fewer than 3 rows, two blocks of columns. AVX2 keeps its packed
+// choice. The second RUN line on AVX-512 re-parses the output (the sketch
+// verifier accepts it).
+
+// N = 6 (the unseen set's 3496x6x1930): 4 x 6, all of K in one call.
+// CHECK-LABEL: func.func @n6
+// AVX512: #tensorop.sketch<mc = 3496, nc = 6, kc = 1930, mr = 4, nr = 6, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "transposed", ukernel = <emitter = "x86_gemm_kdot", k_unroll = 2, broadcast = "none", prefetch_b = 0, prefetch_a = 256>
+// AVX2: pack_b = "kmajor_nr", ukernel = <emitter = "x86_gemm_fma"
+func.func @n6(%A: memref<3496x1930xf32>, %B: memref<1930x6xf32>, %C: memref<3496x6xf32>) {
+  linalg.matmul ins(%A, %B : memref<3496x1930xf32>, memref<1930x6xf32>) outs(%C : memref<3496x6xf32>)
+  return
+}
+
+// -----
+
+// N = 1 (GEMV with A M x K): 12 rows, the most the L1 ways allow.
+// CHECK-LABEL: func.func @n1
+// AVX512: #tensorop.sketch<mc = 1008, nc = 1, kc = 1000, mr = 12, nr = 1, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "transposed", ukernel = <emitter = "x86_gemm_kdot", k_unroll = 2, broadcast = "none", prefetch_b = 0, prefetch_a = 256>
+// AVX2: pack_b = "kmajor_nr", ukernel = <emitter = "x86_gemm_fma"
+func.func @n1(%A: memref<1000x1000xf32>, %B: memref<1000x1xf32>, %C: memref<1000x1xf32>) {
+  linalg.matmul ins(%A, %B : memref<1000x1000xf32>, memref<1000x1xf32>) outs(%C : memref<1000x1xf32>)
+  return
+}
+
+// -----
+
+// N = 3: 9 x 3 (27 accumulators + 3 B + 2 A vectors).
+// CHECK-LABEL: func.func @n3
+// AVX512: #tensorop.sketch<mc = 4104, nc = 3, kc = 1024, mr = 9, nr = 3, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "transposed", ukernel = <emitter = "x86_gemm_kdot", k_unroll = 2, broadcast = "none", prefetch_b = 0, prefetch_a = 256>
+func.func @n3(%A: memref<4096x1024xf32>, %B: memref<1024x3xf32>, %C: memref<4096x3xf32>) {
+  linalg.matmul ins(%A, %B : memref<4096x1024xf32>, memref<1024x3xf32>) outs(%C : memref<4096x3xf32>)
+  return
+}
+
+// -----
+
+// N = 8: 2 x 8 would feed each B vector to two FMAs only; two column
+// blocks of 4 instead, 6 rows each.
+// CHECK-LABEL: func.func @n8
+// AVX512: #tensorop.sketch<mc = 2004, nc = 8, kc = 2000, mr = 6, nr = 4, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "transposed", ukernel = <emitter = "x86_gemm_kdot", k_unroll = 2, broadcast = "none", prefetch_b = 0, prefetch_a = 256>
+// AVX2: pack_b = "kmajor_nr", ukernel = <emitter = "x86_gemm_fma"
+func.func @n8(%A: memref<2000x2000xf32>, %B: memref<2000x8xf32>, %C: memref<2000x8xf32>) {
+  linalg.matmul ins(%A, %B : memref<2000x2000xf32>, memref<2000x8xf32>) outs(%C : memref<2000x8xf32>)
+  return
+}
+
+// -----
+
+// N = 7: 3 x 7.
+// CHECK-LABEL: func.func @n7
+// AVX512: #tensorop.sketch<mc = 1500, nc = 7, kc = 3000, mr = 3, nr = 7, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "transposed", ukernel = <emitter = "x86_gemm_kdot", k_unroll = 2, broadcast = "none", prefetch_b = 0, prefetch_a = 256>
+func.func @n7(%A: memref<1500x3000xf32>, %B: memref<3000x7xf32>, %C: memref<1500x7xf32>) {
+  linalg.matmul ins(%A, %B : memref<1500x3000xf32>, memref<3000x7xf32>) outs(%C : memref<1500x7xf32>)
+  return
+}
+
+// -----
+
+// N = 9: more than kKDotColumns, the broadcast kernel (12 x 16) as before.
+// CHECK-LABEL: func.func @n9
+// AVX512: #tensorop.sketch<mc = 2004, nc = 16, kc = 2000, mr = 12, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "embedded", prefetch_b = 0, prefetch_a = 128>
+func.func @n9(%A: memref<2000x2000xf32>, %B: memref<2000x9xf32>, %C: memref<2000x9xf32>) {
+  linalg.matmul ins(%A, %B : memref<2000x2000xf32>, memref<2000x9xf32>) outs(%C : memref<2000x9xf32>)
+  return
+}
+
+// -----
+
+// 16 rows (not more than kFewColumns): the skinny path, as before.
+// CHECK-LABEL: func.func @m16
+// AVX512: #tensorop.sketch<mc = 16, nc = 16, kc = 250, mr = 16, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "embedded", prefetch_b = 32>
+func.func @m16(%A: memref<16x2000xf32>, %B: memref<2000x6xf32>, %C: memref<16x6xf32>) {
+  linalg.matmul ins(%A, %B : memref<16x2000xf32>, memref<2000x6xf32>) outs(%C : memref<16x6xf32>)
+  return
+}
