@@ -815,12 +815,19 @@ static GpuSketchChoice proposeWgmmaFewCols(const GpuGemmProblem &p,
   // "Session 17", gpu17b call 1): 1200x24x16384 40 -> 76 CTAs 18.3 -> 14.7
   // us, 1024x32x16384 f16 32 -> 64 CTAs 14.7 -> 12.1; from 48 CTAs it
   // lost (1536x32x16384 18.8 -> 19.3 us, 1536x24x16384 19.2 -> 21.6).
+  //
+  // N <= 16 too (block_n 16 splits only in 2: its 2 column groups): there
+  // block_n 32, B's row box of its ldb columns ("Session 17", gpu17b call
+  // 2, variants: 1024x16x16384 64x16 split 2 on 32 CTAs 19.1 us, 64x32
+  // split 4 on 64 CTAs 12.1; 1024x8x16384 f16 19.3 -> 12.1).
   int64_t pairStrips = (p.m + 127) / 128;
   int64_t rowStrips = (p.m + 63) / 64;
-  if (bn == 32 && 4 * pairStrips <= kWideSplitMaxCtas &&
-      (p.k + 63) / 64 >= 4 * kSplitKMinKTiles) {
-    bool fewPairs = 4 * pairStrips <= kNarrowFewPairCtas &&
-                    4 * rowStrips <= kWideSplitMaxCtas;
+  bool longK = (p.k + 63) / 64 >= 4 * kSplitKMinKTiles;
+  bool fewPairs = longK && 4 * pairStrips <= kNarrowFewPairCtas &&
+                  4 * rowStrips <= kWideSplitMaxCtas;
+  if (fewPairs)
+    bn = c.blockN = 32;
+  if (bn == 32 && 4 * pairStrips <= kWideSplitMaxCtas && longK) {
     c.blockM = fewPairs ? 64 : 128;
     c.consumers = fewPairs ? 1 : 2;
     c.splitK = 4;

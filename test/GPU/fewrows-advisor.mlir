@@ -222,6 +222,34 @@ func.func @narrow_1536x32x16384(%A: memref<1536x16384xbf16>, %B: memref<16384x32
 }
 
 // -----
+// N <= 16 with as few strips: block_n 32 (block_n 16 splits only in 2),
+// 64-row strips split in 4 ("Session 17", gpu17b call 2, variants:
+// 1024x16x16384 19.1 us on 32 CTAs of 64x16 split 2 -> 12.1 on 64 of
+// 64x32 split 4; 1024x8x16384 f16 19.3 -> 12.1); 2048 rows (64 CTAs of
+// 128x32 split 4) keep 64x16 split 2.
+// CHECK-LABEL: func.func @narrow_1024x16x16384
+//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 64,
+//  CHECK-SAME:   split_k = 4>
+// CHECK-LABEL: func.func @narrow_1024x8x16384
+//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 64,
+//  CHECK-SAME:   split_k = 4>
+// CHECK-LABEL: func.func @narrow_2048x16x16384
+//       CHECK:   block_m = 64, block_n = 16, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 64,
+//  CHECK-SAME:   split_k = 2>
+func.func @narrow_1024x16x16384(%A: memref<1024x16384xbf16>, %B: memref<16384x16xbf16>, %C: memref<1024x16xbf16>) {
+  linalg.matmul ins(%A, %B : memref<1024x16384xbf16>, memref<16384x16xbf16>) outs(%C : memref<1024x16xbf16>)
+  return
+}
+func.func @narrow_1024x8x16384(%A: memref<1024x16384xf16>, %B: memref<16384x8xf16>, %C: memref<1024x8xf16>) {
+  linalg.matmul ins(%A, %B : memref<1024x16384xf16>, memref<16384x8xf16>) outs(%C : memref<1024x8xf16>)
+  return
+}
+func.func @narrow_2048x16x16384(%A: memref<2048x16384xbf16>, %B: memref<16384x16xbf16>, %C: memref<2048x16xbf16>) {
+  linalg.matmul ins(%A, %B : memref<2048x16384xbf16>, memref<16384x16xbf16>) outs(%C : memref<2048x16xbf16>)
+  return
+}
+
+// -----
 // More than 96 CTAs (32 strips of 128 rows split in 4: 128 CTAs in clusters
 // of 4 lost, "Session 15"): 64-row strips split in 2, whatever N.
 // CHECK-LABEL: func.func @narrow_4096x24x6144
