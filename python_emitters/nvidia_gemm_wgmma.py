@@ -213,9 +213,11 @@ def emit(spec, fmt):
     # Measured on the H200 (docs/benchmarks/gpu-gemm.md, "Session 17"),
     # all verified: "row" 2-14% faster than "tile" on every N = 24 case
     # (3000x24x8192 64x32 split 2: 23.9 -> 20.5 us; 128x32 split 4 18.8 ->
-    # 18.4), "chunks" slower than both: the default of block_n 32; block_n
-    # 16 (32-byte swizzle) was not measured and keeps "tile".
-    b_box = get_choice(spec, "b_box", B_BOXES, default="row" if bn == 32 else "tile")
+    # 18.4), "chunks" slower than both; block_n 16 (32-byte swizzle, N = 8:
+    # 8 of 16 columns) likewise, 4096x8x8192 64x16 split 2 27.2 -> 23.2
+    # us: the default of both narrow tiles (at N = 16, or ldb 16, the two
+    # boxes are the same).
+    b_box = get_choice(spec, "b_box", B_BOXES, default="row" if narrow else "tile")
     if b_box != "tile" and not narrow:
         raise SpecError("b_box", "only the narrow tiles (block_n 16 or 32) choose B's box")
     if bn % 64 and not narrow:

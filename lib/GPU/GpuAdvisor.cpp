@@ -752,6 +752,10 @@ static GpuSketchChoice proposeWgmmaFewRows(const GpuGemmProblem &p,
 static const Candidate kWgmmaFewColTiles[] = {{128, 0, 0, 0, 2, 1.0},
                                               {64, 0, 0, 0, 1, 1.0}};
 
+/// The most CTAs of 128-row strips split in 4 (few columns) for which
+/// 64-row strips split in 4 take over (proposeWgmmaFewCols).
+static constexpr int64_t kNarrowFewPairCtas = 40;
+
 static GpuSketchChoice proposeWgmmaFewCols(const GpuGemmProblem &p,
                                            const GpuTarget &target,
                                            GpuSketchChoice c) {
@@ -804,15 +808,32 @@ static GpuSketchChoice proposeWgmmaFewCols(const GpuGemmProblem &p,
   // us against 14.7 (64x32 split 2, the same 64 CTAs), 1536x32x16384 18.6
   // against 23.4, 2560x32x4096 8.9 against 9.8, 3072x32x6144 11.9 against
   // 12.3. 128 CTAs of clusters of 4 lost (4096x24x6144, "Session 15").
+  //
+  // Where that grid is at most kNarrowFewPairCtas CTAs, A's 64-row strips
+  // on one consumer split in 4 instead (twice the CTAs, at most
+  // kWideSplitMaxCtas). Measured on the H200 (docs/benchmarks/gpu-gemm.md,
+  // "Session 17", gpu17b call 1): 1200x24x16384 40 -> 76 CTAs 18.3 -> 14.7
+  // us, 1024x32x16384 f16 32 -> 64 CTAs 14.7 -> 12.1; from 48 CTAs it
+  // lost (1536x32x16384 18.8 -> 19.3 us, 1536x24x16384 19.2 -> 21.6).
+  //
+  // N <= 16 too (block_n 16 splits only in 2: its 2 column groups): there
+  // block_n 32, B's row box of its ldb columns ("Session 17", gpu17b call
+  // 2, variants: 1024x16x16384 64x16 split 2 on 32 CTAs 19.1 us, 64x32
+  // split 4 on 64 CTAs 12.1; 1024x8x16384 f16 19.3 -> 12.1).
   int64_t pairStrips = (p.m + 127) / 128;
-  if (bn == 32 && 4 * pairStrips <= kWideSplitMaxCtas &&
-      (p.k + 63) / 64 >= 4 * kSplitKMinKTiles) {
-    c.blockM = 128;
-    c.consumers = 2;
+  int64_t rowStrips = (p.m + 63) / 64;
+  bool longK = (p.k + 63) / 64 >= 4 * kSplitKMinKTiles;
+  bool fewPairs = longK && 4 * pairStrips <= kNarrowFewPairCtas &&
+                  4 * rowStrips <= kWideSplitMaxCtas;
+  if (fewPairs)
+    bn = c.blockN = 32;
+  if (bn == 32 && 4 * pairStrips <= kWideSplitMaxCtas && longK) {
+    c.blockM = fewPairs ? 64 : 128;
+    c.consumers = fewPairs ? 1 : 2;
     c.splitK = 4;
     c.stages = std::min<int64_t>(
         16, (target.maxSharedPerBlock - 1024) / ((c.blockM + bn) * 128));
-    strips = pairStrips;
+    strips = fewPairs ? rowStrips : pairStrips;
   }
   if (c.splitK > 1)
     c.ctas = strips * c.splitK;

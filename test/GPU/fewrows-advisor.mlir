@@ -194,6 +194,62 @@ func.func @narrow_2048x32x8192(%A: memref<2048x8192xbf16>, %B: memref<8192x32xbf
 }
 
 // -----
+// Few 128-row strips (split in 4, at most 40 CTAs): 64-row strips on one
+// consumer split in 4 instead ("Session 17", gpu17b: 1200x24x16384 40 ->
+// 76 CTAs 18.3 -> 14.7 us, 1024x32x16384 f16 32 -> 64 CTAs 14.7 -> 12.1);
+// from 48 CTAs (1536 rows) the 128-row strips stay (1536x32x16384 18.8 us
+// against 19.3).
+// CHECK-LABEL: func.func @narrow_1200x24x16384
+//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 76,
+//  CHECK-SAME:   split_k = 4>
+// CHECK-LABEL: func.func @narrow_1024x32x16384
+//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 64,
+//  CHECK-SAME:   split_k = 4>
+// CHECK-LABEL: func.func @narrow_1536x32x16384
+//       CHECK:   block_m = 128, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 11, group_m = 8, ctas = 48,
+//  CHECK-SAME:   split_k = 4>
+func.func @narrow_1200x24x16384(%A: memref<1200x16384xbf16>, %B: memref<16384x24xbf16>, %C: memref<1200x24xbf16>) {
+  linalg.matmul ins(%A, %B : memref<1200x16384xbf16>, memref<16384x24xbf16>) outs(%C : memref<1200x24xbf16>)
+  return
+}
+func.func @narrow_1024x32x16384(%A: memref<1024x16384xf16>, %B: memref<16384x32xf16>, %C: memref<1024x32xf16>) {
+  linalg.matmul ins(%A, %B : memref<1024x16384xf16>, memref<16384x32xf16>) outs(%C : memref<1024x32xf16>)
+  return
+}
+func.func @narrow_1536x32x16384(%A: memref<1536x16384xbf16>, %B: memref<16384x32xbf16>, %C: memref<1536x32xbf16>) {
+  linalg.matmul ins(%A, %B : memref<1536x16384xbf16>, memref<16384x32xbf16>) outs(%C : memref<1536x32xbf16>)
+  return
+}
+
+// -----
+// N <= 16 with as few strips: block_n 32 (block_n 16 splits only in 2),
+// 64-row strips split in 4 ("Session 17", gpu17b call 2, variants:
+// 1024x16x16384 19.1 us on 32 CTAs of 64x16 split 2 -> 12.1 on 64 of
+// 64x32 split 4; 1024x8x16384 f16 19.3 -> 12.1); 2048 rows (64 CTAs of
+// 128x32 split 4) keep 64x16 split 2.
+// CHECK-LABEL: func.func @narrow_1024x16x16384
+//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 64,
+//  CHECK-SAME:   split_k = 4>
+// CHECK-LABEL: func.func @narrow_1024x8x16384
+//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 64,
+//  CHECK-SAME:   split_k = 4>
+// CHECK-LABEL: func.func @narrow_2048x16x16384
+//       CHECK:   block_m = 64, block_n = 16, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 64,
+//  CHECK-SAME:   split_k = 2>
+func.func @narrow_1024x16x16384(%A: memref<1024x16384xbf16>, %B: memref<16384x16xbf16>, %C: memref<1024x16xbf16>) {
+  linalg.matmul ins(%A, %B : memref<1024x16384xbf16>, memref<16384x16xbf16>) outs(%C : memref<1024x16xbf16>)
+  return
+}
+func.func @narrow_1024x8x16384(%A: memref<1024x16384xf16>, %B: memref<16384x8xf16>, %C: memref<1024x8xf16>) {
+  linalg.matmul ins(%A, %B : memref<1024x16384xf16>, memref<16384x8xf16>) outs(%C : memref<1024x8xf16>)
+  return
+}
+func.func @narrow_2048x16x16384(%A: memref<2048x16384xbf16>, %B: memref<16384x16xbf16>, %C: memref<2048x16xbf16>) {
+  linalg.matmul ins(%A, %B : memref<2048x16384xbf16>, memref<16384x16xbf16>) outs(%C : memref<2048x16xbf16>)
+  return
+}
+
+// -----
 // More than 96 CTAs (32 strips of 128 rows split in 4: 128 CTAs in clusters
 // of 4 lost, "Session 15"): 64-row strips split in 2, whatever N.
 // CHECK-LABEL: func.func @narrow_4096x24x6144

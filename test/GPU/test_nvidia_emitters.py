@@ -536,10 +536,10 @@ class AnswerTests(unittest.TestCase):
             self.assertIn(field, r.stderr)
 
     def test_wgmma_narrow_b_box(self):
-        """B's box of the narrow tiles (b_box): "row" (block_n 32's default)
-        boxes B's ldb columns, so that no box row crosses the matrix edge
-        (N = 24: 24 columns; a pad copy, N = 28 with ldb 32: all 32), "tile"
-        (block_n 16's default) block_n columns zero-filled past N, "chunks"
+        """B's box of the narrow tiles (b_box): "row" (the default of block_n
+        16 and 32) boxes B's ldb columns, so that no box row crosses the
+        matrix edge (N = 24: 24 columns; a pad copy, N = 28 with ldb 32: all
+        32; N = 8: 8), "tile" block_n columns zero-filled past N, "chunks"
         8-column unswizzled boxes in wgmma's no-swizzle MN-major layout
         (mode 0, SBO 1024 bytes to the next 8 columns, LBO 128 to the next 8
         k rows). Each stage expects exactly the bytes its loads bring; "row"
@@ -588,12 +588,28 @@ class AnswerTests(unittest.TestCase):
             self.assertEqual(pad["params"][4]["dims"], [ldb, 8192])
             self.assertEqual(pad["params"][4]["box"], [ldb, 64])
             self.assertEqual(loads(pad)[:2], (128 * 128 + ldb * 128, [128 * 128 + ldb * 128]))
-        # block_n 16 keeps the zero-filled tile box
+        # block_n 16 (32-byte swizzle) boxes its ldb columns too: N = 8, 8
+        # of the 16 ("tile": 16, those past N zero-filled); N = 12 with a
+        # pad copy's ldb 16, all 16 of them
+        b16 = {"m": 4096, "n": 8, "k": 8192, "a_dtype": "bf16", "c_dtype": "bf16",
+               "block_m": 64, "block_n": 16, "consumers": 1, "stages": 16}
+        r16 = answer("nvidia_gemm_wgmma", b16)
+        self.assertEqual(r16["params"][4]["box"], [8, 64])
+        self.assertEqual(r16["params"][4]["dims"], [8, 8192])
+        self.assertEqual(r16["params"][4]["swizzle"], 32)
+        self.assertEqual(loads(r16), (64 * 128 + 8 * 128, [64 * 128 + 8 * 128], 2))
+        t16 = answer("nvidia_gemm_wgmma", dict(b16, b_box="tile"))
+        self.assertEqual(t16["params"][4]["box"], [16, 64])
+        self.assertEqual(loads(t16), (64 * 128 + 16 * 128, [64 * 128 + 16 * 128], 2))
+        diff = [(x, y) for x, y in zip(r16["asm"].splitlines(), t16["asm"].splitlines())
+                if x != y]
+        self.assertEqual(len(diff), 1)
+        self.assertIn("expect_tx", diff[0][0])
         a16 = answer("nvidia_gemm_wgmma", {"m": 4096, "n": 12, "k": 4096, "a_dtype": "bf16",
                                            "block_m": 64, "block_n": 16, "consumers": 1,
                                            "stages": 16, "ldb": 16})
         self.assertEqual(a16["params"][4]["box"], [16, 64])
-        self.assertEqual(a16["params"][4]["dims"], [12, 4096])
+        self.assertEqual(a16["params"][4]["dims"], [16, 4096])
         for spec, why in (
                 ({"m": 256, "n": 256, "k": 256, "a_dtype": "bf16", "block_m": 128,
                   "block_n": 128}, "only the narrow tiles"),
