@@ -171,6 +171,25 @@ int64_t mlir::tensorop::convPackGroupPanels(const ConvProblem &p,
   return std::clamp<int64_t>(kPackRowBytes / (4 * nr), 1, panels);
 }
 
+int64_t mlir::tensorop::convStripBlockRows(const ConvProblem &p) {
+  // Filling the strip with each output row's R input rows copies every
+  // input row R/SH times: at ResNet-50's conv1 (7x7/2, 224x224x3) 7 rows
+  // of 2.7 KB per output row, which cost a quarter of the layer at 2
+  // threads (not at 1); a strip of B output rows' input rows copies
+  // SH*(B-1) + DH*(R-1) + 1 rows per B.
+  constexpr int64_t kStripBytes = 64 * 1024;
+  int64_t span = p.dilationH * (p.r - 1) + 1;
+  int64_t rowBytes = (p.w + p.padLeft + p.padRight) * p.c * 4;
+  int64_t rows = kStripBytes / rowBytes;
+  if (rows <= span)
+    return 1;
+  int64_t block = std::min((rows - span) / p.strideH + 1, p.outH());
+  // Compare copies per output row: SH*(B-1) + span over B against R.
+  if (block <= 1 || p.strideH * (block - 1) + span >= block * p.r)
+    return 1;
+  return block;
+}
+
 std::string mlir::tensorop::convSignature(const ConvProblem &p) {
   auto s = [](int64_t v) { return std::to_string(v); };
   return "conv2d f32 n=" + s(p.n) + " h=" + s(p.h) + " w=" + s(p.w) +
