@@ -174,10 +174,14 @@ int64_t mlir::tensorop::convPackGroupPanels(const ConvProblem &p,
 int64_t mlir::tensorop::convStripBlockRows(const ConvProblem &p) {
   // Filling the strip with each output row's R input rows copies every
   // input row R/SH times: at ResNet-50's conv1 (7x7/2, 224x224x3) 7 rows
-  // of 2.7 KB per output row, which cost a quarter of the layer at 2
-  // threads (not at 1); a strip of B output rows' input rows copies
-  // SH*(B-1) + DH*(R-1) + 1 rows per B.
-  constexpr int64_t kStripBytes = 64 * 1024;
+  // of 2.7 KB per output row. At 2 threads that cost a quarter of the
+  // layer (not at 1): N=1 0.73-0.74x oneDNN; with the copy removed from
+  // the lowered code (wrong results, timing only) or on an input padded
+  // beforehand 0.98-0.99x. Per block of B output rows the strip copies
+  // SH*(B-1) + DH*(R-1) + 1 rows: with a strip of at most 32 KB (B = 3)
+  // 0.84x, 64 KB (B = 9) 0.93-0.94x, 128 KB (B = 20) 0.96x (quiet,
+  // bench/conv/sketch_ab.sh's harness, same process as oneDNN).
+  constexpr int64_t kStripBytes = 128 * 1024;
   int64_t span = p.dilationH * (p.r - 1) + 1;
   int64_t rowBytes = (p.w + p.padLeft + p.padRight) * p.c * 4;
   int64_t rows = kStripBytes / rowBytes;

@@ -57,24 +57,24 @@ func.func @padded_window(%in: memref<1x12x12x3xf32>, %flt: memref<3x3x3x17xf32>,
   return
 }
 
-// A wide image: a strip row is 702*3*4 = 8424 bytes, so a 64 KB strip
+// A wide image: a strip row is 1402*3*4 = 16824 bytes, so a 128 KB strip
 // holds 7 rows, the input rows of 5 output rows (convStripBlockRows).
 // CHECK-LABEL: func.func @padded_window_wide
-// CHECK:       memref.alloc() {alignment = 64 : i64} : memref<7x702x3xf32>
-// CHECK:       tensorop.ukernel "x86_avx512_f32_{{[0-9]+}}x32_u4_explicit_ldb68_lda12_t3x8424"
-func.func @padded_window_wide(%in: memref<1x12x700x3xf32>, %flt: memref<3x3x3x17xf32>, %out: memref<1x12x700x17xf32>) {
+// CHECK:       memref.alloc() {alignment = 64 : i64} : memref<7x1402x3xf32>
+// CHECK:       tensorop.ukernel "x86_avx512_f32_{{[0-9]+}}x32_u4_explicit_ldb68_lda12_t3x16824"
+func.func @padded_window_wide(%in: memref<1x12x1400x3xf32>, %flt: memref<3x3x3x17xf32>, %out: memref<1x12x1400x17xf32>) {
   %zero = arith.constant 0.0 : f32
-  %i = bufferization.to_tensor %in restrict : memref<1x12x700x3xf32> to tensor<1x12x700x3xf32>
+  %i = bufferization.to_tensor %in restrict : memref<1x12x1400x3xf32> to tensor<1x12x1400x3xf32>
   %f = bufferization.to_tensor %flt restrict : memref<3x3x3x17xf32> to tensor<3x3x3x17xf32>
   %p = tensor.pad %i low[0, 1, 1, 0] high[0, 1, 1, 0] {
   ^bb0(%a: index, %b: index, %c: index, %d: index):
     tensor.yield %zero : f32
-  } : tensor<1x12x700x3xf32> to tensor<1x14x702x3xf32>
-  %e = tensor.empty() : tensor<1x12x700x17xf32>
-  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<1x12x700x17xf32>) -> tensor<1x12x700x17xf32>
+  } : tensor<1x12x1400x3xf32> to tensor<1x14x1402x3xf32>
+  %e = tensor.empty() : tensor<1x12x1400x17xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<1x12x1400x17xf32>) -> tensor<1x12x1400x17xf32>
   %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<[1, 1]> : tensor<2xi64>, strides = dense<[1, 1]> : tensor<2xi64>}
-      ins(%p, %f : tensor<1x14x702x3xf32>, tensor<3x3x3x17xf32>) outs(%z : tensor<1x12x700x17xf32>) -> tensor<1x12x700x17xf32>
-  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<1x12x700x17xf32>, memref<1x12x700x17xf32>) -> ()
+      ins(%p, %f : tensor<1x14x1402x3xf32>, tensor<3x3x3x17xf32>) outs(%z : tensor<1x12x1400x17xf32>) -> tensor<1x12x1400x17xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<1x12x1400x17xf32>, memref<1x12x1400x17xf32>) -> ()
   return
 }
 

@@ -78,7 +78,7 @@ int64_t convPackGroupPanels(const ConvProblem &p, int64_t nr);
 /// (taps = "window" on a padded layer, see ApplyConvSketch): consecutive
 /// output rows' windows share input rows (all but SH of them), so a strip
 /// of SH*(B-1) + DH*(R-1) + 1 rows serves B output rows and copies each
-/// input row about once rather than R/SH times. At most a strip of 64 KB;
+/// input row about once rather than R/SH times. At most a strip of 128 KB;
 /// 1 where a larger block copies no fewer rows per output row than R.
 int64_t convStripBlockRows(const ConvProblem &p);
 
