@@ -171,6 +171,29 @@ int64_t mlir::tensorop::convPackGroupPanels(const ConvProblem &p,
   return std::clamp<int64_t>(kPackRowBytes / (4 * nr), 1, panels);
 }
 
+int64_t mlir::tensorop::convStripBlockRows(const ConvProblem &p) {
+  // Filling the strip with each output row's R input rows copies every
+  // input row R/SH times: at ResNet-50's conv1 (7x7/2, 224x224x3) 7 rows
+  // of 2.7 KB per output row. At 2 threads that cost a quarter of the
+  // layer (not at 1): N=1 0.73-0.74x oneDNN; with the copy removed from
+  // the lowered code (wrong results, timing only) or on an input padded
+  // beforehand 0.98-0.99x. Per block of B output rows the strip copies
+  // SH*(B-1) + DH*(R-1) + 1 rows: with a strip of at most 32 KB (B = 3)
+  // 0.84x, 64 KB (B = 9) 0.93-0.94x, 128 KB (B = 20) 0.96x (quiet,
+  // bench/conv/sketch_ab.sh's harness, same process as oneDNN).
+  constexpr int64_t kStripBytes = 128 * 1024;
+  int64_t span = p.dilationH * (p.r - 1) + 1;
+  int64_t rowBytes = (p.w + p.padLeft + p.padRight) * p.c * 4;
+  int64_t rows = kStripBytes / rowBytes;
+  if (rows <= span)
+    return 1;
+  int64_t block = std::min((rows - span) / p.strideH + 1, p.outH());
+  // Compare copies per output row: SH*(B-1) + span over B against R.
+  if (block <= 1 || p.strideH * (block - 1) + span >= block * p.r)
+    return 1;
+  return block;
+}
+
 std::string mlir::tensorop::convSignature(const ConvProblem &p) {
   auto s = [](int64_t v) { return std::to_string(v); };
   return "conv2d f32 n=" + s(p.n) + " h=" + s(p.h) + " w=" + s(p.w) +

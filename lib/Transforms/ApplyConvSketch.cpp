@@ -17,9 +17,9 @@
 // of nr channels whose taps follow each other per channel block, so a
 // multi-tap call walks B straight on. With taps = "window" (few input
 // channels) one call reduces over the whole filter window; on a padded
-// layer it reads a per-thread strip into which each output row's R input
-// rows are copied between zero columns, so the edges need no calls of
-// their own. With loop order "fcp" (filters larger
+// layer it reads a per-thread strip into which the input rows of a few
+// output rows are copied between zero columns, so the edges need no calls
+// of their own. With loop order "fcp" (filters larger
 // than L2) the channel blocks go outside the rows and each (panel, channel
 // block) is packed in the loop nest into a buffer that stays in L2 while
 // every row passes over it; a few panels are packed together per channel
@@ -246,18 +246,27 @@ struct ConvPlan {
   /// taps = "window": one call per block reduces over every tap (K = S*C
   /// per filter row, the R rows as the kernel's taps).
   bool windowTaps = false;
-  /// taps = "window" on a padded layer: each output row's R input rows are
-  /// copied, zero-padded to W + PL + PR pixels, into a strip [R][W+PL+PR][C]
-  /// (one per thread), so that every block of the row is one window call
-  /// reading the strip. Without it a window call covers only the pixels
-  /// whose window lies inside the image; the rest (the left and right
-  /// edges, the rows at the top and bottom) take one call per tap of K = C
-  /// floats, whose fixed cost (zeroing and storing the C tile) is as large
-  /// as the FMAs of a few input channels.
+  /// taps = "window" on a padded layer: the input rows of a block of
+  /// output rows are copied, zero-padded to W + PL + PR pixels, into a
+  /// strip [stripRows][W+PL+PR][C] (one per thread), so that every block
+  /// of a row is one window call reading the strip. Without it a window
+  /// call covers only the pixels whose window lies inside the image; the
+  /// rest (the left and right edges, the rows at the top and bottom) take
+  /// one call per tap of K = C floats, whose fixed cost (zeroing and
+  /// storing the C tile) is as large as the FMAs of a few input channels.
   bool windowStrip = false;
   /// Floats per strip row: (W + PL + PR) * C.
   int64_t stripRow = 0;
-  Value strip; ///< [R][W+PL+PR][C] of one thread, or null.
+  /// Output rows per strip fill (convStripBlockRows). Where it is 1 the
+  /// strip holds the R rows of one output row's window (strip rows DH
+  /// input rows apart); otherwise the consecutive input rows of stripBlock
+  /// output rows, SH*(stripBlock-1) + DH*(R-1) + 1 of them, and output row
+  /// j of the block reads from strip row j*SH, its taps DH strip rows
+  /// apart.
+  int64_t stripBlock = 1;
+  int64_t stripRows = 0; ///< Rows of the strip.
+  int64_t stripStep = 1; ///< Input rows between consecutive strip rows.
+  Value strip; ///< [stripRows][W+PL+PR][C] of one thread, or null.
   /// The filter is packed one (group of panels, channel block) at a time,
   /// in the loop nest, into a buffer of packGroup blocks of R*S*cb*nr (loop
   /// order "fcp").
@@ -719,16 +728,17 @@ void emitBlock(OpBuilder &b, Location loc, const ConvPlan &plan, Value n,
 /// tap; B (the whole filter of the panel, its R*S*C rows in order) runs on.
 void emitWindowCall(OpBuilder &b, Location loc, const ConvPlan &plan, Value n,
                     Value oh, Value lo, Value cnt, Value fb, Value f0,
-                    Value nrem) {
+                    Value nrem, Value stripFirst) {
   const ConvProblem &p = plan.p;
   Idx im{b, loc};
   Value zero = im.c(0);
   Value a;
   if (plan.windowStrip) {
-    // Strip pixel 0 is input pixel -PL; its rows are the R filter rows.
+    // Strip pixel 0 is input pixel -PL; the row's first filter row is strip
+    // row stripFirst.
     a = memref::SubViewOp::create(
         b, loc, plan.strip,
-        ArrayRef<OpFoldResult>{zero, im.mul(lo, p.strideW), zero},
+        ArrayRef<OpFoldResult>{stripFirst, im.mul(lo, p.strideW), zero},
         ArrayRef<OpFoldResult>{b.getIndexAttr(1), cnt, b.getIndexAttr(p.c)},
         ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(p.strideW),
                                b.getIndexAttr(1)});
@@ -774,20 +784,25 @@ void emitWindowCall(OpBuilder &b, Location loc, const ConvPlan &plan, Value n,
       b.getI64IntegerAttr(plan.nr), b.getStringAttr(kernel.hash.substr(0, 16)));
 }
 
-/// Fills the strip for output row (n, oh): strip row r holds input row
-/// ih = oh*SH - PT + r*DH between PL and PR zero pixels (all zeros where ih
-/// lies outside the image). The zero columns were written when the strip
+/// Fills the strip for `count` output rows from (n, oh) on: strip row r
+/// holds input row ih = oh*SH - PT + r*stripStep between PL and PR zero
+/// pixels (all zeros where ih lies outside the image), for the rows those
+/// output rows' windows span. The zero columns were written when the strip
 /// was allocated and are never written again.
 void emitStripFill(OpBuilder &b, Location loc, const ConvPlan &plan, Value n,
-                   Value oh) {
+                   Value oh, Value count) {
   const ConvProblem &p = plan.p;
   Idx im{b, loc};
   OpBuilder::InsertionGuard guard(b);
-  auto rLoop = scf::ForOp::create(b, loc, im.c(0), im.c(p.r), im.c(1));
+  Value rows = im.c(p.r);
+  if (plan.stripBlock > 1)
+    rows = im.add(im.mul(count, p.strideH),
+                  p.dilationH * (p.r - 1) + 1 - p.strideH);
+  auto rLoop = scf::ForOp::create(b, loc, im.c(0), rows, im.c(1));
   b.setInsertionPointToStart(rLoop.getBody());
   Value r = rLoop.getInductionVar();
   Value ih = im.add(im.add(im.mul(oh, p.strideH), -p.padTop),
-                    im.mul(r, p.dilationH));
+                    im.mul(r, plan.stripStep));
   Value inside = im.andI(im.le(im.c(0), ih), im.lt(ih, im.c(p.h)));
   auto stripType = cast<MemRefType>(plan.strip.getType());
   SmallVector<OpFoldResult> rowSizes = {b.getIndexAttr(1),
@@ -833,7 +848,8 @@ void emitWindowBlock(OpBuilder &b, Location loc, const ConvPlan &plan, Value n,
                          im.lt(lo, hi));
   auto ifInside = scf::IfOp::create(b, loc, inside, true);
   b.setInsertionPointToStart(ifInside.thenBlock());
-  emitWindowCall(b, loc, plan, n, oh, lo, im.sub(hi, lo), fb, f0, nrem);
+  emitWindowCall(b, loc, plan, n, oh, lo, im.sub(hi, lo), fb, f0, nrem,
+                 /*stripFirst=*/Value());
   auto ifLeft = scf::IfOp::create(b, loc, im.lt(ow0, lo), false);
   b.setInsertionPointToStart(ifLeft.thenBlock());
   emitBlock(b, loc, plan, n, oh, ow0, im.sub(lo, ow0), fb, f0, nrem, c0, kcb);
@@ -904,8 +920,32 @@ void emitRows(OpBuilder &b, Location loc, const ConvPlan &plan, Value rowBegin,
   b.setInsertionPointToStart(rowLoop.getBody());
   Value row = rowLoop.getInductionVar();
   Value n = im.div(row, p.outH()), oh = im.rem(row, p.outH());
-  if (plan.windowStrip)
-    emitStripFill(b, loc, plan, n, oh);
+  Value stripFirst;
+  if (plan.windowStrip && plan.stripBlock == 1) {
+    emitStripFill(b, loc, plan, n, oh, im.c(1));
+    stripFirst = im.c(0);
+  } else if (plan.windowStrip) {
+    // Blocks of stripBlock output rows of one image, aligned to multiples
+    // of it (a thread's first block starts at its first row), the strip
+    // filled at the first row of each.
+    Value blockStart = im.sub(oh, im.rem(oh, plan.stripBlock));
+    Value imageRow0 = im.mul(n, p.outH());
+    Value filled = im.max(blockStart, im.sub(rowBegin, imageRow0));
+    Value blockEnd =
+        im.min(im.min(im.add(blockStart, im.c(plan.stripBlock)),
+                      im.c(p.outH())),
+               im.sub(rowEnd, imageRow0));
+    auto ifFirst = scf::IfOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, oh, filled),
+        /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(ifFirst.thenBlock());
+      emitStripFill(b, loc, plan, n, oh, im.sub(blockEnd, oh));
+    }
+    stripFirst = im.mul(im.sub(oh, filled), p.strideH);
+  }
   auto pLoop = scf::ForOp::create(b, loc, im.c(0), im.c(p.outW()),
                                   im.c(plan.mr));
   b.setInsertionPointToStart(pLoop.getBody());
@@ -942,7 +982,7 @@ void emitRows(OpBuilder &b, Location loc, const ConvPlan &plan, Value rowBegin,
   if (!channelsOuter)
     enterChannelLoop();
   if (plan.windowStrip)
-    emitWindowCall(b, loc, plan, n, oh, ow0, m, fb, f0, nrem);
+    emitWindowCall(b, loc, plan, n, oh, ow0, m, fb, f0, nrem, stripFirst);
   else if (plan.windowTaps)
     emitWindowBlock(b, loc, plan, n, oh, ow0, m, fb, f0, nrem, c0, kcb);
   else
@@ -1171,6 +1211,11 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
     plan.windowTaps = true;
     plan.windowStrip = q.padTop || q.padBottom || q.padLeft || q.padRight;
     plan.stripRow = (q.w + q.padLeft + q.padRight) * q.c;
+    plan.stripBlock = convStripBlockRows(q);
+    plan.stripStep = plan.stripBlock > 1 ? 1 : q.dilationH;
+    plan.stripRows = plan.stripBlock > 1 ? q.strideH * (plan.stripBlock - 1) +
+                                               q.dilationH * (q.r - 1) + 1
+                                         : q.r;
   }
   for (int64_t s = 0; s < plan.p.s; ++s)
     plan.taps.push_back(tapRange(plan.p, s));
@@ -1223,11 +1268,12 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
       return op.emitError() << llvm::toString(row.takeError());
     plan.rowKernel = *row;
   }
-  // The window kernel: R taps (filter rows) of K = S*C, an input row (times
-  // DH) apart, or a strip row apart.
-  int64_t windowTapBytes = plan.windowStrip
-                               ? plan.stripRow * 4
-                               : plan.p.dilationH * (*inStrides)[1] * 4;
+  // The window kernel: R taps (filter rows) of K = S*C, DH input rows
+  // apart, in the input or in the strip.
+  int64_t windowTapBytes =
+      plan.windowStrip
+          ? plan.p.dilationH / plan.stripStep * plan.stripRow * 4
+          : plan.p.dilationH * (*inStrides)[1] * 4;
   if (plan.windowTaps) {
     llvm::Expected<EmittedKernel> win =
         emitKernel(plan, *hints, lda, ldb, plan.p.r, windowTapBytes,
@@ -1305,7 +1351,8 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
       const ConvProblem &q = plan.p;
       plan.strip = memref::AllocOp::create(
           rewriter, loc,
-          MemRefType::get({q.r, q.w + q.padLeft + q.padRight, q.c}, f32),
+          MemRefType::get(
+              {plan.stripRows, q.w + q.padLeft + q.padRight, q.c}, f32),
           align);
       Value zero =
           arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));

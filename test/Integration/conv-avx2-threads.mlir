@@ -12,6 +12,12 @@
 // RUN: %{gen} --n 2 --h 9 --w 10 --c 33 --f 19 --pad 1 | %{threads} | FileCheck %s
 // RUN: %{gen} --h 5 --w 10 --c 8 --f 16 --pad 1 --stride 2 | %{threads} | FileCheck %s
 // RUN: %{gen} --n 2 --h 15 --w 16 --c 3 --f 20 --r 7 --stride 2 --pad 3 | %{threads} | FileCheck %s
+// Padded "window" layers fill their strip once per block of output rows
+// (convStripBlockRows): blocks of 5 rows of a wide image (12 = 5 + 5 + 2),
+// and of 13 rows (the image) with dilation 2 along H; the threads' chunks
+// of 4 and 9 rows start inside blocks and (N = 2) inside the second image.
+// RUN: %{gen} --h 12 --w 1400 --c 3 --f 5 --r 3 --pad 1 | %{threads} | FileCheck %s
+// RUN: %{gen} --n 2 --h 13 --w 11 --c 3 --f 7 --r 3 --dilation 2 1 --pad 2 1 | %{threads} | FileCheck %s
 // Loop order "fcp" (large filters) splits the filter panels over the
 // threads, each packing its own.
 // RUN: %{gen} --n 2 --h 5 --w 6 --c 300 --f 100 --pad 1 --stride 2 | %{threads} | FileCheck %s

@@ -59,6 +59,8 @@
 // RUN: %{gen} --n 2 --h 7 --w 9 --c 3 --f 17 --r 3 --pad 2 0 0 0 | %{run} | FileCheck %s
 // RUN: %{gen} --h 8 --w 10 --c 2 --f 16 --r 3 --s 5 --pad 0 0 3 0 --stride 1 2 | %{run} | FileCheck %s
 // RUN: %{gen} --h 5 --w 6 --c 4 --f 20 --r 3 --pad 3 --values ints | %{run} | FileCheck %s
+// A strip filled per block of 5 output rows (a wide image: 12 = 5 + 5 + 2).
+// RUN: %{gen} --h 12 --w 1400 --c 3 --f 5 --r 3 --pad 1 | %{run} | FileCheck %s
 // RUN: %{gen} --h 12 --w 12 --c 3 --f 17 --r 3 --pad 1 | tensorop-opt --tensorop-pipeline="target=x86-avx512" 2>&1 >/dev/null | FileCheck %s --check-prefix=WINDOW
 // WINDOW: remark: tensorop: conv2d f32 n=1 h=12 w=12 c=3 f=17 r=3 s=3 {{.*}} taps="window"
 // A window needs each filter row's taps consecutive: not with dilation 2

@@ -74,6 +74,14 @@ constexpr int64_t kConvMaxChannelBlock = 512;
 /// elsewhere 1.
 int64_t convPackGroupPanels(const ConvProblem &p, int64_t nr);
 
+/// Output rows whose input rows one fill of the zero-padded strip copies
+/// (taps = "window" on a padded layer, see ApplyConvSketch): consecutive
+/// output rows' windows share input rows (all but SH of them), so a strip
+/// of SH*(B-1) + DH*(R-1) + 1 rows serves B output rows and copies each
+/// input row about once rather than R/SH times. At most a strip of 128 KB;
+/// 1 where a larger block copies no fewer rows per output row than R.
+int64_t convStripBlockRows(const ConvProblem &p);
+
 /// "conv2d f32 n=.. h=.. w=.. c=.. f=.. r=.. s=.. stride=.. dil=.. pad=..",
 /// the key of a convolution in a tuning database.
 std::string convSignature(const ConvProblem &p);
