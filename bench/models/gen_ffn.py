@@ -132,25 +132,30 @@ def residual_add(res, src, other, out, rows, cols):
 }} -> {tt(rows, cols)}"""
 
 
+def gelu_body(s, spaces):
+    """The ops of GELU_tanh(s) in a linalg.generic body, yielding it."""
+    return indent(f"""%half = arith.constant 0.5 : f32
+%one = arith.constant 1.0 : f32
+%k = arith.constant 0.797884583 : f32
+%c = arith.constant 0.044715 : f32
+%s2 = arith.mulf {s}, {s} : f32
+%s3 = arith.mulf %s2, {s} : f32
+%t0 = arith.mulf %c, %s3 : f32
+%t1 = arith.addf {s}, %t0 : f32
+%t2 = arith.mulf %k, %t1 : f32
+%t3 = math.tanh %t2 : f32
+%t4 = arith.addf %one, %t3 : f32
+%t5 = arith.mulf %half, {s} : f32
+%r = arith.mulf %t5, %t4 : f32
+linalg.yield %r : f32""", spaces)
+
+
 def gelu(res, src, out, rows, cols):
     """res = GELU(src), the tanh form oneDNN's gelu_tanh computes."""
     return f"""{res} = linalg.generic {{indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}}
     ins({src} : {tt(rows, cols)}) outs({out} : {tt(rows, cols)}) {{
 ^bb0(%s: f32, %o: f32):
-  %half = arith.constant 0.5 : f32
-  %one = arith.constant 1.0 : f32
-  %k = arith.constant 0.797884583 : f32
-  %c = arith.constant 0.044715 : f32
-  %s2 = arith.mulf %s, %s : f32
-  %s3 = arith.mulf %s2, %s : f32
-  %t0 = arith.mulf %c, %s3 : f32
-  %t1 = arith.addf %s, %t0 : f32
-  %t2 = arith.mulf %k, %t1 : f32
-  %t3 = math.tanh %t2 : f32
-  %t4 = arith.addf %one, %t3 : f32
-  %t5 = arith.mulf %half, %s : f32
-  %r = arith.mulf %t5, %t4 : f32
-  linalg.yield %r : f32
+{gelu_body("%s", 2)}
 }} -> {tt(rows, cols)}"""
 
 
@@ -325,20 +330,7 @@ def prepacked_bf16_module():
     }}"""
 
     add = ("      %s = arith.addf %a0, %a1 : f32\n      linalg.yield %s : f32")
-    gelu_body = """      %half = arith.constant 0.5 : f32
-      %one = arith.constant 1.0 : f32
-      %k = arith.constant 0.797884583 : f32
-      %c = arith.constant 0.044715 : f32
-      %s2 = arith.mulf %a0, %a0 : f32
-      %s3 = arith.mulf %s2, %a0 : f32
-      %t0 = arith.mulf %c, %s3 : f32
-      %t1 = arith.addf %a0, %t0 : f32
-      %t2 = arith.mulf %k, %t1 : f32
-      %t3 = math.tanh %t2 : f32
-      %t4 = arith.addf %one, %t3 : f32
-      %t5 = arith.mulf %half, %a0 : f32
-      %r = arith.mulf %t5, %t4 : f32
-      linalg.yield %r : f32"""
+    gelu_ops = gelu_body("%a0", 6)
     trunc = "      %tb = arith.truncf %a0 : f32 to bf16\n      linalg.yield %tb : bf16"
 
     def first(q, j):
@@ -355,7 +347,7 @@ def prepacked_bf16_module():
     linalg.fill ins(%zero : f32) outs(%hq : {hq})
     linalg.matmul ins(%x, %wq : {mt(T, D, "bf16")}, {view}) outs(%hq : {hq}) {{tensorop.b_k_pairs}}
 {generic("#id, #row, #id", [("%hq", hq), ("%bq", bq)], ("%hq", hq), (["f32", "f32", "f32"], add))}
-{generic("#id, #id", [("%hq", hq)], ("%hq", hq), (["f32", "f32"], gelu_body))}
+{generic("#id, #id", [("%hq", hq)], ("%hq", hq), (["f32", "f32"], gelu_ops))}
 {generic("#id, #id", [("%hq", hq)], ("%gq", gq), (["f32", "bf16"], trunc))}
     memref.dealloc %hq : {hq}
 """
