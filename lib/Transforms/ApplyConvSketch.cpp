@@ -46,6 +46,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ConvEpilogues.h"
+#include "TransposeCopy.h"
 
 #include "tensorop/Advisor/ConvAdvisor.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
@@ -471,7 +472,6 @@ Value view2D(OpBuilder &b, Location loc, Value source,
 /// into the k-major panel [kcb][mr].
 void emitInputPack(OpBuilder &b, Location loc, const ConvPlan &plan, Value n,
                    Value ih, Value iw, Value c0, Value cnt, Value kcb) {
-  MLIRContext *ctx = b.getContext();
   Value src = view2D(b, loc, plan.in, {n, ih, iw, c0}, cnt, kcb,
                      plan.p.strideW);
   Value dst = memref::SubViewOp::create(
@@ -479,16 +479,7 @@ void emitInputPack(OpBuilder &b, Location loc, const ConvPlan &plan, Value n,
       ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},
       ArrayRef<OpFoldResult>{kcb, cnt},
       ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
-  AffineExpr d0 = getAffineDimExpr(0, ctx), d1 = getAffineDimExpr(1, ctx);
-  linalg::GenericOp::create(
-      b, loc, ValueRange{src}, ValueRange{dst},
-      ArrayRef<AffineMap>{AffineMap::get(2, 0, {d0, d1}, ctx),
-                          AffineMap::get(2, 0, {d1, d0}, ctx)},
-      ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
-                                    utils::IteratorType::parallel},
-      [](OpBuilder &nb, Location nloc, ValueRange args) {
-        linalg::YieldOp::create(nb, nloc, args[0]);
-      });
+  emitTransposeCopy(b, loc, src, dst);
 }
 
 /// One microkernel call: `taps` taps from column `s` for the pixels

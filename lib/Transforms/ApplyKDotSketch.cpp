@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KDotGemm.h"
+#include "TransposeCopy.h"
 
 #include "tensorop/Advisor/Advisor.h"
 #include "tensorop/Advisor/UKernelRequest.h"
@@ -37,21 +38,6 @@ Value subview(OpBuilder &b, Location loc, Value source,
   return memref::SubViewOp::create(b, loc, source, offsets, sizes, strides);
 }
 
-/// dst (N x K) = transpose(src (K x N)), a linalg.generic over src's rows
-/// (its contiguous direction: each row of N floats is read once).
-void emitTransposeInto(OpBuilder &b, Location loc, Value src, Value dst) {
-  MLIRContext *ctx = b.getContext();
-  AffineExpr d0 = getAffineDimExpr(0, ctx), d1 = getAffineDimExpr(1, ctx);
-  linalg::GenericOp::create(
-      b, loc, ValueRange{src}, ValueRange{dst},
-      ArrayRef<AffineMap>{AffineMap::get(2, 0, {d0, d1}, ctx),
-                          AffineMap::get(2, 0, {d1, d0}, ctx)},
-      ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
-                                    utils::IteratorType::parallel},
-      [](OpBuilder &nb, Location nloc, ValueRange args) {
-        linalg::YieldOp::create(nb, nloc, args[0]);
-      });
-}
 } // namespace
 
 LogicalResult mlir::tensorop::applyKDotSketch(
@@ -132,7 +118,7 @@ LogicalResult mlir::tensorop::applyKDotSketch(
       // N x K with strided rows: a plain copy into contiguous ones.
       linalg::CopyOp::create(rewriter, loc, b, dst);
     else
-      emitTransposeInto(rewriter, loc, b, dst);
+      emitTransposeCopy(rewriter, loc, b, dst);
     bt = btBuffer;
   }
 
