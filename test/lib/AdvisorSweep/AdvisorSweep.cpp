@@ -17,6 +17,7 @@
 
 #include "tensorop/Advisor/Advisor.h"
 #include "tensorop/Advisor/UKernelRequest.h"
+#include "tensorop/Dialect/KDotSketch.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/Emitters/Emitter.h"
 #include "tensorop/Emitters/UKernelOperands.h"
@@ -212,6 +213,22 @@ public:
       if (index < cubeShapes &&
           (!emitK.count(s.k) || (ldb && !emitK.count(s.n))))
         continue;
+      // The kernel vectorized along K (ApplyKDotSketch's request): A read
+      // in place, B transposed into rows of K floats (read in place where
+      // it is stored N x K and fills whole column blocks), nr at most N.
+      if (sketch.getUkernel().getEmitter() == kKDotEmitter) {
+        int64_t nr = std::min(sketch.getNr(), s.n);
+        int64_t btStride = s.k;
+        if (s.tb && s.n % nr == 0)
+          btStride = inPlaceRowStride(b).value_or(s.k);
+        pending.push_back(
+            {s, sketch,
+             {ukernelEmitterRequest(
+                 sketch.getUkernel(), sketch.getTarget(), sketch.getMr(), nr,
+                 hints, inPlaceRowStride(a).value_or(0) * 4, btStride * 4,
+                 "", 30)}});
+        continue;
+      }
       // With B in place and one column tile over N, the N remainder gets a
       // narrower tail kernel (ApplySketch's rule): emitted too.
       std::vector<EmitterRequest> requests = {
