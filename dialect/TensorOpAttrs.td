@@ -134,7 +134,11 @@ def TensorOp_SketchAttr : TensorOp_Attr<"Sketch", "sketch"> {
       `x86_gemm_fma` emitter; applying it to a GEMM that reads A transposed
       is an error, and an A whose elements along K are not adjacent (or
       whose row stride is not static) is packed anyway (with a remark).
-      Both may be "none" at once. `pack_b = "kmajor_nr_shared"` (threads >
+      Both may be "none" at once. `pack_b = "transposed"` goes with the
+      `x86_gemm_kdot` emitter only (AVX-512 fp32, few columns): B is copied
+      once per call into an N x K buffer (read in place where it is stored
+      N x K), `pack_a = "none"` and broadcast `"none"`, each kernel call
+      covering all of K. `pack_b = "kmajor_nr_shared"` (threads >
       1 only) packs B into the same panels but shares them among the
       threads: the n and k cache-tile loops run outside the thread team, and
       for each (k, n) block one `scf.forall` packs the B block into a single
@@ -217,10 +221,12 @@ def TensorOp_ConvSketchAttr : TensorOp_Attr<"ConvSketch", "conv_sketch"> {
       floats of the input row and of the filter, so a row is one reduction
       over K = S*C; the R rows follow as taps an input row apart), the
       block loaded and stored once instead of once per filter row; on a
-      padded layer each output row's R input rows are first copied
-      between zero columns (rows outside the image: zeros) into a strip
-      of R x (W + PL + PR) x C floats per thread, and every block is one
-      call reading the strip (its rows the taps); without padding the
+      padded layer the input rows of a block of output rows are first
+      copied between zero columns (rows outside the image: zeros) into a
+      per-thread strip of (W + PL + PR) x C-float rows, filled once per
+      block (blocks sized so the strip stays within 128 KB; one output
+      row's R rows where blocks would not copy less), and every block is
+      one call reading the strip (its rows the taps); without padding the
       calls read the input in place; needs dilation 1 along W, `cb`
       covering all channels and dense NHWC input and HWCF filter (located
       error otherwise);
@@ -325,7 +331,8 @@ def TensorOp_GpuSketchAttr : TensorOp_Attr<"GpuSketch", "gpu_sketch"> {
       `stmatrix` (`st.shared` for f32 C) and stored by TMA
       (`cp.async.bulk.tensor`), overlapped with the next tile's main loop;
       two 8 KiB buffers per consumer warpgroup. Not with `split_k` > 1;
-    * `split_k` (wgmma; default 1, then not printed): 2 or 4 CTAs of a
+    * `split_k` (wgmma, and ffma on sm_90; default 1, then not printed):
+      2 or 4 CTAs of a
       cluster share a tile's K: whole waves of tiles run data-parallel and
       the tiles of the last partial wave are split, each rank computing
       one range of K; the fp32 partial tiles are reduced through
