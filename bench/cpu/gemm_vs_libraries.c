@@ -71,26 +71,7 @@ struct problem {
 #define TIMING_CLOCK CLOCK_MONOTONIC
 #endif
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(TIMING_CLOCK, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-
-static uint64_t rng = 42;
-static float next_random(void) {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return (float)((rng >> 40) * (1.0 / (1ull << 24)) * 2.0 - 1.0);
-}
-
-static float *alloc_floats(long n) {
-  void *p = NULL;
-  if (posix_memalign(&p, 64, sizeof(float) * (n ? n : 1)))
-    return NULL;
-  return p;
-}
+#include "bench_util.h"
 
 static void run_side(struct problem *p, int side) {
   const struct entry *e = p->e;
