@@ -39,8 +39,7 @@ class X86Epilogue:
         self.steps = steps
         self.consts = ConstantTable()
         vr = kernel.vreg
-        self.x, self.u, self.u2, self.p, self.q, self.t = (
-            "%%%s%d" % (vr, i) for i in range(6))
+        self._use_registers(0)
         # AVX2 edge masks, one per vector of the tile.
         self.masks = ["%%%s%d" % (vr, 6 + v) for v in range(kernel.nv)]
         self.has_bias = any(s.kind in ("bias_n", "bias_m") for s in steps)
