@@ -230,9 +230,9 @@ public:
     // one K block (each C tile kept in registers over all of K, C stored
     // once: the epilogue's store form) and B prefetched kPairsPrefetchB
     // pair rows ahead. A's rows are read in place too, a 32-bit pair per
-    // broadcast: they need no L1-sized panel either. (FFN block, 1 thread,
-    // B prefetched either way: one K block 1.02-1.05x faster than kc 384 /
-    // 512 at T = 16..256 tokens, 1.12x at T = 16 with weights in L2.)
+    // broadcast: they need no L1-sized panel either. (FFN block 768/3072,
+    // 1 thread, B prefetched either way, against oneDNN in one process:
+    // kc 384 / 512 0.95-1.00x, one K block 1.00-1.06x at T = 16..256.)
     if (p.bPairsInPlace)
       c.kc = roundUp(p.k, 2);
     // nc: the packed B block takes at most 1/bBlockL2Share of L2 (half
