@@ -63,9 +63,10 @@ func.func @n7(%A: memref<1500x3000xf32>, %B: memref<3000x7xf32>, %C: memref<1500
 
 // -----
 
-// N = 9: more than kKDotColumns, the broadcast kernel (12 x 16) as before.
+// N = 9: more than kKDotColumns, the broadcast kernel (30 x 16 here: A's
+// rows do not share L1 sets; annotate-sketch-fewcols-rows.mlir).
 // CHECK-LABEL: func.func @n9
-// AVX512: #tensorop.sketch<mc = 2004, nc = 16, kc = 2000, mr = 12, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "embedded", prefetch_b = 0, prefetch_a = 128>
+// AVX512: #tensorop.sketch<mc = 2010, nc = 16, kc = 2000, mr = 30, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "embedded", prefetch_b = 0>
 func.func @n9(%A: memref<2000x2000xf32>, %B: memref<2000x9xf32>, %C: memref<2000x9xf32>) {
   linalg.matmul ins(%A, %B : memref<2000x2000xf32>, memref<2000x9xf32>) outs(%C : memref<2000x9xf32>)
   return
