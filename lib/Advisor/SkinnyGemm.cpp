@@ -170,8 +170,38 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
 
 bool mlir::tensorop::chooseKDotSketch(const GemmProblem &p,
                                       const TargetHints &t, SketchChoice &c) {
-  if (!appliesOnTarget(p, t) || p.n > kKDotColumns || p.m <= kFewColumns)
+  if (!appliesOnTarget(p, t) || p.n > kKDotHeldAColumns ||
+      p.m <= kFewColumns)
     return false;
+  if (p.n > kKDotColumns) {
+    // 9 <= N <= 14: all N columns in one block, as many rows as fit with
+    // the rows' A vectors held and B streamed through two registers (N = 9:
+    // 3 rows, 10..14: 2; kdotHoldsA: N = 10 holds B instead, it fits). B's
+    // N rows are read once per block of rows: only where they
+    // fit in L1 (short K) does this beat the broadcast kernel's waste of
+    // 16 - N lanes (1 thread, loaded, against libxsmm: 6000x9x777 1.50x,
+    // 4000x10x1000 1.15x, 3000x11x700 1.06x, 4000x13x500 1.01x; with B
+    // from L2: 4000x9x3000 0.98x, 3026x11x4778 0.65-0.69x).
+    int64_t paddedK = roundUp(p.k, t.f32Lanes());
+    if (p.n * paddedK * 4 > t.cacheBytes(1))
+      return false;
+    c.mr = std::min(p.m, (t.vectorRegisters - 2) / (p.n + 1));
+    c.nr = p.n;
+    c.broadcast = "none";
+    c.emitter = kKDotEmitter.str();
+    c.kc = p.k;
+    c.nc = p.n;
+    c.mc = roundUp(p.m, c.mr);
+    c.loopOrder = "mkn";
+    c.microOrder = "mn";
+    c.packA = "none";
+    c.packB = kTransposedPackB.str();
+    c.kUnroll = 2;
+    c.prefetchB = 0;
+    c.prefetchBCols = 0;
+    c.prefetchA = kKDotPrefetchAhead;
+    return true;
+  }
   // Rows: as many as the register file holds (mr*nr accumulators, nr B
   // vectors, two A vectors), at most kFewColumnsBlock rows of A streamed
   // at once (the L1 ways, as for the broadcast kernel). Where that leaves
