@@ -182,10 +182,16 @@ bool mlir::tensorop::chooseKDotSketch(const GemmProblem &p,
     // 16 - N lanes (1 thread, loaded, against libxsmm: 6000x9x777 1.50x,
     // 4000x10x1000 1.15x, 3000x11x700 1.06x, 4000x13x500 1.01x; with B
     // from L2: 4000x9x3000 0.98x, 3026x11x4778 0.65-0.69x).
+    // With 2 rows per block B's rows are reloaded twice as often as with 3:
+    // they must leave a quarter of L1 to A (1000x11x1000, B 44 KB: 0.93x ->
+    // 0.85x; 4000x10x1000, 40 KB: 1.05-1.22x; 3000x11x700, 31 KB: 1.19x;
+    // 3 rows, 3000x9x1300, 47 KB: 1.08x).
+    int64_t rows = (t.vectorRegisters - 2) / (p.n + 1);
     int64_t paddedK = roundUp(p.k, t.f32Lanes());
-    if (p.n * paddedK * 4 > t.cacheBytes(1))
+    int64_t budget = rows >= 3 ? t.cacheBytes(1) : t.cacheBytes(1) * 3 / 4;
+    if (rows < 2 || p.n * paddedK * 4 > budget)
       return false;
-    c.mr = std::min(p.m, (t.vectorRegisters - 2) / (p.n + 1));
+    c.mr = std::min(p.m, rows);
     c.nr = p.n;
     c.broadcast = "none";
     c.emitter = kKDotEmitter.str();

@@ -125,3 +125,14 @@ func.func @n15_short_k(%A: memref<2000x300xf32>, %B: memref<300x15xf32>, %C: mem
   linalg.matmul ins(%A, %B : memref<2000x300xf32>, memref<300x15xf32>) outs(%C : memref<2000x15xf32>)
   return
 }
+
+// -----
+
+// N = 11, K = 1000: B's 11 x 1008 (44 KB) fits in L1 but leaves under a
+// quarter of it to A, and 2 rows reload it often: the broadcast kernel.
+// CHECK-LABEL: func.func @n11_k1000
+// AVX512: #tensorop.sketch<mc = 1020, nc = 16, kc = 1000, mr = 30, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "embedded", prefetch_b = 0>
+func.func @n11_k1000(%A: memref<1000x1000xf32>, %B: memref<1000x11xf32>, %C: memref<1000x11xf32>) {
+  linalg.matmul ins(%A, %B : memref<1000x1000xf32>, memref<1000x11xf32>) outs(%C : memref<1000x11xf32>)
+  return
+}
