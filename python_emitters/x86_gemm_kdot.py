@@ -76,7 +76,8 @@ spec (JSON object, on stdin or --spec FILE):
   symbol      function name for "function"   default: the kernel name
 
 register budget: mr*nr accumulators + nr B vectors + 1 or 2 A vectors
-<= 32 zmm.
+<= 32 zmm; where that does not fit, mr*nr + mr A vectors + 2 B vectors
+<= 32 (B streams through two registers: "A held").
 
 Kernel semantics, operands $0..$6 = a, b, c, kc, ldc_bytes, m_rem, n_rem
 (64-bit integer registers, each tied in/out; the body modifies them):
@@ -210,19 +211,34 @@ class Kernel:
         if self.symbol is not None:
             self.symbol = get_str(spec, "symbol")
         nacc = self.mr * self.nr
-        # Two A registers alternate where they fit (the next row's load
-        # does not wait for the last FMA on the previous one).
+        # Two orders of a 16-k step.  "B held": the nr B vectors are loaded
+        # once and each row of A streams through one or two registers (two
+        # alternate where they fit: the next row's load does not wait for
+        # the last FMA on the previous one).  Where the nr B vectors do not
+        # fit next to the accumulators (N = 9..14 with 2 or 3 rows), "A
+        # held": the mr A vectors stay and B streams through two alternating
+        # registers, so that each B load still feeds mr FMAs.
         need = nacc + self.nr + 1
+        self.a_held = need > NREGS
+        if self.a_held:
+            need = nacc + self.mr + 2
         if need > NREGS:
-            raise SpecError("mr", "register budget exceeded: mr*nr + nr + 1 = %d*%d + %d + 1 "
-                            "= %d > %d zmm registers (reduce mr or nr)"
-                            % (self.mr, self.nr, self.nr, need, NREGS))
-        self.na = 2 if need + 1 <= NREGS else 1
+            raise SpecError("mr", "register budget exceeded: mr*nr + nr + 1 = %d (B held) and "
+                            "mr*nr + mr + 2 = %d (A held) > %d zmm registers for mr = %d, "
+                            "nr = %d (reduce mr or nr)"
+                            % (nacc + self.nr + 1, need, NREGS, self.mr, self.nr))
         self.acc = [["%%zmm%d" % (r * self.nr + j) for j in range(self.nr)]
                     for r in range(self.mr)]
-        self.breg = ["%%zmm%d" % (nacc + j) for j in range(self.nr)]
-        self.areg = ["%%zmm%d" % (nacc + self.nr + i) for i in range(self.na)]
-        self.nvec_used = nacc + self.nr + self.na
+        if self.a_held:
+            self.na = self.mr
+            self.areg = ["%%zmm%d" % (nacc + i) for i in range(self.mr)]
+            self.breg = ["%%zmm%d" % (nacc + self.mr + i) for i in range(2)]
+            self.nvec_used = nacc + self.mr + 2
+        else:
+            self.na = 2 if need + 1 <= NREGS else 1
+            self.breg = ["%%zmm%d" % (nacc + j) for j in range(self.nr)]
+            self.areg = ["%%zmm%d" % (nacc + self.nr + i) for i in range(self.na)]
+            self.nvec_used = nacc + self.nr + self.na
         # Rows of one reduced vector: each row's nr sums take nrp lanes.
         self.nrp = _pow2_at_least(self.nr)
         self.rows_per_pack = LANES // self.nrp
@@ -241,6 +257,17 @@ class Kernel:
     def _k_step(self, w, rows, off, masked):
         """16 k values at byte offset `off` of every row of A and B."""
         mask = " {%k1} {z}" if masked else ""
+        if self.a_held:
+            for r in range(rows):
+                if self.prefetch_a and not masked:
+                    w.ins("prefetcht0 %s" % _mem(off + r * self.a_stride + 4 * self.prefetch_a, A))
+                w.ins("vmovups %s, %s%s" % (_mem(off + r * self.a_stride, A), self.areg[r], mask))
+            for j in range(self.nr):
+                b = self.breg[j % 2]
+                w.ins("vmovups %s, %s%s" % (_mem(off + j * self.b_stride, B), b, mask))
+                for r in range(rows):
+                    w.ins("vfmadd231ps %s, %s, %s" % (b, self.areg[r], self.acc[r][j]))
+            return
         for j in range(self.nr):
             w.ins("vmovups %s, %s%s" % (_mem(off + j * self.b_stride, B), self.breg[j], mask))
         for r in range(rows):

@@ -43,10 +43,11 @@ constexpr int64_t kGemvPrefetchRows = 32;
 /// rows 1.04x, of 32 1.07x, of 8 0.98x; 2x4096x4096 1.27x -> 1.60x;
 /// 1x4096x11008 0.99x -> 1.24x; 1x11008x4096 1.04x -> 1.01x (a tie).
 constexpr int64_t kGemvBandRows = 16;
-/// Rows of the few-columns block: 12. A's rows are streams a page or more
-/// apart when K is a power of two, all in the same L1 sets; more than the
-/// 12 ways evict each other (2048x16x2048: 16 rows 0.79-0.89x oneDNN,
-/// 12 rows 1.2-1.3x, 10 rows 1.26x).
+/// Rows of the few-columns block where A's rows share L1 sets: 12. A's rows
+/// are streams a page or more apart when K is a power of two, all in the
+/// same L1 sets; more than the 12 ways evict each other (2048x16x2048: 16
+/// rows 0.79-0.89x oneDNN, 12 rows 1.2-1.3x, 10 rows 1.26x). Where they do
+/// not share sets, more rows (fewColumnsRows).
 constexpr int64_t kFewColumnsBlock = 12;
 /// k values ahead each row of A is prefetched (512 bytes: 1.29x, 1024:
 /// 1.20x, 1536: 1.23x, none: 1.07x at 2048x16x2048, 8 rows).
@@ -65,6 +66,46 @@ bool appliesOnTarget(const GemmProblem &p, const TargetHints &t) {
          t.f32Lanes() == 16 && t.vectorRegisters >= 32 && p.aRowsInPlace &&
          !p.transposeA && !p.transposeB && !p.isDynamic() &&
          p.input == GemmInputType::F32;
+}
+
+/// Rows of the few-columns block (one accumulator each, one B vector): as
+/// many as the registers hold (30), each row of A one stream, so that the
+/// loads of many rows are in flight at once. Rows that would put more than
+/// the L1 ways in one set are not taken (their lines evict each other):
+/// with A's rows a multiple of 4096 bytes apart (K = 1024, 2048, ...) that
+/// is kFewColumnsBlock = 12 rows, as before. libxsmm's kernel for these
+/// shapes takes 30 rows too. Measured against 12 rows, 1 thread, loaded
+/// (docs/benchmarks/cpu-gemm-classes.md, "Few columns: more rows of A"):
+/// 3026x11x4778 0.94x -> 1.04x the best library, 3000x13x1500 0.86x ->
+/// 0.98x, 2222x10x1111 0.87x -> 0.97x.
+int64_t fewColumnsRows(const GemmProblem &p, const TargetHints &t) {
+  int64_t maxRows = 0;
+  for (int64_t rows = kFewColumnsBlock; rows <= t.vectorRegisters; ++rows)
+    if (registerBlockVectorRegisters(rows, t.f32Lanes(), t.f32Lanes(),
+                                     t.name) <= t.vectorRegisters)
+      maxRows = rows;
+  // Rows of A a multiple of (L1 size / ways) bytes apart share a set.
+  const CacheLevel *l1 = nullptr;
+  for (const CacheLevel &cache : t.caches)
+    if (cache.level == 1)
+      l1 = &cache;
+  if (!l1 || l1->ways <= 0 || l1->lineBytes <= 0 ||
+      l1->sizeBytes < l1->ways * l1->lineBytes)
+    return kFewColumnsBlock;
+  int64_t sets = l1->sizeBytes / l1->ways / l1->lineBytes;
+  // A's rows K floats apart: the advisor is not told the row stride of a
+  // strided view of a larger A (a view whose rows are a multiple of 4096
+  // bytes apart may get rows that share sets: slower, never wrong).
+  int64_t strideBytes = 4 * p.k;
+  for (int64_t rows = maxRows; rows > kFewColumnsBlock; --rows) {
+    llvm::SmallVector<int64_t> perSet(sets, 0);
+    int64_t most = 0;
+    for (int64_t r = 0; r < rows; ++r)
+      most = std::max(most, ++perSet[r * strideBytes / l1->lineBytes % sets]);
+    if (most <= l1->ways)
+      return rows;
+  }
+  return kFewColumnsBlock;
 }
 
 /// `balancedTile` of BuiltinAdvisor.cpp: equal blocks of at most `target`.
@@ -129,8 +170,44 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
 
 bool mlir::tensorop::chooseKDotSketch(const GemmProblem &p,
                                       const TargetHints &t, SketchChoice &c) {
-  if (!appliesOnTarget(p, t) || p.n > kKDotColumns || p.m <= kFewColumns)
+  if (!appliesOnTarget(p, t) || p.n > kKDotHeldAColumns ||
+      p.m <= kFewColumns)
     return false;
+  if (p.n > kKDotColumns) {
+    // 9 <= N <= 14: all N columns in one block, as many rows as fit with
+    // the rows' A vectors held and B streamed through two registers (N = 9:
+    // 3 rows, 10..14: 2; kdotHoldsA: N = 10 holds B instead, it fits). B's
+    // N rows are read once per block of rows: only where they
+    // fit in L1 (short K) does this beat the broadcast kernel's waste of
+    // 16 - N lanes (1 thread, loaded, against libxsmm: 6000x9x777 1.50x,
+    // 4000x10x1000 1.15x, 3000x11x700 1.06x, 4000x13x500 1.01x; with B
+    // from L2: 4000x9x3000 0.98x, 3026x11x4778 0.65-0.69x).
+    // With 2 rows per block B's rows are reloaded twice as often as with 3:
+    // they must leave a quarter of L1 to A (1000x11x1000, B 44 KB: 0.93x ->
+    // 0.85x; 4000x10x1000, 40 KB: 1.05-1.22x; 3000x11x700, 31 KB: 1.19x;
+    // 3 rows, 3000x9x1300, 47 KB: 1.08x).
+    int64_t rows = (t.vectorRegisters - 2) / (p.n + 1);
+    int64_t paddedK = roundUp(p.k, t.f32Lanes());
+    int64_t budget = rows >= 3 ? t.cacheBytes(1) : t.cacheBytes(1) * 3 / 4;
+    if (rows < 2 || p.n * paddedK * 4 > budget)
+      return false;
+    c.mr = std::min(p.m, rows);
+    c.nr = p.n;
+    c.broadcast = "none";
+    c.emitter = kKDotEmitter.str();
+    c.kc = p.k;
+    c.nc = p.n;
+    c.mc = roundUp(p.m, c.mr);
+    c.loopOrder = "mkn";
+    c.microOrder = "mn";
+    c.packA = "none";
+    c.packB = kTransposedPackB.str();
+    c.kUnroll = 2;
+    c.prefetchB = 0;
+    c.prefetchBCols = 0;
+    c.prefetchA = kKDotPrefetchAhead;
+    return true;
+  }
   // Rows: as many as the register file holds (mr*nr accumulators, nr B
   // vectors, two A vectors), at most kFewColumnsBlock rows of A streamed
   // at once (the L1 ways, as for the broadcast kernel). Where that leaves
@@ -166,12 +243,12 @@ bool mlir::tensorop::chooseFewColumnsSketch(const GemmProblem &p,
                                             SketchChoice &c) {
   if (!appliesOnTarget(p, t) || p.n > kFewColumns || p.m <= kFewColumns)
     return false;
-  // One vector of columns, 12 rows, each element of A an embedded
-  // broadcast (one FMA per broadcast: an explicit one would take an FP
-  // slot of its own). The block keeps its C tile in registers over all of
-  // K (one K block, so C is stored once, not read) while its rows of A
-  // stream in place, prefetched ahead; B (K x N, small) is read in place.
-  c.mr = std::min(p.m, kFewColumnsBlock);
+  // One vector of columns, up to 30 rows (fewColumnsRows), each element of
+  // A an embedded broadcast (one FMA per broadcast: an explicit one would
+  // take an FP slot of its own). The block keeps its C tile in registers
+  // over all of K (one K block, so C is stored once, not read) while its
+  // rows of A stream in place; B (K x N, small) is read in place.
+  c.mr = std::min(p.m, fewColumnsRows(p, t));
   c.nr = t.f32Lanes();
   c.broadcast = "embedded";
   c.kc = p.k;
@@ -184,6 +261,11 @@ bool mlir::tensorop::chooseFewColumnsSketch(const GemmProblem &p,
   c.kUnroll = 4;
   c.prefetchB = 0;
   c.prefetchBCols = 0;
-  c.prefetchA = kPrefetchAhead;
+  // With more rows than kFewColumnsBlock the many row streams keep the
+  // hardware prefetchers busy enough, and a prefetch per row and cache line
+  // cost more than it saved (30 rows, 1 thread, loaded: 5066x11x4389 none
+  // 0.99x libxsmm, 64 k values ahead 0.96x; 3026x11x4778 none 1.04x, 128
+  // ahead 0.99x).
+  c.prefetchA = c.mr > kFewColumnsBlock ? 0 : kPrefetchAhead;
   return true;
 }

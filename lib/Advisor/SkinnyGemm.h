@@ -31,6 +31,9 @@ constexpr int64_t kFewColumns = 16;
 /// 2000x8x2000 0.94x -> 1.24x; at N = 11 (two or three column blocks)
 /// it lost to the broadcast kernel (3026x11x4778: 0.91x -> 0.67-0.77x).
 constexpr int64_t kKDotColumns = 8;
+/// Up to this many columns the K-vectorized kernel holding A (2 rows and
+/// more) is chosen where B's N x K fits in L1 (chooseKDotSketch).
+constexpr int64_t kKDotHeldAColumns = 14;
 
 /// Fills `c` (tiles, block, packing, prefetch) for a GEMM of at most
 /// kFewRows rows on an AVX-512 x86 target whose A and B can be read in

@@ -153,8 +153,13 @@ verifySketchCommon(function_ref<InFlightDiagnostic()> emitError,
                    StringRef source, int64_t threads, StringRef packB,
                    UKernelSpecAttr ukernel, EpilogueAttr epilogue);
 
+bool mlir::tensorop::kdotHoldsA(int64_t mr, int64_t nr) {
+  return mr * nr + nr + 1 > 32;
+}
+
 int64_t mlir::tensorop::kdotVectorRegisters(int64_t mr, int64_t nr) {
-  return mr * nr + nr + 1;
+  // As python_emitters/x86_gemm_kdot.py allocates them.
+  return kdotHoldsA(mr, nr) ? mr * nr + mr + 2 : mr * nr + nr + 1;
 }
 
 /// A kernel vectorized along K (x86_gemm_kdot): mr x nr accumulators of 16

@@ -2,8 +2,8 @@
 // Sketches of the x86_gemm_kdot emitter (vectorized along K) that cannot work.
 
 func.func @f(%A: memref<8x8xf32>, %B: memref<8x8xf32>, %C: memref<8x8xf32>) {
-  // expected-error @+1 {{sketch register block 3x8 vectorized along K needs 33 vector registers but x86-avx512 has 32}}
-  linalg.matmul {tensorop.sketch = #tensorop.sketch<mc = 9, nc = 8, kc = 8, mr = 3, nr = 8, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "transposed", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_kdot", k_unroll = 2, broadcast = "none", prefetch_b = 0, prefetch_a = 128>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "t">} ins(%A, %B : memref<8x8xf32>, memref<8x8xf32>) outs(%C : memref<8x8xf32>)
+  // expected-error @+1 {{sketch register block 2x15 vectorized along K needs 34 vector registers but x86-avx512 has 32}}
+  linalg.matmul {tensorop.sketch = #tensorop.sketch<mc = 8, nc = 15, kc = 8, mr = 2, nr = 15, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "transposed", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_kdot", k_unroll = 2, broadcast = "none", prefetch_b = 0, prefetch_a = 128>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "t">} ins(%A, %B : memref<8x8xf32>, memref<8x8xf32>) outs(%C : memref<8x8xf32>)
   return
 }
 

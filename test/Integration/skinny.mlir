@@ -1,8 +1,8 @@
 // JIT tests of the builtin advisor's skinny sketches on AVX-512
 // (lib/Advisor/SkinnyGemm.cpp): few rows (M <= 64: row blocks of up to 14
 // rows, B swept in bands with row prefetches, micro order "nm" for several
-// blocks) and few columns (N <= 16: 12 x 16 blocks over all of K, A
-// prefetched). Edges of every kind: M = 1, 2, 15, 16, 17, 33, 40, 49, 64; N = 1, 8,
+// blocks) and few columns (N <= 16: up to 30 x 16 blocks over all of K; 12
+// rows, A prefetched, where A's rows share L1 sets). Edges of every kind: M = 1, 2, 15, 16, 17, 33, 40, 49, 64; N = 1, 8,
 // 13, 16 and widths that are not a multiple of the block; odd and tiny K; B
 // or A ending at a page followed by an inaccessible one; 2 threads. Every
 // element is checked against an f64 reference.
@@ -16,7 +16,7 @@
 // RUN: %gen_matmul 16 300 97 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=ROWS
 // ROWS: mr = 8, nr = 48, {{.*}}micro_order = "nm", pack_a = "none", pack_b = "none", {{.*}}prefetch_b_cols = 96
 // RUN: %gen_matmul 131 16 1031 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=COLS
-// COLS: kc = 1031, mr = 12, nr = 16, {{.*}}pack_a = "none", pack_b = "none", {{.*}}broadcast = "embedded", prefetch_b = 0, prefetch_a = 128
+// COLS: kc = 1031, mr = 30, nr = 16, {{.*}}pack_a = "none", pack_b = "none", {{.*}}broadcast = "embedded", prefetch_b = 0>
 
 // Few rows.
 // RUN: %gen_matmul 1 300 129 | %{pipe} | %{run} | FileCheck %s

@@ -63,9 +63,10 @@ func.func @n7(%A: memref<1500x3000xf32>, %B: memref<3000x7xf32>, %C: memref<1500
 
 // -----
 
-// N = 9: more than kKDotColumns, the broadcast kernel (12 x 16) as before.
+// N = 9: more than kKDotColumns, the broadcast kernel (30 x 16 here: A's
+// rows do not share L1 sets; annotate-sketch-fewcols-rows.mlir).
 // CHECK-LABEL: func.func @n9
-// AVX512: #tensorop.sketch<mc = 2004, nc = 16, kc = 2000, mr = 12, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "embedded", prefetch_b = 0, prefetch_a = 128>
+// AVX512: #tensorop.sketch<mc = 2010, nc = 16, kc = 2000, mr = 30, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "embedded", prefetch_b = 0>
 func.func @n9(%A: memref<2000x2000xf32>, %B: memref<2000x9xf32>, %C: memref<2000x9xf32>) {
   linalg.matmul ins(%A, %B : memref<2000x2000xf32>, memref<2000x9xf32>) outs(%C : memref<2000x9xf32>)
   return
@@ -78,5 +79,60 @@ func.func @n9(%A: memref<2000x2000xf32>, %B: memref<2000x9xf32>, %C: memref<2000
 // AVX512: #tensorop.sketch<mc = 16, nc = 16, kc = 250, mr = 16, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "embedded", prefetch_b = 32>
 func.func @m16(%A: memref<16x2000xf32>, %B: memref<2000x6xf32>, %C: memref<16x6xf32>) {
   linalg.matmul ins(%A, %B : memref<16x2000xf32>, memref<2000x6xf32>) outs(%C : memref<16x6xf32>)
+  return
+}
+
+// -----
+
+// N = 9 with B's 9 x K (rows padded to 16 floats) in L1: the kernel
+// vectorized along K, 3 x 9 with the rows' A vectors held and B streamed
+// (27 accumulators + 3 A + 2 B vectors).
+// CHECK-LABEL: func.func @n9_short_k
+// AVX512: #tensorop.sketch<mc = 6000, nc = 9, kc = 777, mr = 3, nr = 9, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "transposed", ukernel = <emitter = "x86_gemm_kdot", k_unroll = 2, broadcast = "none", prefetch_b = 0, prefetch_a = 256>
+// AVX2: pack_b = "kmajor_nr", ukernel = <emitter = "x86_gemm_fma"
+func.func @n9_short_k(%A: memref<6000x777xf32>, %B: memref<777x9xf32>, %C: memref<6000x9xf32>) {
+  linalg.matmul ins(%A, %B : memref<6000x777xf32>, memref<777x9xf32>) outs(%C : memref<6000x9xf32>)
+  return
+}
+
+// -----
+
+// N = 13, K = 500: 2 x 13 (26 + 2 + 2 vectors).
+// CHECK-LABEL: func.func @n13_short_k
+// AVX512: #tensorop.sketch<mc = 4000, nc = 13, kc = 500, mr = 2, nr = 13, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "transposed", ukernel = <emitter = "x86_gemm_kdot", k_unroll = 2, broadcast = "none", prefetch_b = 0, prefetch_a = 256>
+func.func @n13_short_k(%A: memref<4000x500xf32>, %B: memref<500x13xf32>, %C: memref<4000x13xf32>) {
+  linalg.matmul ins(%A, %B : memref<4000x500xf32>, memref<500x13xf32>) outs(%C : memref<4000x13xf32>)
+  return
+}
+
+// -----
+
+// N = 11, K = 1200: B's 11 x 1200 (52 KB) is past L1: the broadcast kernel.
+// CHECK-LABEL: func.func @n11_long_k
+// AVX512: #tensorop.sketch<mc = 3000, nc = 16, kc = 1200, mr = 30, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "embedded", prefetch_b = 0>
+func.func @n11_long_k(%A: memref<3000x1200xf32>, %B: memref<1200x11xf32>, %C: memref<3000x11xf32>) {
+  linalg.matmul ins(%A, %B : memref<3000x1200xf32>, memref<1200x11xf32>) outs(%C : memref<3000x11xf32>)
+  return
+}
+
+// -----
+
+// N = 15: one row per block would load a B vector per FMA: the broadcast
+// kernel, whatever K.
+// CHECK-LABEL: func.func @n15_short_k
+// AVX512: #tensorop.sketch<mc = 2010, nc = 16, kc = 300, mr = 30, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "embedded", prefetch_b = 0>
+func.func @n15_short_k(%A: memref<2000x300xf32>, %B: memref<300x15xf32>, %C: memref<2000x15xf32>) {
+  linalg.matmul ins(%A, %B : memref<2000x300xf32>, memref<300x15xf32>) outs(%C : memref<2000x15xf32>)
+  return
+}
+
+// -----
+
+// N = 11, K = 1000: B's 11 x 1008 (44 KB) fits in L1 but leaves under a
+// quarter of it to A, and 2 rows reload it often: the broadcast kernel.
+// CHECK-LABEL: func.func @n11_k1000
+// AVX512: #tensorop.sketch<mc = 1020, nc = 16, kc = 1000, mr = 30, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "embedded", prefetch_b = 0>
+func.func @n11_k1000(%A: memref<1000x1000xf32>, %B: memref<1000x11xf32>, %C: memref<1000x11xf32>) {
+  linalg.matmul ins(%A, %B : memref<1000x1000xf32>, memref<1000x11xf32>) outs(%C : memref<1000x11xf32>)
   return
 }

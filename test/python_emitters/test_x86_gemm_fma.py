@@ -786,6 +786,11 @@ class TestNumeric(unittest.TestCase):
                   a_stride_bytes=4 * 37, b_stride_bytes=4 * 71), 37, 71),
             (spec(isa="avx512", mr=16, nr=16, broadcast="embedded", c_update="store",
                   a_stride_bytes=4 * 19, b_stride_bytes=4 * 23), 19, 23),
+            # the few-columns block of the builtin advisor where A's rows do
+            # not share L1 sets (SkinnyGemm.cpp fewColumnsRows): 30 rows, the
+            # most the registers hold, no prefetch, N = 11 of B in place
+            (spec(isa="avx512", mr=30, nr=16, broadcast="embedded", c_update="store",
+                  a_stride_bytes=4 * 1001, b_stride_bytes=4 * 11), 1001, 11),
             (spec(isa="avx2", mr=4, nr=16, c_update="store"), 0, 0),
             (spec(isa="avx2", mr=3, nr=16, c_update="store",
                   a_stride_bytes=4 * 29, b_stride_bytes=4 * 13), 29, 13),

@@ -70,6 +70,13 @@ NUMERIC_SPECS = [
     spec(mr=2, nr=8),
     spec(mr=2, nr=8, c_update="store"),
     spec(mr=1, nr=15),
+    # "A held" (mr*nr + nr + 1 > 32): the rows' A vectors stay, B streams
+    # through two registers; the advisor's blocks for N = 9, 11, 14
+    spec(mr=3, nr=9, c_update="store", prefetch_a=256),
+    spec(mr=2, nr=11, prefetch_a=256),
+    spec(mr=2, nr=14, k_unroll=3, c_update="store"),
+    spec(mr=3, nr=8),
+    spec(mr=1, nr=16),
 ]
 
 
@@ -89,7 +96,7 @@ def emit_function(s):
 class TestSpec(unittest.TestCase):
     def test_bad_specs_exit_2_and_name_field(self):
         cases = [
-            (spec(mr=3, nr=8), "mr"),                 # 3*8 + 8 + 1 = 33 registers
+            (spec(mr=2, nr=15), "mr"),                # B held 46, A held 34 registers
             (spec(mr=1, nr=17), "nr"),
             (spec(mr=2, nr=4, isa="avx2"), "isa"),
             (spec(mr=2, nr=4, broadcast="explicit"), "broadcast"),

@@ -24,8 +24,16 @@ constexpr llvm::StringLiteral kKDotEmitter = "x86_gemm_kdot";
 /// The pack_b layout it reads: B with each column's K values contiguous.
 constexpr llvm::StringLiteral kTransposedPackB = "transposed";
 
+/// Whether an mr x nr block of x86_gemm_kdot holds its mr A vectors and
+/// streams B through two registers (the nr B vectors do not fit next to
+/// the mr*nr accumulators: N = 9..14). B's rows are then read once per
+/// block of rows, from L1, and its transposed copy has whole cache lines
+/// per row (ApplyKDotSketch.cpp).
+bool kdotHoldsA(int64_t mr, int64_t nr);
+
 /// Vector registers an mr x nr block of x86_gemm_kdot needs: mr*nr
-/// accumulators, nr B vectors and one A vector.
+/// accumulators, then nr B vectors and one A vector, or where A is held
+/// (kdotHoldsA) mr A vectors and two B vectors.
 int64_t kdotVectorRegisters(int64_t mr, int64_t nr);
 
 } // namespace mlir::tensorop
