@@ -757,11 +757,12 @@ static const Candidate kWgmmaFewColTiles[] = {{128, 0, 0, 0, 2, 1.0},
 static constexpr int64_t kNarrowFewPairCtas = 40;
 
 /// The most CTAs of a narrow grid split in 8 (clusters of 8, 64-row
-/// strips) or, at N <= 16, in 4 (proposeWgmmaFewCols): 12 clusters of 8 or
-/// 24 of 4. The H200 holds 30 clusters of 4 one CTA per SM (the runner's
-/// max_active_clusters); clusters of 8 fill a GPC less evenly, and a grid
-/// past what is resident runs a second wave.
-static constexpr int64_t kNarrowSplitMaxCtas = 96;
+/// strips) or, at N <= 16, in 4 (proposeWgmmaFewCols): 15 clusters of 8 or
+/// 30 of 4, what the H200 holds at once one CTA per SM (the runner's
+/// max_active_clusters); a grid past what is resident runs a second wave.
+/// Session 18 (gpu18, variants): 800x32x16384 split 8 on 104 CTAs 0.92x ->
+/// 1.01x the best library; 1024x8x16384 f16 on 128 CTAs 12.3 -> 15.9 us.
+static constexpr int64_t kNarrowSplitMaxCtas = 120;
 
 static GpuSketchChoice proposeWgmmaFewCols(const GpuGemmProblem &p,
                                            const GpuTarget &target,
