@@ -757,11 +757,16 @@ static const Candidate kWgmmaFewColTiles[] = {{128, 0, 0, 0, 2, 1.0},
 static constexpr int64_t kNarrowFewPairCtas = 40;
 
 /// The most CTAs of a narrow grid split in 8 (clusters of 8, 64-row
-/// strips) or, at N <= 16, in 4 (proposeWgmmaFewCols): 12 clusters of 8 or
-/// 24 of 4. The H200 holds 30 clusters of 4 one CTA per SM (the runner's
-/// max_active_clusters); clusters of 8 fill a GPC less evenly, and a grid
-/// past what is resident runs a second wave.
-static constexpr int64_t kNarrowSplitMaxCtas = 96;
+/// strips) or, at N <= 16, in 4 (proposeWgmmaFewCols): 15 clusters of 8 or
+/// 30 of 4, what the H200 holds at once one CTA per SM (the runner's
+/// max_active_clusters); a grid past what is resident runs a second wave.
+/// Measured on the H200 (docs/benchmarks/gpu-gemm.md, "Session 18b"), cap
+/// 120 against 96, the builtin in one process: 11 shapes the cap changes
+/// 1.10x geomean (0.98-1.26x; 120 CTAs: 960x16x12288 f16 1.10x,
+/// 1920x12x16384 1.06x, 900x32x8192 and 960x32x32768 f16 0.98x, within
+/// the controls' 0.97-1.01x). 128 CTAs, a second wave, lost (gpu18:
+/// 1024x8x16384 f16 12.3 -> 15.9 us).
+static constexpr int64_t kNarrowSplitMaxCtas = 120;
 
 static GpuSketchChoice proposeWgmmaFewCols(const GpuGemmProblem &p,
                                            const GpuTarget &target,
@@ -842,7 +847,7 @@ static GpuSketchChoice proposeWgmmaFewCols(const GpuGemmProblem &p,
         16, (target.maxSharedPerBlock - 1024) / ((c.blockM + bn) * 128));
     strips = fewPairs ? rowStrips : pairStrips;
   }
-  // Few 64-row strips split in 4 (at most 12: M <= 768) split in 8 where
+  // Few 64-row strips split in 4 (at most 15: M <= 960) split in 8 where
   // every rank keeps kSplitKMinKTiles k-tiles: each rank then sums and
   // stores one 8-column group's row half (splitk_narrow_share). Such grids
   // are bound by the CTAs' streaming rate, not by HBM: on the H200

@@ -279,6 +279,14 @@ func.func @narrow_4096x32x6144(%A: memref<4096x6144xbf16>, %B: memref<6144x32xbf
 // CHECK-LABEL: func.func @narrow8_768x24x24576
 //       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 96,
 //  CHECK-SAME:   split_k = 8>
+// Up to kNarrowSplitMaxCtas = 120 (15 clusters of 8, "Session 18b"):
+// 800x32x16384 13 strips 52 -> 104 CTAs, 960x16x12288 f16 60 -> 120.
+// CHECK-LABEL: func.func @narrow8_800x32x16384
+//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 104,
+//  CHECK-SAME:   split_k = 8>
+// CHECK-LABEL: func.func @narrow8_960x16x12288
+//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 120,
+//  CHECK-SAME:   split_k = 8>
 // CHECK-LABEL: func.func @narrow8_1000x24x16384
 //       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 64,
 //  CHECK-SAME:   split_k = 4>
@@ -293,6 +301,14 @@ func.func @narrow8_768x24x24576(%A: memref<768x24576xf16>, %B: memref<24576x24xf
   linalg.matmul ins(%A, %B : memref<768x24576xf16>, memref<24576x24xf16>) outs(%C : memref<768x24xf16>)
   return
 }
+func.func @narrow8_800x32x16384(%A: memref<800x16384xbf16>, %B: memref<16384x32xbf16>, %C: memref<800x32xbf16>) {
+  linalg.matmul ins(%A, %B : memref<800x16384xbf16>, memref<16384x32xbf16>) outs(%C : memref<800x32xbf16>)
+  return
+}
+func.func @narrow8_960x16x12288(%A: memref<960x12288xf16>, %B: memref<12288x16xf16>, %C: memref<960x16xf16>) {
+  linalg.matmul ins(%A, %B : memref<960x12288xf16>, memref<12288x16xf16>) outs(%C : memref<960x16xf16>)
+  return
+}
 func.func @narrow8_1000x24x16384(%A: memref<1000x16384xf16>, %B: memref<16384x24xf16>, %C: memref<1000x24xf16>) {
   linalg.matmul ins(%A, %B : memref<1000x16384xf16>, memref<16384x24xf16>) outs(%C : memref<1000x24xf16>)
   return
@@ -304,16 +320,32 @@ func.func @narrow8_640x24x4096(%A: memref<640x4096xbf16>, %B: memref<4096x24xbf1
 
 // -----
 // N <= 16 on 64-row strips split in 2, more than 10 strips of 128 rows:
-// split in 4 (a column group's row half per rank) up to 96 CTAs
+// split in 4 (a column group's row half per rank) up to 120 CTAs
 // (1536x16x12288 48 -> 96). Control: 2048x8x16384 (128 CTAs) keeps 2.
 // CHECK-LABEL: func.func @narrow16s4_1536x16x12288
 //       CHECK:   block_m = 64, block_n = 16, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 96,
+//  CHECK-SAME:   split_k = 4>
+// Up to 120 CTAs (30 clusters of 4, "Session 18b"): 1792x8x12288 f16
+// 56 -> 112, 1920x16x16384 60 -> 120.
+// CHECK-LABEL: func.func @narrow16s4_1792x8x12288
+//       CHECK:   block_m = 64, block_n = 16, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 112,
+//  CHECK-SAME:   split_k = 4>
+// CHECK-LABEL: func.func @narrow16s4_1920x16x16384
+//       CHECK:   block_m = 64, block_n = 16, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 120,
 //  CHECK-SAME:   split_k = 4>
 // CHECK-LABEL: func.func @narrow16s4_2048x8x16384
 //       CHECK:   block_m = 64, block_n = 16, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 64,
 //  CHECK-SAME:   split_k = 2>
 func.func @narrow16s4_1536x16x12288(%A: memref<1536x12288xbf16>, %B: memref<12288x16xbf16>, %C: memref<1536x16xbf16>) {
   linalg.matmul ins(%A, %B : memref<1536x12288xbf16>, memref<12288x16xbf16>) outs(%C : memref<1536x16xbf16>)
+  return
+}
+func.func @narrow16s4_1792x8x12288(%A: memref<1792x12288xf16>, %B: memref<12288x8xf16>, %C: memref<1792x8xf16>) {
+  linalg.matmul ins(%A, %B : memref<1792x12288xf16>, memref<12288x8xf16>) outs(%C : memref<1792x8xf16>)
+  return
+}
+func.func @narrow16s4_1920x16x16384(%A: memref<1920x16384xbf16>, %B: memref<16384x16xbf16>, %C: memref<1920x16xbf16>) {
+  linalg.matmul ins(%A, %B : memref<1920x16384xbf16>, memref<16384x16xbf16>) outs(%C : memref<1920x16xbf16>)
   return
 }
 func.func @narrow16s4_2048x8x16384(%A: memref<2048x16384xbf16>, %B: memref<16384x8xbf16>, %C: memref<2048x8xbf16>) {
