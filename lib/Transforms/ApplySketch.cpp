@@ -189,6 +189,9 @@ struct GemmPlan {
   /// its block, and the bias / residual it reads (one thread's chunk).
   const EmittedKernel *epilogueKernel = nullptr;
   Value epilogueBlock, bias, residual;
+  /// With a tail kernel too: the tail's own epilogue kernel and its block.
+  const EmittedKernel *epilogueTailKernel = nullptr;
+  Value epilogueTailBlock;
   /// With an output step (to_bf16 / to_f16): the 16-bit output the last K
   /// block's kernel writes; C (f32) then holds the partial sums of the K
   /// blocks before.
@@ -599,11 +602,12 @@ scf::ForOp emitPackB(OpBuilder &b, Location loc, const GemmPlan &plan,
 }
 
 /// One microkernel call on the register block at (i, j) of the inner tile:
-/// m_rem x n_rem of C, with `kernel` (mr x nr).
+/// m_rem x n_rem of C, with `kernel` (mr x nr). `isTail`: the N remainder's
+/// block (its epilogue kernel is the tail's).
 void emitUKernelCall(OpBuilder &b, Location loc, const GemmPlan &plan,
                      const TileOperands &tile, const EmittedKernel &kernel,
                      int64_t nr, Value i, Value j, Value mRem, Value nRem,
-                     Value sk) {
+                     Value sk, bool isTail = false) {
   IndexMath im{b, loc};
   Value zero = im.c(0);
   Value cTile = tile.c;
@@ -644,7 +648,10 @@ void emitUKernelCall(OpBuilder &b, Location loc, const GemmPlan &plan,
                       b.getI64IntegerAttr(nr),
                       b.getStringAttr(k.hash.substr(0, 16)));
   };
-  if (!plan.epilogueKernel) {
+  const EmittedKernel *epilogueKernel =
+      isTail ? plan.epilogueTailKernel : plan.epilogueKernel;
+  Value epilogueBlock = isTail ? plan.epilogueTailBlock : plan.epilogueBlock;
+  if (!epilogueKernel) {
     call(kernel, Value(), Value(), Value(), Value());
     return;
   }
@@ -667,7 +674,7 @@ void emitUKernelCall(OpBuilder &b, Location loc, const GemmPlan &plan,
   Value out;
   if (plan.out)
     out = subview2D(b, loc, plan.out, {row, col}, {mRem, nRem});
-  call(*plan.epilogueKernel, plan.epilogueBlock, bias, residual, out);
+  call(*epilogueKernel, epilogueBlock, bias, residual, out);
   b.setInsertionPointToStart(ifLast.elseBlock());
   call(kernel, Value(), Value(), Value(), Value());
 }
@@ -720,7 +727,8 @@ void emitMicroLoops(OpBuilder &b, Location loc, const GemmPlan &plan,
   }
   Value tailRem = im.min(im.c(plan.mr), im.sub(sm, i));
   emitUKernelCall(b, loc, plan, tile, *tail, tail->nr, i,
-                  im.c(plan.tailFrom), tailRem, im.c(plan.tailCols), sk);
+                  im.c(plan.tailFrom), tailRem, im.c(plan.tailCols), sk,
+                  /*isTail=*/true);
 }
 
 unsigned dimIndex(char c) { return c == 'm' ? 0 : c == 'n' ? 1 : 2; }
@@ -1052,12 +1060,16 @@ void emitSharedBNest(RewriterBase &rw, Location loc, GemmPlan &plan,
   // one per chunk.
   if (tp.epilogueKernel)
     tp.epilogueBlock = emitEpilogueBlock(rw, loc, *tp.epilogueKernel);
+  if (tp.epilogueTailKernel)
+    tp.epilogueTailBlock = emitEpilogueBlock(rw, loc, *tp.epilogueTailKernel);
   auto mLoop = scf::ForOp::create(rw, loc, mOff, mEnd, im.c(plan.mc));
   mLoop->setAttr(kSketchAttrName, sketch);
-  if (tp.epilogueBlock) {
+  for (Value block : {tp.epilogueBlock, tp.epilogueTailBlock}) {
+    if (!block)
+      continue;
     OpBuilder::InsertionGuard guard(rw);
     rw.setInsertionPointAfter(mLoop);
-    memref::DeallocOp::create(rw, loc, tp.epilogueBlock);
+    memref::DeallocOp::create(rw, loc, block);
   }
   rw.setInsertionPointToStart(mLoop.getBody());
   Value ivM = mLoop.getInductionVar();
@@ -1324,11 +1336,12 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   // column tile spans all of a static N, the last register block gets a
   // kernel only as wide as the remainder (in whole vectors) instead of the
   // full block with masked-off lanes.
-  std::optional<EmittedKernel> tail;
+  std::optional<EmittedKernel> tail, epilogueTail;
   int64_t lanes = hints->f32Lanes();
   int64_t nr = sketch.getNr(), rem = problem->n % nr;
-  // (Not with an epilogue: its kernel has no tail variant yet.)
-  if (!epilogue && unpackedB && !problem->dynamicN && sketch.getNc() >= problem->n &&
+  // With an epilogue the tail gets its own epilogue kernel (below): the
+  // full block's masked lanes cost 100x200x300 with bias and ReLU 1.2x.
+  if (unpackedB && !problem->dynamicN && sketch.getNc() >= problem->n &&
       (split.count == 1 || split.alongM) && rem != 0 &&
       roundUp(rem, lanes) < nr) {
     EmitterRequest tailRequest = ukernelEmitterRequest(
@@ -1345,11 +1358,21 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
     tail = std::move(*tailKernel);
     if (storeFirstK && failed(storeForm(tailRequest, firstTail)))
       return failure();
+    if (epilogue) {
+      tailRequest.spec["epilogue"] = request.spec["epilogue"];
+      tailRequest.numOperands = kNumUKernelOperands + 1;
+      llvm::Expected<EmittedKernel> k = runEmitter(tailRequest);
+      if (!k)
+        return op.emitError() << llvm::toString(k.takeError());
+      epilogueTail = std::move(*k);
+    }
   }
 
   GemmPlan plan;
   if (epilogueKernel) {
     plan.epilogueKernel = &*epilogueKernel;
+    if (epilogueTail)
+      plan.epilogueTailKernel = &*epilogueTail;
     plan.bias = epilogueChain->bias;
     plan.biasAlongN = epilogueChain->biasAlongN;
     plan.residual = epilogueChain->residual;
@@ -1501,6 +1524,12 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
     if (split.count > 1)
       plan.epilogueBlock.getDefiningOp()->setAttr(kSketchAttrName, sketch);
   }
+  if (plan.epilogueTailKernel) {
+    plan.epilogueTailBlock =
+        emitEpilogueBlock(rewriter, loc, *plan.epilogueTailKernel);
+    if (split.count > 1)
+      plan.epilogueTailBlock.getDefiningOp()->setAttr(kSketchAttrName, sketch);
+  }
   if (plan.packA)
     plan.packAFlat = memref::CollapseShapeOp::create(
         rewriter, loc, plan.packA,
@@ -1514,8 +1543,9 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
     memref::DeallocOp::create(rewriter, loc, plan.packA);
   if (plan.packB)
     memref::DeallocOp::create(rewriter, loc, plan.packB);
-  if (plan.epilogueBlock)
-    memref::DeallocOp::create(rewriter, loc, plan.epilogueBlock);
+  for (Value block : {plan.epilogueBlock, plan.epilogueTailBlock})
+    if (block)
+      memref::DeallocOp::create(rewriter, loc, block);
 
   auto iv = [&](unsigned dim) {
     return loops[loopOfDim[dim]].getInductionVar();
@@ -1559,6 +1589,7 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
     // (With several K blocks the first is never the last: no epilogue.)
     GemmPlan firstPlan = plan;
     firstPlan.epilogueKernel = nullptr;
+    firstPlan.epilogueTailKernel = nullptr;
     emitMicroLoops(rewriter, loc, firstPlan, tile, sketch, *firstKernel,
                    firstTail, markLoops);
     rewriter.setInsertionPointToStart(ifFirst.elseBlock());
