@@ -58,7 +58,8 @@ with stmatrix (st.shared for f32 C) into two 8 KiB swizzled shared-memory
 buffers per consumer and stores them with TMA through C's tensor map (the
 last parameter before the shared window), overlapped with the next tile's
 k-loop. GEMMs only.
-Split-K (spec field "split_k", 2 or 4), a Stream-K-like schedule: the
+Split-K (spec field "split_k", 2 or 4; the narrow tiles also 2 * block_n
+/ 8: 4 at block_n 16, 8 at block_n 32), a Stream-K-like schedule: the
 grid is clusters of split_k CTAs. Whole waves of tiles run data-parallel
 (each CTA of a cluster its own tile, all of K, stored like an unsplit
 tile); the last partial wave, when it has at most one tile per cluster,
@@ -70,8 +71,9 @@ own shared memory (the pipeline stages, free by then: a cluster's split
 tile is its last) and tells every rank (mbarriers, release/acquire at
 cluster scope), then rank r adds the r-th slice of the tile's columns of
 all ranks' partials in rank order (the same bits whatever the timing) and
-stores that slice, through the epilogue, with the register store. No
-workspace, no atomics.
+stores that slice, through the epilogue, with the register store (a
+narrow tile split in more ranks than it has 8-column groups: rank r one
+group's row half, splitk_narrow_share). No workspace, no atomics.
 TF32 (a_dtype tf32, f32 output): wgmma reads tf32 from shared memory K-major
 only, so a kernel of its own computes C^T = B^T A^T with B^T from registers
 (tensorop_emit/nvidia_wgmma_tf32.py, whose docstring gives its spec).
@@ -110,8 +112,8 @@ from tensorop_emit.wgmma_common import (
     next_tile, producer_acquire, producer_start, split_roles, tensor_map_param,
     thread_ids, tile_start, walk_start)
 from tensorop_emit.wgmma_splitk import (
-    declare_splitk_regs, splitk_groups, splitk_item, splitk_next, splitk_publish,
-    splitk_schedule, splitk_sum_slice)
+    declare_splitk_regs, splitk_groups, splitk_item, splitk_narrow_share, splitk_next,
+    splitk_publish, splitk_schedule, splitk_sum_chunks, splitk_sum_slice)
 
 FAMILY = "nvidia_gemm_wgmma"
 B_BOXES = ("tile", "row", "chunks")
@@ -171,7 +173,7 @@ def emit(spec, fmt):
     cm = get_int(spec, "cluster_m", default=1, lo=1, hi=2)
     cn = get_int(spec, "cluster_n", default=1, lo=1, hi=2)
     cs = cm * cn
-    sk = get_int(spec, "split_k", default=1, lo=1, hi=4)
+    sk = get_int(spec, "split_k", default=1, lo=1, hi=8)
     conv = conv_geometry(spec, m, n, k)
     steps = parse_epilogue(spec)
     store = get_choice(spec, "store", ("global", "smem_tma"), default="global")
@@ -224,9 +226,10 @@ def emit(spec, fmt):
         raise SpecError("block_n", "must be 16, 32 or a multiple of 64, got %d" % bn)
     if narrow:
         for field, bad, why in (("cluster_m", cs > 1, "runs without clusters"),
-                                ("split_k", sk > 1 and (bn // 8) % sk,
-                                 "splits K in 2 (block_n 16) or 2 and 4 (block_n 32): each "
-                                 "rank stores a slice of 8-column groups"),
+                                ("split_k", sk > 1 and (bn // 8) % sk and sk != bn // 4,
+                                 "splits K in 2 or 4 (2, 4 or 8 at block_n 32): each rank "
+                                 "stores a slice of 8-column groups, or, split in 2 * "
+                                 "block_n / 8, one group's row half"),
                                 ("store", store != "global",
                                  "stores C from registers (store = \"global\")"),
                                 ("conv", conv is not None, "is for GEMMs")):
@@ -238,8 +241,9 @@ def emit(spec, fmt):
     acc_regs = mrep * acc_n
     if acc_regs > 192:
         raise SpecError("block_n", "%d accumulator registers per thread (at most 192)" % acc_regs)
-    if sk not in (1, 2, 4):
-        raise SpecError("split_k", "must be 1, 2 or 4, got %d" % sk)
+    if sk not in (1, 2, 4, 8) or (sk == 8 and not narrow):
+        raise SpecError("split_k", "must be 1, 2 or 4 (8: the narrow tile block_n 32), got %d"
+                        % sk)
     if sk > 1 and cs > 1:
         raise SpecError("split_k", "split-K runs as a cluster of its own: no cluster_m/cluster_n")
     if sk > 1 and ceil_div(ceil_div(k, BK), sk) * (sk - 1) >= ceil_div(k, BK):
@@ -499,11 +503,13 @@ def emit(spec, fmt):
     drain(b, cs)
 
     # ---- epilogue ----
-    def epilogue(groups, via_tma):
+    def epilogue(groups, via_tma, halves=(0, 1)):
         """Stores (through the fused epilogue, if any) the column groups
         `groups` (8 columns each) of this thread's accumulators, through
         shared memory and TMA when `via_tma` (all groups), else from the
-        registers."""
+        registers; of each m64 block's rows only the row halves `halves`
+        (0: the thread's row, 1: the row 8 below; a narrow split rank's
+        share, splitk_narrow_share)."""
         b.comment("epilogue: row = m0 + w * wg_m + 64 r + 16 warp + lane / 4 (+8), "
                   "col = n0 + 8 i + 2 (lane % 4)")
         b.ins("and.b32 %qt0, %qwarp, 3")
@@ -520,10 +526,12 @@ def emit(spec, fmt):
             b.comment("fused epilogue: " + ", ".join(spec["epilogue"]) if steps else
                       "epilogue store: C += A B" if c["accumulate"] else
                       "epilogue store: column by column (N odd)")
-            ep.store("%qt0", "%qt1", [64 * r + 8 * half for r in range(mrep) for half in range(2)],
+            nh = len(halves)
+            ep.store("%qt0", "%qt1", [64 * r + 8 * half for r in range(mrep) for half in halves],
                      [8 * i for i in groups],
-                     lambda slot, g: ["%%qacc%d" % (slot // 2 * acc_n + 4 * groups[g]
-                                                    + 2 * (slot % 2) + j) for j in range(2)],
+                     lambda slot, g: ["%%qacc%d" % (slot // nh * acc_n + 4 * groups[g]
+                                                    + 2 * halves[slot % nh] + j)
+                                      for j in range(2)],
                      pair, "%qgC", write=not via_tma)
         if via_tma:
             b.comment("store: C's tile through shared memory, TMA stores of 64 x 128-byte boxes")
@@ -532,7 +540,7 @@ def emit(spec, fmt):
                                                for j in range(4)],
                                  "%qt0", "%qn0")
         for r in range(mrep if not ep and not via_tma else 0):
-            for half in range(2):
+            for half in halves:
                 b.ins("add.u32 %%qt2, %%qt0, %d" % (64 * r + 8 * half))
                 b.ins("setp.lt.u32 %%qp1, %%qt2, %d" % m)
                 b.ins("min.u32 %%qt2, %%qt2, %d" % (m - 1))
@@ -569,9 +577,20 @@ def emit(spec, fmt):
             b.ins("@%%qp1 bra %s" % rank_labels[r])
         for r in range(sk):
             b.label(rank_labels[r])
-            b.comment("split-K rank %d: columns %d.. of the tile" % (r, splitk_groups(bn, sk, r)[0] * 8))
-            splitk_sum_slice(b, sk, r, mrep, acc_n, 128 * nc, skbar)
-            epilogue(splitk_groups(bn, sk, r), False)
+            if sk <= bn // 8:
+                b.comment("split-K rank %d: columns %d.. of the tile"
+                          % (r, splitk_groups(bn, sk, r)[0] * 8))
+                splitk_sum_slice(b, sk, r, mrep, acc_n, 128 * nc, skbar)
+                epilogue(splitk_groups(bn, sk, r), False)
+            else:
+                # more ranks than 8-column groups (narrow tiles): one
+                # group's row half each
+                g, h = splitk_narrow_share(bn, sk, r)
+                b.comment("split-K rank %d: columns %d.. of the tile, row half %d"
+                          % (r, 8 * g, h))
+                splitk_sum_chunks(b, sk, r, [(rr * acc_n + 4 * g + 2 * h, 2)
+                                             for rr in range(mrep)], 128 * nc, skbar)
+                epilogue([g], False, (h,))
             if r < sk - 1:
                 b.ins("bra " + cnext)
         b.label(cnext)

@@ -2,7 +2,8 @@
 // by the module of gen_ffn.py compiled two or three ways (each an object
 // defining one function with the bare-pointer ABI) and by oneDNN's matmul
 // primitive with post-ops, in one process (MEASURE.md):
-//   ffn_ours      --tensorop-pipeline (whatever it fuses)
+//   ffn_ours      --tensorop-pipeline (whatever it fuses; left out with
+//                 -DNO_OURS)
 //   ffn_unfused   --tensorop-pipeline with epilogue fusion off (optional:
 //                 -DHAVE_UNFUSED)
 //   ffn_prepacked the module of gen_ffn.py --prepacked through
@@ -10,6 +11,9 @@
 //                 (bf16: of k pairs) by its ffn_prepacked_pack_w1/_w2,
 //                 outside the timing, as oneDNN's reorder), optional:
 //                 -DHAVE_PREPACKED
+//   ffn_prepacked_b  a second prepacked object (its own NAME_pack_w1/_w2
+//                 and panels), for an A/B of two compilations in one
+//                 process (ab_prepacked.sh), optional: -DHAVE_PREPACKED_B
 //   ffn_upstream  upstream MLIR's lowering of the same module (bufferize,
 //                 linalg to loops, LLVM; clang -O3 -march=native)
 //   onednn        matmul(x, W1) + bias + eltwise gelu_tanh post-op, then
@@ -54,8 +58,10 @@ typedef void (*ffn_fn)(FFN_ARGS);
 // buffers in one caller-provided block of NAME_workspace_size() bytes,
 // allocated once outside the timing (as oneDNN's scratchpads are), so a call
 // allocates nothing. Upstream's lowering ignores it (it mallocs per call).
+#ifndef NO_OURS
 void ffn_ours(FFN_ARGS);
 long ffn_ours_workspace_size(void);
+#endif
 void ffn_upstream(FFN_ARGS);
 #ifdef HAVE_UNFUSED
 void ffn_unfused(FFN_ARGS);
@@ -70,6 +76,13 @@ void ffn_prepacked_pack_w2(const act_t *w2, act_t *w2p);
 // panels divide H and D exactly (bf16: and D and H are even, whole pairs),
 // so each holds as many elements as W.
 static act_t *w1p, *w2p;
+#endif
+#ifdef HAVE_PREPACKED_B
+void ffn_prepacked_b(FFN_ARGS);
+long ffn_prepacked_b_workspace_size(void);
+void ffn_prepacked_b_pack_w1(const act_t *w1, act_t *w1p);
+void ffn_prepacked_b_pack_w2(const act_t *w2, act_t *w2p);
+static act_t *w1pb, *w2pb;
 #endif
 
 static long T, D, H;
@@ -265,6 +278,16 @@ static void onednn_ffn(void) {
 
 
 static void run(struct variant *v) {
+#ifdef HAVE_PREPACKED_B
+  if (v->fn == (void (*)(void))ffn_prepacked_b) {
+#ifdef FFN_BF16
+    ffn_prepacked_b(x, w1pb, b1, w2pb, b2, xf, v->out, v->ws);
+#else
+    ffn_prepacked_b(x, w1pb, b1, w2pb, b2, v->out, v->ws);
+#endif
+    return;
+  }
+#endif
 #ifdef HAVE_PREPACKED
   if (v->fn == (void (*)(void))ffn_prepacked) {
 #ifdef FFN_BF16
@@ -300,6 +323,31 @@ static void poison(struct variant *v) {
   }
 }
 
+#if defined(HAVE_PREPACKED) || defined(HAVE_PREPACKED_B)
+// W1 and W2 packed by a module's NAME_pack_w1/_w2 into fresh panels.
+// Packed from copies that are then poisoned: the timed calls can only read
+// the packed weights.
+static void prepack(void (*pack1)(const act_t *, act_t *),
+                    void (*pack2)(const act_t *, act_t *), act_t **p1,
+                    act_t **p2) {
+  act_t *c1 = malloc(sizeof(act_t) * D * H), *c2 = malloc(sizeof(act_t) * H * D);
+  memcpy(c1, w1, sizeof(act_t) * D * H);
+  memcpy(c2, w2, sizeof(act_t) * H * D);
+  *p1 = malloc(sizeof(act_t) * D * H);
+  *p2 = malloc(sizeof(act_t) * H * D);
+  pack1(c1, *p1);
+  pack2(c2, *p2);
+  for (long i = 0; i < D * H; ++i)
+#ifdef FFN_BF16
+    c1[i] = c2[i] = 0x7fc0; // a bf16 NaN
+#else
+    c1[i] = c2[i] = NAN;
+#endif
+  free(c1);
+  free(c2);
+}
+#endif
+
 int main(int argc, char **argv) {
   if (argc != 5) {
     fprintf(stderr, "usage: %s T D H ROUNDS\n", argv[0]);
@@ -321,33 +369,23 @@ int main(int argc, char **argv) {
   reference();
   onednn_setup();
 #ifdef HAVE_PREPACKED
-  {
-    // Packed from copies that are then poisoned: the timed calls can only
-    // read the packed weights.
-    act_t *c1 = malloc(sizeof(act_t) * D * H), *c2 = malloc(sizeof(act_t) * H * D);
-    memcpy(c1, w1, sizeof(act_t) * D * H);
-    memcpy(c2, w2, sizeof(act_t) * H * D);
-    w1p = malloc(sizeof(act_t) * D * H);
-    w2p = malloc(sizeof(act_t) * H * D);
-    ffn_prepacked_pack_w1(c1, w1p);
-    ffn_prepacked_pack_w2(c2, w2p);
-    for (long i = 0; i < D * H; ++i)
-#ifdef FFN_BF16
-      c1[i] = c2[i] = 0x7fc0; // a bf16 NaN
-#else
-      c1[i] = c2[i] = NAN;
+  prepack(ffn_prepacked_pack_w1, ffn_prepacked_pack_w2, &w1p, &w2p);
 #endif
-    free(c1);
-    free(c2);
-  }
+#ifdef HAVE_PREPACKED_B
+  prepack(ffn_prepacked_b_pack_w1, ffn_prepacked_b_pack_w2, &w1pb, &w2pb);
 #endif
   struct variant vs[] = {
+#ifndef NO_OURS
       {"ours", (void (*)(void))ffn_ours, 0, 0, 0, 0, 0},
+#endif
 #ifdef HAVE_UNFUSED
       {"unfused", (void (*)(void))ffn_unfused, 0, 0, 0, 0, 0},
 #endif
 #ifdef HAVE_PREPACKED
       {"prepacked", (void (*)(void))ffn_prepacked, 0, 0, 0, 0, 0},
+#endif
+#ifdef HAVE_PREPACKED_B
+      {"prepacked_b", (void (*)(void))ffn_prepacked_b, 0, 0, 0, 0, 0},
 #endif
 #ifndef NO_UPSTREAM
       {"upstream", (void (*)(void))ffn_upstream, 0, 0, 0, 0, 0},
@@ -358,8 +396,10 @@ int main(int argc, char **argv) {
   // Each variant's workspace, allocated once outside the timing.
   for (int i = 0; i < nv; ++i) {
     long bytes = 64; // upstream ignores it; oneDNN has its scratchpads
+#ifndef NO_OURS
     if (vs[i].fn == (void (*)(void))ffn_ours)
       bytes = ffn_ours_workspace_size();
+#endif
 #ifdef HAVE_UNFUSED
     if (vs[i].fn == (void (*)(void))ffn_unfused)
       bytes = ffn_unfused_workspace_size();
@@ -367,6 +407,10 @@ int main(int argc, char **argv) {
 #ifdef HAVE_PREPACKED
     if (vs[i].fn == (void (*)(void))ffn_prepacked)
       bytes = ffn_prepacked_workspace_size();
+#endif
+#ifdef HAVE_PREPACKED_B
+    if (vs[i].fn == (void (*)(void))ffn_prepacked_b)
+      bytes = ffn_prepacked_b_workspace_size();
 #endif
     vs[i].ws = malloc((size_t)bytes);
   }

@@ -53,6 +53,13 @@ constexpr int64_t kInPlaceMaxK = 512;
 constexpr int64_t kSkinnyRows = 16;
 /// k-steps ahead the skinny path prefetches B.
 constexpr int64_t kSkinnyPrefetchB = 32;
+/// Pair rows ahead (2 KB for a 64-column panel) that a kernel reading B's
+/// prepacked k pairs in place prefetches them. The hardware prefetchers
+/// alone left the FFN block's bf16 panels (768 x 64 and 3072 x 64 pairs
+/// from 4.7 MB of weights, mr 4) waiting on B: at T = 16 tokens 1.29-1.33x
+/// faster with 8 (4 and 16 within noise of it; 32 slower), and 1.07-1.2x at
+/// T = 64..256 (bench/models/ab_prepacked.sh, docs/benchmarks/models.md).
+constexpr int64_t kPairsPrefetchB = 8;
 
 /// Unpacked B needs nr <= 7 vectors (one mask register each on AVX-512)
 /// and, on AVX2, one vector register more for the mask (the sketch
@@ -216,6 +223,18 @@ public:
     int64_t kcTarget = std::clamp<int64_t>(
         l1 / t.aPanelL1Share / (c.mr * bytes), 64, 512);
     c.kc = balancedTile(p.k, kcTarget, bf16 ? 2 : 1);
+    // B packed once into k pairs and read in place (a panel of prepacked
+    // weights, tensorop.b_k_pairs) is not an L2 block packed per call:
+    // kc bounds no B block, and the kernel streams B's pair rows from
+    // wherever the weights are (L3 or memory, for a transformer's). So
+    // one K block (each C tile kept in registers over all of K, C stored
+    // once: the epilogue's store form) and B prefetched kPairsPrefetchB
+    // pair rows ahead. A's rows are read in place too, a 32-bit pair per
+    // broadcast: they need no L1-sized panel either. (FFN block 768/3072,
+    // 1 thread, B prefetched either way, against oneDNN in one process:
+    // kc 384 / 512 0.95-1.00x, one K block 1.00-1.06x at T = 16..256.)
+    if (p.bPairsInPlace)
+      c.kc = roundUp(p.k, 2);
     // nc: the packed B block takes at most 1/bBlockL2Share of L2 (half
     // unless the hints say otherwise).
     int64_t ncTarget = l2 / t.bBlockL2Share / (c.kc * bytes);
@@ -239,7 +258,7 @@ public:
         !p.transposeA && p.n <= 1024)
       c.packA = "none";
     c.kUnroll = 4;
-    c.prefetchB = 0;
+    c.prefetchB = p.bPairsInPlace ? kPairsPrefetchB : 0;
     // The skinny block: all M rows, as many vectors as registers allow.
     int64_t skinnyNv = 0;
     for (int64_t nv = 4; nv >= 1 && !skinnyNv && p.m <= kSkinnyRows; --nv)

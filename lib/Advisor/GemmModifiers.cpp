@@ -117,16 +117,39 @@ llvm::Error mlir::tensorop::readGemmModifiers(
     }
     if (isTransposeWord(w)) {
       // "transpose B", "a transposed B": the operand after the word;
-      // "B transposed": the one before.
-      size_t operand = isOperand(i + 1) ? i + 1
-                       : i > 0 && isOperand(i - 1) ? i - 1
-                                                   : tokens.size();
-      if (operand == tokens.size())
+      // "B transposed": the one before. With operands on both sides the
+      // one after belongs to another clause where punctuation separates
+      // them ("A transposed, B transposed") or a transpose word follows it
+      // ("A transposed B transposed"); otherwise the one before is an
+      // article ("a transposed B").
+      const size_t none = tokens.size();
+      size_t after = isOperand(i + 1) ? i + 1 : none;
+      size_t before = i > 0 && isOperand(i - 1) ? i - 1 : none;
+      if (after != none && before != none) {
+        StringRef between =
+            cleaned.slice(offsetOf(w) + w.size(), offsetOf(tokens[after]));
+        bool afterElsewhere =
+            between.find_first_of(",;") != StringRef::npos ||
+            (after + 1 < tokens.size() && isTransposeWord(tokens[after + 1]));
+        (afterElsewhere ? after : before) = none;
+      }
+      size_t operand = after != none ? after : before;
+      if (operand == none)
         return refuse("the request word '" + w.str() +
                       "' does not say which operand: write 'A transposed', "
                       "'B transposed' (or A^T, B^T, NT, TN)");
       setTransposed(tokens[operand]);
       understood[i] = understood[operand] = true;
+      // "A and B transposed", "transpose A and B": both.
+      size_t other = operand == before ? operand - 2 : operand + 2;
+      if (operand == before ? operand >= 2 : operand + 2 < tokens.size()) {
+        size_t conj = operand == before ? operand - 1 : operand + 1;
+        if (tokens[conj] == "and" && isOperand(other) &&
+            tokens[other] != tokens[operand]) {
+          setTransposed(tokens[other]);
+          understood[conj] = understood[other] = true;
+        }
+      }
       continue;
     }
     if (isBatchWord(w)) {

@@ -670,8 +670,15 @@ mlir::tensorop::findGpuSketchViolation(const GpuSketchFields &s, int64_t sm) {
   if (s.ctas < 0)
     return fail("ctas", "must be 0 (one CTA per tile) or positive, got " +
                             llvm::Twine(s.ctas));
-  if (s.splitK != 1 && s.splitK != 2 && s.splitK != 4)
+  if (s.splitK != 1 && s.splitK != 2 && s.splitK != 4 && s.splitK != 8)
     return fail("split_k", "must be 1, 2 or 4, got " + llvm::Twine(s.splitK));
+  // Clusters of 8 (the portable maximum) only where a rank's share of the
+  // tile is one 8-column group's row half (wgmma_splitk.py,
+  // splitk_narrow_share): the narrow tile block_n 32.
+  if (s.splitK == 8 && !(isWgmmaFewCols(s) && s.blockN == 32))
+    return fail("split_k", "8 only on the narrow wgmma tile (block_n 32: "
+                           "each rank stores one 8-column group's row "
+                           "half); elsewhere 1, 2 or 4");
   if (s.kernel != "wgmma" && s.kernel != "ffma" && s.splitK != 1)
     return fail("split_k", "only the wgmma and ffma kernels split K (the "
                            "CTAs of a cluster add their partial tiles)");
@@ -716,12 +723,9 @@ mlir::tensorop::findGpuSketchViolation(const GpuSketchFields &s, int64_t sm) {
                           llvm::Twine(s.blockN) +
                           ") runs without clusters and stores C from "
                           "registers");
-        // Each rank of a split tile stores a slice of 8-column groups.
-        if ((s.blockN / 8) % s.splitK)
-          return fail("split_k", "the narrow wgmma kernel (block_n " +
-                                     llvm::Twine(s.blockN) + ") splits K in 2" +
-                                     (s.blockN == 32 ? " or 4" : "") +
-                                     " (each rank stores 8-column groups)");
+        // Each rank of a split tile stores a slice of 8-column groups, or,
+        // split in twice as many ranks as groups, one group's row half:
+        // split_k 2 and 4 at block_n 16, also 8 at 32 (checked above).
       } else if (s.blockN % 64 || s.blockN > 256 || s.blockN < 64) {
         return fail("block_n", "must be 16, 32 (few columns), 64, 128, 192 "
                                "or 256");

@@ -675,12 +675,16 @@ Error CpuBackend::prepare(const GenJob &job) {
                   " is not supported with a fused epilogue yet (the "
                   "builtin advisor chooses its sketch)");
   }
-  if ((job.op.transposeA || job.op.transposeB || job.op.batched) &&
-      !job.op.hasBlasEntries())
-    return fail("understood " + r.describe() + "; transposed and batched "
-                "GEMMs are built with an fp32 C and no epilogue only so far "
-                "(their BLAS-like entries take an fp32 C, alpha and beta, "
-                "and no epilogue arguments)");
+  // A transposed GEMM with an epilogue or a 16-bit C (a linear layer's
+  // x * W^T + bias) gets NAME alone, its module reading the operands
+  // through the matmul's indexing maps; a batch needs NAME_batched, which
+  // takes no epilogue arguments yet.
+  if (job.op.batched && !job.op.hasBlasEntries())
+    return fail("understood " + r.describe() + "; batched GEMMs are built "
+                "with an fp32 C and no epilogue only so far (NAME_batched "
+                "takes an fp32 C, alpha and beta, and no epilogue "
+                "arguments); ask for one GEMM (transposes are fine) or drop "
+                "the epilogue");
   if ((job.op.transposeA || job.op.transposeB || job.op.batched) &&
       job.options.advisor != "builtin")
     return fail("--advisor=" + job.options.advisor +
@@ -937,6 +941,11 @@ int CpuBackend::generate(const GenJob &job) {
   ConvObjectCheck convCheck;
   GemmEntriesCheck entries;
   const bool transposed = job.op.transposeA || job.op.transposeB;
+  // NAME alone, checked like a fused epilogue's GEMM (no steps where the
+  // request has none): an epilogue, or a transposed 16-bit C.
+  const bool checkedAsEpilogue =
+      !conv && (!job.op.epilogue.empty() ||
+                (transposed && !job.op.hasBlasEntries()));
   double peak = 0;
   if (runsHere) {
     // The libraries get as many threads as the kernel asked for.
@@ -990,9 +999,10 @@ int CpuBackend::generate(const GenJob &job) {
       verified = convCheck.verified;
       verification = std::move(convCheck.verification);
       timing = std::move(convCheck.timing);
-    } else if (!job.op.epilogue.empty()) {
-      // A GEMM with a fused epilogue: its entry point takes the bias and
-      // residual; checked against the steps applied to an fp64 product.
+    } else if (checkedAsEpilogue) {
+      // A GEMM with a fused epilogue (or a transposed one with a 16-bit C,
+      // NAME alone): its entry point takes the bias and residual; checked
+      // against the steps applied to an fp64 product.
       Expected<LoadedObject> loaded = loadObjectFile(obj, name);
       if (!loaded)
         return fail("cannot load " + obj + ": " +
@@ -1006,7 +1016,7 @@ int CpuBackend::generate(const GenJob &job) {
                                      : ElementType::F32;
       epilogueCheck = checkEpilogueGemm(loaded->symbol, r.m, r.n, r.k,
                                         job.op.epilogue, genSeed, input,
-                                        output);
+                                        output, r.transposeA, r.transposeB);
       const EpilogueGemmCheck &check = epilogueCheck;
       if (!check.error.empty())
         return fail(check.error + "; nothing written to " + outDir);
@@ -1031,8 +1041,11 @@ int CpuBackend::generate(const GenJob &job) {
           {"max_error_ratio", check.maxRatio},
           {"elements_over_bound", check.failures},
           {"passed", verified}};
-      timing["reason"] = "not timed: no baseline computes the same fused "
-                         "epilogue yet";
+      timing["reason"] =
+          job.op.epilogue.empty()
+              ? "not timed: gen times GEMMs with BLAS-like entries only "
+                "(bench/cpu/run-bf16.sh times bf16 ones against oneDNN)"
+              : "not timed: no baseline computes the same fused epilogue yet";
     } else {
     if (modelWritten) {
       outs() << "  the microkernel is model-written: verified"
@@ -1293,6 +1306,27 @@ int CpuBackend::generate(const GenJob &job) {
         "## Verification\n\n";
   if (runsHere && conv)
     md += convCheck.markdown;
+  else if (runsHere && checkedAsEpilogue)
+    md += formatv("The shipped object `{0}.o` was loaded and `{0}` run once "
+                  "(A{6}, B{7}): seeded inputs in [-1, 1) (seed {1}), output "
+                  "pre-filled with NaN, against {2} applied in fp64 to an fp64 "
+                  "product of the same inputs; bound {3}.\n\n"
+                  "- max error / bound: {4:E2} ({5} elements over the "
+                  "bound)\n- result: **{8}**\n- not timed: {9}\n\n",
+                  name, unsigned(genSeed),
+                  job.op.epilogue.empty()
+                      ? std::string("the rounding to C's type")
+                      : "the epilogue's steps (" +
+                            join(job.op.epilogue, ", ") + ")",
+                  epilogueCheck.bound, epilogueCheck.maxRatio,
+                  epilogueCheck.failures,
+                  r.transposeA ? " stored K x M" : "",
+                  r.transposeB ? " stored N x K" : "",
+                  verified ? "passed" : "FAILED",
+                  job.op.epilogue.empty()
+                      ? "gen times GEMMs with BLAS-like entries only"
+                      : "no baseline computes the same fused epilogue yet")
+              .str();
   else if (runsHere && transposed)
     md += std::string("NAME is checked with the other entries (a "
                       "transposed layout") +
@@ -1370,12 +1404,15 @@ int CpuBackend::generate(const GenJob &job) {
 
   if (runsHere && conv)
     outs() << convCheck.summary;
-  else if (runsHere && !job.op.epilogue.empty())
-    outs() << formatv("  verified (with the epilogue): max error/bound "
-                      "{0:E2}, {1} elements over it -> {2}; not timed (no "
-                      "baseline with the same epilogue yet)\n",
+  else if (runsHere && checkedAsEpilogue)
+    outs() << formatv("  verified{3}: max error/bound {0:E2}, {1} elements "
+                      "over it -> {2}; not timed ({4})\n",
                       epilogueCheck.maxRatio, epilogueCheck.failures,
-                      verified ? "passed" : "FAILED");
+                      verified ? "passed" : "FAILED",
+                      job.op.epilogue.empty() ? "" : " (with the epilogue)",
+                      job.op.epilogue.empty()
+                          ? "gen times GEMMs with BLAS-like entries only"
+                          : "no baseline with the same epilogue yet");
   else if (runsHere) {
     if (!transposed)
       outs() << formatv("  verified: max error/bound {0:E2}, exact test {1} "

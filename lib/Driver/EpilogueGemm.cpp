@@ -162,12 +162,43 @@ std::string tensorop::epilogueStepBody(StringRef step, int i,
              .str();
 }
 
+/// The matmul's operand types and its indexing maps for the request's
+/// transposes: a transposed A is stored K x M, a transposed B N x K (a
+/// linear layer's x * W^T), as linalg.matmul's indexing_maps read them.
+namespace {
+struct MatmulOperands {
+  std::string aType, bType, maps;
+};
+} // namespace
+
+static MatmulOperands matmulOperands(int64_t m, int64_t n, int64_t k,
+                                     StringRef inType, bool transposeA,
+                                     bool transposeB) {
+  MatmulOperands o;
+  o.aType = transposeA ? formatv("memref<{0}x{1}x{2}>", k, m, inType).str()
+                       : formatv("memref<{0}x{1}x{2}>", m, k, inType).str();
+  o.bType = transposeB ? formatv("memref<{0}x{1}x{2}>", n, k, inType).str()
+                       : formatv("memref<{0}x{1}x{2}>", k, n, inType).str();
+  if (transposeA || transposeB)
+    o.maps = formatv("indexing_maps = [affine_map<(d0, d1, d2) -> {0}>, "
+                     "affine_map<(d0, d1, d2) -> {1}>, affine_map<(d0, d1, "
+                     "d2) -> (d0, d1)>]\n                ",
+                     transposeA ? "(d2, d0)" : "(d0, d2)",
+                     transposeB ? "(d1, d2)" : "(d2, d1)")
+                 .str();
+  return o;
+}
+
 std::string tensorop::epilogueGemmModuleSource(StringRef name, int64_t m,
                                                int64_t n, int64_t k,
                                                ArrayRef<std::string> steps,
                                                StringRef inType,
-                                               StringRef outType) {
+                                               StringRef outType,
+                                               bool transposeA,
+                                               bool transposeB) {
   bool bias = epilogueHasBias(steps), res = epilogueHasResidual(steps);
+  MatmulOperands operands =
+      matmulOperands(m, n, k, inType, transposeA, transposeB);
   // A 16-bit C (and bias, R): the body widens its values to f32, computes,
   // and narrows the result.
   const bool narrow = outType != "f32";
@@ -221,10 +252,10 @@ std::string tensorop::epilogueGemmModuleSource(StringRef name, int64_t m,
                     maps, ins, insTypes, ct)
                 .str();
   return formatv(R"mlir(
-func.func @{0}(%A: memref<{1}x{3}x{10}>, %B: memref<{3}x{2}x{10}>{4}, %C: {5}) {{
+func.func @{0}(%A: {13}, %B: {14}{4}, %C: {5}) {{
   %zero = arith.constant 0.0 : {11}
   linalg.fill ins(%zero : {11}) outs(%C : {5})
-  linalg.matmul ins(%A, %B : memref<{1}x{3}x{10}>, memref<{3}x{2}x{10}>)
+  linalg.matmul {15}ins(%A, %B : {13}, {14})
                 outs(%C : {5})
 {6}  ^bb0({7}%v0{12}: {11}):
 {8}    linalg.yield {9} : {11}
@@ -233,7 +264,8 @@ func.func @{0}(%A: memref<{1}x{3}x{10}>, %B: memref<{3}x{2}x{10}>{4}, %C: {5}) {
 }
 )mlir",
                  name, m, n, k, args, ct, generic, blockArgs, body, yielded,
-                 inType, outType, narrow ? "_in" : "")
+                 inType, outType, narrow ? "_in" : "", operands.aType,
+                 operands.bType, operands.maps)
       .str();
 }
 
@@ -241,8 +273,12 @@ std::string tensorop::narrowGemmModuleSource(StringRef name, int64_t m,
                                              int64_t n, int64_t k,
                                              ArrayRef<std::string> steps,
                                              StringRef inType,
-                                             StringRef outType) {
+                                             StringRef outType,
+                                             bool transposeA,
+                                             bool transposeB) {
   bool bias = epilogueHasBias(steps), res = epilogueHasResidual(steps);
+  MatmulOperands operands =
+      matmulOperands(m, n, k, inType, transposeA, transposeB);
   std::string acc = formatv("memref<{0}x{1}xf32>", m, n).str();
   std::string id = "affine_map<(d0, d1) -> (d0, d1)>";
   std::string args, ins = "%acc", insTypes = acc, maps = id + ", ",
@@ -268,11 +304,11 @@ std::string tensorop::narrowGemmModuleSource(StringRef name, int64_t m,
   for (auto [i, step] : llvm::enumerate(steps))
     body += epilogueStepBody(step, i);
   return formatv(R"mlir(
-func.func @{0}(%A: memref<{1}x{3}x{4}>, %B: memref<{3}x{2}x{4}>{5}, %C: memref<{1}x{2}x{6}>) {{
+func.func @{0}(%A: {15}, %B: {16}{5}, %C: memref<{1}x{2}x{6}>) {{
   %zero = arith.constant 0.0 : f32
   %acc = memref.alloc() {{alignment = 64 : i64} : {7}
   linalg.fill ins(%zero : f32) outs(%acc : {7})
-  linalg.matmul ins(%A, %B : memref<{1}x{3}x{4}>, memref<{3}x{2}x{4}>)
+  linalg.matmul {17}ins(%A, %B : {15}, {16})
                 outs(%acc : {7})
   linalg.generic {{indexing_maps = [{8}{9}], iterator_types = ["parallel", "parallel"]}
       ins({10} : {11}) outs(%C : memref<{1}x{2}x{6}>) {{
@@ -285,7 +321,8 @@ func.func @{0}(%A: memref<{1}x{3}x{4}>, %B: memref<{3}x{2}x{4}>{5}, %C: memref<{
 }
 )mlir",
                  name, m, n, k, inType, args, outType, acc, maps, id, ins,
-                 insTypes, blockArgs, body, steps.size())
+                 insTypes, blockArgs, body, steps.size(), operands.aType,
+                 operands.bType, operands.maps)
       .str();
 }
 
@@ -294,7 +331,9 @@ EpilogueGemmCheck tensorop::checkEpilogueGemm(void *fn, int64_t m, int64_t n,
                                               ArrayRef<std::string> steps,
                                               uint64_t seed,
                                               ElementType input,
-                                              ElementType output) {
+                                              ElementType output,
+                                              bool transposeA,
+                                              bool transposeB) {
   EpilogueGemmCheck result;
   SmallVector<mlir::tensorop::EpilogueStep> parsed;
   for (const std::string &s : steps) {
@@ -328,14 +367,41 @@ EpilogueGemmCheck tensorop::checkEpilogueGemm(void *fn, int64_t m, int64_t n,
     roundTo16BitStorage(input, a.data, a16);
     roundTo16BitStorage(input, b.data, b16);
   }
-  const float *aIn =
-      halfInputs ? reinterpret_cast<const float *>(a16.data()) : a.data;
-  const float *bIn =
-      halfInputs ? reinterpret_cast<const float *>(b16.data()) : b.data;
+  // The kernel reads a transposed operand stored the other way round: the
+  // same (rounded) values, copied into that layout; the reference below
+  // keeps A as M x K and B as K x N.
+  std::vector<float> aT(transposeA && !halfInputs ? a.size : 0),
+      bT(transposeB && !halfInputs ? b.size : 0);
+  std::vector<uint16_t> a16T(transposeA && halfInputs ? a.size : 0),
+      b16T(transposeB && halfInputs ? b.size : 0);
+  auto transpose = [](const auto *from, auto &to, int64_t rows,
+                      int64_t cols) {
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j)
+        to[j * rows + i] = from[i * cols + j];
+  };
+  const void *aIn = halfInputs ? static_cast<const void *>(a16.data())
+                               : static_cast<const void *>(a.data);
+  const void *bIn = halfInputs ? static_cast<const void *>(b16.data())
+                               : static_cast<const void *>(b.data);
+  if (transposeA && halfInputs) {
+    transpose(a16.data(), a16T, m, k);
+    aIn = a16T.data();
+  } else if (transposeA) {
+    transpose(a.data, aT, m, k);
+    aIn = aT.data();
+  }
+  if (transposeB && halfInputs) {
+    transpose(b16.data(), b16T, k, n);
+    bIn = b16T.data();
+  } else if (transposeB) {
+    transpose(b.data, bT, k, n);
+    bIn = bT.data();
+  }
   bool hasBias = epilogueHasBias(steps), hasRes = epilogueHasResidual(steps);
-  using F2 = void (*)(const float *, const float *, float *);
-  using F3 = void (*)(const float *, const float *, const float *, float *);
-  using F4 = void (*)(const float *, const float *, const float *,
+  using F2 = void (*)(const void *, const void *, float *);
+  using F3 = void (*)(const void *, const void *, const float *, float *);
+  using F4 = void (*)(const void *, const void *, const float *,
                       const float *, float *);
   // A 16-bit C: NaN bits before, read back as floats after.
   const bool out16 =

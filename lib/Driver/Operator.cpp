@@ -143,11 +143,13 @@ std::string Operator::moduleSource(StringRef name, Placement placement,
     return mlir::tensorop::gpuGemmModuleSource(name, m, n, k, inType(),
                                                outType(), dtype, sketch);
   // A 16-bit C on a CPU: fp32 accumulation, rounded once as it is stored.
+  // Both take the request's transposes (NAME only: hasBlasEntries()).
   if (outType() == "bf16" || outType() == "f16")
     return narrowGemmModuleSource(name, m, n, k, epilogue, inType(),
-                                  outType());
+                                  outType(), transposeA, transposeB);
   if (!epilogue.empty())
-    return epilogueGemmModuleSource(name, m, n, k, epilogue, inType());
+    return epilogueGemmModuleSource(name, m, n, k, epilogue, inType(), "f32",
+                                    transposeA, transposeB);
   return mlir::tensorop::gemmModuleSource(name, m, n, k, inType(), sketch);
 }
 

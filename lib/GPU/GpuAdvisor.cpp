@@ -756,6 +756,13 @@ static const Candidate kWgmmaFewColTiles[] = {{128, 0, 0, 0, 2, 1.0},
 /// 64-row strips split in 4 take over (proposeWgmmaFewCols).
 static constexpr int64_t kNarrowFewPairCtas = 40;
 
+/// The most CTAs of a narrow grid split in 8 (clusters of 8, 64-row
+/// strips) or, at N <= 16, in 4 (proposeWgmmaFewCols): 12 clusters of 8 or
+/// 24 of 4. The H200 holds 30 clusters of 4 one CTA per SM (the runner's
+/// max_active_clusters); clusters of 8 fill a GPC less evenly, and a grid
+/// past what is resident runs a second wave.
+static constexpr int64_t kNarrowSplitMaxCtas = 96;
+
 static GpuSketchChoice proposeWgmmaFewCols(const GpuGemmProblem &p,
                                            const GpuTarget &target,
                                            GpuSketchChoice c) {
@@ -835,6 +842,28 @@ static GpuSketchChoice proposeWgmmaFewCols(const GpuGemmProblem &p,
         16, (target.maxSharedPerBlock - 1024) / ((c.blockM + bn) * 128));
     strips = fewPairs ? rowStrips : pairStrips;
   }
+  // Few 64-row strips split in 4 (at most 12: M <= 768) split in 8 where
+  // every rank keeps kSplitKMinKTiles k-tiles: each rank then sums and
+  // stores one 8-column group's row half (splitk_narrow_share). Such grids
+  // are bound by the CTAs' streaming rate, not by HBM: on the H200
+  // (docs/benchmarks/gpu-gemm.md, "Session 17/18 confirmation")
+  // 640x24x32768 split 4 on 40 CTAs streamed A at 1.8 TB/s (23.0 us, the
+  // best library 13.6), 768x24x24576 f16 on 48 at 2.0 TB/s (18.7 us against
+  // 11.9): 42-46 GB/s per CTA, so twice the CTAs stream about twice as
+  // fast until HBM binds.
+  int64_t kTiles = (p.k + 63) / 64;
+  if (c.splitK == 4 && c.blockM == 64 && bn == 32 &&
+      kTiles >= 8 * kSplitKMinKTiles && 8 * strips <= kNarrowSplitMaxCtas)
+    c.splitK = 8;
+  // N <= 16 where 64-row strips split in 2 (more than 10 strips of 128
+  // rows, so not block_n 32 above): split in 4 (each rank one column
+  // group's row half) where that grid has at most kNarrowSplitMaxCtas CTAs
+  // and every rank keeps kSplitKMinKTiles k-tiles. Measured before on the
+  // H200 ("Session 17/18 confirmation"): 1536x16x12288 64x16 split 2 on 48
+  // CTAs 15.5 us (2.4 TB/s), 0.74x the best library.
+  if (c.splitK == 2 && c.blockM == 64 && bn == 16 &&
+      kTiles >= 4 * kSplitKMinKTiles && 4 * strips <= kNarrowSplitMaxCtas)
+    c.splitK = 4;
   if (c.splitK > 1)
     c.ctas = strips * c.splitK;
   return c;

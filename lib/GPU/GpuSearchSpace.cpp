@@ -203,17 +203,19 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
   }
   case kSplitK: {
     // Split-K (bf16/f16 wgmma, no other cluster): 2 or 4 CTAs per split
-    // tile where every one gets a k-tile, the emitter's register rule holds
-    // for 4 (narrow tiles: each rank a slice of 8-column groups), and the
-    // stages hold the CTA's fp32 partial tile (it overlays them).
+    // tile (8 on the narrow block_n 32) where every one gets a k-tile, the
+    // emitter's register rule holds for 4 (narrow tiles: each rank a slice
+    // of 8-column groups, or split in 2 * block_n / 8 a group's row half),
+    // and the stages hold the CTA's fp32 partial tile (it overlays them).
     v = {1};
     if (get(kClusterM, prefix) * get(kClusterN, prefix) > 1)
       break;
     int64_t kTiles = ceilDiv(p.k, 64);
     int64_t acc = (bm / get(kConsumers, prefix) / 64) * (bn / 2);
-    for (int64_t sk : {2, 4}) {
+    for (int64_t sk : {2, 4, 8}) {
       if (ceilDiv(kTiles, sk) * (sk - 1) >= kTiles || (sk == 4 && acc > 96) ||
-          (fewCols && (bn / 8) % sk))
+          (sk == 8 && !(fewCols && bn == 32)) ||
+          (fewCols && (bn / 8) % sk && sk != bn / 4))
         continue;
       int64_t stages = get(kStages, prefix) * (bm + bn) * 64 * es;
       if (stages + 16 * get(kStages, prefix) + 16 <= t.maxSharedPerBlock &&

@@ -76,6 +76,7 @@ mlir::tensorop::matchSupportedMatmul(linalg::MatmulOp op, std::string &reason) {
   // bf16 and f16 operands are always packed (into k pairs, or to fp32).
   p.aRowsInPlace = !p.transposeA && p.input == GemmInputType::F32 &&
                    inPlaceRowStride(a).has_value();
+  p.bPairsInPlace = op->hasAttr(kBPairsAttrName);
   // Each extent from whichever operand has it static.
   auto extent = [](int64_t x, int64_t y) {
     return ShapedType::isDynamic(x) ? y : x;

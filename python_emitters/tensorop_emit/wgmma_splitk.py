@@ -79,6 +79,22 @@ def splitk_groups(bn, sk, r):
     return list(range(r * per, (r + 1) * per))
 
 
+def splitk_narrow_share(bn, sk, r):
+    """(group, half): the share rank r of a split-K cluster of sk stores
+    when a narrow tile (block_n 16 or 32) splits in more ranks than its
+    bn / 8 column groups, sk = 2 * bn / 8: the rows of group r / 2 (8
+    columns) that its threads hold in accumulators 4 g + 2 h, h = r % 2
+    (h 0: a thread's row, 1: the row 8 below; wgmma's m64 fragment). A
+    split of 8 (block_n 32) or 4 (block_n 16) so reduces through
+    distributed shared memory in v2 loads, rank order, like the column
+    slices, and the store of a share is one column pair per thread and
+    m64 block."""
+    if sk != 2 * (bn // 8):
+        raise ValueError("a narrow share needs split_k = 2 * block_n / 8 (got %d, %d)"
+                         % (sk, bn))
+    return r // 2, r % 2
+
+
 def splitk_publish(b, sk, acc_regs, ct, part, skbar):
     """Split-K, first half: every rank writes its fp32 partial tile into its
     OWN shared memory at window offset `part` (after its peers have read

@@ -266,3 +266,57 @@ func.func @narrow_4096x32x6144(%A: memref<4096x6144xbf16>, %B: memref<6144x32xbf
   linalg.matmul ins(%A, %B : memref<4096x6144xbf16>, memref<6144x32xbf16>) outs(%C : memref<4096x32xbf16>)
   return
 }
+
+// -----
+// Few 64-row strips split in 4 (at most 12) split in 8 where every rank
+// keeps 16 k-tiles: 640x24x32768 40 -> 80 CTAs, 768x24x24576 f16 48 -> 96
+// ("Session 17/18 confirmation": 42-46 GB/s per CTA there). Controls:
+// 1000x24x16384 f16 (16 strips: 128 CTAs would pass kNarrowSplitMaxCtas)
+// and 640x24x4096 (64 k-tiles, 8 per rank) keep split 4.
+// CHECK-LABEL: func.func @narrow8_640x24x32768
+//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 80,
+//  CHECK-SAME:   split_k = 8>
+// CHECK-LABEL: func.func @narrow8_768x24x24576
+//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 96,
+//  CHECK-SAME:   split_k = 8>
+// CHECK-LABEL: func.func @narrow8_1000x24x16384
+//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 64,
+//  CHECK-SAME:   split_k = 4>
+// CHECK-LABEL: func.func @narrow8_640x24x4096
+//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 40,
+//  CHECK-SAME:   split_k = 4>
+func.func @narrow8_640x24x32768(%A: memref<640x32768xbf16>, %B: memref<32768x24xbf16>, %C: memref<640x24xbf16>) {
+  linalg.matmul ins(%A, %B : memref<640x32768xbf16>, memref<32768x24xbf16>) outs(%C : memref<640x24xbf16>)
+  return
+}
+func.func @narrow8_768x24x24576(%A: memref<768x24576xf16>, %B: memref<24576x24xf16>, %C: memref<768x24xf16>) {
+  linalg.matmul ins(%A, %B : memref<768x24576xf16>, memref<24576x24xf16>) outs(%C : memref<768x24xf16>)
+  return
+}
+func.func @narrow8_1000x24x16384(%A: memref<1000x16384xf16>, %B: memref<16384x24xf16>, %C: memref<1000x24xf16>) {
+  linalg.matmul ins(%A, %B : memref<1000x16384xf16>, memref<16384x24xf16>) outs(%C : memref<1000x24xf16>)
+  return
+}
+func.func @narrow8_640x24x4096(%A: memref<640x4096xbf16>, %B: memref<4096x24xbf16>, %C: memref<640x24xbf16>) {
+  linalg.matmul ins(%A, %B : memref<640x4096xbf16>, memref<4096x24xbf16>) outs(%C : memref<640x24xbf16>)
+  return
+}
+
+// -----
+// N <= 16 on 64-row strips split in 2, more than 10 strips of 128 rows:
+// split in 4 (a column group's row half per rank) up to 96 CTAs
+// (1536x16x12288 48 -> 96). Control: 2048x8x16384 (128 CTAs) keeps 2.
+// CHECK-LABEL: func.func @narrow16s4_1536x16x12288
+//       CHECK:   block_m = 64, block_n = 16, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 96,
+//  CHECK-SAME:   split_k = 4>
+// CHECK-LABEL: func.func @narrow16s4_2048x8x16384
+//       CHECK:   block_m = 64, block_n = 16, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 64,
+//  CHECK-SAME:   split_k = 2>
+func.func @narrow16s4_1536x16x12288(%A: memref<1536x12288xbf16>, %B: memref<12288x16xbf16>, %C: memref<1536x16xbf16>) {
+  linalg.matmul ins(%A, %B : memref<1536x12288xbf16>, memref<12288x16xbf16>) outs(%C : memref<1536x16xbf16>)
+  return
+}
+func.func @narrow16s4_2048x8x16384(%A: memref<2048x16384xbf16>, %B: memref<16384x8xbf16>, %C: memref<2048x8xbf16>) {
+  linalg.matmul ins(%A, %B : memref<2048x16384xbf16>, memref<16384x8xbf16>) outs(%C : memref<2048x8xbf16>)
+  return
+}

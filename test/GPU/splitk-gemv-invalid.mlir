@@ -83,10 +83,20 @@ func.func @gemv_split(%A: memref<1x4096xbf16>, %B: memref<4096x4096xbf16>, %C: m
 
 // -----
 
-// Narrow tiles split in 8-column groups: block_n 16 has two.
-func.func @split_4_narrow(%A: memref<4096x4096xbf16>, %B: memref<4096x16xbf16>, %C: memref<4096x16xbf16>) {
-  // expected-error @+1 {{gpu_sketch field 'split_k': the narrow wgmma kernel (block_n 16) splits K in 2 (each rank stores 8-column groups)}}
-  linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 64, block_n = 16, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 128, target = <name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "test", split_k = 4>} ins(%A, %B : memref<4096x4096xbf16>, memref<4096x16xbf16>) outs(%C : memref<4096x16xbf16>)
+// Narrow tiles split in 8-column groups, or in twice as many ranks as
+// groups (a group's row half each): block_n 16 has two, so 2 or 4.
+func.func @split_8_narrow(%A: memref<4096x4096xbf16>, %B: memref<4096x16xbf16>, %C: memref<4096x16xbf16>) {
+  // expected-error @+1 {{gpu_sketch field 'split_k': 8 only on the narrow wgmma tile (block_n 32: each rank stores one 8-column group's row half); elsewhere 1, 2 or 4}}
+  linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 64, block_n = 16, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 128, target = <name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "test", split_k = 8>} ins(%A, %B : memref<4096x4096xbf16>, memref<4096x16xbf16>) outs(%C : memref<4096x16xbf16>)
+  return
+}
+
+// -----
+
+// Clusters of 8 only on the narrow tile: not on 64x128.
+func.func @split_8_plain(%A: memref<128x4096xbf16>, %B: memref<4096x4096xbf16>, %C: memref<128x4096xbf16>) {
+  // expected-error @+1 {{gpu_sketch field 'split_k': 8 only on the narrow wgmma tile (block_n 32: each rank stores one 8-column group's row half); elsewhere 1, 2 or 4}}
+  linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 64, block_n = 128, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 6, group_m = 8, ctas = 128, target = <name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "test", split_k = 8>} ins(%A, %B : memref<128x4096xbf16>, memref<4096x4096xbf16>) outs(%C : memref<128x4096xbf16>)
   return
 }
 

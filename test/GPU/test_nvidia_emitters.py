@@ -526,7 +526,7 @@ class AnswerTests(unittest.TestCase):
         self.assertEqual(a["params"][4]["swizzle"], 128)
         base = {"m": 256, "n": 16, "k": 256, "a_dtype": "bf16", "block_m": 64, "block_n": 16,
                 "consumers": 1}
-        for extra, field in (({"split_k": 4}, "split_k"), ({"cluster_m": 2}, "cluster_m"),
+        for extra, field in (({"split_k": 8}, "split_k"), ({"cluster_m": 2}, "cluster_m"),
                              ({"store": "smem_tma"}, "store"), ({"block_n": 48}, "block_n"),
                              ({"stages": 17}, "stages")):
             spec = dict(base)

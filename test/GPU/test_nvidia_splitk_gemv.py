@@ -342,7 +342,10 @@ class SplitKTests(unittest.TestCase):
                 (16, 8448, 4096, 16, 64, 1, 2, 132, 0),      # one whole wave
                 (16, 11008, 4096, 16, 64, 1, 2, 132, 40),    # a wave, then 40 split
                 (8192, 24, 8192, 128, 32, 2, 2, 0, 64),      # narrow: 64 strips of A
-                (8192, 16, 4096, 64, 16, 1, 2, 128, 0)):     # 128 > 66: data-parallel
+                (8192, 16, 4096, 64, 16, 1, 2, 128, 0),      # 128 > 66: data-parallel
+                (640, 24, 32768, 64, 32, 1, 8, 0, 10),       # narrow split 8: 80 CTAs
+                (2000, 24, 8192, 64, 32, 1, 8, 32, 0),       # 32 > 16 clusters
+                (1536, 16, 12288, 64, 16, 1, 4, 0, 24)):     # block_n 16 split 4
             tiles = -(-m // bm) * -(-n // bn)
             kt = -(-k // 64)
             spec = {"m": m, "n": n, "k": k, "a_dtype": "f16", "c_dtype": "f16",
@@ -371,12 +374,19 @@ class SplitKTests(unittest.TestCase):
 
     def test_narrow_reduction(self):
         """Narrow tiles (block_n 16 or 32) split in 8-column groups: each
-        rank a slice, rank-ordered sums."""
-        for bm, bn, nc, sk in ((128, 32, 2, 2), (128, 32, 2, 4), (64, 16, 1, 2)):
-            spec = {"m": 8192, "n": 24, "k": 8192, "a_dtype": "f16", "c_dtype": "f16",
-                    "block_m": bm, "block_n": bn, "consumers": nc, "stages": 8,
-                    "split_k": sk}
+        rank a slice, rank-ordered sums; split in twice as many ranks as
+        groups (8 at block_n 32, 4 at 16), rank r sums and stores group r / 2's
+        row half r % 2 (accumulators 4 g + 2 h, + 1) of every m64 block."""
+        for bm, bn, nc, sk, extra in (
+                (128, 32, 2, 2, {}), (128, 32, 2, 4, {}), (64, 16, 1, 2, {}),
+                (64, 32, 1, 8, {}), (128, 32, 2, 8, {}), (64, 16, 1, 4, {}),
+                (64, 32, 1, 8, {"c_dtype": "f32", "accumulate": True,
+                                "epilogue": ["bias_n", "relu"]})):
+            spec = dict({"m": 8192, "n": 24, "k": 8192, "a_dtype": "f16", "c_dtype": "f16",
+                         "block_m": bm, "block_n": bn, "consumers": nc, "stages": 8,
+                         "split_k": sk}, **extra)
             ans = answer("nvidia_gemm_wgmma", spec)
+            self.assertEqual(ans["cluster"], [sk, 1, 1], spec)
             acc_regs = bm // nc // 64 * bn // 2
             ranks = reduction_model(ans["asm"], sk, acc_regs, 128 * nc)
             seen = set()
@@ -385,7 +395,28 @@ class SplitKTests(unittest.TestCase):
                 seen |= stored
                 for i, terms in order.items():
                     self.assertEqual(terms, [(q, i) for q in range(sk)])
+                if sk > bn // 8:
+                    g, h = divmod(r, 2)
+                    self.assertEqual(stored, {4 * g + 2 * h + j for j in range(2)},
+                                     "rank %d: %s" % (r, spec))
             self.assertEqual(seen, set(range(acc_regs)), spec)
+
+    def test_narrow_share_rows(self):
+        """A rank's row half is the rows it stores: h 0 the thread's row
+        (m0 + 16 warp + lane / 4), h 1 eight below; and only its group's
+        column pair (n0 + 8 g + 2 (lane % 4))."""
+        spec = {"m": 640, "n": 32, "k": 32768, "a_dtype": "bf16", "c_dtype": "bf16",
+                "block_m": 64, "block_n": 32, "consumers": 1, "stages": 16, "split_k": 8}
+        asm = answer("nvidia_gemm_wgmma", spec)["asm"]
+        labels = [m.start() for m in re.finditer(r"^Lq_sk_rank\d+_\d+:", asm, re.M)]
+        end = re.search(r"^Lq_cnext_\d+:", asm, re.M).start()
+        for r in range(8):
+            seg = asm[labels[r]:labels[r + 1] if r < 7 else end]
+            g, h = divmod(r, 2)
+            # one row (the register store: row offset 8 h) and one group
+            self.assertEqual(re.findall(r"add\.u32 %qt2, %qt0, (\d+)", seg), [str(8 * h)], r)
+            self.assertEqual(re.findall(r"add\.u32 %qt3, %qt1, (\d+)", seg), [str(8 * g)], r)
+            self.assertEqual(seg.count("st.global"), 1, r)
 
     def test_no_split_is_the_plain_kernel(self):
         plain = answer("nvidia_gemm_wgmma", self.BASE)
@@ -398,6 +429,12 @@ class SplitKTests(unittest.TestCase):
                            ({"split_k": 2, "cluster_m": 2}, "split_k"),
                            ({"split_k": 4}, "split_k"),          # 128x256: spills
                            ({"split_k": 2, "k": 64}, "split_k"),  # one k-tile
+                           ({"split_k": 8}, "split_k"),          # 8: narrow tiles only
+                           ({"split_k": 8, "n": 16, "block_m": 64, "block_n": 16,
+                             "consumers": 1, "stages": 8}, "split_k"),  # 2 groups: 2, 4
+                           ({"split_k": 8, "n": 24, "k": 448, "block_m": 64,
+                             "block_n": 32, "consumers": 1, "stages": 8},
+                            "split_k"),                          # 7 k-tiles
                            # the fp32 partial tile (128 KiB) overlays the
                            # stages: 2 of 48 KiB are too few
                            ({"split_k": 2, "block_m": 128, "block_n": 256, "stages": 2},

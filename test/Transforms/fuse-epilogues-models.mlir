@@ -30,15 +30,17 @@
 // marked tensorop.b_k_pairs) reads them in place, bias + GELU + the rounding
 // to bf16 fused into the first, bias + residual into the second, one thread
 // per chunk of panels; the kernels read B pairs 64 columns wide (256 bytes a
-// pair row) and A in place (128 / 256 bytes a row).
+// pair row) and A in place (128 / 256 bytes a row), prefetch B 8 pair rows
+// ahead (pf8: the weights stream from past L2) and, with one K block, store
+// C instead of adding to a zero-filled one (_st).
 // PREPACKEDBF16: remark: tensorop: one thread: the matmul is inside a parallel loop, whose iterations are the threads' work
 // PREPACKEDBF16: remark: tensorop: fused a chain of 3 elementwise consumers into the microkernel's store: epilogue [bias_n, gelu_tanh, to_bf16]
 // PREPACKEDBF16: remark: tensorop: fused a chain of 2 elementwise consumers into the microkernel's store: epilogue [bias_n, residual]
 // PREPACKEDBF16: remark: tensorop: the microkernel applies the epilogue [bias_n, gelu_tanh, to_bf16] as it stores C after the last K panel
 // PREPACKEDBF16: remark: tensorop: the microkernel applies the epilogue [bias_n, residual] as it stores C after the last K panel
 // PREPACKEDBF16-NOT: not applied
-// PREPACKEDBF16IR-DAG: x86_avx512_bf16_{{[0-9]+}}x64_{{.*}}_ldb256_lda128_epi
-// PREPACKEDBF16IR-DAG: x86_avx512_bf16_{{[0-9]+}}x64_{{.*}}_ldb256_lda256_epi
+// PREPACKEDBF16IR-DAG: x86_avx512_bf16_{{[0-9]+}}x64_u{{[0-9]+}}_{{[a-z]+}}_pf8_ldb256_lda128_epi{{[0-9a-f]+}}_st
+// PREPACKEDBF16IR-DAG: x86_avx512_bf16_{{[0-9]+}}x64_u{{[0-9]+}}_{{[a-z]+}}_pf8_ldb256_lda256_epi{{[0-9a-f]+}}_st
 // PREPACKEDODD: --prepacked --dtype bf16 needs an even D and H
 // With --threads 2 the panel loops are scf.foralls over two chunks of
 // panels, and their matmuls run on one thread each (no team inside a

@@ -46,6 +46,11 @@ struct GemmProblem {
   /// column stride, static positive row stride; not transposed). False when
   /// unknown (tensors, dynamic strides): then A is packed.
   bool aRowsInPlace = false;
+  /// B was packed once into k pairs (bf16, a matmul marked
+  /// tensorop.b_k_pairs: a panel of prepacked weights) and the microkernel
+  /// reads it in place, from wherever the caller keeps it (past L2 for
+  /// large weights), not from a block packed per call into L2.
+  bool bPairsInPlace = false;
   /// Dimensions only known at run time. m, n and k then hold the
   /// representative size the sketch is chosen for (a `tensorop.size_hint`
   /// or a default); the loops run to the runtime extents.

@@ -51,11 +51,15 @@ std::string epilogueEntryPoint(llvm::StringRef name,
 /// `inType`: f32, bf16 or f16; C, the bias and R of `outType`); C =
 /// steps(C) (a linalg.generic in place on C, as models write the steps; in
 /// f32, between arith.extf and arith.truncf when `outType` is bf16 or f16).
+/// A transposed A is stored K x M, a transposed B N x K (the matmul's
+/// indexing_maps say so).
 std::string epilogueGemmModuleSource(llvm::StringRef name, int64_t m,
                                      int64_t n, int64_t k,
                                      llvm::ArrayRef<std::string> steps,
                                      llvm::StringRef inType = "f32",
-                                     llvm::StringRef outType = "f32");
+                                     llvm::StringRef outType = "f32",
+                                     bool transposeA = false,
+                                     bool transposeB = false);
 
 /// The CPU module for a 16-bit C (`outType` bf16 or f16) with fp32
 /// accumulation, as importers write a bf16 model: the matmul accumulates
@@ -66,7 +70,9 @@ std::string epilogueGemmModuleSource(llvm::StringRef name, int64_t m,
 std::string narrowGemmModuleSource(llvm::StringRef name, int64_t m, int64_t n,
                                    int64_t k, llvm::ArrayRef<std::string> steps,
                                    llvm::StringRef inType,
-                                   llvm::StringRef outType);
+                                   llvm::StringRef outType,
+                                   bool transposeA = false,
+                                   bool transposeB = false);
 
 struct EpilogueGemmCheck {
   std::string error;      ///< Why nothing could be checked.
@@ -80,12 +86,15 @@ struct EpilogueGemmCheck {
 /// bits) with a NaN-prefilled C and checks every element against the steps
 /// applied in fp64 to OpenBLAS dgemm's product of the same (rounded) inputs.
 /// With `output` bf16 or f16 C is 16-bit (bias and R stay f32) and the
-/// bound adds C's one rounding: u16 * (|E(R)| + the fp32 bound).
+/// bound adds C's one rounding: u16 * (|E(R)| + the fp32 bound). A
+/// transposed A is passed K x M, a transposed B N x K.
 EpilogueGemmCheck checkEpilogueGemm(void *fn, int64_t m, int64_t n, int64_t k,
                                     llvm::ArrayRef<std::string> steps,
                                     uint64_t seed,
                                     ElementType input = ElementType::F32,
-                                    ElementType output = ElementType::F32);
+                                    ElementType output = ElementType::F32,
+                                    bool transposeA = false,
+                                    bool transposeB = false);
 
 } // namespace tensorop
 

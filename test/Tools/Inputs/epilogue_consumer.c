@@ -2,10 +2,22 @@
  * ReLU, then a residual; with -DROW_BIAS_RELU6 a bias along M and ReLU6)
  * and checks every element against a scalar double loop of what the header
  * states, on small-integer inputs whose products and sums are exact in
- * fp32. KERNEL and M, N, K come from -D. */
+ * fp32. KERNEL and M, N, K come from -D; -DTA / -DTB: A is stored K x M, B
+ * N x K (a transposed request). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#ifdef TA
+#define A_AT(i, k) a[(k) * M + (i)]
+#else
+#define A_AT(i, k) a[(i) * K + (k)]
+#endif
+#ifdef TB
+#define B_AT(k, j) b[(j) * K + (k)]
+#else
+#define B_AT(k, j) b[(k) * N + (j)]
+#endif
 
 int main(void) {
   float *a = malloc(sizeof(float) * M * K), *b = malloc(sizeof(float) * K * N);
@@ -28,7 +40,7 @@ int main(void) {
   for (long i = 0; i < M; ++i)
     for (long j = 0; j < N; ++j) {
       double x = 0;
-      for (long k = 0; k < K; ++k) x += (double)a[i * K + k] * b[k * N + j];
+      for (long k = 0; k < K; ++k) x += (double)A_AT(i, k) * B_AT(k, j);
 #ifdef ROW_BIAS_RELU6
       x += bias[i];
       negatives += x < 0 || x > 6;

@@ -7,8 +7,9 @@
  *                   + 2e-6*(1 + |acc| + |E(acc)|),  E = the steps in fp64,
  *   L = 1.2 times the scale steps' |s| (each at least 1).
  * Build: cc -DNAME=<name> -DM=.. -DN=.. -DK=.. [-DBIAS=1] [-DRESIDUAL=1]
- *   -I<dir> epilogue_check.c <name>.o -lm
- * (BIAS: NAME takes a bias of N floats, RESIDUAL: an M x N R).
+ *   [-DTA=1] [-DTB=1] -I<dir> epilogue_check.c <name>.o -lm
+ * (BIAS: NAME takes a bias of N floats, RESIDUAL: an M x N R; TA / TB: A is
+ * stored K x M / B is stored N x K, as the request's transposes say).
  * Run: ./check STEP... with the steps in order (bias_n, bias_m, residual,
  * relu, tanh, sigmoid, silu, gelu_tanh, gelu_erf, scale(s), clamp(lo,hi)).
  * Prints "failures: N", "max_error_ratio: X"; exits 0 only if no element is
@@ -34,6 +35,15 @@ int VLEN_VARIANT(void);
 #ifndef RESIDUAL
 #define RESIDUAL 0
 #endif
+#ifndef TA
+#define TA 0
+#endif
+#ifndef TB
+#define TB 0
+#endif
+/* Element (i, k) of A and (k, j) of B in their stored layouts. */
+#define A_AT(i, k) (TA ? a[(k) * M + (i)] : a[(i) * K + (k)])
+#define B_AT(k, j) (TB ? b[(j) * K + (k)] : b[(k) * N + (j)])
 
 static uint64_t state = 42;
 static float next_random(void) {
@@ -92,7 +102,7 @@ int main(int argc, char **argv) {
     for (long j = 0; j < N; ++j) {
       double acc = 0, s = 0;
       for (long k = 0; k < K; ++k) {
-        double p = (double)a[i * K + k] * b[k * N + j];
+        double p = (double)A_AT(i, k) * B_AT(k, j);
         acc += p;
         s += fabs(p);
       }
