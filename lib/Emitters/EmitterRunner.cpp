@@ -345,6 +345,41 @@ static SmallString<256> scriptPath(StringRef dir, StringRef script) {
   return path;
 }
 
+/// The identity, size and modification time of `script` and of every
+/// package module it can import; "" if the script cannot be stat'ed.
+/// Taken before the script is read and again after it ran: python reads
+/// the files itself, later than we hash them, so an edit in between (a
+/// mutation test, an editor saving, a checkout) would store what the edited
+/// text printed under the key of the text we read. An edit shows in the
+/// stamp even where the file is put back byte for byte before we look again.
+static std::string sourceStamp(StringRef dir, StringRef script) {
+  sys::fs::file_status status;
+  if (sys::fs::status(script, status))
+    return "";
+  sys::fs::UniqueID id = status.getUniqueID();
+  std::string stamp =
+      script.str() + " " + std::to_string(id.getDevice()) + ":" +
+      std::to_string(id.getFile()) + " " + std::to_string(status.getSize()) +
+      " " +
+      std::to_string(
+          status.getLastModificationTime().time_since_epoch().count()) +
+      "\n" + packageStamp(dir);
+  std::string fallback = defaultEmitterDir();
+  if (!sys::fs::equivalent(dir, fallback))
+    stamp += "--\n" + packageStamp(fallback);
+  return stamp;
+}
+
+/// Whether an answer printed by the script may be cached under `key`: the
+/// sources were stamped (`stampBefore`) before `key` was computed from them,
+/// and neither the stamp nor the key has changed since.
+static bool sourcesUnchanged(const EmitterScriptRequest &request,
+                             StringRef dir, StringRef script,
+                             StringRef stampBefore, StringRef key) {
+  return !stampBefore.empty() && sourceStamp(dir, script) == stampBefore &&
+         emitterCacheKey(request, readFileOrEmpty(script)) == key;
+}
+
 Expected<EmitterScriptAnswer> mlir::tensorop::runEmitterScript(
     const EmitterScriptRequest &request,
     function_ref<Error(StringRef answer, bool fromCache)> validate) {
@@ -354,6 +389,7 @@ Expected<EmitterScriptAnswer> mlir::tensorop::runEmitterScript(
     return createStringError("emitter '" + request.script + "' not found: " +
                              script + " does not exist");
   EmitterScriptAnswer answer;
+  std::string stampBefore = sourceStamp(dir, script);
   answer.hash = emitterCacheKey(request, readFileOrEmpty(script));
   std::string cachePath = cachePathFor(answer.hash);
 
@@ -389,6 +425,11 @@ Expected<EmitterScriptAnswer> mlir::tensorop::runEmitterScript(
   if (Error e = validate(*out, /*fromCache=*/false))
     return std::move(e);
   answer.text = std::move(*out);
+  // The answer is what the sources printed when python read them; if they
+  // changed while it ran, it may not be what the text behind answer.hash
+  // prints: use it this once, cache nothing.
+  if (!sourcesUnchanged(request, dir, script, stampBefore, answer.hash))
+    return answer;
   if (!cachePath.empty())
     writeCacheFile(cachePath, answer.text);
   std::lock_guard<std::mutex> lock(memoMutex);
@@ -479,6 +520,9 @@ Error mlir::tensorop::prefetchEmitterAnswers(
   if (!python)
     return createStringError("python3 not found on PATH");
   for (auto &[script, group] : groups) {
+    std::string dir = group.front()->dir.empty() ? defaultEmitterDir()
+                                                 : group.front()->dir;
+    std::string stampBefore = sourceStamp(dir, script);
     std::string scriptText = readFileOrEmpty(script);
     std::vector<const EmitterRequest *> todo;
     std::vector<std::string> keys;
@@ -513,6 +557,11 @@ Error mlir::tensorop::prefetchEmitterAnswers(
       return createStringError("emitter " + script + " --batch failed (exit " +
                                Twine(r->exitCode) + ")\n" +
                                StringRef(r->stderrText).take_front(2000));
+    // Sources edited while the batch ran: its answers may not be what the
+    // text behind `keys` prints. Cache none; runEmitter runs each again.
+    if (!sourcesUnchanged(scriptRequestFor(*todo.front()), dir, script,
+                          stampBefore, keys.front()))
+      continue;
     SmallVector<StringRef> lines;
     StringRef(r->stdoutText).rtrim("\n").split(lines, '\n');
     if (lines.size() != todo.size())

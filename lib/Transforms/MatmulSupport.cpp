@@ -2,6 +2,8 @@
 
 #include "tensorop/Transforms/MatmulSupport.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineExpr.h"
 #include "llvm/TargetParser/Host.h"
 
@@ -16,6 +18,35 @@ static bool isDimPair(AffineMap map, unsigned i, unsigned j) {
   auto d0 = dyn_cast<AffineDimExpr>(map.getResult(0));
   auto d1 = dyn_cast<AffineDimExpr>(map.getResult(1));
   return d0 && d1 && d0.getPosition() == i && d1.getPosition() == j;
+}
+
+/// True if `v` is one panel of a stack of panels: a unit-stride slice
+/// (memref.subview or tensor.extract_slice, rank-reducing) of one index of
+/// the leading dimension of a 3-D buffer, from its first row and column,
+/// all of its rows: how gen's fp32 NAME_prepacked and the models'
+/// prepacked FFN block read a K x W panel of weights packed once. Its rows
+/// are the source's last extent apart and follow each other in memory.
+static bool isPanelOfStack(Value v) {
+  auto check = [](ShapedType source, ArrayRef<int64_t> offsets,
+                  ArrayRef<int64_t> sizes, ArrayRef<int64_t> strides) {
+    return source.hasRank() && source.getRank() == 3 &&
+           source.hasStaticShape() && sizes.size() == 3 && sizes[0] == 1 &&
+           sizes[1] == source.getDimSize(1) &&
+           !ShapedType::isDynamic(sizes[2]) &&
+           sizes[2] <= source.getDimSize(2) && offsets[1] == 0 &&
+           offsets[2] == 0 &&
+           llvm::all_of(strides, [](int64_t s) { return s == 1; });
+  };
+  if (auto view = v.getDefiningOp<memref::SubViewOp>()) {
+    auto source = view.getSourceType();
+    return source.getLayout().isIdentity() &&
+           check(source, view.getStaticOffsets(), view.getStaticSizes(),
+                 view.getStaticStrides());
+  }
+  if (auto slice = v.getDefiningOp<tensor::ExtractSliceOp>())
+    return check(slice.getSourceType(), slice.getStaticOffsets(),
+                 slice.getStaticSizes(), slice.getStaticStrides());
+  return false;
 }
 
 FailureOr<GemmProblem>
@@ -77,6 +108,8 @@ mlir::tensorop::matchSupportedMatmul(linalg::MatmulOp op, std::string &reason) {
   p.aRowsInPlace = !p.transposeA && p.input == GemmInputType::F32 &&
                    inPlaceRowStride(a).has_value();
   p.bPairsInPlace = op->hasAttr(kBPairsAttrName);
+  p.bPanelInPlace = p.input == GemmInputType::F32 && !p.transposeB &&
+                    isPanelOfStack(op.getDpsInputOperand(1)->get());
   // Each extent from whichever operand has it static.
   auto extent = [](int64_t x, int64_t y) {
     return ShapedType::isDynamic(x) ? y : x;

@@ -2,6 +2,7 @@
 // RUN: %python %tensorop_src/bench/models/gen_ffn.py --tokens 16 --model 64 --hidden 96 --dtype bf16 | tensorop-opt --tensorop-pipeline="target=x86-avx512 bare-ptr-abi=1" 2>&1 >/dev/null | FileCheck %s --check-prefix=BF16
 // RUN: %python %tensorop_src/bench/models/gen_ffn.py --tokens 16 --model 64 --hidden 96 --dtype bf16 --workspace | tensorop-opt --tensorop-pipeline="target=x86-avx512 bare-ptr-abi=1" 2>&1 >/dev/null | FileCheck %s --check-prefix=BF16WS
 // RUN: %python %tensorop_src/bench/models/gen_ffn.py --tokens 16 --model 64 --hidden 96 --workspace --prepacked | tensorop-opt --tensorop-pipeline="target=x86-avx512 bare-ptr-abi=1" 2>&1 >/dev/null | FileCheck %s --check-prefix=PREPACKED
+// RUN: %python %tensorop_src/bench/models/gen_ffn.py --tokens 16 --model 256 --hidden 1024 --workspace --prepacked | tensorop-opt --tensorop-pipeline="target=x86-avx512 bare-ptr-abi=1" 2>/dev/null | FileCheck %s --check-prefix=PREPACKEDIR
 // RUN: %python %tensorop_src/bench/models/gen_ffn.py --tokens 16 --model 64 --hidden 128 --workspace --prepacked --threads 2 | tensorop-opt --tensorop-pipeline="target=x86-avx512 threads=2 bare-ptr-abi=1" 2>&1 >/dev/null | FileCheck %s --check-prefix=PREPACKED2
 // RUN: %python %tensorop_src/bench/models/gen_ffn.py --tokens 16 --model 64 --hidden 128 --dtype bf16 --workspace --prepacked --threads 2 | tensorop-opt --tensorop-pipeline="target=x86-avx512 threads=2 bare-ptr-abi=1" 2>&1 >/dev/null | FileCheck %s --check-prefix=PREPACKEDBF16
 // RUN: %python %tensorop_src/bench/models/gen_ffn.py --tokens 16 --model 64 --hidden 128 --dtype bf16 --workspace --prepacked | tensorop-opt --tensorop-pipeline="target=x86-avx512 bare-ptr-abi=1" 2>/dev/null | FileCheck %s --check-prefix=PREPACKEDBF16IR
@@ -26,6 +27,13 @@
 // PREPACKED: remark: tensorop: the microkernel applies the epilogue [bias_n, gelu_tanh] as it stores C after the last K panel
 // PREPACKED: remark: tensorop: the microkernel applies the epilogue [bias_n, residual] as it stores C after the last K panel
 // PREPACKED-NOT: not fused
+// At D/H = 256/1024 (not a small GEMM) each fp32 panel's kernel reads its
+// 32-column panel in place (rows 128 bytes apart: ldb128) and prefetches it
+// 32 rows ahead (pf32), not 2*nr columns ahead (pfc64: the panel's next
+// row or two).
+// PREPACKEDIR-NOT: _pfc
+// PREPACKEDIR: x86_avx512_f32_8x32_u4_explicit_pf32_ldb128_lda{{1024|4096}}
+// PREPACKEDIR-NOT: _pfc
 // bf16 weights packed once in k pairs: each panel's matmul (a memref view
 // marked tensorop.b_k_pairs) reads them in place, bias + GELU + the rounding
 // to bf16 fused into the first, bias + residual into the second, one thread

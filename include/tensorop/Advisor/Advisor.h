@@ -51,6 +51,11 @@ struct GemmProblem {
   /// reads it in place, from wherever the caller keeps it (past L2 for
   /// large weights), not from a block packed per call into L2.
   bool bPairsInPlace = false;
+  /// B is one panel of fp32 weights packed once into a stack of panels
+  /// (one index of a K x W-panel buffer: its rows W floats apart, the
+  /// panel contiguous) and read in place: a narrow B whose next columns
+  /// are its next rows (gen's NAME_prepacked, the models' prepacked FFN).
+  bool bPanelInPlace = false;
   /// Dimensions only known at run time. m, n and k then hold the
   /// representative size the sketch is chosen for (a `tensorop.size_hint`
   /// or a default); the loops run to the runtime extents.
