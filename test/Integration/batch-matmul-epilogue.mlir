@@ -7,7 +7,7 @@
 // FUSED checks the chain was fused and the microkernel applies it, so a
 // passing run is the fused kernels' result. A chain that stops at exp is
 // still correct with its prefix fused and the rest run per slice.
-// REQUIRES: host-avx512
+// REQUIRES: host-avx512, libomp
 // DEFINE: %{run} = %mlir-runner -e main -entry-point-result=void -O3 -shared-libs=%mlir_c_runner_utils
 // DEFINE: %{avx512} = tensorop-opt --tensorop-pipeline="target=x86-avx512"
 
@@ -17,6 +17,8 @@
 // RUN: %gen_batch_epilogue 3 21 17 9 --steps=bias_n,gelu_erf,residual --dynamic-b | %{avx512} | %{run} | FileCheck %s
 // RUN: %gen_batch_epilogue 1 5 7 4 --steps=bias_n,gelu_tanh --dynamic-b | %{avx512} | %{run} | FileCheck %s
 // RUN: %gen_batch_epilogue 3 21 17 9 --steps=bias_n,exp,relu | %{avx512} | %{run} | FileCheck %s
+// RUN: %gen_batch_epilogue 3 97 130 67 --steps=bias_n,gelu_tanh,residual | tensorop-opt --tensorop-pipeline="target=x86-avx512 threads=2 min-flops-per-thread=0" | %{run},%libomp | FileCheck %s
+// RUN: %gen_batch_epilogue 3 37 29 53 --steps=bias_n,relu | tensorop-opt --tensorop-pipeline="target=x86-avx2" | %{run} | FileCheck %s
 
 // RUN: %gen_batch_epilogue 3 97 130 67 --steps=bias_n,gelu_tanh,residual | %{avx512} 2>&1 >/dev/null | FileCheck %s --check-prefix=FUSED
 // RUN: %gen_batch_epilogue 3 20 33 40 --steps=bias_m,relu,scale:-2.5,residual --memrefs --dynamic-b | %{avx512} 2>&1 >/dev/null | FileCheck %s --check-prefix=FUSED-MEMREF
