@@ -36,6 +36,10 @@ config.substitutions.append(("%mlir_c_runner_utils",
 config.substitutions.append(("%mlir_runner_utils",
                              os.path.join(config.llvm_lib_dir, "libmlir_runner_utils.so")))
 config.substitutions.append(("%python", config.python_executable or "python3"))
+config.substitutions.append(("%gen_batch_epilogue",
+                             "%s %s" % (config.python_executable or "python3",
+                                        os.path.join(config.tensorop_src_root, "test",
+                                                     "Integration", "gen_batch_epilogue_test.py"))))
 config.substitutions.append(("%gen_batch_matmul",
                              "%s %s" % (config.python_executable or "python3",
                                         os.path.join(config.tensorop_src_root, "test",

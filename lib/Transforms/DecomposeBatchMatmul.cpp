@@ -6,8 +6,13 @@
 // GEMM (annotate, apply, microkernel), instead of the whole op falling back
 // to upstream loops. Transposed operands (indexing maps that keep the batch
 // dimension first) carry over to the slice's matmul as its indexing maps.
+// A batch matmul's elementwise consumers (bias, activation, residual) move
+// into the loop as 2-D ops after each slice's matmul, where
+// tensorop-fuse-epilogues fuses them (BatchEpilogues.cpp).
 //
 //===----------------------------------------------------------------------===//
+
+#include "BatchEpilogues.h"
 
 #include "tensorop/Transforms/Passes.h"
 
@@ -27,6 +32,40 @@ namespace mlir::tensorop {
 } // namespace mlir::tensorop
 
 using namespace mlir;
+using namespace mlir::tensorop;
+
+/// Extent `d` of a tensor or memref: a constant, or read at run time.
+OpFoldResult mlir::tensorop::extentOf(OpBuilder &b, Location loc, Value v,
+                                      int64_t d) {
+  auto shaped = cast<ShapedType>(v.getType());
+  if (!shaped.isDynamicDim(d))
+    return b.getIndexAttr(shaped.getDimSize(d));
+  if (isa<MemRefType>(shaped))
+    return memref::DimOp::create(b, loc, v, d).getResult();
+  return tensor::DimOp::create(b, loc, v, d).getResult();
+}
+
+/// A 2-D slice [b, 0, 0][1, d0, d1] of a 3-D operand, rank-reduced.
+Value mlir::tensorop::sliceOf(OpBuilder &b, Location loc, Value source,
+                              Value batch) {
+  auto shaped = cast<ShapedType>(source.getType());
+  SmallVector<OpFoldResult> offsets = {batch, b.getIndexAttr(0),
+                                       b.getIndexAttr(0)};
+  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1),
+                                     extentOf(b, loc, source, 1),
+                                     extentOf(b, loc, source, 2)};
+  SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
+  SmallVector<int64_t> shape = {shaped.getDimSize(1), shaped.getDimSize(2)};
+  if (auto memref = dyn_cast<MemRefType>(source.getType())) {
+    MemRefType type = memref::SubViewOp::inferRankReducedResultType(
+        shape, memref, offsets, sizes, strides);
+    return memref::SubViewOp::create(b, loc, type, source, offsets, sizes,
+                                     strides);
+  }
+  auto type = RankedTensorType::get(shape, shaped.getElementType());
+  return tensor::ExtractSliceOp::create(b, loc, type, source, offsets, sizes,
+                                        strides);
+}
 
 namespace {
 /// The 2-D matmul map of one operand of a batch op: `map` over
@@ -48,47 +87,21 @@ std::optional<AffineMap> sliceMap(AffineMap map, bool hasBatch) {
     auto dim = dyn_cast<AffineDimExpr>(e);
     if (!dim || dim.getPosition() == 0)
       return std::nullopt;
-    shifted.push_back(getAffineDimExpr(dim.getPosition() - 1, map.getContext()));
+    shifted.push_back(
+        getAffineDimExpr(dim.getPosition() - 1, map.getContext()));
   }
   if (shifted.size() != 2)
     return std::nullopt;
   return AffineMap::get(3, 0, shifted, map.getContext());
 }
 
-/// Extent `d` of a tensor or memref: a constant, or read at run time.
-OpFoldResult extentOf(OpBuilder &b, Location loc, Value v, int64_t d) {
-  auto shaped = cast<ShapedType>(v.getType());
-  if (!shaped.isDynamicDim(d))
-    return b.getIndexAttr(shaped.getDimSize(d));
-  if (isa<MemRefType>(shaped))
-    return memref::DimOp::create(b, loc, v, d).getResult();
-  return tensor::DimOp::create(b, loc, v, d).getResult();
-}
-
-/// A 2-D slice [b, 0, 0][1, d0, d1] of a 3-D operand, rank-reduced.
-Value sliceOf(OpBuilder &b, Location loc, Value source, Value batch) {
-  auto shaped = cast<ShapedType>(source.getType());
-  SmallVector<OpFoldResult> offsets = {batch, b.getIndexAttr(0),
-                                       b.getIndexAttr(0)};
-  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1),
-                                     extentOf(b, loc, source, 1),
-                                     extentOf(b, loc, source, 2)};
-  SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
-  SmallVector<int64_t> shape = {shaped.getDimSize(1), shaped.getDimSize(2)};
-  if (auto memref = dyn_cast<MemRefType>(source.getType())) {
-    MemRefType type = memref::SubViewOp::inferRankReducedResultType(
-        shape, memref, offsets, sizes, strides);
-    return memref::SubViewOp::create(b, loc, type, source, offsets, sizes,
-                                     strides);
-  }
-  auto type = RankedTensorType::get(shape, shaped.getElementType());
-  return tensor::ExtractSliceOp::create(b, loc, type, source, offsets, sizes,
-                                        strides);
-}
-
 /// Rewrites one batch op; failure with `reason` leaves it untouched.
-LogicalResult decompose(linalg::LinalgOp op, bool reduce, std::string &reason) {
-  Value a = op.getDpsInputOperand(0)->get(), bOp = op.getDpsInputOperand(1)->get(),
+/// `perSlice` is set to the number of elementwise consumers that moved into
+/// the loop (BatchEpilogues.cpp).
+LogicalResult decompose(linalg::LinalgOp op, bool reduce, std::string &reason,
+                        unsigned &perSlice) {
+  Value a = op.getDpsInputOperand(0)->get(),
+        bOp = op.getDpsInputOperand(1)->get(),
         c = op.getDpsInitOperand(0)->get();
   for (Value v : {a, bOp, c}) {
     auto shaped = dyn_cast<ShapedType>(v.getType());
@@ -147,14 +160,23 @@ LogicalResult decompose(linalg::LinalgOp op, bool reduce, std::string &reason) {
   }
   Value init = fill && tensors ? fill.getOutputs().front() : c;
 
+  // A batch matmul's elementwise consumers run per slice, after the
+  // slice's matmul, where fuse-epilogues can make them its epilogue.
+  IRRewriter rewriter(op->getContext());
+  BatchConsumers consumers;
+  if (!reduce)
+    consumers = collectBatchConsumers(rewriter, op);
+  perSlice = consumers.originals.size();
+  Value chainStart = tensors ? op->getResult(0) : c;
+
   OpBuilder b(op);
   Location loc = op.getLoc();
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   // A dynamic batch runs to its runtime extent (0 included).
-  Value upper = ShapedType::isDynamic(batch)
-                    ? getValueOrCreateConstantIndexOp(
-                          b, loc, extentOf(b, loc, a, 0))
-                    : arith::ConstantIndexOp::create(b, loc, batch).getResult();
+  Value upper =
+      ShapedType::isDynamic(batch)
+          ? getValueOrCreateConstantIndexOp(b, loc, extentOf(b, loc, a, 0))
+          : arith::ConstantIndexOp::create(b, loc, batch).getResult();
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   SmallVector<AffineMap> defaults =
       linalg::MatmulOp::getDefaultIndexingMaps(b.getContext());
@@ -165,6 +187,10 @@ LogicalResult decompose(linalg::LinalgOp op, bool reduce, std::string &reason) {
   auto body = [&](OpBuilder &nb, Location l, Value iv, Value acc) -> Value {
     Value sa = sliceOf(nb, l, a, iv), sb = sliceOf(nb, l, bOp, iv);
     Value sc = reduce ? acc : sliceOf(nb, l, acc, iv);
+    // The consumers' operands are sliced before the matmul: on memrefs
+    // fuse-epilogues looks for the consumer right after it.
+    IRMapping slices;
+    sliceConsumerOperands(nb, l, consumers, chainStart, iv, slices);
     if (fill && (!peel || iv == zero)) {
       auto sliceFill = linalg::FillOp::create(
           nb, l, ValueRange{fill.getInputs().front()}, ValueRange{sc});
@@ -182,16 +208,18 @@ LogicalResult decompose(linalg::LinalgOp op, bool reduce, std::string &reason) {
     // sketch of every slice.
     if (Attribute sketch = op->getAttr(tensorop::kSketchAttrName))
       mm->setAttr(tensorop::kSketchAttrName, sketch);
-    if (!tensors)
+    if (!tensors) {
+      createSliceConsumers(nb, l, consumers, chainStart, sc, slices);
       return Value();
+    }
     Value result = mm->getResult(0);
     if (reduce)
       return result;
+    result = createSliceConsumers(nb, l, consumers, chainStart, result, slices);
     SmallVector<OpFoldResult> offsets = {iv, nb.getIndexAttr(0),
                                          nb.getIndexAttr(0)};
-    SmallVector<OpFoldResult> sizes = {nb.getIndexAttr(1),
-                                       extentOf(nb, l, acc, 1),
-                                       extentOf(nb, l, acc, 2)};
+    SmallVector<OpFoldResult> sizes = {
+        nb.getIndexAttr(1), extentOf(nb, l, acc, 1), extentOf(nb, l, acc, 2)};
     SmallVector<OpFoldResult> strides(3, nb.getIndexAttr(1));
     return tensor::InsertSliceOp::create(nb, l, result, acc, offsets, sizes,
                                          strides);
@@ -209,6 +237,14 @@ LogicalResult decompose(linalg::LinalgOp op, bool reduce, std::string &reason) {
         [&](OpBuilder &nb, Location l, Value iv, ValueRange iter) {
           scf::YieldOp::create(nb, l, body(nb, l, iv, iter.front()));
         });
+    if (!consumers.empty()) {
+      // The loop computes the last consumer's result.
+      Value r = loop->getResult(0);
+      if (r.getType() != consumers.result().getType())
+        r = tensor::CastOp::create(b, loc, consumers.result().getType(), r);
+      consumers.result().replaceAllUsesWith(r);
+    }
+    consumers.erase(rewriter);
     op->replaceAllUsesWith(loop->getResults());
   } else {
     scf::ForOp::create(b, loc, first, upper, one, ValueRange{},
@@ -216,6 +252,7 @@ LogicalResult decompose(linalg::LinalgOp op, bool reduce, std::string &reason) {
                          body(nb, l, iv, c);
                          scf::YieldOp::create(nb, l);
                        });
+    consumers.erase(rewriter);
   }
   if (fill) {
     if (tensors)
@@ -239,7 +276,8 @@ struct DecomposeBatchMatmulPass
       StringRef kind = reduce ? "batch-reduce matmul" : "batch matmul";
       std::string reason;
       auto a = cast<ShapedType>(op.getDpsInputOperand(0)->get().getType());
-      if (failed(decompose(op, reduce, reason))) {
+      unsigned perSlice = 0;
+      if (failed(decompose(op, reduce, reason, perSlice))) {
         op->emitRemark() << "tensorop: " << kind << " not handled (" << reason
                          << "); lowered by the upstream pipeline";
         // Said once: tensorop-annotate-sketch does not repeat it.
@@ -251,6 +289,12 @@ struct DecomposeBatchMatmulPass
                                             : std::to_string(a.getDimSize(0));
       op->emitRemark() << "tensorop: " << kind << " of " << count
                        << " slices: each slice's matmul takes the sketch path";
+      if (perSlice)
+        op->emitRemark() << "tensorop: " << perSlice << " elementwise consumer"
+                         << (perSlice > 1 ? "s" : "")
+                         << " of the batch matmul run per slice, after the "
+                            "slice's matmul (fuse-epilogues may fuse them "
+                            "into its microkernel)";
       op->erase();
     }
   }

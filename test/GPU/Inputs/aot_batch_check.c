@@ -4,6 +4,8 @@
  * every element with an exact host reference of small integers:
  *   cc -DFN=bmm -DBATCH=3 -DM=.. -DN=.. -DK=.. -DAT=bf16 -DCT=f32 [-DREDUCE]
  *      aot_batch_check.c FN.o -ltensorop_cuda_runtime -lcuda -lstdc++
+ * With -DBIAS_RELU: FN(A, B, bias, C), C = max(A*B + bias_n, 0) per slice
+ * (the consumer fused into each slice's kernel).
  * C is NaN-filled first: the module zero-fills it, so a skipped element or
  * a slice written at the wrong offset shows. Prints "mismatches: 0". */
 #include "tensorop/GPU/CudaRuntime.h"
@@ -13,7 +15,11 @@
 
 #include "aot_check_types.h"
 
+#ifdef BIAS_RELU
+void FN(void *a, void *b, void *bias, void *c);
+#else
 void FN(void *a, void *b, void *c);
+#endif
 
 #define STR2(x) #x
 #define STR(x) STR2(x)
@@ -44,6 +50,13 @@ int main(void) {
   void *da = mgpuMemAlloc(na * esize(at), 0, false);
   void *db = mgpuMemAlloc(nb * esize(at), 0, false);
   void *dc = mgpuMemAlloc(nc * esize(ct), 0, false);
+#ifdef BIAS_RELU
+  float hbias[N];
+  for (int j = 0; j < N; ++j)
+    hbias[j] = (float)(j % 11 - 5);
+  void *dbias = mgpuMemAlloc(sizeof hbias, 0, false);
+  mgpuMemcpy(dbias, hbias, sizeof hbias, 0);
+#endif
   if (!da || !db || !dc) {
     printf("allocation failed: %s\n", tensoropGpuTakeLastError());
     return 2;
@@ -55,7 +68,11 @@ int main(void) {
   else
     mgpuMemset16(dc, 0x7fc0, nc, 0);
   mgpuStreamSynchronize(0);
+#ifdef BIAS_RELU
+  FN(da, db, dbias, dc);
+#else
   FN(da, db, dc);
+#endif
   mgpuMemcpy(hc, dc, nc * esize(ct), 0);
   mgpuStreamSynchronize(0);
   const char *err = tensoropGpuTakeLastError();
@@ -76,6 +93,10 @@ int main(void) {
           for (int l = 0; l < K; ++l)
             r += (double)fa[((size_t)q * M + i) * K + l] *
                  fb[((size_t)q * K + l) * N + j];
+#ifdef BIAS_RELU
+        r += hbias[j];
+        r = r > 0 ? r : 0;
+#endif
         float want = (float)r; /* exact: small integers */
         float got = load(hc, ((size_t)p * M + i) * N + j, ct);
         if (!(got == want)) {

@@ -17,3 +17,16 @@ func.func @bmm_f32(%a: memref<2x33x19xf32>, %b: memref<2x19x47xf32>, %c: memref<
   linalg.batch_matmul ins(%a, %b : memref<2x33x19xf32>, memref<2x19x47xf32>) outs(%c : memref<2x33x47xf32>)
   return
 }
+// Its bias along N and ReLU run per slice and fuse into each slice's kernel.
+func.func @bmm_bf16_bias_relu(%a: memref<3x130x72xbf16>, %b: memref<3x72x136xbf16>, %bias: memref<136xf32>, %c: memref<3x130x136xf32>) {
+  %z = arith.constant 0.0 : f32
+  linalg.fill ins(%z : f32) outs(%c : memref<3x130x136xf32>)
+  linalg.batch_matmul ins(%a, %b : memref<3x130x72xbf16>, memref<3x72x136xbf16>) outs(%c : memref<3x130x136xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%bias : memref<136xf32>) outs(%c : memref<3x130x136xf32>) {
+  ^bb0(%v: f32, %x: f32):
+    %s = arith.addf %x, %v : f32
+    %r = arith.maximumf %s, %z : f32
+    linalg.yield %r : f32
+  }
+  return
+}

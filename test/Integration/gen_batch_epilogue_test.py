@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+"""Writes a self-checking MLIR program for a batch matmul with elementwise
+consumers (one linalg.generic per step over batch x M x N, as importers emit
+a bias add, an activation and a residual add after a batched GEMM), which
+tensorop-decompose-batch-matmul runs per slice and tensorop-fuse-epilogues
+fuses into each slice's microkernel.
+
+@bmm fills C with 0, runs linalg.batch_matmul and the consumers (on tensors,
+or on memrefs in place on C); main prefills C with NaN (so an element no
+kernel writes fails), fills A, B, the bias (along N or M, broadcast over the
+batch) and the batch x M x N residual with seeded values in [-1, 1),
+recomputes every element in f64 (the same steps, gen_epilogue_test.py's
+step_code, on the exact product) and checks gen_epilogue_test.py's bound
+
+    |C - ref| <= L * (2 K u (|A||B|)_ij + u |acc|) + 2e-6 (1 + |acc| + |ref|)
+
+It prints "failures: N" (NaNs count).
+"""
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gen_epilogue_test import U, step_code, chain  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    for d in ("batch", "m", "n", "k"):
+        ap.add_argument(d, type=int)
+    ap.add_argument("--steps", required=True,
+                    help="bias_n, bias_m, residual, relu, gelu_tanh, gelu_erf, scale:S, "
+                         "exp, ... (gen_epilogue_test.py)")
+    ap.add_argument("--memrefs", action="store_true",
+                    help="@bmm on memrefs (consumers in place on C) instead of tensors")
+    ap.add_argument("--dynamic-b", action="store_true", help="@bmm sees the batch as ?")
+    a = ap.parse_args()
+    bs, m, n, k = a.batch, a.m, a.n, a.k
+    steps = a.steps.split(",")
+    blen = m if "bias_m" in steps else n
+    bmap = "(d1)" if "bias_m" in steps else "(d2)"
+    b0 = "?" if a.dynamic_b else str(bs)
+    at, bt, ct = f"{b0}x{m}x{k}xf32", f"{b0}x{k}x{n}xf32", f"{b0}x{m}x{n}xf32"
+    vt = f"{blen}xf32"
+    idm = "affine_map<(d0, d1, d2) -> (d0, d1, d2)>"
+    vm = f"affine_map<(d0, d1, d2) -> {bmap}>"
+    par = '["parallel", "parallel", "parallel"]'
+
+    # One generic per step, each consuming the one before.
+    consumers, prev = "", "%mm"
+    for i, st in enumerate(steps):
+        operand = {"bias_n": ("%v", "%bias", vt, vm), "bias_m": ("%v", "%bias", vt, vm),
+                   "residual": ("%res", "%R", ct, idm)}.get(st)
+        code, res = step_code(st, "%x", "f32", "%p", "%p", i)
+        if a.memrefs:
+            ins = f"ins({operand[1]} : memref<{operand[2]}>) " if operand else ""
+            gmaps = ([operand[3]] if operand else []) + [idm]
+            args = "%p: f32, %x: f32" if operand else "%x: f32"
+            consumers += f"""  linalg.generic {{indexing_maps = [{", ".join(gmaps)}], iterator_types = {par}}}
+      {ins}outs(%C : memref<{ct}>) {{
+  ^bb0({args}):
+{code}    linalg.yield {res} : f32
+  }}
+"""
+        else:
+            ins_vals = [prev] + ([operand[0]] if operand else [])
+            ins_types = [f"tensor<{ct}>"] + ([f"tensor<{operand[2]}>"] if operand else [])
+            gmaps = [idm] + ([operand[3]] if operand else []) + [idm]
+            args = "%x: f32, %p: f32, %o: f32" if operand else "%x: f32, %o: f32"
+            consumers += f"""  %g{i} = linalg.generic {{indexing_maps = [{", ".join(gmaps)}], iterator_types = {par}}}
+      ins({", ".join(ins_vals)} : {", ".join(ins_types)}) outs(%e2 : tensor<{ct}>) {{
+  ^bb0({args}):
+{code}    linalg.yield {res} : f32
+  }} -> tensor<{ct}>
+"""
+            prev = f"%g{i}"
+    sig = f"%A: memref<{at}>, %B: memref<{bt}>, %bias: memref<{vt}>, %R: memref<{ct}>, %C: memref<{ct}>"
+    if a.memrefs:
+        bmm = f"""
+func.func @bmm({sig}) {{
+  %z = arith.constant 0.0 : f32
+  linalg.fill ins(%z : f32) outs(%C : memref<{ct}>)
+  linalg.batch_matmul ins(%A, %B : memref<{at}>, memref<{bt}>) outs(%C : memref<{ct}>)
+{consumers}  return
+}}"""
+    else:
+        dims = "(%db)" if a.dynamic_b else "()"
+        bmm = f"""
+func.func @bmm({sig}) {{
+  %c0 = arith.constant 0 : index
+  %db = memref.dim %A, %c0 : memref<{at}>
+  %a = bufferization.to_tensor %A restrict : memref<{at}> to tensor<{at}>
+  %b = bufferization.to_tensor %B restrict : memref<{bt}> to tensor<{bt}>
+  %v = bufferization.to_tensor %bias restrict : memref<{vt}> to tensor<{vt}>
+  %res = bufferization.to_tensor %R restrict : memref<{ct}> to tensor<{ct}>
+  %e = tensor.empty{dims} : tensor<{ct}>
+  %z = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<{ct}>) -> tensor<{ct}>
+  %mm = linalg.batch_matmul ins(%a, %b : tensor<{at}>, tensor<{bt}>) outs(%f : tensor<{ct}>) -> tensor<{ct}>
+  %e2 = tensor.empty{dims} : tensor<{ct}>
+{consumers}  bufferization.materialize_in_destination {prev} in restrict writable %C : (tensor<{ct}>, memref<{ct}>) -> ()
+  return
+}}"""
+
+    sat, sbt, sct = f"{bs}x{m}x{k}xf32", f"{bs}x{k}x{n}xf32", f"{bs}x{m}x{n}xf32"
+
+    def fill(name, shape, salt):
+        idx = ["%i0", "%i1", "%i2"][:len(shape)]
+        text = "".join(f"  scf.for {iv} = %c0 to %c{d} step %c1 {{\n" for iv, d in zip(idx, shape))
+        lin = "%c0"
+        for d, iv in enumerate(idx):
+            text += (f"    %l{salt}m{d} = arith.muli {lin}, %c{shape[d]} : index\n"
+                     f"    %l{salt}a{d} = arith.addi %l{salt}m{d}, {iv} : index\n")
+            lin = f"%l{salt}a{d}"
+        text += f"""    %h{salt}a = arith.addi {lin}, %c{salt}000 : index
+    %h{salt}b = arith.muli %h{salt}a, %golden : index
+    %h{salt}c = arith.remui %h{salt}b, %c65536 : index
+    %h{salt}d = arith.index_cast %h{salt}c : index to i64
+    %h{salt}e = arith.sitofp %h{salt}d : i64 to f32
+    %h{salt}f = arith.mulf %h{salt}e, %inv32768 : f32
+    %v{salt} = arith.subf %h{salt}f, %f1 : f32
+    memref.store %v{salt}, %{name}[{", ".join(idx)}] : memref<{"x".join(map(str, shape))}xf32>
+"""
+        return text + "  }\n" * len(shape)
+
+    ref_body, ref_out = chain(steps, "%accd", "f64", "%bd", "%rd")
+    bidx = "%i" if "bias_m" in steps else "%j"
+    scale = max([1.0] + [abs(float(s.split(":")[1])) for s in steps if s.startswith("scale:")])
+    casts, args = "", "%A, %B, %V, %R, %C"
+    if a.dynamic_b:
+        casts = "".join(f"  %{x}d = memref.cast %{x} : memref<{s}> to memref<{d}>\n"
+                        for x, s, d in (("A", sat, at), ("B", sbt, bt), ("R", sct, ct), ("C", sct, ct)))
+        args = "%Ad, %Bd, %V, %Rd, %Cd"
+    consts = sorted({0, 1, 65536, bs, m, n, k, blen, 1000, 2000, 3000, 4000})
+    main = f"""
+func.func @main() {{
+{chr(10).join(f"  %c{v} = arith.constant {v} : index" for v in consts)}
+  %golden = arith.constant 2654435761 : index
+  %inv32768 = arith.constant 3.0517578125e-05 : f32
+  %f1 = arith.constant 1.0 : f32
+  %nan = arith.constant 0x7FC00000 : f32
+  %A = memref.alloc() : memref<{sat}>
+  %B = memref.alloc() : memref<{sbt}>
+  %V = memref.alloc() : memref<{vt}>
+  %R = memref.alloc() : memref<{sct}>
+  %C = memref.alloc() : memref<{sct}>
+  linalg.fill ins(%nan : f32) outs(%C : memref<{sct}>)
+{fill("A", (bs, m, k), 1)}{fill("B", (bs, k, n), 2)}{fill("V", (blen,), 3)}{fill("R", (bs, m, n), 4)}
+{casts}  call @bmm({args}) : (memref<{at}>, memref<{bt}>, memref<{vt}>, memref<{ct}>, memref<{ct}>) -> ()
+  %c0i = arith.constant 0 : i64
+  %c1i = arith.constant 1 : i64
+  %zero = arith.constant 0.0 : f64
+  %u = arith.constant {U:.17e} : f64
+  %twoKu = arith.constant {2.0 * k * U:.17e} : f64
+  %amp = arith.constant {1.2 * scale:.17e} : f64
+  %approx = arith.constant 2.0e-06 : f64
+  %oned = arith.constant 1.0 : f64
+  %res = scf.for %bb = %c0 to %c{bs} step %c1 iter_args(%f0 = %c0i) -> (i64) {{
+  %rows = scf.for %i = %c0 to %c{m} step %c1 iter_args(%f = %f0) -> (i64) {{
+   %inner = scf.for %j = %c0 to %c{n} step %c1 iter_args(%f2 = %f) -> (i64) {{
+    %acc:2 = scf.for %kk = %c0 to %c{k} step %c1 iter_args(%r0 = %zero, %s0 = %zero) -> (f64, f64) {{
+     %av = memref.load %A[%bb, %i, %kk] : memref<{sat}>
+     %bv = memref.load %B[%bb, %kk, %j] : memref<{sbt}>
+     %ad = arith.extf %av : f32 to f64
+     %bdd = arith.extf %bv : f32 to f64
+     %p = arith.mulf %ad, %bdd : f64
+     %pa = math.absf %p : f64
+     %r2 = arith.addf %r0, %p : f64
+     %s2 = arith.addf %s0, %pa : f64
+     scf.yield %r2, %s2 : f64, f64
+    }}
+    %accd = arith.addf %acc#0, %zero : f64
+    %bv32 = memref.load %V[{bidx}] : memref<{vt}>
+    %bd = arith.extf %bv32 : f32 to f64
+    %rv32 = memref.load %R[%bb, %i, %j] : memref<{sct}>
+    %rd = arith.extf %rv32 : f32 to f64
+{ref_body}    %cv = memref.load %C[%bb, %i, %j] : memref<{sct}>
+    %cd = arith.extf %cv : f32 to f64
+    %d = arith.subf %cd, {ref_out} : f64
+    %err = math.absf %d : f64
+    %acca = math.absf %accd : f64
+    %refa = math.absf {ref_out} : f64
+    %g1 = arith.mulf %twoKu, %acc#1 : f64
+    %g2 = arith.mulf %u, %acca : f64
+    %g3 = arith.addf %g1, %g2 : f64
+    %g4 = arith.mulf %amp, %g3 : f64
+    %q1 = arith.addf %oned, %acca : f64
+    %q2 = arith.addf %q1, %refa : f64
+    %q3 = arith.mulf %approx, %q2 : f64
+    %bound = arith.addf %g4, %q3 : f64
+    // NaN compares false with "ole", so a NaN counts as a failure.
+    %ok = arith.cmpf ole, %err, %bound : f64
+    %one = arith.select %ok, %c0i, %c1i : i64
+    %f3 = arith.addi %f2, %one : i64
+    scf.yield %f3 : i64
+   }}
+   scf.yield %inner : i64
+  }}
+  scf.yield %rows : i64
+  }}
+  vector.print str "failures: "
+  vector.print %res : i64
+  memref.dealloc %A : memref<{sat}>
+  memref.dealloc %B : memref<{sbt}>
+  memref.dealloc %V : memref<{vt}>
+  memref.dealloc %R : memref<{sct}>
+  memref.dealloc %C : memref<{sct}>
+  return
+}}"""
+    print(f"// batch matmul batch={bs} {m}x{n}x{k} with consumers {steps}, "
+          f"memrefs={a.memrefs}, dynamic_b={a.dynamic_b}")
+    print(bmm)
+    print(main)
+
+
+if __name__ == "__main__":
+    main()
