@@ -1321,7 +1321,20 @@ llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
                                 16 / elemBytes(p.cType), p.n)
                       .str());
     int64_t smem = wgmmaSharedBytes(s);
-    if (s.splitK > 1) {
+    // The split-K workspace is the kernel's own (its counters zeroed at
+    // acquisition); it does not share the pad copies' yet.
+    if (s.store == "splitk_ws" && (!tmaAligned(p) || p.conv))
+      return fail("store", "\"splitk_ws\" needs 16-byte aligned rows of A "
+                           "and B (no pad copies) and a GEMM");
+    if (s.splitK > 1 && s.store == "splitk_ws") {
+      int64_t kTiles = (p.k + 63) / 64;
+      if ((kTiles + s.splitK - 1) / s.splitK * (s.splitK - 1) >= kTiles)
+        return fail("split_k",
+                    llvm::formatv("K={0} has {1} k-tiles of 64: too few for "
+                                  "{2} non-empty ranges",
+                                  p.k, kTiles, s.splitK)
+                        .str());
+    } else if (s.splitK > 1) {
       // Two barriers; the fp32 partial tile overlays the stages (the
       // verifier's rule: they hold it).
       smem += 16;
@@ -1387,7 +1400,11 @@ llvm::json::Object mlir::tensorop::emitterSpec(const GpuSketchChoice &s,
       spec["cluster_m"] = s.clusterM;
       spec["cluster_n"] = s.clusterN;
     }
-    if (s.store != "global")
+    // store "splitk_ws": C is stored from registers by the last unit of
+    // a tile, after the split-K reduction through a global workspace
+    if (s.store == "splitk_ws")
+      spec["split_reduce"] = "workspace";
+    else if (s.store != "global")
       spec["store"] = s.store;
     if (s.splitK > 1)
       spec["split_k"] = s.splitK;
