@@ -768,6 +768,14 @@ static constexpr int64_t kNarrowFewPairCtas = 40;
 /// 1024x8x16384 f16 12.3 -> 15.9 us).
 static constexpr int64_t kNarrowSplitMaxCtas = 120;
 
+/// The narrow split through a global workspace (proposeWgmmaFewCols): at
+/// most kWsSplitMax slices (26 spill: the last unit's unrolled sums), taken
+/// where it gives at least kWsSplitMinGain times the CTAs of the cluster
+/// split.
+static constexpr bool kWsSplitEnabled = true;
+static constexpr int64_t kWsSplitMax = 24;
+static constexpr double kWsSplitMinGain = 1.25;
+
 static GpuSketchChoice proposeWgmmaFewCols(const GpuGemmProblem &p,
                                            const GpuTarget &target,
                                            GpuSketchChoice c) {
@@ -871,6 +879,27 @@ static GpuSketchChoice proposeWgmmaFewCols(const GpuGemmProblem &p,
     c.splitK = 4;
   if (c.splitK > 1)
     c.ctas = strips * c.splitK;
+  // Few 64-row strips whose grid (clusters of at most 8, 15 resident) stays
+  // well under the SMs: split K through a global workspace instead (store
+  // "splitk_ws", no clusters): units (strip, slice) on up to one CTA per
+  // SM, the last unit of a strip to arrive sums the partials in slice order
+  // and stores. Where that grid has at least kWsSplitMinGain times the CTAs
+  // and every slice keeps kSplitKMinKTiles k-tiles. A candidate: measured
+  // in the same device call as its variants (docs/benchmarks/gpu-gemm.md,
+  // "Session 18c").
+  int64_t wsSplit = std::min(kWsSplitMax, target.sms / rowStrips);
+  if (kWsSplitEnabled && tmaAligned(p) && !p.conv && wsSplit >= 2 &&
+      kTiles >= wsSplit * kSplitKMinKTiles &&
+      double(rowStrips * wsSplit) >= kWsSplitMinGain * double(c.ctas)) {
+    c.blockM = 64;
+    c.consumers = 1;
+    c.blockN = p.n <= 16 ? 16 : 32;
+    c.stages = std::min<int64_t>(
+        16, (target.maxSharedPerBlock - 1024) / ((c.blockM + c.blockN) * 128));
+    c.splitK = wsSplit;
+    c.store = "splitk_ws";
+    c.ctas = rowStrips * wsSplit;
+  }
   return c;
 }
 
