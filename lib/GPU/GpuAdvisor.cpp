@@ -775,6 +775,10 @@ static constexpr int64_t kNarrowSplitMaxCtas = 120;
 static constexpr bool kWsSplitEnabled = true;
 static constexpr int64_t kWsSplitMax = 24;
 static constexpr double kWsSplitMinGain = 1.25;
+/// ... on at most 40 strips of 64 rows (3 slices or more): the range
+/// measured ("Session 18c": 5..40 strips); 64 strips in 2 slices (4096x24
+/// x6144) were not.
+static constexpr int64_t kWsSplitMaxStrips = 40;
 
 static GpuSketchChoice proposeWgmmaFewCols(const GpuGemmProblem &p,
                                            const GpuTarget &target,
@@ -889,6 +893,7 @@ static GpuSketchChoice proposeWgmmaFewCols(const GpuGemmProblem &p,
   // "Session 18c").
   int64_t wsSplit = std::min(kWsSplitMax, target.sms / rowStrips);
   if (kWsSplitEnabled && tmaAligned(p) && !p.conv && wsSplit >= 2 &&
+      rowStrips <= kWsSplitMaxStrips &&
       kTiles >= wsSplit * kSplitKMinKTiles &&
       double(rowStrips * wsSplit) >= kWsSplitMinGain * double(c.ctas)) {
     c.blockM = 64;
