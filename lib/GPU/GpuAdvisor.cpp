@@ -892,8 +892,11 @@ static GpuSketchChoice proposeWgmmaFewCols(const GpuGemmProblem &p,
   // in the same device call as its variants (docs/benchmarks/gpu-gemm.md,
   // "Session 18c").
   int64_t wsSplit = std::min(kWsSplitMax, target.sms / rowStrips);
+  // Not where the cluster split runs 128-row strips on two consumers:
+  // there it did not gain ("Session 18c": 2048x32x8192 0.91x, 2304x32x8192
+  // 0.96x and 0.98x, 1500x32x12288 1.05x, 1536x32x16384 1.02x).
   if (kWsSplitEnabled && tmaAligned(p) && !p.conv && wsSplit >= 2 &&
-      rowStrips <= kWsSplitMaxStrips &&
+      rowStrips <= kWsSplitMaxStrips && c.consumers == 1 &&
       kTiles >= wsSplit * kSplitKMinKTiles &&
       double(rowStrips * wsSplit) >= kWsSplitMinGain * double(c.ctas)) {
     c.blockM = 64;

@@ -177,11 +177,11 @@ func.func @few_24x1536x8192(%A: memref<24x8192xbf16>, %B: memref<8192x1536xbf16>
 // CHECK-LABEL: func.func @narrow_3000x32x8192
 //       CHECK:   block_m = 128, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 11, group_m = 8, ctas = 96,
 //  CHECK-SAME:   split_k = 4>
-// Session 18c: split K through a global workspace (store "splitk_ws"), one
-// unit per SM, 64-row strips (kWsSplitMinGain, kWsSplitMaxStrips).
+// Session 18c: kept (128-row strips on two consumers: the workspace split
+// did not gain there).
 // CHECK-LABEL: func.func @narrow_2048x32x8192
-//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 128,
-//  CHECK-SAME:   store = "splitk_ws", split_k = 4>
+//       CHECK:   block_m = 128, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 11, group_m = 8, ctas = 64,
+//  CHECK-SAME:   split_k = 4>
 func.func @narrow_3000x24x8192(%A: memref<3000x8192xbf16>, %B: memref<8192x24xbf16>, %C: memref<3000x24xbf16>) {
   linalg.matmul ins(%A, %B : memref<3000x8192xbf16>, memref<8192x24xbf16>) outs(%C : memref<3000x24xbf16>)
   return
@@ -211,11 +211,11 @@ func.func @narrow_2048x32x8192(%A: memref<2048x8192xbf16>, %B: memref<8192x32xbf
 // CHECK-LABEL: func.func @narrow_1024x32x16384
 //       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 128,
 //  CHECK-SAME:   store = "splitk_ws", split_k = 8>
-// Session 18c: split K through a global workspace (store "splitk_ws"), one
-// unit per SM, 64-row strips (kWsSplitMinGain, kWsSplitMaxStrips).
+// Session 18c: kept (128-row strips on two consumers: the workspace split
+// did not gain there).
 // CHECK-LABEL: func.func @narrow_1536x32x16384
-//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 120,
-//  CHECK-SAME:   store = "splitk_ws", split_k = 5>
+//       CHECK:   block_m = 128, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 11, group_m = 8, ctas = 48,
+//  CHECK-SAME:   split_k = 4>
 func.func @narrow_1200x24x16384(%A: memref<1200x16384xbf16>, %B: memref<16384x24xbf16>, %C: memref<1200x24xbf16>) {
   linalg.matmul ins(%A, %B : memref<1200x16384xbf16>, memref<16384x24xbf16>) outs(%C : memref<1200x24xbf16>)
   return
