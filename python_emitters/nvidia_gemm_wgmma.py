@@ -113,6 +113,7 @@ from tensorop_emit.wgmma_common import (
     thread_ids, tile_start, walk_start)
 from tensorop_emit.wgmma_splitk import (
     declare_splitk_regs, splitk_groups, splitk_item, splitk_narrow_share, splitk_next,
+    splitk_ws_fixup, splitk_ws_item, splitk_ws_layout,
     splitk_publish, splitk_schedule, splitk_sum_chunks, splitk_sum_slice)
 
 FAMILY = "nvidia_gemm_wgmma"
@@ -132,7 +133,8 @@ def cluster_tile_coords(b, cm, cn):
 def emit(spec, fmt):
     c = common_spec(spec, ("block_m", "block_n", "consumers", "stages", "group_m", "sms",
                            "cluster_m", "cluster_n", "conv", "epilogue", "store",
-                           "split_k", "lda", "ldb", "stream_hint", "b_box"))
+                           "split_k", "lda", "ldb", "stream_hint", "b_box",
+                           "split_reduce"))
     m, n, k = c["m"], c["n"], c["k"]
     dt, cdt = c["a_dtype"], c["c_dtype"]
     # Row strides (elements) of the A and B that TMA reads: K and N, or
@@ -173,7 +175,13 @@ def emit(spec, fmt):
     cm = get_int(spec, "cluster_m", default=1, lo=1, hi=2)
     cn = get_int(spec, "cluster_n", default=1, lo=1, hi=2)
     cs = cm * cn
-    sk = get_int(spec, "split_k", default=1, lo=1, hi=8)
+    sk = get_int(spec, "split_k", default=1, lo=1, hi=32)
+    # "workspace": the narrow tiles' split-K without clusters, reduced
+    # through a global workspace by the last unit of a tile to arrive
+    # (wgmma_splitk.splitk_ws_fixup); "cluster": through distributed
+    # shared memory
+    ws = get_choice(spec, "split_reduce", ("cluster", "workspace"), default="cluster") \
+        == "workspace"
     conv = conv_geometry(spec, m, n, k)
     steps = parse_epilogue(spec)
     store = get_choice(spec, "store", ("global", "smem_tma"), default="global")
@@ -226,7 +234,8 @@ def emit(spec, fmt):
         raise SpecError("block_n", "must be 16, 32 or a multiple of 64, got %d" % bn)
     if narrow:
         for field, bad, why in (("cluster_m", cs > 1, "runs without clusters"),
-                                ("split_k", sk > 1 and (bn // 8) % sk and sk != bn // 4,
+                                ("split_k", not ws and sk > 1 and (bn // 8) % sk
+                                 and sk != bn // 4,
                                  "splits K in 2 or 4 (2, 4 or 8 at block_n 32): each rank "
                                  "stores a slice of 8-column groups, or, split in 2 * "
                                  "block_n / 8, one group's row half"),
@@ -241,7 +250,10 @@ def emit(spec, fmt):
     acc_regs = mrep * acc_n
     if acc_regs > 192:
         raise SpecError("block_n", "%d accumulator registers per thread (at most 192)" % acc_regs)
-    if sk not in (1, 2, 4, 8) or (sk == 8 and not narrow):
+    if ws and (not narrow or sk < 2):
+        raise SpecError("split_reduce", "the workspace reduction is the narrow tiles' (block_n "
+                                        "16 or 32) with split_k >= 2")
+    if not ws and (sk not in (1, 2, 4, 8) or (sk == 8 and not narrow)):
         raise SpecError("split_k", "must be 1, 2 or 4 (8: the narrow tile block_n 32), got %d"
                         % sk)
     if sk > 1 and cs > 1:
@@ -274,7 +286,7 @@ def emit(spec, fmt):
         tma_store = SmemTmaStore(None, cdt, m, n, bn, nc, bm // nc, smem, None)
         smem = tma_store.end()
     skbar = 0
-    if sk > 1:
+    if sk > 1 and not ws:
         # two split-K barriers (full, free); the fp32 partial tile overlays
         # the stages (splitk_publish)
         if bm * bn * 4 > bar:
@@ -292,12 +304,17 @@ def emit(spec, fmt):
     ntiles = ctiles_m * ctiles_n
     kt_total = ceil_div(k, BK)
     grid = min(ntiles, sms // cs) * cs
-    if sk > 1:
+    if ws:
+        # units (tile, K slice), tile-major, persistent over min(units, sms)
+        units = ntiles * sk
+        grid = min(units, sms)
+        ws_partial, ws_counters, ws_bytes = splitk_ws_layout(ntiles, sk, acc_regs, 128 * nc)
+    elif sk > 1:
         grid = min(ntiles, sms // sk) * sk
         dp_tiles, split_tiles = splitk_schedule(ntiles, grid // sk, sk)
         dp_items = ceil_div(dp_tiles, sk)
         items = dp_items + split_tiles
-    cl = cs if sk == 1 else sk                   # CTAs per cluster
+    cl = cs if sk == 1 or ws else sk             # CTAs per cluster
     a_part = bm // cn                            # rows of A each CTA of a row pair loads
     consumer_regs = 232 if nc == 2 else 240
 
@@ -309,7 +326,10 @@ def emit(spec, fmt):
     R("pred", "%qp", 8)
     if cs > 1:
         R("b32", "%qrank"), R("b16", "%qmask")
-    if sk > 1:
+    if ws:
+        R("b32", "%qw"), R("b32", "%qkb"), R("b32", "%qke"), R("b32", "%qslc")
+        R("b64", "%qwsp"), R("b64", "%qwsa"), R("f32", "%qsk", 4)
+    elif sk > 1:
         declare_splitk_regs(b, sk)
     if conv is not None:
         R("b32", "%qc0"), R("b32", "%qso"), R("b32", "%qro")
@@ -333,6 +353,8 @@ def emit(spec, fmt):
         tma_store.map_operand = "$%d" % nparams
         tma_store.declare()
         nparams += 1
+    if ws:
+        nparams += 1                             # the workspace, last
 
     b.comment("TensorOp %s: %dx%dx%d %s -> %s, tile %dx%dx%d, %d consumer warpgroup(s), "
               "%d stages, %d tiles on %d CTAs" % (FAMILY, m, n, k, dt, cdt, bm, bn, BK, nc,
@@ -340,6 +362,8 @@ def emit(spec, fmt):
     load_operands(b, nparams)
     if ep:
         ep.load_operands()
+    if ws:
+        b.ins("mov.b64 %%qwsp, $%d" % (nparams - 1))
     thread_ids(b, bar, stages)
 
     # ---- barrier initialisation (thread 0), then one CTA-wide barrier ----
@@ -347,8 +371,8 @@ def emit(spec, fmt):
     # cluster. Split-K's full and free barriers: one lane of every consumer
     # warp of every rank of the cluster.
     init_barriers(b, stages, 4 * nc * cs,
-                  [(skbar, 4 * nc * sk), (skbar + 8, 4 * nc * sk)] if sk > 1 else ())
-    if sk > 1:
+                  [(skbar, 4 * nc * sk), (skbar + 8, 4 * nc * sk)] if sk > 1 and not ws else ())
+    if sk > 1 and not ws:
         # the ranks read each other's partial tiles and arrive on each
         # other's barriers
         b.ins("barrier.cluster.arrive.release.aligned")
@@ -365,13 +389,23 @@ def emit(spec, fmt):
     consumer, end = split_roles(b)
     first_tile = "%clusterid.x" if cl > 1 else "%ctaid.x"
     first_kt = "%qkb" if sk > 1 else "0"
+    # work units of the workspace split: a unit past the last ends the walk
+    ws_units = (lambda label: (b.ins("setp.ge.u32 %%qp1, %%qw, %d" % units),
+                               b.ins("@%%qp1 bra %s" % label),
+                               splitk_ws_item(b, sk, kt_total))) if ws else None
     k_end = "%qke" if sk > 1 else kt_total
 
     # ---- producer warpgroup ----
     ptile, pk, pwait = producer_start(b, end, first_tile)
     hint_sfx, hint_op = stream_policy(b, hint)
     ptile_head, pnext = ptile, end
-    if sk > 1:
+    if ws:
+        b.ins("mov.u32 %qw, %qtile")
+        pnext = b.new_label("pnext")
+        b.label(ptile_head)
+        ws_units(end)
+        ptile = b.new_label("ptile_u")
+    elif sk > 1:
         # the cluster's work items: data-parallel tiles, then a split one;
         # a data-parallel tile past the last is skipped
         b.ins("mov.u32 %qw, %qtile")
@@ -423,7 +457,12 @@ def emit(spec, fmt):
         emit_tap_advance(b, conv, "%qc0", "%qso", "%qro", "%qp6")
     advance_stage(b, stages)
     loop_k(b, k_end, pk)
-    if sk > 1:
+    if ws:
+        b.label(pnext)
+        b.ins("mov.u32 %qt0, %nctaid.x")
+        b.ins("add.u32 %qw, %qw, %qt0")
+        b.ins("bra " + ptile_head)
+    elif sk > 1:
         b.label(pnext)
         splitk_next(b, ptile_head)
     else:
@@ -442,7 +481,7 @@ def emit(spec, fmt):
     b.ins("setp.eq.u32 %qp7, %qtid, %qtid")                # true
     b.ins("mov.u32 %qprev, 0")
     walk_start(b, first_tile)
-    if sk > 1:
+    if sk > 1 and not ws:
         b.ins("mov.u32 %qskp, 0")
         b.ins("mov.u32 %qskf, 1")                          # a fresh slot is free
     desc_hi(b)
@@ -461,7 +500,13 @@ def emit(spec, fmt):
     cwait = b.new_label("cwait")
     cdone = b.new_label("cdone") if tma_store else end
     ctile_head, cnext = ctile, cdone
-    if sk > 1:
+    if ws:
+        b.ins("mov.u32 %qw, %qtile")
+        cnext = b.new_label("cnext")
+        b.label(ctile_head)
+        ws_units(cdone)
+        ctile = b.new_label("ctile_u")
+    elif sk > 1:
         b.ins("mov.u32 %qw, %qtile")
         cnext = b.new_label("cnext")
         b.label(ctile_head)
@@ -559,6 +604,13 @@ def emit(spec, fmt):
     if sk == 1:
         epilogue(list(range(bn // 8)), tma_store is not None)
         next_tile(b, cl > 1, ctile)
+    elif ws:
+        splitk_ws_fixup(b, sk, acc_regs, 128 * nc, ws_partial, ws_counters, cnext)
+        epilogue(list(range(bn // 8)), False)
+        b.label(cnext)
+        b.ins("mov.u32 %qt0, %nctaid.x")
+        b.ins("add.u32 %qw, %qw, %qt0")
+        b.ins("bra " + ctile_head)
     else:
         split = b.new_label("sk_split")
         if dp_tiles:
@@ -629,7 +681,20 @@ def emit(spec, fmt):
         result["params"][3] = im2col_tensor_map(conv, TMA_DTYPE[dt], es, bm)
         result["conv"] = conv
         result["loads"] = "TMA im2col mode (A) and tiled (B), 128B swizzle, zero-filled padding"
-    if sk > 1:
+    if ws:
+        result["params"].append({"name": "SK_ws", "kind": "ptr"})
+        result["tile"]["split_k"] = sk
+        result["tile"]["split_reduce"] = "workspace"
+        result["reduction"] = ("split-K partial tiles through a global workspace; the last unit "
+                               "of a tile to arrive (atomic counter, reset by it) sums them in "
+                               "slice order")
+        # the runner and the generated entry point: a workspace of `bytes`,
+        # SK_ws at offset 0, whose `zero` range (the counters) must be zero
+        # before the first launch (each launch leaves it zero)
+        result["workspace"] = {"bytes": ws_bytes, "SK_ws": 0,
+                               "zero": [ws_counters, ws_bytes - ws_counters]}
+        result["schedule"] = {"units": units, "tiles": ntiles}
+    elif sk > 1:
         result["cluster"] = [sk, 1, 1]
         result["tile"]["split_k"] = sk
         result["reduction"] = "split-K partial tiles through distributed shared memory, rank order"

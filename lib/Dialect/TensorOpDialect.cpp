@@ -670,12 +670,28 @@ mlir::tensorop::findGpuSketchViolation(const GpuSketchFields &s, int64_t sm) {
   if (s.ctas < 0)
     return fail("ctas", "must be 0 (one CTA per tile) or positive, got " +
                             llvm::Twine(s.ctas));
-  if (s.splitK != 1 && s.splitK != 2 && s.splitK != 4 && s.splitK != 8)
+  // store "splitk_ws": the narrow wgmma tile's split-K without clusters,
+  // reduced through a global workspace by the last of a tile's units to
+  // arrive (nvidia_gemm_wgmma.py, split_reduce "workspace"): any split of
+  // 2..32, each slice a range of K.
+  if (s.store == "splitk_ws") {
+    if (!(s.kernel == "wgmma" && isWgmmaFewCols(s) &&
+          (s.precision == "bf16" || s.precision == "f16")))
+      return fail("store", "\"splitk_ws\" (split-K through a global "
+                           "workspace) is the narrow bf16/f16 wgmma tile's "
+                           "(block_n 16 or 32)");
+    if (s.splitK < 2 || s.splitK > 32)
+      return fail("split_k", "\"splitk_ws\" splits K in 2..32, got " +
+                                 llvm::Twine(s.splitK));
+  } else if (s.splitK != 1 && s.splitK != 2 && s.splitK != 4 &&
+             s.splitK != 8) {
     return fail("split_k", "must be 1, 2 or 4, got " + llvm::Twine(s.splitK));
+  }
   // Clusters of 8 (the portable maximum) only where a rank's share of the
   // tile is one 8-column group's row half (wgmma_splitk.py,
   // splitk_narrow_share): the narrow tile block_n 32.
-  if (s.splitK == 8 && !(isWgmmaFewCols(s) && s.blockN == 32))
+  if (s.splitK == 8 && s.store != "splitk_ws" &&
+      !(isWgmmaFewCols(s) && s.blockN == 32))
     return fail("split_k", "8 only on the narrow wgmma tile (block_n 32: "
                            "each rank stores one 8-column group's row "
                            "half); elsewhere 1, 2 or 4");
@@ -715,8 +731,9 @@ mlir::tensorop::findGpuSketchViolation(const GpuSketchFields &s, int64_t sm) {
                                "of 64 * consumers");
       if (isWgmmaFewCols(s)) {
         // B's box is one 32- or 64-byte swizzle atom of block_n columns.
-        if (s.clusterM != 1 || s.clusterN != 1 || s.store != "global")
-          return fail(s.store != "global"   ? "store"
+        bool storeOk = s.store == "global" || s.store == "splitk_ws";
+        if (s.clusterM != 1 || s.clusterN != 1 || !storeOk)
+          return fail(!storeOk              ? "store"
                       : s.clusterN != 1     ? "cluster_n"
                                             : "cluster_m",
                       "the narrow wgmma kernel (block_n " +
@@ -725,7 +742,8 @@ mlir::tensorop::findGpuSketchViolation(const GpuSketchFields &s, int64_t sm) {
                           "registers");
         // Each rank of a split tile stores a slice of 8-column groups, or,
         // split in twice as many ranks as groups, one group's row half:
-        // split_k 2 and 4 at block_n 16, also 8 at 32 (checked above).
+        // split_k 2 and 4 at block_n 16, also 8 at 32 (checked above);
+        // store "splitk_ws" any split (its units need no cluster).
       } else if (s.blockN % 64 || s.blockN > 256 || s.blockN < 64) {
         return fail("block_n", "must be 16, 32 (few columns), 64, 128, 192 "
                                "or 256");
@@ -735,12 +753,12 @@ mlir::tensorop::findGpuSketchViolation(const GpuSketchFields &s, int64_t sm) {
       return fail(s.clusterN > 1 ? "cluster_n" : "cluster_m",
                   "clusters of at most 2 CTAs (1x1, 2x1 or 1x2), got " +
                       llvm::Twine(s.clusterM) + "x" + llvm::Twine(s.clusterN));
-    if (s.splitK == 4 && s.consumers > 0 &&
+    if (s.splitK == 4 && s.store != "splitk_ws" && s.consumers > 0 &&
         (s.blockM / s.consumers / 64) * (s.blockN / 2) > 96)
       return fail("split_k", "split_k 4 needs at most 96 accumulator "
                              "registers per consumer thread (block_n <= 192 "
                              "with 64 rows per consumer); more spill");
-    if (s.ctas > 0 && s.ctas < s.splitK)
+    if (s.ctas > 0 && s.ctas < s.splitK && s.store != "splitk_ws")
       return fail("ctas", "a grid of " + llvm::Twine(s.ctas) +
                               " CTAs cannot hold one split-K cluster");
     if (s.ctas > 0 && s.ctas < s.clusterM * s.clusterN)
@@ -788,14 +806,15 @@ mlir::tensorop::findGpuSketchViolation(const GpuSketchFields &s, int64_t sm) {
                             "(through registers) or 3-4 (cp.async), got " +
                                 llvm::Twine(s.stages));
   }
-  if (s.store != "global" && s.store != "smem_tma")
-    return fail("store", "must be \"global\" or \"smem_tma\", got \"" +
+  if (s.store != "global" && s.store != "smem_tma" && s.store != "splitk_ws")
+    return fail("store", "must be \"global\", \"smem_tma\" or "
+                         "\"splitk_ws\", got \"" +
                              s.store + "\"");
   if (s.store == "smem_tma" && s.kernel != "wgmma")
     return fail("store", "\"smem_tma\" (stmatrix + TMA store) is the wgmma "
                          "kernel's; the '" +
                              s.kernel + "' kernel stores C from registers");
-  if (s.kernel == "wgmma" && s.splitK > 1 &&
+  if (s.kernel == "wgmma" && s.splitK > 1 && s.store != "splitk_ws" &&
       s.stages * (s.blockM + s.blockN) * 128 < s.blockM * s.blockN * 4)
     return fail("stages", "split_k's fp32 partial tile (" +
                               llvm::Twine(s.blockM * s.blockN * 4) +

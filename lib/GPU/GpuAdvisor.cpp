@@ -768,6 +768,18 @@ static constexpr int64_t kNarrowFewPairCtas = 40;
 /// 1024x8x16384 f16 12.3 -> 15.9 us).
 static constexpr int64_t kNarrowSplitMaxCtas = 120;
 
+/// The narrow split through a global workspace (proposeWgmmaFewCols): at
+/// most kWsSplitMax slices (26 spill: the last unit's unrolled sums), taken
+/// where it gives at least kWsSplitMinGain times the CTAs of the cluster
+/// split.
+static constexpr bool kWsSplitEnabled = true;
+static constexpr int64_t kWsSplitMax = 24;
+static constexpr double kWsSplitMinGain = 1.25;
+/// ... on at most 40 strips of 64 rows (3 slices or more): the range
+/// measured ("Session 18c": 5..40 strips); 64 strips in 2 slices (4096x24
+/// x6144) were not.
+static constexpr int64_t kWsSplitMaxStrips = 40;
+
 static GpuSketchChoice proposeWgmmaFewCols(const GpuGemmProblem &p,
                                            const GpuTarget &target,
                                            GpuSketchChoice c) {
@@ -871,6 +883,31 @@ static GpuSketchChoice proposeWgmmaFewCols(const GpuGemmProblem &p,
     c.splitK = 4;
   if (c.splitK > 1)
     c.ctas = strips * c.splitK;
+  // Few 64-row strips whose grid (clusters of at most 8, 15 resident) stays
+  // well under the SMs: split K through a global workspace instead (store
+  // "splitk_ws", no clusters): units (strip, slice) on up to one CTA per
+  // SM, the last unit of a strip to arrive sums the partials in slice order
+  // and stores. Where that grid has at least kWsSplitMinGain times the CTAs
+  // and every slice keeps kSplitKMinKTiles k-tiles. A candidate: measured
+  // in the same device call as its variants (docs/benchmarks/gpu-gemm.md,
+  // "Session 18c").
+  int64_t wsSplit = std::min(kWsSplitMax, target.sms / rowStrips);
+  // Not where the cluster split runs 128-row strips on two consumers:
+  // there it did not gain ("Session 18c": 2048x32x8192 0.91x, 2304x32x8192
+  // 0.96x and 0.98x, 1500x32x12288 1.05x, 1536x32x16384 1.02x).
+  if (kWsSplitEnabled && tmaAligned(p) && !p.conv && wsSplit >= 2 &&
+      rowStrips <= kWsSplitMaxStrips && c.consumers == 1 &&
+      kTiles >= wsSplit * kSplitKMinKTiles &&
+      double(rowStrips * wsSplit) >= kWsSplitMinGain * double(c.ctas)) {
+    c.blockM = 64;
+    c.consumers = 1;
+    c.blockN = p.n <= 16 ? 16 : 32;
+    c.stages = std::min<int64_t>(
+        16, (target.maxSharedPerBlock - 1024) / ((c.blockM + c.blockN) * 128));
+    c.splitK = wsSplit;
+    c.store = "splitk_ws";
+    c.ctas = rowStrips * wsSplit;
+  }
   return c;
 }
 
@@ -1321,7 +1358,20 @@ llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
                                 16 / elemBytes(p.cType), p.n)
                       .str());
     int64_t smem = wgmmaSharedBytes(s);
-    if (s.splitK > 1) {
+    // The split-K workspace is the kernel's own (its counters zeroed at
+    // acquisition); it does not share the pad copies' yet.
+    if (s.store == "splitk_ws" && (!tmaAligned(p) || p.conv))
+      return fail("store", "\"splitk_ws\" needs 16-byte aligned rows of A "
+                           "and B (no pad copies) and a GEMM");
+    if (s.splitK > 1 && s.store == "splitk_ws") {
+      int64_t kTiles = (p.k + 63) / 64;
+      if ((kTiles + s.splitK - 1) / s.splitK * (s.splitK - 1) >= kTiles)
+        return fail("split_k",
+                    llvm::formatv("K={0} has {1} k-tiles of 64: too few for "
+                                  "{2} non-empty ranges",
+                                  p.k, kTiles, s.splitK)
+                        .str());
+    } else if (s.splitK > 1) {
       // Two barriers; the fp32 partial tile overlays the stages (the
       // verifier's rule: they hold it).
       smem += 16;
@@ -1387,7 +1437,11 @@ llvm::json::Object mlir::tensorop::emitterSpec(const GpuSketchChoice &s,
       spec["cluster_m"] = s.clusterM;
       spec["cluster_n"] = s.clusterN;
     }
-    if (s.store != "global")
+    // store "splitk_ws": C is stored from registers by the last unit of
+    // a tile, after the split-K reduction through a global workspace
+    if (s.store == "splitk_ws")
+      spec["split_reduce"] = "workspace";
+    else if (s.store != "global")
       spec["store"] = s.store;
     if (s.splitK > 1)
       spec["split_k"] = s.splitK;

@@ -90,10 +90,11 @@ llvm::Error mlir::tensorop::addAsyncEntryPoint(ModuleOp module,
   async.walk([&](LLVM::CallOp call) {
     std::optional<llvm::StringRef> callee = call.getCallee();
     if (callee && (*callee == "tensoropGpuWorkspaceAcquire" ||
+                   *callee == "tensoropGpuWorkspaceAcquireZeroed" ||
                    *callee == "tensoropGpuWorkspaceRelease"))
       workspaceCalls.push_back(call);
   });
-  LLVM::LLVMFuncOp acquireOn, releaseOn;
+  LLVM::LLVMFuncOp acquireOn, acquireZeroedOn, releaseOn;
   if (!workspaceCalls.empty()) {
     Type i64 = IntegerType::get(ctx, 64);
     acquireOn = declareRuntimeFunction(
@@ -102,14 +103,21 @@ llvm::Error mlir::tensorop::addAsyncEntryPoint(ModuleOp module,
     releaseOn = declareRuntimeFunction(
         module, "tensoropGpuWorkspaceReleaseOn",
         LLVM::LLVMFunctionType::get(voidType, {ptr, ptr}));
+    // a split-K workspace's counters, zeroed on the same stream
+    acquireZeroedOn = declareRuntimeFunction(
+        module, "tensoropGpuWorkspaceAcquireZeroedOn",
+        LLVM::LLVMFunctionType::get(ptr, {i64, i64, i64, ptr}));
   }
   for (LLVM::CallOp call : workspaceCalls) {
     b.setInsertionPoint(call);
     llvm::SmallVector<Value> args(call.getArgOperands());
     args.push_back(stream);
-    bool acquire = *call.getCallee() == "tensoropGpuWorkspaceAcquire";
-    auto onStream = LLVM::CallOp::create(b, call.getLoc(),
-                                         acquire ? acquireOn : releaseOn, args);
+    llvm::StringRef callee = *call.getCallee();
+    LLVM::LLVMFuncOp target =
+        callee == "tensoropGpuWorkspaceAcquire"         ? acquireOn
+        : callee == "tensoropGpuWorkspaceAcquireZeroed" ? acquireZeroedOn
+                                                        : releaseOn;
+    auto onStream = LLVM::CallOp::create(b, call.getLoc(), target, args);
     call->replaceAllUsesWith(onStream->getResults());
     call.erase();
   }

@@ -92,12 +92,14 @@ static Error parseAnswer(StringRef script, StringRef text,
     param.name = p->getString("name").value_or("").str();
     param.kind = p->getString("kind").value_or("").str();
     if (param.kind == "ptr") {
-      // A_pad, B_pad: the padded copies of A and B (nvidia_pad.py).
+      // A_pad, B_pad: the padded copies of A and B (nvidia_pad.py); SK_ws:
+      // a split-K workspace (nvidia_gemm_wgmma.py, split_reduce
+      // "workspace").
       if (param.name != "A" && param.name != "B" && param.name != "C" &&
           param.name != "bias" && param.name != "R" && param.name != "A_pad" &&
-          param.name != "B_pad")
+          param.name != "B_pad" && param.name != "SK_ws")
         return fail("pointer parameter '" + param.name +
-                    "' is not A, B, C, bias, R, A_pad or B_pad");
+                    "' is not A, B, C, bias, R, A_pad, B_pad or SK_ws");
     } else if (param.kind == "tensormap") {
       param.tensor = p->getString("tensor").value_or("").str();
       if (param.tensor != "A" && param.tensor != "B" && param.tensor != "C")

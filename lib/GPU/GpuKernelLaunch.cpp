@@ -233,6 +233,22 @@ func::FuncOp workspaceFunction(ModuleOp module, llvm::StringRef name,
   return fn;
 }
 
+/// The runtime's tensoropGpuWorkspaceAcquireZeroed (bytes, zero offset,
+/// zero bytes -> ptr), declared once in `module`.
+func::FuncOp zeroedWorkspaceFunction(ModuleOp module) {
+  llvm::StringRef name = "tensoropGpuWorkspaceAcquireZeroed";
+  if (auto fn = module.lookupSymbol<func::FuncOp>(name))
+    return fn;
+  OpBuilder b(module.getBodyRegion());
+  MLIRContext *ctx = module.getContext();
+  Type ptr = LLVM::LLVMPointerType::get(ctx);
+  Type i64 = IntegerType::get(ctx, 64);
+  auto fn = func::FuncOp::create(b, module.getLoc(), name,
+                                 FunctionType::get(ctx, {i64, i64, i64}, {ptr}));
+  fn.setPrivate();
+  return fn;
+}
+
 /// One pad copy: the nvidia_pad.py kernel that copies `src` (rows x cols,
 /// row stride cols) into `dst` with row stride `ld`.
 struct PadCopy {
@@ -317,6 +333,24 @@ LogicalResult mlir::tensorop::emitGpuKernelLaunch(
     emitted->answer["workspace"] = std::move(workspace);
   }
 
+  // The kernel's own workspace (the narrow tiles' split-K reduced through
+  // global memory, nvidia_gemm_wgmma.py split_reduce "workspace"): SK_ws at
+  // offset 0, its arrival counters ("zero": [offset, bytes]) zeroed when
+  // it is acquired; each launch leaves them zero.
+  int64_t kernelWsBytes = 0, zeroOffset = 0, zeroBytes = 0;
+  if (copies.empty())
+    if (const llvm::json::Object *ws = emitted->answer.getObject("workspace")) {
+      const llvm::json::Array *zero = ws->getArray("zero");
+      if (!ws->getInteger("bytes") || !zero || zero->size() != 2 ||
+          !(*zero)[0].getAsInteger() || !(*zero)[1].getAsInteger())
+        return op->emitError()
+               << "the " << sketch.emitter()
+               << " kernel's workspace needs \"bytes\" and \"zero\"";
+      kernelWsBytes = *ws->getInteger("bytes");
+      zeroOffset = *(*zero)[0].getAsInteger();
+      zeroBytes = *(*zero)[1].getAsInteger();
+    }
+
   // ---- device side: gpu.module { smem global; gpu.funcs { inline PTX } } ----
   ModuleOp module = op->getParentOfType<ModuleOp>();
   OpBuilder b(ctx);
@@ -344,6 +378,8 @@ LogicalResult mlir::tensorop::emitGpuKernelLaunch(
   }
   for (const PadCopy &copy : copies)
     operandTypes[copy.dst] = i64;
+  if (kernelWsBytes)
+    operandTypes["SK_ws"] = i64;
   SmallVector<gpu::GPUFuncOp> padFuncs;
   for (const PadCopy &copy : copies) {
     FailureOr<gpu::GPUFuncOp> fn =
@@ -370,6 +406,30 @@ LogicalResult mlir::tensorop::emitGpuKernelLaunch(
 
   // ---- host side: [workspace, pad copies,] tensor maps, the launch ----
   b.setInsertionPoint(op);
+  if (kernelWsBytes) {
+    func::FuncOp acquire = zeroedWorkspaceFunction(module);
+    func::FuncOp release =
+        workspaceFunction(module, "tensoropGpuWorkspaceRelease", false);
+    auto cI64 = [&](int64_t v) -> Value {
+      return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
+    };
+    Value ws = func::CallOp::create(
+                   b, loc, acquire,
+                   ValueRange{cI64(kernelWsBytes), cI64(zeroOffset),
+                              cI64(zeroBytes)})
+                   .getResult(0);
+    Value wsAddr = LLVM::PtrToIntOp::create(b, loc, i64, ws);
+    Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, wsAddr,
+                                     cI64(0));
+    auto ifOp = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    operands["SK_ws"] = wsAddr;
+    gpu::LaunchFuncOp launch =
+        buildLaunch(b, loc, module, *emitted, gpuFunc, operands);
+    launch->setAttr(kGpuSketchAttrName, sketchAttr);
+    func::CallOp::create(b, loc, release, ValueRange{ws});
+    return success();
+  }
   if (copies.empty()) {
     gpu::LaunchFuncOp launch =
         buildLaunch(b, loc, module, *emitted, gpuFunc, operands);

@@ -67,16 +67,18 @@ static constexpr int64_t GpuSketchChoice::*kFields[] = {
     &GpuSketchChoice::clusterN, &GpuSketchChoice::splitK};
 
 /// The store knob's values: the sketch's `store` string as an index.
-static constexpr llvm::StringLiteral kStores[] = {"global", "smem_tma"};
+/// "splitk_ws": the narrow tile's split-K through a global workspace.
+static constexpr llvm::StringLiteral kStores[] = {"global", "smem_tma",
+                                                  "splitk_ws"};
 
 static int64_t storeIndex(llvm::StringRef store) {
-  return store == kStores[1] ? 1 : 0;
+  return store == kStores[1] ? 1 : store == kStores[2] ? 2 : 0;
 }
 
 /// Sets the field of `knob` in `c` to `value`.
 static void setField(GpuSketchChoice &c, unsigned knob, int64_t value) {
   if (knob == GpuSearchSpace::storeKnob())
-    c.store = kStores[value != 0].str();
+    c.store = kStores[value == 1 ? 1 : value == 2 ? 2 : 0].str();
   else
     c.*kFields[knob] = value;
 }
@@ -222,6 +224,15 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
           stages >= bm * bn * 4)
         v.push_back(sk);
     }
+    // The narrow tiles' split through a global workspace (store
+    // "splitk_ws", no clusters): the builtin's number of slices, one unit
+    // per SM, at most 24, every slice non-empty.
+    if (fewCols) {
+      int64_t g = std::min<int64_t>(24, t.sms / ceilDiv(p.m, bm));
+      if (g >= 2 && ceilDiv(kTiles, g) * (g - 1) < kTiles &&
+          !llvm::is_contained(v, g))
+        v.push_back(g);
+    }
     break;
   }
   case kStages:
@@ -260,6 +271,18 @@ GpuSearchSpace::options(unsigned index, llvm::ArrayRef<int64_t> prefix) const {
     // where they fit beside the stages (with split-K: for its
     // data-parallel tiles, and two barriers more). Convolutions take it too.
     v = {0};
+    if (fewCols) {
+      // A narrow split either way (cluster or workspace); a split the
+      // clusters cannot take only through the workspace. A and B must be
+      // TMA-aligned (no pad copies beside the workspace).
+      int64_t sk = get(kSplitK, prefix);
+      bool aligned = (p.k * es) % 16 == 0 && (p.n * es) % 16 == 0 && !p.conv;
+      if (sk != 1 && sk != 2 && sk != 4 && sk != 8)
+        v.clear();
+      if (sk > 1 && aligned)
+        v.push_back(2);
+      break;
+    }
     // C's rows must be 16-byte aligned for its tensor map (else the
     // register store, at C's own stride, is the only store).
     if ((p.n * elemBytes(p.cType)) % 16 || narrow)

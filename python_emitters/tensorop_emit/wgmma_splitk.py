@@ -204,3 +204,110 @@ def splitk_sum_chunks(b, sk, r, chunks, ct, skbar):
             for j in range(width):
                 b.ins("mov.f32 %s, %s" % (acc[j], sums[j]))
     splitk_arrive_all(b, sk, skbar + 8)
+
+
+# ---- split-K through a global workspace (narrow tiles, split_reduce "workspace")
+#
+# Clusters of at most 8 CTAs, of which the H200 holds 15 at once, leave a
+# few-column GEMM of 10 64-row strips on 80 CTAs; a split whose ranks need
+# not be co-resident fills ~132 SMs. Work unit u of ntiles * sk: tile
+# u / sk, K slice u % sk (the r-th of sk equal ranges). Every unit writes
+# its fp32 partial tile to the workspace, then arrives on its tile's
+# counter; the unit that arrives last (whichever CTA that is) sums the sk
+# partials of the tile in slice order (the same bits whatever the timing),
+# resets the counter for the next launch and stores the tile, through the
+# epilogue. Nobody waits for anybody: no residency is needed, any grid
+# size is deadlock-free.
+
+
+def splitk_ws_layout(ntiles, sk, acc_regs, ct):
+    """The workspace of a global split-K: (partial_bytes, counters_offset,
+    total_bytes). Partial of unit u at u * partial_bytes, slot layout
+    [acc / 4][consumer thread][4] f32 (v4 stores and loads, coalesced);
+    then one u32 arrival counter per tile, which must be zero before the
+    first launch and is zero again after every launch (the last arrival
+    resets it)."""
+    partial = acc_regs * ct * 4
+    counters = ntiles * sk * partial
+    return partial, counters, counters + 4 * ceil_div(ntiles, 4) * 4
+
+
+def splitk_ws_arrivals(sk, order):
+    """A model of the counter protocol for one tile over launches: `order`
+    lists, per launch, the slices in their order of arrival. Returns, per
+    launch, (the slice that sums, the order it adds the partials in, the
+    counter after the launch). The kernel's rule: atom.add returns the old
+    count; the arrival that sees sk - 1 is last, sums slices 0..sk-1 in
+    that order, and stores 0."""
+    count, out = 0, []
+    for arrivals in order:
+        last = None
+        for s in arrivals:
+            old = count
+            count += 1
+            if old == sk - 1:
+                last = s
+                count = 0
+        out.append((last, list(range(sk)), count))
+    return out
+
+
+def splitk_ws_item(b, sk, kt_total):
+    """Global split-K: the work unit %qw's tile (%qtile = %qw / sk) and k
+    range %qkb .. %qke - 1 (slice %qslc = %qw % sk)."""
+    per = ceil_div(kt_total, sk)
+    b.ins("div.u32 %%qtile, %%qw, %d" % sk)
+    b.ins("mul.lo.u32 %%qslc, %%qtile, %d" % sk)
+    b.ins("sub.u32 %qslc, %qw, %qslc")
+    b.ins("mul.lo.u32 %%qkb, %%qslc, %d" % per)
+    b.ins("add.u32 %%qke, %%qkb, %d" % per)
+    b.ins("min.u32 %%qke, %%qke, %d" % kt_total)
+
+
+def splitk_ws_fixup(b, sk, acc_regs, ct, partial, counters, done):
+    """Global split-K after a unit's k-loop (consumer threads, %qtid 128 ..
+    128 + ct - 1): write the partial tile, arrive on the tile's counter;
+    all but the last arrival branch to `done`; the last sums the sk
+    partials in slice order into the accumulators (and resets the
+    counter), then falls through to the store."""
+    b.comment("split-K through the workspace: partial tile, arrival, last one sums in "
+              "slice order")
+    b.ins("sub.u32 %qt6, %qtid, 128")                          # consumer thread
+    b.ins("mul.wide.u32 %%qwsa, %%qt6, 16")
+    b.ins("add.s64 %qwsa, %qwsa, %qwsp")                       # this thread's slot, unit 0
+    b.ins("mul.wide.u32 %%qw64, %%qw, %d" % partial)
+    b.ins("add.s64 %qw64, %qw64, %qwsa")
+    for i in range(0, acc_regs, 4):
+        regs = ", ".join("%%qacc%d" % (i + q) for q in range(4))
+        b.ins("st.global.v4.f32 [%%qw64+%d], {%s}" % (i // 4 * ct * 16, regs))
+    # every thread's stores before the arrival (gpu scope), the consumer
+    # threads meet, then one arrives for the CTA
+    b.ins("fence.acq_rel.gpu")
+    b.ins("bar.sync 3, %d" % ct)
+    b.ins("setp.eq.u32 %qp2, %qtid, 128")
+    b.ins("mul.wide.u32 %%qw64, %%qtile, 4")
+    b.ins("add.s64 %qw64, %qw64, %qwsp")
+    b.ins("add.s64 %%qw64, %%qw64, %d" % counters)
+    b.ins("mov.u32 %qt5, 0")
+    b.ins("@%qp2 atom.acq_rel.gpu.global.add.u32 %qt5, [%qw64], 1")
+    b.ins("setp.eq.u32 %%qp3, %%qt5, %d" % (sk - 1))
+    b.ins("and.pred %qp3, %qp3, %qp2")
+    # the last arrival resets the counter: all sk units of this tile have
+    # arrived, nobody touches it again in this launch
+    b.ins("@%qp3 st.relaxed.gpu.global.u32 [%qw64], 0")
+    b.ins("bar.red.or.pred %qp3, 3, " + str(ct) + ", %qp3")
+    b.ins("@!%qp3 bra " + done)
+    b.ins("fence.acq_rel.gpu")
+    # partial 0 + partial 1 + .. in slice order (this unit's own too, from
+    # the workspace: the same sums whichever unit adds them); L2 only, the
+    # partials were written by other SMs
+    b.ins("mul.wide.u32 %%qw64, %%qtile, %d" % (sk * partial))
+    b.ins("add.s64 %qw64, %qw64, %qwsa")
+    for i in range(0, acc_regs, 4):
+        accs = ["%%qacc%d" % (i + q) for q in range(4)]
+        b.ins("ld.global.cg.v4.f32 {%s}, [%%qw64+%d]" % (", ".join(accs), i // 4 * ct * 16))
+        for s in range(1, sk):
+            b.ins("ld.global.cg.v4.f32 {%%qsk0, %%qsk1, %%qsk2, %%qsk3}, [%%qw64+%d]"
+                  % (s * partial + i // 4 * ct * 16))
+            for q in range(4):
+                b.ins("add.f32 %s, %s, %%qsk%d" % (accs[q], accs[q], q))

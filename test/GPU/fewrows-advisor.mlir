@@ -177,6 +177,8 @@ func.func @few_24x1536x8192(%A: memref<24x8192xbf16>, %B: memref<8192x1536xbf16>
 // CHECK-LABEL: func.func @narrow_3000x32x8192
 //       CHECK:   block_m = 128, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 11, group_m = 8, ctas = 96,
 //  CHECK-SAME:   split_k = 4>
+// Session 18c: kept (128-row strips on two consumers: the workspace split
+// did not gain there).
 // CHECK-LABEL: func.func @narrow_2048x32x8192
 //       CHECK:   block_m = 128, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 11, group_m = 8, ctas = 64,
 //  CHECK-SAME:   split_k = 4>
@@ -199,12 +201,18 @@ func.func @narrow_2048x32x8192(%A: memref<2048x8192xbf16>, %B: memref<8192x32xbf
 // 76 CTAs 18.3 -> 14.7 us, 1024x32x16384 f16 32 -> 64 CTAs 14.7 -> 12.1);
 // from 48 CTAs (1536 rows) the 128-row strips stay (1536x32x16384 18.8 us
 // against 19.3).
+// Session 18c: split K through a global workspace (store "splitk_ws"), one
+// unit per SM, 64-row strips (kWsSplitMinGain, kWsSplitMaxStrips).
 // CHECK-LABEL: func.func @narrow_1200x24x16384
-//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 76,
-//  CHECK-SAME:   split_k = 4>
+//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 114,
+//  CHECK-SAME:   store = "splitk_ws", split_k = 6>
+// Session 18c: split K through a global workspace (store "splitk_ws"), one
+// unit per SM, 64-row strips (kWsSplitMinGain, kWsSplitMaxStrips).
 // CHECK-LABEL: func.func @narrow_1024x32x16384
-//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 64,
-//  CHECK-SAME:   split_k = 4>
+//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 128,
+//  CHECK-SAME:   store = "splitk_ws", split_k = 8>
+// Session 18c: kept (128-row strips on two consumers: the workspace split
+// did not gain there).
 // CHECK-LABEL: func.func @narrow_1536x32x16384
 //       CHECK:   block_m = 128, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 11, group_m = 8, ctas = 48,
 //  CHECK-SAME:   split_k = 4>
@@ -227,15 +235,21 @@ func.func @narrow_1536x32x16384(%A: memref<1536x16384xbf16>, %B: memref<16384x32
 // 1024x16x16384 19.1 us on 32 CTAs of 64x16 split 2 -> 12.1 on 64 of
 // 64x32 split 4; 1024x8x16384 f16 19.3 -> 12.1); 2048 rows (64 CTAs of
 // 128x32 split 4) keep 64x16 split 2.
+// Session 18c: split K through a global workspace (store "splitk_ws"), one
+// unit per SM, 64-row strips (kWsSplitMinGain, kWsSplitMaxStrips).
 // CHECK-LABEL: func.func @narrow_1024x16x16384
-//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 64,
-//  CHECK-SAME:   split_k = 4>
+//       CHECK:   block_m = 64, block_n = 16, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 128,
+//  CHECK-SAME:   store = "splitk_ws", split_k = 8>
+// Session 18c: split K through a global workspace (store "splitk_ws"), one
+// unit per SM, 64-row strips (kWsSplitMinGain, kWsSplitMaxStrips).
 // CHECK-LABEL: func.func @narrow_1024x8x16384
-//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 64,
-//  CHECK-SAME:   split_k = 4>
+//       CHECK:   block_m = 64, block_n = 16, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 128,
+//  CHECK-SAME:   store = "splitk_ws", split_k = 8>
+// Session 18c: split K through a global workspace (store "splitk_ws"), one
+// unit per SM, 64-row strips (kWsSplitMinGain, kWsSplitMaxStrips).
 // CHECK-LABEL: func.func @narrow_2048x16x16384
-//       CHECK:   block_m = 64, block_n = 16, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 64,
-//  CHECK-SAME:   split_k = 2>
+//       CHECK:   block_m = 64, block_n = 16, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 128,
+//  CHECK-SAME:   store = "splitk_ws", split_k = 4>
 func.func @narrow_1024x16x16384(%A: memref<1024x16384xbf16>, %B: memref<16384x16xbf16>, %C: memref<1024x16xbf16>) {
   linalg.matmul ins(%A, %B : memref<1024x16384xbf16>, memref<16384x16xbf16>) outs(%C : memref<1024x16xbf16>)
   return
@@ -273,23 +287,31 @@ func.func @narrow_4096x32x6144(%A: memref<4096x6144xbf16>, %B: memref<6144x32xbf
 // ("Session 17/18 confirmation": 42-46 GB/s per CTA there). Controls:
 // 1000x24x16384 f16 (16 strips: 128 CTAs would pass kNarrowSplitMaxCtas)
 // and 640x24x4096 (64 k-tiles, 8 per rank) keep split 4.
+// Session 18c: split K through a global workspace (store "splitk_ws"), one
+// unit per SM, 64-row strips (kWsSplitMinGain, kWsSplitMaxStrips).
 // CHECK-LABEL: func.func @narrow8_640x24x32768
-//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 80,
-//  CHECK-SAME:   split_k = 8>
+//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 130,
+//  CHECK-SAME:   store = "splitk_ws", split_k = 13>
+// Session 18c: split K through a global workspace (store "splitk_ws"), one
+// unit per SM, 64-row strips (kWsSplitMinGain, kWsSplitMaxStrips).
 // CHECK-LABEL: func.func @narrow8_768x24x24576
-//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 96,
-//  CHECK-SAME:   split_k = 8>
+//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 132,
+//  CHECK-SAME:   store = "splitk_ws", split_k = 11>
 // Up to kNarrowSplitMaxCtas = 120 (15 clusters of 8, "Session 18b"):
 // 800x32x16384 13 strips 52 -> 104 CTAs, 960x16x12288 f16 60 -> 120.
+// Session 18c: split K through a global workspace (store "splitk_ws"), one
+// unit per SM, 64-row strips (kWsSplitMinGain, kWsSplitMaxStrips).
 // CHECK-LABEL: func.func @narrow8_800x32x16384
-//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 104,
-//  CHECK-SAME:   split_k = 8>
+//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 130,
+//  CHECK-SAME:   store = "splitk_ws", split_k = 10>
 // CHECK-LABEL: func.func @narrow8_960x16x12288
 //       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 120,
 //  CHECK-SAME:   split_k = 8>
+// Session 18c: split K through a global workspace (store "splitk_ws"), one
+// unit per SM, 64-row strips (kWsSplitMinGain, kWsSplitMaxStrips).
 // CHECK-LABEL: func.func @narrow8_1000x24x16384
-//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 64,
-//  CHECK-SAME:   split_k = 4>
+//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 128,
+//  CHECK-SAME:   store = "splitk_ws", split_k = 8>
 // CHECK-LABEL: func.func @narrow8_640x24x4096
 //       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 40,
 //  CHECK-SAME:   split_k = 4>
@@ -322,9 +344,11 @@ func.func @narrow8_640x24x4096(%A: memref<640x4096xbf16>, %B: memref<4096x24xbf1
 // N <= 16 on 64-row strips split in 2, more than 10 strips of 128 rows:
 // split in 4 (a column group's row half per rank) up to 120 CTAs
 // (1536x16x12288 48 -> 96). Control: 2048x8x16384 (128 CTAs) keeps 2.
+// Session 18c: split K through a global workspace (store "splitk_ws"), one
+// unit per SM, 64-row strips (kWsSplitMinGain, kWsSplitMaxStrips).
 // CHECK-LABEL: func.func @narrow16s4_1536x16x12288
-//       CHECK:   block_m = 64, block_n = 16, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 96,
-//  CHECK-SAME:   split_k = 4>
+//       CHECK:   block_m = 64, block_n = 16, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 120,
+//  CHECK-SAME:   store = "splitk_ws", split_k = 5>
 // Up to 120 CTAs (30 clusters of 4, "Session 18b"): 1792x8x12288 f16
 // 56 -> 112, 1920x16x16384 60 -> 120.
 // CHECK-LABEL: func.func @narrow16s4_1792x8x12288
@@ -333,9 +357,11 @@ func.func @narrow8_640x24x4096(%A: memref<640x4096xbf16>, %B: memref<4096x24xbf1
 // CHECK-LABEL: func.func @narrow16s4_1920x16x16384
 //       CHECK:   block_m = 64, block_n = 16, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 120,
 //  CHECK-SAME:   split_k = 4>
+// Session 18c: split K through a global workspace (store "splitk_ws"), one
+// unit per SM, 64-row strips (kWsSplitMinGain, kWsSplitMaxStrips).
 // CHECK-LABEL: func.func @narrow16s4_2048x8x16384
-//       CHECK:   block_m = 64, block_n = 16, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 64,
-//  CHECK-SAME:   split_k = 2>
+//       CHECK:   block_m = 64, block_n = 16, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 128,
+//  CHECK-SAME:   store = "splitk_ws", split_k = 4>
 func.func @narrow16s4_1536x16x12288(%A: memref<1536x12288xbf16>, %B: memref<12288x16xbf16>, %C: memref<1536x16xbf16>) {
   linalg.matmul ins(%A, %B : memref<1536x12288xbf16>, memref<12288x16xbf16>) outs(%C : memref<1536x16xbf16>)
   return

@@ -124,3 +124,30 @@ func.func @ffma_split_short_k(%A: memref<600x48xf32>, %B: memref<48x700xf32>, %C
   linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "ffma", precision = "f32", block_m = 128, block_n = 128, block_k = 16, warps_m = 0, warps_n = 0, consumers = 0, stages = 4, group_m = 8, ctas = 0, target = <name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "test", split_k = 4>} ins(%A, %B : memref<600x48xf32>, memref<48x700xf32>) outs(%C : memref<600x700xf32>)
   return
 }
+
+// -----
+
+// store "splitk_ws" (split-K through a global workspace) is the narrow
+// tile's: not on 64x128, not past 32 slices, not on pad copies (N = 12
+// bf16: 24-byte rows of B).
+func.func @ws_wide_tile(%A: memref<128x4096xbf16>, %B: memref<4096x4096xbf16>, %C: memref<128x4096xbf16>) {
+  // expected-error @+1 {{gpu_sketch field 'store': "splitk_ws" (split-K through a global workspace) is the narrow bf16/f16 wgmma tile's (block_n 16 or 32)}}
+  linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 64, block_n = 128, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 6, group_m = 8, ctas = 128, target = <name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "test", store = "splitk_ws", split_k = 4>} ins(%A, %B : memref<128x4096xbf16>, memref<4096x4096xbf16>) outs(%C : memref<128x4096xbf16>)
+  return
+}
+
+// -----
+
+func.func @ws_split_33(%A: memref<640x32768xbf16>, %B: memref<32768x24xbf16>, %C: memref<640x24xbf16>) {
+  // expected-error @+1 {{gpu_sketch field 'split_k': "splitk_ws" splits K in 2..32, got 33}}
+  linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 130, target = <name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "test", store = "splitk_ws", split_k = 33>} ins(%A, %B : memref<640x32768xbf16>, memref<32768x24xbf16>) outs(%C : memref<640x24xbf16>)
+  return
+}
+
+// -----
+
+func.func @ws_padded(%A: memref<640x16384xbf16>, %B: memref<16384x12xbf16>, %C: memref<640x12xbf16>) {
+  // expected-error @+1 {{"splitk_ws" needs 16-byte aligned rows of A and B (no pad copies) and a GEMM}}
+  linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 64, block_n = 16, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 130, target = <name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "test", store = "splitk_ws", split_k = 13>} ins(%A, %B : memref<640x16384xbf16>, memref<16384x12xbf16>) outs(%C : memref<640x12xbf16>)
+  return
+}

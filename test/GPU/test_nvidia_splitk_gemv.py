@@ -401,6 +401,77 @@ class SplitKTests(unittest.TestCase):
                                      "rank %d: %s" % (r, spec))
             self.assertEqual(seen, set(range(acc_regs)), spec)
 
+    def test_workspace_split(self):
+        """split_reduce "workspace": every unit (tile, slice) writes its
+        whole partial tile to its own slot of the workspace, the arrival
+        that sees sk - 1 on the tile's counter is the one that sums, it
+        resets the counter, and it adds partials 0 .. sk-1 in slice order
+        into every accumulator before the store."""
+        for bm, bn, nc, sk, n, extra in (
+                (64, 32, 1, 13, 24, {}), (64, 16, 1, 8, 8, {}), (128, 32, 2, 3, 24, {}),
+                (64, 32, 1, 5, 24, {"c_dtype": "f32", "accumulate": True,
+                                    "epilogue": ["bias_n", "relu"]})):
+            spec = dict({"m": 640, "n": n, "k": 32768, "a_dtype": "bf16", "c_dtype": "bf16",
+                         "block_m": bm, "block_n": bn, "consumers": nc, "stages": 8,
+                         "split_k": sk, "split_reduce": "workspace"}, **extra)
+            ans = answer("nvidia_gemm_wgmma", spec)
+            self.assertNotIn("cluster", ans)
+            ct, acc_regs = 128 * nc, bm // nc // 64 * bn // 2
+            ntiles = -(-640 // bm)
+            partial = acc_regs * ct * 4
+            self.assertEqual(ans["grid"][0], min(ntiles * sk, 132))
+            self.assertEqual(ans["params"][-1], {"name": "SK_ws", "kind": "ptr"})
+            ws = ans["workspace"]
+            self.assertEqual(ws["zero"][0], ntiles * sk * partial)
+            self.assertGreaterEqual(ws["zero"][1], 4 * ntiles)
+            self.assertEqual(ws["bytes"], ws["zero"][0] + ws["zero"][1])
+            asm = ans["asm"]
+            fix = asm[asm.index("split-K through the workspace"):]
+            # the partial: all accumulators, one slot group per 4
+            stores = re.findall(r"st\.global\.v4\.f32 \[%qw64\+(\d+)\], \{([^}]*)\}", fix)
+            self.assertEqual([int(o) for o, _ in stores],
+                             [i // 4 * ct * 16 for i in range(0, acc_regs, 4)])
+            self.assertEqual([r for _, regs in stores for r in regs.split(", ")],
+                             ["%%qacc%d" % i for i in range(acc_regs)])
+            # the counter: the arrival protocol of the PTX over 3 launches
+            # with different arrival orders
+            last_if = int(re.search(r"setp\.eq\.u32 %qp3, %qt5, (\d+)", fix).group(1))
+            reset = re.search(r"@%qp3 st\.relaxed\.gpu\.global\.u32 \[%qw64\], (\d+)", fix)
+            self.assertIn("atom.acq_rel.gpu.global.add.u32 %qt5, [%qw64], 1", fix)
+            self.assertIn("add.s64 %%qw64, %%qw64, %d" % ws["zero"][0], fix)
+            count = 0
+            for order in (list(range(sk)), list(reversed(range(sk))),
+                          list(range(1, sk)) + [0]):
+                lasts = []
+                for s_ in order:
+                    old, count = count, count + 1
+                    if old == last_if:
+                        lasts.append(s_)
+                        if reset:
+                            count = int(reset.group(1))
+                self.assertEqual(lasts, [order[-1]], spec)
+                self.assertEqual(count, 0, spec)
+            # the sums: partial 0 loaded into the accumulators, then
+            # partials 1 .. sk-1 in slice order added to them
+            sums = fix[fix.index("bar.red.or.pred"):]
+            loads = re.findall(r"ld\.global\.cg\.v4\.f32 \{([^}]*)\}, \[%qw64\+(\d+)\]", sums)
+            self.assertEqual(len(loads), sk * acc_regs // 4)
+            for i in range(0, acc_regs, 4):
+                grp = loads[i // 4 * sk:(i // 4 + 1) * sk]
+                self.assertEqual([int(o) for _, o in grp],
+                                 [q * partial + i // 4 * ct * 16 for q in range(sk)], spec)
+                self.assertEqual(grp[0][0], ", ".join("%%qacc%d" % (i + q) for q in range(4)))
+            adds = re.findall(r"add\.f32 (%qacc\d+), %qacc\d+, %qsk\d", sums)
+            self.assertEqual(len(adds), (sk - 1) * acc_regs)
+
+    def test_workspace_arrivals_model(self):
+        """The counter model: one last arrival per launch whatever the
+        order, the counter back to 0 after every launch."""
+        from tensorop_emit.wgmma_splitk import splitk_ws_arrivals
+        out = splitk_ws_arrivals(4, [[0, 1, 2, 3], [3, 1, 0, 2], [2, 3, 1, 0]])
+        self.assertEqual(out, [(3, [0, 1, 2, 3], 0), (2, [0, 1, 2, 3], 0),
+                               (0, [0, 1, 2, 3], 0)])
+
     def test_narrow_share_rows(self):
         """A rank's row half is the rows it stores: h 0 the thread's row
         (m0 + 16 warp + lane / 4), h 1 eight below; and only its group's
@@ -430,6 +501,14 @@ class SplitKTests(unittest.TestCase):
                            ({"split_k": 4}, "split_k"),          # 128x256: spills
                            ({"split_k": 2, "k": 64}, "split_k"),  # one k-tile
                            ({"split_k": 8}, "split_k"),          # 8: narrow tiles only
+                           ({"split_k": 4, "split_reduce": "workspace"},
+                            "split_reduce"),                     # narrow tiles only
+                           ({"split_k": 1, "n": 24, "block_m": 64, "block_n": 32,
+                             "consumers": 1, "stages": 8, "split_reduce": "workspace"},
+                            "split_reduce"),                     # needs a split
+                           ({"split_k": 33, "n": 24, "block_m": 64, "block_n": 32,
+                             "consumers": 1, "stages": 8, "split_reduce": "workspace"},
+                            "split_k"),
                            ({"split_k": 8, "n": 16, "block_m": 64, "block_n": 16,
                              "consumers": 1, "stages": 8}, "split_k"),  # 2 groups: 2, 4
                            ({"split_k": 8, "n": 24, "k": 448, "block_m": 64,

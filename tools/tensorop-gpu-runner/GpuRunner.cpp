@@ -20,7 +20,9 @@
 // verifies the timed outputs again. A launch description with a "before"
 // list (the pad copies of a GEMM whose rows TMA cannot describe, into a
 // "workspace" the runner allocates once) launches those kernels before
-// ours every time: they are verified and timed together.
+// ours every time: they are verified and timed together. A split-K
+// reduced through a global workspace ("SK_ws", its counters zeroed once
+// here) gets its workspace the same way.
 // Timing starts once the clocks have settled (tensorop::SettleRule); each
 // sample carries the SM clock, power and temperature read through NVML
 // (dlopen'ed; its absence is reported, not fatal), and the timing reports
@@ -212,6 +214,12 @@ Kernel loadKernel(const json &launch, const std::string &cubinPath,
   if (launch.contains("workspace")) {
     const json &ws = launch.at("workspace");
     CUC(cuMemAlloc(&workspace, ws.at("bytes").get<size_t>()));
+    // A split-K workspace's arrival counters ("zero": [offset, bytes]) must
+    // be zero before the first launch; every launch leaves them zero (the
+    // last arrival of a tile resets its counter), so once is enough.
+    if (ws.contains("zero"))
+      CUC(cuMemsetD8(workspace + ws.at("zero")[0].get<CUdeviceptr>(), 0,
+                     ws.at("zero")[1].get<size_t>()));
   }
   auto buffer = [&](const std::string &t) -> CUdeviceptr {
     if (t == "A")
@@ -224,7 +232,7 @@ Kernel loadKernel(const json &launch, const std::string &cubinPath,
       return d.bias;
     if (t == "R" && d.r)
       return d.r;
-    if ((t == "A_pad" || t == "B_pad") && workspace &&
+    if ((t == "A_pad" || t == "B_pad" || t == "SK_ws") && workspace &&
         launch.at("workspace").contains(t))
       return workspace + launch.at("workspace").at(t).get<CUdeviceptr>();
     die(2, "parameter names unknown tensor '" + t + "'");

@@ -129,6 +129,13 @@ void *tensoropGpuWorkspaceAcquire(int64_t bytes);
 void tensoropGpuWorkspaceRelease(void *ptr);
 void *tensoropGpuWorkspaceAcquireOn(int64_t bytes, void *stream);
 void tensoropGpuWorkspaceReleaseOn(void *ptr, void *stream);
+/* The same with bytes zeroOffset .. zeroOffset + zeroBytes - 1 zeroed
+ * (cuMemsetD8Async, same stream): a split-K workspace's arrival counters,
+ * which its kernel leaves zero after every launch. */
+void *tensoropGpuWorkspaceAcquireZeroed(int64_t bytes, int64_t zeroOffset,
+                                        int64_t zeroBytes);
+void *tensoropGpuWorkspaceAcquireZeroedOn(int64_t bytes, int64_t zeroOffset,
+                                          int64_t zeroBytes, void *stream);
 
 /* Brackets a generated asynchronous entry point: Begin clears this thread's
  * status, End returns the first CUresult that failed since (0 if none). */

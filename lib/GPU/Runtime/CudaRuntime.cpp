@@ -411,6 +411,37 @@ void tensoropGpuWorkspaceReleaseOn(void *ptr, void *stream) {
                       static_cast<CUstream>(stream)));
 }
 
+void *tensoropGpuWorkspaceAcquireZeroedOn(int64_t bytes, int64_t zeroOffset,
+                                          int64_t zeroBytes, void *stream) {
+  if (zeroOffset < 0 || zeroBytes < 0 || zeroOffset + zeroBytes > bytes)
+    return nullptr;
+  void *ptr = tensoropGpuWorkspaceAcquireOn(bytes, stream);
+  if (ptr && zeroBytes > 0 &&
+      !CU(cuMemsetD8Async(reinterpret_cast<CUdeviceptr>(ptr) + zeroOffset, 0,
+                          size_t(zeroBytes), static_cast<CUstream>(stream)))) {
+    cuMemFreeAsync(reinterpret_cast<CUdeviceptr>(ptr),
+                   static_cast<CUstream>(stream));
+    return nullptr;
+  }
+  return ptr;
+}
+
+void *tensoropGpuWorkspaceAcquireZeroed(int64_t bytes, int64_t zeroOffset,
+                                        int64_t zeroBytes) {
+  void *stream = mgpuStreamCreate();
+  if (!stream)
+    return nullptr;
+  void *ptr =
+      tensoropGpuWorkspaceAcquireZeroedOn(bytes, zeroOffset, zeroBytes, stream);
+  if (ptr && !CU(cuStreamSynchronize(static_cast<CUstream>(stream)))) {
+    cuMemFreeAsync(reinterpret_cast<CUdeviceptr>(ptr),
+                   static_cast<CUstream>(stream));
+    ptr = nullptr;
+  }
+  mgpuStreamDestroy(stream);
+  return ptr;
+}
+
 void *tensoropGpuWorkspaceAcquire(int64_t bytes) {
   // Ready when this returns: the synchronous entry point launches each
   // kernel on a stream of its own.
