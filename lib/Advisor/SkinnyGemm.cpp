@@ -180,6 +180,28 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   return true;
 }
 
+/// The K-vectorized kernel's sketch for mr x nr register blocks: A and B
+/// read whole (one K block, one column tile of B's transposed copy), A's
+/// rows prefetched ahead, B's none (it sits in L1).
+static void setKDotSketch(const GemmProblem &p, int64_t mr, int64_t nr,
+                          SketchChoice &c) {
+  c.mr = mr;
+  c.nr = nr;
+  c.broadcast = "none";
+  c.emitter = kKDotEmitter.str();
+  c.kc = p.k;
+  c.nc = roundUp(p.n, nr);
+  c.mc = roundUp(p.m, mr);
+  c.loopOrder = "mkn";
+  c.microOrder = "mn";
+  c.packA = "none";
+  c.packB = kTransposedPackB.str();
+  c.kUnroll = 2;
+  c.prefetchB = 0;
+  c.prefetchBCols = 0;
+  c.prefetchA = kKDotPrefetchAhead;
+}
+
 bool mlir::tensorop::chooseKDotSketch(const GemmProblem &p,
                                       const TargetHints &t, SketchChoice &c) {
   if (!appliesOnTarget(p, t) || p.n > kKDotHeldAColumns ||
@@ -203,21 +225,7 @@ bool mlir::tensorop::chooseKDotSketch(const GemmProblem &p,
     int64_t budget = rows >= 3 ? t.cacheBytes(1) : t.cacheBytes(1) * 3 / 4;
     if (rows < 2 || p.n * paddedK * 4 > budget)
       return false;
-    c.mr = std::min(p.m, rows);
-    c.nr = p.n;
-    c.broadcast = "none";
-    c.emitter = kKDotEmitter.str();
-    c.kc = p.k;
-    c.nc = p.n;
-    c.mc = roundUp(p.m, c.mr);
-    c.loopOrder = "mkn";
-    c.microOrder = "mn";
-    c.packA = "none";
-    c.packB = kTransposedPackB.str();
-    c.kUnroll = 2;
-    c.prefetchB = 0;
-    c.prefetchBCols = 0;
-    c.prefetchA = kKDotPrefetchAhead;
+    setKDotSketch(p, std::min(p.m, rows), p.n, c);
     return true;
   }
   // Rows: as many as the register file holds (mr*nr accumulators, nr B
@@ -231,22 +239,7 @@ bool mlir::tensorop::chooseKDotSketch(const GemmProblem &p,
   int64_t nr = p.n;
   if (rowsFor(nr) < kKDotMinRows)
     nr = ceilDiv(p.n, ceilDiv(p.n, 4));
-  int64_t mr = rowsFor(nr);
-  c.mr = std::min(mr, p.m);
-  c.nr = nr;
-  c.broadcast = "none";
-  c.emitter = kKDotEmitter.str();
-  c.kc = p.k;
-  c.nc = roundUp(p.n, c.nr);
-  c.mc = roundUp(p.m, c.mr);
-  c.loopOrder = "mkn";
-  c.microOrder = "mn";
-  c.packA = "none";
-  c.packB = kTransposedPackB.str();
-  c.kUnroll = 2;
-  c.prefetchB = 0;
-  c.prefetchBCols = 0;
-  c.prefetchA = kKDotPrefetchAhead;
+  setKDotSketch(p, std::min(rowsFor(nr), p.m), nr, c);
   return true;
 }
 
