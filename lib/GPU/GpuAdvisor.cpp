@@ -1326,17 +1326,21 @@ llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
                                 p.k, p.n)
                       .str());
   }
-  if (s.kernel == "ffma" && s.splitK > 1) {
-    // nvidia_gemm_ffma.py: rank r of a cluster runs the r-th of split_k
-    // equal ranges of K's k-tiles of 16; none may be empty.
-    int64_t kTiles = (p.k + 15) / 16;
-    if ((kTiles + s.splitK - 1) / s.splitK * (s.splitK - 1) >= kTiles)
-      return fail("split_k",
-                  llvm::formatv("K={0} has {1} k-tiles of 16: too few for "
-                                "{2} non-empty ranges",
-                                p.k, kTiles, s.splitK)
-                      .str());
-  }
+  // Rank r of a split runs the r-th of split_k equal ranges of K's
+  // k-tiles (`tileK` deep); none may be empty.
+  auto emptySplitRange = [&](int64_t tileK) -> std::string {
+    int64_t kTiles = (p.k + tileK - 1) / tileK;
+    if ((kTiles + s.splitK - 1) / s.splitK * (s.splitK - 1) < kTiles)
+      return "";
+    return llvm::formatv("K={0} has {1} k-tiles of {2}: too few for {3} "
+                         "non-empty ranges",
+                         p.k, kTiles, tileK, s.splitK)
+        .str();
+  };
+  // nvidia_gemm_ffma.py: k-tiles of 16.
+  if (s.kernel == "ffma" && s.splitK > 1)
+    if (std::string why = emptySplitRange(16); !why.empty())
+      return fail("split_k", why);
   if (s.kernel == "wgmma") {
     // Rows TMA cannot describe: bf16/f16 GEMMs run on padded copies of A
     // and B (wgmmaPadding); C is stored from registers at its own stride.
@@ -1363,26 +1367,14 @@ llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
     if (s.store == "splitk_ws" && (!tmaAligned(p) || p.conv))
       return fail("store", "\"splitk_ws\" needs 16-byte aligned rows of A "
                            "and B (no pad copies) and a GEMM");
-    if (s.splitK > 1 && s.store == "splitk_ws") {
-      int64_t kTiles = (p.k + 63) / 64;
-      if ((kTiles + s.splitK - 1) / s.splitK * (s.splitK - 1) >= kTiles)
-        return fail("split_k",
-                    llvm::formatv("K={0} has {1} k-tiles of 64: too few for "
-                                  "{2} non-empty ranges",
-                                  p.k, kTiles, s.splitK)
-                        .str());
-    } else if (s.splitK > 1) {
+    if (s.splitK > 1 && s.store != "splitk_ws")
       // Two barriers; the fp32 partial tile overlays the stages (the
       // verifier's rule: they hold it).
       smem += 16;
-      int64_t kTiles = (p.k + 63) / 64;
-      if ((kTiles + s.splitK - 1) / s.splitK * (s.splitK - 1) >= kTiles)
-        return fail("split_k",
-                    llvm::formatv("K={0} has {1} k-tiles of 64: too few for "
-                                  "{2} non-empty ranges",
-                                  p.k, kTiles, s.splitK)
-                        .str());
-    }
+    // wgmma: k-tiles of 64.
+    if (s.splitK > 1)
+      if (std::string why = emptySplitRange(64); !why.empty())
+        return fail("split_k", why);
     if (smem > t.maxSharedPerBlock)
       return fail(s.store == "smem_tma" ? "store" : "stages",
                   llvm::formatv("{0} stages{1} need {2} bytes of shared "
