@@ -215,7 +215,7 @@ func.func @f(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %C: memref<256x
 
 // An unknown store path.
 func.func @f(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %C: memref<256x256xf32>) {
-  // expected-error @+1 {{gpu_sketch field 'store': must be "global" or "smem_tma", got "smem"}}
+  // expected-error @+1 {{gpu_sketch field 'store': must be "global", "smem_tma" or "splitk_ws", got "smem"}}
   linalg.matmul {tensorop.gpu_sketch = #tensorop.gpu_sketch<kernel = "wgmma", precision = "bf16", block_m = 128, block_n = 256, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 4, group_m = 8, ctas = 132, target = #tensorop.target<name = "nvidia-sm90", triple = "nvptx64-nvidia-cuda", cpu = "sm_90a", features = "+ptx80", vector_bits = 1024, vector_registers = 255>, source = "t", store = "smem">} ins(%A, %B : memref<256x256xbf16>, memref<256x256xbf16>) outs(%C : memref<256x256xf32>)
   return
 }
