@@ -36,6 +36,19 @@
 
 using namespace mlir;
 using namespace mlir::tensorop;
+
+/// Wall-clock seconds a model-written emitter script may run: 20, or
+/// TENSOROP_EMITTER_TIMEOUT (whole seconds > 0) where a slow machine needs
+/// more or a test wants a looping script refused sooner.
+static unsigned modelEmitterTimeoutSeconds() {
+  if (const char *env = std::getenv("TENSOROP_EMITTER_TIMEOUT")) {
+    unsigned seconds = 0;
+    if (!llvm::StringRef(env).getAsInteger(10, seconds) && seconds > 0)
+      return seconds;
+  }
+  return 20;
+}
+
 using llvm::StringRef;
 
 namespace {
@@ -185,8 +198,9 @@ public:
       // caught with its own error before anything is compiled.
       // Packed A and B: the spec the pass asks for a contiguous GEMM's
       // packed panels.
-      EmitterRequest request = ukernelEmitterRequest(
-          attr, t, /*ldaBytes=*/0, /*ldbBytes=*/0, "", /*timeoutSeconds=*/20);
+      EmitterRequest request =
+          ukernelEmitterRequest(attr, t, /*ldaBytes=*/0, /*ldbBytes=*/0, "",
+                                modelEmitterTimeoutSeconds());
       llvm::Expected<EmittedKernel> k = runEmitter(request);
       if (!k)
         return fail("the emitter script failed: " +
