@@ -780,6 +780,21 @@ static constexpr double kWsSplitMinGain = 1.25;
 /// x6144) were not.
 static constexpr int64_t kWsSplitMaxStrips = 40;
 
+/// Many strips (more than kWsSplitMaxStrips of 64 rows, or 128-row strips
+/// on two consumers): 128-row strips on two consumers split through the
+/// workspace, G = min(kWsSplitMax, SMs / strips, k-tiles / kSplitKMinKTiles)
+/// slices, one unit per SM. The streaming model of streamSplitK without its
+/// HBM term (these grids stream A at 2.6-3.3 TB/s, under it): the slowest
+/// CTA's bytes of A at its rate (kNarrowPairCtaBytesPerSecond on two
+/// consumers, kStreamCtaBytesPerSecond on one) plus the pipeline fill,
+/// taken where that is at most kWsPairMaxRatio of the choice's before.
+/// Measured on the H200 before the rule (docs/benchmarks/gpu-gemm.md,
+/// "Session 18c" variants): 5000x24x4096 128x32 3 slices on 120 CTAs 13.0
+/// us, 0.95x the best library (main's 64-row strips on 79 CTAs 0.82x),
+/// 5000x8x6144 128x16 21.4 us, 0.94x (main 0.86x).
+static constexpr bool kWsPairSplitEnabled = true;
+static constexpr double kWsPairMaxRatio = 0.9;
+
 static GpuSketchChoice proposeWgmmaFewCols(const GpuGemmProblem &p,
                                            const GpuTarget &target,
                                            GpuSketchChoice c) {
@@ -907,6 +922,31 @@ static GpuSketchChoice proposeWgmmaFewCols(const GpuGemmProblem &p,
     c.splitK = wsSplit;
     c.store = "splitk_ws";
     c.ctas = rowStrips * wsSplit;
+  }
+  // Many strips: 128-row strips on two consumers through the workspace
+  // (kWsPairMaxRatio), where the 64-row rule above did not apply.
+  int64_t pairWs = std::min({kWsSplitMax, target.sms / pairStrips,
+                             kTiles / kSplitKMinKTiles});
+  auto ctaSeconds = [&](int64_t rows, int64_t consumers, int64_t split) {
+    double bytes = double(rows) * double(p.k) * 2 / double(split);
+    return bytes / (consumers == 2 ? kNarrowPairCtaBytesPerSecond
+                                   : kStreamCtaBytesPerSecond) +
+           kFewRowsWaveSeconds;
+  };
+  if (kWsPairSplitEnabled && c.store != "splitk_ws" && tmaAligned(p) &&
+      !p.conv && pairWs >= 2 &&
+      (rowStrips > kWsSplitMaxStrips || c.consumers == 2) &&
+      ctaSeconds(128, 2, pairWs) <=
+          kWsPairMaxRatio *
+              ctaSeconds(c.blockM, c.consumers, std::max<int64_t>(1, c.splitK))) {
+    c.blockM = 128;
+    c.consumers = 2;
+    c.blockN = p.n <= 16 ? 16 : 32;
+    c.stages = std::min<int64_t>(
+        16, (target.maxSharedPerBlock - 1024) / ((c.blockM + c.blockN) * 128));
+    c.splitK = pairWs;
+    c.store = "splitk_ws";
+    c.ctas = pairStrips * pairWs;
   }
   return c;
 }

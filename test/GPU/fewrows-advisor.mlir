@@ -171,17 +171,17 @@ func.func @few_24x1536x8192(%A: memref<24x8192xbf16>, %B: memref<8192x1536xbf16>
 // 128-row strips on two consumers split in 4 when that is at most 96 CTAs,
 // whatever N (N = 24, "Session 16": 19.2 us against 23.9 for 47 strips of
 // 64 split in 2; N = 32, "Session 17": 2048x32x8192 9.9 us against 14.7).
+// Session 19: those 128-row strips split through the workspace instead,
+// one unit per SM (kWsPairMaxRatio): 24 strips x 5 slices, 16 x 8.
 // CHECK-LABEL: func.func @narrow_3000x24x8192
-//       CHECK:   block_m = 128, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 11, group_m = 8, ctas = 96,
-//  CHECK-SAME:   split_k = 4>
+//       CHECK:   block_m = 128, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 11, group_m = 8, ctas = 120,
+//  CHECK-SAME:   store = "splitk_ws", split_k = 5>
 // CHECK-LABEL: func.func @narrow_3000x32x8192
-//       CHECK:   block_m = 128, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 11, group_m = 8, ctas = 96,
-//  CHECK-SAME:   split_k = 4>
-// Session 18c: kept (128-row strips on two consumers: the workspace split
-// did not gain there).
+//       CHECK:   block_m = 128, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 11, group_m = 8, ctas = 120,
+//  CHECK-SAME:   store = "splitk_ws", split_k = 5>
 // CHECK-LABEL: func.func @narrow_2048x32x8192
-//       CHECK:   block_m = 128, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 11, group_m = 8, ctas = 64,
-//  CHECK-SAME:   split_k = 4>
+//       CHECK:   block_m = 128, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 11, group_m = 8, ctas = 128,
+//  CHECK-SAME:   store = "splitk_ws", split_k = 8>
 func.func @narrow_3000x24x8192(%A: memref<3000x8192xbf16>, %B: memref<8192x24xbf16>, %C: memref<3000x24xbf16>) {
   linalg.matmul ins(%A, %B : memref<3000x8192xbf16>, memref<8192x24xbf16>) outs(%C : memref<3000x24xbf16>)
   return
@@ -211,11 +211,10 @@ func.func @narrow_2048x32x8192(%A: memref<2048x8192xbf16>, %B: memref<8192x32xbf
 // CHECK-LABEL: func.func @narrow_1024x32x16384
 //       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 128,
 //  CHECK-SAME:   store = "splitk_ws", split_k = 8>
-// Session 18c: kept (128-row strips on two consumers: the workspace split
-// did not gain there).
+// Session 19: the 128-row strips split through the workspace, 12 x 11.
 // CHECK-LABEL: func.func @narrow_1536x32x16384
-//       CHECK:   block_m = 128, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 11, group_m = 8, ctas = 48,
-//  CHECK-SAME:   split_k = 4>
+//       CHECK:   block_m = 128, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 11, group_m = 8, ctas = 132,
+//  CHECK-SAME:   store = "splitk_ws", split_k = 11>
 func.func @narrow_1200x24x16384(%A: memref<1200x16384xbf16>, %B: memref<16384x24xbf16>, %C: memref<1200x24xbf16>) {
   linalg.matmul ins(%A, %B : memref<1200x16384xbf16>, memref<16384x24xbf16>) outs(%C : memref<1200x24xbf16>)
   return
@@ -376,5 +375,50 @@ func.func @narrow16s4_1920x16x16384(%A: memref<1920x16384xbf16>, %B: memref<1638
 }
 func.func @narrow16s4_2048x8x16384(%A: memref<2048x16384xbf16>, %B: memref<16384x8xbf16>, %C: memref<2048x8xbf16>) {
   linalg.matmul ins(%A, %B : memref<2048x16384xbf16>, memref<16384x8xbf16>) outs(%C : memref<2048x8xbf16>)
+  return
+}
+
+// -----
+// Session 19: many strips (more than kWsSplitMaxStrips of 64 rows): 128-row
+// strips on two consumers split through the workspace in G = SMs / strips
+// slices where the slowest CTA streams at most kWsPairMaxRatio of the
+// choice's before (kWsPairSplitEnabled): 5000 rows 40 strips x 3 (main's
+// 79 unsplit 64-row strips), 6144x8 48 x 2 (main's 48 unsplit). Controls:
+// 3500x24x4096 (64-row strips split in 2 on 110 CTAs: 4 slices of 128 rows
+// stream more per CTA) and 12000x8x4096 (94 strips: one slice) keep
+// theirs.
+// CHECK-LABEL: func.func @pairws_5000x24x4096
+//       CHECK:   block_m = 128, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 11, group_m = 8, ctas = 120,
+//  CHECK-SAME:   store = "splitk_ws", split_k = 3>
+// CHECK-LABEL: func.func @pairws_5000x8x6144
+//       CHECK:   block_m = 128, block_n = 16, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 12, group_m = 8, ctas = 120,
+//  CHECK-SAME:   store = "splitk_ws", split_k = 3>
+// CHECK-LABEL: func.func @pairws_6144x8x4096
+//       CHECK:   block_m = 128, block_n = 16, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 12, group_m = 8, ctas = 96,
+//  CHECK-SAME:   store = "splitk_ws", split_k = 2>
+// CHECK-LABEL: func.func @pairws_3500x24x4096
+//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 110,
+//  CHECK-SAME:   split_k = 2>
+// CHECK-LABEL: func.func @pairws_12000x8x4096
+//       CHECK:   block_m = 128, block_n = 16, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 12, group_m = 8, ctas = 94,
+//   CHECK-NOT:   split_k
+func.func @pairws_5000x24x4096(%A: memref<5000x4096xbf16>, %B: memref<4096x24xbf16>, %C: memref<5000x24xbf16>) {
+  linalg.matmul ins(%A, %B : memref<5000x4096xbf16>, memref<4096x24xbf16>) outs(%C : memref<5000x24xbf16>)
+  return
+}
+func.func @pairws_5000x8x6144(%A: memref<5000x6144xbf16>, %B: memref<6144x8xbf16>, %C: memref<5000x8xbf16>) {
+  linalg.matmul ins(%A, %B : memref<5000x6144xbf16>, memref<6144x8xbf16>) outs(%C : memref<5000x8xbf16>)
+  return
+}
+func.func @pairws_6144x8x4096(%A: memref<6144x4096xbf16>, %B: memref<4096x8xbf16>, %C: memref<6144x8xbf16>) {
+  linalg.matmul ins(%A, %B : memref<6144x4096xbf16>, memref<4096x8xbf16>) outs(%C : memref<6144x8xbf16>)
+  return
+}
+func.func @pairws_3500x24x4096(%A: memref<3500x4096xbf16>, %B: memref<4096x24xbf16>, %C: memref<3500x24xbf16>) {
+  linalg.matmul ins(%A, %B : memref<3500x4096xbf16>, memref<4096x24xbf16>) outs(%C : memref<3500x24xbf16>)
+  return
+}
+func.func @pairws_12000x8x4096(%A: memref<12000x4096xbf16>, %B: memref<4096x8xbf16>, %C: memref<12000x8xbf16>) {
+  linalg.matmul ins(%A, %B : memref<12000x4096xbf16>, memref<4096x8xbf16>) outs(%C : memref<12000x8xbf16>)
   return
 }
