@@ -171,17 +171,17 @@ func.func @few_24x1536x8192(%A: memref<24x8192xbf16>, %B: memref<8192x1536xbf16>
 // 128-row strips on two consumers split in 4 when that is at most 96 CTAs,
 // whatever N (N = 24, "Session 16": 19.2 us against 23.9 for 47 strips of
 // 64 split in 2; N = 32, "Session 17": 2048x32x8192 9.9 us against 14.7).
-// Session 19: those 128-row strips split through the workspace instead,
-// one unit per SM (kWsPairMaxRatio): 24 strips x 5 slices, 16 x 8.
 // CHECK-LABEL: func.func @narrow_3000x24x8192
-//       CHECK:   block_m = 128, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 11, group_m = 8, ctas = 120,
-//  CHECK-SAME:   store = "splitk_ws", split_k = 5>
+//       CHECK:   block_m = 128, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 11, group_m = 8, ctas = 96,
+//  CHECK-SAME:   split_k = 4>
 // CHECK-LABEL: func.func @narrow_3000x32x8192
-//       CHECK:   block_m = 128, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 11, group_m = 8, ctas = 120,
-//  CHECK-SAME:   store = "splitk_ws", split_k = 5>
+//       CHECK:   block_m = 128, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 11, group_m = 8, ctas = 96,
+//  CHECK-SAME:   split_k = 4>
+// Session 18c: kept (128-row strips on two consumers: the workspace split
+// did not gain there).
 // CHECK-LABEL: func.func @narrow_2048x32x8192
-//       CHECK:   block_m = 128, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 11, group_m = 8, ctas = 128,
-//  CHECK-SAME:   store = "splitk_ws", split_k = 8>
+//       CHECK:   block_m = 128, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 11, group_m = 8, ctas = 64,
+//  CHECK-SAME:   split_k = 4>
 func.func @narrow_3000x24x8192(%A: memref<3000x8192xbf16>, %B: memref<8192x24xbf16>, %C: memref<3000x24xbf16>) {
   linalg.matmul ins(%A, %B : memref<3000x8192xbf16>, memref<8192x24xbf16>) outs(%C : memref<3000x24xbf16>)
   return
@@ -211,10 +211,11 @@ func.func @narrow_2048x32x8192(%A: memref<2048x8192xbf16>, %B: memref<8192x32xbf
 // CHECK-LABEL: func.func @narrow_1024x32x16384
 //       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 128,
 //  CHECK-SAME:   store = "splitk_ws", split_k = 8>
-// Session 19: the 128-row strips split through the workspace, 12 x 11.
+// Session 18c: kept (128-row strips on two consumers: the workspace split
+// did not gain there).
 // CHECK-LABEL: func.func @narrow_1536x32x16384
-//       CHECK:   block_m = 128, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 11, group_m = 8, ctas = 132,
-//  CHECK-SAME:   store = "splitk_ws", split_k = 11>
+//       CHECK:   block_m = 128, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 11, group_m = 8, ctas = 48,
+//  CHECK-SAME:   split_k = 4>
 func.func @narrow_1200x24x16384(%A: memref<1200x16384xbf16>, %B: memref<16384x24xbf16>, %C: memref<1200x24xbf16>) {
   linalg.matmul ins(%A, %B : memref<1200x16384xbf16>, memref<16384x24xbf16>) outs(%C : memref<1200x24xbf16>)
   return
@@ -379,23 +380,34 @@ func.func @narrow16s4_2048x8x16384(%A: memref<2048x16384xbf16>, %B: memref<16384
 }
 
 // -----
-// Session 19: many strips (more than kWsSplitMaxStrips of 64 rows): 128-row
-// strips on two consumers split through the workspace in G = SMs / strips
-// slices where the slowest CTA streams at most kWsPairMaxRatio of the
-// choice's before (kWsPairSplitEnabled): 5000 rows 40 strips x 3 (main's
-// 79 unsplit 64-row strips), 6144x8 48 x 2 (main's 48 unsplit). Controls:
-// 3500x24x4096 (64-row strips split in 2 on 110 CTAs: 4 slices of 128 rows
-// stream more per CTA) and 12000x8x4096 (94 strips: one slice) keep
-// theirs.
+// Session 19: many strips (an unsplit grid of more strips than half the
+// SMs): 128-row strips on two consumers split through the workspace in
+// G = SMs / strips slices where the slowest CTA streams at most
+// kWsPairMaxRatio of the choice's before (kWsPairSplitEnabled): 5000 rows
+// 40 strips x 3 (main's 79 unsplit 64-row strips). Controls: 6144x8x4096
+// (48 unsplit pair strips, A the size of the L2: kept whole by the
+// streaming model), 4096x16x8192 (64 strips of 64 rows, A from HBM: kept
+// whole by it too), 4500x24x16384 (A 147 MB, past kWsPairMaxL2Share of
+// the L2), 3500x24x4096 (64-row strips split in 2 on 110 CTAs)
+// and 12000x8x4096 (94 strips: one slice) keep theirs.
 // CHECK-LABEL: func.func @pairws_5000x24x4096
 //       CHECK:   block_m = 128, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 11, group_m = 8, ctas = 120,
 //  CHECK-SAME:   store = "splitk_ws", split_k = 3>
 // CHECK-LABEL: func.func @pairws_5000x8x6144
 //       CHECK:   block_m = 128, block_n = 16, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 12, group_m = 8, ctas = 120,
 //  CHECK-SAME:   store = "splitk_ws", split_k = 3>
+// CHECK-LABEL: func.func @pairws_4800x32x4096
+//       CHECK:   block_m = 128, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 11, group_m = 8, ctas = 114,
+//  CHECK-SAME:   store = "splitk_ws", split_k = 3>
+// CHECK-LABEL: func.func @pairws_4096x16x8192
+//       CHECK:   block_m = 64, block_n = 16, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 64,
+//   CHECK-NOT:   split_k
+// CHECK-LABEL: func.func @pairws_4500x24x16384
+//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 71,
+//   CHECK-NOT:   split_k
 // CHECK-LABEL: func.func @pairws_6144x8x4096
-//       CHECK:   block_m = 128, block_n = 16, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 12, group_m = 8, ctas = 96,
-//  CHECK-SAME:   store = "splitk_ws", split_k = 2>
+//       CHECK:   block_m = 128, block_n = 16, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 12, group_m = 8, ctas = 48,
+//   CHECK-NOT:   split_k
 // CHECK-LABEL: func.func @pairws_3500x24x4096
 //       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 110,
 //  CHECK-SAME:   split_k = 2>
@@ -408,6 +420,18 @@ func.func @pairws_5000x24x4096(%A: memref<5000x4096xbf16>, %B: memref<4096x24xbf
 }
 func.func @pairws_5000x8x6144(%A: memref<5000x6144xbf16>, %B: memref<6144x8xbf16>, %C: memref<5000x8xbf16>) {
   linalg.matmul ins(%A, %B : memref<5000x6144xbf16>, memref<6144x8xbf16>) outs(%C : memref<5000x8xbf16>)
+  return
+}
+func.func @pairws_4800x32x4096(%A: memref<4800x4096xbf16>, %B: memref<4096x32xbf16>, %C: memref<4800x32xbf16>) {
+  linalg.matmul ins(%A, %B : memref<4800x4096xbf16>, memref<4096x32xbf16>) outs(%C : memref<4800x32xbf16>)
+  return
+}
+func.func @pairws_4096x16x8192(%A: memref<4096x8192xbf16>, %B: memref<8192x16xbf16>, %C: memref<4096x16xbf16>) {
+  linalg.matmul ins(%A, %B : memref<4096x8192xbf16>, memref<8192x16xbf16>) outs(%C : memref<4096x16xbf16>)
+  return
+}
+func.func @pairws_4500x24x16384(%A: memref<4500x16384xbf16>, %B: memref<16384x24xbf16>, %C: memref<4500x24xbf16>) {
+  linalg.matmul ins(%A, %B : memref<4500x16384xbf16>, memref<16384x24xbf16>) outs(%C : memref<4500x24xbf16>)
   return
 }
 func.func @pairws_6144x8x4096(%A: memref<6144x4096xbf16>, %B: memref<4096x8xbf16>, %C: memref<6144x8xbf16>) {
