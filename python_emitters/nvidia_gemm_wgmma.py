@@ -133,7 +133,7 @@ def cluster_tile_coords(b, cm, cn):
 def emit(spec, fmt):
     c = common_spec(spec, ("block_m", "block_n", "consumers", "stages", "group_m", "sms",
                            "cluster_m", "cluster_n", "conv", "epilogue", "store",
-                           "split_k", "lda", "ldb", "stream_hint", "b_box",
+                           "split_k", "lda", "ldb", "stream_hint", "b_box", "ws_groups",
                            "split_reduce"))
     m, n, k = c["m"], c["n"], c["k"]
     dt, cdt = c["a_dtype"], c["c_dtype"]
@@ -182,6 +182,10 @@ def emit(spec, fmt):
     # shared memory
     ws = get_choice(spec, "split_reduce", ("cluster", "workspace"), default="cluster") \
         == "workspace"
+    # the workspace reduction in two levels (splitk_ws_fixup): groups of
+    # split_k / ws_groups slices, so that no unit adds more than
+    # max(split_k / ws_groups, ws_groups) partials one after the other
+    ws_groups = get_int(spec, "ws_groups", default=1, lo=1, hi=32)
     conv = conv_geometry(spec, m, n, k)
     steps = parse_epilogue(spec)
     store = get_choice(spec, "store", ("global", "smem_tma"), default="global")
@@ -253,6 +257,10 @@ def emit(spec, fmt):
     if ws and (not narrow or sk < 2):
         raise SpecError("split_reduce", "the workspace reduction is the narrow tiles' (block_n "
                                         "16 or 32) with split_k >= 2")
+    if ws_groups > 1 and (not ws or sk % ws_groups or ws_groups == sk):
+        raise SpecError("ws_groups", "groups of slices are the workspace reduction's, and "
+                                     "must divide split_k (%d) into groups of 2 or more, got %d"
+                        % (sk, ws_groups))
     if not ws and (sk not in (1, 2, 4, 8) or (sk == 8 and not narrow)):
         raise SpecError("split_k", "must be 1, 2 or 4 (8: the narrow tile block_n 32), got %d"
                         % sk)
@@ -308,7 +316,8 @@ def emit(spec, fmt):
         # units (tile, K slice), tile-major, persistent over min(units, sms)
         units = ntiles * sk
         grid = min(units, sms)
-        ws_partial, ws_counters, ws_bytes = splitk_ws_layout(ntiles, sk, acc_regs, 128 * nc)
+        ws_partial, ws_counters, ws_bytes = splitk_ws_layout(ntiles, sk, acc_regs, 128 * nc,
+                                                            ws_groups)
     elif sk > 1:
         grid = min(ntiles, sms // sk) * sk
         dp_tiles, split_tiles = splitk_schedule(ntiles, grid // sk, sk)
@@ -605,7 +614,8 @@ def emit(spec, fmt):
         epilogue(list(range(bn // 8)), tma_store is not None)
         next_tile(b, cl > 1, ctile)
     elif ws:
-        splitk_ws_fixup(b, sk, acc_regs, 128 * nc, ws_partial, ws_counters, cnext)
+        splitk_ws_fixup(b, sk, acc_regs, 128 * nc, ws_partial, ws_counters, cnext,
+                        ntiles, ws_groups)
         epilogue(list(range(bn // 8)), False)
         b.label(cnext)
         b.ins("mov.u32 %qt0, %nctaid.x")
@@ -685,6 +695,8 @@ def emit(spec, fmt):
         result["params"].append({"name": "SK_ws", "kind": "ptr"})
         result["tile"]["split_k"] = sk
         result["tile"]["split_reduce"] = "workspace"
+        if ws_groups > 1:
+            result["tile"]["ws_groups"] = ws_groups
         result["reduction"] = ("split-K partial tiles through a global workspace; the last unit "
                                "of a tile to arrive (atomic counter, reset by it) sums them in "
                                "slice order")

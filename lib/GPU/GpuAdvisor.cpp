@@ -780,6 +780,30 @@ static constexpr double kWsSplitMinGain = 1.25;
 /// x6144) were not.
 static constexpr int64_t kWsSplitMaxStrips = 40;
 
+/// Many strips: where the choice so far is an unsplit grid whose strips
+/// are more than half the SMs (streamSplitK cannot split them in one wave:
+/// 64-row strips past 66, M > 4224), 128-row strips on two consumers split
+/// through the workspace in G = min(kWsSplitMax, SMs / strips, k-tiles /
+/// kSplitKMinKTiles) slices, one unit per SM. Taken where the streaming
+/// model of streamSplitK without its HBM term (such grids stream A at
+/// 2.6-3.3 TB/s, under it) says the slowest CTA's stream, its bytes of A
+/// at its tile's per-CTA rate plus the pipeline fill, is at most
+/// kWsPairMaxRatio of the choice's before. Measured on the H200
+/// (docs/benchmarks/gpu-gemm.md, "Session 18c" variants, main's builtin in
+/// the same call): 5000x24x4096 128x32 in 3 slices on 120 CTAs 13.0 us
+/// against main's 79 64-row strips 15.4 (0.82x -> 0.95x the best library),
+/// 5000x8x6144 128x16 21.4 us against 23.5 (0.86x -> 0.94x). Not where
+/// the choice is split already (the pair strips' cluster split 4 of
+/// 3000x24x8192 and the like) nor where the streaming model kept the grid
+/// whole (A from HBM: 4096x16x8192, 0.98x; A the size of the L2 on pair
+/// strips: 6144x8x4096): not measured ("Session 19" lists the variants).
+/// A at most kWsPairMaxL2Share times the L2, the range measured (5000x8x6144:
+/// 61 MB, 1.23 times the advisor's 50 MB); a longer K streams A from HBM
+/// (4300x24x16384: 141 MB), where more CTAs may not help.
+static constexpr bool kWsPairSplitEnabled = true;
+static constexpr double kWsPairMaxRatio = 0.9;
+static constexpr double kWsPairMaxL2Share = 1.25;
+
 static GpuSketchChoice proposeWgmmaFewCols(const GpuGemmProblem &p,
                                            const GpuTarget &target,
                                            GpuSketchChoice c) {
@@ -907,6 +931,32 @@ static GpuSketchChoice proposeWgmmaFewCols(const GpuGemmProblem &p,
     c.splitK = wsSplit;
     c.store = "splitk_ws";
     c.ctas = rowStrips * wsSplit;
+  }
+  // Many strips: 128-row strips on two consumers through the workspace
+  // (kWsPairSplitEnabled), where the grid so far is unsplit and its strips
+  // are more than half the SMs.
+  int64_t pairWs = std::min({kWsSplitMax, target.sms / pairStrips,
+                             kTiles / kSplitKMinKTiles});
+  auto ctaSeconds = [&](int64_t rows, int64_t consumers, int64_t split) {
+    double bytes = double(rows) * double(p.k) * 2 / double(split);
+    return bytes / (consumers == 2 ? kNarrowPairCtaBytesPerSecond
+                                   : kStreamCtaBytesPerSecond) +
+           kFewRowsWaveSeconds;
+  };
+  if (kWsPairSplitEnabled && c.store != "splitk_ws" && tmaAligned(p) &&
+      !p.conv && pairWs >= 2 && c.splitK == 1 && 2 * strips > target.sms &&
+      l2 > 0 && aBytes <= kWsPairMaxL2Share * double(l2) &&
+      ctaSeconds(128, 2, pairWs) <=
+          kWsPairMaxRatio *
+              ctaSeconds(c.blockM, c.consumers, std::max<int64_t>(1, c.splitK))) {
+    c.blockM = 128;
+    c.consumers = 2;
+    c.blockN = p.n <= 16 ? 16 : 32;
+    c.stages = std::min<int64_t>(
+        16, (target.maxSharedPerBlock - 1024) / ((c.blockM + c.blockN) * 128));
+    c.splitK = pairWs;
+    c.store = "splitk_ws";
+    c.ctas = pairStrips * pairWs;
   }
   return c;
 }

@@ -220,35 +220,63 @@ def splitk_sum_chunks(b, sk, r, chunks, ct, skbar):
 # size is deadlock-free.
 
 
-def splitk_ws_layout(ntiles, sk, acc_regs, ct):
+def splitk_ws_layout(ntiles, sk, acc_regs, ct, groups=1):
     """The workspace of a global split-K: (partial_bytes, counters_offset,
     total_bytes). Partial of unit u at u * partial_bytes, slot layout
     [acc / 4][consumer thread][4] f32 (v4 stores and loads, coalesced);
-    then one u32 arrival counter per tile, which must be zero before the
-    first launch and is zero again after every launch (the last arrival
-    resets it)."""
+    then one u32 arrival counter per tile, and with `groups` > 1 one per
+    group of slices of each tile after them (splitk_ws_fixup), which must
+    be zero before the first launch and are zero again after every launch
+    (the last arrival resets each)."""
     partial = acc_regs * ct * 4
     counters = ntiles * sk * partial
-    return partial, counters, counters + 4 * ceil_div(ntiles, 4) * 4
+    ncount = ntiles * (1 + (groups if groups > 1 else 0))
+    return partial, counters, counters + 16 * ceil_div(ncount, 4)
 
 
-def splitk_ws_arrivals(sk, order):
+def splitk_ws_arrivals(sk, order, groups=1):
     """A model of the counter protocol for one tile over launches: `order`
     lists, per launch, the slices in their order of arrival. Returns, per
     launch, (the slice that sums, the order it adds the partials in, the
     counter after the launch). The kernel's rule: atom.add returns the old
     count; the arrival that sees sk - 1 is last, sums slices 0..sk-1 in
-    that order, and stores 0."""
-    count, out = 0, []
+    that order, and stores 0. With `groups` > 1 (two levels): slice s
+    arrives on its group's counter (s // (sk / groups)); the group's last
+    arrival sums the group's slices in order into the group's first slot,
+    then arrives on the tile's counter; the last of those sums the group
+    slots in group order. The order returned is then a list of the groups'
+    slice lists, and the counter the tile's (the group counters are
+    checked to be 0 again)."""
+    if groups <= 1:
+        count, out = 0, []
+        for arrivals in order:
+            last = None
+            for s in arrivals:
+                old = count
+                count += 1
+                if old == sk - 1:
+                    last = s
+                    count = 0
+            out.append((last, list(range(sk)), count))
+        return out
+    g = sk // groups
+    gcount, count, out = [0] * groups, 0, []
     for arrivals in order:
         last = None
         for s in arrivals:
+            gi = s // g
+            old = gcount[gi]
+            gcount[gi] += 1
+            if old != g - 1:
+                continue
+            gcount[gi] = 0                    # the group's last resets it
             old = count
             count += 1
-            if old == sk - 1:
+            if old == groups - 1:
                 last = s
                 count = 0
-        out.append((last, list(range(sk)), count))
+        assert gcount == [0] * groups
+        out.append((last, [list(range(gi * g, gi * g + g)) for gi in range(groups)], count))
     return out
 
 
@@ -264,14 +292,60 @@ def splitk_ws_item(b, sk, kt_total):
     b.ins("min.u32 %%qke, %%qke, %d" % kt_total)
 
 
-def splitk_ws_fixup(b, sk, acc_regs, ct, partial, counters, done):
+def _ws_arrive(b, ct, counter_addr, address, last_old, done):
+    """Every consumer thread's workspace stores before one arrival for the
+    CTA (gpu scope) on the counter at `counter_addr` (a b64 register the
+    instructions `address` compute); the arrival that reads `last_old`
+    resets the counter to 0 and goes on, all others branch to `done`."""
+    # every thread's stores before the arrival (gpu scope), the consumer
+    # threads meet, then one arrives for the CTA
+    b.ins("fence.acq_rel.gpu")
+    b.ins("bar.sync 3, %d" % ct)
+    b.ins("setp.eq.u32 %qp2, %qtid, 128")
+    for ins in address:
+        b.ins(ins)
+    b.ins("mov.u32 %qt5, 0")
+    b.ins("@%%qp2 atom.acq_rel.gpu.global.add.u32 %%qt5, [%s], 1" % counter_addr)
+    b.ins("setp.eq.u32 %%qp3, %%qt5, %d" % last_old)
+    b.ins("and.pred %qp3, %qp3, %qp2")
+    # the last arrival resets the counter: all have arrived, nobody touches
+    # it again in this launch
+    b.ins("@%%qp3 st.relaxed.gpu.global.u32 [%s], 0" % counter_addr)
+    b.ins("bar.red.or.pred %qp3, 3, " + str(ct) + ", %qp3")
+    b.ins("@!%qp3 bra " + done)
+    b.ins("fence.acq_rel.gpu")
+
+
+def _ws_sum(b, acc_regs, ct, count, stride):
+    """The accumulators = the `count` partials at %qw64 + s * stride, added
+    in order s = 0, 1, ..; L2 only (ld.global.cg: other SMs wrote them)."""
+    for i in range(0, acc_regs, 4):
+        accs = ["%%qacc%d" % (i + q) for q in range(4)]
+        b.ins("ld.global.cg.v4.f32 {%s}, [%%qw64+%d]" % (", ".join(accs), i // 4 * ct * 16))
+        for s in range(1, count):
+            b.ins("ld.global.cg.v4.f32 {%%qsk0, %%qsk1, %%qsk2, %%qsk3}, [%%qw64+%d]"
+                  % (s * stride + i // 4 * ct * 16))
+            for q in range(4):
+                b.ins("add.f32 %s, %s, %%qsk%d" % (accs[q], accs[q], q))
+
+
+def splitk_ws_fixup(b, sk, acc_regs, ct, partial, counters, done, ntiles=None, groups=1):
     """Global split-K after a unit's k-loop (consumer threads, %qtid 128 ..
     128 + ct - 1): write the partial tile, arrive on the tile's counter;
     all but the last arrival branch to `done`; the last sums the sk
     partials in slice order into the accumulators (and resets the
-    counter), then falls through to the store."""
+    counter), then falls through to the store.
+
+    With `groups` > 1 (it divides sk; `ntiles` tiles): two levels, so that
+    no unit sums more than max(sk / groups, groups) partials one after the
+    other. A unit arrives on its group's counter (slice // (sk / groups),
+    after the tile counters); the group's last arrival sums the group's
+    partials in slice order, stores that sum over the group's first slot
+    (only it reads the group's slots) and arrives on the tile's counter;
+    the last of those sums the group slots in group order. The same bits
+    whichever units are last."""
     b.comment("split-K through the workspace: partial tile, arrival, last one sums in "
-              "slice order")
+              "slice order" + (" (two levels: %d groups)" % groups if groups > 1 else ""))
     b.ins("sub.u32 %qt6, %qtid, 128")                          # consumer thread
     b.ins("mul.wide.u32 %%qwsa, %%qt6, 16")
     b.ins("add.s64 %qwsa, %qwsa, %qwsp")                       # this thread's slot, unit 0
@@ -280,34 +354,34 @@ def splitk_ws_fixup(b, sk, acc_regs, ct, partial, counters, done):
     for i in range(0, acc_regs, 4):
         regs = ", ".join("%%qacc%d" % (i + q) for q in range(4))
         b.ins("st.global.v4.f32 [%%qw64+%d], {%s}" % (i // 4 * ct * 16, regs))
-    # every thread's stores before the arrival (gpu scope), the consumer
-    # threads meet, then one arrives for the CTA
-    b.ins("fence.acq_rel.gpu")
-    b.ins("bar.sync 3, %d" % ct)
-    b.ins("setp.eq.u32 %qp2, %qtid, 128")
-    b.ins("mul.wide.u32 %%qw64, %%qtile, 4")
-    b.ins("add.s64 %qw64, %qw64, %qwsp")
-    b.ins("add.s64 %%qw64, %%qw64, %d" % counters)
-    b.ins("mov.u32 %qt5, 0")
-    b.ins("@%qp2 atom.acq_rel.gpu.global.add.u32 %qt5, [%qw64], 1")
-    b.ins("setp.eq.u32 %%qp3, %%qt5, %d" % (sk - 1))
-    b.ins("and.pred %qp3, %qp3, %qp2")
-    # the last arrival resets the counter: all sk units of this tile have
-    # arrived, nobody touches it again in this launch
-    b.ins("@%qp3 st.relaxed.gpu.global.u32 [%qw64], 0")
-    b.ins("bar.red.or.pred %qp3, 3, " + str(ct) + ", %qp3")
-    b.ins("@!%qp3 bra " + done)
-    b.ins("fence.acq_rel.gpu")
+    if groups > 1:
+        g = sk // groups
+        # the group's counter: after the ntiles tile counters, tile-major
+        _ws_arrive(b, ct, "%qcrow", ["div.u32 %%qt6, %%qslc, %d" % g,   # group
+                                     "mad.lo.u32 %%qt6, %%qtile, %d, %%qt6" % groups,
+                                     "mul.wide.u32 %qcrow, %qt6, 4",
+                                     "add.s64 %qcrow, %qcrow, %qwsp",
+                                     "add.s64 %%qcrow, %%qcrow, %d" % (counters + 4 * ntiles)],
+                   g - 1, done)
+        # the group's first slot: unit qw - slice % g
+        b.ins("rem.u32 %%qt6, %%qslc, %d" % g)
+        b.ins("sub.u32 %qt6, %qw, %qt6")
+        b.ins("mul.wide.u32 %%qcrow, %%qt6, %d" % partial)
+        b.ins("add.s64 %qw64, %qcrow, %qwsa")
+        _ws_sum(b, acc_regs, ct, g, partial)
+        for i in range(0, acc_regs, 4):
+            regs = ", ".join("%%qacc%d" % (i + q) for q in range(4))
+            b.ins("st.global.v4.f32 [%%qw64+%d], {%s}" % (i // 4 * ct * 16, regs))
+    _ws_arrive(b, ct, "%qw64", ["mul.wide.u32 %qw64, %qtile, 4",
+                                "add.s64 %qw64, %qw64, %qwsp",
+                                "add.s64 %%qw64, %%qw64, %d" % counters],
+               (groups if groups > 1 else sk) - 1, done)
     # partial 0 + partial 1 + .. in slice order (this unit's own too, from
-    # the workspace: the same sums whichever unit adds them); L2 only, the
-    # partials were written by other SMs
+    # the workspace: the same sums whichever unit adds them); with groups,
+    # the groups' first slots in group order
     b.ins("mul.wide.u32 %%qw64, %%qtile, %d" % (sk * partial))
     b.ins("add.s64 %qw64, %qw64, %qwsa")
-    for i in range(0, acc_regs, 4):
-        accs = ["%%qacc%d" % (i + q) for q in range(4)]
-        b.ins("ld.global.cg.v4.f32 {%s}, [%%qw64+%d]" % (", ".join(accs), i // 4 * ct * 16))
-        for s in range(1, sk):
-            b.ins("ld.global.cg.v4.f32 {%%qsk0, %%qsk1, %%qsk2, %%qsk3}, [%%qw64+%d]"
-                  % (s * partial + i // 4 * ct * 16))
-            for q in range(4):
-                b.ins("add.f32 %s, %s, %%qsk%d" % (accs[q], accs[q], q))
+    if groups > 1:
+        _ws_sum(b, acc_regs, ct, groups, (sk // groups) * partial)
+    else:
+        _ws_sum(b, acc_regs, ct, sk, partial)

@@ -378,3 +378,71 @@ func.func @narrow16s4_2048x8x16384(%A: memref<2048x16384xbf16>, %B: memref<16384
   linalg.matmul ins(%A, %B : memref<2048x16384xbf16>, memref<16384x8xbf16>) outs(%C : memref<2048x8xbf16>)
   return
 }
+
+// -----
+// Session 19: many strips (an unsplit grid of more strips than half the
+// SMs): 128-row strips on two consumers split through the workspace in
+// G = SMs / strips slices where the slowest CTA streams at most
+// kWsPairMaxRatio of the choice's before (kWsPairSplitEnabled): 5000 rows
+// 40 strips x 3 (main's 79 unsplit 64-row strips). Controls: 6144x8x4096
+// (48 unsplit pair strips, A the size of the L2: kept whole by the
+// streaming model), 4096x16x8192 (64 strips of 64 rows, A from HBM: kept
+// whole by it too), 4500x24x16384 (A 147 MB, past kWsPairMaxL2Share of
+// the L2), 3500x24x4096 (64-row strips split in 2 on 110 CTAs)
+// and 12000x8x4096 (94 strips: one slice) keep theirs.
+// CHECK-LABEL: func.func @pairws_5000x24x4096
+//       CHECK:   block_m = 128, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 11, group_m = 8, ctas = 120,
+//  CHECK-SAME:   store = "splitk_ws", split_k = 3>
+// CHECK-LABEL: func.func @pairws_5000x8x6144
+//       CHECK:   block_m = 128, block_n = 16, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 12, group_m = 8, ctas = 120,
+//  CHECK-SAME:   store = "splitk_ws", split_k = 3>
+// CHECK-LABEL: func.func @pairws_4800x32x4096
+//       CHECK:   block_m = 128, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 11, group_m = 8, ctas = 114,
+//  CHECK-SAME:   store = "splitk_ws", split_k = 3>
+// CHECK-LABEL: func.func @pairws_4096x16x8192
+//       CHECK:   block_m = 64, block_n = 16, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 64,
+//   CHECK-NOT:   split_k
+// CHECK-LABEL: func.func @pairws_4500x24x16384
+//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 71,
+//   CHECK-NOT:   split_k
+// CHECK-LABEL: func.func @pairws_6144x8x4096
+//       CHECK:   block_m = 128, block_n = 16, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 12, group_m = 8, ctas = 48,
+//   CHECK-NOT:   split_k
+// CHECK-LABEL: func.func @pairws_3500x24x4096
+//       CHECK:   block_m = 64, block_n = 32, block_k = 64, warps_m = 0, warps_n = 0, consumers = 1, stages = 16, group_m = 8, ctas = 110,
+//  CHECK-SAME:   split_k = 2>
+// CHECK-LABEL: func.func @pairws_12000x8x4096
+//       CHECK:   block_m = 128, block_n = 16, block_k = 64, warps_m = 0, warps_n = 0, consumers = 2, stages = 12, group_m = 8, ctas = 94,
+//   CHECK-NOT:   split_k
+func.func @pairws_5000x24x4096(%A: memref<5000x4096xbf16>, %B: memref<4096x24xbf16>, %C: memref<5000x24xbf16>) {
+  linalg.matmul ins(%A, %B : memref<5000x4096xbf16>, memref<4096x24xbf16>) outs(%C : memref<5000x24xbf16>)
+  return
+}
+func.func @pairws_5000x8x6144(%A: memref<5000x6144xbf16>, %B: memref<6144x8xbf16>, %C: memref<5000x8xbf16>) {
+  linalg.matmul ins(%A, %B : memref<5000x6144xbf16>, memref<6144x8xbf16>) outs(%C : memref<5000x8xbf16>)
+  return
+}
+func.func @pairws_4800x32x4096(%A: memref<4800x4096xbf16>, %B: memref<4096x32xbf16>, %C: memref<4800x32xbf16>) {
+  linalg.matmul ins(%A, %B : memref<4800x4096xbf16>, memref<4096x32xbf16>) outs(%C : memref<4800x32xbf16>)
+  return
+}
+func.func @pairws_4096x16x8192(%A: memref<4096x8192xbf16>, %B: memref<8192x16xbf16>, %C: memref<4096x16xbf16>) {
+  linalg.matmul ins(%A, %B : memref<4096x8192xbf16>, memref<8192x16xbf16>) outs(%C : memref<4096x16xbf16>)
+  return
+}
+func.func @pairws_4500x24x16384(%A: memref<4500x16384xbf16>, %B: memref<16384x24xbf16>, %C: memref<4500x24xbf16>) {
+  linalg.matmul ins(%A, %B : memref<4500x16384xbf16>, memref<16384x24xbf16>) outs(%C : memref<4500x24xbf16>)
+  return
+}
+func.func @pairws_6144x8x4096(%A: memref<6144x4096xbf16>, %B: memref<4096x8xbf16>, %C: memref<6144x8xbf16>) {
+  linalg.matmul ins(%A, %B : memref<6144x4096xbf16>, memref<4096x8xbf16>) outs(%C : memref<6144x8xbf16>)
+  return
+}
+func.func @pairws_3500x24x4096(%A: memref<3500x4096xbf16>, %B: memref<4096x24xbf16>, %C: memref<3500x24xbf16>) {
+  linalg.matmul ins(%A, %B : memref<3500x4096xbf16>, memref<4096x24xbf16>) outs(%C : memref<3500x24xbf16>)
+  return
+}
+func.func @pairws_12000x8x4096(%A: memref<12000x4096xbf16>, %B: memref<4096x8xbf16>, %C: memref<12000x8xbf16>) {
+  linalg.matmul ins(%A, %B : memref<12000x4096xbf16>, memref<4096x8xbf16>) outs(%C : memref<12000x8xbf16>)
+  return
+}

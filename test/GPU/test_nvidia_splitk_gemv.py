@@ -464,6 +464,94 @@ class SplitKTests(unittest.TestCase):
             adds = re.findall(r"add\.f32 (%qacc\d+), %qacc\d+, %qsk\d", sums)
             self.assertEqual(len(adds), (sk - 1) * acc_regs)
 
+    def test_workspace_two_levels(self):
+        """ws_groups: the reduction in two levels, run symbolically from
+        the PTX's own constants over several arrival orders: a slice
+        arrives on its group's counter (slice / g, after the tile
+        counters), the group's last sums the group's slots in order and
+        stores over the group's first slot, then arrives on the tile's
+        counter, whose last sums the group slots in order. Whatever the
+        order: each slot term once, in slice order, one final summer, every
+        counter back at 0."""
+        for bm, bn, nc, sk, groups, extra in (
+                (64, 32, 1, 24, 4, {}), (64, 32, 1, 24, 6, {}), (128, 16, 2, 6, 3, {}),
+                (64, 32, 1, 8, 2, {"c_dtype": "f32", "epilogue": ["bias_n", "relu"]})):
+            n = 24 if bn == 32 else 8
+            spec = dict({"m": 640, "n": n, "k": 32768, "a_dtype": "bf16", "c_dtype": "bf16",
+                         "block_m": bm, "block_n": bn, "consumers": nc, "stages": 8,
+                         "split_k": sk, "split_reduce": "workspace", "ws_groups": groups},
+                        **extra)
+            ans = answer("nvidia_gemm_wgmma", spec)
+            ct, acc_regs = 128 * nc, bm // nc // 64 * bn // 2
+            ntiles = -(-640 // bm)
+            partial = acc_regs * ct * 4
+            g = sk // groups
+            ws = ans["workspace"]
+            counters = ws["zero"][0]
+            self.assertEqual(counters, ntiles * sk * partial)
+            self.assertGreaterEqual(ws["zero"][1], 4 * ntiles * (1 + groups))
+            self.assertEqual(ans["tile"]["ws_groups"], groups)
+            fix = ans["asm"][ans["asm"].index("split-K through the workspace"):]
+            one, two = fix.split("bar.red.or.pred", 1)[0], fix.split("bar.red.or.pred")[1:]
+            self.assertEqual(len(two), 2, spec)          # two arrivals
+            mid, final = two[0], two[1]
+            # level 1: the group counter's address and its last arrival
+            div = int(re.search(r"div\.u32 %qt6, %qslc, (\d+)", one).group(1))
+            mad = int(re.search(r"mad\.lo\.u32 %qt6, %qtile, (\d+), %qt6", one).group(1))
+            goff = int(re.search(r"add\.s64 %qcrow, %qcrow, (\d+)", one).group(1))
+            glast = int(re.search(r"setp\.eq\.u32 %qp3, %qt5, (\d+)", one).group(1))
+            self.assertIn("@%qp3 st.relaxed.gpu.global.u32 [%qcrow], 0", one)
+            # the group's first slot: unit - slice % rem
+            rem = int(re.search(r"rem\.u32 %qt6, %qslc, (\d+)", mid).group(1))
+            loads1 = re.findall(r"ld\.global\.cg\.v4\.f32 \{[^}]*\}, \[%qw64\+(\d+)\]", mid)
+            stores1 = re.findall(r"st\.global\.v4\.f32 \[%qw64\+(\d+)\]", mid)
+            tlast = int(re.search(r"setp\.eq\.u32 %qp3, %qt5, (\d+)", mid).group(1))
+            toff = int(re.search(r"add\.s64 %qw64, %qw64, (\d+)", mid).group(1))
+            self.assertIn("@%qp3 st.relaxed.gpu.global.u32 [%qw64], 0", mid)
+            loads2 = re.findall(r"ld\.global\.cg\.v4\.f32 \{[^}]*\}, \[%qw64\+(\d+)\]", final)
+            # the slot offsets per accumulator group of 4 (as the flat sum)
+            nacc = acc_regs // 4
+            self.assertEqual(len(loads1), nacc * div, spec)
+            self.assertEqual(len(stores1), nacc, spec)
+            self.assertEqual(len(loads2), nacc * (len(loads2) // nacc), spec)
+            step1 = sorted({int(o) // partial for o in loads1})
+            step2 = [int(o) // partial for o in loads2[:len(loads2) // nacc]]
+            for tile in range(2):
+                for order in (list(range(sk)), list(reversed(range(sk))),
+                              [s for r in range(g) for s in range(r, sk, g)]):
+                    # the workspace: slot -> the slice terms it holds
+                    slot = {tile * sk + s: [s] for s in range(sk)}
+                    cnt = {}
+                    finals = []
+                    for s in order:
+                        u = tile * sk + s
+                        gaddr = counters + 4 * (tile * mad + s // div) - counters + goff
+                        old = cnt.get(gaddr, 0)
+                        cnt[gaddr] = old + 1
+                        if old != glast:
+                            continue
+                        cnt[gaddr] = 0
+                        first = u - s % rem
+                        total = []
+                        for q in step1:
+                            total += slot[first + q]
+                        slot[first] = total
+                        taddr = 4 * tile + toff
+                        old = cnt.get(taddr, 0)
+                        cnt[taddr] = old + 1
+                        if old != tlast:
+                            continue
+                        cnt[taddr] = 0
+                        total = []
+                        for q in step2:
+                            total += slot[tile * sk + q]
+                        finals.append(total)
+                    self.assertEqual(finals, [list(range(sk))], (spec, order))
+                    self.assertTrue(all(v == 0 for v in cnt.values()), (spec, order))
+                    # the group counters lie after the tile counters
+                    self.assertTrue(all(a >= counters + 4 * ntiles for a in cnt if a != 4 * tile + toff))
+            self.assertLess(max(cnt) + 4, counters + ws["zero"][1] + 1)
+
     def test_workspace_arrivals_model(self):
         """The counter model: one last arrival per launch whatever the
         order, the counter back to 0 after every launch."""
@@ -509,6 +597,12 @@ class SplitKTests(unittest.TestCase):
                            ({"split_k": 33, "n": 24, "block_m": 64, "block_n": 32,
                              "consumers": 1, "stages": 8, "split_reduce": "workspace"},
                             "split_k"),
+                           ({"split_k": 24, "n": 24, "block_m": 64, "block_n": 32,
+                             "consumers": 1, "stages": 8, "split_reduce": "workspace",
+                             "ws_groups": 5}, "ws_groups"),      # 5 does not divide 24
+                           ({"split_k": 4, "n": 24, "block_m": 64, "block_n": 32,
+                             "consumers": 1, "stages": 8, "ws_groups": 2},
+                            "ws_groups"),                        # not the workspace's
                            ({"split_k": 8, "n": 16, "block_m": 64, "block_n": 16,
                              "consumers": 1, "stages": 8}, "split_k"),  # 2 groups: 2, 4
                            ({"split_k": 8, "n": 24, "k": 448, "block_m": 64,
