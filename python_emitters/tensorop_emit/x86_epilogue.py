@@ -224,6 +224,26 @@ class X86Epilogue:
         if self.has_residual:
             w.ins("mov 8(%s), %s" % (BLOCK, RESIDUAL_GPR))
 
+    # Tiles ahead (along the row, nr columns each) whose residual lines are
+    # prefetched before the K loop.
+    RESIDUAL_PREFETCH_TILES = 1
+
+    def prefetch_residual(self, w):
+        """prefetcht0 of the residual lines this kernel's epilogue reads
+        RESIDUAL_PREFETCH_TILES tiles to the right, before the K loop (%rax
+        free there): R is read once, at the tile's end, so without it
+        every line is a demand miss on the epilogue's critical path."""
+        if not self.has_residual:
+            return
+        k = self.k
+        ahead = self.RESIDUAL_PREFETCH_TILES * k.nr * 4
+        w.ins("mov 8(%s), %%rax" % BLOCK)
+        for r in range(k.mr):
+            for off in range(0, k.nr * 4, 64):
+                w.ins("prefetcht0 %s" % _mem(ahead + off, "%rax"))
+            if r + 1 < k.mr:
+                w.ins("add 16(%s), %%rax" % BLOCK)
+
     def c_update(self, w, avx512_masks):
         """The epilogue C update; `avx512_masks()` sets and returns the
         per-vector lane masks (AVX-512)."""
