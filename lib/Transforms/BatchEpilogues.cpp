@@ -41,6 +41,14 @@ std::optional<std::pair<bool, AffineMap>> perSliceMap(AffineMap map) {
   return std::make_pair(false, AffineMap::get(2, 0, shifted, ctx));
 }
 
+/// Whether `g` writes a bf16 or f16 output from an f32 C: the consumer
+/// that narrows the batch matmul's result, last in its chain.
+bool narrowsOutput(linalg::GenericOp g, Value c) {
+  Type out = getElementTypeOrSelf(g.getDpsInitOperand(0)->get().getType());
+  return getElementTypeOrSelf(c.getType()).isF32() &&
+         (out.isBF16() || out.isF16());
+}
+
 /// Why `g`, a consumer of `chain` (C, then the consumers' results before
 /// it), cannot run per slice of `bmm`, or "".
 std::string whyNotPerSlice(linalg::GenericOp g, linalg::LinalgOp bmm,
@@ -56,11 +64,19 @@ std::string whyNotPerSlice(linalg::GenericOp g, linalg::LinalgOp bmm,
   OpOperand *init = g.getDpsInitOperand(0);
   if (!g.getMatchingIndexingMap(init).isIdentity())
     return "its output is not written per element";
+  // A bf16 / f16 output (an importer's arith.truncf of the f32 result):
+  // on memrefs its own buffer, sliced like the other operands; the chain
+  // ends with it (narrowsOutput).
+  if (narrowsOutput(g, c) && tensors)
+    return "its output's element type is not C's (a narrowing output runs "
+           "per slice on memrefs only so far; on tensors it is fused only "
+           "into 2-D matmuls)";
   if (getElementTypeOrSelf(init->get().getType()) !=
-      getElementTypeOrSelf(c.getType()))
-    return "its output's element type is not C's (a narrowing output is "
-           "fused only into 2-D matmuls)";
-  if (!tensors && init->get() != c)
+          getElementTypeOrSelf(c.getType()) &&
+      !narrowsOutput(g, c))
+    return "its output's element type is not C's, nor bf16 or f16 from "
+           "an f32 C";
+  if (!tensors && init->get() != c && !narrowsOutput(g, c))
     return "it writes another buffer than the batch matmul's C";
   Value a = bmm.getDpsInputOperand(0)->get(),
         b = bmm.getDpsInputOperand(1)->get();
@@ -160,6 +176,9 @@ BatchConsumers mlir::tensorop::collectBatchConsumers(RewriterBase &rewriter,
     if (tensors)
       chain.push_back(next->getResult(0));
     last = next;
+    // After a narrowing consumer C is no longer the chain's value.
+    if (narrowsOutput(*g, c))
+      break;
   }
   return found;
 }

@@ -179,3 +179,52 @@ func.func @two_users(%A: tensor<2x5x4xf32>, %B: tensor<2x4x5xf32>, %C: tensor<2x
   %r = linalg.exp ins(%mm : tensor<2x5x5xf32>) outs(%C : tensor<2x5x5xf32>) -> tensor<2x5x5xf32>
   return %mm, %r : tensor<2x5x5xf32>, tensor<2x5x5xf32>
 }
+
+// -----
+
+// A consumer narrowing C to bf16 into its own buffer (memrefs: bias, ReLU,
+// then arith.truncf, as importers write a bf16 model): runs per slice on the
+// output's slice and fuses with the to_bf16 output step; the chain ends
+// there.
+// CHECK-LABEL: func.func @narrow_bf16_memref
+// CHECK:       scf.for %[[IV:.*]] =
+// CHECK:         %[[O:.*]] = memref.subview %arg4[%[[IV]], 0, 0] [1, 48, 64] [1, 1, 1] : memref<3x48x64xbf16> to memref<48x64xbf16, strided<[64, 1], offset: ?>>
+// CHECK:         linalg.matmul
+// CHECK-NEXT:    linalg.generic {{.*}} outs(%[[O]] : memref<48x64xbf16, strided<[64, 1], offset: ?>>)
+// CHECK:           arith.truncf
+// CHECK-NOT:   linalg.generic
+// FUSE: remark: tensorop: fused the elementwise consumer into the microkernel's store: epilogue [bias_n, relu, to_bf16]
+func.func @narrow_bf16_memref(%A: memref<3x48x32xf32>, %B: memref<3x32x64xf32>, %bias: memref<64xf32>, %C: memref<3x48x64xf32>, %O: memref<3x48x64xbf16>) {
+  %z = arith.constant 0.0 : f32
+  linalg.fill ins(%z : f32) outs(%C : memref<3x48x64xf32>)
+  // expected-remark @+2 {{tensorop: batch matmul of 3 slices}}
+  // expected-remark @+1 {{tensorop: 1 elementwise consumer of the batch matmul run per slice}}
+  linalg.batch_matmul ins(%A, %B : memref<3x48x32xf32>, memref<3x32x64xf32>) outs(%C : memref<3x48x64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%C, %bias : memref<3x48x64xf32>, memref<64xf32>) outs(%O : memref<3x48x64xbf16>) {
+  ^bb0(%x: f32, %b: f32, %o: bf16):
+    %y = arith.addf %x, %b : f32
+    %zz = arith.constant 0.0 : f32
+    %r = arith.maximumf %y, %zz : f32
+    %t = arith.truncf %r : f32 to bf16
+    linalg.yield %t : bf16
+  }
+  return
+}
+
+// -----
+
+// On tensors a narrowing consumer stays after the loop (its output is not
+// C's tensor, which the loop carries), with a remark saying so.
+// CHECK-LABEL: func.func @narrow_bf16_tensor
+func.func @narrow_bf16_tensor(%A: tensor<2x5x4xf32>, %B: tensor<2x4x5xf32>, %C: tensor<2x5x5xf32>) -> tensor<2x5x5xbf16> {
+  // expected-remark @+1 {{tensorop: batch matmul of 2 slices}}
+  %mm = linalg.batch_matmul ins(%A, %B : tensor<2x5x4xf32>, tensor<2x4x5xf32>) outs(%C : tensor<2x5x5xf32>) -> tensor<2x5x5xf32>
+  %e = tensor.empty() : tensor<2x5x5xbf16>
+  // expected-remark @+1 {{(runs as a separate pass over C after them): its output's element type is not C's (a narrowing output runs per slice on memrefs only so far; on tensors it is fused only into 2-D matmuls)}}
+  %t = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%mm : tensor<2x5x5xf32>) outs(%e : tensor<2x5x5xbf16>) {
+  ^bb0(%x: f32, %o: bf16):
+    %y = arith.truncf %x : f32 to bf16
+    linalg.yield %y : bf16
+  } -> tensor<2x5x5xbf16>
+  return %t : tensor<2x5x5xbf16>
+}
