@@ -41,6 +41,8 @@ std::optional<std::pair<bool, AffineMap>> perSliceMap(AffineMap map) {
   return std::make_pair(false, AffineMap::get(2, 0, shifted, ctx));
 }
 
+bool writesOnly(linalg::GenericOp g, OpOperand &operand);
+
 /// Whether `g` writes a bf16 or f16 output from an f32 C: the consumer
 /// that narrows the batch matmul's result, last in its chain.
 bool narrowsOutput(linalg::GenericOp g, Value c) {
@@ -65,12 +67,14 @@ std::string whyNotPerSlice(linalg::GenericOp g, linalg::LinalgOp bmm,
   if (!g.getMatchingIndexingMap(init).isIdentity())
     return "its output is not written per element";
   // A bf16 / f16 output (an importer's arith.truncf of the f32 result):
-  // on memrefs its own buffer, sliced like the other operands; the chain
-  // ends with it (narrowsOutput).
-  if (narrowsOutput(g, c) && tensors)
-    return "its output's element type is not C's (a narrowing output runs "
-           "per slice on memrefs only so far; on tensors it is fused only "
-           "into 2-D matmuls)";
+  // on memrefs its own buffer, sliced like the other operands; on tensors
+  // an output the body does not read (tensor.empty), which the loop then
+  // carries instead of C (DecomposeBatchMatmul.cpp). The chain ends with
+  // it (narrowsOutput).
+  if (narrowsOutput(g, c) && tensors && !writesOnly(g, *init))
+    return "its output's element type is not C's and its initial value is "
+           "read (a narrowing output runs per slice when it is only "
+           "written, as a tensor.empty)";
   if (getElementTypeOrSelf(init->get().getType()) !=
           getElementTypeOrSelf(c.getType()) &&
       !narrowsOutput(g, c))
@@ -113,6 +117,15 @@ bool writesOnly(linalg::GenericOp g, OpOperand &operand) {
          g.getMatchingBlockArgument(&operand).use_empty();
 }
 } // namespace
+
+Value BatchConsumers::narrowedOutput(Value c) const {
+  if (generics.empty())
+    return Value();
+  linalg::GenericOp last = generics.back();
+  if (!narrowsOutput(last, c) || !last->getNumResults())
+    return Value();
+  return last.getDpsInitOperand(0)->get();
+}
 
 void BatchConsumers::erase(RewriterBase &rewriter) {
   for (size_t i = originals.size(); i-- > 0;) {
@@ -242,8 +255,11 @@ Value mlir::tensorop::createSliceConsumers(OpBuilder &b, Location loc,
       value = slice->getResult(0);
     }
   }
-  // The loop inserts the slice into C's tensor: the type C's slice has.
-  if (value.getType() != sliceResult.getType())
+  // The loop inserts the slice into C's tensor: the type C's slice has
+  // (a narrowing consumer's result goes into the loop's narrowed tensor).
+  if (value.getType() != sliceResult.getType() &&
+      getElementTypeOrSelf(value.getType()) ==
+          getElementTypeOrSelf(sliceResult.getType()))
     value = tensor::CastOp::create(b, loc, sliceResult.getType(), value);
   return value;
 }

@@ -25,6 +25,12 @@
 // RUN: %gen_batch_epilogue 3 97 130 67 --steps=bias_n,relu --memrefs --narrow=f16 | %{avx512} | %{run} | FileCheck %s
 // RUN: %gen_batch_epilogue 3 21 17 9 --steps=bias_n,gelu_erf,residual --memrefs --dynamic-b --narrow=bf16 | %{avx512} | %{run} | FileCheck %s
 // RUN: %gen_batch_epilogue 3 37 29 53 --steps=bias_n,gelu_tanh,residual --memrefs --narrow=bf16 | %{avx512} 2>&1 >/dev/null | FileCheck %s --check-prefix=FUSED-NARROW
+// Tensors: the last consumer writes a tensor.empty (then O), which the
+// loop carries.
+// RUN: %gen_batch_epilogue 3 37 29 53 --steps=bias_n,gelu_tanh,residual --narrow=bf16 | %{avx512} | %{run} | FileCheck %s
+// RUN: %gen_batch_epilogue 3 97 130 67 --steps=bias_m,relu --narrow=f16 --dynamic-b | %{avx512} | %{run} | FileCheck %s
+// RUN: %gen_batch_epilogue 1 5 7 4 --steps=bias_n,gelu_erf --narrow=bf16 | %{avx512} | %{run} | FileCheck %s
+// RUN: %gen_batch_epilogue 3 37 29 53 --steps=bias_n,gelu_tanh,residual --narrow=bf16 | %{avx512} 2>&1 >/dev/null | FileCheck %s --check-prefix=FUSED-NARROW
 
 // RUN: %gen_batch_epilogue 3 97 130 67 --steps=bias_n,gelu_tanh,residual | %{avx512} 2>&1 >/dev/null | FileCheck %s --check-prefix=FUSED
 // RUN: %gen_batch_epilogue 3 20 33 40 --steps=bias_m,relu,scale:-2.5,residual --memrefs --dynamic-b | %{avx512} 2>&1 >/dev/null | FileCheck %s --check-prefix=FUSED-MEMREF

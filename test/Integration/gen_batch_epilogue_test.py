@@ -14,10 +14,11 @@ step_code, on the exact product) and checks gen_epilogue_test.py's bound
 
     |C - ref| <= L * (2 K u (|A||B|)_ij + u |acc|) + 2e-6 (1 + |acc| + |ref|)
 
-It prints "failures: N" (NaNs count). With --narrow=bf16|f16 (memrefs) a
-last consumer rounds C into a bf16 / f16 buffer O (arith.truncf, as a bf16
-model writes it), which is what main checks, the bound plus O's one
-rounding: u16 * (|ref| + bound).
+It prints "failures: N" (NaNs count). With --narrow=bf16|f16 a last
+consumer rounds C into a bf16 / f16 O (arith.truncf, as a bf16 model writes
+it; on tensors into a tensor.empty then written to the O argument), which
+is what main checks, the bound plus O's one rounding: u16 * (|ref| +
+bound).
 """
 import argparse
 import os
@@ -39,10 +40,9 @@ def main():
                     help="@bmm on memrefs (consumers in place on C) instead of tensors")
     ap.add_argument("--dynamic-b", action="store_true", help="@bmm sees the batch as ?")
     ap.add_argument("--narrow", choices=("bf16", "f16"),
-                    help="(memrefs) a last consumer rounds C into a bf16 / f16 O, checked")
+                    help="a last consumer rounds C into a bf16 / f16 O (memrefs: a buffer; "
+                         "tensors: a tensor.empty, written to O), which is checked")
     a = ap.parse_args()
-    if a.narrow and not a.memrefs:
-        ap.error("--narrow needs --memrefs")
     bs, m, n, k = a.batch, a.m, a.n, a.k
     steps = a.steps.split(",")
     blen = m if "bias_m" in steps else n
@@ -83,7 +83,17 @@ def main():
 """
             prev = f"%g{i}"
     nt = f"{b0}x{m}x{n}x{a.narrow}" if a.narrow else ""
-    if a.narrow:
+    if a.narrow and not a.memrefs:
+        dims = "(%db)" if a.dynamic_b else "()"
+        consumers += f"""  %en = tensor.empty{dims} : tensor<{nt}>
+  %gn = linalg.generic {{indexing_maps = [{idm}, {idm}], iterator_types = {par}}}
+      ins({prev} : tensor<{ct}>) outs(%en : tensor<{nt}>) {{
+  ^bb0(%x: f32, %o: {a.narrow}):
+    %t = arith.truncf %x : f32 to {a.narrow}
+    linalg.yield %t : {a.narrow}
+  }} -> tensor<{nt}>
+"""
+    elif a.narrow:
         consumers += f"""  linalg.generic {{indexing_maps = [{idm}, {idm}], iterator_types = {par}}}
       ins(%C : memref<{ct}>) outs(%O : memref<{nt}>) {{
   ^bb0(%x: f32, %o: {a.narrow}):
@@ -94,6 +104,10 @@ def main():
     sig = f"%A: memref<{at}>, %B: memref<{bt}>, %bias: memref<{vt}>, %R: memref<{ct}>, %C: memref<{ct}>"
     if a.narrow:
         sig += f", %O: memref<{nt}>"
+    materialize = (f"bufferization.materialize_in_destination %gn in restrict writable %O : "
+                   f"(tensor<{nt}>, memref<{nt}>) -> ()\n" if a.narrow else
+                   f"bufferization.materialize_in_destination {prev} in restrict writable %C : "
+                   f"(tensor<{ct}>, memref<{ct}>) -> ()\n")
     if a.memrefs:
         bmm = f"""
 func.func @bmm({sig}) {{
@@ -117,7 +131,7 @@ func.func @bmm({sig}) {{
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<{ct}>) -> tensor<{ct}>
   %mm = linalg.batch_matmul ins(%a, %b : tensor<{at}>, tensor<{bt}>) outs(%f : tensor<{ct}>) -> tensor<{ct}>
   %e2 = tensor.empty{dims} : tensor<{ct}>
-{consumers}  bufferization.materialize_in_destination {prev} in restrict writable %C : (tensor<{ct}>, memref<{ct}>) -> ()
+{consumers}  {materialize}
   return
 }}"""
 
