@@ -713,6 +713,10 @@ Error CpuBackend::prepare(const GenJob &job) {
   if (std::string tooBig = checkGemmBufferBudget(r.m, r.n, r.k);
       !tooBig.empty())
     return fail(tooBig);
+  if (hasBatchedEpilogueEntry(job.op))
+    if (std::string tooBig = checkBatchedEpilogueBudget(job.op);
+        !tooBig.empty())
+      return fail(tooBig);
   return Error::success();
 }
 

@@ -178,6 +178,19 @@ std::string tensorop::batchedEpilogueHeader(const Operator &op,
       .str();
 }
 
+std::string tensorop::checkBatchedEpilogueBudget(const Operator &op) {
+  const uint64_t slices = std::max<int64_t>(op.batchCount, 3);
+  const uint64_t m = op.m, n = op.n, k = op.k;
+  uint64_t elements = saturatingAdd(
+      saturatingAdd(saturatingMul(m, k), saturatingMul(k, n)),
+      saturatingMul(2, saturatingMul(m, n)));
+  return checkBufferBudget(
+      saturatingMul(saturatingMul(slices, elements), 8),
+      formatv("verifying {0}_batched on {1} slices of {2}x{3}x{4}",
+              "NAME", slices, m, n, k)
+          .str());
+}
+
 namespace {
 /// The padding's NaN payloads (as GemmEntryCheck.cpp's): no arithmetic or
 /// conversion produces them, so they are compared bit for bit.

@@ -71,6 +71,12 @@ BatchedEpilogueCheck checkBatchedEpilogueGemm(
     int64_t pad, ElementType input = ElementType::F32,
     bool transposeA = false, bool transposeB = false);
 
+/// "" when checkBatchedEpilogueGemm's buffers for the request's batch
+/// (every slice's A, B, C and R held at once, twice: as the entry reads
+/// them and as the reference does) fit the verification budget
+/// (Verify/Buffers.h); otherwise why not, with the numbers.
+std::string checkBatchedEpilogueBudget(const Operator &op);
+
 } // namespace tensorop
 
 #endif // TENSOROP_DRIVER_EPILOGUEGEMMBATCHED_H
