@@ -219,10 +219,9 @@ int main(void) {
     ukernel(0, 0, c, 0, 64 * 4, 6, 64, block); /* kc = 0: the steps on C */
     for (int i = 0; i < 384; ++i) {
       double x = x_in[i];
-      /* 0.5 x (1 + tanh(u)) as x / (1 + e^(-2u)): the same function, and
-         without 1 + tanh(u)'s cancellation in fp64 where GELU is tiny */
-      double u = 0.7978845608028654 * (x + 0.044715 * x * x * x);
-      double want = x / (1 + exp(-2 * u));
+      /* %(ref_comment)s */
+      double u = %(u)s;
+      double want = %(want)s;
       double err = fabs((double)c[i] - want);
       /* relative, growing with |2u|: fp32's rounding of u (a few ulp)
          moves e^(-2u) by |2u| times that, as rounding x itself would
@@ -241,17 +240,38 @@ int main(void) {
 }
 """
 
-    def test_gelu_tanh_accuracy(self):
-        """GELU (tanh form) on AVX-512 (x / (1 + 2^t), x86_epilogue.py
-        _gelu_tanh_exp2) on every multiple of 2^-12 in [-16, 16) and powers
-        of two up to 2^63 of both signs, against fp64 GELU: relative error
-        <= 1e-6 + 2.4e-7 |2u| (u = sqrt(2/pi) (x + 0.044715 x^3): 4 ulp of
-        u, GELU's own sensitivity to it), also where GELU is tiny (x far
-        below 0), which gen's absolute error bound would not see."""
+    def test_exp2_steps_accuracy(self):
+        """GELU (tanh form), SiLU and sigmoid on AVX-512 (x / (1 + 2^t),
+        x86_epilogue.py _exp2) on every multiple of 2^-12 in [-16, 16) and
+        powers of two up to 2^63 of both signs, against fp64: relative error
+        <= 1e-6 + 2.4e-7 |2u| (2u the exponent: sqrt(8/pi) (x + 0.044715
+        x^3) for GELU, x for SiLU and sigmoid; 4 ulp of it is the result's
+        own sensitivity to rounding it), also where the result is tiny (x
+        far below 0), which gen's absolute error bound would not see."""
         if not CC or not HAVE_AVX512:
             self.skipTest("no C compiler or no AVX-512")
+        for step in self.EXP2_STEPS:
+            with self.subTest(step=step):
+                self._exp2_step_accuracy(step)
+
+    # Each step as x / (1 + e^(-2u)) (or 1 / (...)) in fp64, the form that
+    # keeps its relative accuracy where the result is tiny; 2u is what the
+    # kernel exponentiates (its rounding is the result's sensitivity).
+    EXP2_STEPS = {
+        "gelu_tanh": dict(
+            ref_comment="0.5 x (1 + tanh(u)) as x / (1 + e^(-2u)): the same function, "
+                        "without 1 + tanh(u)'s cancellation in fp64 where GELU is tiny",
+            u="0.7978845608028654 * (x + 0.044715 * x * x * x)",
+            want="x / (1 + exp(-2 * u))"),
+        "silu": dict(ref_comment="x sigmoid(x) = x / (1 + e^(-x)), 2u = x",
+                     u="0.5 * x", want="x / (1 + exp(-x))"),
+        "sigmoid": dict(ref_comment="1 / (1 + e^(-x)), 2u = x",
+                        u="0.5 * x", want="1 / (1 + exp(-x))"),
+    }
+
+    def _exp2_step_accuracy(self, step):
         spec = {"kernel": "gemm_f32", "isa": "avx512", "mr": 6, "nr": 64,
-                "epilogue": ["gelu_tanh"]}
+                "epilogue": [step]}
         info = json.loads(subprocess.run([sys.executable, EMITTER], input=json.dumps(spec),
                                          capture_output=True, text=True, check=True).stdout)
         asm = subprocess.run([sys.executable, EMITTER, "--format=function", "--symbol",
@@ -259,7 +279,7 @@ int main(void) {
                              text=True, check=True).stdout
         consts = "".join("%r, " % v for v in info["epilogue_constants"])
         driver = self.GELU_DRIVER % dict(consts=consts, block=info["epilogue_block_bytes"],
-                                         rel=1e-6)
+                                         rel=1e-6, **self.EXP2_STEPS[step])
         with tempfile.TemporaryDirectory() as tmp:
             paths = [os.path.join(tmp, n) for n in ("k.s", "d.c", "t")]
             for path, text in ((paths[0], asm), (paths[1], driver)):
