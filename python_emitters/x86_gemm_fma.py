@@ -712,6 +712,8 @@ class Kernel:
                     w.ins("%s %s, %s, %s" % (zero, reg, reg, reg))
         if not self.store:
             self._prefetch_c(w)
+        if self.epi:
+            self.epi.prefetch_residual(w)
         if self.b_stride and self.isa == "avx512":
             self.b_masks = self._lane_masks_avx512(w)
             self.bmask = self.b_masks[2]

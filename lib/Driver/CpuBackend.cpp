@@ -21,6 +21,7 @@
 #include "tensorop/Driver/CompilerContext.h"
 #include "tensorop/Driver/EpilogueConv.h"
 #include "tensorop/Driver/EpilogueGemm.h"
+#include "tensorop/Driver/EpilogueGemmBatched.h"
 #include "tensorop/Driver/KernelSandbox.h"
 #include "tensorop/Driver/OutputDir.h"
 #include "tensorop/Driver/TuneBackend.h"
@@ -101,6 +102,14 @@ public:
                         name.str() + "_prepacked(input, packed, ...), " +
                         name.str() + "_packed_filter_size()"
                   : std::string());
+    if (hasBatchedEpilogueEntry(op))
+      return op.entryPoint(name) +
+             " row-major, contiguous, C overwritten; plus " + name.str() +
+             "_batched(A, B, " + (epilogueHasBias(op.epilogue) ? "bias, " : "") +
+             (epilogueHasResidual(op.epilogue) ? "R, " : "") +
+             "C, batch, strideA, strideB, strideC" +
+             (epilogueHasResidual(op.epilogue) ? ", strideR" : "") +
+             "), the epilogue applied per slice";
     if (!op.hasBlasEntries())
       return op.entryPoint(name) + " row-major, contiguous, C overwritten";
     return op.entryPoint(name) + " row-major, contiguous, C = " +
@@ -208,6 +217,9 @@ Expected<json::Array> verifyUnderQemu(const TargetHints &h, StringRef name,
     if (epilogue) {
       define("BIAS", epilogueHasBias(r.epilogue));
       define("RESIDUAL", epilogueHasResidual(r.epilogue));
+      // NAME_batched with the epilogue's arguments, checked after NAME.
+      if (hasBatchedEpilogueEntry(r))
+        shape.push_back("-DBATCHED");
     }
   }
   std::string exe = (dir + "/" + name + ".check").str();
@@ -486,7 +498,10 @@ extern "C" {
                                       : formatv("{0} x {1}", r.k, r.n).str(),
                          r.transposeB ? "N x K, transposed" : "K x N")
                      .str(),
-                 r.hasBlasEntries() ? gemmEntriesHeader(r, name) : "", types,
+                 r.hasBlasEntries()            ? gemmEntriesHeader(r, name)
+                 : hasBatchedEpilogueEntry(r) ? batchedEpilogueHeader(r, name)
+                                              : "",
+                 types,
                  halfTypes, epilogueHeaderComment(r.epilogue))
       .str();
 }
@@ -677,14 +692,17 @@ Error CpuBackend::prepare(const GenJob &job) {
   }
   // A transposed GEMM with an epilogue or a 16-bit C (a linear layer's
   // x * W^T + bias) gets NAME alone, its module reading the operands
-  // through the matmul's indexing maps; a batch needs NAME_batched, which
-  // takes no epilogue arguments yet.
-  if (job.op.batched && !job.op.hasBlasEntries())
+  // through the matmul's indexing maps; a batch needs NAME_batched: the
+  // BLAS-like one (fp32 C, no epilogue) or the epilogue's (fp32 C,
+  // EpilogueGemmBatched.h). A 16-bit C has neither.
+  if (job.op.batched && !job.op.hasBlasEntries() &&
+      !hasBatchedEpilogueEntry(job.op))
     return fail("understood " + r.describe() + "; batched GEMMs are built "
-                "with an fp32 C and no epilogue only so far (NAME_batched "
-                "takes an fp32 C, alpha and beta, and no epilogue "
-                "arguments); ask for one GEMM (transposes are fine) or drop "
-                "the epilogue");
+                "with an fp32 C only so far (NAME_batched, with or without "
+                "an epilogue, writes an fp32 C; a " + job.op.outType() +
+                " C is rounded as NAME stores it, which has no batched "
+                "form yet); ask for one GEMM (transposes are fine) or for "
+                "f32 output");
   if ((job.op.transposeA || job.op.transposeB || job.op.batched) &&
       job.options.advisor != "builtin")
     return fail("--advisor=" + job.options.advisor +
@@ -695,6 +713,10 @@ Error CpuBackend::prepare(const GenJob &job) {
   if (std::string tooBig = checkGemmBufferBudget(r.m, r.n, r.k);
       !tooBig.empty())
     return fail(tooBig);
+  if (hasBatchedEpilogueEntry(job.op))
+    if (std::string tooBig = checkBatchedEpilogueBudget(job.op);
+        !tooBig.empty())
+      return fail(tooBig);
   return Error::success();
 }
 
@@ -1041,6 +1063,42 @@ int CpuBackend::generate(const GenJob &job) {
           {"max_error_ratio", check.maxRatio},
           {"elements_over_bound", check.failures},
           {"passed", verified}};
+      if (hasBatchedEpilogueEntry(job.op)) {
+        // NAME_batched: several slices with padded strides, then a batch
+        // of 0 (nothing written) and contiguous slices.
+        Expected<void *> batchedFn = loaded->lookup(name + "_batched");
+        if (!batchedFn)
+          return fail("the object lacks " + name + "_batched (" +
+                      toString(batchedFn.takeError()) +
+                      "); nothing written to " + outDir);
+        json::Array cases;
+        bool allPassed = true;
+        const int64_t many = job.op.batchCount > 0 ? job.op.batchCount : 3;
+        for (auto [count, pad] : {std::pair<int64_t, int64_t>{many, 5}, {0, 1},
+                                  {2, 0}}) {
+          BatchedEpilogueCheck one = checkBatchedEpilogueGemm(
+              *batchedFn, r.m, r.n, r.k, job.op.epilogue, genSeed + 100,
+              count, pad, input, r.transposeA, r.transposeB);
+          if (!one.check.error.empty())
+            return fail(one.check.error + "; nothing written to " + outDir);
+          allPassed &= one.passed();
+          cases.push_back(json::Object{
+              {"entry", name + "_batched"},
+              {"case", one.what},
+              {"max_error_ratio", one.check.maxRatio},
+              {"elements_over_bound", one.check.failures},
+              {"padding_or_inputs_changed", one.paddingChanged},
+              {"passed", one.passed()}});
+        }
+        outs() << "  " << name << "_batched: "
+               << (allPassed ? "verified" : "FAILED")
+               << " (batch " << many
+               << " with padded strides, batch 0, batch 2 "
+                  "contiguous; every slice against the steps in fp64)\n";
+        verified &= allPassed;
+        verification["batched_entry"] = std::move(cases);
+        verification["passed"] = verified;
+      }
       timing["reason"] =
           job.op.epilogue.empty()
               ? "not timed: gen times GEMMs with BLAS-like entries only "
@@ -1218,7 +1276,12 @@ int CpuBackend::generate(const GenJob &job) {
                  "the steps applied in fp64 to an fp64 product, bound "
                  "L*(2*K*6e-8*(|A||B|) + 6e-8*|R|) + 2e-6*(1 + |R| + "
                  "|E(R)|) (R = the product, E = the steps, L = 1.2 times the "
-                 "scale steps' |s|, at least 1), NaN-prefilled output";
+                 "scale steps' |s|, at least 1), NaN-prefilled output" +
+                 std::string(hasBatchedEpilogueEntry(job.op)
+                                 ? "; -DBATCHED: NAME_batched on 3 slices "
+                                   "with padded strides too (padding "
+                                   "compared bit for bit)"
+                                 : "");
       verification = json::Object{
           {"performed", true},
           {"method", std::move(method)},
@@ -1231,6 +1294,11 @@ int CpuBackend::generate(const GenJob &job) {
         "the target's instruction set does not run on this machine";
   }
 
+  // Why nothing was verified, for the line printed below: `verification`
+  // is moved into the report first.
+  std::string unverifiedReason;
+  if (std::optional<StringRef> why = verification.getString("reason"))
+    unverifiedReason = why->str();
   std::vector<std::string> fileNames;
   for (StringRef f : {".mlir", ".lowered.mlir", ".ll", ".o", ".h"})
     fileNames.push_back(name + f.str());
@@ -1438,8 +1506,7 @@ int CpuBackend::generate(const GenJob &job) {
     outs() << "  verified under qemu: " << (verified ? "passed" : "FAILED")
            << "\n";
   else if (!runsHere)
-    outs() << "  NOT verified: "
-           << *verification.getString("reason") << "\n";
+    outs() << "  NOT verified: " << unverifiedReason << "\n";
   if ((runsHere || crossRun) && !verified) {
     // A kernel that failed verification is not shipped (the staging
     // directory goes with `staged`); an older one in DIR stays.

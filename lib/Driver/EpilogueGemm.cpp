@@ -424,34 +424,54 @@ EpilogueGemmCheck tensorop::checkEpilogueGemm(void *fn, int64_t m, int64_t n,
     result.error = "cannot allocate the fp64 reference";
     return result;
   }
-  // The steps amplify the GEMM's rounding by at most their slope (<= 1.13
-  // for GELU, 1 for the others here); the kernel's fp32 tanh / erf err by
-  // <= 4.2e-7 (docs/Epilogues.md), the steps' own roundings by a few ulp.
-  result.bound = "|C - E(R)| <= L*(2*K*6e-8*(|A||B|) + 6e-8*|R|) + "
-                 "2e-6*(1 + |R| + |E(R)|), E = the steps in fp64, L = 1.2 "
-                 "times the scale steps' |s| (at least 1)";
+  result.bound = epilogueBoundText();
   if (out16)
     result.bound = "b + u16*(|E(R)| + b), b = " + result.bound +
                    "; u16 = " + (output == ElementType::BF16 ? "2^-8" : "2^-11") +
                    " (C's one rounding)";
+  Check check =
+      judgeEpilogueOutput(c.data, ref, parsed, bias.data, r.data, m, n,
+                          alongM, epilogueSlope(parsed), u16);
+  result.failures = check.failures();
+  result.maxRatio = check.maxRatio;
+  return result;
+}
+
+// The steps amplify the GEMM's rounding by at most their slope (<= 1.13
+// for GELU, 1 for the others here); the kernel's fp32 tanh / erf err by
+// <= 4.2e-7 (docs/Epilogues.md), the steps' own roundings by a few ulp.
+std::string tensorop::epilogueBoundText() {
+  return "|C - E(R)| <= L*(2*K*6e-8*(|A||B|) + 6e-8*|R|) + "
+         "2e-6*(1 + |R| + |E(R)|), E = the steps in fp64, L = 1.2 "
+         "times the scale steps' |s| (at least 1)";
+}
+
+double tensorop::epilogueSlope(
+    ArrayRef<mlir::tensorop::EpilogueStep> steps) {
   // A scale step multiplies the error by |s|.
   double slope = 1.2;
-  for (const mlir::tensorop::EpilogueStep &step : parsed)
+  for (const mlir::tensorop::EpilogueStep &step : steps)
     if (step.kind == mlir::tensorop::EpilogueStep::Scale)
       slope *= std::max(1.0, std::fabs(step.a));
+  return slope;
+}
+
+Check tensorop::judgeEpilogueOutput(
+    const float *c, const GemmReference &ref,
+    ArrayRef<mlir::tensorop::EpilogueStep> steps, const float *bias,
+    const float *r, int64_t m, int64_t n, bool alongM, double slope,
+    double u16) {
   Check check;
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j) {
       size_t at = i * n + j;
       double acc = ref.values.value[at];
       double want = mlir::tensorop::applyEpilogue(
-          parsed, acc, bias.data[alongM ? i : j], r.data[at]);
+          steps, acc, bias[alongM ? i : j], r[at]);
       double bound = slope * ref.bound(ref.values.magnitude[at], acc) +
                      2e-6 * (1 + std::fabs(acc) + std::fabs(want));
       bound += u16 * (std::fabs(want) + bound);
-      check.add(judgeElement(c.data[at], want, bound));
+      check.add(judgeElement(c[at], want, bound));
     }
-  result.failures = check.failures();
-  result.maxRatio = check.maxRatio;
-  return result;
+  return check;
 }

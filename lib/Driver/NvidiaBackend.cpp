@@ -354,6 +354,23 @@ llvm::Error NvidiaBackend::prepare(const GenJob &job) {
                 "targets run in the bf16 and f16 tensor-core kernels (got " +
                 r.dtype + ": the fp32 kernel has no epilogue, and gen builds "
                 "tf32 GEMMs without one)");
+  // A batch with a fused epilogue: the words the request used, and where
+  // it is built (gen's CPU NAME_batched; a module's batch matmul with its
+  // consumers fuses per slice on sm90: test/GPU/batch-matmul-run.test).
+  if (r.batched && !job.op.epilogue.empty()) {
+    std::string steps;
+    for (const std::string &s : job.op.epilogue)
+      steps += (steps.empty() ? "" : ", ") + s;
+    return fail("understood " + r.describe() + "; a batch of GEMMs with a "
+                "fused epilogue ('batch" +
+                (r.batchCount > 0 ? " " + std::to_string(r.batchCount)
+                                  : std::string()) +
+                "' with [" + steps + "]) is generated "
+                "for CPU targets only (NAME_batched(A, B, bias, R, C, batch, "
+                "strides...)); NVIDIA kernels from gen run one GEMM per call "
+                "(in a module given to tensorop-opt, a linalg.batch_matmul "
+                "followed by its elementwise consumers fuses per slice)");
+  }
   if (r.transposeA || r.transposeB || r.batched)
     return fail("understood " + r.describe() + "; transposed operands and "
                 "batched GEMMs are generated for CPU targets only (NVIDIA "

@@ -3,6 +3,7 @@
 #include "tensorop/Driver/Operator.h"
 #include "tensorop/Driver/EpilogueConv.h"
 #include "tensorop/Driver/EpilogueGemm.h"
+#include "tensorop/Driver/EpilogueGemmBatched.h"
 
 #include "tensorop/Advisor/Request.h"
 #include "tensorop/GPU/GpuGen.h"
@@ -163,6 +164,12 @@ bool Operator::hasBlasEntries() const {
 
 std::string Operator::cpuEntryPointsSource(StringRef name, StringRef sketch,
                                            int64_t threads) const {
+  // A batch with an epilogue: NAME and NAME_batched with the epilogue's
+  // arguments (EpilogueGemmBatched.h).
+  if (hasBatchedEpilogueEntry(*this))
+    return moduleSource(name, Placement::Host, sketch) +
+           batchedEpilogueModuleSource(name, m, n, k, epilogue, inType(),
+                                       transposeA, transposeB);
   if (!hasBlasEntries())
     return moduleSource(name, Placement::Host, sketch);
   mlir::tensorop::GemmEntryPointsSpec spec;

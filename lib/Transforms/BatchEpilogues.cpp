@@ -41,6 +41,16 @@ std::optional<std::pair<bool, AffineMap>> perSliceMap(AffineMap map) {
   return std::make_pair(false, AffineMap::get(2, 0, shifted, ctx));
 }
 
+bool writesOnly(linalg::GenericOp g, OpOperand &operand);
+
+/// Whether `g` writes a bf16 or f16 output from an f32 C: the consumer
+/// that narrows the batch matmul's result, last in its chain.
+bool narrowsOutput(linalg::GenericOp g, Value c) {
+  Type out = getElementTypeOrSelf(g.getDpsInitOperand(0)->get().getType());
+  return getElementTypeOrSelf(c.getType()).isF32() &&
+         (out.isBF16() || out.isF16());
+}
+
 /// Why `g`, a consumer of `chain` (C, then the consumers' results before
 /// it), cannot run per slice of `bmm`, or "".
 std::string whyNotPerSlice(linalg::GenericOp g, linalg::LinalgOp bmm,
@@ -56,11 +66,21 @@ std::string whyNotPerSlice(linalg::GenericOp g, linalg::LinalgOp bmm,
   OpOperand *init = g.getDpsInitOperand(0);
   if (!g.getMatchingIndexingMap(init).isIdentity())
     return "its output is not written per element";
+  // A bf16 / f16 output (an importer's arith.truncf of the f32 result):
+  // on memrefs its own buffer, sliced like the other operands; on tensors
+  // an output the body does not read (tensor.empty), which the loop then
+  // carries instead of C (DecomposeBatchMatmul.cpp). The chain ends with
+  // it (narrowsOutput).
+  if (narrowsOutput(g, c) && tensors && !writesOnly(g, *init))
+    return "its output's element type is not C's and its initial value is "
+           "read (a narrowing output runs per slice when it is only "
+           "written, as a tensor.empty)";
   if (getElementTypeOrSelf(init->get().getType()) !=
-      getElementTypeOrSelf(c.getType()))
-    return "its output's element type is not C's (a narrowing output is "
-           "fused only into 2-D matmuls)";
-  if (!tensors && init->get() != c)
+          getElementTypeOrSelf(c.getType()) &&
+      !narrowsOutput(g, c))
+    return "its output's element type is not C's, nor bf16 or f16 from "
+           "an f32 C";
+  if (!tensors && init->get() != c && !narrowsOutput(g, c))
     return "it writes another buffer than the batch matmul's C";
   Value a = bmm.getDpsInputOperand(0)->get(),
         b = bmm.getDpsInputOperand(1)->get();
@@ -97,6 +117,15 @@ bool writesOnly(linalg::GenericOp g, OpOperand &operand) {
          g.getMatchingBlockArgument(&operand).use_empty();
 }
 } // namespace
+
+Value BatchConsumers::narrowedOutput(Value c) const {
+  if (generics.empty())
+    return Value();
+  linalg::GenericOp last = generics.back();
+  if (!narrowsOutput(last, c) || !last->getNumResults())
+    return Value();
+  return last.getDpsInitOperand(0)->get();
+}
 
 void BatchConsumers::erase(RewriterBase &rewriter) {
   for (size_t i = originals.size(); i-- > 0;) {
@@ -160,6 +189,9 @@ BatchConsumers mlir::tensorop::collectBatchConsumers(RewriterBase &rewriter,
     if (tensors)
       chain.push_back(next->getResult(0));
     last = next;
+    // After a narrowing consumer C is no longer the chain's value.
+    if (narrowsOutput(*g, c))
+      break;
   }
   return found;
 }
@@ -223,8 +255,11 @@ Value mlir::tensorop::createSliceConsumers(OpBuilder &b, Location loc,
       value = slice->getResult(0);
     }
   }
-  // The loop inserts the slice into C's tensor: the type C's slice has.
-  if (value.getType() != sliceResult.getType())
+  // The loop inserts the slice into C's tensor: the type C's slice has
+  // (a narrowing consumer's result goes into the loop's narrowed tensor).
+  if (value.getType() != sliceResult.getType() &&
+      getElementTypeOrSelf(value.getType()) ==
+          getElementTypeOrSelf(sliceResult.getType()))
     value = tensor::CastOp::create(b, loc, sliceResult.getType(), value);
   return value;
 }

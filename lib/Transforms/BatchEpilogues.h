@@ -37,6 +37,10 @@ struct BatchConsumers {
   bool empty() const { return originals.empty(); }
   /// The result the loop over the slices replaces (tensors).
   Value result() const { return originals.back()->getResult(0); }
+  /// Tensors: the output (B x M x N, bf16 or f16, only written) of a last
+  /// consumer that narrows the f32 C `c`, which the loop carries instead
+  /// of C; null otherwise.
+  Value narrowedOutput(Value c) const;
   /// Erases the consumers (after the loop took their work).
   void erase(RewriterBase &rewriter);
 };

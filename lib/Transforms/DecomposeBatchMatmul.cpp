@@ -168,6 +168,24 @@ LogicalResult decompose(linalg::LinalgOp op, bool reduce, std::string &reason,
     consumers = collectBatchConsumers(rewriter, op);
   perSlice = consumers.originals.size();
   Value chainStart = tensors ? op->getResult(0) : c;
+  // A last consumer narrowing C into a bf16 / f16 tensor it only writes:
+  // the loop carries that tensor, and each slice's C comes from C's
+  // initial value (the slices are independent).
+  Value narrowed =
+      tensors && !consumers.empty() ? consumers.narrowedOutput(chainStart)
+                                    : Value();
+  // With C's initial value unread (a tensor.empty, filled per slice), one
+  // M x N tensor.empty before the loop is every slice's C: slicing the
+  // B x M x N one would allocate all of C, which nothing else needs.
+  Value sliceC;
+  if (narrowed && init.getDefiningOp<tensor::EmptyOp>()) {
+    OpBuilder pre(op);
+    sliceC = tensor::EmptyOp::create(
+        pre, op.getLoc(),
+        {extentOf(pre, op.getLoc(), init, 1),
+         extentOf(pre, op.getLoc(), init, 2)},
+        getElementTypeOrSelf(init.getType()));
+  }
 
   OpBuilder b(op);
   Location loc = op.getLoc();
@@ -186,11 +204,15 @@ LogicalResult decompose(linalg::LinalgOp op, bool reduce, std::string &reason,
   // output (a tensor carried by the loop, or the memref itself).
   auto body = [&](OpBuilder &nb, Location l, Value iv, Value acc) -> Value {
     Value sa = sliceOf(nb, l, a, iv), sb = sliceOf(nb, l, bOp, iv);
-    Value sc = reduce ? acc : sliceOf(nb, l, acc, iv);
+    Value sc = reduce      ? acc
+               : sliceC ? sliceC
+                        : sliceOf(nb, l, narrowed ? init : acc, iv);
     // The consumers' operands are sliced before the matmul: on memrefs
     // fuse-epilogues looks for the consumer right after it.
     IRMapping slices;
     sliceConsumerOperands(nb, l, consumers, chainStart, iv, slices);
+    if (narrowed)
+      slices.map(narrowed, sliceOf(nb, l, acc, iv));
     if (fill && (!peel || iv == zero)) {
       auto sliceFill = linalg::FillOp::create(
           nb, l, ValueRange{fill.getInputs().front()}, ValueRange{sc});
@@ -233,7 +255,7 @@ LogicalResult decompose(linalg::LinalgOp op, bool reduce, std::string &reason,
   }
   if (tensors) {
     auto loop = scf::ForOp::create(
-        b, loc, first, upper, one, ValueRange{init},
+        b, loc, first, upper, one, ValueRange{narrowed ? narrowed : init},
         [&](OpBuilder &nb, Location l, Value iv, ValueRange iter) {
           scf::YieldOp::create(nb, l, body(nb, l, iv, iter.front()));
         });
@@ -245,7 +267,10 @@ LogicalResult decompose(linalg::LinalgOp op, bool reduce, std::string &reason,
       consumers.result().replaceAllUsesWith(r);
     }
     consumers.erase(rewriter);
-    op->replaceAllUsesWith(loop->getResults());
+    // (Narrowed: the loop's result is the consumer's, which replaced it;
+    // the batch matmul's C had no other user.)
+    if (!narrowed)
+      op->replaceAllUsesWith(loop->getResults());
   } else {
     scf::ForOp::create(b, loc, first, upper, one, ValueRange{},
                        [&](OpBuilder &nb, Location l, Value iv, ValueRange) {

@@ -16,8 +16,10 @@ sums of earlier K blocks) is read but not written; with c_update "store"
 it is not read either.
 """
 
+import math
+
 from .epilogue import (
-    ConstantTable, ERF_CLAMP, ERF_P, ERF_Q, GELU_CUBIC, SQRT_2_OVER_PI,
+    ConstantTable, ERF_CLAMP, ERF_P, ERF_Q, EXP2_P, GELU_CUBIC, SQRT_2_OVER_PI,
     TANH_CLAMP, TANH_P, TANH_Q,
 )
 
@@ -99,6 +101,53 @@ class X86Epilogue:
         w.ins("vmulps %s, %s, %s" % (u, p, p))
         w.ins("vdivps %s, %s, %s" % (q, p, dst))
 
+    def _exp2(self, w, t, n, p):
+        """p = 2^t (t clobbered, n = round(t)): 2^f * 2^n with f = t - n in
+        [-0.5, 0.5], 2^f = 1 + f*P(f) (EXP2_P), vscalefps for 2^n (inf or
+        0 where t is out of range)."""
+        w.ins("vrndscaleps $$0, %s, %s" % (t, n))  # imm 0: nearest even
+        w.ins("vsubps %s, %s, %s" % (n, t, t))
+        w.ins("vmovups %s, %s" % (self._k(EXP2_P[0]), p))
+        for coef in EXP2_P[1:]:
+            w.ins("vfmadd213ps %s, %s, %s" % (self._k(coef), t, p))
+        w.ins("vfmadd213ps %s, %s, %s" % (self._k(1.0), t, p))
+        w.ins("vscalefps %s, %s, %s" % (n, p, p))
+
+    def _sigmoid_exp2(self, w, silu):
+        """sigmoid(x) = 1 / (1 + e^(-x)) (SiLU: x / (1 + e^(-x))) with
+        e^(-x) = 2^t, t = -x log2(e) (_exp2): 13 instructions for SiLU
+        where 0.5 + 0.5 tanh(x/2) through the rational tanh takes 21."""
+        x, t, n, p = self.x, self.u, self.q, self.p
+        w.ins("vmulps %s, %s, %s" % (self._k(-1.0 / math.log(2.0)), x, t))
+        self._exp2(w, t, n, p)
+        w.ins("vaddps %s, %s, %s" % (self._k(1.0), p, p))
+        if silu:
+            w.ins("vdivps %s, %s, %s" % (p, x, x))
+        else:
+            w.ins("vmovups %s, %s" % (self._k(1.0), x))
+            w.ins("vdivps %s, %s, %s" % (p, x, x))
+
+    def _gelu_tanh_exp2(self, w):
+        """x = 0.5 x (1 + tanh(u)) as x / (1 + e^(-2u)), the same function
+        (1 + tanh(u) = 2 / (1 + e^(-2u))), with e^(-2u) = 2^t, t = -2u
+        log2(e), computed as 2^f * 2^n (n = round(t), f = t - n in [-0.5,
+        0.5], 2^f = 1 + f*P(f): EXP2_P; vscalefps applies 2^n, giving inf or
+        0 where t is out of range, so x / inf = 0 and x / 1 = x at the
+        ends: no clamp). 16 instructions where the rational tanh takes 23
+        and its division too: GELU's cost is most of a small-K fused GEMM
+        (docs/benchmarks/models.md). Relative error of the result: a few
+        fp32 ulp (2e-9 in the polynomial, 1e-7 per rounding)."""
+        x, t, n, p = self.x, self.u, self.q, self.p
+        c = -2.0 * SQRT_2_OVER_PI / math.log(2.0)
+        # t = x * (c + c k1 x^2)
+        w.ins("vmulps %s, %s, %s" % (x, x, t))
+        w.ins("vmulps %s, %s, %s" % (self._k(c * GELU_CUBIC), t, t))
+        w.ins("vaddps %s, %s, %s" % (self._k(c), t, t))
+        w.ins("vmulps %s, %s, %s" % (x, t, t))
+        self._exp2(w, t, n, p)
+        w.ins("vaddps %s, %s, %s" % (self._k(1.0), p, p))
+        w.ins("vdivps %s, %s, %s" % (p, x, x))
+
     def _half_plus_half(self, w, reg):
         """reg = 0.5 * reg + 0.5"""
         w.ins("vmulps %s, %s, %s" % (self._k(0.5), reg, reg))
@@ -128,6 +177,8 @@ class X86Epilogue:
             elif s.kind == "tanh":
                 w.ins("vmovaps %s, %s" % (x, u))
                 self._rational(w, u, x, TANH_CLAMP, TANH_P, TANH_Q)
+            elif s.kind in ("sigmoid", "silu") and self.k.isa == "avx512":
+                self._sigmoid_exp2(w, silu=s.kind == "silu")
             elif s.kind in ("sigmoid", "silu"):
                 # sigmoid(x) = 0.5 + 0.5 tanh(x / 2)
                 w.ins("vmulps %s, %s, %s" % (self._k(0.5), x, u))
@@ -137,6 +188,8 @@ class X86Epilogue:
                     w.ins("vmulps %s, %s, %s" % (p, x, x))
                 else:
                     w.ins("vmovaps %s, %s" % (p, x))
+            elif s.kind == "gelu_tanh" and self.k.isa == "avx512":
+                self._gelu_tanh_exp2(w)
             elif s.kind == "gelu_tanh":
                 # u = sqrt(2/pi) * (x + 0.044715 x^3) = x * (k0 + k0 k1 x^2)
                 w.ins("vmulps %s, %s, %s" % (x, x, u))
@@ -223,6 +276,26 @@ class X86Epilogue:
             w.ins("mov (%s), %s" % (BLOCK, BIAS_GPR))
         if self.has_residual:
             w.ins("mov 8(%s), %s" % (BLOCK, RESIDUAL_GPR))
+
+    # Tiles ahead (along the row, nr columns each) whose residual lines are
+    # prefetched before the K loop.
+    RESIDUAL_PREFETCH_TILES = 1
+
+    def prefetch_residual(self, w):
+        """prefetcht0 of the residual lines this kernel's epilogue reads
+        RESIDUAL_PREFETCH_TILES tiles to the right, before the K loop (%rax
+        free there): R is read once, at the tile's end, so without it
+        every line is a demand miss on the epilogue's critical path."""
+        if not self.has_residual:
+            return
+        k = self.k
+        ahead = self.RESIDUAL_PREFETCH_TILES * k.nr * 4
+        w.ins("mov 8(%s), %%rax" % BLOCK)
+        for r in range(k.mr):
+            for off in range(0, k.nr * 4, 64):
+                w.ins("prefetcht0 %s" % _mem(ahead + off, "%rax"))
+            if r + 1 < k.mr:
+                w.ins("add 16(%s), %%rax" % BLOCK)
 
     def c_update(self, w, avx512_masks):
         """The epilogue C update; `avx512_masks()` sets and returns the

@@ -14,7 +14,11 @@ step_code, on the exact product) and checks gen_epilogue_test.py's bound
 
     |C - ref| <= L * (2 K u (|A||B|)_ij + u |acc|) + 2e-6 (1 + |acc| + |ref|)
 
-It prints "failures: N" (NaNs count).
+It prints "failures: N" (NaNs count). With --narrow=bf16|f16 a last
+consumer rounds C into a bf16 / f16 O (arith.truncf, as a bf16 model writes
+it; on tensors into a tensor.empty then written to the O argument), which
+is what main checks, the bound plus O's one rounding: u16 * (|ref| +
+bound).
 """
 import argparse
 import os
@@ -35,6 +39,9 @@ def main():
     ap.add_argument("--memrefs", action="store_true",
                     help="@bmm on memrefs (consumers in place on C) instead of tensors")
     ap.add_argument("--dynamic-b", action="store_true", help="@bmm sees the batch as ?")
+    ap.add_argument("--narrow", choices=("bf16", "f16"),
+                    help="a last consumer rounds C into a bf16 / f16 O (memrefs: a buffer; "
+                         "tensors: a tensor.empty, written to O), which is checked")
     a = ap.parse_args()
     bs, m, n, k = a.batch, a.m, a.n, a.k
     steps = a.steps.split(",")
@@ -75,7 +82,32 @@ def main():
   }} -> tensor<{ct}>
 """
             prev = f"%g{i}"
+    nt = f"{b0}x{m}x{n}x{a.narrow}" if a.narrow else ""
+    if a.narrow and not a.memrefs:
+        dims = "(%db)" if a.dynamic_b else "()"
+        consumers += f"""  %en = tensor.empty{dims} : tensor<{nt}>
+  %gn = linalg.generic {{indexing_maps = [{idm}, {idm}], iterator_types = {par}}}
+      ins({prev} : tensor<{ct}>) outs(%en : tensor<{nt}>) {{
+  ^bb0(%x: f32, %o: {a.narrow}):
+    %t = arith.truncf %x : f32 to {a.narrow}
+    linalg.yield %t : {a.narrow}
+  }} -> tensor<{nt}>
+"""
+    elif a.narrow:
+        consumers += f"""  linalg.generic {{indexing_maps = [{idm}, {idm}], iterator_types = {par}}}
+      ins(%C : memref<{ct}>) outs(%O : memref<{nt}>) {{
+  ^bb0(%x: f32, %o: {a.narrow}):
+    %t = arith.truncf %x : f32 to {a.narrow}
+    linalg.yield %t : {a.narrow}
+  }}
+"""
     sig = f"%A: memref<{at}>, %B: memref<{bt}>, %bias: memref<{vt}>, %R: memref<{ct}>, %C: memref<{ct}>"
+    if a.narrow:
+        sig += f", %O: memref<{nt}>"
+    materialize = (f"bufferization.materialize_in_destination %gn in restrict writable %O : "
+                   f"(tensor<{nt}>, memref<{nt}>) -> ()\n" if a.narrow else
+                   f"bufferization.materialize_in_destination {prev} in restrict writable %C : "
+                   f"(tensor<{ct}>, memref<{ct}>) -> ()\n")
     if a.memrefs:
         bmm = f"""
 func.func @bmm({sig}) {{
@@ -99,11 +131,12 @@ func.func @bmm({sig}) {{
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<{ct}>) -> tensor<{ct}>
   %mm = linalg.batch_matmul ins(%a, %b : tensor<{at}>, tensor<{bt}>) outs(%f : tensor<{ct}>) -> tensor<{ct}>
   %e2 = tensor.empty{dims} : tensor<{ct}>
-{consumers}  bufferization.materialize_in_destination {prev} in restrict writable %C : (tensor<{ct}>, memref<{ct}>) -> ()
+{consumers}  {materialize}
   return
 }}"""
 
     sat, sbt, sct = f"{bs}x{m}x{k}xf32", f"{bs}x{k}x{n}xf32", f"{bs}x{m}x{n}xf32"
+    snt = f"{bs}x{m}x{n}x{a.narrow}" if a.narrow else ""
 
     def fill(name, shape, salt):
         idx = ["%i0", "%i1", "%i2"][:len(shape)]
@@ -127,12 +160,36 @@ func.func @bmm({sig}) {{
     ref_body, ref_out = chain(steps, "%accd", "f64", "%bd", "%rd")
     bidx = "%i" if "bias_m" in steps else "%j"
     scale = max([1.0] + [abs(float(s.split(":")[1])) for s in steps if s.startswith("scale:")])
-    casts, args = "", "%A, %B, %V, %R, %C"
+    casts, args = "", "%A, %B, %V, %R, %C" + (", %O" if a.narrow else "")
     if a.dynamic_b:
         casts = "".join(f"  %{x}d = memref.cast %{x} : memref<{s}> to memref<{d}>\n"
                         for x, s, d in (("A", sat, at), ("B", sbt, bt), ("R", sct, ct), ("C", sct, ct)))
         args = "%Ad, %Bd, %V, %Rd, %Cd"
+        if a.narrow:
+            casts += f"  %Od = memref.cast %O : memref<{snt}> to memref<{nt}>\n"
+            args += ", %Od"
     consts = sorted({0, 1, 65536, bs, m, n, k, blen, 1000, 2000, 3000, 4000})
+    if a.narrow:
+        u16 = 2.0 ** -8 if a.narrow == "bf16" else 2.0 ** -11
+        narrow_alloc = (f"  %O = memref.alloc() : memref<{snt}>\n"
+                        f"  %nan16 = arith.constant 0x7FC0 : {a.narrow}\n"
+                        if a.narrow == "bf16" else
+                        f"  %O = memref.alloc() : memref<{snt}>\n"
+                        f"  %nan16 = arith.constant 0x7E00 : {a.narrow}\n")
+        narrow_alloc += f"  linalg.fill ins(%nan16 : {a.narrow}) outs(%O : memref<{snt}>)\n"
+        narrow_type = f", memref<{nt}>"
+        load_out = (f"    %cv = memref.load %O[%bb, %i, %j] : memref<{snt}>\n"
+                    f"    %cd = arith.extf %cv : {a.narrow} to f64\n")
+        round_bound = (f"    %u16 = arith.constant {u16:.17e} : f64\n"
+                       f"    %rb1 = arith.addf %refa, %bound0 : f64\n"
+                       f"    %rb2 = arith.mulf %u16, %rb1 : f64\n"
+                       f"    %bound = arith.addf %bound0, %rb2 : f64\n")
+        narrow_dealloc = f"  memref.dealloc %O : memref<{snt}>\n"
+    else:
+        narrow_alloc = narrow_type = narrow_dealloc = ""
+        load_out = (f"    %cv = memref.load %C[%bb, %i, %j] : memref<{sct}>\n"
+                    f"    %cd = arith.extf %cv : f32 to f64\n")
+        round_bound = "    %bound = arith.addf %bound0, %zero : f64\n"
     main = f"""
 func.func @main() {{
 {chr(10).join(f"  %c{v} = arith.constant {v} : index" for v in consts)}
@@ -146,8 +203,8 @@ func.func @main() {{
   %R = memref.alloc() : memref<{sct}>
   %C = memref.alloc() : memref<{sct}>
   linalg.fill ins(%nan : f32) outs(%C : memref<{sct}>)
-{fill("A", (bs, m, k), 1)}{fill("B", (bs, k, n), 2)}{fill("V", (blen,), 3)}{fill("R", (bs, m, n), 4)}
-{casts}  call @bmm({args}) : (memref<{at}>, memref<{bt}>, memref<{vt}>, memref<{ct}>, memref<{ct}>) -> ()
+{narrow_alloc}{fill("A", (bs, m, k), 1)}{fill("B", (bs, k, n), 2)}{fill("V", (blen,), 3)}{fill("R", (bs, m, n), 4)}
+{casts}  call @bmm({args}) : (memref<{at}>, memref<{bt}>, memref<{vt}>, memref<{ct}>, memref<{ct}>{narrow_type}) -> ()
   %c0i = arith.constant 0 : i64
   %c1i = arith.constant 1 : i64
   %zero = arith.constant 0.0 : f64
@@ -175,8 +232,7 @@ func.func @main() {{
     %bd = arith.extf %bv32 : f32 to f64
     %rv32 = memref.load %R[%bb, %i, %j] : memref<{sct}>
     %rd = arith.extf %rv32 : f32 to f64
-{ref_body}    %cv = memref.load %C[%bb, %i, %j] : memref<{sct}>
-    %cd = arith.extf %cv : f32 to f64
+{ref_body}{load_out}
     %d = arith.subf %cd, {ref_out} : f64
     %err = math.absf %d : f64
     %acca = math.absf %accd : f64
@@ -188,7 +244,8 @@ func.func @main() {{
     %q1 = arith.addf %oned, %acca : f64
     %q2 = arith.addf %q1, %refa : f64
     %q3 = arith.mulf %approx, %q2 : f64
-    %bound = arith.addf %g4, %q3 : f64
+    %bound0 = arith.addf %g4, %q3 : f64
+{round_bound}
     // NaN compares false with "ole", so a NaN counts as a failure.
     %ok = arith.cmpf ole, %err, %bound : f64
     %one = arith.select %ok, %c0i, %c1i : i64
@@ -206,10 +263,10 @@ func.func @main() {{
   memref.dealloc %V : memref<{vt}>
   memref.dealloc %R : memref<{sct}>
   memref.dealloc %C : memref<{sct}>
-  return
+{narrow_dealloc}  return
 }}"""
     print(f"// batch matmul batch={bs} {m}x{n}x{k} with consumers {steps}, "
-          f"memrefs={a.memrefs}, dynamic_b={a.dynamic_b}")
+          f"memrefs={a.memrefs}, dynamic_b={a.dynamic_b}, narrow={a.narrow}")
     print(bmm)
     print(main)
 

@@ -179,3 +179,88 @@ func.func @two_users(%A: tensor<2x5x4xf32>, %B: tensor<2x4x5xf32>, %C: tensor<2x
   %r = linalg.exp ins(%mm : tensor<2x5x5xf32>) outs(%C : tensor<2x5x5xf32>) -> tensor<2x5x5xf32>
   return %mm, %r : tensor<2x5x5xf32>, tensor<2x5x5xf32>
 }
+
+// -----
+
+// A consumer narrowing C to bf16 into its own buffer (memrefs: bias, ReLU,
+// then arith.truncf, as importers write a bf16 model): runs per slice on the
+// output's slice and fuses with the to_bf16 output step; the chain ends
+// there.
+// CHECK-LABEL: func.func @narrow_bf16_memref
+// CHECK:       scf.for %[[IV:.*]] =
+// CHECK:         %[[O:.*]] = memref.subview %arg4[%[[IV]], 0, 0] [1, 48, 64] [1, 1, 1] : memref<3x48x64xbf16> to memref<48x64xbf16, strided<[64, 1], offset: ?>>
+// CHECK:         linalg.matmul
+// CHECK-NEXT:    linalg.generic {{.*}} outs(%[[O]] : memref<48x64xbf16, strided<[64, 1], offset: ?>>)
+// CHECK:           arith.truncf
+// CHECK-NOT:   linalg.generic
+// FUSE: remark: tensorop: fused the elementwise consumer into the microkernel's store: epilogue [bias_n, relu, to_bf16]
+func.func @narrow_bf16_memref(%A: memref<3x48x32xf32>, %B: memref<3x32x64xf32>, %bias: memref<64xf32>, %C: memref<3x48x64xf32>, %O: memref<3x48x64xbf16>) {
+  %z = arith.constant 0.0 : f32
+  linalg.fill ins(%z : f32) outs(%C : memref<3x48x64xf32>)
+  // expected-remark @+2 {{tensorop: batch matmul of 3 slices}}
+  // expected-remark @+1 {{tensorop: 1 elementwise consumer of the batch matmul run per slice}}
+  linalg.batch_matmul ins(%A, %B : memref<3x48x32xf32>, memref<3x32x64xf32>) outs(%C : memref<3x48x64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%C, %bias : memref<3x48x64xf32>, memref<64xf32>) outs(%O : memref<3x48x64xbf16>) {
+  ^bb0(%x: f32, %b: f32, %o: bf16):
+    %y = arith.addf %x, %b : f32
+    %zz = arith.constant 0.0 : f32
+    %r = arith.maximumf %y, %zz : f32
+    %t = arith.truncf %r : f32 to bf16
+    linalg.yield %t : bf16
+  }
+  return
+}
+
+// -----
+
+// On tensors the same consumer (bias, then rounding into a bf16
+// tensor.empty it only writes) runs per slice: the loop carries the bf16
+// tensor, every slice's C is one M x N tensor.empty made before the loop
+// (C's initial value is a fill of a tensor.empty: slicing it would allocate
+// all of C) filled per slice, and the slice's consumer writes the bf16
+// slice of the loop's tensor.
+// CHECK-LABEL: func.func @narrow_bf16_tensor
+// CHECK:       %[[E:.*]] = tensor.empty() : tensor<2x5x5xbf16>
+// CHECK:       %[[C2:.*]] = tensor.empty() : tensor<5x5xf32>
+// CHECK:       %[[L:.*]] = scf.for %[[IV:.*]] = {{.*}} iter_args(%[[ACC:.*]] = %[[E]]) -> (tensor<2x5x5xbf16>)
+// CHECK:         %[[O:.*]] = tensor.extract_slice %[[ACC]][%[[IV]], 0, 0] [1, 5, 5] [1, 1, 1] : tensor<2x5x5xbf16> to tensor<5x5xbf16>
+// CHECK:         %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[C2]] : tensor<5x5xf32>)
+// CHECK:         %[[MM:.*]] = linalg.matmul {{.*}} outs(%[[F]] : tensor<5x5xf32>)
+// CHECK-NEXT:    %[[G:.*]] = linalg.generic {{.*}} ins(%[[MM]], %{{.*}} : tensor<5x5xf32>, tensor<5xf32>) outs(%[[O]] : tensor<5x5xbf16>)
+// CHECK:         tensor.insert_slice %[[G]] into %[[ACC]][%[[IV]], 0, 0] [1, 5, 5] [1, 1, 1] : tensor<5x5xbf16> into tensor<2x5x5xbf16>
+// CHECK:       return %[[L]] : tensor<2x5x5xbf16>
+// FUSE: remark: tensorop: fused the elementwise consumer into the microkernel's store: epilogue [bias_n, to_bf16]
+func.func @narrow_bf16_tensor(%A: tensor<2x5x4xf32>, %B: tensor<2x4x5xf32>, %bias: tensor<5xf32>) -> tensor<2x5x5xbf16> {
+  %z = arith.constant 0.0 : f32
+  %ec = tensor.empty() : tensor<2x5x5xf32>
+  %c = linalg.fill ins(%z : f32) outs(%ec : tensor<2x5x5xf32>) -> tensor<2x5x5xf32>
+  // expected-remark @+2 {{tensorop: batch matmul of 2 slices}}
+  // expected-remark @+1 {{tensorop: 1 elementwise consumer of the batch matmul run per slice}}
+  %mm = linalg.batch_matmul ins(%A, %B : tensor<2x5x4xf32>, tensor<2x4x5xf32>) outs(%c : tensor<2x5x5xf32>) -> tensor<2x5x5xf32>
+  %e = tensor.empty() : tensor<2x5x5xbf16>
+  %t = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%mm, %bias : tensor<2x5x5xf32>, tensor<5xf32>) outs(%e : tensor<2x5x5xbf16>) {
+  ^bb0(%x: f32, %b: f32, %o: bf16):
+    %y = arith.addf %x, %b : f32
+    %r = arith.truncf %y : f32 to bf16
+    linalg.yield %r : bf16
+  } -> tensor<2x5x5xbf16>
+  return %t : tensor<2x5x5xbf16>
+}
+
+// -----
+
+// Not run per slice on tensors: a narrowing output whose initial value the
+// body reads (the loop would have to carry it and C).
+// CHECK-LABEL: func.func @narrow_bf16_tensor_reads_out
+func.func @narrow_bf16_tensor_reads_out(%A: tensor<2x5x4xf32>, %B: tensor<2x4x5xf32>, %C: tensor<2x5x5xf32>, %O: tensor<2x5x5xbf16>) -> tensor<2x5x5xbf16> {
+  // expected-remark @+1 {{tensorop: batch matmul of 2 slices}}
+  %mm = linalg.batch_matmul ins(%A, %B : tensor<2x5x4xf32>, tensor<2x4x5xf32>) outs(%C : tensor<2x5x5xf32>) -> tensor<2x5x5xf32>
+  // expected-remark @+1 {{(runs as a separate pass over C after them): its output's element type is not C's and its initial value is read (a narrowing output runs per slice when it is only written, as a tensor.empty)}}
+  %t = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%mm : tensor<2x5x5xf32>) outs(%O : tensor<2x5x5xbf16>) {
+  ^bb0(%x: f32, %o: bf16):
+    %y = arith.truncf %x : f32 to bf16
+    %s = arith.addf %y, %o : bf16
+    linalg.yield %s : bf16
+  } -> tensor<2x5x5xbf16>
+  return %t : tensor<2x5x5xbf16>
+}

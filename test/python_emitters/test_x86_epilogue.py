@@ -191,6 +191,139 @@ class TestX86Epilogue(unittest.TestCase):
         self.assertEqual(info["epilogue"], ["bias_n", "relu"])
         self.assertEqual(len(set(info["clobbers"])), len(info["clobbers"]))
 
+    GELU_DRIVER = r"""
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <stdint.h>
+void ukernel(const float *a, const float *b, float *c, long kc, long ldc_bytes,
+             long m_rem, long n_rem, void *epilogue);
+static const double consts[] = { %(consts)s 0 };
+int main(void) {
+  static float c[6 * 64];
+  static unsigned char block[%(block)d] __attribute__((aligned(64)));
+  for (unsigned i = 0; i < sizeof consts / sizeof consts[0] - 1; ++i)
+    for (int l = 0; l < 16; ++l)
+      ((float *)(block + 64 + 64 * i))[l] = (float)consts[i];
+  double worst = 0, worst_x = 0;
+  long failures = 0, count = 0;
+  /* every 2^-12 in [-16, 16), then wide values: inputs are exact floats */
+  for (long base = -65536; base < 65536 + 384; base += 384) {
+    for (int i = 0; i < 384; ++i) {
+      long at = base + i;
+      c[i] = at < 65536 ? (float)ldexp((double)at, -12)
+                        : (float)((at - 65536) %% 2 ? -1 : 1) * (float)ldexp(1.0, (int)(at - 65536) %% 64);
+    }
+    float x_in[384];
+    memcpy(x_in, c, sizeof x_in);
+    ukernel(0, 0, c, 0, 64 * 4, 6, 64, block); /* kc = 0: the steps on C */
+    for (int i = 0; i < 384; ++i) {
+      double x = x_in[i];
+      /* %(ref_comment)s */
+      double u = %(u)s;
+      double want = %(want)s;
+      double err = fabs((double)c[i] - want);
+      /* relative, growing with |2u|: fp32's rounding of u (a few ulp)
+         moves e^(-2u) by |2u| times that, as rounding x itself would
+         (GELU's condition number there); an absolute floor of 1e-37:
+         1 + e^(-2u) overflows fp32 once -2u > 88.7 (x < -10.06), where
+         the kernel returns 0 for GELU's x * 3e-39 */
+      double ratio = err / ((%(rel)g + 2.4e-7 * fabs(2 * u)) * fabs(want) + 1e-37);
+      ++count;
+      if (!(ratio <= 1)) ++failures;
+      if (!(ratio <= worst)) { worst = ratio; worst_x = x; }
+    }
+  }
+  printf("values %%ld failures %%ld worst error/bound %%g at x = %%g\n", count, failures, worst,
+         worst_x);
+  return failures != 0;
+}
+"""
+
+    def test_exp2_steps_accuracy(self):
+        """GELU (tanh form), SiLU and sigmoid on AVX-512 (x / (1 + 2^t),
+        x86_epilogue.py _exp2) on every multiple of 2^-12 in [-16, 16) and
+        powers of two up to 2^63 of both signs, against fp64: relative error
+        <= 1e-6 + 2.4e-7 |2u| (2u the exponent: sqrt(8/pi) (x + 0.044715
+        x^3) for GELU, x for SiLU and sigmoid; 4 ulp of it is the result's
+        own sensitivity to rounding it), also where the result is tiny (x
+        far below 0), which gen's absolute error bound would not see."""
+        if not CC or not HAVE_AVX512:
+            self.skipTest("no C compiler or no AVX-512")
+        for step in self.EXP2_STEPS:
+            with self.subTest(step=step):
+                self._exp2_step_accuracy(step)
+
+    # Each step as x / (1 + e^(-2u)) (or 1 / (...)) in fp64, the form that
+    # keeps its relative accuracy where the result is tiny; 2u is what the
+    # kernel exponentiates (its rounding is the result's sensitivity).
+    EXP2_STEPS = {
+        "gelu_tanh": dict(
+            ref_comment="0.5 x (1 + tanh(u)) as x / (1 + e^(-2u)): the same function, "
+                        "without 1 + tanh(u)'s cancellation in fp64 where GELU is tiny",
+            u="0.7978845608028654 * (x + 0.044715 * x * x * x)",
+            want="x / (1 + exp(-2 * u))"),
+        "silu": dict(ref_comment="x sigmoid(x) = x / (1 + e^(-x)), 2u = x",
+                     u="0.5 * x", want="x / (1 + exp(-x))"),
+        "sigmoid": dict(ref_comment="1 / (1 + e^(-x)), 2u = x",
+                        u="0.5 * x", want="1 / (1 + exp(-x))"),
+    }
+
+    def _exp2_step_accuracy(self, step):
+        spec = {"kernel": "gemm_f32", "isa": "avx512", "mr": 6, "nr": 64,
+                "epilogue": [step]}
+        info = json.loads(subprocess.run([sys.executable, EMITTER], input=json.dumps(spec),
+                                         capture_output=True, text=True, check=True).stdout)
+        asm = subprocess.run([sys.executable, EMITTER, "--format=function", "--symbol",
+                              "ukernel"], input=json.dumps(spec), capture_output=True,
+                             text=True, check=True).stdout
+        consts = "".join("%r, " % v for v in info["epilogue_constants"])
+        driver = self.GELU_DRIVER % dict(consts=consts, block=info["epilogue_block_bytes"],
+                                         rel=1e-6, **self.EXP2_STEPS[step])
+        with tempfile.TemporaryDirectory() as tmp:
+            paths = [os.path.join(tmp, n) for n in ("k.s", "d.c", "t")]
+            for path, text in ((paths[0], asm), (paths[1], driver)):
+                with open(path, "w") as f:
+                    f.write(text)
+            subprocess.run([CC, "-O1", "-mavx512f", "-mavx512bw", paths[1], paths[0], "-o",
+                            paths[2], "-lm"], check=True)
+            p = subprocess.run([paths[2]], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stdout)
+        self.assertIn("failures 0 ", p.stdout)
+
+    def test_residual_prefetch(self):
+        """A residual is read once, at the tile's end: the kernel prefetches
+        the next tile's residual lines (nr columns to the right, every row)
+        before its K loop, so they are not demand misses on the epilogue's
+        path (2048x2048x16 bias + residual: 1.2-1.4x, docs/benchmarks/
+        models.md). Without a residual nothing is prefetched from the
+        block."""
+        for isa, mr, nr in (("avx512", 6, 64), ("avx512", 4, 48), ("avx2", 6, 16)):
+            with self.subTest(isa=isa, mr=mr, nr=nr):
+                spec = {"kernel": "gemm_f32", "isa": isa, "mr": mr, "nr": nr,
+                        "c_update": "store", "epilogue": ["bias_n", "residual"]}
+                p = subprocess.run([sys.executable, EMITTER], input=json.dumps(spec),
+                                   capture_output=True, text=True)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                lines = [l.strip() for l in json.loads(p.stdout)["asm"].splitlines()]
+                at = lines.index("mov 8($7), %rax")
+                want = []
+                for r in range(mr):
+                    want += ["prefetcht0 %d(%%rax)" % (4 * nr + off)
+                             for off in range(0, 4 * nr, 64)]
+                    if r + 1 < mr:
+                        want.append("add 16($7), %rax")
+                self.assertEqual(lines[at + 1:at + 1 + len(want)], want)
+                # before the K loop: the first FMA comes after
+                first_fma = next(i for i, l in enumerate(lines) if l.startswith("vfmadd"))
+                self.assertLess(at, first_fma)
+        spec = {"kernel": "gemm_f32", "isa": "avx512", "mr": 6, "nr": 64,
+                "c_update": "store", "epilogue": ["bias_n", "gelu_tanh"]}
+        p = subprocess.run([sys.executable, EMITTER], input=json.dumps(spec),
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertNotIn("prefetcht0", json.loads(p.stdout)["asm"])
+
     def test_refusals(self):
         for steps, word in [(["bias_n", "bias_m"], "at most one"), (["gelu"], "unknown step"),
                             (["scale"], "takes 1"), (["clamp(2,1)"], "lo > hi"),

@@ -10,6 +10,9 @@
 #ifndef TENSOROP_DRIVER_EPILOGUEGEMM_H
 #define TENSOROP_DRIVER_EPILOGUEGEMM_H
 
+#include "tensorop/Dialect/Epilogue.h"
+#include "tensorop/Verify/Check.h"
+#include "tensorop/Verify/CpuGemm.h"
 #include "tensorop/Verify/Numerics.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -95,6 +98,19 @@ EpilogueGemmCheck checkEpilogueGemm(void *fn, int64_t m, int64_t n, int64_t k,
                                     ElementType output = ElementType::F32,
                                     bool transposeA = false,
                                     bool transposeB = false);
+
+/// The bound of checkEpilogueGemm as report text, and its slope L: 1.2
+/// times the scale steps' |s| (each at least 1).
+std::string epilogueBoundText();
+double epilogueSlope(llvm::ArrayRef<mlir::tensorop::EpilogueStep> steps);
+
+/// Judges an M x N row-major C (leading dimension N) against the steps in
+/// fp64 applied to `ref` (bias[i] when `alongM`, else bias[j]; r[i*N + j]),
+/// with checkEpilogueGemm's bound; `u16` adds a 16-bit C's one rounding.
+Check judgeEpilogueOutput(const float *c, const GemmReference &ref,
+                          llvm::ArrayRef<mlir::tensorop::EpilogueStep> steps,
+                          const float *bias, const float *r, int64_t m,
+                          int64_t n, bool alongM, double slope, double u16);
 
 } // namespace tensorop
 

@@ -7,9 +7,11 @@
  *                   + 2e-6*(1 + |acc| + |E(acc)|),  E = the steps in fp64,
  *   L = 1.2 times the scale steps' |s| (each at least 1).
  * Build: cc -DNAME=<name> -DM=.. -DN=.. -DK=.. [-DBIAS=1] [-DRESIDUAL=1]
- *   [-DTA=1] [-DTB=1] -I<dir> epilogue_check.c <name>.o -lm
+ *   [-DTA=1] [-DTB=1] [-DBATCHED] -I<dir> epilogue_check.c <name>.o -lm
  * (BIAS: NAME takes a bias of N floats, RESIDUAL: an M x N R; TA / TB: A is
- * stored K x M / B is stored N x K, as the request's transposes say).
+ * stored K x M / B is stored N x K, as the request's transposes say;
+ * BATCHED: NAME_batched too, on 3 slices with padded strides, the padding
+ * compared bit for bit).
  * Run: ./check STEP... with the steps in order (bias_n, bias_m, residual,
  * relu, tanh, sigmoid, silu, gelu_tanh, gelu_erf, scale(s), clamp(lo,hi)).
  * Prints "failures: N", "max_error_ratio: X"; exits 0 only if no element is
@@ -23,6 +25,8 @@
 #define STR2(x) #x
 #define STR(x) STR2(x)
 #define HEADER(n) STR(n.h)
+#define CAT2(a, b) a##b
+#define CAT(a, b) CAT2(a, b)
 #include HEADER(NAME)
 #ifdef VLEN_VARIANT
 /* An RVV object built per VLEN: the VLEN (128 or 256) of the build its
@@ -75,6 +79,56 @@ static int apply(const char *step, double *x, double bias_n, double bias_m,
   return 1;
 }
 
+/* Checks the M x N C (row-major, contiguous) of A and B (stored as TA / TB
+ * say) against the steps in fp64; adds to *failures and *max_ratio.
+ * Returns 0 on an unknown step. */
+static int check_output(const float *a, const float *b, const float *bias,
+                        const float *r, const float *c, int argc, char **argv,
+                        double slope, long *failures, double *max_ratio) {
+  for (long i = 0; i < M; ++i)
+    for (long j = 0; j < N; ++j) {
+      double acc = 0, s = 0;
+      for (long k = 0; k < K; ++k) {
+        double p = (double)A_AT(i, k) * B_AT(k, j);
+        acc += p;
+        s += fabs(p);
+      }
+      double want = acc;
+      for (int n = 1; n < argc; ++n)
+        if (!apply(argv[n], &want, bias[j], bias[i], r[i * N + j])) {
+          fprintf(stderr, "unknown epilogue step '%s'\n", argv[n]);
+          return 0;
+        }
+      double bound = slope * (2.0 * K * 6e-8 * s + 6e-8 * fabs(acc)) +
+                     2e-6 * (1 + fabs(acc) + fabs(want));
+      double err = fabs((double)c[i * N + j] - want);
+      if (!(err <= bound)) ++*failures;
+      if (err / bound > *max_ratio || isnan(err))
+        *max_ratio = isnan(err) ? INFINITY : err / bound;
+    }
+  return 1;
+}
+
+#ifdef BATCHED
+/* The padding's NaN payload (gen's in-process check uses the same):
+   compared bit for bit after the call. */
+static const uint32_t poison_bits = 0x7fc0dead;
+static float *poisoned(long n) {
+  float *x = malloc(sizeof(float) * n);
+  for (long i = 0; i < n; ++i) memcpy(&x[i], &poison_bits, 4);
+  return x;
+}
+static long poison_changed(const float *x, long n, long size, long stride) {
+  long changed = 0;
+  for (long i = 0; i < n; ++i) {
+    uint32_t bits;
+    memcpy(&bits, &x[i], 4);
+    changed += i % stride >= size && bits != poison_bits;
+  }
+  return changed;
+}
+#endif
+
 int main(int argc, char **argv) {
   float *a = malloc(sizeof(float) * M * K), *b = malloc(sizeof(float) * K * N);
   float *c = malloc(sizeof(float) * M * N), *r = malloc(sizeof(float) * M * N);
@@ -98,27 +152,48 @@ int main(int argc, char **argv) {
 #else
   NAME(a, b, c);
 #endif
-  for (long i = 0; i < M; ++i)
-    for (long j = 0; j < N; ++j) {
-      double acc = 0, s = 0;
-      for (long k = 0; k < K; ++k) {
-        double p = (double)A_AT(i, k) * B_AT(k, j);
-        acc += p;
-        s += fabs(p);
-      }
-      double want = acc;
-      for (int n = 1; n < argc; ++n)
-        if (!apply(argv[n], &want, bias[j], bias[i], r[i * N + j])) {
-          fprintf(stderr, "unknown epilogue step '%s'\n", argv[n]);
-          return 2;
-        }
-      double bound = slope * (2.0 * K * 6e-8 * s + 6e-8 * fabs(acc)) +
-                     2e-6 * (1 + fabs(acc) + fabs(want));
-      double err = fabs((double)c[i * N + j] - want);
-      if (!(err <= bound)) ++failures;
-      if (err / bound > max_ratio || isnan(err)) max_ratio = isnan(err) ? INFINITY : err / bound;
-    }
+  if (!check_output(a, b, bias, r, c, argc, argv, slope, &failures,
+                    &max_ratio))
+    return 2;
   printf("failures: %ld\nmax_error_ratio: %g\n", failures, max_ratio);
+#ifdef BATCHED
+  {
+    /* NAME_batched: 3 slices, each matrix 5 elements longer than it (the
+       padding poisoned), C NaN before; every slice checked as NAME is. */
+    enum { NB = 3, PAD = 5 };
+    long sa = (long)M * K + PAD, sb = (long)K * N + PAD, sc = (long)M * N + PAD,
+         sr = (long)M * N + 2 * PAD; /* strideR differs from strideC */
+    float *ab = poisoned(NB * sa), *bb = poisoned(NB * sb),
+          *cb = poisoned(NB * sc), *rb = poisoned(NB * sr);
+    long bfail = 0, changed = 0;
+    double bratio = 0;
+    for (long t = 0; t < NB; ++t) {
+      for (long i = 0; i < (long)M * K; ++i) ab[t * sa + i] = next_random();
+      for (long i = 0; i < (long)K * N; ++i) bb[t * sb + i] = next_random();
+      for (long i = 0; i < (long)M * N; ++i) rb[t * sr + i] = next_random();
+      for (long i = 0; i < (long)M * N; ++i) cb[t * sc + i] = NAN;
+    }
+#if BIAS && RESIDUAL
+    CAT(NAME, _batched)(ab, bb, bias, rb, cb, NB, sa, sb, sc, sr);
+#elif BIAS
+    CAT(NAME, _batched)(ab, bb, bias, cb, NB, sa, sb, sc);
+#elif RESIDUAL
+    CAT(NAME, _batched)(ab, bb, rb, cb, NB, sa, sb, sc, sr);
+#else
+    CAT(NAME, _batched)(ab, bb, cb, NB, sa, sb, sc);
+#endif
+    for (long t = 0; t < NB; ++t)
+      check_output(ab + t * sa, bb + t * sb, bias, rb + t * sr, cb + t * sc,
+                   argc, argv, slope, &bfail, &bratio);
+    changed = poison_changed(ab, NB * sa, (long)M * K, sa) +
+              poison_changed(bb, NB * sb, (long)K * N, sb) +
+              poison_changed(cb, NB * sc, (long)M * N, sc) +
+              poison_changed(rb, NB * sr, (long)M * N, sr);
+    printf("batched_failures: %ld\nbatched_max_error_ratio: %g\n"
+           "batched_padding_changed: %ld\n", bfail, bratio, changed);
+    failures += bfail + changed;
+  }
+#endif
 #ifdef VLEN_VARIANT
   printf("vlen_variant: %d\n", VLEN_VARIANT());
 #endif

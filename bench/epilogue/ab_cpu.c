@@ -1,0 +1,88 @@
+/* ab_cpu.sh's driver: VARIANTS GEMM + epilogue functions of one shape
+ * (objects built by ab_cpu.sh, each `void vI(A, B, bias, R, C)`), called
+ * in turn in ONE process, ROUNDS rounds of REPS calls each (the first 2
+ * rounds dropped as warm-up), timed with this thread's CPU time
+ * (CLOCK_THREAD_CPUTIME_ID: time this thread ran, so other processes on a
+ * loaded machine do not count, their cache and memory-bandwidth use does).
+ * Every variant's C is NaN-prefilled before its first call and compared
+ * with variant 0's after the last (max |difference| printed). Inputs:
+ * seeded values in [-1, 1). Prints per variant the median and min us per
+ * call, then for each variant the median over rounds of (its time / v0's
+ * time in the same round).
+ * Build: cc -O2 -DM=.. -DN=.. -DK=.. -DBLEN=.. -DVARIANTS=n ab_cpu.c v0.o ... */
+#define _POSIX_C_SOURCE 199309L
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef void (*Fn)(const float *, const float *, const float *, const float *,
+                   float *);
+#define DECL(i) void v##i(const float *, const float *, const float *, \
+                          const float *, float *);
+DECL(0) DECL(1) DECL(2) DECL(3)
+static Fn fns[4] = {v0, v1, v2, v3};
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+static uint64_t state = 7;
+static float next_random(void) {
+  state ^= state << 13; state ^= state >> 7; state ^= state << 17;
+  return (float)((state >> 40) * (1.0 / (1ull << 24)) * 2.0 - 1.0);
+}
+static int cmp(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+static double median(double *x, int n) {
+  qsort(x, n, sizeof(double), cmp);
+  return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+}
+static float *alloc(long n) {
+  float *p = aligned_alloc(64, ((n * 4 + 63) / 64) * 64);
+  for (long i = 0; i < n; ++i) p[i] = next_random();
+  return p;
+}
+
+int main(int argc, char **argv) {
+  int rounds = argc > 1 ? atoi(argv[1]) : 21, reps = argc > 2 ? atoi(argv[2]) : 20;
+  float *a = alloc((long)M * K), *b = alloc((long)K * N), *bias = alloc(BLEN),
+        *r = alloc((long)M * N), *c[VARIANTS];
+  for (int v = 0; v < VARIANTS; ++v) {
+    c[v] = alloc((long)M * N);
+    for (long i = 0; i < (long)M * N; ++i) c[v][i] = NAN;
+  }
+  double t[VARIANTS][256];
+  if (rounds > 256) rounds = 256;
+  for (int round = 0; round < rounds; ++round)
+    for (int v = 0; v < VARIANTS; ++v) {
+      double t0 = now();
+      for (int i = 0; i < reps; ++i) fns[v](a, b, bias, r, c[v]);
+      t[v][round] = (now() - t0) / reps;
+    }
+  int kept = rounds - 2;
+  printf("%dx%dx%d, %d rounds (2 warm-up dropped) x %d calls, thread CPU time\n",
+         M, N, K, kept, reps);
+  for (int v = 0; v < VARIANTS; ++v) {
+    double ratio[256], times[256];
+    double maxdiff = 0;
+    for (int i = 0; i < kept; ++i) {
+      ratio[i] = t[v][i + 2] / t[0][i + 2];
+      times[i] = t[v][i + 2];
+    }
+    for (long i = 0; i < (long)M * N; ++i) {
+      double d = fabs((double)c[v][i] - c[0][i]);
+      if (d != d) d = INFINITY;
+      if (d > maxdiff) maxdiff = d;
+    }
+    double med = median(times, kept), mn = times[0];
+    printf("v%d %-28s median %9.2f us  min %9.2f us  v%d/v0 %.3f  max|C-C0| %.3g\n",
+           v, argv[3 + v], med * 1e6, mn * 1e6, v, median(ratio, kept), maxdiff);
+  }
+  return 0;
+}
