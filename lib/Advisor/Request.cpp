@@ -395,6 +395,7 @@ llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
     note(r.dtype, Vocabulary::dtype(w), dtypes);
     note(r.target, Vocabulary::target(w), targets);
   }
+  r.targetNamed = !targets.empty();
 
   auto conflict = [&](const char *what, const std::set<std::string> &seen)
       -> llvm::Error {

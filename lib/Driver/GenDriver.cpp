@@ -140,9 +140,12 @@ int tensorop::generateKernel(const GenOptions &options) {
                 "\": " + toString(parsed.takeError()));
   OpRequest r = *parsed;
   if (!genTarget.empty()) {
-    bool requestNamedTarget = r.target != "host" ||
-                              StringRef(r.text).lower().find("host") !=
-                                  std::string::npos;
+    // "for this CPU" names the host as much as "for x86-avx512" names that
+    // target: --target=arm-neon dropped those words silently. (A reading
+    // by the LLM sets no targetNamed; its non-host target still counts.)
+    bool requestNamedTarget =
+        r.targetNamed || r.target != "host" ||
+        StringRef(r.text).lower().find("host") != std::string::npos;
     if (requestNamedTarget && r.target != genTarget)
       return fail("the request names target '" + r.target +
                   "' but --target=" + genTarget);
