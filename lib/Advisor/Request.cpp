@@ -375,6 +375,21 @@ llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
     }
   }
 
+  // "gelu tanh" / "gelu (tanh)" with nothing between the words was read as
+  // two steps, GELU (erf) then tanh, where it most likely names GELU's tanh
+  // form: neither is guessed.
+  {
+    static const llvm::Regex geluTanh("(^|[^a-z0-9_-])(gelu *[(]? *tanh[)]?)");
+    llvm::SmallVector<StringRef> m;
+    if (geluTanh.match(lower, &m))
+      return llvm::createStringError(
+          std::make_error_code(std::errc::not_supported),
+          "the request words '" + m[2].str() +
+              "' are ambiguous: write 'gelu-tanh' for GELU's tanh form, or "
+              "'gelu and tanh' for GELU followed by tanh; nothing was "
+              "generated");
+  }
+
   // Epilogue steps with numbers ("scale 0.5", "clamp to [-1, 1]") before
   // the words: their numbers hold characters the words drop.
   std::vector<std::string> numberedSteps;
