@@ -173,7 +173,8 @@ llvm::Error mlir::tensorop::readGemmModifiers(
                                       "({0} and {1})",
                                       r.batchCount, n));
         r.batchCount = n;
-        for (size_t t = std::min(i, count) + 1; t <= std::max(i, count); ++t)
+        // "batch of 8" marks "of" and "8"; "8 batches" marks "8".
+        for (size_t t = std::min(i, count); t <= std::max(i, count); ++t)
           understood[t] = true;
       }
       continue;

@@ -280,8 +280,13 @@ bool isFillerWord(StringRef w) {
 /// Every word of a GEMM request must be understood: a modifier gen does not
 /// support is refused by name (std::errc::not_supported, so no fallback
 /// reader drops it either), any other unknown word too.
-llvm::Error checkGemmWords(llvm::ArrayRef<StringRef> tokens,
-                           llvm::ArrayRef<bool> understood) {
+/// Byte ranges [begin, end) of the request's lower-cased text that the
+/// shape was read from ("97x131x67", "M=97", "a 200 by 300 matrix").
+using ShapeSpans = std::vector<std::pair<size_t, size_t>>;
+
+llvm::Error checkGemmWords(StringRef cleaned, llvm::ArrayRef<StringRef> tokens,
+                           llvm::ArrayRef<bool> understood,
+                           const ShapeSpans &shapeSpans) {
   // Modifiers first: in "with bias" the word to name is "bias", not "with".
   for (auto [w, read] : llvm::zip_equal(tokens, understood)) {
     if (read)
@@ -294,11 +299,30 @@ llvm::Error checkGemmWords(llvm::ArrayRef<StringRef> tokens,
               ", which tensorop gen does not support yet; nothing was "
               "generated");
   }
+  // A number is understood only as part of the shape (or of a modifier,
+  // which marks it): "256x256x256x3" or "2x256x256x256" once read as
+  // 256^3 (resp. 2x256x256) with the rest dropped, and a stray "512" was
+  // ignored.
   static const llvm::Regex number("^[0-9]+(x[0-9]+)*$");
+  auto inShape = [&](StringRef w) {
+    size_t begin = w.data() - cleaned.data(), end = begin + w.size();
+    return llvm::any_of(shapeSpans, [&](const std::pair<size_t, size_t> &s) {
+      return s.first <= begin && end <= s.second;
+    });
+  };
   for (auto [w, read] : llvm::zip_equal(tokens, understood)) {
     if (read || !Vocabulary::op(w).empty() || !Vocabulary::dtype(w).empty() ||
-        !Vocabulary::target(w).empty() || number.match(w) || isFillerWord(w))
+        !Vocabulary::target(w).empty() || isFillerWord(w) ||
+        (number.match(w) && inShape(w)))
       continue;
+    if (number.match(w))
+      return llvm::createStringError(
+          std::make_error_code(std::errc::invalid_argument),
+          "the number '" + w.str() +
+              "' is not understood: it is not part of the shape (MxNxK, "
+              "M= N= K=, or 'a 200 by 300 matrix times a 300 by 64 "
+              "matrix') nor a batch count ('batch 8'); nothing was "
+              "generated");
     return llvm::createStringError(
         std::make_error_code(std::errc::invalid_argument),
         "the request word '" + w.str() +
@@ -351,6 +375,21 @@ llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
     }
   }
 
+  // "gelu tanh" / "gelu (tanh)" with nothing between the words was read as
+  // two steps, GELU (erf) then tanh, where it most likely names GELU's tanh
+  // form: neither is guessed.
+  {
+    static const llvm::Regex geluTanh("(^|[^a-z0-9_-])(gelu *[(]? *tanh[)]?)");
+    llvm::SmallVector<StringRef> m;
+    if (geluTanh.match(lower, &m))
+      return llvm::createStringError(
+          std::make_error_code(std::errc::not_supported),
+          "the request words '" + m[2].str() +
+              "' are ambiguous: write 'gelu-tanh' for GELU's tanh form, or "
+              "'gelu and tanh' for GELU followed by tanh; nothing was "
+              "generated");
+  }
+
   // Epilogue steps with numbers ("scale 0.5", "clamp to [-1, 1]") before
   // the words: their numbers hold characters the words drop.
   std::vector<std::string> numberedSteps;
@@ -371,6 +410,7 @@ llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
     note(r.dtype, Vocabulary::dtype(w), dtypes);
     note(r.target, Vocabulary::target(w), targets);
   }
+  r.targetNamed = !targets.empty();
 
   auto conflict = [&](const char *what, const std::set<std::string> &seen)
       -> llvm::Error {
@@ -424,6 +464,11 @@ llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
 
   // Shapes, in order of precedence.
   std::vector<std::array<int64_t, 3>> shapes;
+  ShapeSpans shapeSpans;
+  auto span = [&](StringRef match) {
+    size_t begin = match.data() - lower.data();
+    shapeSpans.push_back({begin, begin + match.size()});
+  };
   llvm::SmallVector<StringRef> g;
   StringRef rest = lower;
   llvm::Regex mnk("([0-9]+) *[x*] *([0-9]+) *[x*] *([0-9]+)");
@@ -431,6 +476,7 @@ llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
     int64_t a, b, c;
     if (toInt(g[1], a) && toInt(g[2], b) && toInt(g[3], c))
       shapes.push_back({a, b, c});
+    span(g[0]);
     rest = rest.substr(rest.find(g[0]) + g[0].size());
   }
   llvm::Regex cube("([0-9]+) *(\\^ *3|cubed)");
@@ -438,6 +484,7 @@ llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
     int64_t a;
     if (toInt(g[1], a))
       shapes.push_back({a, a, a});
+    span(g[0]);
   }
   llvm::Regex named("(^|[^a-z])m *= *([0-9]+)");
   llvm::Regex namedN("(^|[^a-z])n *= *([0-9]+)");
@@ -462,6 +509,8 @@ llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
           "; missing: all three of M=, N= and K= as positive integers");
     }
     shapes.push_back({m, n, k});
+    for (StringRef match : {gm[0], gn[0], gk[0]})
+      span(match);
   }
   // "a 200 by 300 matrix with a 300 by 64 matrix": A is MxK, B is KxN.
   llvm::Regex by("([0-9]+) *(by|x) *([0-9]+)");
@@ -472,6 +521,7 @@ llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
       int64_t a, b;
       if (toInt(g[1], a) && toInt(g[3], b))
         dims.push_back({a, b});
+      span(g[0]);
       s = s.substr(s.find(g[0]) + g[0].size());
     }
     if (dims.size() == 2) {
@@ -514,7 +564,7 @@ llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
     if (llvm::Error e =
             readGemmModifiers(lower, cleaned, tokens, r, understood))
       return std::move(e);
-    if (llvm::Error e = checkGemmWords(tokens, understood)) {
+    if (llvm::Error e = checkGemmWords(cleaned, tokens, understood, shapeSpans)) {
       // A request with a layout, batch or epilogue the LLM's reading has no
       // field for stays with this parser's error (final), or they would be
       // lost.

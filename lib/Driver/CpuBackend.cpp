@@ -24,6 +24,7 @@
 #include "tensorop/Driver/EpilogueGemmBatched.h"
 #include "tensorop/Driver/KernelSandbox.h"
 #include "tensorop/Driver/OutputDir.h"
+#include "tensorop/Driver/SketchOrigin.h"
 #include "tensorop/Driver/TuneBackend.h"
 #include "tensorop/Support/TextFiles.h"
 #include "tensorop/Verify/CpuConv.h"
@@ -1336,12 +1337,7 @@ int CpuBackend::generate(const GenJob &job) {
       {"llm_tokens", json::Object{{"prompt", promptTokens},
                                   {"completion", completionTokens}}},
       {"sketch", lowered->sketch},
-      {"sketch_source",
-       lowered->sketch.empty()
-           ? std::string("none: upstream lowering")
-       : StringRef(lowered->sketch).contains("source = \"db:")
-           ? "tuning database " + genDb
-           : "advisor " + genAdvisor},
+      {"sketch_source", sketchSourceField(lowered->sketch, genAdvisor, genDb)},
       {"provenance", sketchSource(lowered->sketch)},
       {"threads", json::Object{{"asked", int64_t(genThreads)},
                                {"used", sketchThreads(lowered->sketch)},
@@ -1365,8 +1361,9 @@ int CpuBackend::generate(const GenJob &job) {
                            name, r.text, r.describe(), resolved,
                            TENSOROP_VERSION, LLVM_VERSION_STRING, reportDate())
                        .str();
-  md += "## Sketch (chosen by the `" + genAdvisor + "` advisor)\n\n```\n" +
-        sketchShown + "\n```\n\n" +
+  // (It said "chosen by the builtin advisor" for a sketch from --db.)
+  md += "## " + sketchHeading(lowered->sketch, genAdvisor, genDb) +
+        "\n\n```\n" + sketchShown + "\n```\n\n" +
         (fewerThreads.empty() ? std::string()
                               : "Threads: --threads=" +
                                     std::to_string(genThreads) +

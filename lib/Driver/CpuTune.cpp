@@ -233,6 +233,16 @@ public:
     if (!resolved)
       return resolved.takeError();
     resolvedTarget = *resolved;
+    // Every candidate is verified and timed in a worker process here: an
+    // RVV or NEON kernel cannot run on this machine, and each candidate
+    // was recorded as a crash.
+    if (!StringRef(resolvedTarget).starts_with("x86-"))
+      return createStringError(
+          "target " + resolvedTarget +
+          " cannot be tuned here: tune runs every candidate on this "
+          "machine (x86 targets; NVIDIA targets on a GPU here or through "
+          "--gpu-batch); tensorop gen builds " +
+          resolvedTarget + " kernels from an advisor's sketch (--advisor)");
     Expected<TargetHints> h = loadTargetHints(resolvedTarget);
     if (!h)
       return h.takeError();

@@ -140,14 +140,35 @@ int tensorop::generateKernel(const GenOptions &options) {
                 "\": " + toString(parsed.takeError()));
   OpRequest r = *parsed;
   if (!genTarget.empty()) {
-    bool requestNamedTarget = r.target != "host" ||
-                              StringRef(r.text).lower().find("host") !=
-                                  std::string::npos;
+    // "for this CPU" names the host as much as "for x86-avx512" names that
+    // target: --target=arm-neon dropped those words silently. (A reading
+    // by the LLM sets no targetNamed; its non-host target still counts.)
+    bool requestNamedTarget =
+        r.targetNamed || r.target != "host" ||
+        StringRef(r.text).lower().find("host") != std::string::npos;
     if (requestNamedTarget && r.target != genTarget)
       return fail("the request names target '" + r.target +
                   "' but --target=" + genTarget);
     r.target = genTarget;
   }
+  // The kernel's operator, C's type and name settled before --parse-only
+  // prints them: it printed the request's words ("bf16" -> a bf16 C) where
+  // the CPU kernel writes an f32 C, and the name without "_bf16out".
+  Expected<Operator> op = Operator::fromRequest(r);
+  if (!op)
+    return fail(toString(op.takeError()));
+  std::unique_ptr<Backend> backend = Backend::forTarget(r.target);
+  // On CPUs, bf16/f16 inputs accumulate into an fp32 C unless the request
+  // names another output (which CpuBackend::prepare refuses by name).
+  if (backend->family() == "cpu" && op->requestedOutType.empty() &&
+      (op->dtype == "bf16" || op->dtype == "f16"))
+    op->requestedOutType = "f32";
+  // "bf16 output" on a CPU: the default name says so (without the words
+  // the CPU kernel of the same dtype writes an f32 C under the plain name).
+  else if (backend->family() == "cpu" && op->kind == OpKind::Matmul &&
+           op->requestedOutType == op->dtype &&
+           (op->dtype == "bf16" || op->dtype == "f16"))
+    op->defaultName += "_" + op->dtype + "out";
   if (options.parseOnly && r.op == "conv2d") {
     const Conv2DShape &c = r.conv;
     json::Object parsed{{"op", r.op},
@@ -170,7 +191,7 @@ int tensorop::generateKernel(const GenOptions &options) {
                         {"out_w", c.outW()},
                         {"dtype", r.dtype},
                         {"target", r.target},
-                        {"name", r.defaultName()}};
+                        {"name", op->defaultName}};
     if (!r.epilogue.empty())
       parsed["epilogue"] = json::Array(r.epilogue);
     outs() << formatv("{0:2}\n", json::Value(std::move(parsed)));
@@ -183,33 +204,18 @@ int tensorop::generateKernel(const GenOptions &options) {
         {"n", r.n},
         {"k", r.k},
         {"dtype", r.dtype},
-        {"c_dtype", r.cType.empty() ? r.dtype : r.cType},
+        {"c_dtype", op->outType()},
         {"target", r.target},
         {"transpose_a", r.transposeA},
         {"transpose_b", r.transposeB},
         {"batched", r.batched},
         {"batch", r.batchCount},
-        {"name", r.defaultName()}};
+        {"name", op->defaultName}};
     if (!r.epilogue.empty())
       parsed["epilogue"] = json::Array(r.epilogue);
     outs() << formatv("{0:2}\n", json::Value(std::move(parsed)));
     return 0;
   }
-  Expected<Operator> op = Operator::fromRequest(r);
-  if (!op)
-    return fail(toString(op.takeError()));
-  std::unique_ptr<Backend> backend = Backend::forTarget(r.target);
-  // On CPUs, bf16/f16 inputs accumulate into an fp32 C unless the request
-  // names another output (which CpuBackend::prepare refuses by name).
-  if (backend->family() == "cpu" && op->requestedOutType.empty() &&
-      (op->dtype == "bf16" || op->dtype == "f16"))
-    op->requestedOutType = "f32";
-  // "bf16 output" on a CPU: the default name says so (without the words
-  // the CPU kernel of the same dtype writes an f32 C under the plain name).
-  else if (backend->family() == "cpu" && op->kind == OpKind::Matmul &&
-           op->requestedOutType == op->dtype &&
-           (op->dtype == "bf16" || op->dtype == "f16"))
-    op->defaultName += "_" + op->dtype + "out";
   GenJob job{options, r, *op, options.name.empty() ? op->defaultName
                                                    : options.name};
   if (std::string why = reservedKernelName(job.name); !why.empty())

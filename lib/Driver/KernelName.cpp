@@ -99,6 +99,22 @@ std::string tensorop::reservedKernelName(StringRef name) {
     return "is a symbol of the C library, POSIX or the C/C++ runtime that "
            "the program the kernel is linked into already has (the "
            "generated object itself calls malloc, free and memset)";
+  // The header's own typedefs and those it takes from <stddef.h> and
+  // <stdint.h>: `void tensorop_bf16(const tensorop_bf16 *A, ...)` does not
+  // compile.
+  if (is_contained({"tensorop_bf16", "tensorop_f16", "size_t", "ptrdiff_t",
+                    "uint16_t", "int8_t", "int16_t", "int32_t", "int64_t",
+                    "uint8_t", "uint32_t", "uint64_t", "intptr_t",
+                    "uintptr_t"},
+                   name))
+    return "is a type name the generated header declares or uses "
+           "(tensorop_bf16, tensorop_f16, size_t and <stdint.h>'s)";
+  // The NVIDIA objects call the MLIR GPU runtime's mgpu* functions and
+  // libtensorop_cuda_runtime's tensoropGpu* ones.
+  if (name.starts_with("mgpu") || name.starts_with("tensoropGpu"))
+    return "begins like the symbols of the GPU runtime an NVIDIA kernel "
+           "links (the MLIR GPU runtime's mgpu*, libtensorop_cuda_runtime's "
+           "tensoropGpu*)";
   if (name.starts_with("__kmpc_") || name.starts_with("omp_") ||
       name.starts_with("cblas_") || name.starts_with("pthread_") ||
       name.starts_with("_mlir_"))

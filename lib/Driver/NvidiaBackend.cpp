@@ -14,6 +14,7 @@
 #include "tensorop/Driver/EpilogueGemm.h"
 #include "tensorop/Driver/GpuBatchScript.h"
 #include "tensorop/Driver/OutputDir.h"
+#include "tensorop/Driver/SketchOrigin.h"
 #include "tensorop/Driver/TuneBackend.h"
 #include "tensorop/Support/TextFiles.h"
 
@@ -598,7 +599,7 @@ int NvidiaBackend::generate(const GenJob &job) {
       {"abi", abiSummary(job.op, name)},
       {"advisor", o.advisor},
       {"sketch", sketchText},
-      {"sketch_source", o.advisor},
+      {"sketch_source", sketchSourceField(sketchText, o.advisor, o.db)},
       {"launch", std::move(launch)},
       {"ptxas", std::move(ptxas)},
       {"llvm", LLVM_VERSION_STRING},
@@ -637,8 +638,7 @@ int NvidiaBackend::generate(const GenJob &job) {
   std::string md = llvm::formatv(
       "# {0}\n\nRequest: `{1}`\n\nUnderstood: {2}{3}{4}, {5} "
       "inputs, {6} output, fp32 accumulation, target `{7}` ({8}); generated "
-      "by tensorop {9} with LLVM {10} on {11}.\n\n## Sketch (chosen by the "
-      "`{12}` advisor)\n\n```\n{13}\n```\n\n## Files\n\n`{0}.ptx` (the PTX "
+      "by tensorop {9} with LLVM {10} on {11}.\n\n## {12}\n\n```\n{13}\n```\n\n## Files\n\n`{0}.ptx` (the PTX "
       "LLVM's NVPTX back end made of the gpu.func with the emitted inline "
       "PTX), `{0}.cubin` (ptxas), `{0}.o` (host code, cubin embedded; link "
       "with libtensorop_cuda_runtime and -lcuda), `{0}.h`, "
@@ -648,7 +648,8 @@ int NvidiaBackend::generate(const GenJob &job) {
       "inputs, K-scaled bound, small-integer exact test, re-verified after "
       "timing) and times it alternately with cuBLAS at the same precision.\n",
       name, r.text, understoodText, "", "", r.dtype, cType, r.target, chip,
-      TENSOROP_VERSION, LLVM_VERSION_STRING, reportDate(), o.advisor, sketchText,
+      TENSOROP_VERSION, LLVM_VERSION_STRING, reportDate(),
+      sketchHeading(sketchText, o.advisor, o.db), sketchText,
       runCmd);
   if (isConv)
     md = llvm::StringRef(md).rsplit("and times it alternately").first.str() +

@@ -286,6 +286,13 @@ struct AnnotateSketchPass
                                 : " (default; a tensorop.size_hint "
                                   "attribute sets it)")
                         << "; the loops run to the runtime sizes";
+      } else if (mm->hasAttr(kSizeHintAttrName)) {
+        // Checked only where a dimension is dynamic: on a static op any
+        // hint, malformed or not, was dropped without a word.
+        mm.emitRemark() << "tensorop: tensorop.size_hint ignored: every "
+                           "dimension is static (M="
+                        << problem->m << ", N=" << problem->n
+                        << ", K=" << problem->k << ")";
       }
       if (tuned) {
         FailureOr<SketchAttr> fromDb =

@@ -97,9 +97,12 @@ std::optional<AffineMap> sliceMap(AffineMap map, bool hasBatch) {
 
 /// Rewrites one batch op; failure with `reason` leaves it untouched.
 /// `perSlice` is set to the number of elementwise consumers that moved into
-/// the loop (BatchEpilogues.cpp).
+/// the loop (BatchEpilogues.cpp); `oldFill` to the fill of C the loop's
+/// per-slice fills replace, which the caller erases after `op` (after its
+/// remarks: erasing the fill here dropped `op`'s operands, and the remark's
+/// "see current operation" note printed them as <<NULL VALUE>>).
 LogicalResult decompose(linalg::LinalgOp op, bool reduce, std::string &reason,
-                        unsigned &perSlice) {
+                        unsigned &perSlice, Operation *&oldFill) {
   Value a = op.getDpsInputOperand(0)->get(),
         bOp = op.getDpsInputOperand(1)->get(),
         c = op.getDpsInitOperand(0)->get();
@@ -279,11 +282,8 @@ LogicalResult decompose(linalg::LinalgOp op, bool reduce, std::string &reason,
                        });
     consumers.erase(rewriter);
   }
-  if (fill) {
-    if (tensors)
-      op->dropAllReferences(); // the fill's only user goes next
-    fill->erase();
-  }
+  if (fill)
+    oldFill = fill;
   return success();
 }
 
@@ -302,7 +302,8 @@ struct DecomposeBatchMatmulPass
       std::string reason;
       auto a = cast<ShapedType>(op.getDpsInputOperand(0)->get().getType());
       unsigned perSlice = 0;
-      if (failed(decompose(op, reduce, reason, perSlice))) {
+      Operation *oldFill = nullptr;
+      if (failed(decompose(op, reduce, reason, perSlice, oldFill))) {
         op->emitRemark() << "tensorop: " << kind << " not handled (" << reason
                          << "); lowered by the upstream pipeline";
         // Said once: tensorop-annotate-sketch does not repeat it.
@@ -320,7 +321,9 @@ struct DecomposeBatchMatmulPass
                          << " of the batch matmul run per slice, after the "
                             "slice's matmul (fuse-epilogues may fuse them "
                             "into its microkernel)";
-      op->erase();
+      op->erase(); // the fill's only user, on tensors
+      if (oldFill)
+        oldFill->erase();
     }
   }
 };

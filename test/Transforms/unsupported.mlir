@@ -37,6 +37,19 @@ func.func @contradicting_size_hint(%A: tensor<8x?xf32>, %B: tensor<?x16xf32>, %C
 
 // -----
 
+// On a static matmul a size hint has nothing to choose: it is ignored with
+// a remark (it was dropped without one, malformed or not), and the matmul
+// is sketched.
+// CHECK-LABEL: func.func @static_size_hint
+// CHECK:       linalg.matmul {{.*}}tensorop.sketch = #tensorop.sketch<
+func.func @static_size_hint(%A: tensor<8x4xf32>, %B: tensor<4x16xf32>, %C: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  // expected-remark @+1 {{tensorop: tensorop.size_hint ignored: every dimension is static (M=8, N=16, K=4)}}
+  %r = linalg.matmul {tensorop.size_hint = array<i64: 1, 2>} ins(%A, %B : tensor<8x4xf32>, tensor<4x16xf32>) outs(%C : tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %r : tensor<8x16xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @f16
 // CHECK-NOT:   tensorop.sketch
 // CHECK:       return

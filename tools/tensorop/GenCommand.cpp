@@ -30,7 +30,9 @@ cl::opt<std::string> genAdvisor("advisor", cl::sub(genCmd),
                                          "replay:DIR"));
 cl::opt<std::string> genTarget(
     "target", cl::sub(genCmd), cl::init(""),
-    cl::desc("Target (overrides the request's): host, x86-avx512, x86-avx2"));
+    cl::desc("Target of a request that names none (one that names another "
+             "is an error): host, x86-avx512, x86-avx2, riscv-rvv, arm-neon, "
+             "nvidia-sm80, nvidia-sm90"));
 cl::opt<std::string> kernelName("name", cl::sub(genCmd), cl::init(""),
                                 cl::desc("Kernel (function) name"));
 cl::opt<std::string> genDb("db", cl::sub(genCmd), cl::init(""),

@@ -30,6 +30,9 @@ struct OpRequest {
   /// "" = the input type.
   std::string cType;
   std::string target; ///< "host", "x86-avx512", ..., "nvidia-sm90"
+  /// The request's words name the target ("for H200", "this CPU"); false:
+  /// `target` is the default, host.
+  bool targetNamed = false;
   /// A GEMM's fused epilogue ("... with bias and ReLU"), as
   /// #tensorop.epilogue steps in the order written; empty: C = A*B.
   std::vector<std::string> epilogue;
