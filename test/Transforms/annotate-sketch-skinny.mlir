@@ -45,11 +45,12 @@ func.func @gemv_l3(%A: memref<1x3000xf32>, %B: memref<3000x2000xf32>, %C: memref
 // -----
 
 // 33 rows: three blocks of 11 x 32; 12 rows: one block of 12 x 32; 24 rows:
-// two blocks of 12 x 32.
+// two blocks of 12 x 32. K in equal bands of at most 128 rows: 1027 in 9
+// of 115, 1500 in 12 of 125, 1024 in 8 of 128.
 // CHECK-LABEL: func.func @rows_more
-// AVX512: mr = 11, nr = 32, loop_order = "mnk", micro_order = "nm", pack_a = "none", pack_b = "none"
-// AVX512: mr = 12, nr = 32, loop_order = "mnk", micro_order = "mn", pack_a = "none", pack_b = "none"
-// AVX512: mr = 12, nr = 32, loop_order = "mnk", micro_order = "nm", pack_a = "none", pack_b = "none"
+// AVX512: kc = 115, mr = 11, nr = 32, loop_order = "mnk", micro_order = "nm", pack_a = "none", pack_b = "none"
+// AVX512: kc = 125, mr = 12, nr = 32, loop_order = "mnk", micro_order = "mn", pack_a = "none", pack_b = "none"
+// AVX512: kc = 128, mr = 12, nr = 32, loop_order = "mnk", micro_order = "nm", pack_a = "none", pack_b = "none"
 func.func @rows_more(%A: memref<33x1027xf32>, %B: memref<1027x777xf32>, %C: memref<33x777xf32>,
                      %A2: memref<12x1500xf32>, %B2: memref<1500x3000xf32>, %C2: memref<12x3000xf32>,
                      %A3: memref<24x1024xf32>, %B3: memref<1024x4096xf32>, %C3: memref<24x4096xf32>) {
