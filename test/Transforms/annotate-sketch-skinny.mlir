@@ -3,7 +3,8 @@
 // The builtin advisor's skinny sketches (lib/Advisor/SkinnyGemm.cpp). On
 // AVX-512, few rows (M <= 64): A and B read in place, M in row blocks of at
 // most 14 rows as wide as registers allow (7 vectors at most), B swept along
-// N in bands of 128 rows with B's row prefetched two blocks ahead (M <= 2:
+// N in bands of 128 rows with B's row prefetched two blocks ahead, K not
+// unrolled in blocks of three vectors (M <= 2:
 // bands of 16 rows when B is larger than L3; with B in L3 each tile walks
 // 512 rows down K, prefetched 32 rows ahead), all row blocks of a tile one
 // after the other (micro order "nm");
@@ -13,7 +14,7 @@
 // AVX-512 re-parses the output (the sketch verifier accepts it).
 
 // CHECK-LABEL: func.func @rows16
-// AVX512: #tensorop.sketch<mc = 16, nc = 2064, kc = 128, mr = 8, nr = 48, loop_order = "mnk", micro_order = "nm", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0, prefetch_b_cols = 96>
+// AVX512: #tensorop.sketch<mc = 16, nc = 2064, kc = 128, mr = 8, nr = 48, loop_order = "mnk", micro_order = "nm", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 1, broadcast = "explicit", prefetch_b = 0, prefetch_b_cols = 96>
 // AVX2: pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 32>
 func.func @rows16(%A: memref<16x2048xf32>, %B: memref<2048x2048xf32>, %C: memref<16x2048xf32>) {
   linalg.matmul ins(%A, %B : memref<16x2048xf32>, memref<2048x2048xf32>) outs(%C : memref<16x2048xf32>)
@@ -94,7 +95,7 @@ func.func @not_skinny(%A: memref<65x512xf32>, %B: memref<512x512xf32>, %C: memre
 // rows will be in place once bufferized (a function argument at the
 // pipeline's identity-layout boundaries), so the few-rows path applies.
 // CHECK-LABEL: func.func @rows16_tensors
-// AVX512: #tensorop.sketch<mc = 16, nc = 2064, kc = 128, mr = 8, nr = 48, loop_order = "mnk", micro_order = "nm", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0, prefetch_b_cols = 96>
+// AVX512: #tensorop.sketch<mc = 16, nc = 2064, kc = 128, mr = 8, nr = 48, loop_order = "mnk", micro_order = "nm", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 1, broadcast = "explicit", prefetch_b = 0, prefetch_b_cols = 96>
 func.func @rows16_tensors(%A: tensor<16x2048xf32>, %B: tensor<2048x2048xf32>, %C: tensor<16x2048xf32>) -> tensor<16x2048xf32> {
   %r = linalg.matmul ins(%A, %B : tensor<16x2048xf32>, tensor<2048x2048xf32>) outs(%C : tensor<16x2048xf32>) -> tensor<16x2048xf32>
   return %r : tensor<16x2048xf32>
