@@ -176,6 +176,17 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
                 : prefetchRows ? kPanelPrefetchRows
                                : 0;
   c.prefetchBCols = prefetchRows ? 0 : 2 * c.nr;
+  // Blocks of three vectors (7..9 rows x 48) sweeping B with the column
+  // prefetch: K not unrolled. Measured, not explained (the unrolled loop
+  // is the same code four times over): best of 40-60 calls of 5, same
+  // process, loaded (docs/benchmarks/cpu-gemm-classes.md, "Few rows with a
+  // large B"), unroll 1 against 4: 16x2048x2048 1.03-1.10x in six runs,
+  // 7x5000x2000 1.06-1.08x, 18x4000x1000 1.03-1.04x, 9x3000x3000 1.03-1.04x,
+  // 8x4096x2048 1.01x, 15x2500x1800 0.99-1.01x, 8x4096x4096 0.96-0.97x.
+  // Other blocks went both ways (12 x 32: 0.91-0.96x; 11 x 32:
+  // 1.00-1.06x; 4 x 96 at 4x1024x4096 1.06x, one shape) and keep 4.
+  if (nv == 3 && !prefetchRows)
+    c.kUnroll = 1;
   c.prefetchA = 0;
   return true;
 }

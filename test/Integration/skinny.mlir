@@ -14,7 +14,7 @@
 // The sketches these shapes get (the advisor's choice is pinned by
 // test/Transforms/annotate-sketch-skinny.mlir).
 // RUN: %gen_matmul 16 300 97 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=ROWS
-// ROWS: mr = 8, nr = 48, {{.*}}micro_order = "nm", pack_a = "none", pack_b = "none", {{.*}}prefetch_b_cols = 96
+// ROWS: mr = 8, nr = 48, {{.*}}micro_order = "nm", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 1, {{.*}}prefetch_b_cols = 96
 // RUN: %gen_matmul 131 16 1031 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=COLS
 // COLS: kc = 1031, mr = 30, nr = 16, {{.*}}pack_a = "none", pack_b = "none", {{.*}}broadcast = "embedded", prefetch_b = 0>
 

@@ -566,6 +566,11 @@ UNPACKED_A_SPECS = [
           b_stride_bytes=4 * 131), 300, 131),
     (spec(isa="avx512", mr=1, nr=112, prefetch_b_cols=224, a_stride_bytes=4 * 64,
           b_stride_bytes=4 * 113), 64, 113),
+    # blocks of three vectors, K not unrolled (the few-rows sketch's choice)
+    (spec(isa="avx512", mr=8, nr=48, k_unroll=1, prefetch_b_cols=96,
+          a_stride_bytes=4 * 300, b_stride_bytes=4 * 131), 300, 131),
+    (spec(isa="avx512", mr=9, nr=48, k_unroll=1, prefetch_b_cols=96,
+          a_stride_bytes=4 * 257, b_stride_bytes=4 * 53), 257, 53),
     (spec(isa="avx512", mr=12, nr=16, broadcast="embedded", prefetch_a=128,
           a_stride_bytes=4 * 257, b_stride_bytes=4 * 13), 257, 13),
     (spec(isa="avx2", mr=4, nr=16, k_unroll=3, prefetch_a=64, prefetch_b_cols=32,
