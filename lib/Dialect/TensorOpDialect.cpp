@@ -153,6 +153,23 @@ verifySketchCommon(function_ref<InFlightDiagnostic()> emitError,
                    StringRef source, int64_t threads, StringRef packB,
                    UKernelSpecAttr ukernel, EpilogueAttr epilogue);
 
+/// An operand read in place (`packField` "none") is read with masked loads
+/// or row displacements that only the x86 emitter x86_gemm_fma generates.
+static LogicalResult
+verifyReadInPlace(function_ref<InFlightDiagnostic()> emitError,
+                  StringRef packField, UKernelSpecAttr ukernel,
+                  TargetAttr target) {
+  if (!target.getName().starts_with("x86"))
+    return emitError() << "sketch " << packField
+                       << " \"none\" needs an x86 target, got "
+                       << target.getName();
+  if (ukernel.getEmitter() != "x86_gemm_fma")
+    return emitError() << "sketch " << packField
+                       << " \"none\" needs the x86_gemm_fma emitter, got '"
+                       << ukernel.getEmitter() << "'";
+  return success();
+}
+
 bool mlir::tensorop::kdotHoldsA(int64_t mr, int64_t nr) {
   return mr * nr + nr + 1 > 32;
 }
@@ -243,14 +260,8 @@ LogicalResult SketchAttr::verify(
   // B), which only the x86 emitter offers: AVX-512 keeps one mask register
   // per B vector (k1..k7), AVX2 one more vector register for the mask.
   if (packB == "none") {
-    if (!target.getName().starts_with("x86"))
-      return emitError() << "sketch pack_b \"none\" needs an x86 target, "
-                            "got "
-                         << target.getName();
-    if (ukernel.getEmitter() != "x86_gemm_fma")
-      return emitError() << "sketch pack_b \"none\" needs the x86_gemm_fma "
-                            "emitter, got '"
-                         << ukernel.getEmitter() << "'";
+    if (failed(verifyReadInPlace(emitError, "pack_b", ukernel, target)))
+      return failure();
     int64_t vecLanes = target.getF32Lanes();
     if (nr > 7 * vecLanes)
       return emitError() << "sketch pack_b \"none\" needs nr <= "
@@ -267,16 +278,9 @@ LogicalResult SketchAttr::verify(
   // Unpacked A is read row by row in place, and an M edge must not read
   // the rows past A: the x86 emitter compiles the row stride into
   // displacements (no register more) and gives each m_rem its own K loop.
-  if (packA == "none") {
-    if (!target.getName().starts_with("x86"))
-      return emitError() << "sketch pack_a \"none\" needs an x86 target, "
-                            "got "
-                         << target.getName();
-    if (ukernel.getEmitter() != "x86_gemm_fma")
-      return emitError() << "sketch pack_a \"none\" needs the x86_gemm_fma "
-                            "emitter, got '"
-                         << ukernel.getEmitter() << "'";
-  }
+  if (packA == "none" &&
+      failed(verifyReadInPlace(emitError, "pack_a", ukernel, target)))
+    return failure();
   // The row prefetches follow rows read in place.
   if (ukernel.getPrefetchBCols() && packB != "none")
     return emitError() << "sketch ukernel prefetch_b_cols needs pack_b "

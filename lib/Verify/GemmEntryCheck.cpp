@@ -189,19 +189,43 @@ struct Checker {
     return changed;
   }
 
+  /// One GEMM's operands in the request's layout and its fp64 reference.
+  struct Operands {
+    Strided a, b, c;
+    std::vector<double> value, magnitude;
+  };
+  /// A and B with leading dimensions lda/ldb drawn from seeds `seedAB` and
+  /// `seedAB + 1` (NaN when `abNaN`: alpha = 0 must not read them) and
+  /// rounded to the input type, C (ldc) from `seedC` (NaN when `cNaN`), and
+  /// the reference of alpha*A*B + beta*C. Every case draws its operands
+  /// here, so they differ only in seeds, padding and scalars. (Callers
+  /// bind references to the members: C++17 lambdas cannot capture
+  /// structured bindings.)
+  Operands operands(int64_t lda, int64_t ldb, int64_t ldc, uint64_t seedAB,
+                    bool abNaN, uint64_t seedC, bool cNaN, double alpha,
+                    double beta) const {
+    Operands o{Strided(aRows(), aCols(), lda),
+               Strided(bRows(), bCols(), ldb),
+               Strided(l.m, l.n, ldc),
+               {},
+               {}};
+    o.a.fill(seedAB, abNaN);
+    o.b.fill(seedAB + 1, abNaN);
+    o.c.fill(seedC, cNaN);
+    roundToInput(o.a.data, l.input);
+    roundToInput(o.b.data, l.input);
+    reference(l, o.a, o.b, o.c, alpha, beta, o.value, o.magnitude);
+    return o;
+  }
+
   /// NAME_ex / NAME_ex_ws with padded leading dimensions.
   void exCase(bool ws, float alpha, float beta, int64_t pad) {
-    Strided a(aRows(), aCols(), aCols() + pad),
-        b(bRows(), bCols(), bCols() + pad), c(l.m, l.n, l.n + pad);
     bool operandsUnread = alpha == 0;
-    a.fill(seed, operandsUnread);
-    b.fill(seed + 1, operandsUnread);
-    c.fill(seed + 2, /*nan=*/beta == 0);
-    roundToInput(a.data, l.input);
-    roundToInput(b.data, l.input);
+    Operands o =
+        operands(aCols() + pad, bCols() + pad, l.n + pad, seed, operandsUnread,
+                 seed + 2, /*cNaN=*/beta == 0, alpha, beta);
+    Strided &a = o.a, &b = o.b, &c = o.c;
     Input ain(a.data, l.input), bin(b.data, l.input);
-    std::vector<double> value, magnitude;
-    reference(l, a, b, c, alpha, beta, value, magnitude);
     GemmEntryCase one;
     one.entry = ws ? "NAME_ex_ws" : "NAME_ex";
     one.what = "alpha=" + fmt(alpha) + " beta=" + fmt(beta) +
@@ -218,7 +242,7 @@ struct Checker {
       e.ex(ain.data(), a.ld, bin.data(), b.ld, c.data.data(), c.ld, alpha,
            beta);
     }
-    one.check = compare(c, value, magnitude, l.k);
+    one.check = compare(c, o.value, o.magnitude, l.k);
     one.paddingChanged += c.paddingChanged() + ain.poisonChanged() +
                           bin.poisonChanged();
     result.cases.push_back(std::move(one));
@@ -226,16 +250,10 @@ struct Checker {
 
   /// NAME (or NAME_ws) with contiguous operands in the request's layout.
   void plainCase(bool ws = false) {
-    Strided a(aRows(), aCols(), aCols()), b(bRows(), bCols(), bCols()),
-        c(l.m, l.n, l.n);
-    a.fill(seed + 3, false);
-    b.fill(seed + 4, false);
-    c.fill(0, /*nan=*/true);
-    roundToInput(a.data, l.input);
-    roundToInput(b.data, l.input);
+    Operands o = operands(aCols(), bCols(), l.n, seed + 3, false, 0,
+                          /*cNaN=*/true, 1, 0);
+    Strided &a = o.a, &b = o.b, &c = o.c;
     Input ain(a.data, l.input), bin(b.data, l.input);
-    std::vector<double> value, magnitude;
-    reference(l, a, b, c, 1, 0, value, magnitude);
     GemmEntryCase one;
     one.entry = ws ? "NAME_ws" : "NAME";
     one.what = "contiguous, C NaN before";
@@ -247,23 +265,17 @@ struct Checker {
     } else {
       e.plain(ain.data(), bin.data(), c.data.data());
     }
-    one.check = compare(c, value, magnitude, l.k);
+    one.check = compare(c, o.value, o.magnitude, l.k);
     result.cases.push_back(std::move(one));
   }
 
   /// NAME_pack_b into an unaligned buffer with NaN guards after it, B then
   /// poisoned, and NAME_prepacked(_ws) on the packed copy.
   void prepackedCase(bool ws) {
-    Strided a(aRows(), aCols(), aCols()), b(bRows(), bCols(), bCols()),
-        c(l.m, l.n, l.n);
-    a.fill(seed + 5, false);
-    b.fill(seed + 6, false);
-    c.fill(0, /*nan=*/true);
-    roundToInput(a.data, l.input);
-    roundToInput(b.data, l.input);
+    Operands o = operands(aCols(), bCols(), l.n, seed + 5, false, 0,
+                          /*cNaN=*/true, 1, 0);
+    Strided &a = o.a, &b = o.b, &c = o.c;
     Input ain(a.data, l.input), bin(b.data, l.input);
-    std::vector<double> value, magnitude;
-    reference(l, a, b, c, 1, 0, value, magnitude);
     GemmEntryCase one;
     one.entry = ws ? "NAME_pack_b + NAME_prepacked_ws" : "NAME_pack_b + NAME_prepacked";
     one.what = "packed B at an address = 4 mod 64 with NaN guards after "
@@ -286,7 +298,7 @@ struct Checker {
     } else {
       e.prepacked(ain.data(), packed.data() + 1, c.data.data());
     }
-    one.check = compare(c, value, magnitude, l.k);
+    one.check = compare(c, o.value, o.magnitude, l.k);
     result.cases.push_back(std::move(one));
   }
 
@@ -306,16 +318,12 @@ struct Checker {
                std::to_string(pad) + ", C NaN before";
     std::vector<std::vector<double>> values(count), magnitudes(count);
     for (int64_t i = 0; i < count; ++i) {
-      Strided a(aRows(), aCols(), aCols()), b(bRows(), bCols(), bCols()),
-          c(l.m, l.n, l.n);
-      a.fill(seed + 10 + 2 * i, false);
-      b.fill(seed + 11 + 2 * i, false);
-      c.fill(0, true);
-      roundToInput(a.data, l.input);
-      roundToInput(b.data, l.input);
-      reference(l, a, b, c, 1, 0, values[i], magnitudes[i]);
-      std::copy(a.data.begin(), a.data.end(), A.begin() + i * strideA);
-      std::copy(b.data.begin(), b.data.end(), B.begin() + i * strideB);
+      Operands o = operands(aCols(), bCols(), l.n, seed + 10 + 2 * i, false, 0,
+                            /*cNaN=*/true, 1, 0);
+      values[i] = std::move(o.value);
+      magnitudes[i] = std::move(o.magnitude);
+      std::copy(o.a.data.begin(), o.a.data.end(), A.begin() + i * strideA);
+      std::copy(o.b.data.begin(), o.b.data.end(), B.begin() + i * strideB);
       std::fill(C.begin() + i * strideC, C.begin() + i * strideC + sizeC,
                 std::nanf(""));
     }
@@ -359,17 +367,13 @@ struct Checker {
         C(n * strideC, poison());
     std::vector<std::vector<double>> values(count), magnitudes(count);
     for (int64_t i = 0; i < count; ++i) {
-      Strided a(aRows(), aCols(), lda), b(bRows(), bCols(), ldb),
-          c(l.m, l.n, ldc);
-      a.fill(seed + 20 + 3 * i, false);
-      b.fill(seed + 21 + 3 * i, false);
-      c.fill(seed + 22 + 3 * i, /*nan=*/beta == 0);
-      roundToInput(a.data, l.input);
-      roundToInput(b.data, l.input);
-      reference(l, a, b, c, alpha, beta, values[i], magnitudes[i]);
-      std::copy(a.data.begin(), a.data.end(), A.begin() + i * strideA);
-      std::copy(b.data.begin(), b.data.end(), B.begin() + i * strideB);
-      std::copy(c.data.begin(), c.data.end(), C.begin() + i * strideC);
+      Operands o = operands(lda, ldb, ldc, seed + 20 + 3 * i, false,
+                            seed + 22 + 3 * i, /*cNaN=*/beta == 0, alpha, beta);
+      values[i] = std::move(o.value);
+      magnitudes[i] = std::move(o.magnitude);
+      std::copy(o.a.data.begin(), o.a.data.end(), A.begin() + i * strideA);
+      std::copy(o.b.data.begin(), o.b.data.end(), B.begin() + i * strideB);
+      std::copy(o.c.data.begin(), o.c.data.end(), C.begin() + i * strideC);
     }
     GemmEntryCase one;
     one.entry = ws ? "NAME_batched_ex_ws" : "NAME_batched_ex";

@@ -34,6 +34,52 @@ import re
 U = 6.0e-08
 
 
+# main's check of each element, shared with gen_batch_epilogue_test.py: the
+# MEASURE.md bound for fp32 accumulation, amplified by the scale steps, plus
+# the epilogue approximations' 2e-6 (1 + |acc| + |ref|).
+
+
+def bound_constants(k, scale):
+    """The bound's constants: u, 2*K*u, 1.2 * the largest |scale|, 2e-6."""
+    return f"""  %c0i = arith.constant 0 : i64
+  %c1i = arith.constant 1 : i64
+  %zero = arith.constant 0.0 : f64
+  %u = arith.constant {U:.17e} : f64
+  %twoKu = arith.constant {2.0 * k * U:.17e} : f64
+  %amp = arith.constant {1.2 * scale:.17e} : f64
+  %approx = arith.constant 2.0e-06 : f64
+  %oned = arith.constant 1.0 : f64
+"""
+
+
+def bound_terms(ref_out):
+    """%err = |%cd - ref| and %bound0, the bound before any output rounding,
+    from the accumulator %accd and the |A||B| sum %acc#1."""
+    return f"""    %d = arith.subf %cd, {ref_out} : f64
+    %err = math.absf %d : f64
+    %acca = math.absf %accd : f64
+    %refa = math.absf {ref_out} : f64
+    %g1 = arith.mulf %twoKu, %acc#1 : f64
+    %g2 = arith.mulf %u, %acca : f64
+    %g3 = arith.addf %g1, %g2 : f64
+    %g4 = arith.mulf %amp, %g3 : f64
+    %q1 = arith.addf %oned, %acca : f64
+    %q2 = arith.addf %q1, %refa : f64
+    %q3 = arith.mulf %approx, %q2 : f64
+    %bound0 = arith.addf %g4, %q3 : f64
+"""
+
+
+def count_failure():
+    """Adds 1 to the count %f2 when %err is over %bound; yields %f3."""
+    return """    // NaN compares false with "ole", so a NaN counts as a failure.
+    %ok = arith.cmpf ole, %err, %bound : f64
+    %one = arith.select %ok, %c0i, %c1i : i64
+    %f3 = arith.addi %f2, %one : i64
+    scf.yield %f3 : i64
+"""
+
+
 def step_code(kind, v, ty, bias, res, uid):
     """MLIR lines computing step `kind` on %v (type ty); returns (text, out)."""
     o = f"%s{uid}"
@@ -294,15 +340,7 @@ func.func @main() {{
   %C = memref.alloc() : memref<{sot}>
 {fill("A", (m, k), 1, et)}{fill("B", (k, n), 2, et)}{fill("V", (blen,), 3)}{fill("R", (m, n), 4)}
 {cast}  call @gemm({call_args}) : ({call_types}) -> ()
-  %c0i = arith.constant 0 : i64
-  %c1i = arith.constant 1 : i64
-  %zero = arith.constant 0.0 : f64
-  %u = arith.constant {U:.17e} : f64
-  %twoKu = arith.constant {2.0 * k * U:.17e} : f64
-  %amp = arith.constant {1.2 * scale:.17e} : f64
-  %approx = arith.constant 2.0e-06 : f64
-  %oned = arith.constant 1.0 : f64
-  %res = scf.for %i = %c0 to %c{m} step %c1 iter_args(%f = %c0i) -> (i64) {{
+{bound_constants(k, scale)}  %res = scf.for %i = %c0 to %c{m} step %c1 iter_args(%f = %c0i) -> (i64) {{
    %inner = scf.for %j = %c0 to %c{n} step %c1 iter_args(%f2 = %f) -> (i64) {{
     %acc:2 = scf.for %kk = %c0 to %c{k} step %c1 iter_args(%r0 = %zero, %s0 = %zero) -> (f64, f64) {{
      %av = memref.load %A[%i, %kk] : memref<{sat}>
@@ -322,28 +360,11 @@ func.func @main() {{
     %rd = arith.extf %rv32 : f32 to f64
 {ref_body}    %cv = memref.load %C[%i, %j] : memref<{sot}>
     %cd = arith.extf %cv : {a.out} to f64
-    %d = arith.subf %cd, {ref_out} : f64
-    %err = math.absf %d : f64
-    %acca = math.absf %accd : f64
-    %refa = math.absf {ref_out} : f64
-    %g1 = arith.mulf %twoKu, %acc#1 : f64
-    %g2 = arith.mulf %u, %acca : f64
-    %g3 = arith.addf %g1, %g2 : f64
-    %g4 = arith.mulf %amp, %g3 : f64
-    %q1 = arith.addf %oned, %acca : f64
-    %q2 = arith.addf %q1, %refa : f64
-    %q3 = arith.mulf %approx, %q2 : f64
-    %bound0 = arith.addf %g4, %q3 : f64
-    %u16 = arith.constant {0.0 if not narrow else (2.0 ** -8 if a.out == "bf16" else 2.0 ** -11):.17e} : f64
+{bound_terms(ref_out)}    %u16 = arith.constant {0.0 if not narrow else (2.0 ** -8 if a.out == "bf16" else 2.0 ** -11):.17e} : f64
     %q4 = arith.addf %refa, %bound0 : f64
     %q5 = arith.mulf %u16, %q4 : f64
     %bound = arith.addf %bound0, %q5 : f64
-    // NaN compares false with "ole", so a NaN counts as a failure.
-    %ok = arith.cmpf ole, %err, %bound : f64
-    %one = arith.select %ok, %c0i, %c1i : i64
-    %f3 = arith.addi %f2, %one : i64
-    scf.yield %f3 : i64
-   }}
+{count_failure()}   }}
    scf.yield %inner : i64
   }}
   vector.print str "failures: "

@@ -25,6 +25,26 @@ one above.
 import argparse
 
 
+def element_check(two_k_u):
+    """MLIR lines judging one element %cd against the f64 reference %rv and
+    its magnitude %sv with the MEASURE.md bound (`two_k_u` names the 2*K*u
+    constant): %ratio = err / bound and %one = 1 if it fails (NaN fails).
+    Shared with gen_batch_matmul_test.py."""
+    return f"""    %d = arith.subf %cd, %rv : f64
+    %err = math.absf %d : f64
+    %ra = math.absf %rv : f64
+    %b1 = arith.mulf {two_k_u}, %sv : f64
+    %b2 = arith.mulf %u, %ra : f64
+    %b3 = arith.addf %b1, %b2 : f64
+    %tiny = arith.constant 1.0e-30 : f64
+    %bound = arith.maximumf %b3, %tiny : f64
+    %ratio = arith.divf %err, %bound : f64
+    // NaN compares false with "ole", so a NaN counts as a failure.
+    %ok = arith.cmpf ole, %err, %bound : f64
+    %one = arith.select %ok, %c0i, %c1i : i64
+"""
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -255,19 +275,7 @@ func.func @main() {{
     %cd = arith.extf %cv : f32 to f64
     %rv = memref.load %R[%i, %j] : memref<{m}x{n}xf64>
     %sv = memref.load %S[%i, %j] : memref<{m}x{n}xf64>
-    %d = arith.subf %cd, %rv : f64
-    %err = math.absf %d : f64
-    %ra = math.absf %rv : f64
-    %b1 = arith.mulf %twoKu, %sv : f64
-    %b2 = arith.mulf %u, %ra : f64
-    %b3 = arith.addf %b1, %b2 : f64
-    %tiny = arith.constant 1.0e-30 : f64
-    %bound = arith.maximumf %b3, %tiny : f64
-    %ratio = arith.divf %err, %bound : f64
-    // NaN compares false with "ole", so a NaN counts as a failure.
-    %ok = arith.cmpf ole, %err, %bound : f64
-    %one = arith.select %ok, %c0i, %c1i : i64
-    %f3 = arith.addi %f2, %one : i64
+{element_check("%twoKu")}    %f3 = arith.addi %f2, %one : i64
     %mx3 = arith.maximumf %mx2, %ratio : f64
     scf.yield %f3, %mx3 : i64, f64
    }}

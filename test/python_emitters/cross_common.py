@@ -1,8 +1,10 @@
 """Shared helpers for the RISC-V RVV and AArch64 NEON emitter tests.
 
 Not a test module itself (no test_ prefix): test_riscv_gemm_rvv.py and
-test_arm_gemm_neon.py import it.  Tools are looked up once; every helper that
-needs a missing tool lets the caller skip with a message naming it.
+test_arm_gemm_neon.py import it; test_x86_gemm_fma.py takes ir_module from it
+too (the same two-call inline-asm module, x86 target features).  Tools are
+looked up once; every helper that needs a missing tool lets the caller skip
+with a message naming it.
 
 Numeric checks reuse ukernel_harness.c unchanged (its check mode is plain
 POSIX C): it is cross-compiled statically with clang-22 and run under

@@ -26,6 +26,7 @@ HARNESS = os.path.join(HERE, "ukernel_harness.c")
 
 sys.path.insert(0, EMITTER_DIR)
 from tensorop_emit import common  # noqa: E402
+import cross_common as cc  # noqa: E402
 
 FUNCTION_REGS = ["%rdi", "%rsi", "%rdx", "%rcx", "%r8", "%r9", "%r10"]
 AVX512_ATTRS = "+avx512f,+avx512bw,+avx512vl,+avx512dq,+bmi2"
@@ -624,33 +625,10 @@ def run_check(exe, mr, nr, kcs, ms, ns, seed=1, c_roundings=1, ldb=0, lda=0, sto
     return p.returncode, p.stdout + p.stderr
 
 
-def ir_module(o, s):
-    """LLVM IR module defining @ukernel that runs the inline-asm block twice
-    (first kc/2, then the rest), exactly as a compiler pass would emit it."""
-    asm = common.llvm_ir_asm_string(o["asm"])
-    cons = o["constraints"]
-    feats = ("+avx512f,+avx512bw,+avx512vl,+avx512dq,+bmi2,+avx2,+fma"
-             if s["isa"] == "avx512" else "+avx2,+fma,+bmi2")
-    ty = "{ i64, i64, i64, i64, i64, i64, i64 }"
-    return """
-define void @ukernel(ptr %a, ptr %b, ptr %c, i64 %kc, i64 %ldc, i64 %m, i64 %n) #0 {
-entry:
-  %ai = ptrtoint ptr %a to i64
-  %bi = ptrtoint ptr %b to i64
-  %ci = ptrtoint ptr %c to i64
-  %k1 = lshr i64 %kc, 1
-  %k2 = sub i64 %kc, %k1
-  %r1 = call TY asm sideeffect "ASM", "CONS"(i64 %ai, i64 %bi, i64 %ci, i64 %k1, i64 %ldc, i64 %m, i64 %n)
-  %ao = mul i64 %k1, MR4
-  %bo = mul i64 %k1, NR4
-  %a2 = add i64 %ai, %ao
-  %b2 = add i64 %bi, %bo
-  %r2 = call TY asm sideeffect "ASM", "CONS"(i64 %a2, i64 %b2, i64 %ci, i64 %k2, i64 %ldc, i64 %m, i64 %n)
-  ret void
-}
-attributes #0 = { nounwind "target-features"="FEATS" }
-""".replace("TY", ty).replace("ASM", asm).replace("CONS", cons).replace(
-        "MR4", str(4 * s["mr"])).replace("NR4", str(4 * s["nr"])).replace("FEATS", feats)
+def x86_features(s):
+    """LLVM target features of the spec's ISA, for cross_common.ir_module."""
+    return ("+avx512f,+avx512bw,+avx512vl,+avx512dq,+bmi2,+avx2,+fma"
+            if s["isa"] == "avx512" else "+avx2,+fma,+bmi2")
 
 
 @unittest.skipIf(CC is None, "no C compiler (clang-22/gcc): numeric tests skipped")
@@ -840,7 +818,8 @@ class TestNumeric(unittest.TestCase):
                 if not cpu_ok(s["isa"]):
                     self.skipTest("CPU lacks %s" % s["isa"])
                 o = emit_json(s)
-                exe = build(self.tmp, "ir%d" % i, ir_module(o, s), ".ll")
+                exe = build(self.tmp, "ir%d" % i, cc.ir_module(o, x86_features(s)),
+                            ".ll")
                 lanes = 16 if s["isa"] == "avx512" else 8
                 rc, out = run_check(exe, s["mr"], s["nr"], [0, 1, 3, 9, 64, 257],
                                     m_list(s["mr"]), n_list(s["nr"], lanes), seed=99,

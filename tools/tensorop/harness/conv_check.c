@@ -15,24 +15,10 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#define STR2(x) #x
-#define STR(x) STR2(x)
-#define HEADER(n) STR(n.h)
-#include HEADER(NAME)
-
+#include "check_common.h"
 #include "conv_reference.h"
 
-static uint64_t state = 42;
-static float next_random(void) {
-  state ^= state << 13;
-  state ^= state >> 7;
-  state ^= state << 17;
-  return (float)((state >> 40) * (1.0 / (1ull << 24)) * 2.0 - 1.0);
-}
-
 #ifdef PREPACKED
-#define CAT2(a, b) a##b
-#define CAT(a, b) CAT2(a, b)
 /* NAME_prepacked on a filter packed just now (NaN first: a pack that skips
  * part of its buffer leaves NaN for the kernel to read). */
 static void run_prepacked(const float *in, const float *flt, float *out,

@@ -22,40 +22,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#define STR2(x) #x
-#define STR(x) STR2(x)
-#define HEADER(n) STR(n.h)
-#define CAT2(a, b) a##b
-#define CAT(a, b) CAT2(a, b)
-#include HEADER(NAME)
-#ifdef VLEN_VARIANT
-/* An RVV object built per VLEN: the VLEN (128 or 256) of the build its
-   entry points call on this machine (printed last, read back by gen). */
-int VLEN_VARIANT(void);
-#endif
+#include "check_common.h"
 #ifndef BIAS
 #define BIAS 0
 #endif
 #ifndef RESIDUAL
 #define RESIDUAL 0
 #endif
-#ifndef TA
-#define TA 0
-#endif
-#ifndef TB
-#define TB 0
-#endif
-/* Element (i, k) of A and (k, j) of B in their stored layouts. */
-#define A_AT(i, k) (TA ? a[(k) * M + (i)] : a[(i) * K + (k)])
-#define B_AT(k, j) (TB ? b[(j) * K + (k)] : b[(k) * N + (j)])
-
-static uint64_t state = 42;
-static float next_random(void) {
-  state ^= state << 13;
-  state ^= state >> 7;
-  state ^= state << 17;
-  return (float)((state >> 40) * (1.0 / (1ull << 24)) * 2.0 - 1.0);
-}
 
 /* One step on x (row i, column j); returns 0 for an unknown step. */
 static int apply(const char *step, double *x, double bias_n, double bias_m,

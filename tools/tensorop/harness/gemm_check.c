@@ -11,31 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#define STR2(x) #x
-#define STR(x) STR2(x)
-#define HEADER(n) STR(n.h)
-#include HEADER(NAME)
-#ifdef VLEN_VARIANT
-/* An RVV object built per VLEN: the VLEN (128 or 256) of the build its
-   entry points call on this machine (printed last, read back by gen). */
-int VLEN_VARIANT(void);
-#endif
-#ifndef TA
-#define TA 0
-#endif
-#ifndef TB
-#define TB 0
-#endif
-#define A_AT(i, k) (TA ? a[(k) * M + (i)] : a[(i) * K + (k)])
-#define B_AT(k, j) (TB ? b[(j) * K + (k)] : b[(k) * N + (j)])
-
-static uint64_t state = 42;
-static float next_random(void) {
-  state ^= state << 13;
-  state ^= state >> 7;
-  state ^= state << 17;
-  return (float)((state >> 40) * (1.0 / (1ull << 24)) * 2.0 - 1.0);
-}
+#include "check_common.h"
 
 int main(void) {
   float *a = malloc(sizeof(float) * M * K), *b = malloc(sizeof(float) * K * N);

@@ -15,15 +15,7 @@
  * reads the rounded values (the bound stays fp32 accumulation's); their
  * padding holds the 16-bit NaN 0x7fad; f16 objects have no prepacked entries.
  * Prints counts that must all be 0; exits 0 only then. */
-#define STR2(x) #x
-#define STR(x) STR2(x)
-#define HEADER(n) STR(n.h)
-#include HEADER(NAME)
-#ifdef VLEN_VARIANT
-/* An RVV object built per VLEN: the VLEN (128 or 256) of the build its
-   entry points call on this machine (printed last, read back by gen). */
-int VLEN_VARIANT(void);
-#endif
+#include "check_common.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -32,14 +24,6 @@ int VLEN_VARIANT(void);
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef TA
-#define TA 0
-#endif
-#ifndef TB
-#define TB 0
-#endif
-#define CAT2(a, b) a##b
-#define CAT(a, b) CAT2(a, b)
 #define PLAIN_WS CAT(NAME, _ws)
 #define EX CAT(NAME, _ex)
 #define EX_WS CAT(NAME, _ex_ws)
