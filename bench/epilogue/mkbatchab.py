@@ -6,34 +6,28 @@ between, so the decomposition does not see them: a separate 3-D pass over
 C), both on memrefs, called alternately by @main; prints each round's
 seconds and max |fused - unfused|. AA=1 makes both unfused.
 usage: mkbatchab.py BATCH M N K relu|gelu|gelu_res REPS"""
+import os
 import sys
+
+# The test's generators: the steps' MLIR and the seeded fill.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "test", "Integration"))
+from gen_batch_epilogue_test import fill_seeded  # noqa: E402
+from gen_epilogue_test import step_code  # noqa: E402
+
 bs, m, n, k = map(int, sys.argv[1:5])
 steps = sys.argv[5]  # relu | gelu | gelu_res
 reps = int(sys.argv[6]) if len(sys.argv) > 6 else 20
 at, bt, ct = f"{bs}x{m}x{k}xf32", f"{bs}x{k}x{n}xf32", f"{bs}x{m}x{n}xf32"
 idm = "affine_map<(d0, d1, d2) -> (d0, d1, d2)>"
 vm = "affine_map<(d0, d1, d2) -> (d2)>"
-gelu = """    %h = arith.constant 0.5 : f32
-    %one = arith.constant 1.0 : f32
-    %k0 = arith.constant 0.7978845608 : f32
-    %k1 = arith.constant 0.044715 : f32
-    %x2 = arith.mulf %y, %y : f32
-    %x3 = arith.mulf %x2, %y : f32
-    %t0 = arith.mulf %x3, %k1 : f32
-    %t1 = arith.addf %y, %t0 : f32
-    %t2 = arith.mulf %t1, %k0 : f32
-    %t3 = math.tanh %t2 : f32
-    %t4 = arith.addf %t3, %one : f32
-    %t5 = arith.mulf %y, %h : f32
-    %z = arith.mulf %t5, %t4 : f32
-"""
 def consumers():
-    act = ("    %c0f = arith.constant 0.0 : f32\n    %z = arith.maximumf %y, %c0f : f32\n"
-           if steps == "relu" else gelu)
+    act, out = step_code("relu" if steps == "relu" else "gelu_tanh", "%y", "f32",
+                         None, None, 0)
     text = f"""  linalg.generic {{indexing_maps = [{vm}, {idm}], iterator_types = ["parallel", "parallel", "parallel"]}} ins(%bias : memref<{n}xf32>) outs(%C : memref<{ct}>) {{
   ^bb0(%b: f32, %x: f32):
     %y = arith.addf %x, %b : f32
-{act}    linalg.yield %z : f32
+{act}    linalg.yield {out} : f32
   }}
 """
     if steps == "gelu_res":
@@ -45,7 +39,6 @@ def consumers():
 """
     return text
 sig = f"%A: memref<{at}>, %B: memref<{bt}>, %bias: memref<{n}xf32>, %R: memref<{ct}>, %C: memref<{ct}>, %D: memref<1xf32>"
-import os
 AA = os.environ.get("AA") == "1"
 STORE = "  %c0 = arith.constant 0 : index\n  memref.store %zero, %D[%c0] : memref<1xf32>\n"
 for name, block in (("fused", STORE if AA else ""), ("unfused", "  %c0 = arith.constant 0 : index\n  memref.store %zero, %D[%c0] : memref<1xf32>\n")):
@@ -55,23 +48,6 @@ for name, block in (("fused", STORE if AA else ""), ("unfused", "  %c0 = arith.c
   linalg.batch_matmul ins(%A, %B : memref<{at}>, memref<{bt}>) outs(%C : memref<{ct}>)
 {block}{consumers()}  return
 }}""")
-def fill(name, shape, salt):
-    idx = ["%i0", "%i1", "%i2"][:len(shape)]
-    t = "".join(f"  scf.for {iv} = %c0 to %c{d} step %c1 {{\n" for iv, d in zip(idx, shape))
-    lin = "%c0"
-    for d, iv in enumerate(idx):
-        t += f"    %l{salt}m{d} = arith.muli {lin}, %c{shape[d]} : index\n    %l{salt}a{d} = arith.addi %l{salt}m{d}, {iv} : index\n"
-        lin = f"%l{salt}a{d}"
-    t += f"""    %h{salt}a = arith.addi {lin}, %c{salt}000 : index
-    %h{salt}b = arith.muli %h{salt}a, %golden : index
-    %h{salt}c = arith.remui %h{salt}b, %c65536 : index
-    %h{salt}d = arith.index_cast %h{salt}c : index to i64
-    %h{salt}e = arith.sitofp %h{salt}d : i64 to f32
-    %h{salt}f = arith.mulf %h{salt}e, %inv : f32
-    %v{salt} = arith.subf %h{salt}f, %f1 : f32
-    memref.store %v{salt}, %{name}[{", ".join(idx)}] : memref<{"x".join(map(str, shape))}xf32>
-"""
-    return t + "  }\n" * len(shape)
 consts = sorted({0, 1, 65536, bs, m, n, k, 1000, 2000, 3000, 4000, reps})
 args = "%A, %B, %V, %R"
 types = f"memref<{at}>, memref<{bt}>, memref<{n}xf32>, memref<{ct}>, memref<{ct}>, memref<1xf32>"
@@ -79,7 +55,7 @@ print(f"""func.func private @rtclock() -> f64
 func.func @main() {{
 {chr(10).join(f"  %c{v} = arith.constant {v} : index" for v in consts)}
   %golden = arith.constant 2654435761 : index
-  %inv = arith.constant 3.0517578125e-05 : f32
+  %inv32768 = arith.constant 3.0517578125e-05 : f32
   %f1 = arith.constant 1.0 : f32
   %nan = arith.constant 0x7FC00000 : f32
   %A = memref.alloc() {{alignment = 64}} : memref<{at}>
@@ -89,7 +65,7 @@ func.func @main() {{
   %C1 = memref.alloc() {{alignment = 64}} : memref<{ct}>
   %C2 = memref.alloc() {{alignment = 64}} : memref<{ct}>
   %D = memref.alloc() : memref<1xf32>
-{fill("A", (bs, m, k), 1)}{fill("B", (bs, k, n), 2)}{fill("V", (n,), 3)}{fill("R", (bs, m, n), 4)}
+{fill_seeded("A", (bs, m, k), 1)}{fill_seeded("B", (bs, k, n), 2)}{fill_seeded("V", (n,), 3)}{fill_seeded("R", (bs, m, n), 4)}
   linalg.fill ins(%nan : f32) outs(%C1 : memref<{ct}>)
   linalg.fill ins(%nan : f32) outs(%C2 : memref<{ct}>)
   %c11 = arith.constant 21 : index

@@ -29,6 +29,31 @@ from gen_epilogue_test import (bound_constants, bound_terms, chain,  # noqa: E40
                                count_failure, step_code)
 
 
+def fill_seeded(name, shape, salt):
+    """Loops storing the seeded values in [-1, 1) into memref %name (f32, the
+    given static shape, row-major): element l (its linear index) gets
+    ((l + salt*1000) * golden mod 65536) / 32768 - 1. Needs %c0, %c1, the
+    constants %cD of every extent D and of salt*1000, %c65536, %golden,
+    %inv32768 and %f1 in scope (bench/epilogue/mkbatchab.py uses it too)."""
+    idx = ["%i0", "%i1", "%i2"][:len(shape)]
+    text = "".join(f"  scf.for {iv} = %c0 to %c{d} step %c1 {{\n" for iv, d in zip(idx, shape))
+    lin = "%c0"
+    for d, iv in enumerate(idx):
+        text += (f"    %l{salt}m{d} = arith.muli {lin}, %c{shape[d]} : index\n"
+                 f"    %l{salt}a{d} = arith.addi %l{salt}m{d}, {iv} : index\n")
+        lin = f"%l{salt}a{d}"
+    text += f"""    %h{salt}a = arith.addi {lin}, %c{salt}000 : index
+    %h{salt}b = arith.muli %h{salt}a, %golden : index
+    %h{salt}c = arith.remui %h{salt}b, %c65536 : index
+    %h{salt}d = arith.index_cast %h{salt}c : index to i64
+    %h{salt}e = arith.sitofp %h{salt}d : i64 to f32
+    %h{salt}f = arith.mulf %h{salt}e, %inv32768 : f32
+    %v{salt} = arith.subf %h{salt}f, %f1 : f32
+    memref.store %v{salt}, %{name}[{", ".join(idx)}] : memref<{"x".join(map(str, shape))}xf32>
+"""
+    return text + "  }\n" * len(shape)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -139,25 +164,6 @@ func.func @bmm({sig}) {{
     sat, sbt, sct = f"{bs}x{m}x{k}xf32", f"{bs}x{k}x{n}xf32", f"{bs}x{m}x{n}xf32"
     snt = f"{bs}x{m}x{n}x{a.narrow}" if a.narrow else ""
 
-    def fill(name, shape, salt):
-        idx = ["%i0", "%i1", "%i2"][:len(shape)]
-        text = "".join(f"  scf.for {iv} = %c0 to %c{d} step %c1 {{\n" for iv, d in zip(idx, shape))
-        lin = "%c0"
-        for d, iv in enumerate(idx):
-            text += (f"    %l{salt}m{d} = arith.muli {lin}, %c{shape[d]} : index\n"
-                     f"    %l{salt}a{d} = arith.addi %l{salt}m{d}, {iv} : index\n")
-            lin = f"%l{salt}a{d}"
-        text += f"""    %h{salt}a = arith.addi {lin}, %c{salt}000 : index
-    %h{salt}b = arith.muli %h{salt}a, %golden : index
-    %h{salt}c = arith.remui %h{salt}b, %c65536 : index
-    %h{salt}d = arith.index_cast %h{salt}c : index to i64
-    %h{salt}e = arith.sitofp %h{salt}d : i64 to f32
-    %h{salt}f = arith.mulf %h{salt}e, %inv32768 : f32
-    %v{salt} = arith.subf %h{salt}f, %f1 : f32
-    memref.store %v{salt}, %{name}[{", ".join(idx)}] : memref<{"x".join(map(str, shape))}xf32>
-"""
-        return text + "  }\n" * len(shape)
-
     ref_body, ref_out = chain(steps, "%accd", "f64", "%bd", "%rd")
     bidx = "%i" if "bias_m" in steps else "%j"
     scale = max([1.0] + [abs(float(s.split(":")[1])) for s in steps if s.startswith("scale:")])
@@ -204,7 +210,7 @@ func.func @main() {{
   %R = memref.alloc() : memref<{sct}>
   %C = memref.alloc() : memref<{sct}>
   linalg.fill ins(%nan : f32) outs(%C : memref<{sct}>)
-{narrow_alloc}{fill("A", (bs, m, k), 1)}{fill("B", (bs, k, n), 2)}{fill("V", (blen,), 3)}{fill("R", (bs, m, n), 4)}
+{narrow_alloc}{fill_seeded("A", (bs, m, k), 1)}{fill_seeded("B", (bs, k, n), 2)}{fill_seeded("V", (blen,), 3)}{fill_seeded("R", (bs, m, n), 4)}
 {casts}  call @bmm({args}) : (memref<{at}>, memref<{bt}>, memref<{vt}>, memref<{ct}>, memref<{ct}>{narrow_type}) -> ()
 {bound_constants(k, scale)}  %res = scf.for %bb = %c0 to %c{bs} step %c1 iter_args(%f0 = %c0i) -> (i64) {{
   %rows = scf.for %i = %c0 to %c{m} step %c1 iter_args(%f = %f0) -> (i64) {{
