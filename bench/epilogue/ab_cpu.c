@@ -10,7 +10,7 @@
  * call, then for each variant the median over rounds of (its time / v0's
  * time in the same round).
  * Build: cc -O2 -DM=.. -DN=.. -DK=.. -DBLEN=.. -DVARIANTS=n ab_cpu.c v0.o ... */
-#define _POSIX_C_SOURCE 199309L
+#define _POSIX_C_SOURCE 200112L // clock_gettime, posix_memalign
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,16 +25,11 @@ typedef void (*Fn)(const float *, const float *, const float *, const float *,
 DECL(0) DECL(1) DECL(2) DECL(3)
 static Fn fns[4] = {v0, v1, v2, v3};
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-static uint64_t state = 7;
-static float next_random(void) {
-  state ^= state << 13; state ^= state >> 7; state ^= state << 17;
-  return (float)((state >> 40) * (1.0 / (1ull << 24)) * 2.0 - 1.0);
-}
+// The clock, the inputs' random numbers and aligned buffers of the CPU
+// benchmarks.
+#define TIMING_CLOCK CLOCK_THREAD_CPUTIME_ID
+#include "../cpu/bench_util.h"
+
 static int cmp(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
@@ -44,12 +39,17 @@ static double median(double *x, int n) {
   return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
 }
 static float *alloc(long n) {
-  float *p = aligned_alloc(64, ((n * 4 + 63) / 64) * 64);
+  float *p = alloc_floats(n);
+  if (!p) {
+    fprintf(stderr, "ab_cpu: cannot allocate %ld floats\n", n);
+    exit(1);
+  }
   for (long i = 0; i < n; ++i) p[i] = next_random();
   return p;
 }
 
 int main(int argc, char **argv) {
+  rng = 7; // the inputs as before this driver shared bench_util.h's generator
   int rounds = argc > 1 ? atoi(argv[1]) : 21, reps = argc > 2 ? atoi(argv[2]) : 20;
   float *a = alloc((long)M * K), *b = alloc((long)K * N), *bias = alloc(BLEN),
         *r = alloc((long)M * N), *c[VARIANTS];
