@@ -144,6 +144,18 @@ mlir::tensorop::parseEpilogueStep(StringRef text, std::string &why) {
   return step;
 }
 
+bool mlir::tensorop::parseEpilogueSteps(ArrayRef<std::string> texts,
+                                        SmallVectorImpl<EpilogueStep> &steps,
+                                        std::string &why) {
+  for (const std::string &text : texts) {
+    std::optional<EpilogueStep> step = parseEpilogueStep(text, why);
+    if (!step)
+      return false;
+    steps.push_back(*step);
+  }
+  return true;
+}
+
 std::string mlir::tensorop::checkEpilogueSteps(ArrayRef<EpilogueStep> steps) {
   if (steps.empty())
     return "an epilogue needs at least one step";

@@ -80,16 +80,8 @@ EpilogueConvCheck tensorop::checkEpilogueConv(void *fn, const Conv2DShape &s,
                                               size_t packedBytes) {
   EpilogueConvCheck result;
   SmallVector<mlir::tensorop::EpilogueStep> parsed;
-  for (const std::string &text : steps) {
-    std::string why;
-    std::optional<mlir::tensorop::EpilogueStep> step =
-        mlir::tensorop::parseEpilogueStep(text, why);
-    if (!step) {
-      result.error = why;
-      return result;
-    }
-    parsed.push_back(*step);
-  }
+  if (!mlir::tensorop::parseEpilogueSteps(steps, parsed, result.error))
+    return result;
   size_t pixels = size_t(s.n) * s.outH() * s.outW();
   AlignedBuffer in(size_t(s.n) * s.h * s.w * s.c),
       flt(size_t(s.r) * s.s * s.c * s.f), bias(s.f), res(pixels * s.f),

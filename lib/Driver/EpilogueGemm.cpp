@@ -336,16 +336,8 @@ EpilogueGemmCheck tensorop::checkEpilogueGemm(void *fn, int64_t m, int64_t n,
                                               bool transposeB) {
   EpilogueGemmCheck result;
   SmallVector<mlir::tensorop::EpilogueStep> parsed;
-  for (const std::string &s : steps) {
-    std::string why;
-    std::optional<mlir::tensorop::EpilogueStep> step =
-        mlir::tensorop::parseEpilogueStep(s, why);
-    if (!step) {
-      result.error = why;
-      return result;
-    }
-    parsed.push_back(*step);
-  }
+  if (!mlir::tensorop::parseEpilogueSteps(steps, parsed, result.error))
+    return result;
   const bool alongM = epilogueBiasAlongM(steps);
   AlignedBuffer a(m * k), b(k * n), bias(alongM ? m : n), r(m * n), c(m * n);
   if (!a.ok() || !b.ok() || !bias.ok() || !r.ok() || !c.ok()) {

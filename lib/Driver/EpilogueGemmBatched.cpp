@@ -233,16 +233,8 @@ BatchedEpilogueCheck tensorop::checkBatchedEpilogueGemm(
                         batch, pad)
                     .str();
   SmallVector<mlir::tensorop::EpilogueStep> parsed;
-  for (const std::string &s : steps) {
-    std::string why;
-    std::optional<mlir::tensorop::EpilogueStep> step =
-        mlir::tensorop::parseEpilogueStep(s, why);
-    if (!step) {
-      out.error = why;
-      return result;
-    }
-    parsed.push_back(*step);
-  }
+  if (!mlir::tensorop::parseEpilogueSteps(steps, parsed, out.error))
+    return result;
   const bool hasBias = epilogueHasBias(steps),
              hasRes = epilogueHasResidual(steps),
              alongM = epilogueBiasAlongM(steps);

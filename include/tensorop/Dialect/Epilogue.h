@@ -61,6 +61,13 @@ llvm::ArrayRef<llvm::StringLiteral> epilogueStepNames();
 std::optional<EpilogueStep> parseEpilogueStep(llvm::StringRef text,
                                               std::string &why);
 
+/// Parses every step of `texts` into `steps`, in order; false with `why`
+/// set (parseEpilogueStep's reason) at the first that is not one. The list
+/// as a whole is checkEpilogueSteps' job.
+bool parseEpilogueSteps(llvm::ArrayRef<std::string> texts,
+                        llvm::SmallVectorImpl<EpilogueStep> &steps,
+                        std::string &why);
+
 /// Checks a list of steps as a whole (non-empty, at most one bias, at most
 /// one residual, an output step only last); "" if fine, else why not.
 std::string checkEpilogueSteps(llvm::ArrayRef<EpilogueStep> steps);
