@@ -2,6 +2,7 @@
 
 #include "tensorop/Driver/EpilogueGemm.h"
 #include "tensorop/Dialect/Epilogue.h"
+#include "tensorop/Runtime/GemmEntryPoints.h"
 #include "tensorop/Verify/Buffers.h"
 #include "tensorop/Verify/CpuGemm.h"
 #include "tensorop/Verify/CpuGemmLowp.h"
@@ -180,12 +181,8 @@ static MatmulOperands matmulOperands(int64_t m, int64_t n, int64_t k,
   o.bType = transposeB ? formatv("memref<{0}x{1}x{2}>", n, k, inType).str()
                        : formatv("memref<{0}x{1}x{2}>", k, n, inType).str();
   if (transposeA || transposeB)
-    o.maps = formatv("indexing_maps = [affine_map<(d0, d1, d2) -> {0}>, "
-                     "affine_map<(d0, d1, d2) -> {1}>, affine_map<(d0, d1, "
-                     "d2) -> (d0, d1)>]\n                ",
-                     transposeA ? "(d2, d0)" : "(d0, d2)",
-                     transposeB ? "(d1, d2)" : "(d2, d1)")
-                 .str();
+    o.maps = mlir::tensorop::matmulIndexingMaps(transposeA, transposeB) +
+             "\n                ";
   return o;
 }
 

@@ -2,15 +2,16 @@
 //
 // NAME_batched with the epilogue's arguments. Each slice is the form the
 // x86 pipeline already fuses (a matmul whose next op is the steps'
-// linalg.generic on the same C view: fuse-epilogues), written per slice
-// here as the plain NAME_batched is (lib/Runtime/GemmEntryPoints.cpp): the
-// caller's strides become memref.reinterpret_cast offsets, so no slice is
-// copied and the padding between matrices is never read or written.
+// linalg.generic on the same C view: fuse-epilogues), in the slice loop of
+// the plain NAME_batched (batchedSliceLoop, lib/Runtime/GemmEntryPoints.cpp):
+// the caller's strides become memref.reinterpret_cast offsets, so no slice
+// is copied and the padding between matrices is never read or written.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tensorop/Driver/EpilogueGemmBatched.h"
 #include "tensorop/Dialect/Epilogue.h"
+#include "tensorop/Runtime/GemmEntryPoints.h"
 #include "tensorop/Verify/Buffers.h"
 #include "tensorop/Verify/Check.h"
 #include "tensorop/Verify/CpuGemm.h"
@@ -54,24 +55,19 @@ std::string tensorop::batchedEpilogueModuleSource(
     bool transposeB) {
   const bool bias = epilogueHasBias(steps), res = epilogueHasResidual(steps);
   const bool alongM = epilogueBiasAlongM(steps);
-  const int64_t aRows = transposeA ? k : m, aCols = transposeA ? m : k;
-  const int64_t bRows = transposeB ? n : k, bCols = transposeB ? k : n;
-  auto view = [](int64_t rows, int64_t cols, StringRef type) {
-    return formatv("memref<{0}x{1}x{2}, strided<[{1}, 1], offset: ?>>", rows,
-                   cols, type)
-        .str();
-  };
-  const std::string ptr = ("memref<1x" + inType + ">").str();
-  const std::string aT = view(aRows, aCols, inType),
-                    bT = view(bRows, bCols, inType), cT = view(m, n, "f32");
   std::string maps;
   if (transposeA || transposeB)
-    maps = formatv("indexing_maps = [affine_map<(d0, d1, d2) -> {0}>, "
-                   "affine_map<(d0, d1, d2) -> {1}>, affine_map<(d0, d1, d2) "
-                   "-> (d0, d1)>] ",
-                   transposeA ? "(d2, d0)" : "(d0, d2)",
-                   transposeB ? "(d1, d2)" : "(d2, d1)")
-               .str();
+    maps = mlir::tensorop::matmulIndexingMaps(transposeA, transposeB) + " ";
+  const mlir::tensorop::BatchedSliceLoop loop{transposeA ? k : m,
+                                              transposeA ? m : k,
+                                              transposeB ? n : k,
+                                              transposeB ? k : n,
+                                              m,
+                                              n,
+                                              inType.str(),
+                                              maps};
+  const std::string ptr = ("memref<1x" + inType + ">").str();
+  const std::string cT = mlir::tensorop::batchedSliceView("f32", m, n);
   // The steps' generic on the slice: the bias shared, R's slice i.
   std::string args, ins, insTypes, genericMaps, blockArgs, rView;
   if (bias) {
@@ -103,6 +99,8 @@ std::string tensorop::batchedEpilogueModuleSource(
   for (StringRef line : split(StringRef(body), '\n'))
     if (!line.empty())
       indented += "  " + line.str() + "\n";
+  // Right after the matmul, on the same C view: the form fuse-epilogues
+  // fuses.
   std::string generic =
       ins.empty()
           ? formatv("    linalg.generic {{indexing_maps = [affine_map<(d0, "
@@ -115,31 +113,17 @@ std::string tensorop::batchedEpilogueModuleSource(
                     "\"parallel\"]} ins({1} : {2}) outs(%cv : {3}) {{\n",
                     genericMaps, ins, insTypes, cT)
                 .str();
+  generic += formatv("    ^bb0({0}%v0: f32):\n{1}      linalg.yield %v{2} : "
+                     "f32\n    }\n",
+                     blockArgs, indented, steps.size())
+                 .str();
   return formatv(R"mlir(
 func.func @{0}_batched(%A: {1}, %B: {1}{2}, %C: memref<1xf32>, %batch: index, %strideA: index, %strideB: index, %strideC: index{3}) {{
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %zero = arith.constant 0.0 : f32
-  scf.for %i = %c0 to %batch step %c1 {{
-    %offA = arith.muli %i, %strideA : index
-    %offB = arith.muli %i, %strideB : index
-    %offC = arith.muli %i, %strideC : index
-    %av = memref.reinterpret_cast %A to offset: [%offA], sizes: [{4}, {5}], strides: [{5}, 1] : {1} to {10}
-    %bv = memref.reinterpret_cast %B to offset: [%offB], sizes: [{6}, {7}], strides: [{7}, 1] : {1} to {11}
-    %cv = memref.reinterpret_cast %C to offset: [%offC], sizes: [{8}, {9}], strides: [{9}, 1] : memref<1xf32> to {12}
-{13}    linalg.fill ins(%zero : f32) outs(%cv : {12})
-    linalg.matmul {14}ins(%av, %bv : {10}, {11})
-                  outs(%cv : {12})
-{15}    ^bb0({16}%v0: f32):
-{17}      linalg.yield %v{18} : f32
-    }
-  }
-  return
+{4}  return
 }
 )mlir",
-                 name, ptr, args, res ? ", %strideR: index" : "", aRows,
-                 aCols, bRows, bCols, m, n, aT, bT, cT, rView, maps, generic,
-                 blockArgs, indented, steps.size())
+                 name, ptr, args, res ? ", %strideR: index" : "",
+                 mlir::tensorop::batchedSliceLoop(loop, rView, generic))
       .str();
 }
 

@@ -35,11 +35,7 @@ struct Layout {
       : aRows(s.transposeA ? s.k : s.m), aCols(s.transposeA ? s.m : s.k),
         bRows(s.transposeB ? s.n : s.k), bCols(s.transposeB ? s.k : s.n),
         m(s.m), n(s.n), in(s.inType) {
-    std::string a = s.transposeA ? "(d2, d0)" : "(d0, d2)";
-    std::string b = s.transposeB ? "(d1, d2)" : "(d2, d1)";
-    maps = "indexing_maps = [affine_map<(d0, d1, d2) -> " + a +
-           ">, affine_map<(d0, d1, d2) -> " + b +
-           ">, affine_map<(d0, d1, d2) -> (d0, d1)>] ";
+    maps = matmulIndexingMaps(s.transposeA, s.transposeB) + " ";
   }
   std::string a(llvm::StringRef layout) const {
     return llvm::formatv("memref<{0}x{1}x{3}{2}>", aRows, aCols, layout, in);
@@ -257,39 +253,23 @@ func.func private @{0}_ex_plain_ws(%A: {18}, %B: {18}, %C: memref<1xf32>, %ws: m
 
 /// NAME_batched_ws: `batch` contiguous GEMMs `strideX` elements apart.
 std::string batchedEntry(const GemmEntryPointsSpec &s, const Layout &l) {
-  std::string aView = llvm::formatv(", strided<[{0}, 1], offset: ?>", l.aCols);
-  std::string bView = llvm::formatv(", strided<[{0}, 1], offset: ?>", l.bCols);
-  std::string cView = llvm::formatv(", strided<[{0}, 1], offset: ?>", l.n);
+  BatchedSliceLoop loop{l.aRows, l.aCols, l.bRows, l.bCols, l.m,
+                        l.n,     l.in,    l.maps};
   return llvm::formatv(R"mlir(
-func.func @{0}_batched_ws(%A: {11}, %B: {11}, %C: memref<1xf32>, %batch: index, %strideA: index, %strideB: index, %strideC: index, %ws: memref<1xi8> {{tensorop.workspace}) {{
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %zero = arith.constant 0.0 : f32
-  scf.for %i = %c0 to %batch step %c1 {{
-    %offA = arith.muli %i, %strideA : index
-    %offB = arith.muli %i, %strideB : index
-    %offC = arith.muli %i, %strideC : index
-    %a = memref.reinterpret_cast %A to offset: [%offA], sizes: [{1}, {2}], strides: [{2}, 1] : {11} to {7}
-    %b = memref.reinterpret_cast %B to offset: [%offB], sizes: [{3}, {4}], strides: [{4}, 1] : {11} to {8}
-    %c = memref.reinterpret_cast %C to offset: [%offC], sizes: [{5}, {6}], strides: [{6}, 1] : memref<1xf32> to {9}
-    linalg.fill ins(%zero : f32) outs(%c : {9})
-    linalg.matmul {10}ins(%a, %b : {7}, {8})
-                  outs(%c : {9})
-  }
-  return
+func.func @{0}_batched_ws(%A: {1}, %B: {1}, %C: memref<1xf32>, %batch: index, %strideA: index, %strideB: index, %strideC: index, %ws: memref<1xi8> {{tensorop.workspace}) {{
+{2}  return
 }
 
-func.func @{0}_batched(%A: {11}, %B: {11}, %C: memref<1xf32>, %batch: index, %strideA: index, %strideB: index, %strideC: index) {{
+func.func @{0}_batched(%A: {1}, %B: {1}, %C: memref<1xf32>, %batch: index, %strideA: index, %strideB: index, %strideC: index) {{
   %size = func.call @{0}_workspace_size() : () -> index
   %ws = memref.alloc(%size) {{alignment = 64 : i64} : memref<?xi8>
   %wsArg = memref.cast %ws : memref<?xi8> to memref<1xi8>
-  func.call @{0}_batched_ws(%A, %B, %C, %batch, %strideA, %strideB, %strideC, %wsArg) : ({11}, {11}, memref<1xf32>, index, index, index, index, memref<1xi8>) -> ()
+  func.call @{0}_batched_ws(%A, %B, %C, %batch, %strideA, %strideB, %strideC, %wsArg) : ({1}, {1}, memref<1xf32>, index, index, index, index, memref<1xi8>) -> ()
   memref.dealloc %ws : memref<?xi8>
   return
 }
 )mlir",
-                       s.name, l.aRows, l.aCols, l.bRows, l.bCols, l.m, l.n,
-                       l.a(aView), l.b(bView), l.c(cView), l.maps, l.ptr())
+                       s.name, l.ptr(), batchedSliceLoop(loop, "", ""))
       .str();
 }
 /// NAME_batched_ex_ws: `batch` strided GEMMs with alpha and beta, matrix i
@@ -331,6 +311,49 @@ func.func @{0}_batched_ex(%A: {12}, %lda: index, %strideA: index, %B: {12}, %ldb
       .str();
 }
 } // namespace
+
+std::string mlir::tensorop::matmulIndexingMaps(bool transposeA,
+                                               bool transposeB) {
+  return llvm::formatv("indexing_maps = [affine_map<(d0, d1, d2) -> {0}>, "
+                       "affine_map<(d0, d1, d2) -> {1}>, affine_map<(d0, d1, "
+                       "d2) -> (d0, d1)>]",
+                       transposeA ? "(d2, d0)" : "(d0, d2)",
+                       transposeB ? "(d1, d2)" : "(d2, d1)")
+      .str();
+}
+
+std::string mlir::tensorop::batchedSliceView(llvm::StringRef type, int64_t rows,
+                                             int64_t cols) {
+  return llvm::formatv("memref<{0}x{1}x{2}, strided<[{1}, 1], offset: ?>>",
+                       rows, cols, type)
+      .str();
+}
+
+std::string mlir::tensorop::batchedSliceLoop(const BatchedSliceLoop &s,
+                                             llvm::StringRef views,
+                                             llvm::StringRef afterMatmul) {
+  std::string aT = batchedSliceView(s.inType, s.aRows, s.aCols),
+              bT = batchedSliceView(s.inType, s.bRows, s.bCols),
+              cT = batchedSliceView("f32", s.m, s.n);
+  return llvm::formatv(R"mlir(  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  scf.for %i = %c0 to %batch step %c1 {{
+    %offA = arith.muli %i, %strideA : index
+    %offB = arith.muli %i, %strideB : index
+    %offC = arith.muli %i, %strideC : index
+    %av = memref.reinterpret_cast %A to offset: [%offA], sizes: [{0}, {1}], strides: [{1}, 1] : memref<1x{6}> to {7}
+    %bv = memref.reinterpret_cast %B to offset: [%offB], sizes: [{2}, {3}], strides: [{3}, 1] : memref<1x{6}> to {8}
+    %cv = memref.reinterpret_cast %C to offset: [%offC], sizes: [{4}, {5}], strides: [{5}, 1] : memref<1xf32> to {9}
+{10}    linalg.fill ins(%zero : f32) outs(%cv : {9})
+    linalg.matmul {11}ins(%av, %bv : {7}, {8})
+                  outs(%cv : {9})
+{12}  }
+)mlir",
+                       s.aRows, s.aCols, s.bRows, s.bCols, s.m, s.n, s.inType,
+                       aT, bT, cT, views, s.matmulMaps, afterMatmul)
+      .str();
+}
 
 std::string mlir::tensorop::gemmEntryPointsSource(const GemmEntryPointsSpec &s) {
   Layout l(s);

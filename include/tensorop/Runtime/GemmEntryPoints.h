@@ -67,6 +67,37 @@ std::string gemmEntryPointsSource(const GemmEntryPointsSpec &spec);
 /// The prepacked-B entries alone (GemmPrepackedEntries.cpp).
 std::string gemmPrepackedEntriesSource(const GemmEntryPointsSpec &spec);
 
+/// linalg.matmul's "indexing_maps = [...]" for the transposes: a transposed
+/// A is stored K x M, a transposed B N x K (a linear layer's x * W^T).
+std::string matmulIndexingMaps(bool transposeA, bool transposeB);
+
+/// One GEMM of a batch as NAME_batched's loop views it: A (aRows x aCols)
+/// and B (bRows x bCols) of `inType`, C (m x n) f32, all row-major and
+/// contiguous.
+struct BatchedSliceLoop {
+  int64_t aRows, aCols, bRows, bCols, m, n;
+  std::string inType;
+  /// The matmul's "indexing_maps = [...] " for a transposed operand, or "".
+  std::string matmulMaps;
+};
+
+/// The body of a batched entry (NAME_batched_ws, and gen's batched GEMM
+/// with an epilogue): an scf.for over %batch in which %av, %bv and %cv view
+/// slice i of the bare pointers %A, %B (memref<1xinType>) and %C
+/// (memref<1xf32>) at i * %strideA/B/C elements (no copy; the padding
+/// between matrices is never touched), C is zero-filled and the matmul
+/// accumulates into it. `views` (lines before the fill: more slice views)
+/// and `afterMatmul` (lines after it, on %cv) are inserted as they are.
+/// (Not %a/%b/%c: an epilogue's block names its bias %b.)
+std::string batchedSliceLoop(const BatchedSliceLoop &loop,
+                             llvm::StringRef views,
+                             llvm::StringRef afterMatmul);
+
+/// The type of a rows x cols row-major slice view of a batch:
+/// memref<RxCxtype, strided<[C, 1], offset: ?>>.
+std::string batchedSliceView(llvm::StringRef type, int64_t rows,
+                             int64_t cols);
+
 /// Columns per panel of NAME_pack_b's layout for an M x N x K GEMM (`pairs`:
 /// bf16's panels of k pairs).
 int64_t prepackedPanelWidth(int64_t m, int64_t n, bool pairs = false);
