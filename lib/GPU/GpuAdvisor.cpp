@@ -916,22 +916,27 @@ static GpuSketchChoice proposeWgmmaFewCols(const GpuGemmProblem &p,
   // in the same device call as its variants (docs/benchmarks/gpu-gemm.md,
   // "Session 18c").
   int64_t wsSplit = std::min(kWsSplitMax, target.sms / rowStrips);
+  // Both workspace splits: `stripCount` strips of blockM rows on `consumers`
+  // consumers, each in `split` slices, B's columns in one box of 16 or 32.
+  auto splitThroughWorkspace = [&](int64_t blockM, int64_t consumers,
+                                   int64_t stripCount, int64_t split) {
+    c.blockM = blockM;
+    c.consumers = consumers;
+    c.blockN = p.n <= 16 ? 16 : 32;
+    c.stages = std::min<int64_t>(
+        16, (target.maxSharedPerBlock - 1024) / ((c.blockM + c.blockN) * 128));
+    c.splitK = split;
+    c.store = "splitk_ws";
+    c.ctas = stripCount * split;
+  };
   // Not where the cluster split runs 128-row strips on two consumers:
   // there it did not gain ("Session 18c": 2048x32x8192 0.91x, 2304x32x8192
   // 0.96x and 0.98x, 1500x32x12288 1.05x, 1536x32x16384 1.02x).
   if (kWsSplitEnabled && tmaAligned(p) && !p.conv && wsSplit >= 2 &&
       rowStrips <= kWsSplitMaxStrips && c.consumers == 1 &&
       kTiles >= wsSplit * kSplitKMinKTiles &&
-      double(rowStrips * wsSplit) >= kWsSplitMinGain * double(c.ctas)) {
-    c.blockM = 64;
-    c.consumers = 1;
-    c.blockN = p.n <= 16 ? 16 : 32;
-    c.stages = std::min<int64_t>(
-        16, (target.maxSharedPerBlock - 1024) / ((c.blockM + c.blockN) * 128));
-    c.splitK = wsSplit;
-    c.store = "splitk_ws";
-    c.ctas = rowStrips * wsSplit;
-  }
+      double(rowStrips * wsSplit) >= kWsSplitMinGain * double(c.ctas))
+    splitThroughWorkspace(64, 1, rowStrips, wsSplit);
   // Many strips: 128-row strips on two consumers through the workspace
   // (kWsPairSplitEnabled), where the grid so far is unsplit and its strips
   // are more than half the SMs.
@@ -948,16 +953,8 @@ static GpuSketchChoice proposeWgmmaFewCols(const GpuGemmProblem &p,
       l2 > 0 && aBytes <= kWsPairMaxL2Share * double(l2) &&
       ctaSeconds(128, 2, pairWs) <=
           kWsPairMaxRatio *
-              ctaSeconds(c.blockM, c.consumers, std::max<int64_t>(1, c.splitK))) {
-    c.blockM = 128;
-    c.consumers = 2;
-    c.blockN = p.n <= 16 ? 16 : 32;
-    c.stages = std::min<int64_t>(
-        16, (target.maxSharedPerBlock - 1024) / ((c.blockM + c.blockN) * 128));
-    c.splitK = pairWs;
-    c.store = "splitk_ws";
-    c.ctas = pairStrips * pairWs;
-  }
+              ctaSeconds(c.blockM, c.consumers, std::max<int64_t>(1, c.splitK)))
+    splitThroughWorkspace(128, 2, pairStrips, pairWs);
   return c;
 }
 
