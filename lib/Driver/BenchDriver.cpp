@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorop/Driver/BenchDriver.h"
+#include "BenchReport.h"
 #include "tensorop/Driver/Backend.h"
 #include "tensorop/Driver/BenchShapes.h"
 #include "tensorop/Driver/CompilerContext.h"
@@ -73,12 +74,6 @@ bool parseShape(StringRef s, Shape &out) {
   return true;
 }
 
-std::string today() {
-  std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof(buf), "%Y-%m-%d", std::gmtime(&t));
-  return buf;
-}
 } // namespace
 
 using namespace tensorop;
@@ -366,7 +361,7 @@ int tensorop::benchmarkOnCpu(const BenchOptions &options) {
         os << formatv("{0:2}\n",
                       json::Value(json::Object{
                           {"tool", "tensorop bench --tuned-db"},
-                          {"date", today()},
+                          {"date", benchDate()},
                           {"cpu", cpuModelName()},
                           {"cpu_id", cpuFamilyModel()},
                           {"measured_fma_peak_gflops_per_core", peak},
@@ -431,24 +426,11 @@ int tensorop::benchmarkOnCpu(const BenchOptions &options) {
       status = 1;
       continue;
     }
-    // A verified kernel timed above a peak measured once, at start, on a
-    // shared machine is most likely a peak measurement slowed by other
-    // load: the peak is measured again, and a sample still above it is
-    // reported (here and in the JSON), not failed.
-    double threadsPeak = peak * threads;
-    if (r.fasterThanPeak && !peakGiven)
-      r.fasterThanPeak =
-          fasterThanRemeasuredPeak(r.oursBest, threadsPeak, threads);
-    if (r.fasterThanPeak)
-      errs() << formatv("tensorop bench: warning: {0}: best sample {1:F1} "
-                        "GFLOP/s is above the FMA peak ({2:F1} GFLOP/s for "
-                        "{3} thread(s), {4}); the result verified, so the "
-                        "peak figure is suspect (other load while it was "
-                        "measured?): treat this shape's timings with care\n",
-                        label, r.oursBest, threadsPeak, threads,
-                        peakGiven ? "given with --peak"
-                                  : "measured at start and again")
-                    .str();
+    // A verified kernel timed above the peak: reported (here and in the
+    // JSON), not failed.
+    warnAboveFmaPeak(r.fasterThanPeak, r.oursBest, peak, threads, peakGiven,
+                     "tensorop bench", label,
+                     " (other load while it was measured?)", "shape");
     if (!r.after.ok() || (r.haveSecond && !r.second.ok())) {
       errs() << label << ": result FAILED verification after timing\n";
       status = 1;
@@ -606,7 +588,7 @@ int tensorop::benchmarkOnCpu(const BenchOptions &options) {
   }
   json::Object doc{
       {"tool", "tensorop bench"},
-      {"date", today()},
+      {"date", benchDate()},
       {"cpu", cpuModelName()},
       {"cpu_id", cpuFamilyModel()},
       {"measured_fma_peak_gflops_per_core", peak},

@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorop/Driver/BenchDriver.h"
+#include "BenchReport.h"
 
 #include "tensorop/Advisor/Request.h"
 #include "tensorop/Driver/CompilerContext.h"
@@ -105,13 +106,6 @@ std::vector<Layer> defaultLayers() {
         {b + "dilated 3x3 d2 64>64", conv(n, 28, 64, 64, 3, 1, 2, 2)});
   }
   return layers;
-}
-
-std::string today() {
-  std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof(buf), "%Y-%m-%d", std::gmtime(&t));
-  return buf;
 }
 
 json::Value orNull(bool have, double v) {
@@ -285,20 +279,8 @@ int tensorop::benchmarkConv(const BenchOptions &options) {
     // nothing but FMAs, which runs this Zen 5 at a lower clock than real
     // kernels do (measured 217 GFLOP/s while oneDNN's and our 3x3 layers
     // ran at 232-242 in the same process), so it is no upper bound here.
-    double layerPeak = peak * threads;
-    if (r.fasterThanPeak && !peakGiven)
-      r.fasterThanPeak =
-          fasterThanRemeasuredPeak(r.oursBest, layerPeak, threads);
-    if (r.fasterThanPeak)
-      errs() << formatv("tensorop bench --conv: warning: {0}: best sample "
-                        "{1:F1} GFLOP/s is above the FMA peak ({2:F1} GFLOP/s "
-                        "for {3} thread(s), {4}); the result verified, so the "
-                        "peak figure is suspect: treat this layer's timings "
-                        "with care\n",
-                        layer.label, r.oursBest, layerPeak, threads,
-                        peakGiven ? "given with --peak"
-                                  : "measured at start and again")
-                    .str();
+    warnAboveFmaPeak(r.fasterThanPeak, r.oursBest, peak, threads, peakGiven,
+                     "tensorop bench --conv", layer.label, "", "layer");
     bool ok = r.verified() && (!r.haveOneDNN || r.onednn.ok());
     if (!ok) {
       errs() << layer.label << ": "
@@ -400,7 +382,7 @@ int tensorop::benchmarkConv(const BenchOptions &options) {
 
   json::Object doc{
       {"tool", "tensorop bench --conv"},
-      {"date", today()},
+      {"date", benchDate()},
       {"cpu", cpuModelName()},
       {"cpu_id", cpuFamilyModel()},
       {"measured_fma_peak_gflops_per_core", peak},
