@@ -55,13 +55,13 @@ bash scripts/build.sh --sanitize
 #  - Integration/, Cross/: JIT- and qemu-run kernels: the pipeline code of
 #    Transforms/ plus minutes of generated-code run time on two cores, and
 #    generated code is not instrumented either way;
-#  - Emitters/python-*.test, GPU/emitters.test: the Python emitters' unit
+#  - Emitters/python-*.test, GPU/python-*.test: the Python emitters' unit
 #    tests (Python, clang and qemu; none of our C++ runs);
 #  - Advisor/advisor-sweep-*.test: the builtin advisors and the sketch
 #    verifier over 262144+ shapes per target, minutes each uninstrumented;
 #    under the sanitizers the same code runs in every gen/tune test here and
 #    in the hints, cpu-answer and gpu-answer fuzzers.
-asan_filter_out='^TENSOROP :: (Plugin/|Package/|Integration/|Cross/|Emitters/python-|Advisor/advisor-sweep-|Transforms/pipeline-option-errors[.]mlir|Tools/doc-blocks[.]test|GPU/(aot-link|async-entry|pad-entry|runner-timing|gen-conv|gen-conv-run|emitters)[.]test|Advisor/llm-(advisor|kernel-sandbox)[.]test)'
+asan_filter_out='^TENSOROP :: (Plugin/|Package/|Integration/|Cross/|Emitters/python-|Advisor/advisor-sweep-|Transforms/pipeline-option-errors[.]mlir|Tools/doc-blocks[.]test|GPU/python-|GPU/(aot-link|async-entry|pad-entry|runner-timing|gen-conv|gen-conv-run)[.]test|Advisor/llm-(advisor|kernel-sandbox)[.]test)'
 stage "lit (build-asan/, the sanitizer subset)"
 set +e
 /usr/lib/llvm-22/bin/lit -sv --time-tests --timeout=600 --filter-out="$asan_filter_out" \

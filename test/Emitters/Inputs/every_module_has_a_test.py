@@ -1,5 +1,6 @@
-"""python-unittests.test's check: each test_<m>.py of the python emitter
-tests (argv[1]) has python-<m>.test in the lit directory (argv[2])."""
+"""python-unittests.test's check (Emitters/ and GPU/): each test_<m>.py of
+the Python unit tests in argv[1] has python-<m>.test in the lit directory
+argv[2]."""
 import os
 import sys
 
