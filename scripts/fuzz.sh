@@ -2,7 +2,7 @@
 # Runs the libFuzzer harnesses of fuzz/ (built by `scripts/build.sh
 # --sanitize` into build-asan/, with ASan and UBSan) one after another.
 #
-#   fuzz.sh [--ci | --seconds=N | --minutes=N] [NAME...]
+#   fuzz.sh [--ci | --seconds=N | --minutes=N] [--jobs=J] [NAME...]
 #
 # NAME: request, hints, cpu-answer, gpu-answer, llm-reply, pipeline (default: all), each
 # for N seconds (default 45; --minutes=N for a longer local run), with a
@@ -16,22 +16,28 @@
 # leaks, hits undefined behaviour, times out or fails a FUZZ_CHECK is saved
 # in build-asan/fuzz/crashes/NAME/ and the script fails.
 # Reproduce one: build-asan/bin/tensorop-fuzz-NAME FILE
+# --jobs=J runs up to J fuzzers at once (default 1; CI passes the number of
+# cores): each is one process with its own seed, input count and corpus, so
+# what each fuzzes does not change; their reports are printed in order.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 seconds=45
 ci=0
+jobs=1
 names=()
 for arg in "$@"; do
   case "$arg" in
     --ci) ci=1 ;;
     --seconds=*) seconds=${arg#--seconds=} ;;
     --minutes=*) seconds=$(( ${arg#--minutes=} * 60 )) ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    --jobs=*) jobs=${arg#--jobs=} ;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
     -*) echo "fuzz.sh: unknown option '$arg'" >&2; exit 2 ;;
     *) names+=("$arg") ;;
   esac
 done
 case "$seconds" in ''|*[!0-9]*) echo "fuzz.sh: time must be a whole number" >&2; exit 2 ;; esac
+case "$jobs" in ''|*[!0-9]*|0) echo "fuzz.sh: --jobs takes a whole number from 1" >&2; exit 2 ;; esac
 [ "${#names[@]}" -gt 0 ] || names=(request hints cpu-answer gpu-answer llm-reply pipeline)
 build=build-asan
 work=$build/fuzz
@@ -44,12 +50,13 @@ if [ -x /usr/lib/llvm-22/bin/llvm-symbolizer ]; then
   export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-22/bin/llvm-symbolizer
 fi
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
-failed=()
-for name in "${names[@]}"; do
+# One fuzzer: its report on stdout; fails on a finding or a missing binary.
+fuzz_one() {
+  local name=$1 bin runs rc limits
   bin=$build/bin/tensorop-fuzz-$name
   if [ ! -x "$bin" ]; then
     echo "fuzz.sh: $bin is missing (scripts/build.sh --sanitize builds it)" >&2
-    failed+=("$name"); continue
+    return 1
   fi
   mkdir -p "$work/corpus/$name" "$work/crashes/$name" "fuzz/corpus/$name"
   # -timeout: one input may take at most 25 s (the pipeline's first run of
@@ -79,11 +86,29 @@ for name in "${names[@]}"; do
   if [ $rc -ne 0 ]; then
     echo "fuzz $name: FAILED (exit $rc); the end of $work/$name.log:"
     tail -40 "$work/$name.log"
-    failed+=("$name")
-  else
-    echo "fuzz $name: ok"
+    return 1
   fi
-done
+  echo "fuzz $name: ok"
+}
+
+failed=()
+if [ "$jobs" = 1 ]; then
+  for name in "${names[@]}"; do
+    fuzz_one "$name" || failed+=("$name")
+  done
+else
+  # Up to $jobs at once; each report (and exit status) kept in a file.
+  for name in "${names[@]}"; do
+    rm -f "$work/$name.rc"
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+    ( fuzz_one "$name" > "$work/$name.report" 2>&1; echo $? > "$work/$name.rc" ) &
+  done
+  wait
+  for name in "${names[@]}"; do
+    cat "$work/$name.report"
+    [ "$(cat "$work/$name.rc" 2>/dev/null)" = 0 ] || failed+=("$name")
+  done
+fi
 if [ "${#failed[@]}" -gt 0 ]; then
   echo "fuzz.sh: failed: ${failed[*]} (inputs in $work/crashes/)"
   exit 1
