@@ -70,7 +70,7 @@ rc_asan=${PIPESTATUS[0]}
 set -e
 stage "fuzz (fixed seed and input count: scripts/fuzz.sh --ci)"
 set +e
-bash scripts/fuzz.sh --ci
+bash scripts/fuzz.sh --ci --jobs="$(nproc)"
 rc_fuzz=$?
 set -e
 stage "done"
