@@ -1,6 +1,7 @@
 // Helpers shared by the CPU GEMM benchmarks gemm_vs_libraries.c,
-// variants_ab.c and bench/epilogue/ab_cpu.c: the clock (TIMING_CLOCK, defined by the includer), the
-// inputs' random numbers, 64-byte aligned buffers (NULL on failure).
+// variants_ab.c and bench/epilogue/ab_cpu.c: the clock (TIMING_CLOCK,
+// defined by the includer), the inputs' random numbers, 64-byte aligned
+// buffers (NULL on failure).
 #ifndef TENSOROP_BENCH_CPU_BENCH_UTIL_H
 #define TENSOROP_BENCH_CPU_BENCH_UTIL_H
 
