@@ -12,7 +12,7 @@ used M times, so the time is that of streaming B from memory once.  A tile
 kernel (wgmma, mma.sync) wastes most of its 64- or 16-row MMAs and has few
 tiles for the SMs; this kernel instead spreads B over many CTAs and keeps
 many 16-byte loads in flight:
-* a CTA owns `block_n` columns (16, 32 or 64; 8 for f32/tf32) and `block_m` rows (<= 8) of
+* a CTA owns `block_n` columns (16, 32 or 64) and `block_m` rows (<= 8) of
   C; CTA index = column block * row blocks + row block, so the CTAs that
   share a column strip of B run together and read it from L2;
 * its 32 * `warps` threads are column groups (8 columns of bf16/f16, 4 of
@@ -25,7 +25,7 @@ many 16-byte loads in flight:
 K and N must be multiples of 8 (16-byte loads); any M <= 16.
 
 Spec: name, m, n, k, a_dtype (bf16|f16|f32|tf32), c_dtype (f32|bf16|f16), accumulate,
-  sm (80|90), block_m (rows per CTA, <= 8; default min(M, 8)), block_n (32; 16, 64, 8 for f32/tf32),
+  sm (80|90), block_m (rows per CTA, <= 8; default min(M, 8)), block_n (32),
   block_k (8: rows per k-lane chunk, 8 or 16), warps (8: 4, 8 or 16)
 Answer: JSON; operands $0=A $1=B $2=C, $3 = shared window address.
 --format=ptx: a PTX module.
@@ -134,15 +134,12 @@ def emit(spec, fmt):
     es, oes = ELEM_BYTES[dt], ELEM_BYTES[cdt]
     cg = 16 // es                            # columns per thread (one 16-byte load)
     bm = get_int(spec, "block_m", default=min(m, 8), lo=1, hi=8)
-    bn = get_int(spec, "block_n", default=32, lo=8, hi=64)
+    bn = get_int(spec, "block_n", default=32, lo=16, hi=64)
     bk = get_int(spec, "block_k", default=8, lo=8, hi=16)
     warps = get_int(spec, "warps", default=8, lo=4, hi=16)
     get_int(spec, "group_m", default=1, lo=1, hi=64)   # no tile order: accepted, unused
-    # 8 columns are two 16-byte groups of f32/tf32 but one of bf16/f16: the
-    # narrowest strip (the most CTAs, for B streams of few columns) is the
-    # wide types' alone.
-    if bn not in (16, 32, 64) and not (bn == 8 and wide):
-        raise SpecError("block_n", "must be 16, 32 or 64 (8 for f32/tf32), got %d" % bn)
+    if bn not in (16, 32, 64):
+        raise SpecError("block_n", "must be 16, 32 or 64, got %d" % bn)
     if bk not in (8, 16):
         raise SpecError("block_k", "must be 8 or 16, got %d" % bk)
     if warps not in (4, 8, 16):
