@@ -805,18 +805,22 @@ static constexpr int64_t kWsSplitMaxStrips = 40;
 /// the choice is split already (the pair strips' cluster split 4 of
 /// 3000x24x8192 and the like) nor where the streaming model kept the grid
 /// whole (A from HBM: 4096x16x8192, 0.98x; A the size of the L2 on pair
-/// strips: 6144x8x4096): not measured ("Session 19" lists the variants).
+/// strips: 6144x8x4096). Measured against the rule off ("Session 20" call
+/// 1): the 10 shapes it changes 1.02x-1.18x faster, 7 of them not tuned on.
 /// A at most kWsPairMaxL2Share times the L2, the range measured (5000x8x6144:
 /// 61 MB, 1.23 times the advisor's 50 MB); a longer K streams A from HBM
 /// (4300x24x16384: 141 MB), where more CTAs may not help.
 static constexpr bool kWsPairSplitEnabled = true;
 static constexpr double kWsPairMaxRatio = 0.9;
 /// The pair strips through the workspace over the cluster split 2 of
-/// 64-row strips, in at least kWsPairMinSplit slices. Measured on the H200
-/// (docs/benchmarks/gpu-gemm.md, "Session 20" variants, main's builtin in
-/// the same call): 3500x24x4096 4 slices on 112 CTAs 10.0 us against 11.8
-/// (55 strips split 2, 110 CTAs), 3000x8x8192 f16 5 slices 17.3 against
-/// 18.5, 4096x24x6144 4 slices 19.1 against 19.3.
+/// 64-row strips, in at least kWsPairMinSplit slices. Tuned on the H200
+/// (docs/benchmarks/gpu-gemm.md, "Session 20" call 1 variants):
+/// 3500x24x4096 4 slices on 112 CTAs 10.0 us against 11.8 (55 strips split
+/// 2, 110 CTAs), 3000x8x8192 f16 5 slices 17.3 against 18.5, 4096x24x6144
+/// 4 slices 19.1 against 19.3. Then, main's builtin against this one (calls
+/// 2-4): 1.07x over the 17 shapes it changes (0.93x-1.19x; 12 not tuned
+/// on, M 2600..4200, and the classes row 4096x16x4096 1.10x); the one loss
+/// is 4096x32x6144 (17.1 -> 18.3 us), whose neighbours gained or tied.
 static constexpr bool kWsPairOverSplit2 = true;
 static constexpr int64_t kWsPairMinSplit = 4;
 static constexpr double kWsPairMaxL2Share = 1.25;
