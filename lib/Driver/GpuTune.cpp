@@ -628,7 +628,11 @@ public:
       return speeds;
     }
     if (searchFinished && !configs.empty()) {
-      // The last batch: the confirmation runs on the GPU machine too.
+      // The last batch: the confirmation runs on the GPU machine too,
+      // interleaved as confirmHere runs it (round by round: builtin, best,
+      // 2nd, 3rd, builtin, ...), so that a drift of the GPU's clocks over
+      // the batch falls on every sketch alike.
+      std::vector<std::pair<size_t, std::string>> compiled; // config, launch
       for (size_t i = 0; i < configs.size(); ++i) {
         std::string name = formatv("confirm{0}_{1}", opIndex, i).str();
         Expected<GpuCompiledKernel> k = compileGpuKernel(
@@ -637,15 +641,17 @@ public:
           consumeError(k.takeError());
           continue;
         }
-        for (int round = 0; round < 3; ++round)
+        compiled.emplace_back(i, sys::path::filename(k->launchPath).str());
+      }
+      for (int round = 0; round < 3; ++round)
+        for (const auto &[i, launch] : compiled)
           confirmEntries.push_back(json::Object{
               {"op", op.signature},
               {"config", configs[i]},
               {"builtin", i == 0},
-              {"file", name + "_r" + std::to_string(round)},
-              {"launch", sys::path::filename(k->launchPath).str()},
+              {"file", formatv("confirm{0}_{1}_r{2}", opIndex, i, round).str()},
+              {"launch", launch},
               {"round", round}});
-      }
     }
     return std::nullopt;
   }

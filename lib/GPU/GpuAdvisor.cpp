@@ -774,6 +774,15 @@ static constexpr int64_t kNarrowSplitMaxCtas = 120;
 /// split.
 static constexpr bool kWsSplitEnabled = true;
 static constexpr int64_t kWsSplitMax = 24;
+/// ... and at most kWsSplitMaxWide at block_n 32, where the last unit's
+/// flat sum of more partials spills (ptxas: 24 slices, a 40-byte stack
+/// frame; 16, none) and lost on the H200 (docs/benchmarks/gpu-gemm.md,
+/// "Session 20", one call, NaN-prefilled and verified): 256x24x32768 16
+/// slices 9.6 us against the builtin's 24 12.6 us (12: 10.8; 24 in 4 or 6
+/// groups of the two-level sum: 10.2-10.4), 320x32x32768 12 slices 10.3
+/// against 24 12.3. Block_n 16 keeps 24 (384x8x32768 f16: 22 slices, 1.22x
+/// the best library in "Session 18c").
+static constexpr int64_t kWsSplitMaxWide = 16;
 static constexpr double kWsSplitMinGain = 1.25;
 /// ... on at most 40 strips of 64 rows (3 slices or more): the range
 /// measured ("Session 18c": 5..40 strips); 64 strips in 2 slices (4096x24
@@ -796,12 +805,24 @@ static constexpr int64_t kWsSplitMaxStrips = 40;
 /// the choice is split already (the pair strips' cluster split 4 of
 /// 3000x24x8192 and the like) nor where the streaming model kept the grid
 /// whole (A from HBM: 4096x16x8192, 0.98x; A the size of the L2 on pair
-/// strips: 6144x8x4096): not measured ("Session 19" lists the variants).
+/// strips: 6144x8x4096). Measured against the rule off ("Session 20" call
+/// 1): the 10 shapes it changes 1.02x-1.18x faster, 7 of them not tuned on.
 /// A at most kWsPairMaxL2Share times the L2, the range measured (5000x8x6144:
 /// 61 MB, 1.23 times the advisor's 50 MB); a longer K streams A from HBM
 /// (4300x24x16384: 141 MB), where more CTAs may not help.
 static constexpr bool kWsPairSplitEnabled = true;
 static constexpr double kWsPairMaxRatio = 0.9;
+/// The pair strips through the workspace over the cluster split 2 of
+/// 64-row strips, in at least kWsPairMinSplit slices. Tuned on the H200
+/// (docs/benchmarks/gpu-gemm.md, "Session 20" call 1 variants):
+/// 3500x24x4096 4 slices on 112 CTAs 10.0 us against 11.8 (55 strips split
+/// 2, 110 CTAs), 3000x8x8192 f16 5 slices 17.3 against 18.5, 4096x24x6144
+/// 4 slices 19.1 against 19.3. Then, main's builtin against this one (calls
+/// 2-4): 1.07x over the 17 shapes it changes (0.93x-1.19x; 12 not tuned
+/// on, M 2600..4200, and the classes row 4096x16x4096 1.10x); the one loss
+/// is 4096x32x6144 (17.1 -> 18.3 us), whose neighbours gained or tied.
+static constexpr bool kWsPairOverSplit2 = true;
+static constexpr int64_t kWsPairMinSplit = 4;
 static constexpr double kWsPairMaxL2Share = 1.25;
 
 static GpuSketchChoice proposeWgmmaFewCols(const GpuGemmProblem &p,
@@ -915,7 +936,8 @@ static GpuSketchChoice proposeWgmmaFewCols(const GpuGemmProblem &p,
   // and every slice keeps kSplitKMinKTiles k-tiles. A candidate: measured
   // in the same device call as its variants (docs/benchmarks/gpu-gemm.md,
   // "Session 18c").
-  int64_t wsSplit = std::min(kWsSplitMax, target.sms / rowStrips);
+  int64_t wsSplit = std::min(p.n <= 16 ? kWsSplitMax : kWsSplitMaxWide,
+                             target.sms / rowStrips);
   // Both workspace splits: `stripCount` strips of blockM rows on `consumers`
   // consumers, each in `split` slices, B's columns in one box of 16 or 32.
   auto splitThroughWorkspace = [&](int64_t blockM, int64_t consumers,
@@ -948,12 +970,21 @@ static GpuSketchChoice proposeWgmmaFewCols(const GpuGemmProblem &p,
                                    : kStreamCtaBytesPerSecond) +
            kFewRowsWaveSeconds;
   };
-  if (kWsPairSplitEnabled && c.store != "splitk_ws" && tmaAligned(p) &&
-      !p.conv && pairWs >= 2 && c.splitK == 1 && 2 * strips > target.sms &&
-      l2 > 0 && aBytes <= kWsPairMaxL2Share * double(l2) &&
+  bool manyStrips =
+      c.splitK == 1 && 2 * strips > target.sms &&
       ctaSeconds(128, 2, pairWs) <=
           kWsPairMaxRatio *
-              ctaSeconds(c.blockM, c.consumers, std::max<int64_t>(1, c.splitK)))
+              ctaSeconds(c.blockM, c.consumers, std::max<int64_t>(1, c.splitK));
+  // Also where the choice is 64-row strips on one consumer in the cluster
+  // split 2 (M about 2600..4200 at long K) and the pairs split at least in
+  // kWsPairMinSplit: there the streaming model above says the split of 2
+  // streams as fast, but the pairs through the workspace measured faster
+  // (kWsPairOverSplit2).
+  bool overSplit2 = kWsPairOverSplit2 && c.splitK == 2 && c.blockM == 64 &&
+                    c.consumers == 1 && pairWs >= kWsPairMinSplit;
+  if (kWsPairSplitEnabled && c.store != "splitk_ws" && tmaAligned(p) &&
+      !p.conv && pairWs >= 2 && (manyStrips || overSplit2) && l2 > 0 &&
+      aBytes <= kWsPairMaxL2Share * double(l2))
     splitThroughWorkspace(128, 2, pairStrips, pairWs);
   return c;
 }

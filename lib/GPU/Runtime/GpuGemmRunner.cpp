@@ -753,6 +753,11 @@ bool tensorop::runGpuGemmLaunch(const json &launchDesc,
     // Warm up until the clocks settle (tensorop::SettleRule).
     tensorop::SettleRule rule;
     std::vector<double> warmClocks, warmTimes;
+    // Every warm-up sample's rate, SM clock and power, in the JSON: what a
+    // timing that starts on a cold GPU would have read (the tuner's search
+    // used to, docs/benchmarks/gpu-tuning.md).
+    json warmTflops = json::array(), warmMhz = json::array(),
+         warmWatts = json::array();
     auto warmStart = std::chrono::steady_clock::now();
     double warmSeconds = 0;
     bool settled = false;
@@ -761,8 +766,12 @@ bool tensorop::runGpuGemmLaunch(const json &launchDesc,
       Round r = runRound();
       ++warmRounds;
       warmTimes.push_back(r.oursSeconds);
-      if (r.oursState)
+      warmTflops.push_back(std::round(flops / r.oursSeconds / 1e9) / 1e3);
+      if (r.oursState) {
         warmClocks.push_back(r.oursState->smClockMHz);
+        warmMhz.push_back(r.oursState->smClockMHz);
+        warmWatts.push_back(std::round(r.oursState->powerWatts));
+      }
       warmSeconds = std::chrono::duration<double>(
                         std::chrono::steady_clock::now() - warmStart)
                         .count();
@@ -835,7 +844,10 @@ bool tensorop::runGpuGemmLaunch(const json &launchDesc,
                     {{"rule", rule.describe()},
                      {"settled", settled},
                      {"rounds", warmRounds},
-                     {"seconds", warmSeconds}}},
+                     {"seconds", warmSeconds},
+                     {"tensorop_tflops", std::move(warmTflops)},
+                     {"sm_mhz", std::move(warmMhz)},
+                     {"power_w", std::move(warmWatts)}}},
                    {"rounds", rounds},
                    {"reps_per_sample", reps},
                    {"tensorop_tflops_median", oursMed},
