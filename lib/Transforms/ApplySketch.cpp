@@ -1352,6 +1352,17 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
       tailRequest.spec["c_update"] = "store";
     if (problem->input == GemmInputType::BF16)
       tailRequest.spec["kernel"] = "gemm_bf16";
+    // A tail too narrow to share an explicit broadcast among enough FMAs
+    // (one vector, on AVX-512) takes A as embedded broadcasts, as the
+    // advisor's own one-vector blocks do (chooseRegisterBlock): on Zen 4 an
+    // explicit broadcast takes an FP slot, so one per FMA caps the tail at
+    // about 75% of peak (shared/notes/CPU-ZEN4.md). Either form issues the
+    // same loads. 107x80x81 (6 x 64 + a 6 x 16 tail), 1 thread, Zen 4:
+    // docs/benchmarks/cpu-gemm-classes.md, "One-vector tails".
+    if (roundUp(rem, lanes) / lanes < hints->minFmasPerBroadcast &&
+        hints->embeddedBroadcast &&
+        sketch.getUkernel().getBroadcast() == "explicit")
+      tailRequest.spec["broadcast"] = "embedded";
     llvm::Expected<EmittedKernel> tailKernel = runEmitter(tailRequest);
     if (!tailKernel)
       return op.emitError() << llvm::toString(tailKernel.takeError());

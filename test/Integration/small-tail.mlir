@@ -48,6 +48,20 @@
 // NOTAIL: tensorop.ukernel "x86_avx512_f32_5x64_
 // NOTAIL-NOT: tensorop.ukernel "x86_avx512_f32_5x{{(16|32|48)}}_
 
+// A one-vector tail takes A as embedded broadcasts (one FMA per element of
+// A: an explicit broadcast would take an FP slot of its own), the wider
+// block keeps the sketch's explicit ones: 107x80x81 is 6x64 + a 6x16 tail,
+// 77x148x59 7x48 + a 7x16 tail (148 = 144 + 4). Both run numerically below.
+// RUN: %gen_matmul 107 80 81 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" --tensorop-apply-sketch | FileCheck %s --check-prefix=TAIL1
+// RUN: %gen_matmul 77 148 59 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" --tensorop-apply-sketch | FileCheck %s --check-prefix=TAIL1B
+// TAIL1-DAG: tensorop.ukernel "x86_avx512_f32_6x64_u4_explicit_ldb320_lda324"
+// TAIL1-DAG: tensorop.ukernel "x86_avx512_f32_6x16_u4_embedded_ldb320_lda324"
+// TAIL1B-DAG: tensorop.ukernel "x86_avx512_f32_7x48_u4_explicit_ldb592_lda236"
+// TAIL1B-DAG: tensorop.ukernel "x86_avx512_f32_7x16_u4_embedded_ldb592_lda236"
+// RUN: %gen_matmul 107 80 81 %{g} | %{pipe} | %{run} | FileCheck %s
+// RUN: %gen_matmul 77 148 59 %{g} | %{pipe} | %{run} | FileCheck %s
+// RUN: %gen_matmul 33 77 1027 %{g} | %{pipe} | %{run} | FileCheck %s
+
 // Short K (<= 128) and a B that fits half of L2 (BuiltinAdvisor.cpp), the
 // other dimensions larger: the same path, one K block, B in place, a tail
 // kernel (200x300x100: 5x64 and 5x48 for 300 = 256 + 44). K in 129..512

@@ -30,15 +30,16 @@ func.func @first_k_block_stores(%A: memref<50x37xf32>, %B: memref<37x70xf32>, %C
 // -----
 
 // B read in place with a tail kernel for the N remainder (70 = 64 + 6):
-// both column blocks get their store form for the first K block.
+// both column blocks get their store form for the first K block (the
+// one-vector tail with embedded broadcasts).
 // CHECK-LABEL: func.func @first_k_block_stores_tail(
 // CHECK-NOT:     linalg.fill
 // CHECK:         scf.if
 // CHECK-DAG:       tensorop.ukernel "x86_avx512_f32_6x32_u4_explicit_ldb280_st"
-// CHECK-DAG:       tensorop.ukernel "x86_avx512_f32_6x16_u4_explicit_ldb280_st"
+// CHECK-DAG:       tensorop.ukernel "x86_avx512_f32_6x16_u4_embedded_ldb280_st"
 // CHECK:         } else {
 // CHECK-DAG:       tensorop.ukernel "x86_avx512_f32_6x32_u4_explicit_ldb280"
-// CHECK-DAG:       tensorop.ukernel "x86_avx512_f32_6x16_u4_explicit_ldb280"
+// CHECK-DAG:       tensorop.ukernel "x86_avx512_f32_6x16_u4_embedded_ldb280"
 // CHECK:         }
 func.func @first_k_block_stores_tail(%A: memref<50x37xf32>, %B: memref<37x70xf32>, %C: memref<50x70xf32>) {
   %zero = arith.constant 0.0 : f32
