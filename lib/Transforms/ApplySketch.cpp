@@ -750,6 +750,13 @@ struct ThreadSplit {
 /// 16 columns), N 6% ahead at 64x1000x513. When the row chunks get thin
 /// (under 32 rows, e.g. 32x2048x512), re-packing all of B per thread
 /// dominates; then the dimension with more register blocks is split.
+/// B at least twice as wide as A is tall (N >= 2M) splits N whatever the
+/// rows: a thread of a row split reads K x N of B and M/T x K of A, one of
+/// a column split M x K and K x N/T, so N > M is less to pack (or, read
+/// in place, to stream) per thread, and at N >= 2M it measured faster:
+/// the FFN's 256x3072x768 and 256x768x3072 (T = 256, W1 and W2 packed per
+/// call by each thread) 1.08-1.15x (docs/benchmarks/models.md, 20th
+/// session).
 /// Chunks are whole register blocks; fewer chunks than threads when the
 /// GEMM is too narrow for each thread to get a block, so no chunk is empty.
 ThreadSplit planThreadSplit(const GemmProblem &p, int64_t mr, int64_t nr,
@@ -757,7 +764,8 @@ ThreadSplit planThreadSplit(const GemmProblem &p, int64_t mr, int64_t nr,
   ThreadSplit s;
   int64_t mBlocks = (p.m + mr - 1) / mr, nBlocks = (p.n + nr - 1) / nr;
   bool thickRows = mBlocks >= threads && (p.m + threads - 1) / threads >= 32;
-  s.alongM = thickRows || mBlocks > nBlocks;
+  bool wideB = !p.isDynamic() && p.n >= 2 * p.m && nBlocks >= threads;
+  s.alongM = !wideB && (thickRows || mBlocks > nBlocks);
   // A dynamic dimension is split at run time; a static one is preferred.
   if (threads > 1 && p.dynamicM != p.dynamicN)
     s.alongM = !p.dynamicM;
