@@ -751,20 +751,27 @@ struct ThreadSplit {
 /// (under 32 rows, e.g. 32x2048x512), re-packing all of B per thread
 /// dominates; then the dimension with more register blocks is split.
 /// B at least twice as wide as A is tall (N >= 2M) splits N whatever the
-/// rows: a thread of a row split reads K x N of B and M/T x K of A, one of
-/// a column split M x K and K x N/T, so N > M is less to pack (or, read
-/// in place, to stream) per thread, and at N >= 2M it measured faster:
-/// the FFN's 256x3072x768 and 256x768x3072 (T = 256, W1 and W2 packed per
-/// call by each thread) 1.08-1.15x (docs/benchmarks/models.md, 20th
-/// session).
+/// rows where B is read in place (pack_b "none": each thread of a row split
+/// streams all of it for every block of its rows) or is larger than L2 (a
+/// row split packs all of it per thread, from L3 or memory): a thread of a
+/// row split reads K x N of B and M/T x K of A, one of a column split M x K
+/// and K x N/T. Measured (2 threads, Zen 4 guest, loaded, same process as
+/// the builds before; docs/benchmarks/models.md, twentieth session): the
+/// FFN's T = 256 768/3072 (256x3072x768 and 256x768x3072, B 9 MiB packed
+/// per call) 1.06-1.10x, T = 64 (64x1024x256 and 64x256x1024 in place)
+/// 1.13-1.16x; a packed B within L2 is left to the rows (256x1024x256
+/// split along N: 0.91-0.98x, its output then feeding a row-split GEMM).
 /// Chunks are whole register blocks; fewer chunks than threads when the
 /// GEMM is too narrow for each thread to get a block, so no chunk is empty.
 ThreadSplit planThreadSplit(const GemmProblem &p, int64_t mr, int64_t nr,
-                            int64_t threads) {
+                            int64_t threads, bool bInPlace, int64_t l2Bytes) {
   ThreadSplit s;
   int64_t mBlocks = (p.m + mr - 1) / mr, nBlocks = (p.n + nr - 1) / nr;
   bool thickRows = mBlocks >= threads && (p.m + threads - 1) / threads >= 32;
-  bool wideB = !p.isDynamic() && p.n >= 2 * p.m && nBlocks >= threads;
+  int64_t elemBytes = p.input == GemmInputType::F32 ? 4 : 2;
+  bool bPastL2 = double(p.k) * double(p.n) * elemBytes > double(l2Bytes);
+  bool wideB = !p.isDynamic() && p.n >= 2 * p.m && nBlocks >= threads &&
+               (bInPlace || bPastL2);
   s.alongM = !wideB && (thickRows || mBlocks > nBlocks);
   // A dynamic dimension is split at run time; a static one is preferred.
   if (threads > 1 && p.dynamicM != p.dynamicN)
@@ -1339,7 +1346,7 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   }
   ThreadSplit split =
       planThreadSplit(*problem, sketch.getMr(), sketch.getNr(),
-                      sketch.getThreads());
+                      sketch.getThreads(), unpackedB, hints->cacheBytes(2));
   // A tail kernel for the N remainder: where B is read in place and one
   // column tile spans all of a static N, the last register block gets a
   // kernel only as wide as the remainder (in whole vectors) instead of the
