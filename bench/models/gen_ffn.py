@@ -53,17 +53,16 @@ with those strides has no tensor form): per panel a zero fill, the matmul,
 then the bias, GELU and rounding (first) or bias and residual (second) as
 memref linalg.generic ops on the panel's slice.
 
-With --threads N (and --prepacked) the fp32 block at 32..64 tokens a
-thread (or fewer, with at most 4 MiB of weights) is one scf.forall over N
-chunks of T/N rows (T % N == 0): each thread runs both panel loops on its
-rows, its rows of the T x H intermediate staying in its own caches, one
-OpenMP team per call; the panels are as wide as T/N rows make them.
-Otherwise (bf16; fp32 with fewer rows and large weights, where streaming
-all the weights per thread costs more; fp32 at more rows, whose single
-panel is the matmul's own team) each panel loop is an scf.forall over N
-chunks of whole panels. The pipeline runs a matmul inside a forall on one
-thread. (Why and what it measured: ROW_CHUNKS below, docs/benchmarks/
-models.md, twentieth session.)
+With --threads N (and --prepacked) the fp32 block with small weights (W1
+and W2 4 MiB or less together) at T/N <= 64 tokens a thread is one
+scf.forall over N chunks of T/N rows (T % N == 0): each thread runs both
+panel loops on its rows, its rows of the T x H intermediate staying in its
+own caches, one OpenMP team per call; the panels are as wide as T/N rows
+make them. Otherwise (bf16; fp32 with larger weights, where streaming all
+of them per thread costs what the row chunks save; fp32 at more rows, whose
+single panel is the matmul's own team) each panel loop is an scf.forall
+over N chunks of whole panels. The pipeline runs a matmul inside a forall
+on one thread. (Measurements: ROW_CHUNKS below.)
 
     gen_ffn.py --tokens T --model D --hidden H [--dtype bf16] [--name NAME]
                [--workspace] [--prepacked [--threads N]]
@@ -93,16 +92,15 @@ def panel_width(m, n, pairs):
     return min(w, n)
 
 
-# fp32 at --threads N > 1 and at most 64 rows a thread: chunks of rows
-# (above) where each thread gets 32 rows or more, or the weights are small
-# (4 MiB or less together): a row chunk streams all of W1 and W2, a panel
-# chunk its share. Measured (2 threads, loaded, same process): rows over
-# panels 1.15-1.25x at T = 16 with 256/1024 (2 MiB of weights), 0.77-0.82x
-# at T = 16 with 768/3072 (18 MiB streamed by both threads at 8 rows each),
-# 1.2-1.4x and 1.0-1.24x at T = 64 (32 rows a thread).
+# fp32 at --threads N > 1, at most 64 rows a thread and small weights (4
+# MiB or less together): chunks of rows (above). A row chunk streams all of
+# W1 and W2, a panel chunk its share. Measured (2 threads, loaded, same
+# process as main's panel chunks; docs/benchmarks/models.md, twentieth
+# session): rows over panels 1.23-1.27x at T = 16 and 1.36-1.41x at T = 64
+# with 256/1024 (2 MiB of weights); with 768/3072 (18 MiB) 0.77-0.82x at
+# T = 16 (8 rows a thread) and 0.92-1.19x, median about 1.0, at T = 64.
 ROW_CHUNKS = (a.prepacked and a.dtype == "f32" and a.threads > 1
-              and T // a.threads <= 64
-              and (T // a.threads >= 32 or 2 * D * H * 4 <= 4 << 20))
+              and T // a.threads <= 64 and 2 * D * H * 4 <= 4 << 20)
 if ROW_CHUNKS and T % a.threads:
     p.error(f"--prepacked --threads {a.threads}: {T} tokens do not split "
             f"into {a.threads} equal chunks of rows")

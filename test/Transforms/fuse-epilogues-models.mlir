@@ -62,7 +62,7 @@
 // PREPACKED2: remark: tensorop: fused a chain of 2 elementwise consumers into the microkernel's store: epilogue [bias_n, gelu_tanh]
 // PREPACKED2: remark: tensorop: fused a chain of 2 elementwise consumers into the microkernel's store: epilogue [bias_n, residual]
 // PREPACKED2-NOT: not fused
-// fp32 with small weights (or 32 rows a thread and more): one forall over
+// fp32 with small weights (4 MiB or less): one forall over
 // two chunks of rows, each running both panel loops on its rows (panels as
 // wide as its 8 rows make them); one OpenMP team per call:
 // ROWS: T=16 D=64 H=128 f32, panels 32 / 32, 2 thread(s), chunks of 8 rows
