@@ -771,9 +771,9 @@ ThreadSplit planThreadSplit(const GemmProblem &p, int64_t mr, int64_t nr,
   int64_t mBlocks = (p.m + mr - 1) / mr, nBlocks = (p.n + nr - 1) / nr;
   bool thickRows = mBlocks >= threads && (p.m + threads - 1) / threads >= 32;
   int64_t elemBytes = p.input == GemmInputType::F32 ? 4 : 2;
-  bool bPastL2 = double(p.k) * double(p.n) * elemBytes > 4.0 * l2Bytes;
+  bool bLarge = double(p.k) * double(p.n) * elemBytes > 4.0 * l2Bytes;
   bool wideB = !p.isDynamic() && p.n >= 2 * p.m && nBlocks >= threads &&
-               (bInPlace || bPastL2);
+               (bInPlace || bLarge);
   s.alongM = !wideB && (thickRows || mBlocks > nBlocks);
   // A dynamic dimension is split at run time; a static one is preferred.
   if (threads > 1 && p.dynamicM != p.dynamicN)
