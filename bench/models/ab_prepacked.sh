@@ -10,6 +10,9 @@
 # DTYPE f32 or bf16. FILTER_A / FILTER_B (environment, default cat): a
 # command each module is piped through before its pipeline, e.g. a sed
 # that writes a #tensorop.sketch onto its matmuls to try a sketch by hand.
+# GEN_A / GEN_B (environment, default this directory's gen_ffn.py): the
+# gen_ffn.py that writes each side's module, for an A/B of a change to the
+# module itself (e.g. GEN_A=/work/main/bench/models/gen_ffn.py).
 # TIMING_CLOCK=CLOCK_THREAD_CPUTIME_ID (environment) times thread CPU time:
 # for a 1-thread A/B on a loaded machine (harness.h says what it leaves in).
 set -euo pipefail
@@ -18,16 +21,16 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 set -- $SHAPE
-one() { # NAME OPT FILTER
-  python3 "$HERE/gen_ffn.py" --tokens $1 --model $2 --hidden $3 \
+one() { # T D H NAME OPT FILTER GEN
+  python3 "$7" --tokens $1 --model $2 --hidden $3 \
       --dtype "$DTYPE" --name "ffn_$4" --workspace --prepacked \
       --threads "$THREADS" | sh -c "${6:-cat}" | "$5" \
       --tensorop-pipeline="target=host threads=$THREADS bare-ptr-abi=1" \
       2>"$TMP/$4.remarks" | mlir-translate-22 --mlir-to-llvmir > "$TMP/$4.ll"
   clang-22 -O3 -march=native -w -c "$TMP/$4.ll" -o "$TMP/$4.o"
 }
-one $SHAPE prepacked "$OPT_A" "${FILTER_A:-cat}"
-one $SHAPE prepacked_b "$OPT_B" "${FILTER_B:-cat}"
+one $SHAPE prepacked "$OPT_A" "${FILTER_A:-cat}" "${GEN_A:-$HERE/gen_ffn.py}"
+one $SHAPE prepacked_b "$OPT_B" "${FILTER_B:-cat}" "${GEN_B:-$HERE/gen_ffn.py}"
 flags=(-DNO_OURS -DNO_UPSTREAM -DHAVE_PREPACKED -DHAVE_PREPACKED_B)
 [ "$DTYPE" = bf16 ] && flags+=(-DFFN_BF16)
 [ -n "${TIMING_CLOCK:-}" ] && flags+=(-DTIMING_CLOCK="$TIMING_CLOCK")

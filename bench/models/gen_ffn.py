@@ -53,8 +53,16 @@ with those strides has no tensor form): per panel a zero fill, the matmul,
 then the bias, GELU and rounding (first) or bias and residual (second) as
 memref linalg.generic ops on the panel's slice.
 
-With --threads N (and --prepacked) each panel loop is an scf.forall over N
-chunks of whole panels; the pipeline runs a matmul inside it on one thread.
+With --threads N (and --prepacked) the fp32 block with small weights (W1
+and W2 4 MiB or less together) at T/N <= 64 tokens a thread is one
+scf.forall over N chunks of T/N rows (T % N == 0): each thread runs both
+panel loops on its rows, its rows of the T x H intermediate staying in its
+own caches, one OpenMP team per call; the panels are as wide as T/N rows
+make them. Otherwise (bf16; fp32 with larger weights, where streaming all
+of them per thread costs what the row chunks save; fp32 at more rows, whose
+single panel is the matmul's own team) each panel loop is an scf.forall
+over N chunks of whole panels. The pipeline runs a matmul inside a forall
+on one thread. (Measurements: ROW_CHUNKS below.)
 
     gen_ffn.py --tokens T --model D --hidden H [--dtype bf16] [--name NAME]
                [--workspace] [--prepacked [--threads N]]
@@ -84,13 +92,26 @@ def panel_width(m, n, pairs):
     return min(w, n)
 
 
-W1 = panel_width(T, H, a.dtype == "bf16")
-W2 = panel_width(T, D, a.dtype == "bf16")
+# fp32 at --threads N > 1, at most 64 rows a thread and small weights (4
+# MiB or less together): chunks of rows (above). A row chunk streams all of
+# W1 and W2, a panel chunk its share. Measured (2 threads, loaded, same
+# process as main's panel chunks; docs/benchmarks/models.md, twentieth
+# session): rows over panels 1.23-1.27x at T = 16 and 1.36-1.41x at T = 64
+# with 256/1024 (2 MiB of weights); with 768/3072 (18 MiB) 0.77-0.82x at
+# T = 16 (8 rows a thread) and 0.92-1.19x, median about 1.0, at T = 64.
+ROW_CHUNKS = (a.prepacked and a.dtype == "f32" and a.threads > 1
+              and T // a.threads <= 64 and 2 * D * H * 4 <= 4 << 20)
+if ROW_CHUNKS and T % a.threads:
+    p.error(f"--prepacked --threads {a.threads}: {T} tokens do not split "
+            f"into {a.threads} equal chunks of rows")
+ROWS = T // a.threads if ROW_CHUNKS else T  # the rows of each matmul
+W1 = panel_width(ROWS, H, a.dtype == "bf16")
+W2 = panel_width(ROWS, D, a.dtype == "bf16")
 if a.prepacked and a.dtype == "bf16" and (D % 2 or H % 2):
     p.error("--prepacked --dtype bf16 needs an even D and H (whole k pairs)")
 if a.prepacked and (H % W1 or D % W2):
     p.error(f"--prepacked needs H % {W1} == 0 and D % {W2} == 0")
-if a.prepacked and a.threads > 1 and any(
+if a.prepacked and a.threads > 1 and not ROW_CHUNKS and any(
         n > 1 and n % a.threads for n in (H // W1, D // W2)):
     p.error(f"--prepacked --threads {a.threads}: the panel counts "
             f"{H // W1} and {D // W2} must divide evenly")
@@ -226,37 +247,75 @@ def panel_loop(res, n_panels, w, rows, cols, acc_init, body):
 """
 
 
+def panel_loops(np1, np2, first, second):
+    """The two panel loops over all T rows (each an scf.for, or an
+    scf.forall over chunks of whole panels)."""
+    return f"""  %e1 = tensor.empty() : {tt(T, H)}
+{panel_loop("%g", np1, W1, T, H, "%e1", first)}  %e2 = tensor.empty() : {tt(T, D)}
+{panel_loop("%out", np2, W2, T, D, "%e2", second)}"""
+
+
+def row_chunks(np1, np2, first, second):
+    """One scf.forall over --threads chunks of ROWS rows, each running both
+    panel loops on its rows (%xs; its intermediate %gs)."""
+    def loop(res, n_panels, w, cols, acc_init, body):
+        full = tt(ROWS, cols)
+        return f"""    {res} = scf.for %q = %c0 to %c{n_panels} step %c1 iter_args(%acc = {acc_init}) -> ({full}) {{
+      %j = affine.apply affine_map<(d0) -> (d0 * {w})>(%q)
+{indent(body("%q", "%j", "%j", "%acc", full), 2)}
+      scf.yield %r : {full}
+    }}
+"""
+    chunk = tt(ROWS, D)
+    return f"""  %e2 = tensor.empty() : {tt(T, D)}
+  %out = scf.forall (%t) in ({a.threads}) shared_outs(%shared = %e2) -> ({tt(T, D)}) {{
+    %row = affine.apply affine_map<(d0) -> (d0 * {ROWS})>(%t)
+    %xs = tensor.extract_slice %x[%row, 0] [{ROWS}, {D}] [1, 1] : {tt(T, D)} to {chunk}
+    %e1 = tensor.empty() : {tt(ROWS, H)}
+{loop("%gs", np1, W1, H, "%e1", first)}    %os = tensor.extract_slice %shared[%row, 0] [{ROWS}, {D}] [1, 1] : {tt(T, D)} to {chunk}
+{loop("%done", np2, W2, D, "%os", second)}    scf.forall.in_parallel {{
+      tensor.parallel_insert_slice %done into %shared[%row, 0] [{ROWS}, {D}] [1, 1] : {chunk} into {tt(T, D)}
+    }}
+  }}
+"""
+
+
 def prepacked_module():
     """The fp32 block with panel-packed weights and its packing functions."""
     np1, np2 = H // W1, D // W2
     p1, p2 = f"memref<{np1}x{D}x{W1}xf32>", f"memref<{np2}x{H}x{W2}xf32>"
     q1, q2 = f"tensor<{np1}x{D}x{W1}xf32>", f"tensor<{np2}x{H}x{W2}xf32>"
 
+    # The panels of ROWS rows: of %x and %g (T), or of a row chunk's %xs
+    # and %gs (ROW_CHUNKS).
+    X, G = ("%xs", "%gs") if ROW_CHUNKS else ("%x", "%g")
+    R = ROWS
+
     def first(q, j, jl, acc, acc_type):
         return f"""    %wq = tensor.extract_slice %w1[{q}, 0, 0] [1, {D}, {W1}] [1, 1, 1] : {q1} to {tt(D, W1)}
     %bq = tensor.extract_slice %b1[{j}] [{W1}] [1] : tensor<{H}xf32> to tensor<{W1}xf32>
-    %eq = tensor.extract_slice {acc}[0, {jl}] [{T}, {W1}] [1, 1] : {acc_type} to {tt(T, W1)}
-    %zq = linalg.fill ins(%zero : f32) outs(%eq : {tt(T, W1)}) -> {tt(T, W1)}
-    %hq = linalg.matmul ins(%x, %wq : {tt(T, D)}, {tt(D, W1)}) outs(%zq : {tt(T, W1)}) -> {tt(T, W1)}
-{indent(bias_add("%hbq", "%hq", "%bq", "%eq", T, W1), 4)}
-{indent(gelu("%gq", "%hbq", "%eq", T, W1), 4)}
-    %r = tensor.insert_slice %gq into {acc}[0, {jl}] [{T}, {W1}] [1, 1] : {tt(T, W1)} into {acc_type}"""
+    %eq = tensor.extract_slice {acc}[0, {jl}] [{R}, {W1}] [1, 1] : {acc_type} to {tt(R, W1)}
+    %zq = linalg.fill ins(%zero : f32) outs(%eq : {tt(R, W1)}) -> {tt(R, W1)}
+    %hq = linalg.matmul ins({X}, %wq : {tt(R, D)}, {tt(D, W1)}) outs(%zq : {tt(R, W1)}) -> {tt(R, W1)}
+{indent(bias_add("%hbq", "%hq", "%bq", "%eq", R, W1), 4)}
+{indent(gelu("%gq", "%hbq", "%eq", R, W1), 4)}
+    %r = tensor.insert_slice %gq into {acc}[0, {jl}] [{R}, {W1}] [1, 1] : {tt(R, W1)} into {acc_type}"""
 
     def second(q, j, jl, acc, acc_type):
         return f"""    %wq = tensor.extract_slice %w2[{q}, 0, 0] [1, {H}, {W2}] [1, 1, 1] : {q2} to {tt(H, W2)}
     %bq = tensor.extract_slice %b2[{j}] [{W2}] [1] : tensor<{D}xf32> to tensor<{W2}xf32>
-    %xq = tensor.extract_slice %x[0, {j}] [{T}, {W2}] [1, 1] : {tt(T, D)} to {tt(T, W2)}
-    %eq = tensor.extract_slice {acc}[0, {jl}] [{T}, {W2}] [1, 1] : {acc_type} to {tt(T, W2)}
-    %zq = linalg.fill ins(%zero : f32) outs(%eq : {tt(T, W2)}) -> {tt(T, W2)}
-    %yq = linalg.matmul ins(%g, %wq : {tt(T, H)}, {tt(H, W2)}) outs(%zq : {tt(T, W2)}) -> {tt(T, W2)}
-{indent(bias_add("%ybq", "%yq", "%bq", "%eq", T, W2), 4)}
-{indent(residual_add("%oq", "%ybq", "%xq", "%eq", T, W2), 4)}
-    %r = tensor.insert_slice %oq into {acc}[0, {jl}] [{T}, {W2}] [1, 1] : {tt(T, W2)} into {acc_type}"""
+    %xq = tensor.extract_slice {X}[0, {j}] [{R}, {W2}] [1, 1] : {tt(R, D)} to {tt(R, W2)}
+    %eq = tensor.extract_slice {acc}[0, {jl}] [{R}, {W2}] [1, 1] : {acc_type} to {tt(R, W2)}
+    %zq = linalg.fill ins(%zero : f32) outs(%eq : {tt(R, W2)}) -> {tt(R, W2)}
+    %yq = linalg.matmul ins({G}, %wq : {tt(R, H)}, {tt(H, W2)}) outs(%zq : {tt(R, W2)}) -> {tt(R, W2)}
+{indent(bias_add("%ybq", "%yq", "%bq", "%eq", R, W2), 4)}
+{indent(residual_add("%oq", "%ybq", "%xq", "%eq", R, W2), 4)}
+    %r = tensor.insert_slice %oq into {acc}[0, {jl}] [{R}, {W2}] [1, 1] : {tt(R, W2)} into {acc_type}"""
 
     counts = sorted({np1, np2, np1 // a.threads or 1, np2 // a.threads or 1})
     consts = "\n".join(f"  %c{n} = arith.constant {n} : index"
                         for n in counts if n > 1)
-    print(f"""// FFN block, weights packed once: T={T} D={D} H={H} f32, panels {W1} / {W2}, {a.threads} thread(s) (bench/models/gen_ffn.py --prepacked)
+    print(f"""// FFN block, weights packed once: T={T} D={D} H={H} f32, panels {W1} / {W2}, {a.threads} thread(s){", chunks of " + str(ROWS) + " rows" if ROW_CHUNKS else ""} (bench/models/gen_ffn.py --prepacked)
 #id = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (j)>
 func.func @{a.name}_pack_w1(%w: {mt(D, H)}, %wp: {p1}) {{
@@ -280,9 +339,8 @@ func.func @{a.name}(%xm: {mt(T, D)}, %w1m: {p1}, %b1m: memref<{H}xf32>,
   %b1 = bufferization.to_tensor %b1m restrict : memref<{H}xf32> to tensor<{H}xf32>
   %w2 = bufferization.to_tensor %w2m restrict : {p2} to {q2}
   %b2 = bufferization.to_tensor %b2m restrict : memref<{D}xf32> to tensor<{D}xf32>
-  %e1 = tensor.empty() : {tt(T, H)}
-{panel_loop("%g", np1, W1, T, H, "%e1", first)}  %e2 = tensor.empty() : {tt(T, D)}
-{panel_loop("%out", np2, W2, T, D, "%e2", second)}  bufferization.materialize_in_destination %out in restrict writable %outm : ({tt(T, D)}, {mt(T, D)}) -> ()
+{row_chunks(np1, np2, first, second) if ROW_CHUNKS else
+ panel_loops(np1, np2, first, second)}  bufferization.materialize_in_destination %out in restrict writable %outm : ({tt(T, D)}, {mt(T, D)}) -> ()
   return
 }}{WS_SIZE}""")
 

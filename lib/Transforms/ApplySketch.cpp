@@ -750,14 +750,31 @@ struct ThreadSplit {
 /// 16 columns), N 6% ahead at 64x1000x513. When the row chunks get thin
 /// (under 32 rows, e.g. 32x2048x512), re-packing all of B per thread
 /// dominates; then the dimension with more register blocks is split.
+/// B at least twice as wide as A is tall (N >= 2M) splits N whatever the
+/// rows where B is read in place (pack_b "none": each thread of a row split
+/// streams all of it for every block of its rows) or is more than four
+/// times L2 (a row split packs all of it per thread, from L3 or memory): a
+/// thread of a row split reads K x N of B and M/T x K of A, one of a column
+/// split M x K and K x N/T. Measured (2 threads, Zen 4 guest, loaded, same
+/// process as the build before; docs/benchmarks/models.md, twentieth
+/// session): the FFN's T = 256 768/3072 (256x3072x768 and 256x768x3072,
+/// B 9 MiB packed per call) 1.03-1.10x, gen's 256x3072x768 1.09x,
+/// 64x1000x513 (in place) 1.06x. A smaller packed B stays with the rows:
+/// 256x1024x256 (1 MiB) along N 0.91-0.98x, its output then feeding a
+/// row-split GEMM; 127x1000x513 (2 MiB) 0.97-0.99x, 333x777x555 (1.7 MiB)
+/// 0.95-0.99x.
 /// Chunks are whole register blocks; fewer chunks than threads when the
 /// GEMM is too narrow for each thread to get a block, so no chunk is empty.
 ThreadSplit planThreadSplit(const GemmProblem &p, int64_t mr, int64_t nr,
-                            int64_t threads) {
+                            int64_t threads, bool bInPlace, int64_t l2Bytes) {
   ThreadSplit s;
   int64_t mBlocks = (p.m + mr - 1) / mr, nBlocks = (p.n + nr - 1) / nr;
   bool thickRows = mBlocks >= threads && (p.m + threads - 1) / threads >= 32;
-  s.alongM = thickRows || mBlocks > nBlocks;
+  int64_t elemBytes = p.input == GemmInputType::F32 ? 4 : 2;
+  bool bLarge = double(p.k) * double(p.n) * elemBytes > 4.0 * l2Bytes;
+  bool wideB = !p.isDynamic() && p.n >= 2 * p.m && nBlocks >= threads &&
+               (bInPlace || bLarge);
+  s.alongM = !wideB && (thickRows || mBlocks > nBlocks);
   // A dynamic dimension is split at run time; a static one is preferred.
   if (threads > 1 && p.dynamicM != p.dynamicN)
     s.alongM = !p.dynamicM;
@@ -1331,7 +1348,7 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   }
   ThreadSplit split =
       planThreadSplit(*problem, sketch.getMr(), sketch.getNr(),
-                      sketch.getThreads());
+                      sketch.getThreads(), unpackedB, hints->cacheBytes(2));
   // A tail kernel for the N remainder: where B is read in place and one
   // column tile spans all of a static N, the last register block gets a
   // kernel only as wide as the remainder (in whole vectors) instead of the

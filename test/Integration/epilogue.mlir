@@ -34,6 +34,11 @@
 // RUN: %gen_epilogue 97 130 300 --steps=bias_n,gelu_tanh,residual | tensorop-opt --tensorop-pipeline="target=x86-avx512 threads=2" | %{run} | FileCheck %s
 // RUN: %gen_epilogue 9 300 300 --steps=bias_n,relu,residual | tensorop-opt --tensorop-pipeline="target=x86-avx512 threads=2" | %{run} | FileCheck %s
 // RUN: %gen_epilogue 300 9 300 --steps=bias_m,relu,residual | tensorop-opt --tensorop-pipeline="target=x86-avx512 threads=2" | %{run} | FileCheck %s
+// Thick rows but B at least twice as wide as A is tall and more than four
+// times L2 (4.3 MB): split along N too (planThreadSplit), the bias along N
+// and the residual cut per chunk, a bias along M whole.
+// RUN: %gen_epilogue 67 1200 900 --steps=bias_n,gelu_tanh,residual | tensorop-opt --tensorop-pipeline="target=x86-avx512 threads=2" | %{run} | FileCheck %s
+// RUN: %gen_epilogue 67 1200 900 --steps=bias_m,silu,residual --memrefs | tensorop-opt --tensorop-pipeline="target=x86-avx512 threads=2" | %{run} | FileCheck %s
 
 // Not an epilogue: stays a separate op, still correct; and the same module
 // with fusion switched off.

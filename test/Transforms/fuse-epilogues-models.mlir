@@ -4,6 +4,10 @@
 // RUN: %python %tensorop_src/bench/models/gen_ffn.py --tokens 16 --model 64 --hidden 96 --workspace --prepacked | tensorop-opt --tensorop-pipeline="target=x86-avx512 bare-ptr-abi=1" 2>&1 >/dev/null | FileCheck %s --check-prefix=PREPACKED
 // RUN: %python %tensorop_src/bench/models/gen_ffn.py --tokens 16 --model 256 --hidden 1024 --workspace --prepacked | tensorop-opt --tensorop-pipeline="target=x86-avx512 bare-ptr-abi=1" 2>/dev/null | FileCheck %s --check-prefix=PREPACKEDIR
 // RUN: %python %tensorop_src/bench/models/gen_ffn.py --tokens 16 --model 64 --hidden 128 --workspace --prepacked --threads 2 | tensorop-opt --tensorop-pipeline="target=x86-avx512 threads=2 bare-ptr-abi=1" 2>&1 >/dev/null | FileCheck %s --check-prefix=PREPACKED2
+// RUN: %python %tensorop_src/bench/models/gen_ffn.py --tokens 16 --model 64 --hidden 128 --workspace --prepacked --threads 2 | FileCheck %s --check-prefix=ROWS
+// RUN: %python %tensorop_src/bench/models/gen_ffn.py --tokens 16 --model 64 --hidden 128 --workspace --prepacked --threads 2 | tensorop-opt --tensorop-pipeline="target=x86-avx512 threads=2 bare-ptr-abi=1" 2>/dev/null | FileCheck %s --check-prefix=ROWSOMP
+// RUN: %python %tensorop_src/bench/models/gen_ffn.py --tokens 16 --model 768 --hidden 3072 --workspace --prepacked --threads 2 | FileCheck %s --check-prefix=PANELS
+// RUN: not %python %tensorop_src/bench/models/gen_ffn.py --tokens 15 --model 64 --hidden 128 --prepacked --threads 2 2>&1 | FileCheck %s --check-prefix=ROWSODD
 // RUN: %python %tensorop_src/bench/models/gen_ffn.py --tokens 16 --model 64 --hidden 128 --dtype bf16 --workspace --prepacked --threads 2 | tensorop-opt --tensorop-pipeline="target=x86-avx512 threads=2 bare-ptr-abi=1" 2>&1 >/dev/null | FileCheck %s --check-prefix=PREPACKEDBF16
 // RUN: %python %tensorop_src/bench/models/gen_ffn.py --tokens 16 --model 64 --hidden 128 --dtype bf16 --workspace --prepacked | tensorop-opt --tensorop-pipeline="target=x86-avx512 bare-ptr-abi=1" 2>/dev/null | FileCheck %s --check-prefix=PREPACKEDBF16IR
 // RUN: not %python %tensorop_src/bench/models/gen_ffn.py --tokens 16 --model 63 --hidden 128 --dtype bf16 --prepacked 2>&1 | FileCheck %s --check-prefix=PREPACKEDODD
@@ -58,6 +62,28 @@
 // PREPACKED2: remark: tensorop: fused a chain of 2 elementwise consumers into the microkernel's store: epilogue [bias_n, gelu_tanh]
 // PREPACKED2: remark: tensorop: fused a chain of 2 elementwise consumers into the microkernel's store: epilogue [bias_n, residual]
 // PREPACKED2-NOT: not fused
+// fp32 with small weights (4 MiB or less): one forall over
+// two chunks of rows, each running both panel loops on its rows (panels as
+// wide as its 8 rows make them); one OpenMP team per call:
+// ROWS: T=16 D=64 H=128 f32, panels 32 / 32, 2 thread(s), chunks of 8 rows
+// ROWS: %out = scf.forall (%t) in (2) shared_outs(%shared = %e2) -> (tensor<16x64xf32>) {
+// ROWS-NEXT: %row = affine.apply affine_map<(d0) -> (d0 * 8)>(%t)
+// ROWS-NEXT: %xs = tensor.extract_slice %x[%row, 0] [8, 64] [1, 1] : tensor<16x64xf32> to tensor<8x64xf32>
+// ROWS: %gs = scf.for %q = %c0 to %c4 step %c1 iter_args(%acc = %e1) -> (tensor<8x128xf32>) {
+// ROWS: linalg.matmul ins(%xs, %wq : tensor<8x64xf32>, tensor<64x32xf32>)
+// ROWS: %done = scf.for %q = %c0 to %c2 step %c1 iter_args(%acc = %os) -> (tensor<8x64xf32>) {
+// ROWS: %xq = tensor.extract_slice %xs[0, %j] [8, 32] [1, 1]
+// ROWS: linalg.matmul ins(%gs, %wq : tensor<8x128xf32>, tensor<128x32xf32>)
+// ROWS: tensor.parallel_insert_slice %done into %shared[%row, 0] [8, 64] [1, 1]
+// ROWS-NOT: scf.forall
+// ROWSOMP-COUNT-1: omp.parallel
+// ROWSOMP-NOT: omp.parallel
+// 18 MiB of weights at 8 rows a thread: chunks of panels, each thread
+// streaming its share of the weights:
+// PANELS: T=16 D=768 H=3072 f32, panels 32 / 32, 2 thread(s) (bench
+// PANELS: %g = scf.forall (%t) in (2) shared_outs(%shared = %e1) -> (tensor<16x3072xf32>) {
+// PANELS: %out = scf.forall (%t) in (2) shared_outs(%shared = %e2) -> (tensor<16x768xf32>) {
+// ROWSODD: --prepacked --threads 2: 15 tokens do not split into 2 equal chunks of rows
 
 // BF16: remark: tensorop: fused a chain of 3 elementwise consumers into the microkernel's store: epilogue [bias_n, gelu_tanh, to_bf16]
 // BF16: remark: tensorop: fused a chain of 2 elementwise consumers into the microkernel's store: epilogue [bias_n, residual]

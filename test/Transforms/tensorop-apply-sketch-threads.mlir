@@ -108,16 +108,80 @@ func.func @three_threads(%A: memref<50x37xf32>, %B: memref<37x70xf32>, %C: memre
 
 // -----
 
-// 64x1000: 11 row blocks against 63 column blocks, but 32 rows per thread
-// are thick enough, and splitting M measured faster (see planThreadSplit):
-// chunks of roundUp(32, 6) = 36 rows (36 and 28).
+// 64x100 with 14-row blocks: 5 row blocks against 7 column blocks, but 32
+// rows per thread are thick enough, and B is less than twice as wide as A
+// is tall, so M is split (see planThreadSplit): chunks of roundUp(32, 14)
+// = 42 rows (42 and 22).
 // CHECK-LABEL: func.func @thick_rows(
+// CHECK:         scf.forall (%[[T:.+]]) in (2) {
+// CHECK-NEXT:      %[[OFF:.+]] = arith.muli %[[T]], %c42 : index
+// CHECK-NEXT:      %[[REST:.+]] = arith.subi %c64, %[[OFF]] : index
+// CHECK-NEXT:      %[[SIZE:.+]] = arith.minsi %[[REST]], %c42 : index
+// CHECK-NEXT:      memref.subview %{{.+}}[%[[OFF]], 0] [%[[SIZE]], 37] [1, 1]
+func.func @thick_rows(%A: memref<64x37xf32>, %B: memref<37x100xf32>, %C: memref<64x100xf32>) {
+  linalg.matmul ins(%A, %B : memref<64x37xf32>, memref<37x100xf32>) outs(%C : memref<64x100xf32>) {tensorop.sketch = #tensorop.sketch<mc = 14, nc = 32, kc = 8, mr = 14, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test", threads = 2>}
+  return
+}
+
+// -----
+
+// 64x1000x1100: thick rows too, but B is at least twice as wide as A is
+// tall and more than four times L2 (4.4 MB): a row chunk would pack all of
+// B, a column chunk packs half of it and all of the (smaller) A, so N is
+// split: chunks of roundUp(500, 16) = 512 columns (512 and 488).
+// CHECK-LABEL: func.func @wide_b(
+// CHECK-SAME:    %[[A:[a-z0-9_]+]]: memref<64x1100xf32>, %[[B:[a-z0-9_]+]]: memref<1100x1000xf32>, %[[C:[a-z0-9_]+]]: memref<64x1000xf32>)
+// CHECK:         scf.forall (%[[T:.+]]) in (2) {
+// CHECK-NEXT:      %[[OFF:.+]] = arith.muli %[[T]], %c512 : index
+// CHECK-NEXT:      %[[REST:.+]] = arith.subi %c1000, %[[OFF]] : index
+// CHECK-NEXT:      %[[SIZE:.+]] = arith.minsi %[[REST]], %c512 : index
+// CHECK-NEXT:      memref.subview %[[B]][0, %[[OFF]]] [1100, %[[SIZE]]] [1, 1]
+// CHECK-NEXT:      memref.subview %[[C]][0, %[[OFF]]] [64, %[[SIZE]]] [1, 1]
+func.func @wide_b(%A: memref<64x1100xf32>, %B: memref<1100x1000xf32>, %C: memref<64x1000xf32>) {
+  linalg.matmul ins(%A, %B : memref<64x1100xf32>, memref<1100x1000xf32>) outs(%C : memref<64x1000xf32>) {tensorop.sketch = #tensorop.sketch<mc = 12, nc = 32, kc = 8, mr = 6, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test", threads = 2>}
+  return
+}
+
+// -----
+
+// 64x1000x37: B as wide, but packed (kmajor_nr) and small (148 KB):
+// packing all of it per thread is cheap, and the rows are split: chunks of
+// roundUp(32, 6) = 36 rows (36 and 28).
+// CHECK-LABEL: func.func @wide_b_in_l2(
 // CHECK:         scf.forall (%[[T:.+]]) in (2) {
 // CHECK-NEXT:      %[[OFF:.+]] = arith.muli %[[T]], %c36 : index
 // CHECK-NEXT:      %[[REST:.+]] = arith.subi %c64, %[[OFF]] : index
 // CHECK-NEXT:      %[[SIZE:.+]] = arith.minsi %[[REST]], %c36 : index
 // CHECK-NEXT:      memref.subview %{{.+}}[%[[OFF]], 0] [%[[SIZE]], 37] [1, 1]
-func.func @thick_rows(%A: memref<64x37xf32>, %B: memref<37x1000xf32>, %C: memref<64x1000xf32>) {
+func.func @wide_b_in_l2(%A: memref<64x37xf32>, %B: memref<37x1000xf32>, %C: memref<64x1000xf32>) {
   linalg.matmul ins(%A, %B : memref<64x37xf32>, memref<37x1000xf32>) outs(%C : memref<64x1000xf32>) {tensorop.sketch = #tensorop.sketch<mc = 12, nc = 32, kc = 8, mr = 6, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test", threads = 2>}
+  return
+}
+
+// -----
+
+// 64x1000x300: B past L2 (1.2 MB) but not four times past it: packing all
+// of it per thread still measured no slower, and the rows are split.
+// CHECK-LABEL: func.func @wide_b_past_l2(
+// CHECK:         scf.forall (%[[T:.+]]) in (2) {
+// CHECK-NEXT:      %[[OFF:.+]] = arith.muli %[[T]], %c36 : index
+func.func @wide_b_past_l2(%A: memref<64x300xf32>, %B: memref<300x1000xf32>, %C: memref<64x1000xf32>) {
+  linalg.matmul ins(%A, %B : memref<64x300xf32>, memref<300x1000xf32>) outs(%C : memref<64x1000xf32>) {tensorop.sketch = #tensorop.sketch<mc = 12, nc = 32, kc = 8, mr = 6, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test", threads = 2>}
+  return
+}
+
+// -----
+
+// The same GEMM with B read in place (pack_b "none"): a row chunk would
+// stream all of B for each of its row blocks, so N is split again.
+// CHECK-LABEL: func.func @wide_b_in_place(
+// CHECK-SAME:    %[[A:[a-z0-9_]+]]: memref<64x37xf32>, %[[B:[a-z0-9_]+]]: memref<37x1000xf32>, %[[C:[a-z0-9_]+]]: memref<64x1000xf32>)
+// CHECK:         scf.forall (%[[T:.+]]) in (2) {
+// CHECK-NEXT:      %[[OFF:.+]] = arith.muli %[[T]], %c512 : index
+// CHECK-NEXT:      %[[REST:.+]] = arith.subi %c1000, %[[OFF]] : index
+// CHECK-NEXT:      %[[SIZE:.+]] = arith.minsi %[[REST]], %c512 : index
+// CHECK-NEXT:      memref.subview %[[B]][0, %[[OFF]]] [37, %[[SIZE]]] [1, 1]
+func.func @wide_b_in_place(%A: memref<64x37xf32>, %B: memref<37x1000xf32>, %C: memref<64x1000xf32>) {
+  linalg.matmul ins(%A, %B : memref<64x37xf32>, memref<37x1000xf32>) outs(%C : memref<64x1000xf32>) {tensorop.sketch = #tensorop.sketch<mc = 12, nc = 32, kc = 8, mr = 6, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "none", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test", threads = 2>}
   return
 }
