@@ -332,6 +332,57 @@ llvm::Error checkGemmWords(StringRef cleaned, llvm::ArrayRef<StringRef> tokens,
   }
   return llvm::Error::success();
 }
+/// The request's words for an epilogue step ("bias_n" -> "bias").
+std::string stepWords(StringRef step) {
+  std::string words = llvm::StringSwitch<std::string>(step)
+                          .Case("bias_n", "bias")
+                          .Case("bias_m", "row bias")
+                          .Case("clamp(0, 6)", "relu6")
+                          .Case("gelu_erf", "gelu")
+                          .Case("gelu_tanh", "gelu-tanh")
+                          .Default("");
+  return words.empty() ? step.str() : words + " (" + step.str() + ")";
+}
+
+/// The operand an epilogue step reads ("bias", "residual"), or "".
+StringRef stepOperand(StringRef step) {
+  if (step == "bias_n" || step == "bias_m")
+    return "bias";
+  return step == "residual" ? "residual" : "";
+}
+
+/// A repeated epilogue step is refused, naming it: "with bias, bias" built
+/// two bias steps, both adding the one bias the entry point takes, and "row
+/// bias and bias" added that one M-float bias twice while the header said
+/// the second was N floats. Steps that read an operand (a bias of either
+/// kind, a residual) appear once each (the entry has one pointer of each);
+/// any other step may repeat, but not right after itself ("relu, relu"):
+/// "scale 2, relu, scale 2" applies all three.
+llvm::Error checkRepeatedSteps(llvm::ArrayRef<std::string> steps) {
+  for (size_t i = 0; i < steps.size(); ++i) {
+    StringRef step = steps[i], operand = stepOperand(step);
+    if (i > 0 && steps[i - 1] == step && operand.empty())
+      return llvm::createStringError(
+          std::make_error_code(std::errc::not_supported),
+          "the request names the epilogue step '" + stepWords(step) +
+              "' twice in a row; name it once; nothing was generated");
+    if (operand.empty())
+      continue;
+    for (size_t j = 0; j < i; ++j)
+      if (stepOperand(steps[j]) == operand)
+        return llvm::createStringError(
+            std::make_error_code(std::errc::not_supported),
+            "the request names " +
+                (steps[j] == step
+                     ? "the epilogue step '" + stepWords(step) + "' twice"
+                     : "the epilogue steps '" + stepWords(steps[j]) +
+                           "' and '" + stepWords(step) + "'") +
+                ", but the kernel takes one " + operand.str() +
+                " operand, which both would read; name one; nothing was "
+                "generated");
+  }
+  return llvm::Error::success();
+}
 } // namespace
 
 llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
@@ -455,6 +506,8 @@ llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
       return llvm::createStringError(
           std::make_error_code(std::errc::not_supported),
           "understood a convolution; " + llvm::toString(std::move(e)));
+    if (llvm::Error e = checkRepeatedSteps(r.epilogue))
+      return std::move(e);
     if (r.dtype.empty())
       r.dtype = "f32";
     if (r.target.empty())
@@ -574,6 +627,8 @@ llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
             llvm::toString(std::move(e)));
       return std::move(e);
     }
+    if (llvm::Error e = checkRepeatedSteps(r.epilogue))
+      return std::move(e);
   }
   if (r.dtype.empty())
     r.dtype = "f32";
