@@ -24,7 +24,9 @@ struct MicrokernelInfo {
   std::string name;
   std::string description; ///< the rest of its first comment line
   /// The multiply-accumulate instructions its code contains, in the order
-  /// first seen (vfmadd231ps, vdpbf16ps, fmla, vfmacc.vf, ...).
+  /// first seen (vfmadd231ps, vdpbf16ps, fmla, vfmacc.vf, ...). The first
+  /// is the product's: every emitter writes the K loop before the store
+  /// path, where a fused epilogue's polynomial (GELU's vfmadd213ps) comes.
   std::vector<std::string> multiplyAccumulate;
 };
 
@@ -37,8 +39,8 @@ std::vector<MicrokernelInfo> listMicrokernels(mlir::ModuleOp module);
 /// report.json's `microkernels`: one object per kernel.
 llvm::json::Array microkernelsJson(llvm::ArrayRef<MicrokernelInfo> kernels);
 
-/// One line for stdout and report.md: "NAME (vdpbf16ps), NAME2 (...)", or
-/// "none (no inline-assembly microkernel)".
+/// One line for stdout: "NAME (vdpbf16ps), NAME2 (vfmadd231ps; also
+/// vfmadd213ps)", or "none (no inline-assembly microkernel)".
 std::string microkernelsLine(llvm::ArrayRef<MicrokernelInfo> kernels);
 
 /// report.md's paragraph: one bullet per kernel with its description.
