@@ -332,6 +332,31 @@ llvm::Error checkGemmWords(StringRef cleaned, llvm::ArrayRef<StringRef> tokens,
   }
   return llvm::Error::success();
 }
+/// A dynamic dimension in the request ("dynamic M", "?x768x3072",
+/// "Mx768x3072", "M=?"), or "" if none. gen builds one static shape; these
+/// read as "understood one matrix (768 by 3072)" or "missing: M=", which
+/// sent the user looking for a typo.
+std::string dynamicDimension(StringRef lower) {
+  static const llvm::Regex word(
+      "(^|[^a-z0-9_-])((dynamic|variable|runtime|run-time|symbolic|unknown)"
+      "( +(size|sizes|shape|shapes|dimension|dimensions|dim|dims|batch|"
+      "[mnk]))?)([^a-z0-9_-]|$)");
+  static const llvm::Regex question("([0-9a-z]+ *[x*] *[?]|[?] *[x*] *[0-9a-z]+"
+                                    "|[mnk] *= *[?])");
+  static const llvm::Regex letter(
+      "(^|[^a-z0-9_])([a-wyz] *[x*] *[0-9]+ *[x*] *[0-9]+|[0-9]+ *[x*] *"
+      "[a-wyz] *[x*] *[0-9]+|[0-9]+ *[x*] *[0-9]+ *[x*] *[a-wyz])"
+      "([^a-z0-9_]|$)");
+  llvm::SmallVector<StringRef> m;
+  if (word.match(lower, &m))
+    return m[2].str();
+  if (question.match(lower, &m))
+    return m[1].str();
+  if (letter.match(lower, &m))
+    return m[2].str();
+  return "";
+}
+
 /// The request's words for an epilogue step ("bias_n" -> "bias").
 std::string stepWords(StringRef step) {
   std::string words = llvm::StringSwitch<std::string>(step)
@@ -391,6 +416,14 @@ llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
   OpRequest r;
   r.text = text.str();
   std::string lower = text.lower();
+  if (std::string dynamic = dynamicDimension(lower); !dynamic.empty())
+    return llvm::createStringError(
+        std::make_error_code(std::errc::not_supported),
+        "the request asks for a dynamic dimension ('" + dynamic +
+            "'); tensorop gen builds a kernel for one static shape: give "
+            "every size. A module whose linalg.matmul has a dynamic M, N or "
+            "K is compiled by tensorop-opt --tensorop-pipeline "
+            "(docs/UserGuide.md, 'The pipeline'); nothing was generated");
   std::set<std::string> ops, dtypes, targets;
   std::vector<std::string> notes;
 

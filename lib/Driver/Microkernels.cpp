@@ -57,9 +57,13 @@ json::Array tensorop::microkernelsJson(ArrayRef<MicrokernelInfo> kernels) {
     json::Array macs;
     for (const std::string &m : k.multiplyAccumulate)
       macs.push_back(m);
-    out.push_back(json::Object{{"name", k.name},
-                               {"description", k.description},
-                               {"multiply_accumulate", std::move(macs)}});
+    out.push_back(json::Object{
+        {"name", k.name},
+        {"description", k.description},
+        {"product", k.multiplyAccumulate.empty()
+                        ? json::Value(nullptr)
+                        : json::Value(k.multiplyAccumulate.front())},
+        {"multiply_accumulate", std::move(macs)}});
   }
   return out;
 }
@@ -72,8 +76,12 @@ std::string tensorop::microkernelsLine(ArrayRef<MicrokernelInfo> kernels) {
     if (!line.empty())
       line += ", ";
     line += k.name;
-    if (!k.multiplyAccumulate.empty())
-      line += " (" + join(k.multiplyAccumulate, ", ") + ")";
+    ArrayRef<std::string> macs = k.multiplyAccumulate;
+    if (!macs.empty())
+      line += " (" + macs.front() +
+              (macs.size() > 1 ? "; also " + join(macs.drop_front(), ", ")
+                               : std::string()) +
+              ")";
   }
   return line;
 }
@@ -86,9 +94,14 @@ std::string tensorop::microkernelsMarkdown(ArrayRef<MicrokernelInfo> kernels) {
   md += "\n\n";
   for (const MicrokernelInfo &k : kernels) {
     md += "- `" + k.name + "`: " + k.description;
-    if (!k.multiplyAccumulate.empty())
-      md +=
-          "; multiply-accumulate: `" + join(k.multiplyAccumulate, "`, `") + "`";
+    ArrayRef<std::string> macs = k.multiplyAccumulate;
+    if (!macs.empty())
+      md += "; product: `" + macs.front() + "`";
+    if (macs.size() > 1)
+      md += std::string("; other multiply-adds") +
+            (StringRef(k.name).contains("_epi") ? " (its fused epilogue's)"
+                                                : "") +
+            ": `" + join(macs.drop_front(), "`, `") + "`";
     md += "\n";
   }
   return md + "\n";
