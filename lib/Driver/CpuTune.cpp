@@ -50,8 +50,7 @@ using namespace tensorop;
 /// (a batch matmul's slices, an NCHW convolution's NHWC form) or computes
 /// in loops of its own (depthwise); "" for any other op.
 static std::string untunedRewrittenOp(mlir::Operation *op) {
-  if (isa<mlir::linalg::BatchMatmulOp, mlir::linalg::BatchReduceMatmulOp>(
-          op)) {
+  if (isa<mlir::linalg::BatchMatmulOp, mlir::linalg::BatchReduceMatmulOp>(op)) {
     // Loops (batch, m, n, k) of both ops.
     SmallVector<int64_t> loops =
         cast<mlir::linalg::LinalgOp>(op).getStaticLoopRanges();
