@@ -285,7 +285,6 @@ int tensorop::benchmarkOnCpu(const BenchOptions &options) {
   std::unique_ptr<mlir::MLIRContext> context = makeCompilerContext();
   mlir::MLIRContext &ctx = *context;
 
-
   if (benchThreads < 1) {
     errs() << "tensorop bench: --threads must be at least 1\n";
     return 2;
