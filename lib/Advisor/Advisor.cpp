@@ -9,6 +9,7 @@
 #include "mlir/IR/Location.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
 
 #include <cstdlib>
 #include <map>
@@ -43,8 +44,18 @@ llvm::Error mlir::tensorop::checkAdvisorName(llvm::StringRef spec) {
   if (spec == "builtin" || spec == "llm")
     return llvm::Error::success();
   if (spec.starts_with("replay:")) {
-    if (spec.drop_front(strlen("replay:")).empty())
+    llvm::StringRef dir = spec.drop_front(strlen("replay:"));
+    if (dir.empty())
       return llvm::createStringError("advisor 'replay:DIR' needs a directory");
+    // A missing directory is a typo, not a run where nothing was recorded:
+    // it only warned per op and fell back to the builtin advisor.
+    if (!llvm::sys::fs::is_directory(dir))
+      return llvm::createStringError(
+          "advisor '" + spec + "': " +
+          (llvm::sys::fs::exists(dir) ? "'" + dir + "' is not a directory"
+                                      : "no directory '" + dir + "'") +
+          " (replay:DIR reads the answers TENSOROP_LLM_RECORD_DIR=DIR "
+          "recorded)");
     return llvm::Error::success();
   }
   return llvm::createStringError("unknown advisor '" + spec + "' (known: " +

@@ -54,9 +54,12 @@ mlir::tensorop::takeEpilogueNumberPhrases(std::string &lower,
     std::optional<EpilogueStep> step = parseEpilogueStep(text, why);
     if (!step)
       return "the request's '" + phrase.trim().str() + "': " + why;
-    if (!std::isfinite(step->a) || !std::isfinite(step->b))
+    // The steps run on fp32 values: 1e40 passed here and became inf in
+    // the kernel (which then failed verification with error/bound INF).
+    if (!std::isfinite(float(step->a)) || !std::isfinite(float(step->b)))
       return "the request's '" + phrase.trim().str() +
-             "' has a number out of range";
+             "' has a number out of range (the epilogue computes in fp32: "
+             "at most 3.4e38 in magnitude)";
     size_t at = phrase.data() - lower.data(), size = phrase.size();
     std::string word = " " + placeholder(steps.size()) + " ";
     steps.push_back(step->text());
@@ -69,8 +72,8 @@ StringRef mlir::tensorop::epilogueStepOfWord(StringRef w) {
       .Case("bias", "bias_n")
       .Case("relu", "relu")
       .Case("relu6", "clamp(0, 6)")
-      .Cases({"gelu", "gelu-erf"}, "gelu_erf")
-      .Case("gelu-tanh", "gelu_tanh")
+      .Cases({"gelu", "gelu-erf", "gelu_erf"}, "gelu_erf")
+      .Cases({"gelu-tanh", "gelu_tanh"}, "gelu_tanh")
       .Cases({"silu", "swish"}, "silu")
       .Case("sigmoid", "sigmoid")
       .Case("tanh", "tanh")

@@ -332,6 +332,82 @@ llvm::Error checkGemmWords(StringRef cleaned, llvm::ArrayRef<StringRef> tokens,
   }
   return llvm::Error::success();
 }
+/// A dynamic dimension in the request ("dynamic M", "?x768x3072",
+/// "Mx768x3072", "M=?"), or "" if none. gen builds one static shape; these
+/// read as "understood one matrix (768 by 3072)" or "missing: M=", which
+/// sent the user looking for a typo.
+std::string dynamicDimension(StringRef lower) {
+  static const llvm::Regex word(
+      "(^|[^a-z0-9_-])((dynamic|variable|runtime|run-time|symbolic|unknown)"
+      "( +(size|sizes|shape|shapes|dimension|dimensions|dim|dims|batch|"
+      "[mnk]))?)([^a-z0-9_-]|$)");
+  static const llvm::Regex question("([0-9a-z]+ *[x*] *[?]|[?] *[x*] *[0-9a-z]+"
+                                    "|[mnk] *= *[?])");
+  static const llvm::Regex letter(
+      "(^|[^a-z0-9_])([a-wyz] *[x*] *[0-9]+ *[x*] *[0-9]+|[0-9]+ *[x*] *"
+      "[a-wyz] *[x*] *[0-9]+|[0-9]+ *[x*] *[0-9]+ *[x*] *[a-wyz])"
+      "([^a-z0-9_]|$)");
+  llvm::SmallVector<StringRef> m;
+  if (word.match(lower, &m))
+    return m[2].str();
+  if (question.match(lower, &m))
+    return m[1].str();
+  if (letter.match(lower, &m))
+    return m[2].str();
+  return "";
+}
+
+/// The request's words for an epilogue step ("bias_n" -> "bias").
+std::string stepWords(StringRef step) {
+  std::string words = llvm::StringSwitch<std::string>(step)
+                          .Case("bias_n", "bias")
+                          .Case("bias_m", "row bias")
+                          .Case("clamp(0, 6)", "relu6")
+                          .Case("gelu_erf", "gelu")
+                          .Case("gelu_tanh", "gelu-tanh")
+                          .Default("");
+  return words.empty() ? step.str() : words + " (" + step.str() + ")";
+}
+
+/// The operand an epilogue step reads ("bias", "residual"), or "".
+StringRef stepOperand(StringRef step) {
+  if (step == "bias_n" || step == "bias_m")
+    return "bias";
+  return step == "residual" ? "residual" : "";
+}
+
+/// A repeated epilogue step is refused, naming it: "with bias, bias" built
+/// two bias steps, both adding the one bias the entry point takes, and "row
+/// bias and bias" added that one M-float bias twice while the header said
+/// the second was N floats. Steps that read an operand (a bias of either
+/// kind, a residual) appear once each (the entry has one pointer of each);
+/// any other step may repeat, but not right after itself ("relu, relu"):
+/// "scale 2, relu, scale 2" applies all three.
+llvm::Error checkRepeatedSteps(llvm::ArrayRef<std::string> steps) {
+  for (size_t i = 0; i < steps.size(); ++i) {
+    StringRef step = steps[i], operand = stepOperand(step);
+    if (i > 0 && steps[i - 1] == step && operand.empty())
+      return llvm::createStringError(
+          std::make_error_code(std::errc::not_supported),
+          "the request names the epilogue step '" + stepWords(step) +
+              "' twice in a row; name it once; nothing was generated");
+    if (operand.empty())
+      continue;
+    for (size_t j = 0; j < i; ++j)
+      if (stepOperand(steps[j]) == operand)
+        return llvm::createStringError(
+            std::make_error_code(std::errc::not_supported),
+            "the request names " +
+                (steps[j] == step
+                     ? "the epilogue step '" + stepWords(step) + "' twice"
+                     : "the epilogue steps '" + stepWords(steps[j]) +
+                           "' and '" + stepWords(step) + "'") +
+                ", but the kernel takes one " + operand.str() +
+                " operand, which both would read; name one; nothing was "
+                "generated");
+  }
+  return llvm::Error::success();
+}
 } // namespace
 
 llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
@@ -340,6 +416,14 @@ llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
   OpRequest r;
   r.text = text.str();
   std::string lower = text.lower();
+  if (std::string dynamic = dynamicDimension(lower); !dynamic.empty())
+    return llvm::createStringError(
+        std::make_error_code(std::errc::not_supported),
+        "the request asks for a dynamic dimension ('" + dynamic +
+            "'); tensorop gen builds a kernel for one static shape: give "
+            "every size. A module whose linalg.matmul has a dynamic M, N or "
+            "K is compiled by tensorop-opt --tensorop-pipeline "
+            "(docs/UserGuide.md, 'The pipeline'); nothing was generated");
   std::set<std::string> ops, dtypes, targets;
   std::vector<std::string> notes;
 
@@ -455,6 +539,8 @@ llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
       return llvm::createStringError(
           std::make_error_code(std::errc::not_supported),
           "understood a convolution; " + llvm::toString(std::move(e)));
+    if (llvm::Error e = checkRepeatedSteps(r.epilogue))
+      return std::move(e);
     if (r.dtype.empty())
       r.dtype = "f32";
     if (r.target.empty())
@@ -574,6 +660,8 @@ llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
             llvm::toString(std::move(e)));
       return std::move(e);
     }
+    if (llvm::Error e = checkRepeatedSteps(r.epilogue))
+      return std::move(e);
   }
   if (r.dtype.empty())
     r.dtype = "f32";

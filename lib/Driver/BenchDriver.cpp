@@ -34,6 +34,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
 
 #include <cblas.h>
 
@@ -202,6 +203,36 @@ int compareTuned(const BenchOptions &options, mlir::MLIRContext &ctx,
 }
 } // namespace
 
+Expected<std::string> tensorop::resolveBenchTarget(StringRef target) {
+  if (is_contained(mlir::tensorop::supportedGpuTargets(), target))
+    return createStringError(
+        "--target=" + target +
+        ": NVIDIA kernels are timed against cuBLAS / cuDNN by "
+        "tensorop-gpu-runner on the GPU machine, not by tensorop bench "
+        "(docs/GPU.md)");
+  Expected<std::string> resolved = mlir::tensorop::resolveTargetName(target);
+  if (!resolved)
+    return resolved.takeError();
+  Expected<mlir::tensorop::TargetHints> hints =
+      mlir::tensorop::loadTargetHints(*resolved);
+  if (!hints)
+    return hints.takeError();
+  // (A cross target once measured the FMA peak, then failed in the JIT on
+  // NEON assembly.)
+  StringMap<bool> host = sys::getHostCPUFeatures();
+  bool runsHere = hints->arch == "x86_64" &&
+                  (hints->isa == "avx512"
+                       ? host.lookup("avx512f") && host.lookup("avx512bw")
+                       : host.lookup("avx2") && host.lookup("fma"));
+  if (!runsHere)
+    return createStringError(
+        "target '" + *resolved + "' (" + hints->arch + ", " + hints->isa +
+        ") does not run on this machine: tensorop bench times kernels here, "
+        "in its own process (tensorop gen builds and verifies kernels for "
+        "other targets, under qemu-user for RVV and NEON)");
+  return *resolved;
+}
+
 int tensorop::benchmark(const BenchOptions &options) {
   if (options.conv)
     return benchmarkConv(options);
@@ -220,6 +251,11 @@ int tensorop::benchmarkOnCpu(const BenchOptions &options) {
   const unsigned seed = options.seed;
   const int rounds = options.rounds;
   const double roundSeconds = options.roundSeconds;
+  Expected<std::string> resolved = resolveBenchTarget(target);
+  if (!resolved) {
+    errs() << "tensorop bench: " << toString(resolved.takeError()) << "\n";
+    return 2;
+  }
   std::vector<Shape> list;
   std::vector<std::string> names = shapes;
   if (names.empty())
@@ -244,11 +280,6 @@ int tensorop::benchmarkOnCpu(const BenchOptions &options) {
   std::unique_ptr<mlir::MLIRContext> context = makeCompilerContext();
   mlir::MLIRContext &ctx = *context;
 
-  Expected<std::string> resolved = mlir::tensorop::resolveTargetName(target);
-  if (!resolved) {
-    errs() << "tensorop bench: " << toString(resolved.takeError()) << "\n";
-    return 2;
-  }
   if (benchThreads < 1) {
     errs() << "tensorop bench: --threads must be at least 1\n";
     return 2;

@@ -144,8 +144,7 @@ int tensorop::benchmarkConv(const BenchOptions &options) {
   if (layers.empty())
     layers = defaultLayers();
 
-  Expected<std::string> resolved =
-      mlir::tensorop::resolveTargetName(options.target);
+  Expected<std::string> resolved = resolveBenchTarget(options.target);
   if (!resolved)
     return usage(toString(resolved.takeError()));
   std::unique_ptr<mlir::MLIRContext> context = makeCompilerContext();

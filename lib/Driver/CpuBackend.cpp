@@ -23,6 +23,7 @@
 #include "tensorop/Driver/EpilogueGemm.h"
 #include "tensorop/Driver/EpilogueGemmBatched.h"
 #include "tensorop/Driver/KernelSandbox.h"
+#include "tensorop/Driver/Microkernels.h"
 #include "tensorop/Driver/OutputDir.h"
 #include "tensorop/Driver/SketchOrigin.h"
 #include "tensorop/Driver/TuneBackend.h"
@@ -644,11 +645,6 @@ Error CpuBackend::prepare(const GenJob &job) {
     return fail("--advisor=" + job.options.advisor + " is not supported for " +
                 r.dtype + " GEMMs yet (the builtin advisor chooses their "
                 "sketch)");
-  // A variant is a build inside another target's objects, not a target.
-  if (llvm::is_contained(cpuTargetVariants(), r.target))
-    return fail("target '" + r.target + "' is a build inside riscv-rvv's "
-                "objects (the one their entries call where VLEN >= 256), "
-                "not a target of its own: ask for riscv-rvv");
   Expected<std::string> resolvedName = resolveTargetName(r.target);
   if (!resolvedName)
     return resolvedName.takeError();
@@ -923,6 +919,12 @@ int CpuBackend::generate(const GenJob &job) {
       return fail(toString(l.takeError()));
     wide = std::move(*l);
   }
+  // The kernels the object runs, read from its code: the sketch names the
+  // emitter script, which writes fp32 FMA and bf16 vdpbf16ps kernels alike.
+  std::vector<MicrokernelInfo> kernels = listMicrokernels(*lowered->module);
+  if (wide)
+    for (MicrokernelInfo &k : listMicrokernels(*wide->module))
+      kernels.push_back(std::move(k));
   std::string obj = path(name + ".o");
   if (Error e = perVlen
                     ? emitRvvVlenDispatchObject(
@@ -943,6 +945,7 @@ int CpuBackend::generate(const GenJob &job) {
                         "and lowered it through upstream loops)")
           : lowered->sketch;
   outs() << "  sketch: " << sketchShown << "\n";
+  outs() << "  microkernels: " << microkernelsLine(kernels) << "\n";
   if (perVlen)
     outs() << "  sketch for VLEN >= 256 (called where vlenb >= 32): "
            << wide->sketch << "\n";
@@ -1338,6 +1341,7 @@ int CpuBackend::generate(const GenJob &job) {
                                   {"completion", completionTokens}}},
       {"sketch", lowered->sketch},
       {"sketch_source", sketchSourceField(lowered->sketch, genAdvisor, genDb)},
+      {"microkernels", microkernelsJson(kernels)},
       {"provenance", sketchSource(lowered->sketch)},
       {"threads", json::Object{{"asked", int64_t(genThreads)},
                                {"used", sketchThreads(lowered->sketch)},
@@ -1364,6 +1368,7 @@ int CpuBackend::generate(const GenJob &job) {
   // (It said "chosen by the builtin advisor" for a sketch from --db.)
   md += "## " + sketchHeading(lowered->sketch, genAdvisor, genDb) +
         "\n\n```\n" + sketchShown + "\n```\n\n" +
+        microkernelsMarkdown(kernels) +
         (fewerThreads.empty() ? std::string()
                               : "Threads: --threads=" +
                                     std::to_string(genThreads) +

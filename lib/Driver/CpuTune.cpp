@@ -46,6 +46,33 @@ using namespace llvm;
 using namespace mlir::tensorop;
 using namespace tensorop;
 
+/// Why tune skips `op`, which the pipeline rewrites into ops it does tune
+/// (a batch matmul's slices, an NCHW convolution's NHWC form) or computes
+/// in loops of its own (depthwise); "" for any other op.
+static std::string untunedRewrittenOp(mlir::Operation *op) {
+  if (isa<mlir::linalg::BatchMatmulOp, mlir::linalg::BatchReduceMatmulOp>(op)) {
+    // Loops (batch, m, n, k) of both ops.
+    SmallVector<int64_t> loops =
+        cast<mlir::linalg::LinalgOp>(op).getStaticLoopRanges();
+    std::string slice =
+        loops.size() == 4 && llvm::none_of(loops, mlir::ShapedType::isDynamic)
+            ? formatv(" (M={0} N={1} K={2})", loops[1], loops[2], loops[3])
+                  .str()
+            : "";
+    return "a batch matmul: the pipeline runs its slices as linalg.matmuls; "
+           "tune a module with one slice's linalg.matmul" +
+           slice + ", whose record db= then uses for every slice";
+  }
+  if (isa<mlir::linalg::Conv2DNchwFchwOp>(op))
+    return "an NCHW convolution: the pipeline computes it as the NHWC "
+           "linalg.conv_2d_nhwc_hwcf of the same shape (a 1x1 stride-1 one "
+           "as a GEMM per image), which is what to tune";
+  if (isa<mlir::linalg::DepthwiseConv2DNhwcHwcOp>(op))
+    return "a depthwise convolution runs in loops of its own, with no "
+           "sketch to search";
+  return "";
+}
+
 namespace {
 
 /// Runs the worker on one object with a wall-clock limit; the result is the
@@ -261,6 +288,12 @@ public:
     std::set<std::string> signatures;
     std::string lowPrecisionSkipped;
     module.walk([&](mlir::Operation *any) {
+      // Ops the pipeline takes by rewriting them are not searched here;
+      // each is said, with what to tune instead (they went unmentioned).
+      if (std::string why = untunedRewrittenOp(any); !why.empty()) {
+        any->emitRemark() << "tensorop tune: skipped (" << why << ")";
+        return;
+      }
       if (auto conv = dyn_cast<mlir::linalg::Conv2DNhwcHwcfOp>(any)) {
         std::string reason;
         mlir::FailureOr<ConvProblem> p = matchConvWithFoldedPad(conv, reason);

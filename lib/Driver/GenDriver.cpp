@@ -12,6 +12,7 @@
 #include "tensorop/Driver/Backend.h"
 #include "tensorop/Driver/KernelName.h"
 
+#include "tensorop/Advisor/Advisor.h"
 #include "tensorop/Advisor/Request.h"
 #include "tensorop/LLM/LLMClient.h"
 #include "tensorop/Targets/TargetHints.h"
@@ -79,6 +80,41 @@ Expected<OpRequest> parseRequestWithLLM(StringRef text) {
   checked->text = text.str();
   return *checked;
 }
+
+/// --target's value: a target gen builds for. Checked before anything else
+/// (--parse-only printed an unknown target and exited 0).
+Error checkGenTarget(StringRef target) {
+  if (target == "host" || is_contained(supportedCpuTargets(), target) ||
+      is_contained(supportedGpuTargets(), target))
+    return Error::success();
+  // A variant is a build inside another target's objects, not a target.
+  if (is_contained(cpuTargetVariants(), target))
+    return createStringError("target '" + target +
+                             "' is a build inside riscv-rvv's objects (the "
+                             "one their entries call where VLEN >= 256), not "
+                             "a target of its own: ask for riscv-rvv");
+  std::string known = "host";
+  for (ArrayRef<StringLiteral> list :
+       {supportedCpuTargets(), supportedGpuTargets()})
+    for (StringRef t : list)
+      known += ", " + t.str();
+  return createStringError("unknown target '" + target + "' (--target takes " +
+                           known + ")");
+}
+
+/// Whether two target names build for the same machine: "host" and the
+/// target it resolves to here ("for this CPU" with --target=x86-avx512 on
+/// an AVX-512 CPU).
+bool sameTarget(StringRef a, StringRef b) {
+  auto resolve = [](StringRef t) {
+    Expected<std::string> r = resolveTargetName(t);
+    if (r)
+      return *r;
+    consumeError(r.takeError());
+    return t.str();
+  };
+  return a == b || resolve(a) == resolve(b);
+}
 } // namespace
 
 tensorop::Backend::~Backend() = default;
@@ -108,6 +144,11 @@ int tensorop::generateKernel(const GenOptions &options) {
   auto fail = [](const Twine &msg) { return genFailure(msg); };
   if (options.allowUnsandboxed)
     ::setenv("TENSOROP_ALLOW_UNSANDBOXED", "1", 1);
+  if (!genTarget.empty())
+    if (Error e = checkGenTarget(genTarget))
+      return fail(toString(std::move(e)));
+  if (Error e = checkAdvisorName(genAdvisor))
+    return fail(toString(std::move(e)));
   Expected<OpRequest> parsed = parseRequest(request);
   // A modifier the builtin parser refused by name is final: the model's
   // reading has no field for it and would drop it silently.
@@ -146,10 +187,21 @@ int tensorop::generateKernel(const GenOptions &options) {
     bool requestNamedTarget =
         r.targetNamed || r.target != "host" ||
         StringRef(r.text).lower().find("host") != std::string::npos;
-    if (requestNamedTarget && r.target != genTarget)
+    // Both may name this machine: "for this CPU" and --target=x86-avx512
+    // where the host is AVX-512 (the more specific name is kept).
+    if (requestNamedTarget && !sameTarget(r.target, genTarget)) {
+      std::string hostIs;
+      if (r.target == "host" || genTarget == "host") {
+        Expected<std::string> host = resolveTargetName("host");
+        hostIs = host ? " (the host here is " + *host + ")" : "";
+        if (!host)
+          consumeError(host.takeError());
+      }
       return fail("the request names target '" + r.target +
-                  "' but --target=" + genTarget);
-    r.target = genTarget;
+                  "' but --target=" + genTarget + hostIs);
+    }
+    if (genTarget != "host")
+      r.target = genTarget;
   }
   // The kernel's operator, C's type and name settled before --parse-only
   // prints them: it printed the request's words ("bf16" -> a bf16 C) where

@@ -336,6 +336,9 @@ llvm::Error NvidiaBackend::prepare(const GenJob &job) {
   auto fail = [](const llvm::Twine &msg) -> llvm::Error {
     return llvm::createStringError(msg);
   };
+  // Said before anything is built (it came back as "bad pipeline: ...").
+  if (llvm::Error e = mlir::tensorop::checkGpuAdvisorName(job.options.advisor))
+    return e;
   if (job.op.kind == OpKind::Conv2D && r.dtype != "bf16" && r.dtype != "f16" &&
       r.dtype != "tf32")
     return fail("understood " + r.describe() + "; convolutions on NVIDIA "

@@ -164,6 +164,10 @@ Error TuneRun::tuneOp(OpTuneSearch &op, unsigned opIndex,
     }
   }
 
+  // Without a terminal every line stays: the final one is printed only
+  // when it says something the last one did not (it repeated the last
+  // candidate's line).
+  std::string lastLine;
   auto progress = [&](bool final) {
     std::string left =
         o.seconds > 0
@@ -175,18 +179,22 @@ Error TuneRun::tuneOp(OpTuneSearch &op, unsigned opIndex,
             : "";
     std::string line =
         formatv("[tune] {0}: {1}/{2} candidates ({3} from the db{4}), "
-                "best {5:F1} {6}, failures:{7}{8}",
+                "best {5:F1} {6}, failures:{7}",
                 sig, s.done, o.budget, s.resumed,
                 s.byOthers ? formatv(", {0} more by other tuners", s.byOthers)
                                  .str()
                            : "",
-                s.best / scale, backend.unit(), s.failureList("=", "none"),
-                left)
+                s.best / scale, backend.unit(), s.failureList("=", "none"))
             .str();
-    if (tty)
-      errs() << "\r" << line << "\033[K" << (final ? "\n" : "");
-    else
-      errs() << line << "\n";
+    if (tty) {
+      errs() << "\r" << line << left << "\033[K" << (final ? "\n" : "");
+      return;
+    }
+    // (The seconds left change on every call; the counts decide.)
+    if (final && line == lastLine)
+      return;
+    errs() << line << left << "\n";
+    lastLine = line;
   };
 
   bool exhausted = false;

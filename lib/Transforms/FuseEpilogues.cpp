@@ -366,6 +366,12 @@ struct FuseEpiloguesPass
         // writes the output; it ends the chain.
         if (link->generalized)
           rewriter.replaceOp(consumer, generic->getResults());
+      } else if (onTensors && link->match.cInput < 0) {
+        // It reads the result through its init already (outs = the
+        // result, as a chain on memrefs is written): in place as it is.
+        if (link->generalized)
+          rewriter.replaceOp(consumer, generic->getResults());
+        value = generic->getResult(0);
       } else if (onTensors) {
         linalg::GenericOp inPlace =
             rewriteInPlace(rewriter, generic, link->match, value);

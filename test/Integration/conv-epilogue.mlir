@@ -14,6 +14,11 @@
 // DEFINE: %{avx512} = tensorop-opt --tensorop-pipeline="target=x86-avx512"
 
 // RUN: %{gen} --h 14 --w 14 --c 64 --f 64 --pad 1 --steps bias_n,relu | %{avx512} | %{run} | FileCheck %s
+// Consumers that take the value before them as their outs (in place on
+// tensors; the fuse pass crashed on them):
+// RUN: %{gen} --h 11 --w 13 --c 17 --f 33 --stride 2 --pad 1 --steps bias_n,clamp:0:6,residual --split --outs-chain | %{avx512} | %{run} | FileCheck %s
+// RUN: %{gen} --h 11 --w 13 --c 17 --f 33 --stride 2 --pad 1 --steps bias_n,clamp:0:6,residual --split --outs-chain | %{avx512} 2>&1 >/dev/null | FileCheck %s --check-prefix=OUTSCHAIN
+// OUTSCHAIN: remark: tensorop: fused a chain of 3 elementwise consumers into the convolution microkernel's store: epilogue [bias_n, clamp(0, 6), residual]
 // RUN: %{gen} --h 11 --w 13 --c 17 --f 33 --stride 2 --pad 1 --steps bias_n,clamp:0:6,residual | %{avx512} | %{run} | FileCheck %s
 // RUN: %{gen} --n 2 --h 9 --w 10 --c 33 --f 3 --r 7 --pad 3 --stride 2 --steps bias_n,gelu_erf | %{avx512} | %{run} | FileCheck %s
 // RUN: %{gen} --h 5 --w 6 --c 4 --f 20 --r 3 --pad 3 --steps bias_n,silu,residual | %{avx512} | %{run} | FileCheck %s

@@ -16,6 +16,13 @@
 // RUN: %gen_epilogue 37 101 53 --split --steps=bias_n,exp,relu | %{avx512} | %{run} | FileCheck %s
 // RUN: %gen_epilogue 37 101 53 --split --steps=bias_n,exp,relu --memrefs | %{avx512} | %{run} | FileCheck %s
 
+// On tensors, each generic taking the value before it as its outs (the
+// in-place form importers also write; this crashed the fuse pass):
+// RUN: %gen_epilogue 97 130 300 --split --outs-chain --steps=bias_n,gelu_tanh,residual | %{avx512} | %{run} | FileCheck %s
+// RUN: %gen_epilogue 20 33 40 --split --outs-chain --steps=bias_m,relu,scale:-2.5 --dynamic-m | %{avx512} | %{run} | FileCheck %s
+// RUN: %gen_epilogue 37 101 53 --split --outs-chain --steps=bias_n,exp,relu | %{avx512} | %{run} | FileCheck %s
+// RUN: %gen_epilogue 97 130 300 --split --outs-chain --steps=bias_n,gelu_tanh,residual | %{avx512} 2>&1 >/dev/null | FileCheck %s --check-prefix=FUSED
+
 // RUN: %gen_epilogue 97 130 300 --split --steps=bias_n,gelu_tanh,residual | %{avx512} 2>&1 >/dev/null | FileCheck %s --check-prefix=FUSED
 // RUN: %gen_epilogue 37 101 53 --split --steps=bias_m,relu,scale:-2.5,residual --memrefs | %{avx512} 2>&1 >/dev/null | FileCheck %s --check-prefix=FUSED4
 // RUN: %gen_epilogue 37 101 53 --split --steps=bias_n,exp,relu | %{avx512} 2>&1 >/dev/null | FileCheck %s --check-prefix=STOP

@@ -52,6 +52,9 @@ def main():
     ap.add_argument("--nchw", action="store_true")
     ap.add_argument("--steps", default="",
                     help="epilogue steps after the convolution, comma-separated")
+    ap.add_argument("--outs-chain", action="store_true",
+                    help="each consumer takes the value before it as its outs "
+                         "(ins: the bias and residual only)")
     ap.add_argument("--split", action="store_true",
                     help="one linalg.generic per step instead of one for all")
     a = ap.parse_args()
@@ -114,6 +117,17 @@ def main():
         groups = [[st] for st in steps] if a.split else [steps]
         for gi, group in enumerate(groups):
             body, out = chain(group, "%x", "f32", "%b", "%q")
+            if a.outs_chain:
+                # The value before as the generic's outs (in place).
+                ins = f"ins({extra[2:]} : {extra_types[2:]}) " if extra else ""
+                consumers += f"""
+  %y{gi} = linalg.generic {{indexing_maps = [{extra_maps[2:] + ", " if extra_maps else ""}{id4}], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}}
+      {ins}outs({result} : tensor<{ot}>) {{
+  ^bb0({extra_args}%x: f32):
+{body}    linalg.yield {out} : f32
+  }} -> tensor<{ot}>"""
+                result = f"%y{gi}"
+                continue
             consumers += f"""
   %e{gi} = tensor.empty() : tensor<{ot}>
   %y{gi} = linalg.generic {{indexing_maps = [{id4}{extra_maps}, {id4}], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}}

@@ -149,6 +149,9 @@ def main():
     ap.add_argument("--memrefs", action="store_true",
                     help="@gemm on memrefs (consumer in place on C) instead of tensors")
     ap.add_argument("--dynamic-m", action="store_true", help="@gemm sees M as ?")
+    ap.add_argument("--outs-chain", action="store_true",
+                    help="with --split on tensors: each generic takes the value "
+                         "before it as its outs (ins: the step's operand only)")
     ap.add_argument("--split", action="store_true",
                     help="one linalg.generic per step, each consuming the one before")
     ap.add_argument("--dtype", choices=("f32", "bf16", "f16"), default="f32",
@@ -182,7 +185,8 @@ def main():
     empty_args = "(%dm)" if a.dynamic_m else "()"
     def split_generics():
         """One generic per step: on memrefs in place on C, on tensors each
-        reading the one before; returns (text, result)."""
+        reading the one before (as an input, or with --outs-chain as its
+        outs); returns (text, result)."""
         text, prev = "", "%mm"
         for i, st in enumerate(steps):
             operand = {"bias_n": ("%v", "%bias", vt, maps[1]),
@@ -199,6 +203,18 @@ def main():
 {code}    linalg.yield {res} : f32
   }}
 """
+            elif a.outs_chain:
+                ins = (f"ins({operand[0]} : tensor<{operand[2]}>) "
+                       if operand else "")
+                gmaps = ([operand[3]] if operand else []) + [maps[0]]
+                args = "%p: f32, %x: f32" if operand else "%x: f32"
+                text += f"""  %g{i} = linalg.generic {{indexing_maps = [{", ".join(gmaps)}], iterator_types = ["parallel", "parallel"]}}
+      {ins}outs({prev} : tensor<{ct}>) {{
+  ^bb0({args}):
+{code}    linalg.yield {res} : f32
+  }} -> tensor<{ct}>
+"""
+                prev = f"%g{i}"
             else:
                 ins_vals = [prev] + ([operand[0]] if operand else [])
                 ins_types = [f"tensor<{ct}>"] + ([f"tensor<{operand[2]}>"] if operand else [])

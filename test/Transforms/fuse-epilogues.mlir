@@ -28,6 +28,27 @@ func.func @bias_relu(%A: tensor<64x32xf32>, %B: tensor<32x96xf32>, %bias: tensor
   return %r : tensor<64x96xf32>
 }
 
+// A consumer on tensors that takes the result as its outs (in place
+// already, as chains on memrefs are written) is kept as it is: the pass
+// crashed on it (it looked for C among the inputs).
+// REMARK: remark: tensorop: fused the elementwise consumer into the microkernel's store: epilogue [bias_n, relu]
+// CHECK-LABEL: func.func @outs_in_place
+// CHECK: %[[MM:.*]] = linalg.matmul {tensorop.sketch = #tensorop.sketch<{{.*}}epilogue = <steps = ["bias_n", "relu"]>>}
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<96xf32>) outs(%[[MM]] : tensor<64x96xf32>) attrs = {tensorop.fused_epilogue}
+func.func @outs_in_place(%A: tensor<64x32xf32>, %B: tensor<32x96xf32>, %bias: tensor<96xf32>) -> tensor<64x96xf32> {
+  %e = tensor.empty() : tensor<64x96xf32>
+  %z = arith.constant 0.0 : f32
+  %c = linalg.fill ins(%z : f32) outs(%e : tensor<64x96xf32>) -> tensor<64x96xf32>
+  %mm = linalg.matmul ins(%A, %B : tensor<64x32xf32>, tensor<32x96xf32>) outs(%c : tensor<64x96xf32>) -> tensor<64x96xf32>
+  %r = linalg.generic {indexing_maps = [#col, #id], iterator_types = ["parallel", "parallel"]} ins(%bias : tensor<96xf32>) outs(%mm : tensor<64x96xf32>) {
+  ^bb0(%b: f32, %x: f32):
+    %s = arith.addf %x, %b : f32
+    %y = arith.maximumf %s, %z : f32
+    linalg.yield %y : f32
+  } -> tensor<64x96xf32>
+  return %r : tensor<64x96xf32>
+}
+
 // GELU (erf form) spelled (1 + erf(x * 0.7071)) * x / 2, on memrefs in
 // place, with a bias along M first.
 // REMARK: remark: tensorop: fused the elementwise consumer into the microkernel's store: epilogue [bias_m, gelu_erf]

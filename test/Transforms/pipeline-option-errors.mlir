@@ -20,6 +20,10 @@
 // ADVISOR: error: tensorop-pipeline: unknown advisor 'oracle' (known: builtin, llm, replay:DIR)
 // RUN: not tensorop-opt %s --tensorop-pipeline="target=host advisor=replay:" 2>&1 | FileCheck %s --check-prefix=REPLAY
 // REPLAY: error: tensorop-pipeline: advisor 'replay:DIR' needs a directory
+// RUN: not tensorop-opt %s --tensorop-pipeline="target=host advisor=replay:%t.missing" 2>&1 | FileCheck %s --check-prefix=REPLAYDIR
+// REPLAYDIR: error: tensorop-pipeline: advisor 'replay:{{.*}}.missing': no directory '{{.*}}.missing'
+// RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=host advisor=replay:%s" 2>&1 | FileCheck %s --check-prefix=REPLAYFILE
+// REPLAYFILE: error: tensorop-annotate-sketch: advisor 'replay:{{.*}}pipeline-option-errors.mlir': '{{.*}}pipeline-option-errors.mlir' is not a directory
 // RUN: not tensorop-opt %s --tensorop-pipeline="target=nvidia-sm80 advisor=replay:%t" 2>&1 | FileCheck %s --check-prefix=GPUADVISOR
 // GPUADVISOR: error: tensorop-pipeline: advisor 'replay:{{.*}}' is not available for NVIDIA targets (known: builtin, llm; or a #tensorop.gpu_sketch on the matmul)
 

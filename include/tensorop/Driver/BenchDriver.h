@@ -3,6 +3,9 @@
 #ifndef TENSOROP_DRIVER_BENCHDRIVER_H
 #define TENSOROP_DRIVER_BENCHDRIVER_H
 
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
 #include <string>
 #include <vector>
 
@@ -38,6 +41,12 @@ int benchmarkOnCpu(const BenchOptions &options);
 /// `tensorop bench --conv`: convolution layers (ResNet-50 at N=1 and N=8
 /// and odd shapes by default) against oneDNN's convolution primitive.
 int benchmarkConv(const BenchOptions &options);
+
+/// The target bench times on: "host" resolved, checked to run on this
+/// machine (bench JITs and runs kernels in its own process). Unknown
+/// targets, NVIDIA targets and cross targets (RVV, NEON) are errors that
+/// say so, before the FMA peak is measured.
+llvm::Expected<std::string> resolveBenchTarget(llvm::StringRef target);
 
 } // namespace tensorop
 
