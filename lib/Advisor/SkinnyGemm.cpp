@@ -175,7 +175,14 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   c.prefetchB = walk ? kGemvPrefetchRows
                 : prefetchRows ? kPanelPrefetchRows
                                : 0;
-  c.prefetchBCols = prefetchRows ? 0 : 2 * c.nr;
+  // A GEMV from memory reads each of its band's 16 rows left to right, the
+  // hardware stream prefetchers' own pattern: a software prefetch per row
+  // and tile on top of them only adds load-port work and misses the
+  // prefetchers already cover (Zen 4, 1 thread, loaded, same process as
+  // oneDNN: 1x4096x4096 0.86-0.89x -> 1.06x with none; docs/benchmarks/
+  // cpu-gemm-classes.md, "GEMV from memory without the column prefetch").
+  bool gemvFromMemory = p.m <= 2 && bFromMemory;
+  c.prefetchBCols = prefetchRows || gemvFromMemory ? 0 : 2 * c.nr;
   // Blocks of three vectors (7..9 rows x 48) sweeping B with the column
   // prefetch: K not unrolled. Measured, not explained (the unrolled loop
   // is the same code four times over): best of 40-60 calls of 5, same
