@@ -46,13 +46,3 @@ func.func @transposed_b(%A: memref<127x513xf32>, %B: memref<1000x513xf32>, %C: m
   return
 }
 
-// -----
-
-// bf16 operands are packed (into k pairs), whatever the tiles.
-// CHECK-LABEL: func.func @bf16
-// AVX512: pack_b = "kmajor_nr"
-// AVX512-NOT: prefetch_b_cols
-func.func @bf16(%A: memref<127x513xbf16>, %B: memref<513x1000xbf16>, %C: memref<127x1000xf32>) {
-  linalg.matmul ins(%A, %B : memref<127x513xbf16>, memref<513x1000xbf16>) outs(%C : memref<127x1000xf32>)
-  return
-}
