@@ -35,6 +35,13 @@
 // RUN: %gen_matmul 33 65 7 --b-guard-page --sketch %{small} | %{pipe} | %{run} | FileCheck %s --check-prefix=GUARD
 // RUN: %gen_matmul 9 37 1 --b-guard-page --sketch %{big} | %{pipe} | %{run} | FileCheck %s --check-prefix=GUARD
 
+// The builtin advisor's own sketch where few row tiles share each B block
+// (BuiltinAdvisor.cpp, kFewTilesPerBBlock): A and B in place, B's next
+// tiles prefetched (prefetch_b_cols), two or more K blocks, several N
+// blocks with a partial last one (8 x 48, 16 tiles; 13 x 32, N edge of 9).
+// RUN: %gen_matmul 127 1000 513 --b-guard-page | %{pipe} | %{run} | FileCheck %s --check-prefix=GUARD
+// RUN: %gen_matmul 130 777 999 --b-guard-page | %{pipe} | %{run} | FileCheck %s --check-prefix=GUARD
+
 // CHECK:      failures: 0{{$}}
 // CHECK-NEXT: max_error_ratio: {{[0-9.e+-]+$}}
 // EXACT:      failures: 0{{$}}

@@ -42,3 +42,15 @@ func.func @unmarked(%A: memref<16x3072xbf16>, %B: memref<3072x64xbf16>, %C: memr
   linalg.matmul ins(%A, %B : memref<16x3072xbf16>, memref<3072x64xbf16>) outs(%C : memref<16x64xf32>)
   return
 }
+
+// -----
+
+// bf16 operands are packed into k pairs (unmarked B), however few the row
+// tiles that read each B block (annotate-sketch-few-row-tiles.mlir: fp32).
+// CHECK-LABEL: func.func @bf16
+// CHECK: pack_b = "kmajor_nr"
+// CHECK-NOT: prefetch_b_cols
+func.func @bf16(%A: memref<127x513xbf16>, %B: memref<513x1000xbf16>, %C: memref<127x1000xf32>) {
+  linalg.matmul ins(%A, %B : memref<127x513xbf16>, memref<513x1000xbf16>) outs(%C : memref<127x1000xf32>)
+  return
+}
