@@ -792,8 +792,8 @@ ThreadSplit planThreadSplit(const GemmProblem &p, int64_t mr, int64_t nr,
     return s;
   }
   int64_t extent = s.alongM ? p.m : p.n;
-  bool vectorChunks = !s.alongM && bInPlace && lanes > 0 &&
-                      p.input == GemmInputType::F32;
+  bool vectorChunks =
+      !s.alongM && bInPlace && lanes > 0 && p.input == GemmInputType::F32;
   int64_t unit = s.alongM ? mr : vectorChunks ? std::min(lanes, nr) : nr;
   s.chunk = roundUp((extent + threads - 1) / threads, unit);
   s.count = (extent + s.chunk - 1) / s.chunk;
@@ -1356,10 +1356,9 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
       return op.emitError() << llvm::toString(k.takeError());
     epilogueKernel = std::move(*k);
   }
-  ThreadSplit split =
-      planThreadSplit(*problem, sketch.getMr(), sketch.getNr(),
-                      sketch.getThreads(), unpackedB, hints->cacheBytes(2),
-                      hints->f32Lanes());
+  ThreadSplit split = planThreadSplit(*problem, sketch.getMr(), sketch.getNr(),
+                                      sketch.getThreads(), unpackedB,
+                                      hints->cacheBytes(2), hints->f32Lanes());
   // A tail kernel for the N remainder: where B is read in place and one
   // column tile spans all of a static N, the last register block gets a
   // kernel only as wide as the remainder (in whole vectors) instead of the
