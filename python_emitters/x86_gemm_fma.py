@@ -53,7 +53,7 @@ MIN_CHAINS = 8
 SPEC_FIELDS = ("kernel", "isa", "mr", "nr", "k_unroll", "broadcast", "prefetch_b",
                "prefetch_b_cols", "prefetch_a",
                "b_stride_bytes", "a_stride_bytes", "taps", "tap_a_bytes", "epilogue",
-               "c_update",
+               "c_update", "last_vector_bits",
                "format", "symbol")
 
 # Largest B row stride accepted; keeps every displacement within disp32.
@@ -118,6 +118,14 @@ spec (JSON object, on stdin or --spec FILE):
   c_update    "add" | "store"                default "add": C += A*B; "store":
                                              C = A*B (C is neither read nor
                                              prefetched; kc <= 0 stores zeros)
+  last_vector_bits 512 | 256                 default 512 (avx512); 256: the last B
+                                             vector and its accumulators are
+                                             ymm, i.e. only its first 8 lanes
+                                             are computed (on 256-bit FP
+                                             datapaths a ymm FMA takes half
+                                             a zmm FMA's issue slots); the
+                                             caller then passes n_rem <=
+                                             nr - 8; avx512 "gemm_f32" only
   format      "json" | "function"            default "json" (same as --format)
   symbol      function name for "function"   default: the kernel name
 
@@ -249,6 +257,19 @@ class Kernel:
         if self.broadcast == "embedded" and self.isa != "avx512":
             raise SpecError("broadcast", '"embedded" needs isa "avx512"')
         self.nv = self.nr // self.lanes
+        # A last vector of at most 8 columns (an N tail of 16v + 1..8) as
+        # ymm: the K loop's FMAs on it take one 256-bit pipe slot instead of
+        # two on Zen 4 (AVX-512 on 256-bit datapaths). Its accumulators'
+        # upper lanes stay zero (ymm writes clear them), so the zmm C update
+        # below is unchanged: those lanes are masked off (n_rem <= nr - 8).
+        self.last_vector_bits = get_int(spec, "last_vector_bits", 512, lo=256, hi=512)
+        if self.last_vector_bits not in (256, 512):
+            raise SpecError("last_vector_bits", "must be 512 or 256, got %d"
+                            % self.last_vector_bits)
+        self.narrow_last = self.last_vector_bits == 256
+        if self.narrow_last and (self.isa != "avx512" or self.bf16):
+            raise SpecError("last_vector_bits", 'last_vector_bits 256 needs isa "avx512" '
+                            'and kernel "gemm_f32"')
         # Unpacked rows end anywhere: the N edge needs fault-suppressing
         # masked loads. AVX-512 keeps one k mask per B vector (k1..k7); AVX2
         # (vmaskmovps) keeps one mask vector register, for the one partial
@@ -318,6 +339,8 @@ class Kernel:
             self.name += "_lda%d" % self.a_stride
         if self.taps > 1:
             self.name += "_t%dx%d" % (self.taps, self.tap_a)
+        if self.narrow_last:
+            self.name += "_ly"
         self.epi = None
         if self.epilogue_steps:
             if self.isa == "avx512" and self.nv > 7:
@@ -412,20 +435,31 @@ class Kernel:
         # AVX2 edge loops: vectors past the partial one are neither loaded
         # nor multiplied (their accumulators stay zero and are not stored).
         nv = self.nv if self.edge_p is None else self.edge_p + 1
+
+        def narrow(v, reg):
+            """`reg` as the width vector v is computed at (ymm: last_vector_bits)."""
+            if self.narrow_last and v == self.nv - 1:
+                return reg.replace("zmm", "ymm")
+            return reg
+
         for v in range(nv):
             src = _mem(boff + v * self.vbytes, B)
             if self.b_stride and self.isa == "avx512":
                 # Lanes >= n_rem are neither read (no fault) nor used (zero).
-                w.ins("vmovups %s, %s {%s} {z}" % (src, self.breg[v], self.bmask[v]))
+                w.ins("vmovups %s, %s {%s} {z}" % (src, narrow(v, self.breg[v]),
+                                                   self.bmask[v]))
             elif v == self.edge_p:
                 w.ins("vmaskmovps %s, %s, %s" % (src, self.bmask_v, self.breg[v]))
             else:
-                w.ins("vmovups %s, %s" % (src, self.breg[v]))
+                w.ins("vmovups %s, %s" % (src, narrow(v, self.breg[v])))
         if self.broadcast == "embedded":
             for r in range(rows):
-                src = _mem(aoff + r * self.a_row, A) + "{1to16}"
+                src = _mem(aoff + r * self.a_row, A)
                 for v in range(nv):
-                    w.ins("%s %s, %s, %s" % (self.fma, src, self.breg[v], accs[r][v]))
+                    ymm = narrow(v, "zmm") == "ymm"
+                    w.ins("%s %s%s, %s, %s" % (self.fma, src, "{1to8}" if ymm else "{1to16}",
+                                               narrow(v, self.breg[v]),
+                                               narrow(v, accs[r][v])))
                 for off in pf_by_row[r]:
                     w.ins("prefetcht0 %s" % _mem(off, B))
             return
@@ -440,8 +474,8 @@ class Kernel:
             if nbc == 2 and r + 1 < rows:
                 bcast(r + 1)  # one row ahead into the other broadcast register
             for v in range(nv):
-                w.ins("%s %s, %s, %s" % (self.fma, self.breg[v], self.bc[r % nbc],
-                                         accs[r][v]))
+                w.ins("%s %s, %s, %s" % (self.fma, narrow(v, self.breg[v]),
+                                         narrow(v, self.bc[r % nbc]), narrow(v, accs[r][v])))
             for off in pf_by_row[r]:
                 w.ins("prefetcht0 %s" % _mem(off, B))
             if nbc == 1 and r + 1 < rows:

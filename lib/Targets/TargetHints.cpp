@@ -202,6 +202,17 @@ mlir::tensorop::parseTargetHints(llvm::StringRef text, llvm::StringRef target,
   if (llvm::Error e = r.integer(*fma, "independent_accumulators_for_peak",
                                 "fma.", h.accumulatorsForPeak, 1, 256))
     return std::move(e);
+  // Optional: the width of the FP datapaths (AVX-512 on 256-bit pipes:
+  // Zen 4). Absent: the vector width.
+  h.datapathBits = h.vectorBits;
+  if (fma->get("datapath_bits")) {
+    if (llvm::Error e = r.integer(*fma, "datapath_bits", "fma.", h.datapathBits,
+                                  32, h.vectorBits))
+      return std::move(e);
+    if (h.vectorBits % h.datapathBits != 0 || h.datapathBits % 32 != 0)
+      return r.fail("fma.datapath_bits",
+                    "must be a multiple of 32 that divides vector.bits");
+  }
 
   if (const Object *bc = r.obj(*root, "broadcast")) {
     if (llvm::Error e = r.integer(*bc, "min_fmas_per_explicit_broadcast",

@@ -765,8 +765,16 @@ struct ThreadSplit {
 /// 0.95-0.99x.
 /// Chunks are whole register blocks; fewer chunks than threads when the
 /// GEMM is too narrow for each thread to get a block, so no chunk is empty.
+/// Column chunks of an fp32 B read in place are whole vectors (`lanes`):
+/// such a split streams B, each thread its chunk's columns, so the largest
+/// chunk bounds the time; in whole blocks 4x1024x4096 (blocks of 96) split
+/// 576 + 448 columns, in vectors 512 + 512. The kernel's masked last block
+/// of each chunk costs no more calls than before (the largest chunk only
+/// shrinks). 2 threads, Zen 4: docs/benchmarks/cpu-gemm-classes.md,
+/// "Column chunks in whole vectors".
 ThreadSplit planThreadSplit(const GemmProblem &p, int64_t mr, int64_t nr,
-                            int64_t threads, bool bInPlace, int64_t l2Bytes) {
+                            int64_t threads, bool bInPlace, int64_t l2Bytes,
+                            int64_t lanes) {
   ThreadSplit s;
   int64_t mBlocks = (p.m + mr - 1) / mr, nBlocks = (p.n + nr - 1) / nr;
   bool thickRows = mBlocks >= threads && (p.m + threads - 1) / threads >= 32;
@@ -784,7 +792,9 @@ ThreadSplit planThreadSplit(const GemmProblem &p, int64_t mr, int64_t nr,
     return s;
   }
   int64_t extent = s.alongM ? p.m : p.n;
-  int64_t unit = s.alongM ? mr : nr;
+  bool vectorChunks =
+      !s.alongM && bInPlace && lanes > 0 && p.input == GemmInputType::F32;
+  int64_t unit = s.alongM ? mr : vectorChunks ? std::min(lanes, nr) : nr;
   s.chunk = roundUp((extent + threads - 1) / threads, unit);
   s.count = (extent + s.chunk - 1) / s.chunk;
   return s;
@@ -1346,9 +1356,9 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
       return op.emitError() << llvm::toString(k.takeError());
     epilogueKernel = std::move(*k);
   }
-  ThreadSplit split =
-      planThreadSplit(*problem, sketch.getMr(), sketch.getNr(),
-                      sketch.getThreads(), unpackedB, hints->cacheBytes(2));
+  ThreadSplit split = planThreadSplit(*problem, sketch.getMr(), sketch.getNr(),
+                                      sketch.getThreads(), unpackedB,
+                                      hints->cacheBytes(2), hints->f32Lanes());
   // A tail kernel for the N remainder: where B is read in place and one
   // column tile spans all of a static N, the last register block gets a
   // kernel only as wide as the remainder (in whole vectors) instead of the
@@ -1356,11 +1366,22 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   std::optional<EmittedKernel> tail, epilogueTail;
   int64_t lanes = hints->f32Lanes();
   int64_t nr = sketch.getNr(), rem = problem->n % nr;
+  // On FP datapaths half the vector width (AVX-512 on Zen 4), a last
+  // vector of at most half a vector's columns is computed as a half-width
+  // (ymm) one, whose FMAs take half the pipe slots: 100x100x100 (5 x 64 +
+  // a 5 x 48 tail of 36 columns), 1 thread, Zen 4: docs/benchmarks/
+  // cpu-gemm-classes.md, "Half-width last vectors". fp32 (the emitter's
+  // form); then the tail is worth a kernel of its own even when it is as
+  // many vectors wide as the block.
+  bool narrowLast = problem->input == GemmInputType::F32 &&
+                    hints->isa == "avx512" && hints->vectorBits == 512 &&
+                    hints->datapathBits == 256 && rem % lanes != 0 &&
+                    rem % lanes <= lanes / 2;
   // With an epilogue the tail gets its own epilogue kernel (below): the
   // full block's masked lanes cost 100x200x300 with bias and ReLU 1.2x.
   if (unpackedB && !problem->dynamicN && sketch.getNc() >= problem->n &&
       (split.count == 1 || split.alongM) && rem != 0 &&
-      roundUp(rem, lanes) < nr) {
+      (roundUp(rem, lanes) < nr || narrowLast)) {
     EmitterRequest tailRequest = ukernelEmitterRequest(
         sketch.getUkernel(), target, sketch.getMr(), roundUp(rem, lanes),
         *hints, unpackedA ? ldaBytes : 0, ldbBytes, emitterDir,
@@ -1380,6 +1401,8 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
         hints->embeddedBroadcast &&
         sketch.getUkernel().getBroadcast() == "explicit")
       tailRequest.spec["broadcast"] = "embedded";
+    if (narrowLast)
+      tailRequest.spec["last_vector_bits"] = 256;
     llvm::Expected<EmittedKernel> tailKernel = runEmitter(tailRequest);
     if (!tailKernel)
       return op.emitError() << llvm::toString(tailKernel.takeError());

@@ -18,6 +18,14 @@
 // RUN: %gen_matmul 97 131 67 --b-guard-page --sketch '#tensorop.sketch<mc = 96, nc = 256, kc = 384, mr = 6, nr = 64, loop_order = "nkm", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "none", ukernel = %{uk}, target = %{t512}, source = "test", threads = 2>' | %{pipe} | %{run},%libomp | FileCheck %s --check-prefix=GUARD
 // RUN: %gen_matmul 20 200 37 --b-guard-page --sketch '#tensorop.sketch<mc = 12, nc = 32, kc = 8, mr = 6, nr = 16, loop_order = "nkm", micro_order = "nm", pack_a = "kmajor_mr", pack_b = "none", ukernel = %{uk}, target = %{t512}, source = "test", threads = 2>' | %{pipe} | %{run},%libomp | FileCheck %s --check-prefix=GUARD
 // RUN: %gen_matmul 3 200 37 --values ints --sketch '#tensorop.sketch<mc = 96, nc = 256, kc = 384, mr = 6, nr = 64, loop_order = "nkm", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "none", ukernel = %{uk}, target = %{t512}, source = "test", threads = 2>' | %{pipe} | %{run},%libomp | FileCheck %s --check-prefix=EXACT
+// The few-rows sketch (B in place, blocks of 96 and 32 columns): column
+// chunks in whole vectors, not blocks (4x1024: 512 + 512; 33x777: 400 +
+// 377; 4x1000: 512 + 488), each chunk's last block masked.
+// DEFINE: %{few} = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0, prefetch_b_cols = 192>
+// RUN: %gen_matmul 4 1024 37 --b-guard-page --sketch '#tensorop.sketch<mc = 4, nc = 1056, kc = 16, mr = 4, nr = 96, loop_order = "mnk", micro_order = "mn", pack_a = "none", pack_b = "none", ukernel = %{few}, target = %{t512}, source = "test", threads = 2>' | %{pipe} | %{run},%libomp | FileCheck %s --check-prefix=GUARD
+// RUN: %gen_matmul 4 1000 37 --b-guard-page --sketch '#tensorop.sketch<mc = 4, nc = 1056, kc = 16, mr = 4, nr = 96, loop_order = "mnk", micro_order = "mn", pack_a = "none", pack_b = "none", ukernel = %{few}, target = %{t512}, source = "test", threads = 2>' | %{pipe} | %{run},%libomp | FileCheck %s --check-prefix=GUARD
+// RUN: %gen_matmul 33 777 103 --b-guard-page --sketch '#tensorop.sketch<mc = 33, nc = 800, kc = 52, mr = 11, nr = 32, loop_order = "mnk", micro_order = "nm", pack_a = "none", pack_b = "none", ukernel = %{uk}, target = %{t512}, source = "test", threads = 2>' | %{pipe} | %{run},%libomp | FileCheck %s --check-prefix=GUARD
+// RUN: %gen_matmul 4 1000 29 --values ints --sketch '#tensorop.sketch<mc = 4, nc = 1056, kc = 29, mr = 4, nr = 96, loop_order = "mnk", micro_order = "mn", pack_a = "none", pack_b = "none", ukernel = %{few}, target = %{t512}, source = "test", threads = 2>' | %{pipe} | %{run},%libomp | FileCheck %s --check-prefix=EXACT
 
 // CHECK:      failures: 0{{$}}
 // CHECK-NEXT: max_error_ratio: {{[0-9.e+-]+$}}

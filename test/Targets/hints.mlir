@@ -35,6 +35,9 @@
 // RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_bits_not_multiple" 2>&1 | FileCheck %s --check-prefix=BITS
 // BITS: error: {{.*}}bad_hints_bits_not_multiple{{/|\\}}x86-avx512.json: field 'vector.bits' must be a multiple of 32
 
+// RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_datapath_bits" 2>&1 | FileCheck %s --check-prefix=DATAPATH
+// DATAPATH: error: {{.*}}bad_hints_datapath_bits{{/|\\}}x86-avx512.json: field 'fma.datapath_bits' must be a multiple of 32 that divides vector.bits
+
 // RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_empty_cpu" 2>&1 | FileCheck %s --check-prefix=CPU
 // CPU: error: {{.*}}bad_hints_empty_cpu{{/|\\}}x86-avx512.json: field 'cpu' must not be empty
 

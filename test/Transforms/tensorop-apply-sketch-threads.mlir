@@ -185,3 +185,21 @@ func.func @wide_b_in_place(%A: memref<64x37xf32>, %B: memref<37x1000xf32>, %C: m
   linalg.matmul ins(%A, %B : memref<64x37xf32>, memref<37x1000xf32>) outs(%C : memref<64x1000xf32>) {tensorop.sketch = #tensorop.sketch<mc = 12, nc = 32, kc = 8, mr = 6, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "none", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test", threads = 2>}
   return
 }
+
+// -----
+
+// Few rows, B read in place in blocks of 96 columns (6 vectors): the
+// column chunks are whole vectors, not whole blocks, so both threads
+// stream the same share of B: roundUp(512, 16) = 512 and 512 (in blocks of
+// 96: 576 and 448).
+// CHECK-LABEL: func.func @few_rows_vector_chunks(
+// CHECK-SAME:    %[[A:[a-z0-9_]+]]: memref<4x37xf32>, %[[B:[a-z0-9_]+]]: memref<37x1024xf32>, %[[C:[a-z0-9_]+]]: memref<4x1024xf32>)
+// CHECK:         scf.forall (%[[T:.+]]) in (2) {
+// CHECK-NEXT:      %[[OFF:.+]] = arith.muli %[[T]], %c512 : index
+// CHECK-NEXT:      %[[REST:.+]] = arith.subi %c1024, %[[OFF]] : index
+// CHECK-NEXT:      %[[SIZE:.+]] = arith.minsi %[[REST]], %c512 : index
+// CHECK-NEXT:      memref.subview %[[B]][0, %[[OFF]]] [37, %[[SIZE]]] [1, 1]
+func.func @few_rows_vector_chunks(%A: memref<4x37xf32>, %B: memref<37x1024xf32>, %C: memref<4x1024xf32>) {
+  linalg.matmul ins(%A, %B : memref<4x37xf32>, memref<37x1024xf32>) outs(%C : memref<4x1024xf32>) {tensorop.sketch = #tensorop.sketch<mc = 4, nc = 1056, kc = 37, mr = 4, nr = 96, loop_order = "mnk", micro_order = "mn", pack_a = "none", pack_b = "none", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test", threads = 2>}
+  return
+}

@@ -35,6 +35,10 @@ struct TargetHints {
   int64_t vectorBits = 0;
   int64_t vectorRegisters = 0;
   double fmaLatency = 0;
+  /// Width of the FP datapaths (fma.datapath_bits): below vectorBits, a
+  /// full-width FMA takes vectorBits / datapathBits pipe slots and a
+  /// narrower one fewer (AVX-512 on Zen 4's 256-bit pipes).
+  int64_t datapathBits = 0;
   int64_t accumulatorsForPeak = 0;
   int64_t minFmasPerBroadcast = 1;
   bool embeddedBroadcast = false;
