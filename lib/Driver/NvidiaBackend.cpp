@@ -425,7 +425,10 @@ int NvidiaBackend::generate(const GenJob &job) {
       job.op.moduleSource(name, placement());
   if (llvm::Error e = writeTextFile(path(name + ".mlir"), source))
     return fail(llvm::toString(std::move(e)));
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &ctx);
+  // Named after the file as it will be in DIR, so that the pipeline's
+  // remarks and errors point at the op in it.
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
+      source, &ctx, (*staged)->finalPath(name + ".mlir"));
   if (!module)
     return fail("cannot parse the generated module");
 
