@@ -674,8 +674,6 @@ Error CpuBackend::prepare(const GenJob &job) {
   if (genThreads > 1 && hints.arch != "x86_64")
     return fail("--threads > 1 is supported for x86-64 targets only (the "
                 "OpenMP runtime is not available for " + hints.arch + ")");
-  if (job.options.outDir.empty())
-    return fail("-o DIR is required");
   if (conv)
     return prepareConv(job);
   if (!job.op.epilogue.empty()) {

@@ -383,8 +383,6 @@ llvm::Error NvidiaBackend::prepare(const GenJob &job) {
     return fail("output type must be f32, bf16 or f16 (got " + cType + ")");
   if ((r.dtype == "tf32" || r.dtype == "f32") && cType != "f32")
     return fail(r.dtype + " GEMMs produce f32 output");
-  if (job.options.outDir.empty())
-    return fail("-o DIR is required");
   llvm::Expected<GpuTarget> loaded = loadGpuTarget(r.target);
   if (!loaded)
     return loaded.takeError();
