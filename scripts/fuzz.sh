@@ -38,7 +38,11 @@ for arg in "$@"; do
 done
 case "$seconds" in ''|*[!0-9]*) echo "fuzz.sh: time must be a whole number" >&2; exit 2 ;; esac
 case "$jobs" in ''|*[!0-9]*|0) echo "fuzz.sh: --jobs takes a whole number from 1" >&2; exit 2 ;; esac
-[ "${#names[@]}" -gt 0 ] || names=(request hints cpu-answer gpu-answer llm-reply pipeline)
+# Longest first (pipeline, then cpu-answer: 4000 inputs each through the
+# pipeline or the CPU answer checks): with --jobs=J the stage ends when the
+# last long fuzzer does, and started last the pipeline fuzzer (up to its
+# 120 s cap) ran alone at the end. The order changes no fuzzer's inputs.
+[ "${#names[@]}" -gt 0 ] || names=(pipeline cpu-answer request hints gpu-answer llm-reply)
 build=build-asan
 work=$build/fuzz
 python3 fuzz/seeds.py "$work/seeds" || exit 1
