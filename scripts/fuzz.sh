@@ -70,7 +70,8 @@ fuzz_one() {
   if [ $ci = 1 ]; then
     # 8-105 s each (pipeline the longest) on the 2-core development machine
     # under a load of 11 (2026-11-30), 2 min in all when idle;
-    # the time cap only guards a much slower machine.
+    # the time cap only guards a much slower machine, and not the replay of
+    # the seeds (the pipeline's 575 took 428 s at a load of 11, 2026-12-03).
     case "$name" in
       request) runs=40000 ;; hints) runs=400000 ;; gpu-answer) runs=300000 ;;
       llm-reply) runs=400000 ;;
