@@ -38,7 +38,11 @@ for arg in "$@"; do
 done
 case "$seconds" in ''|*[!0-9]*) echo "fuzz.sh: time must be a whole number" >&2; exit 2 ;; esac
 case "$jobs" in ''|*[!0-9]*|0) echo "fuzz.sh: --jobs takes a whole number from 1" >&2; exit 2 ;; esac
-[ "${#names[@]}" -gt 0 ] || names=(request hints cpu-answer gpu-answer llm-reply pipeline)
+# Longest first (pipeline, then cpu-answer: 4000 inputs each through the
+# pipeline or the CPU answer checks): with --jobs=J the stage ends when the
+# last long fuzzer does, and started last the pipeline fuzzer (up to its
+# 120 s cap) ran alone at the end. The order changes no fuzzer's inputs.
+[ "${#names[@]}" -gt 0 ] || names=(pipeline cpu-answer request hints gpu-answer llm-reply)
 build=build-asan
 work=$build/fuzz
 python3 fuzz/seeds.py "$work/seeds" || exit 1
@@ -66,7 +70,8 @@ fuzz_one() {
   if [ $ci = 1 ]; then
     # 8-105 s each (pipeline the longest) on the 2-core development machine
     # under a load of 11 (2026-11-30), 2 min in all when idle;
-    # the time cap only guards a much slower machine.
+    # the time cap only guards a much slower machine, and not the replay of
+    # the seeds (the pipeline's 575 took 428 s at a load of 11, 2026-12-03).
     case "$name" in
       request) runs=40000 ;; hints) runs=400000 ;; gpu-answer) runs=300000 ;;
       llm-reply) runs=400000 ;;

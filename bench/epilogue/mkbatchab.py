@@ -12,7 +12,7 @@ import sys
 # The test's generators: the steps' MLIR and the seeded fill.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "test", "Integration"))
-from gen_batch_epilogue_test import fill_seeded  # noqa: E402
+from seeded_fill import fill_seeded  # noqa: E402
 from gen_epilogue_test import step_code  # noqa: E402
 
 bs, m, n, k = map(int, sys.argv[1:5])

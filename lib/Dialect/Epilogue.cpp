@@ -2,6 +2,7 @@
 
 #include "tensorop/Dialect/Epilogue.h"
 
+#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
@@ -35,6 +36,17 @@ std::string EpilogueStep::text() const {
   if (arity(kind) == 2)
     return name + "(" + num(a) + ", " + num(b) + ")";
   return name;
+}
+
+/// Whether `v` rounds to a finite f32 (to nearest even, as the emitters
+/// write the constants). APFloat, not a cast: a double beyond the float
+/// range cast to float is undefined behaviour.
+static bool fitsF32(double v) {
+  APFloat f(v);
+  bool losesInfo = false;
+  APFloat::opStatus status = f.convert(
+      APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven, &losesInfo);
+  return !(status & APFloat::opOverflow);
 }
 
 static double sigmoid(double x) { return 1 / (1 + std::exp(-x)); }
@@ -121,6 +133,16 @@ mlir::tensorop::parseEpilogueStep(StringRef text, std::string &why) {
       if (p.trim().getAsDouble(v) || !std::isfinite(v)) {
         why = ("epilogue step '" + text + "': '" + p.trim() +
                "' is not a finite number")
+                  .str();
+        return std::nullopt;
+      }
+      // Every kernel computes the steps in fp32 (the accumulators' type;
+      // a 16-bit C is rounded once, after the last step): a number finite
+      // as a double but not as an f32 became inf in the kernel.
+      if (!fitsF32(v)) {
+        why = ("epilogue step '" + text + "': '" + p.trim() +
+               "' is out of range for f32, the type the epilogue computes "
+               "in (at most 3.4e38 in magnitude)")
                   .str();
         return std::nullopt;
       }

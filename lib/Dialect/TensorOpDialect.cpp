@@ -179,6 +179,36 @@ int64_t mlir::tensorop::kdotVectorRegisters(int64_t mr, int64_t nr) {
   return kdotHoldsA(mr, nr) ? mr * nr + mr + 2 : mr * nr + nr + 1;
 }
 
+/// The register block's rules that GEMM and convolution sketches share: nr
+/// whole f32 vectors, the mr x nr accumulators and their operands (plus
+/// `extraRegisters`) within the target's vector registers, embedded
+/// broadcasts on 512-bit vectors only. `what` starts the messages
+/// ("sketch", "conv sketch").
+static LogicalResult
+verifyRegisterBlock(function_ref<InFlightDiagnostic()> emitError,
+                    StringRef what, int64_t mr, int64_t nr,
+                    int64_t extraRegisters, UKernelSpecAttr ukernel,
+                    TargetAttr target) {
+  int64_t lanes = target.getF32Lanes();
+  if (nr % lanes != 0)
+    return emitError() << what << " nr (" << nr
+                       << ") must be a multiple of the target's f32 lanes ("
+                       << lanes << " on " << target.getName() << ")";
+  int64_t needed =
+      registerBlockVectorRegisters(mr, nr, lanes, target.getName()) +
+      extraRegisters;
+  if (needed > target.getVectorRegisters())
+    return emitError() << what << " register block " << mr << "x" << nr
+                       << " needs " << needed << " vector registers but "
+                       << target.getName() << " has "
+                       << target.getVectorRegisters();
+  if (ukernel.getBroadcast() == "embedded" && lanes != 16)
+    return emitError() << "embedded broadcasts need 512-bit vectors; "
+                       << target.getName() << " has "
+                       << target.getVectorBits();
+  return success();
+}
+
 /// A kernel vectorized along K (x86_gemm_kdot): mr x nr accumulators of 16
 /// k values each, A's rows read in place, B transposed (each column's K
 /// values contiguous: pack_b "transposed"); AVX-512 only.
@@ -290,22 +320,9 @@ LogicalResult SketchAttr::verify(
     return emitError() << "sketch ukernel prefetch_a needs pack_a \"none\" "
                           "(A read in place), got \""
                        << packA << "\"";
-  int64_t lanes = target.getF32Lanes();
-  if (nr % lanes != 0)
-    return emitError() << "sketch nr (" << nr
-                       << ") must be a multiple of the target's f32 lanes ("
-                       << lanes << " on " << target.getName() << ")";
-  int64_t needed =
-      registerBlockVectorRegisters(mr, nr, lanes, target.getName());
-  if (needed > target.getVectorRegisters())
-    return emitError() << "sketch register block " << mr << "x" << nr
-                       << " needs " << needed << " vector registers but "
-                       << target.getName() << " has "
-                       << target.getVectorRegisters();
-  if (ukernel.getBroadcast() == "embedded" && lanes != 16)
-    return emitError() << "embedded broadcasts need 512-bit vectors; "
-                       << target.getName() << " has "
-                       << target.getVectorBits();
+  if (failed(verifyRegisterBlock(emitError, "sketch", mr, nr,
+                                 /*extraRegisters=*/0, ukernel, target)))
+    return failure();
   return verifySketchCommon(emitError, source, threads, packB, ukernel,
                             epilogue);
 }
@@ -443,22 +460,12 @@ LogicalResult ConvSketchAttr::verify(
       return emitError() << "conv sketch pack_filter \"none\" needs nr <= "
                          << 7 * lanes << ", got " << nr;
   }
-  if (nr % lanes != 0)
-    return emitError() << "conv sketch nr (" << nr
-                       << ") must be a multiple of the target's f32 lanes ("
-                       << lanes << " on " << target.getName() << ")";
-  int64_t needed =
-      registerBlockVectorRegisters(mr, nr, lanes, target.getName()) +
-      (packFilter == "none" && lanes != 16 ? 1 : 0);
-  if (needed > target.getVectorRegisters())
-    return emitError() << "conv sketch register block " << mr << "x" << nr
-                       << " needs " << needed << " vector registers but "
-                       << target.getName() << " has "
-                       << target.getVectorRegisters();
-  if (ukernel.getBroadcast() == "embedded" && lanes != 16)
-    return emitError() << "embedded broadcasts need 512-bit vectors; "
-                       << target.getName() << " has "
-                       << target.getVectorBits();
+  // Filter read in place below 512 bits: one register more for its mask.
+  if (failed(verifyRegisterBlock(
+          emitError, "conv sketch", mr, nr,
+          /*extraRegisters=*/packFilter == "none" && lanes != 16 ? 1 : 0,
+          ukernel, target)))
+    return failure();
   if (source.empty())
     return emitError() << "conv sketch source (provenance) must not be empty";
   if (threads < 1 || threads > 1024)

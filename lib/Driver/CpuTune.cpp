@@ -50,19 +50,8 @@ using namespace tensorop;
 /// (a batch matmul's slices, an NCHW convolution's NHWC form) or computes
 /// in loops of its own (depthwise); "" for any other op.
 static std::string untunedRewrittenOp(mlir::Operation *op) {
-  if (isa<mlir::linalg::BatchMatmulOp, mlir::linalg::BatchReduceMatmulOp>(op)) {
-    // Loops (batch, m, n, k) of both ops.
-    SmallVector<int64_t> loops =
-        cast<mlir::linalg::LinalgOp>(op).getStaticLoopRanges();
-    std::string slice =
-        loops.size() == 4 && llvm::none_of(loops, mlir::ShapedType::isDynamic)
-            ? formatv(" (M={0} N={1} K={2})", loops[1], loops[2], loops[3])
-                  .str()
-            : "";
-    return "a batch matmul: the pipeline runs its slices as linalg.matmuls; "
-           "tune a module with one slice's linalg.matmul" +
-           slice + ", whose record db= then uses for every slice";
-  }
+  if (std::string why = batchMatmulNotTuned(op); !why.empty())
+    return why;
   if (isa<mlir::linalg::Conv2DNchwFchwOp>(op))
     return "an NCHW convolution: the pipeline computes it as the NHWC "
            "linalg.conv_2d_nhwc_hwcf of the same shape (a 1x1 stride-1 one "

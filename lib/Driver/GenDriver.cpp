@@ -221,6 +221,19 @@ int tensorop::generateKernel(const GenOptions &options) {
            op->requestedOutType == op->dtype &&
            (op->dtype == "bf16" || op->dtype == "f16"))
     op->defaultName += "_" + op->dtype + "out";
+  // What gen refuses, --parse-only refuses too (after printing what it
+  // understood), with the same message and status: it printed an int8
+  // GEMM for a CPU target and exited 0.
+  GenJob job{options, r, *op, options.name.empty() ? op->defaultName
+                                                   : options.name};
+  auto refusal = [&]() -> int {
+    if (std::string why = reservedKernelName(job.name); !why.empty())
+      return fail("--name '" + job.name + "' cannot name a kernel: it " +
+                  why);
+    if (Error e = backend->prepare(job))
+      return fail(toString(std::move(e)));
+    return 0;
+  };
   if (options.parseOnly && r.op == "conv2d") {
     const Conv2DShape &c = r.conv;
     json::Object parsed{{"op", r.op},
@@ -247,7 +260,8 @@ int tensorop::generateKernel(const GenOptions &options) {
     if (!r.epilogue.empty())
       parsed["epilogue"] = json::Array(r.epilogue);
     outs() << formatv("{0:2}\n", json::Value(std::move(parsed)));
-    return 0;
+    outs().flush(); // before a refusal on stderr
+    return refusal();
   }
   if (options.parseOnly) {
     json::Object parsed{
@@ -266,13 +280,12 @@ int tensorop::generateKernel(const GenOptions &options) {
     if (!r.epilogue.empty())
       parsed["epilogue"] = json::Array(r.epilogue);
     outs() << formatv("{0:2}\n", json::Value(std::move(parsed)));
-    return 0;
+    outs().flush(); // before a refusal on stderr
+    return refusal();
   }
-  GenJob job{options, r, *op, options.name.empty() ? op->defaultName
-                                                   : options.name};
-  if (std::string why = reservedKernelName(job.name); !why.empty())
-    return fail("--name '" + job.name + "' cannot name a kernel: it " + why);
-  if (Error e = backend->prepare(job))
-    return fail(toString(std::move(e)));
+  if (int rc = refusal())
+    return rc;
+  if (options.outDir.empty())
+    return fail("-o DIR is required");
   return backend->generate(job);
 }

@@ -343,7 +343,11 @@ public:
     // In module order: matmuls and convolutions (implicit GEMMs).
     module.walk([&](mlir::Operation *op) {
       std::string reason;
-      if (auto mm = dyn_cast<mlir::linalg::MatmulOp>(op))
+      // The pipeline runs a batch matmul's slices as linalg.matmuls: said,
+      // with what to tune instead (skipped without a word before).
+      if (std::string why = batchMatmulNotTuned(op); !why.empty())
+        op->emitRemark() << "tensorop tune: skipped (" << why << ")";
+      else if (auto mm = dyn_cast<mlir::linalg::MatmulOp>(op))
         add(op, matchGpuMatmul(mm, reason), reason);
       else if (auto conv = dyn_cast<mlir::linalg::Conv2DNhwcHwcfOp>(op))
         add(op, matchGpuConv(conv, gpuConvInputPadding(conv), reason),

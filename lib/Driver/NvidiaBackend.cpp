@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HeaderPreamble.h"
 #include "tensorop/Driver/Backend.h"
 #include "tensorop/Driver/EpilogueGemm.h"
 #include "tensorop/Driver/GpuBatchScript.h"
@@ -217,12 +218,7 @@ std::string NvidiaBackend::convHeader(const GenJob &job,
 extern "C" {
 #endif
 
-#ifndef TENSOROP_HALF_TYPES
-#define TENSOROP_HALF_TYPES
-typedef uint16_t tensorop_bf16; /* bfloat16 bits */
-typedef uint16_t tensorop_f16;  /* IEEE binary16 bits */
-#endif
-
+{11}
 #define {0}_N {1}
 #define {0}_IH {2}
 #define {0}_IW {3}
@@ -243,7 +239,8 @@ typedef uint16_t tensorop_f16;  /* IEEE binary16 bits */
                         upper, c.n, c.h, c.w, c.c, c.f, c.r, c.s, c.outH(),
                         c.outW(),
                         job.op.entryPoint(name) + "\n" +
-                            asyncEntryPoint(job.op, name))
+                            asyncEntryPoint(job.op, name),
+                        halfTypesPreamble())
               .str();
   return text;
 }
@@ -302,12 +299,7 @@ std::string NvidiaBackend::header(const GenJob &job,
 extern "C" {
 #endif
 
-#ifndef TENSOROP_HALF_TYPES
-#define TENSOROP_HALF_TYPES
-typedef uint16_t tensorop_bf16; /* bfloat16 bits */
-typedef uint16_t tensorop_f16;  /* IEEE binary16 bits */
-#endif
-
+{16}
 #define {12}_M {7}
 #define {12}_N {8}
 #define {12}_K {9}
@@ -327,7 +319,8 @@ typedef uint16_t tensorop_f16;  /* IEEE binary16 bits */
              epilogue,
              !epilogueHasBias(job.op.epilogue)       ? "A, B and C"
              : epilogueHasResidual(job.op.epilogue) ? "A, B, bias, R and C"
-                                                      : "A, B, bias and C")
+                                                      : "A, B, bias and C",
+             halfTypesPreamble())
       .str();
 }
 
@@ -390,8 +383,6 @@ llvm::Error NvidiaBackend::prepare(const GenJob &job) {
     return fail("output type must be f32, bf16 or f16 (got " + cType + ")");
   if ((r.dtype == "tf32" || r.dtype == "f32") && cType != "f32")
     return fail(r.dtype + " GEMMs produce f32 output");
-  if (job.options.outDir.empty())
-    return fail("-o DIR is required");
   llvm::Expected<GpuTarget> loaded = loadGpuTarget(r.target);
   if (!loaded)
     return loaded.takeError();
@@ -432,7 +423,10 @@ int NvidiaBackend::generate(const GenJob &job) {
       job.op.moduleSource(name, placement());
   if (llvm::Error e = writeTextFile(path(name + ".mlir"), source))
     return fail(llvm::toString(std::move(e)));
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &ctx);
+  // Named after the file as it will be in DIR, so that the pipeline's
+  // remarks and errors point at the op in it.
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
+      source, &ctx, (*staged)->finalPath(name + ".mlir"));
   if (!module)
     return fail("cannot parse the generated module");
 

@@ -25,6 +25,7 @@
 #include "tensorop/Tuner/TuneOutcome.h"
 #include "tensorop/Verify/Timing.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -594,4 +595,20 @@ int tensorop::runTuneLoop(const TuneOptions &o, TuneBackend &backend) {
     for (const std::string &line : run.outcomes)
       outs() << line << "\n";
   return run.exitCode;
+}
+
+std::string tensorop::batchMatmulNotTuned(mlir::Operation *op) {
+  if (!isa<mlir::linalg::BatchMatmulOp, mlir::linalg::BatchReduceMatmulOp>(op))
+    return "";
+  // Loops (batch, m, n, k) of both ops.
+  SmallVector<int64_t> loops =
+      cast<mlir::linalg::LinalgOp>(op).getStaticLoopRanges();
+  std::string slice =
+      loops.size() == 4 && llvm::none_of(loops, mlir::ShapedType::isDynamic)
+          ? formatv(" (M={0} N={1} K={2})", loops[1], loops[2], loops[3])
+                .str()
+          : "";
+  return "a batch matmul: the pipeline runs its slices as linalg.matmuls; "
+         "tune a module with one slice's linalg.matmul" +
+         slice + ", whose record db= then uses for every slice";
 }

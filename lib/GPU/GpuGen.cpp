@@ -160,8 +160,14 @@ llvm::Error runPipeline(MLIRContext &ctx, ModuleOp module,
       os << diag.getLocation() << ": " << diag << "\n";
     } else if (diag.getSeverity() == DiagnosticSeverity::Remark &&
                options.kernelsOnly && !options.quietRemarks) {
-      // Where the sketch came from (a tuning database, the advisor).
-      llvm::errs() << "  remark: " << diag << "\n";
+      // Where the sketch came from (a tuning database, the advisor), what
+      // was fused: located at the op of the module gen wrote (FILE:L:C),
+      // as a compiler's remarks are.
+      llvm::errs() << "  ";
+      if (auto at = diag.getLocation()->findInstanceOf<FileLineColLoc>())
+        llvm::errs() << at.getFilename().getValue() << ":" << at.getLine()
+                     << ":" << at.getColumn() << ": ";
+      llvm::errs() << "remark: " << diag << "\n";
     }
     return success();
   });

@@ -248,7 +248,15 @@ struct AnnotateSketchPass
         continue;
       }
       std::string reason;
-      FailureOr<GemmProblem> problem = matchSupportedMatmul(mm, reason);
+      bool sizeHintError = false;
+      FailureOr<GemmProblem> problem =
+          matchSupportedMatmul(mm, reason, &sizeHintError);
+      if (failed(problem) && sizeHintError) {
+        // The user asked for a size we cannot read: falling back to the
+        // upstream loops with a remark hid that.
+        mm.emitError() << "tensorop: " << reason;
+        return signalPassFailure();
+      }
       if (failed(problem)) {
         mm.emitRemark() << "tensorop: not handled (" << reason
                         << "); lowered by the upstream pipeline";
@@ -287,8 +295,8 @@ struct AnnotateSketchPass
                                   "attribute sets it)")
                         << "; the loops run to the runtime sizes";
       } else if (mm->hasAttr(kSizeHintAttrName)) {
-        // Checked only where a dimension is dynamic: on a static op any
-        // hint, malformed or not, was dropped without a word.
+        // A well-formed hint on a static op (a malformed one is an error
+        // above) has nothing to choose: it was dropped without a word.
         mm.emitRemark() << "tensorop: tensorop.size_hint ignored: every "
                            "dimension is static (M="
                         << problem->m << ", N=" << problem->n

@@ -5,6 +5,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineExpr.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
 
 using namespace mlir;
@@ -50,7 +51,14 @@ static bool isPanelOfStack(Value v) {
 }
 
 FailureOr<GemmProblem>
-mlir::tensorop::matchSupportedMatmul(linalg::MatmulOp op, std::string &reason) {
+mlir::tensorop::matchSupportedMatmul(linalg::MatmulOp op, std::string &reason,
+                                     bool *sizeHintError) {
+  auto hintError = [&](std::string why) -> FailureOr<GemmProblem> {
+    reason = std::move(why);
+    if (sizeHintError)
+      *sizeHintError = true;
+    return failure();
+  };
   auto shaped = [](Value v) { return dyn_cast<ShapedType>(v.getType()); };
   ShapedType a = shaped(op.getDpsInputOperand(0)->get());
   ShapedType b = shaped(op.getDpsInputOperand(1)->get());
@@ -121,19 +129,23 @@ mlir::tensorop::matchSupportedMatmul(linalg::MatmulOp op, std::string &reason) {
   p.dynamicM = ShapedType::isDynamic(p.m);
   p.dynamicN = ShapedType::isDynamic(p.n);
   p.dynamicK = ShapedType::isDynamic(p.k);
+  // A hint that cannot be read is refused on any matmul (on a static one
+  // a well-formed hint is only unused).
+  SmallVector<int64_t, 3> hint(3, kDefaultDynamicExtent);
+  if (Attribute attr = op->getAttr(kSizeHintAttrName)) {
+    auto sizes = dyn_cast<DenseI64ArrayAttr>(attr);
+    if (!sizes || sizes.size() != 3 ||
+        llvm::any_of(sizes.asArrayRef(), [](int64_t v) { return v <= 0; })) {
+      std::string got;
+      llvm::raw_string_ostream os(got);
+      os << attr;
+      return hintError("tensorop.size_hint must be array<i64: M, N, K> with "
+                       "positive entries (got " + got + ")");
+    }
+    hint.assign(sizes.asArrayRef().begin(), sizes.asArrayRef().end());
+  }
   if (p.isDynamic()) {
     // The representative size the sketch is chosen for.
-    SmallVector<int64_t, 3> hint(3, kDefaultDynamicExtent);
-    if (Attribute attr = op->getAttr(kSizeHintAttrName)) {
-      auto sizes = dyn_cast<DenseI64ArrayAttr>(attr);
-      if (!sizes || sizes.size() != 3 ||
-          llvm::any_of(sizes.asArrayRef(), [](int64_t v) { return v <= 0; })) {
-        reason = "tensorop.size_hint must be array<i64: M, N, K> with "
-                 "positive entries";
-        return failure();
-      }
-      hint.assign(sizes.asArrayRef().begin(), sizes.asArrayRef().end());
-    }
     int64_t *dims[] = {&p.m, &p.n, &p.k};
     const char *names[] = {"M", "N", "K"};
     for (int i = 0; i < 3; ++i) {
@@ -141,12 +153,10 @@ mlir::tensorop::matchSupportedMatmul(linalg::MatmulOp op, std::string &reason) {
         *dims[i] = hint[i];
         continue;
       }
-      if (op->hasAttr(kSizeHintAttrName) && hint[i] != *dims[i]) {
-        reason = std::string("tensorop.size_hint gives ") + names[i] + "=" +
-                 std::to_string(hint[i]) + " but " + names[i] +
-                 " is static, " + std::to_string(*dims[i]);
-        return failure();
-      }
+      if (op->hasAttr(kSizeHintAttrName) && hint[i] != *dims[i])
+        return hintError(std::string("tensorop.size_hint gives ") + names[i] +
+                         "=" + std::to_string(hint[i]) + " but " + names[i] +
+                         " is static, " + std::to_string(*dims[i]));
     }
     return p;
   }

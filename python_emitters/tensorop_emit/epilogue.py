@@ -47,6 +47,7 @@ The epilogue block (the microkernel's 8th operand, written by the pass):
 
 import math
 import re
+import struct
 
 from .common import SpecError
 
@@ -93,6 +94,15 @@ class Step:
         return "%s(%s)" % (self.kind, ",".join(repr(a) for a in self.args))
 
 
+def _fits_f32(value):
+    """Whether value rounds to a finite f32 (to nearest even)."""
+    try:
+        struct.pack("<f", value)
+        return True
+    except OverflowError:
+        return False
+
+
 def parse_epilogue(spec, field="epilogue", outputs=False):
     """The spec's step list as Steps (empty if absent), checked. Output
     steps (to_bf16, to_f16) only with `outputs`, and only last."""
@@ -120,6 +130,11 @@ def parse_epilogue(spec, field="epilogue", outputs=False):
                             % (text, ARITY.get(kind, 0), len(args)))
         if any(math.isnan(a) or math.isinf(a) for a in args):
             raise SpecError(field, "step %r: arguments must be finite" % text)
+        # The steps compute in fp32: 1e40 is finite here but inf there (and
+        # struct.pack("<f") raised OverflowError on it).
+        if any(not _fits_f32(a) for a in args):
+            raise SpecError(field, "step %r: out of range for f32, the type the "
+                            "epilogue computes in (at most 3.4e38 in magnitude)" % text)
         if kind == "clamp" and args[0] > args[1]:
             raise SpecError(field, "step %r: lo > hi" % text)
         if kind in OUTPUT_KINDS and not outputs:

@@ -52,6 +52,29 @@ func.func @f() attributes {e = #tensorop.epilogue<steps = ["scale(inf)"]>} {
 
 // -----
 
+// Finite as a double but not as the f32 the kernels compute the steps in:
+// it became inf in the kernel.
+// expected-error @+1 {{epilogue step 'scale(1e40)': '1e40' is out of range for f32, the type the epilogue computes in (at most 3.4e38 in magnitude)}}
+func.func @f() attributes {e = #tensorop.epilogue<steps = ["scale(1e40)"]>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{epilogue step 'clamp(-3.5e38, 0)': '-3.5e38' is out of range for f32}}
+func.func @f() attributes {e = #tensorop.epilogue<steps = ["bias_n", "clamp(-3.5e38, 0)"]>} {
+  return
+}
+
+// -----
+
+// The largest f32 and a number that rounds to it are in range.
+func.func @f() attributes {e = #tensorop.epilogue<steps = ["scale(3.4028234e38)", "clamp(-3.40282356e38, 1e-45)"]>} {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{epilogue steps must be strings}}
 func.func @f() attributes {e = #tensorop.epilogue<steps = [1]>} {
   return

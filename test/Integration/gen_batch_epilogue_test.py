@@ -27,31 +27,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gen_epilogue_test import (bound_constants, bound_terms, chain,  # noqa: E402
                                count_failure, step_code)
-
-
-def fill_seeded(name, shape, salt):
-    """Loops storing the seeded values in [-1, 1) into memref %name (f32, the
-    given static shape, row-major): element l (its linear index) gets
-    ((l + salt*1000) * golden mod 65536) / 32768 - 1. Needs %c0, %c1, the
-    constants %cD of every extent D and of salt*1000, %c65536, %golden,
-    %inv32768 and %f1 in scope (bench/epilogue/mkbatchab.py uses it too)."""
-    idx = ["%i0", "%i1", "%i2"][:len(shape)]
-    text = "".join(f"  scf.for {iv} = %c0 to %c{d} step %c1 {{\n" for iv, d in zip(idx, shape))
-    lin = "%c0"
-    for d, iv in enumerate(idx):
-        text += (f"    %l{salt}m{d} = arith.muli {lin}, %c{shape[d]} : index\n"
-                 f"    %l{salt}a{d} = arith.addi %l{salt}m{d}, {iv} : index\n")
-        lin = f"%l{salt}a{d}"
-    text += f"""    %h{salt}a = arith.addi {lin}, %c{salt}000 : index
-    %h{salt}b = arith.muli %h{salt}a, %golden : index
-    %h{salt}c = arith.remui %h{salt}b, %c65536 : index
-    %h{salt}d = arith.index_cast %h{salt}c : index to i64
-    %h{salt}e = arith.sitofp %h{salt}d : i64 to f32
-    %h{salt}f = arith.mulf %h{salt}e, %inv32768 : f32
-    %v{salt} = arith.subf %h{salt}f, %f1 : f32
-    memref.store %v{salt}, %{name}[{", ".join(idx)}] : memref<{"x".join(map(str, shape))}xf32>
-"""
-    return text + "  }\n" * len(shape)
+from seeded_fill import fill_seeded  # noqa: E402
 
 
 def main():

@@ -14,37 +14,51 @@
 // DB:  error: tensorop: tuning database {{.*}}does-not-exist.db does not exist
 
 // A size hint that is not three positive sizes, or one that contradicts a
-// static dimension, leaves the matmul to the upstream lowering.
-// CHECK-LABEL: func.func @bad_size_hint
-// CHECK-NOT:   tensorop.sketch =
-// CHECK:       return
+// static dimension of a matmul with a dynamic one, is an error at the op:
+// the user asked for a size that cannot be read (it sent the matmul to the
+// upstream loops with a remark).
 func.func @bad_size_hint(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) {
-  // expected-remark @+1 {{tensorop: not handled (tensorop.size_hint must be array<i64: M, N, K> with positive entries); lowered by the upstream pipeline}}
+  // expected-error @+1 {{tensorop: tensorop.size_hint must be array<i64: M, N, K> with positive entries (got array<i64: 0, 8, 8>)}}
   linalg.matmul {tensorop.size_hint = array<i64: 0, 8, 8>} ins(%A, %B : memref<?x?xf32>, memref<?x?xf32>) outs(%C : memref<?x?xf32>)
   return
 }
 
 // -----
 
-// CHECK-LABEL: func.func @contradicting_size_hint
-// CHECK-NOT:   tensorop.sketch =
-// CHECK:       return
+func.func @not_an_array_size_hint(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) {
+  // expected-error @+1 {{tensorop: tensorop.size_hint must be array<i64: M, N, K> with positive entries (got [64, 64, 64])}}
+  linalg.matmul {tensorop.size_hint = [64, 64, 64]} ins(%A, %B : memref<?x?xf32>, memref<?x?xf32>) outs(%C : memref<?x?xf32>)
+  return
+}
+
+// -----
+
 func.func @contradicting_size_hint(%A: tensor<8x?xf32>, %B: tensor<?x16xf32>, %C: tensor<8x16xf32>) -> tensor<8x16xf32> {
-  // expected-remark @+1 {{tensorop: not handled (tensorop.size_hint gives M=64 but M is static, 8); lowered by the upstream pipeline}}
+  // expected-error @+1 {{tensorop: tensorop.size_hint gives M=64 but M is static, 8}}
   %r = linalg.matmul {tensorop.size_hint = array<i64: 64, 16, 100>} ins(%A, %B : tensor<8x?xf32>, tensor<?x16xf32>) outs(%C : tensor<8x16xf32>) -> tensor<8x16xf32>
   return %r : tensor<8x16xf32>
 }
 
 // -----
 
-// On a static matmul a size hint has nothing to choose: it is ignored with
-// a remark (it was dropped without one, malformed or not), and the matmul
-// is sketched.
+// A malformed hint is an error on a static matmul too (it was dropped
+// without a word, then ignored with a remark).
+func.func @static_bad_size_hint(%A: tensor<8x4xf32>, %B: tensor<4x16xf32>, %C: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  // expected-error @+1 {{tensorop: tensorop.size_hint must be array<i64: M, N, K> with positive entries (got array<i64: 1, 2>)}}
+  %r = linalg.matmul {tensorop.size_hint = array<i64: 1, 2>} ins(%A, %B : tensor<8x4xf32>, tensor<4x16xf32>) outs(%C : tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %r : tensor<8x16xf32>
+}
+
+// -----
+
+// On a static matmul a well-formed size hint has nothing to choose (one
+// left from before the shapes were known need not match them): it is
+// ignored with a remark, and the matmul is sketched.
 // CHECK-LABEL: func.func @static_size_hint
 // CHECK:       linalg.matmul {{.*}}tensorop.sketch = #tensorop.sketch<
 func.func @static_size_hint(%A: tensor<8x4xf32>, %B: tensor<4x16xf32>, %C: tensor<8x16xf32>) -> tensor<8x16xf32> {
   // expected-remark @+1 {{tensorop: tensorop.size_hint ignored: every dimension is static (M=8, N=16, K=4)}}
-  %r = linalg.matmul {tensorop.size_hint = array<i64: 1, 2>} ins(%A, %B : tensor<8x4xf32>, tensor<4x16xf32>) outs(%C : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %r = linalg.matmul {tensorop.size_hint = array<i64: 64, 64, 64>} ins(%A, %B : tensor<8x4xf32>, tensor<4x16xf32>) outs(%C : tensor<8x16xf32>) -> tensor<8x16xf32>
   return %r : tensor<8x16xf32>
 }
 

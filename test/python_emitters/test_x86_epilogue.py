@@ -327,6 +327,8 @@ int main(void) {
     def test_refusals(self):
         for steps, word in [(["bias_n", "bias_m"], "at most one"), (["gelu"], "unknown step"),
                             (["scale"], "takes 1"), (["clamp(2,1)"], "lo > hi"),
+                            (["scale(1e40)"], "out of range for f32"),
+                            (["clamp(-3.5e38,0)"], "out of range for f32"),
                             ("relu", "list")]:
             spec = {"kernel": "gemm_f32", "isa": "avx512", "mr": 6, "nr": 64,
                     "epilogue": steps}

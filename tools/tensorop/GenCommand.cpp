@@ -42,7 +42,8 @@ cl::opt<bool> noBench("no-bench", cl::sub(genCmd), cl::init(false),
                       cl::desc("Verify but do not time against OpenBLAS"));
 cl::opt<bool> parseOnly("parse-only", cl::sub(genCmd), cl::init(false),
                         cl::desc("Print what the request was understood as "
-                                 "(JSON) and stop"));
+                                 "(JSON) and stop; a request gen would "
+                                 "refuse fails with gen's message"));
 cl::opt<bool> allowUnsandboxed(
     "allow-unsandboxed", cl::sub(genCmd), cl::init(false),
     cl::desc("Run LLM-written emitter scripts even where no sandbox can be "

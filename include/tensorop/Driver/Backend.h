@@ -77,8 +77,8 @@ public:
   virtual std::unique_ptr<mlir::MLIRContext> makeContext() const = 0;
 
   /// Whether this backend generates the job's operator with its options
-  /// (element types, target, threads, output directory); the error is the
-  /// user's message.
+  /// (element types, target, threads); the error is the user's message.
+  /// Builds nothing (--parse-only asks it too; the driver checks -o).
   /// Resolves the target ("host" -> what this machine is).
   virtual llvm::Error prepare(const GenJob &job) = 0;
   /// The target prepare resolved.

@@ -40,6 +40,7 @@
 
 namespace mlir {
 class MLIRContext;
+class Operation;
 } // namespace mlir
 
 namespace tensorop {
@@ -168,6 +169,12 @@ public:
 
 std::unique_ptr<TuneBackend> createCpuTuneBackend();
 std::unique_ptr<TuneBackend> createNvidiaTuneBackend();
+
+/// Why a backend's match skips `op` when it is a batch matmul
+/// (linalg.batch_matmul, batch_reduce_matmul), which both pipelines run
+/// as linalg.matmuls on its slices: what to tune instead. "" for any other
+/// op. Said as a remark at the op (GPU tune skipped these without a word).
+std::string batchMatmulNotTuned(mlir::Operation *op);
 
 /// The search loop of `tensorop tune`; returns the exit status.
 int runTuneLoop(const TuneOptions &options, TuneBackend &backend);

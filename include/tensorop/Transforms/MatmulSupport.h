@@ -9,9 +9,14 @@
 namespace mlir::tensorop {
 
 /// Classifies a linalg.matmul: on success the static problem it computes,
-/// otherwise the reason it is left to the upstream lowering.
+/// otherwise the reason it is left to the upstream lowering. Where the
+/// reason is the op's tensorop.size_hint (malformed, or contradicting a
+/// static dimension of a matmul with a dynamic one), `sizeHintError` is set:
+/// the user asked for something that cannot be read, which the pipeline
+/// reports as an error rather than falling back.
 FailureOr<GemmProblem> matchSupportedMatmul(linalg::MatmulOp op,
-                                            std::string &reason);
+                                            std::string &reason,
+                                            bool *sizeHintError = nullptr);
 
 /// Discardable attribute `tensorop.size_hint = array<i64: M, N, K>` on a
 /// linalg.matmul with dynamic dimensions: the sizes its sketch is chosen
