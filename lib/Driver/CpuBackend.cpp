@@ -31,6 +31,7 @@
 #include "tensorop/Verify/CpuConv.h"
 #include "tensorop/Verify/CpuGemm.h"
 #include "tensorop/Verify/CpuGemmLowp.h"
+#include "tensorop/Verify/GemmEntryCheck.h"
 #include "tensorop/Verify/Timing.h"
 
 #include "tensorop/Advisor/Advisor.h"
@@ -712,6 +713,11 @@ Error CpuBackend::prepare(const GenJob &job) {
     return fail(tooBig);
   if (hasBatchedEpilogueEntry(job.op))
     if (std::string tooBig = checkBatchedEpilogueBudget(job.op);
+        !tooBig.empty())
+      return fail(tooBig);
+  if (job.op.batched)
+    if (std::string tooBig = checkBatchedEntriesBudget(
+            r.m, r.n, r.k, job.op.batchCount);
         !tooBig.empty())
       return fail(tooBig);
   return Error::success();
