@@ -491,6 +491,15 @@ Error TuneRun::tuneOp(OpTuneSearch &op, unsigned opIndex,
 int tensorop::tuneModule(const TuneOptions &options) {
   if (options.budget == 0)
     return fail("--budget must be positive");
+  // Each candidate's worker would crash on no timed rounds (recorded as a
+  // "crash" row per candidate), and a negative time limit was taken as none.
+  if (options.rounds < 1)
+    return fail("--rounds must be at least 1 (got " +
+                std::to_string(options.rounds) + ")");
+  if (!(options.seconds >= 0))
+    return fail(formatv("--seconds must be 0 (no limit) or positive (got "
+                        "{0})",
+                        options.seconds));
   if (!options.emitterDir.empty())
     ::setenv("TENSOROP_EMITTER_DIR", options.emitterDir.c_str(), 1);
   return Backend::forTarget(options.target)->tune(options);
