@@ -210,6 +210,16 @@ llvm::Error checkNumbers(StringRef text) {
       while (other > 0 && (text[other] & 0xc0) == 0x80)
         --other;
     }
+    // "64×64×64": the digits are ASCII, the sign between them is not.
+    if (other != StringRef::npos &&
+        llvm::is_contained({"U+00D7", "U+2715", "U+2A2F"},
+                           codePointAt(text, other)))
+      return llvm::createStringError(
+          llvm::formatv("the multiplication sign {0} at byte {1} is not "
+                        "read: write the shape with the letter x, e.g. "
+                        "97x131x67",
+                        codePointAt(text, other), other + 1)
+              .str());
     if (other != StringRef::npos)
       return llvm::createStringError(
           llvm::formatv("the number '{0}' at byte {1} touches the non-ASCII "

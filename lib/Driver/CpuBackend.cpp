@@ -627,6 +627,13 @@ Error CpuBackend::prepare(const GenJob &job) {
                 " convolutions are not supported yet (fp32 only; bf16 "
                 "follows the GEMM's bf16)");
   const bool lowPrecision = r.dtype == "bf16" || r.dtype == "f16";
+  // f32 inputs with a 16-bit C read "support f32 only (got f32 -> bf16)",
+  // as if the f32 inputs were the problem.
+  if (r.dtype == "f32" && !r.cType.empty() && r.cType != "f32")
+    return fail("understood " + r.describe() + "; on CPU targets f32 inputs "
+                "give an f32 C (got f32 -> " + r.cType + "); a " + r.cType +
+                " C is built from " + r.cType + " inputs ('" + r.cType +
+                " GEMM with " + r.cType + " output')");
   if (!lowPrecision &&
       (r.dtype != "f32" || (!r.cType.empty() && r.cType != "f32")))
     return fail("understood " + r.describe() + "; CPU targets support f32 "
