@@ -2,6 +2,8 @@
 
 #include "tensorop/Transforms/MatmulSupport.h"
 
+#include <limits>
+
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineExpr.h"
@@ -132,6 +134,15 @@ mlir::tensorop::matchSupportedMatmul(linalg::MatmulOp op, std::string &reason) {
                  "positive entries";
         return failure();
       }
+      // A representative size beyond 32 bits overflowed the advisor's tile
+      // arithmetic ("target x86-avx512 has too few vector registers").
+      for (int64_t v : sizes.asArrayRef())
+        if (v > std::numeric_limits<int32_t>::max()) {
+          reason = "tensorop.size_hint entry " + std::to_string(v) +
+                   " is too large (at most " +
+                   std::to_string(std::numeric_limits<int32_t>::max()) + ")";
+          return failure();
+        }
       hint.assign(sizes.asArrayRef().begin(), sizes.asArrayRef().end());
     }
     int64_t *dims[] = {&p.m, &p.n, &p.k};

@@ -26,6 +26,19 @@ func.func @bad_size_hint(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x
 
 // -----
 
+// A hint beyond 32 bits overflowed the advisor's tile arithmetic and failed
+// as "target x86-avx512 has too few vector registers".
+// CHECK-LABEL: func.func @huge_size_hint
+// CHECK-NOT:   tensorop.sketch =
+// CHECK:       return
+func.func @huge_size_hint(%A: memref<?x64xf32>, %B: memref<64x32xf32>, %C: memref<?x32xf32>) {
+  // expected-remark @+1 {{tensorop: not handled (tensorop.size_hint entry 9223372036854775807 is too large (at most 2147483647)); lowered by the upstream pipeline}}
+  linalg.matmul {tensorop.size_hint = array<i64: 9223372036854775807, 32, 64>} ins(%A, %B : memref<?x64xf32>, memref<64x32xf32>) outs(%C : memref<?x32xf32>)
+  return
+}
+
+// -----
+
 // CHECK-LABEL: func.func @contradicting_size_hint
 // CHECK-NOT:   tensorop.sketch =
 // CHECK:       return
