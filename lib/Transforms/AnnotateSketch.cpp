@@ -148,6 +148,15 @@ struct AnnotateSketchPass
                          << unsupportedConvReason(op)
                          << "); lowered by the upstream pipeline "
                             "(convert-linalg-to-loops)";
+      else if (isa<linalg::LinalgOp>(op) && op->hasAttr(kSketchAttrName))
+        // A sketch written on an op no stage reads was dropped without a
+        // word (a linalg.add with a #tensorop.sketch compiled as if it had
+        // none).
+        op->emitWarning() << "tensorop: the '" << kSketchAttrName
+                          << "' on '" << op->getName()
+                          << "' is not used: sketches apply to linalg.matmul "
+                             "and linalg.conv_2d_nhwc_hwcf; it is lowered by "
+                             "the upstream pipeline";
     });
     if (matmuls.empty() && convs.empty())
       return;

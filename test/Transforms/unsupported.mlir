@@ -160,3 +160,14 @@ func.func @empty_k(%A: memref<4x0xf32>, %B: memref<0x16xf32>, %C: memref<4x16xf3
   linalg.matmul ins(%A, %B : memref<4x0xf32>, memref<0x16xf32>) outs(%C : memref<4x16xf32>)
   return
 }
+
+// -----
+
+// A sketch on an op no stage reads is said to be unused (it was dropped
+// without a word).
+// CHECK-LABEL: func.func @sketch_on_add
+func.func @sketch_on_add(%A: memref<8x8xf32>, %B: memref<8x8xf32>, %C: memref<8x8xf32>) {
+  // expected-warning @+1 {{tensorop: the 'tensorop.sketch' on 'linalg.add' is not used: sketches apply to linalg.matmul and linalg.conv_2d_nhwc_hwcf; it is lowered by the upstream pipeline}}
+  linalg.add {tensorop.sketch = #tensorop.sketch<mc = 6, nc = 16, kc = 8, mr = 6, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "t">} ins(%A, %B : memref<8x8xf32>, memref<8x8xf32>) outs(%C : memref<8x8xf32>)
+  return
+}
