@@ -216,8 +216,8 @@ llvm::Error checkNumbers(StringRef text) {
                            codePointAt(text, other)))
       return llvm::createStringError(
           llvm::formatv("the multiplication sign {0} at byte {1} is not "
-                        "read: write the shape with the letter x, e.g. "
-                        "97x131x67",
+                        "read: write sizes with the letter x (97x131x67, "
+                        "3x3)",
                         codePointAt(text, other), other + 1)
               .str());
     if (other != StringRef::npos)
