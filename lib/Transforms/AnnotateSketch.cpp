@@ -157,6 +157,23 @@ struct AnnotateSketchPass
                           << "' is not used: sketches apply to linalg.matmul "
                              "and linalg.conv_2d_nhwc_hwcf; it is lowered by "
                              "the upstream pipeline";
+      else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+               linalgOp && linalg::isaContractionOpInterface(linalgOp))
+        // A matmul written as linalg.generic (or linalg.mmt4d, matvec, ...)
+        // went to the upstream loops without the remark every other op the
+        // pipeline leaves gets.
+        op->emitRemark()
+            << "tensorop: not handled ("
+            << (isa<linalg::GenericOp>(op)
+                    ? std::string("a contraction written as linalg.generic "
+                                  "is not on the sketch path, which takes "
+                                  "linalg.matmul; mlir-opt "
+                                  "--linalg-specialize-generic-ops rewrites a "
+                                  "generic matmul as one")
+                    : "'" + op->getName().getStringRef().str() +
+                          "' is not on the sketch path, which takes "
+                          "linalg.matmul")
+            << "); lowered by the upstream pipeline";
     });
     if (matmuls.empty() && convs.empty())
       return;

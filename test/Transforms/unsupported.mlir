@@ -171,3 +171,29 @@ func.func @sketch_on_add(%A: memref<8x8xf32>, %B: memref<8x8xf32>, %C: memref<8x
   linalg.add {tensorop.sketch = #tensorop.sketch<mc = 6, nc = 16, kc = 8, mr = 6, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "t">} ins(%A, %B : memref<8x8xf32>, memref<8x8xf32>) outs(%C : memref<8x8xf32>)
   return
 }
+
+// -----
+
+// Contractions other than linalg.matmul get the remark every op the
+// pipeline leaves gets (a generic matmul and linalg.mmt4d had none).
+// CHECK-LABEL: func.func @generic_matmul
+// CHECK-NOT:   tensorop.sketch =
+func.func @generic_matmul(%A: tensor<16x32xf32>, %B: tensor<32x24xf32>, %C: tensor<16x24xf32>) -> tensor<16x24xf32> {
+  // expected-remark @+1 {{tensorop: not handled (a contraction written as linalg.generic is not on the sketch path, which takes linalg.matmul; mlir-opt --linalg-specialize-generic-ops rewrites a generic matmul as one); lowered by the upstream pipeline}}
+  %r = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%A, %B : tensor<16x32xf32>, tensor<32x24xf32>) outs(%C : tensor<16x24xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %z, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<16x24xf32>
+  return %r : tensor<16x24xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @mmt4d
+func.func @mmt4d(%A: tensor<2x3x4x8xf32>, %B: tensor<5x3x16x8xf32>, %C: tensor<2x5x4x16xf32>) -> tensor<2x5x4x16xf32> {
+  // expected-remark @+1 {{tensorop: not handled ('linalg.mmt4d' is not on the sketch path, which takes linalg.matmul); lowered by the upstream pipeline}}
+  %r = linalg.mmt4d ins(%A, %B : tensor<2x3x4x8xf32>, tensor<5x3x16x8xf32>) outs(%C : tensor<2x5x4x16xf32>) -> tensor<2x5x4x16xf32>
+  return %r : tensor<2x5x4x16xf32>
+}
