@@ -282,7 +282,7 @@ bool isFillerWord(StringRef w) {
               "inputs", "input", "operands", "cubed", "m", "n", "k", "nn",
               "row-major", "rowmajor", "fast", "optimized", "efficient",
               "high-performance", "performant", "dense", "square", "gpu",
-              "run", "runs", "that", "which", "is", "at"},
+              "run", "runs", "that", "which", "is", "at", "then"},
              true)
       .Default(false);
 }
