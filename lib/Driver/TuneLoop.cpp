@@ -342,6 +342,17 @@ Error TuneRun::tuneOp(OpTuneSearch &op, unsigned opIndex,
       if (ok[i].configHash != op.builtin.hash)
         configs.push_back(ok[i].config);
   }
+  // A space with nothing in it (--knobs options no point takes, such as
+  // kc = 128 where K = 1) ended as "no verified candidate ... the builtin
+  // sketch was not a candidate", which did not say why.
+  if (exhausted && s.done + s.queued == 0)
+    errs() << "tensorop tune: " << sig << ": no candidate to try"
+           << (o.knobsFile.empty()
+                   ? std::string(" (the search space is empty)")
+                   : " within the options of --knobs=" + o.knobsFile +
+                         " (a knob's options must include values of this "
+                         "op's space: --print-knobs lists them)")
+           << "\n";
   bool budgetSpent =
       s.done >= o.budget || exhausted ||
       (o.seconds > 0 && Clock::now() >= deadline);
