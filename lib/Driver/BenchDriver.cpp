@@ -276,6 +276,11 @@ int tensorop::benchmarkOnCpu(const BenchOptions &options) {
     errs() << "tensorop bench: --rounds must be at least 5 (MEASURE.md)\n";
     return 2;
   }
+  for (StringRef out : {StringRef(jsonOut), StringRef(markdownOut)})
+    if (std::string why = checkReportPath(out); !why.empty()) {
+      errs() << "tensorop bench: " << why << "\n";
+      return 2;
+    }
 
   std::unique_ptr<mlir::MLIRContext> context = makeCompilerContext();
   mlir::MLIRContext &ctx = *context;

@@ -125,6 +125,10 @@ int tensorop::benchmarkConv(const BenchOptions &options) {
     return usage("--threads must be at least 1");
   if (options.peakGflops < 0)
     return usage("--peak must be positive (GFLOP/s)");
+  for (StringRef out : {StringRef(options.jsonOut),
+                        StringRef(options.markdownOut)})
+    if (std::string why = checkReportPath(out); !why.empty())
+      return usage(why);
   if (!options.tunedDb.empty() && !options.sketch.empty())
     return usage("--tuned-db and --sketch both choose the sketch: give one");
   if (!options.tunedDb.empty())
