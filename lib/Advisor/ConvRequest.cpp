@@ -63,7 +63,8 @@ bool isFillerWord(StringRef w) {
               "outputs", "channels", "channel", "layer", "2d", "2-d",
               "two-dimensional", "fast", "optimized", "efficient", "size",
               "feature", "map", "maps", "activation", "activations",
-              "spatial", "pixels", "nhwc", "hwcf", "elements", "precision"},
+              "spatial", "pixels", "nhwc", "hwcf", "elements", "precision",
+              "then"},
              true)
       .Default(false);
 }

@@ -210,6 +210,16 @@ llvm::Error checkNumbers(StringRef text) {
       while (other > 0 && (text[other] & 0xc0) == 0x80)
         --other;
     }
+    // "64×64×64": the digits are ASCII, the sign between them is not.
+    if (other != StringRef::npos &&
+        llvm::is_contained({"U+00D7", "U+2715", "U+2A2F"},
+                           codePointAt(text, other)))
+      return llvm::createStringError(
+          llvm::formatv("the multiplication sign {0} at byte {1} is not "
+                        "read: write sizes with the letter x (97x131x67, "
+                        "3x3)",
+                        codePointAt(text, other), other + 1)
+              .str());
     if (other != StringRef::npos)
       return llvm::createStringError(
           llvm::formatv("the number '{0}' at byte {1} touches the non-ASCII "
@@ -272,7 +282,7 @@ bool isFillerWord(StringRef w) {
               "inputs", "input", "operands", "cubed", "m", "n", "k", "nn",
               "row-major", "rowmajor", "fast", "optimized", "efficient",
               "high-performance", "performant", "dense", "square", "gpu",
-              "run", "runs", "that", "which", "is", "at"},
+              "run", "runs", "that", "which", "is", "at", "then"},
              true)
       .Default(false);
 }
@@ -408,6 +418,68 @@ llvm::Error checkRepeatedSteps(llvm::ArrayRef<std::string> steps) {
   }
   return llvm::Error::success();
 }
+
+/// "target=host", "target: x86-avx2", "target x86-avx2": the target named by
+/// the pipeline option's key. Blanks the key in `lower` so that the name
+/// is read like any target word; refuses a key whose value names no target.
+/// The word was refused as not understood (a GEMM), or as a key whose value
+/// must be a number (a convolution), while the target after it was right.
+llvm::Error takeTargetKey(std::string &lower) {
+  static const llvm::Regex key(
+      "(^|[^a-z0-9_-])(target( *[=:] *| +|$))([a-z0-9_.-]*)");
+  llvm::SmallVector<StringRef> m;
+  size_t from = 0;
+  while (key.match(StringRef(lower).substr(from), &m)) {
+    std::string value = StringRef(m[4]).rtrim(".").str();
+    if (Vocabulary::target(value).empty())
+      return llvm::createStringError(
+          std::make_error_code(std::errc::not_supported),
+          "the request's '" + StringRef(m[0]).ltrim(" ,;").str() + "' " +
+              (value.empty() ? std::string("names no target")
+                             : "names no known target ('" + value + "')") +
+              "; targets: host, x86-avx512, x86-avx2, riscv-rvv, arm-neon, "
+              "nvidia-sm80, nvidia-sm90 (or --target=); nothing was "
+              "generated");
+    size_t at = m[2].data() - lower.data();
+    lower.replace(at, m[2].size(), std::string(m[2].size(), ' '));
+    from = at + m[2].size() + value.size();
+  }
+  return llvm::Error::success();
+}
+
+/// A zero extent ("0x5x5", "5x5x0 GEMM", "M=0", "a 0 by 300 matrix"),
+/// refused as such: "5x5x0" read as "understood one matrix (5 by 5)" and
+/// "0x5x5" as "missing: the shape", which sent the user looking for a typo.
+llvm::Error zeroExtent(StringRef lower) {
+  static const llvm::Regex mnk("(^|[^0-9])(([0-9]+) *[x*] *([0-9]+) *[x*] *"
+                               "([0-9]+))");
+  static const llvm::Regex named("(^|[^a-z0-9_])(([mnk]) *= *0+)([^0-9]|$)");
+  static const llvm::Regex by("(^|[^0-9x*])(([0-9]+) *by *([0-9]+))");
+  auto zero = [](StringRef digits) {
+    uint64_t v;
+    return !digits.getAsInteger(10, v) && v == 0;
+  };
+  auto refuse = [](StringRef phrase, StringRef dim) {
+    return llvm::createStringError(
+        std::make_error_code(std::errc::invalid_argument),
+        "the shape '" + phrase.str() + "' has a zero dimension" +
+            (dim.empty() ? "" : " (" + dim.str() + " = 0)") +
+            ": tensorop gen builds a GEMM whose M, N and K are at "
+            "least 1 (an empty GEMM computes nothing; in a module, the "
+            "pipeline leaves a linalg.matmul on empty matrices to the "
+            "upstream lowering); nothing was generated");
+  };
+  llvm::SmallVector<StringRef> g;
+  if (mnk.match(lower, &g))
+    for (int i = 0; i < 3; ++i)
+      if (zero(g[3 + i]))
+        return refuse(g[2], StringRef(&"MNK"[i], 1));
+  if (named.match(lower, &g))
+    return refuse(StringRef(g[2]).upper(), StringRef(g[3]).upper());
+  if (by.match(lower, &g) && (zero(g[3]) || zero(g[4])))
+    return refuse(g[2], "");
+  return llvm::Error::success();
+}
 } // namespace
 
 llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
@@ -424,6 +496,8 @@ llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
             "every size. A module whose linalg.matmul has a dynamic M, N or "
             "K is compiled by tensorop-opt --tensorop-pipeline "
             "(docs/UserGuide.md, 'The pipeline'); nothing was generated");
+  if (llvm::Error e = takeTargetKey(lower))
+    return std::move(e);
   std::set<std::string> ops, dtypes, targets;
   std::vector<std::string> notes;
 
@@ -548,6 +622,8 @@ llvm::Expected<OpRequest> mlir::tensorop::parseRequest(StringRef text) {
     return r;
   }
 
+  if (llvm::Error e = zeroExtent(lower))
+    return std::move(e);
   // Shapes, in order of precedence.
   std::vector<std::array<int64_t, 3>> shapes;
   ShapeSpans shapeSpans;

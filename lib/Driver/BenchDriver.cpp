@@ -276,6 +276,11 @@ int tensorop::benchmarkOnCpu(const BenchOptions &options) {
     errs() << "tensorop bench: --rounds must be at least 5 (MEASURE.md)\n";
     return 2;
   }
+  for (StringRef out : {StringRef(jsonOut), StringRef(markdownOut)})
+    if (std::string why = checkReportPath(out); !why.empty()) {
+      errs() << "tensorop bench: " << why << "\n";
+      return 2;
+    }
 
   std::unique_ptr<mlir::MLIRContext> context = makeCompilerContext();
   mlir::MLIRContext &ctx = *context;
@@ -295,6 +300,16 @@ int tensorop::benchmarkOnCpu(const BenchOptions &options) {
               "(tuned sketches carry their own thread count)\n";
     return 2;
   }
+  // Before the peak is measured: a missing or foreign database failed per
+  // shape, located at a line of bench's own module.
+  if (!tunedDb.empty())
+    if (Expected<std::unique_ptr<mlir::tensorop::TuningDB>> db =
+            mlir::tensorop::TuningDB::open(tunedDb, /*readOnly=*/true);
+        !db) {
+      errs() << "tensorop bench: --tuned-db: " << toString(db.takeError())
+             << "\n";
+      return 2;
+    }
   setBaselineThreads(threads);
   setLibxsmmBaseline(true);
   if (options.peakGflops < 0) {

@@ -4,7 +4,9 @@
 
 #include "tensorop/Verify/Timing.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <ctime>
@@ -36,4 +38,15 @@ void tensorop::warnAboveFmaPeak(bool &fasterThanPeak, double bestGflops,
                                 : "measured at start and again",
                       suspectWhy, subject)
                   .str();
+}
+
+std::string tensorop::checkReportPath(llvm::StringRef path) {
+  if (path.empty())
+    return "";
+  llvm::StringRef dir = llvm::sys::path::parent_path(path);
+  if (!dir.empty() && !llvm::sys::fs::is_directory(dir))
+    return ("cannot write " + path + ": no directory '" + dir + "'").str();
+  if (llvm::sys::fs::is_directory(path))
+    return ("cannot write " + path + ": it is a directory").str();
+  return "";
 }

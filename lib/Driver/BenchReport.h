@@ -32,6 +32,11 @@ void warnAboveFmaPeak(bool &fasterThanPeak, double bestGflops,
                       llvm::StringRef tool, llvm::StringRef label,
                       llvm::StringRef suspectWhy, llvm::StringRef subject);
 
+/// "" if a report can be written at `path` ("" too: none asked for), else
+/// why not (its directory is missing): checked before anything is measured,
+/// where the write failed only after every shape was timed.
+std::string checkReportPath(llvm::StringRef path);
+
 } // namespace tensorop
 
 #endif // TENSOROP_LIB_DRIVER_BENCHREPORT_H

@@ -27,6 +27,7 @@
 #include "tensorop/Runtime/JitGemm.h"
 #include "tensorop/Runtime/OpenMPRuntime.h"
 #include "tensorop/Targets/TargetHints.h"
+#include "tensorop/Tuner/TuningDB.h"
 #include "tensorop/Verify/CpuConv.h"
 #include "tensorop/Verify/CpuGemm.h"
 #include "tensorop/Verify/Timing.h"
@@ -124,8 +125,18 @@ int tensorop::benchmarkConv(const BenchOptions &options) {
     return usage("--threads must be at least 1");
   if (options.peakGflops < 0)
     return usage("--peak must be positive (GFLOP/s)");
+  for (StringRef out : {StringRef(options.jsonOut),
+                        StringRef(options.markdownOut)})
+    if (std::string why = checkReportPath(out); !why.empty())
+      return usage(why);
   if (!options.tunedDb.empty() && !options.sketch.empty())
     return usage("--tuned-db and --sketch both choose the sketch: give one");
+  if (!options.tunedDb.empty())
+    if (Expected<std::unique_ptr<mlir::tensorop::TuningDB>> db =
+            mlir::tensorop::TuningDB::open(options.tunedDb,
+                                           /*readOnly=*/true);
+        !db)
+      return usage("--tuned-db: " + toString(db.takeError()));
   if (!options.sketch.empty() &&
       !StringRef(options.sketch).starts_with("#tensorop.conv_sketch<"))
     return usage("--sketch with --conv takes a #tensorop.conv_sketch<...> "

@@ -32,6 +32,7 @@
 #include "tensorop/Verify/CpuConv.h"
 #include "tensorop/Verify/CpuGemm.h"
 #include "tensorop/Verify/CpuGemmLowp.h"
+#include "tensorop/Verify/GemmEntryCheck.h"
 #include "tensorop/Verify/Timing.h"
 
 #include "tensorop/Advisor/Advisor.h"
@@ -623,6 +624,13 @@ Error CpuBackend::prepare(const GenJob &job) {
                 " convolutions are not supported yet (fp32 only; bf16 "
                 "follows the GEMM's bf16)");
   const bool lowPrecision = r.dtype == "bf16" || r.dtype == "f16";
+  // f32 inputs with a 16-bit C read "support f32 only (got f32 -> bf16)",
+  // as if the f32 inputs were the problem.
+  if (r.dtype == "f32" && !r.cType.empty() && r.cType != "f32")
+    return fail("understood " + r.describe() + "; on CPU targets f32 inputs "
+                "give an f32 C (got f32 -> " + r.cType + "); a " + r.cType +
+                " C is built from " + r.cType + " inputs ('" + r.cType +
+                " GEMM with " + r.cType + " output')");
   if (!lowPrecision &&
       (r.dtype != "f32" || (!r.cType.empty() && r.cType != "f32")))
     return fail("understood " + r.describe() + "; CPU targets support f32 "
@@ -707,6 +715,11 @@ Error CpuBackend::prepare(const GenJob &job) {
     return fail(tooBig);
   if (hasBatchedEpilogueEntry(job.op))
     if (std::string tooBig = checkBatchedEpilogueBudget(job.op);
+        !tooBig.empty())
+      return fail(tooBig);
+  if (job.op.batched)
+    if (std::string tooBig = checkBatchedEntriesBudget(
+            r.m, r.n, r.k, job.op.batchCount);
         !tooBig.empty())
       return fail(tooBig);
   return Error::success();

@@ -328,6 +328,14 @@ public:
                         << ")";
         return;
       }
+      // A dynamic matmul is tuned at its representative size; the result
+      // line names only that size ("m=512 n=512"), as if the module said so.
+      if (p->isDynamic())
+        op.emitRemark() << "tensorop tune: dynamic dimensions: tuned at "
+                        << "M=" << p->m << " N=" << p->n << " K=" << p->k
+                        << " (the size the pipeline chooses its sketch for: "
+                           "tensorop.size_hint, else 512), whose record "
+                           "db= uses for every runtime size";
       if (signatures.insert(opSignature(*p)).second)
         problems.push_back(*p);
     });

@@ -62,6 +62,19 @@ int tensorop::inspectTuningDb(const DbOptions &options) {
   if (verb != "list" && verb != "show" && verb != "export" && !writes)
     return fail("unknown action '" + verb +
                 "' (expected list, show, export or prune)");
+  // Nothing given is ignored: "db list extra" listed everything, and
+  // "--keep-best=-1" pruned as if it were 0.
+  if (verb != "show" && dbArgs.size() > 1)
+    return fail("'" + verb + "' takes no argument (got '" + dbArgs[1] +
+                "')");
+  if (options.keepBest < 0)
+    return fail("--keep-best must be 0 (keep all) or positive (got " +
+                Twine(options.keepBest) + ")");
+  if (options.keepBest > 0 && !writes)
+    return fail("--keep-best applies to 'prune' only");
+  if (!options.opFilter.empty() && writes)
+    return fail("--op applies to 'list', 'show' and 'export' (prune works on "
+                "every op)");
   Expected<std::unique_ptr<TuningDB>> db =
       TuningDB::open(dbFile, /*readOnly=*/!writes);
   if (!db)

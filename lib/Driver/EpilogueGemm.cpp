@@ -67,7 +67,8 @@ std::string tensorop::epilogueHeaderComment(ArrayRef<std::string> steps,
     return "";
   std::string text =
       onConvOutput ? "\n * Then, fused into the kernel's store, per element x = "
-                     "output[n][y][x][f] in\n * this order:"
+                     "output[n][i][j][f] (i, j:\n * the output's row and "
+                     "column) in this order:"
                    : "\n * Then, fused into the kernel's store, per element x "
                      "of C in this order:";
   std::string biasN =
@@ -76,7 +77,7 @@ std::string tensorop::epilogueHeaderComment(ArrayRef<std::string> steps,
                 .str()
           : ("x += bias[col]  (bias: N " + elements + ")").str();
   std::string residual =
-      onConvOutput ? std::string("x += residual[n][y][x][f]  (residual: N x OH "
+      onConvOutput ? std::string("x += residual[n][i][j][f]  (residual: N x OH "
                                  "x OW x F, NHWC, contiguous)")
                    : ("x += R[row][col]  (R: M x N " + elements +
                       ", row-major, contiguous)")

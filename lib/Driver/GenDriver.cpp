@@ -16,6 +16,7 @@
 #include "tensorop/Advisor/Request.h"
 #include "tensorop/LLM/LLMClient.h"
 #include "tensorop/Targets/TargetHints.h"
+#include "tensorop/Tuner/TuningDB.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -149,6 +150,14 @@ int tensorop::generateKernel(const GenOptions &options) {
       return fail(toString(std::move(e)));
   if (Error e = checkAdvisorName(genAdvisor))
     return fail(toString(std::move(e)));
+  // The database too, before anything is parsed or built: a missing or
+  // foreign file failed once the sketch was chosen, located at a line of
+  // the module gen builds ('loc("-":5:3): tensorop: tuning database ...').
+  if (!options.db.empty())
+    if (Expected<std::unique_ptr<TuningDB>> db =
+            TuningDB::open(options.db, /*readOnly=*/true);
+        !db)
+      return fail("--db: " + toString(db.takeError()));
   Expected<OpRequest> parsed = parseRequest(request);
   // A modifier the builtin parser refused by name is final: the model's
   // reading has no field for it and would drop it silently.

@@ -343,6 +343,17 @@ Error TuneRun::tuneOp(OpTuneSearch &op, unsigned opIndex,
       if (ok[i].configHash != op.builtin.hash)
         configs.push_back(ok[i].config);
   }
+  // A space with nothing in it (--knobs options no point takes, such as
+  // kc = 128 where K = 1) ended as "no verified candidate ... the builtin
+  // sketch was not a candidate", which did not say why.
+  if (exhausted && s.done + s.queued == 0)
+    errs() << "tensorop tune: " << sig << ": no candidate to try"
+           << (o.knobsFile.empty()
+                   ? std::string(" (the search space is empty)")
+                   : " within the options of --knobs=" + o.knobsFile +
+                         " (a knob's options must include values of this "
+                         "op's space: --print-knobs lists them)")
+           << "\n";
   bool budgetSpent =
       s.done >= o.budget || exhausted ||
       (o.seconds > 0 && Clock::now() >= deadline);
@@ -492,6 +503,15 @@ Error TuneRun::tuneOp(OpTuneSearch &op, unsigned opIndex,
 int tensorop::tuneModule(const TuneOptions &options) {
   if (options.budget == 0)
     return fail("--budget must be positive");
+  // Each candidate's worker would crash on no timed rounds (recorded as a
+  // "crash" row per candidate), and a negative time limit was taken as none.
+  if (options.rounds < 1)
+    return fail("--rounds must be at least 1 (got " +
+                std::to_string(options.rounds) + ")");
+  if (!(options.seconds >= 0))
+    return fail(formatv("--seconds must be 0 (no limit) or positive (got "
+                        "{0})",
+                        options.seconds));
   if (!options.emitterDir.empty())
     ::setenv("TENSOROP_EMITTER_DIR", options.emitterDir.c_str(), 1);
   return Backend::forTarget(options.target)->tune(options);

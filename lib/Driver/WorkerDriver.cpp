@@ -137,6 +137,13 @@ int tensorop::measureCandidate(const WorkerOptions &options) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() == 1 && !options.sandboxed)
     return 3;
+  // No timed rounds left the samples empty, and their median read past them
+  // (a segfault, recorded as the candidate's crash).
+  if (wrounds < 1) {
+    llvm::errs() << "tensorop worker: --rounds must be at least 1 (got "
+                 << wrounds << ")\n";
+    return 2;
+  }
   Expected<mlir::tensorop::LoadedObject> loaded =
       mlir::tensorop::loadObjectFile(object, symbol);
   if (!loaded)

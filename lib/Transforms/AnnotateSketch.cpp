@@ -148,6 +148,32 @@ struct AnnotateSketchPass
                          << unsupportedConvReason(op)
                          << "); lowered by the upstream pipeline "
                             "(convert-linalg-to-loops)";
+      else if (isa<linalg::LinalgOp>(op) && op->hasAttr(kSketchAttrName))
+        // A sketch written on an op no stage reads was dropped without a
+        // word (a linalg.add with a #tensorop.sketch compiled as if it had
+        // none).
+        op->emitWarning() << "tensorop: the '" << kSketchAttrName
+                          << "' on '" << op->getName()
+                          << "' is not used: sketches apply to linalg.matmul "
+                             "and linalg.conv_2d_nhwc_hwcf; it is lowered by "
+                             "the upstream pipeline";
+      else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+               linalgOp && linalg::isaContractionOpInterface(linalgOp))
+        // A matmul written as linalg.generic (or linalg.mmt4d, matvec, ...)
+        // went to the upstream loops without the remark every other op the
+        // pipeline leaves gets.
+        op->emitRemark()
+            << "tensorop: not handled ("
+            << (isa<linalg::GenericOp>(op)
+                    ? std::string("a contraction written as linalg.generic "
+                                  "is not on the sketch path, which takes "
+                                  "linalg.matmul; mlir-opt "
+                                  "--linalg-specialize-generic-ops rewrites a "
+                                  "generic matmul as one")
+                    : "'" + op->getName().getStringRef().str() +
+                          "' is not on the sketch path, which takes "
+                          "linalg.matmul")
+            << "); lowered by the upstream pipeline";
     });
     if (matmuls.empty() && convs.empty())
       return;

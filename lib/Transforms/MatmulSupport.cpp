@@ -2,6 +2,8 @@
 
 #include "tensorop/Transforms/MatmulSupport.h"
 
+#include <limits>
+
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineExpr.h"
@@ -146,6 +148,14 @@ mlir::tensorop::matchSupportedMatmul(linalg::MatmulOp op, std::string &reason,
   }
   if (p.isDynamic()) {
     // The representative size the sketch is chosen for.
+    // A representative size beyond 32 bits overflowed the advisor's tile
+    // arithmetic ("target x86-avx512 has too few vector registers").
+    for (int64_t v : hint)
+      if (v > std::numeric_limits<int32_t>::max())
+        return hintError("tensorop.size_hint entry " + std::to_string(v) +
+                         " is too large (at most " +
+                         std::to_string(std::numeric_limits<int32_t>::max()) +
+                         ")");
     int64_t *dims[] = {&p.m, &p.n, &p.k};
     const char *names[] = {"M", "N", "K"};
     for (int i = 0; i < 3; ++i) {

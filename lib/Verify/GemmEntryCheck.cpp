@@ -1,10 +1,12 @@
 //===- GemmEntryCheck.cpp - Verify gen's BLAS-like GEMM entries -----------===//
 
 #include "tensorop/Verify/GemmEntryCheck.h"
+#include "tensorop/Verify/Buffers.h"
 #include "tensorop/Verify/Timing.h"
 
 #include <cblas.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -475,6 +477,25 @@ GemmEntryCheck tensorop::checkGemmEntryPoints(const GemmEntryPoints &e,
     c.batchedExCase(false, count, 1, 1, 0);
   }
   return c.result;
+}
+
+std::string tensorop::checkBatchedEntriesBudget(int64_t m, int64_t n,
+                                                int64_t k,
+                                                int64_t batchCount) {
+  // Per slice (batchedCase, batchedExCase): A, B and C as floats (padding
+  // aside), C's copy from before the call, and the fp64 reference's values
+  // and magnitudes.
+  const uint64_t slices = std::max<int64_t>(batchCount, 3);
+  const uint64_t um = m, un = n, uk = k;
+  uint64_t perSlice = saturatingAdd(
+      saturatingMul(4, saturatingAdd(saturatingMul(um, uk),
+                                     saturatingMul(uk, un))),
+      saturatingMul(8 + 16, saturatingMul(um, un)));
+  return checkBufferBudget(saturatingMul(slices, perSlice),
+                           "checking NAME_batched on " +
+                               std::to_string(slices) + " slices of " +
+                               std::to_string(m) + "x" + std::to_string(n) +
+                               "x" + std::to_string(k));
 }
 
 ExOverhead tensorop::timeExAgainstPlain(const GemmEntryPoints &e,

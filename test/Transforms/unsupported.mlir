@@ -33,6 +33,16 @@ func.func @not_an_array_size_hint(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: 
 
 // -----
 
+// A hint beyond 32 bits overflowed the advisor's tile arithmetic and failed
+// as "target x86-avx512 has too few vector registers".
+func.func @huge_size_hint(%A: memref<?x64xf32>, %B: memref<64x32xf32>, %C: memref<?x32xf32>) {
+  // expected-error @+1 {{tensorop: tensorop.size_hint entry 9223372036854775807 is too large (at most 2147483647)}}
+  linalg.matmul {tensorop.size_hint = array<i64: 9223372036854775807, 32, 64>} ins(%A, %B : memref<?x64xf32>, memref<64x32xf32>) outs(%C : memref<?x32xf32>)
+  return
+}
+
+// -----
+
 func.func @contradicting_size_hint(%A: tensor<8x?xf32>, %B: tensor<?x16xf32>, %C: tensor<8x16xf32>) -> tensor<8x16xf32> {
   // expected-error @+1 {{tensorop: tensorop.size_hint gives M=64 but M is static, 8}}
   %r = linalg.matmul {tensorop.size_hint = array<i64: 64, 16, 100>} ins(%A, %B : tensor<8x?xf32>, tensor<?x16xf32>) outs(%C : tensor<8x16xf32>) -> tensor<8x16xf32>
@@ -160,4 +170,41 @@ func.func @empty_k(%A: memref<4x0xf32>, %B: memref<0x16xf32>, %C: memref<4x16xf3
   // expected-remark @+1 {{tensorop: not handled (empty matrices are left to the upstream lowering); lowered by the upstream pipeline}}
   linalg.matmul ins(%A, %B : memref<4x0xf32>, memref<0x16xf32>) outs(%C : memref<4x16xf32>)
   return
+}
+
+// -----
+
+// A sketch on an op no stage reads is said to be unused (it was dropped
+// without a word).
+// CHECK-LABEL: func.func @sketch_on_add
+func.func @sketch_on_add(%A: memref<8x8xf32>, %B: memref<8x8xf32>, %C: memref<8x8xf32>) {
+  // expected-warning @+1 {{tensorop: the 'tensorop.sketch' on 'linalg.add' is not used: sketches apply to linalg.matmul and linalg.conv_2d_nhwc_hwcf; it is lowered by the upstream pipeline}}
+  linalg.add {tensorop.sketch = #tensorop.sketch<mc = 6, nc = 16, kc = 8, mr = 6, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "t">} ins(%A, %B : memref<8x8xf32>, memref<8x8xf32>) outs(%C : memref<8x8xf32>)
+  return
+}
+
+// -----
+
+// Contractions other than linalg.matmul get the remark every op the
+// pipeline leaves gets (a generic matmul and linalg.mmt4d had none).
+// CHECK-LABEL: func.func @generic_matmul
+// CHECK-NOT:   tensorop.sketch =
+func.func @generic_matmul(%A: tensor<16x32xf32>, %B: tensor<32x24xf32>, %C: tensor<16x24xf32>) -> tensor<16x24xf32> {
+  // expected-remark @+1 {{tensorop: not handled (a contraction written as linalg.generic is not on the sketch path, which takes linalg.matmul; mlir-opt --linalg-specialize-generic-ops rewrites a generic matmul as one); lowered by the upstream pipeline}}
+  %r = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%A, %B : tensor<16x32xf32>, tensor<32x24xf32>) outs(%C : tensor<16x24xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %z, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<16x24xf32>
+  return %r : tensor<16x24xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @mmt4d
+func.func @mmt4d(%A: tensor<2x3x4x8xf32>, %B: tensor<5x3x16x8xf32>, %C: tensor<2x5x4x16xf32>) -> tensor<2x5x4x16xf32> {
+  // expected-remark @+1 {{tensorop: not handled ('linalg.mmt4d' is not on the sketch path, which takes linalg.matmul); lowered by the upstream pipeline}}
+  %r = linalg.mmt4d ins(%A, %B : tensor<2x3x4x8xf32>, tensor<5x3x16x8xf32>) outs(%C : tensor<2x5x4x16xf32>) -> tensor<2x5x4x16xf32>
+  return %r : tensor<2x5x4x16xf32>
 }

@@ -115,6 +115,14 @@ GemmEntryCheck checkGemmEntryPoints(const GemmEntryPoints &entries,
                                     const GemmLayout &layout,
                                     int64_t batchCount, uint64_t seed);
 
+/// The up-front refusal ("" if it fits) of a batched request whose check
+/// would not fit the host buffer limit (checkBufferBudget): the batched
+/// cases hold every slice's operands, outputs and fp64 reference at once,
+/// so the request's batch count multiplies them ("batch 2147483647 of
+/// 1000x1000x1000" ran out of memory and aborted in the check).
+std::string checkBatchedEntriesBudget(int64_t m, int64_t n, int64_t k,
+                                      int64_t batchCount);
+
 /// Seconds per call (alpha = 1, beta = 0) of NAME, of NAME_prepacked (B
 /// packed once before the rounds), of NAME_ex with
 /// contiguous operands (which calls NAME) and of NAME_ex_ws with every
