@@ -236,7 +236,9 @@ void mlir::tensorop::overlayHostMachine(TargetHints &h, const HostMachine &m) {
     return;
   }
   const CpuFacts &f = it->second;
-  std::string source = "cpus." + m.cpuName + " of " + h.path + ": " + f.source;
+  // The facts' own source once, then each field pointing at it.
+  std::string source = "cpus." + m.cpuName + " of " + h.path;
+  h.hostOverlay.push_back({"cpus." + m.cpuName + ".source", f.source, h.path});
   auto set = [&](auto &field, const auto &value, llvm::StringRef name) {
     if (!value)
       return;
