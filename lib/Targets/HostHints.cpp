@@ -31,7 +31,9 @@ llvm::Expected<std::string> readField(llvm::StringRef dir,
                                       llvm::StringRef name) {
   llvm::SmallString<256> path(dir);
   llvm::sys::path::append(path, name);
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  // (As a stream: sysfs files stat as 4096 bytes, and getFile hands back
+  // the few real ones padded with NULs.)
+  auto buffer = llvm::MemoryBuffer::getFileAsStream(path);
   if (!buffer)
     return llvm::createStringError("cannot read " + path + ": " +
                                    buffer.getError().message());
