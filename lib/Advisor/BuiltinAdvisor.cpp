@@ -60,9 +60,6 @@ constexpr int64_t kSkinnyPrefetchB = 32;
 /// faster with 8 (4 and 16 within noise of it; 32 slower), and 1.07-1.2x at
 /// T = 64..256 (bench/models/ab_prepacked.sh, docs/benchmarks/models.md).
 constexpr int64_t kPairsPrefetchB = 8;
-/// Packing an A whose in-place rows overfill L1 sets pays off from this
-/// many columns (Zen 4, 6 x 64 blocks: N = 1024 +2-4%, 512 none, 256 -4%).
-constexpr int64_t kAliasedAMinColumns = 768;
 
 /// Unpacked B needs nr <= 7 vectors (one mask register each on AVX-512)
 /// and, on AVX2, one vector register more for the mask (the sketch
@@ -151,30 +148,6 @@ RegisterBlock chooseRegisterBlock(const GemmProblem &p, const TargetHints &t,
     }
   }
   return best;
-}
-
-/// Whether an mr x nv block reading A in place, rows `strideBytes` apart,
-/// puts more lines in one L1 set than the set has ways: rows whose offsets
-/// differ by a multiple of L1 size / ways (4 KiB on Zen 4 and Zen 5) share
-/// sets, and each k-step's B lines come on top. Zen 4's 8-way L1 with a
-/// 6 x 64 block at K = 1024 (6 + 4 lines): packing A measured +2-4%
-/// (docs/benchmarks/cpu-gemm-classes.md, "target=host"); 4 x 64 at K = 1024
-/// (4 + 4) no change.
-bool aRowsOverfillL1Sets(const TargetHints &t, int64_t mr, int64_t nv,
-                         int64_t strideBytes) {
-  for (const CacheLevel &l1 : t.caches) {
-    if (l1.level != 1 || l1.ways <= 0 || l1.lineBytes <= 0)
-      continue;
-    int64_t span = l1.sizeBytes / l1.ways;
-    if (span <= 0)
-      return false;
-    int64_t sameSet = 0;
-    for (int64_t r = 0; r < mr; ++r)
-      if ((r * strideBytes) % span < l1.lineBytes)
-        ++sameSet;
-    return sameSet + nv > l1.ways;
-  }
-  return false;
 }
 
 class BuiltinAdvisor : public Advisor {
@@ -338,17 +311,6 @@ public:
         c.prefetchB = kSkinnyPrefetchB;
       }
     }
-    // A read in place on the packed path whose block rows overfill the L1
-    // sets they share is packed after all, where enough columns share the
-    // copy: measured on Zen 4 (docs/benchmarks/cpu-gemm-classes.md,
-    // "target=host"), 6 x 64 blocks, K = 1024 and 2048: +2.0-4.1% at
-    // N = 1024, none at N = 512, -4% at N = 256. Only with the machine's own
-    // caches (target=host): a named target's describe a family.
-    if (c.packA == "none" && c.packB == "kmajor_nr" && !small &&
-        t.cachesFromMachine && p.input == GemmInputType::F32 &&
-        p.n >= kAliasedAMinColumns &&
-        aRowsOverfillL1Sets(t, c.mr, c.nr / lanes, 4 * p.k))
-      c.packA = "kmajor_mr";
     return c;
   }
 };
