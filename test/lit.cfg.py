@@ -60,7 +60,8 @@ config.substitutions.append(("%gen_matmul",
 emitter_cache = os.path.join(config.test_exec_root, "emitter-cache")
 shutil.rmtree(emitter_cache, ignore_errors=True)
 config.environment["TENSOROP_CACHE_DIR"] = emitter_cache
-for var in ["TENSOROP_EMITTER_DIR", "TENSOROP_HINTS_DIR", "TENSOROP_DATA_DIR"]:
+for var in ["TENSOROP_EMITTER_DIR", "TENSOROP_HINTS_DIR", "TENSOROP_DATA_DIR",
+            "TENSOROP_HOST_SYSFS", "TENSOROP_HOST_CPU"]:
     config.environment.pop(var, None)
 
 llvm_config.add_tool_substitutions(["tensorop-opt", "tensorop", "tensorop-advisor-sweep", "tensorop-conv-verify-test",

@@ -5,7 +5,9 @@
 # unseen set (unseen-shapes.sh), printed by both builds' tensorop-opt
 # --tensorop-annotate-sketch and diffed per thread count (default 1 and 2):
 # "<" base, ">" new, one line per function. No output under a thread count:
-# no sketch changed.
+# no sketch changed. TARGET=host compares target=host instead (with
+# TENSOROP_HOST_SYSFS / TENSOROP_HOST_CPU set: a fake Zen 4 or Zen 5 host,
+# docs/Hints.md; a build without target=host's overlay ignores them).
 set -e
 BASE=$(cd "$1" && pwd); NEW=$(cd "$2" && pwd); shift 2
 THREADS=${*:-1 2}
@@ -34,7 +36,7 @@ for t in $THREADS; do
   for side in base new; do
     build=$BASE; [ "$side" = new ] && build=$NEW
     "$build/bin/tensorop-opt" "$TMP/shapes.mlir" \
-      --tensorop-annotate-sketch="target=x86-avx512 threads=$t" 2>/dev/null |
+      --tensorop-annotate-sketch="target=${TARGET:-x86-avx512} threads=$t" 2>/dev/null |
       grep -E "func.func|tensorop.sketch" |
       sed -E 's/\(%arg0.*//; s/.*(#tensorop.sketch<[^>]*>[^>]*>).*/\1/' |
       paste - - > "$TMP/$side.txt"

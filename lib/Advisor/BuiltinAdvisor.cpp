@@ -110,8 +110,17 @@ RegisterBlock chooseRegisterBlock(const GemmProblem &p, const TargetHints &t,
       // FMA latency x throughput needs this many independent chains.
       double latency =
           std::min(1.0, double(acc) / double(t.accumulatorsForPeak));
-      // An explicit broadcast shared by too few FMAs steals FP slots.
-      bool embedded = nv < t.minFmasPerBroadcast && t.embeddedBroadcast;
+      // An explicit broadcast shared by too few FMAs steals FP slots. With
+      // B's rows read in place, whose loads compete too, that holds for
+      // more FMAs than a register-only loop shows (embedded_below_fmas;
+      // Zen 4: 13 x 32 at 37x53x71 +2.0% and +3.3% embedded, two runs). On
+      // the packed path two-vector blocks moved by -3.4% (2137^3) to +2.0%
+      // (docs/benchmarks/cpu-gemm-classes.md, "target=host"): not taken.
+      // Nor where the embedded form's loads outnumber the FMAs (1 row).
+      bool fpSlot = small && t.explicitBroadcastTakesFpSlot &&
+                    nv < t.embeddedBelowFmas && acc >= mr + nv;
+      bool embedded =
+          (nv < t.minFmasPerBroadcast || fpSlot) && t.embeddedBroadcast;
       double broadcast =
           (nv >= t.minFmasPerBroadcast || embedded) ? 1.0 : 0.75;
       // An embedded broadcast is a load per FMA: mr + nv loads feed mr*nv

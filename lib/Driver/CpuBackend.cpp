@@ -46,6 +46,7 @@
 #include "tensorop/Runtime/JitGemm.h"
 #include "tensorop/Runtime/ObjectFile.h"
 #include "tensorop/Runtime/RvvVlenDispatch.h"
+#include "tensorop/Targets/HostHints.h"
 #include "tensorop/Targets/TargetHints.h"
 #include "tensorop/Transforms/Passes.h"
 
@@ -653,7 +654,7 @@ Error CpuBackend::prepare(const GenJob &job) {
   Expected<std::string> resolvedName = resolveTargetName(r.target);
   if (!resolvedName)
     return resolvedName.takeError();
-  Expected<TargetHints> loaded = loadTargetHints(*resolvedName);
+  Expected<TargetHints> loaded = loadHintsForTarget(r.target);
   if (!loaded)
     return loaded.takeError();
   resolved = *resolvedName;
@@ -740,6 +741,17 @@ int CpuBackend::generate(const GenJob &job) {
   auto path = [&](StringRef file) { return (*staged)->path(file); };
   outs() << "tensorop gen: " << r.describe() << " -> " << resolved
          << " kernel '" << name << "'\n";
+  // target=host: which machine the advisor planned for, and what it could
+  // not read (report.json's "host" has every overlaid field).
+  if (!hints.hostCpu.empty()) {
+    outs() << "tensorop gen: host " << hints.hostCpu;
+    for (const CacheLevel &c : hints.caches)
+      outs() << formatv(", L{0} {1} KiB {2}-way", c.level,
+                        c.sizeBytes / 1024, c.ways);
+    outs() << "\n";
+  }
+  for (const std::string &remark : hints.hostRemarks)
+    errs() << "tensorop gen: " << remark << "\n";
 
   std::unique_ptr<mlir::MLIRContext> context = makeCompilerContext();
   mlir::MLIRContext &ctx = *context;
@@ -1341,6 +1353,7 @@ int CpuBackend::generate(const GenJob &job) {
       {"flops_per_call", job.op.flops()},
       {"target", resolved},
       {"hints", hints.path},
+      {"host", hostOverlayJson(hints)},
       {"kernel", name},
       {"abi", abiSummary(job.op, name)},
       {"advisor", genAdvisor},
@@ -1381,7 +1394,7 @@ int CpuBackend::generate(const GenJob &job) {
                               : "Threads: --threads=" +
                                     std::to_string(genThreads) +
                                     " was asked; " + fewerThreads + ".\n\n") +
-        "## Verification\n\n";
+        hostOverlayMarkdown(hints) + "## Verification\n\n";
   if (runsHere && conv)
     md += convCheck.markdown;
   else if (runsHere && checkedAsEpilogue)

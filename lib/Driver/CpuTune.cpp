@@ -259,7 +259,8 @@ public:
           "machine (x86 targets; NVIDIA targets on a GPU here or through "
           "--gpu-batch); tensorop gen builds " +
           resolvedTarget + " kernels from an advisor's sketch (--advisor)");
-    Expected<TargetHints> h = loadTargetHints(resolvedTarget);
+    // (target=host: this machine's caches and CPU facts, as gen's.)
+    Expected<TargetHints> h = loadHintsForTarget(o.target);
     if (!h)
       return h.takeError();
     hints = *h;

@@ -1,6 +1,7 @@
 //===- TargetHints.cpp - Read and validate hints/<target>.json ------------===//
 
 #include "tensorop/Targets/TargetHints.h"
+#include "tensorop/Targets/HostHints.h"
 #include "tensorop/Support/DataDir.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 
@@ -125,6 +126,108 @@ public:
     return o.getObject(key);
   }
 
+  /// An optional number: left unset where the key is absent.
+  template <typename T>
+  llvm::Error optional(const Object &o, llvm::StringRef key,
+                       const Twine &path, std::optional<T> &out, T min,
+                       T max) {
+    if (!o.get(key))
+      return llvm::Error::success();
+    T v;
+    if constexpr (std::is_same_v<T, double>) {
+      if (llvm::Error e = num(o, key, path, v, min, max))
+        return e;
+    } else {
+      if (llvm::Error e = integer(o, key, path, v, min, max))
+        return e;
+    }
+    out = v;
+    return llvm::Error::success();
+  }
+
+  llvm::Error optionalBool(const Object &o, llvm::StringRef key,
+                           const Twine &path, std::optional<bool> &out) {
+    if (!o.get(key))
+      return llvm::Error::success();
+    out = o.getBoolean(key);
+    if (!out)
+      return fail(path.concat(key), "is not a boolean");
+    return llvm::Error::success();
+  }
+
+  /// The "cpus" object: per-CPU facts target=host puts over the file's.
+  llvm::Error cpuFacts(const Object &root,
+                       std::map<std::string, CpuFacts> &out) {
+    const llvm::json::Value *cpus = root.get("cpus");
+    if (!cpus)
+      return llvm::Error::success();
+    const Object *all = cpus->getAsObject();
+    if (!all)
+      return fail("cpus", "must be an object (LLVM CPU name -> facts)");
+    for (const auto &[key, value] : *all) {
+      std::string name = llvm::StringRef(key).str();
+      std::string p = "cpus." + name;
+      const Object *o = value.getAsObject();
+      if (!o)
+        return fail(p, "must be an object");
+      CpuFacts f;
+      if (llvm::Error e = str(*o, "source", p + ".", f.source))
+        return e;
+      if (const llvm::json::Value *v = o->get("fma")) {
+        const Object *fma = v->getAsObject();
+        if (!fma)
+          return fail(p + ".fma", "must be an object");
+        if (llvm::Error e = optional(*fma, "latency_cycles", p + ".fma.",
+                                     f.fmaLatency, 1.0, 64.0))
+          return e;
+        if (llvm::Error e =
+                optional(*fma, "independent_accumulators_for_peak",
+                         p + ".fma.", f.accumulatorsForPeak, int64_t(1),
+                         int64_t(256)))
+          return e;
+      }
+      if (const llvm::json::Value *v = o->get("broadcast")) {
+        const Object *bc = v->getAsObject();
+        if (!bc)
+          return fail(p + ".broadcast", "must be an object");
+        if (llvm::Error e = optional(*bc, "min_fmas_per_explicit_broadcast",
+                                     p + ".broadcast.", f.minFmasPerBroadcast,
+                                     int64_t(1), int64_t(64)))
+          return e;
+        if (llvm::Error e = optionalBool(*bc, "embedded_full_rate",
+                                         p + ".broadcast.",
+                                         f.embeddedBroadcast))
+          return e;
+        if (llvm::Error e =
+                optionalBool(*bc, "explicit_takes_fp_slot", p + ".broadcast.",
+                             f.explicitBroadcastTakesFpSlot))
+          return e;
+        if (llvm::Error e = optional(*bc, "embedded_below_fmas",
+                                     p + ".broadcast.", f.embeddedBelowFmas,
+                                     int64_t(1), int64_t(64)))
+          return e;
+      }
+      if (const llvm::json::Value *v = o->get("blocking")) {
+        const Object *b = v->getAsObject();
+        if (!b)
+          return fail(p + ".blocking", "must be an object");
+        if (llvm::Error e =
+                optional(*b, "a_panel_l1_share", p + ".blocking.",
+                         f.aPanelL1Share, int64_t(1), int64_t(64)))
+          return e;
+        if (llvm::Error e =
+                optional(*b, "b_block_l2_share", p + ".blocking.",
+                         f.bBlockL2Share, int64_t(1), int64_t(64)))
+          return e;
+      }
+      if (llvm::Error e = optional(*o, "peak_gflops_f32_per_core", p + ".",
+                                   f.peakGflopsF32PerCore, 0.001, 1e6))
+        return e;
+      out[name] = std::move(f);
+    }
+    return llvm::Error::success();
+  }
+
   std::string file;
 };
 } // namespace
@@ -219,6 +322,13 @@ mlir::tensorop::parseTargetHints(llvm::StringRef text, llvm::StringRef target,
                                   "broadcast.", h.minFmasPerBroadcast, 1, 64))
       return std::move(e);
     h.embeddedBroadcast = bc->getBoolean("embedded_full_rate").value_or(false);
+    h.explicitBroadcastTakesFpSlot =
+        bc->getBoolean("explicit_takes_fp_slot").value_or(false);
+    std::optional<int64_t> below;
+    if (llvm::Error e = r.optional(*bc, "embedded_below_fmas", "broadcast.",
+                                   below, int64_t(1), int64_t(64)))
+      return std::move(e);
+    h.embeddedBelowFmas = below.value_or(0);
   }
 
   // Optional: the bf16 dot product (vdpbf16ps) the bf16 GEMM kernel needs.
@@ -276,7 +386,21 @@ mlir::tensorop::parseTargetHints(llvm::StringRef text, llvm::StringRef target,
   if (llvm::Error e = r.num(*root, "peak_gflops_f32_per_core", "",
                             h.peakGflopsF32PerCore, 0.001, 1e6))
     return std::move(e);
+  if (llvm::Error e = r.cpuFacts(*root, h.cpuFacts))
+    return std::move(e);
   return h;
+}
+
+llvm::Expected<TargetHints>
+mlir::tensorop::loadHintsForTarget(llvm::StringRef target,
+                                   llvm::StringRef dir) {
+  llvm::Expected<std::string> resolved = resolveTargetName(target);
+  if (!resolved)
+    return resolved.takeError();
+  llvm::Expected<TargetHints> hints = loadTargetHints(*resolved, dir);
+  if (hints && target == "host")
+    overlayHostMachine(*hints, readHostMachine());
+  return hints;
 }
 
 std::string mlir::tensorop::targetFingerprint(llvm::StringRef targetName) {

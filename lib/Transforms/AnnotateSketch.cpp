@@ -193,11 +193,15 @@ struct AnnotateSketchPass
                             "(supported: host, x86-avx512, x86-avx2, riscv-rvv, arm-neon)";
       return signalPassFailure();
     }
-    llvm::Expected<TargetHints> hints = loadTargetHints(*targetName, hintsDir);
+    // target=host: the file's hints with this machine's caches and CPU
+    // facts over them; what could not be read is said, not skipped.
+    llvm::Expected<TargetHints> hints = loadHintsForTarget(target, hintsDir);
     if (!hints) {
       first->emitError() << llvm::toString(hints.takeError());
       return signalPassFailure();
     }
+    for (const std::string &remark : hints->hostRemarks)
+      first->emitRemark() << "tensorop: " << remark;
     if (threads < 1) {
       first->emitError() << "tensorop: threads must be at least 1, got "
                          << threads;

@@ -11,6 +11,8 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +27,29 @@ struct CacheLevel {
   int64_t ways = 0;
   int64_t lineBytes = 0;
   int64_t sharedByCores = 1;
+};
+
+/// Facts about one CPU of a target that the machine does not report (the
+/// optional "cpus" object of a hints file, keyed by LLVM's CPU name, e.g.
+/// "znver4"): target=host puts them over the file's generic values when it
+/// runs on that CPU (HostHints.h). Unset fields keep the file's values.
+struct CpuFacts {
+  std::optional<double> fmaLatency;
+  std::optional<int64_t> accumulatorsForPeak;
+  std::optional<int64_t> minFmasPerBroadcast;
+  std::optional<bool> embeddedBroadcast;
+  std::optional<bool> explicitBroadcastTakesFpSlot;
+  std::optional<int64_t> embeddedBelowFmas;
+  std::optional<int64_t> aPanelL1Share, bBlockL2Share;
+  std::optional<double> peakGflopsF32PerCore;
+  std::string source; ///< Where these facts come from (required).
+};
+
+/// One field target=host took from the machine rather than the file.
+struct HintOverlay {
+  std::string field;  ///< e.g. "caches[0]", "broadcast.min_fmas_per_..."
+  std::string value;  ///< e.g. "L1 data 32768 bytes, 8 ways, 64-byte lines"
+  std::string source; ///< e.g. "/sys/devices/system/cpu/cpu0/cache/index0"
 };
 
 struct TargetHints {
@@ -42,7 +67,21 @@ struct TargetHints {
   int64_t accumulatorsForPeak = 0;
   int64_t minFmasPerBroadcast = 1;
   bool embeddedBroadcast = false;
+  /// An explicit broadcast (vbroadcastss) takes an FP issue slot
+  /// ("broadcast.explicit_takes_fp_slot"; false where the file says
+  /// nothing).
+  bool explicitBroadcastTakesFpSlot = false;
+  /// Register blocks whose broadcast would feed fewer FMAs than this take
+  /// embedded broadcasts where an explicit one takes an FP slot and
+  /// embedded ones run at full rate ("broadcast.embedded_below_fmas"; 0,
+  /// off, where the file says nothing). Measured in the GEMM loop, where
+  /// B's loads compete too; min_fmas_per_explicit_broadcast is the
+  /// register-only figure.
+  int64_t embeddedBelowFmas = 0;
   std::vector<CacheLevel> caches;
+  /// The caches are this machine's (target=host read them from sysfs),
+  /// not a family's guess: rules on set conflicts use them only then.
+  bool cachesFromMachine = false;
   /// Cache blocking of the packed GEMM path (optional "blocking" object):
   /// the A micro-panel (mr x kc) takes at most 1/aPanelL1Share of L1, the
   /// packed B block (kc x nc) at most 1/bBlockL2Share of L2.
@@ -55,6 +94,14 @@ struct TargetHints {
   /// the target has none (bf16 GEMMs are refused there).
   std::string bf16DotInstruction, bf16DotFeature, bf16DotCpus;
   bool hasBf16Dot() const { return !bf16DotInstruction.empty(); }
+  /// The per-CPU facts of the file ("cpus"), by LLVM CPU name.
+  std::map<std::string, CpuFacts> cpuFacts;
+
+  /// target=host only (empty for a named target): the CPU it ran on, the
+  /// fields taken from the machine, and what could not be (a remark each).
+  std::string hostCpu;
+  std::vector<HintOverlay> hostOverlay;
+  std::vector<std::string> hostRemarks;
 
   int64_t f32Lanes() const { return vectorBits / 32; }
   /// Size in bytes of the data cache at `level`, or 0 if unknown.
@@ -70,6 +117,12 @@ std::string defaultHintsDir();
 /// Maps "host" to the best x86 target this CPU supports; other names are
 /// returned unchanged. Fails if the host has no supported vector ISA.
 llvm::Expected<std::string> resolveTargetName(llvm::StringRef target);
+
+/// The hints `target` (as the user wrote it) compiles with: the named
+/// target's file, or for "host" the file resolveTargetName picks with this
+/// machine's caches and CPU facts put over it (HostHints.h).
+llvm::Expected<TargetHints> loadHintsForTarget(llvm::StringRef target,
+                                               llvm::StringRef dir = "");
 
 /// The targets the CPU pipeline can generate code for.
 llvm::ArrayRef<llvm::StringLiteral> supportedCpuTargets();

@@ -1,0 +1,73 @@
+// target=host describes the machine it runs on: the cache geometry from
+// sysfs and the CPU's facts from the hints file's "cpus" object. The test
+// hooks TENSOROP_HOST_SYSFS (a fake sysfs root) and TENSOROP_HOST_CPU (a
+// fake CPU name) describe a Zen 4 and a Zen 5 host on any AVX-512 machine
+// (target=host picks x86-avx512 by the real CPU's features).
+// REQUIRES: host-avx512
+
+// Zen 4 (L1d 32 KiB 8-way, L2 1 MiB 8-way, L3 32 MiB on 2 cores) and
+// Zen 5 (L1d 48 KiB 12-way, L2 1 MiB 16-way): sysfs as the kernel writes it.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %python %S/Inputs/fake_sysfs.py %t/zen4 0:1:Data:32K:8:64:0 1:1:Instruction:32K:8:64:0 2:2:Unified:1024K:8:64:0 3:3:Unified:32768K:16:64:0-1
+// RUN: %python %S/Inputs/fake_sysfs.py %t/zen5 0:1:Data:48K:12:64:0 1:1:Instruction:32K:8:64:0 2:2:Unified:1024K:16:64:0 3:3:Unified:32768K:16:64:0-1
+// An SMT Zen 4 (two threads a core): L3 shared by 16 CPUs is 8 cores.
+// RUN: %python %S/Inputs/fake_sysfs.py %t/smt 0:1:Data:32K:8:64:0,8 2:2:Unified:1024K:8:64:0,8 3:3:Unified:32768K:16:64:0-15
+// Garbled and unreadable trees.
+// RUN: %python %S/Inputs/fake_sysfs.py %t/garbled 0:1:Data:32K:eight:64:0 2:2:Unified:1024K:8:64:0
+// RUN: %python %S/Inputs/fake_sysfs.py %t/badsize 0:1:Data:32Q:8:64:0 2:2:Unified:1024K:8:64:0
+// RUN: %python %S/Inputs/fake_sysfs.py %t/nol2 0:1:Data:32K:8:64:0 3:3:Unified:32768K:16:64:0-1
+// RUN: %python %S/Inputs/fake_sysfs.py %t/badlist 0:1:Data:32K:8:64:0 2:2:Unified:1024K:8:64:3-1
+
+// RUN: env TENSOROP_HOST_SYSFS=%t/zen4 TENSOROP_HOST_CPU=znver4 tensorop-opt %s --tensorop-annotate-sketch="target=host" 2>&1 | FileCheck %s --check-prefixes=ZEN4,NOREMARK
+// RUN: env TENSOROP_HOST_SYSFS=%t/zen5 TENSOROP_HOST_CPU=znver5 tensorop-opt %s --tensorop-annotate-sketch="target=host" 2>&1 | FileCheck %s --check-prefixes=FILE,NOREMARK
+// A named target is the file's, whatever machine compiles it.
+// RUN: env TENSOROP_HOST_SYSFS=%t/zen4 TENSOROP_HOST_CPU=znver4 tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512" 2>&1 | FileCheck %s --check-prefixes=FILE,NOREMARK
+// RUN: tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512" 2>&1 | FileCheck %s --check-prefixes=FILE,NOREMARK
+// Zen 4's caches with a CPU the file does not know: the file's broadcast
+// facts (explicit), a remark.
+// RUN: env TENSOROP_HOST_SYSFS=%t/zen4 TENSOROP_HOST_CPU=sapphirerapids tensorop-opt %s --tensorop-annotate-sketch="target=host" 2>&1 | FileCheck %s --check-prefixes=UNKNOWN,FILE
+// Zen 4's CPU with caches that cannot be read: the file's caches, a remark,
+// Zen 4's facts (embedded).
+// RUN: env TENSOROP_HOST_SYSFS=%t/garbled TENSOROP_HOST_CPU=znver4 tensorop-opt %s --tensorop-annotate-sketch="target=host" 2>&1 | FileCheck %s --check-prefixes=GARBLED,ZEN4
+// RUN: env TENSOROP_HOST_SYSFS=%t/badsize TENSOROP_HOST_CPU=znver4 tensorop-opt %s --tensorop-annotate-sketch="target=host" 2>&1 | FileCheck %s --check-prefix=BADSIZE
+// RUN: env TENSOROP_HOST_SYSFS=%t/nol2 TENSOROP_HOST_CPU=znver4 tensorop-opt %s --tensorop-annotate-sketch="target=host" 2>&1 | FileCheck %s --check-prefix=NOL2
+// RUN: env TENSOROP_HOST_SYSFS=%t/badlist TENSOROP_HOST_CPU=znver4 tensorop-opt %s --tensorop-annotate-sketch="target=host" 2>&1 | FileCheck %s --check-prefix=BADLIST
+// RUN: env TENSOROP_HOST_SYSFS=%t/none TENSOROP_HOST_CPU=znver4 tensorop-opt %s --tensorop-annotate-sketch="target=host" 2>&1 | FileCheck %s --check-prefix=NONE
+
+// NOREMARK-NOT: remark
+// UNKNOWN: remark: tensorop: target=host: {{.*}}x86-avx512.json has no facts for CPU 'sapphirerapids' (cpus: znver4, znver5); its generic FMA, broadcast and blocking values are used
+// GARBLED: remark: tensorop: target=host: the cache geometry was not read ({{.*}}garbled/devices/system/cpu/cpu0/cache/index0{{/|\\}}ways_of_associativity reads 'eight', expected a positive integer); the caches of {{.*}}x86-avx512.json are used
+// BADSIZE: remark: tensorop: target=host: the cache geometry was not read ({{.*}}index0{{/|\\}}size reads '32Q', expected a size such as 32K)
+// NOL2: remark: tensorop: target=host: the cache geometry was not read ({{.*}}cache: no level 1 and level 2 data caches)
+// BADLIST: remark: tensorop: target=host: the cache geometry was not read ({{.*}}index2{{/|\\}}shared_cpu_list reads '3-1', expected a CPU list such as 0-1)
+// NONE: remark: tensorop: target=host: the cache geometry was not read (cannot list {{.*}}none/devices/system/cpu/cpu0/cache:
+
+// Packing A where its in-place rows share L1 sets was measured and not
+// kept (docs/benchmarks/cpu-gemm-classes.md, "target=host"): the Zen 4
+// host keeps 1024^3's A in place, like the file.
+// ZEN4-LABEL: func.func @k1024_n1024
+// ZEN4:         mr = 6, nr = 64, {{.*}}pack_a = "none", pack_b = "kmajor_nr"
+func.func @k1024_n1024(%A: memref<1024x1024xf32>, %B: memref<1024x1024xf32>, %C: memref<1024x1024xf32>) {
+  linalg.matmul ins(%A, %B : memref<1024x1024xf32>, memref<1024x1024xf32>) outs(%C : memref<1024x1024xf32>)
+  return
+}
+
+// A two-vector block reading B in place takes embedded broadcasts
+// where an explicit one takes an FP slot and fewer than embedded_below_fmas
+// (Zen 4: 3) FMAs share it.
+// ZEN4-LABEL: func.func @two_vectors
+// ZEN4:         mr = 13, nr = 32, {{.*}}broadcast = "embedded"
+// FILE-LABEL: func.func @two_vectors
+// FILE:         mr = 13, nr = 32, {{.*}}broadcast = "explicit"
+func.func @two_vectors(%A: memref<37x71xf32>, %B: memref<71x53xf32>, %C: memref<37x53xf32>) {
+  linalg.matmul ins(%A, %B : memref<37x71xf32>, memref<71x53xf32>) outs(%C : memref<37x53xf32>)
+  return
+}
+
+// Not on the packed path (measured -3.4% .. +2.0% there).
+// ZEN4-LABEL: func.func @two_vectors_packed
+// ZEN4:         mr = 9, nr = 32, {{.*}}pack_b = "kmajor_nr", {{.*}}broadcast = "explicit"
+func.func @two_vectors_packed(%A: memref<333x555xf32>, %B: memref<555x777xf32>, %C: memref<333x777xf32>) {
+  linalg.matmul ins(%A, %B : memref<333x555xf32>, memref<555x777xf32>) outs(%C : memref<333x777xf32>)
+  return
+}
