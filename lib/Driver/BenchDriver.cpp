@@ -429,7 +429,10 @@ int tensorop::benchmarkOnCpu(const BenchOptions &options) {
       status = 1;
       continue;
     }
-    std::string opts = ("target=" + *resolved + " advisor=" + advisor);
+    // target=host: this machine's hints (HostHints.h), as gen builds.
+    std::string opts =
+        ("target=" + (target == "host" ? std::string("host") : *resolved) +
+         " advisor=" + advisor);
     std::string source = s.matmul().moduleSource(
         "gemm", tensorop::Placement::Host, sketchOverride);
     Expected<mlir::tensorop::JitGemm> gemm = mlir::tensorop::compileGemm(

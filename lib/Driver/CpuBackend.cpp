@@ -799,7 +799,9 @@ int CpuBackend::generate(const GenJob &job) {
     Expected<std::unique_ptr<Advisor>> adv = createAdvisor(genAdvisor);
     if (!adv)
       return fail(toString(adv.takeError()));
-    std::string buildOptions = "target=" + resolved + " advisor=builtin";
+    std::string buildOptions =
+        "target=" + (r.target == "host" ? std::string("host") : resolved) +
+        " advisor=builtin";
     GemmProblem teamProblem;
     teamProblem.m = r.m;
     teamProblem.n = r.n;
@@ -927,8 +929,11 @@ int CpuBackend::generate(const GenJob &job) {
       return std::move(e);
     return l;
   };
+  // target=host builds with this machine's hints (as the report shows
+  // them), not only the file of the target host resolves to.
   Expected<LoweredModule> lowered =
-      build(resolved, perVlen ? rvvBuildPrefix(name, 128) : name, "");
+      build(r.target == "host" ? StringRef("host") : StringRef(resolved),
+            perVlen ? rvvBuildPrefix(name, 128) : name, "");
   if (!lowered)
     return fail(toString(lowered.takeError()));
   std::optional<LoweredModule> wide;

@@ -501,7 +501,9 @@ private:
                                 StringRef config) {
     Expected<LoweredModule> lowered = lowerWithPipeline(
         *ctx, op.moduleSource(symbol, config),
-        "target=" + resolvedTarget + " advisor=builtin", /*barePtrAbi=*/true);
+        "target=" + (o.target == "host" ? std::string("host") : resolvedTarget) +
+            " advisor=builtin",
+        /*barePtrAbi=*/true);
     if (!lowered)
       return lowered.takeError();
     std::string object = (workDir + "/" + symbol + ".o").str();

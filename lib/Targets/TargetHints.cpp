@@ -185,6 +185,10 @@ public:
                          p + ".fma.", f.accumulatorsForPeak, int64_t(1),
                          int64_t(256)))
           return e;
+        if (llvm::Error e = optional(*fma, "datapath_bits", p + ".fma.",
+                                     f.datapathBits, int64_t(32),
+                                     int64_t(4096)))
+          return e;
       }
       if (const llvm::json::Value *v = o->get("broadcast")) {
         const Object *bc = v->getAsObject();
@@ -388,6 +392,14 @@ mlir::tensorop::parseTargetHints(llvm::StringRef text, llvm::StringRef target,
     return std::move(e);
   if (llvm::Error e = r.cpuFacts(*root, h.cpuFacts))
     return std::move(e);
+  // A CPU's datapath width obeys the file-level rule against this file's
+  // vector width.
+  for (const auto &[name, facts] : h.cpuFacts)
+    if (facts.datapathBits &&
+        (h.vectorBits % *facts.datapathBits != 0 ||
+         *facts.datapathBits % 32 != 0 || *facts.datapathBits > h.vectorBits))
+      return r.fail("cpus." + name + ".fma.datapath_bits",
+                    "must be a multiple of 32 that divides vector.bits");
   return h;
 }
 

@@ -1183,7 +1183,8 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
                                           linalg::MatmulOp op,
                                           SketchAttr sketch,
                                           StringRef emitterDir,
-                                          unsigned emitterTimeout) {
+                                          unsigned emitterTimeout,
+                                          StringRef plannedTarget) {
   std::string reason;
   FailureOr<GemmProblem> problem = matchSupportedMatmul(op, reason);
   if (failed(problem))
@@ -1308,7 +1309,20 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   // Emit (and check) the microkernel before touching the IR, so a failing
   // emitter leaves the module as it was.
   TargetAttr target = sketch.getTarget();
-  llvm::Expected<TargetHints> hints = loadTargetHints(target.getName());
+  // A sketch planned for target=host is applied with the same machine's
+  // hints (its datapath width, broadcast facts and caches), not the file's
+  // generic ones: the kernel choices below read them.
+  bool hostPlanned = false;
+  if (plannedTarget == "host") {
+    llvm::Expected<std::string> resolved = resolveTargetName("host");
+    if (!resolved)
+      llvm::consumeError(resolved.takeError());
+    else
+      hostPlanned = *resolved == target.getName();
+  }
+  llvm::Expected<TargetHints> hints =
+      hostPlanned ? loadHintsForTarget("host")
+                  : loadTargetHints(target.getName());
   if (!hints)
     return op.emitError() << llvm::toString(hints.takeError());
   std::string typeError;
@@ -1698,7 +1712,7 @@ struct ApplySketchPass
         return signalPassFailure();
     for (auto [op, sketch] : work)
       if (failed(applySketch(rewriter, op, sketch, emitterDir,
-                             emitterTimeout)))
+                             emitterTimeout, target)))
         return signalPassFailure();
   }
 };

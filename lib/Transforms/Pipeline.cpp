@@ -253,7 +253,9 @@ LogicalResult mlir::tensorop::buildTensorOpPipeline(
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   pm.addPass(createTensorOpDeallocateBuffers());
-  pm.addPass(createTensorOpApplySketch());
+  TensorOpApplySketchOptions apply;
+  apply.target = options.target;
+  pm.addPass(createTensorOpApplySketch(apply));
   // gen's _ws entry points: their buffers become views of the workspace.
   pm.addPass(createTensorOpBindWorkspace());
   // Every other function's temporaries: one static area reused by the

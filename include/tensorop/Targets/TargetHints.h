@@ -36,6 +36,7 @@ struct CacheLevel {
 struct CpuFacts {
   std::optional<double> fmaLatency;
   std::optional<int64_t> accumulatorsForPeak;
+  std::optional<int64_t> datapathBits;
   std::optional<int64_t> minFmasPerBroadcast;
   std::optional<bool> embeddedBroadcast;
   std::optional<bool> explicitBroadcastTakesFpSlot;

@@ -136,9 +136,13 @@ void registerPipelineDialects(DialectRegistry &registry);
 
 /// The core of `tensorop-apply-sketch` for one memref linalg.matmul carrying
 /// a sketch: tile, pack and replace the inner block by microkernels.
+/// `plannedTarget` is the target the sketch was planned for: "host" reads
+/// this machine's hints (target=host's overlay) where the sketch's target is
+/// the one host resolves to; otherwise the hints file of the sketch's target.
 LogicalResult applySketch(RewriterBase &rewriter, linalg::MatmulOp op,
                           SketchAttr sketch, StringRef emitterDir,
-                          unsigned emitterTimeout);
+                          unsigned emitterTimeout,
+                          StringRef plannedTarget = "");
 
 /// The same for one memref linalg.conv_2d_nhwc_hwcf carrying a
 /// #tensorop.conv_sketch: pack the filter, fold a bufferized zero pad and
