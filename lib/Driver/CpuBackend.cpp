@@ -799,9 +799,7 @@ int CpuBackend::generate(const GenJob &job) {
     Expected<std::unique_ptr<Advisor>> adv = createAdvisor(genAdvisor);
     if (!adv)
       return fail(toString(adv.takeError()));
-    std::string buildOptions =
-        "target=" + (r.target == "host" ? std::string("host") : resolved) +
-        " advisor=builtin";
+    std::string buildOptions = "target=" + r.target + " advisor=builtin";
     GemmProblem teamProblem;
     teamProblem.m = r.m;
     teamProblem.n = r.n;
@@ -929,11 +927,11 @@ int CpuBackend::generate(const GenJob &job) {
       return std::move(e);
     return l;
   };
-  // target=host builds with this machine's hints (as the report shows
-  // them), not only the file of the target host resolves to.
+  // The target as requested (resolveTargetName leaves a named one as it
+  // is): target=host builds with this machine's hints, as the report shows
+  // them, not only the file of the target host resolves to.
   Expected<LoweredModule> lowered =
-      build(r.target == "host" ? StringRef("host") : StringRef(resolved),
-            perVlen ? rvvBuildPrefix(name, 128) : name, "");
+      build(r.target, perVlen ? rvvBuildPrefix(name, 128) : name, "");
   if (!lowered)
     return fail(toString(lowered.takeError()));
   std::optional<LoweredModule> wide;

@@ -501,9 +501,7 @@ private:
                                 StringRef config) {
     Expected<LoweredModule> lowered = lowerWithPipeline(
         *ctx, op.moduleSource(symbol, config),
-        "target=" + (o.target == "host" ? std::string("host") : resolvedTarget) +
-            " advisor=builtin",
-        /*barePtrAbi=*/true);
+        "target=" + o.target + " advisor=builtin", /*barePtrAbi=*/true);
     if (!lowered)
       return lowered.takeError();
     std::string object = (workDir + "/" + symbol + ".o").str();
