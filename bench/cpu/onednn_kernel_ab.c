@@ -39,11 +39,9 @@ typedef void (*dnnl_kern_t)(const dim_t *, const dim_t *, const dim_t *,
 void uk_pk(const float *, const float *, float *, long, long, long, long);
 void uk_ip(const float *, const float *, float *, long, long, long, long);
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
-}
+// Thread CPU time: one thread, and the samples ignore time spent descheduled.
+#define TIMING_CLOCK CLOCK_THREAD_CPUTIME_ID
+#include "bench_util.h"
 static int cmpd(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
