@@ -1312,17 +1312,17 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   // A sketch planned for target=host is applied with the same machine's
   // hints (its datapath width, broadcast facts and caches), not the file's
   // generic ones: the kernel choices below read them.
-  bool hostPlanned = false;
-  if (plannedTarget == "host") {
-    llvm::Expected<std::string> resolved = resolveTargetName("host");
-    if (!resolved)
-      llvm::consumeError(resolved.takeError());
-    else
-      hostPlanned = *resolved == target.getName();
-  }
-  llvm::Expected<TargetHints> hints =
-      hostPlanned ? loadHintsForTarget("host")
-                  : loadTargetHints(target.getName());
+  // (A sketch for another target than host's keeps its file.)
+  auto loadHints = [&]() -> llvm::Expected<TargetHints> {
+    if (plannedTarget == "host") {
+      llvm::Expected<TargetHints> host = loadHintsForTarget("host");
+      if (host && host->name == target.getName())
+        return host;
+      llvm::consumeError(host.takeError());
+    }
+    return loadTargetHints(target.getName());
+  };
+  llvm::Expected<TargetHints> hints = loadHints();
   if (!hints)
     return op.emitError() << llvm::toString(hints.takeError());
   std::string typeError;
