@@ -352,6 +352,13 @@ public:
       else if (auto conv = dyn_cast<mlir::linalg::Conv2DNhwcHwcfOp>(op))
         add(op, matchGpuConv(conv, gpuConvInputPadding(conv), reason),
             reason);
+      else if (isa<mlir::linalg::ConvolutionOpInterface>(op))
+        // The NVIDIA pipeline refuses every other convolution (NCHW,
+        // depthwise, ...): said here too, not skipped without a word.
+        op->emitRemark() << "tensorop tune: skipped (NVIDIA targets run "
+                            "only linalg.conv_2d_nhwc_hwcf convolutions; "
+                         << op->getName()
+                         << " is refused by their pipeline)";
     });
     if (problems.empty())
       return createStringError("no GEMM or convolution an NVIDIA target "
