@@ -540,15 +540,24 @@ llvm::Error ConvWords::finish(Conv2DShape &shape) {
           dim[0] == 'R' ? shape.dilationH : shape.dilationW,
           dim[0] == 'R' ? "rows" : "columns"));
   if (shape.h + shape.padTop + shape.padBottom < shape.extentH() ||
-      shape.w + shape.padLeft + shape.padRight < shape.extentW())
+      shape.w + shape.padLeft + shape.padRight < shape.extentW()) {
+    bool padded =
+        shape.padTop || shape.padBottom || shape.padLeft || shape.padRight;
+    std::string input =
+        padded ? llvm::formatv("the {0}x{1} input is {2}x{3} with padding",
+                               shape.h, shape.w,
+                               shape.h + shape.padTop + shape.padBottom,
+                               shape.w + shape.padLeft + shape.padRight)
+                     .str()
+               : llvm::formatv("the input is {0}x{1}, without padding",
+                               shape.h, shape.w)
+                     .str();
     return refuse(llvm::formatv(
         "the kernel does not fit the input: the {0}x{1} kernel spans {2}x{3} "
-        "with dilation {4}x{5}, the {6}x{7} input is {8}x{9} with padding; "
-        "the output would be empty",
+        "with dilation {4}x{5}, {6}; the output would be empty",
         shape.r, shape.s, shape.extentH(), shape.extentW(), shape.dilationH,
-        shape.dilationW, shape.h, shape.w,
-        shape.h + shape.padTop + shape.padBottom,
-        shape.w + shape.padLeft + shape.padRight));
+        shape.dilationW, input));
+  }
   // Element counts must stay far from int64 overflow (each extent is at
   // most 2^31 - 1); the memory limit refuses most of these later anyway.
   constexpr double kMaxElements = 1ull << 50;
