@@ -58,7 +58,7 @@ constexpr int64_t kWindowMaxChannels = 16;
 /// 1x1 1024>256 read in place at mr = 14, 0.66-0.79x; at mr = 7,
 /// 0.95-0.99x. On Zen 4 (8 ways; two sketches and oneDNN in one process,
 /// thread CPU time, loaded: bench/conv/sketch_pair_ab.sh,
-/// docs/benchmarks/conv.md "L1 ways and in-place rows"): 7 rows in one
+/// docs/benchmarks/cpu-conv.md "L1 ways and in-place rows"): 7 rows in one
 /// set against 2-4 rows (the limit "ways - 4" gave) 1.06-1.09x on 28x28
 /// 1x1/2 512>1024 (N=8: 1.18x), equal on 14x14 1x1/2 1024>2048 and 3x3/2
 /// 512>512; 14 rows in one set 0.62-0.77x; 14 rows in two sets against 4

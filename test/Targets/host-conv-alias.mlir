@@ -2,7 +2,7 @@
 // place input rows a multiple of the way size (4 KB) apart share one set,
 // and a register block takes no more of them than the set's ways less one
 // (the filter panel's lines stream through it). Zen 4's 8-way L1: 7 rows in
-// one set, 14 in two; Zen 5's 12 ways: 11 (docs/benchmarks/conv.md, "L1
+// one set, 14 in two; Zen 5's 12 ways: 11 (docs/benchmarks/cpu-conv.md, "L1
 // ways and in-place rows": on Zen 4, 7 rows beat the 2-4 that "ways - 4"
 // gave, 14 in one set lose).
 // REQUIRES: host-avx512
