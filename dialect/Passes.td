@@ -179,6 +179,10 @@ def TensorOpFuseEpilogues : Pass<"tensorop-fuse-epilogues", "ModuleOp"> {
     matmul are first rewritten on the matmul's (N*H*W) x F rows, so that
     they fuse like any GEMM consumer.
   }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "The target the sketches were planned for: `host` reads, for sketches whose target is the one host resolves to, the hints tensorop-annotate-sketch planned them with (this machine's caches and CPU facts over the file); empty or a named target: each sketch's hints file">,
+  ];
   let dependentDialects = ["::mlir::tensorop::TensorOpDialect",
                            "::mlir::linalg::LinalgDialect"];
 }
@@ -231,7 +235,7 @@ def TensorOpApplySketch : Pass<"tensorop-apply-sketch", "ModuleOp"> {
     Option<"emitterTimeout", "emitter-timeout", "unsigned", /*default=*/"30",
            "Seconds an emitter script may run">,
     Option<"target", "target", "std::string", /*default=*/"\"\"",
-           "The target the sketches were planned for: `host` applies GEMM sketches whose target is the one host resolves to with this machine's hints (target=host's caches from sysfs and CPU facts, as tensorop-annotate-sketch read them); empty or a named target: each sketch's hints file">,
+           "The target the sketches were planned for: `host` applies GEMM, k-dot and convolution sketches whose target is the one host resolves to with this machine's hints (target=host's caches from sysfs and CPU facts, as tensorop-annotate-sketch read them), read once per run; empty or a named target: each sketch's hints file">,
   ];
   let dependentDialects = [
     "::mlir::tensorop::TensorOpDialect", "::mlir::scf::SCFDialect",

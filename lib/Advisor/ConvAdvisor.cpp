@@ -49,19 +49,28 @@ constexpr int64_t kWindowMaxChannels = 16;
 
 /// The most pixels a register block may read in place from input rows
 /// `strideBytes` apart without the rows evicting each other from L1: rows
-/// whose distance is a multiple of the L1 way size (4 KB here: 1024
-/// channels, or 512 at stride 2) all fall into one set, and once a block
-/// has more rows than a set has ways (left 4 for the filter panel and the
-/// output) every k step misses L1. Measured on Zen 5 (1 thread, loaded
-/// machine, ratio to oneDNN in the same process): 14x14 1x1 1024>256 read
-/// in place at mr = 14, 0.66-0.79x; at mr = 7, 0.95-0.99x. 0: no limit.
+/// whose distance is a multiple of the L1 way size (4 KB on Zen 4 and Zen
+/// 5: 1024 channels, or 512 at stride 2) all fall into one set, and once a
+/// block has more rows than the set has ways every k step misses L1. The
+/// rows' lines are touched on every k step, the filter panel's stream
+/// through: one way is left for that stream. Measured on Zen 5 (12 ways;
+/// 1 thread, loaded machine, ratio to oneDNN in the same process): 14x14
+/// 1x1 1024>256 read in place at mr = 14, 0.66-0.79x; at mr = 7,
+/// 0.95-0.99x. On Zen 4 (8 ways; two sketches and oneDNN in one process,
+/// thread CPU time, loaded: bench/conv/sketch_pair_ab.sh,
+/// docs/benchmarks/cpu-conv.md "L1 ways and in-place rows"): 7 rows in one
+/// set against 2-4 rows (the limit "ways - 4" gave) 1.06-1.09x on 28x28
+/// 1x1/2 512>1024 (N=8: 1.18x), equal on 14x14 1x1/2 1024>2048 and 3x3/2
+/// 512>512; 14 rows in one set 0.62-0.77x; 14 rows in two sets against 4
+/// on 56x56 1x1/2 256>512 1.06-1.09x. 0: no limit.
+constexpr int64_t kL1AliasSpareWays = 1;
 int64_t l1AliasRowLimit(const TargetHints &t, int64_t strideBytes) {
   int64_t l1 = t.cacheBytes(1);
   int64_t ways = 0;
   for (const CacheLevel &level : t.caches)
     if (level.level == 1)
       ways = level.ways;
-  if (!l1 || ways <= 4 || strideBytes <= 0)
+  if (!l1 || ways <= kL1AliasSpareWays || strideBytes <= 0)
     return 0;
   int64_t waySize = l1 / ways;
   // The rows' starts fall into waySize / gcd(stride, waySize) different
@@ -69,7 +78,7 @@ int64_t l1AliasRowLimit(const TargetHints &t, int64_t strideBytes) {
   int64_t sets = waySize / std::gcd(strideBytes, waySize);
   if (sets >= 32)
     return 0;
-  return sets * (ways - 4);
+  return sets * (ways - kL1AliasSpareWays);
 }
 
 int64_t channelBlock(int64_t c) {

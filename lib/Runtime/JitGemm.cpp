@@ -108,8 +108,11 @@ mlir::tensorop::lowerWithPipeline(MLIRContext &ctx, llvm::StringRef source,
   OwningOpRef<ModuleOp> copy = result.module->clone();
   annotate.addPass(createTensorOpAnnotateSketch(annotateSketchOptions(options)));
   // The epilogue the kernel really applies is part of its sketch.
-  if (options.fuseEpilogues)
-    annotate.addPass(createTensorOpFuseEpilogues());
+  if (options.fuseEpilogues) {
+    TensorOpFuseEpiloguesOptions fuse;
+    fuse.target = options.target;
+    annotate.addPass(createTensorOpFuseEpilogues(fuse));
+  }
   if (failed(annotate.run(*copy)))
     return llvm::createStringError("choosing a sketch failed:\n" +
                                    diagnostics);

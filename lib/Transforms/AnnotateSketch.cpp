@@ -5,7 +5,7 @@
 #include "tensorop/Advisor/SharedPackB.h"
 #include "tensorop/Advisor/SketchDatabase.h"
 #include "tensorop/Advisor/ThreadCount.h"
-#include "tensorop/Targets/TargetHints.h"
+#include "tensorop/Targets/PassHints.h"
 #include "tensorop/Transforms/ConvSupport.h"
 #include "tensorop/Transforms/MatmulSupport.h"
 #include "tensorop/Transforms/Passes.h"
@@ -195,7 +195,9 @@ struct AnnotateSketchPass
     }
     // target=host: the file's hints with this machine's caches and CPU
     // facts over them; what could not be read is said, not skipped.
-    llvm::Expected<TargetHints> hints = loadHintsForTarget(target, hintsDir);
+    // (The passes after it read the same through PassHints::forSketch.)
+    PassHints passHints(target, hintsDir);
+    llvm::Expected<const TargetHints &> hints = passHints.forRequest();
     if (!hints) {
       first->emitError() << llvm::toString(hints.takeError());
       return signalPassFailure();

@@ -52,7 +52,7 @@
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/Emitters/Emitter.h"
 #include "tensorop/Emitters/UKernelOperands.h"
-#include "tensorop/Targets/TargetHints.h"
+#include "tensorop/Targets/PassHints.h"
 #include "tensorop/Transforms/ConvSupport.h"
 #include "tensorop/Transforms/Passes.h"
 
@@ -1078,7 +1078,8 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
                                               linalg::Conv2DNhwcHwcfOp op,
                                               ConvSketchAttr sketch,
                                               StringRef emitterDir,
-                                              unsigned emitterTimeout) {
+                                              unsigned emitterTimeout,
+                                              PassHints &passHints) {
   std::string reason;
   FailureOr<ConvProblem> problem = matchSupportedConv(op, reason);
   if (failed(problem))
@@ -1238,9 +1239,10 @@ LogicalResult mlir::tensorop::applyConvSketch(RewriterBase &rewriter,
     }
   }
 
-  // Emit (and check) the microkernels before touching the IR.
-  llvm::Expected<TargetHints> hints =
-      loadTargetHints(sketch.getTarget().getName());
+  // Emit (and check) the microkernels before touching the IR, with the
+  // hints the sketch was planned with (target=host: this machine's).
+  llvm::Expected<const TargetHints &> hints =
+      passHints.forSketch(sketch.getTarget().getName());
   if (!hints)
     return op.emitError() << llvm::toString(hints.takeError());
   int64_t pixelBytes = (*inStrides)[2] * 4;

@@ -19,7 +19,7 @@
 #include "tensorop/Advisor/UKernelRequest.h"
 #include "tensorop/Dialect/KDotSketch.h"
 #include "tensorop/Emitters/Emitter.h"
-#include "tensorop/Targets/TargetHints.h"
+#include "tensorop/Targets/PassHints.h"
 #include "tensorop/Transforms/MatmulSupport.h"
 #include "tensorop/Transforms/Passes.h"
 
@@ -43,7 +43,7 @@ Value subview(OpBuilder &b, Location loc, Value source,
 LogicalResult mlir::tensorop::applyKDotSketch(
     RewriterBase &rewriter, linalg::MatmulOp op, SketchAttr sketch,
     const GemmProblem &p, linalg::FillOp zeroFill, StringRef emitterDir,
-    unsigned emitterTimeout) {
+    unsigned emitterTimeout, PassHints &passHints) {
   auto fail = [&](const Twine &why) {
     return op.emitError() << "tensorop: a sketch with the x86_gemm_kdot "
                              "emitter (vectorized along K) needs "
@@ -75,7 +75,8 @@ LogicalResult mlir::tensorop::applyKDotSketch(
     ldbt = inPlaceRowStride(b.getType());
 
   TargetAttr target = sketch.getTarget();
-  llvm::Expected<TargetHints> hints = loadTargetHints(target.getName());
+  llvm::Expected<const TargetHints &> hints =
+      passHints.forSketch(target.getName());
   if (!hints)
     return op.emitError() << llvm::toString(hints.takeError());
   // A block of more than 8 columns (2 or 3 rows of A) loads B's nr rows

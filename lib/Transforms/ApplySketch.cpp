@@ -44,7 +44,7 @@
 #include "tensorop/Emitters/UKernelOperands.h"
 #include "tensorop/Transforms/ConvSupport.h"
 #include "tensorop/Transforms/EpilogueSupport.h"
-#include "tensorop/Targets/TargetHints.h"
+#include "tensorop/Targets/PassHints.h"
 #include "tensorop/Transforms/MatmulSupport.h"
 #include "tensorop/Transforms/Passes.h"
 
@@ -1184,7 +1184,7 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
                                           SketchAttr sketch,
                                           StringRef emitterDir,
                                           unsigned emitterTimeout,
-                                          StringRef plannedTarget) {
+                                          PassHints &passHints) {
   std::string reason;
   FailureOr<GemmProblem> problem = matchSupportedMatmul(op, reason);
   if (failed(problem))
@@ -1206,7 +1206,8 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   // Few columns, a kernel vectorized along K: a loop nest of its own.
   if (sketch.getUkernel().getEmitter() == kKDotEmitter)
     return applyKDotSketch(rewriter, op, sketch, *problem,
-                           zeroFillOfResult(op), emitterDir, emitterTimeout);
+                           zeroFillOfResult(op), emitterDir, emitterTimeout,
+                           passHints);
 
   // Unpacked B is read row by row in place: rows must run along N with
   // unit column stride, and the row stride is compiled into the code.
@@ -1312,17 +1313,8 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   // A sketch planned for target=host is applied with the same machine's
   // hints (its datapath width, broadcast facts and caches), not the file's
   // generic ones: the kernel choices below read them.
-  // (A sketch for another target than host's keeps its file.)
-  auto loadHints = [&]() -> llvm::Expected<TargetHints> {
-    if (plannedTarget == "host") {
-      llvm::Expected<TargetHints> host = loadHintsForTarget("host");
-      if (host && host->name == target.getName())
-        return host;
-      llvm::consumeError(host.takeError());
-    }
-    return loadTargetHints(target.getName());
-  };
-  llvm::Expected<TargetHints> hints = loadHints();
+  llvm::Expected<const TargetHints &> hints =
+      passHints.forSketch(target.getName());
   if (!hints)
     return op.emitError() << llvm::toString(hints.takeError());
   std::string typeError;
@@ -1706,13 +1698,15 @@ struct ApplySketchPass
       return signalPassFailure();
     }
     IRRewriter rewriter(&getContext());
+    // Every sketch's hints, as they were planned, read once for the run.
+    PassHints hints(target);
     for (auto [op, sketch] : convs)
       if (failed(applyConvSketch(rewriter, op, sketch, emitterDir,
-                                 emitterTimeout)))
+                                 emitterTimeout, hints)))
         return signalPassFailure();
     for (auto [op, sketch] : work)
       if (failed(applySketch(rewriter, op, sketch, emitterDir,
-                             emitterTimeout, target)))
+                             emitterTimeout, hints)))
         return signalPassFailure();
   }
 };

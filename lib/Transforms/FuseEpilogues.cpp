@@ -20,7 +20,7 @@
 
 #include "ConvEpilogues.h"
 
-#include "tensorop/Targets/TargetHints.h"
+#include "tensorop/Targets/PassHints.h"
 #include "tensorop/Transforms/EpilogueSupport.h"
 #include "tensorop/Transforms/GpuMatmulSupport.h"
 #include "tensorop/Transforms/MatmulSupport.h"
@@ -30,6 +30,7 @@
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -134,7 +135,16 @@ struct ChainLink {
 
 struct FuseEpiloguesPass
     : public tensorop::impl::TensorOpFuseEpiloguesBase<FuseEpiloguesPass> {
+  using Base::Base;
+
+  /// The hints of this run's sketches, as they were planned (set for the
+  /// run: a pass is copied when cloned, and the hints are not).
+  PassHints *hints = nullptr;
+
   void runOnOperation() override {
+    PassHints runHints(target);
+    hints = &runHints;
+    llvm::scope_exit reset([&] { hints = nullptr; });
     SmallVector<Operation *> sketched;
     getOperation().walk([&](Operation *op) {
       if ((isa<linalg::MatmulOp>(op) &&
@@ -173,17 +183,17 @@ struct FuseEpiloguesPass
   /// Whether `mm`'s kernel can round its result to bf16 / f16 as it stores
   /// (x86_gemm_fma on AVX-512: vcvtneps2bf16 / vcvtps2ph and masked 16-bit
   /// stores).
-  static bool writesNarrowOutput(linalg::MatmulOp mm) {
+  bool writesNarrowOutput(linalg::MatmulOp mm) {
     auto sketch = mm->getAttrOfType<SketchAttr>(kSketchAttrName);
     if (!sketch || sketch.getUkernel().getEmitter() != "x86_gemm_fma")
       return false;
-    llvm::Expected<TargetHints> hints =
-        loadTargetHints(sketch.getTarget().getName());
-    if (!hints) {
-      llvm::consumeError(hints.takeError());
+    llvm::Expected<const TargetHints &> h =
+        hints->forSketch(sketch.getTarget().getName());
+    if (!h) {
+      llvm::consumeError(h.takeError());
       return false;
     }
-    return hints->isa == "avx512";
+    return h->isa == "avx512";
   }
 
   /// Why `mm` cannot take an epilogue at all, or "" ("-": no remark).

@@ -10,6 +10,7 @@
 
 #include "tensorop/Advisor/Advisor.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
+#include "tensorop/Targets/PassHints.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/PatternMatch.h"
@@ -21,10 +22,11 @@ namespace mlir::tensorop {
 /// over C's rows; `zeroFill`, the zero fill of C right before `op` or
 /// null, goes (the kernels store C). A located error where the GEMM does
 /// not fit the form (not fp32, dynamic, A transposed, an epilogue).
+/// `hints`: the pass run's (PassHints::forSketch).
 LogicalResult applyKDotSketch(RewriterBase &rewriter, linalg::MatmulOp op,
                               SketchAttr sketch, const GemmProblem &p,
                               linalg::FillOp zeroFill, StringRef emitterDir,
-                              unsigned emitterTimeout);
+                              unsigned emitterTimeout, PassHints &hints);
 
 } // namespace mlir::tensorop
 

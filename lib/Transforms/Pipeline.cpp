@@ -242,8 +242,11 @@ LogicalResult mlir::tensorop::buildTensorOpPipeline(
   depthwise.minFlopsPerThread = options.minFlopsPerThread;
   pm.addPass(createTensorOpDepthwiseConv(depthwise));
   pm.addPass(createTensorOpAnnotateSketch(annotateSketchOptions(options)));
-  if (options.fuseEpilogues)
-    pm.addPass(createTensorOpFuseEpilogues());
+  if (options.fuseEpilogues) {
+    TensorOpFuseEpiloguesOptions fuse;
+    fuse.target = options.target;
+    pm.addPass(createTensorOpFuseEpilogues(fuse));
+  }
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =

@@ -22,6 +22,7 @@
 namespace mlir {
 class RewriterBase;
 namespace tensorop {
+class PassHints;
 
 #define GEN_PASS_DECL
 #include "tensorop/Transforms/Passes.h.inc"
@@ -136,13 +137,12 @@ void registerPipelineDialects(DialectRegistry &registry);
 
 /// The core of `tensorop-apply-sketch` for one memref linalg.matmul carrying
 /// a sketch: tile, pack and replace the inner block by microkernels.
-/// `plannedTarget` is the target the sketch was planned for: "host" reads
-/// this machine's hints (target=host's overlay) where the sketch's target is
-/// the one host resolves to; otherwise the hints file of the sketch's target.
+/// `hints` answers which hints the sketch's target is applied with: those
+/// it was planned with (PassHints::forSketch; for target=host, this
+/// machine's overlay where the sketch's target is the one host resolves to).
 LogicalResult applySketch(RewriterBase &rewriter, linalg::MatmulOp op,
                           SketchAttr sketch, StringRef emitterDir,
-                          unsigned emitterTimeout,
-                          StringRef plannedTarget = "");
+                          unsigned emitterTimeout, PassHints &hints);
 
 /// The same for one memref linalg.conv_2d_nhwc_hwcf carrying a
 /// #tensorop.conv_sketch: pack the filter, fold a bufferized zero pad and
@@ -150,7 +150,7 @@ LogicalResult applySketch(RewriterBase &rewriter, linalg::MatmulOp op,
 LogicalResult applyConvSketch(RewriterBase &rewriter,
                               linalg::Conv2DNhwcHwcfOp op,
                               ConvSketchAttr sketch, StringRef emitterDir,
-                              unsigned emitterTimeout);
+                              unsigned emitterTimeout, PassHints &hints);
 
 } // namespace tensorop
 } // namespace mlir

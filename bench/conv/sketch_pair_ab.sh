@@ -1,0 +1,31 @@
+#!/bin/bash
+# bench/conv/sketch_pair_ab.sh BUILD_DIR "N H W C F R S stride pad dilation" SED_A SED_B [ROUNDS]
+# Two edits of one layer's builtin convolution sketch (target x86-avx512;
+# an empty SED keeps the builtin's own) timed against each other and
+# oneDNN in one process (conv_pair_ab.c: A B oneDNN rounds, all verified
+# before and after timing), 1 thread, thread CPU time: an A/B of two
+# sketches on a loaded machine (cache contention from other processes
+# still counts). Prints both sketches, then the harness's line, whose B/A
+# is the median over rounds of B's speed over A's within the round.
+set -e
+BUILD=$1; LAYER=$2; EDIT_A=$3; EDIT_B=$4; ROUNDS=${5:-21}
+HERE=$(cd "$(dirname "$0")" && pwd)
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+set -- $LAYER
+python3 "$HERE/../../test/Integration/gen_conv_test.py" --n $1 --h $2 --w $3 --c $4 --f $5 \
+    --r $6 --s $7 --stride $8 --pad $9 --dilation ${10} | sed '/^func.func @main/,$d' > "$TMP/conv.mlir"
+"$BUILD/bin/tensorop-opt" --tensorop-annotate-sketch="target=x86-avx512" \
+    "$TMP/conv.mlir" 2>/dev/null > "$TMP/sketched.mlir"
+for side in a b; do
+  edit=$EDIT_A; name=conv
+  [ $side = b ] && edit=$EDIT_B && name=conv_b
+  sed "${edit:-s/^//}" "$TMP/sketched.mlir" | sed "s/func.func @conv(/func.func @$name(/" > "$TMP/$side.mlir"
+  echo "$side: $(grep -o 'conv_sketch<[^>]*prefetch_b = [0-9]*>' "$TMP/$side.mlir" | head -1)"
+  "$BUILD/bin/tensorop-opt" --tensorop-pipeline="target=x86-avx512 bare-ptr-abi=1" \
+      "$TMP/$side.mlir" 2>/dev/null | /usr/lib/llvm-22/bin/mlir-translate --mlir-to-llvmir > "$TMP/$side.ll"
+  clang-22 -O2 -c "$TMP/$side.ll" -o "$TMP/$side.o" 2>/dev/null
+done
+clang-22 -O2 -DTIMING_CLOCK=CLOCK_THREAD_CPUTIME_ID -I"$HERE/../../tools/tensorop/harness" \
+    "$HERE/conv_pair_ab.c" "$TMP/a.o" "$TMP/b.o" -o "$TMP/bench" -ldnnl -lm
+OMP_NUM_THREADS=1 "$TMP/bench" $LAYER $ROUNDS
