@@ -20,7 +20,10 @@
 # machines); ROUNDS / ROUND_SECONDS as run.sh. INTERLEAVE=1 times all
 # variants and the libraries in every round instead (variants_ab.c: the
 # ratio per round, for differences of a few percent on a shared machine;
-# 21 rounds unless ROUNDS says otherwise).
+# 21 rounds unless ROUNDS says otherwise). PIPE_TARGET=host lowers every
+# variant with target=host (this machine's per-CPU facts, e.g. Zen 4's
+# half-width last vectors, as gen's default does) instead of x86-avx512's
+# file.
 set -e
 BUILD=$(cd "$1" && pwd); mkdir -p "$2"; OUT=$(cd "$2" && pwd); SHAPE=$3
 shift 3
@@ -46,7 +49,7 @@ open(p, "w").write(t.replace("linalg.matmul ins(",
     "linalg.matmul {tensorop.sketch = %s} ins(" % s))' "$d/variant.mlir" "$full"
     fi
     "$BUILD/bin/tensorop-opt" "$d/variant.mlir" -o "$d/variant.lowered.mlir" \
-      --tensorop-pipeline="target=x86-avx512 advisor=builtin threads=1 bare-ptr-abi=true"
+      --tensorop-pipeline="target=${PIPE_TARGET:-x86-avx512} advisor=builtin threads=1 bare-ptr-abi=true"
     mlir-translate-22 --mlir-to-llvmir "$d/variant.lowered.mlir" -o "$d/variant.ll"
     clang-22 -c -O3 -march=znver4 -Wno-override-module "$d/variant.ll" \
       -o "$d/$name.o"

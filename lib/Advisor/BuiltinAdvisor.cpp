@@ -84,6 +84,43 @@ struct RegisterBlock {
   bool embedded = false;
 };
 
+/// Columns the register blocks cost, N's padding included, in FMA slots
+/// of a full vector's columns. Packed B pads N to whole blocks of nr. B
+/// read in place (`small`) gets a tail kernel for the N remainder, so only
+/// its last vector's lanes past N are padding. Where AVX-512 runs on FP
+/// datapaths half its width (fma.datapath_bits 256: Zen 4), a last vector
+/// of at most half a vector's columns is computed as a half-width one in
+/// half the slots (ApplySketch's tail kernel): it counts as half a vector.
+/// A tail that then has fewer vector slots than an explicit broadcast
+/// needs FMAs (one and a half for two) runs below peak, as a block with
+/// too few vectors does: it costs the slots it needs. Zen 4, 8175x87x307,
+/// 1 thread, same process, against oneDNN (docs/benchmarks/
+/// cpu-gemm-classes.md, "Tall with a narrow N"): packed 9 x 48 (edge
+/// 87/96) 0.90x; in place 9 x 48 (a 2.5-vector tail) 1.00x, 7 x 48 and 8 x
+/// 48 0.99-1.00x; 6 x 64 (a 1.5-vector tail) 0.92-0.93x, 12 x 32 0.94x.
+double paddedColumns(const GemmProblem &p, const TargetHints &t, bool small,
+                     int64_t nr, bool embedded) {
+  int64_t lanes = t.f32Lanes();
+  if (!small)
+    return double(roundUp(p.n, nr));
+  int64_t rem = p.n % lanes;
+  bool halfWidthLast = p.input == GemmInputType::F32 && t.isa == "avx512" &&
+                       t.vectorBits == 512 && t.datapathBits == 256 &&
+                       rem != 0 && rem <= lanes / 2;
+  if (!halfWidthLast)
+    return double(roundUp(p.n, lanes));
+  double columns = double(p.n - rem) + lanes / 2.0;
+  // The tail kernel's vectors (N mod nr): explicit broadcasts where the
+  // block has them and the tail has minFmasPerBroadcast vectors or more
+  // (ApplySketch gives narrower tails embedded ones).
+  double tailSlots = double(p.n % nr - rem) / lanes + 0.5;
+  int64_t tailVectors = ceilDiv(p.n % nr, lanes);
+  if (!embedded && tailVectors >= t.minFmasPerBroadcast &&
+      tailSlots < double(t.minFmasPerBroadcast))
+    columns += (double(t.minFmasPerBroadcast) - tailSlots) * lanes;
+  return columns;
+}
+
 /// Register block: every (mr, nv) that fits the register file, scored by
 /// the fraction of FMA issue slots doing useful work. `small`: B read in
 /// place with a tail kernel for the N remainder, so the N edge wastes only
@@ -135,7 +172,7 @@ RegisterBlock chooseRegisterBlock(const GemmProblem &p, const TargetHints &t,
       // (In doubles: M * N overflows int64 for huge GEMMs.)
       double edge = double(p.m) * double(p.n) /
                     (double(roundUp(p.m, mr)) *
-                     double(roundUp(p.n, small ? lanes : nr)));
+                     paddedColumns(p, t, small, nr, embedded));
       double score = std::round(latency * broadcast * edge * 100) / 100;
       // Ties go to wider blocks (each broadcast feeds more FMAs and the
       // A micro-panel kept in L1 is smaller), then to more accumulators.

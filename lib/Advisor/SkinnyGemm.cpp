@@ -135,6 +135,18 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
     if (registerBlockVectorRegisters(mr, v * lanes, lanes, t.name) <=
         t.vectorRegisters)
       nv = v;
+  // A GEMV: at most two rows (or the target's gemv.rows: Zen 4 measured
+  // four), never a panel of prepacked weights (their own prefetch, below).
+  // (Zen 4, 1 thread, loaded, same process, against oneDNN: bands of 16
+  // rows, 3 x 16 columns, no prefetch, against the builtin: 3x2000x3000
+  // 0.80x -> 1.25x, 4x4096x4096 0.95x -> 1.48x, 1x2000x3000 0.76x ->
+  // 1.30x, 2x2000x3000 1.00x -> 1.43x, 1x1024x1024 0.80x -> 0.98x;
+  // docs/benchmarks/cpu-gemm-classes.md, "GEMV on Zen 4".)
+  bool gemv = p.m <= 2 || (p.m <= t.gemvRows && !p.bPanelInPlace);
+  // Its tiles as wide as the target measured (gemv.band_vectors), or as
+  // registers allow.
+  if (gemv && t.gemvBandVectors)
+    nv = std::min(nv, t.gemvBandVectors);
   nv = std::min(nv, ceilDiv(p.n, lanes));
   if (nv < 2)
     return false;
@@ -152,8 +164,10 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   // (The walk is for a B that L3 holds; from memory a GEMV sweeps too.)
   int64_t l3 = t.cacheBytes(3) ? t.cacheBytes(3) : 4 * t.cacheBytes(2);
   bool bFromMemory = double(p.k) * double(p.n) * 4 > double(l3);
-  bool walk = p.m <= 2 && !bFromMemory;
-  int64_t bandRows = p.m <= 2 ? kGemvBandRows : kBandRows;
+  // (Or everywhere, where the target measured bands faster in L3 too:
+  // gemv.bands_in_l3, Zen 4.)
+  bool walk = gemv && !bFromMemory && !t.gemvBandsInL3;
+  int64_t bandRows = gemv ? kGemvBandRows : kBandRows;
   c.kc = balancedTile(p.k, walk ? kGemvKc : bandRows, 1);
   // C stays in L2 across the bands: at most half of it per column block.
   int64_t ncTarget = t.cacheBytes(2) / 2 / (p.m * 4);
@@ -181,8 +195,8 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   // prefetchers already cover (Zen 4, 1 thread, loaded, same process as
   // oneDNN: 1x4096x4096 0.86-0.89x -> 1.06x with none; docs/benchmarks/
   // cpu-gemm-classes.md, "GEMV from memory without the column prefetch").
-  bool gemvFromMemory = p.m <= 2 && bFromMemory;
-  c.prefetchBCols = prefetchRows || gemvFromMemory ? 0 : 2 * c.nr;
+  bool gemvBands = gemv && !walk;
+  c.prefetchBCols = prefetchRows || gemvBands ? 0 : 2 * c.nr;
   // Blocks of three vectors (7..9 rows x 48) sweeping B with the column
   // prefetch: K not unrolled. Measured, not explained (the unrolled loop
   // is the same code four times over): best of 40-60 calls of 5, same

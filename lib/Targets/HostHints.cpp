@@ -264,6 +264,9 @@ void mlir::tensorop::overlayHostMachine(TargetHints &h, const HostMachine &m) {
   set(h.embeddedBelowFmas, f.embeddedBelowFmas, "broadcast.embedded_below_fmas");
   set(h.aPanelL1Share, f.aPanelL1Share, "blocking.a_panel_l1_share");
   set(h.bBlockL2Share, f.bBlockL2Share, "blocking.b_block_l2_share");
+  set(h.gemvRows, f.gemvRows, "gemv.rows");
+  set(h.gemvBandVectors, f.gemvBandVectors, "gemv.band_vectors");
+  set(h.gemvBandsInL3, f.gemvBandsInL3, "gemv.bands_in_l3");
   set(h.peakGflopsF32PerCore, f.peakGflopsF32PerCore,
       "peak_gflops_f32_per_core");
 }

@@ -224,6 +224,21 @@ public:
                          f.bBlockL2Share, int64_t(1), int64_t(64)))
           return e;
       }
+      if (const llvm::json::Value *v = o->get("gemv")) {
+        const Object *g = v->getAsObject();
+        if (!g)
+          return fail(p + ".gemv", "must be an object");
+        if (llvm::Error e = optional(*g, "rows", p + ".gemv.", f.gemvRows,
+                                     int64_t(1), int64_t(16)))
+          return e;
+        if (llvm::Error e = optional(*g, "band_vectors", p + ".gemv.",
+                                     f.gemvBandVectors, int64_t(1),
+                                     int64_t(7)))
+          return e;
+        if (llvm::Error e = optionalBool(*g, "bands_in_l3", p + ".gemv.",
+                                         f.gemvBandsInL3))
+          return e;
+      }
       if (llvm::Error e = optional(*o, "peak_gflops_f32_per_core", p + ".",
                                    f.peakGflopsF32PerCore, 0.001, 1e6))
         return e;
@@ -356,6 +371,24 @@ mlir::tensorop::parseTargetHints(llvm::StringRef text, llvm::StringRef target,
     if (llvm::Error e = r.integer(*blocking, "b_block_l2_share", "blocking.",
                                   h.bBlockL2Share, 1, 64))
       return std::move(e);
+  }
+
+  // Optional: how a GEMV sweeps B (SkinnyGemm.cpp; the defaults where a
+  // target measured nothing else).
+  if (const Object *gemv = r.obj(*root, "gemv")) {
+    std::optional<int64_t> rows, vectors;
+    if (llvm::Error e =
+            r.optional(*gemv, "rows", "gemv.", rows, int64_t(1), int64_t(16)))
+      return std::move(e);
+    h.gemvRows = rows.value_or(0);
+    if (llvm::Error e = r.optional(*gemv, "band_vectors", "gemv.", vectors,
+                                   int64_t(1), int64_t(7)))
+      return std::move(e);
+    h.gemvBandVectors = vectors.value_or(0);
+    std::optional<bool> inL3;
+    if (llvm::Error e = r.optionalBool(*gemv, "bands_in_l3", "gemv.", inL3))
+      return std::move(e);
+    h.gemvBandsInL3 = inL3.value_or(false);
   }
 
   const llvm::json::Array *caches = root->getArray("caches");

@@ -26,6 +26,13 @@
 // RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_blocking_zero" 2>&1 | FileCheck %s --check-prefix=BLOCKING
 // BLOCKING: error: {{.*}}bad_hints_blocking_zero{{/|\\}}x86-avx512.json: field 'blocking.a_panel_l1_share' is 0{{(\.0+)?}}, outside [1{{(\.0+)?}}, 64{{(\.0+)?}}]
 
+// A GEMV tile has at most 7 vectors (unpacked B's masks), and a per-CPU
+// fact is validated like the file's own.
+// RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_gemv" 2>&1 | FileCheck %s --check-prefix=GEMV
+// GEMV: error: {{.*}}bad_hints_gemv{{/|\\}}x86-avx512.json: field 'gemv.band_vectors' is 8{{(\.0+)?}}, outside [1{{(\.0+)?}}, 7{{(\.0+)?}}]
+// RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_cpu_gemv" 2>&1 | FileCheck %s --check-prefix=CPUGEMV
+// CPUGEMV: error: {{.*}}bad_hints_cpu_gemv{{/|\\}}x86-avx512.json: field 'cpus.znver4.gemv.bands_in_l3' is not a boolean
+
 // RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_target_mismatch" 2>&1 | FileCheck %s --check-prefix=MISMATCH
 // MISMATCH: error: {{.*}}bad_hints_target_mismatch{{/|\\}}x86-avx512.json: field 'target' is 'x86-avx2' but the file is for 'x86-avx512'
 

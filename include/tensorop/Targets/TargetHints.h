@@ -42,6 +42,8 @@ struct CpuFacts {
   std::optional<bool> explicitBroadcastTakesFpSlot;
   std::optional<int64_t> embeddedBelowFmas;
   std::optional<int64_t> aPanelL1Share, bBlockL2Share;
+  std::optional<int64_t> gemvRows, gemvBandVectors;
+  std::optional<bool> gemvBandsInL3;
   std::optional<double> peakGflopsF32PerCore;
   std::string source; ///< Where these facts come from (required).
 };
@@ -88,6 +90,14 @@ struct TargetHints {
   /// packed B block (kc x nc) at most 1/bBlockL2Share of L2.
   int64_t aPanelL1Share = 4;
   int64_t bBlockL2Share = 2;
+  /// GEMVs (optional "gemv" object, SkinnyGemm.cpp): the most rows of C
+  /// that take the GEMV form ("gemv.rows"; 0: two), the vectors of a tile
+  /// swept over B in bands ("gemv.band_vectors"; 0: as many as the
+  /// registers hold), and whether a B that fits in L3 is swept in bands
+  /// too rather than walked down K tile by tile ("gemv.bands_in_l3").
+  int64_t gemvRows = 0;
+  int64_t gemvBandVectors = 0;
+  bool gemvBandsInL3 = false;
   int64_t cores = 1;
   double peakGflopsF32PerCore = 0;
   /// The bf16 pair dot product with fp32 accumulation ("vdpbf16ps"), the
