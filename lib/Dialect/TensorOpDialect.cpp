@@ -329,10 +329,12 @@ LogicalResult SketchAttr::verify(
   if (packA == "none" &&
       failed(verifyReadInPlace(emitError, "pack_a", ukernel, target)))
     return failure();
-  // The row prefetches follow rows read in place.
-  if (ukernel.getPrefetchBCols() && packB != "none")
+  // The row prefetches follow rows read in place (with "kmajor_nr_fused",
+  // those of each B block's first row tile).
+  if (ukernel.getPrefetchBCols() && packB != "none" && packB != kFusedPackB)
     return emitError() << "sketch ukernel prefetch_b_cols needs pack_b "
-                          "\"none\" (B read in place), got \""
+                          "\"none\" or \"kmajor_nr_fused\" (B read in "
+                          "place), got \""
                        << packB << "\"";
   if (ukernel.getPrefetchA() && packA != "none")
     return emitError() << "sketch ukernel prefetch_a needs pack_a \"none\" "

@@ -253,7 +253,7 @@ func.func @f(%A: memref<8x8xf32>, %B: memref<8x8xf32>, %C: memref<8x8xf32>) {
 
 // Row prefetches (prefetch_b_cols, prefetch_a) follow operands read in place.
 func.func @f(%A: memref<8x8xf32>, %B: memref<8x8xf32>, %C: memref<8x8xf32>) {
-  // expected-error @+1 {{sketch ukernel prefetch_b_cols needs pack_b "none" (B read in place), got "kmajor_nr"}}
+  // expected-error @+1 {{sketch ukernel prefetch_b_cols needs pack_b "none" or "kmajor_nr_fused" (B read in place), got "kmajor_nr"}}
   linalg.matmul {tensorop.sketch = #tensorop.sketch<mc = 96, nc = 256, kc = 8, mr = 6, nr = 64, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0, prefetch_b_cols = 128>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f", vector_bits = 512, vector_registers = 32>, source = "t">} ins(%A, %B : memref<8x8xf32>, memref<8x8xf32>) outs(%C : memref<8x8xf32>)
   return
 }
