@@ -150,6 +150,15 @@ def TensorOp_SketchAttr : TensorOp_Attr<"Sketch", "sketch"> {
       block; with k outside n in `loop_order`, a chunk packs its A rows once
       per K block. bf16 and f16 inputs and a fused epilogue work as with
       `"kmajor_nr"`;
+      `pack_b = "kmajor_nr_fused"` packs B into the same `"kmajor_nr"`
+      panels without a packing pass: each B block's first row tile reads B
+      in place (as with `"none"`) and stores what it loads into the panels
+      (`tensorop.ukernel`'s `b_panel_out`), the block's other row tiles read
+      them; C is bit-identical to `"kmajor_nr"`'s. It needs an AVX-512 x86
+      target, the `x86_gemm_fma` emitter and `nr` <= 7 vectors; the
+      ukernel's `prefetch_b_cols` then applies to the first row tile. fp32
+      only, B stored K x N with a static row stride and no fused epilogue:
+      otherwise B is packed by its pass, with a remark;
     * `ukernel`: the microkernel emitter and its variant;
     * `target`: the target it is legal for;
     * `source`: who chose it ("builtin", "llm:<model>", "db:<hash>", ...);
@@ -168,8 +177,9 @@ def TensorOp_SketchAttr : TensorOp_Attr<"Sketch", "sketch"> {
     The verifier rejects non-positive tiles or thread counts, orders that are not
     permutations, cache tiles that are not multiples of the register block,
     register blocks that do not fit the target's register file and
-    `pack_a = "none"` / `pack_b = "none"` where the target or emitter cannot
-    read A / B unpacked, and `pack_b = "kmajor_nr_shared"` on one thread.
+    `pack_a = "none"` / `pack_b = "none"` / `pack_b = "kmajor_nr_fused"`
+    where the target or emitter cannot read A / B unpacked, and
+    `pack_b = "kmajor_nr_shared"` on one thread.
   }];
   let parameters = (ins
     "int64_t":$mc, "int64_t":$nc, "int64_t":$kc,

@@ -35,6 +35,15 @@ def TensorOp_UKernelOp : TensorOp_Op<"ukernel", [AttrSizedOperandSegments]> {
     epilogue's last) it also takes `out`, the tile's view of the 16-bit
     output the rounded values go to (C, fp32, keeps the partial sums of
     earlier K blocks and is read, not written).
+    With `b_panel_out` (the fused copy of B, kernels emitted with
+    `store_b_panel`), `b` is a view of B itself read in place as with
+    `pack_b = "none"`, and the code also stores every B vector it loads to
+    `b_panel_out`, a packed panel of `nr` floats per k (`kc` rows), laid out
+    and filled exactly as the packing pass fills a `"kmajor_nr"` panel
+    (zeros past `n_rem`): the packed-B kernels of the block's other row
+    tiles then read it. It is the eighth asm operand; it goes with no
+    epilogue, and only with a kernel whose constraints declare eight
+    operands (the verifier checks).
     For a bf16 GEMM (kernel `gemm_bf16`), A and B are i32 panels whose
     elements each hold a bf16 k pair (low half first) and `kc` counts k
     pairs: `C[r][j] += sum_{p < kc} A[2p][r] * B[2p][j] + A[2p+1][r] *
@@ -64,6 +73,7 @@ def TensorOp_UKernelOp : TensorOp_Op<"ukernel", [AttrSizedOperandSegments]> {
     Arg<Optional<AnyMemRef>, "bias vector of the tile", [MemRead]>:$bias,
     Arg<Optional<AnyMemRef>, "residual tile", [MemRead]>:$residual,
     Arg<Optional<AnyMemRef>, "16-bit output tile", [MemWrite]>:$out,
+    Arg<Optional<AnyMemRef>, "packed B panel the code writes", [MemWrite]>:$b_panel_out,
     StrAttr:$asm_string,
     StrAttr:$constraints,
     StrAttr:$asm_dialect,
@@ -76,7 +86,8 @@ def TensorOp_UKernelOp : TensorOp_Op<"ukernel", [AttrSizedOperandSegments]> {
     (`epilogue` `(` $epilogue^ `:` type($epilogue) `)`)?
     (`bias` `(` $bias^ `:` type($bias) `)`)?
     (`residual` `(` $residual^ `:` type($residual) `)`)?
-    (`out` `(` $out^ `:` type($out) `)`)? attr-dict
+    (`out` `(` $out^ `:` type($out) `)`)?
+    (`b_panel_out` `(` $b_panel_out^ `:` type($b_panel_out) `)`)? attr-dict
   }];
   let hasVerifier = 1;
 }

@@ -34,6 +34,8 @@ EMITTER_VERSION = 4
 
 OPERANDS = list(UKERNEL_OPERANDS)
 A, B, C, KC, LDC, MREM, NREM = ukernel_operand_refs()
+# store_b_panel's operand: after the seven (no epilogue goes with it).
+BOUT = "$%d" % len(OPERANDS)
 
 # SysV registers for --format=function; the 7th argument is loaded from the
 # stack into %r10, which the kernel body never touches.
@@ -53,7 +55,7 @@ MIN_CHAINS = 8
 SPEC_FIELDS = ("kernel", "isa", "mr", "nr", "k_unroll", "broadcast", "prefetch_b",
                "prefetch_b_cols", "prefetch_a",
                "b_stride_bytes", "a_stride_bytes", "taps", "tap_a_bytes", "epilogue",
-               "c_update", "last_vector_bits",
+               "c_update", "last_vector_bits", "store_b_panel",
                "format", "symbol")
 
 # Largest B row stride accepted; keeps every displacement within disp32.
@@ -126,6 +128,18 @@ spec (JSON object, on stdin or --spec FILE):
                                              a zmm FMA's issue slots); the
                                              caller then passes n_rem <=
                                              nr - 8; avx512 "gemm_f32" only
+  store_b_panel 0 | 1                        default 0; 1: B is read in place
+                                             (b_stride_bytes > 0) and every B
+                                             vector the K loop loads is also
+                                             stored to a packed panel (operand
+                                             $7, "b_panel_out"): B(k, j) at
+                                             b_panel_out + 4*(k*nr + j) for
+                                             j < nr, columns >= n_rem zero
+                                             (the layout and contents of a
+                                             zero-padded "kmajor_nr" panel, so
+                                             the packed kernel of the same
+                                             block reads it); kc rows; avx512
+                                             "gemm_f32", taps 1, no epilogue
   format      "json" | "function"            default "json" (same as --format)
   symbol      function name for "function"   default: the kernel name
 
@@ -229,6 +243,13 @@ class Kernel:
         if self.prefetch_a and not self.a_stride:
             raise SpecError("prefetch_a", "prefetch_a needs A read in place "
                             "(a_stride_bytes > 0)")
+        # The fused copy of B (oneDNN's "nocopy" sgemm does the same on its
+        # first row tile of each B strip): the packed pass over B goes, its
+        # loads being the ones the K loop makes anyway.
+        self.store_b = get_int(spec, "store_b_panel", 0, lo=0, hi=1) == 1
+        if self.store_b and not self.b_stride:
+            raise SpecError("store_b_panel", "store_b_panel needs B read in place "
+                            "(b_stride_bytes > 0)")
         self.taps = get_int(spec, "taps", 1, lo=1, hi=MAX_TAPS)
         self.tap_a = get_int(spec, "tap_a_bytes", 0, lo=0, hi=MAX_TAP_A)
         if self.taps > 1 and not self.a_stride:
@@ -240,6 +261,9 @@ class Kernel:
         self.store = get_choice(spec, "c_update", ("add", "store"), "add") == "store"
         if self.bf16:
             self._check_bf16()
+        if self.store_b and (self.bf16 or self.taps > 1 or self.epilogue_steps):
+            raise SpecError("store_b_panel", 'store_b_panel needs kernel "gemm_f32", '
+                            "taps 1 and no epilogue")
         # The multiply-accumulate of one k step: fp32 FMA, or two bf16
         # products per 32-bit lane (same operand forms, m32bcst included).
         self.fma = "vdpbf16ps" if self.bf16 else "vfmadd231ps"
@@ -267,6 +291,9 @@ class Kernel:
             raise SpecError("last_vector_bits", "must be 512 or 256, got %d"
                             % self.last_vector_bits)
         self.narrow_last = self.last_vector_bits == 256
+        if self.store_b and (self.isa != "avx512" or self.narrow_last):
+            raise SpecError("store_b_panel", 'store_b_panel needs isa "avx512" and '
+                            "last_vector_bits 512")
         if self.narrow_last and (self.isa != "avx512" or self.bf16):
             raise SpecError("last_vector_bits", 'last_vector_bits 256 needs isa "avx512" '
                             'and kernel "gemm_f32"')
@@ -341,6 +368,8 @@ class Kernel:
             self.name += "_t%dx%d" % (self.taps, self.tap_a)
         if self.narrow_last:
             self.name += "_ly"
+        if self.store_b:
+            self.name += "_sb"
         self.epi = None
         if self.epilogue_steps:
             if self.isa == "avx512" and self.nv > 7:
@@ -389,6 +418,9 @@ class Kernel:
         # Unpacked rows: displacements are multiples of the row stride and
         # mostly disp32 anyway; a bias would only move them.
         self.bias_b = 0 if self.b_stride else _bias(b_max, p["n_vec"])
+        # The stored panel's rows are nr floats apart, as a packed B's.
+        self.bias_p = _bias((self.ku * self.nr - self.lanes) * 4, p["n_vec"]) \
+            if self.store_b else 0
 
     def _check_bf16(self):
         """vdpbf16ps is an AVX-512 instruction; its pair layout exists only
@@ -448,6 +480,11 @@ class Kernel:
                 # Lanes >= n_rem are neither read (no fault) nor used (zero).
                 w.ins("vmovups %s, %s {%s} {z}" % (src, narrow(v, self.breg[v]),
                                                    self.bmask[v]))
+                if self.store_b:
+                    # The whole vector, its zeroed lanes included: a packed
+                    # edge panel is zero-padded (ApplySketch's emitPackB).
+                    w.ins("vmovups %s, %s" % (self.breg[v], _mem(
+                        u * self.nr * 4 + v * self.vbytes - self.bias_p, BOUT)))
             elif v == self.edge_p:
                 w.ins("vmaskmovps %s, %s, %s" % (src, self.bmask_v, self.breg[v]))
             else:
@@ -544,6 +581,8 @@ class Kernel:
             w.ins("add $$%d, %s" % (self.bias_a, A))
         if self.bias_b:
             w.ins("add $$%d, %s" % (self.bias_b, B))
+        if self.bias_p:
+            w.ins("add $$%d, %s" % (self.bias_p, BOUT))
         if self.taps > 1:
             # %r11 = -4*kc (A's advance over one tap, negated); %rax counts
             # the taps. B runs on into the next tap's rows by itself.
@@ -561,6 +600,8 @@ class Kernel:
                 self._k_step(w, u)
             w.ins("add $$%d, %s" % (ku * self.a_k, A))
             w.ins("add $$%d, %s" % (ku * self.b_row, B))
+            if self.store_b:
+                w.ins("add $$%d, %s" % (ku * self.nr * 4, BOUT))
             w.ins("sub $$%d, %s" % (ku, KC))
             w.ins("jge 1b")
             w.label("2")
@@ -570,6 +611,8 @@ class Kernel:
         self._k_step(w, 0)
         w.ins("add $$%d, %s" % (self.a_k, A))
         w.ins("add $$%d, %s" % (self.b_row, B))
+        if self.store_b:
+            w.ins("add $$%d, %s" % (self.nr * 4, BOUT))
         w.ins("sub $$1, %s" % KC)
         w.ins("jnz 3b")
         w.label("4")
@@ -776,7 +819,8 @@ class Kernel:
         return w.text()
 
     def operands(self):
-        return OPERANDS + (["epilogue"] if self.epi else [])
+        return OPERANDS + (["epilogue"] if self.epi else []) + \
+            (["b_panel_out"] if self.store_b else [])
 
     def clobbers(self):
         nvec = self.nvec_used
@@ -818,6 +862,8 @@ class Kernel:
             out["prefetch_b_cols"] = self.prefetch_b_cols
         if self.prefetch_a:
             out["prefetch_a"] = self.prefetch_a
+        if self.store_b:
+            out["store_b_panel"] = 1
         # Only "store" kernels say so: accumulating answers stay as they were.
         if self.store:
             out["c_update"] = "store"
@@ -838,12 +884,12 @@ class Kernel:
     def function(self, symbol):
         info = self.json()
         assert "r10" not in info["clobbers"]
-        regs = FUNCTION_ARG_REGS + (["%rbx"] if self.epi else [])
+        regs = FUNCTION_ARG_REGS + (["%rbx"] if self.epi or self.store_b else [])
         body = substitute_operands(info["asm"], regs)
         # The 8th argument (the epilogue block) goes to callee-saved %rbx.
         prologue = ["  movq 8(%rsp), %r10"]
         epilogue = []
-        if self.epi:
+        if self.epi or self.store_b:
             prologue += ["  pushq %rbx", "  movq 24(%rsp), %rbx"]
             epilogue = ["  popq %rbx"]
         lines = [
@@ -852,7 +898,8 @@ class Kernel:
             % (EMITTER, EMITTER_VERSION, self.isa, self.mr, self.nr, self.ku,
                self.broadcast, self.prefetch_b, self.b_stride, self.a_stride),
             "# void %s(const float *a, const float *b, float *c, long kc, long ldc_bytes,"
-            " long m_rem, long n_rem%s)" % (symbol, ", void *epilogue" if self.epi else ""),
+            " long m_rem, long n_rem%s)" % (symbol, ", void *epilogue" if self.epi else
+                                            ", float *b_panel_out" if self.store_b else ""),
             "  .text",
             "  .globl %s" % symbol,
             "  .type %s,@function" % symbol,

@@ -12,6 +12,7 @@
 
 #include "tensorop/Advisor/Advisor.h"
 #include "tensorop/Advisor/ConvAdvisor.h"
+#include "tensorop/Dialect/FusedPackB.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 
 #include <algorithm>
@@ -362,6 +363,21 @@ public:
         // the packed rows"): 10-20 tiles +6-15%, 25 tiles +0-2%, 37-100
         // tiles no gain or a loss.
         c.packB = "none";
+        c.prefetchBCols = 2 * c.nr;
+      } else if (t.isa == "avx512" && c.packB == "kmajor_nr" &&
+                 p.input == GemmInputType::F32 && p.n >= 4 * c.nr) {
+        // More row tiles share each B block: B stays packed, but the copy
+        // is fused into the block's first row tile (it reads B in place,
+        // its next two tiles' rows prefetched, and stores the panels the
+        // other tiles read), as oneDNN's "nocopy" sgemm does; the packing
+        // pass, with no FMA to hide under, goes. Zen 4, 1 thread, loaded,
+        // same-process A/B against the packing pass (docs/benchmarks/
+        // cpu-gemm-classes.md, "B's copy fused into the first row tile"):
+        // +0.2-4.7% on 13 packed rows of the class table and the unseen
+        // set, none lower (B at least four blocks wide: narrower ones,
+        // whose pass is small, were not measured). Not keyed on hints: the copy's share only grows with FMA
+        // speed (Zen 5); not measured there.
+        c.packB = kFusedPackB.str();
         c.prefetchBCols = 2 * c.nr;
       }
     }

@@ -2,6 +2,7 @@
 
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/Dialect/Epilogue.h"
+#include "tensorop/Dialect/FusedPackB.h"
 #include "tensorop/Dialect/KDotSketch.h"
 
 #include "mlir/IR/Builders.h"
@@ -271,10 +272,11 @@ LogicalResult SketchAttr::verify(
                        << "\" is not a known layout (expected \"kmajor_mr\" "
                           "or \"none\")";
   if (packB != "kmajor_nr" && packB != "kmajor_nr_shared" && packB != "none" &&
-      packB != kTransposedPackB)
+      packB != kTransposedPackB && packB != kFusedPackB)
     return emitError() << "sketch pack_b \"" << packB
                        << "\" is not a known layout (expected \"kmajor_nr\", "
-                          "\"kmajor_nr_shared\", \"none\" or \"transposed\")";
+                          "\"kmajor_nr_shared\", \"kmajor_nr_fused\", "
+                          "\"none\" or \"transposed\")";
   if (!ukernel || !target)
     return emitError() << "sketch needs a ukernel and a target";
   if (ukernel.getEmitter() == kKDotEmitter || packB == kTransposedPackB) {
@@ -305,16 +307,34 @@ LogicalResult SketchAttr::verify(
                          << target.getName() << " has "
                          << target.getVectorRegisters();
   }
+  // The fused copy's first row tile reads B in place with one mask
+  // register per vector and stores full zmm vectors (x86_gemm_fma's
+  // store_b_panel, AVX-512 only).
+  if (packB == kFusedPackB) {
+    if (!target.getName().starts_with("x86") || target.getF32Lanes() != 16)
+      return emitError() << "sketch pack_b \"" << kFusedPackB
+                         << "\" needs an AVX-512 x86 target, got "
+                         << target.getName();
+    if (ukernel.getEmitter() != "x86_gemm_fma")
+      return emitError() << "sketch pack_b \"" << kFusedPackB
+                         << "\" needs the x86_gemm_fma emitter, got '"
+                         << ukernel.getEmitter() << "'";
+    if (nr > 7 * 16)
+      return emitError() << "sketch pack_b \"" << kFusedPackB
+                         << "\" needs nr <= 112, got " << nr;
+  }
   // Unpacked A is read row by row in place, and an M edge must not read
   // the rows past A: the x86 emitter compiles the row stride into
   // displacements (no register more) and gives each m_rem its own K loop.
   if (packA == "none" &&
       failed(verifyReadInPlace(emitError, "pack_a", ukernel, target)))
     return failure();
-  // The row prefetches follow rows read in place.
-  if (ukernel.getPrefetchBCols() && packB != "none")
+  // The row prefetches follow rows read in place (with "kmajor_nr_fused",
+  // those of each B block's first row tile).
+  if (ukernel.getPrefetchBCols() && packB != "none" && packB != kFusedPackB)
     return emitError() << "sketch ukernel prefetch_b_cols needs pack_b "
-                          "\"none\" (B read in place), got \""
+                          "\"none\" or \"kmajor_nr_fused\" (B read in "
+                          "place), got \""
                        << packB << "\"";
   if (ukernel.getPrefetchA() && packA != "none")
     return emitError() << "sketch ukernel prefetch_a needs pack_a \"none\" "
@@ -920,6 +940,29 @@ LogicalResult UKernelOp::verify() {
   if ((getBias() || getResidual() || getOut()) && !getEpilogue())
     return emitOpError(
         "bias, residual and out operands need an epilogue block");
+  if (Value panel = getBPanelOut()) {
+    // The code stores the panel through its eighth operand: a kernel
+    // emitted without it (seven operands, or an epilogue block's eighth)
+    // would take the panel's address as something else, or not at all.
+    if (getEpilogue())
+      return emitOpError("b_panel_out does not go with an epilogue block");
+    auto panelType = cast<MemRefType>(panel.getType());
+    if (!panelType.getElementType().isF32() || !elem(getB()).isF32())
+      return emitOpError("b_panel_out needs an f32 B and an f32 panel, got ")
+             << panelType;
+    // Leading integer-register outputs of the constraint string ("=r" or
+    // "=&r"), one per asm operand.
+    SmallVector<StringRef> parts;
+    getConstraints().split(parts, ',');
+    unsigned outputs = 0;
+    while (outputs < parts.size() &&
+           (parts[outputs] == "=r" || parts[outputs] == "=&r"))
+      ++outputs;
+    if (outputs != 8)
+      return emitOpError("b_panel_out needs a kernel emitted for it (8 asm "
+                         "operands, store_b_panel), but '")
+             << getKernelName() << "' declares " << outputs;
+  }
   if (Value out = getOut()) {
     auto outType = cast<MemRefType>(out.getType());
     SmallVector<int64_t> outStrides;

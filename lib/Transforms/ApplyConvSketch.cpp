@@ -527,7 +527,7 @@ void emitEpilogueOnlyCall(OpBuilder &b, Location loc, const ConvPlan &plan,
       epilogueOperands(b, loc, plan, n, oh, lo, cnt, f0, nrem);
   UKernelOp::create(
       b, loc, b.getStringAttr(kernel.name), a, bPanel, c, zero, cnt, nrem,
-      block, bias, residual, /*out=*/Value(), b.getStringAttr(kernel.asmText),
+      block, bias, residual, /*out=*/Value(), /*bPanelOut=*/Value(), b.getStringAttr(kernel.asmText),
       b.getStringAttr(kernel.constraints), b.getStringAttr(kernel.dialect),
       b.getI64IntegerAttr(plan.mr), b.getI64IntegerAttr(plan.nr),
       b.getStringAttr(kernel.hash.substr(0, 16)));
@@ -573,7 +573,7 @@ void emitCall(OpBuilder &b, Location loc, const ConvPlan &plan,
     epilogue = epilogueOperands(b, loc, plan, n, oh, lo, cnt, f0, nrem);
   UKernelOp::create(
       b, loc, b.getStringAttr(kernel.name), a, bPanel, c, kcb, cnt, nrem,
-      epilogue[0], epilogue[1], epilogue[2], /*out=*/Value(),
+      epilogue[0], epilogue[1], epilogue[2], /*out=*/Value(), /*bPanelOut=*/Value(),
       b.getStringAttr(kernel.asmText),
       b.getStringAttr(kernel.constraints), b.getStringAttr(kernel.dialect),
       b.getI64IntegerAttr(plan.mr), b.getI64IntegerAttr(plan.nr),
@@ -770,7 +770,7 @@ void emitWindowCall(OpBuilder &b, Location loc, const ConvPlan &plan, Value n,
   UKernelOp::create(
       b, loc, b.getStringAttr(kernel.name), a, bPanel, c,
       im.c(p.s * p.c), cnt, nrem, epilogue[0], epilogue[1], epilogue[2],
-      /*out=*/Value(), b.getStringAttr(kernel.asmText), b.getStringAttr(kernel.constraints),
+      /*out=*/Value(), /*bPanelOut=*/Value(), b.getStringAttr(kernel.asmText), b.getStringAttr(kernel.constraints),
       b.getStringAttr(kernel.dialect), b.getI64IntegerAttr(plan.mr),
       b.getI64IntegerAttr(plan.nr), b.getStringAttr(kernel.hash.substr(0, 16)));
 }

@@ -179,7 +179,7 @@ LogicalResult mlir::tensorop::applyKDotSketch(
     Value cRows = subview(rewriter, loc, c, {i, j}, {mRem, nRem});
     UKernelOp::create(rewriter, loc, rewriter.getStringAttr(kernel->name),
                       aRows, bCols, cRows, cst(p.k), mRem, nRem, Value(),
-                      Value(), Value(), Value(),
+                      Value(), Value(), Value(), /*bPanelOut=*/Value(),
                       rewriter.getStringAttr(kernel->asmText),
                       rewriter.getStringAttr(kernel->constraints),
                       rewriter.getStringAttr(kernel->dialect),

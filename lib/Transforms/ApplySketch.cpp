@@ -26,6 +26,13 @@
 // packed B panel and wait for each other at every panel; here each thread
 // packs the B it uses itself, paying the copies instead of the waits.)
 //
+// pack_b = "kmajor_nr_fused" packs B into the same panels without a
+// packing pass: the first row tile of each B block calls a kernel that
+// reads B in place and stores the vectors it loads into the block's panels
+// (x86_gemm_fma's store_b_panel), and the block's other row tiles read
+// them. Each tile's kernel sequence over C is the same as with
+// "kmajor_nr" (only where B comes from changes), so C is bit-identical.
+//
 // pack_b = "kmajor_nr_shared" is the BLIS way (emitSharedBNest): the k and
 // n tile loops stay outside the threads, and in each (k, n) block one
 // scf.forall packs the B block into a single buffer (the threads splitting
@@ -38,6 +45,7 @@
 
 #include "tensorop/Advisor/Advisor.h"
 #include "tensorop/Advisor/SharedPackB.h"
+#include "tensorop/Dialect/FusedPackB.h"
 #include "tensorop/Advisor/UKernelRequest.h"
 #include "tensorop/Emitters/Emitter.h"
 #include "tensorop/Dialect/KDotSketch.h"
@@ -210,6 +218,12 @@ struct GemmPlan {
   /// first k of its K block: the fused epilogue's operands are read there
   /// and it runs once ivK + kc reaches K.
   Value tileRow, tileCol, tileK;
+  /// pack_b = "kmajor_nr_fused": the kernel that reads B in place and
+  /// stores its panel (the form of the kernel being emitted), and whether
+  /// the current cache tile is the first to use its B block (then its
+  /// first row tile calls fusedKernel).
+  const EmittedKernel *fusedKernel = nullptr;
+  Value firstForB;
 };
 
 /// The operands of one cache tile (views of A, B and C) that the
@@ -639,9 +653,11 @@ void emitUKernelCall(OpBuilder &b, Location loc, const GemmPlan &plan,
   }
   Value cBlock = subview2D(b, loc, cTile, {i, j}, {mRem, nRem});
   auto call = [&](const EmittedKernel &k, Value block, Value bias,
-                  Value residual, Value out) {
-    UKernelOp::create(b, loc, b.getStringAttr(k.name), aPanel, bPanel, cBlock,
-                      kSteps, mRem, nRem, block, bias, residual, out,
+                  Value residual, Value out, Value bIn = {},
+                  Value panelOut = {}) {
+    UKernelOp::create(b, loc, b.getStringAttr(k.name), aPanel,
+                      bIn ? bIn : bPanel, cBlock, kSteps, mRem, nRem, block,
+                      bias, residual, out, panelOut,
                       b.getStringAttr(k.asmText),
                       b.getStringAttr(k.constraints),
                       b.getStringAttr(k.dialect), b.getI64IntegerAttr(plan.mr),
@@ -651,6 +667,21 @@ void emitUKernelCall(OpBuilder &b, Location loc, const GemmPlan &plan,
   const EmittedKernel *epilogueKernel =
       isTail ? plan.epilogueTailKernel : plan.epilogueKernel;
   Value epilogueBlock = isTail ? plan.epilogueTailBlock : plan.epilogueBlock;
+  if (plan.fusedKernel && !isTail) {
+    // The B block's first row tile reads B in place and writes the panel
+    // the packed kernel reads (the rest of the block's row tiles).
+    Value first = arith::AndIOp::create(
+        b, loc, plan.firstForB,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, i, zero));
+    auto ifFirst = scf::IfOp::create(b, loc, first, /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifFirst.thenBlock());
+    Value bIn = subview2D(b, loc, tile.b, {zero, j}, {sk, nRem});
+    call(*plan.fusedKernel, Value(), Value(), Value(), Value(), bIn, bPanel);
+    b.setInsertionPointToStart(ifFirst.elseBlock());
+    call(kernel, Value(), Value(), Value(), Value());
+    return;
+  }
   if (!epilogueKernel) {
     call(kernel, Value(), Value(), Value(), Value());
     return;
@@ -1362,6 +1393,46 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
       return op.emitError() << llvm::toString(k.takeError());
     epilogueKernel = std::move(*k);
   }
+  // pack_b = "kmajor_nr_fused": the first row tile's kernel (and its
+  // storing form) reads B in place and stores the panels. Where that cannot
+  // be, B is packed by its pass as with "kmajor_nr", which is always valid.
+  std::optional<EmittedKernel> fusedKernel, firstFused;
+  if (sketch.getPackB() == kFusedPackB) {
+    std::string why;
+    int64_t fusedLdb = 0;
+    if (lowPrecision)
+      why = "fp32 operands";
+    else if (problem->transposeB)
+      why = "B stored K x N";
+    else if (epilogue)
+      why = "no fused epilogue";
+    else if (hints->isa != "avx512")
+      why = "AVX-512";
+    else if (sketch.getUkernel().getEmitter() != "x86_gemm_fma")
+      why = "the x86_gemm_fma emitter";
+    else if (std::optional<int64_t> stride = inPlaceRowStride(
+                 op.getDpsInputOperand(1)->get().getType(), &why))
+      fusedLdb = *stride * 4;
+    if (!fusedLdb) {
+      op.emitRemark() << "tensorop: sketch pack_b \"" << kFusedPackB
+                      << "\" needs " << why
+                      << "; B is packed by its own pass instead";
+    } else {
+      EmitterRequest fusedRequest = ukernelEmitterRequest(
+          sketch, *hints, unpackedA ? ldaBytes : 0, fusedLdb, emitterDir,
+          emitterTimeout);
+      if (storeC)
+        fusedRequest.spec["c_update"] = "store";
+      fusedRequest.spec["store_b_panel"] = 1;
+      fusedRequest.numOperands = kUKernelBPanelOut + 1;
+      llvm::Expected<EmittedKernel> k = runEmitter(fusedRequest);
+      if (!k)
+        return op.emitError() << llvm::toString(k.takeError());
+      fusedKernel = std::move(*k);
+      if (storeFirstK && failed(storeForm(fusedRequest, firstFused)))
+        return failure();
+    }
+  }
   ThreadSplit split = planThreadSplit(*problem, sketch.getMr(), sketch.getNr(),
                                       sketch.getThreads(), unpackedB,
                                       hints->cacheBytes(2), hints->f32Lanes());
@@ -1613,7 +1684,7 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   // Pack B first when both land in the same loop body: inserting A at the
   // start afterwards keeps A before B, which does not matter for
   // correctness; both precede the nested loops and the inner tile.
-  if (!plan.unpackedB) {
+  if (!plan.unpackedB && !fusedKernel) {
     rewriter.setInsertionPointToStart(loops[levelB].getBody());
     emitPackB(rewriter, loc, plan, iv(1), iv(2));
   }
@@ -1632,6 +1703,20 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   plan.tileRow = iv(0);
   plan.tileCol = iv(1);
   plan.tileK = iv(2);
+  if (fusedKernel) {
+    // The B block lives in the body of loops[levelB]: an M loop outside it
+    // packs B afresh in each of its iterations (every cache tile is the
+    // first for its block), one inside it reuses the block, which its
+    // first iteration writes.
+    plan.fusedKernel = &*fusedKernel;
+    scf::ForOp mLoop = loops[loopOfDim[0]];
+    plan.firstForB =
+        loopOfDim[0] < levelB
+            ? arith::ConstantIntOp::create(rewriter, loc, 1, 1).getResult()
+            : arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                    plan.tileRow, mLoop.getLowerBound())
+                  .getResult();
+  }
   TileOperands tile{inner.getDpsInputOperand(0)->get(),
                     inner.getDpsInputOperand(1)->get(),
                     inner.getDpsInitOperand(0)->get()};
@@ -1647,6 +1732,8 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
     GemmPlan firstPlan = plan;
     firstPlan.epilogueKernel = nullptr;
     firstPlan.epilogueTailKernel = nullptr;
+    if (firstFused)
+      firstPlan.fusedKernel = &*firstFused;
     emitMicroLoops(rewriter, loc, firstPlan, tile, sketch, *firstKernel,
                    firstTail, markLoops);
     rewriter.setInsertionPointToStart(ifFirst.elseBlock());

@@ -6,7 +6,8 @@
 // advance them. Addresses are computed with upstream memref ops
 // (aligned base pointer + offset), which the usual memref-to-LLVM lowering
 // then handles. A kernel with a fused epilogue takes an eighth operand, the
-// address of its epilogue block, whose header this pass writes first.
+// address of its epilogue block, whose header this pass writes first; one
+// that stores B's packed panel as it reads B (b_panel_out), the panel's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -95,6 +96,12 @@ struct LowerUKernelPattern : public OpRewritePattern<UKernelOp> {
             rewriter, loc, value, view,
             ValueRange{arith::ConstantIndexOp::create(rewriter, loc, i)});
       operands.push_back(address(block, metaBlock));
+    }
+    if (Value panel = op.getBPanelOut()) {
+      // The fused copy of B: the packed panel the code fills.
+      memref::ExtractStridedMetadataOp metaPanel;
+      assert(operands.size() == kUKernelBPanelOut && "verifier: no epilogue");
+      operands.push_back(address(panel, metaPanel));
     }
     auto resultType = LLVM::LLVMStructType::getLiteral(
         rewriter.getContext(), SmallVector<Type>(operands.size(), i64));

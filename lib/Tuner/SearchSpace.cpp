@@ -2,6 +2,7 @@
 
 #include "tensorop/Tuner/SearchSpace.h"
 #include "tensorop/Advisor/SharedPackB.h"
+#include "tensorop/Dialect/FusedPackB.h"
 #include "tensorop/Dialect/KDotSketch.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/Tuner/ConvSearchSpace.h"
@@ -26,7 +27,7 @@ constexpr llvm::StringLiteral kOrders[] = {"mkn", "mnk", "nkm",
                                            "nmk", "kmn", "knm"};
 constexpr llvm::StringLiteral kMicroOrders[] = {"mn", "nm"};
 constexpr llvm::StringLiteral kBroadcasts[] = {"explicit", "embedded"};
-constexpr llvm::StringLiteral kPackBs[] = {"kmajor_nr", "none"};
+constexpr llvm::StringLiteral kPackBs[] = {"kmajor_nr", "none", kFusedPackB};
 constexpr llvm::StringLiteral kPackAs[] = {"kmajor_mr", "none"};
 int64_t roundUp(int64_t a, int64_t b) { return (a + b - 1) / b * b; }
 
@@ -164,10 +165,16 @@ GemmSearchSpace::options(unsigned knob, llvm::ArrayRef<int64_t> prefix) const {
     int64_t needed =
         registerBlockVectorRegisters(block().mr, block().nr, lanes, t.name);
     bool maskFits = lanes == 16 || needed + 1 <= t.vectorRegisters;
-    if (t.name.rfind("x86", 0) == 0 && defaults.emitter == "x86_gemm_fma" &&
-        !p.transposeB && block().nr <= 7 * lanes && maskFits)
-      return {0, 1};
-    return {0};
+    bool inPlace = t.name.rfind("x86", 0) == 0 &&
+                   defaults.emitter == "x86_gemm_fma" && !p.transposeB &&
+                   block().nr <= 7 * lanes;
+    std::vector<int64_t> v = {0};
+    if (inPlace && maskFits)
+      v.push_back(1);
+    // The fused copy (x86_gemm_fma's store_b_panel): AVX-512, fp32.
+    if (inPlace && lanes == 16 && p.input == GemmInputType::F32)
+      v.push_back(2);
+    return v;
   }
   case kPackA:
     // What the SketchAttr verifier and apply-sketch accept for unpacked A
@@ -231,7 +238,7 @@ GemmSearchSpace::defaultValue(unsigned knob,
     want = defaults.prefetchB;
     break;
   case kPackB:
-    want = defaults.packB == "none" ? 1 : 0;
+    want = defaults.packB == "none" ? 1 : defaults.packB == kFusedPackB ? 2 : 0;
     break;
   case kPackA:
     want = defaults.packA == "none" ? 1 : 0;
@@ -296,8 +303,9 @@ SketchChoice GemmSearchSpace::toChoice(llvm::ArrayRef<int64_t> v) const {
   c.prefetchB = v[kPrefetch];
   c.packB = kPackBs[v[kPackB]].str();
   c.packA = kPackAs[v[kPackA]].str();
-  // The builtin's row prefetches follow operands read in place.
-  if (c.packB != "none" || c.prefetchB)
+  // The builtin's row prefetches follow operands read in place (the fused
+  // copy's first row tile reads B in place).
+  if ((c.packB != "none" && c.packB != kFusedPackB) || c.prefetchB)
     c.prefetchBCols = 0;
   if (c.packA != "none")
     c.prefetchA = 0;
@@ -447,7 +455,7 @@ std::string GemmSearchSpace::valueLabel(unsigned knob,
   case kBroadcast:
     return value >= 0 && value < 2 ? kBroadcasts[value].str() : "?";
   case kPackB:
-    return value >= 0 && value < 2 ? kPackBs[value].str() : "?";
+    return value >= 0 && value < 3 ? kPackBs[value].str() : "?";
   case kPackA:
     return value >= 0 && value < 2 ? kPackAs[value].str() : "?";
   default:

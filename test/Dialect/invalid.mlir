@@ -168,7 +168,7 @@ func.func @f(%A: memref<8x8xf32>, %B: memref<8x8xf32>, %C: memref<8x8xf32>) {
 // -----
 
 func.func @f(%A: memref<8x8xf32>, %B: memref<8x8xf32>, %C: memref<8x8xf32>) {
-  // expected-error @+1 {{sketch pack_b "rowmajor" is not a known layout (expected "kmajor_nr", "kmajor_nr_shared", "none" or "transposed")}}
+  // expected-error @+1 {{sketch pack_b "rowmajor" is not a known layout (expected "kmajor_nr", "kmajor_nr_shared", "kmajor_nr_fused", "none" or "transposed")}}
   linalg.matmul {tensorop.sketch = #tensorop.sketch<mc = 96, nc = 256, kc = 8, mr = 6, nr = 64, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "rowmajor", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f", vector_bits = 512, vector_registers = 32>, source = "t">} ins(%A, %B : memref<8x8xf32>, memref<8x8xf32>) outs(%C : memref<8x8xf32>)
   return
 }
@@ -253,7 +253,7 @@ func.func @f(%A: memref<8x8xf32>, %B: memref<8x8xf32>, %C: memref<8x8xf32>) {
 
 // Row prefetches (prefetch_b_cols, prefetch_a) follow operands read in place.
 func.func @f(%A: memref<8x8xf32>, %B: memref<8x8xf32>, %C: memref<8x8xf32>) {
-  // expected-error @+1 {{sketch ukernel prefetch_b_cols needs pack_b "none" (B read in place), got "kmajor_nr"}}
+  // expected-error @+1 {{sketch ukernel prefetch_b_cols needs pack_b "none" or "kmajor_nr_fused" (B read in place), got "kmajor_nr"}}
   linalg.matmul {tensorop.sketch = #tensorop.sketch<mc = 96, nc = 256, kc = 8, mr = 6, nr = 64, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0, prefetch_b_cols = 128>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f", vector_bits = 512, vector_registers = 32>, source = "t">} ins(%A, %B : memref<8x8xf32>, memref<8x8xf32>) outs(%C : memref<8x8xf32>)
   return
 }
@@ -290,5 +290,48 @@ func.func @f(%A: memref<8x8xf32>, %B: memref<8x8xf32>, %C: memref<8x8xf32>) {
   // expected-error @+2 {{ukernel prefetch_a needs the x86_gemm_fma emitter, got 'riscv_gemm_rvv'}}
   // expected-error @+1 {{failed to parse TensorOp_SketchAttr parameter 'ukernel'}}
   linalg.matmul {tensorop.sketch = #tensorop.sketch<mc = 96, nc = 256, kc = 8, mr = 6, nr = 64, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "riscv_gemm_rvv", k_unroll = 4, broadcast = "explicit", prefetch_b = 0, prefetch_a = 64>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f", vector_bits = 512, vector_registers = 32>, source = "t">} ins(%A, %B : memref<8x8xf32>, memref<8x8xf32>) outs(%C : memref<8x8xf32>)
+  return
+}
+
+// -----
+
+// pack_b = "kmajor_nr_fused": the first row tile's kernel stores the panel
+// with full zmm vectors (x86_gemm_fma's store_b_panel, AVX-512 only).
+func.func @f(%A: memref<8x8xf32>, %B: memref<8x8xf32>, %C: memref<8x8xf32>) {
+  // expected-error @+1 {{sketch pack_b "kmajor_nr_fused" needs an AVX-512 x86 target, got x86-avx2}}
+  linalg.matmul {tensorop.sketch = #tensorop.sketch<mc = 96, nc = 256, kc = 8, mr = 6, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr_fused", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx2", triple = "x86_64-unknown-linux-gnu", cpu = "haswell", features = "+avx2", vector_bits = 256, vector_registers = 16>, source = "t">} ins(%A, %B : memref<8x8xf32>, memref<8x8xf32>) outs(%C : memref<8x8xf32>)
+  return
+}
+
+// -----
+
+func.func @f(%A: memref<8x8xf32>, %B: memref<8x8xf32>, %C: memref<8x8xf32>) {
+  // expected-error @+1 {{sketch pack_b "kmajor_nr_fused" needs nr <= 112, got 128}}
+  linalg.matmul {tensorop.sketch = #tensorop.sketch<mc = 96, nc = 256, kc = 8, mr = 1, nr = 128, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr_fused", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f", vector_bits = 512, vector_registers = 32>, source = "t">} ins(%A, %B : memref<8x8xf32>, memref<8x8xf32>) outs(%C : memref<8x8xf32>)
+  return
+}
+
+// -----
+
+// b_panel_out: only with a kernel emitted for it (its eighth asm operand).
+func.func @f(%a: memref<4x6xf32>, %b: memref<4x16xf32, strided<[100, 1]>>, %c: memref<6x16xf32>, %p: memref<4x16xf32>, %k: index) {
+  // expected-error @+1 {{'tensorop.ukernel' op b_panel_out needs a kernel emitted for it (8 asm operands, store_b_panel), but 'k' declares 7}}
+  tensorop.ukernel "k" a(%a : memref<4x6xf32>) b(%b : memref<4x16xf32, strided<[100, 1]>>) c(%c : memref<6x16xf32>) kc(%k) m_rem(%k) n_rem(%k) b_panel_out(%p : memref<4x16xf32>) {asm_dialect = "att", asm_string = "nop", constraints = "=r,=r,=r,=r,=r,=r,=r,0,1,2,3,4,5,6", emitter_hash = "0", mr = 6 : i64, nr = 16 : i64}
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<4x6xf32>, %b: memref<4x16xf32, strided<[100, 1]>>, %c: memref<6x16xf32>, %p: memref<4x16xf32>, %e: memref<256xi8>, %k: index) {
+  // expected-error @+1 {{'tensorop.ukernel' op b_panel_out does not go with an epilogue block}}
+  tensorop.ukernel "k" a(%a : memref<4x6xf32>) b(%b : memref<4x16xf32, strided<[100, 1]>>) c(%c : memref<6x16xf32>) kc(%k) m_rem(%k) n_rem(%k) epilogue(%e : memref<256xi8>) b_panel_out(%p : memref<4x16xf32>) {asm_dialect = "att", asm_string = "nop", constraints = "=r,=r,=r,=r,=r,=r,=r,=r,0,1,2,3,4,5,6,7", emitter_hash = "0", mr = 6 : i64, nr = 16 : i64}
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<4x6xf32>, %b: memref<4x16xf32, strided<[100, 1]>>, %c: memref<6x16xf32>, %p: memref<4x16xi32>, %k: index) {
+  // expected-error @+1 {{'tensorop.ukernel' op b_panel_out needs an f32 B and an f32 panel, got 'memref<4x16xi32>'}}
+  tensorop.ukernel "k" a(%a : memref<4x6xf32>) b(%b : memref<4x16xf32, strided<[100, 1]>>) c(%c : memref<6x16xf32>) kc(%k) m_rem(%k) n_rem(%k) b_panel_out(%p : memref<4x16xi32>) {asm_dialect = "att", asm_string = "nop", constraints = "=r,=r,=r,=r,=r,=r,=r,=r,0,1,2,3,4,5,6,7", emitter_hash = "0", mr = 6 : i64, nr = 16 : i64}
   return
 }

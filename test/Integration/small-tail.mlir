@@ -91,7 +91,7 @@
 // FEWTILES: kc = 171, mr = 16, nr = 16, {{.*}}pack_a = "none", pack_b = "none", {{.*}}prefetch_b_cols = 32>
 // RUN: %gen_matmul 200 1025 128 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=LONGK
 // RUN: %gen_matmul 500 256 64 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=LONGK
-// LONGK: pack_b = "kmajor_nr"
+// LONGK: pack_b = "kmajor_nr{{(_fused)?}}"
 // RUN: %gen_matmul 200 300 100 %{g} | %{pipe} | %{run} | FileCheck %s
 // RUN: %gen_matmul 41 1024 128 %{g} | %{pipe} | %{run} | FileCheck %s
 // RUN: %gen_matmul 333 17 37 %{g} | %{pipe} | %{run} | FileCheck %s

@@ -30,7 +30,7 @@ func.func @tiles20(%A: memref<160x800xf32>, %B: memref<800x1000xf32>, %C: memref
 
 // 200 rows, 8 x 48: 25 tiles share each packed B block.
 // CHECK-LABEL: func.func @tiles25
-// AVX512: mr = 8, nr = 48, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "kmajor_nr", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>
+// AVX512: mr = 8, nr = 48, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "kmajor_nr_fused", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0, prefetch_b_cols = 96>
 func.func @tiles25(%A: memref<200x513xf32>, %B: memref<513x1000xf32>, %C: memref<200x1000xf32>) {
   linalg.matmul ins(%A, %B : memref<200x513xf32>, memref<513x1000xf32>) outs(%C : memref<200x1000xf32>)
   return

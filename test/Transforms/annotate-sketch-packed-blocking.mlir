@@ -9,7 +9,7 @@
 // (four K blocks) and half of L2 nc = 384.
 
 // CHECK-LABEL: func.func @square
-// AVX512: #tensorop.sketch<mc = 1111, nc = 160, kc = 370, mr = 11, nr = 32, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr",
+// AVX512: #tensorop.sketch<mc = 1111, nc = 160, kc = 370, mr = 11, nr = 32, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr_fused",
 // AVX2: #tensorop.sketch<mc = 1110, nc = 224, kc = 278, mr = 6, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr",
 func.func @square(%A: memref<1109x1109xf32>, %B: memref<1109x1109xf32>, %C: memref<1109x1109xf32>) {
   linalg.matmul ins(%A, %B : memref<1109x1109xf32>, memref<1109x1109xf32>) outs(%C : memref<1109x1109xf32>)
@@ -21,7 +21,7 @@ func.func @square(%A: memref<1109x1109xf32>, %B: memref<1109x1109xf32>, %C: memr
 // 337x823x953, 13 x 32 (A read in place): kc = 953 / 4 = 239 (at most
 // 315), nc = 224 (at most 274); before kc = 191 and nc = 416.
 // CHECK-LABEL: func.func @irregular
-// AVX512: #tensorop.sketch<mc = 338, nc = 224, kc = 239, mr = 13, nr = 32, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "kmajor_nr",
+// AVX512: #tensorop.sketch<mc = 338, nc = 224, kc = 239, mr = 13, nr = 32, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "kmajor_nr_fused",
 // AVX2: #tensorop.sketch<mc = 340, nc = 176, kc = 318, mr = 5, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "kmajor_nr",
 func.func @irregular(%A: memref<337x953xf32>, %B: memref<953x823xf32>, %C: memref<337x823xf32>) {
   linalg.matmul ins(%A, %B : memref<337x953xf32>, memref<953x823xf32>) outs(%C : memref<337x823xf32>)

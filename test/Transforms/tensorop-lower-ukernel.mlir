@@ -85,3 +85,21 @@ func.func @in_loops(%a: memref<4x6xf32>, %b: memref<4x16xf32>, %c: memref<60x160
   }
   return
 }
+
+// -----
+
+// b_panel_out (the fused copy of B): the panel's address is the eighth
+// operand, after the seven.
+// CHECK-LABEL: func.func @b_panel_out(
+// CHECK-SAME:    %[[P:[a-z0-9_]+]]: memref<4x16xf32, strided<[16, 1], offset: ?>>
+// CHECK:         %{{.+}}, %[[POFF:.+]], %{{.+}}:2, %{{.+}}:2 = memref.extract_strided_metadata %[[P]]
+// CHECK:         %[[PBASE:.+]] = memref.extract_aligned_pointer_as_index %[[P]]
+// CHECK:         %[[POFFB:.+]] = arith.muli %[[POFF]], %{{.+}} : index
+// CHECK:         %[[PADDR:.+]] = arith.addi %[[PBASE]], %[[POFFB]] : index
+// CHECK:         %[[PI64:.+]] = arith.index_cast %[[PADDR]] : index to i64
+// CHECK:         llvm.inline_asm has_side_effects asm_dialect = att "nop", "=r,=r,=r,=r,=r,=r,=r,=r,0,1,2,3,4,5,6,7"
+// CHECK-SAME:      %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[PI64]] : (i64, i64, i64, i64, i64, i64, i64, i64) -> !llvm.struct<(i64, i64, i64, i64, i64, i64, i64, i64)>
+func.func @b_panel_out(%p: memref<4x16xf32, strided<[16, 1], offset: ?>>, %a: memref<4x6xf32>, %b: memref<4x16xf32, strided<[100, 1]>>, %c: memref<6x16xf32>, %k: index) {
+  tensorop.ukernel "k" a(%a : memref<4x6xf32>) b(%b : memref<4x16xf32, strided<[100, 1]>>) c(%c : memref<6x16xf32>) kc(%k) m_rem(%k) n_rem(%k) b_panel_out(%p : memref<4x16xf32, strided<[16, 1], offset: ?>>) {asm_dialect = "att", asm_string = "nop", constraints = "=r,=r,=r,=r,=r,=r,=r,=r,0,1,2,3,4,5,6,7", emitter_hash = "0", mr = 6 : i64, nr = 16 : i64}
+  return
+}

@@ -23,6 +23,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 EMITTER_DIR = os.path.join(ROOT, "python_emitters")
 EMITTER = os.path.join(EMITTER_DIR, "x86_gemm_fma.py")
 HARNESS = os.path.join(HERE, "ukernel_harness.c")
+BPANEL_HARNESS = os.path.join(HERE, "bpanel_harness.c")
 
 sys.path.insert(0, EMITTER_DIR)
 from tensorop_emit import common  # noqa: E402
@@ -863,6 +864,87 @@ class TestNumeric(unittest.TestCase):
                             ldb=ldb, lda=lda)
         self.assertNotEqual(rc, 0, out)
         self.assertIn("FAIL", out)
+
+    def _store_b_panel_exe(self, tag, s, fused_text=None):
+        """The store_b_panel kernel of spec `s` (symbol fused) and the same
+        block with B packed (symbol packed), linked to bpanel_harness.c."""
+        packed = {k: v for k, v in s.items()
+                  if k not in ("b_stride_bytes", "store_b_panel", "prefetch_b_cols")}
+        srcs = []
+        for sym, text in (("fused", fused_text or emit_function(s, "fused")),
+                          ("packed", emit_function(packed, "packed"))):
+            path = os.path.join(self.tmp, "%s_%s.s" % (tag, sym))
+            with open(path, "w") as f:
+                f.write(text)
+            srcs.append(path)
+        exe = os.path.join(self.tmp, tag)
+        cmd = [CC, "-O2", "-w", BPANEL_HARNESS] + srcs + ["-o", exe, "-lm"]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return exe
+
+    def test_store_b_panel_numeric(self):
+        """store_b_panel kernels: C right and bit-identical to the packed
+        kernel's on the panel the packing pass writes; the stored panel is
+        that panel bit for bit (zero past n_rem), nothing written before it
+        or past its kc rows; B read only up to n_rem (guard page); every
+        m_rem and n_rem, packed A and A in place, both broadcasts, k_unroll
+        1..8, "store"."""
+        if not HAVE_AVX512:
+            self.skipTest("CPU lacks avx512")
+        cases = [
+            (spec(isa="avx512", mr=8, nr=48, b_stride_bytes=4 * 131, store_b_panel=1),
+             131, 0),
+            (spec(isa="avx512", mr=8, nr=48, k_unroll=1, b_stride_bytes=4 * 53,
+                  store_b_panel=1), 53, 0),
+            (spec(isa="avx512", mr=6, nr=64, k_unroll=8, b_stride_bytes=4 * 1000,
+                  store_b_panel=1, prefetch_b_cols=128), 1000, 0),
+            (spec(isa="avx512", mr=14, nr=32, k_unroll=3, broadcast="embedded",
+                  b_stride_bytes=4 * 37, store_b_panel=1), 37, 0),
+            (spec(isa="avx512", mr=3, nr=112, k_unroll=2, b_stride_bytes=4 * 300,
+                  store_b_panel=1), 300, 0),
+            (spec(isa="avx512", mr=8, nr=48, b_stride_bytes=4 * 71, store_b_panel=1,
+                  a_stride_bytes=4 * 257), 71, 257),
+            (spec(isa="avx512", mr=1, nr=16, b_stride_bytes=4 * 17, store_b_panel=1),
+             17, 0),
+            (spec(isa="avx512", mr=8, nr=48, b_stride_bytes=4 * 131, store_b_panel=1,
+                  c_update="store"), 131, 0),
+        ]
+        for i, (s, ldb, lda) in enumerate(cases):
+            with self.subTest(spec=s):
+                exe = self._store_b_panel_exe("sb%d" % i, s)
+                ns = sorted(set(n_list(s["nr"], 16)) | {min(ldb, s["nr"])})
+                ms = m_list(s["mr"]) if not lda else list(range(1, s["mr"] + 1))
+                args = [exe, str(s["mr"]), str(s["nr"]), ",".join(map(str, KC_LIST)),
+                        ",".join(map(str, ms)), ",".join(map(str, ns)), str(110 + i),
+                        str(ldb), str(lda), "1" if s.get("c_update") == "store" else "0"]
+                p = subprocess.run(args, capture_output=True, text=True, timeout=120)
+                self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+                self.assertRegex(p.stdout, r"^OK [0-9]+")
+
+    def test_store_b_panel_mutations_are_caught(self):
+        """The harness fails a kernel that stores the wrong panel: the
+        unzeroed lanes of a masked load (merge instead of zero), one vector
+        left unstored, or the panel's rows advanced by the wrong amount."""
+        if not HAVE_AVX512:
+            self.skipTest("CPU lacks avx512")
+        s = spec(isa="avx512", mr=8, nr=48, b_stride_bytes=4 * 131, store_b_panel=1)
+        good = emit_function(s, "fused")
+        mutations = {
+            "not_zeroed": lambda t: t.replace("{%k3} {z}", "{%k3}"),
+            "one_vector_unstored": lambda t: re.sub(
+                r"\n  vmovups %zmm26, [0-9]*\(%rbx\)", "", t),
+            "row_step": lambda t: t.replace("add $768, %rbx", "add $704, %rbx"),
+        }
+        for name, mutate in mutations.items():
+            with self.subTest(mutation=name):
+                bad = mutate(good)
+                self.assertNotEqual(bad, good)
+                exe = self._store_b_panel_exe("sbm_" + name, s, bad)
+                p = subprocess.run([exe, "8", "48", "1,5,17", "8,3", "48,20", "7", "131"],
+                                   capture_output=True, text=True, timeout=60)
+                self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+                self.assertIn("FAIL", p.stdout)
 
     @unittest.skipIf(CLANG is None, "clang-22 not found: LLVM IR inline-asm test skipped")
     def test_inline_asm_through_llvm(self):

@@ -42,6 +42,11 @@ static_assert(sizeof(kUKernelOperandNames) / sizeof(kUKernelOperandNames[0]) ==
 /// of its epilogue block (python_emitters/tensorop_emit/epilogue.py).
 constexpr unsigned kUKernelEpilogueBlock = kNumUKernelOperands;
 
+/// A kernel that stores the B it reads in place to a packed panel (the
+/// emitters' `store_b_panel`) takes one operand more, $7: the panel's
+/// address (no epilogue goes with it).
+constexpr unsigned kUKernelBPanelOut = kNumUKernelOperands;
+
 /// Checks that `constraints` follows the contract: `numOperands`
 /// (kNumUKernelOperands, or one more with an epilogue) register outputs
 /// ("=r" or early-clobber "=&r"), each tied to the input of the same
