@@ -44,9 +44,13 @@
 
 // Packing A where its in-place rows share L1 sets was measured and not
 // kept (docs/benchmarks/cpu-gemm-classes.md, "target=host"): the Zen 4
-// host keeps 1024^3's A in place, like the file.
+// host keeps 1024^3's A in place, like the file. Its packed B block takes
+// half of L2 (cpus.znver4 blocking.b_block_l2_share 2: nc 256, so A's K
+// block is streamed from L3 4 times, not 8), the file's a quarter (Zen 5).
 // ZEN4-LABEL: func.func @k1024_n1024
-// ZEN4:         mr = 6, nr = 64, {{.*}}pack_a = "none", pack_b = "kmajor_nr"
+// ZEN4:         mc = 1026, nc = 256, kc = 512, mr = 6, nr = 64, {{.*}}pack_a = "none", pack_b = "kmajor_nr"
+// FILE-LABEL: func.func @k1024_n1024
+// FILE:         mc = 1026, nc = 128, {{.*}}mr = 6, nr = 64,
 func.func @k1024_n1024(%A: memref<1024x1024xf32>, %B: memref<1024x1024xf32>, %C: memref<1024x1024xf32>) {
   linalg.matmul ins(%A, %B : memref<1024x1024xf32>, memref<1024x1024xf32>) outs(%C : memref<1024x1024xf32>)
   return
