@@ -264,6 +264,8 @@ void mlir::tensorop::overlayHostMachine(TargetHints &h, const HostMachine &m) {
   set(h.embeddedBelowFmas, f.embeddedBelowFmas, "broadcast.embedded_below_fmas");
   set(h.aPanelL1Share, f.aPanelL1Share, "blocking.a_panel_l1_share");
   set(h.bBlockL2Share, f.bBlockL2Share, "blocking.b_block_l2_share");
+  set(h.bBlockL2ShareAStreamed, f.bBlockL2ShareAStreamed,
+      "blocking.b_block_l2_share_a_streamed");
   set(h.peakGflopsF32PerCore, f.peakGflopsF32PerCore,
       "peak_gflops_f32_per_core");
 }

@@ -42,6 +42,7 @@ struct CpuFacts {
   std::optional<bool> explicitBroadcastTakesFpSlot;
   std::optional<int64_t> embeddedBelowFmas;
   std::optional<int64_t> aPanelL1Share, bBlockL2Share;
+  std::optional<int64_t> bBlockL2ShareAStreamed;
   std::optional<double> peakGflopsF32PerCore;
   std::string source; ///< Where these facts come from (required).
 };
@@ -88,6 +89,11 @@ struct TargetHints {
   /// packed B block (kc x nc) at most 1/bBlockL2Share of L2.
   int64_t aPanelL1Share = 4;
   int64_t bBlockL2Share = 2;
+  /// The packed B block's share of L2 where A's K block (the M block's
+  /// rows x kc) is larger than L2, so that A is streamed from L3 once per
+  /// B block: a larger B block means fewer passes over A
+  /// ("b_block_l2_share_a_streamed"; 0: bBlockL2Share).
+  int64_t bBlockL2ShareAStreamed = 0;
   int64_t cores = 1;
   double peakGflopsF32PerCore = 0;
   /// The bf16 pair dot product with fp32 accumulation ("vdpbf16ps"), the
