@@ -286,13 +286,23 @@ public:
     // kc 384 / 512 0.95-1.00x, one K block 1.00-1.06x at T = 16..256.)
     if (p.bPairsInPlace)
       c.kc = roundUp(p.k, 2);
-    // nc: the packed B block takes at most 1/bBlockL2Share of L2 (half
-    // unless the hints say otherwise).
-    int64_t ncTarget = l2 / t.bBlockL2Share / (c.kc * bytes);
-    c.nc = std::min(balancedTile(p.n, ncTarget, c.nr), roundUp(p.n, c.nr));
     // mc: the packed A block takes at most half of this core's L3 share.
     int64_t mcTarget = l3 / 2 / (c.kc * bytes);
     c.mc = std::min(balancedTile(p.m, mcTarget, c.mr), roundUp(p.m, c.mr));
+    // nc: the packed B block takes at most 1/bBlockL2Share of L2 (half
+    // unless the hints say otherwise). Where A's K block is larger than L2
+    // it is streamed from L3 once per B block, and the hints may give B a
+    // larger share (fewer passes over A): on Zen 4, half of L2 instead of a
+    // quarter, 1024^3 +2.1%, 4096x1024x1024 +4.6%, 2048^3 +2.0% through
+    // gen's objects; where A's block fits in L2, half lost up to 3%
+    // (337x823x953; docs/benchmarks/cpu-gemm-classes.md, "Where 1024^3
+    // loses").
+    int64_t bShare = t.bBlockL2Share;
+    if (t.bBlockL2ShareAStreamed > 0 &&
+        std::min(p.m, c.mc) * c.kc * bytes > l2)
+      bShare = t.bBlockL2ShareAStreamed;
+    int64_t ncTarget = l2 / bShare / (c.kc * bytes);
+    c.nc = std::min(balancedTile(p.n, ncTarget, c.nr), roundUp(p.n, c.nr));
 
     // m outermost so that the (large) A block is packed once per k block
     // and B blocks, cheap to copy, are re-packed per m block.

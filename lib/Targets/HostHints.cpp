@@ -267,6 +267,8 @@ void mlir::tensorop::overlayHostMachine(TargetHints &h, const HostMachine &m) {
   set(h.gemvRows, f.gemvRows, "gemv.rows");
   set(h.gemvBandVectors, f.gemvBandVectors, "gemv.band_vectors");
   set(h.gemvBandsInL3, f.gemvBandsInL3, "gemv.bands_in_l3");
+  set(h.bBlockL2ShareAStreamed, f.bBlockL2ShareAStreamed,
+      "blocking.b_block_l2_share_a_streamed");
   set(h.peakGflopsF32PerCore, f.peakGflopsF32PerCore,
       "peak_gflops_f32_per_core");
 }

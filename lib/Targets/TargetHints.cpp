@@ -223,6 +223,10 @@ public:
                 optional(*b, "b_block_l2_share", p + ".blocking.",
                          f.bBlockL2Share, int64_t(1), int64_t(64)))
           return e;
+        if (llvm::Error e = optional(*b, "b_block_l2_share_a_streamed",
+                                     p + ".blocking.", f.bBlockL2ShareAStreamed,
+                                     int64_t(1), int64_t(64)))
+          return e;
       }
       if (const llvm::json::Value *v = o->get("gemv")) {
         const Object *g = v->getAsObject();
@@ -371,6 +375,12 @@ mlir::tensorop::parseTargetHints(llvm::StringRef text, llvm::StringRef target,
     if (llvm::Error e = r.integer(*blocking, "b_block_l2_share", "blocking.",
                                   h.bBlockL2Share, 1, 64))
       return std::move(e);
+    std::optional<int64_t> streamed;
+    if (llvm::Error e =
+            r.optional(*blocking, "b_block_l2_share_a_streamed", "blocking.",
+                       streamed, int64_t(1), int64_t(64)))
+      return std::move(e);
+    h.bBlockL2ShareAStreamed = streamed.value_or(0);
   }
 
   // Optional: how a GEMV sweeps B (SkinnyGemm.cpp; the defaults where a

@@ -44,11 +44,25 @@
 
 // Packing A where its in-place rows share L1 sets was measured and not
 // kept (docs/benchmarks/cpu-gemm-classes.md, "target=host"): the Zen 4
-// host keeps 1024^3's A in place, like the file.
+// host keeps 1024^3's A in place, like the file. A's K block (1026 x 512)
+// is larger than L2, so Zen 4's packed B block takes half of L2
+// (cpus.znver4 blocking.b_block_l2_share_a_streamed 2: nc 256, A streamed
+// from L3 4 times, not 8); the file's (Zen 5) a quarter.
 // ZEN4-LABEL: func.func @k1024_n1024
-// ZEN4:         mr = 6, nr = 64, {{.*}}pack_a = "none", pack_b = "kmajor_nr"
+// ZEN4:         mc = 1026, nc = 256, kc = 512, mr = 6, nr = 64, {{.*}}pack_a = "none", pack_b = "kmajor_nr"
+// FILE-LABEL: func.func @k1024_n1024
+// FILE:         mc = 1026, nc = 128, {{.*}}mr = 6, nr = 64,
 func.func @k1024_n1024(%A: memref<1024x1024xf32>, %B: memref<1024x1024xf32>, %C: memref<1024x1024xf32>) {
   linalg.matmul ins(%A, %B : memref<1024x1024xf32>, memref<1024x1024xf32>) outs(%C : memref<1024x1024xf32>)
+  return
+}
+
+// A's K block (333 x 278) fits in L2: the B block keeps a quarter of L2
+// on Zen 4 too (b_block_l2_share 4: nc 224, not 416).
+// ZEN4-LABEL: func.func @a_block_in_l2
+// ZEN4:         mc = 333, nc = 224, kc = 278, mr = 9, nr = 32,
+func.func @a_block_in_l2(%A: memref<333x555xf32>, %B: memref<555x777xf32>, %C: memref<333x777xf32>) {
+  linalg.matmul ins(%A, %B : memref<333x555xf32>, memref<555x777xf32>) outs(%C : memref<333x777xf32>)
   return
 }
 

@@ -44,6 +44,7 @@ struct CpuFacts {
   std::optional<int64_t> aPanelL1Share, bBlockL2Share;
   std::optional<int64_t> gemvRows, gemvBandVectors;
   std::optional<bool> gemvBandsInL3;
+  std::optional<int64_t> bBlockL2ShareAStreamed;
   std::optional<double> peakGflopsF32PerCore;
   std::string source; ///< Where these facts come from (required).
 };
@@ -98,6 +99,11 @@ struct TargetHints {
   int64_t gemvRows = 0;
   int64_t gemvBandVectors = 0;
   bool gemvBandsInL3 = false;
+  /// The packed B block's share of L2 where A's K block (the M block's
+  /// rows x kc) is larger than L2, so that A is streamed from L3 once per
+  /// B block: a larger B block means fewer passes over A
+  /// ("b_block_l2_share_a_streamed"; 0: bBlockL2Share).
+  int64_t bBlockL2ShareAStreamed = 0;
   int64_t cores = 1;
   double peakGflopsF32PerCore = 0;
   /// The bf16 pair dot product with fp32 accumulation ("vdpbf16ps"), the
