@@ -3,7 +3,8 @@
 // 4, AVX-512 on 256-bit pipes), where a ymm FMA takes half the slots of a
 // zmm one. A tail of 16v + 1..8 columns gets a kernel whose last vector is
 // ymm ("_ly"), even when it is as many vectors wide as the block (37x53x71:
-// 53 = 32 + 21, a 13x32 tail; 24x120x96: 120 = 64 + 56, a 6x64 one); with
+// 53 = 48 + 5, a 5x64 block whose fourth vector holds 5 columns; 24x120x96:
+// 120 = 64 + 56, a 6x64 one); with
 // 512-bit datapaths (the default hints) nothing changes. JIT runs with A
 // and B ending at an inaccessible page check every element against an f64
 // reference.
@@ -20,10 +21,12 @@
 // T100-DAG: tensorop.ukernel "x86_avx512_f32_5x48_u4_explicit_ldb400_lda400_ly"
 // RUN: %gen_matmul 100 100 100 | %{apply} | FileCheck %s --check-prefix=WIDE
 // WIDE-NOT: _ly"
-// 53 = 32 + 21 (16 + 5): a 13x32 tail, no tail kernel with 512-bit pipes.
+// 53 = 48 + 5: with a half-width last vector counted as half a vector
+// (BuiltinAdvisor's edge score, these hints' 256-bit datapaths), a 5x64
+// block whose last vector is ymm; no tail kernel with 512-bit pipes.
 // RUN: %gen_matmul 37 53 71 | %{zen4} %{apply} | FileCheck %s --check-prefix=T53
-// T53-DAG: tensorop.ukernel "x86_avx512_f32_13x32_u4_explicit_ldb212_lda284"
-// T53-DAG: tensorop.ukernel "x86_avx512_f32_13x32_u4_explicit_ldb212_lda284_ly"
+// T53-DAG: tensorop.ukernel "x86_avx512_f32_5x64_u4_explicit_ldb212_lda284"
+// T53-DAG: tensorop.ukernel "x86_avx512_f32_5x64_u4_explicit_ldb212_lda284_ly"
 // RUN: %gen_matmul 37 53 71 | %{apply} | FileCheck %s --check-prefix=WIDE
 // A one-vector tail (148 = 144 + 4) keeps its embedded broadcasts, as ymm.
 // RUN: %gen_matmul 77 148 59 | %{zen4} %{apply} | FileCheck %s --check-prefix=T148
