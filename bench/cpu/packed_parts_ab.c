@@ -25,6 +25,9 @@
 #include <string.h>
 #include <time.h>
 
+#define TIMING_CLOCK CLOCK_THREAD_CPUTIME_ID
+#include "bench_util.h"
+
 typedef void uk_t(const float *, const float *, float *, long, long, long,
                   long);
 uk_t ip_st, ip_add, ipp_st, ipp_add, pk_st, pk_add;
@@ -55,11 +58,6 @@ static const Variant V[] = {
 static long M, N, K, Mp;
 static float *A, *Ad, *B, *Bblk, *Bpre, *Apk, *Apre, *Cs;
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
-}
 static int cmpd(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
