@@ -205,6 +205,7 @@ public:
                                        const TargetHints &t) override {
     SketchChoice c;
     c.source = "builtin";
+    notesList.clear();
     int64_t lanes = t.f32Lanes();
     int64_t regs = t.vectorRegisters;
 
@@ -338,10 +339,15 @@ public:
         c.kc = p.k;
         c.nc = roundUp(p.n, c.nr);
         c.mc = roundUp(p.m, c.mr);
-      } else if (chooseFewRowsSketch(p, t, c) || chooseKDotSketch(p, t, c) ||
+      } else if (std::string gemvNote;
+                 chooseFewRowsSketch(p, t, c, &gemvNote) ||
+                 chooseKDotSketch(p, t, c) ||
                  chooseFewColumnsSketch(p, t, c)) {
         // Few rows or few columns on AVX-512: the operand that is streamed
-        // is read once, in place (SkinnyGemm.cpp).
+        // is read once, in place (SkinnyGemm.cpp). Where the team's size
+        // decided the GEMV form, a note says so.
+        if (!gemvNote.empty())
+          notesList.push_back(AdvisorNote::info(std::move(gemvNote)));
       } else if (p.m <= kSkinnyRows) {
         // Skinny (few rows, large B): each element of B serves only M
         // FMAs, so B is streamed once, in place, with the whole of M in

@@ -15,6 +15,8 @@
 #include "tensorop/Dialect/KDotSketch.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 #include <algorithm>
 
 using namespace mlir;
@@ -110,6 +112,28 @@ int64_t fewColumnsRows(const GemmProblem &p, const TargetHints &t) {
   return kFewColumnsBlock;
 }
 
+/// The most rows of C that take the GEMV form for the team that runs the
+/// GEMM, the hints key that says so, and the other thread count's figure.
+struct GemvRows {
+  int64_t limit, other;
+  /// "gemv.rows {0} at one thread": which hint gives `limit` ({0}), and
+  /// which gives `other`.
+  const char *key, *otherKey;
+  /// Whether `m` rows take the GEMV form on one thread and not on a team,
+  /// or the other way round.
+  bool teamDecides(int64_t m) const { return (m <= limit) != (m <= other); }
+};
+GemvRows gemvRows(const GemmProblem &p, const TargetHints &t) {
+  // (0 in the hints: two rows; no rows_threaded: as on one thread.)
+  int64_t one = t.gemvRows ? t.gemvRows : 2;
+  int64_t team = t.gemvRowsThreaded ? t.gemvRowsThreaded : one;
+  if (p.threads > 1)
+    return {team, one, "gemv.rows_threaded {0} on a team of threads",
+            "gemv.rows {0} at one thread"};
+  return {one, team, "gemv.rows {0} at one thread",
+          "gemv.rows_threaded {0} on a team of threads"};
+}
+
 /// `balancedTile` of BuiltinAdvisor.cpp: equal blocks of at most `target`.
 int64_t balancedTile(int64_t extent, int64_t target, int64_t multiple) {
   target = std::max(multiple, target / multiple * multiple);
@@ -120,7 +144,7 @@ int64_t balancedTile(int64_t extent, int64_t target, int64_t multiple) {
 
 bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
                                          const TargetHints &t,
-                                         SketchChoice &c) {
+                                         SketchChoice &c, std::string *note) {
   if (!appliesOnTarget(p, t) || p.m > kFewRows || p.n <= kFewColumns)
     return false;
   int64_t lanes = t.f32Lanes();
@@ -142,7 +166,13 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   // 0.80x -> 1.25x, 4x4096x4096 0.95x -> 1.48x, 1x2000x3000 0.76x ->
   // 1.30x, 2x2000x3000 1.00x -> 1.43x, 1x1024x1024 0.80x -> 0.98x;
   // docs/benchmarks/cpu-gemm-classes.md, "GEMV on Zen 4".)
-  bool gemv = p.m <= 2 || (p.m <= t.gemvRows && !p.bPanelInPlace);
+  // On a team of threads the target's gemv.rows_threaded instead: each
+  // thread then sweeps its own columns of B, and Zen 4 measured the GEMV
+  // form of four rows 2.12x the best library on one thread but 0.45x the
+  // other form on two (4x1024x4096, quiet, session 22: 81.6 -> 36.5
+  // GFLOP/s).
+  GemvRows rows = gemvRows(p, t);
+  bool gemv = p.m <= 2 || (p.m <= rows.limit && !p.bPanelInPlace);
   // Its tiles as wide as the target measured (gemv.band_vectors), or as
   // registers allow.
   if (gemv && t.gemvBandVectors)
@@ -209,6 +239,14 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   if (nv == 3 && !prefetchRows)
     c.kUnroll = 1;
   c.prefetchA = 0;
+  if (note && p.m > 2 && !p.bPanelInPlace && rows.teamDecides(p.m))
+    *note = llvm::formatv("{0} rows of C on {1} thread{2}: {3}the GEMV form "
+                          "({4}; {5})",
+                          p.m, p.threads, p.threads == 1 ? "" : "s",
+                          gemv ? "" : "not ",
+                          llvm::formatv(rows.key, rows.limit).str(),
+                          llvm::formatv(rows.otherKey, rows.other).str())
+                .str();
   return true;
 }
 

@@ -11,6 +11,8 @@
 
 #include "tensorop/Advisor/Advisor.h"
 
+#include <string>
+
 namespace mlir::tensorop {
 
 /// At most this many rows of C: B is swept in place (chooseFewRowsSketch).
@@ -37,9 +39,11 @@ constexpr int64_t kKDotHeldAColumns = 14;
 
 /// Fills `c` (tiles, block, packing, prefetch) for a GEMM of at most
 /// kFewRows rows on an AVX-512 x86 target whose A and B can be read in
-/// place; false (and `c` untouched) where the path does not apply.
+/// place; false (and `c` untouched) where the path does not apply. Where
+/// the team's size decided whether it is a GEMV (gemv.rows at one thread,
+/// gemv.rows_threaded on a team), `note` says so (else it is left empty).
 bool chooseFewRowsSketch(const GemmProblem &p, const TargetHints &t,
-                         SketchChoice &c);
+                         SketchChoice &c, std::string *note = nullptr);
 
 /// Likewise for a GEMM of at most kKDotColumns columns and more than
 /// kFewColumns rows: the x86_gemm_kdot kernel (K in the vector lanes).

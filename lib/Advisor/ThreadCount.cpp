@@ -21,29 +21,79 @@
 // on 1 and 2 threads give c = 2.4-2.7 us at 235-266 GFLOP/s, 0.63-0.66
 // Mflop. A kernel's team costs two to four times an empty one: the bare
 // fork/join alone, 1.25 us x 265 GFLOP/s = 0.33 Mflop, is too low.)
-// Hence 640000 flops a thread: at 2 threads, GEMMs under 1.28 Mflop
-// (80x80x80, 64^3, 37x53x71) run on one; 100^3 (2 Mflop) keeps two.
+// Hence 640000 flops a thread on Zen 5: at 2 threads, GEMMs under 1.28
+// Mflop (80x80x80, 64^3, 37x53x71) run on one; 100^3 (2 Mflop) keeps two.
+//
+// c*P follows the core: a Zen 4 does under half a Zen 5's flops in the
+// same microseconds (114 against 220-265 GFLOP/s), so its threshold is
+// under half, and at 640000 GEMMs like 82x108x71 ran on one thread where
+// oneDNN ran on two (0.74x it, 2 threads). The hints give c per CPU
+// (threads.team_cost_us) and P (peak_gflops_f32_per_core): Zen 4 3.3 us
+// (t2 - t1/2 in its quiet class tables: gen's 100^3 3.4 us, 200x300x100
+// 3.2 us, 128^3 4.4 us; oneDNN's 3.0 us), 376530 flops; Zen 5 2.91 us, the
+// 640000 above at its 220 GFLOP/s. A target without c keeps 640000.
+//
+// The team is decided before the advisor chooses the sketch
+// (GemmProblem::threads): a sketch may be right on one thread and wrong on
+// two (SkinnyGemm.cpp: the GEMV form of four rows on Zen 4).
 //
 //===----------------------------------------------------------------------===//
 
 #include "tensorop/Advisor/ThreadCount.h"
 #include "tensorop/Advisor/Advisor.h"
+#include "tensorop/Targets/TargetHints.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cstdio>
+
 using namespace mlir::tensorop;
 
-ThreadCountChoice mlir::tensorop::chooseGemmThreads(const GemmProblem &p,
-                                                    int64_t requested,
-                                                    unsigned minFlopsPerThread) {
+/// A hints figure as the file writes it (3.3, 114.1, 220), not its
+/// binary expansion.
+static std::string shortNumber(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
+
+MinFlopsPerThread mlir::tensorop::minFlopsPerThreadFor(int64_t option,
+                                                       const TargetHints &t) {
+  MinFlopsPerThread m;
+  if (option >= 0) {
+    m.flops = uint64_t(option);
+    m.source = "min-flops-per-thread";
+    return m;
+  }
+  if (t.teamCostUs <= 0 || t.peakGflopsF32PerCore <= 0) {
+    m.source = llvm::formatv("min-flops-per-thread's default: target {0} "
+                             "gives no threads.team_cost_us",
+                             t.name)
+                   .str();
+    return m;
+  }
+  // c [us] x P [GFLOP/s] = c * P * 1e3 flops.
+  m.flops = uint64_t(t.teamCostUs * t.peakGflopsF32PerCore * 1e3 + 0.5);
+  m.source = llvm::formatv("threads.team_cost_us {0} us x {1} GFLOP/s a "
+                           "core (peak_gflops_f32_per_core) of target {2}{3}",
+                           shortNumber(t.teamCostUs),
+                           shortNumber(t.peakGflopsF32PerCore), t.name,
+                           t.hostCpu.empty() ? "" : " on " + t.hostCpu)
+                 .str();
+  return m;
+}
+
+ThreadCountChoice
+mlir::tensorop::chooseGemmThreads(const GemmProblem &p, int64_t requested,
+                                  const MinFlopsPerThread &minFlops) {
   ThreadCountChoice choice;
   choice.threads = std::max<int64_t>(1, requested);
-  if (choice.threads == 1 || minFlopsPerThread == 0 || p.isDynamic())
+  if (choice.threads == 1 || minFlops.flops == 0 || p.isDynamic())
     return choice;
   // (In doubles: M * N * K overflows int64 for huge GEMMs.)
   double flops = 2.0 * double(p.m) * double(p.n) * double(p.k);
   int64_t threads = choice.threads;
-  while (threads > 1 && flops / double(threads) < double(minFlopsPerThread))
+  while (threads > 1 && flops / double(threads) < double(minFlops.flops))
     --threads;
   if (threads == choice.threads)
     return choice;
@@ -52,10 +102,10 @@ ThreadCountChoice mlir::tensorop::chooseGemmThreads(const GemmProblem &p,
       llvm::formatv("runs on {0} thread{1}, not the {2} asked: its {3} flops "
                     "give each of {2} threads {4}, under the {5} a thread's "
                     "share must reach to pay for forking and joining an "
-                    "OpenMP team (min-flops-per-thread)",
+                    "OpenMP team ({6})",
                     threads, threads == 1 ? "" : "s", requested,
                     int64_t(flops), int64_t(flops / double(requested)),
-                    minFlopsPerThread)
+                    minFlops.flops, minFlops.source)
           .str();
   return choice;
 }

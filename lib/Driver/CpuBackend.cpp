@@ -393,7 +393,9 @@ static int64_t sketchThreads(StringRef sketch) {
 /// does not): the GEMM is too small to pay for the team
 /// (chooseGemmThreads, as the pipeline decided), or a sketch from the
 /// tuning database says so.
-static std::string fewerThreadsReason(const GenJob &job, StringRef sketch) {
+static std::string fewerThreadsReason(const GenJob &job,
+                                      const TargetHints &hints,
+                                      StringRef sketch) {
   int64_t used = sketchThreads(sketch), asked = job.options.threads;
   if (used >= asked)
     return "";
@@ -402,8 +404,9 @@ static std::string fewerThreadsReason(const GenJob &job, StringRef sketch) {
     problem.m = job.request.m;
     problem.n = job.request.n;
     problem.k = job.request.k;
-    ThreadCountChoice choice =
-        chooseGemmThreads(problem, asked, job.options.minFlopsPerThread);
+    ThreadCountChoice choice = chooseGemmThreads(
+        problem, asked,
+        minFlopsPerThreadFor(job.options.minFlopsPerThread, hints));
     if (choice.threads == used && !choice.reason.empty())
       return "the GEMM " + choice.reason;
   }
@@ -427,7 +430,7 @@ std::string CpuBackend::header(const GenJob &job, StringRef sketch) const {
                     threads)
                 .str()
           : std::string("Single-threaded.");
-  if (std::string why = fewerThreadsReason(job, sketch); !why.empty())
+  if (std::string why = fewerThreadsReason(job, hints, sketch); !why.empty())
     threading += "\n * --threads=" + std::to_string(job.options.threads) +
                  " was asked: " + why + ".";
   if (r.kind == OpKind::Conv2D)
@@ -806,7 +809,8 @@ int CpuBackend::generate(const GenJob &job) {
     teamProblem.k = r.k;
     // The same team size as the pipeline gives the builtin advisor's sketch.
     const int64_t teamSize =
-        chooseGemmThreads(teamProblem, genThreads, o.minFlopsPerThread)
+        chooseGemmThreads(teamProblem, genThreads,
+                          minFlopsPerThreadFor(o.minFlopsPerThread, hints))
             .threads;
     auto sketchText = [&](SketchChoice c, std::string &text) -> Error {
       c.threads = teamSize;
@@ -874,6 +878,9 @@ int CpuBackend::generate(const GenJob &job) {
     // gen's A is a contiguous row-major buffer: rows K floats apart, read
     // in place where the microkernel's displacements reach that far.
     problem.aRowsInPlace = r.k <= kMaxInPlaceRowStrideBytes / 4;
+    // The team is decided before the advisor chooses (its sketch may
+    // depend on it), as in the pipeline.
+    problem.threads = teamSize;
     Expected<SketchChoice> choice = (*adv)->propose(problem, hints);
     reportNotes(**adv);
     if (!choice)
@@ -972,7 +979,7 @@ int CpuBackend::generate(const GenJob &job) {
   if (perVlen)
     outs() << "  sketch for VLEN >= 256 (called where vlenb >= 32): "
            << wide->sketch << "\n";
-  const std::string fewerThreads = fewerThreadsReason(job, lowered->sketch);
+  const std::string fewerThreads = fewerThreadsReason(job, hints, lowered->sketch);
   if (!fewerThreads.empty())
     outs() << "  threads: " << fewerThreads << "\n";
 

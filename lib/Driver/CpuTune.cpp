@@ -365,8 +365,12 @@ public:
       std::unique_ptr<OpTuneSearch> op;
       int64_t startThreads = o.threads, maxThreads = 1;
       if (const auto *p = std::get_if<GemmProblem>(&problem)) {
+        // The defaults run on the threads asked (the search varies them):
+        // the builtin advisor chooses for that team.
+        GemmProblem team = *p;
+        team.threads = o.threads;
         Expected<SketchChoice> defaults =
-            createBuiltinAdvisor()->propose(*p, hints);
+            createBuiltinAdvisor()->propose(team, hints);
         if (!defaults)
           return defaults.takeError();
         defaults->threads = o.threads;

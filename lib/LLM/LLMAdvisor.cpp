@@ -91,6 +91,9 @@ std::string recordPath(StringRef dir, const GemmProblem &p,
                                   p.m, p.n, p.k, p.transposeA, p.transposeB,
                                   t.name)
                         .str();
+  // A team's answer is another answer (one thread keeps the key it had).
+  if (p.threads > 1)
+    key += " threads=" + std::to_string(p.threads);
   llvm::SmallString<256> path(dir);
   llvm::sys::path::append(path, sha16(key) + ".json");
   return std::string(path);
@@ -398,6 +401,11 @@ private:
                        {"N", std::to_string(p.n)},
                        {"K", std::to_string(p.k)},
                        {"TRANSPOSES", transposes},
+                       {"THREADS", p.threads > 1
+                                       ? std::to_string(p.threads) +
+                                             " threads (an OpenMP team "
+                                             "splits the GEMM)"
+                                       : std::string("1 thread")},
                        {"TARGET", t.name},
                        {"HINTS", readText(t.path)},
                        {"BUILTIN", describeChoice(builtin)},

@@ -265,12 +265,14 @@ void mlir::tensorop::overlayHostMachine(TargetHints &h, const HostMachine &m) {
   set(h.aPanelL1Share, f.aPanelL1Share, "blocking.a_panel_l1_share");
   set(h.bBlockL2Share, f.bBlockL2Share, "blocking.b_block_l2_share");
   set(h.gemvRows, f.gemvRows, "gemv.rows");
+  set(h.gemvRowsThreaded, f.gemvRowsThreaded, "gemv.rows_threaded");
   set(h.gemvBandVectors, f.gemvBandVectors, "gemv.band_vectors");
   set(h.gemvBandsInL3, f.gemvBandsInL3, "gemv.bands_in_l3");
   set(h.bBlockL2ShareAStreamed, f.bBlockL2ShareAStreamed,
       "blocking.b_block_l2_share_a_streamed");
   set(h.peakGflopsF32PerCore, f.peakGflopsF32PerCore,
       "peak_gflops_f32_per_core");
+  set(h.teamCostUs, f.teamCostUs, "threads.team_cost_us");
 }
 
 llvm::json::Value mlir::tensorop::hostOverlayJson(const TargetHints &h) {

@@ -235,6 +235,10 @@ public:
         if (llvm::Error e = optional(*g, "rows", p + ".gemv.", f.gemvRows,
                                      int64_t(1), int64_t(16)))
           return e;
+        if (llvm::Error e = optional(*g, "rows_threaded", p + ".gemv.",
+                                     f.gemvRowsThreaded, int64_t(1),
+                                     int64_t(16)))
+          return e;
         if (llvm::Error e = optional(*g, "band_vectors", p + ".gemv.",
                                      f.gemvBandVectors, int64_t(1),
                                      int64_t(7)))
@@ -246,6 +250,14 @@ public:
       if (llvm::Error e = optional(*o, "peak_gflops_f32_per_core", p + ".",
                                    f.peakGflopsF32PerCore, 0.001, 1e6))
         return e;
+      if (const llvm::json::Value *v = o->get("threads")) {
+        const Object *th = v->getAsObject();
+        if (!th)
+          return fail(p + ".threads", "must be an object");
+        if (llvm::Error e = optional(*th, "team_cost_us", p + ".threads.",
+                                     f.teamCostUs, 0.001, 1e6))
+          return e;
+      }
       out[name] = std::move(f);
     }
     return llvm::Error::success();
@@ -386,11 +398,15 @@ mlir::tensorop::parseTargetHints(llvm::StringRef text, llvm::StringRef target,
   // Optional: how a GEMV sweeps B (SkinnyGemm.cpp; the defaults where a
   // target measured nothing else).
   if (const Object *gemv = r.obj(*root, "gemv")) {
-    std::optional<int64_t> rows, vectors;
+    std::optional<int64_t> rows, rowsThreaded, vectors;
     if (llvm::Error e =
             r.optional(*gemv, "rows", "gemv.", rows, int64_t(1), int64_t(16)))
       return std::move(e);
     h.gemvRows = rows.value_or(0);
+    if (llvm::Error e = r.optional(*gemv, "rows_threaded", "gemv.",
+                                   rowsThreaded, int64_t(1), int64_t(16)))
+      return std::move(e);
+    h.gemvRowsThreaded = rowsThreaded.value_or(0);
     if (llvm::Error e = r.optional(*gemv, "band_vectors", "gemv.", vectors,
                                    int64_t(1), int64_t(7)))
       return std::move(e);
@@ -433,6 +449,14 @@ mlir::tensorop::parseTargetHints(llvm::StringRef text, llvm::StringRef target,
   if (llvm::Error e = r.num(*root, "peak_gflops_f32_per_core", "",
                             h.peakGflopsF32PerCore, 0.001, 1e6))
     return std::move(e);
+  // Optional: what an OpenMP team costs a call (ThreadCount.h).
+  if (const Object *threads = r.obj(*root, "threads")) {
+    std::optional<double> cost;
+    if (llvm::Error e = r.optional(*threads, "team_cost_us", "threads.", cost,
+                                   0.001, 1e6))
+      return std::move(e);
+    h.teamCostUs = cost.value_or(0);
+  }
   if (llvm::Error e = r.cpuFacts(*root, h.cpuFacts))
     return std::move(e);
   // A CPU's datapath width obeys the file-level rule against this file's

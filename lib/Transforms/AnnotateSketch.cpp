@@ -344,6 +344,19 @@ struct AnnotateSketchPass
           continue;
         }
       }
+      // How many cores run the GEMM is the caller's decision (or the
+      // tuner's, through the db), less where the GEMM is too small to pay
+      // for a team of that many. It is decided first: the advisor's sketch
+      // may depend on it (SkinnyGemm.cpp: the GEMV form's rows).
+      // A matmul inside a parallel loop (e.g. one panel of a prepacked B
+      // per iteration) is already one thread's share: a team per call would
+      // fork and join inside every iteration.
+      bool inParallelLoop = mm->getParentOfType<scf::ForallOp>() ||
+                            mm->getParentOfType<scf::ParallelOp>();
+      ThreadCountChoice teamSize = chooseGemmThreads(
+          *problem, inParallelLoop ? 1 : threads,
+          minFlopsPerThreadFor(minFlopsPerThread, *hints));
+      problem->threads = teamSize.threads;
       llvm::Expected<SketchChoice> choice = (*adv)->propose(*problem, *hints);
       // What an LLM or replay advisor went through: rejected answers and
       // fallbacks are warnings, the rest remarks.
@@ -360,16 +373,6 @@ struct AnnotateSketchPass
                        << "' failed: " << llvm::toString(choice.takeError());
         return signalPassFailure();
       }
-      // Advisors choose tiles for one core; how many cores run the GEMM is
-      // the caller's decision (or the tuner's, through the db), less where
-      // the GEMM is too small to pay for a team of that many.
-      // A matmul inside a parallel loop (e.g. one panel of a prepacked B
-      // per iteration) is already one thread's share: a team per call would
-      // fork and join inside every iteration.
-      bool inParallelLoop = mm->getParentOfType<scf::ForallOp>() ||
-                            mm->getParentOfType<scf::ParallelOp>();
-      ThreadCountChoice teamSize = chooseGemmThreads(
-          *problem, inParallelLoop ? 1 : threads, minFlopsPerThread);
       choice->threads = teamSize.threads;
       if (inParallelLoop && threads > 1)
         mm.emitRemark() << "tensorop: one thread: the matmul is inside a "

@@ -239,7 +239,10 @@ LogicalResult mlir::tensorop::buildTensorOpPipeline(
   pm.addPass(createTensorOpConvToNhwc());
   TensorOpDepthwiseConvOptions depthwise;
   depthwise.threads = options.threads;
-  depthwise.minFlopsPerThread = options.minFlopsPerThread;
+  // (Depthwise convolutions keep their own default: the target's team cost
+  // was measured on GEMMs.)
+  if (options.minFlopsPerThread >= 0)
+    depthwise.minFlopsPerThread = options.minFlopsPerThread;
   pm.addPass(createTensorOpDepthwiseConv(depthwise));
   pm.addPass(createTensorOpAnnotateSketch(annotateSketchOptions(options)));
   if (options.fuseEpilogues) {

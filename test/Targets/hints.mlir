@@ -34,6 +34,10 @@
 // GEMV: error: {{.*}}bad_hints_gemv{{/|\\}}x86-avx512.json: field 'gemv.band_vectors' is 8{{(\.0+)?}}, outside [1{{(\.0+)?}}, 7{{(\.0+)?}}]
 // RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_cpu_gemv" 2>&1 | FileCheck %s --check-prefix=CPUGEMV
 // CPUGEMV: error: {{.*}}bad_hints_cpu_gemv{{/|\\}}x86-avx512.json: field 'cpus.znver4.gemv.bands_in_l3' is not a boolean
+// RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_gemv_threaded" 2>&1 | FileCheck %s --check-prefix=GEMVT
+// GEMVT: error: {{.*}}bad_hints_gemv_threaded{{/|\\}}x86-avx512.json: field 'gemv.rows_threaded' is 17{{(\.0+)?}}, outside [1{{(\.0+)?}}, 16{{(\.0+)?}}]
+// RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_cpu_threads" 2>&1 | FileCheck %s --check-prefix=CPUTEAM
+// CPUTEAM: error: {{.*}}bad_hints_cpu_threads{{/|\\}}x86-avx512.json: field 'cpus.znver4.threads.team_cost_us' is 0{{(\.0+)?}}, outside [
 
 // RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_target_mismatch" 2>&1 | FileCheck %s --check-prefix=MISMATCH
 // MISMATCH: error: {{.*}}bad_hints_target_mismatch{{/|\\}}x86-avx512.json: field 'target' is 'x86-avx2' but the file is for 'x86-avx512'

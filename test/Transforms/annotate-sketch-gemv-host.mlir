@@ -1,7 +1,8 @@
 // How a GEMV reads B is a per-CPU fact (hints/x86-avx512.json "gemv"):
-// Zen 4 (cpus.znver4.gemv: rows 2, band_vectors 3, bands_in_l3 true)
-// sweeps B in bands of 16 rows (kc 16) with 3-vector tiles and no
-// software prefetch for one or two rows of C, B in L3 or not; Zen 5 and
+// Zen 4 (cpus.znver4.gemv: rows 4, rows_threaded 2, band_vectors 3,
+// bands_in_l3 true) sweeps B in bands of 16 rows (kc 16) with 3-vector
+// tiles and no software prefetch for up to four rows of C on one thread,
+// two on a team of threads, B in L3 or not; Zen 5 and
 // the named target keep the file's defaults: one or two rows walk down K
 // (kc 500, B prefetched 32 rows ahead) with B in L3, three or more take
 // the few-rows path (bands of 128 rows, column prefetch).
@@ -19,13 +20,28 @@
 // RUN: %gen_matmul 1 2000 3000 | %{zen4} tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=ONE5
 // ONE5: mc = 1, nc = 2016, kc = 500, mr = 1, nr = 112, {{.*}}prefetch_b = 32>
 
-// Two rows: Zen 4's gemv.rows (4 lost 2-3x at 2 threads, quiet: 4x1024x4096
-// 81.6 -> 36.5 GFLOP/s); four keep the few-rows path there too.
+// Two rows: the GEMV form on one thread and on a team.
 // RUN: %gen_matmul 2 2000 3000 | %{zen4} tensorop-opt --tensorop-annotate-sketch="target=host" | FileCheck %s --check-prefix=TWO4
+// RUN: %gen_matmul 2 2000 3000 | %{zen4} tensorop-opt --tensorop-annotate-sketch="target=host threads=2" | FileCheck %s --check-prefix=TWO4
 // TWO4: mc = 2, nc = 2016, kc = 16, mr = 2, nr = 48, {{.*}}k_unroll = 1, broadcast = "explicit", prefetch_b = 0>
-// RUN: %gen_matmul 4 2000 3000 | %{zen4} tensorop-opt --tensorop-annotate-sketch="target=host" | FileCheck %s --check-prefix=FOUR4
-// FOUR4: mc = 4, nc = 2016, kc = 125, mr = 4, nr = 96, {{.*}}prefetch_b_cols = 192>
-// RUN: %gen_matmul 4 2000 3000 | %{zen5} tensorop-opt --tensorop-annotate-sketch="target=host" | FileCheck %s --check-prefix=FOUR5
+
+// Three and four rows: Zen 4's gemv.rows 4 at one thread (4x1024x4096
+// 2.12x the best library), its gemv.rows_threaded 2 on a team (four rows
+// lost 2-3x at 2 threads, quiet: 4x1024x4096 81.6 -> 36.5 GFLOP/s): the
+// few-rows path there, as on Zen 5 at any thread count. The team is
+// decided before the advisor, and a remark says which hint decided.
+// RUN: %gen_matmul 4 2000 3000 | %{zen4} tensorop-opt --tensorop-annotate-sketch="target=host" 2>&1 | FileCheck %s --check-prefix=FOUR4
+// FOUR4: remark: tensorop: advisor 'builtin': 4 rows of C on 1 thread: the GEMV form (gemv.rows 4 at one thread; gemv.rows_threaded 2 on a team of threads)
+// FOUR4: mc = 4, nc = 2016, kc = 16, mr = 4, nr = 48, {{.*}}k_unroll = 1, broadcast = "explicit", prefetch_b = 0>
+// RUN: %gen_matmul 3 2000 3000 | %{zen4} tensorop-opt --tensorop-annotate-sketch="target=host" 2>&1 | FileCheck %s --check-prefix=THREE4
+// THREE4: remark: tensorop: advisor 'builtin': 3 rows of C on 1 thread: the GEMV form (gemv.rows 4 at one thread; gemv.rows_threaded 2 on a team of threads)
+// THREE4: mc = 3, nc = 2016, kc = 16, mr = 3, nr = 48, {{.*}}k_unroll = 1, broadcast = "explicit", prefetch_b = 0>
+// RUN: %gen_matmul 4 2000 3000 | %{zen4} tensorop-opt --tensorop-annotate-sketch="target=host threads=2" 2>&1 | FileCheck %s --check-prefix=FOUR4T
+// FOUR4T: remark: tensorop: advisor 'builtin': 4 rows of C on 2 threads: not the GEMV form (gemv.rows_threaded 2 on a team of threads; gemv.rows 4 at one thread)
+// FOUR4T: mc = 4, nc = 2016, kc = 125, mr = 4, nr = 96, {{.*}}prefetch_b_cols = 192>{{.*}}threads = 2>
+// Zen 5 has one figure for both: nothing to say.
+// RUN: %gen_matmul 4 2000 3000 | %{zen5} tensorop-opt --tensorop-annotate-sketch="target=host" 2>&1 | FileCheck %s --check-prefix=FOUR5 --implicit-check-not="GEMV form"
+// RUN: %gen_matmul 4 2000 3000 | %{zen5} tensorop-opt --tensorop-annotate-sketch="target=host threads=2" 2>&1 | FileCheck %s --check-prefix=FOUR5 --implicit-check-not="GEMV form"
 // FOUR5: mc = 4, nc = 2016, kc = 125, mr = 4, nr = 96, {{.*}}prefetch_b_cols = 192>
-// RUN: %gen_matmul 5 2000 3000 | %{zen4} tensorop-opt --tensorop-annotate-sketch="target=host" | FileCheck %s --check-prefix=FIVE4
+// RUN: %gen_matmul 5 2000 3000 | %{zen4} tensorop-opt --tensorop-annotate-sketch="target=host" 2>&1 | FileCheck %s --check-prefix=FIVE4 --implicit-check-not="GEMV form"
 // FIVE4: mc = 5, nc = {{[0-9]+}}, kc = 125, mr = 5,

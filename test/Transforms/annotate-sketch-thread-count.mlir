@@ -14,7 +14,7 @@
 // RUN: tensorop-opt %s -split-input-file --tensorop-pipeline="target=x86-avx512 threads=2 min-flops-per-thread=0" 2>/dev/null | FileCheck %s --check-prefix=PIPEOFF
 
 // 32^3: 65536 flops, 32768 a thread, under the default: one thread.
-// TWOR: remark: tensorop: runs on 1 thread, not the 2 asked: its 65536 flops give each of 2 threads 32768, under the {{[0-9]+}} a thread's share must reach to pay for forking and joining an OpenMP team (min-flops-per-thread)
+// TWOR: remark: tensorop: runs on 1 thread, not the 2 asked: its 65536 flops give each of 2 threads 32768, under the 640000 a thread's share must reach to pay for forking and joining an OpenMP team (min-flops-per-thread's default: target x86-avx512 gives no threads.team_cost_us)
 // TWO-LABEL: func.func @tiny
 // TWO-NOT:     threads =
 // TWO:         return

@@ -57,12 +57,13 @@ cl::opt<unsigned> genThreads(
     cl::desc("Threads the kernel runs on (x86-64 CPU targets; N > 1 needs "
              "LLVM's OpenMP runtime, libomp, where the object is linked); "
              "a sketch from --db keeps its own"));
-cl::opt<unsigned> genMinFlopsPerThread(
+cl::opt<int64_t> genMinFlopsPerThread(
     "min-flops-per-thread", cl::sub(genCmd),
-    cl::init(mlir::tensorop::kDefaultMinFlopsPerThread),
+    cl::init(mlir::tensorop::kTargetMinFlopsPerThread),
     cl::desc("With --threads=N: a GEMM whose 2*M*N*K flops give a thread "
              "less than this runs on fewer threads (the header and report "
-             "say why); 0: always N"));
+             "say why); 0: always N; -1 (the default): the target's "
+             "threads.team_cost_us times its core's peak"));
 } // namespace
 
 bool tensorop::genSubcommand() { return bool(genCmd); }

@@ -61,6 +61,11 @@ struct GemmProblem {
   /// or a default); the loops run to the runtime extents.
   bool dynamicM = false, dynamicN = false, dynamicK = false;
   bool isDynamic() const { return dynamicM || dynamicN || dynamicK; }
+  /// Threads of the team that will run the GEMM, decided before the
+  /// advisor (chooseGemmThreads, or the tuner's candidate): the sketch's
+  /// `threads`. A sketch may depend on it (SkinnyGemm.cpp: gemv.rows at
+  /// one thread, gemv.rows_threaded on a team).
+  int64_t threads = 1;
 };
 
 /// The typed answer of every advisor.
@@ -120,7 +125,8 @@ public:
   /// them is explicit: the sketch's source then says "unverified emitter".
   void setAcceptUnverifiedEmitters(bool accept) { acceptUnverified = accept; }
   /// What happened during the last propose(): rejected answers, fallbacks,
-  /// token counts, each with its severity. Empty for the builtin advisor.
+  /// token counts, each with its severity. The builtin advisor: where the
+  /// team's size (GemmProblem::threads) decided its sketch.
   const std::vector<AdvisorNote> &notes() const { return notesList; }
   /// Tokens the last propose() used (0 for the builtin advisor).
   int64_t promptTokens() const { return promptTokenCount; }

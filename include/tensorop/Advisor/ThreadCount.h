@@ -2,7 +2,9 @@
 //
 // `threads=N` asks for N threads; a GEMM whose share per thread is shorter
 // than waking and joining an OpenMP team runs faster on fewer. This decides
-// how many threads a static GEMM gets and says why when it is fewer.
+// how many threads a static GEMM gets and says why when it is fewer. It is
+// decided before the advisor chooses the sketch (GemmProblem::threads): a
+// sketch may depend on the team that runs it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,11 +17,32 @@
 namespace mlir::tensorop {
 
 struct GemmProblem;
+struct TargetHints;
 
 /// The flops one thread's share of a GEMM must reach before a team of
-/// threads pays for its fork and join (see ThreadCount.cpp for the
-/// measurement behind it).
+/// threads pays for its fork and join, where the target gives no
+/// `threads.team_cost_us` (the Zen 5 figure: see ThreadCount.cpp).
 constexpr unsigned kDefaultMinFlopsPerThread = 640000;
+
+/// The `min-flops-per-thread` options' default: the target's own figure
+/// (minFlopsPerThreadFor).
+constexpr int64_t kTargetMinFlopsPerThread = -1;
+
+/// The share of flops a thread must reach, and where the figure comes from.
+struct MinFlopsPerThread {
+  uint64_t flops = kDefaultMinFlopsPerThread;
+  /// For remarks, e.g. "min-flops-per-thread" or "threads.team_cost_us
+  /// 2.5 us x 114.1 GFLOP/s a core (peak_gflops_f32_per_core) of target
+  /// x86-avx512".
+  std::string source;
+};
+
+/// `option` (a min-flops-per-thread value: 0 or more) as given, or for
+/// kTargetMinFlopsPerThread (any negative value) the target's: its team
+/// cost times its core's peak, c*P (ThreadCount.cpp says why), else
+/// kDefaultMinFlopsPerThread.
+MinFlopsPerThread minFlopsPerThreadFor(int64_t option,
+                                       const TargetHints &target);
 
 /// How many threads run a GEMM, and why when fewer than asked.
 struct ThreadCountChoice {
@@ -29,12 +52,11 @@ struct ThreadCountChoice {
 };
 
 /// The largest thread count <= `requested` whose share of 2*M*N*K flops is
-/// at least `minFlopsPerThread` (at least one thread). Dynamic GEMMs, whose
-/// size is only known at run time, and `minFlopsPerThread` = 0 keep what
-/// was asked.
+/// at least `minFlops.flops` (at least one thread). Dynamic GEMMs, whose
+/// size is only known at run time, and a figure of 0 keep what was asked.
 ThreadCountChoice chooseGemmThreads(const GemmProblem &problem,
                                     int64_t requested,
-                                    unsigned minFlopsPerThread);
+                                    const MinFlopsPerThread &minFlops);
 
 } // namespace mlir::tensorop
 

@@ -27,7 +27,8 @@ struct GenOptions {
   unsigned seed = 42;               ///< seed of the verification inputs
   unsigned threads = 1;             ///< threads of the CPU kernel
   /// Fewer threads for GEMMs whose share per thread is below this (0: off).
-  unsigned minFlopsPerThread = mlir::tensorop::kDefaultMinFlopsPerThread;
+  /// -1: the target's (kTargetMinFlopsPerThread).
+  int64_t minFlopsPerThread = mlir::tensorop::kTargetMinFlopsPerThread;
 };
 
 /// Runs `tensorop gen`: progress on stdout, errors on stderr; returns the

@@ -42,8 +42,9 @@ struct CpuFacts {
   std::optional<bool> explicitBroadcastTakesFpSlot;
   std::optional<int64_t> embeddedBelowFmas;
   std::optional<int64_t> aPanelL1Share, bBlockL2Share;
-  std::optional<int64_t> gemvRows, gemvBandVectors;
+  std::optional<int64_t> gemvRows, gemvRowsThreaded, gemvBandVectors;
   std::optional<bool> gemvBandsInL3;
+  std::optional<double> teamCostUs;
   std::optional<int64_t> bBlockL2ShareAStreamed;
   std::optional<double> peakGflopsF32PerCore;
   std::string source; ///< Where these facts come from (required).
@@ -97,6 +98,10 @@ struct TargetHints {
   /// registers hold), and whether a B that fits in L3 is swept in bands
   /// too rather than walked down K tile by tile ("gemv.bands_in_l3").
   int64_t gemvRows = 0;
+  /// The same for a GEMM that runs on a team of two threads or more
+  /// ("gemv.rows_threaded"; 0: gemvRows): the GEMV form splits differently
+  /// across a team, and a target may measure fewer rows there.
+  int64_t gemvRowsThreaded = 0;
   int64_t gemvBandVectors = 0;
   bool gemvBandsInL3 = false;
   /// The packed B block's share of L2 where A's K block (the M block's
@@ -106,6 +111,11 @@ struct TargetHints {
   int64_t bBlockL2ShareAStreamed = 0;
   int64_t cores = 1;
   double peakGflopsF32PerCore = 0;
+  /// What forking and joining an OpenMP team costs a GEMM call, in
+  /// microseconds ("threads.team_cost_us"; 0: not measured): times the
+  /// core's peak, the flops a thread's share must reach before a team pays
+  /// (ThreadCount.h).
+  double teamCostUs = 0;
   /// The bf16 pair dot product with fp32 accumulation ("vdpbf16ps"), the
   /// CPU feature that has it ("avx512bf16") and which CPUs do; empty where
   /// the target has none (bf16 GEMMs are refused there).

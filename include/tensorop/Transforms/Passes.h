@@ -59,14 +59,17 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
                      "from the db or the input keep their own) and of each "
                      "depthwise convolution; CPU targets only"),
       llvm::cl::init(1)};
-  PassOptions::Option<unsigned> minFlopsPerThread{
+  PassOptions::Option<int64_t> minFlopsPerThread{
       *this, "min-flops-per-thread",
       llvm::cl::desc("With threads > 1: a static GEMM whose 2*M*N*K flops "
                      "give a thread less than this runs on fewer threads "
                      "(a remark says why), its share being shorter than "
                      "an OpenMP team's fork and join; 0: always the "
-                     "threads asked"),
-      llvm::cl::init(kDefaultMinFlopsPerThread)};
+                     "threads asked; -1 (the default): the target's "
+                     "threads.team_cost_us times its core's peak (640000 "
+                     "where the hints give none; depthwise convolutions: "
+                     "640000)"),
+      llvm::cl::init(kTargetMinFlopsPerThread)};
   PassOptions::Option<bool> acceptUnverifiedEmitters{
       *this, "accept-unverified-emitters",
       llvm::cl::desc("advisor=llm/replay: accept emitter scripts the model "
