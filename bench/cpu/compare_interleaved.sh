@@ -9,8 +9,10 @@
 # new / base. ROUNDS (default 21) / ROUND_SECONDS as run.sh; CPU_TIME=1 (1
 # thread only) times with the thread's CPU clock. CPU_TIME=process (any
 # thread count) times with the process CPU clock, every OpenMP runtime
-# told to sleep while it waits (OMP_WAIT_POLICY=passive): the CPU work of
-# all threads together, for 2-thread A/Bs on a loaded machine; it leaves
+# told to sleep while it waits (OMP_WAIT_POLICY=passive) and OpenBLAS's
+# threads too (OPENBLAS_THREAD_TIMEOUT=4: its spinning threads were
+# charged to whichever side ran next): the CPU work of all threads
+# together, for 2-thread A/Bs on a loaded machine; it leaves
 # out the time a thread waits for another (an uneven split) and the
 # fork/join latency, which wall time on a quiet machine must confirm.
 # KEEP=DIR keeps objects.
@@ -24,7 +26,7 @@ CLOCK=""
 WAIT=()
 if [ "$CPU_TIME" = process ]; then
   CLOCK=-DTIMING_CLOCK=CLOCK_PROCESS_CPUTIME_ID
-  WAIT=(OMP_WAIT_POLICY=passive)
+  WAIT=(OMP_WAIT_POLICY=passive OPENBLAS_THREAD_TIMEOUT=4)
 elif [ -n "$CPU_TIME" ]; then
   [ "$THREADS" = 1 ] || { echo "CPU_TIME needs THREADS 1" >&2; exit 2; }
   CLOCK=-DTIMING_CLOCK=CLOCK_THREAD_CPUTIME_ID
@@ -63,7 +65,7 @@ for shape in "$@"; do
 done
 uptime
 if [ "$CPU_TIME" = process ]; then
-  echo "timed with the process CPU clock, OMP_WAIT_POLICY=passive (CPU_TIME=process)"
+  echo "timed with the process CPU clock, idle threads asleep (CPU_TIME=process)"
 elif [ -n "$CPU_TIME" ]; then
   echo "timed with the thread CPU clock (CPU_TIME=1)"
 fi
