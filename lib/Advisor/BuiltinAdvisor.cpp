@@ -12,7 +12,6 @@
 
 #include "tensorop/Advisor/Advisor.h"
 #include "tensorop/Advisor/ConvAdvisor.h"
-#include "tensorop/Advisor/PackedBTiles.h"
 #include "tensorop/Dialect/FusedPackB.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 
@@ -55,6 +54,10 @@ constexpr int64_t kInPlaceMaxK = 512;
 constexpr int64_t kSkinnyRows = 16;
 /// k-steps ahead the skinny path prefetches B.
 constexpr int64_t kSkinnyPrefetchB = 32;
+/// At most this many register-block rows (mr-row tiles) of one M block
+/// would read each packed B block: the packed path reads B in place instead
+/// (AVX-512, fp32; see propose()).
+constexpr int64_t kFewTilesPerBBlock = 20;
 /// Pair rows ahead (2 KB for a 64-column panel) that a kernel reading B's
 /// prepacked k pairs in place prefetches them. The hardware prefetchers
 /// alone left the FFN block's bf16 panels (768 x 64 and 3072 x 64 pairs

@@ -44,7 +44,6 @@
 #include "KDotGemm.h"
 
 #include "tensorop/Advisor/Advisor.h"
-#include "tensorop/Advisor/PackedBTiles.h"
 #include "tensorop/Advisor/SharedPackB.h"
 #include "tensorop/Dialect/FusedPackB.h"
 #include "tensorop/Advisor/UKernelRequest.h"
@@ -773,9 +772,6 @@ struct ThreadSplit {
   /// The split dimension is dynamic: `count` chunks whose size is computed
   /// at run time (whole register blocks; trailing chunks may be empty).
   bool runtimeChunks = false;
-  /// Why the columns are split although the rows would be (a remark), or
-  /// empty.
-  std::string columnsWhy;
 };
 
 /// Prefers splitting M (the ic loop): each thread then owns whole rows of
@@ -807,20 +803,9 @@ struct ThreadSplit {
 /// of each chunk costs no more calls than before (the largest chunk only
 /// shrinks). 2 threads, Zen 4: docs/benchmarks/cpu-gemm-classes.md,
 /// "Column chunks in whole vectors".
-/// A packed B block is read by the row tiles of one M block, and a row
-/// split gives each thread only its own rows' tiles (where M fits one M
-/// block). Where that leaves each thread at most kFewTilesPerBBlock tiles
-/// on every block it packs (the count under which the builtin advisor
-/// would not pack B at all) and a column split copies fewer elements a
-/// thread (M x K of A unless read in place, and K x N/T of B, against
-/// M/T x K and K x N), the columns are split: every row tile then shares
-/// each packed block, as oneDNN's 2-thread sgemm splits these shapes (a
-/// 2-D partition that splits only N, gemm_driver.cpp). 337x823x953 (13 x
-/// 32 blocks, A in place): 13 tiles a thread instead of 26, 396K elements
-/// copied a thread instead of 784K.
 ThreadSplit planThreadSplit(const GemmProblem &p, int64_t mr, int64_t nr,
-                            int64_t mc, int64_t threads, bool aInPlace,
-                            bool bInPlace, int64_t l2Bytes, int64_t lanes) {
+                            int64_t threads, bool bInPlace, int64_t l2Bytes,
+                            int64_t lanes) {
   ThreadSplit s;
   int64_t mBlocks = (p.m + mr - 1) / mr, nBlocks = (p.n + nr - 1) / nr;
   bool thickRows = mBlocks >= threads && (p.m + threads - 1) / threads >= 32;
@@ -829,25 +814,6 @@ ThreadSplit planThreadSplit(const GemmProblem &p, int64_t mr, int64_t nr,
   bool wideB = !p.isDynamic() && p.n >= 2 * p.m && nBlocks >= threads &&
                (bInPlace || bLarge);
   s.alongM = !wideB && (thickRows || mBlocks > nBlocks);
-  if (s.alongM && threads > 1 && !bInPlace && !p.isDynamic() &&
-      nBlocks >= threads) {
-    int64_t rowsPerThread = roundUp((p.m + threads - 1) / threads, mr);
-    int64_t tiles = (std::min(rowsPerThread, mc) + mr - 1) / mr;
-    int64_t wholeTiles = (std::min(p.m, mc) + mr - 1) / mr;
-    int64_t colsPerThread = roundUp((p.n + threads - 1) / threads, nr);
-    int64_t rowCopies = (aInPlace ? 0 : rowsPerThread * p.k) + p.k * p.n;
-    int64_t colCopies = (aInPlace ? 0 : p.m * p.k) + p.k * colsPerThread;
-    if (tiles < wholeTiles && tiles <= kFewTilesPerBBlock &&
-        colCopies < rowCopies) {
-      s.alongM = false;
-      llvm::raw_string_ostream os(s.columnsWhy);
-      os << "a row split would leave each thread " << tiles
-         << " row tile" << (tiles == 1 ? "" : "s") << " on each B block it "
-         << "packs (at most " << kFewTilesPerBBlock << "), and a column split "
-         << "copies " << colCopies << " elements a thread instead of "
-         << rowCopies;
-    }
-  }
   // A dynamic dimension is split at run time; a static one is preferred.
   if (threads > 1 && p.dynamicM != p.dynamicN)
     s.alongM = !p.dynamicM;
@@ -1467,17 +1433,9 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
         return failure();
     }
   }
-  ThreadSplit split = planThreadSplit(
-      *problem, sketch.getMr(), sketch.getNr(), sketch.getMc(),
-      sketch.getThreads(), unpackedA, unpackedB, hints->cacheBytes(2),
-      hints->f32Lanes());
-  // (The shared-B form splits its blocks its own way: planSharedGrid.)
-  bool sharedNest = sketch.getPackB() == kSharedPackB &&
-                    sketch.getThreads() > 1 && !pairsB;
-  if (!split.columnsWhy.empty() && !sharedNest)
-    op.emitRemark() << "tensorop: " << sketch.getThreads()
-                    << " threads split C's columns, in chunks of "
-                    << split.chunk << ": " << split.columnsWhy;
+  ThreadSplit split = planThreadSplit(*problem, sketch.getMr(), sketch.getNr(),
+                                      sketch.getThreads(), unpackedB,
+                                      hints->cacheBytes(2), hints->f32Lanes());
   // A tail kernel for the N remainder: where B is read in place and one
   // column tile spans all of a static N, the last register block gets a
   // kernel only as wide as the remainder (in whole vectors) instead of the
@@ -1593,7 +1551,8 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
     for (linalg::GenericOp fusedOp : epilogueChain->ops)
       rewriter.eraseOp(fusedOp);
   };
-  if (sharedNest) {
+  if (sketch.getPackB() == kSharedPackB && sketch.getThreads() > 1 &&
+      !pairsB) {
     auto value = [&](OpFoldResult v) {
       return getValueOrCreateConstantIndexOp(rewriter, op.getLoc(), v);
     };
