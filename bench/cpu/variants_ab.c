@@ -10,14 +10,14 @@
  * makes. Here each round times every side once, in an order rotated from
  * round to round (no side always runs first) and reversed every other
  * round (no side always runs after the same neighbour: rotation alone kept
- * the cyclic order, so v1 always ran right after v0, on the same A and B
- * v0 had just brought into the caches, and identical objects read 1.016-
- * 1.043x in v1's favour at 2 threads, docs/benchmarks/cpu-gemm-classes.md,
- * "A position bias"), and a variant's figure is the median over rounds of its time against
- * the best library's time *in the same round*; the median GFLOP/s, the
- * spread (quartiles of that per-round ratio) and the ratio of the fastest
- * rounds (best library's minimum time / the variant's: interference only
- * ever slows a round down) are printed too.
+ * the cyclic order, v1 always right after v0, and identical objects read
+ * 1.016-1.043x in v1's favour at 2 threads with the process CPU clock;
+ * docs/benchmarks/cpu-gemm-classes.md, "Two threads on the mid-size
+ * rows"), and a variant's figure is the median over rounds of its time
+ * against the best library's time *in the same round*; the median
+ * GFLOP/s, the spread (quartiles of that per-round ratio) and the ratio of
+ * the fastest rounds (best library's minimum time / the variant's:
+ * interference only ever slows a round down) are printed too.
  *
  * Verification as gemm_vs_libraries.c: NaN-prefilled C, inputs in [-1, 1),
  * fp64 reference, bound 2*K*6e-8*(|A||B|)_ij + 6e-8*|R_ij|, before and
