@@ -7,7 +7,15 @@
 # Prints each shape's table, then one line per shape: base and new against
 # the best library (median over rounds of the ratio within a round) and
 # new / base. ROUNDS (default 21) / ROUND_SECONDS as run.sh; CPU_TIME=1 (1
-# thread only) times with the thread's CPU clock. KEEP=DIR keeps objects.
+# thread only) times with the thread's CPU clock. CPU_TIME=process (any
+# thread count) times with the process CPU clock, every OpenMP runtime
+# told to sleep while it waits (OMP_WAIT_POLICY=passive) and OpenBLAS's
+# threads too (OPENBLAS_THREAD_TIMEOUT=4: its spinning threads were
+# charged to whichever side ran next): the CPU work of all threads
+# together, for 2-thread A/Bs on a loaded machine; it leaves
+# out the time a thread waits for another (an uneven split) and the
+# fork/join latency, which wall time on a quiet machine must confirm.
+# KEEP=DIR keeps objects.
 set -e
 BASE=$(cd "$1" && pwd); NEW=$(cd "$2" && pwd); THREADS=$3; shift 3
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -15,7 +23,11 @@ TMP=${KEEP:-$(mktemp -d)}
 mkdir -p "$TMP"
 [ -n "$KEEP" ] || trap 'rm -rf "$TMP"' EXIT
 CLOCK=""
-if [ -n "$CPU_TIME" ]; then
+WAIT=()
+if [ "$CPU_TIME" = process ]; then
+  CLOCK=-DTIMING_CLOCK=CLOCK_PROCESS_CPUTIME_ID
+  WAIT=(OMP_WAIT_POLICY=passive OPENBLAS_THREAD_TIMEOUT=4)
+elif [ -n "$CPU_TIME" ]; then
   [ "$THREADS" = 1 ] || { echo "CPU_TIME needs THREADS 1" >&2; exit 2; }
   CLOCK=-DTIMING_CLOCK=CLOCK_THREAD_CPUTIME_ID
 fi
@@ -45,14 +57,18 @@ for shape in "$@"; do
     "$HERE/variants_ab.c" "${OBJS[@]}" -o "$d/bench" \
     -lxsmm -ldnnl -lopenblas $OMP -lpthread -lrt -ldl -lm
   env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OMP_NUM_THREADS="$THREADS" \
-    OPENBLAS_NUM_THREADS="$THREADS" "$d/bench" | tee "$d/out.txt"
+    OPENBLAS_NUM_THREADS="$THREADS" "${WAIT[@]}" "$d/bench" | tee "$d/out.txt"
   echo
   b=$(awk -F'|' '$2 ~ /^ base / {gsub(/[ x]/, "", $4); print $4}' "$d/out.txt")
   n=$(awk -F'|' '$2 ~ /^ new / {gsub(/[ x]/, "", $4); print $4}' "$d/out.txt")
   SUMMARY+="$shape $b $n"$'\n'
 done
 uptime
-[ -n "$CPU_TIME" ] && echo "timed with the thread CPU clock (CPU_TIME=1)"
+if [ "$CPU_TIME" = process ]; then
+  echo "timed with the process CPU clock, idle threads asleep (CPU_TIME=process)"
+elif [ -n "$CPU_TIME" ]; then
+  echo "timed with the thread CPU clock (CPU_TIME=1)"
+fi
 echo "| shape MxNxK | base vs best library | new vs best library | new / base |"
 echo "| --- | ---: | ---: | ---: |"
 echo -n "$SUMMARY" | awk '$2 > 0 && $3 > 0 {

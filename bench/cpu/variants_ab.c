@@ -8,12 +8,16 @@
  * library timings; on a shared machine a row's ratio then moves by +-5%
  * between rows of the same object, more than the 1-3% a blocking change
  * makes. Here each round times every side once, in an order rotated from
- * round to round (no side always runs first, after the same neighbour),
- * and a variant's figure is the median over rounds of its time against
- * the best library's time *in the same round*; the median GFLOP/s, the
- * spread (quartiles of that per-round ratio) and the ratio of the fastest
- * rounds (best library's minimum time / the variant's: interference only
- * ever slows a round down) are printed too.
+ * round to round (no side always runs first) and reversed every other
+ * round (no side always runs after the same neighbour: rotation alone kept
+ * the cyclic order, v1 always right after v0, and identical objects read
+ * 1.016-1.043x in v1's favour at 2 threads with the process CPU clock;
+ * docs/benchmarks/cpu-gemm-classes.md, "Two threads on the mid-size
+ * rows"), and a variant's figure is the median over rounds of its time
+ * against the best library's time *in the same round*; the median
+ * GFLOP/s, the spread (quartiles of that per-round ratio) and the ratio of
+ * the fastest rounds (best library's minimum time / the variant's:
+ * interference only ever slows a round down) are printed too.
  *
  * Verification as gemm_vs_libraries.c: NaN-prefilled C, inputs in [-1, 1),
  * fp64 reference, bound 2*K*6e-8*(|A||B|)_ij + 6e-8*|R_ij|, before and
@@ -185,7 +189,7 @@ int main(void) {
   static double t[kSides][ROUNDS];
   for (int r = 0; r < ROUNDS; ++r)
     for (int i = 0; i < kSides; ++i) {
-      int s = (i + r) % kSides;
+      int s = r % 2 ? (r - i + kSides * ROUNDS) % kSides : (i + r) % kSides;
       if (!active[s])
         continue;
       double t0 = now();
