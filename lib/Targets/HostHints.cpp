@@ -218,7 +218,6 @@ void mlir::tensorop::overlayHostMachine(TargetHints &h, const HostMachine &m) {
                             " are used");
   } else {
     h.caches = m.caches;
-    h.cachesFromMachine = true;
     for (auto [i, c] : llvm::enumerate(m.caches))
       h.hostOverlay.push_back(
           {("caches[" + llvm::Twine(i) + "]").str(),
