@@ -234,6 +234,8 @@ def TensorOpApplySketch : Pass<"tensorop-apply-sketch", "ModuleOp"> {
            "Directory of emitter scripts (default: $TENSOROP_EMITTER_DIR or the source tree's python_emitters/)">,
     Option<"emitterTimeout", "emitter-timeout", "unsigned", /*default=*/"30",
            "Seconds an emitter script may run">,
+    Option<"hintsDir", "hints-dir", "std::string", /*default=*/"\"\"",
+           "Directory of target hints (default: $TENSOROP_HINTS_DIR or the source tree's hints/)">,
     Option<"target", "target", "std::string", /*default=*/"\"\"",
            "The target the sketches were planned for: `host` applies GEMM, k-dot and convolution sketches whose target is the one host resolves to with this machine's hints (target=host's caches from sysfs and CPU facts, as tensorop-annotate-sketch read them), read once per run; empty or a named target: each sketch's hints file">,
   ];

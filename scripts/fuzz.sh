@@ -14,7 +14,12 @@
 # regression tests), then mutates. New interesting inputs collect in
 # build-asan/fuzz/corpus/NAME/ (kept between runs); an input that crashes,
 # leaks, hits undefined behaviour, times out or fails a FUZZ_CHECK is saved
-# in build-asan/fuzz/crashes/NAME/ and the script fails.
+# in build-asan/fuzz/crashes/NAME/ and the script fails. Time limits: one
+# input 25 s (-timeout, also while the seeds are replayed: a stuck input is
+# a finding); the mutation phase the seconds above or, with --ci, 120 s
+# (-max_total_time, which libFuzzer looks at only after the replay); the
+# whole fuzzer process that plus 15 min (coreutils timeout), so a long run
+# of slow seeds cannot hold CI either.
 # Reproduce one: build-asan/bin/tensorop-fuzz-NAME FILE
 # --jobs=J runs up to J fuzzers at once (default 1; CI passes the number of
 # cores): each is one process with its own seed, input count and corpus, so
@@ -24,6 +29,10 @@ cd "$(dirname "$0")/.."
 seconds=45
 ci=0
 jobs=1
+# Wall time a fuzzer process may take beyond its -max_total_time: the
+# replay of its seeds and corpus, which -max_total_time does not bound
+# (the pipeline's 575 seeds took 428 s at a load of 11, 2026-12-03).
+replay_allowance=900
 names=()
 for arg in "$@"; do
   case "$arg" in
@@ -31,7 +40,7 @@ for arg in "$@"; do
     --seconds=*) seconds=${arg#--seconds=} ;;
     --minutes=*) seconds=$(( ${arg#--minutes=} * 60 )) ;;
     --jobs=*) jobs=${arg#--jobs=} ;;
-    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
     -*) echo "fuzz.sh: unknown option '$arg'" >&2; exit 2 ;;
     *) names+=("$arg") ;;
   esac
@@ -56,7 +65,7 @@ fi
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 # One fuzzer: its report on stdout; fails on a finding or a missing binary.
 fuzz_one() {
-  local name=$1 bin runs rc limits
+  local name=$1 bin runs rc limits cap wall
   bin=$build/bin/tensorop-fuzz-$name
   if [ ! -x "$bin" ]; then
     echo "fuzz.sh: $bin is missing (scripts/build.sh --sanitize builds it)" >&2
@@ -66,7 +75,7 @@ fuzz_one() {
   # -timeout: one input may take at most 25 s (the pipeline's first run of
   # an emitter script takes about one); -rss_limit_mb: a leak or a
   # quadratic input shows as a failure, not a swapping machine.
-  limits=(-max_total_time="$seconds")
+  cap=$seconds
   if [ $ci = 1 ]; then
     # 8-105 s each (pipeline the longest) on the 2-core development machine
     # under a load of 11 (2026-11-30), 2 min in all when idle;
@@ -77,17 +86,27 @@ fuzz_one() {
       llm-reply) runs=400000 ;;
       cpu-answer|pipeline) runs=4000 ;; *) runs=10000 ;;
     esac
-    limits=(-seed=1 -runs="$runs" -max_total_time=120)
+    cap=120
+    limits=(-seed=1 -runs="$runs")
     echo "== fuzz $name: $runs inputs, seed 1"
   else
+    limits=()
     echo "== fuzz $name for ${seconds}s"
   fi
-  "$bin" "${limits[@]}" -timeout=25 -rss_limit_mb=2560 \
+  wall=$((cap + replay_allowance))
+  timeout -k 30 "$wall" "$bin" "${limits[@]}" -max_total_time="$cap" \
+    -timeout=25 -rss_limit_mb=2560 \
     -print_final_stats=1 -artifact_prefix="$work/crashes/$name/" \
     "$work/corpus/$name" "$work/seeds/$name" "fuzz/corpus/$name" \
     > "$work/$name.log" 2>&1
   rc=$?
   grep -aE "^(INFO: Seed|INFO: seed corpus|stat::number_of_executed_units|stat::peak_rss_mb|#[0-9]+ +DONE)" "$work/$name.log"
+  if [ $rc -eq 124 ]; then
+    echo "fuzz $name: FAILED: still running after ${wall}s (-max_total_time=$cap" \
+      "plus ${replay_allowance}s for the replay), stopped; the end of $work/$name.log:"
+    tail -40 "$work/$name.log"
+    return 1
+  fi
   if [ $rc -ne 0 ]; then
     echo "fuzz $name: FAILED (exit $rc); the end of $work/$name.log:"
     tail -40 "$work/$name.log"

@@ -3,8 +3,10 @@
 # passes, -verify-diagnostics tests of bad input, JIT integration tests,
 # plugin tests, emitter unit and numeric tests. Then the sanitizer stage
 # (docs/Reliability.md): our code again with ASan and UBSan in build-asan/,
-# the lit subset below on it, and each libFuzzer harness for 30 s. Any
-# failure, sanitizer report or fuzzer finding fails the run.
+# the lit subset below on it, and each libFuzzer harness on a fixed seed and
+# input count (scripts/fuzz.sh --ci: at most 25 s an input, a stuck one is a
+# finding; 120 s of mutation; 17 min a fuzzer in all). Any failure,
+# sanitizer report or fuzzer finding fails the run.
 # TENSOROP_CI_SANITIZERS=0 leaves the sanitizer stage out (a quick local run).
 set -euo pipefail
 cd "$(dirname "$0")/.."

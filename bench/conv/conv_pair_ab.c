@@ -12,11 +12,11 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 
 #include "../common/harness.h"
 #include "conv_reference.h"
+#include "onednn_conv.h"
 
 void conv(const float *in, const float *flt, float *out);
 void conv_b(const float *in, const float *flt, float *out);
@@ -43,70 +43,27 @@ int main(int argc, char **argv) {
   OH = (H + 2 * P - DL * (R - 1) - 1) / SD + 1;
   OW = (W + 2 * P - DL * (S - 1) - 1) / SD + 1;
   size_t nin = N * H * W * C, nflt = R * S * C * F, nout = N * OH * OW * F;
-  float *in = malloc(4 * nin), *flt = malloc(4 * nflt);
-  float *ours = malloc(4 * nout), *theirs = malloc(4 * nout);
   uint64_t st = 12345;
-  for (size_t i = 0; i < nin; ++i) {
-    st = st * 6364136223846793005ull + 1442695040888963407ull;
-    in[i] = (float)((st >> 40) / 8388608.0 - 1.0);
-  }
-  for (size_t i = 0; i < nflt; ++i) {
-    st = st * 6364136223846793005ull + 1442695040888963407ull;
-    flt[i] = (float)((st >> 40) / 8388608.0 - 1.0);
-  }
-
-  const dnnl_format_tag_t actTag = dnnl_nhwc, fltTag = dnnl_hwio;
-  float *inArg = in, *fltArg = flt, *oursArg = ours, *theirsArg = theirs;
+  float *in = randoms(nin, &st, 1.0f), *flt = randoms(nflt, &st, 1.0f);
+  float *ours = malloc(4 * nout), *theirs = malloc(4 * nout);
   float *oursB = malloc(4 * nout);
-  // Back to NHWC for the reference check (a no-op for NHWC layers).
-  void toNhwc(const float *from, float *to);
 
-  // oneDNN: src/dst in the layer's layout, weights format_tag_any,
-  // reordered once from the layer's filter layout.
-  dnnl_engine_t eng;
-  dnnl_stream_t strm;
-  CHECK(dnnl_engine_create(&eng, dnnl_cpu, 0));
-  CHECK(dnnl_stream_create(&strm, eng, dnnl_stream_default_flags));
-  dnnl_dims_t sd = {N, C, H, W}, wd = {F, C, R, S}, dd = {N, F, OH, OW};
-  dnnl_dims_t strides = {SD, SD}, dil = {DL - 1, DL - 1}, pad = {P, P};
-  dnnl_memory_desc_t srcMd, wAnyMd, wUserMd, dstMd;
-  CHECK(dnnl_memory_desc_init_by_tag(&srcMd, 4, sd, dnnl_f32, actTag));
-  CHECK(dnnl_memory_desc_init_by_tag(&dstMd, 4, dd, dnnl_f32, actTag));
-  CHECK(dnnl_memory_desc_init_by_tag(&wAnyMd, 4, wd, dnnl_f32, dnnl_format_tag_any));
-  CHECK(dnnl_memory_desc_init_by_tag(&wUserMd, 4, wd, dnnl_f32, fltTag));
-  dnnl_convolution_desc_t cd;
-  CHECK(dnnl_dilated_convolution_forward_desc_init(
-      &cd, dnnl_forward_inference, dnnl_convolution_direct, &srcMd, &wAnyMd,
-      NULL, &dstMd, strides, dil, pad, pad));
-  dnnl_primitive_desc_t pd;
-  CHECK(dnnl_primitive_desc_create(&pd, &cd, NULL, eng, NULL));
-  const char *impl = "?";
-  CHECK(dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl));
-  const dnnl_memory_desc_t *wMd = dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
-  dnnl_memory_t srcM, wUserM, wM, dstM;
-  CHECK(dnnl_memory_create(&srcM, &srcMd, eng, inArg));
-  CHECK(dnnl_memory_create(&wUserM, &wUserMd, eng, fltArg));
-  CHECK(dnnl_memory_create(&wM, wMd, eng, DNNL_MEMORY_ALLOCATE));
-  CHECK(dnnl_memory_create(&dstM, &dstMd, eng, theirsArg));
-  dnnl_primitive_desc_t rpd;
-  CHECK(dnnl_reorder_primitive_desc_create(&rpd, &wUserMd, eng, wMd, eng, NULL));
-  dnnl_primitive_t reorder, prim;
-  CHECK(dnnl_primitive_create(&reorder, rpd));
-  dnnl_exec_arg_t rargs[] = {{DNNL_ARG_FROM, wUserM}, {DNNL_ARG_TO, wM}};
-  CHECK(dnnl_primitive_execute(reorder, strm, 2, rargs));
-  CHECK(dnnl_primitive_create(&prim, pd));
-  dnnl_exec_arg_t args[] = {{DNNL_ARG_SRC, srcM}, {DNNL_ARG_WEIGHTS, wM},
-                            {DNNL_ARG_DST, dstM}};
+  // oneDNN: NHWC src/dst, weights format_tag_any, reordered once from HWIO.
+  const struct onednn_conv_layer layer = {
+      .weightDims = 4, .src = {N, C, H, W}, .weights = {F, C, R, S},
+      .dst = {N, F, OH, OW}, .actTag = dnnl_nhwc, .weightTag = dnnl_hwio,
+      .strides = {SD, SD}, .dilation = {DL - 1, DL - 1}, .pad = {P, P}};
+  struct onednn_conv onednn;
+  onednnConvCreate(&onednn, &layer, in, flt, NULL, theirs);
 
   int rounds = argc == 12 ? atoi(argv[11]) : 21;
   if (rounds < 5 || rounds > 1000)
     rounds = 21;
   for (size_t i = 0; i < nout; ++i)
-    oursArg[i] = oursB[i] = theirsArg[i] = NAN;
-  conv(inArg, fltArg, oursArg);
-  conv_b(inArg, fltArg, oursB);
-  CHECK(dnnl_primitive_execute(prim, strm, 3, args));
-  CHECK(dnnl_stream_wait(strm));
+    ours[i] = oursB[i] = theirs[i] = NAN;
+  conv(in, flt, ours);
+  conv_b(in, flt, oursB);
+  onednnConvRun(&onednn, 1);
   double ra, rb, rt;
   long ba = verify(in, flt, ours, &ra), bb = verify(in, flt, oursB, &rb),
        bt = verify(in, flt, theirs, &rt);
@@ -118,7 +75,7 @@ int main(int argc, char **argv) {
   double flops = 2.0 * N * OH * OW * F * R * S * C;
   int reps = 1;
   double t0 = now();
-  conv(inArg, fltArg, oursArg);
+  conv(in, flt, ours);
   double one = now() - t0;
   if (one < 0.02)
     reps = (int)(0.02 / (one > 1e-7 ? one : 1e-7)) + 1;
@@ -128,16 +85,14 @@ int main(int argc, char **argv) {
   for (int round = 0; round < rounds; ++round) {
     t0 = now();
     for (int i = 0; i < reps; ++i)
-      conv(inArg, fltArg, oursArg);
+      conv(in, flt, ours);
     ta[round] = (now() - t0) / reps;
     t0 = now();
     for (int i = 0; i < reps; ++i)
-      conv_b(inArg, fltArg, oursB);
+      conv_b(in, flt, oursB);
     tb[round] = (now() - t0) / reps;
     t0 = now();
-    for (int i = 0; i < reps; ++i)
-      CHECK(dnnl_primitive_execute(prim, strm, 3, args));
-    CHECK(dnnl_stream_wait(strm));
+    onednnConvRun(&onednn, reps);
     tc[round] = (now() - t0) / reps;
     ba2[round] = ta[round] / tb[round]; // B's speed over A's
     ca[round] = tc[round] / ta[round];  // A's speed over oneDNN's
@@ -162,12 +117,7 @@ int main(int argc, char **argv) {
          "B/onednn %.3f | B/A %.3f (rounds %.3f-%.3f) | %d rounds | max "
          "err/bound %.3g %.3g %.3g\n",
          N, H, W, C, F, R, S, SD, P, DL, flops / ta[m] * 1e-9,
-         flops / tb[m] * 1e-9, flops / tc[m] * 1e-9, impl, ca[m], cb[m],
-         ba2[m], ba2[0], ba2[rounds - 1], rounds, ra, rb, rt);
+         flops / tb[m] * 1e-9, flops / tc[m] * 1e-9, onednn.impl, ca[m],
+         cb[m], ba2[m], ba2[0], ba2[rounds - 1], rounds, ra, rb, rt);
   return 0;
-}
-
-void toNhwc(const float *from, float *to) {
-  if (from != to)
-    memcpy(to, from, 4 * (size_t)(N * OH * OW * F));
 }

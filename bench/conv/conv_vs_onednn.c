@@ -28,6 +28,7 @@
 
 #include "../common/harness.h"
 #include "conv_reference.h"
+#include "onednn_conv.h"
 
 void conv(const float *in, const float *flt, float *out);
 
@@ -53,17 +54,9 @@ int main(int argc, char **argv) {
   OH = (H + 2 * P - DL * (R - 1) - 1) / SD + 1;
   OW = (W + 2 * P - DL * (S - 1) - 1) / SD + 1;
   size_t nin = N * H * W * C, nflt = R * S * C * F, nout = N * OH * OW * F;
-  float *in = malloc(4 * nin), *flt = malloc(4 * nflt);
-  float *ours = malloc(4 * nout), *theirs = malloc(4 * nout);
   uint64_t st = 12345;
-  for (size_t i = 0; i < nin; ++i) {
-    st = st * 6364136223846793005ull + 1442695040888963407ull;
-    in[i] = (float)((st >> 40) / 8388608.0 - 1.0);
-  }
-  for (size_t i = 0; i < nflt; ++i) {
-    st = st * 6364136223846793005ull + 1442695040888963407ull;
-    flt[i] = (float)((st >> 40) / 8388608.0 - 1.0);
-  }
+  float *in = randoms(nin, &st, 1.0f), *flt = randoms(nflt, &st, 1.0f);
+  float *ours = malloc(4 * nout), *theirs = malloc(4 * nout);
 
 #ifdef NCHW
   // PyTorch's layouts for both sides: NCHW input and output, OIHW filter.
@@ -90,46 +83,17 @@ int main(int argc, char **argv) {
 
   // oneDNN: src/dst in the layer's layout, weights format_tag_any,
   // reordered once from the layer's filter layout.
-  dnnl_engine_t eng;
-  dnnl_stream_t strm;
-  CHECK(dnnl_engine_create(&eng, dnnl_cpu, 0));
-  CHECK(dnnl_stream_create(&strm, eng, dnnl_stream_default_flags));
-  dnnl_dims_t sd = {N, C, H, W}, wd = {F, C, R, S}, dd = {N, F, OH, OW};
-  dnnl_dims_t strides = {SD, SD}, dil = {DL - 1, DL - 1}, pad = {P, P};
-  dnnl_memory_desc_t srcMd, wAnyMd, wUserMd, dstMd;
-  CHECK(dnnl_memory_desc_init_by_tag(&srcMd, 4, sd, dnnl_f32, actTag));
-  CHECK(dnnl_memory_desc_init_by_tag(&dstMd, 4, dd, dnnl_f32, actTag));
-  CHECK(dnnl_memory_desc_init_by_tag(&wAnyMd, 4, wd, dnnl_f32, dnnl_format_tag_any));
-  CHECK(dnnl_memory_desc_init_by_tag(&wUserMd, 4, wd, dnnl_f32, fltTag));
-  dnnl_convolution_desc_t cd;
-  CHECK(dnnl_dilated_convolution_forward_desc_init(
-      &cd, dnnl_forward_inference, dnnl_convolution_direct, &srcMd, &wAnyMd,
-      NULL, &dstMd, strides, dil, pad, pad));
-  dnnl_primitive_desc_t pd;
-  CHECK(dnnl_primitive_desc_create(&pd, &cd, NULL, eng, NULL));
-  const char *impl = "?";
-  CHECK(dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl));
-  const dnnl_memory_desc_t *wMd = dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
-  dnnl_memory_t srcM, wUserM, wM, dstM;
-  CHECK(dnnl_memory_create(&srcM, &srcMd, eng, inArg));
-  CHECK(dnnl_memory_create(&wUserM, &wUserMd, eng, fltArg));
-  CHECK(dnnl_memory_create(&wM, wMd, eng, DNNL_MEMORY_ALLOCATE));
-  CHECK(dnnl_memory_create(&dstM, &dstMd, eng, theirsArg));
-  dnnl_primitive_desc_t rpd;
-  CHECK(dnnl_reorder_primitive_desc_create(&rpd, &wUserMd, eng, wMd, eng, NULL));
-  dnnl_primitive_t reorder, prim;
-  CHECK(dnnl_primitive_create(&reorder, rpd));
-  dnnl_exec_arg_t rargs[] = {{DNNL_ARG_FROM, wUserM}, {DNNL_ARG_TO, wM}};
-  CHECK(dnnl_primitive_execute(reorder, strm, 2, rargs));
-  CHECK(dnnl_primitive_create(&prim, pd));
-  dnnl_exec_arg_t args[] = {{DNNL_ARG_SRC, srcM}, {DNNL_ARG_WEIGHTS, wM},
-                            {DNNL_ARG_DST, dstM}};
+  const struct onednn_conv_layer layer = {
+      .weightDims = 4, .src = {N, C, H, W}, .weights = {F, C, R, S},
+      .dst = {N, F, OH, OW}, .actTag = actTag, .weightTag = fltTag,
+      .strides = {SD, SD}, .dilation = {DL - 1, DL - 1}, .pad = {P, P}};
+  struct onednn_conv onednn;
+  onednnConvCreate(&onednn, &layer, inArg, fltArg, NULL, theirsArg);
 
   for (size_t i = 0; i < nout; ++i)
     oursArg[i] = theirsArg[i] = NAN;
   conv(inArg, fltArg, oursArg);
-  CHECK(dnnl_primitive_execute(prim, strm, 3, args));
-  CHECK(dnnl_stream_wait(strm));
+  onednnConvRun(&onednn, 1);
   toNhwc(oursArg, ours);
   toNhwc(theirsArg, theirs);
   double r1, r2;
@@ -154,9 +118,7 @@ int main(int argc, char **argv) {
       conv(inArg, fltArg, oursArg);
     ta[round] = (now() - t0) / reps;
     t0 = now();
-    for (int i = 0; i < reps; ++i)
-      CHECK(dnnl_primitive_execute(prim, strm, 3, args));
-    CHECK(dnnl_stream_wait(strm));
+    onednnConvRun(&onednn, reps);
     tb[round] = (now() - t0) / reps;
   }
   toNhwc(oursArg, ours);
@@ -180,7 +142,7 @@ int main(int argc, char **argv) {
          "max err/bound %.3g %.3g\n",
          actTag == dnnl_nchw ? "NCHW " : "", N, H, W, C, F, R, S, SD, P, DL,
          ga, flops / bestA * 1e-9, gb,
-         flops / bestB * 1e-9, impl, ga / gb, r1, r2);
+         flops / bestB * 1e-9, onednn.impl, ga / gb, r1, r2);
   return 0;
 }
 

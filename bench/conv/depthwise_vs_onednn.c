@@ -12,15 +12,14 @@
 #include <string.h>
 
 #include "../common/harness.h"
+#include "onednn_conv.h"
 
 void conv(const float *in, const float *flt, float *out);
 
 static long N, H, W, C, R, S, SD, P, DL, OH, OW;
 static float *in, *flt;
 static double *ref, *bound;
-static dnnl_primitive_t prim;
-static dnnl_stream_t strm;
-static dnnl_exec_arg_t args[3];
+static struct onednn_conv onednn;
 static float *theirs;
 
 static void run(struct variant *v) {
@@ -28,8 +27,7 @@ static void run(struct variant *v) {
     conv(in, flt, v->out);
     return;
   }
-  CHECK(dnnl_primitive_execute(prim, strm, 3, args));
-  CHECK(dnnl_stream_wait(strm));
+  onednnConvRun(&onednn, 1);
 }
 static float *result(struct variant *v) { return v->fn ? v->out : theirs; }
 static void poison(struct variant *v) {
@@ -81,46 +79,13 @@ int main(int argc, char **argv) {
           bound[i] = 2 * k * u * m + u * fabs(r) + 1e-30;
         }
 
-  // oneDNN: groups = C, one input and one output channel per group.
-  dnnl_engine_t eng;
-  CHECK(dnnl_engine_create(&eng, dnnl_cpu, 0));
-  CHECK(dnnl_stream_create(&strm, eng, dnnl_stream_default_flags));
-  dnnl_dims_t sd = {N, C, H, W}, wd = {C, 1, 1, R, S}, dd = {N, C, OH, OW};
-  dnnl_dims_t strides = {SD, SD}, dil = {DL - 1, DL - 1}, pad = {P, P};
-  dnnl_memory_desc_t srcMd, wAnyMd, wUserMd, dstMd;
-  CHECK(dnnl_memory_desc_init_by_tag(&srcMd, 4, sd, dnnl_f32, dnnl_nhwc));
-  CHECK(dnnl_memory_desc_init_by_tag(&dstMd, 4, dd, dnnl_f32, dnnl_nhwc));
-  CHECK(dnnl_memory_desc_init_by_tag(&wAnyMd, 5, wd, dnnl_f32,
-                                     dnnl_format_tag_any));
-  // Our filter is R x S x C: hwigo with one i and one o.
-  CHECK(dnnl_memory_desc_init_by_tag(&wUserMd, 5, wd, dnnl_f32, dnnl_hwigo));
-  dnnl_convolution_desc_t cd;
-  CHECK(dnnl_dilated_convolution_forward_desc_init(
-      &cd, dnnl_forward_inference, dnnl_convolution_direct, &srcMd, &wAnyMd,
-      NULL, &dstMd, strides, dil, pad, pad));
-  dnnl_primitive_desc_t pd;
-  CHECK(dnnl_primitive_desc_create(&pd, &cd, NULL, eng, NULL));
-  const char *impl = "?";
-  CHECK(dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl));
-  const dnnl_memory_desc_t *wMd =
-      dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
-  dnnl_memory_t srcM, wUserM, wM, dstM;
-  CHECK(dnnl_memory_create(&srcM, &srcMd, eng, in));
-  CHECK(dnnl_memory_create(&wUserM, &wUserMd, eng, flt));
-  CHECK(dnnl_memory_create(&wM, wMd, eng, DNNL_MEMORY_ALLOCATE));
-  CHECK(dnnl_memory_create(&dstM, &dstMd, eng, theirs));
-  dnnl_primitive_desc_t rpd;
-  CHECK(dnnl_reorder_primitive_desc_create(&rpd, &wUserMd, eng, wMd, eng,
-                                           NULL));
-  dnnl_primitive_t reorder;
-  CHECK(dnnl_primitive_create(&reorder, rpd));
-  dnnl_exec_arg_t rargs[] = {{DNNL_ARG_FROM, wUserM}, {DNNL_ARG_TO, wM}};
-  CHECK(dnnl_primitive_execute(reorder, strm, 2, rargs));
-  CHECK(dnnl_stream_wait(strm));
-  CHECK(dnnl_primitive_create(&prim, pd));
-  args[0] = (dnnl_exec_arg_t){DNNL_ARG_SRC, srcM};
-  args[1] = (dnnl_exec_arg_t){DNNL_ARG_WEIGHTS, wM};
-  args[2] = (dnnl_exec_arg_t){DNNL_ARG_DST, dstM};
+  // oneDNN: groups = C, one input and one output channel per group; our
+  // filter is R x S x C: hwigo with one i and one o.
+  const struct onednn_conv_layer layer = {
+      .weightDims = 5, .src = {N, C, H, W}, .weights = {C, 1, 1, R, S},
+      .dst = {N, C, OH, OW}, .actTag = dnnl_nhwc, .weightTag = dnnl_hwigo,
+      .strides = {SD, SD}, .dilation = {DL - 1, DL - 1}, .pad = {P, P}};
+  onednnConvCreate(&onednn, &layer, in, flt, NULL, theirs);
 
   struct variant vs[] = {{.name = "tensorop", .fn = (void (*)(void))conv},
                          {.name = "onednn"}};
@@ -131,7 +96,7 @@ int main(int argc, char **argv) {
   double flops = 2.0 * N * OH * OW * C * R * S;
   printf("{\"layer\": \"depthwise N=%ld H=%ld W=%ld C=%ld %ldx%ld stride=%ld "
          "pad=%ld dil=%ld\", \"onednn_impl\": \"%s\", \"threads\": \"%s\"",
-         N, H, W, C, R, S, SD, P, DL, impl,
+         N, H, W, C, R, S, SD, P, DL, onednn.impl,
          getenv("OMP_NUM_THREADS") ? getenv("OMP_NUM_THREADS") : "?");
   printVariants(vs, 2, ROUNDS, flops);
   return 0;

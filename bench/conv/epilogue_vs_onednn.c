@@ -28,6 +28,7 @@
 
 #include "../common/harness.h"
 #include "conv_reference.h"
+#include "onednn_conv.h"
 
 #ifndef RESIDUAL
 #define RESIDUAL 0
@@ -101,24 +102,6 @@ int main(int argc, char **argv) {
 
   // oneDNN: NHWC src/dst, weights format_tag_any reordered once from HWIO,
   // the bias as the primitive's bias, post-ops [sum,] eltwise ReLU.
-  dnnl_engine_t eng;
-  dnnl_stream_t strm;
-  CHECK(dnnl_engine_create(&eng, dnnl_cpu, 0));
-  CHECK(dnnl_stream_create(&strm, eng, dnnl_stream_default_flags));
-  dnnl_dims_t sd = {N, C, H, W}, wd = {F, C, R, S}, dd = {N, F, OH, OW},
-              bd = {F};
-  dnnl_dims_t strides = {SD, SD}, dil = {0, 0}, pad = {P, P};
-  dnnl_memory_desc_t srcMd, wAnyMd, wUserMd, dstMd, biasMd;
-  CHECK(dnnl_memory_desc_init_by_tag(&srcMd, 4, sd, dnnl_f32, dnnl_nhwc));
-  CHECK(dnnl_memory_desc_init_by_tag(&dstMd, 4, dd, dnnl_f32, dnnl_nhwc));
-  CHECK(dnnl_memory_desc_init_by_tag(&wAnyMd, 4, wd, dnnl_f32,
-                                     dnnl_format_tag_any));
-  CHECK(dnnl_memory_desc_init_by_tag(&wUserMd, 4, wd, dnnl_f32, dnnl_hwio));
-  CHECK(dnnl_memory_desc_init_by_tag(&biasMd, 1, bd, dnnl_f32, dnnl_a));
-  dnnl_convolution_desc_t cd;
-  CHECK(dnnl_dilated_convolution_forward_desc_init(
-      &cd, dnnl_forward_inference, dnnl_convolution_direct, &srcMd, &wAnyMd,
-      &biasMd, &dstMd, strides, dil, pad, pad));
   dnnl_post_ops_t po;
   CHECK(dnnl_post_ops_create(&po));
   if (RESIDUAL)
@@ -127,30 +110,13 @@ int main(int argc, char **argv) {
   dnnl_primitive_attr_t attr;
   CHECK(dnnl_primitive_attr_create(&attr));
   CHECK(dnnl_primitive_attr_set_post_ops(attr, po));
-  dnnl_primitive_desc_t pd;
-  CHECK(dnnl_primitive_desc_create(&pd, &cd, attr, eng, NULL));
-  const char *impl = "?";
-  CHECK(dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl));
-  const dnnl_memory_desc_t *wMd =
-      dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
-  dnnl_memory_t srcM, wUserM, wM, dstM, biasM;
-  CHECK(dnnl_memory_create(&srcM, &srcMd, eng, in));
-  CHECK(dnnl_memory_create(&wUserM, &wUserMd, eng, flt));
-  CHECK(dnnl_memory_create(&wM, wMd, eng, DNNL_MEMORY_ALLOCATE));
-  CHECK(dnnl_memory_create(&dstM, &dstMd, eng, outs[2]));
-  CHECK(dnnl_memory_create(&biasM, &biasMd, eng, bias));
-  dnnl_primitive_desc_t rpd;
-  CHECK(
-      dnnl_reorder_primitive_desc_create(&rpd, &wUserMd, eng, wMd, eng, NULL));
-  dnnl_primitive_t reorder, prim;
-  CHECK(dnnl_primitive_create(&reorder, rpd));
-  dnnl_exec_arg_t rargs[] = {{DNNL_ARG_FROM, wUserM}, {DNNL_ARG_TO, wM}};
-  CHECK(dnnl_primitive_execute(reorder, strm, 2, rargs));
-  CHECK(dnnl_primitive_create(&prim, pd));
-  dnnl_exec_arg_t args[] = {{DNNL_ARG_SRC, srcM},
-                            {DNNL_ARG_WEIGHTS, wM},
-                            {DNNL_ARG_BIAS, biasM},
-                            {DNNL_ARG_DST, dstM}};
+  const struct onednn_conv_layer layer = {
+      .weightDims = 4, .src = {N, C, H, W}, .weights = {F, C, R, S},
+      .dst = {N, F, OH, OW}, .actTag = dnnl_nhwc, .weightTag = dnnl_hwio,
+      .strides = {SD, SD}, .dilation = {0, 0}, .pad = {P, P}, .biasLen = F,
+      .attr = attr};
+  struct onednn_conv onednn;
+  onednnConvCreate(&onednn, &layer, in, flt, bias, outs[2]);
 
   // Runs kernel `which` (0 fused, 1 unfused, 2 oneDNN) once; oneDNN's sum
   // post-op reads the residual from the destination.
@@ -167,8 +133,7 @@ int main(int argc, char **argv) {
     else {
       if (RESIDUAL)
         memcpy(outs[2], res, 4 * nout);
-      CHECK(dnnl_primitive_execute(prim, strm, 4, args));
-      CHECK(dnnl_stream_wait(strm));
+      onednnConvRun(&onednn, 1);
     }
     bad[which] = verify(outs[which], &ratio[which]);
   }
@@ -189,16 +154,14 @@ int main(int argc, char **argv) {
   for (int round = 0; round < ROUNDS; ++round)
     for (int which = 0; which < 3; ++which) {
       t0 = now();
-      for (int i = 0; i < reps; ++i) {
-        if (which == 0)
+      if (which == 0)
+        for (int i = 0; i < reps; ++i)
           CALL(conv_fused, outs[0]);
-        else if (which == 1)
+      else if (which == 1)
+        for (int i = 0; i < reps; ++i)
           CALL(conv_unfused, outs[1]);
-        else
-          CHECK(dnnl_primitive_execute(prim, strm, 4, args));
-      }
-      if (which == 2)
-        CHECK(dnnl_stream_wait(strm));
+      else
+        onednnConvRun(&onednn, reps);
       t[which][round] = (now() - t0) / reps;
     }
   // After timing: ours on the buffers the timed runs wrote; oneDNN's
@@ -206,8 +169,7 @@ int main(int argc, char **argv) {
   // again once on the residual.
   if (RESIDUAL) {
     memcpy(outs[2], res, 4 * nout);
-    CHECK(dnnl_primitive_execute(prim, strm, 4, args));
-    CHECK(dnnl_stream_wait(strm));
+    onednnConvRun(&onednn, 1);
   }
   for (int which = 0; which < 3; ++which)
     bad[which] = verify(outs[which], &ratio[which]);
@@ -229,6 +191,7 @@ int main(int argc, char **argv) {
            med[which] * 1e6, flops / med[which] * 1e-9, best[which] * 1e6);
   printf("unfused/fused %.2f | onednn/fused %.2f [%s] | max err/bound %.3g "
          "%.3g %.3g\n",
-         med[1] / med[0], med[2] / med[0], impl, ratio[0], ratio[1], ratio[2]);
+         med[1] / med[0], med[2] / med[0], onednn.impl, ratio[0], ratio[1],
+         ratio[2]);
   return 0;
 }

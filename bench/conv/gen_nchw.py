@@ -10,45 +10,13 @@ in N x C x H x W, flt F x C x R x S, out N x F x OH x OW.
 
     gen_nchw.py N H W C F R S stride pad dilation [--name NAME]
 """
-import argparse
+import conv_layer
 
-p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-for d in ["n", "h", "w", "c", "f", "r", "s", "stride", "pad", "dilation"]:
-    p.add_argument(d, type=int)
-p.add_argument("--name", default="conv")
-a = p.parse_args()
-N, H, W, C, F, R, S = a.n, a.h, a.w, a.c, a.f, a.r, a.s
-SD, P, DL = a.stride, a.pad, a.dilation
-OH = (H + 2 * P - DL * (R - 1) - 1) // SD + 1
-OW = (W + 2 * P - DL * (S - 1) - 1) // SD + 1
-
-
-def t(*d):
-    return "tensor<" + "x".join(map(str, d)) + "xf32>"
-
-
-def m(*d):
-    return "memref<" + "x".join(map(str, d)) + "xf32>"
-
-
-IN, FL, OUT = (N, C, H, W), (F, C, R, S), (N, F, OH, OW)
-PADDED = (N, C, H + 2 * P, W + 2 * P)
-print(f"""// NCHW convolution N={N} H={H} W={W} C={C} F={F} {R}x{S} stride={SD} pad={P} dilation={DL} (bench/conv/gen_nchw.py)
-func.func @{a.name}(%inm: {m(*IN)}, %fm: {m(*FL)}, %outm: {m(*OUT)}) {{
-  %zero = arith.constant 0.0 : f32
-  %in = bufferization.to_tensor %inm restrict : {m(*IN)} to {t(*IN)}
-  %flt = bufferization.to_tensor %fm restrict : {m(*FL)} to {t(*FL)}""")
-src, srct = "%in", t(*IN)
-if P:
-    print(f"""  %padded = tensor.pad %in low[0, 0, {P}, {P}] high[0, 0, {P}, {P}] {{
-  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
-    tensor.yield %zero : f32
-  }} : {t(*IN)} to {t(*PADDED)}""")
-    src, srct = "%padded", t(*PADDED)
-print(f"""  %e = tensor.empty() : {t(*OUT)}
-  %z = linalg.fill ins(%zero : f32) outs(%e : {t(*OUT)}) -> {t(*OUT)}
-  %r = linalg.conv_2d_nchw_fchw {{dilations = dense<{DL}> : tensor<2xi64>, strides = dense<{SD}> : tensor<2xi64>}}
-         ins({src}, %flt : {srct}, {t(*FL)}) outs(%z : {t(*OUT)}) -> {t(*OUT)}
-  bufferization.materialize_in_destination %r in restrict writable %outm : ({t(*OUT)}, {m(*OUT)}) -> ()
-  return
-}}""")
+a = conv_layer.parse(__doc__, ["n", "h", "w", "c", "f", "r", "s", "stride",
+                               "pad", "dilation"])
+N, H, W, C, F, P = a.n, a.h, a.w, a.c, a.f, a.pad
+conv_layer.emit(
+    a, f"NCHW convolution N={N} H={H} W={W} C={C} F={F} {a.r}x{a.s} "
+    f"stride={a.stride} pad={P} dilation={a.dilation}", "gen_nchw.py",
+    "linalg.conv_2d_nchw_fchw", (N, C, H, W), (F, C, a.r, a.s),
+    (N, F, a.oh, a.ow), (N, C, H + 2 * P, W + 2 * P), (0, 0, P, P))

@@ -12,20 +12,16 @@ BUILD=$1; TARGET=$2; RES=$3; shift 3
 HERE=$(cd "$(dirname "$0")" && pwd)
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+source "$HERE/../common/lower.sh"
 STEPS=bias_n,relu
 [ "$RES" = 1 ] && STEPS=bias_n,residual,relu
 for layer in "$@"; do
-  set -- $layer
-  python3 "$HERE/../../test/Integration/gen_conv_test.py" --n $1 --h $2 --w $3 --c $4 --f $5 \
-      --r $6 --s $7 --stride $8 --pad $9 --steps $STEPS |
-    sed '/^func.func @main/,$d' > "$TMP/conv.mlir"
+  conv_layer_module "$layer" "$TMP/conv.mlir" --steps $STEPS
   for fuse in 1 0; do
     name=conv_fused; [ $fuse = 0 ] && name=conv_unfused
     sed "s/func.func @conv(/func.func @$name(/" "$TMP/conv.mlir" > "$TMP/$name.mlir"
-    "$BUILD/bin/tensorop-opt" --tensorop-pipeline="target=$TARGET bare-ptr-abi=1 fuse-epilogues=$fuse" \
-        "$TMP/$name.mlir" 2>"$TMP/$name.remarks" |
-      /usr/lib/llvm-22/bin/mlir-translate --mlir-to-llvmir > "$TMP/$name.ll"
-    clang-22 -O2 -c "$TMP/$name.ll" -o "$TMP/$name.o"
+    lower_object "$BUILD" "target=$TARGET bare-ptr-abi=1 fuse-epilogues=$fuse" \
+        "$TMP/$name.mlir" "$TMP/$name.o"
   done
   if [ "$RES" = 1 ]; then want="epilogue \[bias_n, residual, relu\]"; else want="epilogue \[bias_n, relu\]"; fi
   grep -q "$want" "$TMP/conv_fused.remarks" || { echo "not fused: $layer"; cat "$TMP/conv_fused.remarks"; exit 1; }

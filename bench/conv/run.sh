@@ -19,8 +19,8 @@ OMP=
 HERE=$(cd "$(dirname "$0")" && pwd)
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+source "$HERE/../common/lower.sh"
 for layer in "$@"; do
-  set -- $layer
   harness="$HERE/conv_vs_onednn.c"
   if [ "${LAYOUT:-nhwc}" = nchw ]; then
     python3 "$HERE/gen_nchw.py" $layer > "$TMP/conv.mlir"
@@ -30,14 +30,10 @@ for layer in "$@"; do
     layoutFlag=
     harness="$HERE/depthwise_vs_onednn.c"
   else
-    python3 "$HERE/../../test/Integration/gen_conv_test.py" --n $1 --h $2 --w $3 --c $4 --f $5 \
-        --r $6 --s $7 --stride $8 --pad $9 --dilation ${10} |
-      sed '/^func.func @main/,$d' > "$TMP/conv.mlir"
+    conv_layer_module "$layer" "$TMP/conv.mlir"
     layoutFlag=
   fi
-  "$BUILD/bin/tensorop-opt" --tensorop-pipeline="target=$TARGET bare-ptr-abi=1 threads=$THREADS" "$TMP/conv.mlir" \
-      2>"$TMP/remarks" | /usr/lib/llvm-22/bin/mlir-translate --mlir-to-llvmir > "$TMP/conv.ll"
-  clang-22 -O2 -c "$TMP/conv.ll" -o "$TMP/conv.o"
+  lower_object "$BUILD" "target=$TARGET bare-ptr-abi=1 threads=$THREADS" "$TMP/conv.mlir" "$TMP/conv.o"
   clang-22 -O2 $layoutFlag -I"$HERE/../../tools/tensorop/harness" "$harness" "$TMP/conv.o" -o "$TMP/bench" -ldnnl -lm $OMP
   OMP_NUM_THREADS=$THREADS "$TMP/bench" $layer
 done

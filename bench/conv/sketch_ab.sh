@@ -14,15 +14,13 @@ BUILD=$1; LAYER=$2; EDIT=${3:-}; THREADS=${4:-1}
 HERE=$(cd "$(dirname "$0")" && pwd)
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-set -- $LAYER
-python3 "$HERE/../../test/Integration/gen_conv_test.py" --n $1 --h $2 --w $3 --c $4 --f $5 \
-    --r $6 --s $7 --stride $8 --pad $9 --dilation ${10} | sed '/^func.func @main/,$d' > "$TMP/conv.mlir"
+source "$HERE/../common/lower.sh"
+conv_layer_module "$LAYER" "$TMP/conv.mlir"
 "$BUILD/bin/tensorop-opt" --tensorop-annotate-sketch="target=x86-avx512 threads=$THREADS" \
     "$TMP/conv.mlir" 2>/dev/null | sed "${EDIT:-s/^//}" > "$TMP/sketched.mlir"
 grep -o 'conv_sketch<[^>]*prefetch_b = [0-9]*>' "$TMP/sketched.mlir" | head -1
-"$BUILD/bin/tensorop-opt" --tensorop-pipeline="target=x86-avx512 bare-ptr-abi=1 threads=$THREADS" \
-    "$TMP/sketched.mlir" 2>/dev/null | /usr/lib/llvm-22/bin/mlir-translate --mlir-to-llvmir > "$TMP/conv.ll"
-clang-22 -O2 -c "$TMP/conv.ll" -o "$TMP/conv.o" 2>/dev/null
+lower_object "$BUILD" "target=x86-avx512 bare-ptr-abi=1 threads=$THREADS" \
+    "$TMP/sketched.mlir" "$TMP/conv.o"
 flags=()
 [ "$THREADS" = 1 ] && flags+=(-DTIMING_CLOCK=CLOCK_THREAD_CPUTIME_ID)
 [ "$THREADS" -gt 1 ] && flags+=(-L/usr/lib/llvm-22/lib -Wl,-rpath,/usr/lib/llvm-22/lib -lomp)

@@ -12,9 +12,8 @@ BUILD=$1; LAYER=$2; EDIT_A=$3; EDIT_B=$4; ROUNDS=${5:-21}
 HERE=$(cd "$(dirname "$0")" && pwd)
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-set -- $LAYER
-python3 "$HERE/../../test/Integration/gen_conv_test.py" --n $1 --h $2 --w $3 --c $4 --f $5 \
-    --r $6 --s $7 --stride $8 --pad $9 --dilation ${10} | sed '/^func.func @main/,$d' > "$TMP/conv.mlir"
+source "$HERE/../common/lower.sh"
+conv_layer_module "$LAYER" "$TMP/conv.mlir"
 "$BUILD/bin/tensorop-opt" --tensorop-annotate-sketch="target=x86-avx512" \
     "$TMP/conv.mlir" 2>/dev/null > "$TMP/sketched.mlir"
 for side in a b; do
@@ -22,9 +21,7 @@ for side in a b; do
   [ $side = b ] && edit=$EDIT_B && name=conv_b
   sed "${edit:-s/^//}" "$TMP/sketched.mlir" | sed "s/func.func @conv(/func.func @$name(/" > "$TMP/$side.mlir"
   echo "$side: $(grep -o 'conv_sketch<[^>]*prefetch_b = [0-9]*>' "$TMP/$side.mlir" | head -1)"
-  "$BUILD/bin/tensorop-opt" --tensorop-pipeline="target=x86-avx512 bare-ptr-abi=1" \
-      "$TMP/$side.mlir" 2>/dev/null | /usr/lib/llvm-22/bin/mlir-translate --mlir-to-llvmir > "$TMP/$side.ll"
-  clang-22 -O2 -c "$TMP/$side.ll" -o "$TMP/$side.o" 2>/dev/null
+  lower_object "$BUILD" "target=x86-avx512 bare-ptr-abi=1" "$TMP/$side.mlir" "$TMP/$side.o"
 done
 clang-22 -O2 -DTIMING_CLOCK=CLOCK_THREAD_CPUTIME_ID -I"$HERE/../../tools/tensorop/harness" \
     "$HERE/conv_pair_ab.c" "$TMP/a.o" "$TMP/b.o" -o "$TMP/bench" -ldnnl -lm

@@ -10,36 +10,20 @@
 set -e
 BASE=$(cd "$1" && pwd); NEW=$(cd "$2" && pwd); THREADS=$3; shift 3
 HERE=$(cd "$(dirname "$0")" && pwd)
+source "$HERE/gemm_bench.sh"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 : > "$TMP/kernels.inc"
 : > "$TMP/kernels_headers.inc"
 OBJS=()
 for shape in "$@"; do
-  IFS=x read -r m n k <<< "$shape"
   for side in base new; do
     build=$BASE; [ "$side" = new ] && build=$NEW
-    name=gemm_${m}x${n}x${k}_t${THREADS}_$side
-    "$build/bin/tensorop" gen "${m}x${n}x${k} fp32 GEMM" --name="$name" \
-      --threads="$THREADS" --no-bench -o "$TMP/$name" > "$TMP/$name.log"
-    echo "KERNEL($name, $m, $n, $k, \"$side\")" >> "$TMP/kernels.inc"
-    echo "#include \"$TMP/$name/$name.h\"" >> "$TMP/kernels_headers.inc"
-    OBJS+=("$TMP/$name/$name.o")
+    add_gemm "$build" "$TMP" "gemm_${shape}_t${THREADS}_$side" "$shape" \
+      "$THREADS" "$side"
   done
 done
-CLOCK=""
-if [ -n "$CPU_TIME" ]; then
-  [ "$THREADS" = 1 ] || { echo "CPU_TIME needs THREADS 1" >&2; exit 2; }
-  CLOCK=-DTIMING_CLOCK=CLOCK_THREAD_CPUTIME_ID
-fi
-OMP=""
-[ "$THREADS" -gt 1 ] && OMP="-L/usr/lib/llvm-22/lib -Wl,-rpath,/usr/lib/llvm-22/lib -lomp"
-clang-22 -O2 -DTHREADS="$THREADS" $CLOCK ${ROUNDS:+-DROUNDS=$ROUNDS} \
-  ${ROUND_SECONDS:+-DROUND_SECONDS=$ROUND_SECONDS} -I"$TMP" \
-  "$HERE/gemm_vs_libraries.c" "${OBJS[@]}" -o "$TMP/bench" \
-  -lxsmm -ldnnl -lopenblas $OMP -lpthread -lrt -ldl -lm
 uptime
 [ -n "$CPU_TIME" ] && echo "timed with the thread CPU clock (CPU_TIME=1)"
-env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OMP_NUM_THREADS="$THREADS" \
-  OPENBLAS_NUM_THREADS="$THREADS" "$TMP/bench"
+bench_vs_libraries "$HERE/gemm_vs_libraries.c" "$TMP" "$THREADS"
 uptime

@@ -19,24 +19,16 @@
 set -e
 BASE=$(cd "$1" && pwd); NEW=$(cd "$2" && pwd); THREADS=$3; shift 3
 HERE=$(cd "$(dirname "$0")" && pwd)
+source "$HERE/gemm_bench.sh"
 TMP=${KEEP:-$(mktemp -d)}
 mkdir -p "$TMP"
 [ -n "$KEEP" ] || trap 'rm -rf "$TMP"' EXIT
-CLOCK=""
-WAIT=()
-if [ "$CPU_TIME" = process ]; then
-  CLOCK=-DTIMING_CLOCK=CLOCK_PROCESS_CPUTIME_ID
-  WAIT=(OMP_WAIT_POLICY=passive OPENBLAS_THREAD_TIMEOUT=4)
-elif [ -n "$CPU_TIME" ]; then
-  [ "$THREADS" = 1 ] || { echo "CPU_TIME needs THREADS 1" >&2; exit 2; }
-  CLOCK=-DTIMING_CLOCK=CLOCK_THREAD_CPUTIME_ID
+if [ -n "$CPU_TIME" ] && [ "$CPU_TIME" != process ] && [ "$THREADS" != 1 ]; then
+  echo "CPU_TIME needs THREADS 1 (CPU_TIME=process takes any)" >&2; exit 2
 fi
-OMP=""
-[ "$THREADS" -gt 1 ] && OMP="-L/usr/lib/llvm-22/lib -Wl,-rpath,/usr/lib/llvm-22/lib -lomp"
 SUMMARY=""
 uptime
 for shape in "$@"; do
-  IFS=x read -r m n k <<< "$shape"
   d=$TMP/$shape
   mkdir -p "$d"
   : > "$d/kernels.inc"
@@ -44,20 +36,10 @@ for shape in "$@"; do
   OBJS=()
   for side in base new; do
     build=$BASE; [ "$side" = new ] && build=$NEW
-    name=gemm_${m}x${n}x${k}_t${THREADS}_$side
-    [ -f "$d/$name/$name.o" ] ||
-      "$build/bin/tensorop" gen "${m}x${n}x${k} fp32 GEMM" --name="$name" \
-        --threads="$THREADS" --no-bench -o "$d/$name" > "$d/$name.log"
-    echo "KERNEL($name, $m, $n, $k, \"$side\")" >> "$d/kernels.inc"
-    echo "#include \"$d/$name/$name.h\"" >> "$d/kernels_headers.inc"
-    OBJS+=("$d/$name/$name.o")
+    add_gemm "$build" "$d" "gemm_${shape}_t${THREADS}_$side" "$shape" \
+      "$THREADS" "$side"
   done
-  clang-22 -O2 -DTHREADS="$THREADS" $CLOCK ${ROUNDS:+-DROUNDS=$ROUNDS} \
-    ${ROUND_SECONDS:+-DROUND_SECONDS=$ROUND_SECONDS} -I"$d" \
-    "$HERE/variants_ab.c" "${OBJS[@]}" -o "$d/bench" \
-    -lxsmm -ldnnl -lopenblas $OMP -lpthread -lrt -ldl -lm
-  env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OMP_NUM_THREADS="$THREADS" \
-    OPENBLAS_NUM_THREADS="$THREADS" "${WAIT[@]}" "$d/bench" | tee "$d/out.txt"
+  bench_vs_libraries "$HERE/variants_ab.c" "$d" "$THREADS" | tee "$d/out.txt"
   echo
   b=$(awk -F'|' '$2 ~ /^ base / {gsub(/[ x]/, "", $4); print $4}' "$d/out.txt")
   n=$(awk -F'|' '$2 ~ /^ new / {gsub(/[ x]/, "", $4); print $4}' "$d/out.txt")

@@ -140,11 +140,6 @@ static double check(const struct problem *p, const struct reference *ref,
   return worst;
 }
 
-static int cmp_double(const void *x, const void *y) {
-  double a = *(const double *)x, b = *(const double *)y;
-  return a < b ? -1 : a > b;
-}
-
 int main(void) {
   openblas_set_num_threads(THREADS);
   libxsmm_init();

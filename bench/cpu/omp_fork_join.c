@@ -11,6 +11,10 @@
 #include <stdlib.h>
 #include <time.h>
 
+// Wall time: a team's cost is also the time the caller waits for it.
+#define TIMING_CLOCK CLOCK_MONOTONIC
+#include "bench_util.h"
+
 #ifndef THREADS
 #define THREADS 2
 #endif
@@ -22,17 +26,6 @@
 #endif
 
 static volatile float sink[THREADS * 16];
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
 
 int main(void) {
   double team[ROUNDS], serial[ROUNDS];
@@ -51,8 +44,8 @@ int main(void) {
     team[r] = (t1 - t0) / CALLS * 1e6;
     serial[r] = (t2 - t1) / CALLS * 1e6;
   }
-  qsort(team, ROUNDS, sizeof(double), cmp);
-  qsort(serial, ROUNDS, sizeof(double), cmp);
+  qsort(team, ROUNDS, sizeof(double), cmp_double);
+  qsort(serial, ROUNDS, sizeof(double), cmp_double);
   printf("%d threads, %d rounds of %d calls: team of %d per call: median "
          "%.3f us (min %.3f, max %.3f); the same loop serially: median "
          "%.4f us\n",

@@ -42,11 +42,6 @@ void uk_ip(const float *, const float *, float *, long, long, long, long);
 // Thread CPU time: one thread, and the samples ignore time spent descheduled.
 #define TIMING_CLOCK CLOCK_THREAD_CPUTIME_ID
 #include "bench_util.h"
-static int cmpd(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
 int main(int argc, char **argv) {
   if (argc == 5 && !strcmp(argv[1], "dump")) {
     long M = atol(argv[2]), N = atol(argv[3]), K = atol(argv[4]);
@@ -125,7 +120,7 @@ int main(int argc, char **argv) {
          NS * 48, kc, lda, ldc, maxd);
   double flops = 2.0 * M * NS * 48 * kc * reps;
   for (int v = 0; v < 5; v++) {
-    qsort(t[v], rounds, sizeof(double), cmpd);
+    qsort(t[v], rounds, sizeof(double), cmp_double);
     printf("  %-40s median %6.1f  best %6.1f GFLOP/s\n", names[v], flops / t[v][rounds / 2] * 1e-9,
            flops / t[v][0] * 1e-9);
   }

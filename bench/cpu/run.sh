@@ -11,6 +11,7 @@
 set -e
 BUILD=$(cd "$1" && pwd); THREADS=$2; shift 2
 HERE=$(cd "$(dirname "$0")" && pwd)
+source "$HERE/gemm_bench.sh"
 TMP=${KEEP:-$(mktemp -d)}
 mkdir -p "$TMP"
 [ -n "$KEEP" ] || trap 'rm -rf "$TMP"' EXIT
@@ -19,29 +20,9 @@ mkdir -p "$TMP"
 OBJS=()
 for item in "$@"; do
   cls=${item%%:*}; shape=${item#*:}
-  IFS=x read -r m n k <<< "$shape"
-  name=gemm_${m}x${n}x${k}_t${THREADS}
-  if [ ! -f "$TMP/$name/$name.o" ]; then
-    "$BUILD/bin/tensorop" gen "${m}x${n}x${k} fp32 GEMM" --name="$name" \
-      --threads="$THREADS" --no-bench -o "$TMP/$name" > "$TMP/$name.log"
-  fi
-  echo "KERNEL($name, $m, $n, $k, \"$cls\")" >> "$TMP/kernels.inc"
-  echo "#include \"$TMP/$name/$name.h\"" >> "$TMP/kernels_headers.inc"
-  OBJS+=("$TMP/$name/$name.o")
+  add_gemm "$BUILD" "$TMP" "gemm_${shape}_t${THREADS}" "$shape" "$THREADS" "$cls"
 done
-CLOCK=""
-if [ -n "$CPU_TIME" ]; then
-  [ "$THREADS" = 1 ] || { echo "CPU_TIME needs THREADS 1" >&2; exit 2; }
-  CLOCK=-DTIMING_CLOCK=CLOCK_THREAD_CPUTIME_ID
-fi
-OMP=""
-[ "$THREADS" -gt 1 ] && OMP="-L/usr/lib/llvm-22/lib -Wl,-rpath,/usr/lib/llvm-22/lib -lomp"
-clang-22 -O2 -DTHREADS="$THREADS" $CLOCK ${ROUNDS:+-DROUNDS=$ROUNDS} \
-  ${ROUND_SECONDS:+-DROUND_SECONDS=$ROUND_SECONDS} -I"$TMP" \
-  "$HERE/gemm_vs_libraries.c" "${OBJS[@]}" -o "$TMP/bench" \
-  -lxsmm -ldnnl -lopenblas $OMP -lpthread -lrt -ldl -lm
 uptime
 [ -n "$CPU_TIME" ] && echo "timed with the thread CPU clock (CPU_TIME=1)"
-env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OMP_NUM_THREADS="$THREADS" \
-  OPENBLAS_NUM_THREADS="$THREADS" "$TMP/bench"
+bench_vs_libraries "$HERE/gemm_vs_libraries.c" "$TMP" "$THREADS"
 uptime

@@ -28,6 +28,7 @@ set -e
 BUILD=$(cd "$1" && pwd); mkdir -p "$2"; OUT=$(cd "$2" && pwd); SHAPE=$3
 shift 3
 HERE=$(cd "$(dirname "$0")" && pwd)
+source "$HERE/../common/lower.sh"
 IFS=x read -r m n k <<< "$SHAPE"
 TARGET='target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "sketch_ab"'
 : > "$OUT/kernels.inc"
@@ -48,11 +49,9 @@ for sketch in builtin "$@"; do
 open(p, "w").write(t.replace("linalg.matmul ins(",
     "linalg.matmul {tensorop.sketch = %s} ins(" % s))' "$d/variant.mlir" "$full"
     fi
-    "$BUILD/bin/tensorop-opt" "$d/variant.mlir" -o "$d/variant.lowered.mlir" \
-      --tensorop-pipeline="target=${PIPE_TARGET:-x86-avx512} advisor=builtin threads=1 bare-ptr-abi=true"
-    mlir-translate-22 --mlir-to-llvmir "$d/variant.lowered.mlir" -o "$d/variant.ll"
-    clang-22 -c -O3 -march=znver4 -Wno-override-module "$d/variant.ll" \
-      -o "$d/$name.o"
+    lower_object "$BUILD" \
+      "target=${PIPE_TARGET:-x86-avx512} advisor=builtin threads=1 bare-ptr-abi=true" \
+      "$d/variant.mlir" "$d/$name.o" -O3 -march=znver4
   fi
   echo "v$i: $sketch"
   echo "KERNEL($name, $m, $n, $k, \"v$i\")" >> "$OUT/kernels.inc"

@@ -11,6 +11,10 @@
 #include <stdlib.h>
 #include <time.h>
 
+// Wall time: a team's cost is also the time the caller waits for it.
+#define TIMING_CLOCK CLOCK_MONOTONIC
+#include "bench_util.h"
+
 #ifndef ROUNDS
 #define ROUNDS 15
 #endif
@@ -35,16 +39,6 @@ static const struct Shape shapes[] = {
 #include "crossover.inc"
 #undef SHAPE
 };
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
 
 int main(void) {
   printf("| shape MxNxK | flops | 1 thread (us) | 2 threads (us) | 2t/1t time "
@@ -72,8 +66,8 @@ int main(void) {
         for (int i = 0; i < reps[t]; ++i) p->f[t](a, b, c);
         us[t][r] = (now() - t0) / reps[t] * 1e6;
       }
-    qsort(us[0], ROUNDS, sizeof(double), cmp);
-    qsort(us[1], ROUNDS, sizeof(double), cmp);
+    qsort(us[0], ROUNDS, sizeof(double), cmp_double);
+    qsort(us[1], ROUNDS, sizeof(double), cmp_double);
     double t1 = us[0][ROUNDS / 2], t2 = us[1][ROUNDS / 2];
     /* On a loaded machine a team waits for a descheduled thread in most
        rounds: the fastest rounds are the nearest to a quiet one. */

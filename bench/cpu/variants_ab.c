@@ -108,11 +108,6 @@ static double check(const double *ref, const double *mag, const float *c) {
   return worst;
 }
 
-static int cmp_double(const void *x, const void *y) {
-  double a = *(const double *)x, b = *(const double *)y;
-  return a < b ? -1 : a > b;
-}
-
 static double quantile(double *v, int n, double q) {
   qsort(v, n, sizeof(double), cmp_double);
   return v[(int)(q * (n - 1) + 0.5)];

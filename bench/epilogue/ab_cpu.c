@@ -30,12 +30,8 @@ static Fn fns[4] = {v0, v1, v2, v3};
 #define TIMING_CLOCK CLOCK_THREAD_CPUTIME_ID
 #include "../cpu/bench_util.h"
 
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
 static double median(double *x, int n) {
-  qsort(x, n, sizeof(double), cmp);
+  qsort(x, n, sizeof(double), cmp_double);
   return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
 }
 static float *alloc(long n) {

@@ -13,6 +13,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -21,6 +22,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <mutex>
 
 using namespace mlir;
 using namespace mlir::tensorop;
@@ -218,7 +220,6 @@ void mlir::tensorop::overlayHostMachine(TargetHints &h, const HostMachine &m) {
                             " are used");
   } else {
     h.caches = m.caches;
-    h.cachesFromMachine = true;
     for (auto [i, c] : llvm::enumerate(m.caches))
       h.hostOverlay.push_back(
           {("caches[" + llvm::Twine(i) + "]").str(),
@@ -273,6 +274,13 @@ void mlir::tensorop::overlayHostMachine(TargetHints &h, const HostMachine &m) {
   set(h.peakGflopsF32PerCore, f.peakGflopsF32PerCore,
       "peak_gflops_f32_per_core");
   set(h.teamCostUs, f.teamCostUs, "threads.team_cost_us");
+}
+
+bool mlir::tensorop::firstTimeInProcess(llvm::StringRef remark) {
+  static std::mutex mutex;
+  static llvm::StringSet<> said;
+  std::lock_guard<std::mutex> lock(mutex);
+  return said.insert(remark).second;
 }
 
 llvm::json::Value mlir::tensorop::hostOverlayJson(const TargetHints &h) {

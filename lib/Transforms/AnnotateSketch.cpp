@@ -5,6 +5,7 @@
 #include "tensorop/Advisor/SharedPackB.h"
 #include "tensorop/Advisor/SketchDatabase.h"
 #include "tensorop/Advisor/ThreadCount.h"
+#include "tensorop/Targets/HostHints.h"
 #include "tensorop/Targets/PassHints.h"
 #include "tensorop/Transforms/ConvSupport.h"
 #include "tensorop/Transforms/MatmulSupport.h"
@@ -203,7 +204,8 @@ struct AnnotateSketchPass
       return signalPassFailure();
     }
     for (const std::string &remark : hints->hostRemarks)
-      first->emitRemark() << "tensorop: " << remark;
+      if (firstTimeInProcess(remark))
+        first->emitRemark() << "tensorop: " << remark;
     if (threads < 1) {
       first->emitError() << "tensorop: threads must be at least 1, got "
                          << threads;

@@ -1786,7 +1786,7 @@ struct ApplySketchPass
     }
     IRRewriter rewriter(&getContext());
     // Every sketch's hints, as they were planned, read once for the run.
-    PassHints hints(target);
+    PassHints hints(target, hintsDir);
     for (auto [op, sketch] : convs)
       if (failed(applyConvSketch(rewriter, op, sketch, emitterDir,
                                  emitterTimeout, hints)))

@@ -82,6 +82,12 @@
 // $TENSOROP_HINTS_DIR too.
 // RUN: tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512" -o %t.annotated.mlir
 // RUN: not env TENSOROP_HINTS_DIR=%S/Inputs/bad_hints_negative_cache tensorop-opt %t.annotated.mlir --tensorop-apply-sketch 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// Its hints-dir= option names the directory as annotate's does, and wins
+// over the environment; the shipped directory applies the sketch.
+// RUN: not tensorop-opt %t.annotated.mlir --tensorop-apply-sketch="hints-dir=%S/Inputs/bad_hints_negative_cache" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// RUN: not env TENSOROP_HINTS_DIR=%tensorop_src/hints tensorop-opt %t.annotated.mlir --tensorop-apply-sketch="hints-dir=%S/Inputs/bad_hints_negative_cache" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// RUN: env TENSOROP_HINTS_DIR=%S/Inputs/bad_hints_negative_cache tensorop-opt %t.annotated.mlir --tensorop-apply-sketch="hints-dir=%tensorop_src/hints" | FileCheck %s --check-prefix=APPLIED
+// APPLIED: tensorop.ukernel
 
 // The shipped hints are valid.
 // RUN: tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%tensorop_src/hints" | FileCheck %s --check-prefix=GOOD

@@ -40,6 +40,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "guard_pages.h"
+
 void fused(const float *a, const float *b, float *c, long kc, long ldc_bytes,
            long m_rem, long n_rem, float *b_panel_out);
 void packed(const float *a, const float *b, float *c, long kc, long ldc_bytes,
@@ -51,34 +53,6 @@ static float rng_float(void) {
   rng_state ^= rng_state >> 7;
   rng_state ^= rng_state << 17;
   return (float)((double)(int64_t)(rng_state >> 43) / (double)(1 << 20) - 1.0);
-}
-
-static long page;
-typedef struct {
-  char *map;
-  size_t len;
-  char *ptr;
-} guarded_t;
-
-/* `bytes` bytes ending at a page boundary followed by a PROT_NONE page. */
-static void galloc(guarded_t *g, size_t bytes) {
-  size_t pages = (bytes + page - 1) / page + 1;
-  g->len = (pages + 1) * page;
-  g->map = mmap(NULL, g->len, PROT_READ | PROT_WRITE,
-                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (g->map == MAP_FAILED || mprotect(g->map + pages * page, page, PROT_NONE))
-    exit(2);
-  g->ptr = g->map + pages * page - bytes;
-}
-
-static char current[200];
-static void on_fault(int sig) {
-  char buf[300];
-  int n = snprintf(buf, sizeof buf, "FAULT (signal %d) in case %s\n", sig,
-                   current);
-  if (write(1, buf, n) < 0) {
-  }
-  _exit(3);
 }
 
 static int parse(const char *s, long *out) {
@@ -103,9 +77,7 @@ int main(int argc, char **argv) {
             argv[0]);
     return 2;
   }
-  page = sysconf(_SC_PAGESIZE);
-  signal(SIGSEGV, on_fault);
-  signal(SIGBUS, on_fault);
+  catch_faults();
   long mr = atol(argv[1]), nr = atol(argv[2]);
   long kcs[64], ms[64], ns[64];
   int nk = parse(argv[3], kcs), nm = parse(argv[4], ms), nn = parse(argv[5], ns);
@@ -120,23 +92,24 @@ int main(int argc, char **argv) {
         long kc = kcs[ik], m = ms[im], n = ns[in];
         if (n > ldb || (lda && kc > lda))
           continue;
-        snprintf(current, sizeof current, "kc=%ld m_rem=%ld n_rem=%ld", kc, m, n);
+        snprintf(current_case, sizeof current_case,
+                 "kc=%ld m_rem=%ld n_rem=%ld", kc, m, n);
         /* B in place: kc rows, the last ending at n_rem. */
         long bElems = kc ? (kc - 1) * ldb + n : 1;
         guarded_t gb, ga, gp;
-        galloc(&gb, bElems * 4);
+        guarded_alloc(&gb, bElems * 4);
         float *b = (float *)gb.ptr;
         for (long i = 0; i < bElems; ++i)
           b[i] = (i % ldb) < n ? rng_float() : qnan;
         long aElems = lda ? (m - 1) * lda + (kc ? kc : 1) : (kc ? kc : 1) * mr;
-        galloc(&ga, aElems * 4);
+        guarded_alloc(&ga, aElems * 4);
         float *a = (float *)ga.ptr;
         for (long i = 0; i < aElems; ++i) {
           long r = lda ? i / lda : i % mr, k = lda ? i % lda : i / mr;
           a[i] = (r < m && k < kc) ? rng_float() : qnan;
         }
         long pElems = (kc ? kc : 1) * nr + 16;
-        galloc(&gp, pElems * 4);
+        guarded_alloc(&gp, pElems * 4);
         float *guard = (float *)gp.ptr, *panel = guard + 16;
         for (long i = 0; i < pElems; ++i)
           guard[i] = __builtin_nanf("0x777");
@@ -157,20 +130,20 @@ int main(int argc, char **argv) {
         for (long i = 0; i < 16; ++i)
           if (bits(guard[i]) != bits(__builtin_nanf("0x777"))) {
             printf("FAIL %s: guard float %ld before the panel written\n",
-                   current, i);
+                   current_case, i);
             ++failures;
             break;
           }
         for (long i = 0; i < kc * nr; ++i)
           if (bits(panel[i]) != bits(ref[i])) {
             printf("FAIL %s: panel[k=%ld][j=%ld] = %g, packing writes %g\n",
-                   current, i / nr, i % nr, panel[i], ref[i]);
+                   current_case, i / nr, i % nr, panel[i], ref[i]);
             ++failures;
             break;
           }
         for (long i = kc * nr; i < pElems - 16; ++i)
           if (bits(panel[i]) != bits(__builtin_nanf("0x777"))) {
-            printf("FAIL %s: panel written past kc rows\n", current);
+            printf("FAIL %s: panel written past kc rows\n", current_case);
             ++failures;
             break;
           }
@@ -180,14 +153,14 @@ int main(int argc, char **argv) {
           int inTile = r < m && j < n;
           if (bits(c1[i]) != bits(c2[i])) {
             printf("FAIL %s: C[%ld][%ld] fused %.9g, packed kernel %.9g\n",
-                   current, r, j, c1[i], c2[i]);
+                   current_case, r, j, c1[i], c2[i]);
             ++failures;
             break;
           }
           if (!inTile) {
             if (bits(c1[i]) != bits(c0[i])) {
               printf("FAIL %s: C[%ld][%ld] outside the tile written\n",
-                     current, r, j);
+                     current_case, r, j);
               ++failures;
               break;
             }
@@ -201,8 +174,8 @@ int main(int argc, char **argv) {
             mag += fabs(p);
           }
           if (fabs(c1[i] - s) > 2 * kc * 6e-8 * mag + 6e-8 * fabs(s)) {
-            printf("FAIL %s: C[%ld][%ld] = %.9g, reference %.9g\n", current,
-                   r, j, c1[i], s);
+            printf("FAIL %s: C[%ld][%ld] = %.9g, reference %.9g\n",
+                   current_case, r, j, c1[i], s);
             ++failures;
             break;
           }
@@ -211,9 +184,9 @@ int main(int argc, char **argv) {
         free(c0);
         free(c1);
         free(c2);
-        munmap(ga.map, ga.len);
-        munmap(gb.map, gb.len);
-        munmap(gp.map, gp.len);
+        guarded_free(&ga);
+        guarded_free(&gb);
+        guarded_free(&gp);
         ++cases;
         if (failures > 10)
           return 1;

@@ -36,6 +36,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "guard_pages.h"
+
 void ukernel(const float *a, const float *b, float *c, long kc, long ldc_bytes,
              long m_rem, long n_rem);
 
@@ -48,41 +50,6 @@ static uint64_t rng_next(void) {
 }
 static float rng_float(void) {
   return (float)((double)(int64_t)(rng_next() >> 43) / (double)(1 << 20) - 1.0);
-}
-
-static long page_size;
-typedef struct {
-  char *map;
-  size_t map_len;
-  char *ptr;
-} guarded_t;
-
-/* `bytes` bytes ending at a page boundary followed by a PROT_NONE page. */
-static void guarded_alloc(guarded_t *g, size_t bytes) {
-  size_t pages = (bytes + page_size - 1) / page_size;
-  g->map_len = (pages + 2) * page_size;
-  g->map = mmap(NULL, g->map_len, PROT_READ | PROT_WRITE,
-                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (g->map == MAP_FAILED) {
-    perror("mmap");
-    exit(2);
-  }
-  char *end = g->map + (pages + 1) * page_size;
-  if (mprotect(end, page_size, PROT_NONE) != 0) {
-    perror("mprotect");
-    exit(2);
-  }
-  g->ptr = end - bytes;
-}
-
-static char current_case[256];
-static void on_fault(int sig) {
-  char buf[400];
-  int n = snprintf(buf, sizeof buf, "FAULT (signal %d) in case %s\n", sig,
-                   current_case);
-  if (write(1, buf, n) < 0) {
-  }
-  _exit(3);
 }
 
 static int parse_list(const char *s, long *out, int max) {
@@ -152,9 +119,9 @@ static int check_case(long nr, long kc, long m, long n, long ldc) {
              current_case, r, j, (double)region[i], ref, tol);
   }
   free(before);
-  munmap(ga.map, ga.map_len);
-  munmap(gb.map, gb.map_len);
-  munmap(gc.map, gc.map_len);
+  guarded_free(&ga);
+  guarded_free(&gb);
+  guarded_free(&gc);
   return bad;
 }
 
@@ -164,9 +131,7 @@ int main(int argc, char **argv) {
             argv[0]);
     return 2;
   }
-  page_size = sysconf(_SC_PAGESIZE);
-  signal(SIGSEGV, on_fault);
-  signal(SIGBUS, on_fault);
+  catch_faults();
   long nr = atol(argv[2]);
   long kcs[64], ms[64], ns[64];
   int nk = parse_list(argv[3], kcs, 64), nm = parse_list(argv[4], ms, 64),

@@ -63,6 +63,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "guard_pages.h"
+
 void ukernel(const float *a, const float *b, float *c, long kc, long ldc_bytes,
              long m_rem, long n_rem);
 
@@ -76,45 +78,6 @@ static uint64_t rng_next(void) {
 /* uniform in [-1, 1), multiples of 2^-20 (exact in float) */
 static float rng_float(void) {
   return (float)((double)(int64_t)(rng_next() >> 43) / (double)(1 << 20) - 1.0);
-}
-
-static long page_size;
-
-/* A buffer of `bytes` bytes whose end is a page boundary followed by a
- * PROT_NONE page. */
-typedef struct {
-  char *map;
-  size_t map_len;
-  char *ptr;
-} guarded_t;
-
-static void guarded_alloc(guarded_t *g, size_t bytes) {
-  size_t pages = (bytes + page_size - 1) / page_size;
-  g->map_len = (pages + 2) * page_size;
-  g->map = mmap(NULL, g->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                -1, 0);
-  if (g->map == MAP_FAILED) {
-    perror("mmap");
-    exit(2);
-  }
-  char *end = g->map + (pages + 1) * page_size;
-  if (mprotect(end, page_size, PROT_NONE) != 0) {
-    perror("mprotect");
-    exit(2);
-  }
-  g->ptr = end - bytes;
-}
-
-static void guarded_free(guarded_t *g) { munmap(g->map, g->map_len); }
-
-static char current_case[256];
-
-static void on_fault(int sig) {
-  char buf[400];
-  int n = snprintf(buf, sizeof buf, "FAULT (signal %d) in case %s\n", sig, current_case);
-  if (write(1, buf, n) < 0) {
-  }
-  _exit(3);
 }
 
 static int parse_list(const char *s, long *out, int max) {
@@ -296,7 +259,6 @@ static int peak(void) {
 #endif
 
 int main(int argc, char **argv) {
-  page_size = sysconf(_SC_PAGESIZE);
   if (argc == 2 && strcmp(argv[1], "peak") == 0) return peak();
   if (argc >= 5 && strcmp(argv[1], "bench") == 0) {
     return bench(atol(argv[2]), atol(argv[3]), atol(argv[4]),
@@ -319,9 +281,8 @@ int main(int argc, char **argv) {
   if (argc >= 9) c_roundings = atof(argv[8]);
   if (argc >= 10) ldb = atol(argv[9]);
   if (argc == 11) lda = atol(argv[10]);
-  signal(SIGSEGV, on_fault);
-  signal(SIGBUS, on_fault);
-  signal(SIGILL, on_fault);
+  catch_faults();
+  signal(SIGILL, on_fault); // an instruction this CPU lacks
   int failures = 0;
   long cases = 0;
   for (int ik = 0; ik < nkc; ik++)

@@ -49,6 +49,13 @@ HostMachine readHostMachine();
 /// h.hostOverlay and each thing it could not use in h.hostRemarks.
 void overlayHostMachine(TargetHints &h, const HostMachine &m);
 
+/// True the first time this process asks about `remark` (one of
+/// TargetHints::hostRemarks), false after: the remarks describe the
+/// machine, not the module, so a pass says each once per process rather
+/// than for every module it compiles (-split-input-file, a driver that
+/// lowers many candidates). Reports keep all of them. Thread-safe.
+bool firstTimeInProcess(llvm::StringRef remark);
+
 /// For reports (gen's report.json "host"): null for a named target, else
 /// {"cpu", "overlay": [{"field", "value", "source"}], "remarks": [...]}.
 llvm::json::Value hostOverlayJson(const TargetHints &h);

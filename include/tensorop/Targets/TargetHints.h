@@ -84,9 +84,6 @@ struct TargetHints {
   /// register-only figure.
   int64_t embeddedBelowFmas = 0;
   std::vector<CacheLevel> caches;
-  /// The caches are this machine's (target=host read them from sysfs),
-  /// not a family's guess: rules on set conflicts use them only then.
-  bool cachesFromMachine = false;
   /// Cache blocking of the packed GEMM path (optional "blocking" object):
   /// the A micro-panel (mr x kc) takes at most 1/aPanelL1Share of L1, the
   /// packed B block (kc x nc) at most 1/bBlockL2Share of L2.
