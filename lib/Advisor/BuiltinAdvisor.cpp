@@ -304,6 +304,24 @@ public:
       bShare = t.bBlockL2ShareAStreamed;
     int64_t ncTarget = l2 / bShare / (c.kc * bytes);
     c.nc = std::min(balancedTile(p.n, ncTarget, c.nr), roundUp(p.n, c.nr));
+    // One K block where the hints allow it (one_k_block_max_k): a K a
+    // little above the L1-sized kc, with an A K block that L2 cannot hold
+    // anyway (A streamed from L3), is taken whole, so that each C tile
+    // stays in registers over all of K and is stored once instead of
+    // being reloaded per K block; the A micro-panel (mr x K) still fits
+    // L1, and the B block keeps the columns it has at the L1-sized kc
+    // (growing with kc to all of L2: nc 256 read faster than nc 128 at kc
+    // 1024). Zen 4, 1 thread, same-process sketch A/B against oneDNN,
+    // loaded: 1024^3 kc 512 -> 1024 0.992x -> 1.011x, 4096x1024x1024
+    // 0.970x -> 0.995x and 1.000x; kc 1024 in two K blocks at 2048^3 gained
+    // nothing (docs/benchmarks/cpu-gemm-classes.md, "One K block").
+    if (t.oneKBlockMaxK > 0 && p.input == GemmInputType::F32 &&
+        !p.bPairsInPlace && c.kc < p.k && p.k <= t.oneKBlockMaxK &&
+        c.mr * p.k * bytes <= l1 && std::min(p.m, c.mc) * p.k * bytes > l2) {
+      c.kc = p.k;
+      mcTarget = l3 / 2 / (c.kc * bytes);
+      c.mc = std::min(balancedTile(p.m, mcTarget, c.mr), roundUp(p.m, c.mr));
+    }
 
     // m outermost so that the (large) A block is packed once per k block
     // and B blocks, cheap to copy, are re-packed per m block.

@@ -271,6 +271,7 @@ void mlir::tensorop::overlayHostMachine(TargetHints &h, const HostMachine &m) {
   set(h.gemvBandsInL3, f.gemvBandsInL3, "gemv.bands_in_l3");
   set(h.bBlockL2ShareAStreamed, f.bBlockL2ShareAStreamed,
       "blocking.b_block_l2_share_a_streamed");
+  set(h.oneKBlockMaxK, f.oneKBlockMaxK, "blocking.one_k_block_max_k");
   set(h.peakGflopsF32PerCore, f.peakGflopsF32PerCore,
       "peak_gflops_f32_per_core");
   set(h.teamCostUs, f.teamCostUs, "threads.team_cost_us");

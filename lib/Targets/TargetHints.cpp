@@ -227,6 +227,10 @@ public:
                                      p + ".blocking.", f.bBlockL2ShareAStreamed,
                                      int64_t(1), int64_t(64)))
           return e;
+        if (llvm::Error e = optional(*b, "one_k_block_max_k", p + ".blocking.",
+                                     f.oneKBlockMaxK, int64_t(1),
+                                     int64_t(65536)))
+          return e;
       }
       if (const llvm::json::Value *v = o->get("gemv")) {
         const Object *g = v->getAsObject();
@@ -393,6 +397,11 @@ mlir::tensorop::parseTargetHints(llvm::StringRef text, llvm::StringRef target,
                        streamed, int64_t(1), int64_t(64)))
       return std::move(e);
     h.bBlockL2ShareAStreamed = streamed.value_or(0);
+    std::optional<int64_t> oneKBlock;
+    if (llvm::Error e = r.optional(*blocking, "one_k_block_max_k", "blocking.",
+                                   oneKBlock, int64_t(1), int64_t(65536)))
+      return std::move(e);
+    h.oneKBlockMaxK = oneKBlock.value_or(0);
   }
 
   // Optional: how a GEMV sweeps B (SkinnyGemm.cpp; the defaults where a

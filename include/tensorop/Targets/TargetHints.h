@@ -46,6 +46,7 @@ struct CpuFacts {
   std::optional<bool> gemvBandsInL3;
   std::optional<double> teamCostUs;
   std::optional<int64_t> bBlockL2ShareAStreamed;
+  std::optional<int64_t> oneKBlockMaxK;
   std::optional<double> peakGflopsF32PerCore;
   std::string source; ///< Where these facts come from (required).
 };
@@ -106,6 +107,11 @@ struct TargetHints {
   /// B block: a larger B block means fewer passes over A
   /// ("b_block_l2_share_a_streamed"; 0: bBlockL2Share).
   int64_t bBlockL2ShareAStreamed = 0;
+  /// The largest K that the packed path takes as one K block (kc = K,
+  /// each C tile's accumulators kept over all of K and C stored once)
+  /// where A's K block at kc = K is larger than L2 and the L1-sized kc is
+  /// smaller than K ("one_k_block_max_k"; 0: never beyond the L1-sized kc).
+  int64_t oneKBlockMaxK = 0;
   int64_t cores = 1;
   double peakGflopsF32PerCore = 0;
   /// What forking and joining an OpenMP team costs a GEMM call, in
