@@ -28,11 +28,13 @@
 // same microseconds (114 against 220-265 GFLOP/s), so its threshold is
 // under half, and at 640000 GEMMs like 82x108x71 ran on one thread where
 // oneDNN ran on two (0.74x it, 2 threads). The hints give c per CPU
-// (threads.team_cost_us) and P (peak_gflops_f32_per_core): Zen 4 2.0 us
-// (t2 - t1/2 of gen's objects alone, bench/cpu/thread-crossover.sh, quiet:
-// 1.4-2.5 us from 48^3 to 100^3; two threads won from 64^3 and 24x120x96
-// up and lost at 37x53x71 and 48^3), 228200 flops; Zen 5 2.91 us, the
+// (threads.team_cost_us) and P (peak_gflops_f32_per_core): Zen 4 3.3 us
+// (t2 - t1/2 in its quiet class tables: gen's 100^3 3.4 us, 200x300x100
+// 3.2 us, 128^3 4.4 us; oneDNN's 3.0 us), 376530 flops; Zen 5 2.91 us, the
 // 640000 above at its 220 GFLOP/s. A target without c keeps 640000.
+// (Gen's objects timed alone give Zen 4 a smaller c, 1.2-2.5 us; 2.0 us
+// lost 0.75-0.79x at 64^3, 24x120x96 and 29x103x103 in a process where
+// other libraries' threads share the cores: 3.3 us is kept.)
 //
 // The team is decided before the advisor chooses the sketch
 // (GemmProblem::threads): a sketch may be right on one thread and wrong on

@@ -1,7 +1,7 @@
 // The flops a thread's share must reach before a team pays follow the CPU:
 // min-flops-per-thread's default (-1) is the hints' threads.team_cost_us
-// times peak_gflops_f32_per_core (hints/x86-avx512.json: cpus.znver4 2.0 us
-// x 114.1 = 228200 flops, cpus.znver5 2.91 us x 220 = 640200); a target
+// times peak_gflops_f32_per_core (hints/x86-avx512.json: cpus.znver4 3.3 us
+// x 114.1 = 376530 flops, cpus.znver5 2.91 us x 220 = 640200); a target
 // without a team cost keeps 640000; a value given keeps its own. The
 // remark says which.
 // REQUIRES: host-avx512
@@ -35,30 +35,15 @@ func.func @unseen(%A: memref<82x71xf32>, %B: memref<71x108xf32>, %C: memref<82x1
 
 // -----
 
-// 37x53x71: 278462 flops, 139231 a thread: under Zen 4's 228200 too (two
-// threads took 1.23x its one-thread time, quiet).
-// ZEN4R: remark: tensorop: runs on 1 thread, not the 2 asked: its 278462 flops give each of 2 threads 139231, under the 228200 a thread's share must reach to pay for forking and joining an OpenMP team (threads.team_cost_us 2 us x 114.1 GFLOP/s a core (peak_gflops_f32_per_core) of target x86-avx512 on znver4)
+// 64^3: 524288 flops, 262144 a thread: under Zen 4's 376530 too.
+// ZEN4R: remark: tensorop: runs on 1 thread, not the 2 asked: its 524288 flops give each of 2 threads 262144, under the 376530 a thread's share must reach to pay for forking and joining an OpenMP team (threads.team_cost_us 3.3 us x 114.1 GFLOP/s a core (peak_gflops_f32_per_core) of target x86-avx512 on znver4)
 // ZEN4-LABEL: func.func @small
 // ZEN4-NOT:     threads =
 // ZEN4:         return
-// ZEN5R: remark: tensorop: runs on 1 thread, not the 2 asked: its 278462 flops
-// NAMEDR: remark: tensorop: runs on 1 thread, not the 2 asked: its 278462 flops
-// GIVENR: remark: tensorop: runs on 1 thread, not the 2 asked: its 278462 flops
-func.func @small(%A: memref<37x71xf32>, %B: memref<71x53xf32>, %C: memref<37x53xf32>) {
-  linalg.matmul ins(%A, %B : memref<37x71xf32>, memref<71x53xf32>) outs(%C : memref<37x53xf32>)
-  return
-}
-
-// -----
-
-// 64^3: 524288 flops, 262144 a thread: two threads on Zen 4 (0.80-0.87x
-// the one-thread time, quiet), one under Zen 5's and the default figure.
-// ZEN4-LABEL: func.func @square64
-// ZEN4:         source = "builtin", threads = 2>
 // ZEN5R: remark: tensorop: runs on 1 thread, not the 2 asked: its 524288 flops
 // NAMEDR: remark: tensorop: runs on 1 thread, not the 2 asked: its 524288 flops
 // GIVENR: remark: tensorop: runs on 1 thread, not the 2 asked: its 524288 flops
-func.func @square64(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memref<64x64xf32>) {
+func.func @small(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memref<64x64xf32>) {
   linalg.matmul ins(%A, %B : memref<64x64xf32>, memref<64x64xf32>) outs(%C : memref<64x64xf32>)
   return
 }
