@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SkinnyGemm.h"
+#include "Tiling.h"
 
 #include "tensorop/Advisor/Advisor.h"
 #include "tensorop/Advisor/ConvAdvisor.h"
@@ -22,16 +23,6 @@ using namespace mlir;
 using namespace mlir::tensorop;
 
 namespace {
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
-
-/// Splits `extent` into equal blocks of at most `target`, rounded up to a
-/// multiple of `multiple`, so the last block is not a sliver.
-int64_t balancedTile(int64_t extent, int64_t target, int64_t multiple) {
-  target = std::max(multiple, target / multiple * multiple);
-  int64_t blocks = ceilDiv(extent, target);
-  return roundUp(ceilDiv(extent, blocks), multiple);
-}
 
 /// The shipped emitter family of an instruction set.
 std::string emitterForIsa(llvm::StringRef isa) {

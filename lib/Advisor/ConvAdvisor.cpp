@@ -9,6 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Tiling.h"
+
 #include "tensorop/Advisor/ConvAdvisor.h"
 #include "tensorop/Advisor/Advisor.h"
 #include "tensorop/Advisor/UKernelRequest.h"
@@ -26,8 +28,6 @@ using namespace mlir;
 using namespace mlir::tensorop;
 
 namespace {
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
 
 std::string emitterForIsa(llvm::StringRef isa) {
   if (isa == "rvv")

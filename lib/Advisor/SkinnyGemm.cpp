@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SkinnyGemm.h"
+#include "Tiling.h"
 
 #include "tensorop/Dialect/KDotSketch.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
@@ -23,8 +24,6 @@ using namespace mlir;
 using namespace mlir::tensorop;
 
 namespace {
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
 
 /// Rows of one register block of the few-rows path: at most this many, so
 /// that a block still has two B vectors (14 x 32 uses 31 registers).
@@ -132,13 +131,6 @@ GemvRows gemvRows(const GemmProblem &p, const TargetHints &t) {
             "gemv.rows {0} at one thread"};
   return {one, team, "gemv.rows {0} at one thread",
           "gemv.rows_threaded {0} on a team of threads"};
-}
-
-/// `balancedTile` of BuiltinAdvisor.cpp: equal blocks of at most `target`.
-int64_t balancedTile(int64_t extent, int64_t target, int64_t multiple) {
-  target = std::max(multiple, target / multiple * multiple);
-  int64_t blocks = ceilDiv(extent, target);
-  return roundUp(ceilDiv(extent, blocks), multiple);
 }
 } // namespace
 
