@@ -323,10 +323,18 @@ public:
     // most where each element of A serves few columns: measured 1.0-1.44x
     // over packed A for N <= 1024 on AVX-512 and AVX2 (1.44x at
     // 4096x64x4096, 1.23x at 100^3, 1.02x at 127x1000x513), 0.99x at 2048^3
-    // (docs/benchmarks/cpu-packing-a.md).
+    // (docs/benchmarks/cpu-packing-a.md). Wider B too where K is one
+    // block: then each row of A is read whole, once per B block, and the
+    // copy gains nothing. Zen 4, 1 thread, quiet, same-process sketch A/B
+    // against oneDNN: 729x1493x191 +2.1%, 1099x1239x491 +1.8%,
+    // 194x2091x383 +1.5%, 1500x1200x800 +1.5%, 479x1361x593 +1.0%,
+    // 1024x2048x1024 +0.8%, 397x6222x485 +0.7%; with several K blocks
+    // -2.3% to +1.2% (2137^3 -2.3%, 2048^3 -1.2%, 640x3000x1200 -1.0%):
+    // those keep A packed (docs/benchmarks/cpu-gemm-classes.md, "A in
+    // place in one K block").
     if (c.emitter == "x86_gemm_fma" &&
         llvm::StringRef(t.name).starts_with("x86") && p.aRowsInPlace &&
-        !p.transposeA && p.n <= 1024)
+        !p.transposeA && (p.n <= 1024 || c.kc >= p.k))
       c.packA = "none";
     c.kUnroll = 4;
     c.prefetchB = p.bPairsInPlace ? kPairsPrefetchB : 0;

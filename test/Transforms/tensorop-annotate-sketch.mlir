@@ -123,23 +123,29 @@ func.func @no_matmul(%C: memref<8x8xf32>) {
 // -----
 
 // The builtin advisor reads A in place (pack_a = "none") on x86 where A's
-// rows allow it and N <= 1024 (docs/benchmarks/cpu-packing-a.md); a wider
-// N, a column-strided A and other targets keep A packed. (96 rows: up to
-// 64 the few-rows path reads A in place whatever N is.)
+// rows allow it and N <= 1024 (docs/benchmarks/cpu-packing-a.md), or K is
+// one block (docs/benchmarks/cpu-gemm-classes.md, "A in place in one K
+// block"); a wider N over several K blocks, a column-strided A and other
+// targets keep A packed. (96 rows: up to 64 the few-rows path reads A in
+// place whatever N is.)
 // CHECK-LABEL: func.func @pack_a_choice
 // AVX512:      pack_a = "none"
+// AVX512:      kc = 32,{{.*}}pack_a = "none"
 // AVX512:      pack_a = "kmajor_mr"
 // AVX512:      pack_a = "kmajor_mr"
 // AVX2:        pack_a = "none"
+// AVX2:        kc = 32,{{.*}}pack_a = "none"
 // AVX2:        pack_a = "kmajor_mr"
 // AVX2:        pack_a = "kmajor_mr"
 // RVV-NOT:     pack_a = "none"
 // NEON-NOT:    pack_a = "none"
 func.func @pack_a_choice(%A: memref<96x32xf32>, %B: memref<32x1024xf32>, %C: memref<96x1024xf32>,
                          %B2: memref<32x1040xf32>, %C2: memref<96x1040xf32>,
+                         %Ak: memref<96x2048xf32>, %Bk: memref<2048x1040xf32>,
                          %At: memref<96x32xf32, strided<[1, 96]>>) {
   linalg.matmul ins(%A, %B : memref<96x32xf32>, memref<32x1024xf32>) outs(%C : memref<96x1024xf32>)
   linalg.matmul ins(%A, %B2 : memref<96x32xf32>, memref<32x1040xf32>) outs(%C2 : memref<96x1040xf32>)
+  linalg.matmul ins(%Ak, %Bk : memref<96x2048xf32>, memref<2048x1040xf32>) outs(%C2 : memref<96x1040xf32>)
   linalg.matmul ins(%At, %B : memref<96x32xf32, strided<[1, 96]>>, memref<32x1024xf32>) outs(%C : memref<96x1024xf32>)
   return
 }
