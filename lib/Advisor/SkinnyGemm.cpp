@@ -28,8 +28,21 @@ namespace {
 /// Rows of one register block of the few-rows path: at most this many, so
 /// that a block still has two B vectors (14 x 32 uses 31 registers).
 constexpr int64_t kFewRowsBlock = 14;
-/// Rows of B one sweep along N covers (the K band).
+/// Rows of B one sweep along N covers (the K band) where B streams from
+/// memory.
 constexpr int64_t kBandRows = 128;
+/// The K band where L3 holds B: the kernel is then bound by its FMAs, and
+/// each band reloads and stores every C tile once more, so fewer, longer
+/// bands win (a tile's B rows then come from L2 rather than L1 for the
+/// later row blocks, which costs less). Zen 4, quiet, gen's objects against
+/// bands of 128 in one process (docs/benchmarks/cpu-gemm-classes.md,
+/// "Longer K bands where L3 holds B"): 1 thread 48x1500x700 +2.8%,
+/// 33x777x1027 +2.5%, 16x4096x1024 +3.0%, 33x77x1027 +1.9%, 60x2000x1500
+/// +1.1%, 16x2048x2048 -1.4% and +1.2% in two runs; 2 threads 33x777x1027
+/// +8.5%, 33x77x1027 +6.2%, 4x1024x4096 and 16x2048x2048 -1.2%, -1.4%.
+/// With B from memory, 384 rows lost in sketch A/Bs (13x1481x6894 -3.8%,
+/// 10x2730x5200 -1.5%): 128 stays there.
+constexpr int64_t kBandRowsInL3 = 384;
 /// One or two rows (GEMV) with B in L3: each tile walks down K instead (kc
 /// rows, B prefetched this many rows ahead). With B in L3 the walk measured
 /// 1.58x oneDNN at 1x2000x3000 against 1.18-1.26x swept in bands of 32-128
@@ -189,7 +202,9 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   // (Or everywhere, where the target measured bands faster in L3 too:
   // gemv.bands_in_l3, Zen 4.)
   bool walk = gemv && !bFromMemory && !t.gemvBandsInL3;
-  int64_t bandRows = gemv ? kGemvBandRows : kBandRows;
+  int64_t bandRows = gemv                                  ? kGemvBandRows
+                     : bFromMemory || p.bPanelInPlace ? kBandRows
+                                                      : kBandRowsInL3;
   c.kc = balancedTile(p.k, walk ? kGemvKc : bandRows, 1);
   // C stays in L2 across the bands: at most half of it per column block.
   int64_t ncTarget = t.cacheBytes(2) / 2 / (p.m * 4);

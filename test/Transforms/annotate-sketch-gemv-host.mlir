@@ -5,7 +5,8 @@
 // two on a team of threads, B in L3 or not; Zen 5 and
 // the named target keep the file's defaults: one or two rows walk down K
 // (kc 500, B prefetched 32 rows ahead) with B in L3, three or more take
-// the few-rows path (bands of 128 rows, column prefetch).
+// the few-rows path (B in L3: bands of up to 384 rows, 375 here; column
+// prefetch).
 // REQUIRES: host-avx512
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %python %S/../Targets/Inputs/fake_sysfs.py %t/zen4 0:1:Data:32K:8:64:0 2:2:Unified:1024K:8:64:0 3:3:Unified:32768K:16:64:0-1
@@ -38,10 +39,10 @@
 // THREE4: mc = 3, nc = 2016, kc = 16, mr = 3, nr = 48, {{.*}}k_unroll = 1, broadcast = "explicit", prefetch_b = 0>
 // RUN: %gen_matmul 4 2000 3000 | %{zen4} tensorop-opt --tensorop-annotate-sketch="target=host threads=2" 2>&1 | FileCheck %s --check-prefix=FOUR4T
 // FOUR4T: remark: tensorop: advisor 'builtin': 4 rows of C on 2 threads: not the GEMV form (gemv.rows_threaded 2 on a team of threads; gemv.rows 4 at one thread)
-// FOUR4T: mc = 4, nc = 2016, kc = 125, mr = 4, nr = 96, {{.*}}prefetch_b_cols = 192>{{.*}}threads = 2>
+// FOUR4T: mc = 4, nc = 2016, kc = 375, mr = 4, nr = 96, {{.*}}prefetch_b_cols = 192>{{.*}}threads = 2>
 // Zen 5 has one figure for both: nothing to say.
 // RUN: %gen_matmul 4 2000 3000 | %{zen5} tensorop-opt --tensorop-annotate-sketch="target=host" 2>&1 | FileCheck %s --check-prefix=FOUR5 --implicit-check-not="GEMV form"
 // RUN: %gen_matmul 4 2000 3000 | %{zen5} tensorop-opt --tensorop-annotate-sketch="target=host threads=2" 2>&1 | FileCheck %s --check-prefix=FOUR5 --implicit-check-not="GEMV form"
-// FOUR5: mc = 4, nc = 2016, kc = 125, mr = 4, nr = 96, {{.*}}prefetch_b_cols = 192>
+// FOUR5: mc = 4, nc = 2016, kc = 375, mr = 4, nr = 96, {{.*}}prefetch_b_cols = 192>
 // RUN: %gen_matmul 5 2000 3000 | %{zen4} tensorop-opt --tensorop-annotate-sketch="target=host" 2>&1 | FileCheck %s --check-prefix=FIVE4 --implicit-check-not="GEMV form"
-// FIVE4: mc = 5, nc = {{[0-9]+}}, kc = 125, mr = 5,
+// FIVE4: mc = 5, nc = {{[0-9]+}}, kc = 375, mr = 5,

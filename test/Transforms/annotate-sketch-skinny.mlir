@@ -3,7 +3,8 @@
 // The builtin advisor's skinny sketches (lib/Advisor/SkinnyGemm.cpp). On
 // AVX-512, few rows (M <= 64): A and B read in place, M in row blocks of at
 // most 14 rows as wide as registers allow (7 vectors at most), B swept along
-// N in bands of 128 rows with B's row prefetched two blocks ahead, K not
+// N in bands of K (of at most 384 rows where L3 holds B, 128 where it
+// streams from memory) with B's row prefetched two blocks ahead, K not
 // unrolled in blocks of three vectors (M <= 2:
 // bands of 16 rows when B is larger than L3; with B in L3 each tile walks
 // 512 rows down K, prefetched 32 rows ahead), all row blocks of a tile one
@@ -14,7 +15,7 @@
 // AVX-512 re-parses the output (the sketch verifier accepts it).
 
 // CHECK-LABEL: func.func @rows16
-// AVX512: #tensorop.sketch<mc = 16, nc = 2064, kc = 128, mr = 8, nr = 48, loop_order = "mnk", micro_order = "nm", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 1, broadcast = "explicit", prefetch_b = 0, prefetch_b_cols = 96>
+// AVX512: #tensorop.sketch<mc = 16, nc = 2064, kc = 342, mr = 8, nr = 48, loop_order = "mnk", micro_order = "nm", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 1, broadcast = "explicit", prefetch_b = 0, prefetch_b_cols = 96>
 // AVX2: pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 32>
 func.func @rows16(%A: memref<16x2048xf32>, %B: memref<2048x2048xf32>, %C: memref<16x2048xf32>) {
   linalg.matmul ins(%A, %B : memref<16x2048xf32>, memref<2048x2048xf32>) outs(%C : memref<16x2048xf32>)
@@ -46,18 +47,23 @@ func.func @gemv_l3(%A: memref<1x3000xf32>, %B: memref<3000x2000xf32>, %C: memref
 // -----
 
 // 33 rows: three blocks of 11 x 32; 12 rows: one block of 12 x 32; 24 rows:
-// two blocks of 12 x 32. K in equal bands of at most 128 rows: 1027 in 9
-// of 115, 1500 in 12 of 125, 1024 in 8 of 128.
+// two blocks of 12 x 32. B in L3 (3 to 18 MB of 32): K in equal bands of at
+// most 384 rows, 1027 in 3 of 343, 1500 in 4 of 375, 1024 in 3 of 342; B
+// from memory (12 x 5000 x 4000, 80 MB): bands of at most 128 rows, 4000 in
+// 32 of 125.
 // CHECK-LABEL: func.func @rows_more
-// AVX512: kc = 115, mr = 11, nr = 32, loop_order = "mnk", micro_order = "nm", pack_a = "none", pack_b = "none"
+// AVX512: kc = 343, mr = 11, nr = 32, loop_order = "mnk", micro_order = "nm", pack_a = "none", pack_b = "none"
+// AVX512: kc = 375, mr = 12, nr = 32, loop_order = "mnk", micro_order = "mn", pack_a = "none", pack_b = "none"
+// AVX512: kc = 342, mr = 12, nr = 32, loop_order = "mnk", micro_order = "nm", pack_a = "none", pack_b = "none"
 // AVX512: kc = 125, mr = 12, nr = 32, loop_order = "mnk", micro_order = "mn", pack_a = "none", pack_b = "none"
-// AVX512: kc = 128, mr = 12, nr = 32, loop_order = "mnk", micro_order = "nm", pack_a = "none", pack_b = "none"
 func.func @rows_more(%A: memref<33x1027xf32>, %B: memref<1027x777xf32>, %C: memref<33x777xf32>,
                      %A2: memref<12x1500xf32>, %B2: memref<1500x3000xf32>, %C2: memref<12x3000xf32>,
-                     %A3: memref<24x1024xf32>, %B3: memref<1024x4096xf32>, %C3: memref<24x4096xf32>) {
+                     %A3: memref<24x1024xf32>, %B3: memref<1024x4096xf32>, %C3: memref<24x4096xf32>,
+                     %A4: memref<12x4000xf32>, %B4: memref<4000x5000xf32>, %C4: memref<12x5000xf32>) {
   linalg.matmul ins(%A, %B : memref<33x1027xf32>, memref<1027x777xf32>) outs(%C : memref<33x777xf32>)
   linalg.matmul ins(%A2, %B2 : memref<12x1500xf32>, memref<1500x3000xf32>) outs(%C2 : memref<12x3000xf32>)
   linalg.matmul ins(%A3, %B3 : memref<24x1024xf32>, memref<1024x4096xf32>) outs(%C3 : memref<24x4096xf32>)
+  linalg.matmul ins(%A4, %B4 : memref<12x4000xf32>, memref<4000x5000xf32>) outs(%C4 : memref<12x5000xf32>)
   return
 }
 
@@ -97,7 +103,7 @@ func.func @not_skinny(%A: memref<65x512xf32>, %B: memref<512x512xf32>, %C: memre
 // rows will be in place once bufferized (a function argument at the
 // pipeline's identity-layout boundaries), so the few-rows path applies.
 // CHECK-LABEL: func.func @rows16_tensors
-// AVX512: #tensorop.sketch<mc = 16, nc = 2064, kc = 128, mr = 8, nr = 48, loop_order = "mnk", micro_order = "nm", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 1, broadcast = "explicit", prefetch_b = 0, prefetch_b_cols = 96>
+// AVX512: #tensorop.sketch<mc = 16, nc = 2064, kc = 342, mr = 8, nr = 48, loop_order = "mnk", micro_order = "nm", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 1, broadcast = "explicit", prefetch_b = 0, prefetch_b_cols = 96>
 func.func @rows16_tensors(%A: tensor<16x2048xf32>, %B: tensor<2048x2048xf32>, %C: tensor<16x2048xf32>) -> tensor<16x2048xf32> {
   %r = linalg.matmul ins(%A, %B : tensor<16x2048xf32>, tensor<2048x2048xf32>) outs(%C : tensor<16x2048xf32>) -> tensor<16x2048xf32>
   return %r : tensor<16x2048xf32>
