@@ -327,7 +327,7 @@ public:
     // block: then each row of A is read whole, once per B block, and the
     // copy gains nothing. Zen 4, 1 thread, quiet, same-process sketch A/B
     // against oneDNN: 729x1493x191 +2.1%, 1099x1239x491 +1.8%,
-    // 194x2091x383 +1.5%, 1500x1200x800 +1.5%, 479x1361x593 +1.0%,
+    // 194x2091x383 +1.6%, 1500x1200x800 +1.5%, 479x1361x593 +1.0%,
     // 1024x2048x1024 +0.8%, 397x6222x485 +0.7%; with several K blocks
     // -2.3% to +1.2% (2137^3 -2.3%, 2048^3 -1.2%, 640x3000x1200 -1.0%):
     // those keep A packed (docs/benchmarks/cpu-gemm-classes.md, "A in
