@@ -182,6 +182,8 @@ def TensorOpFuseEpilogues : Pass<"tensorop-fuse-epilogues", "ModuleOp"> {
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"\"",
            "The target the sketches were planned for: `host` reads, for sketches whose target is the one host resolves to, the hints tensorop-annotate-sketch planned them with (this machine's caches and CPU facts over the file); empty or a named target: each sketch's hints file">,
+    Option<"hintsDir", "hints-dir", "std::string", /*default=*/"\"\"",
+           "Directory of target hints (default: $TENSOROP_HINTS_DIR or the source tree's hints/); the one tensorop-annotate-sketch planned with">,
   ];
   let dependentDialects = ["::mlir::tensorop::TensorOpDialect",
                            "::mlir::linalg::LinalgDialect"];

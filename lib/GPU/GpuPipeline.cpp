@@ -215,6 +215,7 @@ void mlir::tensorop::registerTensorOpGpuPipelineExtension() {
           gpu.advisor = options.advisor.getValue();
           gpu.barePtrAbi = options.barePtrAbi;
           gpu.db = options.db.getValue();
+          gpu.hintsDir = options.hintsDir.getValue();
           gpu.fuseEpilogues = options.fuseEpilogues;
           return buildTensorOpGpuPipeline(pm, gpu, error);
         });

@@ -142,7 +142,7 @@ struct FuseEpiloguesPass
   PassHints *hints = nullptr;
 
   void runOnOperation() override {
-    PassHints runHints(target);
+    PassHints runHints(target, hintsDir);
     hints = &runHints;
     llvm::scope_exit reset([&] { hints = nullptr; });
     SmallVector<Operation *> sketched;
@@ -190,7 +190,10 @@ struct FuseEpiloguesPass
     llvm::Expected<const TargetHints &> h =
         hints->forSketch(sketch.getTarget().getName());
     if (!h) {
-      llvm::consumeError(h.takeError());
+      // The hints apply-sketch will fail on too: say so here, where it is
+      // first read, rather than plan without them.
+      mm.emitError() << llvm::toString(h.takeError());
+      signalPassFailure();
       return false;
     }
     return h->isa == "avx512";

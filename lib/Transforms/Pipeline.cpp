@@ -127,6 +127,7 @@ mlir::tensorop::annotateSketchOptions(const PipelineOptions &options) {
   annotate.threads = options.threads;
   annotate.minFlopsPerThread = options.minFlopsPerThread;
   annotate.acceptUnverifiedEmitters = options.acceptUnverifiedEmitters;
+  annotate.hintsDir = options.hintsDir;
   return annotate;
 }
 
@@ -248,6 +249,7 @@ LogicalResult mlir::tensorop::buildTensorOpPipeline(
   if (options.fuseEpilogues) {
     TensorOpFuseEpiloguesOptions fuse;
     fuse.target = options.target;
+    fuse.hintsDir = options.hintsDir;
     pm.addPass(createTensorOpFuseEpilogues(fuse));
   }
   bufferization::OneShotBufferizePassOptions bufferize;
@@ -261,6 +263,7 @@ LogicalResult mlir::tensorop::buildTensorOpPipeline(
   pm.addPass(createTensorOpDeallocateBuffers());
   TensorOpApplySketchOptions apply;
   apply.target = options.target;
+  apply.hintsDir = options.hintsDir;
   pm.addPass(createTensorOpApplySketch(apply));
   // gen's _ws entry points: their buffers become views of the workspace.
   pm.addPass(createTensorOpBindWorkspace());
@@ -273,7 +276,8 @@ LogicalResult mlir::tensorop::buildTensorOpPipeline(
   llvm::Expected<std::string> resolved = resolveTargetName(target);
   std::optional<TargetHints> hints;
   if (resolved) {
-    llvm::Expected<TargetHints> loaded = loadTargetHints(*resolved);
+    llvm::Expected<TargetHints> loaded =
+        loadTargetHints(*resolved, options.hintsDir);
     if (loaded)
       hints = std::move(*loaded);
     else

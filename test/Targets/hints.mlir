@@ -91,6 +91,20 @@
 // RUN: env TENSOROP_HINTS_DIR=%S/Inputs/bad_hints_negative_cache tensorop-opt %t.annotated.mlir --tensorop-apply-sketch="hints-dir=%tensorop_src/hints" | FileCheck %s --check-prefix=APPLIED
 // APPLIED: tensorop.ukernel
 
+// tensorop-fuse-epilogues reads the sketch's hints too (whether its kernel
+// can store narrow outputs): a broken file is an error there, and its
+// hints-dir= option wins over the environment like apply-sketch's.
+// RUN: not tensorop-opt %t.annotated.mlir --tensorop-fuse-epilogues="hints-dir=%S/Inputs/bad_hints_negative_cache" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// RUN: env TENSOROP_HINTS_DIR=%S/Inputs/bad_hints_negative_cache tensorop-opt %t.annotated.mlir --tensorop-fuse-epilogues="hints-dir=%tensorop_src/hints" | FileCheck %s --check-prefix=GOOD
+
+// --tensorop-pipeline's hints-dir= reaches every pass that reads hints: a
+// broken directory stops annotate; with the shipped one over a broken
+// environment the pipeline lowers the GEMM to LLVM.
+// RUN: not tensorop-opt %s --tensorop-pipeline="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_negative_cache" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// RUN: env TENSOROP_HINTS_DIR=%S/Inputs/bad_hints_negative_cache tensorop-opt %s --tensorop-pipeline="target=x86-avx512 hints-dir=%tensorop_src/hints" | FileCheck %s --check-prefix=LOWERED
+// LOWERED: llvm.func @gemm
+// LOWERED: llvm.inline_asm
+
 // The shipped hints are valid.
 // RUN: tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%tensorop_src/hints" | FileCheck %s --check-prefix=GOOD
 // RUN: tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx2 hints-dir=%tensorop_src/hints" | FileCheck %s --check-prefix=GOOD

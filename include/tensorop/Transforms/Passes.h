@@ -84,6 +84,12 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
                      "microkernel's store (x86, RVV, NEON and the NVIDIA "
                      "tensor-core kernels); off: they run as separate ops"),
       llvm::cl::init(true)};
+  PassOptions::Option<std::string> hintsDir{
+      *this, "hints-dir",
+      llvm::cl::desc("Directory of target hints, for every pass of the "
+                     "pipeline that reads them (default: "
+                     "$TENSOROP_HINTS_DIR or the source tree's hints/)"),
+      llvm::cl::init("")};
   PassOptions::Option<bool> barePtrAbi{
       *this, "bare-ptr-abi",
       llvm::cl::desc("Lower static memref function arguments to bare "
