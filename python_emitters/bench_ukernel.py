@@ -8,6 +8,7 @@ prints GFLOP/s next to the measured register-only FMA peak of this core.
 
   python3 python_emitters/bench_ukernel.py                 # default kernels, kc 64 and 256
   python3 python_emitters/bench_ukernel.py --kc 256 --spec '{"isa":"avx512","mr":6,"nr":64}'
+  python3 python_emitters/bench_ukernel.py --peak-only     # the peak line alone
 
 Not a test: numbers depend on the machine and its load.
 """
@@ -49,6 +50,8 @@ def main():
     ap.add_argument("--kc", default="64,256", help="comma-separated kc values")
     ap.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
     ap.add_argument("--cc", default=None, help="C compiler (default clang-22)")
+    ap.add_argument("--peak-only", action="store_true",
+                    help="print the clock and the register-only peak, no kernel")
     args = ap.parse_args()
     cc = args.cc or find_cc()
     specs = [json.loads(s) for s in args.spec] or DEFAULT_SPECS
@@ -67,6 +70,8 @@ def main():
         ghz, zpeak, ypeak = float(peak[1]), float(peak[3]), float(peak[5])
         print("core clock %.2f GHz; register-only FMA peak: zmm %.1f GFLOP/s, ymm %.1f GFLOP/s"
               % (ghz, zpeak, ypeak))
+        if args.peak_only:
+            return
         print("%-40s %6s %10s %8s" % ("kernel", "kc", "GFLOP/s", "% peak"))
         for spec in specs:
             spec = dict({"kernel": "gemm_f32"}, **spec)

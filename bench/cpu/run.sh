@@ -8,6 +8,9 @@
 # timing; KEEP=DIR keeps the generated objects there (and reuses them).
 # CPU_TIME=1 (1 thread only) times with the thread's CPU clock instead of
 # the wall clock, for runs on a loaded machine (gemm_vs_libraries.c).
+# The last line is this core's register-only FMA peak, measured right after
+# the table (python_emitters/bench_ukernel.py --peak-only): the clock moves
+# between runs, so a "% of peak" takes this figure, not a stored one.
 set -e
 BUILD=$(cd "$1" && pwd); THREADS=$2; shift 2
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -26,3 +29,5 @@ uptime
 [ -n "$CPU_TIME" ] && echo "timed with the thread CPU clock (CPU_TIME=1)"
 bench_vs_libraries "$HERE/gemm_vs_libraries.c" "$TMP" "$THREADS"
 uptime
+python3 "$HERE/../../python_emitters/bench_ukernel.py" --peak-only ||
+  echo "run.sh: the peak measurement failed (python_emitters/bench_ukernel.py)" >&2
