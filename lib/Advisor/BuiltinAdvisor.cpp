@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "EmitterFamily.h"
 #include "SkinnyGemm.h"
 #include "Tiling.h"
 
@@ -23,15 +24,6 @@ using namespace mlir;
 using namespace mlir::tensorop;
 
 namespace {
-
-/// The shipped emitter family of an instruction set.
-std::string emitterForIsa(llvm::StringRef isa) {
-  if (isa == "rvv")
-    return "riscv_gemm_rvv";
-  if (isa == "neon")
-    return "arm_gemm_neon";
-  return "x86_gemm_fma";
-}
 
 /// Every dimension at most this: the small path (nothing packed, one K
 /// block).

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "EmitterFamily.h"
 #include "Tiling.h"
 
 #include "tensorop/Advisor/ConvAdvisor.h"
@@ -28,14 +29,6 @@ using namespace mlir;
 using namespace mlir::tensorop;
 
 namespace {
-
-std::string emitterForIsa(llvm::StringRef isa) {
-  if (isa == "rvv")
-    return "riscv_gemm_rvv";
-  if (isa == "neon")
-    return "arm_gemm_neon";
-  return "x86_gemm_fma";
-}
 
 bool readsInPlace(const TargetHints &t) {
   return llvm::StringRef(t.name).starts_with("x86");

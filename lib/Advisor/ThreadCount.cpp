@@ -48,17 +48,7 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
-#include <cstdio>
-
 using namespace mlir::tensorop;
-
-/// A hints figure as the file writes it (3.3, 114.1, 220), not its
-/// binary expansion.
-static std::string shortNumber(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", v);
-  return text;
-}
 
 MinFlopsPerThread mlir::tensorop::minFlopsPerThreadFor(int64_t option,
                                                        const TargetHints &t) {
@@ -79,8 +69,8 @@ MinFlopsPerThread mlir::tensorop::minFlopsPerThreadFor(int64_t option,
   m.flops = uint64_t(t.teamCostUs * t.peakGflopsF32PerCore * 1e3 + 0.5);
   m.source = llvm::formatv("threads.team_cost_us {0} us x {1} GFLOP/s a "
                            "core (peak_gflops_f32_per_core) of target {2}{3}",
-                           shortNumber(t.teamCostUs),
-                           shortNumber(t.peakGflopsF32PerCore), t.name,
+                           hintNumberText(t.teamCostUs),
+                           hintNumberText(t.peakGflopsF32PerCore), t.name,
                            t.hostCpu.empty() ? "" : " on " + t.hostCpu)
                  .str();
   return m;

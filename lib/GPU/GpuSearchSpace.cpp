@@ -2,6 +2,7 @@
 
 #include "tensorop/GPU/GpuSearchSpace.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
+#include "tensorop/Support/IntMath.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Diagnostics.h"
@@ -17,7 +18,6 @@
 using namespace mlir::tensorop;
 
 namespace {
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int64_t elemBytes(llvm::StringRef t) { return t == "f32" || t == "tf32" ? 4 : 2; }
 } // namespace
 

@@ -249,8 +249,10 @@ void mlir::tensorop::overlayHostMachine(TargetHints &h, const HostMachine &m) {
     std::string text;
     if constexpr (std::is_same_v<std::decay_t<decltype(*value)>, bool>)
       text = *value ? "true" : "false";
-    else // (JSON's number text: 220, 114.1; formatv would say 220.00.)
-      text = llvm::formatv("{0}", llvm::json::Value(*value)).str();
+    else if constexpr (std::is_same_v<std::decay_t<decltype(*value)>, double>)
+      text = hintNumberText(*value);
+    else
+      text = llvm::formatv("{0}", *value).str();
     h.hostOverlay.push_back({name.str(), text, source});
   };
   set(h.fmaLatency, f.fmaLatency, "fma.latency_cycles");

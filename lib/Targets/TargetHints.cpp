@@ -14,6 +14,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 
@@ -516,4 +517,10 @@ std::string mlir::tensorop::targetFingerprint(llvm::StringRef targetName) {
     model = llvm::sys::getHostCPUName().str();
   return (targetName + ";" + model + ";family " + family + " model " + number)
       .str();
+}
+
+std::string mlir::tensorop::hintNumberText(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.15g", v);
+  return text;
 }

@@ -52,6 +52,7 @@
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/Emitters/Emitter.h"
 #include "tensorop/Emitters/UKernelOperands.h"
+#include "tensorop/Support/IntMath.h"
 #include "tensorop/Targets/PassHints.h"
 #include "tensorop/Transforms/ConvSupport.h"
 #include "tensorop/Transforms/Passes.h"
@@ -73,7 +74,6 @@ using namespace mlir;
 using namespace mlir::tensorop;
 
 namespace {
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 /// Floor division for any sign of `a` (b > 0).
 int64_t floorDiv(int64_t a, int64_t b) {
   return a >= 0 ? a / b : -((-a + b - 1) / b);

@@ -52,6 +52,7 @@
 #include "tensorop/Emitters/UKernelOperands.h"
 #include "tensorop/Transforms/ConvSupport.h"
 #include "tensorop/Transforms/EpilogueSupport.h"
+#include "tensorop/Support/IntMath.h"
 #include "tensorop/Targets/PassHints.h"
 #include "tensorop/Transforms/MatmulSupport.h"
 #include "tensorop/Transforms/Passes.h"
@@ -76,8 +77,6 @@ using namespace mlir;
 using namespace mlir::tensorop;
 
 namespace {
-int64_t roundUp(int64_t a, int64_t b) { return (a + b - 1) / b * b; }
-
 /// Index arithmetic helpers on a builder at a fixed location.
 struct IndexMath {
   OpBuilder &b;

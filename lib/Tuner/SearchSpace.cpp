@@ -5,6 +5,7 @@
 #include "tensorop/Dialect/FusedPackB.h"
 #include "tensorop/Dialect/KDotSketch.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
+#include "tensorop/Support/IntMath.h"
 #include "tensorop/Tuner/ConvSearchSpace.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -29,7 +30,6 @@ constexpr llvm::StringLiteral kMicroOrders[] = {"mn", "nm"};
 constexpr llvm::StringLiteral kBroadcasts[] = {"explicit", "embedded"};
 constexpr llvm::StringLiteral kPackBs[] = {"kmajor_nr", "none", kFusedPackB};
 constexpr llvm::StringLiteral kPackAs[] = {"kmajor_mr", "none"};
-int64_t roundUp(int64_t a, int64_t b) { return (a + b - 1) / b * b; }
 
 std::vector<int64_t> sortedUnique(std::vector<int64_t> v) {
   std::sort(v.begin(), v.end());

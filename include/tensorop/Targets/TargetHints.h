@@ -186,6 +186,11 @@ llvm::Expected<TargetHints> parseTargetHints(llvm::StringRef text,
                                              llvm::StringRef target,
                                              llvm::StringRef path);
 
+/// A hints number as the file writes it (3.3, 114.1, 220), not its binary
+/// expansion (3.2999999999999998), for remarks and reports: 15 significant
+/// digits, so a decimal of up to 15 digits prints back as it was written.
+std::string hintNumberText(double v);
+
 } // namespace tensorop
 } // namespace mlir
 
