@@ -29,7 +29,8 @@ namespace {
 /// that a block still has two B vectors (14 x 32 uses 31 registers).
 constexpr int64_t kFewRowsBlock = 14;
 /// Rows of B one sweep along N covers (the K band) where B streams from
-/// memory.
+/// memory, and where B is one prepacked panel (its rows prefetched ahead;
+/// longer bands were not measured there).
 constexpr int64_t kBandRows = 128;
 /// The K band where L3 holds B: the kernel is then bound by its FMAs, and
 /// each band reloads and stores every C tile once more, so fewer, longer
