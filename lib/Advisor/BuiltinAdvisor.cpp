@@ -37,10 +37,6 @@ constexpr int64_t kInPlaceMaxK = 512;
 constexpr int64_t kSkinnyRows = 16;
 /// k-steps ahead the skinny path prefetches B.
 constexpr int64_t kSkinnyPrefetchB = 32;
-/// At most this many register-block rows (mr-row tiles) of one M block
-/// would read each packed B block: the packed path reads B in place instead
-/// (AVX-512, fp32; see propose()).
-constexpr int64_t kFewTilesPerBBlock = 20;
 /// Pair rows ahead (2 KB for a 64-column panel) that a kernel reading B's
 /// prepacked k pairs in place prefetches them. The hardware prefetchers
 /// alone left the FFN block's bf16 panels (768 x 64 and 3072 x 64 pairs
@@ -377,16 +373,21 @@ public:
         c.mc = roundUp(p.m, c.mr);
         c.prefetchB = kSkinnyPrefetchB;
       } else if (t.isa == "avx512" && c.packB == "kmajor_nr" &&
-                 ceilDiv(std::min(p.m, c.mc), c.mr) <= kFewTilesPerBBlock) {
-        // Few row tiles per B block: B read in place, each row's next
+                 ceilDiv(std::min(p.m, c.mc), c.mr) <=
+                     t.bInPlaceMaxRowTiles) {
+        // Few row tiles per B block, where the hints say so
+        // (b_in_place_max_row_tiles): B read in place, each row's next
         // tiles prefetched two tiles ahead, instead of packed. Packing is a
         // pass of loads and stores with no FMA to hide under, and only the
         // M block's few row tiles share it (127x1000x513, 8x48: packing all
-        // of B took 7% of the GEMM). oneDNN's sgemm on such shapes copies B
-        // while its first 8-row tile computes on it instead. Zen 4, against
+        // of B took 7% of the GEMM). Zen 4, against a packing pass and
         // oneDNN (docs/benchmarks/cpu-gemm-classes.md, "What oneDNN does on
         // the packed rows"): 10-20 tiles +6-15%, 25 tiles +0-2%, 37-100
-        // tiles no gain or a loss.
+        // tiles no gain or a loss. Zen 5 reads B's strided rows too slowly
+        // for its FMAs: there the copy fused into the first row tile
+        // (below) wins, 10-20 tiles +9-17% (same-process sketch A/B, quiet:
+        // 127x1000x513 0.85x -> 1.02x oneDNN, 80x1000x513 0.86x -> 0.98x;
+        // "Zen 5: B packed for few row tiles").
         c.packB = "none";
         c.prefetchBCols = 2 * c.nr;
       } else if (t.isa == "avx512" && c.packB == "kmajor_nr" &&
@@ -400,8 +401,8 @@ public:
         // cpu-gemm-classes.md, "B's copy fused into the first row tile"):
         // +0.2-4.7% on 13 packed rows of the class table and the unseen
         // set, none lower (B at least four blocks wide: narrower ones,
-        // whose pass is small, were not measured). Not keyed on hints: the copy's share only grows with FMA
-        // speed (Zen 5); not measured there.
+        // whose pass is small, were not measured). Not keyed on hints: the
+        // copy's share only grows with FMA speed (Zen 5).
         c.packB = kFusedPackB.str();
         c.prefetchBCols = 2 * c.nr;
       }

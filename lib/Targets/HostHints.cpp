@@ -274,6 +274,8 @@ void mlir::tensorop::overlayHostMachine(TargetHints &h, const HostMachine &m) {
   set(h.bBlockL2ShareAStreamed, f.bBlockL2ShareAStreamed,
       "blocking.b_block_l2_share_a_streamed");
   set(h.oneKBlockMaxK, f.oneKBlockMaxK, "blocking.one_k_block_max_k");
+  set(h.bInPlaceMaxRowTiles, f.bInPlaceMaxRowTiles,
+      "blocking.b_in_place_max_row_tiles");
   set(h.peakGflopsF32PerCore, f.peakGflopsF32PerCore,
       "peak_gflops_f32_per_core");
   set(h.teamCostUs, f.teamCostUs, "threads.team_cost_us");

@@ -232,6 +232,10 @@ public:
                                      f.oneKBlockMaxK, int64_t(1),
                                      int64_t(65536)))
           return e;
+        if (llvm::Error e = optional(*b, "b_in_place_max_row_tiles",
+                                     p + ".blocking.", f.bInPlaceMaxRowTiles,
+                                     int64_t(0), int64_t(1024)))
+          return e;
       }
       if (const llvm::json::Value *v = o->get("gemv")) {
         const Object *g = v->getAsObject();
@@ -403,6 +407,12 @@ mlir::tensorop::parseTargetHints(llvm::StringRef text, llvm::StringRef target,
                                    oneKBlock, int64_t(1), int64_t(65536)))
       return std::move(e);
     h.oneKBlockMaxK = oneKBlock.value_or(0);
+    std::optional<int64_t> inPlaceTiles;
+    if (llvm::Error e =
+            r.optional(*blocking, "b_in_place_max_row_tiles", "blocking.",
+                       inPlaceTiles, int64_t(0), int64_t(1024)))
+      return std::move(e);
+    h.bInPlaceMaxRowTiles = inPlaceTiles.value_or(0);
   }
 
   // Optional: how a GEMV sweeps B (SkinnyGemm.cpp; the defaults where a

@@ -72,8 +72,9 @@
 // 200x250x400 keep packed B, as do K = 513, a B over half of L2 (128 x
 // 1025 floats) and an N in whole 64-column blocks (500x256x64); few rows
 // or columns keep their own paths. (With K = 513 and only 13 row tiles,
-// 200x100x513, the packed path reads B in place: few row tiles per B block,
-// annotate-sketch-few-row-tiles.mlir; 400x100x513, 25 tiles, packs it.)
+// 200x100x513, the packed path packs B with the file's hints, its copy
+// fused into the first row tile; hints that allow few row tiles to read B
+// in place, Zen 4's, do so: annotate-sketch-few-row-tiles.mlir.)
 // RUN: %gen_matmul 200 300 100 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" --tensorop-apply-sketch | FileCheck %s --check-prefix=SHORTK
 // SHORTK-DAG: mc = 200, nc = 320, kc = 100, mr = 5, nr = 64, {{.*}}pack_a = "none", pack_b = "none"
 // SHORTK-DAG: tensorop.ukernel "x86_avx512_f32_5x64_u4_explicit_ldb1200_lda400"
@@ -88,7 +89,7 @@
 // RUN: %gen_matmul 200 250 400 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=LONGK
 // RUN: %gen_matmul 400 100 513 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=LONGK
 // RUN: %gen_matmul 200 100 513 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=FEWTILES
-// FEWTILES: kc = 171, mr = 16, nr = 16, {{.*}}pack_a = "none", pack_b = "none", {{.*}}prefetch_b_cols = 32>
+// FEWTILES: kc = 171, mr = 16, nr = 16, {{.*}}pack_a = "none", pack_b = "kmajor_nr_fused", {{.*}}prefetch_b_cols = 32>
 // RUN: %gen_matmul 200 1025 128 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=LONGK
 // RUN: %gen_matmul 500 256 64 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=LONGK
 // LONGK: pack_b = "kmajor_nr{{(_fused)?}}"

@@ -36,11 +36,17 @@
 // RUN: %gen_matmul 9 37 1 --b-guard-page --sketch %{big} | %{pipe} | %{run} | FileCheck %s --check-prefix=GUARD
 
 // The builtin advisor's own sketch where few row tiles share each B block
-// (BuiltinAdvisor.cpp, kFewTilesPerBBlock): A and B in place, B's next
-// tiles prefetched (prefetch_b_cols), two or more K blocks, several N
-// blocks with a partial last one (8 x 48, 16 tiles; 13 x 32, N edge of 9).
-// RUN: %gen_matmul 127 1000 513 --b-guard-page | %{pipe} | %{run} | FileCheck %s --check-prefix=GUARD
-// RUN: %gen_matmul 130 777 999 --b-guard-page | %{pipe} | %{run} | FileCheck %s --check-prefix=GUARD
+// and the hints read B in place for them (b_in_place_max_row_tiles 20, Zen
+// 4's): A and B in place, B's next tiles prefetched (prefetch_b_cols), two
+// or more K blocks, several N blocks with a partial last one (8 x 48, 16
+// tiles; 13 x 32, N edge of 9). The shipped file (Zen 5's) packs B there.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %python -c "import json, sys; h = json.load(open(sys.argv[1])); h['blocking']['b_in_place_max_row_tiles'] = 20; json.dump(h, open(sys.argv[2], 'w'))" %S/../../hints/x86-avx512.json %t/x86-avx512.json
+// RUN: %gen_matmul 127 1000 513 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%t" | FileCheck %s --check-prefix=INPLACE
+// RUN: %gen_matmul 130 777 999 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%t" | FileCheck %s --check-prefix=INPLACE
+// RUN: %gen_matmul 127 1000 513 --b-guard-page | tensorop-opt --tensorop-pipeline="target=x86-avx512 hints-dir=%t" | %{run} | FileCheck %s --check-prefix=GUARD
+// RUN: %gen_matmul 130 777 999 --b-guard-page | tensorop-opt --tensorop-pipeline="target=x86-avx512 hints-dir=%t" | %{run} | FileCheck %s --check-prefix=GUARD
+// INPLACE: pack_a = "none", pack_b = "none", {{.*}}prefetch_b_cols =
 
 // CHECK:      failures: 0{{$}}
 // CHECK-NEXT: max_error_ratio: {{[0-9.e+-]+$}}

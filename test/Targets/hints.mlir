@@ -29,6 +29,9 @@
 // STREAMED: error: {{.*}}bad_hints_streamed_zero{{/|\\}}x86-avx512.json: field 'blocking.b_block_l2_share_a_streamed' is 0{{(\.0+)?}}, outside [1{{(\.0+)?}}, 64{{(\.0+)?}}]
 // RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_one_k_block_zero" 2>&1 | FileCheck %s --check-prefix=ONEKBLOCK
 // ONEKBLOCK: error: {{.*}}bad_hints_one_k_block_zero{{/|\\}}x86-avx512.json: field 'blocking.one_k_block_max_k' is 0{{(\.0+)?}}, outside [1{{(\.0+)?}}, 65536{{(\.0+)?}}]
+// A per-CPU blocking field is validated like the file's own.
+// RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_in_place_tiles" 2>&1 | FileCheck %s --check-prefix=INPLACETILES
+// INPLACETILES: error: {{.*}}bad_hints_in_place_tiles{{/|\\}}x86-avx512.json: field 'cpus.znver4.blocking.b_in_place_max_row_tiles' is 1025{{(\.0+)?}}, outside [0{{(\.0+)?}}, 1024{{(\.0+)?}}]
 
 // A GEMV tile has at most 7 vectors (unpacked B's masks), and a per-CPU
 // fact is validated like the file's own.

@@ -81,6 +81,19 @@ func.func @one_k_block(%A: memref<600x700xf32>, %B: memref<700x500xf32>, %C: mem
   return
 }
 
+// 127 rows in 8-row tiles: 16 tiles share each B block. Zen 4
+// (b_in_place_max_row_tiles 20) reads B in place, the next tiles' rows
+// prefetched; Zen 5 and the file (0) pack it, the copy fused into the
+// first row tile.
+// ZEN4-LABEL: func.func @few_row_tiles
+// ZEN4:         mr = 8, nr = 48, {{.*}}pack_b = "none", {{.*}}prefetch_b_cols = 96>
+// FILE-LABEL: func.func @few_row_tiles
+// FILE:         mr = 8, nr = 48, {{.*}}pack_b = "kmajor_nr_fused", {{.*}}prefetch_b_cols = 96>
+func.func @few_row_tiles(%A: memref<127x513xf32>, %B: memref<513x1000xf32>, %C: memref<127x1000xf32>) {
+  linalg.matmul ins(%A, %B : memref<127x513xf32>, memref<513x1000xf32>) outs(%C : memref<127x1000xf32>)
+  return
+}
+
 // K = 2048 is above one_k_block_max_k: K blocks of 512.
 // ZEN4-LABEL: func.func @k_above_one_block
 // ZEN4:         nc = 256, kc = 512, mr = 6, nr = 64,

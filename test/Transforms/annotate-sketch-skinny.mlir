@@ -81,10 +81,11 @@ func.func @cols16(%A: memref<2048x2048xf32>, %B: memref<2048x16xf32>, %C: memref
 // -----
 
 // Not skinny: 65 rows and 17 columns keep the general path; a transposed
-// B and a column-strided A too. (65 rows are 13 row tiles of 5 on AVX-512,
-// so the general path reads B in place: annotate-sketch-few-row-tiles.mlir.)
+// B and a column-strided A too. (65 rows are 13 row tiles of 5 on AVX-512:
+// with the file's hints the general path packs B for them, its copy fused
+// into the first row tile; annotate-sketch-few-row-tiles.mlir.)
 // CHECK-LABEL: func.func @not_skinny
-// AVX512: mc = 65, nc = 128, kc = 512, mr = 5, nr = 64, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0, prefetch_b_cols = 128>
+// AVX512: mc = 65, nc = 128, kc = 512, mr = 5, nr = 64, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "kmajor_nr_fused", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0, prefetch_b_cols = 128>
 // CHECK-NOT: prefetch_b_cols
 // CHECK-NOT: prefetch_a
 // CHECK: return

@@ -47,6 +47,7 @@ struct CpuFacts {
   std::optional<double> teamCostUs;
   std::optional<int64_t> bBlockL2ShareAStreamed;
   std::optional<int64_t> oneKBlockMaxK;
+  std::optional<int64_t> bInPlaceMaxRowTiles;
   std::optional<double> peakGflopsF32PerCore;
   std::string source; ///< Where these facts come from (required).
 };
@@ -112,6 +113,12 @@ struct TargetHints {
   /// where A's K block at kc = K is larger than L2 and the L1-sized kc is
   /// smaller than K ("one_k_block_max_k"; 0: never beyond the L1-sized kc).
   int64_t oneKBlockMaxK = 0;
+  /// The most row tiles (mr-row register blocks) of one M block for which
+  /// the packed fp32 path on AVX-512 reads B in place, each row's next
+  /// tiles prefetched, instead of packing it: packing is a pass with no FMA
+  /// to hide under that only those few tiles share
+  /// ("b_in_place_max_row_tiles"; 0: B always packed).
+  int64_t bInPlaceMaxRowTiles = 0;
   int64_t cores = 1;
   double peakGflopsF32PerCore = 0;
   /// What forking and joining an OpenMP team costs a GEMM call, in
