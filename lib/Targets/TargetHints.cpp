@@ -146,6 +146,19 @@ public:
     return llvm::Error::success();
   }
 
+  /// An optional number into a field of TargetHints, which keeps its
+  /// default (0: not measured) where the key is absent.
+  template <typename T>
+  llvm::Error optionalField(const Object &o, llvm::StringRef key,
+                            const Twine &path, T &out, T min, T max) {
+    std::optional<T> v;
+    if (llvm::Error e = optional(o, key, path, v, min, max))
+      return e;
+    if (v)
+      out = *v;
+    return llvm::Error::success();
+  }
+
   llvm::Error optionalBool(const Object &o, llvm::StringRef key,
                            const Twine &path, std::optional<bool> &out) {
     if (!o.get(key))
@@ -368,11 +381,10 @@ mlir::tensorop::parseTargetHints(llvm::StringRef text, llvm::StringRef target,
     h.embeddedBroadcast = bc->getBoolean("embedded_full_rate").value_or(false);
     h.explicitBroadcastTakesFpSlot =
         bc->getBoolean("explicit_takes_fp_slot").value_or(false);
-    std::optional<int64_t> below;
-    if (llvm::Error e = r.optional(*bc, "embedded_below_fmas", "broadcast.",
-                                   below, int64_t(1), int64_t(64)))
+    if (llvm::Error e =
+            r.optionalField(*bc, "embedded_below_fmas", "broadcast.",
+                            h.embeddedBelowFmas, int64_t(1), int64_t(64)))
       return std::move(e);
-    h.embeddedBelowFmas = below.value_or(0);
   }
 
   // Optional: the bf16 dot product (vdpbf16ps) the bf16 GEMM kernel needs.
@@ -396,41 +408,34 @@ mlir::tensorop::parseTargetHints(llvm::StringRef text, llvm::StringRef target,
     if (llvm::Error e = r.integer(*blocking, "b_block_l2_share", "blocking.",
                                   h.bBlockL2Share, 1, 64))
       return std::move(e);
-    std::optional<int64_t> streamed;
+    if (llvm::Error e = r.optionalField(
+            *blocking, "b_block_l2_share_a_streamed", "blocking.",
+            h.bBlockL2ShareAStreamed, int64_t(1), int64_t(64)))
+      return std::move(e);
     if (llvm::Error e =
-            r.optional(*blocking, "b_block_l2_share_a_streamed", "blocking.",
-                       streamed, int64_t(1), int64_t(64)))
+            r.optionalField(*blocking, "one_k_block_max_k", "blocking.",
+                            h.oneKBlockMaxK, int64_t(1), int64_t(65536)))
       return std::move(e);
-    h.bBlockL2ShareAStreamed = streamed.value_or(0);
-    std::optional<int64_t> oneKBlock;
-    if (llvm::Error e = r.optional(*blocking, "one_k_block_max_k", "blocking.",
-                                   oneKBlock, int64_t(1), int64_t(65536)))
+    if (llvm::Error e = r.optionalField(
+            *blocking, "b_in_place_max_row_tiles", "blocking.",
+            h.bInPlaceMaxRowTiles, int64_t(0), int64_t(1024)))
       return std::move(e);
-    h.oneKBlockMaxK = oneKBlock.value_or(0);
-    std::optional<int64_t> inPlaceTiles;
-    if (llvm::Error e =
-            r.optional(*blocking, "b_in_place_max_row_tiles", "blocking.",
-                       inPlaceTiles, int64_t(0), int64_t(1024)))
-      return std::move(e);
-    h.bInPlaceMaxRowTiles = inPlaceTiles.value_or(0);
   }
 
   // Optional: how a GEMV sweeps B (SkinnyGemm.cpp; the defaults where a
   // target measured nothing else).
   if (const Object *gemv = r.obj(*root, "gemv")) {
-    std::optional<int64_t> rows, rowsThreaded, vectors;
-    if (llvm::Error e =
-            r.optional(*gemv, "rows", "gemv.", rows, int64_t(1), int64_t(16)))
+    if (llvm::Error e = r.optionalField(*gemv, "rows", "gemv.", h.gemvRows,
+                                        int64_t(1), int64_t(16)))
       return std::move(e);
-    h.gemvRows = rows.value_or(0);
-    if (llvm::Error e = r.optional(*gemv, "rows_threaded", "gemv.",
-                                   rowsThreaded, int64_t(1), int64_t(16)))
+    if (llvm::Error e = r.optionalField(*gemv, "rows_threaded", "gemv.",
+                                        h.gemvRowsThreaded, int64_t(1),
+                                        int64_t(16)))
       return std::move(e);
-    h.gemvRowsThreaded = rowsThreaded.value_or(0);
-    if (llvm::Error e = r.optional(*gemv, "band_vectors", "gemv.", vectors,
-                                   int64_t(1), int64_t(7)))
+    if (llvm::Error e = r.optionalField(*gemv, "band_vectors", "gemv.",
+                                        h.gemvBandVectors, int64_t(1),
+                                        int64_t(7)))
       return std::move(e);
-    h.gemvBandVectors = vectors.value_or(0);
     std::optional<bool> inL3;
     if (llvm::Error e = r.optionalBool(*gemv, "bands_in_l3", "gemv.", inL3))
       return std::move(e);
@@ -471,11 +476,9 @@ mlir::tensorop::parseTargetHints(llvm::StringRef text, llvm::StringRef target,
     return std::move(e);
   // Optional: what an OpenMP team costs a call (ThreadCount.h).
   if (const Object *threads = r.obj(*root, "threads")) {
-    std::optional<double> cost;
-    if (llvm::Error e = r.optional(*threads, "team_cost_us", "threads.", cost,
-                                   0.001, 1e6))
+    if (llvm::Error e = r.optionalField(*threads, "team_cost_us", "threads.",
+                                        h.teamCostUs, 0.001, 1e6))
       return std::move(e);
-    h.teamCostUs = cost.value_or(0);
   }
   if (llvm::Error e = r.cpuFacts(*root, h.cpuFacts))
     return std::move(e);
