@@ -14,6 +14,7 @@
 
 #include "tensorop/Support/DataDir.h"
 #include "tensorop/Transforms/MatmulSupport.h"
+#include "BenchReport.h"
 #include "ConvShapes.h"
 #include "CpuConvCheck.h"
 #include "CpuGemmEntries.h"
@@ -735,6 +736,7 @@ int CpuBackend::generate(const GenJob &job) {
   const std::string &outDir = o.outDir, &genAdvisor = o.advisor,
                     &genDb = o.db, &name = job.name;
   const bool noBench = o.noBench;
+  const bool peakGiven = o.peakGflops > 0;
   const unsigned genSeed = o.seed, genThreads = o.threads;
   auto fail = [](const Twine &msg) { return genFailure(msg); };
   // Files go to a staging directory and into DIR only once verified.
@@ -990,6 +992,7 @@ int CpuBackend::generate(const GenJob &job) {
   EpilogueGemmCheck epilogueCheck; // A GEMM with a fused epilogue.
   json::Object timing{{"performed", false}};
   bool verified = false;
+  std::string gemmFailure; ///< why a GEMM failed its check, in words
   bool crossRun = false; // Verified under qemu (not timed).
   bool runsHere = hostRunsTarget;
   GemmComparison cmp;
@@ -1006,7 +1009,9 @@ int CpuBackend::generate(const GenJob &job) {
   if (runsHere) {
     // The libraries get as many threads as the kernel asked for.
     setBaselineThreads(genThreads);
-    peak = noBench ? 0 : measureFmaPeakGflops() * genThreads;
+    peak = noBench      ? 0
+           : peakGiven ? o.peakGflops * genThreads
+                       : measureFmaPeakGflops() * genThreads;
     if (!noBench && !openblasCoreWarning().empty())
       errs() << "tensorop gen: " << openblasCoreWarning() << "\n";
     double settle = genThreads > 1 ? 0.3 : 0;
@@ -1046,7 +1051,7 @@ int CpuBackend::generate(const GenJob &job) {
           job.op.epilogue.empty()
               ? checkConvObject(reinterpret_cast<ConvFn>(loaded->symbol),
                                 job.op.conv, name, obj, genSeed, noBench,
-                                genThreads, peak, withPrepacked)
+                                genThreads, peak, peakGiven, withPrepacked)
               : checkEpilogueConvObject(loaded->symbol, job.op.conv,
                                         job.op.epilogue, name, obj, genSeed,
                                         withPrepacked);
@@ -1189,14 +1194,50 @@ int CpuBackend::generate(const GenJob &job) {
     }
     if (!cmp.error.empty())
       return fail(cmp.error + "; nothing written to " + outDir);
-    if (cmp.fasterThanPeak)
+    // A best sample above the FMA peak (measured again first, unless
+    // given): the result verified before and after timing, so for a kernel
+    // of the shipped emitters the peak measurement was most likely slowed
+    // by other load; gen warns, ships it and marks its timing suspect. A
+    // model-written microkernel is not trusted that far: it fails.
+    if (cmp.fasterThanPeak && !modelWritten)
+      warnAboveFmaPeak(cmp.fasterThanPeak, cmp.oursBest, peak / genThreads,
+                       genThreads, peakGiven, "tensorop gen", name,
+                       peakGiven ? "" : " (other load while it was measured?)",
+                       "kernel");
+    else if (cmp.fasterThanPeak && !peakGiven)
       cmp.fasterThanPeak =
           fasterThanRemeasuredPeak(cmp.oursBest, peak, genThreads);
+    const bool aboveRejected = modelWritten && cmp.fasterThanPeak;
     // A model-written microkernel's object is not loaded here, so its
     // other entries are not checked (report.json says so).
     const bool entriesChecked = !modelWritten && job.op.hasBlasEntries();
-    verified = (transposed ? true : cmp.verified() && !cmp.fasterThanPeak) &&
+    verified = (transposed ? true : cmp.verified() && !aboveRejected) &&
                (!entriesChecked || entries.passed);
+    // Why it failed, in words (the numbers are in report.json; a failed
+    // kernel's report is not written, so gen prints them).
+    if (!verified)
+      gemmFailure =
+          !cmp.before.ok() ? formatv("{0} elements over the bound",
+                                     cmp.before.failures())
+                                 .str()
+          : cmp.exactMismatches != 0
+              ? formatv("{0} mismatches in the small-integer exact test",
+                        cmp.exactMismatches)
+                    .str()
+          : cmp.timed && !cmp.after.ok()
+              ? formatv("the re-check after timing: {0} elements over the "
+                        "bound (max error/bound {1:E2})",
+                        cmp.after.failures(), cmp.after.maxRatio)
+                    .str()
+          : aboveRejected
+              ? formatv("best sample {0:F1} GFLOP/s is above the FMA peak "
+                        "({1:F1} GFLOP/s): not trusted of a model-written "
+                        "microkernel",
+                        cmp.oursBest, peak)
+                    .str()
+          : entriesChecked && !entries.passed
+              ? std::string("an entry point failed (above)")
+              : std::string("see report.json's verification");
     if (transposed)
       verification = json::Object{
           {"performed", true},
@@ -1262,7 +1303,9 @@ int CpuBackend::generate(const GenJob &job) {
           {"openblas", std::string(openblas_get_config())},
           {"openblas_core", std::string(openblas_get_corename())},
           {"openblas_coretype_env", openblasCoreWarning()},
-          {"measured_fma_peak_gflops", peak},
+          {peakGiven ? "given_fma_peak_gflops" : "measured_fma_peak_gflops",
+           peak},
+          {"best_sample_above_peak", cmp.fasterThanPeak},
           {"cpu", cpuModelName() + " (" + cpuFamilyModel() + ")"}};
     }
   } else if (hints.arch == "riscv64" || hints.arch == "aarch64") {
@@ -1473,15 +1516,22 @@ int CpuBackend::generate(const GenJob &job) {
                   "round-robin rounds{10})\n\n| | median GFLOP/s | best GFLOP/s "
                   "|\n| --- | --- | --- |\n| TensorOp | {0:F1} | {1:F1} |\n| "
                   "OpenBLAS {4} ({5}) | {2:F1} | {3:F1} |\n\nRatio of "
-                  "medians: **{6:F2}x**. Machine: {7}; measured FMA peak "
-                  "{8:F1} GFLOP/s per core.\n",
+                  "medians: **{6:F2}x**. Machine: {7}; {11} FMA peak "
+                  "{8:F1} GFLOP/s per core.{12}\n",
                   cmp.oursMedian, cmp.oursBest, cmp.blasMedian, cmp.blasBest,
                   StringRef(openblas_get_config()).split(' ').second.split(' ').first,
                   openblas_get_corename(), cmp.oursMedian / cmp.blasMedian,
                   cpuModelName() + " (" + cpuFamilyModel() + ")",
                   peak / genThreads, unsigned(genThreads),
                   genThreads > 1 ? ", 0.3 s idle before each side's round"
-                                 : "")
+                                 : "",
+                  peakGiven ? "given" : "measured",
+                  cmp.fasterThanPeak
+                      ? " **The best sample is above that peak**: the result "
+                        "verified before and after timing, so the peak "
+                        "figure is suspect (other load while it was "
+                        "measured?); treat these timings with care."
+                      : "")
               .str();
   if (cmp.timed && cmp.haveOneDNN)
     md += formatv("\n{0} (`dnnl_sgemm`, same rounds, {4} thread(s)): {1:F1} "
@@ -1519,12 +1569,12 @@ int CpuBackend::generate(const GenJob &job) {
       outs() << formatv("  verified: max error/bound {0:E2}, exact test {1} "
                         "mismatches -> {2}\n",
                         cmp.before.maxRatio, cmp.exactMismatches,
-                        verified ? "passed" : "FAILED");
+                        verified ? "passed" : "FAILED (" + gemmFailure + ")");
     if (!entries.summary.empty())
       outs() << "  " << entries.summary << "\n";
     if (cmp.timed)
       outs() << formatv("  speed: {0:F1} GFLOP/s vs OpenBLAS {1:F1} "
-                        "(median, {4} thread(s)): {2:F2}x{3}\n",
+                        "(median, {4} thread(s)): {2:F2}x{3}{5}\n",
                         cmp.oursMedian, cmp.blasMedian,
                         cmp.oursMedian / cmp.blasMedian,
                         cmp.haveOneDNN
@@ -1533,7 +1583,11 @@ int CpuBackend::generate(const GenJob &job) {
                                       cmp.oursMedian / cmp.onednnMedian)
                                   .str()
                             : std::string(),
-                        unsigned(genThreads));
+                        unsigned(genThreads),
+                        cmp.fasterThanPeak
+                            ? " (best sample above the FMA peak: timings "
+                              "suspect)"
+                            : "");
   }
   if (crossRun)
     outs() << "  verified under qemu: " << (verified ? "passed" : "FAILED")

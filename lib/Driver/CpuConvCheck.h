@@ -31,13 +31,16 @@ struct ConvObjectCheck {
 
 /// Verifies `fn` (loaded from `objectPath`) and, unless `noBench`, times it
 /// against oneDNN with `threads` threads on every side; `peak` is the FMA
-/// peak of those threads (0 = unknown).
+/// peak of those threads (0 = unknown), given by the user (`peakGiven`) or
+/// measured (then measured again before a best sample above it is
+/// reported). A sample above it is a warning, not a failure.
 /// `prepacked` (the object's NAME_pack_filter / NAME_prepacked entries) is
 /// verified the same way and timed in the same rounds.
 ConvObjectCheck checkConvObject(ConvFn fn, const Conv2DShape &shape,
                                 llvm::StringRef name,
                                 llvm::StringRef objectPath, unsigned seed,
                                 bool noBench, unsigned threads, double peak,
+                                bool peakGiven,
                                 const ConvPrepackedEntries *prepacked =
                                     nullptr);
 

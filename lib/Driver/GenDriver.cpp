@@ -150,6 +150,8 @@ int tensorop::generateKernel(const GenOptions &options) {
       return fail(toString(std::move(e)));
   if (Error e = checkAdvisorName(genAdvisor))
     return fail(toString(std::move(e)));
+  if (options.peakGflops < 0)
+    return fail("--peak must be positive (GFLOP/s)");
   // The database too, before anything is parsed or built: a missing or
   // foreign file failed once the sketch was chosen, located at a line of
   // the module gen builds ('loc("-":5:3): tensorop: tuning database ...').

@@ -165,7 +165,9 @@ GemmComparison tensorop::compareInSandbox(StringRef object, StringRef symbol,
        "--seed=" + std::to_string(seed), "--time=" + std::to_string(time),
        "--rounds=" + std::to_string(rounds),
        formatv("--round-seconds={0}", roundSeconds).str(),
-       formatv("--peak={0}", peak).str(),
+       // Not formatv's default two decimals: a peak given below 0.005
+       // GFLOP/s would reach the worker as 0 (no check).
+       "--peak=" + std::to_string(peak),
        "--threads=" + std::to_string(threads),
        formatv("--settle-seconds={0}", settleSeconds).str()},
       m, n, k, threads, timeout);

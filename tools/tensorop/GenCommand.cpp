@@ -40,6 +40,13 @@ cl::opt<std::string> genDb("db", cl::sub(genCmd), cl::init(""),
                                    "sketch for this op if it has one"));
 cl::opt<bool> noBench("no-bench", cl::sub(genCmd), cl::init(false),
                       cl::desc("Verify but do not time against OpenBLAS"));
+cl::opt<double> genPeakGflops(
+    "peak", cl::sub(genCmd), cl::init(0),
+    cl::desc("fp32 FMA peak of one core in GFLOP/s (default: measured at "
+             "start). A best sample above it: a warning for a kernel of the "
+             "shipped emitters (the result verified before and after "
+             "timing, so the peak figure is suspect), a failure for a "
+             "model-written microkernel"));
 cl::opt<bool> parseOnly("parse-only", cl::sub(genCmd), cl::init(false),
                         cl::desc("Print what the request was understood as "
                                  "(JSON) and stop; a request gen would "
@@ -77,6 +84,7 @@ int tensorop::runGen() {
   o.name = kernelName;
   o.db = genDb;
   o.noBench = noBench;
+  o.peakGflops = genPeakGflops;
   o.parseOnly = parseOnly;
   o.allowUnsandboxed = allowUnsandboxed;
   o.seed = genSeed;

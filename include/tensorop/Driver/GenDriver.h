@@ -22,6 +22,10 @@ struct GenOptions {
   std::string name;                 ///< kernel name ("" = the default)
   std::string db;                   ///< tuning database ("" = none)
   bool noBench = false;             ///< verify but do not time
+  /// fp32 FMA peak of one core in GFLOP/s (0: measured at start). A best
+  /// sample above the peak is a warning for a shipped emitter's kernel
+  /// (the peak measurement was slowed) and a failure for a model-written one.
+  double peakGflops = 0;
   bool parseOnly = false;           ///< print the parsed request and stop
   bool allowUnsandboxed = false;    ///< run model-written emitters unsandboxed
   unsigned seed = 42;               ///< seed of the verification inputs
