@@ -2,6 +2,7 @@
 
 #include "tensorop/GPU/GpuAdvisor.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
+#include "tensorop/Support/IntMath.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -144,9 +145,9 @@ GpuWgmmaPadding mlir::tensorop::wgmmaPadding(const GpuGemmProblem &p) {
   pad.padA = p.k % chunk != 0;
   pad.padB = p.n % chunk != 0;
   if (pad.padA)
-    pad.lda = (p.k + chunk - 1) / chunk * chunk;
+    pad.lda = roundUp(p.k, chunk);
   if (pad.padB)
-    pad.ldb = (p.n + chunk - 1) / chunk * chunk;
+    pad.ldb = roundUp(p.n, chunk);
   auto aligned = [](int64_t bytes) { return (bytes + 255) / 256 * 256; };
   int64_t aBytes = pad.padA ? aligned(p.m * pad.lda * es) : 0;
   int64_t bBytes = pad.padB ? aligned(p.k * pad.ldb * es) : 0;
@@ -187,8 +188,8 @@ static const Candidate &cheapestTile(llvm::ArrayRef<Candidate> cands,
   const Candidate *best = &cands.front();
   double bestCost = INFINITY;
   for (const Candidate &cand : cands) {
-    int64_t tiles = ((p.m + cand.bm - 1) / cand.bm) *
-                    ((p.n + cand.bn - 1) / cand.bn);
+    int64_t tiles = ceilDiv(p.m, cand.bm) *
+                    ceilDiv(p.n, cand.bn);
     double v = cost(tiles, sms, double(cand.bm * cand.bn), cand.efficiency);
     if (v < bestCost) {
       bestCost = v;
@@ -243,9 +244,9 @@ static std::optional<Candidate> splitKTile(llvm::ArrayRef<Candidate> cands,
                                            const GpuGemmProblem &p,
                                            int64_t sms) {
   auto tiles = [&](const Candidate &c) {
-    return ((p.m + c.bm - 1) / c.bm) * ((p.n + c.bn - 1) / c.bn);
+    return ceilDiv(p.m, c.bm) * ceilDiv(p.n, c.bn);
   };
-  int64_t kTiles = (p.k + 63) / 64, half = (kTiles + 1) / 2;
+  int64_t kTiles = ceilDiv(p.k, 64), half = (kTiles + 1) / 2;
   if (kTiles - half < kSplitKMinKTiles)
     return std::nullopt;
   double best = kSplitKMinGain *
@@ -258,7 +259,7 @@ static std::optional<Candidate> splitKTile(llvm::ArrayRef<Candidate> cands,
   // (128 CTAs, B read by both tile rows) 0.82x cuBLAS, in 128x64 tiles
   // split in 2 (128 CTAs, B read once) 1.03x (docs/benchmarks/gpu-gemm.md,
   // "Stream-K"); 64x128 split in 2 (B still read twice) gained 2%.
-  auto readsOfB = [&](const Candidate &c) { return (p.m + c.bm - 1) / c.bm; };
+  auto readsOfB = [&](const Candidate &c) { return ceilDiv(p.m, c.bm); };
   std::optional<Candidate> pick;
   for (const Candidate &cand : cands) {
     // 256x192's fp32 partial tile (192 KiB) does not fit in its stages.
@@ -352,11 +353,11 @@ static int64_t ffmaThreads(int64_t bm, int64_t bn) {
 
 static double ffmaCost(const Candidate &c, int64_t sk,
                        const GpuGemmProblem &p, int64_t sms) {
-  int64_t tiles = ((p.m + c.bm - 1) / c.bm) * ((p.n + c.bn - 1) / c.bn);
+  int64_t tiles = ceilDiv(p.m, c.bm) * ceilDiv(p.n, c.bn);
   int64_t ctas = tiles * sk;
-  int64_t perSm = (ctas + sms - 1) / sms;
-  int64_t kTiles = (p.k + 15) / 16;
-  double work = double((kTiles + sk - 1) / sk) +
+  int64_t perSm = ceilDiv(ctas, sms);
+  int64_t kTiles = ceilDiv(p.k, 16);
+  double work = double(ceilDiv(kTiles, sk)) +
                 (sk > 1 ? kFfmaSplitOverheadKTiles : 0.0);
   int64_t held = kFfmaResident[&c - kFfmaTiles] * sms;
   double tail = double(std::max<int64_t>(0, ctas - held)) / double(ctas);
@@ -373,19 +374,19 @@ static std::pair<Candidate, int64_t> ffmaTileAndSplit(const GpuGemmProblem &p,
   const Candidate &pick = cheapestTile(kFfmaTiles, p, t.sms);
   if (t.sm < 90)
     return {pick, 1};
-  int64_t kTiles = (p.k + 15) / 16;
+  int64_t kTiles = ceilDiv(p.k, 16);
   double unsplit = INFINITY;
   for (const Candidate &c : kFfmaTiles)
     unsplit = std::min(unsplit, ffmaCost(c, 1, p, t.sms));
   std::pair<Candidate, int64_t> best = {pick, 1};
   double bestCost = kFfmaSplitMinGain * unsplit;
   for (const Candidate &c : kFfmaTiles) {
-    int64_t tiles = ((p.m + c.bm - 1) / c.bm) * ((p.n + c.bn - 1) / c.bn);
+    int64_t tiles = ceilDiv(p.m, c.bm) * ceilDiv(p.n, c.bn);
     if (tiles > 2 * t.sms)
       continue;
     for (int64_t sk : {2, 4}) {
       if (kTiles / sk < kFfmaSplitMinKTiles ||
-          (kTiles + sk - 1) / sk * (sk - 1) >= kTiles)
+          ceilDiv(kTiles, sk) * (sk - 1) >= kTiles)
         continue;
       if (double v = ffmaCost(c, sk, p, t.sms); v < bestCost) {
         bestCost = v;
@@ -430,8 +431,8 @@ static bool gemvFits(const GpuGemmProblem &p) {
 static void proposeGemv(const GpuGemmProblem &p, const GpuTarget &target,
                         GpuSketchChoice &c) {
   c.kernel = "gemv";
-  int64_t rowBlocks = (p.m + 7) / 8;
-  c.blockM = (p.m + rowBlocks - 1) / rowBlocks;
+  int64_t rowBlocks = ceilDiv(p.m, 8);
+  c.blockM = ceilDiv(p.m, rowBlocks);
   int64_t strips32 = ((p.n + 31) / 32) * rowBlocks;
   if (elemBytes(p.aType) == 4)
     c.blockN = strips32 >= 2 * target.sms ? 32 : 16;
@@ -566,7 +567,7 @@ static GpuSketchChoice proposeWgmmaTf32(const GpuGemmProblem &p,
                                         GpuSketchChoice c) {
   llvm::ArrayRef<Candidate> cands = kWgmmaTf32Tiles;
   auto tiles = [&](int64_t bm, int64_t bn) {
-    return ((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn);
+    return ceilDiv(p.m, bm) * ceilDiv(p.n, bn);
   };
   if (!p.conv && p.m <= kWgmmaTf32FewRows) {
     int64_t bm = p.m <= 16 ? 16 : 32;
@@ -659,7 +660,7 @@ static constexpr double kStreamSplitGain = 0.95;
 static int64_t streamSplitK(double operandBytes, int64_t strips,
                             double stripBytes, double ctaRate, int64_t k,
                             const GpuTarget &target) {
-  if (2 * strips > target.sms || (k + 63) / 64 < 2 * kSplitKMinKTiles)
+  if (2 * strips > target.sms || ceilDiv(k, 64) < 2 * kSplitKMinKTiles)
     return 1;
   int64_t l2 = target.hints.cacheBytes(2);
   double share =
@@ -698,7 +699,7 @@ static GpuSketchChoice proposeWgmmaFewRows(const GpuGemmProblem &p,
   const Candidate *best = nullptr;
   double bestCost = INFINITY;
   for (const Candidate &cand : kWgmmaFewRowTiles) {
-    int64_t strips = (p.n + cand.bn - 1) / cand.bn;
+    int64_t strips = ceilDiv(p.n, cand.bn);
     double strip = double(p.k) * double(cand.bn) * 2;
     double v = std::max(streamSeconds, cost(strips, target.sms, strip,
                                             kFewRowsStripBytesPerSecond)) +
@@ -715,14 +716,14 @@ static GpuSketchChoice proposeWgmmaFewRows(const GpuGemmProblem &p,
   c.blockK = 64;
   c.stages = std::min<int64_t>(
       16, (target.maxSharedPerBlock - 1024) / ((bm + c.blockN) * 128));
-  int64_t strips = (p.n + c.blockN - 1) / c.blockN;
+  int64_t strips = ceilDiv(p.n, c.blockN);
   c.ctas = std::min(strips, target.sms);
   c.groupM = 8;
   if (c.consumers == 1)
     c.splitK = streamSplitK(bBytes, strips, double(p.k) * double(c.blockN) * 2,
                             kStreamCtaBytesPerSecond, p.k, target);
   int64_t wideStrips = (p.n + 127) / 128;
-  bool long4 = (p.k + 63) / 64 >= 4 * kSplitKMinKTiles;
+  bool long4 = ceilDiv(p.k, 64) >= 4 * kSplitKMinKTiles;
   if (c.splitK == 2 && c.blockN == 64 && long4 &&
       4 * strips <= kWideSplitMaxCtas) {
     c.splitK = 4;
@@ -835,7 +836,7 @@ static GpuSketchChoice proposeWgmmaFewCols(const GpuGemmProblem &p,
   const Candidate *best = nullptr;
   double bestCost = INFINITY;
   for (const Candidate &cand : kWgmmaFewColTiles) {
-    int64_t strips = (p.m + cand.bm - 1) / cand.bm;
+    int64_t strips = ceilDiv(p.m, cand.bm);
     double strip = double(p.k) * double(cand.bm) * 2;
     double v = std::max(streamSeconds, cost(strips, target.sms, strip,
                                             kFewRowsStripBytesPerSecond)) +
@@ -852,7 +853,7 @@ static GpuSketchChoice proposeWgmmaFewCols(const GpuGemmProblem &p,
   c.blockK = 64;
   c.stages = std::min<int64_t>(
       16, (target.maxSharedPerBlock - 1024) / ((c.blockM + bn) * 128));
-  int64_t strips = (p.m + c.blockM - 1) / c.blockM;
+  int64_t strips = ceilDiv(p.m, c.blockM);
   c.ctas = std::min(strips, target.sms);
   c.groupM = 8;
   c.splitK = streamSplitK(aBytes, strips, double(p.k) * double(c.blockM) * 2,
@@ -890,8 +891,8 @@ static GpuSketchChoice proposeWgmmaFewCols(const GpuGemmProblem &p,
   // 2, variants: 1024x16x16384 64x16 split 2 on 32 CTAs 19.1 us, 64x32
   // split 4 on 64 CTAs 12.1; 1024x8x16384 f16 19.3 -> 12.1).
   int64_t pairStrips = (p.m + 127) / 128;
-  int64_t rowStrips = (p.m + 63) / 64;
-  bool longK = (p.k + 63) / 64 >= 4 * kSplitKMinKTiles;
+  int64_t rowStrips = ceilDiv(p.m, 64);
+  bool longK = ceilDiv(p.k, 64) >= 4 * kSplitKMinKTiles;
   bool fewPairs = longK && 4 * pairStrips <= kNarrowFewPairCtas &&
                   4 * rowStrips <= kWideSplitMaxCtas;
   if (fewPairs)
@@ -913,7 +914,7 @@ static GpuSketchChoice proposeWgmmaFewCols(const GpuGemmProblem &p,
   // best library 13.6), 768x24x24576 f16 on 48 at 2.0 TB/s (18.7 us against
   // 11.9): 42-46 GB/s per CTA, so twice the CTAs stream about twice as
   // fast until HBM binds.
-  int64_t kTiles = (p.k + 63) / 64;
+  int64_t kTiles = ceilDiv(p.k, 64);
   if (c.splitK == 4 && c.blockM == 64 && bn == 32 &&
       kTiles >= 8 * kSplitKMinKTiles && 8 * strips <= kNarrowSplitMaxCtas)
     c.splitK = 8;
@@ -1056,8 +1057,8 @@ static const Candidate &mmaSyncTile(const GpuGemmProblem &p,
   const Candidate *best = &kMmaTiles[0];
   double bestCost = INFINITY;
   for (const Candidate &cand : kMmaTiles) {
-    int64_t tiles = ((p.m + cand.bm - 1) / cand.bm) *
-                    ((p.n + cand.bn - 1) / cand.bn);
+    int64_t tiles = ceilDiv(p.m, cand.bm) *
+                    ceilDiv(p.n, cand.bn);
     // two CTAs per SM
     double v = cost(tiles, target.sms * 2, double(cand.bm * cand.bn),
                     mmaEfficiency(cand, aligned));
@@ -1108,7 +1109,7 @@ bool mlir::tensorop::paddedWgmmaPays(const GpuGemmProblem &p,
   double padSeconds = padBytes / (kPadBandwidthShare * target.hbmBytesPerSecond) +
                       padLaunches * kPadLaunchSeconds;
   auto tilesOf = [&](const Candidate &c) {
-    return ((p.m + c.bm - 1) / c.bm) * ((p.n + c.bn - 1) / c.bn);
+    return ceilDiv(p.m, c.bm) * ceilDiv(p.n, c.bn);
   };
   double flopsPerElem = 2.0 * double(p.k);
   bool tf32 = p.precision == "tf32";
@@ -1161,7 +1162,7 @@ mlir::tensorop::proposeGpuSketch(const GpuGemmProblem &p,
   c.precision = p.precision;
   c.source = "builtin";
   auto tiles = [&](int64_t bm, int64_t bn) {
-    return ((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn);
+    return ceilDiv(p.m, bm) * ceilDiv(p.n, bn);
   };
   if (gemvFits(p)) {
     proposeGemv(p, target, c);
@@ -1407,8 +1408,8 @@ llvm::Error mlir::tensorop::checkGpuSketch(const GpuSketchChoice &s,
   // Rank r of a split runs the r-th of split_k equal ranges of K's
   // k-tiles (`tileK` deep); none may be empty.
   auto emptySplitRange = [&](int64_t tileK) -> std::string {
-    int64_t kTiles = (p.k + tileK - 1) / tileK;
-    if ((kTiles + s.splitK - 1) / s.splitK * (s.splitK - 1) < kTiles)
+    int64_t kTiles = ceilDiv(p.k, tileK);
+    if (ceilDiv(kTiles, s.splitK) * (s.splitK - 1) < kTiles)
       return "";
     return llvm::formatv("K={0} has {1} k-tiles of {2}: too few for {3} "
                          "non-empty ranges",

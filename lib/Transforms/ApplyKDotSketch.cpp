@@ -19,6 +19,7 @@
 #include "tensorop/Advisor/UKernelRequest.h"
 #include "tensorop/Dialect/KDotSketch.h"
 #include "tensorop/Emitters/Emitter.h"
+#include "tensorop/Support/IntMath.h"
 #include "tensorop/Targets/PassHints.h"
 #include "tensorop/Transforms/MatmulSupport.h"
 #include "tensorop/Transforms/Passes.h"
@@ -69,7 +70,7 @@ LogicalResult mlir::tensorop::applyKDotSketch(
   // all nr rows of its block of B transposed, so the copy has rows up to a
   // whole number of blocks (zeros past N).
   int64_t nr = std::min(sketch.getNr(), p.n);
-  int64_t paddedN = (p.n + nr - 1) / nr * nr;
+  int64_t paddedN = roundUp(p.n, nr);
   std::optional<int64_t> ldbt;
   if (p.transposeB && paddedN == p.n)
     ldbt = inPlaceRowStride(b.getType());
@@ -137,9 +138,9 @@ LogicalResult mlir::tensorop::applyKDotSketch(
 
   // Row chunks of whole register blocks, one per thread.
   int64_t mr = sketch.getMr(), threads = sketch.getThreads();
-  int64_t chunk = (p.m + threads - 1) / threads;
-  chunk = (chunk + mr - 1) / mr * mr;
-  int64_t chunks = (p.m + chunk - 1) / chunk;
+  int64_t chunk = ceilDiv(p.m, threads);
+  chunk = roundUp(chunk, mr);
+  int64_t chunks = ceilDiv(p.m, chunk);
   Value first = cst(0), last = cst(p.m);
   scf::ForallOp forall;
   if (chunks > 1) {

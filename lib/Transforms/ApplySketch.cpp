@@ -806,8 +806,8 @@ ThreadSplit planThreadSplit(const GemmProblem &p, int64_t mr, int64_t nr,
                             int64_t threads, bool bInPlace, int64_t l2Bytes,
                             int64_t lanes) {
   ThreadSplit s;
-  int64_t mBlocks = (p.m + mr - 1) / mr, nBlocks = (p.n + nr - 1) / nr;
-  bool thickRows = mBlocks >= threads && (p.m + threads - 1) / threads >= 32;
+  int64_t mBlocks = ceilDiv(p.m, mr), nBlocks = ceilDiv(p.n, nr);
+  bool thickRows = mBlocks >= threads && ceilDiv(p.m, threads) >= 32;
   int64_t elemBytes = p.input == GemmInputType::F32 ? 4 : 2;
   bool bLarge = double(p.k) * double(p.n) * elemBytes > 4.0 * l2Bytes;
   bool wideB = !p.isDynamic() && p.n >= 2 * p.m && nBlocks >= threads &&
@@ -825,8 +825,8 @@ ThreadSplit planThreadSplit(const GemmProblem &p, int64_t mr, int64_t nr,
   bool vectorChunks =
       !s.alongM && bInPlace && lanes > 0 && p.input == GemmInputType::F32;
   int64_t unit = s.alongM ? mr : vectorChunks ? std::min(lanes, nr) : nr;
-  s.chunk = roundUp((extent + threads - 1) / threads, unit);
-  s.count = (extent + s.chunk - 1) / s.chunk;
+  s.chunk = roundUp(ceilDiv(extent, threads), unit);
+  s.count = ceilDiv(extent, s.chunk);
   return s;
 }
 
@@ -928,9 +928,9 @@ SharedGrid planSharedGrid(const GemmProblem &p, int64_t mr, int64_t threads) {
     g.m = threads;
     return g;
   }
-  int64_t mBlocks = (p.m + mr - 1) / mr;
+  int64_t mBlocks = ceilDiv(p.m, mr);
   for (int64_t gm = threads; gm > 1; --gm)
-    if (threads % gm == 0 && mBlocks >= gm && (p.m + gm - 1) / gm >= 32) {
+    if (threads % gm == 0 && mBlocks >= gm && ceilDiv(p.m, gm) >= 32) {
       g.m = gm;
       break;
     }
@@ -971,7 +971,7 @@ void emitSharedBNest(RewriterBase &rw, Location loc, GemmPlan &plan,
   // Tiles never exceed the (padded) problem or a thread's rows.
   plan.mc = p.dynamicM ? sketch.getMc()
                        : std::min(sketch.getMc(),
-                                  roundUp((p.m + grid.m - 1) / grid.m, plan.mr));
+                                  roundUp(ceilDiv(p.m, grid.m), plan.mr));
   plan.nc = p.dynamicN ? sketch.getNc()
                        : std::min(sketch.getNc(), roundUp(p.n, plan.nr));
   plan.kc = p.dynamicK ? sketch.getKc() : std::min(sketch.getKc(), p.k);
@@ -999,7 +999,7 @@ void emitSharedBNest(RewriterBase &rw, Location loc, GemmPlan &plan,
   // for a dynamic M, whose chunks have no static size.)
   bool hoistA = !plan.unpackedA && !nOuter && !p.dynamicM;
   int64_t chunkPanels =
-      hoistA ? roundUp((p.m + grid.m - 1) / grid.m, plan.mr) / plan.mr
+      hoistA ? roundUp(ceilDiv(p.m, grid.m), plan.mr) / plan.mr
              : plan.mc / plan.mr;
   Value allA;
   if (!plan.unpackedA)
