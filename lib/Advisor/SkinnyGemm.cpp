@@ -29,8 +29,9 @@ namespace {
 /// that a block still has two B vectors (14 x 32 uses 31 registers).
 constexpr int64_t kFewRowsBlock = 14;
 /// Rows of B one sweep along N covers (the K band) where B streams from
-/// memory, and where B is one prepacked panel (its rows prefetched ahead;
-/// longer bands were not measured there).
+/// memory (unless the target's blocking.few_rows_band_rows applies), and
+/// where B is one prepacked panel (its rows prefetched ahead; longer bands
+/// were not measured there).
 constexpr int64_t kBandRows = 128;
 /// The K band where L3 holds B: the kernel is then bound by its FMAs, and
 /// each band reloads and stores every C tile once more, so fewer, longer
@@ -203,9 +204,24 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   // (Or everywhere, where the target measured bands faster in L3 too:
   // gemv.bands_in_l3, Zen 4.)
   bool walk = gemv && !bFromMemory && !t.gemvBandsInL3;
-  int64_t bandRows = gemv                                  ? kGemvBandRows
-                     : bFromMemory || p.bPanelInPlace ? kBandRows
-                                                      : kBandRowsInL3;
+  // From memory on one thread, the target's band for few rows where it
+  // measured one (blocking.few_rows_band_rows up to few_rows_band_max_rows
+  // rows: Zen 5 64 up to 20). Each band reloads and stores every C tile, M
+  // elements a column against the band's rows of B: short bands paid where
+  // C is thin. (Zen 5, quiet, against bands of 125-128: sketch A/B, 1
+  // thread, M = 3, 12, 16, 20 +2..+11%, 8 -0.7%, 24, 32, 40, 48, 64
+  // -1..-8%; gen's objects in one process, 1 thread, seven shapes of 3-20
+  // rows new/base 0.985-1.243, geomean 1.070; 2 threads, where the team
+  // shares the memory bandwidth, 0.940-1.039, geomean 0.989: not there.
+  // docs/benchmarks/cpu-gemm-classes.md, "Zen 5: short K bands for few
+  // rows from memory".)
+  bool shortBands =
+      t.fewRowsBandRows && p.m <= t.fewRowsBandMaxRows && p.threads == 1;
+  int64_t bandRows = gemv             ? kGemvBandRows
+                     : p.bPanelInPlace ? kBandRows
+                     : bFromMemory     ? (shortBands ? t.fewRowsBandRows
+                                                     : kBandRows)
+                                       : kBandRowsInL3;
   c.kc = balancedTile(p.k, walk ? kGemvKc : bandRows, 1);
   // C stays in L2 across the bands: at most half of it per column block.
   int64_t ncTarget = t.cacheBytes(2) / 2 / (p.m * 4);

@@ -276,6 +276,9 @@ void mlir::tensorop::overlayHostMachine(TargetHints &h, const HostMachine &m) {
   set(h.oneKBlockMaxK, f.oneKBlockMaxK, "blocking.one_k_block_max_k");
   set(h.bInPlaceMaxRowTiles, f.bInPlaceMaxRowTiles,
       "blocking.b_in_place_max_row_tiles");
+  set(h.fewRowsBandRows, f.fewRowsBandRows, "blocking.few_rows_band_rows");
+  set(h.fewRowsBandMaxRows, f.fewRowsBandMaxRows,
+      "blocking.few_rows_band_max_rows");
   set(h.peakGflopsF32PerCore, f.peakGflopsF32PerCore,
       "peak_gflops_f32_per_core");
   set(h.teamCostUs, f.teamCostUs, "threads.team_cost_us");

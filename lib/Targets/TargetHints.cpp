@@ -249,6 +249,14 @@ public:
                                      p + ".blocking.", f.bInPlaceMaxRowTiles,
                                      int64_t(0), int64_t(1024)))
           return e;
+        if (llvm::Error e = optional(*b, "few_rows_band_rows",
+                                     p + ".blocking.", f.fewRowsBandRows,
+                                     int64_t(1), int64_t(65536)))
+          return e;
+        if (llvm::Error e = optional(*b, "few_rows_band_max_rows",
+                                     p + ".blocking.", f.fewRowsBandMaxRows,
+                                     int64_t(0), int64_t(64)))
+          return e;
       }
       if (const llvm::json::Value *v = o->get("gemv")) {
         const Object *g = v->getAsObject();
@@ -419,6 +427,14 @@ mlir::tensorop::parseTargetHints(llvm::StringRef text, llvm::StringRef target,
     if (llvm::Error e = r.optionalField(
             *blocking, "b_in_place_max_row_tiles", "blocking.",
             h.bInPlaceMaxRowTiles, int64_t(0), int64_t(1024)))
+      return std::move(e);
+    if (llvm::Error e =
+            r.optionalField(*blocking, "few_rows_band_rows", "blocking.",
+                            h.fewRowsBandRows, int64_t(1), int64_t(65536)))
+      return std::move(e);
+    if (llvm::Error e =
+            r.optionalField(*blocking, "few_rows_band_max_rows", "blocking.",
+                            h.fewRowsBandMaxRows, int64_t(0), int64_t(64)))
       return std::move(e);
   }
 

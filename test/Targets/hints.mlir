@@ -32,6 +32,11 @@
 // A per-CPU blocking field is validated like the file's own.
 // RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_in_place_tiles" 2>&1 | FileCheck %s --check-prefix=INPLACETILES
 // INPLACETILES: error: {{.*}}bad_hints_in_place_tiles{{/|\\}}x86-avx512.json: field 'cpus.znver4.blocking.b_in_place_max_row_tiles' is 1025{{(\.0+)?}}, outside [0{{(\.0+)?}}, 1024{{(\.0+)?}}]
+// The few-rows band's row limit is at most 64 (the few-rows path's rows).
+// RUN: rm -rf %t && mkdir -p %t/bandmax
+// RUN: %python -c "import json, sys; h = json.load(open(sys.argv[1])); h['blocking']['few_rows_band_max_rows'] = 65; json.dump(h, open(sys.argv[2], 'w'))" %S/../../hints/x86-avx512.json %t/bandmax/x86-avx512.json
+// RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%t/bandmax" 2>&1 | FileCheck %s --check-prefix=BANDMAX
+// BANDMAX: error: {{.*}}bandmax{{/|\\}}x86-avx512.json: field 'blocking.few_rows_band_max_rows' is 65{{(\.0+)?}}, outside [0{{(\.0+)?}}, 64{{(\.0+)?}}]
 
 // A GEMV tile has at most 7 vectors (unpacked B's masks), and a per-CPU
 // fact is validated like the file's own.

@@ -94,6 +94,18 @@ func.func @few_row_tiles(%A: memref<127x513xf32>, %B: memref<513x1000xf32>, %C: 
   return
 }
 
+// Few rows with B from memory (12 x 5000 x 4000, 80 MB): the file's
+// bands of 64 rows (few_rows_band_max_rows 20); Zen 4's entry sets the
+// maximum to 0, bands of 128 (4000 in 32 of 125).
+// ZEN4-LABEL: func.func @few_rows_from_memory
+// ZEN4:         kc = 125, mr = 12, nr = 32, loop_order = "mnk"
+// FILE-LABEL: func.func @few_rows_from_memory
+// FILE:         kc = 64, mr = 12, nr = 32, loop_order = "mnk"
+func.func @few_rows_from_memory(%A: memref<12x4000xf32>, %B: memref<4000x5000xf32>, %C: memref<12x5000xf32>) {
+  linalg.matmul ins(%A, %B : memref<12x4000xf32>, memref<4000x5000xf32>) outs(%C : memref<12x5000xf32>)
+  return
+}
+
 // K = 2048 is above one_k_block_max_k: K blocks of 512.
 // ZEN4-LABEL: func.func @k_above_one_block
 // ZEN4:         nc = 256, kc = 512, mr = 6, nr = 64,

@@ -1,10 +1,12 @@
 // RUN: tensorop-opt %s -split-input-file --tensorop-annotate-sketch="target=x86-avx512" | tensorop-opt -split-input-file | FileCheck %s --check-prefixes=CHECK,AVX512
 // RUN: tensorop-opt %s -split-input-file --tensorop-annotate-sketch="target=x86-avx2" | FileCheck %s --check-prefixes=CHECK,AVX2
+// RUN: tensorop-opt %s -split-input-file --tensorop-annotate-sketch="target=x86-avx512 threads=2" 2>/dev/null | FileCheck %s --check-prefix=TEAM
 // The builtin advisor's skinny sketches (lib/Advisor/SkinnyGemm.cpp). On
 // AVX-512, few rows (M <= 64): A and B read in place, M in row blocks of at
 // most 14 rows as wide as registers allow (7 vectors at most), B swept along
 // N in bands of K (of at most 384 rows where L3 holds B, 128 where it
-// streams from memory) with B's row prefetched two blocks ahead, K not
+// streams from memory, 64 there for at most 20 rows: the file's
+// blocking.few_rows_band_rows and few_rows_band_max_rows) with B's row prefetched two blocks ahead, K not
 // unrolled in blocks of three vectors (M <= 2:
 // bands of 16 rows when B is larger than L3; with B in L3 each tile walks
 // 512 rows down K, prefetched 32 rows ahead), all row blocks of a tile one
@@ -49,21 +51,29 @@ func.func @gemv_l3(%A: memref<1x3000xf32>, %B: memref<3000x2000xf32>, %C: memref
 // 33 rows: three blocks of 11 x 32; 12 rows: one block of 12 x 32; 24 rows:
 // two blocks of 12 x 32. B in L3 (3 to 18 MB of 32): K in equal bands of at
 // most 384 rows, 1027 in 3 of 343, 1500 in 4 of 375, 1024 in 3 of 342; B
-// from memory (12 x 5000 x 4000, 80 MB): bands of at most 128 rows, 4000 in
-// 32 of 125.
+// from memory (12 and 24 x 5000 x 4000, 80 MB): for 12 rows (at most the
+// file's 20) bands of at most 64 rows, 4000 in 63 of 64; for 24 rows bands
+// of at most 128, 4000 in 32 of 125. On a team of threads bands of 128 for
+// 12 rows too (the short bands lost there: 2 threads geomean -1.1%).
 // CHECK-LABEL: func.func @rows_more
 // AVX512: kc = 343, mr = 11, nr = 32, loop_order = "mnk", micro_order = "nm", pack_a = "none", pack_b = "none"
 // AVX512: kc = 375, mr = 12, nr = 32, loop_order = "mnk", micro_order = "mn", pack_a = "none", pack_b = "none"
 // AVX512: kc = 342, mr = 12, nr = 32, loop_order = "mnk", micro_order = "nm", pack_a = "none", pack_b = "none"
-// AVX512: kc = 125, mr = 12, nr = 32, loop_order = "mnk", micro_order = "mn", pack_a = "none", pack_b = "none"
+// AVX512: kc = 64, mr = 12, nr = 32, loop_order = "mnk", micro_order = "mn", pack_a = "none", pack_b = "none"
+// TEAM-LABEL: func.func @rows_more
+// TEAM: kc = 125, mr = 12, nr = 32, loop_order = "mnk", micro_order = "mn", pack_a = "none", pack_b = "none"
+// TEAM-NEXT: kc = 125, mr = 12, nr = 32, loop_order = "mnk", micro_order = "nm", pack_a = "none", pack_b = "none"
+// AVX512: kc = 125, mr = 12, nr = 32, loop_order = "mnk", micro_order = "nm", pack_a = "none", pack_b = "none"
 func.func @rows_more(%A: memref<33x1027xf32>, %B: memref<1027x777xf32>, %C: memref<33x777xf32>,
                      %A2: memref<12x1500xf32>, %B2: memref<1500x3000xf32>, %C2: memref<12x3000xf32>,
                      %A3: memref<24x1024xf32>, %B3: memref<1024x4096xf32>, %C3: memref<24x4096xf32>,
-                     %A4: memref<12x4000xf32>, %B4: memref<4000x5000xf32>, %C4: memref<12x5000xf32>) {
+                     %A4: memref<12x4000xf32>, %B4: memref<4000x5000xf32>, %C4: memref<12x5000xf32>,
+                     %A5: memref<24x4000xf32>, %B5: memref<4000x5000xf32>, %C5: memref<24x5000xf32>) {
   linalg.matmul ins(%A, %B : memref<33x1027xf32>, memref<1027x777xf32>) outs(%C : memref<33x777xf32>)
   linalg.matmul ins(%A2, %B2 : memref<12x1500xf32>, memref<1500x3000xf32>) outs(%C2 : memref<12x3000xf32>)
   linalg.matmul ins(%A3, %B3 : memref<24x1024xf32>, memref<1024x4096xf32>) outs(%C3 : memref<24x4096xf32>)
   linalg.matmul ins(%A4, %B4 : memref<12x4000xf32>, memref<4000x5000xf32>) outs(%C4 : memref<12x5000xf32>)
+  linalg.matmul ins(%A5, %B5 : memref<24x4000xf32>, memref<4000x5000xf32>) outs(%C5 : memref<24x5000xf32>)
   return
 }
 

@@ -48,6 +48,7 @@ struct CpuFacts {
   std::optional<int64_t> bBlockL2ShareAStreamed;
   std::optional<int64_t> oneKBlockMaxK;
   std::optional<int64_t> bInPlaceMaxRowTiles;
+  std::optional<int64_t> fewRowsBandRows, fewRowsBandMaxRows;
   std::optional<double> peakGflopsF32PerCore;
   std::string source; ///< Where these facts come from (required).
 };
@@ -119,6 +120,13 @@ struct TargetHints {
   /// to hide under that only those few tiles share
   /// ("b_in_place_max_row_tiles"; 0: B always packed).
   int64_t bInPlaceMaxRowTiles = 0;
+  /// The rows of B in one K band of the few-rows path (SkinnyGemm.cpp: at
+  /// most 64 rows of C, A and B read in place, B swept along N band after
+  /// band) where B streams from memory, C has at most fewRowsBandMaxRows
+  /// rows and the GEMM runs on one thread ("few_rows_band_rows",
+  /// "few_rows_band_max_rows"; 0: bands of 128 rows): each band reloads
+  /// and stores C, so shorter bands pay off for few rows only.
+  int64_t fewRowsBandRows = 0, fewRowsBandMaxRows = 0;
   int64_t cores = 1;
   double peakGflopsF32PerCore = 0;
   /// What forking and joining an OpenMP team costs a GEMM call, in
