@@ -105,8 +105,11 @@ double paddedColumns(const GemmProblem &p, const TargetHints &t, bool small,
 /// the fraction of FMA issue slots doing useful work. `small`: B read in
 /// place with a tail kernel for the N remainder, so the N edge wastes only
 /// the last vector's lanes.
-RegisterBlock chooseRegisterBlock(const GemmProblem &p, const TargetHints &t,
-                                  bool small) {
+/// `minTailAccumulators`: on the small path, leave out blocks whose tail
+/// kernel has fewer accumulators (0: none left out).
+RegisterBlock chooseRegisterBlockWith(const GemmProblem &p,
+                                      const TargetHints &t, bool small,
+                                      int64_t minTailAccumulators) {
   int64_t lanes = t.f32Lanes();
   int64_t regs = t.vectorRegisters;
   RegisterBlock best;
@@ -123,6 +126,12 @@ RegisterBlock chooseRegisterBlock(const GemmProblem &p, const TargetHints &t,
       // ever run its tail kernel.)
       if (small && (!unpackedBFits(mr, nr, lanes, regs, t.name) ||
                     (nv - 1) * lanes >= p.n))
+        continue;
+      // Nor one whose tail kernel (N's remainder) has fewer accumulators
+      // than asked for: the score counts neither the tail nor its chains.
+      // (Rows past M hold no chains: a taller block cannot pass for it.)
+      int64_t tailAcc = std::min(mr, p.m) * ceilDiv(p.n % nr, lanes);
+      if (small && tailAcc > 0 && tailAcc < minTailAccumulators)
         continue;
       // FMA latency x throughput needs this many independent chains.
       double latency =
@@ -169,6 +178,19 @@ RegisterBlock chooseRegisterBlock(const GemmProblem &p, const TargetHints &t,
     }
   }
   return best;
+}
+
+/// The register block: on the small path without tails of fewer
+/// accumulators than the target measured to keep up where any block
+/// avoids them (blocking.small_min_tail_accumulators; Zen 5 12: 4 x 64
+/// blocks, whose 8-accumulator 4 x 32 tails take N's remainders of 17-32
+/// columns, lost 5-6% to 4 x 48 and 6 x 64 blocks; docs/benchmarks/
+/// cpu-gemm-classes.md, "Zen 5: small shapes lose in 4-row blocks").
+RegisterBlock chooseRegisterBlock(const GemmProblem &p, const TargetHints &t,
+                                  bool small) {
+  RegisterBlock b =
+      chooseRegisterBlockWith(p, t, small, t.smallMinTailAccumulators);
+  return b.score >= 0 ? b : chooseRegisterBlockWith(p, t, small, 0);
 }
 
 class BuiltinAdvisor : public Advisor {

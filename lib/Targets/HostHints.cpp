@@ -279,6 +279,8 @@ void mlir::tensorop::overlayHostMachine(TargetHints &h, const HostMachine &m) {
   set(h.fewRowsBandRows, f.fewRowsBandRows, "blocking.few_rows_band_rows");
   set(h.fewRowsBandMaxRows, f.fewRowsBandMaxRows,
       "blocking.few_rows_band_max_rows");
+  set(h.smallMinTailAccumulators, f.smallMinTailAccumulators,
+      "blocking.small_min_tail_accumulators");
   set(h.peakGflopsF32PerCore, f.peakGflopsF32PerCore,
       "peak_gflops_f32_per_core");
   set(h.teamCostUs, f.teamCostUs, "threads.team_cost_us");

@@ -257,6 +257,10 @@ public:
                                      p + ".blocking.", f.fewRowsBandMaxRows,
                                      int64_t(0), int64_t(64)))
           return e;
+        if (llvm::Error e = optional(*b, "small_min_tail_accumulators",
+                                     p + ".blocking.", f.smallMinTailAccumulators,
+                                     int64_t(0), int64_t(64)))
+          return e;
       }
       if (const llvm::json::Value *v = o->get("gemv")) {
         const Object *g = v->getAsObject();
@@ -435,6 +439,10 @@ mlir::tensorop::parseTargetHints(llvm::StringRef text, llvm::StringRef target,
     if (llvm::Error e =
             r.optionalField(*blocking, "few_rows_band_max_rows", "blocking.",
                             h.fewRowsBandMaxRows, int64_t(0), int64_t(64)))
+      return std::move(e);
+    if (llvm::Error e =
+            r.optionalField(*blocking, "small_min_tail_accumulators", "blocking.",
+                            h.smallMinTailAccumulators, int64_t(0), int64_t(64)))
       return std::move(e);
   }
 

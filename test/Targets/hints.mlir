@@ -38,6 +38,11 @@
 // RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%t/bandmax" 2>&1 | FileCheck %s --check-prefix=BANDMAX
 // BANDMAX: error: {{.*}}bandmax{{/|\\}}x86-avx512.json: field 'blocking.few_rows_band_max_rows' is 65{{(\.0+)?}}, outside [0{{(\.0+)?}}, 64{{(\.0+)?}}]
 
+// RUN: mkdir -p %t/tailacc
+// RUN: %python -c "import json, sys; h = json.load(open(sys.argv[1])); h['blocking']['small_min_tail_accumulators'] = 65; json.dump(h, open(sys.argv[2], 'w'))" %S/../../hints/x86-avx512.json %t/tailacc/x86-avx512.json
+// RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%t/tailacc" 2>&1 | FileCheck %s --check-prefix=TAILACC
+// TAILACC: error: {{.*}}tailacc{{/|\\}}x86-avx512.json: field 'blocking.small_min_tail_accumulators' is 65{{(\.0+)?}}, outside [0{{(\.0+)?}}, 64{{(\.0+)?}}]
+
 // A GEMV tile has at most 7 vectors (unpacked B's masks), and a per-CPU
 // fact is validated like the file's own.
 // RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_gemv" 2>&1 | FileCheck %s --check-prefix=GEMV

@@ -106,6 +106,21 @@ func.func @few_rows_from_memory(%A: memref<12x4000xf32>, %B: memref<4000x5000xf3
   return
 }
 
+// A small GEMM whose 4 x 64 blocks would leave N's 20-column remainder to
+// a 4 x 32 tail kernel of 8 accumulators: the file's
+// small_min_tail_accumulators 12 takes 4 x 48 (a 4 x 48 tail). Zen 4's
+// entry (0) takes 4 x 48 too, for its own reason: its half-width last
+// vector scores the 4-column edge at half a vector
+// (test/Transforms/annotate-sketch-small-tail.mlir has the field at 0).
+// ZEN4-LABEL: func.func @small_narrow_tail
+// ZEN4:         mr = 4, nr = 48, loop_order = "mkn"
+// FILE-LABEL: func.func @small_narrow_tail
+// FILE:         mr = 4, nr = 48, loop_order = "mkn"
+func.func @small_narrow_tail(%A: memref<76x111xf32>, %B: memref<111x84xf32>, %C: memref<76x84xf32>) {
+  linalg.matmul ins(%A, %B : memref<76x111xf32>, memref<111x84xf32>) outs(%C : memref<76x84xf32>)
+  return
+}
+
 // K = 2048 is above one_k_block_max_k: K blocks of 512.
 // ZEN4-LABEL: func.func @k_above_one_block
 // ZEN4:         nc = 256, kc = 512, mr = 6, nr = 64,

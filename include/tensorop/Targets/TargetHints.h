@@ -49,6 +49,7 @@ struct CpuFacts {
   std::optional<int64_t> oneKBlockMaxK;
   std::optional<int64_t> bInPlaceMaxRowTiles;
   std::optional<int64_t> fewRowsBandRows, fewRowsBandMaxRows;
+  std::optional<int64_t> smallMinTailAccumulators;
   std::optional<double> peakGflopsF32PerCore;
   std::string source; ///< Where these facts come from (required).
 };
@@ -127,6 +128,11 @@ struct TargetHints {
   /// "few_rows_band_max_rows"; 0: bands of 128 rows): each band reloads
   /// and stores C, so shorter bands pay off for few rows only.
   int64_t fewRowsBandRows = 0, fewRowsBandMaxRows = 0;
+  /// The fewest accumulators (rows x vectors) of the tail kernel that a
+  /// register block on the small path (A and B read in place, the N
+  /// remainder in a kernel of its own) may leave for N's remainder
+  /// ("small_min_tail_accumulators"; 0: any).
+  int64_t smallMinTailAccumulators = 0;
   int64_t cores = 1;
   double peakGflopsF32PerCore = 0;
   /// What forking and joining an OpenMP team costs a GEMM call, in
