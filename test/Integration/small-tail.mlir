@@ -51,9 +51,16 @@
 // A one-vector tail takes A as embedded broadcasts (one FMA per element of
 // A: an explicit broadcast would take an FP slot of its own), the wider
 // block keeps the sketch's explicit ones: 107x80x81 is 6x64 + a 6x16 tail,
-// 77x148x59 7x48 + a 7x16 tail (148 = 144 + 4). Both run numerically below.
-// RUN: %gen_matmul 107 80 81 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" --tensorop-apply-sketch | FileCheck %s --check-prefix=TAIL1
-// RUN: %gen_matmul 77 148 59 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" --tensorop-apply-sketch | FileCheck %s --check-prefix=TAIL1B
+// 77x148x59 7x48 + a 7x16 tail (148 = 144 + 4), under hints without the
+// file's small_min_tail_accumulators (12 leaves such narrow tails out: 9x48
+// and 11x32 there). Both run numerically below, with the file's blocks and
+// with these.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %python -c "import json, sys; h = json.load(open(sys.argv[1])); h['blocking']['small_min_tail_accumulators'] = 0; json.dump(h, open(sys.argv[2], 'w'))" %S/../../hints/x86-avx512.json %t/x86-avx512.json
+// RUN: %gen_matmul 107 80 81 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%t" --tensorop-apply-sketch | FileCheck %s --check-prefix=TAIL1
+// RUN: %gen_matmul 77 148 59 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%t" --tensorop-apply-sketch | FileCheck %s --check-prefix=TAIL1B
+// RUN: %gen_matmul 107 80 81 %{g} | tensorop-opt --tensorop-pipeline="target=x86-avx512 hints-dir=%t" | %{run} | FileCheck %s
+// RUN: %gen_matmul 77 148 59 %{g} | tensorop-opt --tensorop-pipeline="target=x86-avx512 hints-dir=%t" | %{run} | FileCheck %s
 // TAIL1-DAG: tensorop.ukernel "x86_avx512_f32_6x64_u4_explicit_ldb320_lda324"
 // TAIL1-DAG: tensorop.ukernel "x86_avx512_f32_6x16_u4_embedded_ldb320_lda324"
 // TAIL1B-DAG: tensorop.ukernel "x86_avx512_f32_7x48_u4_explicit_ldb592_lda236"
