@@ -148,7 +148,7 @@ GpuWgmmaPadding mlir::tensorop::wgmmaPadding(const GpuGemmProblem &p) {
     pad.lda = roundUp(p.k, chunk);
   if (pad.padB)
     pad.ldb = roundUp(p.n, chunk);
-  auto aligned = [](int64_t bytes) { return (bytes + 255) / 256 * 256; };
+  auto aligned = [](int64_t bytes) { return roundUp(bytes, 256); };
   int64_t aBytes = pad.padA ? aligned(p.m * pad.lda * es) : 0;
   int64_t bBytes = pad.padB ? aligned(p.k * pad.ldb * es) : 0;
   pad.offsetB = aBytes;
@@ -188,8 +188,7 @@ static const Candidate &cheapestTile(llvm::ArrayRef<Candidate> cands,
   const Candidate *best = &cands.front();
   double bestCost = INFINITY;
   for (const Candidate &cand : cands) {
-    int64_t tiles = ceilDiv(p.m, cand.bm) *
-                    ceilDiv(p.n, cand.bn);
+    int64_t tiles = ceilDiv(p.m, cand.bm) * ceilDiv(p.n, cand.bn);
     double v = cost(tiles, sms, double(cand.bm * cand.bn), cand.efficiency);
     if (v < bestCost) {
       bestCost = v;
@@ -246,7 +245,7 @@ static std::optional<Candidate> splitKTile(llvm::ArrayRef<Candidate> cands,
   auto tiles = [&](const Candidate &c) {
     return ceilDiv(p.m, c.bm) * ceilDiv(p.n, c.bn);
   };
-  int64_t kTiles = ceilDiv(p.k, 64), half = (kTiles + 1) / 2;
+  int64_t kTiles = ceilDiv(p.k, 64), half = ceilDiv(kTiles, 2);
   if (kTiles - half < kSplitKMinKTiles)
     return std::nullopt;
   double best = kSplitKMinGain *
@@ -433,7 +432,7 @@ static void proposeGemv(const GpuGemmProblem &p, const GpuTarget &target,
   c.kernel = "gemv";
   int64_t rowBlocks = ceilDiv(p.m, 8);
   c.blockM = ceilDiv(p.m, rowBlocks);
-  int64_t strips32 = ((p.n + 31) / 32) * rowBlocks;
+  int64_t strips32 = (ceilDiv(p.n, 32)) * rowBlocks;
   if (elemBytes(p.aType) == 4)
     c.blockN = strips32 >= 2 * target.sms ? 32 : 16;
   else
@@ -722,7 +721,7 @@ static GpuSketchChoice proposeWgmmaFewRows(const GpuGemmProblem &p,
   if (c.consumers == 1)
     c.splitK = streamSplitK(bBytes, strips, double(p.k) * double(c.blockN) * 2,
                             kStreamCtaBytesPerSecond, p.k, target);
-  int64_t wideStrips = (p.n + 127) / 128;
+  int64_t wideStrips = ceilDiv(p.n, 128);
   bool long4 = ceilDiv(p.k, 64) >= 4 * kSplitKMinKTiles;
   if (c.splitK == 2 && c.blockN == 64 && long4 &&
       4 * strips <= kWideSplitMaxCtas) {
@@ -890,7 +889,7 @@ static GpuSketchChoice proposeWgmmaFewCols(const GpuGemmProblem &p,
   // block_n 32, B's row box of its ldb columns ("Session 17", gpu17b call
   // 2, variants: 1024x16x16384 64x16 split 2 on 32 CTAs 19.1 us, 64x32
   // split 4 on 64 CTAs 12.1; 1024x8x16384 f16 19.3 -> 12.1).
-  int64_t pairStrips = (p.m + 127) / 128;
+  int64_t pairStrips = ceilDiv(p.m, 128);
   int64_t rowStrips = ceilDiv(p.m, 64);
   bool longK = ceilDiv(p.k, 64) >= 4 * kSplitKMinKTiles;
   bool fewPairs = longK && 4 * pairStrips <= kNarrowFewPairCtas &&
@@ -1057,8 +1056,7 @@ static const Candidate &mmaSyncTile(const GpuGemmProblem &p,
   const Candidate *best = &kMmaTiles[0];
   double bestCost = INFINITY;
   for (const Candidate &cand : kMmaTiles) {
-    int64_t tiles = ceilDiv(p.m, cand.bm) *
-                    ceilDiv(p.n, cand.bn);
+    int64_t tiles = ceilDiv(p.m, cand.bm) * ceilDiv(p.n, cand.bn);
     // two CTAs per SM
     double v = cost(tiles, target.sms * 2, double(cand.bm * cand.bn),
                     mmaEfficiency(cand, aligned));
@@ -1334,7 +1332,7 @@ int64_t mlir::tensorop::wgmmaSharedBytes(const GpuSketchChoice &s) {
   // smem_tma: two 8 KiB buffers per consumer warpgroup, 1024-byte aligned
   // (nvidia_smem_store.py).
   if (s.store == "smem_tma")
-    bytes = (bytes + 1023) / 1024 * 1024 + s.consumers * 2 * 8192;
+    bytes = roundUp(bytes, 1024) + s.consumers * 2 * 8192;
   return bytes;
 }
 

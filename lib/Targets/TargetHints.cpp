@@ -78,6 +78,30 @@ mlir::tensorop::resolveTargetName(llvm::StringRef target) {
 }
 
 namespace {
+/// The optional integer fields of "blocking", read alike at the file's top
+/// level (into TargetHints) and in each "cpus" entry (into CpuFacts): one
+/// list, so that a field's key and range are written once.
+struct OptionalBlockingField {
+  const char *key;
+  std::optional<int64_t> CpuFacts::*fact;
+  int64_t TargetHints::*hint;
+  int64_t min, max;
+};
+const OptionalBlockingField kOptionalBlockingFields[] = {
+    {"b_block_l2_share_a_streamed", &CpuFacts::bBlockL2ShareAStreamed,
+     &TargetHints::bBlockL2ShareAStreamed, 1, 64},
+    {"one_k_block_max_k", &CpuFacts::oneKBlockMaxK, &TargetHints::oneKBlockMaxK,
+     1, 65536},
+    {"b_in_place_max_row_tiles", &CpuFacts::bInPlaceMaxRowTiles,
+     &TargetHints::bInPlaceMaxRowTiles, 0, 1024},
+    {"few_rows_band_rows", &CpuFacts::fewRowsBandRows,
+     &TargetHints::fewRowsBandRows, 1, 65536},
+    {"few_rows_band_max_rows", &CpuFacts::fewRowsBandMaxRows,
+     &TargetHints::fewRowsBandMaxRows, 0, 64},
+    {"small_min_tail_accumulators", &CpuFacts::smallMinTailAccumulators,
+     &TargetHints::smallMinTailAccumulators, 0, 64},
+};
+
 /// Walks a JSON document and reports the first missing or ill-typed field
 /// with its path, e.g. "caches[1].size_bytes".
 class HintsReader {
@@ -237,30 +261,10 @@ public:
                 optional(*b, "b_block_l2_share", p + ".blocking.",
                          f.bBlockL2Share, int64_t(1), int64_t(64)))
           return e;
-        if (llvm::Error e = optional(*b, "b_block_l2_share_a_streamed",
-                                     p + ".blocking.", f.bBlockL2ShareAStreamed,
-                                     int64_t(1), int64_t(64)))
-          return e;
-        if (llvm::Error e = optional(*b, "one_k_block_max_k", p + ".blocking.",
-                                     f.oneKBlockMaxK, int64_t(1),
-                                     int64_t(65536)))
-          return e;
-        if (llvm::Error e = optional(*b, "b_in_place_max_row_tiles",
-                                     p + ".blocking.", f.bInPlaceMaxRowTiles,
-                                     int64_t(0), int64_t(1024)))
-          return e;
-        if (llvm::Error e = optional(*b, "few_rows_band_rows",
-                                     p + ".blocking.", f.fewRowsBandRows,
-                                     int64_t(1), int64_t(65536)))
-          return e;
-        if (llvm::Error e = optional(*b, "few_rows_band_max_rows",
-                                     p + ".blocking.", f.fewRowsBandMaxRows,
-                                     int64_t(0), int64_t(64)))
-          return e;
-        if (llvm::Error e = optional(*b, "small_min_tail_accumulators",
-                                     p + ".blocking.", f.smallMinTailAccumulators,
-                                     int64_t(0), int64_t(64)))
-          return e;
+        for (const OptionalBlockingField &field : kOptionalBlockingFields)
+          if (llvm::Error e = optional(*b, field.key, p + ".blocking.",
+                                       f.*field.fact, field.min, field.max))
+            return e;
       }
       if (const llvm::json::Value *v = o->get("gemv")) {
         const Object *g = v->getAsObject();
@@ -420,30 +424,10 @@ mlir::tensorop::parseTargetHints(llvm::StringRef text, llvm::StringRef target,
     if (llvm::Error e = r.integer(*blocking, "b_block_l2_share", "blocking.",
                                   h.bBlockL2Share, 1, 64))
       return std::move(e);
-    if (llvm::Error e = r.optionalField(
-            *blocking, "b_block_l2_share_a_streamed", "blocking.",
-            h.bBlockL2ShareAStreamed, int64_t(1), int64_t(64)))
-      return std::move(e);
-    if (llvm::Error e =
-            r.optionalField(*blocking, "one_k_block_max_k", "blocking.",
-                            h.oneKBlockMaxK, int64_t(1), int64_t(65536)))
-      return std::move(e);
-    if (llvm::Error e = r.optionalField(
-            *blocking, "b_in_place_max_row_tiles", "blocking.",
-            h.bInPlaceMaxRowTiles, int64_t(0), int64_t(1024)))
-      return std::move(e);
-    if (llvm::Error e =
-            r.optionalField(*blocking, "few_rows_band_rows", "blocking.",
-                            h.fewRowsBandRows, int64_t(1), int64_t(65536)))
-      return std::move(e);
-    if (llvm::Error e =
-            r.optionalField(*blocking, "few_rows_band_max_rows", "blocking.",
-                            h.fewRowsBandMaxRows, int64_t(0), int64_t(64)))
-      return std::move(e);
-    if (llvm::Error e =
-            r.optionalField(*blocking, "small_min_tail_accumulators", "blocking.",
-                            h.smallMinTailAccumulators, int64_t(0), int64_t(64)))
-      return std::move(e);
+    for (const OptionalBlockingField &field : kOptionalBlockingFields)
+      if (llvm::Error e = r.optionalField(*blocking, field.key, "blocking.",
+                                          h.*field.hint, field.min, field.max))
+        return std::move(e);
   }
 
   // Optional: how a GEMV sweeps B (SkinnyGemm.cpp; the defaults where a
