@@ -193,6 +193,37 @@ RegisterBlock chooseRegisterBlock(const GemmProblem &p, const TargetHints &t,
   return b.score >= 0 ? b : chooseRegisterBlockWith(p, t, small, 0);
 }
 
+/// Keeps each packed B micro-panel in L1 where the register block has so
+/// few rows that streaming B's panels from L2 would bind: with the A
+/// micro-panel in L1 (micro order "mn"), every k step loads 4 * nr bytes
+/// of B from L2 for mr * nr FMAs, 32 bytes a cycle for a 4-row block at
+/// two 512-bit FMAs a cycle. So the register blocks' loops run n outside
+/// m ("nm"), kc shrinks until the B micro-panel (kc x nr) takes two
+/// thirds of L1, and the M block until its A block (mc x kc), now read
+/// from L2 once per micro-panel, takes half of L2. A's packing stays as
+/// chosen at the larger kc. Zen 5, 1 thread, quiet, same-process sketch
+/// A/B against the libraries (docs/benchmarks/cpu-gemm-classes.md, "Zen 5:
+/// B micro-panels in L1 for 4-row blocks"): every 4-row shape gained,
+/// +0.3% to +4% (256^3 0.975x -> 0.998x libxsmm, 92x134x157 0.94x ->
+/// 0.98x oneDNN, 512^3 +3%); 8-row blocks lost 0.7-2.8% and 9-row ones
+/// moved -5% to +2%, so the hints bound mr (blocking.b_panel_l1_max_mr).
+/// One thread, fp32 and packed B panels only: nothing else was measured.
+void keepBPanelsInL1(const GemmProblem &p, const TargetHints &t,
+                     SketchChoice &c) {
+  if (t.bPanelL1MaxMr <= 0 || c.mr > t.bPanelL1MaxMr || p.threads != 1 ||
+      p.input != GemmInputType::F32 || p.bPairsInPlace ||
+      c.emitter != "x86_gemm_fma" ||
+      (c.packB != "kmajor_nr" && c.packB != kFusedPackB))
+    return;
+  constexpr int64_t bytes = 4;
+  c.microOrder = "nm";
+  int64_t kcTarget =
+      std::max<int64_t>(t.cacheBytes(1) * 2 / 3 / (c.nr * bytes), 16);
+  c.kc = balancedTile(p.k, kcTarget, 1);
+  int64_t mcTarget = t.cacheBytes(2) / 2 / (c.kc * bytes);
+  c.mc = std::min(c.mc, balancedTile(p.m, mcTarget, c.mr));
+}
+
 class BuiltinAdvisor : public Advisor {
 public:
   llvm::StringRef name() const override { return "builtin"; }
@@ -429,6 +460,7 @@ public:
         c.prefetchBCols = 2 * c.nr;
       }
     }
+    keepBPanelsInL1(p, t, c);
     return c;
   }
 };

@@ -281,6 +281,7 @@ void mlir::tensorop::overlayHostMachine(TargetHints &h, const HostMachine &m) {
       "blocking.few_rows_band_max_rows");
   set(h.smallMinTailAccumulators, f.smallMinTailAccumulators,
       "blocking.small_min_tail_accumulators");
+  set(h.bPanelL1MaxMr, f.bPanelL1MaxMr, "blocking.b_panel_l1_max_mr");
   set(h.peakGflopsF32PerCore, f.peakGflopsF32PerCore,
       "peak_gflops_f32_per_core");
   set(h.teamCostUs, f.teamCostUs, "threads.team_cost_us");

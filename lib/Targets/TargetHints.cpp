@@ -100,6 +100,8 @@ const OptionalBlockingField kOptionalBlockingFields[] = {
      &TargetHints::fewRowsBandMaxRows, 0, 64},
     {"small_min_tail_accumulators", &CpuFacts::smallMinTailAccumulators,
      &TargetHints::smallMinTailAccumulators, 0, 64},
+    {"b_panel_l1_max_mr", &CpuFacts::bPanelL1MaxMr,
+     &TargetHints::bPanelL1MaxMr, 0, 64},
 };
 
 /// Walks a JSON document and reports the first missing or ill-typed field

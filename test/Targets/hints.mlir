@@ -43,6 +43,12 @@
 // RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%t/tailacc" 2>&1 | FileCheck %s --check-prefix=TAILACC
 // TAILACC: error: {{.*}}tailacc{{/|\\}}x86-avx512.json: field 'blocking.small_min_tail_accumulators' is 65{{(\.0+)?}}, outside [0{{(\.0+)?}}, 64{{(\.0+)?}}]
 
+// A per-CPU entry's value is checked like the file's own (cpus.znver4).
+// RUN: mkdir -p %t/panelmr
+// RUN: %python -c "import json, sys; h = json.load(open(sys.argv[1])); h['cpus']['znver4']['blocking']['b_panel_l1_max_mr'] = -1; json.dump(h, open(sys.argv[2], 'w'))" %S/../../hints/x86-avx512.json %t/panelmr/x86-avx512.json
+// RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%t/panelmr" 2>&1 | FileCheck %s --check-prefix=PANELMR
+// PANELMR: error: {{.*}}panelmr{{/|\\}}x86-avx512.json: field 'cpus.znver4.blocking.b_panel_l1_max_mr' is -1{{(\.0+)?}}, outside [0{{(\.0+)?}}, 64{{(\.0+)?}}]
+
 // A GEMV tile has at most 7 vectors (unpacked B's masks), and a per-CPU
 // fact is validated like the file's own.
 // RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_gemv" 2>&1 | FileCheck %s --check-prefix=GEMV

@@ -50,6 +50,7 @@ struct CpuFacts {
   std::optional<int64_t> bInPlaceMaxRowTiles;
   std::optional<int64_t> fewRowsBandRows, fewRowsBandMaxRows;
   std::optional<int64_t> smallMinTailAccumulators;
+  std::optional<int64_t> bPanelL1MaxMr;
   std::optional<double> peakGflopsF32PerCore;
   std::string source; ///< Where these facts come from (required).
 };
@@ -133,6 +134,14 @@ struct TargetHints {
   /// remainder in a kernel of its own) may leave for N's remainder
   /// ("small_min_tail_accumulators"; 0: any).
   int64_t smallMinTailAccumulators = 0;
+  /// The most rows (mr) of a register block for which the packed fp32 path
+  /// on one thread keeps each packed B micro-panel (kc x nr) in L1 and
+  /// runs the register blocks' loops n outside m (micro order "nm"), A's
+  /// rows then coming from L2, instead of keeping the A micro-panel in L1
+  /// and streaming B's panels from L2 ("b_panel_l1_max_mr"; 0: never).
+  /// B's panels from L2 cost 4 * nr bytes per mr * nr FMAs: the fewer the
+  /// rows, the more L2 bandwidth they need.
+  int64_t bPanelL1MaxMr = 0;
   int64_t cores = 1;
   double peakGflopsF32PerCore = 0;
   /// What forking and joining an OpenMP team costs a GEMM call, in
