@@ -271,17 +271,9 @@ void mlir::tensorop::overlayHostMachine(TargetHints &h, const HostMachine &m) {
   set(h.gemvRowsThreaded, f.gemvRowsThreaded, "gemv.rows_threaded");
   set(h.gemvBandVectors, f.gemvBandVectors, "gemv.band_vectors");
   set(h.gemvBandsInL3, f.gemvBandsInL3, "gemv.bands_in_l3");
-  set(h.bBlockL2ShareAStreamed, f.bBlockL2ShareAStreamed,
-      "blocking.b_block_l2_share_a_streamed");
-  set(h.oneKBlockMaxK, f.oneKBlockMaxK, "blocking.one_k_block_max_k");
-  set(h.bInPlaceMaxRowTiles, f.bInPlaceMaxRowTiles,
-      "blocking.b_in_place_max_row_tiles");
-  set(h.fewRowsBandRows, f.fewRowsBandRows, "blocking.few_rows_band_rows");
-  set(h.fewRowsBandMaxRows, f.fewRowsBandMaxRows,
-      "blocking.few_rows_band_max_rows");
-  set(h.smallMinTailAccumulators, f.smallMinTailAccumulators,
-      "blocking.small_min_tail_accumulators");
-  set(h.bPanelL1MaxMr, f.bPanelL1MaxMr, "blocking.b_panel_l1_max_mr");
+  for (const OptionalBlockingField &field : optionalBlockingFields())
+    set(h.*field.hint, f.*field.fact,
+        (llvm::Twine("blocking.") + field.key).str());
   set(h.peakGflopsF32PerCore, f.peakGflopsF32PerCore,
       "peak_gflops_f32_per_core");
   set(h.teamCostUs, f.teamCostUs, "threads.team_cost_us");

@@ -78,15 +78,6 @@ mlir::tensorop::resolveTargetName(llvm::StringRef target) {
 }
 
 namespace {
-/// The optional integer fields of "blocking", read alike at the file's top
-/// level (into TargetHints) and in each "cpus" entry (into CpuFacts): one
-/// list, so that a field's key and range are written once.
-struct OptionalBlockingField {
-  const char *key;
-  std::optional<int64_t> CpuFacts::*fact;
-  int64_t TargetHints::*hint;
-  int64_t min, max;
-};
 const OptionalBlockingField kOptionalBlockingFields[] = {
     {"b_block_l2_share_a_streamed", &CpuFacts::bBlockL2ShareAStreamed,
      &TargetHints::bBlockL2ShareAStreamed, 1, 64},
@@ -103,6 +94,13 @@ const OptionalBlockingField kOptionalBlockingFields[] = {
     {"b_panel_l1_max_mr", &CpuFacts::bPanelL1MaxMr,
      &TargetHints::bPanelL1MaxMr, 0, 64},
 };
+} // namespace
+
+llvm::ArrayRef<OptionalBlockingField> mlir::tensorop::optionalBlockingFields() {
+  return kOptionalBlockingFields;
+}
+
+namespace {
 
 /// Walks a JSON document and reports the first missing or ill-typed field
 /// with its path, e.g. "caches[1].size_bytes".
