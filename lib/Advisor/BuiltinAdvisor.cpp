@@ -268,6 +268,26 @@ public:
         p.k * p.n * 4 <= t.cacheBytes(2) / 2;
     if (inPlaceCandidate && p.k <= kSmallExtent)
       small = true;
+    // Whatever K and N, a B that stays in half of L2 is read in place in
+    // one K block where M has at most blocking.b_in_l2_in_place_max_rows
+    // rows: packing B is a pass over all of it that only M's few row tiles
+    // share, while every tile reads B's rows from L2 either way. Zen 5, 1
+    // thread, quiet, same-process sketch A/B against the packed path
+    // (docs/benchmarks/cpu-gemm-classes.md, "Zen 5: B in L2 read in place
+    // under 400 rows"): 72-200 rows +2.9% to +9.5% (72x128x900 0.90x ->
+    // 0.99x libxsmm, 128x128x600 0.96x -> 1.00x), 256-400 rows +1.6% to
+    // +4.0%, 500-1000 rows +0% to +0.9%. One thread and fp32 only: nothing
+    // else was measured. Not for blocks of so few rows that B's rows,
+    // streamed from L2 for every k step, bind (blocking.b_panel_l1_max_mr):
+    // those keep packed panels in L1 instead (keepBPanelsInL1; through
+    // gen's objects 92x134x157 lost 3.1% and 256^3 1.1% in place in 4-row
+    // blocks).
+    if (inPlace && !small && t.isa == "avx512" && p.threads == 1 &&
+        p.input == GemmInputType::F32 && !p.bPairsInPlace &&
+        p.m > kFewRows && p.m <= t.bInL2InPlaceMaxRows &&
+        p.n > kFewColumns && p.k * p.n * 4 <= t.cacheBytes(2) / 2 &&
+        chooseRegisterBlock(p, t, /*small=*/true).mr > t.bPanelL1MaxMr)
+      small = true;
     bool midK = inPlaceCandidate && !small;
 
     RegisterBlock block = chooseRegisterBlock(p, t, small);

@@ -93,6 +93,8 @@ const OptionalBlockingField kOptionalBlockingFields[] = {
      &TargetHints::smallMinTailAccumulators, 0, 64},
     {"b_panel_l1_max_mr", &CpuFacts::bPanelL1MaxMr,
      &TargetHints::bPanelL1MaxMr, 0, 64},
+    {"b_in_l2_in_place_max_rows", &CpuFacts::bInL2InPlaceMaxRows,
+     &TargetHints::bInL2InPlaceMaxRows, 0, 65536},
 };
 } // namespace
 

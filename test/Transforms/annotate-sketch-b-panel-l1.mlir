@@ -3,9 +3,12 @@
 // blocks' loops n outside m ("nm") with kc sized so that a B micro-panel
 // (kc x nr fp32) takes two thirds of the file's 48 KiB L1. A copy of the
 // file with the field at 0, and a team of two threads, keep the A
-// micro-panel in L1 ("mn", kc from a_panel_l1_share).
+// micro-panel in L1 ("mn", kc from a_panel_l1_share); the copy also sets
+// b_in_l2_in_place_max_rows to 0, which would otherwise read these Bs (in
+// half of L2) in place once 4-row blocks no longer go to L1
+// (annotate-sketch-b-in-l2.mlir).
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %python -c "import json, sys; h = json.load(open(sys.argv[1])); h['blocking']['b_panel_l1_max_mr'] = 0; json.dump(h, open(sys.argv[2], 'w'))" %S/../../hints/x86-avx512.json %t/x86-avx512.json
+// RUN: %python -c "import json, sys; h = json.load(open(sys.argv[1])); h['blocking']['b_panel_l1_max_mr'] = 0; h['blocking']['b_in_l2_in_place_max_rows'] = 0; json.dump(h, open(sys.argv[2], 'w'))" %S/../../hints/x86-avx512.json %t/x86-avx512.json
 // RUN: tensorop-opt %s -split-input-file --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=FILE
 // RUN: tensorop-opt %s -split-input-file --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%t" | FileCheck %s --check-prefix=OFF
 // RUN: tensorop-opt %s -split-input-file --tensorop-annotate-sketch="target=x86-avx512 threads=2" 2>/dev/null | FileCheck %s --check-prefix=TEAM

@@ -51,6 +51,7 @@ struct CpuFacts {
   std::optional<int64_t> fewRowsBandRows, fewRowsBandMaxRows;
   std::optional<int64_t> smallMinTailAccumulators;
   std::optional<int64_t> bPanelL1MaxMr;
+  std::optional<int64_t> bInL2InPlaceMaxRows;
   std::optional<double> peakGflopsF32PerCore;
   std::string source; ///< Where these facts come from (required).
 };
@@ -142,6 +143,11 @@ struct TargetHints {
   /// B's panels from L2 cost 4 * nr bytes per mr * nr FMAs: the fewer the
   /// rows, the more L2 bandwidth they need.
   int64_t bPanelL1MaxMr = 0;
+  /// The most rows (M) of an fp32 GEMM on one thread whose B (K x N), in
+  /// half of L2, is read in place in one K block, the N remainder in a
+  /// tail kernel (the small path's form), whatever K and N, instead of
+  /// being packed ("b_in_l2_in_place_max_rows"; 0: never).
+  int64_t bInL2InPlaceMaxRows = 0;
   int64_t cores = 1;
   double peakGflopsF32PerCore = 0;
   /// What forking and joining an OpenMP team costs a GEMM call, in

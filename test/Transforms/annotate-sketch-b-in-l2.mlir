@@ -1,0 +1,53 @@
+// A B that fits in half of L2 is read in place in one K block, whatever K
+// and N, where M has at most the hints' blocking.b_in_l2_in_place_max_rows
+// rows (the file's 400, Zen 5), on one thread, unless the block has so few
+// rows that B's micro-panels go to L1 instead (blocking.b_panel_l1_max_mr).
+// A copy of the file with the field at 0, and a team of two threads, pack B.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %python -c "import json, sys; h = json.load(open(sys.argv[1])); h['blocking']['b_in_l2_in_place_max_rows'] = 0; json.dump(h, open(sys.argv[2], 'w'))" %S/../../hints/x86-avx512.json %t/x86-avx512.json
+// RUN: tensorop-opt %s -split-input-file --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=FILE
+// RUN: tensorop-opt %s -split-input-file --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%t" | FileCheck %s --check-prefix=OFF
+// RUN: tensorop-opt %s -split-input-file --tensorop-annotate-sketch="target=x86-avx512 threads=2" 2>/dev/null | FileCheck %s --check-prefix=TEAM
+
+// B 1200 x 96 (450 KiB) under 144 rows: in place, kc = K.
+// FILE-LABEL: func.func @long_k
+// FILE: kc = 1200, mr = 6, nr = 64, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "none"
+// OFF-LABEL: func.func @long_k
+// OFF: pack_b = "kmajor_nr"
+// TEAM-LABEL: func.func @long_k
+// TEAM: pack_b = "kmajor_nr"
+func.func @long_k(%A: memref<144x1200xf32>, %B: memref<1200x96xf32>, %C: memref<144x96xf32>) {
+  linalg.matmul ins(%A, %B : memref<144x1200xf32>, memref<1200x96xf32>) outs(%C : memref<144x96xf32>)
+  return
+}
+
+// -----
+
+// 500 rows are past the file's 400: B stays packed.
+// FILE-LABEL: func.func @many_rows
+// FILE: pack_b = "kmajor_nr"
+func.func @many_rows(%A: memref<500x500xf32>, %B: memref<500x128xf32>, %C: memref<500x128xf32>) {
+  linalg.matmul ins(%A, %B : memref<500x500xf32>, memref<500x128xf32>) outs(%C : memref<500x128xf32>)
+  return
+}
+
+// -----
+
+// 128 rows take 4 x 64 blocks in place: B's rows from L2 would bind, so the
+// packed B micro-panels stay in L1 (micro order "nm").
+// FILE-LABEL: func.func @four_rows
+// FILE: kc = 120, mr = 4, nr = 64, loop_order = "mkn", micro_order = "nm", pack_a = "none", pack_b = "kmajor_nr"
+func.func @four_rows(%A: memref<128x600xf32>, %B: memref<600x128xf32>, %C: memref<128x128xf32>) {
+  linalg.matmul ins(%A, %B : memref<128x600xf32>, memref<600x128xf32>) outs(%C : memref<128x128xf32>)
+  return
+}
+
+// -----
+
+// B 600 x 1024 (2.3 MiB) is past half of L2: packed.
+// FILE-LABEL: func.func @large_b
+// FILE: pack_b = "kmajor_nr_fused"
+func.func @large_b(%A: memref<150x600xf32>, %B: memref<600x1024xf32>, %C: memref<150x1024xf32>) {
+  linalg.matmul ins(%A, %B : memref<150x600xf32>, memref<600x1024xf32>) outs(%C : memref<150x1024xf32>)
+  return
+}
