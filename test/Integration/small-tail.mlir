@@ -81,7 +81,14 @@
 // or columns keep their own paths. (With K = 513 and only 13 row tiles,
 // 200x100x513, the packed path packs B with the file's hints, its copy
 // fused into the first row tile; hints that allow few row tiles to read B
-// in place, Zen 4's, do so: annotate-sketch-few-row-tiles.mlir.)
+// in place, Zen 4's, do so: annotate-sketch-few-row-tiles.mlir.) Those
+// checks of M at most 400 run under a copy of the file without its
+// b_in_l2_in_place_max_rows (400), which takes any B in half of L2 in place
+// in one K block under 400 rows (200x250x400: 5 x 64 blocks, N's last 58
+// columns in a tail kernel; annotate-sketch-b-in-l2.mlir); it runs
+// numerically below.
+// RUN: mkdir -p %t/noinl2
+// RUN: %python -c "import json, sys; h = json.load(open(sys.argv[1])); h['blocking']['b_in_l2_in_place_max_rows'] = 0; json.dump(h, open(sys.argv[2], 'w'))" %S/../../hints/x86-avx512.json %t/noinl2/x86-avx512.json
 // RUN: %gen_matmul 200 300 100 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" --tensorop-apply-sketch | FileCheck %s --check-prefix=SHORTK
 // SHORTK-DAG: mc = 200, nc = 320, kc = 100, mr = 5, nr = 64, {{.*}}pack_a = "none", pack_b = "none"
 // SHORTK-DAG: tensorop.ukernel "x86_avx512_f32_5x64_u4_explicit_ldb1200_lda400"
@@ -93,13 +100,16 @@
 // RUN: %gen_matmul 200 176 509 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=MIDK509
 // MIDK509: kc = 509, mr = 5, nr = 64, {{.*}}pack_a = "none", pack_b = "none"
 // RUN: %gen_matmul 700 90 400 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=LONGK
-// RUN: %gen_matmul 200 250 400 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=LONGK
-// RUN: %gen_matmul 400 100 513 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=LONGK
-// RUN: %gen_matmul 200 100 513 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=FEWTILES
+// RUN: %gen_matmul 200 250 400 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%t/noinl2" | FileCheck %s --check-prefix=LONGK
+// RUN: %gen_matmul 400 100 513 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%t/noinl2" | FileCheck %s --check-prefix=LONGK
+// RUN: %gen_matmul 200 100 513 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%t/noinl2" | FileCheck %s --check-prefix=FEWTILES
 // FEWTILES: kc = 171, mr = 16, nr = 16, {{.*}}pack_a = "none", pack_b = "kmajor_nr_fused", {{.*}}prefetch_b_cols = 32>
 // RUN: %gen_matmul 200 1025 128 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=LONGK
 // RUN: %gen_matmul 500 256 64 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=LONGK
 // LONGK: pack_b = "kmajor_nr{{(_fused)?}}"
+// RUN: %gen_matmul 200 250 400 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=INL2
+// INL2: kc = 400, mr = 5, nr = 64, {{.*}}pack_a = "none", pack_b = "none"
+// RUN: %gen_matmul 200 250 400 %{g} | %{pipe} | %{run} | FileCheck %s
 // RUN: %gen_matmul 200 300 100 %{g} | %{pipe} | %{run} | FileCheck %s
 // RUN: %gen_matmul 41 1024 128 %{g} | %{pipe} | %{run} | FileCheck %s
 // RUN: %gen_matmul 333 17 37 %{g} | %{pipe} | %{run} | FileCheck %s
