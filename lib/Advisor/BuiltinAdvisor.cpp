@@ -106,10 +106,12 @@ double paddedColumns(const GemmProblem &p, const TargetHints &t, bool small,
 /// place with a tail kernel for the N remainder, so the N edge wastes only
 /// the last vector's lanes.
 /// `minTailAccumulators`: on the small path, leave out blocks whose tail
-/// kernel has fewer accumulators (0: none left out).
+/// kernel has fewer accumulators (0: none left out). `fewestRows`: leave
+/// out blocks of fewer rows (0: the default floor below).
 RegisterBlock chooseRegisterBlockWith(const GemmProblem &p,
                                       const TargetHints &t, bool small,
-                                      int64_t minTailAccumulators) {
+                                      int64_t minTailAccumulators,
+                                      int64_t fewestRows = 0) {
   int64_t lanes = t.f32Lanes();
   int64_t regs = t.vectorRegisters;
   RegisterBlock best;
@@ -117,7 +119,7 @@ RegisterBlock chooseRegisterBlockWith(const GemmProblem &p,
   // Blocks narrower than 4 rows or wider than 4 vectors stream B panels
   // from L2 faster than the FMAs consume them (nr*4 bytes per k against
   // mr*nv FMAs), so they are only considered when M itself is that small.
-  int64_t minRows = std::min<int64_t>(p.m, 4);
+  int64_t minRows = std::max(std::min<int64_t>(p.m, 4), fewestRows);
   for (int64_t nv = 1; nv <= 4 && nv + 2 <= regs; ++nv) {
     for (int64_t mr = minRows; mr <= 16 && registerBlockVectorRegisters(mr, nv * lanes, lanes, t.name) <= regs; ++mr) {
       int64_t nr = nv * lanes;
@@ -187,10 +189,11 @@ RegisterBlock chooseRegisterBlockWith(const GemmProblem &p,
 /// columns, lost 5-6% to 4 x 48 and 6 x 64 blocks; docs/benchmarks/
 /// cpu-gemm-classes.md, "Zen 5: small shapes lose in 4-row blocks").
 RegisterBlock chooseRegisterBlock(const GemmProblem &p, const TargetHints &t,
-                                  bool small) {
-  RegisterBlock b =
-      chooseRegisterBlockWith(p, t, small, t.smallMinTailAccumulators);
-  return b.score >= 0 ? b : chooseRegisterBlockWith(p, t, small, 0);
+                                  bool small, int64_t fewestRows = 0) {
+  RegisterBlock b = chooseRegisterBlockWith(
+      p, t, small, t.smallMinTailAccumulators, fewestRows);
+  return b.score >= 0 ? b
+                      : chooseRegisterBlockWith(p, t, small, 0, fewestRows);
 }
 
 /// Keeps each packed B micro-panel in L1 where the register block has so
@@ -277,20 +280,25 @@ public:
     // under 400 rows"): 72-200 rows +2.9% to +9.5% (72x128x900 0.90x ->
     // 0.99x libxsmm, 128x128x600 0.96x -> 1.00x), 256-400 rows +1.6% to
     // +4.0%, 500-1000 rows +0% to +0.9%. One thread and fp32 only: nothing
-    // else was measured. Not for blocks of so few rows that B's rows,
-    // streamed from L2 for every k step, bind (blocking.b_panel_l1_max_mr):
-    // those keep packed panels in L1 instead (keepBPanelsInL1; through
-    // gen's objects 92x134x157 lost 3.1% and 256^3 1.1% in place in 4-row
-    // blocks).
+    // else was measured. Blocks of so few rows that B's rows, streamed
+    // from L2 for every k step, bind (blocking.b_panel_l1_max_mr) are left
+    // out: in place, 4-row blocks lost to packed micro-panels in L1
+    // (keepBPanelsInL1) through gen's objects, 92x134x157 -3.1% and 256^3
+    // -1.1%, where taller blocks in place won (128x128x600: 8 x 48 in place
+    // 1.00x libxsmm, 4 x 64 0.98x, packed 0.96x).
+    int64_t inPlaceFewestRows = 0;
     if (inPlace && !small && t.isa == "avx512" && p.threads == 1 &&
         p.input == GemmInputType::F32 && !p.bPairsInPlace &&
         p.m > kFewRows && p.m <= t.bInL2InPlaceMaxRows &&
         p.n > kFewColumns && p.k * p.n * 4 <= t.cacheBytes(2) / 2 &&
-        chooseRegisterBlock(p, t, /*small=*/true).mr > t.bPanelL1MaxMr)
+        chooseRegisterBlock(p, t, /*small=*/true, t.bPanelL1MaxMr + 1).score >=
+            0) {
       small = true;
+      inPlaceFewestRows = t.bPanelL1MaxMr + 1;
+    }
     bool midK = inPlaceCandidate && !small;
 
-    RegisterBlock block = chooseRegisterBlock(p, t, small);
+    RegisterBlock block = chooseRegisterBlock(p, t, small, inPlaceFewestRows);
     // A K above kSmallExtent but at most kInPlaceMaxK, with B in half of
     // L2, reads B in place only where that wastes fewer lanes than the
     // packed block does: packed panels read a little faster than B's rows

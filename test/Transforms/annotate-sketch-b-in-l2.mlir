@@ -1,7 +1,7 @@
 // A B that fits in half of L2 is read in place in one K block, whatever K
 // and N, where M has at most the hints' blocking.b_in_l2_in_place_max_rows
-// rows (the file's 400, Zen 5), on one thread, unless the block has so few
-// rows that B's micro-panels go to L1 instead (blocking.b_panel_l1_max_mr).
+// rows (the file's 400, Zen 5), on one thread, in a block of more rows than
+// blocking.b_panel_l1_max_mr (fewer stream B from L2 faster than it feeds).
 // A copy of the file with the field at 0, and a team of two threads, pack B.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %python -c "import json, sys; h = json.load(open(sys.argv[1])); h['blocking']['b_in_l2_in_place_max_rows'] = 0; json.dump(h, open(sys.argv[2], 'w'))" %S/../../hints/x86-avx512.json %t/x86-avx512.json
@@ -33,10 +33,14 @@ func.func @many_rows(%A: memref<500x500xf32>, %B: memref<500x128xf32>, %C: memre
 
 // -----
 
-// 128 rows take 4 x 64 blocks in place: B's rows from L2 would bind, so the
-// packed B micro-panels stay in L1 (micro order "nm").
+// 128 rows would take 4 x 64 blocks on the small path, whose B rows from
+// L2 would bind: blocks of at most b_panel_l1_max_mr (4) rows are left out
+// here, and 8 x 48 reads B in place. Without the rule, 4 x 64 packed, its
+// B micro-panels in L1 (micro order "nm").
 // FILE-LABEL: func.func @four_rows
-// FILE: kc = 120, mr = 4, nr = 64, loop_order = "mkn", micro_order = "nm", pack_a = "none", pack_b = "kmajor_nr"
+// FILE: kc = 600, mr = 8, nr = 48, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "none"
+// OFF-LABEL: func.func @four_rows
+// OFF: kc = 120, mr = 4, nr = 64, loop_order = "mkn", micro_order = "nm", pack_a = "none", pack_b = "kmajor_nr"
 func.func @four_rows(%A: memref<128x600xf32>, %B: memref<600x128xf32>, %C: memref<128x128xf32>) {
   linalg.matmul ins(%A, %B : memref<128x600xf32>, memref<600x128xf32>) outs(%C : memref<128x128xf32>)
   return

@@ -146,7 +146,8 @@ struct TargetHints {
   /// The most rows (M) of an fp32 GEMM on one thread whose B (K x N), in
   /// half of L2, is read in place in one K block, the N remainder in a
   /// tail kernel (the small path's form), whatever K and N, instead of
-  /// being packed ("b_in_l2_in_place_max_rows"; 0: never).
+  /// being packed, in a register block of more than bPanelL1MaxMr rows
+  /// ("b_in_l2_in_place_max_rows"; 0: never).
   int64_t bInL2InPlaceMaxRows = 0;
   int64_t cores = 1;
   double peakGflopsF32PerCore = 0;
