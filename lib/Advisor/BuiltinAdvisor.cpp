@@ -207,10 +207,13 @@ RegisterBlock chooseRegisterBlock(const GemmProblem &p, const TargetHints &t,
 /// chosen at the larger kc. Zen 5, 1 thread, quiet, same-process sketch
 /// A/B against the libraries (docs/benchmarks/cpu-gemm-classes.md, "Zen 5:
 /// B micro-panels in L1 for 4-row blocks"): every 4-row shape gained,
-/// +0.3% to +4% (256^3 0.975x -> 0.998x libxsmm, 92x134x157 0.94x ->
-/// 0.98x oneDNN, 512^3 +3%); 8-row blocks lost 0.7-2.8% and 9-row ones
-/// moved -5% to +2%, so the hints bound mr (blocking.b_panel_l1_max_mr).
-/// One thread, fp32 and packed B panels only: nothing else was measured.
+/// +0.3% to +4% (512^3 +1.4% to +3.3% in three runs); 8-row blocks lost
+/// 0.7-2.8% and 9-row ones moved -5% to +2%, so the hints bound mr
+/// (blocking.b_panel_l1_max_mr). Through gen's objects, eight 4-row shapes:
+/// new/base geomean 1.014 and 1.022 in two runs. (Shapes whose B fits half
+/// of L2 under b_in_l2_in_place_max_rows rows now read B in place in
+/// taller blocks instead.) One thread, fp32 and packed B panels only:
+/// nothing else was measured.
 void keepBPanelsInL1(const GemmProblem &p, const TargetHints &t,
                      SketchChoice &c) {
   if (t.bPanelL1MaxMr <= 0 || c.mr > t.bPanelL1MaxMr || p.threads != 1 ||
