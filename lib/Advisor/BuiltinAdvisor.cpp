@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::tensorop;
@@ -268,10 +269,11 @@ public:
     // best library in place, 1.03x packed). Measured on AVX-512 only
     // (docs/benchmarks/cpu-gemm-classes.md, "Short K with B in L2"; K up to
     // kInPlaceMaxK: "Shapes nobody tuned on").
+    bool bInHalfL2 = inPlace && !small && t.isa == "avx512" &&
+                     p.m > kFewRows && p.n > kFewColumns &&
+                     p.k * p.n * 4 <= t.cacheBytes(2) / 2;
     bool inPlaceCandidate =
-        inPlace && !small && t.isa == "avx512" && p.k <= kInPlaceMaxK &&
-        p.m > kFewRows && p.n > kFewColumns && p.n % (4 * lanes) != 0 &&
-        p.k * p.n * 4 <= t.cacheBytes(2) / 2;
+        bInHalfL2 && p.k <= kInPlaceMaxK && p.n % (4 * lanes) != 0;
     if (inPlaceCandidate && p.k <= kSmallExtent)
       small = true;
     // Whatever K and N, a B that stays in half of L2 is read in place in
@@ -289,19 +291,21 @@ public:
     // (keepBPanelsInL1) through gen's objects, 92x134x157 -3.1% and 256^3
     // -1.1%, where taller blocks in place won (128x128x600: 8 x 48 in place
     // 1.00x libxsmm, 4 x 64 0.98x, packed 0.96x).
-    int64_t inPlaceFewestRows = 0;
-    if (inPlace && !small && t.isa == "avx512" && p.threads == 1 &&
+    std::optional<RegisterBlock> inL2Block;
+    if (bInHalfL2 && !small && p.threads == 1 &&
         p.input == GemmInputType::F32 && !p.bPairsInPlace &&
-        p.m > kFewRows && p.m <= t.bInL2InPlaceMaxRows &&
-        p.n > kFewColumns && p.k * p.n * 4 <= t.cacheBytes(2) / 2 &&
-        chooseRegisterBlock(p, t, /*small=*/true, t.bPanelL1MaxMr + 1).score >=
-            0) {
-      small = true;
-      inPlaceFewestRows = t.bPanelL1MaxMr + 1;
+        p.m <= t.bInL2InPlaceMaxRows) {
+      RegisterBlock taller =
+          chooseRegisterBlock(p, t, /*small=*/true, t.bPanelL1MaxMr + 1);
+      if (taller.score >= 0) {
+        small = true;
+        inL2Block = taller;
+      }
     }
     bool midK = inPlaceCandidate && !small;
 
-    RegisterBlock block = chooseRegisterBlock(p, t, small, inPlaceFewestRows);
+    RegisterBlock block =
+        inL2Block ? *inL2Block : chooseRegisterBlock(p, t, small);
     // A K above kSmallExtent but at most kInPlaceMaxK, with B in half of
     // L2, reads B in place only where that wastes fewer lanes than the
     // packed block does: packed panels read a little faster than B's rows
