@@ -271,7 +271,9 @@ public:
     // kInPlaceMaxK: "Shapes nobody tuned on").
     bool bInHalfL2 = inPlace && !small && t.isa == "avx512" &&
                      p.m > kFewRows && p.n > kFewColumns &&
-                     p.k * p.n * 4 <= t.cacheBytes(2) / 2;
+                     // Divided, not multiplied: K * N overflows int64_t
+                     // for the largest extents a problem may carry.
+                     p.k <= t.cacheBytes(2) / 2 / 4 / p.n;
     bool inPlaceCandidate =
         bInHalfL2 && p.k <= kInPlaceMaxK && p.n % (4 * lanes) != 0;
     if (inPlaceCandidate && p.k <= kSmallExtent)
