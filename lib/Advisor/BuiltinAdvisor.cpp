@@ -122,7 +122,17 @@ RegisterBlock chooseRegisterBlockWith(const GemmProblem &p,
   // mr*nv FMAs), so they are only considered when M itself is that small.
   int64_t minRows = std::max(std::min<int64_t>(p.m, 4), fewestRows);
   for (int64_t nv = 1; nv <= 4 && nv + 2 <= regs; ++nv) {
-    for (int64_t mr = minRows; mr <= 16 && registerBlockVectorRegisters(mr, nv * lanes, lanes, t.name) <= regs; ++mr) {
+    // At most 16 rows, except for one-vector blocks on the small path,
+    // which may take as many rows as the register file holds: their M
+    // tiles then are fewer and taller (each one a call and a pass over
+    // B), as the few-columns path's (SkinnyGemm.cpp) are for larger M.
+    // Zen 5, 1 thread, quiet, same-process sketch A/B against libxsmm
+    // (docs/benchmarks/cpu-gemm-classes.md, "Zen 5: one-vector blocks of
+    // more than 16 rows"): 47x13x89 16 rows 0.96x, 24 rows 1.00x;
+    // 100x12x64 16 rows 0.96x, 25 rows 1.00x; 120x7x100 16 rows 0.93x, 30
+    // rows 1.00x; 128x16x128 16 rows 0.99x, 26 rows 1.00x.
+    int64_t maxRows = small && nv == 1 ? regs : 16;
+    for (int64_t mr = minRows; mr <= maxRows && registerBlockVectorRegisters(mr, nv * lanes, lanes, t.name) <= regs; ++mr) {
       int64_t nr = nv * lanes;
       int64_t acc = mr * nv;
       // (A small GEMM's block no wider than N: a wider one would only
@@ -425,7 +435,11 @@ public:
         skinnyNv = nv;
     if (inPlace && c.emitter == "x86_gemm_fma" &&
         unpackedBFits(c.mr, c.nr, lanes, regs, t.name)) {
-      if (small) {
+      if (small && chooseSmallKDotSketch(p, t, c)) {
+        // Small with at most 8 columns and a long enough K: the kernel
+        // vectorized along K, whose lanes the broadcast kernel's N columns
+        // would mostly leave idle (SkinnyGemm.cpp).
+      } else if (small) {
         // Small: B read in place too and one K block, so a call allocates
         // and copies nothing and keeps each C tile in registers over all of
         // K (the libxsmm way). Measured at 16^3 (docs/benchmarks/

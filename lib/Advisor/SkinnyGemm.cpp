@@ -296,6 +296,26 @@ static void setKDotSketch(const GemmProblem &p, int64_t mr, int64_t nr,
   c.prefetchA = kKDotPrefetchAhead;
 }
 
+/// Rows of a K-vectorized block of nr columns: as many as the register
+/// file holds (mr*nr accumulators, nr B vectors, two A vectors), at most
+/// kFewColumnsBlock rows of A streamed at once (the L1 ways, as for the
+/// broadcast kernel).
+static int64_t kDotRows(const TargetHints &t, int64_t nr) {
+  return std::min(kFewColumnsBlock, (t.vectorRegisters - 2 - nr) / nr);
+}
+
+/// The K-vectorized block of at most kKDotColumns columns. Where
+/// kDotRows leaves fewer than kKDotMinRows rows (N = 8: 2 rows), the
+/// columns go in two blocks instead, each reusing its B vectors over more
+/// rows.
+static void setKDotBlock(const GemmProblem &p, const TargetHints &t,
+                         SketchChoice &c) {
+  int64_t nr = p.n;
+  if (kDotRows(t, nr) < kKDotMinRows)
+    nr = ceilDiv(p.n, ceilDiv(p.n, 4));
+  setKDotSketch(p, std::min(kDotRows(t, nr), p.m), nr, c);
+}
+
 bool mlir::tensorop::chooseKDotSketch(const GemmProblem &p,
                                       const TargetHints &t, SketchChoice &c) {
   if (!appliesOnTarget(p, t) || p.n > kKDotHeldAColumns ||
@@ -322,18 +342,44 @@ bool mlir::tensorop::chooseKDotSketch(const GemmProblem &p,
     setKDotSketch(p, std::min(p.m, rows), p.n, c);
     return true;
   }
-  // Rows: as many as the register file holds (mr*nr accumulators, nr B
-  // vectors, two A vectors), at most kFewColumnsBlock rows of A streamed
-  // at once (the L1 ways, as for the broadcast kernel). Where that leaves
-  // fewer than kKDotMinRows rows (N = 8: 2 rows), the columns go in two
-  // blocks instead, each reusing its B vectors over more rows.
-  auto rowsFor = [&](int64_t nr) {
-    return std::min(kFewColumnsBlock, (t.vectorRegisters - 2 - nr) / nr);
-  };
-  int64_t nr = p.n;
-  if (rowsFor(nr) < kKDotMinRows)
-    nr = ceilDiv(p.n, ceilDiv(p.n, 4));
-  setKDotSketch(p, std::min(rowsFor(nr), p.m), nr, c);
+  setKDotBlock(p, t, c);
+  return true;
+}
+
+bool mlir::tensorop::chooseSmallKDotSketch(const GemmProblem &p,
+                                           const TargetHints &t,
+                                           SketchChoice &c) {
+  if (!appliesOnTarget(p, t) || p.n > kKDotColumns)
+    return false;
+  // The broadcast kernel's lanes do useful work N / lanes of the time;
+  // the K-vectorized kernel's K / (lanes * (v + 2)), v = ceil(K / lanes)
+  // vectors along K, the 2 the cost of its horizontal sums after K
+  // (fitted to the A/B below, N = 8 then in two blocks of 4 columns).
+  // It is taken where that is at least 1.3
+  // times the broadcast kernel's. Zen 5, 1 thread, quiet, same-process
+  // sketch A/B, kdot / broadcast (docs/benchmarks/cpu-gemm-classes.md,
+  // "Zen 5: small GEMMs of at most 8 columns"): taken, 111x3x77 3.2x,
+  // 50x2x128 6.3x, 64x4x100 2.9x, 12x2x100 4.0x, 120x7x100 1.6x,
+  // 128x6x40 1.35x, 60x6x32 1.26x, 16x8x64 1.09x, 10x6x50 1.01x; not
+  // taken, 64x8x40 0.70x, 100x8x32 0.94x, 8x8x50 0.60x, 40x8x24 0.73x,
+  // 60x6x12 0.55x, 90x4x8 0.61x.
+  int64_t lanes = t.f32Lanes();
+  int64_t kVectors = ceilDiv(p.k, lanes);
+  if (10 * p.k < 13 * p.n * (kVectors + 2))
+    return false;
+  // Rows: as for chooseKDotSketch, but N = 8 in one block of 2 rows
+  // rather than two blocks of 4 columns (its split, which pays where A's
+  // rows stream from memory): with a short K a tile's horizontal sums
+  // weigh more than its row loads. Through gen's objects, same process,
+  // Zen 5, quiet: 57x8x96 +48%, 128x8x128 +13%, 25x8x120 +9%. (At most 4
+  // rows at N = 4..6 moved -6% to +13%: not taken.)
+  int64_t rows = kDotRows(t, p.n);
+  if (rows < 1)
+    return false;
+  setKDotSketch(p, std::min(rows, p.m), p.n, c);
+  // A small A is in cache: prefetching its rows only costs issue slots
+  // (111x3x77: 1.55x OpenBLAS with 256 k values ahead, 1.84x without).
+  c.prefetchA = 0;
   return true;
 }
 

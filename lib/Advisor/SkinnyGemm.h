@@ -50,6 +50,13 @@ bool chooseFewRowsSketch(const GemmProblem &p, const TargetHints &t,
 bool chooseKDotSketch(const GemmProblem &p, const TargetHints &t,
                       SketchChoice &c);
 
+/// Likewise for a small GEMM (the builtin advisor's small path: every
+/// dimension at most 128) of at most kKDotColumns columns whose K fills
+/// enough of the K-vectorized kernel's lanes (SkinnyGemm.cpp says how
+/// much), any number of rows.
+bool chooseSmallKDotSketch(const GemmProblem &p, const TargetHints &t,
+                           SketchChoice &c);
+
 /// Likewise for a GEMM of at most kFewColumns columns and more rows.
 bool chooseFewColumnsSketch(const GemmProblem &p, const TargetHints &t,
                             SketchChoice &c);
