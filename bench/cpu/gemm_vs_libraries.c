@@ -144,7 +144,8 @@ int main(void) {
   openblas_set_num_threads(THREADS);
   libxsmm_init();
   const dnnl_version_t *dv = dnnl_version();
-  printf("threads %d, %d rounds of >= %.2f s per side, median GFLOP/s\n",
+  printf("threads %d, %d rounds of >= %.2f s per side (order rotated), "
+         "median GFLOP/s\n",
          THREADS, ROUNDS, ROUND_SECONDS);
   printf("OpenBLAS %s (core %s); oneDNN %d.%d.%d; libxsmm %s (target %s)%s\n",
          openblas_get_config(), openblas_get_corename(), dv->major,
@@ -211,8 +212,14 @@ int main(void) {
         reps[s] = 1;
     }
     double samples[SIDES][ROUNDS];
+    // The order rotates per round: a side's frees (libxsmm's per-call
+    // buffers, returned to the kernel) cost work the next side's timing
+    // absorbs (2694^3 after libxsmm: 153-163 GFLOP/s in fixed order, 187
+    // with the order rotated; docs/benchmarks/cpu-gemm-classes.md, "Zen 5:
+    // the side after libxsmm").
     for (int r = 0; r < ROUNDS; ++r)
-      for (int s = 0; s < SIDES; ++s) {
+      for (int i = 0; i < SIDES; ++i) {
+        int s = (r + i) % SIDES;
         if (!active[s])
           continue;
         double t0 = now();

@@ -3,7 +3,8 @@
 # Generates each GEMM with `tensorop gen` (the object and header a user
 # gets; fp32, host target, builtin advisor, THREADS threads) and times them
 # through their headers' entry points against OpenBLAS, oneDNN and libxsmm
-# in one process (gemm_vs_libraries.c). OPENBLAS_CORETYPE is unset so that
+# in one process (gemm_vs_libraries.c; every side once per round, the
+# order rotated from round to round). OPENBLAS_CORETYPE is unset so that
 # OpenBLAS picks its own kernels. Set ROUNDS / ROUND_SECONDS to change the
 # timing; KEEP=DIR keeps the generated objects there (and reuses them).
 # CPU_TIME=1 (1 thread only) times with the thread's CPU clock instead of

@@ -100,9 +100,15 @@ tensorop::timeRoundRobin(const std::vector<std::function<void()>> &fns,
     double t = std::min(once(f), once(f));
     reps.push_back(std::max(1, int(minRoundSeconds / std::max(t, 1e-9))));
   }
+  // The order rotates per round, so that no side always runs right after
+  // the same other one: a side that frees memory to the kernel leaves work
+  // that the next side's timing absorbs (on the 2-core VM, 2694^3 timed
+  // right after libxsmm in every round: 153-163 GFLOP/s; rotated: 182-187;
+  // docs/benchmarks/cpu-gemm-classes.md, "Zen 5: the side after libxsmm").
   std::vector<std::vector<double>> samples(fns.size());
   for (int r = 0; r < rounds; ++r)
-    for (size_t i = 0; i < fns.size(); ++i) {
+    for (size_t k = 0; k < fns.size(); ++k) {
+      size_t i = (k + size_t(r)) % fns.size();
       if (settleSeconds > 0)
         std::this_thread::sleep_for(
             std::chrono::duration<double>(settleSeconds));
