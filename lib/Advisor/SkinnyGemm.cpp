@@ -351,22 +351,20 @@ bool mlir::tensorop::chooseSmallKDotSketch(const GemmProblem &p,
                                            SketchChoice &c) {
   if (!appliesOnTarget(p, t) || p.n > kKDotColumns)
     return false;
-  // The broadcast kernel's lanes do useful work N / lanes of the time;
-  // the K-vectorized kernel's K / (lanes * (v + 2)), v = ceil(K / lanes)
-  // vectors along K, the 2 the cost of its horizontal sums after K
-  // (fitted to the A/B below, N = 8 then in two blocks of 4 columns).
-  // It is taken where it is at least 1.3 times as fast, B's copy
-  // counted (below). Zen 5, 1 thread, quiet, same-process
-  // sketch A/B, kdot / broadcast (docs/benchmarks/cpu-gemm-classes.md,
-  // "Zen 5: small GEMMs of at most 8 columns"): taken, 111x3x77 3.2x,
-  // 50x2x128 6.3x, 64x4x100 2.9x, 12x2x100 4.0x, 120x7x100 1.6x,
-  // 128x6x40 1.35x, 60x6x32 1.26x; not taken, 64x8x40 0.70x, 100x8x32
-  // 0.94x, 8x8x50 0.60x, 40x8x24 0.73x, 60x6x12 0.55x, 90x4x8 0.61x, and
-  // for B's copy 16x8x64 1.09x and 10x6x50 1.01x.
-  // Per call, in vector instructions: the broadcast kernel M * K FMAs;
-  // kdot M * N * (v + 2) plus B's transposed copy, about N * K / 8, which
-  // only a few rows share (1x8x128: kdot 0.56x the broadcast kernel, where
-  // 1x2x100 gained 1.35x and 2x4x64 1.61x through gen's objects).
+  // Per call, in vector instructions: the broadcast kernel M * K FMAs
+  // (its lanes do useful work N / lanes of the time); the K-vectorized
+  // kernel M * N * (v + 2), v = ceil(K / lanes) vectors along K and the 2
+  // its horizontal sums after K, plus B's transposed copy, about N * K / 8,
+  // which only the GEMM's rows share. kdot is taken where it is at least
+  // 1.3 times as fast. Zen 5, 1 thread, quiet, same-process sketch A/B,
+  // kdot / broadcast (docs/benchmarks/cpu-gemm-classes.md, "Zen 5: small
+  // GEMMs of at most 8 columns"; N = 8 then in two blocks of 4 columns):
+  // taken, 111x3x77 3.2x, 50x2x128 6.3x, 64x4x100 2.9x, 12x2x100 4.0x,
+  // 120x7x100 1.6x, 128x6x40 1.35x, 60x6x32 1.26x; not taken, 64x8x40
+  // 0.70x, 100x8x32 0.94x, 8x8x50 0.60x, 40x8x24 0.73x, 60x6x12 0.55x,
+  // 90x4x8 0.61x, and for B's copy 16x8x64 1.09x and 10x6x50 1.01x. The
+  // copy's term came from a GEMM of one row, through gen's objects:
+  // 1x8x128 kdot 0.56x the broadcast kernel, 1x2x100 1.35x, 2x4x64 1.61x.
   int64_t lanes = t.f32Lanes();
   int64_t kVectors = ceilDiv(p.k, lanes);
   if (80 * p.m * p.k < 13 * (8 * p.m * p.n * (kVectors + 2) + p.n * p.k))
