@@ -375,10 +375,8 @@ bool mlir::tensorop::chooseSmallKDotSketch(const GemmProblem &p,
   // weigh more than its row loads. Through gen's objects, same process,
   // Zen 5, quiet: 57x8x96 +48%, 128x8x128 +13%, 25x8x120 +9%. (At most 4
   // rows at N = 4..6 moved -6% to +13%: not taken.)
-  int64_t rows = kDotRows(t, p.n);
-  if (rows < 1)
-    return false;
-  setKDotSketch(p, std::min(rows, p.m), p.n, c);
+  // (appliesOnTarget's 32 registers leave N = 8 its 2 rows.)
+  setKDotSketch(p, std::min(kDotRows(t, p.n), p.m), p.n, c);
   // A small A is in cache: prefetching its rows only costs issue slots
   // (111x3x77: 1.55x OpenBLAS with 256 k values ahead, 1.84x without).
   c.prefetchA = 0;

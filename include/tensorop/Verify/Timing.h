@@ -39,11 +39,11 @@ TimingSamples timeAlternating(const std::function<void()> &fa,
                               double minRoundSeconds);
 
 /// Seconds per call of each function, one sample per round, in turn, the
-/// order rotated by one each round (f0 f1 f2, f1 f2 f0, f2 f0 f1, ...). With `settleSeconds` > 0, sleeps that long
-/// (untimed) before each function's batch: multithreaded libraries keep
-/// their workers spinning for a while after returning (libomp 200 ms,
-/// OpenBLAS about 0.1 s), which would otherwise steal cores from the next
-/// side.
+/// order rotated by one each round (f0 f1 f2, f1 f2 f0, f2 f0 f1, ...).
+/// With `settleSeconds` > 0, sleeps that long (untimed) before each
+/// function's batch: multithreaded libraries keep their workers spinning
+/// for a while after returning (libomp 200 ms, OpenBLAS about 0.1 s),
+/// which would otherwise steal cores from the next side.
 std::vector<std::vector<double>>
 timeRoundRobin(const std::vector<std::function<void()>> &fns, int rounds,
                double minRoundSeconds, double settleSeconds = 0);
