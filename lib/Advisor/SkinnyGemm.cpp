@@ -86,6 +86,39 @@ bool appliesOnTarget(const GemmProblem &p, const TargetHints &t) {
          p.input == GemmInputType::F32;
 }
 
+/// The most rows, from maxRows down to minRows, that are strideBytes apart
+/// and put no more than perSetLimit of them (0: the L1's ways) in one L1
+/// set (rows a multiple of L1 size / ways bytes apart all share one set,
+/// and beyond its ways they evict each other's lines between uses);
+/// minRows where none fits or the hints give no usable L1.
+int64_t rowsPerL1SetWithin(const TargetHints &t, int64_t strideBytes,
+                           int64_t maxRows, int64_t minRows,
+                           int64_t perSetLimit) {
+  const CacheLevel *l1 = nullptr;
+  for (const CacheLevel &cache : t.caches)
+    if (cache.level == 1)
+      l1 = &cache;
+  if (!l1 || l1->ways <= 0 || l1->lineBytes <= 0 ||
+      l1->sizeBytes < l1->ways * l1->lineBytes)
+    return minRows;
+  int64_t sets = l1->sizeBytes / l1->ways / l1->lineBytes;
+  if (perSetLimit <= 0)
+    perSetLimit = l1->ways;
+  // (A row's set depends on its offset modulo the sets' span only; taken
+  // first, the products stay small whatever the extents.)
+  int64_t span = sets * l1->lineBytes;
+  int64_t step = strideBytes % span;
+  for (int64_t rows = maxRows; rows > minRows; --rows) {
+    llvm::SmallVector<int64_t> perSet(sets, 0);
+    int64_t most = 0;
+    for (int64_t r = 0; r < rows; ++r)
+      most = std::max(most, ++perSet[(r % sets) * step % span / l1->lineBytes]);
+    if (most <= perSetLimit)
+      return rows;
+  }
+  return minRows;
+}
+
 /// Rows of the few-columns block (one accumulator each, one B vector): as
 /// many as the registers hold (30), each row of A one stream, so that the
 /// loads of many rows are in flight at once. Rows that would put more than
@@ -102,28 +135,11 @@ int64_t fewColumnsRows(const GemmProblem &p, const TargetHints &t) {
     if (registerBlockVectorRegisters(rows, t.f32Lanes(), t.f32Lanes(),
                                      t.name) <= t.vectorRegisters)
       maxRows = rows;
-  // Rows of A a multiple of (L1 size / ways) bytes apart share a set.
-  const CacheLevel *l1 = nullptr;
-  for (const CacheLevel &cache : t.caches)
-    if (cache.level == 1)
-      l1 = &cache;
-  if (!l1 || l1->ways <= 0 || l1->lineBytes <= 0 ||
-      l1->sizeBytes < l1->ways * l1->lineBytes)
-    return kFewColumnsBlock;
-  int64_t sets = l1->sizeBytes / l1->ways / l1->lineBytes;
   // A's rows K floats apart: the advisor is not told the row stride of a
   // strided view of a larger A (a view whose rows are a multiple of 4096
   // bytes apart may get rows that share sets: slower, never wrong).
-  int64_t strideBytes = 4 * p.k;
-  for (int64_t rows = maxRows; rows > kFewColumnsBlock; --rows) {
-    llvm::SmallVector<int64_t> perSet(sets, 0);
-    int64_t most = 0;
-    for (int64_t r = 0; r < rows; ++r)
-      most = std::max(most, ++perSet[r * strideBytes / l1->lineBytes % sets]);
-    if (most <= l1->ways)
-      return rows;
-  }
-  return kFewColumnsBlock;
+  return rowsPerL1SetWithin(t, 4 * p.k, maxRows, kFewColumnsBlock,
+                            /*perSetLimit=*/0);
 }
 
 /// The most rows of C that take the GEMV form for the team that runs the
@@ -222,6 +238,26 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
                      : bFromMemory     ? (shortBands ? t.fewRowsBandRows
                                                      : kBandRows)
                                        : kBandRowsInL3;
+  // From memory, a GEMV's band and one of blocks of three vectors put at
+  // most the target's blocking.band_rows_per_l1_set rows in one L1 set
+  // (Zen 5: 12, its ways). Each row's next tiles are prefetched (or
+  // fetched) into L1 ahead of use, and where B's rows are a multiple of
+  // 4096 bytes apart (N = 1024, 2048, 4096, ...) all of a band's rows land
+  // in one set: more rows than ways evict their own lines before use.
+  // Zen 5, 1 thread, quiet, against oneDNN (docs/benchmarks/
+  // cpu-gemm-classes.md, "Zen 5: B's rows in one L1 set"): gen's objects
+  // against the build before in one process, 8x4096x4096 1.07x -> 1.37x,
+  // 1x4096x4096 1.02x -> 1.20x, 2x8192x4096 1.13x -> 1.45x, 1x1024x32768
+  // 0.97x -> 1.09x (with the column prefetch below); sketch A/B, bands of
+  // 64 against 12, 15x4096x4096 1.07x -> 1.22x, 8x1024x16384 1.04x ->
+  // 1.13x. Other blocks lost with bands of 12 (3x4096x8192, 3 x 112: 1.36x
+  // -> 1.20x; 5x1024x16384, 5 x 80: 1.17x -> 0.99x; 20x4096x4096, 10 x 32:
+  // 1.16x -> 0.99x), and where L3 holds B the FMAs bound the kernel and
+  // longer bands win whatever the sets (16x2048x2048, 4x1024x4096).
+  if (bFromMemory && !p.bPanelInPlace && t.bandRowsPerL1Set &&
+      (gemv || nv == 3))
+    bandRows =
+        rowsPerL1SetWithin(t, 4 * p.n, bandRows, 1, t.bandRowsPerL1Set);
   c.kc = balancedTile(p.k, walk ? kGemvKc : bandRows, 1);
   // C stays in L2 across the bands: at most half of it per column block.
   int64_t ncTarget = t.cacheBytes(2) / 2 / (p.m * 4);
@@ -243,14 +279,19 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   c.prefetchB = walk ? kGemvPrefetchRows
                 : prefetchRows ? kPanelPrefetchRows
                                : 0;
-  // A GEMV from memory reads each of its band's 16 rows left to right, the
-  // hardware stream prefetchers' own pattern: a software prefetch per row
-  // and tile on top of them only adds load-port work and misses the
-  // prefetchers already cover (Zen 4, 1 thread, loaded, same process as
-  // oneDNN: 1x4096x4096 0.86-0.89x -> 1.06x with none; docs/benchmarks/
-  // cpu-gemm-classes.md, "GEMV from memory without the column prefetch").
+  // A GEMV swept in bands reads each of its band's rows left to right,
+  // the hardware stream prefetchers' own pattern. Whether a software
+  // prefetch of each row's tiles two ahead pays on top of them is the
+  // target's gemv.column_prefetch: on Zen 4 it only added load-port work
+  // (1 thread, loaded, same process as oneDNN: 1x4096x4096 0.86-0.89x ->
+  // 1.06x with none; docs/benchmarks/cpu-gemm-classes.md, "GEMV from memory
+  // without the column prefetch"), on Zen 5 it pays (1 thread, quiet,
+  // sketch A/B against oneDNN: 1x5000x4000 0.96x -> 1.17x, 1x4096x4096 in
+  // bands of 12 0.97x -> 1.12x, 2x4096x4096 1.43x -> 1.74x; "Zen 5: B's rows
+  // in one L1 set").
   bool gemvBands = gemv && !walk;
-  c.prefetchBCols = prefetchRows || gemvBands ? 0 : 2 * c.nr;
+  c.prefetchBCols =
+      prefetchRows || (gemvBands && !t.gemvColumnPrefetch) ? 0 : 2 * c.nr;
   // Blocks of three vectors (7..9 rows x 48) sweeping B with the column
   // prefetch: K not unrolled. Measured, not explained (the unrolled loop
   // is the same code four times over): best of 40-60 calls of 5, same

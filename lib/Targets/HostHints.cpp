@@ -271,6 +271,7 @@ void mlir::tensorop::overlayHostMachine(TargetHints &h, const HostMachine &m) {
   set(h.gemvRowsThreaded, f.gemvRowsThreaded, "gemv.rows_threaded");
   set(h.gemvBandVectors, f.gemvBandVectors, "gemv.band_vectors");
   set(h.gemvBandsInL3, f.gemvBandsInL3, "gemv.bands_in_l3");
+  set(h.gemvColumnPrefetch, f.gemvColumnPrefetch, "gemv.column_prefetch");
   for (const OptionalBlockingField &field : optionalBlockingFields())
     set(h.*field.hint, f.*field.fact,
         (llvm::Twine("blocking.") + field.key).str());

@@ -95,6 +95,8 @@ const OptionalBlockingField kOptionalBlockingFields[] = {
      &TargetHints::bPanelL1MaxMr, 0, 64},
     {"b_in_l2_in_place_max_rows", &CpuFacts::bInL2InPlaceMaxRows,
      &TargetHints::bInL2InPlaceMaxRows, 0, 65536},
+    {"band_rows_per_l1_set", &CpuFacts::bandRowsPerL1Set,
+     &TargetHints::bandRowsPerL1Set, 0, 1024},
 };
 } // namespace
 
@@ -286,6 +288,9 @@ public:
         if (llvm::Error e = optionalBool(*g, "bands_in_l3", p + ".gemv.",
                                          f.gemvBandsInL3))
           return e;
+        if (llvm::Error e = optionalBool(*g, "column_prefetch", p + ".gemv.",
+                                         f.gemvColumnPrefetch))
+          return e;
       }
       if (llvm::Error e = optional(*o, "peak_gflops_f32_per_core", p + ".",
                                    f.peakGflopsF32PerCore, 0.001, 1e6))
@@ -450,6 +455,11 @@ mlir::tensorop::parseTargetHints(llvm::StringRef text, llvm::StringRef target,
     if (llvm::Error e = r.optionalBool(*gemv, "bands_in_l3", "gemv.", inL3))
       return std::move(e);
     h.gemvBandsInL3 = inL3.value_or(false);
+    std::optional<bool> columnPrefetch;
+    if (llvm::Error e = r.optionalBool(*gemv, "column_prefetch", "gemv.",
+                                       columnPrefetch))
+      return std::move(e);
+    h.gemvColumnPrefetch = columnPrefetch.value_or(false);
   }
 
   const llvm::json::Array *caches = root->getArray("caches");

@@ -53,6 +53,8 @@
 // fact is validated like the file's own.
 // RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_gemv" 2>&1 | FileCheck %s --check-prefix=GEMV
 // GEMV: error: {{.*}}bad_hints_gemv{{/|\\}}x86-avx512.json: field 'gemv.band_vectors' is 8{{(\.0+)?}}, outside [1{{(\.0+)?}}, 7{{(\.0+)?}}]
+// RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_gemv_prefetch" 2>&1 | FileCheck %s --check-prefix=GEMVPF
+// GEMVPF: error: {{.*}}bad_hints_gemv_prefetch{{/|\\}}x86-avx512.json: field 'gemv.column_prefetch' is not a boolean
 // RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_cpu_gemv" 2>&1 | FileCheck %s --check-prefix=CPUGEMV
 // CPUGEMV: error: {{.*}}bad_hints_cpu_gemv{{/|\\}}x86-avx512.json: field 'cpus.znver4.gemv.bands_in_l3' is not a boolean
 // RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_gemv_threaded" 2>&1 | FileCheck %s --check-prefix=GEMVT

@@ -46,3 +46,12 @@
 // FOUR5: mc = 4, nc = 2016, kc = 375, mr = 4, nr = 96, {{.*}}prefetch_b_cols = 192>
 // RUN: %gen_matmul 5 2000 3000 | %{zen4} tensorop-opt --tensorop-annotate-sketch="target=host" 2>&1 | FileCheck %s --check-prefix=FIVE4 --implicit-check-not="GEMV form"
 // FIVE4: mc = 5, nc = {{[0-9]+}}, kc = 375, mr = 5,
+
+// One row, B (64 MB) from memory, its rows 16 KB apart (one L1 set): Zen 4
+// (gemv.column_prefetch false, blocking.band_rows_per_l1_set 0) sweeps
+// bands of 16 rows with no software prefetch; Zen 5 (the file's true and
+// 12) bands of 12 rows, each row's tiles prefetched two ahead.
+// RUN: %gen_matmul 1 4096 4096 | %{zen4} tensorop-opt --tensorop-annotate-sketch="target=host" | FileCheck %s --check-prefix=MEM4
+// MEM4: mc = 1, nc = {{[0-9]+}}, kc = 16, mr = 1, nr = 48, {{.*}}k_unroll = 1, broadcast = "explicit", prefetch_b = 0>
+// RUN: %gen_matmul 1 4096 4096 | %{zen5} tensorop-opt --tensorop-annotate-sketch="target=host" | FileCheck %s --check-prefix=MEM5
+// MEM5: mc = 1, nc = {{[0-9]+}}, kc = 12, mr = 1, nr = 112, {{.*}}prefetch_b = 0, prefetch_b_cols = 224>

@@ -43,7 +43,7 @@ struct CpuFacts {
   std::optional<int64_t> embeddedBelowFmas;
   std::optional<int64_t> aPanelL1Share, bBlockL2Share;
   std::optional<int64_t> gemvRows, gemvRowsThreaded, gemvBandVectors;
-  std::optional<bool> gemvBandsInL3;
+  std::optional<bool> gemvBandsInL3, gemvColumnPrefetch;
   std::optional<double> teamCostUs;
   std::optional<int64_t> bBlockL2ShareAStreamed;
   std::optional<int64_t> oneKBlockMaxK;
@@ -52,6 +52,7 @@ struct CpuFacts {
   std::optional<int64_t> smallMinTailAccumulators;
   std::optional<int64_t> bPanelL1MaxMr;
   std::optional<int64_t> bInL2InPlaceMaxRows;
+  std::optional<int64_t> bandRowsPerL1Set;
   std::optional<double> peakGflopsF32PerCore;
   std::string source; ///< Where these facts come from (required).
 };
@@ -107,6 +108,9 @@ struct TargetHints {
   int64_t gemvRowsThreaded = 0;
   int64_t gemvBandVectors = 0;
   bool gemvBandsInL3 = false;
+  /// Whether a GEMV swept in bands prefetches each row's tiles two ahead
+  /// ("gemv.column_prefetch"; false: the hardware prefetchers alone).
+  bool gemvColumnPrefetch = false;
   /// The packed B block's share of L2 where A's K block (the M block's
   /// rows x kc) is larger than L2, so that A is streamed from L3 once per
   /// B block: a larger B block means fewer passes over A
@@ -130,6 +134,12 @@ struct TargetHints {
   /// "few_rows_band_max_rows"; 0: bands of 128 rows): each band reloads
   /// and stores C, so shorter bands pay off for few rows only.
   int64_t fewRowsBandRows = 0, fewRowsBandMaxRows = 0;
+  /// The most rows of one such K band, where B streams from memory, that
+  /// may share an L1 set (B's rows a multiple of L1 size / ways bytes
+  /// apart all do), for a GEMV and for blocks of three vectors
+  /// ("band_rows_per_l1_set"; 0: no such bound): beyond it the rows'
+  /// prefetched lines evict each other before use.
+  int64_t bandRowsPerL1Set = 0;
   /// The fewest accumulators (rows x vectors) of the tail kernel that a
   /// register block on the small path (A and B read in place, the N
   /// remainder in a kernel of its own) may leave for N's remainder
