@@ -50,14 +50,16 @@ func.func @gemv(%A: memref<1x4096xf32>, %B: memref<4096x4096xf32>, %C: memref<1x
 // (N = 4096) or 4 KB (N = 1024) apart all share one L1 set, so bands of 12
 // rows (blocking.band_rows_per_l1_set), 4096 in 342 of 12 (on a team of
 // threads too); rows 20000 bytes apart (N = 5000) keep bands of 64, 3000
-// in 47 of 64. Other blocks keep their bands whatever the sets (12 x 32
-// and 3 x 112 lost with bands of 12): 64, 4096 in 64 of 64.
+// in 47 of 64. Other blocks keep their bands whatever the sets (12 x 32,
+// 3 x 112 and two blocks of 8 x 48 lost with bands of 12): 64, 4096 in 64
+// of 64.
 // CHECK-LABEL: func.func @rows_one_l1_set
 // AVX512: kc = 12, mr = 8, nr = 48, loop_order = "mnk", micro_order = "mn",
 // AVX512: kc = 12, mr = 8, nr = 48, loop_order = "mnk", micro_order = "mn",
 // AVX512: kc = 64, mr = 8, nr = 48, loop_order = "mnk", micro_order = "mn",
 // AVX512: kc = 64, mr = 12, nr = 32, loop_order = "mnk", micro_order = "mn",
 // AVX512: kc = 64, mr = 3, nr = 112, loop_order = "mnk", micro_order = "mn",
+// AVX512: kc = 64, mr = 8, nr = 48, loop_order = "mnk", micro_order = "nm",
 // TEAM-LABEL: func.func @rows_one_l1_set
 // TEAM: kc = 12, mr = 8, nr = 48,
 // TEAM: kc = 12, mr = 8, nr = 48,
@@ -66,12 +68,14 @@ func.func @rows_one_l1_set(%A: memref<8x4096xf32>, %B: memref<4096x4096xf32>, %C
                            %A2: memref<8x16384xf32>, %B2: memref<16384x1024xf32>, %C2: memref<8x1024xf32>,
                            %A3: memref<8x3000xf32>, %B3: memref<3000x5000xf32>, %C3: memref<8x5000xf32>,
                            %A4: memref<12x4096xf32>, %B4: memref<4096x4096xf32>, %C4: memref<12x4096xf32>,
-                           %A5: memref<3x4096xf32>, %B5: memref<4096x4096xf32>, %C5: memref<3x4096xf32>) {
+                           %A5: memref<3x4096xf32>, %B5: memref<4096x4096xf32>, %C5: memref<3x4096xf32>,
+                           %A6: memref<16x4096xf32>, %B6: memref<4096x4096xf32>, %C6: memref<16x4096xf32>) {
   linalg.matmul ins(%A, %B : memref<8x4096xf32>, memref<4096x4096xf32>) outs(%C : memref<8x4096xf32>)
   linalg.matmul ins(%A2, %B2 : memref<8x16384xf32>, memref<16384x1024xf32>) outs(%C2 : memref<8x1024xf32>)
   linalg.matmul ins(%A3, %B3 : memref<8x3000xf32>, memref<3000x5000xf32>) outs(%C3 : memref<8x5000xf32>)
   linalg.matmul ins(%A4, %B4 : memref<12x4096xf32>, memref<4096x4096xf32>) outs(%C4 : memref<12x4096xf32>)
   linalg.matmul ins(%A5, %B5 : memref<3x4096xf32>, memref<4096x4096xf32>) outs(%C5 : memref<3x4096xf32>)
+  linalg.matmul ins(%A6, %B6 : memref<16x4096xf32>, memref<4096x4096xf32>) outs(%C6 : memref<16x4096xf32>)
   return
 }
 
