@@ -16,6 +16,7 @@
 #include "tensorop/Dialect/KDotSketch.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -105,18 +106,18 @@ int64_t rowsPerL1SetWithin(const TargetHints &t, int64_t strideBytes,
   if (perSetLimit <= 0)
     perSetLimit = l1->ways;
   // (A row's set depends on its offset modulo the sets' span only; taken
-  // first, the products stay small whatever the extents.)
+  // first, the products stay small whatever the extents. A set's count
+  // only grows with the rows, so the first row over the limit ends the
+  // search; a map, since the hints may describe a cache of 2^36 sets.)
   int64_t span = sets * l1->lineBytes;
   int64_t step = strideBytes % span;
-  for (int64_t rows = maxRows; rows > minRows; --rows) {
-    llvm::SmallVector<int64_t> perSet(sets, 0);
-    int64_t most = 0;
-    for (int64_t r = 0; r < rows; ++r)
-      most = std::max(most, ++perSet[(r % sets) * step % span / l1->lineBytes]);
-    if (most <= perSetLimit)
-      return rows;
-  }
-  return minRows;
+  if (maxRows <= minRows)
+    return minRows;
+  llvm::SmallDenseMap<int64_t, int64_t> perSet;
+  for (int64_t r = 0; r < maxRows; ++r)
+    if (++perSet[(r % sets) * step % span / l1->lineBytes] > perSetLimit)
+      return std::max(minRows, r);
+  return maxRows;
 }
 
 /// Rows of the few-columns block (one accumulator each, one B vector): as
