@@ -239,25 +239,24 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
                      : bFromMemory     ? (shortBands ? t.fewRowsBandRows
                                                      : kBandRows)
                                        : kBandRowsInL3;
-  // From memory, a GEMV's band and one of a single block of three vectors
+  // From memory, a GEMV's band and that of a single block of three vectors
   // (7-9 rows) put at most the target's blocking.band_rows_per_l1_set rows
-  // in one L1 set
-  // (Zen 5: 12, its ways). Each row's next tiles are prefetched (or
-  // fetched) into L1 ahead of use, and where B's rows are a multiple of
-  // 4096 bytes apart (N = 1024, 2048, 4096, ...) all of a band's rows land
-  // in one set: more rows than ways evict their own lines before use.
-  // Zen 5, 1 thread, quiet, against oneDNN (docs/benchmarks/
+  // in one L1 set (Zen 5: 12, its ways). Each row's next tiles are
+  // prefetched (or fetched) into L1 ahead of use, and where B's rows are a
+  // multiple of 4096 bytes apart (N = 1024, 2048, 4096, ...) all of a
+  // band's rows land in one set: more rows than ways evict their own lines
+  // before use. Zen 5, 1 thread, quiet, against oneDNN (docs/benchmarks/
   // cpu-gemm-classes.md, "Zen 5: B's rows in one L1 set"): gen's objects
   // against the build before in one process, 8x4096x4096 1.07x -> 1.37x,
   // 1x4096x4096 1.02x -> 1.20x, 2x8192x4096 1.13x -> 1.45x, 1x1024x32768
   // 0.97x -> 1.09x (with the column prefetch below); sketch A/B, bands of
-  // 64 against 12, 8x1024x16384 1.04x -> 1.13x. Other blocks lost with bands of 12 (3x4096x8192, 3 x 112: 1.36x
-  // -> 1.20x; 5x1024x16384, 5 x 80: 1.17x -> 0.99x; 20x4096x4096, 10 x 32:
-  // 1.16x -> 0.99x), and two blocks of 8-9 x 48 went both ways (sketch A/B
-  // 15x4096x4096 +14%; gen's objects 16x4096x4096 -0.8%, 18x1024x16384
-  // -6.7%: C, reloaded per band, doubles). Where L3 holds B the FMAs bound
-  // the kernel and
-  // longer bands win whatever the sets (16x2048x2048, 4x1024x4096).
+  // 64 against 12, 8x1024x16384 1.04x -> 1.13x. Other blocks lost with
+  // bands of 12 (3x4096x8192, 3 x 112: 1.36x -> 1.20x; 5x1024x16384,
+  // 5 x 80: 1.17x -> 0.99x; 20x4096x4096, 10 x 32: 1.16x -> 0.99x), and two
+  // blocks of 8-9 x 48 went both ways (sketch A/B 15x4096x4096 +14%; gen's
+  // objects 16x4096x4096 -0.8%, 18x1024x16384 -6.7%: C, reloaded per band,
+  // doubles). Where L3 holds B the FMAs bound the kernel and longer bands
+  // win whatever the sets (16x2048x2048, 4x1024x4096).
   if (bFromMemory && !p.bPanelInPlace && t.bandRowsPerL1Set &&
       (gemv || (nv == 3 && blocks == 1)))
     bandRows =
