@@ -87,7 +87,7 @@ bool appliesOnTarget(const GemmProblem &p, const TargetHints &t) {
          p.input == GemmInputType::F32;
 }
 
-/// The most rows, from maxRows down to minRows, that are strideBytes apart
+/// The most rows, between minRows and maxRows, that are strideBytes apart
 /// and put no more than perSetLimit of them (0: the L1's ways) in one L1
 /// set (rows a multiple of L1 size / ways bytes apart all share one set,
 /// and beyond its ways they evict each other's lines between uses);
@@ -95,6 +95,8 @@ bool appliesOnTarget(const GemmProblem &p, const TargetHints &t) {
 int64_t rowsPerL1SetWithin(const TargetHints &t, int64_t strideBytes,
                            int64_t maxRows, int64_t minRows,
                            int64_t perSetLimit) {
+  if (maxRows <= minRows)
+    return minRows;
   const CacheLevel *l1 = nullptr;
   for (const CacheLevel &cache : t.caches)
     if (cache.level == 1)
@@ -111,8 +113,6 @@ int64_t rowsPerL1SetWithin(const TargetHints &t, int64_t strideBytes,
   // search; a map, since the hints may describe a cache of 2^36 sets.)
   int64_t span = sets * l1->lineBytes;
   int64_t step = strideBytes % span;
-  if (maxRows <= minRows)
-    return minRows;
   llvm::SmallDenseMap<int64_t, int64_t> perSet;
   for (int64_t r = 0; r < maxRows; ++r)
     if (++perSet[(r % sets) * step % span / l1->lineBytes] > perSetLimit)
