@@ -256,9 +256,14 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   // blocks of 8-9 x 48 went both ways (sketch A/B 15x4096x4096 +14%; gen's
   // objects 16x4096x4096 -0.8%, 18x1024x16384 -6.7%: C, reloaded per band,
   // doubles). Where L3 holds B the FMAs bound the kernel and longer bands
-  // win whatever the sets (16x2048x2048, 4x1024x4096).
+  // win whatever the sets (16x2048x2048, 4x1024x4096). One thread only:
+  // on a team of two, which shares the memory bandwidth, short bands lost
+  // (gen's objects against the file's field at 0 in one process, 2
+  // threads, quiet, new/base: 8x4096x4096 0.79, 8x1024x16384 0.55,
+  // 7x4096x8192 0.96, 1x4096x4096 0.95, 2x8192x4096 1.01; "Zen 5: B's rows
+  // in one L1 set, on a team").
   if (bFromMemory && !p.bPanelInPlace && t.bandRowsPerL1Set &&
-      (gemv || (nv == 3 && blocks == 1)))
+      p.threads == 1 && (gemv || (nv == 3 && blocks == 1)))
     bandRows =
         rowsPerL1SetWithin(t, 4 * p.n, bandRows, 1, t.bandRowsPerL1Set);
   c.kc = balancedTile(p.k, walk ? kGemvKc : bandRows, 1);

@@ -29,13 +29,14 @@ func.func @rows16(%A: memref<16x2048xf32>, %B: memref<2048x2048xf32>, %C: memref
 // One row (GEMV), B from memory (64 MB, more than L3): 1 x 112, swept in
 // bands of 16 rows, each row's tiles prefetched two ahead (the file's
 // gemv.column_prefetch). B's rows 16 KB apart all share one L1 set: bands
-// of 12 rows (blocking.band_rows_per_l1_set), on a team of threads too.
-// Rows 20000 bytes apart spread over the sets: bands of 16.
+// of 12 rows (blocking.band_rows_per_l1_set), on one thread only (a team
+// keeps bands of 16). Rows 20000 bytes apart spread over the sets: bands
+// of 16.
 // CHECK-LABEL: func.func @gemv
 // AVX512: #tensorop.sketch<mc = 1, nc = 4144, kc = 12, mr = 1, nr = 112, loop_order = "mnk", micro_order = "mn", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0, prefetch_b_cols = 224>
 // AVX512: #tensorop.sketch<mc = 1, nc = 5040, kc = 16, mr = 1, nr = 112, loop_order = "mnk", micro_order = "mn", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0, prefetch_b_cols = 224>
 // TEAM-LABEL: func.func @gemv
-// TEAM: mc = 1, nc = {{[0-9]+}}, kc = 12, mr = 1, nr = 112,
+// TEAM: mc = 1, nc = {{[0-9]+}}, kc = 16, mr = 1, nr = 112,
 // TEAM: mc = 1, nc = {{[0-9]+}}, kc = 16, mr = 1, nr = 112,
 func.func @gemv(%A: memref<1x4096xf32>, %B: memref<4096x4096xf32>, %C: memref<1x4096xf32>,
                 %A2: memref<1x4000xf32>, %B2: memref<4000x5000xf32>, %C2: memref<1x5000xf32>) {
@@ -48,8 +49,8 @@ func.func @gemv(%A: memref<1x4096xf32>, %B: memref<4096x4096xf32>, %C: memref<1x
 
 // Few rows from memory in blocks of three vectors (8 x 48): B's rows 16 KB
 // (N = 4096) or 4 KB (N = 1024) apart all share one L1 set, so bands of 12
-// rows (blocking.band_rows_per_l1_set), 4096 in 342 of 12 (on a team of
-// threads too); rows 20000 bytes apart (N = 5000) keep bands of 64, 3000
+// rows (blocking.band_rows_per_l1_set), 4096 in 342 of 12, on one thread
+// (a team keeps bands of 128, 3000 in 24 of 125); rows 20000 bytes apart (N = 5000) keep bands of 64, 3000
 // in 47 of 64. Other blocks keep their bands whatever the sets (12 x 32,
 // 3 x 112 and two blocks of 8 x 48 lost with bands of 12): 64, 4096 in 64
 // of 64.
@@ -61,8 +62,8 @@ func.func @gemv(%A: memref<1x4096xf32>, %B: memref<4096x4096xf32>, %C: memref<1x
 // AVX512: kc = 64, mr = 3, nr = 112, loop_order = "mnk", micro_order = "mn",
 // AVX512: kc = 64, mr = 8, nr = 48, loop_order = "mnk", micro_order = "nm",
 // TEAM-LABEL: func.func @rows_one_l1_set
-// TEAM: kc = 12, mr = 8, nr = 48,
-// TEAM: kc = 12, mr = 8, nr = 48,
+// TEAM: kc = 128, mr = 8, nr = 48,
+// TEAM: kc = 128, mr = 8, nr = 48,
 // TEAM: kc = 125, mr = 8, nr = 48,
 func.func @rows_one_l1_set(%A: memref<8x4096xf32>, %B: memref<4096x4096xf32>, %C: memref<8x4096xf32>,
                            %A2: memref<8x16384xf32>, %B2: memref<16384x1024xf32>, %C2: memref<8x1024xf32>,

@@ -136,8 +136,8 @@ struct TargetHints {
   int64_t fewRowsBandRows = 0, fewRowsBandMaxRows = 0;
   /// The most rows of one such K band, where B streams from memory, that
   /// may share an L1 set (B's rows a multiple of L1 size / ways bytes
-  /// apart all do), for a GEMV and for one block of three vectors
-  /// ("band_rows_per_l1_set"; 0: no such bound): beyond it the rows'
+  /// apart all do), for a GEMV and for one block of three vectors on one
+  /// thread ("band_rows_per_l1_set"; 0: no such bound): beyond it the rows'
   /// prefetched lines evict each other before use.
   int64_t bandRowsPerL1Set = 0;
   /// The fewest accumulators (rows x vectors) of the tail kernel that a
