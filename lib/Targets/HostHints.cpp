@@ -267,12 +267,11 @@ void mlir::tensorop::overlayHostMachine(TargetHints &h, const HostMachine &m) {
   set(h.embeddedBelowFmas, f.embeddedBelowFmas, "broadcast.embedded_below_fmas");
   set(h.aPanelL1Share, f.aPanelL1Share, "blocking.a_panel_l1_share");
   set(h.bBlockL2Share, f.bBlockL2Share, "blocking.b_block_l2_share");
-  set(h.gemvRows, f.gemvRows, "gemv.rows");
-  set(h.gemvRowsThreaded, f.gemvRowsThreaded, "gemv.rows_threaded");
-  set(h.gemvBandVectors, f.gemvBandVectors, "gemv.band_vectors");
-  set(h.gemvBandsInL3, f.gemvBandsInL3, "gemv.bands_in_l3");
-  set(h.gemvColumnPrefetch, f.gemvColumnPrefetch, "gemv.column_prefetch");
-  for (const OptionalBlockingField &field : optionalBlockingFields())
+  for (const OptionalIntegerHint &field : optionalGemvIntegers())
+    set(h.*field.hint, f.*field.fact, (llvm::Twine("gemv.") + field.key).str());
+  for (const OptionalFlagHint &field : optionalGemvFlags())
+    set(h.*field.hint, f.*field.fact, (llvm::Twine("gemv.") + field.key).str());
+  for (const OptionalIntegerHint &field : optionalBlockingFields())
     set(h.*field.hint, f.*field.fact,
         (llvm::Twine("blocking.") + field.key).str());
   set(h.peakGflopsF32PerCore, f.peakGflopsF32PerCore,

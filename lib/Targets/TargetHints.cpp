@@ -78,7 +78,7 @@ mlir::tensorop::resolveTargetName(llvm::StringRef target) {
 }
 
 namespace {
-const OptionalBlockingField kOptionalBlockingFields[] = {
+const OptionalIntegerHint kOptionalBlockingFields[] = {
     {"b_block_l2_share_a_streamed", &CpuFacts::bBlockL2ShareAStreamed,
      &TargetHints::bBlockL2ShareAStreamed, 1, 64},
     {"one_k_block_max_k", &CpuFacts::oneKBlockMaxK, &TargetHints::oneKBlockMaxK,
@@ -98,10 +98,31 @@ const OptionalBlockingField kOptionalBlockingFields[] = {
     {"band_rows_per_l1_set", &CpuFacts::bandRowsPerL1Set,
      &TargetHints::bandRowsPerL1Set, 0, 1024},
 };
+const OptionalIntegerHint kOptionalGemvIntegers[] = {
+    {"rows", &CpuFacts::gemvRows, &TargetHints::gemvRows, 1, 16},
+    {"rows_threaded", &CpuFacts::gemvRowsThreaded,
+     &TargetHints::gemvRowsThreaded, 1, 16},
+    {"band_vectors", &CpuFacts::gemvBandVectors, &TargetHints::gemvBandVectors,
+     1, 7},
+};
+
+const OptionalFlagHint kOptionalGemvFlags[] = {
+    {"bands_in_l3", &CpuFacts::gemvBandsInL3, &TargetHints::gemvBandsInL3},
+    {"column_prefetch", &CpuFacts::gemvColumnPrefetch,
+     &TargetHints::gemvColumnPrefetch},
+};
 } // namespace
 
-llvm::ArrayRef<OptionalBlockingField> mlir::tensorop::optionalBlockingFields() {
+llvm::ArrayRef<OptionalIntegerHint> mlir::tensorop::optionalBlockingFields() {
   return kOptionalBlockingFields;
+}
+
+llvm::ArrayRef<OptionalIntegerHint> mlir::tensorop::optionalGemvIntegers() {
+  return kOptionalGemvIntegers;
+}
+
+llvm::ArrayRef<OptionalFlagHint> mlir::tensorop::optionalGemvFlags() {
+  return kOptionalGemvFlags;
 }
 
 namespace {
@@ -265,7 +286,7 @@ public:
                 optional(*b, "b_block_l2_share", p + ".blocking.",
                          f.bBlockL2Share, int64_t(1), int64_t(64)))
           return e;
-        for (const OptionalBlockingField &field : kOptionalBlockingFields)
+        for (const OptionalIntegerHint &field : kOptionalBlockingFields)
           if (llvm::Error e = optional(*b, field.key, p + ".blocking.",
                                        f.*field.fact, field.min, field.max))
             return e;
@@ -274,23 +295,14 @@ public:
         const Object *g = v->getAsObject();
         if (!g)
           return fail(p + ".gemv", "must be an object");
-        if (llvm::Error e = optional(*g, "rows", p + ".gemv.", f.gemvRows,
-                                     int64_t(1), int64_t(16)))
-          return e;
-        if (llvm::Error e = optional(*g, "rows_threaded", p + ".gemv.",
-                                     f.gemvRowsThreaded, int64_t(1),
-                                     int64_t(16)))
-          return e;
-        if (llvm::Error e = optional(*g, "band_vectors", p + ".gemv.",
-                                     f.gemvBandVectors, int64_t(1),
-                                     int64_t(7)))
-          return e;
-        if (llvm::Error e = optionalBool(*g, "bands_in_l3", p + ".gemv.",
-                                         f.gemvBandsInL3))
-          return e;
-        if (llvm::Error e = optionalBool(*g, "column_prefetch", p + ".gemv.",
-                                         f.gemvColumnPrefetch))
-          return e;
+        for (const OptionalIntegerHint &field : kOptionalGemvIntegers)
+          if (llvm::Error e = optional(*g, field.key, p + ".gemv.",
+                                       f.*field.fact, field.min, field.max))
+            return e;
+        for (const OptionalFlagHint &field : kOptionalGemvFlags)
+          if (llvm::Error e =
+                  optionalBool(*g, field.key, p + ".gemv.", f.*field.fact))
+            return e;
       }
       if (llvm::Error e = optional(*o, "peak_gflops_f32_per_core", p + ".",
                                    f.peakGflopsF32PerCore, 0.001, 1e6))
@@ -431,7 +443,7 @@ mlir::tensorop::parseTargetHints(llvm::StringRef text, llvm::StringRef target,
     if (llvm::Error e = r.integer(*blocking, "b_block_l2_share", "blocking.",
                                   h.bBlockL2Share, 1, 64))
       return std::move(e);
-    for (const OptionalBlockingField &field : kOptionalBlockingFields)
+    for (const OptionalIntegerHint &field : kOptionalBlockingFields)
       if (llvm::Error e = r.optionalField(*blocking, field.key, "blocking.",
                                           h.*field.hint, field.min, field.max))
         return std::move(e);
@@ -440,26 +452,17 @@ mlir::tensorop::parseTargetHints(llvm::StringRef text, llvm::StringRef target,
   // Optional: how a GEMV sweeps B (SkinnyGemm.cpp; the defaults where a
   // target measured nothing else).
   if (const Object *gemv = r.obj(*root, "gemv")) {
-    if (llvm::Error e = r.optionalField(*gemv, "rows", "gemv.", h.gemvRows,
-                                        int64_t(1), int64_t(16)))
-      return std::move(e);
-    if (llvm::Error e = r.optionalField(*gemv, "rows_threaded", "gemv.",
-                                        h.gemvRowsThreaded, int64_t(1),
-                                        int64_t(16)))
-      return std::move(e);
-    if (llvm::Error e = r.optionalField(*gemv, "band_vectors", "gemv.",
-                                        h.gemvBandVectors, int64_t(1),
-                                        int64_t(7)))
-      return std::move(e);
-    std::optional<bool> inL3;
-    if (llvm::Error e = r.optionalBool(*gemv, "bands_in_l3", "gemv.", inL3))
-      return std::move(e);
-    h.gemvBandsInL3 = inL3.value_or(false);
-    std::optional<bool> columnPrefetch;
-    if (llvm::Error e = r.optionalBool(*gemv, "column_prefetch", "gemv.",
-                                       columnPrefetch))
-      return std::move(e);
-    h.gemvColumnPrefetch = columnPrefetch.value_or(false);
+    for (const OptionalIntegerHint &field : kOptionalGemvIntegers)
+      if (llvm::Error e = r.optionalField(*gemv, field.key, "gemv.",
+                                          h.*field.hint, field.min, field.max))
+        return std::move(e);
+    for (const OptionalFlagHint &field : kOptionalGemvFlags) {
+      std::optional<bool> flag;
+      if (llvm::Error e = r.optionalBool(*gemv, field.key, "gemv.", flag))
+        return std::move(e);
+      if (flag)
+        h.*field.hint = *flag;
+    }
   }
 
   const llvm::json::Array *caches = root->getArray("caches");

@@ -238,20 +238,29 @@ llvm::Expected<TargetHints> parseTargetHints(llvm::StringRef text,
 /// digits, so a decimal of up to 15 digits prints back as it was written.
 std::string hintNumberText(double v);
 
-/// An optional integer field of "blocking", read alike at the file's top
-/// level (into TargetHints) and in each "cpus" entry (into CpuFacts), and
-/// put by target=host over the file's value on that CPU.
-struct OptionalBlockingField {
+/// An optional integer field of "blocking" or "gemv", read alike at the
+/// file's top level (into TargetHints) and in each "cpus" entry (into
+/// CpuFacts), and put by target=host over the file's value on that CPU.
+struct OptionalIntegerHint {
   const char *key; ///< e.g. "one_k_block_max_k" (under "blocking.")
   std::optional<int64_t> CpuFacts::*fact;
   int64_t TargetHints::*hint;
   int64_t min, max;
 };
 
-/// Every optional integer blocking field: one list, so that a field's key
-/// and range are written once for the file's reader, the per-CPU reader and
-/// target=host's overlay.
-llvm::ArrayRef<OptionalBlockingField> optionalBlockingFields();
+/// An optional boolean field of "gemv", read and put alike.
+struct OptionalFlagHint {
+  const char *key; ///< e.g. "bands_in_l3" (under "gemv.")
+  std::optional<bool> CpuFacts::*fact;
+  bool TargetHints::*hint;
+};
+
+/// Every optional field of "blocking" and of "gemv": one list each, so that
+/// a field's key and range are written once for the file's reader, the
+/// per-CPU reader and target=host's overlay.
+llvm::ArrayRef<OptionalIntegerHint> optionalBlockingFields();
+llvm::ArrayRef<OptionalIntegerHint> optionalGemvIntegers();
+llvm::ArrayRef<OptionalFlagHint> optionalGemvFlags();
 
 } // namespace tensorop
 } // namespace mlir
