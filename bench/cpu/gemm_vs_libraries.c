@@ -13,11 +13,20 @@
  *   KERNEL(name, M, N, K, "class")
  * per gen object; cc -DTHREADS=1 -I<dirs> gemm_vs_libraries.c *.o
  *   -lopenblas -ldnnl -lxsmm ... (see run.sh).
- * Output: one markdown row per shape, then geomeans per class. */
+ * Output: one markdown row per shape, then geomeans per class.
+ *
+ * Each round also times a register-only FMA loop on THREADS threads (the
+ * core's peak): this machine's clock moves by about 10% within a run, so a
+ * shape's "% of peak" divides by the peak of its own rounds, not by one
+ * measured before or after the table. */
+#if !defined(__x86_64__)
+#error "gemm_vs_libraries.c times x86-64 GEMMs (its peak loop is AVX FMAs)"
+#endif
 #include <cblas.h>
 #include <dnnl.h>
 #include <libxsmm.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +81,57 @@ struct problem {
 #endif
 
 #include "bench_util.h"
+
+/* The FMA peak: 12 independent accumulators (enough for 2 FMA pipes of
+   latency 4 to 6), 24 FMAs an iteration, on zmm registers where the CPU has
+   AVX-512F and on ymm ones otherwise. PEAK_ITERATIONS makes a call last
+   milliseconds, so starting the second thread costs well under 1%. */
+#define PEAK_ITERATIONS 4000000L
+#define FMA12(R)                                                              \
+  "vfmadd231ps %%" R "14, %%" R "15, %%" R "0\n vfmadd231ps %%" R "14, %%" R \
+  "15, %%" R "1\n vfmadd231ps %%" R "14, %%" R "15, %%" R "2\n"                \
+  "vfmadd231ps %%" R "14, %%" R "15, %%" R "3\n vfmadd231ps %%" R "14, %%" R  \
+  "15, %%" R "4\n vfmadd231ps %%" R "14, %%" R "15, %%" R "5\n"                \
+  "vfmadd231ps %%" R "14, %%" R "15, %%" R "6\n vfmadd231ps %%" R "14, %%" R  \
+  "15, %%" R "7\n vfmadd231ps %%" R "14, %%" R "15, %%" R "8\n"                \
+  "vfmadd231ps %%" R "14, %%" R "15, %%" R "9\n vfmadd231ps %%" R "14, %%" R  \
+  "15, %%" R "10\n vfmadd231ps %%" R "14, %%" R "15, %%" R "11\n"
+#define CLOB12                                                                \
+  "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",     \
+      "xmm9", "xmm10", "xmm11", "xmm14", "xmm15"
+static int peakOnZmm;
+
+static void *fma_loop(void *unused) {
+  (void)unused;
+  if (peakOnZmm)
+    __asm__ volatile("mov %0, %%rcx\n1:\n" FMA12("zmm") FMA12("zmm")
+                     " dec %%rcx\n jnz 1b\n vzeroupper\n" ::"r"(
+                         PEAK_ITERATIONS)
+                     : "rcx", "cc", CLOB12);
+  else
+    __asm__ volatile("mov %0, %%rcx\n1:\n" FMA12("ymm") FMA12("ymm")
+                     " dec %%rcx\n jnz 1b\n vzeroupper\n" ::"r"(
+                         PEAK_ITERATIONS)
+                     : "rcx", "cc", CLOB12);
+  return NULL;
+}
+
+static double peak_flops_per_call(void) {
+  return THREADS * PEAK_ITERATIONS * 24.0 * (peakOnZmm ? 32 : 16);
+}
+
+static void run_peak(void) {
+  pthread_t others[THREADS];
+  int started = 0;
+  for (; started < THREADS - 1; ++started)
+    if (pthread_create(&others[started], NULL, fma_loop, NULL)) {
+      fprintf(stderr, "gemm_vs_libraries: cannot start a peak thread\n");
+      exit(2);
+    }
+  fma_loop(NULL);
+  for (int t = 0; t < started; ++t)
+    pthread_join(others[t], NULL);
+}
 
 static void run_side(struct problem *p, int side) {
   const struct entry *e = p->e;
@@ -142,6 +202,7 @@ static double check(const struct problem *p, const struct reference *ref,
 
 int main(void) {
   openblas_set_num_threads(THREADS);
+  peakOnZmm = __builtin_cpu_supports("avx512f");
   libxsmm_init();
   const dnnl_version_t *dv = dnnl_version();
   printf("threads %d, %d rounds of >= %.2f s per side (order rotated), "
@@ -152,9 +213,15 @@ int main(void) {
          dv->minor, dv->patch, LIBXSMM_VERSION, libxsmm_get_target_arch(),
          THREADS > 1 ? " (libxsmm kernels are single-threaded: not timed)"
                      : "");
+  printf("peak: a register-only %s FMA loop on %d thread%s, timed in every "
+         "round next to the sides; %% peak = ours / the median of its "
+         "rounds\n",
+         peakOnZmm ? "zmm" : "ymm", THREADS, THREADS > 1 ? "s" : "");
   printf("\n| class | shape MxNxK | TensorOp | OpenBLAS | oneDNN | libxsmm "
-         "| best library | vs best | max error/bound (ours) |\n"
-         "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+         "| best library | vs best | peak | ours %% peak | max error/bound (ours) "
+         "|\n"
+         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- "
+         "|\n");
   int nEntries = sizeof(kEntries) / sizeof(kEntries[0]);
   double logSum = 0, worst = INFINITY;
   int counted = 0, status = 0;
@@ -211,15 +278,22 @@ int main(void) {
       if (reps[s] < 1)
         reps[s] = 1;
     }
-    double samples[SIDES][ROUNDS];
+    double samples[SIDES][ROUNDS], peakSamples[ROUNDS];
     // The order rotates per round: a side's frees (libxsmm's per-call
     // buffers, returned to the kernel) cost work the next side's timing
     // absorbs (2694^3 after libxsmm: 153-163 GFLOP/s in fixed order, 187
     // with the order rotated; docs/benchmarks/cpu-gemm-classes.md, "Zen 5:
     // the side after libxsmm").
+    // The peak takes one more slot of the rotation (s == SIDES).
     for (int r = 0; r < ROUNDS; ++r)
-      for (int i = 0; i < SIDES; ++i) {
-        int s = (r + i) % SIDES;
+      for (int i = 0; i <= SIDES; ++i) {
+        int s = (r + i) % (SIDES + 1);
+        if (s == SIDES) {
+          double t0 = now();
+          run_peak();
+          peakSamples[r] = now() - t0;
+          continue;
+        }
         if (!active[s])
           continue;
         double t0 = now();
@@ -253,10 +327,14 @@ int main(void) {
       snprintf(cells[s], sizeof cells[s], active[s] ? "%.1f" : "-",
                gflops[s]);
     double ratio = active[OURS] && best >= 0 ? gflops[OURS] / gflops[best] : 0;
-    printf("| %s | %ldx%ldx%ld | %s | %s | %s | %s | %s | %.2fx | %.1e |\n",
+    qsort(peakSamples, ROUNDS, sizeof(double), cmp_double);
+    double peak = peak_flops_per_call() / peakSamples[ROUNDS / 2] / 1e9;
+    printf("| %s | %ldx%ldx%ld | %s | %s | %s | %s | %s | %.2fx | %.1f | %.1f%% "
+           "| %.1e |\n",
            e->cls, e->m, e->n, e->k, cells[OURS], cells[OPENBLAS],
            cells[ONEDNN], cells[LIBXSMM], best >= 0 ? kSideNames[best] : "-",
-           ratio, before[OURS] > after[OURS] ? before[OURS] : after[OURS]);
+           ratio, peak, 100 * gflops[OURS] / peak,
+           before[OURS] > after[OURS] ? before[OURS] : after[OURS]);
     fflush(stdout);
     if (ratio > 0) {
       logSum += log(ratio);

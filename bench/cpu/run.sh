@@ -9,9 +9,10 @@
 # timing; KEEP=DIR keeps the generated objects there (and reuses them).
 # CPU_TIME=1 (1 thread only) times with the thread's CPU clock instead of
 # the wall clock, for runs on a loaded machine (gemm_vs_libraries.c).
-# The last line is this core's register-only FMA peak, measured right after
-# the table (python_emitters/bench_ukernel.py --peak-only): the clock moves
-# between runs, so a "% of peak" takes this figure, not a stored one.
+# Each row's "ours % peak" divides by the register-only FMA peak of THREADS
+# cores timed in the same rounds (the clock moves by about 10% within a
+# run). The last line is the core clock and one core's peak measured right
+# after the table (python_emitters/bench_ukernel.py --peak-only).
 set -e
 BUILD=$(cd "$1" && pwd); THREADS=$2; shift 2
 HERE=$(cd "$(dirname "$0")" && pwd)
