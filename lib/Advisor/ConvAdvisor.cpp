@@ -94,9 +94,13 @@ double mlir::tensorop::convRegisterBlockScore(const ConvProblem &p,
   int64_t nv = nr / lanes;
   int64_t acc = mr * nv;
   int64_t ow = p.outW();
-  double latency = std::min(
-      1.0,
-      double(acc) / double(std::max<int64_t>(1, 2 * t.accumulatorsForPeak)));
+  // Twice the GEMM kernels' chains where the target measured nothing for
+  // convolutions (Zen 4); Zen 5's GEMM figure (12) doubled lost on every
+  // layer whose block it changed (fma.conv_accumulators_for_peak).
+  int64_t chains = t.convAccumulatorsForPeak ? t.convAccumulatorsForPeak
+                                             : 2 * t.accumulatorsForPeak;
+  double latency =
+      std::min(1.0, double(acc) / double(std::max<int64_t>(1, chains)));
   double broadcast =
       (nv >= t.minFmasPerBroadcast || embeddedBroadcast(t, nv)) ? 1.0 : 0.75;
   // Pixels and channels computed for nothing at the row's and the

@@ -258,6 +258,8 @@ void mlir::tensorop::overlayHostMachine(TargetHints &h, const HostMachine &m) {
   set(h.fmaLatency, f.fmaLatency, "fma.latency_cycles");
   set(h.accumulatorsForPeak, f.accumulatorsForPeak,
       "fma.independent_accumulators_for_peak");
+  set(h.convAccumulatorsForPeak, f.convAccumulatorsForPeak,
+      "fma.conv_accumulators_for_peak");
   set(h.datapathBits, f.datapathBits, "fma.datapath_bits");
   set(h.explicitBroadcastTakesFpSlot, f.explicitBroadcastTakesFpSlot,
       "broadcast.explicit_takes_fp_slot");

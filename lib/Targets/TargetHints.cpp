@@ -248,6 +248,10 @@ public:
                          p + ".fma.", f.accumulatorsForPeak, int64_t(1),
                          int64_t(256)))
           return e;
+        if (llvm::Error e =
+                optional(*fma, "conv_accumulators_for_peak", p + ".fma.",
+                         f.convAccumulatorsForPeak, int64_t(1), int64_t(256)))
+          return e;
         if (llvm::Error e = optional(*fma, "datapath_bits", p + ".fma.",
                                      f.datapathBits, int64_t(32),
                                      int64_t(4096)))
@@ -396,6 +400,10 @@ mlir::tensorop::parseTargetHints(llvm::StringRef text, llvm::StringRef target,
     return std::move(e);
   if (llvm::Error e = r.integer(*fma, "independent_accumulators_for_peak",
                                 "fma.", h.accumulatorsForPeak, 1, 256))
+    return std::move(e);
+  if (llvm::Error e =
+          r.optionalField(*fma, "conv_accumulators_for_peak", "fma.",
+                          h.convAccumulatorsForPeak, int64_t(1), int64_t(256)))
     return std::move(e);
   // Optional: the width of the FP datapaths (AVX-512 on 256-bit pipes:
   // Zen 4). Absent: the vector width.

@@ -55,6 +55,8 @@
 // GEMV: error: {{.*}}bad_hints_gemv{{/|\\}}x86-avx512.json: field 'gemv.band_vectors' is 8{{(\.0+)?}}, outside [1{{(\.0+)?}}, 7{{(\.0+)?}}]
 // RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_gemv_prefetch" 2>&1 | FileCheck %s --check-prefix=GEMVPF
 // GEMVPF: error: {{.*}}bad_hints_gemv_prefetch{{/|\\}}x86-avx512.json: field 'gemv.column_prefetch' is not a boolean
+// RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_conv_accumulators" 2>&1 | FileCheck %s --check-prefix=CONVACC
+// CONVACC: error: {{.*}}bad_hints_conv_accumulators{{/|\\}}x86-avx512.json: field 'fma.conv_accumulators_for_peak'
 // RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_cpu_gemv" 2>&1 | FileCheck %s --check-prefix=CPUGEMV
 // CPUGEMV: error: {{.*}}bad_hints_cpu_gemv{{/|\\}}x86-avx512.json: field 'cpus.znver4.gemv.bands_in_l3' is not a boolean
 // RUN: not tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/Inputs/bad_hints_gemv_threaded" 2>&1 | FileCheck %s --check-prefix=GEMVT

@@ -36,6 +36,7 @@ struct CacheLevel {
 struct CpuFacts {
   std::optional<double> fmaLatency;
   std::optional<int64_t> accumulatorsForPeak;
+  std::optional<int64_t> convAccumulatorsForPeak;
   std::optional<int64_t> datapathBits;
   std::optional<int64_t> minFmasPerBroadcast;
   std::optional<bool> embeddedBroadcast;
@@ -77,6 +78,13 @@ struct TargetHints {
   /// narrower one fewer (AVX-512 on Zen 4's 256-bit pipes).
   int64_t datapathBits = 0;
   int64_t accumulatorsForPeak = 0;
+  /// The accumulators below which the convolution advisor scores a
+  /// register block as latency-bound (fma.conv_accumulators_for_peak; 0:
+  /// twice accumulatorsForPeak, as calibrated on Zen 4). Its own field
+  /// because Zen 5's GEMM kernels need 12 chains while its convolution
+  /// kernels with 14-15 ran as fast as oneDNN's picks and twice 12 lost
+  /// (ConvAdvisor.cpp).
+  int64_t convAccumulatorsForPeak = 0;
   int64_t minFmasPerBroadcast = 1;
   bool embeddedBroadcast = false;
   /// An explicit broadcast (vbroadcastss) takes an FP issue slot
