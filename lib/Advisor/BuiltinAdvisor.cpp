@@ -148,10 +148,11 @@ RegisterBlock chooseRegisterBlockWith(const GemmProblem &p,
         continue;
       // FMA latency x throughput needs this many independent chains
       // (fma.independent_accumulators_for_peak; Zen 5 12: its microkernel
-      // with 8 accumulators ran at 84-90% of the peak, 10 at 93-95%, so a
-      // 4 x 32 block gives way to 11 x 32 at 163x541x541, +15% through
-      // gen's objects; docs/benchmarks/cpu-gemm-classes.md, "Zen 5: blocks
-      // of fewer than 12 accumulators").
+      // with 8 accumulators ran at 64-91% of the fastest block, with 10 at
+      // 88-96%, with 12 or more at 93-100%, so a 4 x 32 block gives way to
+      // 11 x 32 at 163x541x541, +15% through gen's objects;
+      // docs/benchmarks/cpu-gemm-classes.md, "Zen 5: blocks of fewer than
+      // 12 accumulators").
       double latency =
           std::min(1.0, double(acc) / double(t.accumulatorsForPeak));
       // An explicit broadcast shared by too few FMAs steals FP slots. With

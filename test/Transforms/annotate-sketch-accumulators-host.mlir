@@ -1,8 +1,8 @@
 // The register block's FMA chains are a per-CPU fact (hints/x86-avx512.json,
 // cpus.znver5.fma.independent_accumulators_for_peak 12): Zen 5's GEMM
-// microkernel runs at 84-90% of its peak with 8 accumulators and 97-100%
-// with 12 or more, so a 4 x 32 block (8) gives way to 11 x 32 and a 5 x 32
-// block (10) to 5 x 48. Zen 4 keeps the file's 4 and its 4 x 32 and 5 x 32
+// microkernel runs at 64-91% of the fastest block's speed with 8
+// accumulators and 93-100% with 12 or more, so a 4 x 32 block (8) gives
+// way to 11 x 32 and a 5 x 32 block (10) to 5 x 48. Zen 4 keeps the file's 4 and its 4 x 32 and 5 x 32
 // blocks. The convolution advisor keeps its threshold of 8 on Zen 5
 // (fma.conv_accumulators_for_peak): twice 12 lost on the layers it changed.
 // REQUIRES: host-avx512
