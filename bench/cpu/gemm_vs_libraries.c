@@ -15,10 +15,13 @@
  *   -lopenblas -ldnnl -lxsmm ... (see run.sh).
  * Output: one markdown row per shape, then geomeans per class.
  *
- * Each round also times a register-only FMA loop on THREADS threads (the
- * core's peak): this machine's clock moves by about 10% within a run, so a
- * shape's "% of peak" divides by the peak of its own rounds, not by one
- * measured before or after the table. */
+ * At 1 thread each round also times a register-only FMA loop (the core's
+ * peak): this machine's clock moves by about 10% within a run, so a shape's
+ * "% of peak" divides by the peak of its own rounds, not by one measured
+ * before or after the table. Not at 2 threads: the OpenMP runtimes' and
+ * OpenBLAS's threads spin for a while after each call, so a 2-thread loop
+ * started between the sides shared a core with them and measured anything
+ * from one core's peak to two (session 30's 2-thread class table). */
 #if !defined(__x86_64__)
 #error "gemm_vs_libraries.c times x86-64 GEMMs (its peak loop is AVX FMAs)"
 #endif
@@ -26,7 +29,6 @@
 #include <dnnl.h>
 #include <libxsmm.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,8 +86,7 @@ struct problem {
 
 /* The FMA peak: 12 independent accumulators (enough for 2 FMA pipes of
    latency 4 to 6), 24 FMAs an iteration, on zmm registers where the CPU has
-   AVX-512F and on ymm ones otherwise. PEAK_ITERATIONS makes a call last
-   milliseconds, so starting the second thread costs well under 1%. */
+   AVX-512F and on ymm ones otherwise; a call lasts milliseconds. */
 #define PEAK_ITERATIONS 4000000L
 #define FMA12(R)                                                              \
   "vfmadd231ps %%" R "14, %%" R "15, %%" R "0\n vfmadd231ps %%" R "14, %%" R \
@@ -101,8 +102,7 @@ struct problem {
       "xmm9", "xmm10", "xmm11", "xmm14", "xmm15"
 static int peakOnZmm;
 
-static void *fma_loop(void *unused) {
-  (void)unused;
+static void fma_loop(void) {
   if (peakOnZmm)
     __asm__ volatile("mov %0, %%rcx\n1:\n" FMA12("zmm") FMA12("zmm")
                      " dec %%rcx\n jnz 1b\n vzeroupper\n" ::"r"(
@@ -113,24 +113,10 @@ static void *fma_loop(void *unused) {
                      " dec %%rcx\n jnz 1b\n vzeroupper\n" ::"r"(
                          PEAK_ITERATIONS)
                      : "rcx", "cc", CLOB12);
-  return NULL;
 }
 
 static double peak_flops_per_call(void) {
-  return THREADS * PEAK_ITERATIONS * 24.0 * (peakOnZmm ? 32 : 16);
-}
-
-static void run_peak(void) {
-  pthread_t others[THREADS];
-  int started = 0;
-  for (; started < THREADS - 1; ++started)
-    if (pthread_create(&others[started], NULL, fma_loop, NULL)) {
-      fprintf(stderr, "gemm_vs_libraries: cannot start a peak thread\n");
-      exit(2);
-    }
-  fma_loop(NULL);
-  for (int t = 0; t < started; ++t)
-    pthread_join(others[t], NULL);
+  return PEAK_ITERATIONS * 24.0 * (peakOnZmm ? 32 : 16);
 }
 
 static void run_side(struct problem *p, int side) {
@@ -213,10 +199,14 @@ int main(void) {
          dv->minor, dv->patch, LIBXSMM_VERSION, libxsmm_get_target_arch(),
          THREADS > 1 ? " (libxsmm kernels are single-threaded: not timed)"
                      : "");
-  printf("peak: a register-only %s FMA loop on %d thread%s, timed in every "
-         "round next to the sides; %% peak = ours / the median of its "
-         "rounds\n",
-         peakOnZmm ? "zmm" : "ymm", THREADS, THREADS > 1 ? "s" : "");
+  if (THREADS == 1)
+    printf("peak: a register-only %s FMA loop, timed in every round next to "
+           "the sides; %% peak = ours / the median of its rounds\n",
+           peakOnZmm ? "zmm" : "ymm");
+  else
+    printf("peak: not timed at %d threads (other runtimes' spinning threads "
+           "share its cores)\n",
+           THREADS);
   printf("\n| class | shape MxNxK | TensorOp | OpenBLAS | oneDNN | libxsmm "
          "| best library | vs best | peak | ours %% peak | max error/bound (ours) "
          "|\n"
@@ -289,8 +279,10 @@ int main(void) {
       for (int i = 0; i <= SIDES; ++i) {
         int s = (r + i) % (SIDES + 1);
         if (s == SIDES) {
+          if (THREADS > 1)
+            continue;
           double t0 = now();
-          run_peak();
+          fma_loop();
           peakSamples[r] = now() - t0;
           continue;
         }
@@ -327,13 +319,19 @@ int main(void) {
       snprintf(cells[s], sizeof cells[s], active[s] ? "%.1f" : "-",
                gflops[s]);
     double ratio = active[OURS] && best >= 0 ? gflops[OURS] / gflops[best] : 0;
-    qsort(peakSamples, ROUNDS, sizeof(double), cmp_double);
-    double peak = peak_flops_per_call() / peakSamples[ROUNDS / 2] / 1e9;
-    printf("| %s | %ldx%ldx%ld | %s | %s | %s | %s | %s | %.2fx | %.1f | %.1f%% "
+    char peakCells[2][32] = {"-", "-"};
+    if (THREADS == 1) {
+      qsort(peakSamples, ROUNDS, sizeof(double), cmp_double);
+      double peak = peak_flops_per_call() / peakSamples[ROUNDS / 2] / 1e9;
+      snprintf(peakCells[0], sizeof peakCells[0], "%.1f", peak);
+      snprintf(peakCells[1], sizeof peakCells[1], "%.1f%%",
+               100 * gflops[OURS] / peak);
+    }
+    printf("| %s | %ldx%ldx%ld | %s | %s | %s | %s | %s | %.2fx | %s | %s "
            "| %.1e |\n",
            e->cls, e->m, e->n, e->k, cells[OURS], cells[OPENBLAS],
            cells[ONEDNN], cells[LIBXSMM], best >= 0 ? kSideNames[best] : "-",
-           ratio, peak, 100 * gflops[OURS] / peak,
+           ratio, peakCells[0], peakCells[1],
            before[OURS] > after[OURS] ? before[OURS] : after[OURS]);
     fflush(stdout);
     if (ratio > 0) {

@@ -9,10 +9,11 @@
 # timing; KEEP=DIR keeps the generated objects there (and reuses them).
 # CPU_TIME=1 (1 thread only) times with the thread's CPU clock instead of
 # the wall clock, for runs on a loaded machine (gemm_vs_libraries.c).
-# Each row's "ours % peak" divides by the register-only FMA peak of THREADS
-# cores timed in the same rounds (the clock moves by about 10% within a
-# run). The last line is the core clock and one core's peak measured right
-# after the table (python_emitters/bench_ukernel.py --peak-only).
+# At 1 thread each row's "ours % peak" divides by the register-only FMA
+# peak timed in the same rounds (the clock moves by about 10% within a run;
+# not at 2 threads, see gemm_vs_libraries.c). The last line is the core
+# clock and one core's peak measured right after the table
+# (python_emitters/bench_ukernel.py --peak-only).
 set -e
 BUILD=$(cd "$1" && pwd); THREADS=$2; shift 2
 HERE=$(cd "$(dirname "$0")" && pwd)
