@@ -82,42 +82,14 @@ struct problem {
 #define TIMING_CLOCK CLOCK_MONOTONIC
 #endif
 
+#include "../common/fma_peak_loop.h"
 #include "bench_util.h"
 
-/* The FMA peak: 12 independent accumulators (enough for 2 FMA pipes of
-   latency 4 to 6), 24 FMAs an iteration, on zmm registers where the CPU has
-   AVX-512F and on ymm ones otherwise; a call lasts milliseconds. */
+/* The core's peak: fma_peak_loop (bench/common/fma_peak_loop.h) on zmm
+   registers where the CPU has AVX-512F, ymm ones otherwise; a call of
+   PEAK_ITERATIONS lasts milliseconds. */
 #define PEAK_ITERATIONS 4000000L
-#define FMA12(R)                                                              \
-  "vfmadd231ps %%" R "14, %%" R "15, %%" R "0\n vfmadd231ps %%" R "14, %%" R \
-  "15, %%" R "1\n vfmadd231ps %%" R "14, %%" R "15, %%" R "2\n"                \
-  "vfmadd231ps %%" R "14, %%" R "15, %%" R "3\n vfmadd231ps %%" R "14, %%" R  \
-  "15, %%" R "4\n vfmadd231ps %%" R "14, %%" R "15, %%" R "5\n"                \
-  "vfmadd231ps %%" R "14, %%" R "15, %%" R "6\n vfmadd231ps %%" R "14, %%" R  \
-  "15, %%" R "7\n vfmadd231ps %%" R "14, %%" R "15, %%" R "8\n"                \
-  "vfmadd231ps %%" R "14, %%" R "15, %%" R "9\n vfmadd231ps %%" R "14, %%" R  \
-  "15, %%" R "10\n vfmadd231ps %%" R "14, %%" R "15, %%" R "11\n"
-#define CLOB12                                                                \
-  "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",     \
-      "xmm9", "xmm10", "xmm11", "xmm14", "xmm15"
 static int peakOnZmm;
-
-static void fma_loop(void) {
-  if (peakOnZmm)
-    __asm__ volatile("mov %0, %%rcx\n1:\n" FMA12("zmm") FMA12("zmm")
-                     " dec %%rcx\n jnz 1b\n vzeroupper\n" ::"r"(
-                         PEAK_ITERATIONS)
-                     : "rcx", "cc", CLOB12);
-  else
-    __asm__ volatile("mov %0, %%rcx\n1:\n" FMA12("ymm") FMA12("ymm")
-                     " dec %%rcx\n jnz 1b\n vzeroupper\n" ::"r"(
-                         PEAK_ITERATIONS)
-                     : "rcx", "cc", CLOB12);
-}
-
-static double peak_flops_per_call(void) {
-  return PEAK_ITERATIONS * 24.0 * (peakOnZmm ? 32 : 16);
-}
 
 static void run_side(struct problem *p, int side) {
   const struct entry *e = p->e;
@@ -282,7 +254,7 @@ int main(void) {
           if (THREADS > 1)
             continue;
           double t0 = now();
-          fma_loop();
+          fma_peak_loop(PEAK_ITERATIONS, peakOnZmm);
           peakSamples[r] = now() - t0;
           continue;
         }
@@ -322,7 +294,8 @@ int main(void) {
     char peakCells[2][32] = {"-", "-"};
     if (THREADS == 1) {
       qsort(peakSamples, ROUNDS, sizeof(double), cmp_double);
-      double peak = peak_flops_per_call() / peakSamples[ROUNDS / 2] / 1e9;
+      double peak = PEAK_ITERATIONS * fma_peak_flops_per_iteration(peakOnZmm) /
+                    peakSamples[ROUNDS / 2] / 1e9;
       snprintf(peakCells[0], sizeof peakCells[0], "%.1f", peak);
       snprintf(peakCells[1], sizeof peakCells[1], "%.1f%%",
                100 * gflops[OURS] / peak);

@@ -63,6 +63,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../bench/common/fma_peak_loop.h"
 #include "guard_pages.h"
 
 void ukernel(const float *a, const float *b, float *c, long kc, long ldc_bytes,
@@ -215,18 +216,6 @@ static int bench(long mr, long nr, long kc, double seconds) {
 }
 
 #if defined(__x86_64__)
-#define FMA12(R)                                                              \
-  "vfmadd231ps %%" R "14, %%" R "15, %%" R "0\n vfmadd231ps %%" R "14, %%" R \
-  "15, %%" R "1\n vfmadd231ps %%" R "14, %%" R "15, %%" R "2\n"                \
-  "vfmadd231ps %%" R "14, %%" R "15, %%" R "3\n vfmadd231ps %%" R "14, %%" R  \
-  "15, %%" R "4\n vfmadd231ps %%" R "14, %%" R "15, %%" R "5\n"                \
-  "vfmadd231ps %%" R "14, %%" R "15, %%" R "6\n vfmadd231ps %%" R "14, %%" R  \
-  "15, %%" R "7\n vfmadd231ps %%" R "14, %%" R "15, %%" R "8\n"                \
-  "vfmadd231ps %%" R "14, %%" R "15, %%" R "9\n vfmadd231ps %%" R "14, %%" R  \
-  "15, %%" R "10\n vfmadd231ps %%" R "14, %%" R "15, %%" R "11\n"
-#define CLOB12 "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", \
-  "xmm8", "xmm9", "xmm10", "xmm11", "xmm14", "xmm15"
-
 static int peak(void) {
   double best_add = 1e30, best_z = 1e30, best_y = 1e30;
   const long n = 50000000, m = 20000000;
@@ -237,18 +226,17 @@ static int peak(void) {
     double t = now() - t0;
     if (t < best_add) best_add = t;
     t0 = now();
-    __asm__ volatile("mov %0, %%rcx\n1:\n" FMA12("zmm") FMA12("zmm")
-                     " dec %%rcx\n jnz 1b\n vzeroupper\n" ::"r"(m) : "rcx", "cc", CLOB12);
+    fma_peak_loop(m, 1);
     t = now() - t0;
     if (t < best_z) best_z = t;
     t0 = now();
-    __asm__ volatile("mov %0, %%rcx\n1:\n" FMA12("ymm") FMA12("ymm")
-                     " dec %%rcx\n jnz 1b\n vzeroupper\n" ::"r"(m) : "rcx", "cc", CLOB12);
+    fma_peak_loop(m, 0);
     t = now() - t0;
     if (t < best_y) best_y = t;
   }
   printf("GHZ %.3f ZMM_FMA_GFLOPS %.1f YMM_FMA_GFLOPS %.1f\n", n * 10.0 / best_add * 1e-9,
-         m * 24.0 * 32 / best_z * 1e-9, m * 24.0 * 16 / best_y * 1e-9);
+         m * fma_peak_flops_per_iteration(1) / best_z * 1e-9,
+         m * fma_peak_flops_per_iteration(0) / best_y * 1e-9);
   return 0;
 }
 #else
