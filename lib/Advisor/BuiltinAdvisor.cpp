@@ -256,6 +256,16 @@ RegisterBlock chooseRegisterBlock(const GemmProblem &p, const TargetHints &t,
                       : chooseRegisterBlockWith(p, t, small, 0, fewestRows);
 }
 
+/// The fewest rows a register block reading B's rows in place from L2
+/// takes (0: no floor): blocks of blocking.b_panel_l1_max_mr rows or fewer
+/// stream B's rows from L2 faster than their FMAs consume them. Measured on
+/// one thread and fp32 only (keepBPanelsInL1 below).
+int64_t fewestRowsStreamingB(const GemmProblem &p, const TargetHints &t) {
+  if (p.threads != 1 || p.input != GemmInputType::F32 || p.bPairsInPlace)
+    return 0;
+  return t.bPanelL1MaxMr + 1;
+}
+
 /// Keeps each packed B micro-panel in L1 where the register block has so
 /// few rows that streaming B's panels from L2 would bind: with the A
 /// micro-panel in L1 (micro order "mn"), every k step loads 4 * nr bytes
@@ -353,11 +363,10 @@ public:
     // -1.1%, where taller blocks in place won (128x128x600: 8 x 48 in place
     // 1.00x libxsmm, 4 x 64 0.98x, packed 0.96x).
     std::optional<RegisterBlock> inL2Block;
-    if (bInHalfL2 && !small && p.threads == 1 &&
-        p.input == GemmInputType::F32 && !p.bPairsInPlace &&
+    if (bInHalfL2 && !small && fewestRowsStreamingB(p, t) > 0 &&
         p.m <= t.bInL2InPlaceMaxRows) {
-      RegisterBlock taller =
-          chooseRegisterBlock(p, t, /*small=*/true, t.bPanelL1MaxMr + 1);
+      RegisterBlock taller = chooseRegisterBlock(p, t, /*small=*/true,
+                                                 fewestRowsStreamingB(p, t));
       if (taller.score >= 0) {
         small = true;
         inL2Block = taller;
@@ -376,7 +385,17 @@ public:
     // (8061x176x343: 16x16, 0.75x; 6x64 in place with a 6x48 tail, 0.95x;
     // 97x67x157: 14x16, 0.86x; 7x48 in place, 1.07x).
     if (midK) {
-      RegisterBlock inPlaceBlock = chooseRegisterBlock(p, t, /*small=*/true);
+      // B's rows stream from L2 here too: blocks of so few rows that this
+      // binds are left out, as on the B-in-L2 path above. Zen 5, 1 thread,
+      // quiet, gen's objects against the build before in one process
+      // (docs/benchmarks/cpu-gemm-classes.md, "Zen 5: 4-row blocks
+      // reading B in place"): the 10 shapes of 2000 drawn whose 4 x 64
+      // block changed (to 6 x 64, 7 x 48, 13-14 x 32) 1.087-1.200x,
+      // geomean 0.886x -> 0.999x the best library.
+      RegisterBlock inPlaceBlock = chooseRegisterBlock(
+          p, t, /*small=*/true, fewestRowsStreamingB(p, t));
+      if (inPlaceBlock.score < 0)
+        inPlaceBlock = chooseRegisterBlock(p, t, /*small=*/true);
       if (inPlaceBlock.score > block.score) {
         small = true;
         block = inPlaceBlock;

@@ -55,3 +55,21 @@ func.func @large_b(%A: memref<150x600xf32>, %B: memref<600x1024xf32>, %C: memref
   linalg.matmul ins(%A, %B : memref<150x600xf32>, memref<600x1024xf32>) outs(%C : memref<150x1024xf32>)
   return
 }
+
+// -----
+
+// Past 400 rows, a K of at most 512 with N not in whole 64-column blocks
+// still reads B in place (it wastes fewer lanes than packed panels), and
+// B's rows then stream from L2 too: blocks of at most b_panel_l1_max_mr
+// rows are left out here as well. 4 x 64 tied 6 x 64 by its M edge and
+// ran 1.12x slower (docs/benchmarks/cpu-gemm-classes.md, "Zen 5: 4-row
+// blocks reading B in place"). A team of two keeps 4 x 64: only one thread
+// was measured.
+// FILE-LABEL: func.func @mid_k_many_rows
+// FILE: kc = 265, mr = 6, nr = 64, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "none"
+// TEAM-LABEL: func.func @mid_k_many_rows
+// TEAM: mr = 4, nr = 64, {{.*}}pack_b = "none"
+func.func @mid_k_many_rows(%A: memref<5248x265xf32>, %B: memref<265x107xf32>, %C: memref<5248x107xf32>) {
+  linalg.matmul ins(%A, %B : memref<5248x265xf32>, memref<265x107xf32>) outs(%C : memref<5248x107xf32>)
+  return
+}
