@@ -389,9 +389,9 @@ public:
       // binds are left out, as on the B-in-L2 path above. Zen 5, 1 thread,
       // quiet, gen's objects against the build before in one process
       // (docs/benchmarks/cpu-gemm-classes.md, "Zen 5: 4-row blocks
-      // reading B in place"): the 10 shapes of 2000 drawn whose 4 x 64
-      // block changed (to 6 x 64, 7 x 48, 13-14 x 32) 1.087-1.200x,
-      // geomean 0.886x -> 0.999x the best library.
+      // reading B in place"): 5248x107x265 and the 9 shapes of 2000
+      // drawn whose 4 x 64 block changed (to 6 x 64, 7 x 48, 13-14 x 32)
+      // 1.087-1.200x, geomean 0.886x -> 0.999x the best library.
       RegisterBlock inPlaceBlock = chooseRegisterBlock(
           p, t, /*small=*/true, fewestRowsStreamingB(p, t));
       if (inPlaceBlock.score < 0)
