@@ -26,6 +26,13 @@ using namespace mlir::tensorop;
 
 namespace {
 
+/// At most this many rows of C (whatever their blocks), a few-rows block
+/// does so few FMAs per element of B that B's rows bind: each row's next
+/// tiles are prefetched wherever B is (1 thread, quiet, gen's objects
+/// without the prefetch where L3 holds B, new/base: 16x2048x2048 0.25,
+/// 11x2164x2967 0.15, 4x1024x4096 0.39, 7x1298x979 0.78).
+constexpr int64_t kFewRowsStreamB = 16;
+
 /// Rows of one register block of the few-rows path: at most this many, so
 /// that a block still has two B vectors (14 x 32 uses 31 registers).
 constexpr int64_t kFewRowsBlock = 14;
@@ -298,8 +305,19 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   // bands of 12 0.97x -> 1.12x, 2x4096x4096 1.43x -> 1.74x; "Zen 5: B's rows
   // in one L1 set").
   bool gemvBands = gemv && !walk;
-  c.prefetchBCols =
-      prefetchRows || (gemvBands && !t.gemvColumnPrefetch) ? 0 : 2 * c.nr;
+  // Other blocks prefetch two tiles ahead, except where L3 holds B and the
+  // target measured otherwise (blocking.few_rows_prefetch_tiles_in_cache;
+  // Zen 5 0: 1 thread, quiet, sketch A/B against the same sketch with the
+  // prefetch, against the best library: 33x777x1027 0.95-0.97x -> 1.05-1.07x,
+  // 64x147x137 0.99x -> 1.07x, 23x157x149 0.99x -> 1.03x, three more
+  // +0.6% to +2.6%; docs/benchmarks/cpu-gemm-classes.md, "Zen 5: the
+  // few-rows path's column prefetch with B in cache").
+  int64_t tilesAhead = !gemv && !bFromMemory && p.m > kFewRowsStreamB
+                           ? t.fewRowsPrefetchTilesInCache
+                           : 2;
+  c.prefetchBCols = prefetchRows || (gemvBands && !t.gemvColumnPrefetch)
+                        ? 0
+                        : tilesAhead * c.nr;
   // Blocks of three vectors (7..9 rows x 48) sweeping B with the column
   // prefetch: K not unrolled. Measured, not explained (the unrolled loop
   // is the same code four times over): best of 40-60 calls of 5, same

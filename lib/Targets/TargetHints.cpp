@@ -97,6 +97,9 @@ const OptionalIntegerHint kOptionalBlockingFields[] = {
      &TargetHints::bInL2InPlaceMaxRows, 0, 65536},
     {"band_rows_per_l1_set", &CpuFacts::bandRowsPerL1Set,
      &TargetHints::bandRowsPerL1Set, 0, 1024},
+    {"few_rows_prefetch_tiles_in_cache",
+     &CpuFacts::fewRowsPrefetchTilesInCache,
+     &TargetHints::fewRowsPrefetchTilesInCache, 0, 8},
 };
 const OptionalIntegerHint kOptionalGemvIntegers[] = {
     {"rows", &CpuFacts::gemvRows, &TargetHints::gemvRows, 1, 16},

@@ -54,6 +54,7 @@ struct CpuFacts {
   std::optional<int64_t> bPanelL1MaxMr;
   std::optional<int64_t> bInL2InPlaceMaxRows;
   std::optional<int64_t> bandRowsPerL1Set;
+  std::optional<int64_t> fewRowsPrefetchTilesInCache;
   std::optional<double> peakGflopsF32PerCore;
   std::string source; ///< Where these facts come from (required).
 };
@@ -148,6 +149,12 @@ struct TargetHints {
   /// thread ("band_rows_per_l1_set"; 0: no such bound): beyond it the rows'
   /// prefetched lines evict each other before use.
   int64_t bandRowsPerL1Set = 0;
+  /// How many tiles ahead the few-rows path (SkinnyGemm.cpp: at most 64
+  /// rows of C, B read in place, swept along N) prefetches each of B's
+  /// rows, in a block that is not a GEMV's, where L3 holds B
+  /// ("few_rows_prefetch_tiles_in_cache"; 0: the hardware prefetchers
+  /// alone). Absent: 2, as from memory.
+  int64_t fewRowsPrefetchTilesInCache = 2;
   /// The fewest accumulators (rows x vectors) of the tail kernel that a
   /// register block on the small path (A and B read in place, the N
   /// remainder in a kernel of its own) may leave for N's remainder
