@@ -122,6 +122,14 @@ RegisterBlock chooseRegisterBlockWith(const GemmProblem &p,
   // from L2 faster than the FMAs consume them (nr*4 bytes per k against
   // mr*nv FMAs), so they are only considered when M itself is that small.
   int64_t minRows = std::max(std::min<int64_t>(p.m, 4), fewestRows);
+  // Ties go to wider blocks (each broadcast feeds more FMAs and the A
+  // micro-panel kept in L1 is smaller), then to more accumulators.
+  auto beats = [](double score, int64_t nr, int64_t acc,
+                  const RegisterBlock &other, int64_t otherAcc) {
+    return score > other.score ||
+           (score == other.score &&
+            (nr > other.nr || (nr == other.nr && acc > otherAcc)));
+  };
   for (int64_t nv = 1; nv <= 4 && nv + 2 <= regs; ++nv) {
     // At most 16 rows, except for one-vector blocks on the small path,
     // which may take as many rows as the register file holds: their M
@@ -198,12 +206,7 @@ RegisterBlock chooseRegisterBlockWith(const GemmProblem &p,
         rowsScore = std::round(double(p.m * nv) / rowSlots * broadcast *
                                columns * 100) / 100;
       }
-      // Ties go to wider blocks (each broadcast feeds more FMAs and the
-      // A micro-panel kept in L1 is smaller), then to more accumulators.
-      bool wider = nv * lanes > best.nr;
-      if (score > best.score ||
-          (score == best.score &&
-           (wider || (nv * lanes == best.nr && acc > bestAcc)))) {
+      if (beats(score, nr, acc, best, bestAcc)) {
         best.score = score;
         bestAcc = acc;
         best.mr = mr;
@@ -211,12 +214,7 @@ RegisterBlock chooseRegisterBlockWith(const GemmProblem &p,
         best.embedded = embedded;
         bestRowsScore = rowsScore;
       }
-      bool beatsByRows =
-          rowsScore > byRows.score ||
-          (rowsScore == byRows.score &&
-           (nv * lanes > byRows.nr ||
-            (nv * lanes == byRows.nr && acc > byRowsAcc)));
-      if (rowsScore >= 0 && beatsByRows) {
+      if (rowsScore >= 0 && beats(rowsScore, nr, acc, byRows, byRowsAcc)) {
         byRows.score = rowsScore;
         byRowsAcc = acc;
         byRows.mr = mr;
@@ -363,10 +361,11 @@ public:
     // -1.1%, where taller blocks in place won (128x128x600: 8 x 48 in place
     // 1.00x libxsmm, 4 x 64 0.98x, packed 0.96x).
     std::optional<RegisterBlock> inL2Block;
-    if (bInHalfL2 && !small && fewestRowsStreamingB(p, t) > 0 &&
+    int64_t streamingBRows = fewestRowsStreamingB(p, t);
+    if (bInHalfL2 && !small && streamingBRows > 0 &&
         p.m <= t.bInL2InPlaceMaxRows) {
-      RegisterBlock taller = chooseRegisterBlock(p, t, /*small=*/true,
-                                                 fewestRowsStreamingB(p, t));
+      RegisterBlock taller =
+          chooseRegisterBlock(p, t, /*small=*/true, streamingBRows);
       if (taller.score >= 0) {
         small = true;
         inL2Block = taller;
@@ -392,8 +391,8 @@ public:
       // reading B in place"): 5248x107x265 and the 9 shapes of 2000
       // drawn whose 4 x 64 block changed (to 6 x 64, 7 x 48, 13-14 x 32)
       // 1.087-1.200x, geomean 0.886x -> 0.999x the best library.
-      RegisterBlock inPlaceBlock = chooseRegisterBlock(
-          p, t, /*small=*/true, fewestRowsStreamingB(p, t));
+      RegisterBlock inPlaceBlock =
+          chooseRegisterBlock(p, t, /*small=*/true, streamingBRows);
       if (inPlaceBlock.score < 0)
         inPlaceBlock = chooseRegisterBlock(p, t, /*small=*/true);
       if (inPlaceBlock.score > block.score) {
