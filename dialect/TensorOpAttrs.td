@@ -103,6 +103,36 @@ def TensorOp_EpilogueAttr : TensorOp_Attr<"Epilogue", "epilogue"> {
   let genVerifyDecl = 1;
 }
 
+def TensorOp_NTailAttr : TensorOp_Attr<"NTail", "n_tail"> {
+  let summary = "A kernel vectorized along K for the last columns of a GEMM";
+  let description = [{
+    The last `columns` columns of C, computed apart from the others by the
+    K-vectorized kernel (`x86_gemm_kdot`, AVX-512 fp32) in `mr` x `nr`
+    blocks (`nr` at most `columns`): B's last columns are copied transposed (each column's K values
+    contiguous), A's rows read in place, each C element reduced
+    horizontally once after all of K. The broadcast kernels vectorize
+    along N, so a remainder of N mod 16 columns costs them a whole vector
+    per row and k step, mostly idle lanes (84x34x131: 14 of every 48); the
+    K-vectorized kernel spends about columns * (K/16 + 2) vector
+    instructions per row instead of K. `threads`: the team that runs the
+    tail's rows (1: the calling thread), chosen for the tail's own flops.
+
+    ```mlir
+    n_tail = <columns = 2, mr = 12, nr = 2,
+              ukernel = <emitter = "x86_gemm_kdot", k_unroll = 2,
+                         broadcast = "none", prefetch_b = 0>>
+    ```
+  }];
+  let parameters = (ins
+    "int64_t":$columns,
+    "int64_t":$mr,
+    "int64_t":$nr,
+    "UKernelSpecAttr":$ukernel,
+    DefaultValuedParameter<"int64_t", "1", "threads running the tail">:$threads);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 def TensorOp_SketchAttr : TensorOp_Attr<"Sketch", "sketch"> {
   let summary = "Tiling, loop order, packing and microkernel of one GEMM";
   let description = [{
@@ -173,13 +203,23 @@ def TensorOp_SketchAttr : TensorOp_Attr<"Sketch", "sketch"> {
       microkernel's store after the last K panel (set by
       `tensorop-fuse-epilogues`; the x86_gemm_fma, riscv_gemm_rvv and
       arm_gemm_neon emitters).
+    * `n_tail` (optional): a `#tensorop.n_tail`, the last columns of C
+      computed by a kernel vectorized along K (x86 AVX-512, fp32, A stored
+      M x K, B stored K x N, no epilogue); the rest of the sketch then
+      describes the GEMM of the first N - columns columns. (Set by the
+      builtin advisor where N mod 16 would leave most lanes of a last
+      vector idle; `tensorop-fuse-epilogues` removes it, with a remark,
+      when it fuses an epilogue.)
 
     The verifier rejects non-positive tiles or thread counts, orders that are not
     permutations, cache tiles that are not multiples of the register block,
     register blocks that do not fit the target's register file and
     `pack_a = "none"` / `pack_b = "none"` / `pack_b = "kmajor_nr_fused"`
-    where the target or emitter cannot read A / B unpacked, and
-    `pack_b = "kmajor_nr_shared"` on one thread.
+    where the target or emitter cannot read A / B unpacked,
+    `pack_b = "kmajor_nr_shared"` on one thread, and an `n_tail` whose
+    kernel is not `x86_gemm_kdot`, whose block does not fit the target's
+    registers, on a target without 512-bit vectors, next to an epilogue or
+    on a sketch that is itself K-vectorized.
   }];
   let parameters = (ins
     "int64_t":$mc, "int64_t":$nc, "int64_t":$kc,
@@ -192,12 +232,15 @@ def TensorOp_SketchAttr : TensorOp_Attr<"Sketch", "sketch"> {
     "TargetAttr":$target,
     StringRefParameter<"provenance of the choice">:$source,
     DefaultValuedParameter<"int64_t", "1", "threads running the GEMM">:$threads,
-    OptionalParameter<"EpilogueAttr", "fused epilogue">:$epilogue);
+    OptionalParameter<"EpilogueAttr", "fused epilogue">:$epilogue,
+    OptionalParameter<"NTailAttr", "kernel of the last columns">:$n_tail);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// This sketch with `epilogue` (null: none).
     SketchAttr withEpilogue(EpilogueAttr epilogue) const;
+    /// This sketch with `nTail` (null: none).
+    SketchAttr withNTail(NTailAttr nTail) const;
     /// Vector registers the register block needs: accumulators, B vectors
     /// and the broadcast register(s).
     int64_t getVectorRegistersNeeded() const;

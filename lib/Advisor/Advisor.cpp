@@ -2,6 +2,7 @@
 
 #include "tensorop/Advisor/Advisor.h"
 #include "tensorop/Advisor/ConvAdvisor.h"
+#include "tensorop/Dialect/KDotSketch.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 #include "tensorop/Emitters/Emitter.h"
 
@@ -33,11 +34,23 @@ SketchAttr SketchChoice::toAttr(MLIRContext *ctx, const TargetHints &target,
       prefetchBCols, prefetchA);
   if (!ukernel)
     return {};
+  NTailAttr tail;
+  if (nTail.columns) {
+    UKernelSpecAttr tailKernel = UKernelSpecAttr::getChecked(
+        emit, ctx, StringRef(kKDotEmitter), nTail.kUnroll, StringRef("none"),
+        int64_t(0), int64_t(0), nTail.prefetchA);
+    if (!tailKernel)
+      return {};
+    tail = NTailAttr::getChecked(emit, ctx, nTail.columns, nTail.mr,
+                                 nTail.nr, tailKernel, nTail.threads);
+    if (!tail)
+      return {};
+  }
   return SketchAttr::getChecked(emit, ctx, mc, nc, kc, mr, nr,
                                 StringRef(loopOrder), StringRef(microOrder),
                                 StringRef(packA), StringRef(packB), ukernel,
                                 targetAttr, StringRef(source), threads,
-                                EpilogueAttr());
+                                EpilogueAttr(), tail);
 }
 
 llvm::Error mlir::tensorop::checkAdvisorName(llvm::StringRef spec) {
@@ -82,6 +95,14 @@ SketchChoice SketchChoice::fromAttr(SketchAttr a) {
   c.prefetchA = uk.getPrefetchA();
   c.source = a.getSource().str();
   c.threads = a.getThreads();
+  if (NTailAttr tail = a.getNTail()) {
+    c.nTail.columns = tail.getColumns();
+    c.nTail.mr = tail.getMr();
+    c.nTail.nr = tail.getNr();
+    c.nTail.kUnroll = tail.getUkernel().getKUnroll();
+    c.nTail.prefetchA = tail.getUkernel().getPrefetchA();
+    c.nTail.threads = tail.getThreads();
+  }
   return c;
 }
 

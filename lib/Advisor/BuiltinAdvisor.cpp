@@ -309,6 +309,29 @@ public:
 
   llvm::Expected<SketchChoice> propose(const GemmProblem &p,
                                        const TargetHints &t) override {
+    llvm::Expected<SketchChoice> whole = proposeWhole(p, t);
+    if (!whole)
+      return whole;
+    // N's remainder by the kernel vectorized along K where that saves
+    // enough (SkinnyGemm.cpp): the sketch is then the one for the other
+    // columns, with the tail.
+    double saving = 0;
+    NTailChoice tail = chooseKDotNTail(p, t, saving);
+    if (!tail.columns)
+      return whole;
+    GemmProblem mainProblem = p;
+    mainProblem.n = p.n - tail.columns;
+    llvm::Expected<SketchChoice> main = proposeWhole(mainProblem, t);
+    if (!main)
+      return main;
+    main->nTail = tail;
+    return main;
+  }
+
+private:
+  /// The sketch of the whole GEMM, without an N tail.
+  llvm::Expected<SketchChoice> proposeWhole(const GemmProblem &p,
+                                            const TargetHints &t) {
     SketchChoice c;
     c.source = "builtin";
     notesList.clear();

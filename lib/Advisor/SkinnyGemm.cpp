@@ -13,6 +13,7 @@
 #include "SkinnyGemm.h"
 #include "Tiling.h"
 
+#include "tensorop/Advisor/ThreadCount.h"
 #include "tensorop/Dialect/KDotSketch.h"
 #include "tensorop/Dialect/TensorOpDialect.h"
 
@@ -480,4 +481,73 @@ bool mlir::tensorop::chooseFewColumnsSketch(const GemmProblem &p,
   // ahead 0.99x).
   c.prefetchA = c.mr > kFewColumnsBlock ? 0 : kPrefetchAhead;
   return true;
+}
+
+NTailChoice mlir::tensorop::chooseKDotNTail(const GemmProblem &p,
+                                            const TargetHints &t,
+                                            double &saving) {
+  saving = 0;
+  int64_t lanes = t.f32Lanes();
+  int64_t columns = lanes ? p.n % lanes : 0;
+  if (t.kdotNTailMinSavingPct <= 0 || !appliesOnTarget(p, t) ||
+      p.bPanelInPlace || p.bPairsInPlace || columns == 0 ||
+      p.n <= kFewColumns || p.m <= kFewColumns || columns > kKDotHeldAColumns)
+    return {};
+  // The tail reads all of A a second time, after the main kernel's pass:
+  // from L3 at best (5000x34x3000, A 60 MB: 0.96x -> 0.90x libxsmm with
+  // the tail; 2000x50x2000, A 16 MB: 1.00x -> 1.15x).
+  if (t.cacheBytes(3) <= 0 || p.m > t.cacheBytes(3) / 4 / p.k)
+    return {};
+  // The block: as the few-columns GEMM's (setKDotBlock; 9..14 columns:
+  // chooseKDotSketch's, B's columns in L1 next to A's rows).
+  GemmProblem tailProblem = p;
+  tailProblem.n = columns;
+  SketchChoice block;
+  if (columns > kKDotColumns) {
+    if (!chooseKDotSketch(tailProblem, t, block))
+      return {};
+  } else {
+    setKDotBlock(tailProblem, t, block);
+  }
+  // Vector instructions per call (the units of chooseSmallKDotSketch's
+  // model). The broadcast kernel spends one FMA per row and k step on the
+  // last vector (half of one on 256-bit datapaths, whose last vector of at
+  // most 8 columns is a ymm); the K-vectorized kernel columns * (v + 2)
+  // per row, v = ceil(K / lanes) FMAs and the horizontal sums, plus B's
+  // transposed copy, about two per element (the small shapes that lost
+  // with the tail, 24x120x96 -8% and 37x53x71 -1%, had the copy as their
+  // largest term). Zen 5, 1 thread, quiet, same-process A/B of the builtin
+  // sketch against the builtin's sketches of the two parts
+  // (docs/benchmarks/cpu-gemm-classes.md, "Zen 5: N tails vectorized
+  // along K"): 84x34x131 (saving 0.26) +25%, 64x18x64 (0.38) +44%,
+  // 200x22x400 +19%, 1000x100x1000 (0.10) +21%, 800x200x800 (0.04) +12%,
+  // 1500x260x300 (0.04) +6%, 300x516x300 (0.02) +4%; 500x1000x500 (0.007)
+  // -3%, 127x1000x513 (0.006) -1%.
+  double m = double(p.m), k = double(p.k);
+  double lastVector =
+      t.datapathBits > 0 && t.datapathBits < t.vectorBits &&
+              columns * 32 <= t.datapathBits
+          ? double(t.datapathBits) / double(t.vectorBits)
+          : 1.0;
+  double kdot = m * columns * (double(ceilDiv(p.k, lanes)) + 2) +
+                2.0 * columns * k;
+  double total = m * k * (double(p.n / lanes) + lastVector);
+  saving = (m * k * lastVector - kdot) / total;
+  if (saving * 100 < double(t.kdotNTailMinSavingPct))
+    return {};
+  // On a team the tail is a second fork and join: what it saves must pay
+  // for one (300x40x300 at 2 threads: 0.86x -> 0.74x oneDNN with the tail).
+  MinFlopsPerThread team = minFlopsPerThreadFor(kTargetMinFlopsPerThread, t);
+  double flops = 2.0 * m * double(p.n) * k;
+  if (p.threads > 1 && saving * flops / double(p.threads) < double(team.flops))
+    return {};
+  NTailChoice tail;
+  tail.columns = columns;
+  tail.mr = block.mr;
+  tail.nr = block.nr;
+  tail.kUnroll = block.kUnroll;
+  // A that L2 holds is in cache after the main kernel's pass.
+  tail.prefetchA = p.m * p.k * 4 > t.cacheBytes(2) ? block.prefetchA : 0;
+  tail.threads = chooseGemmThreads(tailProblem, p.threads, team).threads;
+  return tail;
 }

@@ -241,12 +241,63 @@ verifyKDotSketch(function_ref<InFlightDiagnostic()> emitError, int64_t mr,
   return success();
 }
 
+LogicalResult NTailAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                int64_t columns, int64_t mr, int64_t nr,
+                                UKernelSpecAttr ukernel, int64_t threads) {
+  if (columns < 1 || columns > 15)
+    return emitError() << "n_tail columns must be in [1, 15] (part of one "
+                          "16-lane vector), got "
+                       << columns;
+  if (mr < 1)
+    return emitError() << "n_tail mr must be positive, got " << mr;
+  if (nr < 1 || nr > columns)
+    return emitError() << "n_tail nr must be in [1, columns = " << columns
+                       << "], got " << nr;
+  if (!ukernel || ukernel.getEmitter() != kKDotEmitter)
+    return emitError() << "n_tail needs the x86_gemm_kdot emitter (the "
+                          "kernel vectorized along K), got '"
+                       << (ukernel ? ukernel.getEmitter() : StringRef())
+                       << "'";
+  if (threads < 1 || threads > 1024)
+    return emitError() << "n_tail threads must be in [1, 1024], got "
+                       << threads;
+  return success();
+}
+
+/// An N tail goes on a sketch whose kernel vectorizes along N, without an
+/// epilogue, for a target whose registers hold the tail's block.
+static LogicalResult verifyNTail(function_ref<InFlightDiagnostic()> emitError,
+                                 NTailAttr nTail, UKernelSpecAttr ukernel,
+                                 TargetAttr target, EpilogueAttr epilogue) {
+  if (!nTail)
+    return success();
+  if (epilogue)
+    return emitError() << "a sketch n_tail cannot go with an epilogue: its "
+                          "x86_gemm_kdot kernel applies none";
+  if (ukernel.getEmitter() == kKDotEmitter)
+    return emitError() << "a sketch n_tail needs a main kernel that "
+                          "vectorizes along N; x86_gemm_kdot covers every "
+                          "column itself";
+  if (!target.getName().starts_with("x86") || target.getF32Lanes() != 16)
+    return emitError() << "a sketch n_tail (x86_gemm_kdot) needs an x86 "
+                          "target with 512-bit vectors, got "
+                       << target.getName();
+  int64_t needed = kdotVectorRegisters(nTail.getMr(), nTail.getNr());
+  if (needed > target.getVectorRegisters())
+    return emitError() << "sketch n_tail block " << nTail.getMr() << "x"
+                       << nTail.getNr() << " vectorized along K needs "
+                       << needed << " vector registers but "
+                       << target.getName() << " has "
+                       << target.getVectorRegisters();
+  return success();
+}
+
 LogicalResult SketchAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, int64_t mc, int64_t nc,
     int64_t kc, int64_t mr, int64_t nr, StringRef loopOrder,
     StringRef microOrder, StringRef packA, StringRef packB,
     UKernelSpecAttr ukernel, TargetAttr target, StringRef source,
-    int64_t threads, EpilogueAttr epilogue) {
+    int64_t threads, EpilogueAttr epilogue, NTailAttr nTail) {
   for (auto [name, value] : {std::pair<StringRef, int64_t>{"mc", mc},
                              {"nc", nc},
                              {"kc", kc},
@@ -279,6 +330,8 @@ LogicalResult SketchAttr::verify(
                           "\"none\" or \"transposed\")";
   if (!ukernel || !target)
     return emitError() << "sketch needs a ukernel and a target";
+  if (failed(verifyNTail(emitError, nTail, ukernel, target, epilogue)))
+    return failure();
   if (ukernel.getEmitter() == kKDotEmitter || packB == kTransposedPackB) {
     if (failed(verifyKDotSketch(emitError, mr, nr, packA, packB, ukernel,
                                 target)))
@@ -376,7 +429,14 @@ SketchAttr SketchAttr::withEpilogue(EpilogueAttr epilogue) const {
   return SketchAttr::get(getContext(), getMc(), getNc(), getKc(), getMr(),
                          getNr(), getLoopOrder(), getMicroOrder(), getPackA(),
                          getPackB(), getUkernel(), getTarget(), getSource(),
-                         getThreads(), epilogue);
+                         getThreads(), epilogue, getNTail());
+}
+
+SketchAttr SketchAttr::withNTail(NTailAttr nTail) const {
+  return SketchAttr::get(getContext(), getMc(), getNc(), getKc(), getMr(),
+                         getNr(), getLoopOrder(), getMicroOrder(), getPackA(),
+                         getPackB(), getUkernel(), getTarget(), getSource(),
+                         getThreads(), getEpilogue(), nTail);
 }
 
 //===----------------------------------------------------------------------===//

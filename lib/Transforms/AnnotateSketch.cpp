@@ -92,7 +92,8 @@ FailureOr<SketchAttr> lookupTunedSketch(linalg::MatmulOp mm, SketchDatabase &db,
       mm.getContext(), attr.getMc(), attr.getNc(), attr.getKc(), attr.getMr(),
       attr.getNr(), attr.getLoopOrder(), attr.getMicroOrder(),
       attr.getPackA(), attr.getPackB(), attr.getUkernel(), attr.getTarget(),
-      "db:" + r.configHash, attr.getThreads(), attr.getEpilogue());
+      "db:" + r.configHash, attr.getThreads(), attr.getEpilogue(),
+      attr.getNTail());
   mm.emitRemark() << "tensorop: using the tuned sketch " << r.configHash
                   << " from " << db.path() << " ("
                   << llvm::formatv("{0:F1}", r.gflops.value_or(0))

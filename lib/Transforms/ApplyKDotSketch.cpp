@@ -10,6 +10,10 @@
 // one chunk per thread (an scf.forall), all reading the one copy of B,
 // made before the threads start.
 //
+// A sketch's n_tail puts the same loop nest on the last few columns of a
+// GEMM whose other columns a broadcast kernel computes: the GEMM is split
+// in two on column ranges of B and C first.
+//
 //===----------------------------------------------------------------------===//
 
 #include "KDotGemm.h"
@@ -195,4 +199,74 @@ LogicalResult mlir::tensorop::applyKDotSketch(
   }
   rewriter.eraseOp(op);
   return success();
+}
+
+LogicalResult mlir::tensorop::applyNTailSketch(
+    RewriterBase &rewriter, linalg::MatmulOp op, SketchAttr sketch,
+    const GemmProblem &p, linalg::FillOp zeroFill, StringRef emitterDir,
+    unsigned emitterTimeout, PassHints &passHints) {
+  NTailAttr tail = sketch.getNTail();
+  int64_t columns = tail.getColumns();
+  auto fail = [&](const Twine &why) {
+    return op.emitError() << "tensorop: a sketch with an n_tail (the last "
+                          << columns << " columns by x86_gemm_kdot) needs "
+                          << why;
+  };
+  if (p.input != GemmInputType::F32)
+    return fail(Twine("fp32 operands, got ") + gemmInputTypeName(p.input));
+  if (p.isDynamic())
+    return fail("static M, N and K");
+  if (p.transposeA || p.transposeB)
+    return fail("A stored M x K and B stored K x N (this GEMM reads one "
+                "transposed)");
+  if (p.n <= columns)
+    return fail("more than " + Twine(columns) + " columns, got N = " +
+                Twine(p.n));
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  Value a = op.getDpsInputOperand(0)->get();
+  Value b = op.getDpsInputOperand(1)->get();
+  Value c = op.getDpsInitOperand(0)->get();
+  int64_t mainColumns = p.n - columns;
+  auto columnsOf = [&](Value matrix, int64_t rows, int64_t first,
+                       int64_t count) {
+    return subview(rewriter, loc, matrix,
+                   {rewriter.getIndexAttr(0), rewriter.getIndexAttr(first)},
+                   {rewriter.getIndexAttr(rows), rewriter.getIndexAttr(count)});
+  };
+  Value bMain = columnsOf(b, p.k, 0, mainColumns);
+  Value cMain = columnsOf(c, p.m, 0, mainColumns);
+  Value bTail = columnsOf(b, p.k, mainColumns, columns);
+  Value cTail = columnsOf(c, p.m, mainColumns, columns);
+  // Each part's fill right before it: applySketch and applyKDotSketch then
+  // find it (zeroFillOfResult) and store their tiles instead.
+  auto part = [&](Value bPart, Value cPart) {
+    if (zeroFill)
+      linalg::FillOp::create(rewriter, loc,
+                             zeroFill.getDpsInputOperand(0)->get(), cPart);
+    auto mm = linalg::MatmulOp::create(rewriter, loc, ValueRange{a, bPart},
+                                       ValueRange{cPart});
+    for (NamedAttribute attr : op->getDiscardableAttrs())
+      if (attr.getName() != kSketchAttrName)
+        mm->setAttr(attr.getName(), attr.getValue());
+    return mm;
+  };
+  linalg::MatmulOp mainOp = part(bMain, cMain);
+  linalg::MatmulOp tailOp = part(bTail, cTail);
+  if (zeroFill)
+    rewriter.eraseOp(zeroFill);
+  rewriter.eraseOp(op);
+
+  SketchAttr mainSketch = sketch.withNTail({});
+  UKernelSpecAttr kernel = tail.getUkernel();
+  SketchAttr tailSketch = SketchAttr::get(
+      rewriter.getContext(), roundUp(p.m, tail.getMr()),
+      roundUp(columns, tail.getNr()), p.k, tail.getMr(), tail.getNr(), "mkn", "mn", "none", kTransposedPackB, kernel,
+      sketch.getTarget(), sketch.getSource(), tail.getThreads(),
+      EpilogueAttr(), NTailAttr());
+  if (failed(applySketch(rewriter, mainOp, mainSketch, emitterDir,
+                         emitterTimeout, passHints)))
+    return failure();
+  return applySketch(rewriter, tailOp, tailSketch, emitterDir, emitterTimeout,
+                     passHints);
 }

@@ -1233,6 +1233,12 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
     return success();
   }
 
+  // The last columns by a kernel vectorized along K, the rest by this
+  // sketch's: two GEMMs.
+  if (sketch.getNTail())
+    return applyNTailSketch(rewriter, op, sketch, *problem,
+                            zeroFillOfResult(op), emitterDir, emitterTimeout,
+                            passHints);
   // Few columns, a kernel vectorized along K: a loop nest of its own.
   if (sketch.getUkernel().getEmitter() == kKDotEmitter)
     return applyKDotSketch(rewriter, op, sketch, *problem,

@@ -112,6 +112,25 @@ linalg::GenericOp rewriteInPlace(RewriterBase &rewriter, linalg::GenericOp g,
   return fused;
 }
 
+/// `sketch` less its N tail, for the GEMM writing `c` (M x N): a column
+/// tile that held all N - columns columns the sketch was chosen for now
+/// holds all N, so that N's remainder stays one edge block (with its own
+/// tail kernel on the small path) rather than a block of its own.
+SketchAttr withoutNTail(SketchAttr sketch, Value c) {
+  NTailAttr tail = sketch.getNTail();
+  int64_t n = cast<ShapedType>(c.getType()).getDimSize(1);
+  int64_t nc = sketch.getNc();
+  if (!ShapedType::isDynamic(n) && nc >= n - tail.getColumns())
+    nc = (n + sketch.getNr() - 1) / sketch.getNr() * sketch.getNr();
+  return SketchAttr::get(sketch.getContext(), sketch.getMc(), nc,
+                         sketch.getKc(), sketch.getMr(), sketch.getNr(),
+                         sketch.getLoopOrder(), sketch.getMicroOrder(),
+                         sketch.getPackA(), sketch.getPackB(),
+                         sketch.getUkernel(), sketch.getTarget(),
+                         sketch.getSource(), sketch.getThreads(),
+                         sketch.getEpilogue(), NTailAttr());
+}
+
 /// The op a chain of consumers is fused into, as the chain loop sees it: a
 /// sketched matmul, or a sketched convolution (ConvEpilogues.cpp).
 struct Producer {
@@ -409,9 +428,18 @@ struct FuseEpiloguesPass
       p.op->setAttr(kGpuSketchAttrName, gpu.withEpilogue(epilogue));
     } else {
       Attribute sketch = p.op->getAttr(kSketchAttrName);
-      if (auto gemm = dyn_cast<SketchAttr>(sketch))
+      if (auto gemm = dyn_cast<SketchAttr>(sketch)) {
+        // The N tail's kernel (x86_gemm_kdot) applies no epilogue: the
+        // main kernel takes its columns back, masking its last vector.
+        if (NTailAttr tail = gemm.getNTail()) {
+          p.op->emitRemark()
+              << "tensorop: the sketch's n_tail (its last " << tail.getColumns()
+              << " columns by x86_gemm_kdot) goes: that kernel applies no "
+                 "epilogue; the main kernel computes those columns too";
+          gemm = withoutNTail(gemm, p.c);
+        }
         p.op->setAttr(kSketchAttrName, gemm.withEpilogue(epilogue));
-      else
+      } else
         p.op->setAttr(kSketchAttrName,
                       cast<ConvSketchAttr>(sketch).withEpilogue(epilogue));
     }

@@ -28,6 +28,18 @@ LogicalResult applyKDotSketch(RewriterBase &rewriter, linalg::MatmulOp op,
                               linalg::FillOp zeroFill, StringRef emitterDir,
                               unsigned emitterTimeout, PassHints &hints);
 
+/// Splits `op` (a memref linalg.matmul whose sketch has an n_tail) into
+/// two GEMMs on column ranges of B and C: the first N - columns columns
+/// with the sketch less its tail, the last ones with the tail's
+/// x86_gemm_kdot block (applyKDotSketch); a zero fill of C right before
+/// `op` is split alike, so that each part may store its tiles. A located
+/// error where the GEMM cannot be split so (not fp32, dynamic, A or B
+/// transposed, N not above the tail's columns).
+LogicalResult applyNTailSketch(RewriterBase &rewriter, linalg::MatmulOp op,
+                               SketchAttr sketch, const GemmProblem &p,
+                               linalg::FillOp zeroFill, StringRef emitterDir,
+                               unsigned emitterTimeout, PassHints &hints);
+
 } // namespace mlir::tensorop
 
 #endif // TENSOROP_LIB_TRANSFORMS_KDOTGEMM_H

@@ -416,6 +416,12 @@ std::string mlir::tensorop::canonicalConfig(const SketchChoice &c) {
     text += " prefetch_a=" + std::to_string(c.prefetchA);
   if (c.threads != 1)
     text += " threads=" + std::to_string(c.threads);
+  if (c.nTail.columns)
+    text += llvm::formatv(" n_tail={0} block={1}x{2} k_unroll={3} "
+                          "prefetch_a={4} threads={5}",
+                          c.nTail.columns, c.nTail.mr, c.nTail.nr,
+                          c.nTail.kUnroll, c.nTail.prefetchA, c.nTail.threads)
+                .str();
   return text;
 }
 

@@ -43,3 +43,14 @@ func.func @gpu_sketch_roundtrip(%A: memref<256x256xf16>, %B: memref<256x256xf16>
     ins(%X, %Y : memref<256x256xf32>, memref<256x256xf32>) outs(%Z : memref<256x256xf32>)
   return
 }
+
+// An N tail: the last 2 columns by the kernel vectorized along K; its
+// threads (default 1) printed only where set.
+// CHECK-LABEL: func.func @sketch_n_tail
+// CHECK: source = "builtin", threads = 2, n_tail = <columns = 2, mr = 12, nr = 2, ukernel = <emitter = "x86_gemm_kdot", k_unroll = 2, broadcast = "none", prefetch_b = 0, prefetch_a = 256>, threads = 2>>
+// CHECK: source = "builtin", n_tail = <columns = 3, mr = 9, nr = 3, ukernel = <emitter = "x86_gemm_kdot", k_unroll = 2, broadcast = "none", prefetch_b = 0>>>
+func.func @sketch_n_tail(%A: memref<84x131xf32>, %B: memref<131x34xf32>, %C: memref<84x34xf32>) {
+  linalg.matmul {tensorop.sketch = #tensorop.sketch<mc = 84, nc = 32, kc = 131, mr = 14, nr = 32, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "none", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "builtin", threads = 2, n_tail = #tensorop.n_tail<columns = 2, mr = 12, nr = 2, ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_kdot", k_unroll = 2, broadcast = "none", prefetch_b = 0, prefetch_a = 256>, threads = 2>>} ins(%A, %B : memref<84x131xf32>, memref<131x34xf32>) outs(%C : memref<84x34xf32>)
+  linalg.matmul {tensorop.sketch = #tensorop.sketch<mc = 84, nc = 32, kc = 131, mr = 14, nr = 32, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "none", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "builtin", n_tail = <columns = 3, mr = 9, nr = 3, ukernel = <emitter = "x86_gemm_kdot", k_unroll = 2, broadcast = "none", prefetch_b = 0>>>} ins(%A, %B : memref<84x131xf32>, memref<131x34xf32>) outs(%C : memref<84x34xf32>)
+  return
+}

@@ -39,8 +39,12 @@
 // RUN: %gen_matmul 41 101 43 %{g} --sketch '#tensorop.sketch<mc = 48, nc = 144, kc = 64, mr = 8, nr = 48, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "none", ukernel = %{uk}, target = %{t512}, source = "test">' | %{pipe} | %{run} | FileCheck %s
 
 // The tail kernel is there: 100 = 64 + 36 columns -> a 5x64 and a 5x48
-// kernel; 128 columns need no tail.
-// RUN: %gen_matmul 100 100 100 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" --tensorop-apply-sketch | FileCheck %s --check-prefix=TAIL
+// kernel; 128 columns need no tail. (Under hints without the file's N tail
+// vectorized along K, kdot_n_tail_min_saving_pct, which computes 100^3's
+// last 4 columns apart: test/Transforms/annotate-sketch-n-tail.mlir.)
+// RUN: rm -rf %t.nokdot && mkdir -p %t.nokdot
+// RUN: %python -c "import json, sys; h = json.load(open(sys.argv[1])); h['blocking']['kdot_n_tail_min_saving_pct'] = 0; json.dump(h, open(sys.argv[2], 'w'))" %S/../../hints/x86-avx512.json %t.nokdot/x86-avx512.json
+// RUN: %gen_matmul 100 100 100 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%t.nokdot" --tensorop-apply-sketch | FileCheck %s --check-prefix=TAIL
 // RUN: %gen_matmul 17 128 19 --sketch %{s5x64} | tensorop-opt --tensorop-apply-sketch | FileCheck %s --check-prefix=NOTAIL
 // TAIL-DAG: pack_a = "none", pack_b = "none"
 // TAIL-DAG: tensorop.ukernel "x86_avx512_f32_5x64_u4_explicit_ldb400_lda400"
@@ -53,10 +57,11 @@
 // block keeps the sketch's explicit ones: 107x80x81 is 6x64 + a 6x16 tail,
 // 77x148x59 7x48 + a 7x16 tail (148 = 144 + 4), under hints without the
 // file's small_min_tail_accumulators (12 leaves such narrow tails out: 9x48
-// and 11x32 there). Both run numerically below, with the file's blocks and
+// and 11x32 there) and N tails vectorized along K (which 148's last 4
+// columns would get). Both run numerically below, with the file's blocks and
 // with these.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %python -c "import json, sys; h = json.load(open(sys.argv[1])); h['blocking']['small_min_tail_accumulators'] = 0; json.dump(h, open(sys.argv[2], 'w'))" %S/../../hints/x86-avx512.json %t/x86-avx512.json
+// RUN: %python -c "import json, sys; h = json.load(open(sys.argv[1])); h['blocking']['small_min_tail_accumulators'] = 0; h['blocking']['kdot_n_tail_min_saving_pct'] = 0; json.dump(h, open(sys.argv[2], 'w'))" %S/../../hints/x86-avx512.json %t/x86-avx512.json
 // RUN: %gen_matmul 107 80 81 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%t" --tensorop-apply-sketch | FileCheck %s --check-prefix=TAIL1
 // RUN: %gen_matmul 77 148 59 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%t" --tensorop-apply-sketch | FileCheck %s --check-prefix=TAIL1B
 // RUN: %gen_matmul 107 80 81 %{g} | tensorop-opt --tensorop-pipeline="target=x86-avx512 hints-dir=%t" | %{run} | FileCheck %s
@@ -85,21 +90,23 @@
 // checks of M at most 400 run under a copy of the file without its
 // b_in_l2_in_place_max_rows (400), which takes any B in half of L2 in place
 // in one K block under 400 rows (200x250x400: 5 x 64 blocks, N's last 58
-// columns in a tail kernel; annotate-sketch-b-in-l2.mlir); it runs
-// numerically below.
+// columns in a tail kernel; annotate-sketch-b-in-l2.mlir; it runs
+// numerically below), and without its kdot_n_tail_min_saving_pct (2),
+// which computes the last columns of 90, 100 and 67 apart
+// (annotate-sketch-n-tail.mlir; those run numerically below too).
 // RUN: mkdir -p %t/noinl2
-// RUN: %python -c "import json, sys; h = json.load(open(sys.argv[1])); h['blocking']['b_in_l2_in_place_max_rows'] = 0; json.dump(h, open(sys.argv[2], 'w'))" %S/../../hints/x86-avx512.json %t/noinl2/x86-avx512.json
+// RUN: %python -c "import json, sys; h = json.load(open(sys.argv[1])); h['blocking']['b_in_l2_in_place_max_rows'] = 0; h['blocking']['kdot_n_tail_min_saving_pct'] = 0; json.dump(h, open(sys.argv[2], 'w'))" %S/../../hints/x86-avx512.json %t/noinl2/x86-avx512.json
 // RUN: %gen_matmul 200 300 100 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" --tensorop-apply-sketch | FileCheck %s --check-prefix=SHORTK
 // SHORTK-DAG: mc = 200, nc = 320, kc = 100, mr = 5, nr = 64, {{.*}}pack_a = "none", pack_b = "none"
 // SHORTK-DAG: tensorop.ukernel "x86_avx512_f32_5x64_u4_explicit_ldb1200_lda400"
 // SHORTK-DAG: tensorop.ukernel "x86_avx512_f32_5x48_u4_explicit_ldb1200_lda400"
-// RUN: %gen_matmul 97 67 157 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" --tensorop-apply-sketch | FileCheck %s --check-prefix=MIDK
+// RUN: %gen_matmul 97 67 157 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%t.nokdot" --tensorop-apply-sketch | FileCheck %s --check-prefix=MIDK
 // MIDK-DAG: mc = 98, nc = 96, kc = 157, mr = 7, nr = 48, {{.*}}pack_a = "none", pack_b = "none"
 // MIDK-DAG: tensorop.ukernel "x86_avx512_f32_7x48_u4_explicit_ldb268_lda628"
 // MIDK-DAG: tensorop.ukernel "x86_avx512_f32_7x32_u4_explicit_ldb268_lda628"
 // RUN: %gen_matmul 200 176 509 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=MIDK509
 // MIDK509: kc = 509, mr = 5, nr = 64, {{.*}}pack_a = "none", pack_b = "none"
-// RUN: %gen_matmul 700 90 400 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=LONGK
+// RUN: %gen_matmul 700 90 400 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%t.nokdot" | FileCheck %s --check-prefix=LONGK
 // RUN: %gen_matmul 200 250 400 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%t/noinl2" | FileCheck %s --check-prefix=LONGK
 // RUN: %gen_matmul 400 100 513 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%t/noinl2" | FileCheck %s --check-prefix=LONGK
 // RUN: %gen_matmul 200 100 513 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%t/noinl2" | FileCheck %s --check-prefix=FEWTILES

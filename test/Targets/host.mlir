@@ -112,10 +112,14 @@ func.func @few_rows_from_memory(%A: memref<12x4000xf32>, %B: memref<4000x5000xf3
 // entry (0) takes 4 x 48 too, for its own reason: its half-width last
 // vector scores the 4-column edge at half a vector
 // (test/Transforms/annotate-sketch-small-tail.mlir has the field at 0).
+// The file's kdot_n_tail_min_saving_pct (2) now computes N's last 4
+// columns apart, vectorized along K (annotate-sketch-n-tail.mlir): its
+// sketch is 76x80x111's, 7 x 48, with that tail; Zen 4's (0) takes none.
 // ZEN4-LABEL: func.func @small_narrow_tail
 // ZEN4:         mr = 4, nr = 48, loop_order = "mkn"
+// ZEN4-NOT:     n_tail
 // FILE-LABEL: func.func @small_narrow_tail
-// FILE:         mr = 4, nr = 48, loop_order = "mkn"
+// FILE:         mr = 7, nr = 48, loop_order = "mkn", {{.*}}n_tail = <columns = 4, mr = 6, nr = 4,
 func.func @small_narrow_tail(%A: memref<76x111xf32>, %B: memref<111x84xf32>, %C: memref<76x84xf32>) {
   linalg.matmul ins(%A, %B : memref<76x111xf32>, memref<111x84xf32>) outs(%C : memref<76x84xf32>)
   return

@@ -11,6 +11,10 @@
 // RUN: %python %S/../Targets/Inputs/fake_sysfs.py %t/zen5 0:1:Data:48K:12:64:0 2:2:Unified:1024K:16:64:0 3:3:Unified:32768K:16:64:0-1
 // DEFINE: %{zen4} = env TENSOROP_HOST_SYSFS=%t/zen4 TENSOROP_HOST_CPU=znver4
 // DEFINE: %{zen5} = env TENSOROP_HOST_SYSFS=%t/zen5 TENSOROP_HOST_CPU=znver5
+// Zen 5 and the file under hints less kdot_n_tail_min_saving_pct: N tails
+// vectorized along K (annotate-sketch-n-tail.mlir) would take 87's last 7
+// columns apart.
+// RUN: mkdir -p %t/nokdot && %python -c "import json, sys; h = json.load(open(sys.argv[1])); h['blocking']['kdot_n_tail_min_saving_pct'] = 0; json.dump(h, open(sys.argv[2], 'w'))" %S/../../hints/x86-avx512.json %t/nokdot/x86-avx512.json
 
 // Tall, N = 87 = 5 vectors + 7 columns, K 307 with B in half of L2: packed
 // 9 x 48 wastes 9 of 96 columns; in place, 9 x 48's tail (39 columns, 2.5
@@ -18,8 +22,8 @@
 // slots) would cost 2 slots for its broadcast.
 // RUN: %gen_matmul 8175 87 307 | %{zen4} tensorop-opt --tensorop-annotate-sketch="target=host" | FileCheck %s --check-prefix=TALL4
 // TALL4: mr = 9, nr = 48, {{.*}}pack_b = "none"
-// RUN: %gen_matmul 8175 87 307 | %{zen5} tensorop-opt --tensorop-annotate-sketch="target=host" | FileCheck %s --check-prefix=TALL5
-// RUN: %gen_matmul 8175 87 307 | %{zen4} tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=TALL5
+// RUN: %gen_matmul 8175 87 307 | %{zen5} tensorop-opt --tensorop-annotate-sketch="target=host hints-dir=%t/nokdot" | FileCheck %s --check-prefix=TALL5
+// RUN: %gen_matmul 8175 87 307 | %{zen4} tensorop-opt --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%t/nokdot" | FileCheck %s --check-prefix=TALL5
 // TALL5: mr = 9, nr = 48, {{.*}}pack_b = "kmajor_nr"
 
 // K <= 128 with B in half of L2 (the small path): 139x83x53 (83 = 5 vectors + 3

@@ -1,4 +1,9 @@
-// RUN: tensorop-opt %s -split-input-file --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefixes=CHECK,AVX512
+// RUN: rm -rf %t && mkdir -p %t
+// (The file's hints less kdot_n_tail_min_saving_pct: N tails vectorized
+// along K, which would compute some of these shapes' last columns apart,
+// have their own test, annotate-sketch-n-tail.mlir.)
+// RUN: mkdir -p %t/nokdot && %python -c "import json, sys; h = json.load(open(sys.argv[1])); h['blocking']['kdot_n_tail_min_saving_pct'] = 0; json.dump(h, open(sys.argv[2], 'w'))" %S/../../hints/x86-avx512.json %t/nokdot/x86-avx512.json
+// RUN: tensorop-opt %s -split-input-file --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%t/nokdot" | FileCheck %s --check-prefixes=CHECK,AVX512
 // RUN: tensorop-opt %s -split-input-file --tensorop-annotate-sketch="target=x86-avx2" | tensorop-opt -split-input-file | FileCheck %s --check-prefixes=CHECK,AVX2
 // RUN: tensorop-opt %s -split-input-file --tensorop-annotate-sketch="target=riscv-rvv" | tensorop-opt -split-input-file | FileCheck %s --check-prefixes=CHECK,RVV
 // RUN: tensorop-opt %s -split-input-file --tensorop-annotate-sketch="target=arm-neon" | tensorop-opt -split-input-file | FileCheck %s --check-prefixes=CHECK,NEON

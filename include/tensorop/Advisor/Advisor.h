@@ -68,6 +68,13 @@ struct GemmProblem {
   int64_t threads = 1;
 };
 
+/// The last columns of C computed apart by the kernel vectorized along K
+/// (a sketch's #tensorop.n_tail); `columns` 0: none.
+struct NTailChoice {
+  int64_t columns = 0, mr = 0, nr = 0, kUnroll = 2, prefetchA = 0,
+          threads = 1;
+};
+
 /// The typed answer of every advisor.
 struct SketchChoice {
   int64_t mc = 0, nc = 0, kc = 0, mr = 0, nr = 0;
@@ -85,6 +92,9 @@ struct SketchChoice {
   std::string source;
   /// Threads running the GEMM (1: the calling thread only).
   int64_t threads = 1;
+  /// The N tail; the fields above then describe the GEMM of the first
+  /// N - nTail.columns columns.
+  NTailChoice nTail;
 
   /// Builds the attribute; the verifier's message goes to `error` when the
   /// choice is illegal for the target.

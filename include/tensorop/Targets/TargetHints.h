@@ -55,6 +55,7 @@ struct CpuFacts {
   std::optional<int64_t> bInL2InPlaceMaxRows;
   std::optional<int64_t> bandRowsPerL1Set;
   std::optional<int64_t> fewRowsPrefetchTilesInCache;
+  std::optional<int64_t> kdotNTailMinSavingPct;
   std::optional<double> peakGflopsF32PerCore;
   std::string source; ///< Where these facts come from (required).
 };
@@ -155,6 +156,12 @@ struct TargetHints {
   /// ("few_rows_prefetch_tiles_in_cache"; 0: the hardware prefetchers
   /// alone). Absent: 2, as from memory.
   int64_t fewRowsPrefetchTilesInCache = 2;
+  /// The least share, in percent, of a GEMM's vector instructions that
+  /// computing N's remainder (N mod 16 columns) by the kernel vectorized
+  /// along K instead of a mostly idle last vector must save, by the
+  /// builtin advisor's estimate, before a sketch takes such an N tail
+  /// ("kdot_n_tail_min_saving_pct"; #tensorop.n_tail). Absent or 0: never.
+  int64_t kdotNTailMinSavingPct = 0;
   /// The fewest accumulators (rows x vectors) of the tail kernel that a
   /// register block on the small path (A and B read in place, the N
   /// remainder in a kernel of its own) may leave for N's remainder
