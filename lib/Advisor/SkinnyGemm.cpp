@@ -514,15 +514,18 @@ NTailChoice mlir::tensorop::chooseKDotNTail(const GemmProblem &p,
   // last vector (half of one on 256-bit datapaths, whose last vector of at
   // most 8 columns is a ymm); the K-vectorized kernel columns * (v + 2)
   // per row, v = ceil(K / lanes) FMAs and the horizontal sums, plus B's
-  // transposed copy, about two per element (the small shapes that lost
-  // with the tail, 24x120x96 -8% and 37x53x71 -1%, had the copy as their
-  // largest term). Zen 5, 1 thread, quiet, same-process A/B of the builtin
-  // sketch against the builtin's sketches of the two parts
+  // transposed copy (a scalar strided loop), kNTailCopyCost per element:
+  // with 2 the small shapes 37x53x71 (-1% twice, 0.95x libxsmm in the
+  // class table) and 63x87x89 (-4.7%) took a tail; with 5 their estimate
+  // falls below zero and every shape measured with a gain keeps its tail.
+  // Zen 5, 1 thread, quiet, same-process A/B of the builtin sketch against
+  // the builtin's sketches of the two parts, then through gen's objects
   // (docs/benchmarks/cpu-gemm-classes.md, "Zen 5: N tails vectorized
-  // along K"): 84x34x131 (saving 0.26) +25%, 64x18x64 (0.38) +44%,
+  // along K"): 84x34x131 (saving 0.24) +25%, 64x18x64 (0.33) +44%,
   // 200x22x400 +19%, 1000x100x1000 (0.10) +21%, 800x200x800 (0.04) +12%,
-  // 1500x260x300 (0.04) +6%, 300x516x300 (0.02) +4%; 500x1000x500 (0.007)
-  // -3%, 127x1000x513 (0.006) -1%.
+  // 1500x260x300 (0.04) +6%, 300x516x300 (0.02) +4%; 27 drawn shapes
+  // geomean +6.4%; 500x1000x500 (0.007) -3%, 127x1000x513 (0.006) -1%.
+  constexpr double kNTailCopyCost = 5;
   double m = double(p.m), k = double(p.k);
   double lastVector =
       t.datapathBits > 0 && t.datapathBits < t.vectorBits &&
@@ -530,7 +533,7 @@ NTailChoice mlir::tensorop::chooseKDotNTail(const GemmProblem &p,
           ? double(t.datapathBits) / double(t.vectorBits)
           : 1.0;
   double kdot = m * columns * (double(ceilDiv(p.k, lanes)) + 2) +
-                2.0 * columns * k;
+                kNTailCopyCost * columns * k;
   double total = m * k * (double(p.n / lanes) + lastVector);
   saving = (m * k * lastVector - kdot) / total;
   if (saving * 100 < double(t.kdotNTailMinSavingPct))

@@ -25,13 +25,15 @@
 // STREAM: n_tail = <columns = 4, mr = 6, nr = 4, ukernel = <emitter = "x86_gemm_kdot", k_unroll = 2, broadcast = "none", prefetch_b = 0, prefetch_a = 256>>>
 
 // No tail: a remainder that is a small share of a wide N (500x1000x500,
-// about 0.7%: -3% when forced), a small GEMM whose B copy outweighs the
-// lanes saved (24x120x96: -8%), an A that L3 does not hold (the tail reads
+// about 0.7%: -3% when forced), small GEMMs whose B copy outweighs the
+// lanes saved (24x120x96: -8%; 37x53x71: -1%, the copy at five vector
+// slots per element), an A that L3 does not hold (the tail reads
 // it again: 5000x34x3000 -6%), few rows, A transposed, and Zen 4 (not
 // measured there: its last vector of at most 8 columns is a ymm at half
 // cost).
 // RUN: %gen_matmul 500 1000 500 | %{file} 2>/dev/null | FileCheck %s --check-prefix=NONE
 // RUN: %gen_matmul 24 120 96 | %{file} 2>/dev/null | FileCheck %s --check-prefix=NONE
+// RUN: %gen_matmul 37 53 71 | %{file} 2>/dev/null | FileCheck %s --check-prefix=NONE
 // RUN: %gen_matmul 5000 34 3000 | %{file} 2>/dev/null | FileCheck %s --check-prefix=NONE
 // RUN: %gen_matmul 16 40 300 | %{file} 2>/dev/null | FileCheck %s --check-prefix=NONE
 // RUN: %gen_matmul 84 34 131 --transpose-a | %{file} 2>/dev/null | FileCheck %s --check-prefix=NONE
