@@ -315,8 +315,7 @@ public:
     // N's remainder by the kernel vectorized along K where that saves
     // enough (SkinnyGemm.cpp): the sketch is then the one for the other
     // columns, with the tail.
-    double saving = 0;
-    NTailChoice tail = chooseKDotNTail(p, t, saving);
+    NTailChoice tail = chooseKDotNTail(p, t);
     if (!tail.columns)
       return whole;
     GemmProblem mainProblem = p;

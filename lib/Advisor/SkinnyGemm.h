@@ -65,10 +65,9 @@ bool chooseFewColumnsSketch(const GemmProblem &p, const TargetHints &t,
 /// than 16 columns and rows): its last N mod 16 columns by the kernel
 /// vectorized along K (#tensorop.n_tail), where the target's
 /// blocking.kdot_n_tail_min_saving_pct allows one and the estimated share
-/// of vector instructions it saves (set in `saving`, 0..1) reaches it.
-/// Threads: the tail's own team, at most `p.threads`. Columns 0: none.
-NTailChoice chooseKDotNTail(const GemmProblem &p, const TargetHints &t,
-                            double &saving);
+/// of vector instructions it saves reaches it. Threads: the tail's own
+/// team, at most `p.threads`. Columns 0: none.
+NTailChoice chooseKDotNTail(const GemmProblem &p, const TargetHints &t);
 
 } // namespace mlir::tensorop
 
