@@ -45,7 +45,7 @@ llvm::StringRef GemmSearchSpace::knobName(unsigned knob) {
       "register_block", "kc",          "nc",       "mc",
       "loop_order",     "micro_order", "k_unroll", "broadcast",
       "prefetch_b",     "pack_b",      "pack_a",   "threads",
-      "share_b"};
+      "share_b",        "n_tail"};
   return knob < kNumKnobs ? names[knob] : "?";
 }
 
@@ -195,6 +195,11 @@ GemmSearchSpace::options(unsigned knob, llvm::ArrayRef<int64_t> prefix) const {
         prefix[kThreads] > 1)
       return {0, 1};
     return {0};
+  case kNTail:
+    // The builtin's tail or none: its block and rows are the builtin's.
+    if (defaults.nTail.columns)
+      return {0, 1};
+    return {0};
   }
   return {};
 }
@@ -248,6 +253,9 @@ GemmSearchSpace::defaultValue(unsigned knob,
     break;
   case kShareB:
     want = defaults.packB == kSharedPackB ? 1 : 0;
+    break;
+  case kNTail:
+    want = defaults.nTail.columns ? 1 : 0;
     break;
   }
   std::vector<int64_t> opts = options(knob, prefix);
@@ -312,6 +320,11 @@ SketchChoice GemmSearchSpace::toChoice(llvm::ArrayRef<int64_t> v) const {
   c.threads = v[kThreads];
   if (v[kShareB])
     c.packB = kSharedPackB.str();
+  // The tail's team no larger than the candidate's.
+  if (v[kNTail])
+    c.nTail.threads = std::min(c.nTail.threads, c.threads);
+  else
+    c.nTail = NTailChoice();
   c.source = "tuner";
   return c;
 }
@@ -367,6 +380,9 @@ GemmSearchSpace::toPoint(const SketchChoice &c) const {
       case kShareB:
         same = probe.packB == c.packB;
         break;
+      case kNTail:
+        same = (probe.nTail.columns != 0) == (c.nTail.columns != 0);
+        break;
       }
       if (same) {
         point.push_back(v);
@@ -384,7 +400,7 @@ uint64_t GemmSearchSpace::size() const {
   // share_b doubles the points with packed B and more than one thread.
   uint64_t rest = options(kKc, {}).size() * 6 * 2 * 4 *
                   options(kBroadcast, {}).size() * 4 *
-                  options(kPackA, {}).size();
+                  options(kPackA, {}).size() * options(kNTail, {}).size();
   uint64_t total = 0;
   for (size_t b = 0; b < blocks.size(); ++b) {
     int64_t prefix[] = {int64_t(b)};

@@ -75,6 +75,11 @@ public:
     /// block among the threads (pack_b "kmajor_nr_shared"). After threads,
     /// which it depends on; unshared configs keep their text and hashes.
     kShareB,
+    /// Where the builtin gave the GEMM an N tail vectorized along K
+    /// (#tensorop.n_tail): 1 keeps it, 0 leaves N's remainder to the
+    /// broadcast kernel; elsewhere only 0. Last: configs without a tail
+    /// keep their text and hashes.
+    kNTail,
     kNumKnobs
   };
 

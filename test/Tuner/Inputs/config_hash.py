@@ -7,7 +7,9 @@ that databases have used since before the threads knob:
 "mc=.. nc=.. kc=.. mr=.. nr=.. loop=.. micro=.. pack_a=.. pack_b=..
 emitter=.. k_unroll=.. broadcast=.. prefetch_b=.." with " threads=N"
 appended only when the sketch has threads other than 1 (after
-" prefetch_b_cols=N" and " prefetch_a=N", likewise only when set). A change of that
+" prefetch_b_cols=N" and " prefetch_a=N", likewise only when set), then,
+for a sketch with an N tail, " n_tail=C block=MRxNR k_unroll=U
+prefetch_a=P threads=T". A change of that
 formula would orphan every record of existing databases. A
 #tensorop.conv_sketch row (a CPU convolution) has its own text, "conv mr=..
 nr=.. cb=.. taps=.. loop=.. pack_input=.. pack_filter=.. emitter=..
@@ -19,12 +21,14 @@ import re
 import sys
 
 row = json.load(sys.stdin)
-cfg = row["config"]
+# A GEMM sketch's N tail (#tensorop.n_tail, last) has fields of the same
+# names: the main sketch's are read before it, the tail's from it.
+cfg, _, tail = row["config"].partition(", n_tail = <")
 
 
-def field(name, quoted):
+def field(name, quoted, text=None):
     pat = r'\b%s = "([^"]*)"' % name if quoted else r"\b%s = (\d+)" % name
-    m = re.search(pat, cfg)
+    m = re.search(pat, cfg if text is None else text)
     return m.group(1) if m else None
 
 
@@ -60,6 +64,14 @@ for knob in ("prefetch_b_cols", "prefetch_a"):
 threads = field("threads", False)
 if threads is not None and threads != "1":
     text += " threads=" + threads
+if tail:
+    # canonicalConfig: " n_tail=C block=MRxNR k_unroll=U prefetch_a=P
+    # threads=T", every field, after the main sketch's.
+    text += " n_tail={} block={}x{} k_unroll={} prefetch_a={} threads={}".format(
+        field("columns", False, tail), field("mr", False, tail),
+        field("nr", False, tail), field("k_unroll", False, tail),
+        field("prefetch_a", False, tail) or "0",
+        field("threads", False, tail) or "1")
 want = hashlib.sha256(text.encode()).hexdigest()[:16]
 if want == row["config_hash"]:
     print("hash ok")
