@@ -309,15 +309,12 @@ public:
 
   llvm::Expected<SketchChoice> propose(const GemmProblem &p,
                                        const TargetHints &t) override {
-    llvm::Expected<SketchChoice> whole = proposeWhole(p, t);
-    if (!whole)
-      return whole;
     // N's remainder by the kernel vectorized along K where that saves
     // enough (SkinnyGemm.cpp): the sketch is then the one for the other
     // columns, with the tail.
     NTailChoice tail = chooseKDotNTail(p, t);
     if (!tail.columns)
-      return whole;
+      return proposeWhole(p, t);
     GemmProblem mainProblem = p;
     mainProblem.n = p.n - tail.columns;
     llvm::Expected<SketchChoice> main = proposeWhole(mainProblem, t);

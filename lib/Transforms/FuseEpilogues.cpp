@@ -20,6 +20,7 @@
 
 #include "ConvEpilogues.h"
 
+#include "tensorop/Support/IntMath.h"
 #include "tensorop/Targets/PassHints.h"
 #include "tensorop/Transforms/EpilogueSupport.h"
 #include "tensorop/Transforms/GpuMatmulSupport.h"
@@ -121,7 +122,7 @@ SketchAttr withoutNTail(SketchAttr sketch, Value c) {
   int64_t n = cast<ShapedType>(c.getType()).getDimSize(1);
   int64_t nc = sketch.getNc();
   if (!ShapedType::isDynamic(n) && nc >= n - tail.getColumns())
-    nc = (n + sketch.getNr() - 1) / sketch.getNr() * sketch.getNr();
+    nc = roundUp(n, sketch.getNr());
   return SketchAttr::get(sketch.getContext(), sketch.getMc(), nc,
                          sketch.getKc(), sketch.getMr(), sketch.getNr(),
                          sketch.getLoopOrder(), sketch.getMicroOrder(),
