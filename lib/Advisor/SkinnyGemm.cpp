@@ -37,6 +37,12 @@ constexpr int64_t kFewRowsStreamB = 16;
 /// Rows of one register block of the few-rows path: at most this many, so
 /// that a block still has two B vectors (14 x 32 uses 31 registers).
 constexpr int64_t kFewRowsBlock = 14;
+/// Columns of at most this many vectors are one tile of the few-rows
+/// path's block where B is in cache (chooseFewRowsSketch). Zen 5, 1
+/// thread, quiet, same-process sketch A/B against libxsmm
+/// (docs/benchmarks/cpu-gemm-classes.md, "Zen 5: few rows, N in one
+/// tile"): 64x43x131 13 x 32 0.90x, 8 x 48 1.00x, 6 x 48 1.00x.
+constexpr int64_t kNarrowNVectors = 4;
 /// Rows of B one sweep along N covers (the K band) where B streams from
 /// memory (unless the target's blocking.few_rows_band_rows applies), and
 /// where B is one prepacked panel (its rows prefetched ahead; longer bands
@@ -151,6 +157,31 @@ int64_t fewColumnsRows(const GemmProblem &p, const TargetHints &t) {
                             /*perSetLimit=*/0);
 }
 
+/// Rows of a register block nv vectors wide over M rows: the fewest FMA
+/// issue slots, a tile of fewer accumulators than the target's
+/// fma.independent_accumulators_for_peak costing that many (its chains
+/// bind); then the fewest tiles (passes over B); then the fewest rows
+/// (tiles of equal height rather than a short edge tile).
+int64_t fewerSlotsRows(int64_t m, int64_t nv, const TargetHints &t) {
+  int64_t lanes = t.f32Lanes();
+  int64_t floor = std::max<int64_t>(t.accumulatorsForPeak, 1);
+  auto slots = [&](int64_t rows) { return std::max(rows * nv, floor); };
+  int64_t best = 1;
+  std::pair<int64_t, int64_t> bestCost = {-1, -1};
+  for (int64_t mr = 1; mr <= m && registerBlockVectorRegisters(
+                                      mr, nv * lanes, lanes, t.name) <=
+                                      t.vectorRegisters;
+       ++mr) {
+    std::pair<int64_t, int64_t> cost = {
+        m / mr * slots(mr) + (m % mr ? slots(m % mr) : 0), ceilDiv(m, mr)};
+    if (bestCost.first < 0 || cost < bestCost) {
+      best = mr;
+      bestCost = cost;
+    }
+  }
+  return best;
+}
+
 /// The most rows of C that take the GEMV form for the team that runs the
 /// GEMM, the hints key that says so, and the other thread count's figure.
 struct GemvRows {
@@ -212,6 +243,21 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   nv = std::min(nv, ceilDiv(p.n, lanes));
   if (nv < 2)
     return false;
+  int64_t l3 = t.cacheBytes(3) ? t.cacheBytes(3) : 4 * t.cacheBytes(2);
+  bool bFromMemory = double(p.k) * double(p.n) * 4 > double(l3);
+  // N in one column tile where it takes at most kNarrowNVectors vectors
+  // and B is in cache: the few-rows block (two vectors wide at 10-14 rows)
+  // would split it in two, broadcasting each row of A once per tile, for
+  // the same FMAs. The rows then come from the fewest FMA slots, counting
+  // an edge tile's as its chains need (fewerSlotsRows).
+  int64_t nVectors = ceilDiv(p.n, lanes);
+  bool oneTile = !gemv && !bFromMemory && nv < nVectors &&
+                 nVectors <= kNarrowNVectors;
+  if (oneTile) {
+    nv = nVectors;
+    mr = fewerSlotsRows(p.m, nv, t);
+    blocks = ceilDiv(p.m, mr);
+  }
   c.mr = mr;
   c.nr = nv * lanes;
   c.broadcast = "explicit";
@@ -224,8 +270,6 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   // swept.) With several row blocks, each tile is used by all of them
   // before the sweep moves on (micro order "nm"), from L1.
   // (The walk is for a B that L3 holds; from memory a GEMV sweeps too.)
-  int64_t l3 = t.cacheBytes(3) ? t.cacheBytes(3) : 4 * t.cacheBytes(2);
-  bool bFromMemory = double(p.k) * double(p.n) * 4 > double(l3);
   // (Or everywhere, where the target measured bands faster in L3 too:
   // gemv.bands_in_l3, Zen 4.)
   bool walk = gemv && !bFromMemory && !t.gemvBandsInL3;
@@ -316,9 +360,11 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   int64_t tilesAhead = !gemv && !bFromMemory && p.m > kFewRowsStreamB
                            ? t.fewRowsPrefetchTilesInCache
                            : 2;
-  c.prefetchBCols = prefetchRows || (gemvBands && !t.gemvColumnPrefetch)
-                        ? 0
-                        : tilesAhead * c.nr;
+  // (One column tile has no next tiles: B's rows follow each other.)
+  c.prefetchBCols =
+      prefetchRows || oneTile || (gemvBands && !t.gemvColumnPrefetch)
+          ? 0
+          : tilesAhead * c.nr;
   // Blocks of three vectors (7..9 rows x 48) sweeping B with the column
   // prefetch: K not unrolled. Measured, not explained (the unrolled loop
   // is the same code four times over): best of 40-60 calls of 5, same
@@ -328,7 +374,7 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   // 8x4096x2048 1.01x, 15x2500x1800 0.99-1.01x, 8x4096x4096 0.96-0.97x.
   // Other blocks went both ways (12 x 32: 0.91-0.96x; 11 x 32:
   // 1.00-1.06x; 4 x 96 at 4x1024x4096 1.06x, one shape) and keep 4.
-  if (nv == 3 && !prefetchRows)
+  if (nv == 3 && !prefetchRows && !oneTile)
     c.kUnroll = 1;
   c.prefetchA = 0;
   if (note && p.m > 2 && !p.bPanelInPlace && rows.teamDecides(p.m))
