@@ -456,6 +456,26 @@ bool mlir::tensorop::chooseKDotSketch(const GemmProblem &p,
     setKDotSketch(p, std::min(p.m, rows), p.n, c);
     return true;
   }
+  // A streamed from memory (more than twice L3) by blocks of at most
+  // kKDotMinRows rows (N = 7: 3 rows) or in two column passes (N = 8: A
+  // read twice) ran behind the broadcast kernel's 30-row blocks, whose
+  // many row streams keep more of A's loads in flight (1 thread, quiet,
+  // same-process sketch A/B against libxsmm, docs/benchmarks/
+  // cpu-gemm-classes.md, "Zen 5: few columns from memory, N = 7 and 8"):
+  // 5024x7x7620 (153 MB) 0.85-0.87x against 0.97-1.00x, 4000x7x5000 (80
+  // MB) 0.86x against 1.00x, 4000x8x7500 (120 MB) 0.88x against 1.01x;
+  // from L3 or a little past it the K-vectorized kernel stays ahead
+  // (3000x7x2000 1.11x against 0.99x, 2000x7x6000 (48 MB) 1.02x against
+  // 0.99x), as it does for N <= 6 at any size (4000x6x7500 1.00x against
+  // 0.96x). Gen's objects against the K-vectorized kernel's, 8 shapes
+  // drawn after (84-150 MB): 1 thread new/base geomean 1.097 (0.92x ->
+  // 1.00x the best library; 6000x8x4000 lost 3% and 7% in two runs), 2
+  // threads 1.127, every shape faster ("Zen 5: few columns from memory,
+  // landed").
+  int64_t l3 = t.cacheBytes(3) ? t.cacheBytes(3) : 4 * t.cacheBytes(2);
+  bool aFromMemory = double(p.m) * double(p.k) * 4 > 2.0 * double(l3);
+  if (aFromMemory && kDotRows(t, p.n) <= kKDotMinRows)
+    return false;
   setKDotBlock(p, t, c);
   return true;
 }

@@ -136,3 +136,48 @@ func.func @n11_k1000(%A: memref<1000x1000xf32>, %B: memref<1000x11xf32>, %C: mem
   linalg.matmul ins(%A, %B : memref<1000x1000xf32>, memref<1000x11xf32>) outs(%C : memref<1000x11xf32>)
   return
 }
+
+// -----
+
+// A streamed from memory (more than twice L3: 64 MiB in this file) in
+// blocks of at most 3 rows (N = 7) or two column passes (N = 8): the
+// few-columns broadcast kernel instead (30 x 16, embedded broadcasts), whose
+// 30 row streams keep more of A's loads in flight (5024x7x7620, 153 MB:
+// 0.85x libxsmm by the K-vectorized kernel, 0.97-1.00x by the broadcast
+// one; docs/benchmarks/cpu-gemm-classes.md, "Zen 5: few columns from
+// memory, N = 7 and 8"). AVX2 keeps its packed choice.
+// CHECK-LABEL: func.func @n7_from_memory
+// AVX512: mr = 30, nr = 16, {{.*}}pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "embedded"
+func.func @n7_from_memory(%A: memref<5024x7620xf32>, %B: memref<7620x7xf32>, %C: memref<5024x7xf32>) {
+  linalg.matmul ins(%A, %B : memref<5024x7620xf32>, memref<7620x7xf32>) outs(%C : memref<5024x7xf32>)
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n8_from_memory
+// AVX512: mr = 30, nr = 16, {{.*}}pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "embedded"
+func.func @n8_from_memory(%A: memref<4000x7500xf32>, %B: memref<7500x8xf32>, %C: memref<4000x8xf32>) {
+  linalg.matmul ins(%A, %B : memref<4000x7500xf32>, memref<7500x8xf32>) outs(%C : memref<4000x8xf32>)
+  return
+}
+
+// -----
+
+// Not N = 6 (4 rows a block), however large A, nor N = 7 with A under
+// twice L3 (2000x7x6000, 48 MB).
+// CHECK-LABEL: func.func @n6_from_memory
+// AVX512: mr = 4, nr = 6, {{.*}}ukernel = <emitter = "x86_gemm_kdot"
+func.func @n6_from_memory(%A: memref<4000x7500xf32>, %B: memref<7500x6xf32>, %C: memref<4000x6xf32>) {
+  linalg.matmul ins(%A, %B : memref<4000x7500xf32>, memref<7500x6xf32>) outs(%C : memref<4000x6xf32>)
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n7_in_cache
+// AVX512: mr = 3, nr = 7, {{.*}}ukernel = <emitter = "x86_gemm_kdot"
+func.func @n7_in_cache(%A: memref<2000x6000xf32>, %B: memref<6000x7xf32>, %C: memref<2000x7xf32>) {
+  linalg.matmul ins(%A, %B : memref<2000x6000xf32>, memref<6000x7xf32>) outs(%C : memref<2000x7xf32>)
+  return
+}
