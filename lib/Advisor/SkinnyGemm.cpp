@@ -41,7 +41,7 @@ constexpr int64_t kFewRowsBlock = 14;
 /// path's block where B is in cache (chooseFewRowsSketch). Zen 5, 1
 /// thread, quiet, same-process sketch A/B against libxsmm
 /// (docs/benchmarks/cpu-gemm-classes.md, "Zen 5: few rows, N in one
-/// tile"): 64x43x131 13 x 32 0.90x, 8 x 48 1.00x, 6 x 48 1.00x.
+/// column tile"): 64x43x131 13 x 32 0.90x, 8 x 48 1.00x, 6 x 48 1.00x.
 constexpr int64_t kNarrowNVectors = 4;
 /// Rows of B one sweep along N covers (the K band) where B streams from
 /// memory (unless the target's blocking.few_rows_band_rows applies), and
@@ -157,6 +157,11 @@ int64_t fewColumnsRows(const GemmProblem &p, const TargetHints &t) {
                             /*perSetLimit=*/0);
 }
 
+/// L3's bytes, or four times L2's where the hints give no L3.
+int64_t l3Bytes(const TargetHints &t) {
+  return t.cacheBytes(3) ? t.cacheBytes(3) : 4 * t.cacheBytes(2);
+}
+
 /// Rows of a register block nv vectors wide over M rows: the fewest FMA
 /// issue slots, a tile of fewer accumulators than the target's
 /// fma.independent_accumulators_for_peak costing that many (its chains
@@ -243,8 +248,7 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   nv = std::min(nv, ceilDiv(p.n, lanes));
   if (nv < 2)
     return false;
-  int64_t l3 = t.cacheBytes(3) ? t.cacheBytes(3) : 4 * t.cacheBytes(2);
-  bool bFromMemory = double(p.k) * double(p.n) * 4 > double(l3);
+  bool bFromMemory = double(p.k) * double(p.n) * 4 > double(l3Bytes(t));
   // N in one column tile where it takes at most kNarrowNVectors vectors
   // and B is in cache: the few-rows block (two vectors wide at 10-14 rows)
   // would split it in two, broadcasting each row of A once per tile, for
@@ -472,8 +476,8 @@ bool mlir::tensorop::chooseKDotSketch(const GemmProblem &p,
   // 1.00x the best library; 6000x8x4000 lost 3% and 7% in two runs), 2
   // threads 1.127, every shape faster ("Zen 5: few columns from memory,
   // landed").
-  int64_t l3 = t.cacheBytes(3) ? t.cacheBytes(3) : 4 * t.cacheBytes(2);
-  bool aFromMemory = double(p.m) * double(p.k) * 4 > 2.0 * double(l3);
+  bool aFromMemory =
+      double(p.m) * double(p.k) * 4 > 2.0 * double(l3Bytes(t));
   if (aFromMemory && kDotRows(t, p.n) <= kKDotMinRows)
     return false;
   setKDotBlock(p, t, c);

@@ -46,7 +46,9 @@ bool chooseFewRowsSketch(const GemmProblem &p, const TargetHints &t,
                          SketchChoice &c, std::string *note = nullptr);
 
 /// Likewise for a GEMM of at most kKDotColumns columns and more than
-/// kFewColumns rows: the x86_gemm_kdot kernel (K in the vector lanes).
+/// kFewColumns rows: the x86_gemm_kdot kernel (K in the vector lanes);
+/// false where A streams from memory in blocks too short for it (N = 7
+/// and 8: chooseFewColumnsSketch's broadcast kernel then).
 bool chooseKDotSketch(const GemmProblem &p, const TargetHints &t,
                       SketchChoice &c);
 
