@@ -6,11 +6,14 @@
 // block is N's width, one column tile, its rows those of the fewest FMA
 // slots (an edge tile of fewer accumulators than the target's
 // fma.independent_accumulators_for_peak counted at that many), then of the
-// fewest tiles, then the shortest; K unrolled by 4 and no column prefetch
-// (there are no next tiles). Zen 5, 1 thread, quiet, gen's objects against
-// the build before: 18 shapes new/base 1.069 (64x43x131 0.91x -> 0.99x the
-// best library); 2 threads, 10 shapes, 1.196 (docs/benchmarks/
-// cpu-gemm-classes.md, "Zen 5: few rows, N in one column tile").
+// fewest tiles, then the shortest; K unrolled by 4; the column prefetch as
+// the path sets it (two tiles ahead at most 16 rows: in one tile that is
+// B's rows ahead, which a B in L3 needs, 12x50x50000 0.78x -> 1.03x). Zen
+// 5, 1 thread, quiet, gen's objects against the build before: 18 shapes
+// new/base 1.069 (64x43x131 0.91x -> 0.99x the best library), 11 more
+// with the prefetch kept 1.107; 2 threads, 10 shapes, 1.196
+// (docs/benchmarks/cpu-gemm-classes.md, "Zen 5: few rows, N in one
+// column tile").
 // DEFINE: %{sketch} = tensorop-opt --tensorop-annotate-sketch="target=x86-avx512"
 
 // Three vectors: 64 rows in 8 x 48 (13 x 32 before); 58 rows in 9 x 48
@@ -21,10 +24,12 @@
 // RUN: %gen_matmul 58 40 384 | %{sketch} | FileCheck %s --check-prefix=FIFTYEIGHT
 // FIFTYEIGHT: mr = 9, nr = 48, {{.*}}k_unroll = 4, broadcast = "explicit", prefetch_b = 0>,
 
-// At most 16 rows the path prefetches B's next tiles; one tile has none.
-// 12 rows: two tiles of 6 rather than 8 and an edge of 4.
+// At most 16 rows the path prefetches two tiles ahead, in one tile B's
+// rows ahead. 12 rows: two tiles of 6 rather than 8 and an edge of 4.
 // RUN: %gen_matmul 12 40 1000 | %{sketch} | FileCheck %s --check-prefix=TWELVE
-// TWELVE: mc = 12, nc = 48, kc = 334, mr = 6, nr = 48, {{.*}}k_unroll = 4, broadcast = "explicit", prefetch_b = 0>,
+// TWELVE: mc = 12, nc = 48, kc = 334, mr = 6, nr = 48, {{.*}}k_unroll = 4, broadcast = "explicit", prefetch_b = 0, prefetch_b_cols = 96>,
+// RUN: %gen_matmul 12 50 50000 | %{sketch} | FileCheck %s --check-prefix=INL3
+// INL3: mr = 6, nr = 64, {{.*}}prefetch_b_cols = 128>,
 
 // Four vectors: 6 x 64.
 // RUN: %gen_matmul 40 60 300 | %{sketch} | FileCheck %s --check-prefix=FOUR
