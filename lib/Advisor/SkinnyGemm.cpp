@@ -361,9 +361,15 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   // 64x147x137 0.99x -> 1.07x, 23x157x149 0.99x -> 1.03x, three more
   // +0.6% to +2.6%; docs/benchmarks/cpu-gemm-classes.md, "Zen 5: the
   // few-rows path's column prefetch with B in cache").
-  int64_t tilesAhead = !gemv && !bFromMemory && p.m > kFewRowsStreamB
-                           ? t.fewRowsPrefetchTilesInCache
-                           : 2;
+  // (One column tile with a B past L2 keeps two: there that distance is
+  // B's rows ahead, which L3 alone does not bring in time; 30x64x100000,
+  // 6 x 64, same-process sketch A/B against oneDNN: none 0.59x, two tiles
+  // 1.13x.)
+  bool bPastL2 = double(p.k) * double(p.n) * 4 > double(t.cacheBytes(2));
+  int64_t tilesAhead =
+      !gemv && !bFromMemory && p.m > kFewRowsStreamB && !(oneTile && bPastL2)
+          ? t.fewRowsPrefetchTilesInCache
+          : 2;
   // (In one column tile B's rows follow each other, so the same distance
   // reaches rows ahead: with at most 16 rows and B in L3 it is needed
   // there too; 12x50x50000, 6 x 64, same-process sketch A/B against

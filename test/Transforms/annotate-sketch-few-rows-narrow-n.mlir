@@ -31,6 +31,14 @@
 // RUN: %gen_matmul 12 50 50000 | %{sketch} | FileCheck %s --check-prefix=INL3
 // INL3: mr = 6, nr = 64, {{.*}}prefetch_b_cols = 128>,
 
+// More than 16 rows: the file's blocking.few_rows_prefetch_tiles_in_cache
+// (0) where B stays in L2; a B past L2 keeps two tiles ahead, B's rows
+// ahead in one tile (30x64x100000, 25.6 MB: 0.59x -> 1.13x oneDNN).
+// RUN: %gen_matmul 30 64 100000 | %{sketch} | FileCheck %s --check-prefix=PASTL2
+// PASTL2: mr = 6, nr = 64, {{.*}}prefetch_b = 0, prefetch_b_cols = 128>,
+// RUN: %gen_matmul 58 40 384 | %{sketch} | FileCheck %s --check-prefix=INL2
+// INL2: mr = 9, nr = 48, {{.*}}prefetch_b = 0>,
+
 // Four vectors: 6 x 64.
 // RUN: %gen_matmul 40 60 300 | %{sketch} | FileCheck %s --check-prefix=FOUR
 // FOUR: mr = 6, nr = 64, {{.*}}pack_b = "none",
