@@ -197,12 +197,8 @@ RegisterBlock chooseRegisterBlockWith(const GemmProblem &p,
       // has too few accumulators, not a whole block's.
       double rowsScore = -1;
       if (small && mr <= std::max(p.m, minRows)) {
-        auto slots = [&](int64_t rows) {
-          return double(std::max(rows * nv, t.accumulatorsForPeak));
-        };
-        int64_t rem = p.m % mr;
-        double rowSlots = double(p.m / mr) * slots(mr) +
-                          (rem ? slots(rem) : 0.0);
+        double rowSlots =
+            double(rowTileFmaSlots(p.m, mr, nv, t.accumulatorsForPeak));
         rowsScore = std::round(double(p.m * nv) / rowSlots * broadcast *
                                columns * 100) / 100;
       }

@@ -169,8 +169,6 @@ int64_t l3Bytes(const TargetHints &t) {
 /// (tiles of equal height rather than a short edge tile).
 int64_t fewerSlotsRows(int64_t m, int64_t nv, const TargetHints &t) {
   int64_t lanes = t.f32Lanes();
-  int64_t floor = std::max<int64_t>(t.accumulatorsForPeak, 1);
-  auto slots = [&](int64_t rows) { return std::max(rows * nv, floor); };
   int64_t best = 1;
   std::pair<int64_t, int64_t> bestCost = {-1, -1};
   for (int64_t mr = 1; mr <= m && registerBlockVectorRegisters(
@@ -178,7 +176,7 @@ int64_t fewerSlotsRows(int64_t m, int64_t nv, const TargetHints &t) {
                                       t.vectorRegisters;
        ++mr) {
     std::pair<int64_t, int64_t> cost = {
-        m / mr * slots(mr) + (m % mr ? slots(m % mr) : 0), ceilDiv(m, mr)};
+        rowTileFmaSlots(m, mr, nv, t.accumulatorsForPeak), ceilDiv(m, mr)};
     if (bestCost.first < 0 || cost < bestCost) {
       best = mr;
       bestCost = cost;
@@ -248,7 +246,8 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   nv = std::min(nv, ceilDiv(p.n, lanes));
   if (nv < 2)
     return false;
-  bool bFromMemory = double(p.k) * double(p.n) * 4 > double(l3Bytes(t));
+  double bBytes = double(p.k) * double(p.n) * 4;
+  bool bFromMemory = bBytes > double(l3Bytes(t));
   // N in one column tile where it takes at most kNarrowNVectors vectors
   // and B is in cache: the few-rows block (two vectors wide at 10-14 rows)
   // would split it in two, broadcasting each row of A once per tile, for
@@ -365,7 +364,7 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   // B's rows ahead, which L3 alone does not bring in time; 30x64x100000,
   // 6 x 64, same-process sketch A/B against oneDNN: none 0.59x, two tiles
   // 1.13x.)
-  bool bPastL2 = double(p.k) * double(p.n) * 4 > double(t.cacheBytes(2));
+  bool bPastL2 = bBytes > double(t.cacheBytes(2));
   int64_t tilesAhead =
       !gemv && !bFromMemory && p.m > kFewRowsStreamB && !(oneTile && bPastL2)
           ? t.fewRowsPrefetchTilesInCache
