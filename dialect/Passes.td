@@ -259,6 +259,27 @@ def TensorOpLowerUKernel : Pass<"tensorop-lower-ukernel", "ModuleOp"> {
     "::mlir::arith::ArithDialect"];
 }
 
+def TensorOpKeepUKernelLoops
+    : Pass<"tensorop-keep-ukernel-loops", "ModuleOp"> {
+  let summary = "Keep LLVM from unrolling the loops around microkernels";
+  let description = [{
+    LLVM's loop unroller costs an `llvm.inline_asm` as one instruction, so
+    at -O2/-O3 it fully unrolls a loop of a few register tiles around a
+    microkernel, and every iteration gets its own copy of the emitted code
+    (several KB each: the K loop unrolled, one variant per m_rem). A
+    99x74x11 GEMM got 22 copies, 160 KB of code around 2 KB of hot
+    instructions, past the instruction cache (docs/benchmarks/
+    cpu-gemm-classes.md, "Unrolled tile loops"). On the LLVM dialect, after
+    control flow is lowered, this pass sets `llvm.loop.unroll.disable` (a
+    `loop_annotation` on the latch branches) on every loop that holds a
+    microkernel, i.e. an `llvm.inline_asm` marked `tensorop.microkernel` by
+    `tensorop-lower-ukernel`, and on the loops around those. Other
+    loops (copies, epilogues) keep LLVM's choice; other loop annotations on
+    the same branches are kept.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def TensorOpStridedCopyToLinalg
     : Pass<"tensorop-strided-copy-to-linalg", "ModuleOp"> {
   let summary = "Turn memref.copy between non-contiguous views into linalg.copy";

@@ -109,12 +109,15 @@ struct LowerUKernelPattern : public OpRewritePattern<UKernelOp> {
         rewriter.getContext(), op.getAsmDialect() == "intel"
                                    ? LLVM::AsmDialect::AD_Intel
                                    : LLVM::AsmDialect::AD_ATT);
-    LLVM::InlineAsmOp::create(rewriter, loc, resultType, operands,
-                              op.getAsmString(), op.getConstraints(),
-                              /*has_side_effects=*/true,
-                              /*is_align_stack=*/false,
-                              LLVM::tailcallkind::TailCallKind::None, dialect,
-                              /*operand_attrs=*/ArrayAttr());
+    auto code = LLVM::InlineAsmOp::create(
+        rewriter, loc, resultType, operands, op.getAsmString(),
+        op.getConstraints(),
+        /*has_side_effects=*/true,
+        /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+        dialect,
+        /*operand_attrs=*/ArrayAttr());
+    // tensorop-keep-ukernel-loops finds the kernels by this mark.
+    code->setAttr(kMicrokernelAttrName, rewriter.getUnitAttr());
     rewriter.eraseOp(op);
     return success();
   }

@@ -215,6 +215,7 @@ static void addCpuLowering(OpPassManager &pm, bool barePtrAbi,
   // default options, which would undo the bare-pointer call convention.
   pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createTensorOpKeepUKernelLoops());
   if (hints)
     pm.addPass(std::make_unique<SetTargetAttributesPass>(hints->triple,
                                                          hints->features));

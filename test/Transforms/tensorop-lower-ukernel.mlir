@@ -30,7 +30,7 @@
 // CHECK:         %[[KI64:.+]] = arith.index_cast %[[K]] : index to i64
 // CHECK:         %[[MI64:.+]] = arith.index_cast %[[M]] : index to i64
 // CHECK:         %[[NI64:.+]] = arith.index_cast %[[N]] : index to i64
-// CHECK:         llvm.inline_asm has_side_effects asm_dialect = att "add $$1, $0\0A  vfmadd231ps (%rax){1to16}, %zmm1, %zmm2", "=r,=r,=r,=r,=r,=r,=r,0,1,2,3,4,5,6,~{zmm1},~{memory}"
+// CHECK:         llvm.inline_asm has_side_effects asm_dialect = att {tensorop.microkernel} "add $$1, $0\0A  vfmadd231ps (%rax){1to16}, %zmm1, %zmm2", "=r,=r,=r,=r,=r,=r,=r,0,1,2,3,4,5,6,~{zmm1},~{memory}"
 // CHECK-SAME:      %[[AI64]], %[[BI64]], %[[CI64]], %[[KI64]], %[[LDCI64]], %[[MI64]], %[[NI64]] : (i64, i64, i64, i64, i64, i64, i64) -> !llvm.struct<(i64, i64, i64, i64, i64, i64, i64)>
 // CHECK-NOT:     tensorop.ukernel
 // CHECK:         return
@@ -54,7 +54,7 @@ func.func @lower(%a: memref<8x6xf32, strided<[6, 1], offset: ?>>, %b: memref<8x1
 // CHECK:         memref.extract_aligned_pointer_as_index %[[C]]
 // CHECK:         %[[LDC:.+]] = arith.muli %[[CSTRIDES]]#0, %{{.+}} : index
 // CHECK:         %[[KI64:.+]] = arith.index_cast %[[K]] : index to i64
-// CHECK:         llvm.inline_asm has_side_effects asm_dialect = intel "nop", "=r,=r,=r,=r,=r,=r,=r,0,1,2,3,4,5,6" %{{.+}}, %{{.+}}, %{{.+}}, %[[KI64]], %{{.+}}, %{{.+}}, %{{.+}} :
+// CHECK:         llvm.inline_asm has_side_effects asm_dialect = intel {tensorop.microkernel} "nop", "=r,=r,=r,=r,=r,=r,=r,0,1,2,3,4,5,6" %{{.+}}, %{{.+}}, %{{.+}}, %[[KI64]], %{{.+}}, %{{.+}}, %{{.+}} :
 func.func @intel(%a: memref<4x6xf32>, %b: memref<4x16xf32>, %c: memref<6x16xf32>, %k: index) {
   tensorop.ukernel "k" a(%a : memref<4x6xf32>) b(%b : memref<4x16xf32>) c(%c : memref<6x16xf32>) kc(%k) m_rem(%k) n_rem(%k) {asm_dialect = "intel", asm_string = "nop", constraints = "=r,=r,=r,=r,=r,=r,=r,0,1,2,3,4,5,6", emitter_hash = "0", mr = 6 : i64, nr = 16 : i64}
   return
@@ -66,8 +66,8 @@ func.func @intel(%a: memref<4x6xf32>, %b: memref<4x16xf32>, %c: memref<6x16xf32>
 // CHECK-LABEL: func.func @in_loops
 // CHECK:         scf.for
 // CHECK:           scf.for
-// CHECK:             llvm.inline_asm has_side_effects asm_dialect = att "first"
-// CHECK:             llvm.inline_asm has_side_effects asm_dialect = att "second"
+// CHECK:             llvm.inline_asm has_side_effects asm_dialect = att {tensorop.microkernel} "first"
+// CHECK:             llvm.inline_asm has_side_effects asm_dialect = att {tensorop.microkernel} "second"
 // CHECK-NOT:     tensorop.ukernel
 func.func @in_loops(%a: memref<4x6xf32>, %b: memref<4x16xf32>, %c: memref<60x160xf32>) {
   %c0 = arith.constant 0 : index
@@ -97,7 +97,7 @@ func.func @in_loops(%a: memref<4x6xf32>, %b: memref<4x16xf32>, %c: memref<60x160
 // CHECK:         %[[POFFB:.+]] = arith.muli %[[POFF]], %{{.+}} : index
 // CHECK:         %[[PADDR:.+]] = arith.addi %[[PBASE]], %[[POFFB]] : index
 // CHECK:         %[[PI64:.+]] = arith.index_cast %[[PADDR]] : index to i64
-// CHECK:         llvm.inline_asm has_side_effects asm_dialect = att "nop", "=r,=r,=r,=r,=r,=r,=r,=r,0,1,2,3,4,5,6,7"
+// CHECK:         llvm.inline_asm has_side_effects asm_dialect = att {tensorop.microkernel} "nop", "=r,=r,=r,=r,=r,=r,=r,=r,0,1,2,3,4,5,6,7"
 // CHECK-SAME:      %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[PI64]] : (i64, i64, i64, i64, i64, i64, i64, i64) -> !llvm.struct<(i64, i64, i64, i64, i64, i64, i64, i64)>
 func.func @b_panel_out(%p: memref<4x16xf32, strided<[16, 1], offset: ?>>, %a: memref<4x6xf32>, %b: memref<4x16xf32, strided<[100, 1]>>, %c: memref<6x16xf32>, %k: index) {
   tensorop.ukernel "k" a(%a : memref<4x6xf32>) b(%b : memref<4x16xf32, strided<[100, 1]>>) c(%c : memref<6x16xf32>) kc(%k) m_rem(%k) n_rem(%k) b_panel_out(%p : memref<4x16xf32, strided<[16, 1], offset: ?>>) {asm_dialect = "att", asm_string = "nop", constraints = "=r,=r,=r,=r,=r,=r,=r,=r,0,1,2,3,4,5,6,7", emitter_hash = "0", mr = 6 : i64, nr = 16 : i64}

@@ -37,7 +37,8 @@ int main(int argc, char **argv) {
       " (NVIDIA targets: builtin, llm)\n"
       "  --tensorop-annotate-sketch, --tensorop-apply-sketch, "
       "--tensorop-lower-ukernel,\n"
-      "  --tensorop-omp-team-size, --tensorop-deallocate-buffers, "
+      "  --tensorop-omp-team-size, --tensorop-keep-ukernel-loops,\n"
+      "  --tensorop-deallocate-buffers, "
       "--tensorop-gpu-lower-matmul\n"
       "      the pipeline's stages, one at a time\n";
   return mlir::asMainReturnCode(

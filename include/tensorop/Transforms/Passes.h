@@ -33,6 +33,11 @@ class PassHints;
 /// count, as it does for threaded sketches.
 constexpr llvm::StringLiteral kOmpTeamAttrName = "tensorop.omp_team";
 
+/// Unit attribute tensorop-lower-ukernel puts on each llvm.inline_asm that
+/// carries an emitted microkernel: tensorop-keep-ukernel-loops keeps LLVM
+/// from unrolling the loops around them.
+constexpr llvm::StringLiteral kMicrokernelAttrName = "tensorop.microkernel";
+
 #define GEN_PASS_REGISTRATION
 #include "tensorop/Transforms/Passes.h.inc"
 
