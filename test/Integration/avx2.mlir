@@ -26,7 +26,7 @@
 
 // The code is AVX2 code.
 // RUN: %gen_matmul 97 131 67 | tensorop-opt --tensorop-pipeline="target=x86-avx2" | FileCheck %s --check-prefix=ASM
-// ASM: llvm.inline_asm has_side_effects asm_dialect = att "  # x86_avx2_f32_{{.*}}vfmadd231ps {{.*}}%ymm
+// ASM: llvm.inline_asm has_side_effects asm_dialect = att {tensorop.microkernel} "  # x86_avx2_f32_{{.*}}vfmadd231ps {{.*}}%ymm
 // ASM-NOT: zmm
 
 // CHECK:      failures: 0{{$}}

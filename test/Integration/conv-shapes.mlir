@@ -73,7 +73,7 @@
 // copy and the convolution: the input's to_tensor is restrict).
 // RUN: %{gen} --h 11 --w 13 --c 17 --f 33 --stride 2 --pad 1 | tensorop-opt --tensorop-pipeline="target=x86-avx512" 2>&1 | FileCheck %s --check-prefix=ASM --implicit-check-not="could not be traced"
 // ASM: remark: tensorop: conv2d f32 n=1 h=11 w=13 c=17 f=33 r=3 s=3 stride=2x2 dil=1x1 pad=1,1,1,1 (zero tensor.pad folded into the kernel)
-// ASM: llvm.inline_asm has_side_effects asm_dialect = att "{{.*}}vfmadd231ps {{.*}}%zmm
+// ASM: llvm.inline_asm has_side_effects asm_dialect = att {tensorop.microkernel} "{{.*}}vfmadd231ps {{.*}}%zmm
 
 // CHECK:      failures: 0{{$}}
 // CHECK-NEXT: max_error_ratio: {{[0-9.e+-]+$}}

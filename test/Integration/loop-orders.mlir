@@ -30,7 +30,7 @@
 
 // The hand-written sketch is the one used (not the advisor's).
 // RUN: %gen_matmul 50 70 37 --sketch '#tensorop.sketch<mc = 12, nc = 32, kc = 8, mr = 6, nr = 16, loop_order = "knm", micro_order = "nm", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = %{t512}, source = "test">' | tensorop-opt --tensorop-pipeline="target=x86-avx512" | FileCheck %s --check-prefix=ASM
-// ASM: llvm.inline_asm has_side_effects asm_dialect = att "  # x86_avx512_f32_6x16_u4_explicit:
+// ASM: llvm.inline_asm has_side_effects asm_dialect = att {tensorop.microkernel} "  # x86_avx512_f32_6x16_u4_explicit:
 
 // CHECK:      failures: 0{{$}}
 // CHECK-NEXT: max_error_ratio: {{[0-9.e+-]+$}}

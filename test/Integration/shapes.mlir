@@ -28,7 +28,7 @@
 
 // The GEMM does go through the microkernel (not the upstream fallback).
 // RUN: %gen_matmul 97 131 67 | tensorop-opt --tensorop-pipeline="target=x86-avx512" | FileCheck %s --check-prefix=ASM
-// ASM: llvm.inline_asm has_side_effects asm_dialect = att "{{.*}}vfmadd231ps {{.*}}%zmm
+// ASM: llvm.inline_asm has_side_effects asm_dialect = att {tensorop.microkernel} "{{.*}}vfmadd231ps {{.*}}%zmm
 
 // CHECK:      failures: 0{{$}}
 // CHECK-NEXT: max_error_ratio: {{[0-9.e+-]+$}}

@@ -12,7 +12,7 @@
 // A hand-written sketch on the tensor matmul survives bufferization.
 // RUN: %gen_matmul 50 70 37 --tensors --sketch '#tensorop.sketch<mc = 12, nc = 32, kc = 8, mr = 6, nr = 16, loop_order = "nkm", micro_order = "nm", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 3, broadcast = "explicit", prefetch_b = 0>, target = %{t512}, source = "test">' | %{run} | FileCheck %s
 // RUN: %gen_matmul 50 70 37 --tensors --sketch '#tensorop.sketch<mc = 12, nc = 32, kc = 8, mr = 6, nr = 16, loop_order = "nkm", micro_order = "nm", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 3, broadcast = "explicit", prefetch_b = 0>, target = %{t512}, source = "test">' | tensorop-opt --tensorop-pipeline="target=x86-avx512" | FileCheck %s --check-prefix=ASM
-// ASM: llvm.inline_asm has_side_effects asm_dialect = att "  # x86_avx512_f32_6x16_u3_explicit:
+// ASM: llvm.inline_asm has_side_effects asm_dialect = att {tensorop.microkernel} "  # x86_avx512_f32_6x16_u3_explicit:
 
 // CHECK:      failures: 0{{$}}
 // CHECK-NEXT: max_error_ratio: {{[0-9.e+-]+$}}

@@ -23,7 +23,7 @@
 
 // The variant reaches the code.
 // RUN: %gen_matmul 50 70 37 --sketch '#tensorop.sketch<mc = 12, nc = 32, kc = 37, mr = 6, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 8, broadcast = "embedded", prefetch_b = 8>, target = %{t512}, source = "test">' | tensorop-opt --tensorop-pipeline="target=x86-avx512" | FileCheck %s --check-prefix=ASM
-// ASM: llvm.inline_asm has_side_effects asm_dialect = att "  # x86_avx512_f32_6x16_u8_embedded_pf8:{{.*}}prefetcht0{{.*}}{1to16}
+// ASM: llvm.inline_asm has_side_effects asm_dialect = att {tensorop.microkernel} "  # x86_avx512_f32_6x16_u8_embedded_pf8:{{.*}}prefetcht0{{.*}}{1to16}
 
 // CHECK:      failures: 0{{$}}
 // CHECK-NEXT: max_error_ratio: {{[0-9.e+-]+$}}

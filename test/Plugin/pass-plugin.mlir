@@ -6,7 +6,7 @@
 // JIT:      failures: 0{{$}}
 // JIT-NEXT: max_error_ratio:
 // RUN: %mlir-opt --load-pass-plugin=%tensorop_plugin %s --pass-pipeline="builtin.module(tensorop-pipeline{target=host})" | FileCheck %s --check-prefix=ASM
-// ASM: llvm.inline_asm has_side_effects asm_dialect = att "{{.*}}vfmadd231ps
+// ASM: llvm.inline_asm has_side_effects asm_dialect = att {tensorop.microkernel} "{{.*}}vfmadd231ps
 // ASM-NOT: linalg.matmul
 
 // Single passes by name.

@@ -36,7 +36,7 @@
 // JIT-NEXT: max_error_ratio:
 // The GEMM did go through the microkernel.
 // RUN: %gen_matmul 97 131 67 | %mlir-opt --load-dialect-plugin=%tensorop_plugin --pass-pipeline="builtin.module(tensorop-pipeline{target=host})" | FileCheck %s --check-prefix=ASM
-// ASM: llvm.inline_asm has_side_effects asm_dialect = att "{{.*}}vfmadd231ps
+// ASM: llvm.inline_asm has_side_effects asm_dialect = att {tensorop.microkernel} "{{.*}}vfmadd231ps
 
 func.func @sketch(%A: memref<50x37xf32>, %B: memref<37x70xf32>, %C: memref<50x70xf32>) {
   linalg.matmul {tensorop.sketch = #tensorop.sketch<mc = 12, nc = 32, kc = 8, mr = 6, nr = 16, loop_order = "nkm", micro_order = "nm", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 3, broadcast = "embedded", prefetch_b = 8>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f", vector_bits = 512, vector_registers = 32>, source = "plugin-test">}

@@ -1,7 +1,8 @@
 // --tensorop-pipeline lowers a module with static f32 matmuls (on memrefs
-// or tensors) all the way to the LLVM dialect, the microkernels as inline asm.
-// RUN: tensorop-opt %s --tensorop-pipeline="target=x86-avx512" | FileCheck %s --implicit-check-not=linalg. --implicit-check-not=tensorop. --implicit-check-not=scf. --implicit-check-not=memref. --implicit-check-not=vector. --implicit-check-not=func.func --implicit-check-not=bufferization. --implicit-check-not=arith. --implicit-check-not=affine.
-// RUN: tensorop-opt %s --tensorop-pipeline="target=x86-avx2" | FileCheck %s --implicit-check-not=linalg. --implicit-check-not=tensorop. --implicit-check-not=scf. --implicit-check-not=memref. --implicit-check-not=vector.
+// or tensors) all the way to the LLVM dialect, the microkernels as inline asm
+// (marked {tensorop.microkernel}; no tensorop op is left).
+// RUN: tensorop-opt %s --tensorop-pipeline="target=x86-avx512" | FileCheck %s --implicit-check-not=linalg. --implicit-check-not=" tensorop." --implicit-check-not="(tensorop." --implicit-check-not='"tensorop.' --implicit-check-not=scf. --implicit-check-not=memref. --implicit-check-not=vector. --implicit-check-not=func.func --implicit-check-not=bufferization. --implicit-check-not=arith. --implicit-check-not=affine.
+// RUN: tensorop-opt %s --tensorop-pipeline="target=x86-avx2" | FileCheck %s --implicit-check-not=linalg. --implicit-check-not=" tensorop." --implicit-check-not="(tensorop." --implicit-check-not='"tensorop.' --implicit-check-not=scf. --implicit-check-not=memref. --implicit-check-not=vector.
 
 // CHECK-LABEL: llvm.func @gemm(
 // CHECK:         llvm.inline_asm has_side_effects asm_dialect = att
