@@ -364,11 +364,20 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   // B's rows ahead, which L3 alone does not bring in time; 30x64x100000,
   // 6 x 64, same-process sketch A/B against oneDNN: none 0.59x, two tiles
   // 1.13x.)
+  // Past L2 (blocking.few_rows_prefetch_tiles_past_l2) the hardware
+  // prefetchers do not keep up: Zen 5 1, same-process sketch A/B against
+  // none and two tiles ahead, 1 thread, quiet, against oneDNN: 18x4000x1000
+  // (B 16 MB) 0.38x none, 1.15x one or two tiles ahead; 24x3000x1500
+  // 0.27x -> 1.06x (1.11x two); 40x800x4000 0.36x -> 1.06x; 33x777x1027
+  // 1.04x -> 1.09x (1.01x two); one tile beat two in 8 of 11 such shapes
+  // (docs/benchmarks/cpu-gemm-classes.md, "Zen 5: few rows with B past L2";
+  // session 31's prefetch losses were all B in L2, and still are).
   bool bPastL2 = bBytes > double(t.cacheBytes(2));
-  int64_t tilesAhead =
-      !gemv && !bFromMemory && p.m > kFewRowsStreamB && !(oneTile && bPastL2)
-          ? t.fewRowsPrefetchTilesInCache
-          : 2;
+  int64_t tilesAhead = 2;
+  if (!gemv && !bFromMemory && p.m > kFewRowsStreamB && !(oneTile && bPastL2))
+    tilesAhead = bPastL2 && t.fewRowsPrefetchTilesPastL2 >= 0
+                     ? t.fewRowsPrefetchTilesPastL2
+                     : t.fewRowsPrefetchTilesInCache;
   // (In one column tile B's rows follow each other, so the same distance
   // reaches rows ahead: with at most 16 rows and B in L3 it is needed
   // there too; 12x50x50000, 6 x 64, same-process sketch A/B against

@@ -100,6 +100,8 @@ const OptionalIntegerHint kOptionalBlockingFields[] = {
     {"few_rows_prefetch_tiles_in_cache",
      &CpuFacts::fewRowsPrefetchTilesInCache,
      &TargetHints::fewRowsPrefetchTilesInCache, 0, 8},
+    {"few_rows_prefetch_tiles_past_l2", &CpuFacts::fewRowsPrefetchTilesPastL2,
+     &TargetHints::fewRowsPrefetchTilesPastL2, 0, 8},
     {"kdot_n_tail_min_saving_pct", &CpuFacts::kdotNTailMinSavingPct,
      &TargetHints::kdotNTailMinSavingPct, 0, 100},
 };

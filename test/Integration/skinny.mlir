@@ -29,7 +29,7 @@
 // RUN: %gen_matmul 49 517 203 | %{pipe} | %{run} | FileCheck %s
 // RUN: %gen_matmul 64 300 129 | %{pipe} | %{run} | FileCheck %s
 // RUN: %gen_matmul 49 517 203 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=ROWS49
-// (Over 16 rows with B in cache, the file's blocking.few_rows_prefetch_tiles_in_cache 0: no column prefetch.)
+// (Over 16 rows with B in L2, the file's blocking.few_rows_prefetch_tiles_in_cache 0: no column prefetch.)
 // ROWS49: mr = 13, nr = 32, {{.*}}micro_order = "nm", pack_a = "none", pack_b = "none", {{.*}}prefetch_b = 0>
 // RUN: %gen_matmul 16 300 97 --values ints | %{pipe} | %{run} | FileCheck %s --check-prefix=EXACT
 // RUN: %gen_matmul 15 131 301 --b-guard-page | %{pipe} | %{run} | FileCheck %s --check-prefix=GUARD

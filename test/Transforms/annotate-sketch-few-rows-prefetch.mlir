@@ -1,13 +1,17 @@
 // The few-rows path (at most 64 rows of C, B read in place and swept along
-// N) prefetches each of B's rows two tiles ahead. Where L3 holds B and C
+// N) prefetches each of B's rows two tiles ahead. Where L2 holds B and C
 // has more than 16 rows, the blocks do enough FMAs per element of B that
 // the prefetch only adds load-port work: the file's (Zen 5)
 // blocking.few_rows_prefetch_tiles_in_cache 0 leaves B to the hardware
-// prefetchers there (33x777x1027 +11.5% through gen's objects,
+// prefetchers there (64x147x137 1.10x none, 1.02x two tiles ahead;
 // docs/benchmarks/cpu-gemm-classes.md, "Zen 5: the few-rows path's column
-// prefetch with B in cache"). With 16 rows or fewer B's rows bind and
-// keep the prefetch (16x2048x2048 ran 4x slower without it), as does a
-// CPU that sets 2 (Zen 4: not measured there).
+// prefetch with B in cache"). Where L3 holds B but L2 does not, they do
+// not keep up: blocking.few_rows_prefetch_tiles_past_l2 1 (33x777x1027,
+// B 3.2 MB, 1.04x none, 1.09x one tile; 20x3174x2190 0.29x -> 1.20x through
+// gen's objects; "Zen 5: few rows with B past L2"); absent, the in-cache
+// value holds past L2 too. With 16 rows or fewer B's rows bind and keep
+// the prefetch (16x2048x2048 ran 4x slower without it), as does a CPU that
+// sets 2 (Zen 4: not measured there).
 // REQUIRES: host-avx512
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %python %S/../Targets/Inputs/fake_sysfs.py %t/zen4 0:1:Data:32K:8:64:0 2:2:Unified:1024K:8:64:0 3:3:Unified:32768K:16:64:0-1
@@ -16,14 +20,28 @@
 // DEFINE: %{zen5} = env TENSOROP_HOST_SYSFS=%t/zen5 TENSOROP_HOST_CPU=znver5
 
 // RUN: %gen_matmul 33 777 1027 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=FILE
-// FILE: mr = 11, nr = 32, loop_order = "mnk", micro_order = "nm", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>
+// FILE: mr = 11, nr = 32, loop_order = "mnk", micro_order = "nm", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0, prefetch_b_cols = 32>
 // RUN: %gen_matmul 33 777 1027 | %{zen5} tensorop-opt --tensorop-annotate-sketch="target=host" | FileCheck %s --check-prefix=FILE
+// RUN: %gen_matmul 64 147 137 | %{zen5} tensorop-opt --tensorop-annotate-sketch="target=host" | FileCheck %s --check-prefix=INL2
+// INL2: mr = 13, nr = 32, loop_order = "mnk", micro_order = "nm", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>
+// RUN: %gen_matmul 20 3174 2190 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=WIDE
+// WIDE: mr = 10, nr = 32, {{.*}}pack_b = "none", {{.*}}prefetch_b = 0, prefetch_b_cols = 32>
 // RUN: %gen_matmul 33 777 1027 | %{zen4} tensorop-opt --tensorop-annotate-sketch="target=host" | FileCheck %s --check-prefix=ZEN4
 // ZEN4: pack_b = "none", {{.*}}prefetch_b_cols = 64>
 // RUN: %gen_matmul 16 2048 2048 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=SIXTEEN
 // SIXTEEN: mr = 8, nr = 48, {{.*}}pack_b = "none", {{.*}}prefetch_b_cols = 96>
 
-// The field is checked: 0 to 8 tiles.
+// Without the past-L2 field the in-cache value (0) holds past L2 too.
+// RUN: mkdir -p %t/absent
+// RUN: %python -c "import json, sys; h = json.load(open(sys.argv[1])); del h['blocking']['few_rows_prefetch_tiles_past_l2']; json.dump(h, open(sys.argv[2], 'w'))" %S/../../hints/x86-avx512.json %t/absent/x86-avx512.json
+// RUN: %gen_matmul 33 777 1027 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%t/absent" | FileCheck %s --check-prefix=ABSENT
+// ABSENT: mr = 11, nr = 32, {{.*}}prefetch_b = 0>
+
+// The fields are checked: 0 to 8 tiles.
 // RUN: %python -c "import json, sys; h = json.load(open(sys.argv[1])); h['blocking']['few_rows_prefetch_tiles_in_cache'] = 9; json.dump(h, open(sys.argv[2], 'w'))" %S/../../hints/x86-avx512.json %t/x86-avx512.json
 // RUN: %gen_matmul 33 777 1027 | not tensorop-opt --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%t" 2>&1 | FileCheck %s --check-prefix=RANGE
 // RANGE: field 'blocking.few_rows_prefetch_tiles_in_cache' is 9.00, outside [0.00, 8.00]
+// RUN: mkdir -p %t/range2
+// RUN: %python -c "import json, sys; h = json.load(open(sys.argv[1])); h['blocking']['few_rows_prefetch_tiles_past_l2'] = -1; json.dump(h, open(sys.argv[2], 'w'))" %S/../../hints/x86-avx512.json %t/range2/x86-avx512.json
+// RUN: %gen_matmul 33 777 1027 | not tensorop-opt --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%t/range2" 2>&1 | FileCheck %s --check-prefix=RANGE2
+// RANGE2: field 'blocking.few_rows_prefetch_tiles_past_l2' is -1.00, outside [0.00, 8.00]

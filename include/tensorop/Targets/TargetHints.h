@@ -55,6 +55,7 @@ struct CpuFacts {
   std::optional<int64_t> bInL2InPlaceMaxRows;
   std::optional<int64_t> bandRowsPerL1Set;
   std::optional<int64_t> fewRowsPrefetchTilesInCache;
+  std::optional<int64_t> fewRowsPrefetchTilesPastL2;
   std::optional<int64_t> kdotNTailMinSavingPct;
   std::optional<double> peakGflopsF32PerCore;
   std::string source; ///< Where these facts come from (required).
@@ -156,6 +157,9 @@ struct TargetHints {
   /// ("few_rows_prefetch_tiles_in_cache"; 0: the hardware prefetchers
   /// alone). Absent: 2, as from memory.
   int64_t fewRowsPrefetchTilesInCache = 2;
+  /// The same where L3 holds B but L2 does not
+  /// ("few_rows_prefetch_tiles_past_l2"). Absent (-1): the in-cache value.
+  int64_t fewRowsPrefetchTilesPastL2 = -1;
   /// The least share, in percent, of a GEMM's vector instructions that
   /// computing N's remainder (N mod 16 columns) by the kernel vectorized
   /// along K instead of a mostly idle last vector must save, by the
