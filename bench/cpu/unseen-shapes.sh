@@ -1,6 +1,6 @@
 #!/bin/bash
 # bench/cpu/unseen-shapes.sh [SEED]
-# Prints 26 fp32 GEMM shapes as CLASS:MxNxK, drawn by a fixed-seed generator
+# Prints 30 fp32 GEMM shapes as CLASS:MxNxK, drawn by a fixed-seed generator
 # (a 31-bit LCG, so bash alone reproduces them anywhere) across the shape
 # classes of docs/benchmarks/cpu-gemm-classes.md, none of them a shape of
 # its class table or of the independent check quoted in issue 17: shapes
@@ -15,6 +15,10 @@
 #   irregular (6) every dimension 150..1500, odd; every other shape prime
 #   tall      (4) M (or N, alternately) 2048..8192, the other two 64..512
 #   square    (4) M = N = K in 384..3000, not a power of two
+#   fewrows   (4) M (or N, alternately) 17..64, the other two 512..6000
+#                 (added in session 34, drawn after the others, so a
+#                 seed's first 26 shapes are the ones it gave before: few
+#                 rows with B past L2 had run at 0.3-0.6x unseen)
 set -e
 seed=${1:-1517}
 
@@ -98,5 +102,11 @@ while ((i < 4)); do # square, not a power of two
   draw 384 3000; s=$r
   ((s & (s - 1))) || continue
   emit square $s $s $s; i=$((i + kept))
+done
+i=0
+while ((i < 4)); do # few rows / few columns, more than skinny's 16
+  draw 17 64; s=$r; draw 512 6000; a=$r; draw 512 6000; k=$r
+  if ((i % 2 == 0)); then emit fewrows $s $a $k; else emit fewrows $a $s $k; fi
+  i=$((i + kept))
 done
 echo "${out[@]}"
