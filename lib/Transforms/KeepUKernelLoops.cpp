@@ -26,8 +26,8 @@ using namespace mlir;
 using namespace mlir::tensorop;
 
 namespace {
-/// `annotation` with its unroll field set to "disable", its other fields
-/// (vectorize, licm, ...) as they were; a new annotation if null.
+/// `old` with its unroll field set to "disable", its other fields
+/// (vectorize, licm, ...) as they were; a new annotation if `old` is null.
 LLVM::LoopAnnotationAttr withUnrollDisabled(MLIRContext *ctx,
                                             LLVM::LoopAnnotationAttr old) {
   auto unroll = LLVM::LoopUnrollAttr::get(

@@ -153,7 +153,8 @@ struct TargetHints {
   int64_t bandRowsPerL1Set = 0;
   /// How many tiles ahead the few-rows path (SkinnyGemm.cpp: at most 64
   /// rows of C, B read in place, swept along N) prefetches each of B's
-  /// rows, in a block that is not a GEMV's, where L3 holds B
+  /// rows, in a block that is not a GEMV's, where L2 holds B (and where
+  /// L3 does, unless fewRowsPrefetchTilesPastL2 is set)
   /// ("few_rows_prefetch_tiles_in_cache"; 0: the hardware prefetchers
   /// alone). Absent: 2, as from memory.
   int64_t fewRowsPrefetchTilesInCache = 2;
