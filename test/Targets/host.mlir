@@ -48,13 +48,13 @@
 // is larger than L2, so Zen 4's packed B block takes half of L2
 // (cpus.znver4 blocking.b_block_l2_share_a_streamed 2: nc 256, A streamed
 // from L3 4 times, not 8); the file's (Zen 5) a quarter. K = 1024 is at
-// most Zen 4's one_k_block_max_k: one K block (kc 1024, each C tile
-// stored once), nc kept at kc 512's 256; the file's K blocks of 512 (342
-// with Zen 4's L1 and the file's a third of it).
+// most one_k_block_max_k (Zen 4's and the file's): one K block (kc 1024,
+// each C tile stored once), nc kept at the L1-sized kc's (Zen 4's 256 at
+// kc 512; the file's 128 at kc 512, or 342 with Zen 4's L1).
 // ZEN4-LABEL: func.func @k1024_n1024
 // ZEN4:         mc = 1026, nc = 256, kc = 1024, mr = 6, nr = 64, {{.*}}pack_a = "none", pack_b = "kmajor_nr_fused"
 // FILE-LABEL: func.func @k1024_n1024
-// FILE:         mc = 1026, nc = 128, kc = {{342|512}}, mr = 6, nr = 64,
+// FILE:         mc = 1026, nc = 128, kc = 1024, mr = 6, nr = 64,
 func.func @k1024_n1024(%A: memref<1024x1024xf32>, %B: memref<1024x1024xf32>, %C: memref<1024x1024xf32>) {
   linalg.matmul ins(%A, %B : memref<1024x1024xf32>, memref<1024x1024xf32>) outs(%C : memref<1024x1024xf32>)
   return
@@ -71,11 +71,12 @@ func.func @a_block_in_l2(%A: memref<333x555xf32>, %B: memref<555x777xf32>, %C: m
 }
 
 // K = 700: two K blocks of 350 by L1, but A's K block at kc = K (600 x
-// 700, 1.6 MiB) is larger than L2: one K block on Zen 4, nc as at kc 350.
+// 700, 1.6 MiB) is larger than L2: one K block, nc as at kc 350, on Zen 4
+// and with the file (Zen 5) alike.
 // ZEN4-LABEL: func.func @one_k_block
 // ZEN4:         mc = 600, nc = 128, kc = 700, mr = 6, nr = 64,
 // FILE-LABEL: func.func @one_k_block
-// FILE:         kc = 350, mr = 6, nr = 64,
+// FILE:         mc = 600, nc = 128, kc = 700, mr = 6, nr = 64,
 func.func @one_k_block(%A: memref<600x700xf32>, %B: memref<700x500xf32>, %C: memref<600x500xf32>) {
   linalg.matmul ins(%A, %B : memref<600x700xf32>, memref<700x500xf32>) outs(%C : memref<600x500xf32>)
   return

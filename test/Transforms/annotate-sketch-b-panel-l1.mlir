@@ -46,9 +46,10 @@ func.func @narrow_packed(%A: memref<92x1157xf32>, %B: memref<1157x134xf32>, %C: 
 // -----
 
 // 8 x 48 blocks are past the bound: B's panels stream from L2 at half the
-// 4-row blocks' rate, and the A micro-panel stays in L1.
+// 4-row blocks' rate, and the A micro-panel stays in L1 (all of K: 8 x
+// 1000 floats, 31 KiB; one K block by the file's one_k_block_max_k).
 // FILE-LABEL: func.func @eight_rows
-// FILE: mc = 1000, nc = 96, kc = 500, mr = 8, nr = 48, loop_order = "mkn", micro_order = "mn"
+// FILE: mc = 1000, nc = 96, kc = 1000, mr = 8, nr = 48, loop_order = "mkn", micro_order = "mn"
 func.func @eight_rows(%A: memref<1000x1000xf32>, %B: memref<1000x1000xf32>, %C: memref<1000x1000xf32>) {
   linalg.matmul ins(%A, %B : memref<1000x1000xf32>, memref<1000x1000xf32>) outs(%C : memref<1000x1000xf32>)
   return
