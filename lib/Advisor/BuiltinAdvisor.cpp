@@ -33,6 +33,13 @@ constexpr int64_t kSmallExtent = 128;
 /// of L2: the small path's form (B in place, one K block, a tail kernel),
 /// its A micro-panel (at most 16 rows x 512 x 4 bytes) within L1.
 constexpr int64_t kInPlaceMaxK = 512;
+/// Where B fits L2 but not the one-K-block in-place path (K above
+/// kInPlaceMaxK, or B in more than half of L2), the in-place register
+/// block's score must beat the packed block's by this many points (of
+/// 100) for B to be read in place: packed panels read a little faster
+/// than B's rows, which a smaller gain does not make up for (BuiltinAdvisor
+/// below, "in place in K blocks").
+constexpr int64_t kInPlaceKBlocksMinGainPct = 4;
 /// At most this many rows of C: the skinny path (B streamed in place) where
 /// SkinnyGemm.cpp's AVX-512 paths do not apply (AVX2, or few columns too).
 constexpr int64_t kSkinnyRows = 16;
@@ -415,6 +422,40 @@ private:
         block = inPlaceBlock;
       }
     }
+    // B in three quarters of L2 past the one-K-block limits above (K above
+    // kInPlaceMaxK, or B in more than half of L2) is read in place too
+    // where the packed block wastes enough more lanes on N's edge
+    // (kInPlaceKBlocksMinGainPct), in K blocks of the L1-sized kc, N's
+    // remainder in a tail kernel: the packed path pads N to whole blocks
+    // and so often falls back to one-vector blocks with a broadcast load
+    // per FMA (1399x173x1019: 16 x 16). Zen 5, 1 thread, quiet, gen's
+    // objects against the build before in one process, shapes drawn at
+    // random among those whose sketch changes (docs/benchmarks/
+    // cpu-gemm-classes.md, "Zen 5: B in L2 read in place in K blocks"):
+    // blocks of three or four vectors 27 shapes, 25 faster (1051x183x620
+    // 1.19x, 512x181x691 1.16x, 8170x365x392 1.15x), 638x374x480 0.95x,
+    // 727x177x1020 0.97x; two-vector blocks (14 x 32, 12 x 32) lost in all
+    // four shapes, 0.97-0.99x, so they keep B packed. One K block
+    // (kc = K) in place lost: 1399x173x1019 6 x 64 at kc 1019 0.96x the
+    // best library, at kc 510 1.02x (the A micro-panel of all of K fills
+    // half of L1), so one_k_block_max_k does not apply here. One thread
+    // and fp32 only: nothing else was measured.
+    bool inPlaceKBlocks = false;
+    if (inPlace && !small && !inPlaceCandidate && t.isa == "avx512" &&
+        p.threads == 1 && p.input == GemmInputType::F32 && p.m > kFewRows &&
+        p.n > kFewColumns && p.n % (4 * lanes) != 0 &&
+        p.k <= t.cacheBytes(2) * 3 / 4 / 4 / p.n) {
+      RegisterBlock inPlaceBlock =
+          chooseRegisterBlock(p, t, /*small=*/true, streamingBRows);
+      if (inPlaceBlock.score < 0)
+        inPlaceBlock = chooseRegisterBlock(p, t, /*small=*/true);
+      if (inPlaceBlock.nr >= 3 * lanes &&
+          std::round((inPlaceBlock.score - block.score) * 100) >=
+              kInPlaceKBlocksMinGainPct) {
+        inPlaceKBlocks = true;
+        block = inPlaceBlock;
+      }
+    }
     if (block.score < 0)
       return llvm::createStringError("target " + t.name +
                                      " has too few vector registers");
@@ -478,7 +519,8 @@ private:
     // nothing (docs/benchmarks/cpu-gemm-classes.md, "One K block").
     if (t.oneKBlockMaxK > 0 && p.input == GemmInputType::F32 &&
         !p.bPairsInPlace && c.kc < p.k && p.k <= t.oneKBlockMaxK &&
-        c.mr * p.k * bytes <= l1 && std::min(p.m, c.mc) * p.k * bytes > l2) {
+        !inPlaceKBlocks && c.mr * p.k * bytes <= l1 &&
+        std::min(p.m, c.mc) * p.k * bytes > l2) {
       c.kc = p.k;
       mcTarget = l3 / 2 / (c.kc * bytes);
       c.mc = std::min(balancedTile(p.m, mcTarget, c.mr), roundUp(p.m, c.mr));
@@ -530,6 +572,10 @@ private:
         c.kc = p.k;
         c.nc = roundUp(p.n, c.nr);
         c.mc = roundUp(p.m, c.mr);
+      } else if (inPlaceKBlocks) {
+        // One column tile, so that N's remainder gets the tail kernel.
+        c.packB = "none";
+        c.nc = roundUp(p.n, c.nr);
       } else if (std::string gemvNote;
                  chooseFewRowsSketch(p, t, c, &gemvNote) ||
                  chooseKDotSketch(p, t, c) ||
