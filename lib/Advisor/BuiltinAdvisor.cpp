@@ -33,13 +33,6 @@ constexpr int64_t kSmallExtent = 128;
 /// of L2: the small path's form (B in place, one K block, a tail kernel),
 /// its A micro-panel (at most 16 rows x 512 x 4 bytes) within L1.
 constexpr int64_t kInPlaceMaxK = 512;
-/// Where B fits L2 but not the one-K-block in-place path (K above
-/// kInPlaceMaxK, or B in more than half of L2), the in-place register
-/// block's score must beat the packed block's by this many points (of
-/// 100) for B to be read in place: packed panels read a little faster
-/// than B's rows, which a smaller gain does not make up for (BuiltinAdvisor
-/// below, "in place in K blocks").
-constexpr int64_t kInPlaceKBlocksMinGainPct = 4;
 /// At most this many rows of C: the skinny path (B streamed in place) where
 /// SkinnyGemm.cpp's AVX-512 paths do not apply (AVX2, or few columns too).
 constexpr int64_t kSkinnyRows = 16;
@@ -424,8 +417,9 @@ private:
     }
     // B in three quarters of L2 past the one-K-block limits above (K above
     // kInPlaceMaxK, or B in more than half of L2) is read in place too
-    // where the packed block wastes enough more lanes on N's edge
-    // (kInPlaceKBlocksMinGainPct), in K blocks of the L1-sized kc, N's
+    // where the packed block wastes enough more lanes on N's edge (by the
+    // hints' blocking.in_place_k_blocks_min_gain_pct points of the block's
+    // score: packed panels read a little faster than B's rows), in K blocks of the L1-sized kc, N's
     // remainder in a tail kernel: the packed path pads N to whole blocks
     // and so often falls back to one-vector blocks with a broadcast load
     // per FMA (1399x173x1019: 16 x 16). Zen 5, 1 thread, quiet, gen's
@@ -439,9 +433,10 @@ private:
     // (kc = K) in place lost: 1399x173x1019 6 x 64 at kc 1019 0.96x the
     // best library, at kc 510 1.02x (the A micro-panel of all of K fills
     // half of L1), so one_k_block_max_k does not apply here. One thread
-    // and fp32 only: nothing else was measured.
+    // and fp32 only, on Zen 5 (the file's 4; Zen 4's overlay 0): nothing
+    // else was measured.
     bool inPlaceKBlocks = false;
-    if (inPlace && !small && !inPlaceCandidate && t.isa == "avx512" &&
+    if (t.inPlaceKBlocksMinGainPct > 0 && inPlace && !small && !inPlaceCandidate && t.isa == "avx512" &&
         p.threads == 1 && p.input == GemmInputType::F32 && p.m > kFewRows &&
         p.n > kFewColumns && p.n % (4 * lanes) != 0 &&
         p.k <= t.cacheBytes(2) * 3 / 4 / 4 / p.n) {
@@ -451,7 +446,7 @@ private:
         inPlaceBlock = chooseRegisterBlock(p, t, /*small=*/true);
       if (inPlaceBlock.nr >= 3 * lanes &&
           std::round((inPlaceBlock.score - block.score) * 100) >=
-              kInPlaceKBlocksMinGainPct) {
+              t.inPlaceKBlocksMinGainPct) {
         inPlaceKBlocks = true;
         block = inPlaceBlock;
       }

@@ -104,6 +104,8 @@ const OptionalIntegerHint kOptionalBlockingFields[] = {
      &TargetHints::fewRowsPrefetchTilesPastL2, 0, 8},
     {"kdot_n_tail_min_saving_pct", &CpuFacts::kdotNTailMinSavingPct,
      &TargetHints::kdotNTailMinSavingPct, 0, 100},
+    {"in_place_k_blocks_min_gain_pct", &CpuFacts::inPlaceKBlocksMinGainPct,
+     &TargetHints::inPlaceKBlocksMinGainPct, 0, 100},
 };
 const OptionalIntegerHint kOptionalGemvIntegers[] = {
     {"rows", &CpuFacts::gemvRows, &TargetHints::gemvRows, 1, 16},

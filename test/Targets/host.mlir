@@ -60,6 +60,20 @@ func.func @k1024_n1024(%A: memref<1024x1024xf32>, %B: memref<1024x1024xf32>, %C:
   return
 }
 
+// B (705 KiB) in three quarters of L2 with K above 512: the file (Zen 5)
+// reads it in place in K blocks, N's remainder in a tail kernel
+// (blocking.in_place_k_blocks_min_gain_pct 4; kc 340 from a third of Zen
+// 4's L1 where the CPU is not one the file knows); Zen 4 (0) keeps it
+// packed.
+// ZEN4-LABEL: func.func @in_place_k_blocks
+// ZEN4:         mr = 16, nr = 16, {{.*}}pack_b = "kmajor_nr_fused"
+// FILE-LABEL: func.func @in_place_k_blocks
+// FILE:         mc = 1404, nc = 192, kc = {{510|340}}, mr = 6, nr = 64, {{.*}}pack_b = "none"
+func.func @in_place_k_blocks(%A: memref<1399x1019xf32>, %B: memref<1019x173xf32>, %C: memref<1399x173xf32>) {
+  linalg.matmul ins(%A, %B : memref<1399x1019xf32>, memref<1019x173xf32>) outs(%C : memref<1399x173xf32>)
+  return
+}
+
 // A's K block (333 x 278) fits in L2: the B block keeps a quarter of L2
 // on Zen 4 too (b_block_l2_share 4: nc 224, not 416). At kc = K (333 x
 // 555, 722 KiB) it would still fit L2: two K blocks, not one.

@@ -9,7 +9,16 @@
 // one_k_block_max_k says. Two-vector blocks keep B packed (3046x401x382:
 // 14 x 32 either way, in place lost 1-3%), as do a smaller gain
 // (4607x500x277: 6 x 64, 3 points), a B past three quarters of L2
-// (2000x150x1500, 879 KiB), and two threads (not measured).
+// (2000x150x1500, 879 KiB), and two threads (not measured). The points
+// are the hints' blocking.in_place_k_blocks_min_gain_pct (the file's 4,
+// measured on Zen 5); absent, or Zen 4's 0 (Targets/host.mlir), B stays
+// packed.
+// RUN: rm -rf %t && mkdir -p %t/absent
+// RUN: %python -c "import json, sys; h = json.load(open(sys.argv[1])); del h['blocking']['in_place_k_blocks_min_gain_pct']; json.dump(h, open(sys.argv[2], 'w'))" %S/../../hints/x86-avx512.json %t/absent/x86-avx512.json
+// RUN: %gen_matmul 1399 173 1019 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%t/absent" | FileCheck %s --check-prefix=PACKED
+// PACKED: mr = 16, nr = 16, {{.*}}pack_b = "kmajor_nr_fused"
+// RUN: %gen_matmul 1399 173 1019 | not tensorop-opt --tensorop-annotate-sketch="target=x86-avx512 hints-dir=%S/../Targets/Inputs/bad_hints_in_place_k_blocks" 2>&1 | FileCheck %s --check-prefix=RANGE
+// RANGE: field 'blocking.in_place_k_blocks_min_gain_pct' is 101{{(\.0+)?}}, outside [0{{(\.0+)?}}, 100{{(\.0+)?}}]
 // RUN: %gen_matmul 1399 173 1019 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=INPLACE
 // INPLACE: mc = 1404, nc = 192, kc = 510, mr = 6, nr = 64, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>
 // RUN: %gen_matmul 1399 173 1019 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512 threads=2" 2>/dev/null | FileCheck %s --check-prefix=TEAM

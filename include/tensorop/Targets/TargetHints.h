@@ -57,6 +57,7 @@ struct CpuFacts {
   std::optional<int64_t> fewRowsPrefetchTilesInCache;
   std::optional<int64_t> fewRowsPrefetchTilesPastL2;
   std::optional<int64_t> kdotNTailMinSavingPct;
+  std::optional<int64_t> inPlaceKBlocksMinGainPct;
   std::optional<double> peakGflopsF32PerCore;
   std::string source; ///< Where these facts come from (required).
 };
@@ -167,6 +168,14 @@ struct TargetHints {
   /// builtin advisor's estimate, before a sketch takes such an N tail
   /// ("kdot_n_tail_min_saving_pct"; #tensorop.n_tail). Absent or 0: never.
   int64_t kdotNTailMinSavingPct = 0;
+  /// On one thread, fp32: the least gain, in points of 100 of the register
+  /// block's score (the share of FMA slots doing useful work, N's padding
+  /// counted), that reading a B in three quarters of L2 in place, in K
+  /// blocks of the L1-sized kc with a tail kernel for N's remainder, must
+  /// show over the packed block where the one-K-block in-place paths do
+  /// not apply (K above 512, or B in more than half of L2)
+  /// ("in_place_k_blocks_min_gain_pct"). Absent or 0: never.
+  int64_t inPlaceKBlocksMinGainPct = 0;
   /// The fewest accumulators (rows x vectors) of the tail kernel that a
   /// register block on the small path (A and B read in place, the N
   /// remainder in a kernel of its own) may leave for N's remainder
