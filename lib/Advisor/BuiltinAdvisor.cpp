@@ -419,10 +419,11 @@ private:
     // kInPlaceMaxK, or B in more than half of L2) is read in place too
     // where the packed block wastes enough more lanes on N's edge (by the
     // hints' blocking.in_place_k_blocks_min_gain_pct points of the block's
-    // score: packed panels read a little faster than B's rows), in K blocks of the L1-sized kc, N's
-    // remainder in a tail kernel: the packed path pads N to whole blocks
-    // and so often falls back to one-vector blocks with a broadcast load
-    // per FMA (1399x173x1019: 16 x 16). Zen 5, 1 thread, quiet, gen's
+    // score: packed panels read a little faster than B's rows), in K
+    // blocks of the L1-sized kc, N's remainder in a tail kernel: the
+    // packed path pads N to whole blocks and so often falls back to
+    // one-vector blocks with a broadcast load per FMA (1399x173x1019:
+    // 16 x 16). Zen 5, 1 thread, quiet, gen's
     // objects against the build before in one process, shapes drawn at
     // random among those whose sketch changes (docs/benchmarks/
     // cpu-gemm-classes.md, "Zen 5: B in L2 read in place in K blocks"):
@@ -436,8 +437,9 @@ private:
     // and fp32 only, on Zen 5 (the file's 4; Zen 4's overlay 0): nothing
     // else was measured.
     bool inPlaceKBlocks = false;
-    if (t.inPlaceKBlocksMinGainPct > 0 && inPlace && !small && !inPlaceCandidate && t.isa == "avx512" &&
-        p.threads == 1 && p.input == GemmInputType::F32 && p.m > kFewRows &&
+    if (t.inPlaceKBlocksMinGainPct > 0 && inPlace && !small &&
+        !inPlaceCandidate && t.isa == "avx512" && p.threads == 1 &&
+        p.input == GemmInputType::F32 && p.m > kFewRows &&
         p.n > kFewColumns && p.n % (4 * lanes) != 0 &&
         p.k <= t.cacheBytes(2) * 3 / 4 / 4 / p.n) {
       RegisterBlock inPlaceBlock =

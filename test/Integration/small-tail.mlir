@@ -91,11 +91,15 @@
 // b_in_l2_in_place_max_rows (400), which takes any B in half of L2 in place
 // in one K block under 400 rows (200x250x400: 5 x 64 blocks, N's last 58
 // columns in a tail kernel; annotate-sketch-b-in-l2.mlir; it runs
-// numerically below), and without its kdot_n_tail_min_saving_pct (2),
+// numerically below), without its kdot_n_tail_min_saving_pct (2),
 // which computes the last columns of 90, 100 and 67 apart
-// (annotate-sketch-n-tail.mlir; those run numerically below too).
+// (annotate-sketch-n-tail.mlir; those run numerically below too), and
+// without its in_place_k_blocks_min_gain_pct (4), which reads a B in
+// three quarters of L2 with K above 512 in place in K blocks where the
+// packed block wastes more lanes (400x100x513: 6 x 64 at kc 257;
+// annotate-sketch-in-place-k-blocks.mlir, tensorop-gen-b-in-l2-k-blocks.test).
 // RUN: mkdir -p %t/noinl2
-// RUN: %python -c "import json, sys; h = json.load(open(sys.argv[1])); h['blocking']['b_in_l2_in_place_max_rows'] = 0; h['blocking']['kdot_n_tail_min_saving_pct'] = 0; json.dump(h, open(sys.argv[2], 'w'))" %S/../../hints/x86-avx512.json %t/noinl2/x86-avx512.json
+// RUN: %python -c "import json, sys; h = json.load(open(sys.argv[1])); h['blocking']['b_in_l2_in_place_max_rows'] = 0; h['blocking']['kdot_n_tail_min_saving_pct'] = 0; h['blocking']['in_place_k_blocks_min_gain_pct'] = 0; json.dump(h, open(sys.argv[2], 'w'))" %S/../../hints/x86-avx512.json %t/noinl2/x86-avx512.json
 // RUN: %gen_matmul 200 300 100 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" --tensorop-apply-sketch | FileCheck %s --check-prefix=SHORTK
 // SHORTK-DAG: mc = 200, nc = 320, kc = 100, mr = 5, nr = 64, {{.*}}pack_a = "none", pack_b = "none"
 // SHORTK-DAG: tensorop.ukernel "x86_avx512_f32_5x64_u4_explicit_ldb1200_lda400"
