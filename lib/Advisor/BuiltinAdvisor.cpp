@@ -523,6 +523,24 @@ private:
       c.mc = std::min(balancedTile(p.m, mcTarget, c.mr), roundUp(p.m, c.mr));
     }
 
+    // N within one register block's columns, A read in place: each
+    // element of A serves one block's FMAs only, so nothing is gained by
+    // keeping A's micro-panel in L1, while short K blocks cut each of A's
+    // rows into short streams (a K block of 284 floats: 18 lines a row,
+    // too few for the hardware prefetchers where A comes from memory) and
+    // reload C per block. K blocks then take as much of L2 as the packed B
+    // block may (b_block_l2_share); the M block stays as it was (A is not
+    // packed, and a smaller one would pack B again per block). Zen 5, 1 thread, quiet, same-process
+    // sketch A/B (docs/benchmarks/cpu-gemm-classes.md, "Zen 5: one column
+    // block"): 5137x29x5396 (A 111 MB) kc 284 0.93x libxsmm, 1349 1.00x,
+    // 5396 0.99x.
+    if (p.threads == 1 && p.input == GemmInputType::F32 && !p.bPairsInPlace &&
+        p.aRowsInPlace && !p.transposeA && p.n <= c.nr && c.kc < p.k &&
+        t.isa == "avx512") {
+      c.kc = std::max(c.kc, balancedTile(p.k, l2 / t.bBlockL2Share /
+                                                  (c.nr * bytes), 1));
+    }
+
     // m outermost so that the (large) A block is packed once per k block
     // and B blocks, cheap to copy, are re-packed per m block.
     c.loopOrder = "mkn";
