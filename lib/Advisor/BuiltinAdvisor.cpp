@@ -533,10 +533,11 @@ private:
     // packed, and a smaller one would pack B again per block). Zen 5, 1 thread, quiet, same-process
     // sketch A/B (docs/benchmarks/cpu-gemm-classes.md, "Zen 5: one column
     // block"): 5137x29x5396 (A 111 MB) kc 284 0.93x libxsmm, 1349 1.00x,
-    // 5396 0.99x.
+    // 5396 0.99x. Measured for N of 17-64 and M above 64 only (fewer rows
+    // or columns have paths of their own).
     if (p.threads == 1 && p.input == GemmInputType::F32 && !p.bPairsInPlace &&
         p.aRowsInPlace && !p.transposeA && p.n <= c.nr && c.kc < p.k &&
-        t.isa == "avx512") {
+        p.m > kFewRows && p.n > kFewColumns && t.isa == "avx512") {
       c.kc = std::max(c.kc, balancedTile(p.k, l2 / t.bBlockL2Share /
                                                   (c.nr * bytes), 1));
     }
