@@ -250,6 +250,15 @@ RegisterBlock chooseRegisterBlock(const GemmProblem &p, const TargetHints &t,
                       : chooseRegisterBlockWith(p, t, small, 0, fewestRows);
 }
 
+/// The register block reading B in place (the small path's scoring, N's
+/// remainder in a tail kernel) with at least `fewestRows` rows, or with
+/// any number where none that tall fits.
+RegisterBlock inPlaceRegisterBlock(const GemmProblem &p, const TargetHints &t,
+                                   int64_t fewestRows) {
+  RegisterBlock b = chooseRegisterBlock(p, t, /*small=*/true, fewestRows);
+  return b.score >= 0 ? b : chooseRegisterBlock(p, t, /*small=*/true);
+}
+
 /// The fewest rows a register block reading B's rows in place from L2
 /// takes (0: no floor): blocks of blocking.b_panel_l1_max_mr rows or fewer
 /// stream B's rows from L2 faster than their FMAs consume them. Measured on
@@ -406,10 +415,7 @@ private:
       // reading B in place"): 5248x107x265 and the 9 shapes of 2000
       // drawn whose 4 x 64 block changed (to 6 x 64, 7 x 48, 13-14 x 32)
       // 1.087-1.200x, geomean 0.886x -> 0.999x the best library.
-      RegisterBlock inPlaceBlock =
-          chooseRegisterBlock(p, t, /*small=*/true, streamingBRows);
-      if (inPlaceBlock.score < 0)
-        inPlaceBlock = chooseRegisterBlock(p, t, /*small=*/true);
+      RegisterBlock inPlaceBlock = inPlaceRegisterBlock(p, t, streamingBRows);
       if (inPlaceBlock.score > block.score) {
         small = true;
         block = inPlaceBlock;
@@ -423,10 +429,10 @@ private:
     // blocks of the L1-sized kc, N's remainder in a tail kernel: the
     // packed path pads N to whole blocks and so often falls back to
     // one-vector blocks with a broadcast load per FMA (1399x173x1019:
-    // 16 x 16). Zen 5, 1 thread, quiet, gen's
-    // objects against the build before in one process, shapes drawn at
-    // random among those whose sketch changes (docs/benchmarks/
-    // cpu-gemm-classes.md, "Zen 5: B in L2 read in place in K blocks"):
+    // 16 x 16). Zen 5, 1 thread, quiet, gen's objects against the build
+    // before in one process, shapes drawn at random among those whose
+    // sketch changes (docs/benchmarks/cpu-gemm-classes.md, "Zen 5: B in L2
+    // read in place in K blocks"):
     // blocks of three or four vectors 27 shapes, 25 faster (1051x183x620
     // 1.19x, 512x181x691 1.16x, 8170x365x392 1.15x), 638x374x480 0.95x,
     // 727x177x1020 0.97x; two-vector blocks (14 x 32, 12 x 32) lost in all
@@ -442,10 +448,7 @@ private:
         p.input == GemmInputType::F32 && p.m > kFewRows &&
         p.n > kFewColumns && p.n % (4 * lanes) != 0 &&
         p.k <= t.cacheBytes(2) * 3 / 4 / 4 / p.n) {
-      RegisterBlock inPlaceBlock =
-          chooseRegisterBlock(p, t, /*small=*/true, streamingBRows);
-      if (inPlaceBlock.score < 0)
-        inPlaceBlock = chooseRegisterBlock(p, t, /*small=*/true);
+      RegisterBlock inPlaceBlock = inPlaceRegisterBlock(p, t, streamingBRows);
       if (inPlaceBlock.nr >= 3 * lanes &&
           std::round((inPlaceBlock.score - block.score) * 100) >=
               t.inPlaceKBlocksMinGainPct) {
@@ -530,11 +533,12 @@ private:
     // too few for the hardware prefetchers where A comes from memory) and
     // reload C per block. K blocks then take as much of L2 as the packed B
     // block may (b_block_l2_share); the M block stays as it was (A is not
-    // packed, and a smaller one would pack B again per block). Zen 5, 1 thread, quiet, same-process
-    // sketch A/B (docs/benchmarks/cpu-gemm-classes.md, "Zen 5: one column
-    // block"): 5137x29x5396 (A 111 MB) kc 284 0.93x libxsmm, 1349 1.00x,
-    // 5396 0.99x. Measured for N of 17-64 and M above 64 only (fewer rows
-    // or columns have paths of their own).
+    // packed, and a smaller one would pack B again per block). Zen 5, 1
+    // thread, quiet, same-process sketch A/B (docs/benchmarks/
+    // cpu-gemm-classes.md, "Zen 5: one column block"): 5137x29x5396 (A
+    // 111 MB) kc 284 0.93x libxsmm, 1349 1.00x, 5396 0.99x. Measured for N
+    // of 17-64 and M above 64 only (fewer rows or columns have paths of
+    // their own).
     if (p.threads == 1 && p.input == GemmInputType::F32 && !p.bPairsInPlace &&
         p.aRowsInPlace && !p.transposeA && p.n <= c.nr && c.kc < p.k &&
         p.m > kFewRows && p.n > kFewColumns && t.isa == "avx512") {
