@@ -30,6 +30,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -346,14 +347,20 @@ Error TuneRun::tuneOp(OpTuneSearch &op, unsigned opIndex,
   // A space with nothing in it (--knobs options no point takes, such as
   // kc = 128 where K = 1) ended as "no verified candidate ... the builtin
   // sketch was not a candidate", which did not say why.
-  if (exhausted && s.done + s.queued == 0)
+  if (exhausted && s.done + s.queued == 0) {
+    std::vector<std::string> sources;
+    if (!o.knobsFile.empty())
+      sources.push_back("--knobs=" + o.knobsFile);
+    for (const std::string &text : o.fixedKnobs)
+      sources.push_back("--fix=" + text);
     errs() << "tensorop tune: " << sig << ": no candidate to try"
-           << (o.knobsFile.empty()
+           << (sources.empty()
                    ? std::string(" (the search space is empty)")
-                   : " within the options of --knobs=" + o.knobsFile +
+                   : " within the options of " + llvm::join(sources, " ") +
                          " (a knob's options must include values of this "
                          "op's space: --print-knobs lists them)")
            << "\n";
+  }
   bool budgetSpent =
       s.done >= o.budget || exhausted ||
       (o.seconds > 0 && Clock::now() >= deadline);
@@ -563,6 +570,12 @@ int tensorop::runTuneLoop(const TuneOptions &o, TuneBackend &backend) {
     if (!read)
       return fail(toString(read.takeError()));
     knobs = std::move(*read);
+  }
+  for (const std::string &text : o.fixedKnobs) {
+    Expected<KnobConstraint> fixed = parseFixedKnob(text);
+    if (!fixed)
+      return fail(toString(fixed.takeError()));
+    knobs.push_back(std::move(*fixed));
   }
   if (o.dbPath.empty())
     return fail("--db=PATH is required");

@@ -88,6 +88,23 @@ mlir::tensorop::readTuneKnobs(llvm::StringRef path) {
   return out;
 }
 
+llvm::Expected<KnobConstraint>
+mlir::tensorop::parseFixedKnob(llvm::StringRef text) {
+  auto [name, value] = text.split('=');
+  name = name.trim();
+  value = value.trim();
+  if (name.empty() || value.empty() || !text.contains('='))
+    return llvm::createStringError(
+        "--fix=" + text.str() +
+        ": expected NAME=VALUE, a knob of the space and one of its values "
+        "(e.g. --fix=threads=1; --print-knobs lists them)");
+  KnobConstraint c;
+  c.name = name.str();
+  c.allowed.insert(value.str());
+  c.where = "--fix=" + text.str();
+  return c;
+}
+
 llvm::Expected<std::unique_ptr<ConstrainedSpace>>
 ConstrainedSpace::create(const SearchSpace &inner,
                          const std::vector<KnobConstraint> &knobs) {

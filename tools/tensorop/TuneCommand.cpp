@@ -80,6 +80,12 @@ cl::opt<std::string> knobsFile(
     cl::desc("An MLIR file of transform.tune.knob ops (upstream's tune "
              "extension) naming knobs of the space: their options restrict "
              "the search, a selected value fixes a knob"));
+cl::list<std::string> fixKnobs(
+    "fix", cl::sub(tuneCmd), cl::CommaSeparated, cl::value_desc("NAME=VALUE"),
+    cl::desc("Fix a knob of the space to one value, e.g. --fix=threads=1 "
+             "(repeatable, or comma-separated: --fix=threads=1,kc=256); "
+             "as a `selected` value in a --knobs file, with which it "
+             "combines. --print-knobs lists the knobs and their values"));
 cl::opt<bool> printKnobs(
     "print-knobs", cl::sub(tuneCmd), cl::init(false),
     cl::desc("Print each op's space as transform.tune.knob ops (the builtin "
@@ -115,6 +121,7 @@ int tensorop::runTune() {
   o.batchSize = batchSize;
   o.gpus = tuneGpus;
   o.knobsFile = knobsFile;
+  o.fixedKnobs.assign(fixKnobs.begin(), fixKnobs.end());
   o.advisor = tuneAdvisor;
   o.llmEvery = llmEvery;
   o.printKnobs = printKnobs;

@@ -56,6 +56,9 @@ struct TuneOptions {
   /// not taken to a GPU machine.
   bool batchRunsHere = false;
   std::string knobsFile; ///< transform.tune.knob constraints
+  /// "NAME=VALUE" each: knobs fixed from the command line (--fix), as a
+  /// `selected` value in knobsFile fixes one.
+  std::vector<std::string> fixedKnobs;
   std::string advisor = "builtin"; ///< or "llm": proposals from the history
   unsigned llmEvery = 4;
   bool printKnobs = false;

@@ -39,6 +39,11 @@ struct KnobConstraint {
 /// Reads every transform.tune.knob in an MLIR file.
 llvm::Expected<std::vector<KnobConstraint>> readTuneKnobs(llvm::StringRef path);
 
+/// One knob fixed to one value, written "NAME=VALUE" (tune's --fix):
+/// the constraint a `selected` value in a knobs file makes. Fails on text
+/// without a name or a value.
+llvm::Expected<KnobConstraint> parseFixedKnob(llvm::StringRef text);
+
 /// A space whose options are those of `inner` that the constraints allow.
 class ConstrainedSpace : public SearchSpace {
 public:
