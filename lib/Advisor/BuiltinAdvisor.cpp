@@ -439,12 +439,16 @@ private:
     // four shapes, 0.97-0.99x, so they keep B packed. One K block
     // (kc = K) in place lost: 1399x173x1019 6 x 64 at kc 1019 0.96x the
     // best library, at kc 510 1.02x (the A micro-panel of all of K fills
-    // half of L1), so one_k_block_max_k does not apply here. One thread
-    // and fp32 only, on Zen 5 (the file's 4; Zen 4's overlay 0): nothing
-    // else was measured.
+    // half of L1), so one_k_block_max_k does not apply here. On two
+    // threads (each reading the whole B in place from its own L2; session
+    // 36, the same comparison at 2 threads, section "Zen 5: the one-thread
+    // rules on two threads"): 14 drawn shapes, 13 faster, geomean 1.108
+    // (2269x110x1442 1.195, 1441x181x636 1.152; 446x171x996 0.991). One
+    // and two threads, fp32 only, on Zen 5 (the file's 4; Zen 4's overlay
+    // 0): nothing else was measured.
     bool inPlaceKBlocks = false;
     if (t.inPlaceKBlocksMinGainPct > 0 && inPlace && !small &&
-        !inPlaceCandidate && t.isa == "avx512" && p.threads == 1 &&
+        !inPlaceCandidate && t.isa == "avx512" && p.threads <= 2 &&
         p.input == GemmInputType::F32 && p.m > kFewRows &&
         p.n > kFewColumns && p.n % (4 * lanes) != 0 &&
         p.k <= t.cacheBytes(2) * 3 / 4 / 4 / p.n) {
@@ -536,10 +540,13 @@ private:
     // packed, and a smaller one would pack B again per block). Zen 5, 1
     // thread, quiet, same-process sketch A/B (docs/benchmarks/
     // cpu-gemm-classes.md, "Zen 5: one column block"): 5137x29x5396 (A
-    // 111 MB) kc 284 0.93x libxsmm, 1349 1.00x, 5396 0.99x. Measured for N
-    // of 17-64 and M above 64 only (fewer rows or columns have paths of
-    // their own).
-    if (p.threads == 1 && p.input == GemmInputType::F32 && !p.bPairsInPlace &&
+    // 111 MB) kc 284 0.93x libxsmm, 1349 1.00x, 5396 0.99x. On two
+    // threads, gen's objects against the build before (session 36): 11
+    // drawn shapes geomean 1.020, 4185x30x1894 1.075, 5037x52x3746 0.976
+    // and 5197x47x4867 0.986 the losses. Measured for N of 17-64, M above
+    // 64 and 1-2 threads only (fewer rows or columns have paths of their
+    // own).
+    if (p.threads <= 2 && p.input == GemmInputType::F32 && !p.bPairsInPlace &&
         p.aRowsInPlace && !p.transposeA && p.n <= c.nr && c.kc < p.k &&
         p.m > kFewRows && p.n > kFewColumns && t.isa == "avx512") {
       c.kc = std::max(c.kc, balancedTile(p.k, l2 / t.bBlockL2Share /

@@ -9,7 +9,8 @@
 // one_k_block_max_k says. Two-vector blocks keep B packed (3046x401x382:
 // 14 x 32 either way, in place lost 1-3%), as do a smaller gain
 // (4607x500x277: 6 x 64, 3 points), a B past three quarters of L2
-// (2000x150x1500, 879 KiB), and two threads (not measured). The points
+// (2000x150x1500, 879 KiB), and teams of more than two threads (not
+// measured; two threads read B in place too: 14 shapes 1.108). The points
 // are the hints' blocking.in_place_k_blocks_min_gain_pct (the file's 4,
 // measured on Zen 5); absent, or Zen 4's 0 (Targets/host.mlir), B stays
 // packed.
@@ -21,8 +22,10 @@
 // RANGE: field 'blocking.in_place_k_blocks_min_gain_pct' is 101{{(\.0+)?}}, outside [0{{(\.0+)?}}, 100{{(\.0+)?}}]
 // RUN: %gen_matmul 1399 173 1019 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=INPLACE
 // INPLACE: mc = 1404, nc = 192, kc = 510, mr = 6, nr = 64, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>
-// RUN: %gen_matmul 1399 173 1019 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512 threads=2" 2>/dev/null | FileCheck %s --check-prefix=TEAM
-// TEAM: mr = 16, nr = 16, {{.*}}pack_b = "kmajor_nr_fused"
+// RUN: %gen_matmul 1399 173 1019 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512 threads=2" 2>/dev/null | FileCheck %s --check-prefix=PAIR
+// PAIR: mc = 1404, nc = 192, kc = 510, mr = 6, nr = 64, {{.*}}pack_b = "none"{{.*}}threads = 2>
+// RUN: %gen_matmul 1399 173 1019 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512 threads=3" 2>/dev/null | FileCheck %s --check-prefix=TEAM
+// TEAM: mr = 16, nr = 16, {{.*}}pack_b = "kmajor_nr_fused"{{.*}}threads = 3>
 // RUN: %gen_matmul 3046 401 382 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=TWOVEC
 // TWOVEC: kc = 382, mr = 14, nr = 32, {{.*}}pack_b = "kmajor_nr_fused"
 // RUN: %gen_matmul 4607 500 277 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=SMALLGAIN
