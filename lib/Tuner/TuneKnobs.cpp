@@ -93,6 +93,9 @@ mlir::tensorop::parseFixedKnob(llvm::StringRef text) {
   auto [name, value] = text.split('=');
   name = name.trim();
   value = value.trim();
+  // A string value as --print-knobs writes it ("none") or bare (none).
+  if (value.size() >= 2 && value.starts_with("\"") && value.ends_with("\""))
+    value = value.drop_front().drop_back();
   if (name.empty() || value.empty() || !text.contains('='))
     return llvm::createStringError(
         "--fix=" + text.str() +
