@@ -45,6 +45,10 @@ constexpr int64_t kSkinnyPrefetchB = 32;
 /// faster with 8 (4 and 16 within noise of it; 32 slower), and 1.07-1.2x at
 /// T = 64..256 (bench/models/ab_prepacked.sh, docs/benchmarks/models.md).
 constexpr int64_t kPairsPrefetchB = 8;
+/// The most threads the rules for B in L2 read in place in K blocks and
+/// for one column block were measured on (this 2-core machine); larger
+/// teams keep the packed path and the L1-sized kc.
+constexpr int64_t kInPlaceRulesMaxThreads = 2;
 
 /// Unpacked B needs nr <= 7 vectors (one mask register each on AVX-512)
 /// and, on AVX2, one vector register more for the mask (the sketch
@@ -448,7 +452,8 @@ private:
     // 0): nothing else was measured.
     bool inPlaceKBlocks = false;
     if (t.inPlaceKBlocksMinGainPct > 0 && inPlace && !small &&
-        !inPlaceCandidate && t.isa == "avx512" && p.threads <= 2 &&
+        !inPlaceCandidate && t.isa == "avx512" &&
+        p.threads <= kInPlaceRulesMaxThreads &&
         p.input == GemmInputType::F32 && p.m > kFewRows &&
         p.n > kFewColumns && p.n % (4 * lanes) != 0 &&
         p.k <= t.cacheBytes(2) * 3 / 4 / 4 / p.n) {
@@ -546,9 +551,10 @@ private:
     // and 5197x47x4867 0.986 the losses. Measured for N of 17-64, M above
     // 64 and 1-2 threads only (fewer rows or columns have paths of their
     // own).
-    if (p.threads <= 2 && p.input == GemmInputType::F32 && !p.bPairsInPlace &&
-        p.aRowsInPlace && !p.transposeA && p.n <= c.nr && c.kc < p.k &&
-        p.m > kFewRows && p.n > kFewColumns && t.isa == "avx512") {
+    if (p.threads <= kInPlaceRulesMaxThreads &&
+        p.input == GemmInputType::F32 && !p.bPairsInPlace && p.aRowsInPlace &&
+        !p.transposeA && p.n <= c.nr && c.kc < p.k && p.m > kFewRows &&
+        p.n > kFewColumns && t.isa == "avx512") {
       c.kc = std::max(c.kc, balancedTile(p.k, l2 / t.bBlockL2Share /
                                                   (c.nr * bytes), 1));
     }

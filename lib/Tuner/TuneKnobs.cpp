@@ -96,7 +96,7 @@ mlir::tensorop::parseFixedKnob(llvm::StringRef text) {
   // A string value as --print-knobs writes it ("none") or bare (none).
   if (value.size() >= 2 && value.starts_with("\"") && value.ends_with("\""))
     value = value.drop_front().drop_back();
-  if (name.empty() || value.empty() || !text.contains('='))
+  if (name.empty() || value.empty()) // (no '=': the value is empty)
     return llvm::createStringError(
         "--fix=" + text.str() +
         ": expected NAME=VALUE, a knob of the space and one of its values "
