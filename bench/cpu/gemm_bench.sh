@@ -40,6 +40,7 @@ bench_vs_libraries() {
     ${ROUND_SECONDS:+-DROUND_SECONDS=$ROUND_SECONDS} -I"$dir" \
     "$harness" "${OBJS[@]}" -o "$dir/bench" \
     -lxsmm -ldnnl -lopenblas $omp -lpthread -lrt -ldl -lm
-  env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OMP_NUM_THREADS="$threads" \
+  env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE \
+    ${BENCH_OPENBLAS_CORETYPE:+OPENBLAS_CORETYPE=$BENCH_OPENBLAS_CORETYPE} OMP_NUM_THREADS="$threads" \
     OPENBLAS_NUM_THREADS="$threads" "${wait[@]}" "$dir/bench"
 }

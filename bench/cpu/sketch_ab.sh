@@ -69,6 +69,7 @@ clang-22 -O2 -DTHREADS=1 $CLOCK ${ROUNDS:+-DROUNDS=$ROUNDS} \
   -lxsmm -ldnnl -lopenblas -lpthread -lrt -ldl -lm
 uptime
 [ -n "$CPU_TIME" ] && echo "timed with the thread CPU clock (CPU_TIME=1)"
-env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OMP_NUM_THREADS=1 \
+env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE \
+    ${BENCH_OPENBLAS_CORETYPE:+OPENBLAS_CORETYPE=$BENCH_OPENBLAS_CORETYPE} OMP_NUM_THREADS=1 \
   OPENBLAS_NUM_THREADS=1 "$OUT/bench"
 uptime

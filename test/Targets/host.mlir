@@ -35,7 +35,7 @@
 // RUN: env TENSOROP_HOST_SYSFS=%t/none TENSOROP_HOST_CPU=znver4 tensorop-opt %s --tensorop-annotate-sketch="target=host" 2>&1 | FileCheck %s --check-prefix=NONE
 
 // NOREMARK-NOT: remark
-// UNKNOWN: remark: tensorop: target=host: {{.*}}x86-avx512.json has no facts for CPU 'sapphirerapids' (cpus: znver4, znver5); its generic FMA, broadcast and blocking values are used
+// UNKNOWN: remark: tensorop: target=host: {{.*}}x86-avx512.json has no facts for CPU 'sapphirerapids' (cpus: emeraldrapids, znver4, znver5); its generic FMA, broadcast and blocking values are used
 // GARBLED: remark: tensorop: target=host: the cache geometry was not read ({{.*}}garbled/devices/system/cpu/cpu0/cache/index0{{/|\\}}ways_of_associativity reads 'eight', expected a positive integer); the caches of {{.*}}x86-avx512.json are used
 // BADSIZE: remark: tensorop: target=host: the cache geometry was not read ({{.*}}index0{{/|\\}}size reads '32Q', expected a size such as 32K)
 // NOL2: remark: tensorop: target=host: the cache geometry was not read ({{.*}}cache: no level 1 and level 2 data caches)
