@@ -106,6 +106,8 @@ const OptionalIntegerHint kOptionalBlockingFields[] = {
      &TargetHints::kdotNTailMinSavingPct, 0, 100},
     {"in_place_k_blocks_min_gain_pct", &CpuFacts::inPlaceKBlocksMinGainPct,
      &TargetHints::inPlaceKBlocksMinGainPct, 0, 100},
+    {"few_rows_b_cached_max_bytes", &CpuFacts::fewRowsBCachedMaxBytes,
+     &TargetHints::fewRowsBCachedMaxBytes, 0, int64_t(1) << 40},
 };
 const OptionalIntegerHint kOptionalGemvIntegers[] = {
     {"rows", &CpuFacts::gemvRows, &TargetHints::gemvRows, 1, 16},

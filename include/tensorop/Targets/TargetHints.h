@@ -58,6 +58,7 @@ struct CpuFacts {
   std::optional<int64_t> fewRowsPrefetchTilesPastL2;
   std::optional<int64_t> kdotNTailMinSavingPct;
   std::optional<int64_t> inPlaceKBlocksMinGainPct;
+  std::optional<int64_t> fewRowsBCachedMaxBytes;
   std::optional<double> peakGflopsF32PerCore;
   std::string source; ///< Where these facts come from (required).
 };
@@ -176,6 +177,13 @@ struct TargetHints {
   /// not apply (K above 512, or B in more than half of L2)
   /// ("in_place_k_blocks_min_gain_pct"). Absent or 0: never.
   int64_t inPlaceKBlocksMinGainPct = 0;
+  /// The largest B (bytes) the few-rows path (at most 64 rows of C) sweeps
+  /// as a B that cache holds; a larger one takes the form for B from
+  /// memory (short K bands, the columns prefetched two tiles ahead) even
+  /// where L3 would hold it: a core that reads L3 at little more than
+  /// memory's rate (Emerald Rapids' mesh L3, shared with the socket's other
+  /// cores) ("few_rows_b_cached_max_bytes"). Absent or 0: L3's size.
+  int64_t fewRowsBCachedMaxBytes = 0;
   /// The fewest accumulators (rows x vectors) of the tail kernel that a
   /// register block on the small path (A and B read in place, the N
   /// remainder in a kernel of its own) may leave for N's remainder

@@ -1,0 +1,25 @@
+// The few-rows path sweeps a B that L3 holds in long K bands with the
+// columns prefetched one tile ahead, and a B from memory in short bands
+// two tiles ahead. Emerald Rapids reads its L3 (the socket's, 260 MiB on
+// this VM) from one core at 31 GB/s, hardly twice memory's 15: its
+// blocking.few_rows_b_cached_max_bytes (16 MiB) sends a larger B down the
+// from-memory form although L3 holds it (gen's objects against the
+// in-cache form, 1 thread, 12 drawn shapes, all faster, geomean 1.225;
+// docs/benchmarks/cpu-gemm-classes.md, "Emerald Rapids"). Zen 5, on the
+// same caches, keeps the in-cache form; below 16 MiB so does Emerald
+// Rapids.
+// REQUIRES: host-avx512
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %python %S/../Targets/Inputs/fake_sysfs.py %t/emr 0:1:Data:48K:12:64:0 2:2:Unified:2048K:16:64:0 3:3:Unified:266240K:16:64:0-1
+// DEFINE: %{emr} = env TENSOROP_HOST_SYSFS=%t/emr TENSOROP_HOST_CPU=emeraldrapids
+// DEFINE: %{zen5} = env TENSOROP_HOST_SYSFS=%t/emr TENSOROP_HOST_CPU=znver5
+
+// B 18 MB (K 1500 x N 3000).
+// RUN: %gen_matmul 24 3000 1500 | %{emr} tensorop-opt --tensorop-annotate-sketch="target=host threads=1" 2>&1 | FileCheck %s --check-prefix=MEMORY
+// MEMORY: kc = 125, mr = 12, nr = 32, loop_order = "mnk", micro_order = "nm", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0, prefetch_b_cols = 64>
+// RUN: %gen_matmul 24 3000 1500 | %{zen5} tensorop-opt --tensorop-annotate-sketch="target=host threads=1" 2>&1 | FileCheck %s --check-prefix=CACHED
+// CACHED: kc = 375, mr = 12, nr = 32, loop_order = "mnk", micro_order = "nm", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0, prefetch_b_cols = 32>
+
+// B 4.9 MB: in cache on both.
+// RUN: %gen_matmul 33 1200 1027 | %{emr} tensorop-opt --tensorop-annotate-sketch="target=host threads=1" 2>&1 | FileCheck %s --check-prefix=SMALLB
+// SMALLB: kc = 343, mr = 11, nr = 32, {{.*}}prefetch_b_cols = 32>
