@@ -166,8 +166,13 @@ RegisterBlock chooseRegisterBlockWith(const GemmProblem &p,
       // 11 x 32 at 163x541x541, +15% through gen's objects;
       // docs/benchmarks/cpu-gemm-classes.md, "Zen 5: blocks of fewer than
       // 12 accumulators").
-      double latency =
-          std::min(1.0, double(acc) / double(t.accumulatorsForPeak));
+      // Blocks of two or more vectors may need more where the target
+      // measured so (fma.multi_vector_accumulators_for_peak; Emerald
+      // Rapids 20: 4-6 row blocks of 48-64 columns lost to taller ones,
+      // 16 x 16 blocks did not; docs/benchmarks/cpu-gemm-classes.md,
+      // "Emerald Rapids").
+      int64_t chains = t.blockAccumulatorsForPeak(nv);
+      double latency = std::min(1.0, double(acc) / double(chains));
       // An explicit broadcast shared by too few FMAs steals FP slots. With
       // B's rows read in place, whose loads compete too, that holds for
       // more FMAs than a register-only loop shows (embedded_below_fmas;
@@ -202,7 +207,7 @@ RegisterBlock chooseRegisterBlockWith(const GemmProblem &p,
       double rowsScore = -1;
       if (small && mr <= std::max(p.m, minRows)) {
         double rowSlots =
-            double(rowTileFmaSlots(p.m, mr, nv, t.accumulatorsForPeak));
+            double(rowTileFmaSlots(p.m, mr, nv, chains));
         rowsScore = std::round(double(p.m * nv) / rowSlots * broadcast *
                                columns * 100) / 100;
       }
@@ -364,8 +369,14 @@ private:
     // best library in place, 1.03x packed). Measured on AVX-512 only
     // (docs/benchmarks/cpu-gemm-classes.md, "Short K with B in L2"; K up to
     // kInPlaceMaxK: "Shapes nobody tuned on").
+    // (Not where the target measured packed panels ahead of B's rows in
+    // place: blocking.b_in_half_l2_in_place 0, Emerald Rapids: 4206x183x99
+    // 6 x 64 in place 0.87x the best library, packed 1.04x; 2345x606x231
+    // 0.86x, packed 1.13-1.15x whatever the block; docs/benchmarks/
+    // cpu-gemm-classes.md, "Emerald Rapids".)
     bool bInHalfL2 = inPlace && !small && t.isa == "avx512" &&
-                     p.m > kFewRows && p.n > kFewColumns &&
+                     t.bInHalfL2InPlace != 0 && p.m > kFewRows &&
+                     p.n > kFewColumns &&
                      // Divided, not multiplied: K * N overflows int64_t
                      // for the largest extents a problem may carry.
                      p.k <= t.cacheBytes(2) / 2 / 4 / p.n;

@@ -260,6 +260,8 @@ void mlir::tensorop::overlayHostMachine(TargetHints &h, const HostMachine &m) {
       "fma.independent_accumulators_for_peak");
   set(h.convAccumulatorsForPeak, f.convAccumulatorsForPeak,
       "fma.conv_accumulators_for_peak");
+  set(h.multiVectorAccumulatorsForPeak, f.multiVectorAccumulatorsForPeak,
+      "fma.multi_vector_accumulators_for_peak");
   set(h.datapathBits, f.datapathBits, "fma.datapath_bits");
   set(h.explicitBroadcastTakesFpSlot, f.explicitBroadcastTakesFpSlot,
       "broadcast.explicit_takes_fp_slot");

@@ -108,6 +108,8 @@ const OptionalIntegerHint kOptionalBlockingFields[] = {
      &TargetHints::inPlaceKBlocksMinGainPct, 0, 100},
     {"few_rows_b_cached_max_bytes", &CpuFacts::fewRowsBCachedMaxBytes,
      &TargetHints::fewRowsBCachedMaxBytes, 0, int64_t(1) << 40},
+    {"b_in_half_l2_in_place", &CpuFacts::bInHalfL2InPlace,
+     &TargetHints::bInHalfL2InPlace, 0, 1},
 };
 const OptionalIntegerHint kOptionalGemvIntegers[] = {
     {"rows", &CpuFacts::gemvRows, &TargetHints::gemvRows, 1, 16},
@@ -263,6 +265,10 @@ public:
                 optional(*fma, "conv_accumulators_for_peak", p + ".fma.",
                          f.convAccumulatorsForPeak, int64_t(1), int64_t(256)))
           return e;
+        if (llvm::Error e = optional(
+                *fma, "multi_vector_accumulators_for_peak", p + ".fma.",
+                f.multiVectorAccumulatorsForPeak, int64_t(1), int64_t(256)))
+          return e;
         if (llvm::Error e = optional(*fma, "datapath_bits", p + ".fma.",
                                      f.datapathBits, int64_t(32),
                                      int64_t(4096)))
@@ -415,6 +421,10 @@ mlir::tensorop::parseTargetHints(llvm::StringRef text, llvm::StringRef target,
   if (llvm::Error e =
           r.optionalField(*fma, "conv_accumulators_for_peak", "fma.",
                           h.convAccumulatorsForPeak, int64_t(1), int64_t(256)))
+    return std::move(e);
+  if (llvm::Error e = r.optionalField(
+          *fma, "multi_vector_accumulators_for_peak", "fma.",
+          h.multiVectorAccumulatorsForPeak, int64_t(1), int64_t(256)))
     return std::move(e);
   // Optional: the width of the FP datapaths (AVX-512 on 256-bit pipes:
   // Zen 4). Absent: the vector width.

@@ -37,6 +37,7 @@ struct CpuFacts {
   std::optional<double> fmaLatency;
   std::optional<int64_t> accumulatorsForPeak;
   std::optional<int64_t> convAccumulatorsForPeak;
+  std::optional<int64_t> multiVectorAccumulatorsForPeak;
   std::optional<int64_t> datapathBits;
   std::optional<int64_t> minFmasPerBroadcast;
   std::optional<bool> embeddedBroadcast;
@@ -59,6 +60,7 @@ struct CpuFacts {
   std::optional<int64_t> kdotNTailMinSavingPct;
   std::optional<int64_t> inPlaceKBlocksMinGainPct;
   std::optional<int64_t> fewRowsBCachedMaxBytes;
+  std::optional<int64_t> bInHalfL2InPlace;
   std::optional<double> peakGflopsF32PerCore;
   std::string source; ///< Where these facts come from (required).
 };
@@ -90,6 +92,13 @@ struct TargetHints {
   /// kernels with 14-15 ran as fast as oneDNN's picks and twice 12 lost
   /// (ConvAdvisor.cpp).
   int64_t convAccumulatorsForPeak = 0;
+  /// The accumulators a GEMM register block of two or more vectors needs
+  /// to run at the peak (fma.multi_vector_accumulators_for_peak; 0:
+  /// accumulatorsForPeak). Its own field because on Emerald Rapids
+  /// one-vector blocks of 10 rows reach 97% of the peak while blocks of
+  /// 4-6 rows x 48-64 columns lost to taller ones in whole GEMMs
+  /// (BuiltinAdvisor.cpp).
+  int64_t multiVectorAccumulatorsForPeak = 0;
   int64_t minFmasPerBroadcast = 1;
   bool embeddedBroadcast = false;
   /// An explicit broadcast (vbroadcastss) takes an FP issue slot
@@ -184,6 +193,13 @@ struct TargetHints {
   /// memory's rate (Emerald Rapids' mesh L3, shared with the socket's other
   /// cores) ("few_rows_b_cached_max_bytes"). Absent or 0: L3's size.
   int64_t fewRowsBCachedMaxBytes = 0;
+  /// 1: a GEMM past the small path's extents whose B stays in half of L2
+  /// may read B in place (short K, K up to 512, or few rows); 0: such a B
+  /// is packed, as on a CPU whose loads of B's rows in place (each row
+  /// N x 4 bytes from the last, most vectors split across two cache
+  /// lines) ran far behind packed panels: Emerald Rapids
+  /// ("b_in_half_l2_in_place"). Absent: 1.
+  int64_t bInHalfL2InPlace = 1;
   /// The fewest accumulators (rows x vectors) of the tail kernel that a
   /// register block on the small path (A and B read in place, the N
   /// remainder in a kernel of its own) may leave for N's remainder
@@ -227,6 +243,14 @@ struct TargetHints {
   int64_t f32Lanes() const { return vectorBits / 32; }
   /// Size in bytes of the data cache at `level`, or 0 if unknown.
   int64_t cacheBytes(int level) const;
+  /// The independent accumulators a GEMM register block of `vectors`
+  /// vectors needs for the peak: multiVectorAccumulatorsForPeak for two
+  /// or more where set, else accumulatorsForPeak.
+  int64_t blockAccumulatorsForPeak(int64_t vectors) const {
+    return vectors > 1 && multiVectorAccumulatorsForPeak > 0
+               ? multiVectorAccumulatorsForPeak
+               : accumulatorsForPeak;
+  }
   TargetAttr toAttr(MLIRContext *ctx) const;
 };
 

@@ -1,0 +1,31 @@
+// Emerald Rapids' facts in x86-avx512.json (cpus.emeraldrapids), against
+// Zen 5's on the same caches (docs/benchmarks/cpu-gemm-classes.md,
+// "Emerald Rapids"):
+// - blocking.b_in_half_l2_in_place 0: a B in half of L2 past the small
+//   path's extents is packed, not read in place (4206x183x99: 6 x 64 in
+//   place 0.87x the best library, packed 1.04x; gen's objects, 12 drawn
+//   shapes, all faster, geomean 1.130 with the next fact);
+// - fma.multi_vector_accumulators_for_peak 20: blocks of two or more
+//   vectors need 20 chains, so 4 x 64 gives way to 14 x 32 (112x59x58
+//   +10% through gen's objects), while one-vector blocks keep the file's
+//   12 (16 x 16 stays).
+// REQUIRES: host-avx512
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %python %S/../Targets/Inputs/fake_sysfs.py %t/emr 0:1:Data:48K:12:64:0 2:2:Unified:2048K:16:64:0 3:3:Unified:266240K:16:64:0-1
+// DEFINE: %{emr} = env TENSOROP_HOST_SYSFS=%t/emr TENSOROP_HOST_CPU=emeraldrapids
+// DEFINE: %{zen5} = env TENSOROP_HOST_SYSFS=%t/emr TENSOROP_HOST_CPU=znver5
+
+// RUN: %gen_matmul 4206 183 99 | %{emr} tensorop-opt --tensorop-annotate-sketch="target=host threads=1" 2>&1 | FileCheck %s --check-prefix=PACKED
+// PACKED: pack_a = "none", pack_b = "kmajor_nr_fused"
+// RUN: %gen_matmul 4206 183 99 | %{zen5} tensorop-opt --tensorop-annotate-sketch="target=host threads=1" 2>&1 | FileCheck %s --check-prefix=INPLACE
+// INPLACE: mr = 6, nr = 64, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "none"
+
+// RUN: %gen_matmul 112 59 58 | %{emr} tensorop-opt --tensorop-annotate-sketch="target=host threads=1" 2>&1 | FileCheck %s --check-prefix=TALLER
+// TALLER: mr = 14, nr = 32, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "none"
+// RUN: %gen_matmul 112 59 58 | %{zen5} tensorop-opt --tensorop-annotate-sketch="target=host threads=1" 2>&1 | FileCheck %s --check-prefix=WIDE
+// WIDE: mr = 4, nr = 64, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "none"
+
+// One-vector blocks: the file's 12 chains, on both.
+// RUN: %gen_matmul 16 16 16 | %{emr} tensorop-opt --tensorop-annotate-sketch="target=host threads=1" 2>&1 | FileCheck %s --check-prefix=ONEVEC
+// RUN: %gen_matmul 16 16 16 | %{zen5} tensorop-opt --tensorop-annotate-sketch="target=host threads=1" 2>&1 | FileCheck %s --check-prefix=ONEVEC
+// ONEVEC: mc = 16, nc = 16, kc = 16, mr = 16, nr = 16,
