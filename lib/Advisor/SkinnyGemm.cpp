@@ -464,8 +464,15 @@ static void setKDotBlock(const GemmProblem &p, const TargetHints &t,
 
 bool mlir::tensorop::chooseKDotSketch(const GemmProblem &p,
                                       const TargetHints &t, SketchChoice &c) {
-  if (!appliesOnTarget(p, t) || p.n > kKDotHeldAColumns ||
-      p.m <= kFewColumns)
+  // Fewer columns where the target measured the broadcast kernel ahead
+  // at the widest (blocking.kdot_max_columns; Emerald Rapids 13: N = 14,
+  // 1 thread, same-process sketch A/B against libxsmm, 125x14x145 0.71x
+  // -> 0.97x and 2000x14x600 0.86x -> 0.98x in blocks of 25-30 x 16;
+  // docs/benchmarks/cpu-gemm-classes.md, "Emerald Rapids").
+  int64_t maxColumns = kKDotHeldAColumns;
+  if (t.kdotMaxColumns > 0)
+    maxColumns = std::min(maxColumns, t.kdotMaxColumns);
+  if (!appliesOnTarget(p, t) || p.n > maxColumns || p.m <= kFewColumns)
     return false;
   if (p.n > kKDotColumns) {
     // 9 <= N <= 14: all N columns in one block, as many rows as fit with

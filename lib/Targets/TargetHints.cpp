@@ -110,6 +110,8 @@ const OptionalIntegerHint kOptionalBlockingFields[] = {
      &TargetHints::fewRowsBCachedMaxBytes, 0, int64_t(1) << 40},
     {"b_in_half_l2_in_place", &CpuFacts::bInHalfL2InPlace,
      &TargetHints::bInHalfL2InPlace, 0, 1},
+    {"kdot_max_columns", &CpuFacts::kdotMaxColumns,
+     &TargetHints::kdotMaxColumns, 0, 16},
 };
 const OptionalIntegerHint kOptionalGemvIntegers[] = {
     {"rows", &CpuFacts::gemvRows, &TargetHints::gemvRows, 1, 16},

@@ -61,6 +61,7 @@ struct CpuFacts {
   std::optional<int64_t> inPlaceKBlocksMinGainPct;
   std::optional<int64_t> fewRowsBCachedMaxBytes;
   std::optional<int64_t> bInHalfL2InPlace;
+  std::optional<int64_t> kdotMaxColumns;
   std::optional<double> peakGflopsF32PerCore;
   std::string source; ///< Where these facts come from (required).
 };
@@ -200,6 +201,12 @@ struct TargetHints {
   /// lines) ran far behind packed panels: Emerald Rapids
   /// ("b_in_half_l2_in_place"). Absent: 1.
   int64_t bInHalfL2InPlace = 1;
+  /// The most columns of C (N) that a GEMM with more than 16 rows computes
+  /// with the kernel vectorized along K; more take the broadcast kernel,
+  /// whose one vector then wastes 16 - N lanes ("kdot_max_columns"; Emerald
+  /// Rapids 13). Absent or 0: 14, as many as that kernel's register
+  /// blocks hold.
+  int64_t kdotMaxColumns = 0;
   /// The fewest accumulators (rows x vectors) of the tail kernel that a
   /// register block on the small path (A and B read in place, the N
   /// remainder in a kernel of its own) may leave for N's remainder
