@@ -251,11 +251,12 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   // (blocking.few_rows_b_cached_max_bytes), a B past that size that L3
   // would hold: Emerald Rapids reads its mesh L3 from one core at 31 GB/s,
   // L2 at 72, memory at 15, and there the form for B from memory won with
-  // B of 18-56 MB in L3 (1 thread, same-process sketch A/B against the
+  // B of 7-56 MB in L3 (1 thread, same-process sketch A/B against the
   // in-cache form, against oneDNN: 16x4096x2048 0.84x -> 1.16x,
-  // 24x3000x1500 0.75x -> 0.86x, 50x3197x4421 0.71x -> 0.87x, 57x808x5118
-  // 0.93x -> 0.95x; 40x2000x2500 0.92x -> 0.90x; docs/benchmarks/
-  // cpu-gemm-classes.md, "Emerald Rapids").
+  // 24x2958x898 0.66x -> 0.86x, 20x3000x700 0.79x -> 1.14x, 50x3197x4421
+  // 0.71x -> 0.87x; 40x2000x2500 0.92x -> 0.90x; 33x1200x1027, 4.9 MB,
+  // 1.02x -> 0.99x: 6 MiB there; docs/benchmarks/cpu-gemm-classes.md,
+  // "Emerald Rapids").
   double cachedMax = double(l3Bytes(t));
   if (t.fewRowsBCachedMaxBytes > 0)
     cachedMax = std::min(cachedMax, double(t.fewRowsBCachedMaxBytes));

@@ -2,12 +2,12 @@
 // columns prefetched one tile ahead, and a B from memory in short bands
 // two tiles ahead. Emerald Rapids reads its L3 (the socket's, 260 MiB on
 // this VM) from one core at 31 GB/s, hardly twice memory's 15: its
-// blocking.few_rows_b_cached_max_bytes (16 MiB) sends a larger B down the
+// blocking.few_rows_b_cached_max_bytes (6 MiB) sends a larger B down the
 // from-memory form although L3 holds it (gen's objects against the
-// in-cache form, 1 thread, 12 drawn shapes, all faster, geomean 1.225;
-// docs/benchmarks/cpu-gemm-classes.md, "Emerald Rapids"). Zen 5, on the
-// same caches, keeps the in-cache form; below 16 MiB so does Emerald
-// Rapids.
+// in-cache form, 1 thread, 12 drawn shapes with B of 6.6-15.5 MB, 11
+// faster, geomean 1.159; docs/benchmarks/cpu-gemm-classes.md, "Emerald
+// Rapids"). Zen 5, on the same caches, keeps the in-cache form; below
+// 6 MiB so does Emerald Rapids.
 // REQUIRES: host-avx512
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %python %S/../Targets/Inputs/fake_sysfs.py %t/emr 0:1:Data:48K:12:64:0 2:2:Unified:2048K:16:64:0 3:3:Unified:266240K:16:64:0-1
@@ -22,4 +22,7 @@
 
 // B 4.9 MB: in cache on both.
 // RUN: %gen_matmul 33 1200 1027 | %{emr} tensorop-opt --tensorop-annotate-sketch="target=host threads=1" 2>&1 | FileCheck %s --check-prefix=SMALLB
+// B 7.2 MB: from memory on Emerald Rapids.
+// RUN: %gen_matmul 30 1500 1200 | %{emr} tensorop-opt --tensorop-annotate-sketch="target=host threads=1" 2>&1 | FileCheck %s --check-prefix=MID
+// MID: prefetch_b_cols = 64>
 // SMALLB: kc = 343, mr = 11, nr = 32, {{.*}}prefetch_b_cols = 32>
