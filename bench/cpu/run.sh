@@ -8,8 +8,9 @@
 # OpenBLAS picks its own kernels; BENCH_OPENBLAS_CORETYPE=NAME sets it for
 # the timed process alone, for CPUs OpenBLAS 0.3.21 does not recognise
 # (Emerald Rapids: it falls back to Prescott's SSE3 kernels, about 35
-# GFLOP/s; SkylakeX is its AVX-512 sgemm). Set ROUNDS / ROUND_SECONDS to change the
-# timing; KEEP=DIR keeps the generated objects there (and reuses them).
+# GFLOP/s; SkylakeX is its AVX-512 sgemm). Set ROUNDS / ROUND_SECONDS to
+# change the timing; KEEP=DIR keeps the generated objects there (and
+# reuses them).
 # CPU_TIME=1 (1 thread only) times with the thread's CPU clock instead of
 # the wall clock, for runs on a loaded machine (gemm_vs_libraries.c).
 # At 1 thread each row's "ours % peak" divides by the register-only FMA

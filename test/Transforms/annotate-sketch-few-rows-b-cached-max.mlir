@@ -22,7 +22,8 @@
 
 // B 4.9 MB: in cache on both.
 // RUN: %gen_matmul 33 1200 1027 | %{emr} tensorop-opt --tensorop-annotate-sketch="target=host threads=1" 2>&1 | FileCheck %s --check-prefix=SMALLB
+// SMALLB: kc = 343, mr = 11, nr = 32, {{.*}}prefetch_b_cols = 32>
+
 // B 7.2 MB: from memory on Emerald Rapids.
 // RUN: %gen_matmul 30 1500 1200 | %{emr} tensorop-opt --tensorop-annotate-sketch="target=host threads=1" 2>&1 | FileCheck %s --check-prefix=MID
 // MID: prefetch_b_cols = 64>
-// SMALLB: kc = 343, mr = 11, nr = 32, {{.*}}prefetch_b_cols = 32>
