@@ -516,6 +516,25 @@ bool mlir::tensorop::chooseKDotSketch(const GemmProblem &p,
       double(p.m) * double(p.k) * 4 > 2.0 * double(l3Bytes(t));
   if (aFromMemory && kDotRows(t, p.n) <= kKDotMinRows)
     return false;
+  // Two column passes (N = 8) over an A past the target's
+  // blocking.kdot_two_passes_max_a_bytes take the broadcast kernel too.
+  // Emerald Rapids (3 MiB; L2 2 MiB, its mesh L3 read by one core at 31
+  // GB/s), 1 thread, same-process sketch A/B against libxsmm, K-vectorized
+  // against 30 x 16 (docs/benchmarks/cpu-gemm-classes.md, "Emerald Rapids
+  // in the thirty-eighth session"): 400x8x500 (0.8 MB) 1.18x against
+  // 1.00x, 600x8x1000 (2.4 MB) 1.09x against 0.98x; 1000x8x1000 (4 MB)
+  // 0.94x against 1.05x, 3000x8x500 (6 MB) 0.96x against 1.00x,
+  // 2000x8x2000 0.90x against 0.97x, 3266x8x2755 0.80x against 1.00x.
+  // N = 7 (one pass of 3 rows) stayed ahead there up to 48 MB. Gen's
+  // objects against the K-vectorized kernel's, 10 drawn shapes of
+  // 6.5-134 MB, every one faster, geomean 1.199 (0.823x -> 0.987x). A
+  // team splits M, so each thread's share of A counts (2 threads,
+  // 2306x8x382, 1.8 MB a thread: 0.86x the K-vectorized kernel's; seven
+  // shapes of 4.6 MB a thread or more 1.13-1.23x).
+  if (kDotRows(t, p.n) < kKDotMinRows && t.kdotTwoPassesMaxABytes > 0 &&
+      double(p.m) * double(p.k) * 4 / double(std::max<int64_t>(1, p.threads)) >
+          double(t.kdotTwoPassesMaxABytes))
+    return false;
   setKDotBlock(p, t, c);
   return true;
 }

@@ -112,6 +112,8 @@ const OptionalIntegerHint kOptionalBlockingFields[] = {
      &TargetHints::bInHalfL2InPlace, 0, 1},
     {"kdot_max_columns", &CpuFacts::kdotMaxColumns,
      &TargetHints::kdotMaxColumns, 0, 16},
+    {"kdot_two_passes_max_a_bytes", &CpuFacts::kdotTwoPassesMaxABytes,
+     &TargetHints::kdotTwoPassesMaxABytes, 0, int64_t(1) << 40},
 };
 const OptionalIntegerHint kOptionalGemvIntegers[] = {
     {"rows", &CpuFacts::gemvRows, &TargetHints::gemvRows, 1, 16},

@@ -40,3 +40,18 @@
 // KDOT14: mr = 2, nr = 14, {{.*}}pack_b = "transposed", ukernel = <emitter = "x86_gemm_kdot"
 // RUN: %gen_matmul 2000 13 600 | %{emr} tensorop-opt --tensorop-annotate-sketch="target=host threads=1" 2>&1 | FileCheck %s --check-prefix=KDOT13
 // KDOT13: mr = 2, nr = 13, {{.*}}ukernel = <emitter = "x86_gemm_kdot"
+
+// - blocking.kdot_two_passes_max_a_bytes 3 MiB: N = 8 (the K-vectorized
+//   kernel's two column passes of 6 x 4, A's rows read twice) with A past
+//   3 MiB takes the broadcast kernel's 30-row blocks (1000x8x1000, A 4 MB:
+//   sketch A/B 0.94x -> 1.05x libxsmm); 600x8x1000 (A 2.4 MB) keeps the
+//   K-vectorized kernel, and Zen 5 keeps it at 4 MB. A team splits M, so
+//   the bound is on each thread's share: 2306x8x382 (A 3.5 MB) takes the
+//   broadcast kernel on one thread, the K-vectorized one on two.
+// RUN: %gen_matmul 1000 8 1000 | %{emr} tensorop-opt --tensorop-annotate-sketch="target=host threads=1" 2>&1 | FileCheck %s --check-prefix=BCAST8
+// BCAST8: mr = 30, nr = 16, {{.*}}pack_b = "none", ukernel = <emitter = "x86_gemm_fma"
+// RUN: %gen_matmul 600 8 1000 | %{emr} tensorop-opt --tensorop-annotate-sketch="target=host threads=1" 2>&1 | FileCheck %s --check-prefix=KDOT8
+// RUN: %gen_matmul 1000 8 1000 | %{zen5} tensorop-opt --tensorop-annotate-sketch="target=host threads=1" 2>&1 | FileCheck %s --check-prefix=KDOT8
+// RUN: %gen_matmul 2306 8 382 | %{emr} tensorop-opt --tensorop-annotate-sketch="target=host threads=2" 2>&1 | FileCheck %s --check-prefix=KDOT8
+// RUN: %gen_matmul 2306 8 382 | %{emr} tensorop-opt --tensorop-annotate-sketch="target=host threads=1" 2>&1 | FileCheck %s --check-prefix=BCAST8
+// KDOT8: mr = 6, nr = 4, {{.*}}pack_b = "transposed", ukernel = <emitter = "x86_gemm_kdot"

@@ -62,6 +62,7 @@ struct CpuFacts {
   std::optional<int64_t> fewRowsBCachedMaxBytes;
   std::optional<int64_t> bInHalfL2InPlace;
   std::optional<int64_t> kdotMaxColumns;
+  std::optional<int64_t> kdotTwoPassesMaxABytes;
   std::optional<double> peakGflopsF32PerCore;
   std::string source; ///< Where these facts come from (required).
 };
@@ -207,6 +208,13 @@ struct TargetHints {
   /// Rapids 13). Absent or 0: 14, as many as that kernel's register
   /// blocks hold.
   int64_t kdotMaxColumns = 0;
+  /// The largest A (bytes) that the kernel vectorized along K computes in
+  /// two column passes (N = 8: A's rows read twice, 6 x 4 blocks); a
+  /// larger A takes the broadcast kernel's 30-row blocks, whose many row
+  /// streams keep more of A's loads in flight where A comes from L3
+  /// ("kdot_two_passes_max_a_bytes"; Emerald Rapids 3 MiB). Absent or 0:
+  /// no bound but the one for A from memory.
+  int64_t kdotTwoPassesMaxABytes = 0;
   /// The fewest accumulators (rows x vectors) of the tail kernel that a
   /// register block on the small path (A and B read in place, the N
   /// remainder in a kernel of its own) may leave for N's remainder
