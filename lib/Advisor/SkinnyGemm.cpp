@@ -621,6 +621,22 @@ NTailChoice mlir::tensorop::chooseKDotNTail(const GemmProblem &p,
   // the tail; 2000x50x2000, A 16 MB: 1.00x -> 1.15x).
   if (t.cacheBytes(3) <= 0 || p.m > t.cacheBytes(3) / 4 / p.k)
     return {};
+  // A tail of two column passes (8 columns: A read twice more) over more
+  // of A a thread than the target's blocking.kdot_two_passes_max_a_bytes,
+  // beside a main part of at most three vectors, costs more than the lanes
+  // it saves. Emerald Rapids (3 MiB), 1 thread, gen's objects with and
+  // without the tail in one process, against the best library
+  // (docs/benchmarks/cpu-gemm-classes.md, "Emerald Rapids in the
+  // thirty-eighth session"): 5000x24x3000 0.92x -> 1.04x, 6000x24x1000
+  // 0.97x -> 1.06x, 3000x40x2000 0.94x -> 1.01x, 2500x56x2500 0.97x ->
+  // 0.99x; wider, the tail paid: 4000x72x1500 1.06x -> 1.04x without it,
+  // 1500x88x3000 1.04x -> 0.97x.
+  if (kDotRows(t, columns) < kKDotMinRows && t.kdotTwoPassesMaxABytes > 0 &&
+      p.n < 4 * lanes &&
+      double(p.m) * double(p.k) * 4 /
+              double(std::max<int64_t>(1, p.threads)) >
+          double(t.kdotTwoPassesMaxABytes))
+    return {};
   // The block: as the few-columns GEMM's (setKDotBlock; 9..14 columns:
   // chooseKDotSketch's, B's columns in L1 next to A's rows).
   GemmProblem tailProblem = p;

@@ -55,3 +55,14 @@
 // RUN: %gen_matmul 2306 8 382 | %{emr} tensorop-opt --tensorop-annotate-sketch="target=host threads=2" 2>&1 | FileCheck %s --check-prefix=KDOT8
 // RUN: %gen_matmul 2306 8 382 | %{emr} tensorop-opt --tensorop-annotate-sketch="target=host threads=1" 2>&1 | FileCheck %s --check-prefix=BCAST8
 // KDOT8: mr = 6, nr = 4, {{.*}}pack_b = "transposed", ukernel = <emitter = "x86_gemm_kdot"
+
+// The same bound drops an N tail of 8 columns (two passes, A read twice
+// more) beside a main part under four vectors: 5000x24x3000 (A 60 MB)
+// computes all 24 columns in 14 x 32 blocks on Emerald Rapids (gen's
+// objects, 8 drawn shapes, every one faster, geomean 1.084), while Zen 5
+// keeps the tail; 1500x88x3000 keeps it on both.
+// RUN: %gen_matmul 5000 24 3000 | %{emr} tensorop-opt --tensorop-annotate-sketch="target=host threads=1" 2>&1 | FileCheck %s --check-prefix=NOTAIL
+// NOTAIL: mr = 14, nr = 32, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "kmajor_nr", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target
+// RUN: %gen_matmul 5000 24 3000 | %{zen5} tensorop-opt --tensorop-annotate-sketch="target=host threads=1" 2>&1 | FileCheck %s --check-prefix=TAIL8
+// RUN: %gen_matmul 1500 88 3000 | %{emr} tensorop-opt --tensorop-annotate-sketch="target=host threads=1" 2>&1 | FileCheck %s --check-prefix=TAIL8
+// TAIL8: n_tail = <columns = 8, mr = 6, nr = 4, ukernel = <emitter = "x86_gemm_kdot"
