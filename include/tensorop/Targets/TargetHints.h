@@ -211,7 +211,9 @@ struct TargetHints {
   /// The largest A (bytes) that the kernel vectorized along K computes in
   /// two column passes (N = 8: A's rows read twice, 6 x 4 blocks); a
   /// larger A takes the broadcast kernel's 30-row blocks, whose many row
-  /// streams keep more of A's loads in flight where A comes from L3
+  /// streams keep more of A's loads in flight where A comes from L3; and
+  /// an N tail of 8 columns (two passes) beside fewer than four vectors is
+  /// dropped past it. Counted per thread (a team splits M)
   /// ("kdot_two_passes_max_a_bytes"; Emerald Rapids 3 MiB). Absent or 0:
   /// no bound but the one for A from memory.
   int64_t kdotTwoPassesMaxABytes = 0;
