@@ -451,6 +451,16 @@ static int64_t kDotRows(const TargetHints &t, int64_t nr) {
   return std::min(kFewColumnsBlock, (t.vectorRegisters - 2 - nr) / nr);
 }
 
+/// Whether each thread's share of A (a team splits M) is past the target's
+/// bound for the K-vectorized kernel's two column passes
+/// (blocking.kdot_two_passes_max_a_bytes; none where absent).
+static bool aPastTwoPassesBound(const GemmProblem &p, const TargetHints &t) {
+  return t.kdotTwoPassesMaxABytes > 0 &&
+         double(p.m) * double(p.k) * 4 /
+                 double(std::max<int64_t>(1, p.threads)) >
+             double(t.kdotTwoPassesMaxABytes);
+}
+
 /// The K-vectorized block of at most kKDotColumns columns. Where
 /// kDotRows leaves fewer than kKDotMinRows rows (N = 8: 2 rows), the
 /// columns go in two blocks instead, each reusing its B vectors over more
@@ -531,9 +541,7 @@ bool mlir::tensorop::chooseKDotSketch(const GemmProblem &p,
   // team splits M, so each thread's share of A counts (2 threads,
   // 2306x8x382, 1.8 MB a thread: 0.86x the K-vectorized kernel's; seven
   // shapes of 4.6 MB a thread or more 1.13-1.23x).
-  if (kDotRows(t, p.n) < kKDotMinRows && t.kdotTwoPassesMaxABytes > 0 &&
-      double(p.m) * double(p.k) * 4 / double(std::max<int64_t>(1, p.threads)) >
-          double(t.kdotTwoPassesMaxABytes))
+  if (kDotRows(t, p.n) < kKDotMinRows && aPastTwoPassesBound(p, t))
     return false;
   setKDotBlock(p, t, c);
   return true;
@@ -631,11 +639,8 @@ NTailChoice mlir::tensorop::chooseKDotNTail(const GemmProblem &p,
   // 0.97x -> 1.06x, 3000x40x2000 0.94x -> 1.01x, 2500x56x2500 0.97x ->
   // 0.99x; wider, the tail paid: 4000x72x1500 1.06x -> 1.04x without it,
   // 1500x88x3000 1.04x -> 0.97x.
-  if (kDotRows(t, columns) < kKDotMinRows && t.kdotTwoPassesMaxABytes > 0 &&
-      p.n < 4 * lanes &&
-      double(p.m) * double(p.k) * 4 /
-              double(std::max<int64_t>(1, p.threads)) >
-          double(t.kdotTwoPassesMaxABytes))
+  if (kDotRows(t, columns) < kKDotMinRows && p.n < 4 * lanes &&
+      aPastTwoPassesBound(p, t))
     return {};
   // The block: as the few-columns GEMM's (setKDotBlock; 9..14 columns:
   // chooseKDotSketch's, B's columns in L1 next to A's rows).
