@@ -299,9 +299,14 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   // rows new/base 0.985-1.243, geomean 1.070; 2 threads, where the team
   // shares the memory bandwidth, 0.940-1.039, geomean 0.989: not there.
   // docs/benchmarks/cpu-gemm-classes.md, "Zen 5: short K bands for few
-  // rows from memory".)
+  // rows from memory".) On a team only where the target measured them
+  // ahead there too (blocking.few_rows_band_max_threads; Emerald Rapids 2:
+  // gen's objects against bands of 128 on 2 threads, 8 drawn shapes of
+  // 11-28 rows, every one faster, geomean 1.150; "Emerald Rapids in the
+  // thirty-eighth session").
   bool shortBands =
-      t.fewRowsBandRows && p.m <= t.fewRowsBandMaxRows && p.threads == 1;
+      t.fewRowsBandRows && p.m <= t.fewRowsBandMaxRows &&
+      p.threads <= std::max<int64_t>(1, t.fewRowsBandMaxThreads);
   int64_t bandRows = gemv             ? kGemvBandRows
                      : p.bPanelInPlace ? kBandRows
                      : bFromMemory     ? (shortBands ? t.fewRowsBandRows

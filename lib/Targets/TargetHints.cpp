@@ -114,6 +114,8 @@ const OptionalIntegerHint kOptionalBlockingFields[] = {
      &TargetHints::kdotMaxColumns, 0, 16},
     {"kdot_two_passes_max_a_bytes", &CpuFacts::kdotTwoPassesMaxABytes,
      &TargetHints::kdotTwoPassesMaxABytes, 0, int64_t(1) << 40},
+    {"few_rows_band_max_threads", &CpuFacts::fewRowsBandMaxThreads,
+     &TargetHints::fewRowsBandMaxThreads, 0, 1024},
 };
 const OptionalIntegerHint kOptionalGemvIntegers[] = {
     {"rows", &CpuFacts::gemvRows, &TargetHints::gemvRows, 1, 16},

@@ -63,6 +63,7 @@ struct CpuFacts {
   std::optional<int64_t> bInHalfL2InPlace;
   std::optional<int64_t> kdotMaxColumns;
   std::optional<int64_t> kdotTwoPassesMaxABytes;
+  std::optional<int64_t> fewRowsBandMaxThreads;
   std::optional<double> peakGflopsF32PerCore;
   std::string source; ///< Where these facts come from (required).
 };
@@ -217,6 +218,12 @@ struct TargetHints {
   /// ("kdot_two_passes_max_a_bytes"; Emerald Rapids 3 MiB). Absent or 0:
   /// no bound but the one for A from memory.
   int64_t kdotTwoPassesMaxABytes = 0;
+  /// The most threads of a team on which the few-rows path takes
+  /// fewRowsBandRows-row K bands (up to fewRowsBandMaxRows rows) for a B
+  /// from memory ("few_rows_band_max_threads"; Emerald Rapids 2). Absent or
+  /// 0: 1 (Zen 5's short bands lost on a team, which shares the memory
+  /// bandwidth).
+  int64_t fewRowsBandMaxThreads = 0;
   /// The fewest accumulators (rows x vectors) of the tail kernel that a
   /// register block on the small path (A and B read in place, the N
   /// remainder in a kernel of its own) may leave for N's remainder
