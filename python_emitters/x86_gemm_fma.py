@@ -54,7 +54,7 @@ MIN_CHAINS = 8
 
 SPEC_FIELDS = ("kernel", "isa", "mr", "nr", "k_unroll", "broadcast", "prefetch_b",
                "prefetch_b_cols", "prefetch_a",
-               "b_stride_bytes", "a_stride_bytes", "taps", "tap_a_bytes", "epilogue",
+               "b_stride_bytes", "a_stride_bytes", "a_stride_operand", "taps", "tap_a_bytes", "epilogue",
                "c_update", "last_vector_bits", "store_b_panel",
                "format", "symbol")
 
@@ -101,6 +101,18 @@ spec (JSON object, on stdin or --spec FILE):
                                              row-major matrix with this row
                                              stride (unpacked; no register
                                              more: rows are displacements)
+  a_stride_operand 0 | 1                     default 0; 1: A is read in place
+                                             with a row stride known only at
+                                             run time, in bytes, in the last
+                                             asm operand ("lda_bytes", after
+                                             the epilogue block or
+                                             b_panel_out); rows are indexed
+                                             by it (and by 3x it, in %r11);
+                                             the K loop walks groups of 4
+                                             rows in %rax (one lea a group
+                                             per k step); "gemm_f32", not
+                                             with a_stride_bytes, prefetch_a
+                                             or taps
   taps        1..64                          default 1; > 1: the kernel reduces over
                                              this many GEMMs ("taps" of a
                                              convolution) with the C tile held in
@@ -232,6 +244,17 @@ class Kernel:
         if self.a_stride % 4:
             raise SpecError("a_stride_bytes", "must be a multiple of 4, got %d"
                             % self.a_stride)
+        # A's rows in place at a stride known only at run time (a strided
+        # view: gen's NAME_ex_ws, a model compiler's slices): rows are then
+        # addressed through the stride's register instead of displacements.
+        self.a_runtime = get_int(spec, "a_stride_operand", 0, lo=0, hi=1) == 1
+        if self.a_runtime and (self.a_stride or kernel != "gemm_f32"):
+            raise SpecError("a_stride_operand", 'a_stride_operand needs kernel '
+                            '"gemm_f32" and a_stride_bytes 0 (the stride is the '
+                            "operand's)")
+        if self.a_runtime and (spec.get("prefetch_a") or spec.get("taps", 1) != 1):
+            raise SpecError("a_stride_operand", "a_stride_operand goes with neither "
+                            "prefetch_a nor taps")
         # Prefetches along a row read in place: a packed panel's next
         # elements are the next k, which prefetch_b covers.
         if self.prefetch_b_cols and not self.b_stride:
@@ -318,8 +341,8 @@ class Kernel:
         # stride is static, so every row is a constant displacement from one
         # pointer: no GPR beyond the packed kernel's (BLIS "sup" kernels keep
         # lda and 3*lda in registers because their lda is a run-time value).
-        self.a_row = self.a_stride if self.a_stride else 4
-        self.a_k = 4 if self.a_stride else self.mr * 4
+        self.a_row = self.a_stride if self.a_stride else (0 if self.a_runtime else 4)
+        self.a_k = 4 if self.a_stride or self.a_runtime else self.mr * 4
         if (self.mr - 1) * self.a_row + self.ku * self.a_k + 4 * self.prefetch_a >= 1 << 31:
             raise SpecError("a_stride_bytes", "A displacements exceed 32 bits: "
                             "%d rows x %d bytes" % (self.mr, self.a_row))
@@ -364,6 +387,8 @@ class Kernel:
             self.name += "_ldb%d" % self.b_stride
         if self.a_stride:
             self.name += "_lda%d" % self.a_stride
+        if self.a_runtime:
+            self.name += "_ldar"
         if self.taps > 1:
             self.name += "_t%dx%d" % (self.taps, self.tap_a)
         if self.narrow_last:
@@ -394,6 +419,8 @@ class Kernel:
         self.mrem_operand, self.nrem_operand = MREM, NREM
         if self.store:
             self.name += "_st"
+        # The run-time row stride of A: the last operand.
+        self.lda = "$%d" % (len(self.operands()) - 1) if self.a_runtime else None
         # register allocation
         # register allocation: accumulator sets, B vectors, broadcast registers
         self.accsets = [[["%%%s%d" % (self.vreg, s * nacc + r * self.nv + v)
@@ -414,7 +441,7 @@ class Kernel:
         a_max = (self.ku * self.mr - 1) * 4
         b_max = (self.ku - 1) * self.b_row + (self.nv - 1) * self.vbytes
         # Unpacked A: rows are a_stride apart, mostly disp32 anyway.
-        self.bias_a = 0 if self.a_stride else _bias(a_max, p["n_bcast"])
+        self.bias_a = 0 if self.a_stride or self.a_runtime else _bias(a_max, p["n_bcast"])
         # Unpacked rows: displacements are multiples of the row stride and
         # mostly disp32 anyway; a bias would only move them.
         self.bias_b = 0 if self.b_stride else _bias(b_max, p["n_vec"])
@@ -458,6 +485,7 @@ class Kernel:
             # again every 16 k values anyway).
             for r in range(u, self.rows, self.ku):
                 w.ins("prefetcht0 %s" % _mem(aoff + r * self.a_row + 4 * self.prefetch_a, A))
+        self.a_group = 0  # runtime stride: %rax holds no row group yet
         # spread the prefetches over the rows
         rows = self.rows
         pf_by_row = [[] for _ in range(rows)]
@@ -491,7 +519,7 @@ class Kernel:
                 w.ins("vmovups %s, %s" % (src, narrow(v, self.breg[v])))
         if self.broadcast == "embedded":
             for r in range(rows):
-                src = _mem(aoff + r * self.a_row, A)
+                src = self._a_mem(w, r, aoff)
                 for v in range(nv):
                     ymm = narrow(v, "zmm") == "ymm"
                     w.ins("%s %s%s, %s, %s" % (self.fma, src, "{1to8}" if ymm else "{1to16}",
@@ -503,8 +531,7 @@ class Kernel:
         nbc = self.nbc
 
         def bcast(r):
-            w.ins("vbroadcastss %s, %s" % (_mem(aoff + r * self.a_row, A),
-                                           self.bc[r % nbc]))
+            w.ins("vbroadcastss %s, %s" % (self._a_mem(w, r, aoff), self.bc[r % nbc]))
 
         bcast(0)
         for r in range(rows):
@@ -550,6 +577,21 @@ class Kernel:
         self._k_loops(w)
         w.label("7")
 
+    def _a_mem(self, w, r, disp):
+        """A(r, k) of the k step at byte offset `disp` along the row. With a
+        run-time row stride L (operand lda_bytes) rows 4g..4g+3 are at
+        G, G+L, G+2L and G+3L (3L in %r11) for G = A + 4gL, which %rax
+        walks to as the step visits the rows in order (one lea a group)."""
+        if not self.a_runtime:
+            return _mem(disp + r * self.a_row, A)
+        group, row = divmod(r, 4)
+        while self.a_group < group:
+            w.ins("lea (%s,%s,4), %%rax" % (A if self.a_group == 0 else "%rax", self.lda))
+            self.a_group += 1
+        base = A if group == 0 else "%rax"
+        index = ["", ",%s,1" % self.lda, ",%s,2" % self.lda, ",%r11,1"][row]
+        return "%s(%s%s)" % (disp if disp else "", base, index)
+
     def _k_body(self, w):
         if self.mask_vregs:
             self._k_loops_avx2_unpacked(w)
@@ -583,6 +625,8 @@ class Kernel:
             w.ins("add $$%d, %s" % (self.bias_b, B))
         if self.bias_p:
             w.ins("add $$%d, %s" % (self.bias_p, BOUT))
+        if self.a_runtime:
+            w.ins("lea (%s,%s,2), %%r11" % (self.lda, self.lda))
         if self.taps > 1:
             # %r11 = -4*kc (A's advance over one tap, negated); %rax counts
             # the taps. B runs on into the next tap's rows by itself.
@@ -797,7 +841,7 @@ class Kernel:
         if k_skips:
             w.ins("test %s, %s" % (KC, KC))
             w.ins("jle 10f")
-        if self.a_stride and self.mr > 1:
+        if (self.a_stride or self.a_runtime) and self.mr > 1:
             self._k_loops_unpacked_a(w)
         else:
             self._k_body(w)
@@ -820,14 +864,15 @@ class Kernel:
 
     def operands(self):
         return OPERANDS + (["epilogue"] if self.epi else []) + \
-            (["b_panel_out"] if self.store_b else [])
+            (["b_panel_out"] if self.store_b else []) + \
+            (["lda_bytes"] if self.a_runtime else [])
 
     def clobbers(self):
         nvec = self.nvec_used
         if self.epi:
             nvec = max(nvec, self.epi.vector_registers())
         vec = ["%s%d" % (self.vreg, i) for i in range(nvec)]
-        gprs = list(SCRATCH_GPRS) + (["r11"] if self.taps > 1 else [])
+        gprs = list(SCRATCH_GPRS) + (["r11"] if self.taps > 1 or self.a_runtime else [])
         if self.epi:
             gprs += [g for g in self.epi.gprs() if g not in gprs]
         return vec + list(self.kregs) + gprs
@@ -884,22 +929,27 @@ class Kernel:
     def function(self, symbol):
         info = self.json()
         assert "r10" not in info["clobbers"]
-        regs = FUNCTION_ARG_REGS + (["%rbx"] if self.epi or self.store_b else [])
+        # Arguments past the 7th (epilogue block, b_panel_out, lda_bytes) go
+        # to callee-saved %rbx and %r12, pushed first.
+        extra = ["%rbx", "%r12"][:len(self.operands()) - len(FUNCTION_ARG_REGS)]
+        regs = FUNCTION_ARG_REGS + extra
         body = substitute_operands(info["asm"], regs)
-        # The 8th argument (the epilogue block) goes to callee-saved %rbx.
         prologue = ["  movq 8(%rsp), %r10"]
-        epilogue = []
-        if self.epi or self.store_b:
-            prologue += ["  pushq %rbx", "  movq 24(%rsp), %rbx"]
-            epilogue = ["  popq %rbx"]
+        prologue += ["  pushq %s" % r for r in extra]
+        prologue += ["  movq %d(%%rsp), %s" % (16 + 8 * (len(extra) + i), r)
+                     for i, r in enumerate(extra)]
+        epilogue = ["  popq %s" % r for r in reversed(extra)]
+        extra_args = "".join(", " + {"epilogue": "void *epilogue",
+                                     "b_panel_out": "float *b_panel_out",
+                                     "lda_bytes": "long lda_bytes"}[o]
+                             for o in self.operands()[len(FUNCTION_ARG_REGS):])
         lines = [
             "# generated by %s version %d from spec: isa=%s mr=%d nr=%d k_unroll=%d "
             "broadcast=%s prefetch_b=%d b_stride_bytes=%d a_stride_bytes=%d"
             % (EMITTER, EMITTER_VERSION, self.isa, self.mr, self.nr, self.ku,
                self.broadcast, self.prefetch_b, self.b_stride, self.a_stride),
             "# void %s(const float *a, const float *b, float *c, long kc, long ldc_bytes,"
-            " long m_rem, long n_rem%s)" % (symbol, ", void *epilogue" if self.epi else
-                                            ", float *b_panel_out" if self.store_b else ""),
+            " long m_rem, long n_rem%s)" % (symbol, extra_args),
             "  .text",
             "  .globl %s" % symbol,
             "  .type %s,@function" % symbol,

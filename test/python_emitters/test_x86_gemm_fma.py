@@ -114,7 +114,16 @@ STATIC_SPECS = [
     spec(isa="avx512", mr=8, nr=48, prefetch_b=8, a_stride_bytes=400, b_stride_bytes=4000),
     spec(isa="avx2", mr=6, nr=16, k_unroll=3, a_stride_bytes=1028),
     spec(isa="avx2", mr=3, nr=24, a_stride_bytes=64, b_stride_bytes=400),
+    spec(isa="avx512", mr=30, nr=16, a_stride_operand=1, b_stride_bytes=400),
+    spec(isa="avx512", mr=6, nr=64, a_stride_operand=1, epilogue=["bias_n", "relu"]),
+    spec(isa="avx2", mr=6, nr=16, a_stride_operand=1),
 ]
+
+
+def inline_regs(o):
+    """Registers for an inline body's operands: the function's seven, then
+    callee-saved ones for the operands past them."""
+    return FUNCTION_REGS + ["%rbx", "%r12"][:len(o["operands"]) - len(FUNCTION_REGS)]
 
 
 def vector_reg_index(name):
@@ -178,6 +187,17 @@ class TestSpecValidation(unittest.TestCase):
         (json.dumps(spec(isa="avx512", mr=6, nr=64, prefetch_b=1024,
                          b_stride_bytes=1 << 24)), "prefetch_b"),
         # unpacked A: stride in bytes, a multiple of 4, rows within disp32
+        # a run-time A stride: f32 only, not with a compiled-in one, no
+        # prefetch_a or taps
+        (json.dumps(spec(isa="avx512", mr=6, nr=64, a_stride_operand=2)), "a_stride_operand"),
+        (json.dumps(spec(isa="avx512", mr=6, nr=64, a_stride_operand=1,
+                         a_stride_bytes=400)), "a_stride_operand"),
+        (json.dumps(spec(isa="avx512", mr=6, nr=64, a_stride_operand=1,
+                         prefetch_a=64)), "a_stride_operand"),
+        (json.dumps(spec(isa="avx512", mr=6, nr=64, a_stride_operand=1, taps=2,
+                         tap_a_bytes=64)), "a_stride_operand"),
+        (json.dumps(spec(isa="avx512", mr=6, nr=64, a_stride_operand=1,
+                         kernel="gemm_bf16")), "a_stride_operand"),
         (json.dumps(spec(isa="avx512", mr=6, nr=64, a_stride_bytes=-4)), "a_stride_bytes"),
         (json.dumps(spec(isa="avx512", mr=6, nr=64, a_stride_bytes=10)), "a_stride_bytes"),
         (json.dumps(spec(isa="avx512", mr=6, nr=64, a_stride_bytes=(1 << 24) + 4)),
@@ -354,12 +374,18 @@ class TestOutputContract(unittest.TestCase):
         asm = o["asm"]
         isa = s["isa"]
         outs, ins, clob = common.parse_constraints(o["constraints"])
-        self.assertEqual(outs, ["r"] * 7)
-        self.assertEqual(ins, [str(i) for i in range(7)])
+        # the seven, then the epilogue block and/or A's run-time stride
+        n = len(o["operands"])
+        self.assertEqual(o["operands"][:7], list(common.UKERNEL_OPERANDS))
+        self.assertEqual(o["operands"][7:],
+                         (["epilogue"] if s.get("epilogue") else []) +
+                         (["lda_bytes"] if s.get("a_stride_operand") else []))
+        self.assertEqual(outs, ["r"] * n)
+        self.assertEqual(ins, [str(i) for i in range(n)])
         self.assertEqual(clob, o["clobbers"] + ["memory", "dirflag", "fpsr", "flags"])
         self.assertEqual(len(set(clob)), len(clob), "duplicate clobbers")
         self.assertEqual(o["constraints"],
-                         common.llvm_constraints(7, o["clobbers"]))
+                         common.llvm_constraints(n, o["clobbers"]))
         for c in o["clobbers"]:
             self.assertRegex(c, r"^(zmm([0-9]|[12][0-9]|3[01])|ymm([0-9]|1[0-5])|k[1-7]|"
                                 r"r[a-z0-9]+)$")
@@ -382,9 +408,9 @@ class TestOutputContract(unittest.TestCase):
                 self.assertNotEqual(reg, "k0")
             else:
                 self.assertIn(GPR32_TO_64.get(reg, reg), clobset, reg)
-        # operands: $0..$6 (ldc_bytes is not needed when mr == 1),
-        # '$' only as $N or $$
-        expected = set(range(7)) if s["mr"] > 1 else {0, 1, 2, 3, 5, 6}
+        # operands: $0..$6 (ldc_bytes is not needed when mr == 1) and every
+        # one past them, '$' only as $N or $$
+        expected = set(range(n)) if s["mr"] > 1 else {0, 1, 2, 3, 5, 6} | set(range(7, n))
         self.assertEqual(common.referenced_operands(asm), expected)
         stripped = re.sub(r"\$\$|\$[0-9]+", "", asm)
         self.assertNotIn("$", stripped)
@@ -475,7 +501,7 @@ class TestAssembles(unittest.TestCase):
         for s in STATIC_SPECS:
             with self.subTest(spec=s):
                 o = emit_json(s)
-                text = common.substitute_operands(o["asm"], FUNCTION_REGS)
+                text = common.substitute_operands(o["asm"], inline_regs(o))
                 attrs = AVX512_ATTRS if s["isa"] == "avx512" else AVX2_ATTRS
                 rc, err = self.assemble(text, attrs)
                 self.assertEqual(rc, 0, err)
@@ -498,7 +524,7 @@ class TestAssembles(unittest.TestCase):
         for s in STATIC_SPECS:
             with self.subTest(spec=s):
                 o = emit_json(s)
-                text = common.substitute_operands(o["asm"], FUNCTION_REGS)
+                text = common.substitute_operands(o["asm"], inline_regs(o))
                 with tempfile.TemporaryDirectory() as tmp:
                     src = os.path.join(tmp, "k.s")
                     with open(src, "w") as f:
@@ -595,6 +621,24 @@ UNPACKED_A_SPECS = [
 ]
 
 
+# A's rows in place at a run-time stride (a_stride_operand: the eighth
+# argument): each kernel is checked at two strides, so one with a stride
+# compiled in fails one of them; every row group count (up to 30 rows:
+# seven group steps), both broadcast forms, B packed and in place, "store".
+RUNTIME_LDA_SPECS = [
+    spec(isa="avx512", mr=6, nr=64, a_stride_operand=1),
+    spec(isa="avx512", mr=14, nr=32, k_unroll=3, broadcast="embedded", a_stride_operand=1),
+    spec(isa="avx512", mr=30, nr=16, a_stride_operand=1, b_stride_bytes=4 * 13,
+         c_update="store"),
+    spec(isa="avx512", mr=4, nr=16, k_unroll=8, a_stride_operand=1),
+    spec(isa="avx512", mr=1, nr=16, a_stride_operand=1),
+    spec(isa="avx512", mr=8, nr=48, k_unroll=1, prefetch_b_cols=96, a_stride_operand=1,
+         b_stride_bytes=4 * 131),
+    spec(isa="avx2", mr=6, nr=16, a_stride_operand=1),
+    spec(isa="avx2", mr=5, nr=16, a_stride_operand=1, b_stride_bytes=4 * 37),
+]
+
+
 def m_list(mr):
     if mr <= 8:
         return list(range(1, mr + 1))
@@ -614,12 +658,12 @@ def cpu_ok(isa):
     return HAVE_AVX512 if isa == "avx512" else HAVE_AVX2
 
 
-def build(tmp, tag, kernel_src, kernel_ext):
+def build(tmp, tag, kernel_src, kernel_ext, cflags=()):
     src = os.path.join(tmp, tag + kernel_ext)
     with open(src, "w") as f:
         f.write(kernel_src)
     exe = os.path.join(tmp, tag)
-    cmd = [CC, "-O2", "-w", HARNESS, src, "-o", exe, "-lm"]
+    cmd = [CC, "-O2", "-w"] + list(cflags) + [HARNESS, src, "-o", exe, "-lm"]
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         raise AssertionError("build failed: %s\n%s" % (" ".join(cmd), p.stderr))
@@ -747,6 +791,52 @@ class TestNumeric(unittest.TestCase):
             with self.subTest(spec=s):
                 self.assertEqual(rc, 0, out)
                 self.assertRegex(out, r"^OK [0-9]+")
+
+    def test_runtime_lda_numeric(self):
+        """Kernels taking A's row stride as an operand: right results at two
+        strides from one build (17 and 300 floats), no read of a row past
+        m_rem."""
+        jobs = [(i, s) for i, s in enumerate(RUNTIME_LDA_SPECS) if cpu_ok(s["isa"])]
+        if not jobs:
+            self.skipTest("CPU lacks avx512 and avx2")
+
+        def job(i, s):
+            exe = build(self.tmp, "rl%d" % i, emit_function(s), ".s",
+                        cflags=["-DUKERNEL_LDA_OPERAND"])
+            lanes = 16 if s["isa"] == "avx512" else 8
+            ldb = s.get("b_stride_bytes", 0) // 4
+            ns = n_list(s["nr"], lanes)
+            if ldb:
+                ns = sorted(set(ns) | {min(ldb, s["nr"])})
+            out = []
+            for lda in (17, 300):
+                out.append(run_check(exe, s["mr"], s["nr"], KC_LIST, m_list(s["mr"]), ns,
+                                     seed=90 + i, ldb=ldb, lda=lda,
+                                     store=s.get("c_update") == "store"))
+            return out
+
+        workers = max(1, min(len(jobs), os.cpu_count() or 1))
+        with concurrent.futures.ThreadPoolExecutor(workers) as ex:
+            results = list(ex.map(lambda j: (j[1], job(*j)), jobs))
+        for s, runs in results:
+            for rc, out in runs:
+                with self.subTest(spec=s):
+                    self.assertEqual(rc, 0, out)
+                    self.assertRegex(out, r"^OK [0-9]+")
+
+    def test_runtime_lda_ignored_is_caught(self):
+        """A kernel that ignores the stride operand (rows 4 bytes apart, as
+        if packed) fails the check."""
+        s = spec(isa="avx512", mr=6, nr=64, a_stride_operand=1)
+        if not cpu_ok(s["isa"]):
+            self.skipTest("CPU lacks avx512")
+        good = emit_function(s)
+        bad = good.replace("  lea (%rbx,%rbx,2), %r11\n",
+                           "  lea (%rbx,%rbx,2), %r11\n  mov $4, %rbx\n  mov $12, %r11\n")
+        self.assertNotEqual(bad, good)
+        exe = build(self.tmp, "rl_ignored", bad, ".s", cflags=["-DUKERNEL_LDA_OPERAND"])
+        rc, out = run_check(exe, 6, 64, [5], [6], [64], lda=40)
+        self.assertNotEqual(rc, 0, out)
 
     def test_unpacked_a_overread_is_caught(self):
         """The harness faults when an M edge reads the rows of a full tile."""

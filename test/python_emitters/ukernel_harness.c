@@ -25,6 +25,8 @@
  *     Then A holds only the m_rem rows of the tile and ends right after
  *     A[m_rem-1][kc-1] at a PROT_NONE page (reading a row past m_rem
  *     faults); columns kc..LDA-1 hold NaN; cases with kc > LDA are skipped.
+ *     Built with -DUKERNEL_LDA_OPERAND, the kernel (a_stride_operand 1)
+ *     gets 4*LDA as an eighth argument instead of having it compiled in.
  *   For every case:
  *     - A (kc*MR floats) and B (kc*NR floats) end exactly at a page boundary
  *       followed by a PROT_NONE page (reading past the panels faults); panel
@@ -66,8 +68,19 @@
 #include "../../bench/common/fma_peak_loop.h"
 #include "guard_pages.h"
 
+#ifdef UKERNEL_LDA_OPERAND
+/* A kernel emitted with a_stride_operand 1 takes A's row stride in bytes as
+   an eighth argument (LDA floats in check mode; 0 in bench mode, where
+   every row then reads the first). */
+void ukernel(const float *a, const float *b, float *c, long kc, long ldc_bytes,
+             long m_rem, long n_rem, long lda_bytes);
+#define UKERNEL(a, b, c, kc, ldc, m, n)                                       \
+  ukernel(a, b, c, kc, ldc, m, n, lda * (long)sizeof(float))
+#else
 void ukernel(const float *a, const float *b, float *c, long kc, long ldc_bytes,
              long m_rem, long n_rem);
+#define UKERNEL(a, b, c, kc, ldc, m, n) ukernel(a, b, c, kc, ldc, m, n)
+#endif
 
 static uint64_t rng_state = 88172645463325252ull;
 static uint64_t rng_next(void) {
@@ -139,7 +152,7 @@ static int check_case(long mr, long nr, long kc, long m, long n, long ldc) {
   snprintf(current_case, sizeof current_case,
            "mr=%ld nr=%ld kc=%ld m_rem=%ld n_rem=%ld ldc=%ld ldb=%ld lda=%ld floats", mr, nr,
            kc, m, n, ldc, ldb, lda);
-  ukernel(a, b, c, kc, ldc * (long)sizeof(float), m, n);
+  UKERNEL(a, b, c, kc, ldc * (long)sizeof(float), m, n);
 
   int bad = 0;
   for (size_t i = 0; i < c_len; i++) {
@@ -194,7 +207,7 @@ static int bench(long mr, long nr, long kc, double seconds) {
   long iters = 16;
   for (;;) {
     double t0 = now();
-    for (long i = 0; i < iters; i++) ukernel(a, b, c, kc, ldc, mr, nr);
+    for (long i = 0; i < iters; i++) UKERNEL(a, b, c, kc, ldc, mr, nr);
     double t = now() - t0;
     if (t > seconds / 50) {
       iters = (long)(iters * (seconds / 5) / t) + 1;
@@ -205,7 +218,7 @@ static int bench(long mr, long nr, long kc, double seconds) {
   double best = 1e30;
   for (int rep = 0; rep < 5; rep++) {
     double t0 = now();
-    for (long i = 0; i < iters; i++) ukernel(a, b, c, kc, ldc, mr, nr);
+    for (long i = 0; i < iters; i++) UKERNEL(a, b, c, kc, ldc, mr, nr);
     double t = now() - t0;
     if (t < best) best = t;
   }
