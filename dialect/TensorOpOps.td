@@ -23,7 +23,9 @@ def TensorOp_UKernelOp : TensorOp_Op<"ukernel", [AttrSizedOperandSegments]> {
     reads only its first `n_rem` columns. Only B's address reaches the code.
     Likewise with `pack_a = "none"`, `a` is a view of A itself (rows from the
     tile's first, columns k); the code was emitted for A's row stride and
-    reads only its first `m_rem` rows.
+    reads only its first `m_rem` rows; with `a_stride_operand` the code
+    takes A's row stride (in bytes, from `a`'s layout at run time) as its
+    last asm operand instead: a strided view whose row stride is dynamic.
 
     With a fused epilogue (`#tensorop.epilogue` on the sketch) the op also
     takes the epilogue block (`epilogue`, the eighth asm operand: bias and
@@ -78,7 +80,8 @@ def TensorOp_UKernelOp : TensorOp_Op<"ukernel", [AttrSizedOperandSegments]> {
     StrAttr:$constraints,
     StrAttr:$asm_dialect,
     I64Attr:$mr, I64Attr:$nr,
-    StrAttr:$emitter_hash);
+    StrAttr:$emitter_hash,
+    UnitAttr:$a_stride_operand);
   let assemblyFormat = [{
     $kernel_name `a` `(` $a `:` type($a) `)` `b` `(` $b `:` type($b) `)`
     `c` `(` $c `:` type($c) `)` `kc` `(` $kc `)` `m_rem` `(` $m_rem `)`

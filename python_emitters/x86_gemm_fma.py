@@ -87,7 +87,7 @@ spec (JSON object, on stdin or --spec FILE):
                                              columns right of the tile (the
                                              tiles a sweep along N reads
                                              next); not with prefetch_b
-  prefetch_a  0..65536                       default 0; with a_stride_bytes > 0:
+  prefetch_a  0..65536                       default 0; with A in place:
                                              prefetcht0 of each row of A this
                                              many k values ahead (rows
                                              streamed over a long K)
@@ -111,8 +111,7 @@ spec (JSON object, on stdin or --spec FILE):
                                              the K loop walks groups of 4
                                              rows in %rax (one lea a group
                                              per k step); "gemm_f32", not
-                                             with a_stride_bytes, prefetch_a
-                                             or taps
+                                             with a_stride_bytes or taps
   taps        1..64                          default 1; > 1: the kernel reduces over
                                              this many GEMMs ("taps" of a
                                              convolution) with the C tile held in
@@ -252,9 +251,8 @@ class Kernel:
             raise SpecError("a_stride_operand", 'a_stride_operand needs kernel '
                             '"gemm_f32" and a_stride_bytes 0 (the stride is the '
                             "operand's)")
-        if self.a_runtime and (spec.get("prefetch_a") or spec.get("taps", 1) != 1):
-            raise SpecError("a_stride_operand", "a_stride_operand goes with neither "
-                            "prefetch_a nor taps")
+        if self.a_runtime and spec.get("taps", 1) != 1:
+            raise SpecError("a_stride_operand", "a_stride_operand does not go with taps")
         # Prefetches along a row read in place: a packed panel's next
         # elements are the next k, which prefetch_b covers.
         if self.prefetch_b_cols and not self.b_stride:
@@ -263,9 +261,9 @@ class Kernel:
         if self.prefetch_b_cols and self.prefetch_b:
             raise SpecError("prefetch_b_cols", "prefetch_b_cols and prefetch_b "
                             "exclude each other")
-        if self.prefetch_a and not self.a_stride:
+        if self.prefetch_a and not self.a_stride and not self.a_runtime:
             raise SpecError("prefetch_a", "prefetch_a needs A read in place "
-                            "(a_stride_bytes > 0)")
+                            "(a_stride_bytes > 0 or a_stride_operand)")
         # The fused copy of B (oneDNN's "nocopy" sgemm does the same on its
         # first row tile of each B strip): the packed pass over B goes, its
         # loads being the ones the K loop makes anyway.
@@ -480,12 +478,13 @@ class Kernel:
         if self.prefetch_b_cols:
             # prefetcht0 never faults: past B's row end it is harmless.
             pf = [4 * self.prefetch_b_cols + boff + line for line in self._b_lines()]
+        self.a_group = 0  # run-time stride: %rax holds no row group yet
         if self.prefetch_a:
             # One row of A per unrolled step (each row's line is touched
             # again every 16 k values anyway).
             for r in range(u, self.rows, self.ku):
-                w.ins("prefetcht0 %s" % _mem(aoff + r * self.a_row + 4 * self.prefetch_a, A))
-        self.a_group = 0  # runtime stride: %rax holds no row group yet
+                w.ins("prefetcht0 %s" % self._a_mem(w, r, aoff + 4 * self.prefetch_a))
+        self.a_group = 0
         # spread the prefetches over the rows
         rows = self.rows
         pf_by_row = [[] for _ in range(rows)]

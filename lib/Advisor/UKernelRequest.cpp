@@ -48,11 +48,15 @@ EmitterRequest mlir::tensorop::ukernelEmitterRequest(
     request.spec["b_stride_bytes"] = ldbBytes;
   if (ldaBytes > 0)
     request.spec["a_stride_bytes"] = ldaBytes;
+  if (ldaBytes == kRuntimeRowStride) {
+    request.spec["a_stride_operand"] = 1;
+    ++request.numOperands;
+  }
   // Row prefetches only where the rows are read in place (an operand whose
   // layout does not allow it is packed, and its prefetch goes with it).
   if (ldbBytes > 0 && uk.getPrefetchBCols())
     request.spec["prefetch_b_cols"] = uk.getPrefetchBCols();
-  if (ldaBytes > 0 && uk.getPrefetchA())
+  if (ldaBytes != 0 && uk.getPrefetchA())
     request.spec["prefetch_a"] = uk.getPrefetchA();
   // RVV kernels are emitted for the VLEN the target's lanes assume (the
   // emitter's default is 128).

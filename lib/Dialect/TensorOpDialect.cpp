@@ -4,6 +4,7 @@
 #include "tensorop/Dialect/Epilogue.h"
 #include "tensorop/Dialect/FusedPackB.h"
 #include "tensorop/Dialect/KDotSketch.h"
+#include "tensorop/Emitters/UKernelOperands.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -1000,6 +1001,14 @@ LogicalResult UKernelOp::verify() {
   if ((getBias() || getResidual() || getOut()) && !getEpilogue())
     return emitOpError(
         "bias, residual and out operands need an epilogue block");
+  // Leading integer-register outputs of the constraint string ("=r" or
+  // "=&r"), one per asm operand.
+  SmallVector<StringRef> parts;
+  getConstraints().split(parts, ',');
+  unsigned outputs = 0;
+  while (outputs < parts.size() &&
+         (parts[outputs] == "=r" || parts[outputs] == "=&r"))
+    ++outputs;
   if (Value panel = getBPanelOut()) {
     // The code stores the panel through its eighth operand: a kernel
     // emitted without it (seven operands, or an epilogue block's eighth)
@@ -1010,17 +1019,29 @@ LogicalResult UKernelOp::verify() {
     if (!panelType.getElementType().isF32() || !elem(getB()).isF32())
       return emitOpError("b_panel_out needs an f32 B and an f32 panel, got ")
              << panelType;
-    // Leading integer-register outputs of the constraint string ("=r" or
-    // "=&r"), one per asm operand.
-    SmallVector<StringRef> parts;
-    getConstraints().split(parts, ',');
-    unsigned outputs = 0;
-    while (outputs < parts.size() &&
-           (parts[outputs] == "=r" || parts[outputs] == "=&r"))
-      ++outputs;
-    if (outputs != 8)
+    if (outputs != 8 + (getAStrideOperand() ? 1 : 0))
       return emitOpError("b_panel_out needs a kernel emitted for it (8 asm "
                          "operands, store_b_panel), but '")
+             << getKernelName() << "' declares " << outputs;
+  }
+  if (getAStrideOperand()) {
+    // The code reads A's rows at the stride its last operand gives: A must
+    // be f32 rows with unit inner stride, and the kernel must take one
+    // operand more than its other operands need.
+    auto aType = cast<MemRefType>(getA().getType());
+    SmallVector<int64_t> aStrides;
+    int64_t aOffset;
+    if (aType.getRank() != 2 || !aType.getElementType().isF32() ||
+        failed(aType.getStridesAndOffset(aStrides, aOffset)) ||
+        aStrides[1] != 1)
+      return emitOpError("a_stride_operand needs an f32 A with unit inner "
+                         "stride, got ")
+             << aType;
+    unsigned expected = kNumUKernelOperands + (getEpilogue() ? 1 : 0) +
+                        (getBPanelOut() ? 1 : 0) + 1;
+    if (outputs != expected)
+      return emitOpError("a_stride_operand needs a kernel emitted for it (")
+             << expected << " asm operands, a_stride_operand), but '"
              << getKernelName() << "' declares " << outputs;
   }
   if (Value out = getOut()) {

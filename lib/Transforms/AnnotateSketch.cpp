@@ -56,6 +56,23 @@ std::optional<int64_t> expectedRowStride(Value v) {
   return tensor.getDimSize(1);
 }
 
+/// Whether `v`, once bufferized, is a buffer whose rows are read in place
+/// at a row stride known only at run time (hasRuntimeRowStride): a memref
+/// so laid out, the buffer under a bufferization.to_tensor, or the source
+/// of a unit-stride tensor.extract_slice of either.
+bool expectsRuntimeRowStride(Value v) {
+  if (isa<MemRefType>(v.getType()))
+    return hasRuntimeRowStride(v.getType());
+  if (auto toTensor = v.getDefiningOp<bufferization::ToTensorOp>())
+    return hasRuntimeRowStride(toTensor.getBuffer().getType());
+  if (auto slice = v.getDefiningOp<tensor::ExtractSliceOp>())
+    return slice.getSourceType().getRank() == 2 &&
+           llvm::all_of(slice.getStaticStrides(),
+                        [](int64_t s) { return s == 1; }) &&
+           expectsRuntimeRowStride(slice.getSource());
+  return false;
+}
+
 /// The best verified tuning record for this op and machine, as a sketch
 /// whose source names the record; null if there is none (said in a
 /// remark); failure on a broken database or record (said in an error).
@@ -308,9 +325,12 @@ struct AnnotateSketchPass
       if (fromConv.contains(mm))
         problem->aRowsInPlace = !problem->transposeA;
       else if (!problem->aRowsInPlace && !problem->transposeA &&
-               problem->input == GemmInputType::F32)
-        problem->aRowsInPlace =
-            expectedRowStride(mm.getDpsInputOperand(0)->get()).has_value();
+               problem->input == GemmInputType::F32) {
+        Value a = mm.getDpsInputOperand(0)->get();
+        problem->aRowStrideAtRunTime = expectsRuntimeRowStride(a);
+        problem->aRowsInPlace = problem->aRowStrideAtRunTime ||
+                                expectedRowStride(a).has_value();
+      }
       if (problem->isDynamic()) {
         // Which size the sketch fits, so nobody mistakes it for a tuned one.
         std::string dims;

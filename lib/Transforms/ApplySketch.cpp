@@ -190,6 +190,9 @@ struct GemmPlan {
   OpFoldResult fullExt[3];
   Value packA, packB;        ///< [mc/mr][kc][mr] and [nc/nr][kc][nr].
   bool unpackedA = false;    ///< pack_a = "none": no packA, A read in place.
+  /// A read in place at a run-time row stride: the kernels take it as an
+  /// operand (tensorop.ukernel's a_stride_operand).
+  bool aStrideOperand = false;
   bool unpackedB = false;    ///< pack_b = "none": no packB, B read in place.
   Value packAFlat;           ///< packA collapsed to one dimension.
   /// A fused epilogue: the kernel that applies it (after the last K panel),
@@ -654,14 +657,13 @@ void emitUKernelCall(OpBuilder &b, Location loc, const GemmPlan &plan,
   auto call = [&](const EmittedKernel &k, Value block, Value bias,
                   Value residual, Value out, Value bIn = {},
                   Value panelOut = {}) {
-    UKernelOp::create(b, loc, b.getStringAttr(k.name), aPanel,
-                      bIn ? bIn : bPanel, cBlock, kSteps, mRem, nRem, block,
-                      bias, residual, out, panelOut,
-                      b.getStringAttr(k.asmText),
-                      b.getStringAttr(k.constraints),
-                      b.getStringAttr(k.dialect), b.getI64IntegerAttr(plan.mr),
-                      b.getI64IntegerAttr(nr),
-                      b.getStringAttr(k.hash.substr(0, 16)));
+    auto op = UKernelOp::create(
+        b, loc, b.getStringAttr(k.name), aPanel, bIn ? bIn : bPanel, cBlock,
+        kSteps, mRem, nRem, block, bias, residual, out, panelOut,
+        b.getStringAttr(k.asmText), b.getStringAttr(k.constraints),
+        b.getStringAttr(k.dialect), b.getI64IntegerAttr(plan.mr),
+        b.getI64IntegerAttr(nr), b.getStringAttr(k.hash.substr(0, 16)));
+    op.setAStrideOperand(plan.aStrideOperand);
   };
   const EmittedKernel *epilogueKernel =
       isTail ? plan.epilogueTailKernel : plan.epilogueKernel;
@@ -1299,8 +1301,16 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
                                "stored M x K; this GEMM reads A transposed "
                                "(use pack_a \"kmajor_mr\")";
     // As for B: A's layout is the program's, and packing is always valid.
-    ldaBytes = inPlaceRowStrideBytes(op, /*operand=*/0, "A");
-    unpackedA = ldaBytes > 0;
+    // Rows at a stride known only at run time (a strided view) are read in
+    // place too where the kernel can take the stride as an operand: packing
+    // them cost NAME_ex_ws 1.4x NAME's time on small shapes and 4x on few
+    // columns (docs/benchmarks/cpu-gemm-classes.md, "Strided A in place").
+    if (sketch.getUkernel().getEmitter() == "x86_gemm_fma" &&
+        hasRuntimeRowStride(op.getDpsInputOperand(0)->get().getType()))
+      ldaBytes = kRuntimeRowStride;
+    else
+      ldaBytes = inPlaceRowStrideBytes(op, /*operand=*/0, "A");
+    unpackedA = ldaBytes != 0;
   }
 
   // A fused epilogue (tensorop-fuse-epilogues): its consumer, marked, must
@@ -1392,7 +1402,7 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
     for (Attribute step : epilogue.getSteps())
       steps.push_back(cast<StringAttr>(step).getValue().str());
     request.spec["epilogue"] = std::move(steps);
-    request.numOperands = kNumUKernelOperands + 1;
+    ++request.numOperands;
     llvm::Expected<EmittedKernel> k = runEmitter(request);
     if (!k)
       return op.emitError() << llvm::toString(k.takeError());
@@ -1429,7 +1439,7 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
       if (storeC)
         fusedRequest.spec["c_update"] = "store";
       fusedRequest.spec["store_b_panel"] = 1;
-      fusedRequest.numOperands = kUKernelBPanelOut + 1;
+      ++fusedRequest.numOperands;
       llvm::Expected<EmittedKernel> k = runEmitter(fusedRequest);
       if (!k)
         return op.emitError() << llvm::toString(k.takeError());
@@ -1493,7 +1503,7 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
       return failure();
     if (epilogue) {
       tailRequest.spec["epilogue"] = request.spec["epilogue"];
-      tailRequest.numOperands = kNumUKernelOperands + 1;
+      ++tailRequest.numOperands;
       llvm::Expected<EmittedKernel> k = runEmitter(tailRequest);
       if (!k)
         return op.emitError() << llvm::toString(k.takeError());
@@ -1515,6 +1525,7 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   plan.mr = sketch.getMr();
   plan.nr = sketch.getNr();
   plan.unpackedA = unpackedA;
+  plan.aStrideOperand = unpackedA && ldaBytes == kRuntimeRowStride;
   plan.unpackedB = unpackedB;
   plan.a = op.getDpsInputOperand(0)->get();
   plan.b = op.getDpsInputOperand(1)->get();

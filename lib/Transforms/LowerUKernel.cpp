@@ -7,7 +7,8 @@
 // (aligned base pointer + offset), which the usual memref-to-LLVM lowering
 // then handles. A kernel with a fused epilogue takes an eighth operand, the
 // address of its epilogue block, whose header this pass writes first; one
-// that stores B's packed panel as it reads B (b_panel_out), the panel's.
+// that stores B's packed panel as it reads B (b_panel_out), the panel's;
+// one that reads A at a run-time row stride, that stride last.
 //
 //===----------------------------------------------------------------------===//
 
@@ -103,6 +104,10 @@ struct LowerUKernelPattern : public OpRewritePattern<UKernelOp> {
       assert(operands.size() == kUKernelBPanelOut && "verifier: no epilogue");
       operands.push_back(address(panel, metaPanel));
     }
+    // A read in place at a row stride known only at run time: the stride
+    // in bytes, last (UKernelOperands.h).
+    if (op.getAStrideOperand())
+      operands.push_back(toI64(bytes(metaA.getStrides()[0])));
     auto resultType = LLVM::LLVMStructType::getLiteral(
         rewriter.getContext(), SmallVector<Type>(operands.size(), i64));
     auto dialect = LLVM::AsmDialectAttr::get(

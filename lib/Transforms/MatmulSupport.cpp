@@ -117,6 +117,11 @@ mlir::tensorop::matchSupportedMatmul(linalg::MatmulOp op, std::string &reason,
   // bf16 and f16 operands are always packed (into k pairs, or to fp32).
   p.aRowsInPlace = !p.transposeA && p.input == GemmInputType::F32 &&
                    inPlaceRowStride(a).has_value();
+  if (!p.transposeA && p.input == GemmInputType::F32 &&
+      hasRuntimeRowStride(a)) {
+    p.aRowsInPlace = true;
+    p.aRowStrideAtRunTime = true;
+  }
   p.bPairsInPlace = op->hasAttr(kBPairsAttrName);
   p.bPanelInPlace = p.input == GemmInputType::F32 && !p.transposeB &&
                     isPanelOfStack(op.getDpsInputOperand(1)->get());
@@ -199,6 +204,15 @@ std::optional<int64_t> mlir::tensorop::inPlaceRowStride(Type type,
                    Twine(strides[0]) + " elements")
                       .str());
   return strides[0];
+}
+
+bool mlir::tensorop::hasRuntimeRowStride(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  return memref && memref.getRank() == 2 &&
+         succeeded(memref.getStridesAndOffset(strides, offset)) &&
+         strides[1] == 1 && ShapedType::isDynamic(strides[0]);
 }
 
 LogicalResult mlir::tensorop::checkInputTypeOnTarget(const GemmProblem &p,

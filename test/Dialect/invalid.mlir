@@ -335,3 +335,22 @@ func.func @f(%a: memref<4x6xf32>, %b: memref<4x16xf32, strided<[100, 1]>>, %c: m
   tensorop.ukernel "k" a(%a : memref<4x6xf32>) b(%b : memref<4x16xf32, strided<[100, 1]>>) c(%c : memref<6x16xf32>) kc(%k) m_rem(%k) n_rem(%k) b_panel_out(%p : memref<4x16xi32>) {asm_dialect = "att", asm_string = "nop", constraints = "=r,=r,=r,=r,=r,=r,=r,=r,0,1,2,3,4,5,6,7", emitter_hash = "0", mr = 6 : i64, nr = 16 : i64}
   return
 }
+
+// -----
+
+// a_stride_operand: only with a kernel emitted for it (one asm operand more,
+// A's row stride, last) ...
+func.func @ukernel_a_stride_operand_count(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<4x16xf32>, %c: memref<6x16xf32>, %k: index) {
+  // expected-error @+1 {{'tensorop.ukernel' op a_stride_operand needs a kernel emitted for it (8 asm operands, a_stride_operand), but 'k' declares 7}}
+  tensorop.ukernel "k" a(%a : memref<?x?xf32, strided<[?, 1], offset: ?>>) b(%b : memref<4x16xf32>) c(%c : memref<6x16xf32>) kc(%k) m_rem(%k) n_rem(%k) {a_stride_operand, asm_dialect = "att", asm_string = "nop", constraints = "=r,=r,=r,=r,=r,=r,=r,0,1,2,3,4,5,6", emitter_hash = "0", mr = 6 : i64, nr = 16 : i64}
+  return
+}
+
+// -----
+
+// ... and an f32 A whose rows have unit inner stride (the code reads them).
+func.func @ukernel_a_stride_operand_layout(%a: memref<?x?xf32, strided<[?, 2], offset: ?>>, %b: memref<4x16xf32>, %c: memref<6x16xf32>, %k: index) {
+  // expected-error @+1 {{'tensorop.ukernel' op a_stride_operand needs an f32 A with unit inner stride, got 'memref<?x?xf32, strided<[?, 2], offset: ?>>'}}
+  tensorop.ukernel "k" a(%a : memref<?x?xf32, strided<[?, 2], offset: ?>>) b(%b : memref<4x16xf32>) c(%c : memref<6x16xf32>) kc(%k) m_rem(%k) n_rem(%k) {a_stride_operand, asm_dialect = "att", asm_string = "nop", constraints = "=r,=r,=r,=r,=r,=r,=r,=r,0,1,2,3,4,5,6,7", emitter_hash = "0", mr = 6 : i64, nr = 16 : i64}
+  return
+}

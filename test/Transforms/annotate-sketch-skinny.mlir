@@ -179,10 +179,10 @@ func.func @rows16_to_tensor_strided(%Am: memref<16x2048xf32, strided<[4096, 1]>>
 
 // -----
 
-// ... but not over a dynamic row stride, nor through a slice that skips
-// columns: A is packed and the few-rows path does not apply.
+// ... and over a dynamic row stride, which the kernel takes as an operand
+// (x86_gemm_fma's a_stride_operand) ...
 // CHECK-LABEL: func.func @rows16_to_tensor_dynamic_stride
-// AVX512: pack_a = "kmajor_mr"
+// AVX512: pack_a = "none", pack_b = "none"
 func.func @rows16_to_tensor_dynamic_stride(%Am: memref<16x2048xf32, strided<[?, 1]>>, %B: tensor<2048x2048xf32>, %C: tensor<16x2048xf32>) -> tensor<16x2048xf32> {
   %A = bufferization.to_tensor %Am restrict : memref<16x2048xf32, strided<[?, 1]>> to tensor<16x2048xf32>
   %r = linalg.matmul ins(%A, %B : tensor<16x2048xf32>, tensor<2048x2048xf32>) outs(%C : tensor<16x2048xf32>) -> tensor<16x2048xf32>
@@ -191,6 +191,8 @@ func.func @rows16_to_tensor_dynamic_stride(%Am: memref<16x2048xf32, strided<[?, 
 
 // -----
 
+// ... but not through a slice that skips columns: A is packed and the
+// few-rows path does not apply.
 // CHECK-LABEL: func.func @rows16_strided_slice
 // AVX512: pack_a = "kmajor_mr"
 func.func @rows16_strided_slice(%X: tensor<16x4096xf32>, %B: tensor<2048x2048xf32>, %C: tensor<16x2048xf32>) -> tensor<16x2048xf32> {

@@ -103,3 +103,21 @@ func.func @b_panel_out(%p: memref<4x16xf32, strided<[16, 1], offset: ?>>, %a: me
   tensorop.ukernel "k" a(%a : memref<4x6xf32>) b(%b : memref<4x16xf32, strided<[100, 1]>>) c(%c : memref<6x16xf32>) kc(%k) m_rem(%k) n_rem(%k) b_panel_out(%p : memref<4x16xf32, strided<[16, 1], offset: ?>>) {asm_dialect = "att", asm_string = "nop", constraints = "=r,=r,=r,=r,=r,=r,=r,=r,0,1,2,3,4,5,6,7", emitter_hash = "0", mr = 6 : i64, nr = 16 : i64}
   return
 }
+
+// -----
+
+// a_stride_operand: A's row stride in bytes (from its layout at run time)
+// goes last, after the seven.
+// CHECK-LABEL: func.func @lower_a_stride_operand(
+// CHECK-SAME:    %[[A:[a-z0-9_]+]]: memref<?x?xf32, strided<[?, 1], offset: ?>>
+// CHECK:         %{{.+}}, %{{.+}}, %{{.+}}:2, %[[ASTRIDES:.+]]:2 = memref.extract_strided_metadata %[[A]]
+// CHECK:         %[[LDA:.+]] = arith.muli %[[ASTRIDES]]#0, %{{.+}} : index
+// CHECK:         %[[LDAI64:.+]] = arith.index_cast %[[LDA]] : index to i64
+// CHECK:         llvm.inline_asm
+// CHECK-SAME:      "=r,=r,=r,=r,=r,=r,=r,=r,0,1,2,3,4,5,6,7,~{memory}"
+// CHECK-SAME:      %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[LDAI64]] : (i64, i64, i64, i64, i64, i64, i64, i64) ->
+func.func @lower_a_stride_operand(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<8x16xf32, strided<[16, 1], offset: ?>>,
+                 %c: memref<?x?xf32, strided<[70, 1], offset: ?>>, %k: index, %m: index, %n: index) {
+  tensorop.ukernel "k" a(%a : memref<?x?xf32, strided<[?, 1], offset: ?>>) b(%b : memref<8x16xf32, strided<[16, 1], offset: ?>>) c(%c : memref<?x?xf32, strided<[70, 1], offset: ?>>) kc(%k) m_rem(%m) n_rem(%n) {a_stride_operand, asm_dialect = "att", asm_string = "nop", constraints = "=r,=r,=r,=r,=r,=r,=r,=r,0,1,2,3,4,5,6,7,~{memory}", emitter_hash = "0123456789abcdef", mr = 6 : i64, nr = 16 : i64}
+  return
+}

@@ -187,13 +187,10 @@ class TestSpecValidation(unittest.TestCase):
         (json.dumps(spec(isa="avx512", mr=6, nr=64, prefetch_b=1024,
                          b_stride_bytes=1 << 24)), "prefetch_b"),
         # unpacked A: stride in bytes, a multiple of 4, rows within disp32
-        # a run-time A stride: f32 only, not with a compiled-in one, no
-        # prefetch_a or taps
+        # a run-time A stride: f32 only, not with a compiled-in one, no taps
         (json.dumps(spec(isa="avx512", mr=6, nr=64, a_stride_operand=2)), "a_stride_operand"),
         (json.dumps(spec(isa="avx512", mr=6, nr=64, a_stride_operand=1,
                          a_stride_bytes=400)), "a_stride_operand"),
-        (json.dumps(spec(isa="avx512", mr=6, nr=64, a_stride_operand=1,
-                         prefetch_a=64)), "a_stride_operand"),
         (json.dumps(spec(isa="avx512", mr=6, nr=64, a_stride_operand=1, taps=2,
                          tap_a_bytes=64)), "a_stride_operand"),
         (json.dumps(spec(isa="avx512", mr=6, nr=64, a_stride_operand=1,
@@ -634,6 +631,8 @@ RUNTIME_LDA_SPECS = [
     spec(isa="avx512", mr=1, nr=16, a_stride_operand=1),
     spec(isa="avx512", mr=8, nr=48, k_unroll=1, prefetch_b_cols=96, a_stride_operand=1,
          b_stride_bytes=4 * 131),
+    spec(isa="avx512", mr=12, nr=16, broadcast="embedded", prefetch_a=128,
+         a_stride_operand=1, b_stride_bytes=4 * 13),
     spec(isa="avx2", mr=6, nr=16, a_stride_operand=1),
     spec(isa="avx2", mr=5, nr=16, a_stride_operand=1, b_stride_bytes=4 * 37),
 ]

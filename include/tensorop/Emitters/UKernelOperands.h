@@ -47,6 +47,10 @@ constexpr unsigned kUKernelEpilogueBlock = kNumUKernelOperands;
 /// address (no epilogue goes with it).
 constexpr unsigned kUKernelBPanelOut = kNumUKernelOperands;
 
+/// A kernel that reads A in place at a row stride known only at run time
+/// (the emitters' `a_stride_operand`) takes that stride in bytes as its
+/// last operand, after the epilogue block or b_panel_out where present.
+
 /// Checks that `constraints` follows the contract: `numOperands`
 /// (kNumUKernelOperands, or one more with an epilogue) register outputs
 /// ("=r" or early-clobber "=&r"), each tied to the input of the same

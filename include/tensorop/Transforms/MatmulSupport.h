@@ -48,6 +48,12 @@ constexpr int64_t kMaxInPlaceRowStrideBytes = int64_t(1) << 24;
 /// other type (tensors included), with what it would need in `why`.
 std::optional<int64_t> inPlaceRowStride(Type type, std::string *why = nullptr);
 
+/// Whether `type` is a 2-D memref with unit column stride and a row stride
+/// known only at run time (a strided view, gen's NAME_ex_ws): x86_gemm_fma
+/// reads such rows in place with the stride as an operand
+/// (`a_stride_operand`).
+bool hasRuntimeRowStride(Type type);
+
 /// Whether the target builds a GEMM with `p`'s input type: bf16 needs the
 /// hints' bf16 dot product (and, with `host`, this CPU's feature for it);
 /// bf16 and f16 are built for x86 targets only. The error says why not.
