@@ -26,6 +26,7 @@ def TensorOp_UKernelOp : TensorOp_Op<"ukernel", [AttrSizedOperandSegments]> {
     reads only its first `m_rem` rows; with `a_stride_operand` the code
     takes A's row stride (in bytes, from `a`'s layout at run time) as its
     last asm operand instead: a strided view whose row stride is dynamic.
+    Likewise `b_stride_operand` for B read in place (its stride after A's).
 
     With a fused epilogue (`#tensorop.epilogue` on the sketch) the op also
     takes the epilogue block (`epilogue`, the eighth asm operand: bias and
@@ -81,7 +82,8 @@ def TensorOp_UKernelOp : TensorOp_Op<"ukernel", [AttrSizedOperandSegments]> {
     StrAttr:$asm_dialect,
     I64Attr:$mr, I64Attr:$nr,
     StrAttr:$emitter_hash,
-    UnitAttr:$a_stride_operand);
+    UnitAttr:$a_stride_operand,
+    UnitAttr:$b_stride_operand);
   let assemblyFormat = [{
     $kernel_name `a` `(` $a `:` type($a) `)` `b` `(` $b `:` type($b) `)`
     `c` `(` $c `:` type($c) `)` `kc` `(` $kc `)` `m_rem` `(` $m_rem `)`

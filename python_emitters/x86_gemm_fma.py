@@ -54,7 +54,7 @@ MIN_CHAINS = 8
 
 SPEC_FIELDS = ("kernel", "isa", "mr", "nr", "k_unroll", "broadcast", "prefetch_b",
                "prefetch_b_cols", "prefetch_a",
-               "b_stride_bytes", "a_stride_bytes", "a_stride_operand", "taps", "tap_a_bytes", "epilogue",
+               "b_stride_bytes", "a_stride_bytes", "a_stride_operand", "b_stride_operand", "taps", "tap_a_bytes", "epilogue",
                "c_update", "last_vector_bits", "store_b_panel",
                "format", "symbol")
 
@@ -112,6 +112,16 @@ spec (JSON object, on stdin or --spec FILE):
                                              rows in %rax (one lea a group
                                              per k step); "gemm_f32", not
                                              with a_stride_bytes or taps
+  b_stride_operand 0 | 1                     default 0; 1: B is read in place
+                                             (as with b_stride_bytes) with a
+                                             row stride known only at run
+                                             time, in bytes, in the last asm
+                                             operand ("ldb_bytes", after
+                                             lda_bytes); B advances by it
+                                             after each k step; "gemm_f32",
+                                             not with b_stride_bytes,
+                                             prefetch_b, taps or
+                                             store_b_panel
   taps        1..64                          default 1; > 1: the kernel reduces over
                                              this many GEMMs ("taps" of a
                                              convolution) with the C tile held in
@@ -253,11 +263,22 @@ class Kernel:
                             "operand's)")
         if self.a_runtime and spec.get("taps", 1) != 1:
             raise SpecError("a_stride_operand", "a_stride_operand does not go with taps")
+        # B's rows likewise: the pointer steps by the stride's register
+        # after every k step instead of k-row displacements.
+        self.b_runtime = get_int(spec, "b_stride_operand", 0, lo=0, hi=1) == 1
+        if self.b_runtime and (self.b_stride or kernel != "gemm_f32" or self.prefetch_b
+                               or spec.get("taps", 1) != 1
+                               or spec.get("store_b_panel", 0)):
+            raise SpecError("b_stride_operand", 'b_stride_operand needs kernel "gemm_f32", '
+                            "b_stride_bytes 0 (the stride is the operand's), and "
+                            "neither prefetch_b, taps nor store_b_panel")
+        # B read in place, at a compiled-in or a run-time row stride.
+        self.b_inplace = bool(self.b_stride) or self.b_runtime
         # Prefetches along a row read in place: a packed panel's next
         # elements are the next k, which prefetch_b covers.
-        if self.prefetch_b_cols and not self.b_stride:
+        if self.prefetch_b_cols and not self.b_inplace:
             raise SpecError("prefetch_b_cols", "prefetch_b_cols needs B read in place "
-                            "(b_stride_bytes > 0)")
+                            "(b_stride_bytes > 0 or b_stride_operand)")
         if self.prefetch_b_cols and self.prefetch_b:
             raise SpecError("prefetch_b_cols", "prefetch_b_cols and prefetch_b "
                             "exclude each other")
@@ -322,13 +343,14 @@ class Kernel:
         # masked loads. AVX-512 keeps one k mask per B vector (k1..k7); AVX2
         # (vmaskmovps) keeps one mask vector register, for the one partial
         # B vector of an edge tile, with a K loop per position of it.
-        self.mask_vregs = 1 if self.b_stride and self.isa == "avx2" else 0
-        if self.b_stride and self.nv > 7:
+        self.mask_vregs = 1 if self.b_inplace and self.isa == "avx2" else 0
+        if self.b_inplace and self.nv > 7:
             raise SpecError("b_stride_bytes", "unpacked B needs nr <= %d (one "
                             "mask register per vector), got nr %d"
                             % (7 * self.lanes, self.nr))
         # Byte distance between consecutive k rows of B.
-        self.b_row = self.b_stride if self.b_stride else self.nr * 4
+        # (A run-time stride: 0, each k step then advances B itself.)
+        self.b_row = self.b_stride if self.b_stride else (0 if self.b_runtime else self.nr * 4)
         # Displacements (prefetch distance, unrolled rows) must fit disp32.
         if ((self.prefetch_b + self.ku) * self.b_row + 4 * (self.prefetch_b_cols + self.nr)
                 >= 1 << 31):
@@ -387,6 +409,8 @@ class Kernel:
             self.name += "_lda%d" % self.a_stride
         if self.a_runtime:
             self.name += "_ldar"
+        if self.b_runtime:
+            self.name += "_ldbr"
         if self.taps > 1:
             self.name += "_t%dx%d" % (self.taps, self.tap_a)
         if self.narrow_last:
@@ -417,8 +441,10 @@ class Kernel:
         self.mrem_operand, self.nrem_operand = MREM, NREM
         if self.store:
             self.name += "_st"
-        # The run-time row stride of A: the last operand.
-        self.lda = "$%d" % (len(self.operands()) - 1) if self.a_runtime else None
+        # The run-time row strides of A and B: the last operands.
+        ops = self.operands()
+        self.lda = "$%d" % ops.index("lda_bytes") if self.a_runtime else None
+        self.ldb = "$%d" % ops.index("ldb_bytes") if self.b_runtime else None
         # register allocation
         # register allocation: accumulator sets, B vectors, broadcast registers
         self.accsets = [[["%%%s%d" % (self.vreg, s * nacc + r * self.nv + v)
@@ -442,7 +468,7 @@ class Kernel:
         self.bias_a = 0 if self.a_stride or self.a_runtime else _bias(a_max, p["n_bcast"])
         # Unpacked rows: displacements are multiples of the row stride and
         # mostly disp32 anyway; a bias would only move them.
-        self.bias_b = 0 if self.b_stride else _bias(b_max, p["n_vec"])
+        self.bias_b = 0 if self.b_inplace else _bias(b_max, p["n_vec"])
         # The stored panel's rows are nr floats apart, as a packed B's.
         self.bias_p = _bias((self.ku * self.nr - self.lanes) * 4, p["n_vec"]) \
             if self.store_b else 0
@@ -467,7 +493,14 @@ class Kernel:
         return list(range(0, self.nr * 4, 64))
 
     def _k_step(self, w, u):
-        """One k iteration; u = index inside the unrolled block."""
+        """One k iteration; u = index inside the unrolled block. With B's
+        row stride in a register, B steps to the next row after it."""
+        self._k_step_body(w, u)
+        if self.b_runtime:
+            w.ins("add %s, %s" % (self.ldb, B))
+
+    def _k_step_body(self, w, u):
+        """One k iteration's loads, FMAs and prefetches."""
         accs = self.accsets[u % self.nsets]
         aoff = u * self.a_k - self.bias_a
         boff = u * self.b_row - self.bias_b
@@ -503,7 +536,7 @@ class Kernel:
 
         for v in range(nv):
             src = _mem(boff + v * self.vbytes, B)
-            if self.b_stride and self.isa == "avx512":
+            if self.b_inplace and self.isa == "avx512":
                 # Lanes >= n_rem are neither read (no fault) nor used (zero).
                 w.ins("vmovups %s, %s {%s} {z}" % (src, narrow(v, self.breg[v]),
                                                    self.bmask[v]))
@@ -642,7 +675,8 @@ class Kernel:
             for u in range(ku):
                 self._k_step(w, u)
             w.ins("add $$%d, %s" % (ku * self.a_k, A))
-            w.ins("add $$%d, %s" % (ku * self.b_row, B))
+            if self.b_row:
+                w.ins("add $$%d, %s" % (ku * self.b_row, B))
             if self.store_b:
                 w.ins("add $$%d, %s" % (ku * self.nr * 4, BOUT))
             w.ins("sub $$%d, %s" % (ku, KC))
@@ -653,7 +687,8 @@ class Kernel:
         w.label("3")
         self._k_step(w, 0)
         w.ins("add $$%d, %s" % (self.a_k, A))
-        w.ins("add $$%d, %s" % (self.b_row, B))
+        if self.b_row:
+            w.ins("add $$%d, %s" % (self.b_row, B))
         if self.store_b:
             w.ins("add $$%d, %s" % (self.nr * 4, BOUT))
         w.ins("sub $$1, %s" % KC)
@@ -738,7 +773,7 @@ class Kernel:
 
     def _c_update_avx512(self, w):
         nv = self.nv
-        if self.b_stride:
+        if self.b_inplace:
             # set before the K loop for the B loads, untouched since
             direct, gk, vk = self.b_masks
         else:
@@ -834,7 +869,7 @@ class Kernel:
             self._prefetch_c(w)
         if self.epi:
             self.epi.prefetch_residual(w)
-        if self.b_stride and self.isa == "avx512":
+        if self.b_inplace and self.isa == "avx512":
             self.b_masks = self._lane_masks_avx512(w)
             self.bmask = self.b_masks[2]
         if k_skips:
@@ -848,7 +883,7 @@ class Kernel:
             w.label("10")
         if self.epi:
             def masks(w):
-                if self.b_stride:
+                if self.b_inplace:
                     return self.b_masks[2]
                 direct, _, vk = self._lane_masks_avx512(w)
                 assert direct
@@ -864,7 +899,8 @@ class Kernel:
     def operands(self):
         return OPERANDS + (["epilogue"] if self.epi else []) + \
             (["b_panel_out"] if self.store_b else []) + \
-            (["lda_bytes"] if self.a_runtime else [])
+            (["lda_bytes"] if self.a_runtime else []) + \
+            (["ldb_bytes"] if self.b_runtime else [])
 
     def clobbers(self):
         nvec = self.nvec_used
@@ -930,7 +966,7 @@ class Kernel:
         assert "r10" not in info["clobbers"]
         # Arguments past the 7th (epilogue block, b_panel_out, lda_bytes) go
         # to callee-saved %rbx and %r12, pushed first.
-        extra = ["%rbx", "%r12"][:len(self.operands()) - len(FUNCTION_ARG_REGS)]
+        extra = ["%rbx", "%r12", "%r13"][:len(self.operands()) - len(FUNCTION_ARG_REGS)]
         regs = FUNCTION_ARG_REGS + extra
         body = substitute_operands(info["asm"], regs)
         prologue = ["  movq 8(%rsp), %r10"]
@@ -940,7 +976,8 @@ class Kernel:
         epilogue = ["  popq %s" % r for r in reversed(extra)]
         extra_args = "".join(", " + {"epilogue": "void *epilogue",
                                      "b_panel_out": "float *b_panel_out",
-                                     "lda_bytes": "long lda_bytes"}[o]
+                                     "lda_bytes": "long lda_bytes",
+                                     "ldb_bytes": "long ldb_bytes"}[o]
                              for o in self.operands()[len(FUNCTION_ARG_REGS):])
         lines = [
             "# generated by %s version %d from spec: isa=%s mr=%d nr=%d k_unroll=%d "

@@ -52,9 +52,16 @@ EmitterRequest mlir::tensorop::ukernelEmitterRequest(
     request.spec["a_stride_operand"] = 1;
     ++request.numOperands;
   }
+  if (ldbBytes == kRuntimeRowStride) {
+    request.spec["b_stride_operand"] = 1;
+    ++request.numOperands;
+    // A prefetch k rows ahead would need the stride times the distance:
+    // the kernel steps B's rows by the register instead.
+    request.spec["prefetch_b"] = 0;
+  }
   // Row prefetches only where the rows are read in place (an operand whose
   // layout does not allow it is packed, and its prefetch goes with it).
-  if (ldbBytes > 0 && uk.getPrefetchBCols())
+  if (ldbBytes != 0 && uk.getPrefetchBCols())
     request.spec["prefetch_b_cols"] = uk.getPrefetchBCols();
   if (ldaBytes != 0 && uk.getPrefetchA())
     request.spec["prefetch_a"] = uk.getPrefetchA();

@@ -1025,9 +1025,8 @@ LogicalResult UKernelOp::verify() {
              << getKernelName() << "' declares " << outputs;
   }
   if (getAStrideOperand()) {
-    // The code reads A's rows at the stride its last operand gives: A must
-    // be f32 rows with unit inner stride, and the kernel must take one
-    // operand more than its other operands need.
+    // The code reads A's rows at the stride an operand gives: A must be
+    // f32 rows with unit inner stride.
     auto aType = cast<MemRefType>(getA().getType());
     SmallVector<int64_t> aStrides;
     int64_t aOffset;
@@ -1037,12 +1036,31 @@ LogicalResult UKernelOp::verify() {
       return emitOpError("a_stride_operand needs an f32 A with unit inner "
                          "stride, got ")
              << aType;
+  }
+  if (getBStrideOperand()) {
+    auto bType = cast<MemRefType>(getB().getType());
+    SmallVector<int64_t> bStrides;
+    int64_t bOffset;
+    if (bType.getRank() != 2 || !bType.getElementType().isF32() ||
+        failed(bType.getStridesAndOffset(bStrides, bOffset)) ||
+        bStrides[1] != 1 || getBPanelOut())
+      return emitOpError("b_stride_operand needs an f32 B with unit inner "
+                         "stride and no b_panel_out, got ")
+             << bType;
+  }
+  if (getAStrideOperand() || getBStrideOperand()) {
+    // The kernel takes one operand more per run-time stride, after the
+    // others.
     unsigned expected = kNumUKernelOperands + (getEpilogue() ? 1 : 0) +
-                        (getBPanelOut() ? 1 : 0) + 1;
+                        (getBPanelOut() ? 1 : 0) +
+                        (getAStrideOperand() ? 1 : 0) +
+                        (getBStrideOperand() ? 1 : 0);
     if (outputs != expected)
-      return emitOpError("a_stride_operand needs a kernel emitted for it (")
-             << expected << " asm operands, a_stride_operand), but '"
-             << getKernelName() << "' declares " << outputs;
+      return emitOpError("a run-time row stride needs a kernel emitted for "
+                         "it (")
+             << expected << " asm operands, a_stride_operand / "
+             << "b_stride_operand), but '" << getKernelName()
+             << "' declares " << outputs;
   }
   if (Value out = getOut()) {
     auto outType = cast<MemRefType>(out.getType());

@@ -193,6 +193,7 @@ struct GemmPlan {
   /// A read in place at a run-time row stride: the kernels take it as an
   /// operand (tensorop.ukernel's a_stride_operand).
   bool aStrideOperand = false;
+  bool bStrideOperand = false; ///< Likewise B (b_stride_operand).
   bool unpackedB = false;    ///< pack_b = "none": no packB, B read in place.
   Value packAFlat;           ///< packA collapsed to one dimension.
   /// A fused epilogue: the kernel that applies it (after the last K panel),
@@ -664,6 +665,8 @@ void emitUKernelCall(OpBuilder &b, Location loc, const GemmPlan &plan,
         b.getStringAttr(k.dialect), b.getI64IntegerAttr(plan.mr),
         b.getI64IntegerAttr(nr), b.getStringAttr(k.hash.substr(0, 16)));
     op.setAStrideOperand(plan.aStrideOperand);
+    // (The fused kernel, bIn, reads a B of static stride: packed otherwise.)
+    op.setBStrideOperand(plan.bStrideOperand && !bIn);
   };
   const EmittedKernel *epilogueKernel =
       isTail ? plan.epilogueTailKernel : plan.epilogueKernel;
@@ -1277,8 +1280,14 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
     // B's layout belongs to the program, not to the sketch (a tuned sketch
     // from the database was measured on a contiguous B): where it cannot be
     // read in place, B is packed as with "kmajor_nr", which is always valid.
-    ldbBytes = inPlaceRowStrideBytes(op, /*operand=*/1, "B");
-    unpackedB = ldbBytes > 0;
+    // A row stride known only at run time is an operand of the kernel, as
+    // for A below.
+    if (sketch.getUkernel().getEmitter() == "x86_gemm_fma" &&
+        hasRuntimeRowStride(op.getDpsInputOperand(1)->get().getType()))
+      ldbBytes = kRuntimeRowStride;
+    else
+      ldbBytes = inPlaceRowStrideBytes(op, /*operand=*/1, "B");
+    unpackedB = ldbBytes != 0;
   }
 
   // Unpacked A likewise: rows along K with unit stride, a static row stride.
@@ -1526,6 +1535,7 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   plan.nr = sketch.getNr();
   plan.unpackedA = unpackedA;
   plan.aStrideOperand = unpackedA && ldaBytes == kRuntimeRowStride;
+  plan.bStrideOperand = unpackedB && ldbBytes == kRuntimeRowStride;
   plan.unpackedB = unpackedB;
   plan.a = op.getDpsInputOperand(0)->get();
   plan.b = op.getDpsInputOperand(1)->get();

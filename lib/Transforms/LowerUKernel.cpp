@@ -8,7 +8,8 @@
 // then handles. A kernel with a fused epilogue takes an eighth operand, the
 // address of its epilogue block, whose header this pass writes first; one
 // that stores B's packed panel as it reads B (b_panel_out), the panel's;
-// one that reads A at a run-time row stride, that stride last.
+// one that reads A (B) at a run-time row stride, that stride last (A's
+// before B's).
 //
 //===----------------------------------------------------------------------===//
 
@@ -108,6 +109,8 @@ struct LowerUKernelPattern : public OpRewritePattern<UKernelOp> {
     // in bytes, last (UKernelOperands.h).
     if (op.getAStrideOperand())
       operands.push_back(toI64(bytes(metaA.getStrides()[0])));
+    if (op.getBStrideOperand())
+      operands.push_back(toI64(bytes(metaB.getStrides()[0])));
     auto resultType = LLVM::LLVMStructType::getLiteral(
         rewriter.getContext(), SmallVector<Type>(operands.size(), i64));
     auto dialect = LLVM::AsmDialectAttr::get(

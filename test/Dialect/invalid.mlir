@@ -341,7 +341,7 @@ func.func @f(%a: memref<4x6xf32>, %b: memref<4x16xf32, strided<[100, 1]>>, %c: m
 // a_stride_operand: only with a kernel emitted for it (one asm operand more,
 // A's row stride, last) ...
 func.func @ukernel_a_stride_operand_count(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<4x16xf32>, %c: memref<6x16xf32>, %k: index) {
-  // expected-error @+1 {{'tensorop.ukernel' op a_stride_operand needs a kernel emitted for it (8 asm operands, a_stride_operand), but 'k' declares 7}}
+  // expected-error @+1 {{'tensorop.ukernel' op a run-time row stride needs a kernel emitted for it (8 asm operands, a_stride_operand / b_stride_operand), but 'k' declares 7}}
   tensorop.ukernel "k" a(%a : memref<?x?xf32, strided<[?, 1], offset: ?>>) b(%b : memref<4x16xf32>) c(%c : memref<6x16xf32>) kc(%k) m_rem(%k) n_rem(%k) {a_stride_operand, asm_dialect = "att", asm_string = "nop", constraints = "=r,=r,=r,=r,=r,=r,=r,0,1,2,3,4,5,6", emitter_hash = "0", mr = 6 : i64, nr = 16 : i64}
   return
 }
@@ -352,5 +352,23 @@ func.func @ukernel_a_stride_operand_count(%a: memref<?x?xf32, strided<[?, 1], of
 func.func @ukernel_a_stride_operand_layout(%a: memref<?x?xf32, strided<[?, 2], offset: ?>>, %b: memref<4x16xf32>, %c: memref<6x16xf32>, %k: index) {
   // expected-error @+1 {{'tensorop.ukernel' op a_stride_operand needs an f32 A with unit inner stride, got 'memref<?x?xf32, strided<[?, 2], offset: ?>>'}}
   tensorop.ukernel "k" a(%a : memref<?x?xf32, strided<[?, 2], offset: ?>>) b(%b : memref<4x16xf32>) c(%c : memref<6x16xf32>) kc(%k) m_rem(%k) n_rem(%k) {a_stride_operand, asm_dialect = "att", asm_string = "nop", constraints = "=r,=r,=r,=r,=r,=r,=r,=r,0,1,2,3,4,5,6,7", emitter_hash = "0", mr = 6 : i64, nr = 16 : i64}
+  return
+}
+
+// -----
+
+// b_stride_operand: one operand more again (9 with A's), a B of unit inner
+// stride.
+func.func @ukernel_b_stride_operand_count(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<4x16xf32, strided<[?, 1], offset: ?>>, %c: memref<6x16xf32>, %k: index) {
+  // expected-error @+1 {{'tensorop.ukernel' op a run-time row stride needs a kernel emitted for it (9 asm operands, a_stride_operand / b_stride_operand), but 'k' declares 8}}
+  tensorop.ukernel "k" a(%a : memref<?x?xf32, strided<[?, 1], offset: ?>>) b(%b : memref<4x16xf32, strided<[?, 1], offset: ?>>) c(%c : memref<6x16xf32>) kc(%k) m_rem(%k) n_rem(%k) {a_stride_operand, b_stride_operand, asm_dialect = "att", asm_string = "nop", constraints = "=r,=r,=r,=r,=r,=r,=r,=r,0,1,2,3,4,5,6,7", emitter_hash = "0", mr = 6 : i64, nr = 16 : i64}
+  return
+}
+
+// -----
+
+func.func @ukernel_b_stride_operand_layout(%a: memref<4x6xf32>, %b: memref<4x16xf32, strided<[?, 3], offset: ?>>, %c: memref<6x16xf32>, %k: index) {
+  // expected-error @+1 {{'tensorop.ukernel' op b_stride_operand needs an f32 B with unit inner stride and no b_panel_out, got 'memref<4x16xf32, strided<[?, 3], offset: ?>>'}}
+  tensorop.ukernel "k" a(%a : memref<4x6xf32>) b(%b : memref<4x16xf32, strided<[?, 3], offset: ?>>) c(%c : memref<6x16xf32>) kc(%k) m_rem(%k) n_rem(%k) {b_stride_operand, asm_dialect = "att", asm_string = "nop", constraints = "=r,=r,=r,=r,=r,=r,=r,=r,0,1,2,3,4,5,6,7", emitter_hash = "0", mr = 6 : i64, nr = 16 : i64}
   return
 }

@@ -110,3 +110,20 @@ func.func @unpacked_threads(%A: memref<50x37xf32>, %B: memref<37x70xf32>, %C: me
     ins(%A, %B : memref<50x37xf32>, memref<37x70xf32>) outs(%C : memref<50x70xf32>)
   return
 }
+
+// -----
+
+// B at a dynamic row stride too, with pack_b "none": both strides are
+// operands ("_ldar_ldbr") and nothing is packed.
+// CHECK-LABEL: func.func @unpacked_a_and_b_dynamic_strides(
+// CHECK-NOT:     memref.alloc
+// CHECK:         tensorop.ukernel "x86_avx512_f32_6x16_u4_explicit_ldar_ldbr"
+// CHECK-SAME:      b(%{{.+}} : memref<?x?xf32, strided<[?, 1], offset: ?>>)
+// CHECK-SAME:      a_stride_operand, {{.*}}b_stride_operand
+!Ad2 = memref<37x29xf32, strided<[?, 1], offset: ?>>
+!Bd2 = memref<29x23xf32, strided<[?, 1], offset: ?>>
+func.func @unpacked_a_and_b_dynamic_strides(%A: !Ad2, %B: !Bd2, %C: memref<37x23xf32>) {
+  linalg.matmul {tensorop.sketch = #tensorop.sketch<mc = 12, nc = 32, kc = 8, mr = 6, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "none", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test">}
+    ins(%A, %B : !Ad2, !Bd2) outs(%C : memref<37x23xf32>)
+  return
+}

@@ -121,3 +121,22 @@ func.func @lower_a_stride_operand(%a: memref<?x?xf32, strided<[?, 1], offset: ?>
   tensorop.ukernel "k" a(%a : memref<?x?xf32, strided<[?, 1], offset: ?>>) b(%b : memref<8x16xf32, strided<[16, 1], offset: ?>>) c(%c : memref<?x?xf32, strided<[70, 1], offset: ?>>) kc(%k) m_rem(%m) n_rem(%n) {a_stride_operand, asm_dialect = "att", asm_string = "nop", constraints = "=r,=r,=r,=r,=r,=r,=r,=r,0,1,2,3,4,5,6,7,~{memory}", emitter_hash = "0123456789abcdef", mr = 6 : i64, nr = 16 : i64}
   return
 }
+
+// -----
+
+// With b_stride_operand too: B's row stride in bytes after A's.
+// CHECK-LABEL: func.func @lower_both_stride_operands(
+// CHECK-SAME:    %[[A:[a-z0-9_]+]]: memref<?x?xf32, strided<[?, 1], offset: ?>>, %[[B:[a-z0-9_]+]]: memref<8x16xf32, strided<[?, 1], offset: ?>>
+// CHECK:         %{{.+}}, %{{.+}}, %{{.+}}:2, %[[ASTRIDES:.+]]:2 = memref.extract_strided_metadata %[[A]]
+// CHECK:         %{{.+}}, %{{.+}}, %{{.+}}:2, %[[BSTRIDES:.+]]:2 = memref.extract_strided_metadata %[[B]]
+// CHECK:         %[[LDA:.+]] = arith.muli %[[ASTRIDES]]#0, %{{.+}} : index
+// CHECK:         %[[LDAI64:.+]] = arith.index_cast %[[LDA]] : index to i64
+// CHECK:         %[[LDB:.+]] = arith.muli %[[BSTRIDES]]#0, %{{.+}} : index
+// CHECK:         %[[LDBI64:.+]] = arith.index_cast %[[LDB]] : index to i64
+// CHECK:         llvm.inline_asm
+// CHECK-SAME:      %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[LDAI64]], %[[LDBI64]] : (i64, i64, i64, i64, i64, i64, i64, i64, i64) ->
+func.func @lower_both_stride_operands(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<8x16xf32, strided<[?, 1], offset: ?>>,
+                 %c: memref<?x?xf32, strided<[70, 1], offset: ?>>, %k: index, %m: index, %n: index) {
+  tensorop.ukernel "k" a(%a : memref<?x?xf32, strided<[?, 1], offset: ?>>) b(%b : memref<8x16xf32, strided<[?, 1], offset: ?>>) c(%c : memref<?x?xf32, strided<[70, 1], offset: ?>>) kc(%k) m_rem(%m) n_rem(%n) {a_stride_operand, b_stride_operand, asm_dialect = "att", asm_string = "nop", constraints = "=r,=r,=r,=r,=r,=r,=r,=r,=r,0,1,2,3,4,5,6,7,8,~{memory}", emitter_hash = "0123456789abcdef", mr = 6 : i64, nr = 16 : i64}
+  return
+}

@@ -117,13 +117,16 @@ STATIC_SPECS = [
     spec(isa="avx512", mr=30, nr=16, a_stride_operand=1, b_stride_bytes=400),
     spec(isa="avx512", mr=6, nr=64, a_stride_operand=1, epilogue=["bias_n", "relu"]),
     spec(isa="avx2", mr=6, nr=16, a_stride_operand=1),
+    spec(isa="avx512", mr=6, nr=64, a_stride_operand=1, b_stride_operand=1,
+         epilogue=["bias_n", "relu"]),
+    spec(isa="avx2", mr=3, nr=24, b_stride_operand=1, prefetch_b_cols=48),
 ]
 
 
 def inline_regs(o):
     """Registers for an inline body's operands: the function's seven, then
     callee-saved ones for the operands past them."""
-    return FUNCTION_REGS + ["%rbx", "%r12"][:len(o["operands"]) - len(FUNCTION_REGS)]
+    return FUNCTION_REGS + ["%rbx", "%r12", "%r13"][:len(o["operands"]) - len(FUNCTION_REGS)]
 
 
 def vector_reg_index(name):
@@ -195,6 +198,12 @@ class TestSpecValidation(unittest.TestCase):
                          tap_a_bytes=64)), "a_stride_operand"),
         (json.dumps(spec(isa="avx512", mr=6, nr=64, a_stride_operand=1,
                          kernel="gemm_bf16")), "a_stride_operand"),
+        (json.dumps(spec(isa="avx512", mr=6, nr=64, b_stride_operand=1,
+                         b_stride_bytes=400)), "b_stride_operand"),
+        (json.dumps(spec(isa="avx512", mr=6, nr=64, b_stride_operand=1,
+                         prefetch_b=8)), "b_stride_operand"),
+        (json.dumps(spec(isa="avx512", mr=6, nr=64, b_stride_operand=1,
+                         store_b_panel=1)), "b_stride_operand"),
         (json.dumps(spec(isa="avx512", mr=6, nr=64, a_stride_bytes=-4)), "a_stride_bytes"),
         (json.dumps(spec(isa="avx512", mr=6, nr=64, a_stride_bytes=10)), "a_stride_bytes"),
         (json.dumps(spec(isa="avx512", mr=6, nr=64, a_stride_bytes=(1 << 24) + 4)),
@@ -376,7 +385,8 @@ class TestOutputContract(unittest.TestCase):
         self.assertEqual(o["operands"][:7], list(common.UKERNEL_OPERANDS))
         self.assertEqual(o["operands"][7:],
                          (["epilogue"] if s.get("epilogue") else []) +
-                         (["lda_bytes"] if s.get("a_stride_operand") else []))
+                         (["lda_bytes"] if s.get("a_stride_operand") else []) +
+                         (["ldb_bytes"] if s.get("b_stride_operand") else []))
         self.assertEqual(outs, ["r"] * n)
         self.assertEqual(ins, [str(i) for i in range(n)])
         self.assertEqual(clob, o["clobbers"] + ["memory", "dirflag", "fpsr", "flags"])
@@ -635,6 +645,14 @@ RUNTIME_LDA_SPECS = [
          a_stride_operand=1, b_stride_bytes=4 * 13),
     spec(isa="avx2", mr=6, nr=16, a_stride_operand=1),
     spec(isa="avx2", mr=5, nr=16, a_stride_operand=1, b_stride_bytes=4 * 37),
+    # B's row stride at run time too, or alone (unrolled and not, the
+    # few-rows block's column prefetch, AVX2's B mask, "store")
+    spec(isa="avx512", mr=6, nr=64, a_stride_operand=1, b_stride_operand=1),
+    spec(isa="avx512", mr=8, nr=48, k_unroll=1, prefetch_b_cols=96, a_stride_operand=1,
+         b_stride_operand=1, c_update="store"),
+    spec(isa="avx512", mr=14, nr=32, k_unroll=3, broadcast="embedded", b_stride_operand=1),
+    spec(isa="avx2", mr=6, nr=16, a_stride_operand=1, b_stride_operand=1),
+    spec(isa="avx2", mr=3, nr=24, k_unroll=3, b_stride_operand=1),
 ]
 
 
@@ -792,23 +810,27 @@ class TestNumeric(unittest.TestCase):
                 self.assertRegex(out, r"^OK [0-9]+")
 
     def test_runtime_lda_numeric(self):
-        """Kernels taking A's row stride as an operand: right results at two
-        strides from one build (17 and 300 floats), no read of a row past
-        m_rem."""
+        """Kernels taking A's (B's) row stride as an operand: right results
+        at two strides from one build (A 17 and 300 floats, B 83 and 1000),
+        no read of a row past m_rem or a column past n_rem."""
         jobs = [(i, s) for i, s in enumerate(RUNTIME_LDA_SPECS) if cpu_ok(s["isa"])]
         if not jobs:
             self.skipTest("CPU lacks avx512 and avx2")
 
         def job(i, s):
-            exe = build(self.tmp, "rl%d" % i, emit_function(s), ".s",
-                        cflags=["-DUKERNEL_LDA_OPERAND"])
+            flags = (["-DUKERNEL_LDA_OPERAND"] if s.get("a_stride_operand") else []) + \
+                (["-DUKERNEL_LDB_OPERAND"] if s.get("b_stride_operand") else [])
+            exe = build(self.tmp, "rl%d" % i, emit_function(s), ".s", cflags=flags)
             lanes = 16 if s["isa"] == "avx512" else 8
-            ldb = s.get("b_stride_bytes", 0) // 4
-            ns = n_list(s["nr"], lanes)
-            if ldb:
-                ns = sorted(set(ns) | {min(ldb, s["nr"])})
             out = []
-            for lda in (17, 300):
+            # (the harness's LDA 0: A packed, as the kernel then reads it)
+            for lda, ldb in ((17, 83), (300, 1000)):
+                lda = lda if s.get("a_stride_operand") else 0
+                ldb = s.get("b_stride_bytes", 0) // 4 or (
+                    ldb if s.get("b_stride_operand") else 0)
+                ns = n_list(s["nr"], lanes)
+                if ldb:
+                    ns = sorted(set(ns) | {min(ldb, s["nr"])})
                 out.append(run_check(exe, s["mr"], s["nr"], KC_LIST, m_list(s["mr"]), ns,
                                      seed=90 + i, ldb=ldb, lda=lda,
                                      store=s.get("c_update") == "store"))

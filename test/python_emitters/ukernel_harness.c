@@ -25,8 +25,9 @@
  *     Then A holds only the m_rem rows of the tile and ends right after
  *     A[m_rem-1][kc-1] at a PROT_NONE page (reading a row past m_rem
  *     faults); columns kc..LDA-1 hold NaN; cases with kc > LDA are skipped.
- *     Built with -DUKERNEL_LDA_OPERAND, the kernel (a_stride_operand 1)
- *     gets 4*LDA as an eighth argument instead of having it compiled in.
+ *     Built with -DUKERNEL_LDA_OPERAND (-DUKERNEL_LDB_OPERAND), the kernel
+ *     (a_stride_operand / b_stride_operand 1) gets 4*LDA (4*LDB) as one
+ *     more argument instead of having it compiled in.
  *   For every case:
  *     - A (kc*MR floats) and B (kc*NR floats) end exactly at a page boundary
  *       followed by a PROT_NONE page (reading past the panels faults); panel
@@ -68,14 +69,25 @@
 #include "../../bench/common/fma_peak_loop.h"
 #include "guard_pages.h"
 
-#ifdef UKERNEL_LDA_OPERAND
-/* A kernel emitted with a_stride_operand 1 takes A's row stride in bytes as
-   an eighth argument (LDA floats in check mode; 0 in bench mode, where
-   every row then reads the first). */
+/* A kernel emitted with a_stride_operand 1 (b_stride_operand 1) takes A's
+   (B's) row stride in bytes as one more argument, A's first: LDA (LDB)
+   floats in check mode, 0 in bench mode (every row then reads the first). */
+#if defined(UKERNEL_LDA_OPERAND) && defined(UKERNEL_LDB_OPERAND)
 void ukernel(const float *a, const float *b, float *c, long kc, long ldc_bytes,
-             long m_rem, long n_rem, long lda_bytes);
+             long m_rem, long n_rem, long lda_bytes, long ldb_bytes);
+#define UKERNEL(a, b, c, kc, ldc, m, n)                                       \
+  ukernel(a, b, c, kc, ldc, m, n, lda * (long)sizeof(float),                  \
+          ldb * (long)sizeof(float))
+#elif defined(UKERNEL_LDA_OPERAND) || defined(UKERNEL_LDB_OPERAND)
+void ukernel(const float *a, const float *b, float *c, long kc, long ldc_bytes,
+             long m_rem, long n_rem, long ld_bytes);
+#ifdef UKERNEL_LDA_OPERAND
 #define UKERNEL(a, b, c, kc, ldc, m, n)                                       \
   ukernel(a, b, c, kc, ldc, m, n, lda * (long)sizeof(float))
+#else
+#define UKERNEL(a, b, c, kc, ldc, m, n)                                       \
+  ukernel(a, b, c, kc, ldc, m, n, ldb * (long)sizeof(float))
+#endif
 #else
 void ukernel(const float *a, const float *b, float *c, long kc, long ldc_bytes,
              long m_rem, long n_rem);

@@ -17,14 +17,15 @@ class SketchAttr;
 class TargetAttr;
 class UKernelSpecAttr;
 
-/// `ldaBytes` of an A read in place at a row stride known only at run time
-/// (a strided view): the kernel takes the stride as its last asm operand
-/// (x86_gemm_fma's `a_stride_operand`).
+/// `ldaBytes` / `ldbBytes` of an A / B read in place at a row stride known
+/// only at run time (a strided view): the kernel takes the stride as an asm
+/// operand, after the others (x86_gemm_fma's `a_stride_operand`,
+/// `b_stride_operand`).
 constexpr int64_t kRuntimeRowStride = -1;
 
 /// The request for the microkernel of `sketch` on `hints`' target.
 /// `ldaBytes` / `ldbBytes`: the row stride of an A / B read in place, 0 when
-/// it is packed; `ldaBytes` may be kRuntimeRowStride. Emitters named llm_* are model-written: they run
+/// it is packed; either may be kRuntimeRowStride. Emitters named llm_* are model-written: they run
 /// untrusted (sandboxed) from llmEmitterDir(); the others from `emitterDir`
 /// ("" = the default).
 EmitterRequest ukernelEmitterRequest(SketchAttr sketch,
