@@ -478,6 +478,18 @@ static void setKDotBlock(const GemmProblem &p, const TargetHints &t,
   setKDotSketch(p, std::min(kDotRows(t, nr), p.m), nr, c);
 }
 
+/// Whether the K-vectorized kernel's per-tile costs leave it at least 1.3
+/// times as fast as the broadcast kernel (chooseSmallKDotSketch's model,
+/// in vector instructions per call): M * K FMAs for the broadcast kernel,
+/// M * N * (v + 2) for the K-vectorized one, v = ceil(K / lanes) vectors
+/// along K and 2 for its horizontal sums, plus B's transposed copy, about
+/// N * K / 8.
+static bool kdotAheadOfBroadcast(const GemmProblem &p, const TargetHints &t) {
+  int64_t kVectors = ceilDiv(p.k, t.f32Lanes());
+  return 80 * p.m * p.k >=
+         13 * (8 * p.m * p.n * (kVectors + 2) + p.n * p.k);
+}
+
 bool mlir::tensorop::chooseKDotSketch(const GemmProblem &p,
                                       const TargetHints &t, SketchChoice &c) {
   // Fewer columns where the target measured the broadcast kernel ahead
@@ -490,6 +502,19 @@ bool mlir::tensorop::chooseKDotSketch(const GemmProblem &p,
     maxColumns = std::min(maxColumns, t.kdotMaxColumns);
   if (!appliesOnTarget(p, t) || p.aRowStrideAtRunTime || p.n > maxColumns ||
       p.m <= kFewColumns)
+    return false;
+  // A short K leaves the K-vectorized tile's horizontal sums most of its
+  // work: the small GEMMs' model decides here too. Emerald Rapids, 1
+  // thread, same-process sketch A/B against libxsmm, K-vectorized against
+  // the broadcast kernel's 30 x 16 (docs/benchmarks/cpu-gemm-classes.md,
+  // "Emerald Rapids in the thirty-ninth session"): 157x13x31 0.35x against
+  // 0.98x, 2000x6x30 0.72x / 0.96x, 1500x8x40 0.68x / 0.99x, 900x4x20
+  // 0.77x / 0.94x (the model: broadcast); 3000x7x60 0.98x / 0.98x,
+  // 1200x5x100 1.49x / 0.98x (the model: K-vectorized). It also keeps the
+  // Zen 5 measurements below (6000x9x777, 4000x10x1000, 3000x11x700
+  // taken; 4000x13x500, 1.01x, not). Gen's objects, 8 drawn shapes of
+  // 9-13 columns: every one faster, geomean 1.596.
+  if (!kdotAheadOfBroadcast(p, t))
     return false;
   if (p.n > kKDotColumns) {
     // 9 <= N <= 14: all N columns in one block, as many rows as fit with
@@ -572,9 +597,7 @@ bool mlir::tensorop::chooseSmallKDotSketch(const GemmProblem &p,
   // 90x4x8 0.61x, and for B's copy 16x8x64 1.09x and 10x6x50 1.01x. The
   // copy's term came from a GEMM of one row, through gen's objects:
   // 1x8x128 kdot 0.56x the broadcast kernel, 1x2x100 1.35x, 2x4x64 1.61x.
-  int64_t lanes = t.f32Lanes();
-  int64_t kVectors = ceilDiv(p.k, lanes);
-  if (80 * p.m * p.k < 13 * (8 * p.m * p.n * (kVectors + 2) + p.n * p.k))
+  if (!kdotAheadOfBroadcast(p, t))
     return false;
   // Rows: as for chooseKDotSketch, but N = 8 in one block of 2 rows
   // rather than two blocks of 4 columns (its split, which pays where A's
