@@ -97,9 +97,14 @@ func.func @n9_short_k(%A: memref<6000x777xf32>, %B: memref<777x9xf32>, %C: memre
 
 // -----
 
-// N = 13, K = 500: 2 x 13 (26 + 2 + 2 vectors).
+// N = 13, K = 500: the broadcast kernel. 13 columns of one 16-lane vector
+// waste less than the K-vectorized tile's sums cost (kdotAheadOfBroadcast:
+// at 1.3 times as fast, never for N >= 13); Emerald Rapids, 1 thread,
+// against libxsmm: 2 x 13 K-vectorized 0.77x, 30 x 16 broadcast 0.98x
+// (docs/benchmarks/cpu-gemm-classes.md, "Emerald Rapids in the
+// thirty-ninth session").
 // CHECK-LABEL: func.func @n13_short_k
-// AVX512: #tensorop.sketch<mc = 4000, nc = 13, kc = 500, mr = 2, nr = 13, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "transposed", ukernel = <emitter = "x86_gemm_kdot", k_unroll = 2, broadcast = "none", prefetch_b = 0, prefetch_a = 256>
+// AVX512: #tensorop.sketch<mc = 4020, nc = 16, kc = 500, mr = 30, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "embedded", prefetch_b = 0>
 func.func @n13_short_k(%A: memref<4000x500xf32>, %B: memref<500x13xf32>, %C: memref<4000x13xf32>) {
   linalg.matmul ins(%A, %B : memref<4000x500xf32>, memref<500x13xf32>) outs(%C : memref<4000x13xf32>)
   return
