@@ -88,17 +88,13 @@ std::string alphaBuffer(const Layout &l) {
   return l.scalesB() ? l.b("") : l.c("");
 }
 
-/// C = alpha*op(%a)*op(%b) + beta*C on %c (types aType, bType, cType),
-/// with %alpha, %beta and the workspace buffer %scaledB (alphaBuffer's
-/// type) in scope: the body every _ex entry shares.
-std::string alphaBetaCore(const Layout &l, llvm::StringRef aType,
-                          llvm::StringRef bType, llvm::StringRef cType) {
+/// C = alpha*op(%a)*op(%b) + beta*C on %c, for alpha != 1 or beta != 0
+/// (%zero, %one, %alphaOne and %betaZero in scope): alphaBetaCore's
+/// general case.
+std::string alphaBetaGeneral(const Layout &l, llvm::StringRef aType,
+                             llvm::StringRef bType, llvm::StringRef cType) {
   // C = beta*C, never reading C when beta = 0: both forms start so.
   std::string scaleC = llvm::formatv(R"mlir(
-    %zero = arith.constant 0.0 : f32
-    %one = arith.constant 1.0 : f32
-    %alphaOne = arith.cmpf oeq, %alpha, %one : f32
-    %betaZero = arith.cmpf oeq, %beta, %zero : f32
     scf.if %betaZero {{
       linalg.fill ins(%zero : f32) outs(%c : {0})
     } else {{
@@ -162,6 +158,34 @@ std::string alphaBetaCore(const Layout &l, llvm::StringRef aType,
                        aType, bType, cType, l.b(""), l.maps)
                        .str();
   return scaleC + scaled;
+}
+
+/// C = alpha*op(%a)*op(%b) + beta*C on %c (types aType, bType, cType),
+/// with %alpha, %beta and the workspace buffer %scaledB (alphaBuffer's
+/// type) in scope: the body every _ex entry shares. alpha = 1 and beta = 0
+/// (a plain product into a strided C) is NAME's fill and matmul, so that
+/// the kernel stores its tiles instead of adding them to a zeroed C
+/// (tensorop-apply-sketch's storeC): through the general case's separate
+/// fill, 137x79x13 took 2.1x NAME's time (docs/benchmarks/blas-api.md,
+/// "Strided A in place").
+std::string alphaBetaCore(const Layout &l, llvm::StringRef aType,
+                          llvm::StringRef bType, llvm::StringRef cType) {
+  return llvm::formatv(R"mlir(
+    %zero = arith.constant 0.0 : f32
+    %one = arith.constant 1.0 : f32
+    %alphaOne = arith.cmpf oeq, %alpha, %one : f32
+    %betaZero = arith.cmpf oeq, %beta, %zero : f32
+    %plainProduct = arith.andi %alphaOne, %betaZero : i1
+    scf.if %plainProduct {{
+      linalg.fill ins(%zero : f32) outs(%c : {2})
+      linalg.matmul {3}ins(%a, %b : {0}, {1})
+                    outs(%c : {2})
+    } else {{
+{4}    }
+)mlir",
+                       aType, bType, cType, l.maps,
+                       alphaBetaGeneral(l, aType, bType, cType))
+      .str();
 }
 
 /// NAME_ex_ws: strided operands, alpha and beta.
