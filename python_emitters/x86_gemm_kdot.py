@@ -48,7 +48,7 @@ MAX_STRIDE = 1 << 24
 MAX_PREFETCH_AHEAD = 1 << 16
 
 SPEC_FIELDS = ("kernel", "isa", "mr", "nr", "k_unroll", "broadcast", "prefetch_b",
-               "prefetch_a", "a_stride_bytes", "b_stride_bytes", "c_update",
+               "prefetch_a", "a_stride_bytes", "a_stride_operand", "b_stride_bytes", "c_update",
                "format", "symbol")
 
 HELP_EPILOG = r"""
@@ -66,7 +66,14 @@ spec (JSON object, on stdin or --spec FILE):
   prefetch_b  0                              default 0 (B is small and cached)
   prefetch_a  0..65536                       default 0; prefetcht0 of each
                                              row of A this many k values ahead
-  a_stride_bytes  4..2^24, multiple of 4     required: A's row stride
+  a_stride_bytes  4..2^24, multiple of 4     required (unless
+                                             a_stride_operand): A's row stride
+  a_stride_operand 0 | 1                     default 0; 1: A's row stride is
+                                             known only at run time, in bytes,
+                                             in operand $7 ("lda_bytes"); rows
+                                             are indexed by it (and 3x it, in
+                                             %r11), %rax walking groups of 4
+                                             rows (one lea a group per step)
   b_stride_bytes  4..2^24, multiple of 4     required: the row stride of
                                              B transposed (one row per column)
   c_update    "add" | "store"                default "add": C += A*B; "store":
@@ -200,7 +207,17 @@ class Kernel:
         self.broadcast = get_choice(spec, "broadcast", ("none",), "none")
         self.prefetch_b = get_int(spec, "prefetch_b", 0, lo=0, hi=0)
         self.prefetch_a = get_int(spec, "prefetch_a", 0, lo=0, hi=MAX_PREFETCH_AHEAD)
-        self.a_stride = get_int(spec, "a_stride_bytes", lo=4, hi=MAX_STRIDE)
+        # A's rows at a stride known only at run time (a strided view, gen's
+        # NAME_ex_ws): addressed through the stride's register, as
+        # x86_gemm_fma's a_stride_operand.
+        self.a_runtime = get_int(spec, "a_stride_operand", 0, lo=0, hi=1) == 1
+        if self.a_runtime:
+            if "a_stride_bytes" in spec:
+                raise SpecError("a_stride_operand", "a_stride_operand and a_stride_bytes "
+                                "exclude each other (the stride is the operand's)")
+            self.a_stride = 0
+        else:
+            self.a_stride = get_int(spec, "a_stride_bytes", lo=4, hi=MAX_STRIDE)
         self.b_stride = get_int(spec, "b_stride_bytes", lo=4, hi=MAX_STRIDE)
         for field, v in (("a_stride_bytes", self.a_stride), ("b_stride_bytes", self.b_stride)):
             if v % 4:
@@ -243,8 +260,11 @@ class Kernel:
         self.nrp = _pow2_at_least(self.nr)
         self.rows_per_pack = LANES // self.nrp
         self.nacc = nacc
-        self.name = "x86_avx512_f32_kdot_%dx%d_u%d_lda%d_ldbt%d" % (
-            self.mr, self.nr, self.ku, self.a_stride, self.b_stride)
+        self.name = "x86_avx512_f32_kdot_%dx%d_u%d_%s_ldbt%d" % (
+            self.mr, self.nr, self.ku,
+            "ldar" if self.a_runtime else "lda%d" % self.a_stride, self.b_stride)
+        self.operands = OPERANDS + (["lda_bytes"] if self.a_runtime else [])
+        self.lda = "$%d" % len(OPERANDS) if self.a_runtime else None
         if self.prefetch_a:
             self.name += "_pfa%d" % self.prefetch_a
         if self.store:
@@ -254,14 +274,30 @@ class Kernel:
             raise SpecError("a_stride_bytes", "displacements exceed 32 bits")
 
     # ---------------------------------------------------------------- K loop
+    def _a_mem(self, w, r, disp):
+        """A(r, 16-k vector at byte offset `disp`). With a run-time row
+        stride L (operand lda_bytes) rows 4g..4g+3 are at G, G+L, G+2L and
+        G+3L (3L in %r11) for G = A + 4gL, which %rax walks to as the step
+        visits the rows in order (one lea a group)."""
+        if not self.a_runtime:
+            return _mem(disp + r * self.a_stride, A)
+        group, row = divmod(r, 4)
+        while self.a_group < group:
+            w.ins("lea (%s,%s,4), %%rax" % (A if self.a_group == 0 else "%rax", self.lda))
+            self.a_group += 1
+        base = A if group == 0 else "%rax"
+        index = ["", ",%s,1" % self.lda, ",%s,2" % self.lda, ",%r11,1"][row]
+        return "%s(%s%s)" % (disp if disp else "", base, index)
+
     def _k_step(self, w, rows, off, masked):
         """16 k values at byte offset `off` of every row of A and B."""
         mask = " {%k1} {z}" if masked else ""
+        self.a_group = 0
         if self.a_held:
             for r in range(rows):
                 if self.prefetch_a and not masked:
-                    w.ins("prefetcht0 %s" % _mem(off + r * self.a_stride + 4 * self.prefetch_a, A))
-                w.ins("vmovups %s, %s%s" % (_mem(off + r * self.a_stride, A), self.areg[r], mask))
+                    w.ins("prefetcht0 %s" % self._a_mem(w, r, off + 4 * self.prefetch_a))
+                w.ins("vmovups %s, %s%s" % (self._a_mem(w, r, off), self.areg[r], mask))
             for j in range(self.nr):
                 b = self.breg[j % 2]
                 w.ins("vmovups %s, %s%s" % (_mem(off + j * self.b_stride, B), b, mask))
@@ -273,8 +309,8 @@ class Kernel:
         for r in range(rows):
             a = self.areg[r % self.na]
             if self.prefetch_a and not masked:
-                w.ins("prefetcht0 %s" % _mem(off + r * self.a_stride + 4 * self.prefetch_a, A))
-            w.ins("vmovups %s, %s%s" % (_mem(off + r * self.a_stride, A), a, mask))
+                w.ins("prefetcht0 %s" % self._a_mem(w, r, off + 4 * self.prefetch_a))
+            w.ins("vmovups %s, %s%s" % (self._a_mem(w, r, off), a, mask))
             for j in range(self.nr):
                 w.ins("vfmadd231ps %s, %s, %s" % (self.breg[j], a, self.acc[r][j]))
 
@@ -397,6 +433,10 @@ class Kernel:
         w.ins("bzhi %s, %%rax, %%rax" % NREM)
         w.ins("kmovw %eax, %k2")
         w.ins("shr $$4, %s" % KC)
+        if self.a_runtime:
+            # 3L for the fourth row of each group (r11 is free until the
+            # C update).
+            w.ins("lea (%s,%s,2), %%r11" % (self.lda, self.lda))
         # An M edge (m_rem < mr) reads only its own rows of A: one K loop
         # per row count.
         if self.mr > 1:
@@ -426,8 +466,8 @@ class Kernel:
             "nr": self.nr,
             "dialect": "att",
             "asm": asm,
-            "operands": OPERANDS,
-            "constraints": llvm_constraints(len(OPERANDS), clobbers),
+            "operands": self.operands,
+            "constraints": llvm_constraints(len(self.operands), clobbers),
             "clobbers": clobbers,
             "vector_registers_used": self.nvec_used,
             "accumulators": self.nacc,
@@ -448,20 +488,23 @@ class Kernel:
 
     def function(self, symbol):
         info = self.json()
-        body = substitute_operands(info["asm"], FUNCTION_ARG_REGS)
+        # lda_bytes, the 8th argument, goes to callee-saved %rbx.
+        extra = ["%rbx"] if self.a_runtime else []
+        body = substitute_operands(info["asm"], FUNCTION_ARG_REGS + extra)
         lines = [
             "# generated by %s version %d: mr=%d nr=%d k_unroll=%d a_stride_bytes=%d "
             "b_stride_bytes=%d" % (EMITTER, EMITTER_VERSION, self.mr, self.nr, self.ku,
                                    self.a_stride, self.b_stride),
             "# void %s(const float *a, const float *bt, float *c, long kc, long ldc_bytes,"
-            " long m_rem, long n_rem)" % symbol,
+            " long m_rem, long n_rem%s)" % (symbol, ", long lda_bytes" if extra else ""),
             "  .text",
             "  .globl %s" % symbol,
             "  .type %s,@function" % symbol,
             "  .p2align 5",
             "%s:" % symbol,
-            "  movq 8(%rsp), %r10",
-            body,
+            "  movq 8(%rsp), %r10"] + (
+            ["  pushq %rbx", "  movq 24(%rsp), %rbx"] if extra else []) + [
+            body] + (["  popq %rbx"] if extra else []) + [
             "  vzeroupper",
             "  ret",
             "  .size %s, .-%s" % (symbol, symbol),

@@ -500,8 +500,7 @@ bool mlir::tensorop::chooseKDotSketch(const GemmProblem &p,
   int64_t maxColumns = kKDotHeldAColumns;
   if (t.kdotMaxColumns > 0)
     maxColumns = std::min(maxColumns, t.kdotMaxColumns);
-  if (!appliesOnTarget(p, t) || p.aRowStrideAtRunTime || p.n > maxColumns ||
-      p.m <= kFewColumns)
+  if (!appliesOnTarget(p, t) || p.n > maxColumns || p.m <= kFewColumns)
     return false;
   // A short K leaves the K-vectorized tile's horizontal sums most of its
   // work: the small GEMMs' model decides here too. Emerald Rapids, 1
@@ -581,7 +580,7 @@ bool mlir::tensorop::chooseKDotSketch(const GemmProblem &p,
 bool mlir::tensorop::chooseSmallKDotSketch(const GemmProblem &p,
                                            const TargetHints &t,
                                            SketchChoice &c) {
-  if (!appliesOnTarget(p, t) || p.aRowStrideAtRunTime || p.n > kKDotColumns)
+  if (!appliesOnTarget(p, t) || p.n > kKDotColumns)
     return false;
   // Per call, in vector instructions: the broadcast kernel M * K FMAs
   // (its lanes do useful work N / lanes of the time); the K-vectorized
@@ -650,7 +649,7 @@ NTailChoice mlir::tensorop::chooseKDotNTail(const GemmProblem &p,
   int64_t lanes = t.f32Lanes();
   int64_t columns = lanes ? p.n % lanes : 0;
   if (t.kdotNTailMinSavingPct <= 0 || !appliesOnTarget(p, t) ||
-      p.aRowStrideAtRunTime || p.bPanelInPlace || p.bPairsInPlace || columns == 0 ||
+      p.bPanelInPlace || p.bPairsInPlace || columns == 0 ||
       p.n <= kFewColumns || p.m <= kFewColumns || columns > kKDotHeldAColumns)
     return {};
   // The tail reads all of A a second time, after the main kernel's pass:

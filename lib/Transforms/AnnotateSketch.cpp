@@ -327,8 +327,7 @@ struct AnnotateSketchPass
       else if (!problem->aRowsInPlace && !problem->transposeA &&
                problem->input == GemmInputType::F32) {
         Value a = mm.getDpsInputOperand(0)->get();
-        problem->aRowStrideAtRunTime = expectsRuntimeRowStride(a);
-        problem->aRowsInPlace = problem->aRowStrideAtRunTime ||
+        problem->aRowsInPlace = expectsRuntimeRowStride(a) ||
                                 expectedRowStride(a).has_value();
       }
       if (problem->isDynamic()) {

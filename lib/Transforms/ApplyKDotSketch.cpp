@@ -67,7 +67,10 @@ LogicalResult mlir::tensorop::applyKDotSketch(
   Value c = op.getDpsInitOperand(0)->get();
   std::string why;
   std::optional<int64_t> lda = inPlaceRowStride(a.getType(), &why);
-  if (!lda)
+  // A row stride known only at run time (a strided view) is the kernel's
+  // operand (a_stride_operand).
+  bool ldaAtRunTime = !lda && hasRuntimeRowStride(a.getType());
+  if (!lda && !ldaAtRunTime)
     return fail("A's rows in place: " + why);
   // B already stored N x K with contiguous rows is read as it is.
   // Column blocks of nr (the kernel's width: at most N); the kernel reads
@@ -97,8 +100,9 @@ LogicalResult mlir::tensorop::applyKDotSketch(
   else if (nr > kPaddedBtColumns)
     btStride = (p.k + 15) / 16 * 16;
   EmitterRequest request = ukernelEmitterRequest(
-      sketch.getUkernel(), target, sketch.getMr(), nr, *hints, *lda * 4,
-      btStride * 4, emitterDir, emitterTimeout);
+      sketch.getUkernel(), target, sketch.getMr(), nr, *hints,
+      ldaAtRunTime ? kRuntimeRowStride : *lda * 4, btStride * 4, emitterDir,
+      emitterTimeout);
   // One call covers all of K: from a zeroed C the kernel stores its tile
   // and the fill goes.
   bool storeC = zeroFill && p.k > 0;
@@ -182,15 +186,15 @@ LogicalResult mlir::tensorop::applyKDotSketch(
                           {rewriter.getIndexAttr(nr),
                            rewriter.getIndexAttr(p.k)});
     Value cRows = subview(rewriter, loc, c, {i, j}, {mRem, nRem});
-    UKernelOp::create(rewriter, loc, rewriter.getStringAttr(kernel->name),
-                      aRows, bCols, cRows, cst(p.k), mRem, nRem, Value(),
-                      Value(), Value(), Value(), /*bPanelOut=*/Value(),
-                      rewriter.getStringAttr(kernel->asmText),
-                      rewriter.getStringAttr(kernel->constraints),
-                      rewriter.getStringAttr(kernel->dialect),
-                      rewriter.getI64IntegerAttr(mr),
-                      rewriter.getI64IntegerAttr(nr),
-                      rewriter.getStringAttr(kernel->hash.substr(0, 16)));
+    auto call = UKernelOp::create(
+        rewriter, loc, rewriter.getStringAttr(kernel->name), aRows, bCols,
+        cRows, cst(p.k), mRem, nRem, Value(), Value(), Value(), Value(),
+        /*bPanelOut=*/Value(), rewriter.getStringAttr(kernel->asmText),
+        rewriter.getStringAttr(kernel->constraints),
+        rewriter.getStringAttr(kernel->dialect), rewriter.getI64IntegerAttr(mr),
+        rewriter.getI64IntegerAttr(nr),
+        rewriter.getStringAttr(kernel->hash.substr(0, 16)));
+    call.setAStrideOperand(ldaAtRunTime);
   }
   if (btBuffer) {
     rewriter.setInsertionPointAfter(forall ? forall.getOperation()

@@ -118,10 +118,8 @@ mlir::tensorop::matchSupportedMatmul(linalg::MatmulOp op, std::string &reason,
   p.aRowsInPlace = !p.transposeA && p.input == GemmInputType::F32 &&
                    inPlaceRowStride(a).has_value();
   if (!p.transposeA && p.input == GemmInputType::F32 &&
-      hasRuntimeRowStride(a)) {
+      hasRuntimeRowStride(a))
     p.aRowsInPlace = true;
-    p.aRowStrideAtRunTime = true;
-  }
   p.bPairsInPlace = op->hasAttr(kBPairsAttrName);
   p.bPanelInPlace = p.input == GemmInputType::F32 && !p.transposeB &&
                     isPanelOfStack(op.getDpsInputOperand(1)->get());

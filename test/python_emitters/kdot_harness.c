@@ -38,8 +38,18 @@
 
 #include "guard_pages.h"
 
+#ifdef UKERNEL_LDA_OPERAND
+/* A kernel emitted with a_stride_operand 1 takes A's row stride in bytes as
+   an eighth argument (LDA floats). */
+void ukernel(const float *a, const float *b, float *c, long kc, long ldc_bytes,
+             long m_rem, long n_rem, long lda_bytes);
+#define UKERNEL(a, b, c, kc, ldc, m, n)                                       \
+  ukernel(a, b, c, kc, ldc, m, n, lda * (long)sizeof(float))
+#else
 void ukernel(const float *a, const float *b, float *c, long kc, long ldc_bytes,
              long m_rem, long n_rem);
+#define UKERNEL(a, b, c, kc, ldc, m, n) ukernel(a, b, c, kc, ldc, m, n)
+#endif
 
 static uint64_t rng_state = 88172645463325252ull;
 static uint64_t rng_next(void) {
@@ -93,7 +103,7 @@ static int check_case(long nr, long kc, long m, long n, long ldc) {
   snprintf(current_case, sizeof current_case,
            "nr=%ld kc=%ld m_rem=%ld n_rem=%ld ldc=%ld lda=%ld ldbt=%ld", nr,
            kc, m, n, ldc, lda, ldbt);
-  ukernel(a, bt, c, kc, ldc * (long)sizeof(float), m, n);
+  UKERNEL(a, bt, c, kc, ldc * (long)sizeof(float), m, n);
   int bad = 0;
   for (size_t i = 0; i < c_len; i++) {
     long off = (long)i - guard;

@@ -152,24 +152,24 @@ class TestAssembles(unittest.TestCase):
                 self.assertEqual(p.returncode, 0, p.stderr)
 
 
-def build(tmp, tag, kernel_src):
+def build(tmp, tag, kernel_src, cflags=()):
     src = os.path.join(tmp, tag + ".s")
     with open(src, "w") as f:
         f.write(kernel_src)
     exe = os.path.join(tmp, tag)
-    p = subprocess.run([CC, "-O2", "-w", HARNESS, src, "-o", exe, "-lm"],
+    p = subprocess.run([CC, "-O2", "-w"] + list(cflags) + [HARNESS, src, "-o", exe, "-lm"],
                        capture_output=True, text=True)
     if p.returncode != 0:
         raise AssertionError("build failed: %s" % p.stderr)
     return exe
 
 
-def run_check(exe, s, kcs=KC_LIST, ms=None, ns=None, seed=1):
+def run_check(exe, s, kcs=KC_LIST, ms=None, ns=None, seed=1, lda=LDA):
     ms = ms or list(range(1, s["mr"] + 1))
     ns = ns or sorted({1, s["nr"] // 2 or 1, s["nr"]})
     store = 1 if s.get("c_update") == "store" else 0
     args = [exe, str(s["mr"]), str(s["nr"]), ",".join(map(str, kcs)), ",".join(map(str, ms)),
-            ",".join(map(str, ns)), str(seed), str(LDA), str(LDBT), str(store)]
+            ",".join(map(str, ns)), str(seed), str(lda), str(LDBT), str(store)]
     p = subprocess.run(args, capture_output=True, text=True, timeout=120)
     return p.returncode, p.stdout + p.stderr
 
@@ -184,6 +184,28 @@ class TestNumeric(unittest.TestCase):
     @classmethod
     def tearDownClass(cls):
         shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def test_runtime_lda_numeric(self):
+        """Kernels taking A's row stride as an operand (a_stride_operand):
+        right results at two strides from one build (200 and 57 floats),
+        held-A and held-B orders, 1 to 12 rows (three row groups)."""
+        specs = []
+        for kw in (dict(mr=12, nr=1, prefetch_a=128), dict(mr=6, nr=4),
+                   dict(mr=3, nr=9, c_update="store"), dict(mr=2, nr=13, k_unroll=1)):
+            s = spec(a_stride_operand=1, **kw)
+            del s["a_stride_bytes"]
+            specs.append(s)
+
+        def job(i, s):
+            exe = build(self.tmp, "rl%d" % i, emit_function(s), cflags=["-DUKERNEL_LDA_OPERAND"])
+            return [run_check(exe, s, seed=40 + i, lda=lda) for lda in (LDA, 57)]
+
+        with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as ex:
+            results = list(ex.map(lambda js: (js[1], job(*js)), enumerate(specs)))
+        for s, runs in results:
+            for rc, out in runs:
+                with self.subTest(spec=s):
+                    self.assertEqual(rc, 0, out)
 
     def test_kernels_numeric(self):
         """Every m_rem (each has its own K loop), n_rem, K tails of every

@@ -43,14 +43,11 @@ struct GemmProblem {
   bool transposeA = false; ///< A is stored K x M.
   bool transposeB = false; ///< B is stored N x K.
   /// A is a memref whose rows the microkernel can read in place (unit
-  /// column stride, static positive row stride; not transposed). False when
-  /// unknown (tensors, dynamic strides): then A is packed.
+  /// column stride, a positive row stride, static or known only at run
+  /// time, which the x86 kernels then take as an operand; not transposed).
+  /// False when unknown (tensors whose buffer is not known): then A is
+  /// packed.
   bool aRowsInPlace = false;
-  /// A's rows are read in place at a row stride known only at run time (a
-  /// strided view: gen's NAME_ex_ws): x86_gemm_fma takes it as an operand;
-  /// the K-vectorized kernel (x86_gemm_kdot) compiles it in, so it is not
-  /// chosen then.
-  bool aRowStrideAtRunTime = false;
   /// B was packed once into k pairs (bf16, a matmul marked
   /// tensorop.b_k_pairs: a panel of prepacked weights) and the microkernel
   /// reads it in place, from wherever the caller keeps it (past L2 for
