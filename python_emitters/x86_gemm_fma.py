@@ -15,6 +15,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from tensorop_emit.epilogue import parse_epilogue  # noqa: E402
 from tensorop_emit.x86_epilogue import X86Epilogue  # noqa: E402
+from tensorop_emit.x86_rows import RuntimeRows  # noqa: E402
 from tensorop_emit.common import (  # noqa: E402
     AsmWriter,
     SpecError,
@@ -444,6 +445,7 @@ class Kernel:
         # The run-time row strides of A and B: the last operands.
         ops = self.operands()
         self.lda = "$%d" % ops.index("lda_bytes") if self.a_runtime else None
+        self.a_rows = RuntimeRows(A, self.lda) if self.a_runtime else None
         self.ldb = "$%d" % ops.index("ldb_bytes") if self.b_runtime else None
         # register allocation
         # register allocation: accumulator sets, B vectors, broadcast registers
@@ -511,13 +513,15 @@ class Kernel:
         if self.prefetch_b_cols:
             # prefetcht0 never faults: past B's row end it is harmless.
             pf = [4 * self.prefetch_b_cols + boff + line for line in self._b_lines()]
-        self.a_group = 0  # run-time stride: %rax holds no row group yet
+        if self.a_rows:
+            self.a_rows.start_step()
         if self.prefetch_a:
             # One row of A per unrolled step (each row's line is touched
             # again every 16 k values anyway).
             for r in range(u, self.rows, self.ku):
                 w.ins("prefetcht0 %s" % self._a_mem(w, r, aoff + 4 * self.prefetch_a))
-        self.a_group = 0
+        if self.a_rows:
+            self.a_rows.start_step()
         # spread the prefetches over the rows
         rows = self.rows
         pf_by_row = [[] for _ in range(rows)]
@@ -610,19 +614,11 @@ class Kernel:
         w.label("7")
 
     def _a_mem(self, w, r, disp):
-        """A(r, k) of the k step at byte offset `disp` along the row. With a
-        run-time row stride L (operand lda_bytes) rows 4g..4g+3 are at
-        G, G+L, G+2L and G+3L (3L in %r11) for G = A + 4gL, which %rax
-        walks to as the step visits the rows in order (one lea a group)."""
+        """A(r, k) of the k step at byte offset `disp` along the row (with a
+        run-time row stride: tensorop_emit.x86_rows)."""
         if not self.a_runtime:
             return _mem(disp + r * self.a_row, A)
-        group, row = divmod(r, 4)
-        while self.a_group < group:
-            w.ins("lea (%s,%s,4), %%rax" % (A if self.a_group == 0 else "%rax", self.lda))
-            self.a_group += 1
-        base = A if group == 0 else "%rax"
-        index = ["", ",%s,1" % self.lda, ",%s,2" % self.lda, ",%r11,1"][row]
-        return "%s(%s%s)" % (disp if disp else "", base, index)
+        return self.a_rows.mem(w, r, disp)
 
     def _k_body(self, w):
         if self.mask_vregs:
@@ -658,7 +654,7 @@ class Kernel:
         if self.bias_p:
             w.ins("add $$%d, %s" % (self.bias_p, BOUT))
         if self.a_runtime:
-            w.ins("lea (%s,%s,2), %%r11" % (self.lda, self.lda))
+            self.a_rows.setup(w)
         if self.taps > 1:
             # %r11 = -4*kc (A's advance over one tap, negated); %rax counts
             # the taps. B runs on into the next tap's rows by itself.

@@ -31,6 +31,7 @@ from tensorop_emit.common import (  # noqa: E402
     substitute_operands,
     ukernel_operand_refs,
 )
+from tensorop_emit.x86_rows import RuntimeRows  # noqa: E402
 
 EMITTER = "x86_gemm_kdot.py"
 EMITTER_VERSION = 1
@@ -265,6 +266,7 @@ class Kernel:
             "ldar" if self.a_runtime else "lda%d" % self.a_stride, self.b_stride)
         self.operands = OPERANDS + (["lda_bytes"] if self.a_runtime else [])
         self.lda = "$%d" % len(OPERANDS) if self.a_runtime else None
+        self.a_rows = RuntimeRows(A, self.lda) if self.a_runtime else None
         if self.prefetch_a:
             self.name += "_pfa%d" % self.prefetch_a
         if self.store:
@@ -275,24 +277,17 @@ class Kernel:
 
     # ---------------------------------------------------------------- K loop
     def _a_mem(self, w, r, disp):
-        """A(r, 16-k vector at byte offset `disp`). With a run-time row
-        stride L (operand lda_bytes) rows 4g..4g+3 are at G, G+L, G+2L and
-        G+3L (3L in %r11) for G = A + 4gL, which %rax walks to as the step
-        visits the rows in order (one lea a group)."""
+        """A(r, 16-k vector at byte offset `disp`) (with a run-time row
+        stride: tensorop_emit.x86_rows)."""
         if not self.a_runtime:
             return _mem(disp + r * self.a_stride, A)
-        group, row = divmod(r, 4)
-        while self.a_group < group:
-            w.ins("lea (%s,%s,4), %%rax" % (A if self.a_group == 0 else "%rax", self.lda))
-            self.a_group += 1
-        base = A if group == 0 else "%rax"
-        index = ["", ",%s,1" % self.lda, ",%s,2" % self.lda, ",%r11,1"][row]
-        return "%s(%s%s)" % (disp if disp else "", base, index)
+        return self.a_rows.mem(w, r, disp)
 
     def _k_step(self, w, rows, off, masked):
         """16 k values at byte offset `off` of every row of A and B."""
         mask = " {%k1} {z}" if masked else ""
-        self.a_group = 0
+        if self.a_rows:
+            self.a_rows.start_step()
         if self.a_held:
             for r in range(rows):
                 if self.prefetch_a and not masked:
@@ -436,7 +431,7 @@ class Kernel:
         if self.a_runtime:
             # 3L for the fourth row of each group (r11 is free until the
             # C update).
-            w.ins("lea (%s,%s,2), %%r11" % (self.lda, self.lda))
+            self.a_rows.setup(w)
         # An M edge (m_rem < mr) reads only its own rows of A: one K loop
         # per row count.
         if self.mr > 1:

@@ -486,8 +486,7 @@ static void setKDotBlock(const GemmProblem &p, const TargetHints &t,
 /// N * K / 8.
 static bool kdotAheadOfBroadcast(const GemmProblem &p, const TargetHints &t) {
   int64_t kVectors = ceilDiv(p.k, t.f32Lanes());
-  return 80 * p.m * p.k >=
-         13 * (8 * p.m * p.n * (kVectors + 2) + p.n * p.k);
+  return 80 * p.m * p.k >= 13 * (8 * p.m * p.n * (kVectors + 2) + p.n * p.k);
 }
 
 bool mlir::tensorop::chooseKDotSketch(const GemmProblem &p,

@@ -1024,30 +1024,24 @@ LogicalResult UKernelOp::verify() {
                          "operands, store_b_panel), but '")
              << getKernelName() << "' declares " << outputs;
   }
-  if (getAStrideOperand()) {
-    // The code reads A's rows at the stride an operand gives: A must be
-    // f32 rows with unit inner stride.
-    auto aType = cast<MemRefType>(getA().getType());
-    SmallVector<int64_t> aStrides;
-    int64_t aOffset;
-    if (aType.getRank() != 2 || !aType.getElementType().isF32() ||
-        failed(aType.getStridesAndOffset(aStrides, aOffset)) ||
-        aStrides[1] != 1)
-      return emitOpError("a_stride_operand needs an f32 A with unit inner "
-                         "stride, got ")
-             << aType;
-  }
-  if (getBStrideOperand()) {
-    auto bType = cast<MemRefType>(getB().getType());
-    SmallVector<int64_t> bStrides;
-    int64_t bOffset;
-    if (bType.getRank() != 2 || !bType.getElementType().isF32() ||
-        failed(bType.getStridesAndOffset(bStrides, bOffset)) ||
-        bStrides[1] != 1 || getBPanelOut())
-      return emitOpError("b_stride_operand needs an f32 B with unit inner "
-                         "stride and no b_panel_out, got ")
-             << bType;
-  }
+  // The code reads the rows of an operand whose stride it takes at run
+  // time: f32 rows with unit inner stride.
+  auto f32Rows = [](Value v) {
+    auto type = cast<MemRefType>(v.getType());
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    return type.getRank() == 2 && type.getElementType().isF32() &&
+           succeeded(type.getStridesAndOffset(strides, offset)) &&
+           strides[1] == 1;
+  };
+  if (getAStrideOperand() && !f32Rows(getA()))
+    return emitOpError("a_stride_operand needs an f32 A with unit inner "
+                       "stride, got ")
+           << getA().getType();
+  if (getBStrideOperand() && (!f32Rows(getB()) || getBPanelOut()))
+    return emitOpError("b_stride_operand needs an f32 B with unit inner "
+                       "stride and no b_panel_out, got ")
+           << getB().getType();
   if (getAStrideOperand() || getBStrideOperand()) {
     // The kernel takes one operand more per run-time stride, after the
     // others.
@@ -1059,8 +1053,8 @@ LogicalResult UKernelOp::verify() {
       return emitOpError("a run-time row stride needs a kernel emitted for "
                          "it (")
              << expected << " asm operands, a_stride_operand / "
-             << "b_stride_operand), but '" << getKernelName()
-             << "' declares " << outputs;
+             << "b_stride_operand), but '" << getKernelName() << "' declares "
+             << outputs;
   }
   if (Value out = getOut()) {
     auto outType = cast<MemRefType>(out.getType());

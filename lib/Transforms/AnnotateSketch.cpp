@@ -327,8 +327,8 @@ struct AnnotateSketchPass
       else if (!problem->aRowsInPlace && !problem->transposeA &&
                problem->input == GemmInputType::F32) {
         Value a = mm.getDpsInputOperand(0)->get();
-        problem->aRowsInPlace = expectsRuntimeRowStride(a) ||
-                                expectedRowStride(a).has_value();
+        problem->aRowsInPlace =
+            expectsRuntimeRowStride(a) || expectedRowStride(a).has_value();
       }
       if (problem->isDynamic()) {
         // Which size the sketch fits, so nobody mistakes it for a tuned one.

@@ -99,10 +99,10 @@ LogicalResult mlir::tensorop::applyKDotSketch(
     btStride = *ldbt;
   else if (nr > kPaddedBtColumns)
     btStride = (p.k + 15) / 16 * 16;
-  EmitterRequest request = ukernelEmitterRequest(
-      sketch.getUkernel(), target, sketch.getMr(), nr, *hints,
-      ldaAtRunTime ? kRuntimeRowStride : *lda * 4, btStride * 4, emitterDir,
-      emitterTimeout);
+  EmitterRequest request =
+      ukernelEmitterRequest(sketch.getUkernel(), target, sketch.getMr(), nr,
+                            *hints, ldaAtRunTime ? kRuntimeRowStride : *lda * 4,
+                            btStride * 4, emitterDir, emitterTimeout);
   // One call covers all of K: from a zeroed C the kernel stores its tile
   // and the fill goes.
   bool storeC = zeroFill && p.k > 0;

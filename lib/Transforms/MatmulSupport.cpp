@@ -117,8 +117,7 @@ mlir::tensorop::matchSupportedMatmul(linalg::MatmulOp op, std::string &reason,
   // bf16 and f16 operands are always packed (into k pairs, or to fp32).
   p.aRowsInPlace = !p.transposeA && p.input == GemmInputType::F32 &&
                    inPlaceRowStride(a).has_value();
-  if (!p.transposeA && p.input == GemmInputType::F32 &&
-      hasRuntimeRowStride(a))
+  if (!p.transposeA && p.input == GemmInputType::F32 && hasRuntimeRowStride(a))
     p.aRowsInPlace = true;
   p.bPairsInPlace = op->hasAttr(kBPairsAttrName);
   p.bPanelInPlace = p.input == GemmInputType::F32 && !p.transposeB &&

@@ -25,9 +25,9 @@ constexpr int64_t kRuntimeRowStride = -1;
 
 /// The request for the microkernel of `sketch` on `hints`' target.
 /// `ldaBytes` / `ldbBytes`: the row stride of an A / B read in place, 0 when
-/// it is packed; either may be kRuntimeRowStride. Emitters named llm_* are model-written: they run
-/// untrusted (sandboxed) from llmEmitterDir(); the others from `emitterDir`
-/// ("" = the default).
+/// it is packed; either may be kRuntimeRowStride. Emitters named llm_* are
+/// model-written: they run untrusted (sandboxed) from llmEmitterDir(); the
+/// others from `emitterDir` ("" = the default).
 EmitterRequest ukernelEmitterRequest(SketchAttr sketch,
                                      const TargetHints &hints,
                                      int64_t ldaBytes, int64_t ldbBytes,
