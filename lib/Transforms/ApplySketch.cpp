@@ -1173,11 +1173,17 @@ linalg::FillOp zeroFillOfResult(linalg::MatmulOp op) {
 
 /// The row stride in bytes of an operand the microkernel would read in place
 /// (A or B of an f32 matmul): rows with unit column stride and a static,
-/// positive row stride. 0, with a remark, where the layout does not allow
-/// it and the operand is packed instead.
+/// positive row stride, or kRuntimeRowStride where the stride is known only
+/// at run time and `emitter` (x86_gemm_fma) takes it as an operand (a
+/// strided view: packing it cost gen's NAME_ex_ws 1.4x NAME's time on small
+/// shapes and 4x on few columns; docs/benchmarks/blas-api.md, "Strided A in
+/// place"). 0, with a remark, where the layout does not allow it and the
+/// operand is packed instead.
 int64_t inPlaceRowStrideBytes(linalg::MatmulOp op, unsigned operand,
-                              StringRef name) {
+                              StringRef name, StringRef emitter) {
   Type type = op.getDpsInputOperand(operand)->get().getType();
+  if (emitter == "x86_gemm_fma" && hasRuntimeRowStride(type))
+    return kRuntimeRowStride;
   std::string why;
   if (std::optional<int64_t> stride = inPlaceRowStride(type, &why))
     return *stride * 4;
@@ -1280,13 +1286,8 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
     // B's layout belongs to the program, not to the sketch (a tuned sketch
     // from the database was measured on a contiguous B): where it cannot be
     // read in place, B is packed as with "kmajor_nr", which is always valid.
-    // A row stride known only at run time is an operand of the kernel, as
-    // for A below.
-    if (sketch.getUkernel().getEmitter() == "x86_gemm_fma" &&
-        hasRuntimeRowStride(op.getDpsInputOperand(1)->get().getType()))
-      ldbBytes = kRuntimeRowStride;
-    else
-      ldbBytes = inPlaceRowStrideBytes(op, /*operand=*/1, "B");
+    ldbBytes = inPlaceRowStrideBytes(op, /*operand=*/1, "B",
+                                     sketch.getUkernel().getEmitter());
     unpackedB = ldbBytes != 0;
   }
 
@@ -1310,15 +1311,8 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
                                "stored M x K; this GEMM reads A transposed "
                                "(use pack_a \"kmajor_mr\")";
     // As for B: A's layout is the program's, and packing is always valid.
-    // Rows at a stride known only at run time (a strided view) are read in
-    // place too where the kernel can take the stride as an operand: packing
-    // them cost NAME_ex_ws 1.4x NAME's time on small shapes and 4x on few
-    // columns (docs/benchmarks/cpu-gemm-classes.md, "Strided A in place").
-    if (sketch.getUkernel().getEmitter() == "x86_gemm_fma" &&
-        hasRuntimeRowStride(op.getDpsInputOperand(0)->get().getType()))
-      ldaBytes = kRuntimeRowStride;
-    else
-      ldaBytes = inPlaceRowStrideBytes(op, /*operand=*/0, "A");
+    ldaBytes = inPlaceRowStrideBytes(op, /*operand=*/0, "A",
+                                     sketch.getUkernel().getEmitter());
     unpackedA = ldaBytes != 0;
   }
 
