@@ -960,8 +960,8 @@ class Kernel:
     def function(self, symbol):
         info = self.json()
         assert "r10" not in info["clobbers"]
-        # Arguments past the 7th (epilogue block, b_panel_out, lda_bytes) go
-        # to callee-saved %rbx and %r12, pushed first.
+        # Arguments past the 7th (epilogue block or b_panel_out, lda_bytes,
+        # ldb_bytes) go to callee-saved %rbx, %r12 and %r13, pushed first.
         extra = ["%rbx", "%r12", "%r13"][:len(self.operands()) - len(FUNCTION_ARG_REGS)]
         regs = FUNCTION_ARG_REGS + extra
         body = substitute_operands(info["asm"], regs)

@@ -115,10 +115,9 @@ mlir::tensorop::matchSupportedMatmul(linalg::MatmulOp op, std::string &reason,
     return failure();
   }
   // bf16 and f16 operands are always packed (into k pairs, or to fp32).
+  // A row stride known only at run time is the x86 kernels' operand.
   p.aRowsInPlace = !p.transposeA && p.input == GemmInputType::F32 &&
-                   inPlaceRowStride(a).has_value();
-  if (!p.transposeA && p.input == GemmInputType::F32 && hasRuntimeRowStride(a))
-    p.aRowsInPlace = true;
+                   (inPlaceRowStride(a).has_value() || hasRuntimeRowStride(a));
   p.bPairsInPlace = op->hasAttr(kBPairsAttrName);
   p.bPanelInPlace = p.input == GemmInputType::F32 && !p.transposeB &&
                     isPanelOfStack(op.getDpsInputOperand(1)->get());

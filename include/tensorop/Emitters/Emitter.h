@@ -36,8 +36,8 @@ struct EmitterRequest {
   /// Target the code must assemble for.
   std::string triple, cpu, features;
   /// The asm operands of the answer: kNumUKernelOperands, one more (the
-  /// epilogue block) for a kernel with a fused epilogue, one more for A's
-  /// run-time row stride (always the last).
+  /// epilogue block) for a kernel with a fused epilogue, one more for each
+  /// of A's and B's run-time row strides (last, A's first).
   unsigned numOperands = 7;
 };
 

@@ -47,9 +47,11 @@ constexpr unsigned kUKernelEpilogueBlock = kNumUKernelOperands;
 /// address (no epilogue goes with it).
 constexpr unsigned kUKernelBPanelOut = kNumUKernelOperands;
 
-/// A kernel that reads A in place at a row stride known only at run time
-/// (the emitters' `a_stride_operand`) takes that stride in bytes as its
-/// last operand, after the epilogue block or b_panel_out where present.
+/// A kernel that reads A (B) in place at a row stride known only at run
+/// time (the emitters' `a_stride_operand`, `b_stride_operand`) takes that
+/// stride in bytes as one operand more, after the epilogue block or
+/// b_panel_out where present, A's before B's (tensorop.ukernel's
+/// a_stride_operand / b_stride_operand; LowerUKernel passes them).
 
 /// Checks that `constraints` follows the contract: `numOperands`
 /// (kNumUKernelOperands, or one more with an epilogue) register outputs
