@@ -199,6 +199,11 @@ verifyRegisterBlock(function_ref<InFlightDiagnostic()> emitError,
   int64_t needed =
       registerBlockVectorRegisters(mr, nr, lanes, target.getName()) +
       extraRegisters;
+  // x86_gemm_fma's embedded broadcasts read A's element in each FMA: no
+  // broadcast register (the emitter's own budget is mr*nv + nv).
+  if (ukernel.getEmitter() == "x86_gemm_fma" &&
+      ukernel.getBroadcast() == "embedded")
+    needed -= 1;
   if (needed > target.getVectorRegisters())
     return emitError() << what << " register block " << mr << "x" << nr
                        << " needs " << needed << " vector registers but "
@@ -466,9 +471,13 @@ LogicalResult EpilogueAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 int64_t SketchAttr::getVectorRegistersNeeded() const {
   if (getUkernel().getEmitter() == kKDotEmitter)
     return kdotVectorRegisters(getMr(), getNr());
-  return registerBlockVectorRegisters(getMr(), getNr(),
-                                      getTarget().getF32Lanes(),
-                                      getTarget().getName());
+  int64_t needed = registerBlockVectorRegisters(
+      getMr(), getNr(), getTarget().getF32Lanes(), getTarget().getName());
+  // (Embedded broadcasts take no register: verifyRegisterBlock.)
+  if (getUkernel().getEmitter() == "x86_gemm_fma" &&
+      getUkernel().getBroadcast() == "embedded")
+    --needed;
+  return needed;
 }
 
 //===----------------------------------------------------------------------===//

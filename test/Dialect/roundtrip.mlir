@@ -8,6 +8,16 @@ func.func @sketch_roundtrip(%A: memref<8x8xf32>, %B: memref<8x8xf32>, %C: memref
   return
 }
 
+// Embedded broadcasts need no broadcast register: 7 x 64 fills the 32
+// registers with 28 accumulators and 4 B vectors (x86_gemm_fma's budget).
+// CHECK-LABEL: func.func @sketch_embedded_full_register_file
+// CHECK: mr = 7, nr = 64, {{.*}} broadcast = "embedded"
+func.func @sketch_embedded_full_register_file(%A: memref<8x8xf32>, %B: memref<8x8xf32>, %C: memref<8x8xf32>) {
+  linalg.matmul {tensorop.sketch = #tensorop.sketch<mc = 98, nc = 256, kc = 8, mr = 7, nr = 64, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "none", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "embedded", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f", vector_bits = 512, vector_registers = 32>, source = "t">}
+    ins(%A, %B : memref<8x8xf32>, memref<8x8xf32>) outs(%C : memref<8x8xf32>)
+  return
+}
+
 // threads is printed only when it is not the default 1.
 // CHECK-LABEL: func.func @sketch_threads
 // CHECK: source = "builtin", threads = 2>

@@ -617,6 +617,10 @@ UNPACKED_A_SPECS = [
           a_stride_bytes=4 * 257, b_stride_bytes=4 * 53), 257, 53),
     (spec(isa="avx512", mr=12, nr=16, broadcast="embedded", prefetch_a=128,
           a_stride_bytes=4 * 257, b_stride_bytes=4 * 13), 257, 13),
+    # the whole register file: 28 accumulators and 4 B vectors, no
+    # broadcast register (the dialect's verifier allows 7 x 64 embedded)
+    (spec(isa="avx512", mr=7, nr=64, broadcast="embedded", a_stride_bytes=4 * 101,
+          b_stride_bytes=4 * 67), 101, 67),
     (spec(isa="avx2", mr=4, nr=16, k_unroll=3, prefetch_a=64, prefetch_b_cols=32,
           a_stride_bytes=4 * 300, b_stride_bytes=4 * 37), 300, 37),
     (spec(isa="avx2", mr=6, nr=16, a_stride_bytes=4 * 300), 300, 0),
