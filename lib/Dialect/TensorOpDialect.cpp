@@ -181,6 +181,20 @@ int64_t mlir::tensorop::kdotVectorRegisters(int64_t mr, int64_t nr) {
   return kdotHoldsA(mr, nr) ? mr * nr + mr + 2 : mr * nr + nr + 1;
 }
 
+/// The vector registers a sketch's register block takes with its
+/// microkernel: x86_gemm_fma's embedded broadcasts read A's element in each
+/// FMA, so they take no broadcast register (the emitter's budget is
+/// mr*nv + nv).
+static int64_t sketchBlockVectorRegisters(int64_t mr, int64_t nr, int64_t lanes,
+                                          StringRef target,
+                                          UKernelSpecAttr ukernel) {
+  int64_t needed = registerBlockVectorRegisters(mr, nr, lanes, target);
+  if (ukernel.getEmitter() == "x86_gemm_fma" &&
+      ukernel.getBroadcast() == "embedded")
+    --needed;
+  return needed;
+}
+
 /// The register block's rules that GEMM and convolution sketches share: nr
 /// whole f32 vectors, the mr x nr accumulators and their operands (plus
 /// `extraRegisters`) within the target's vector registers, embedded
@@ -197,13 +211,8 @@ verifyRegisterBlock(function_ref<InFlightDiagnostic()> emitError,
                        << ") must be a multiple of the target's f32 lanes ("
                        << lanes << " on " << target.getName() << ")";
   int64_t needed =
-      registerBlockVectorRegisters(mr, nr, lanes, target.getName()) +
+      sketchBlockVectorRegisters(mr, nr, lanes, target.getName(), ukernel) +
       extraRegisters;
-  // x86_gemm_fma's embedded broadcasts read A's element in each FMA: no
-  // broadcast register (the emitter's own budget is mr*nv + nv).
-  if (ukernel.getEmitter() == "x86_gemm_fma" &&
-      ukernel.getBroadcast() == "embedded")
-    needed -= 1;
   if (needed > target.getVectorRegisters())
     return emitError() << what << " register block " << mr << "x" << nr
                        << " needs " << needed << " vector registers but "
@@ -471,13 +480,8 @@ LogicalResult EpilogueAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 int64_t SketchAttr::getVectorRegistersNeeded() const {
   if (getUkernel().getEmitter() == kKDotEmitter)
     return kdotVectorRegisters(getMr(), getNr());
-  int64_t needed = registerBlockVectorRegisters(
-      getMr(), getNr(), getTarget().getF32Lanes(), getTarget().getName());
-  // (Embedded broadcasts take no register: verifyRegisterBlock.)
-  if (getUkernel().getEmitter() == "x86_gemm_fma" &&
-      getUkernel().getBroadcast() == "embedded")
-    --needed;
-  return needed;
+  return sketchBlockVectorRegisters(getMr(), getNr(), getTarget().getF32Lanes(),
+                                    getTarget().getName(), getUkernel());
 }
 
 //===----------------------------------------------------------------------===//
