@@ -403,6 +403,28 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   c.prefetchBCols = prefetchRows || (gemvBands && !t.gemvColumnPrefetch)
                         ? 0
                         : tilesAhead * c.nr;
+  // From memory, a band's lines in L1 are, for each of its rows, the tile
+  // being computed, the tiles prefetched ahead and A's element for each row
+  // of C. Where that outgrows L1 the prefetched lines evict each other
+  // before use, so the band shrinks to the target's share of L1
+  // (blocking.few_rows_band_l1_pct; Emerald Rapids 33: 3x3595x1351, 3 x 112
+  // two tiles ahead, 84 KB at 62 rows, same-process sketch A/B against
+  // oneDNN: 62 rows 0.84-0.88x, 32 0.78x, 24 0.93x, 16 0.98-1.02x, 12
+  // 1.03x, 8 1.04x; gen's objects against no bound, 10 drawn shapes of 3-6
+  // rows, every one faster, geomean 1.158; docs/benchmarks/
+  // cpu-gemm-classes.md, "Emerald Rapids in the fortieth session"). One
+  // thread only: on two, 6 drawn shapes went 0.840-1.101 (geomean 1.011),
+  // the narrowest N losing.
+  if (bFromMemory && !walk && !p.bPanelInPlace && p.threads == 1 &&
+      t.fewRowsBandL1Pct > 0) {
+    constexpr int64_t bytes = 4;
+    int64_t rowBytes = (c.nr + c.prefetchBCols + p.m) * bytes;
+    int64_t l1 = t.cacheBytes(1);
+    if (c.kc * rowBytes > l1)
+      c.kc = balancedTile(
+          p.k, std::max<int64_t>(4, l1 * t.fewRowsBandL1Pct / 100 / rowBytes),
+          1);
+  }
   // Blocks of three vectors (7..9 rows x 48) sweeping B with the column
   // prefetch: K not unrolled. Measured, not explained (the unrolled loop
   // is the same code four times over): best of 40-60 calls of 5, same

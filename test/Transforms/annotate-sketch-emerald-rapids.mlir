@@ -93,3 +93,15 @@
 // PFCACHE: mr = 13, nr = 32, loop_order = "mnk", micro_order = "nm", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0, prefetch_b_cols = 64>
 // RUN: %gen_matmul 49 669 761 | %{zen5} tensorop-opt --tensorop-annotate-sketch="target=host threads=1" 2>&1 | FileCheck %s --check-prefix=NOPFCACHE
 // NOPFCACHE: mr = 13, nr = 32, loop_order = "mnk", micro_order = "nm", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>
+
+// - blocking.few_rows_band_l1_pct 33: from memory, a band whose lines in L1
+//   (each row's tile, the two tiles prefetched ahead, A's element per row
+//   of C) outgrow L1 shrinks to a third of it: 3 x 112 takes 1356 bytes a
+//   row, so 62 rows (84 KB) become 11; 7 x 48 (604 bytes a row) keeps 63.
+// RUN: %gen_matmul 3 3595 1351 | %{emr} tensorop-opt --tensorop-annotate-sketch="target=host threads=1" 2>&1 | FileCheck %s --check-prefix=BANDL1
+// BANDL1: kc = 11, mr = 3, nr = 112, loop_order = "mnk", micro_order = "mn", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0, prefetch_b_cols = 224>
+// RUN: %gen_matmul 7 5000 2000 | %{emr} tensorop-opt --tensorop-annotate-sketch="target=host threads=1" 2>&1 | FileCheck %s --check-prefix=BANDFITS
+// BANDFITS: kc = 63, mr = 7, nr = 48,
+// One thread only (2 threads: 6 drawn shapes, geomean 1.011, 0.840 at N 1605).
+// RUN: %gen_matmul 3 3595 1351 | %{emr} tensorop-opt --tensorop-annotate-sketch="target=host threads=2" 2>&1 | FileCheck %s --check-prefix=BANDL1TEAM
+// BANDL1TEAM: kc = {{6[0-4]}}, mr = 3, nr = 112,

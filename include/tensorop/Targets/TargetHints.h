@@ -64,6 +64,7 @@ struct CpuFacts {
   std::optional<int64_t> kdotMaxColumns;
   std::optional<int64_t> kdotTwoPassesMaxABytes;
   std::optional<int64_t> fewRowsBandMaxThreads;
+  std::optional<int64_t> fewRowsBandL1Pct;
   std::optional<double> peakGflopsF32PerCore;
   std::string source; ///< Where these facts come from (required).
 };
@@ -224,6 +225,12 @@ struct TargetHints {
   /// 0: 1 (Zen 5's short bands lost on a team, which shares the memory
   /// bandwidth).
   int64_t fewRowsBandMaxThreads = 0;
+  /// Where the few-rows path sweeps a B from memory and a band's lines in
+  /// L1 (each band row's current tile, the tiles prefetched ahead and A's
+  /// element) would outgrow L1, the band shrinks to this percentage of L1
+  /// on one thread ("few_rows_band_l1_pct"; Emerald Rapids 33). Absent or
+  /// 0: no bound.
+  int64_t fewRowsBandL1Pct = 0;
   /// The fewest accumulators (rows x vectors) of the tail kernel that a
   /// register block on the small path (A and B read in place, the N
   /// remainder in a kernel of its own) may leave for N's remainder
