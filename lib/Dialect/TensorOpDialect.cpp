@@ -854,7 +854,10 @@ mlir::tensorop::findGpuSketchViolation(const GpuSketchFields &s, int64_t sm) {
                                "or 256");
       }
     }
-    if (s.clusterM < 1 || s.clusterN < 1 || s.clusterM * s.clusterN > 2)
+    // Each factor is bounded before the product: an answer's 2^62 would
+    // overflow it.
+    if (s.clusterM < 1 || s.clusterN < 1 || s.clusterM > 2 ||
+        s.clusterN > 2 || s.clusterM * s.clusterN > 2)
       return fail(s.clusterN > 1 ? "cluster_n" : "cluster_m",
                   "clusters of at most 2 CTAs (1x1, 2x1 or 1x2), got " +
                       llvm::Twine(s.clusterM) + "x" + llvm::Twine(s.clusterN));
@@ -873,7 +876,8 @@ mlir::tensorop::findGpuSketchViolation(const GpuSketchFields &s, int64_t sm) {
     if (s.precision == "f32")
       return fail("kernel", "plain fp32 has no mma.sync (use ffma, or "
                             "tensorop.precision = \"tf32\")");
-    if (s.warpsM < 1 || s.warpsN < 1 || s.warpsM * s.warpsN > 16)
+    if (s.warpsM < 1 || s.warpsN < 1 || s.warpsM > 16 || s.warpsN > 16 ||
+        s.warpsM * s.warpsN > 16)
       return fail("warps_m", "warps_m x warps_n must be 1..16 warps");
     if (s.blockM % (16 * s.warpsM))
       return fail("block_m", "must be a multiple of 16 * warps_m");
@@ -919,6 +923,13 @@ mlir::tensorop::findGpuSketchViolation(const GpuSketchFields &s, int64_t sm) {
     return fail("store", "\"smem_tma\" (stmatrix + TMA store) is the wgmma "
                          "kernel's; the '" +
                              s.kernel + "' kernel stores C from registers");
+  // The few-rows kernel's stages are small (block_m + block_n rows of 128
+  // bytes): up to 16 of them keep enough of B in flight. Checked before
+  // any product with stages, which an answer may set to 2^62.
+  int64_t maxStages =
+      s.kernel == "wgmma" && (isWgmmaFewRows(s) || isWgmmaFewCols(s)) ? 16 : 8;
+  if (s.stages < 2 || s.stages > maxStages)
+    return fail("stages", "must be in [2, " + llvm::Twine(maxStages) + "]");
   if (s.kernel == "wgmma" && s.splitK > 1 && s.store != "splitk_ws" &&
       s.stages * (s.blockM + s.blockN) * 128 < s.blockM * s.blockN * 4)
     return fail("stages", "split_k's fp32 partial tile (" +
@@ -927,12 +938,6 @@ mlir::tensorop::findGpuSketchViolation(const GpuSketchFields &s, int64_t sm) {
                               llvm::Twine(s.stages) + " stages of " +
                               llvm::Twine((s.blockM + s.blockN) * 128) +
                               " bytes are too few");
-  // The few-rows kernel's stages are small (block_m + block_n rows of 128
-  // bytes): up to 16 of them keep enough of B in flight.
-  int64_t maxStages =
-      s.kernel == "wgmma" && (isWgmmaFewRows(s) || isWgmmaFewCols(s)) ? 16 : 8;
-  if (s.stages < 2 || s.stages > maxStages)
-    return fail("stages", "must be in [2, " + llvm::Twine(maxStages) + "]");
   if (s.groupM < 1 || s.groupM > 64)
     return fail("group_m", "must be in [1, 64]");
   return std::nullopt;
