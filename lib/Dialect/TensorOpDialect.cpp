@@ -37,6 +37,11 @@ void TensorOpDialect::initialize() {
       >();
 }
 
+/// No register block of any target has a side this long (RVV's widest, LMUL
+/// 8 of 1024-bit registers, holds 256 f32 lanes); the bound keeps register
+/// counts computed from a block far from int64_t overflow.
+static constexpr int64_t kMaxRegisterBlockSide = 1024;
+
 int64_t mlir::tensorop::registerBlockVectorRegisters(int64_t mr, int64_t nr,
                                                      int64_t lanes,
                                                      StringRef target) {
@@ -263,8 +268,9 @@ LogicalResult NTailAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "n_tail columns must be in [1, 15] (part of one "
                           "16-lane vector), got "
                        << columns;
-  if (mr < 1)
-    return emitError() << "n_tail mr must be positive, got " << mr;
+  if (mr < 1 || mr > kMaxRegisterBlockSide)
+    return emitError() << "n_tail mr must be in [1, " << kMaxRegisterBlockSide
+                       << "], got " << mr;
   if (nr < 1 || nr > columns)
     return emitError() << "n_tail nr must be in [1, columns = " << columns
                        << "], got " << nr;
@@ -321,6 +327,14 @@ LogicalResult SketchAttr::verify(
     if (value <= 0)
       return emitError() << "sketch tile '" << name
                          << "' must be positive, got " << value;
+  // The register block's counts are multiplied (accumulators, registers):
+  // bounded first, an LLM answer's 2^62 cannot wrap into a small product.
+  for (auto [name, value] :
+       {std::pair<StringRef, int64_t>{"mr", mr}, {"nr", nr}})
+    if (value > kMaxRegisterBlockSide)
+      return emitError() << "sketch tile '" << name << "' must be at most "
+                         << kMaxRegisterBlockSide
+                         << " (a register block's side), got " << value;
   if (mc % mr != 0)
     return emitError() << "sketch mc (" << mc
                        << ") must be a multiple of mr (" << mr << ")";
@@ -499,6 +513,12 @@ LogicalResult ConvSketchAttr::verify(
     if (value <= 0)
       return emitError() << "conv sketch '" << name
                          << "' must be positive, got " << value;
+  for (auto [name, value] :
+       {std::pair<StringRef, int64_t>{"mr", mr}, {"nr", nr}})
+    if (value > kMaxRegisterBlockSide)
+      return emitError() << "conv sketch '" << name << "' must be at most "
+                         << kMaxRegisterBlockSide
+                         << " (a register block's side), got " << value;
   if (taps != "one" && taps != "row" && taps != "window")
     return emitError() << "conv sketch taps \"" << taps
                        << "\" is not known (expected \"one\", \"row\" or "

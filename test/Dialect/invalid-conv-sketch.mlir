@@ -21,6 +21,14 @@ func.func @f(%I: memref<1x16x16x64xf32>, %F: memref<3x3x64x64xf32>, %O: memref<1
 // -----
 
 func.func @f(%I: memref<1x16x16x64xf32>, %F: memref<3x3x64x64xf32>, %O: memref<1x14x14x64xf32>) {
+  // expected-error @+1 {{conv sketch 'nr' must be at most 1024 (a register block's side), got 4611686018427387904}}
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, tensorop.sketch = #tensorop.conv_sketch<mr = 14, nr = 4611686018427387904, cb = 64, taps = "row", loop_order = "pf", pack_input = "none", pack_filter = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f", vector_bits = 512, vector_registers = 32>, source = "t">} ins(%I, %F : memref<1x16x16x64xf32>, memref<3x3x64x64xf32>) outs(%O : memref<1x14x14x64xf32>)
+  return
+}
+
+// -----
+
+func.func @f(%I: memref<1x16x16x64xf32>, %F: memref<3x3x64x64xf32>, %O: memref<1x14x14x64xf32>) {
   // expected-error @+1 {{conv sketch taps "all" is not known (expected "one", "row" or "window")}}
   linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, tensorop.sketch = #tensorop.conv_sketch<mr = 14, nr = 32, cb = 64, taps = "all", loop_order = "pf", pack_input = "none", pack_filter = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f", vector_bits = 512, vector_registers = 32>, source = "t">} ins(%I, %F : memref<1x16x16x64xf32>, memref<3x3x64x64xf32>) outs(%O : memref<1x14x14x64xf32>)
   return

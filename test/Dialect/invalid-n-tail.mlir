@@ -31,7 +31,7 @@ func.func @f(%A: memref<84x131xf32>, %B: memref<131x34xf32>, %C: memref<84x34xf3
 
 func.func @f(%A: memref<84x131xf32>, %B: memref<131x34xf32>, %C: memref<84x34xf32>) {
   // expected-error @+2 {{failed to parse TensorOp_SketchAttr parameter 'n_tail'}}
-  // expected-error @+1 {{n_tail mr must be positive, got 0}}
+  // expected-error @+1 {{n_tail mr must be in [1, 1024], got 0}}
   linalg.matmul {tensorop.sketch = #tensorop.sketch<mc = 84, nc = 32, kc = 131, mr = 14, nr = 32, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "none", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "t", n_tail = <columns = 2, mr = 0, nr = 2, ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_kdot", k_unroll = 2, broadcast = "none", prefetch_b = 0>>>} ins(%A, %B : memref<84x131xf32>, memref<131x34xf32>) outs(%C : memref<84x34xf32>)
   return
 }
