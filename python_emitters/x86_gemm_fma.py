@@ -54,7 +54,7 @@ ISA = {
 MIN_CHAINS = 8
 
 SPEC_FIELDS = ("kernel", "isa", "mr", "nr", "k_unroll", "broadcast", "prefetch_b",
-               "prefetch_b_cols", "prefetch_a",
+               "prefetch_b_cols", "prefetch_b_cols_phase", "prefetch_b_cols_period", "prefetch_a",
                "b_stride_bytes", "a_stride_bytes", "a_stride_operand", "b_stride_operand", "taps", "tap_a_bytes", "epilogue",
                "c_update", "last_vector_bits", "store_b_panel",
                "format", "symbol")
@@ -88,6 +88,14 @@ spec (JSON object, on stdin or --spec FILE):
                                              columns right of the tile (the
                                              tiles a sweep along N reads
                                              next); not with prefetch_b
+  prefetch_b_cols_period 1..16               default 1; with prefetch_b_cols:
+  prefetch_b_cols_phase 0..period-1          default 0; only the k steps u
+                                             (of the unrolled loop) with
+                                             u mod period = phase prefetch,
+                                             so that the kernels of the
+                                             phases, run on successive row
+                                             blocks of a column tile, share
+                                             the tiles' prefetches
   prefetch_a  0..65536                       default 0; with A in place:
                                              prefetcht0 of each row of A this
                                              many k values ahead (rows
@@ -245,6 +253,9 @@ class Kernel:
         self.broadcast = get_choice(spec, "broadcast", ("explicit", "embedded"), "explicit")
         self.prefetch_b = get_int(spec, "prefetch_b", 0, lo=0, hi=1024)
         self.prefetch_b_cols = get_int(spec, "prefetch_b_cols", 0, lo=0, hi=MAX_PREFETCH_AHEAD)
+        self.pfc_period = get_int(spec, "prefetch_b_cols_period", 1, lo=1, hi=16)
+        self.pfc_phase = get_int(spec, "prefetch_b_cols_phase", 0, lo=0,
+                                 hi=self.pfc_period - 1)
         self.prefetch_a = get_int(spec, "prefetch_a", 0, lo=0, hi=MAX_PREFETCH_AHEAD)
         self.b_stride = get_int(spec, "b_stride_bytes", 0, lo=0, hi=MAX_B_STRIDE)
         if self.b_stride % 4:
@@ -402,6 +413,8 @@ class Kernel:
             self.name += "_pf%d" % self.prefetch_b
         if self.prefetch_b_cols:
             self.name += "_pfc%d" % self.prefetch_b_cols
+            if self.pfc_period > 1:
+                self.name += "p%dof%d" % (self.pfc_phase, self.pfc_period)
         if self.prefetch_a:
             self.name += "_pfa%d" % self.prefetch_a
         if self.b_stride:
@@ -510,7 +523,7 @@ class Kernel:
         if self.prefetch_b:
             # prefetcht0 never faults: prefetching past B is harmless.
             pf = [self.prefetch_b * self.b_row + boff + line for line in self._b_lines()]
-        if self.prefetch_b_cols:
+        if self.prefetch_b_cols and u % self.pfc_period == self.pfc_phase:
             # prefetcht0 never faults: past B's row end it is harmless.
             pf = [4 * self.prefetch_b_cols + boff + line for line in self._b_lines()]
         if self.a_rows:

@@ -117,6 +117,8 @@ const OptionalIntegerHint kOptionalBlockingFields[] = {
      &TargetHints::fewRowsBandMaxThreads, 0, 1024},
     {"few_rows_band_l1_pct", &CpuFacts::fewRowsBandL1Pct,
      &TargetHints::fewRowsBandL1Pct, 0, 100},
+    {"few_rows_prefetch_spread", &CpuFacts::fewRowsPrefetchSpread,
+     &TargetHints::fewRowsPrefetchSpread, 0, 16},
 };
 const OptionalIntegerHint kOptionalGemvIntegers[] = {
     {"rows", &CpuFacts::gemvRows, &TargetHints::gemvRows, 1, 16},

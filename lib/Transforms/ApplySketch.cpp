@@ -67,6 +67,7 @@
 #include "llvm/ADT/StringExtras.h"
 
 #include <cstdlib>
+#include <deque>
 
 namespace mlir::tensorop {
 #define GEN_PASS_DEF_TENSOROPAPPLYSKETCH
@@ -226,6 +227,10 @@ struct GemmPlan {
   /// the current cache tile is the first to use its B block (then its
   /// first row tile calls fusedKernel).
   const EmittedKernel *fusedKernel = nullptr;
+  /// Micro order "nm" with the column prefetches spread over P row blocks
+  /// (blocking.few_rows_prefetch_spread): the kernels of phases 1..P-1,
+  /// run by row blocks b with b mod P = phase (phase 0: the plan's kernel).
+  SmallVector<const EmittedKernel *> otherRowsKernels;
   Value firstForB;
 };
 
@@ -747,7 +752,28 @@ void emitMicroLoops(OpBuilder &b, Location loc, const GemmPlan &plan,
   Value j = mFirst ? innerLoop.getInductionVar() : outer.getInductionVar();
   Value mRem = im.min(im.c(plan.mr), im.sub(sm, i));
   Value nRem = im.min(im.c(plan.nr), im.sub(sn, j));
-  emitUKernelCall(b, loc, plan, tile, kernel, plan.nr, i, j, mRem, nRem, sk);
+  if (!mFirst && !plan.otherRowsKernels.empty()) {
+    // Row block i / mr runs the kernel of phase (i / mr) mod P.
+    int64_t period = plan.otherRowsKernels.size() + 1;
+    Value phase =
+        arith::RemUIOp::create(b, loc, im.div(i, plan.mr), im.c(period));
+    OpBuilder::InsertionGuard g(b);
+    for (int64_t p = 0; p < period; ++p) {
+      const EmittedKernel &k = p ? *plan.otherRowsKernels[p - 1] : kernel;
+      if (p + 1 == period) {
+        emitUKernelCall(b, loc, plan, tile, k, plan.nr, i, j, mRem, nRem, sk);
+        break;
+      }
+      Value is = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, phase,
+                                       im.c(p));
+      auto ifOp = scf::IfOp::create(b, loc, is, /*withElseRegion=*/true);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      emitUKernelCall(b, loc, plan, tile, k, plan.nr, i, j, mRem, nRem, sk);
+      b.setInsertionPointToStart(ifOp.elseBlock());
+    }
+  } else {
+    emitUKernelCall(b, loc, plan, tile, kernel, plan.nr, i, j, mRem, nRem, sk);
+  }
   if (!tail)
     return;
   // The tail column block: right after each row block's full ones (its A
@@ -833,6 +859,33 @@ ThreadSplit planThreadSplit(const GemmProblem &p, int64_t mr, int64_t nr,
   s.chunk = roundUp(ceilDiv(extent, threads), unit);
   s.count = ceilDiv(extent, s.chunk);
   return s;
+}
+
+/// The phases of the column prefetches (blocking.few_rows_prefetch_spread):
+/// P = min(the hint, the row blocks of a thread's tile, k_unroll), so that
+/// every phase has a row block to run it; 1 (no split) where the sketch
+/// does not compute a column tile's row blocks in turn or M is dynamic.
+int64_t prefetchSpreadPeriod(const GemmProblem &problem, SketchAttr sketch,
+                             const TargetHints &hints, bool unpackedB,
+                             int64_t ldbBytes) {
+  UKernelSpecAttr uk = sketch.getUkernel();
+  // One tile ahead (B in L3: few_rows_prefetch_tiles_past_l2), the last
+  // phase's lines would be asked for just before the tile: 50x955x1176,
+  // 61x1266x421 and 60x861x682 ran 0.87-0.93x spread.
+  if (hints.fewRowsPrefetchSpread <= 1 || sketch.getMicroOrder() != "nm" ||
+      uk.getPrefetchBCols() < 2 * sketch.getNr() ||
+      uk.getEmitter() != "x86_gemm_fma" || !unpackedB || ldbBytes == 0 ||
+      problem.dynamicM)
+    return 1;
+  int64_t rows = std::min(problem.m, sketch.getMc());
+  ThreadSplit split = planThreadSplit(problem, sketch.getMr(), sketch.getNr(),
+                                      sketch.getThreads(), unpackedB,
+                                      hints.cacheBytes(2), hints.f32Lanes());
+  if (split.count > 1 && split.alongM)
+    rows = std::min(rows, split.chunk);
+  int64_t blocks = llvm::divideCeil(rows, sketch.getMr());
+  return std::min<int64_t>(
+      {hints.fewRowsPrefetchSpread, blocks, uk.getKUnroll()});
 }
 
 /// Wraps `op` in an scf.forall over the chunks of `split` and returns a
@@ -1383,6 +1436,32 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
                                "k pairs must not straddle K tiles), got kc="
                             << sketch.getKc();
   }
+  // Row blocks after the first of each column tile (micro order "nm") get
+  // kernels of their own phase of the column prefetches
+  // (blocking.few_rows_prefetch_spread): row block b issues those of the k
+  // steps u with u mod P = b mod P, so the tiles ahead are requested across
+  // all P row blocks, not in a burst by the first while memory idles
+  // through the others. Emerald Rapids, 1 thread, gen's objects against
+  // the build before, few rows (37-64) from memory: 8 drawn shapes 7
+  // faster, geomean 1.062 (docs/benchmarks/cpu-gemm-classes.md, "Emerald
+  // Rapids in the forty-first session").
+  std::deque<EmittedKernel> otherRows, firstOtherRows;
+  SmallVector<EmitterRequest> otherRequests;
+  if (int64_t period =
+          prefetchSpreadPeriod(*problem, sketch, *hints, unpackedB, ldbBytes);
+      period > 1 && request.spec.getInteger("prefetch_b_cols")) {
+    request.spec["prefetch_b_cols_period"] = period;
+    request.spec["prefetch_b_cols_phase"] = 0;
+    for (int64_t phase = 1; phase < period; ++phase) {
+      EmitterRequest r = request;
+      r.spec["prefetch_b_cols_phase"] = phase;
+      llvm::Expected<EmittedKernel> k = runEmitter(r);
+      if (!k)
+        return op.emitError() << llvm::toString(k.takeError());
+      otherRows.push_back(std::move(*k));
+      otherRequests.push_back(std::move(r));
+    }
+  }
   llvm::Expected<EmittedKernel> kernel = runEmitter(request);
   if (!kernel)
     return op.emitError() << llvm::toString(kernel.takeError());
@@ -1399,12 +1478,23 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   };
   if (storeFirstK && failed(storeForm(request, firstKernel)))
     return failure();
+  if (storeFirstK)
+    for (EmitterRequest &r : otherRequests) {
+      std::optional<EmittedKernel> k;
+      if (failed(storeForm(r, k)))
+        return failure();
+      firstOtherRows.push_back(std::move(*k));
+    }
   std::optional<EmittedKernel> epilogueKernel;
   if (epilogue) {
     llvm::json::Array steps;
     for (Attribute step : epilogue.getSteps())
       steps.push_back(cast<StringAttr>(step).getValue().str());
     request.spec["epilogue"] = std::move(steps);
+    // The epilogue kernel runs on every row block (the last K block's): all
+    // of the column prefetches.
+    request.spec.erase("prefetch_b_cols_period");
+    request.spec.erase("prefetch_b_cols_phase");
     ++request.numOperands;
     llvm::Expected<EmittedKernel> k = runEmitter(request);
     if (!k)
@@ -1515,6 +1605,8 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   }
 
   GemmPlan plan;
+  for (const EmittedKernel &k : otherRows)
+    plan.otherRowsKernels.push_back(&k);
   if (epilogueKernel) {
     plan.epilogueKernel = &*epilogueKernel;
     if (epilogueTail)
@@ -1754,6 +1846,9 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
     firstPlan.epilogueTailKernel = nullptr;
     if (firstFused)
       firstPlan.fusedKernel = &*firstFused;
+    firstPlan.otherRowsKernels.clear();
+    for (const EmittedKernel &k : firstOtherRows)
+      firstPlan.otherRowsKernels.push_back(&k);
     emitMicroLoops(rewriter, loc, firstPlan, tile, sketch, *firstKernel,
                    firstTail, markLoops);
     rewriter.setInsertionPointToStart(ifFirst.elseBlock());

@@ -222,6 +222,13 @@ class TestSpecValidation(unittest.TestCase):
                          a_stride_bytes=400)), "prefetch_a"),
         (json.dumps(spec(isa="avx512", mr=6, nr=64, prefetch_b_cols=-1,
                          b_stride_bytes=400)), "prefetch_b_cols"),
+        # the column prefetch's phases: phase < period <= 16
+        (json.dumps(spec(isa="avx512", mr=6, nr=64, prefetch_b_cols=64,
+                         b_stride_bytes=400, prefetch_b_cols_period=2,
+                         prefetch_b_cols_phase=2)), "prefetch_b_cols_phase"),
+        (json.dumps(spec(isa="avx512", mr=6, nr=64, prefetch_b_cols=64,
+                         b_stride_bytes=400, prefetch_b_cols_period=17)),
+         "prefetch_b_cols_period"),
         # a ymm last vector: 512 or 256, AVX-512 fp32 only
         (json.dumps(spec(isa="avx512", mr=6, nr=64, last_vector_bits=384)),
          "last_vector_bits"),
@@ -453,6 +460,30 @@ class TestOutputContract(unittest.TestCase):
         rc, out, err = run_emitter(json.dumps(s))
         self.assertEqual(rc, 0, err)
         self.assertIn("via_spec:", out)
+
+    def test_prefetch_b_cols_phases_share_the_prefetches(self):
+        """Phase p of period P prefetches in the unrolled k steps u with
+        u mod P = p only; the P phases together issue exactly the
+        unsplit kernel's column prefetches (their displacements)."""
+        base = dict(isa="avx512", mr=13, nr=32, b_stride_bytes=4 * 4787,
+                    a_stride_bytes=4 * 2850, prefetch_b_cols=64)
+
+        def prefetches(o):
+            return sorted(re.findall(r"prefetcht0 (-?[0-9]*)\(\$1\)", o["asm"]))
+
+        whole = prefetches(emit_json(spec(**base)))
+        self.assertTrue(whole)
+        for period in (2, 3, 4):
+            with self.subTest(period=period):
+                parts = [prefetches(emit_json(spec(prefetch_b_cols_period=period,
+                                                   prefetch_b_cols_phase=p, **base)))
+                         for p in range(period)]
+                self.assertTrue(all(parts))
+                self.assertEqual(sorted(sum(parts, [])), whole)
+                names = {emit_json(spec(prefetch_b_cols_period=period,
+                                        prefetch_b_cols_phase=p, **base))["name"]
+                         for p in range(period)}
+                self.assertEqual(len(names), period)
 
 
 class TestCommon(unittest.TestCase):

@@ -65,6 +65,7 @@ struct CpuFacts {
   std::optional<int64_t> kdotTwoPassesMaxABytes;
   std::optional<int64_t> fewRowsBandMaxThreads;
   std::optional<int64_t> fewRowsBandL1Pct;
+  std::optional<int64_t> fewRowsPrefetchSpread;
   std::optional<double> peakGflopsF32PerCore;
   std::string source; ///< Where these facts come from (required).
 };
@@ -231,6 +232,15 @@ struct TargetHints {
   /// on one thread ("few_rows_band_l1_pct"; Emerald Rapids 33). Absent or
   /// 0: no bound.
   int64_t fewRowsBandL1Pct = 0;
+  /// Where a sketch computes each column tile's row blocks in turn (micro
+  /// order "nm") and prefetches the tiles ahead (prefetch_b_cols), row
+  /// block b issues only the prefetches of the k steps u with
+  /// u mod P = b mod P, P = min(this, the row blocks, k_unroll): the next
+  /// tiles' lines are requested across all the row blocks instead of in a
+  /// burst by the first, which left the memory idle while the others ran
+  /// ("few_rows_prefetch_spread"; Emerald Rapids 4). Absent, 0 or 1: every
+  /// row block issues all of them (ApplySketch.cpp).
+  int64_t fewRowsPrefetchSpread = 0;
   /// The fewest accumulators (rows x vectors) of the tail kernel that a
   /// register block on the small path (A and B read in place, the N
   /// remainder in a kernel of its own) may leave for N's remainder
