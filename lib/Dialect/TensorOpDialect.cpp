@@ -200,6 +200,21 @@ static int64_t sketchBlockVectorRegisters(int64_t mr, int64_t nr, int64_t lanes,
   return needed;
 }
 
+/// A register block's counts are multiplied (accumulators, registers):
+/// bounded first, an LLM answer's 2^62 cannot wrap into a small product.
+/// `what` starts the messages ("sketch tile", "conv sketch").
+static LogicalResult
+verifyRegisterBlockSides(function_ref<InFlightDiagnostic()> emitError,
+                         StringRef what, int64_t mr, int64_t nr) {
+  for (auto [name, value] :
+       {std::pair<StringRef, int64_t>{"mr", mr}, {"nr", nr}})
+    if (value > kMaxRegisterBlockSide)
+      return emitError() << what << " '" << name << "' must be at most "
+                         << kMaxRegisterBlockSide
+                         << " (a register block's side), got " << value;
+  return success();
+}
+
 /// The register block's rules that GEMM and convolution sketches share: nr
 /// whole f32 vectors, the mr x nr accumulators and their operands (plus
 /// `extraRegisters`) within the target's vector registers, embedded
@@ -327,14 +342,8 @@ LogicalResult SketchAttr::verify(
     if (value <= 0)
       return emitError() << "sketch tile '" << name
                          << "' must be positive, got " << value;
-  // The register block's counts are multiplied (accumulators, registers):
-  // bounded first, an LLM answer's 2^62 cannot wrap into a small product.
-  for (auto [name, value] :
-       {std::pair<StringRef, int64_t>{"mr", mr}, {"nr", nr}})
-    if (value > kMaxRegisterBlockSide)
-      return emitError() << "sketch tile '" << name << "' must be at most "
-                         << kMaxRegisterBlockSide
-                         << " (a register block's side), got " << value;
+  if (failed(verifyRegisterBlockSides(emitError, "sketch tile", mr, nr)))
+    return failure();
   if (mc % mr != 0)
     return emitError() << "sketch mc (" << mc
                        << ") must be a multiple of mr (" << mr << ")";
@@ -513,12 +522,8 @@ LogicalResult ConvSketchAttr::verify(
     if (value <= 0)
       return emitError() << "conv sketch '" << name
                          << "' must be positive, got " << value;
-  for (auto [name, value] :
-       {std::pair<StringRef, int64_t>{"mr", mr}, {"nr", nr}})
-    if (value > kMaxRegisterBlockSide)
-      return emitError() << "conv sketch '" << name << "' must be at most "
-                         << kMaxRegisterBlockSide
-                         << " (a register block's side), got " << value;
+  if (failed(verifyRegisterBlockSides(emitError, "conv sketch", mr, nr)))
+    return failure();
   if (taps != "one" && taps != "row" && taps != "window")
     return emitError() << "conv sketch taps \"" << taps
                        << "\" is not known (expected \"one\", \"row\" or "
