@@ -51,7 +51,12 @@ def TensorOp_UKernelSpecAttr : TensorOp_Attr<"UKernelSpec", "ukernel_spec"> {
     right of the register block (what a sweep along N reads next; needs
     `pack_b = "none"` and `prefetch_b = 0`), and `prefetch_a`, each row of
     A this many k values ahead (rows streamed over a long K; needs
-    `pack_a = "none"`).
+    `pack_a = "none"`). Where the target's hints set
+    `blocking.few_rows_prefetch_spread` and a sketch in micro order "nm"
+    prefetches two or more tiles ahead, the lowering shares the
+    `prefetch_b_cols` prefetches among the row blocks of each column tile
+    (row block b issues those of the k steps u with u mod P = b mod P),
+    with no field of its own.
   }];
   let parameters = (ins
     StringRefParameter<"emitter family, e.g. x86_gemm_fma">:$emitter,
