@@ -866,8 +866,8 @@ ThreadSplit planThreadSplit(const GemmProblem &p, int64_t mr, int64_t nr,
 /// every phase has a row block to run it; 1 (no split) where the sketch
 /// does not compute a column tile's row blocks in turn or M is dynamic.
 int64_t prefetchSpreadPeriod(const GemmProblem &problem, SketchAttr sketch,
-                             const TargetHints &hints, bool unpackedB,
-                             int64_t ldbBytes) {
+                             const TargetHints &hints, const ThreadSplit &split,
+                             bool unpackedB, int64_t ldbBytes) {
   UKernelSpecAttr uk = sketch.getUkernel();
   // One tile ahead (B in L3: few_rows_prefetch_tiles_past_l2), the last
   // phase's lines would be asked for just before the tile: 50x955x1176,
@@ -878,9 +878,6 @@ int64_t prefetchSpreadPeriod(const GemmProblem &problem, SketchAttr sketch,
       problem.dynamicM)
     return 1;
   int64_t rows = std::min(problem.m, sketch.getMc());
-  ThreadSplit split = planThreadSplit(problem, sketch.getMr(), sketch.getNr(),
-                                      sketch.getThreads(), unpackedB,
-                                      hints.cacheBytes(2), hints.f32Lanes());
   if (split.count > 1 && split.alongM)
     rows = std::min(rows, split.chunk);
   int64_t blocks = llvm::divideCeil(rows, sketch.getMr());
@@ -1445,10 +1442,13 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
   // the build before, few rows (37-64) from memory: 8 drawn shapes 7
   // faster, geomean 1.062 (docs/benchmarks/cpu-gemm-classes.md, "Emerald
   // Rapids in the forty-first session").
+  ThreadSplit split = planThreadSplit(*problem, sketch.getMr(), sketch.getNr(),
+                                      sketch.getThreads(), unpackedB,
+                                      hints->cacheBytes(2), hints->f32Lanes());
   std::deque<EmittedKernel> otherRows, firstOtherRows;
   SmallVector<EmitterRequest> otherRequests;
-  if (int64_t period =
-          prefetchSpreadPeriod(*problem, sketch, *hints, unpackedB, ldbBytes);
+  if (int64_t period = prefetchSpreadPeriod(*problem, sketch, *hints, split,
+                                            unpackedB, ldbBytes);
       period > 1 && request.spec.getInteger("prefetch_b_cols")) {
     request.spec["prefetch_b_cols_period"] = period;
     request.spec["prefetch_b_cols_phase"] = 0;
@@ -1541,9 +1541,6 @@ LogicalResult mlir::tensorop::applySketch(RewriterBase &rewriter,
         return failure();
     }
   }
-  ThreadSplit split = planThreadSplit(*problem, sketch.getMr(), sketch.getNr(),
-                                      sketch.getThreads(), unpackedB,
-                                      hints->cacheBytes(2), hints->f32Lanes());
   // A tail kernel for the N remainder: where B is read in place and one
   // column tile spans all of a static N, the last register block gets a
   // kernel only as wide as the remainder (in whole vectors) instead of the
