@@ -561,13 +561,20 @@ private:
     // drawn shapes geomean 1.020, 4185x30x1894 1.075, 5037x52x3746 0.976
     // and 5197x47x4867 0.986 the losses. Measured for N of 17-64, M above
     // 64 and 1-2 threads only (fewer rows or columns have paths of their
-    // own).
+    // own). Emerald Rapids' 2 MiB L2 takes a B block of up to 45% of it
+    // (blocking.one_column_block_b_l2_pct): 5886x48x4728 in one K block
+    // 0.84x -> 1.03x libxsmm (sketch A/B), while B blocks of 0.96-1.0 MiB
+    // lost 3-7%; gen's objects, 12 drawn shapes 1.012 at 1 thread, 10
+    // more 1.007 at 2 (docs/benchmarks/cpu-gemm-classes.md, "Emerald
+    // Rapids in the forty-second session").
     if (p.threads <= kInPlaceRulesMaxThreads &&
         p.input == GemmInputType::F32 && !p.bPairsInPlace && p.aRowsInPlace &&
         !p.transposeA && p.n <= c.nr && c.kc < p.k && p.m > kFewRows &&
         p.n > kFewColumns && t.isa == "avx512") {
-      c.kc = std::max(c.kc, balancedTile(p.k, l2 / t.bBlockL2Share /
-                                                  (c.nr * bytes), 1));
+      int64_t bBlockBytes = t.oneColumnBlockBL2Pct > 0
+                                ? l2 * t.oneColumnBlockBL2Pct / 100
+                                : l2 / t.bBlockL2Share;
+      c.kc = std::max(c.kc, balancedTile(p.k, bBlockBytes / (c.nr * bytes), 1));
     }
 
     // m outermost so that the (large) A block is packed once per k block

@@ -119,6 +119,8 @@ const OptionalIntegerHint kOptionalBlockingFields[] = {
      &TargetHints::fewRowsBandL1Pct, 0, 100},
     {"few_rows_prefetch_spread", &CpuFacts::fewRowsPrefetchSpread,
      &TargetHints::fewRowsPrefetchSpread, 0, 16},
+    {"one_column_block_b_l2_pct", &CpuFacts::oneColumnBlockBL2Pct,
+     &TargetHints::oneColumnBlockBL2Pct, 0, 100},
 };
 const OptionalIntegerHint kOptionalGemvIntegers[] = {
     {"rows", &CpuFacts::gemvRows, &TargetHints::gemvRows, 1, 16},

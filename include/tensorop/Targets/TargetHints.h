@@ -66,6 +66,7 @@ struct CpuFacts {
   std::optional<int64_t> fewRowsBandMaxThreads;
   std::optional<int64_t> fewRowsBandL1Pct;
   std::optional<int64_t> fewRowsPrefetchSpread;
+  std::optional<int64_t> oneColumnBlockBL2Pct;
   std::optional<double> peakGflopsF32PerCore;
   std::string source; ///< Where these facts come from (required).
 };
@@ -241,6 +242,12 @@ struct TargetHints {
   /// ("few_rows_prefetch_spread"; Emerald Rapids 4). Absent, 0 or 1: every
   /// row block issues all of them (ApplySketch.cpp).
   int64_t fewRowsPrefetchSpread = 0;
+  /// The percentage of L2 that the packed B block (kc x nr) may take where
+  /// N fits one register block's columns and A is read in place: each of
+  /// A's rows is one stream per K block and C is reloaded once per K block,
+  /// so K blocks take as much of L2 as this allows
+  /// ("one_column_block_b_l2_pct"; 0: 1/bBlockL2Share).
+  int64_t oneColumnBlockBL2Pct = 0;
   /// The fewest accumulators (rows x vectors) of the tail kernel that a
   /// register block on the small path (A and B read in place, the N
   /// remainder in a kernel of its own) may leave for N's remainder
