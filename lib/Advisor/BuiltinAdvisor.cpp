@@ -156,8 +156,15 @@ RegisterBlock chooseRegisterBlockWith(const GemmProblem &p,
       // Nor one whose tail kernel (N's remainder) has fewer accumulators
       // than asked for: the score counts neither the tail nor its chains.
       // (Rows past M hold no chains: a taller block cannot pass for it.)
-      int64_t tailAcc = std::min(mr, p.m) * ceilDiv(p.n % nr, lanes);
-      if (small && tailAcc > 0 && tailAcc < minTailAccumulators)
+      // Where blocks of more vectors need more chains than one-vector
+      // blocks (Emerald Rapids: 20 and 12), a one-vector tail needs no
+      // more than the latter.
+      int64_t tailVectors = ceilDiv(p.n % nr, lanes);
+      int64_t tailAcc = std::min(mr, p.m) * tailVectors;
+      int64_t tailAccNeeded = minTailAccumulators;
+      if (tailVectors == 1 && t.multiVectorAccumulatorsForPeak > 0)
+        tailAccNeeded = std::min(tailAccNeeded, t.accumulatorsForPeak);
+      if (small && tailAcc > 0 && tailAcc < tailAccNeeded)
         continue;
       // FMA latency x throughput needs this many independent chains
       // (fma.independent_accumulators_for_peak; Zen 5 12: its microkernel

@@ -30,6 +30,20 @@
 // RUN: %gen_matmul 16 16 16 | %{zen5} tensorop-opt --tensorop-annotate-sketch="target=host threads=1" 2>&1 | FileCheck %s --check-prefix=ONEVEC
 // ONEVEC: mc = 16, nc = 16, kc = 16, mr = 16, nr = 16,
 
+// - blocking.small_min_tail_accumulators 20 (the file's 12 is Zen 5's): on
+//   the small path no block whose tail of two or more vectors has fewer
+//   than the 20 chains such blocks need here (83x89x127: 6 x 64 with a
+//   12-accumulator 6 x 32 tail gives way to 7 x 48, whose tail is 7 x 48),
+//   while a one-vector tail needs the one-vector blocks' 12 (37x39x40
+//   keeps 13 x 32 with its 13 x 16 tail); gen's objects, 14 drawn small
+//   shapes whose block changes, geomean 1.017 (session 42).
+// RUN: %gen_matmul 83 89 127 | %{emr} tensorop-opt --tensorop-annotate-sketch="target=host threads=1" 2>&1 | FileCheck %s --check-prefix=TAIL20
+// TAIL20: mr = 7, nr = 48, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "none"
+// RUN: %gen_matmul 83 89 127 | %{zen5} tensorop-opt --tensorop-annotate-sketch="target=host threads=1" 2>&1 | FileCheck %s --check-prefix=TAIL12
+// TAIL12: mr = 6, nr = 64, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "none"
+// RUN: %gen_matmul 37 39 40 | %{emr} tensorop-opt --tensorop-annotate-sketch="target=host threads=1" 2>&1 | FileCheck %s --check-prefix=ONEVECTAIL
+// ONEVECTAIL: mr = 13, nr = 32, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "none"
+
 // - blocking.kdot_max_columns 13: N = 14 with more than 16 rows takes the
 //   broadcast kernel (one vector of 16 columns), not the kernel vectorized
 //   along K (gen's objects, 10 drawn shapes, 1 thread, every one faster,
