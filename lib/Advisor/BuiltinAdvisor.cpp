@@ -257,7 +257,10 @@ RegisterBlock chooseRegisterBlockWith(const GemmProblem &p,
 /// avoids them (blocking.small_min_tail_accumulators; Zen 5 12: 4 x 64
 /// blocks, whose 8-accumulator 4 x 32 tails take N's remainders of 17-32
 /// columns, lost 5-6% to 4 x 48 and 6 x 64 blocks; docs/benchmarks/
-/// cpu-gemm-classes.md, "Zen 5: small shapes lose in 4-row blocks").
+/// cpu-gemm-classes.md, "Zen 5: small shapes lose in 4-row blocks";
+/// Emerald Rapids 20, its multi-vector blocks' chains: 14 drawn small
+/// shapes 1.017 through gen's objects, "Emerald Rapids in the forty-second
+/// session").
 RegisterBlock chooseRegisterBlock(const GemmProblem &p, const TargetHints &t,
                                   bool small, int64_t fewestRows = 0) {
   RegisterBlock b = chooseRegisterBlockWith(
