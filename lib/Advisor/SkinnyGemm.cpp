@@ -257,9 +257,18 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   // 0.71x -> 0.87x; 40x2000x2500 0.92x -> 0.90x; 33x1200x1027, 4.9 MB,
   // 1.02x -> 0.99x: 6 MiB there; docs/benchmarks/cpu-gemm-classes.md,
   // "Emerald Rapids").
+  // (Session 42 moved Emerald Rapids' bound to its L2, 2 MiB: gen's
+  // objects against 6 MiB, 1 thread, 15 shapes of 4-63 rows with B of
+  // 2.3-6.1 MB, geomean 1.186, 0.854x -> 1.013x the best library; on two
+  // threads B of 2.3-2.7 MB lost 3-13% and 3.4-6.1 MB gained 6-25%:
+  // few_rows_b_cached_max_bytes_threaded 3 MiB; "Emerald Rapids in the
+  // forty-second session".)
+  int64_t cachedMaxHint = p.threads > 1 && t.fewRowsBCachedMaxBytesThreaded > 0
+                              ? t.fewRowsBCachedMaxBytesThreaded
+                              : t.fewRowsBCachedMaxBytes;
   double cachedMax = double(l3Bytes(t));
-  if (t.fewRowsBCachedMaxBytes > 0)
-    cachedMax = std::min(cachedMax, double(t.fewRowsBCachedMaxBytes));
+  if (cachedMaxHint > 0)
+    cachedMax = std::min(cachedMax, double(cachedMaxHint));
   bool bFromMemory = bBytes > cachedMax;
   // N in one column tile where it takes at most kNarrowNVectors vectors
   // and B is in cache: the few-rows block (two vectors wide at 10-14 rows)

@@ -37,9 +37,10 @@
 // THREE: tensorop.ukernel "x86_avx512_f32_14x32_u4_explicit_pfc64p2of3_
 // THREE-NOT: of4_
 
-// B in L3 (4.5 MB), prefetched one tile ahead: not spread (the last phase's
-// lines would come just before their tile).
-// RUN: %gen_matmul 50 955 1176 | %{emr} tensorop-opt --tensorop-annotate-sketch="target=host threads=1" --tensorop-apply-sketch="target=host" 2>&1 | FileCheck %s --check-prefix=ONEAHEAD
+// B in L3 (2.5 MB on two threads, in cache there up to 3 MiB), prefetched
+// one tile ahead: not spread (the last phase's lines would come just
+// before their tile).
+// RUN: %gen_matmul 50 700 900 | %{emr} tensorop-opt --tensorop-annotate-sketch="target=host threads=2" --tensorop-apply-sketch="target=host" 2>&1 | FileCheck %s --check-prefix=ONEAHEAD
 // ONEAHEAD: tensorop.ukernel "x86_avx512_f32_13x32_u4_explicit_pfc32_ldb
 // ONEAHEAD-NOT: of{{[0-9]}}_
 

@@ -60,6 +60,7 @@ struct CpuFacts {
   std::optional<int64_t> kdotNTailMinSavingPct;
   std::optional<int64_t> inPlaceKBlocksMinGainPct;
   std::optional<int64_t> fewRowsBCachedMaxBytes;
+  std::optional<int64_t> fewRowsBCachedMaxBytesThreaded;
   std::optional<int64_t> bInHalfL2InPlace;
   std::optional<int64_t> kdotMaxColumns;
   std::optional<int64_t> kdotTwoPassesMaxABytes;
@@ -199,6 +200,10 @@ struct TargetHints {
   /// memory's rate (Emerald Rapids' mesh L3, shared with the socket's other
   /// cores) ("few_rows_b_cached_max_bytes"). Absent or 0: L3's size.
   int64_t fewRowsBCachedMaxBytes = 0;
+  /// The same bound for a team of threads, each of which reads its part
+  /// of B through its own L2 ("few_rows_b_cached_max_bytes_threaded").
+  /// Absent or 0: fewRowsBCachedMaxBytes.
+  int64_t fewRowsBCachedMaxBytesThreaded = 0;
   /// 1: a GEMM past the small path's extents whose B stays in half of L2
   /// may read B in place (short K, K up to 512, or few rows); 0: such a B
   /// is packed, as on a CPU whose loads of B's rows in place (each row
