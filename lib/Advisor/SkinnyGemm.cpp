@@ -260,8 +260,9 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   // (Session 42 moved Emerald Rapids' bound to its L2, 2 MiB: gen's
   // objects against 6 MiB, 1 thread, 15 shapes of 4-63 rows with B of
   // 2.3-6.1 MB, geomean 1.186, 0.854x -> 1.013x the best library; on two
-  // threads B of 2.3-2.7 MB lost 3-13% and 3.4-6.1 MB gained 6-25%:
-  // few_rows_b_cached_max_bytes_threaded 3 MiB; "Emerald Rapids in the
+  // threads B of 2.3-2.7 MB lost 3-13%, and N of 460-800 lost past 3 MiB
+  // too (7x795x1000 0.80), so teams keep 6 MiB:
+  // few_rows_b_cached_max_bytes_threaded; "Emerald Rapids in the
   // forty-second session".)
   int64_t cachedMaxHint = p.threads > 1 && t.fewRowsBCachedMaxBytesThreaded > 0
                               ? t.fewRowsBCachedMaxBytesThreaded

@@ -37,7 +37,7 @@
 // THREE: tensorop.ukernel "x86_avx512_f32_14x32_u4_explicit_pfc64p2of3_
 // THREE-NOT: of4_
 
-// B in L3 (2.5 MB on two threads, in cache there up to 3 MiB), prefetched
+// B in L3 (2.5 MB on two threads, in cache there up to 6 MiB), prefetched
 // one tile ahead: not spread (the last phase's lines would come just
 // before their tile).
 // RUN: %gen_matmul 50 700 900 | %{emr} tensorop-opt --tensorop-annotate-sketch="target=host threads=2" --tensorop-apply-sketch="target=host" 2>&1 | FileCheck %s --check-prefix=ONEAHEAD
