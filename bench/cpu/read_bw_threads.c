@@ -2,8 +2,7 @@
  * thread its contiguous half), best of 9 wall-clock sweeps: whether a
  * second core reads L3 / memory as fast as the first (on this Emerald
  * Rapids VM it does: 23-33 -> 53-68 GB/s from L3, 14-15 -> 28-32 from
- * memory, two runs), to set
- * beside a 2-thread GEMM's GB/s of B.
+ * memory, two runs), to set beside a 2-thread GEMM's GB/s of B.
  *
  *   clang-22 -O2 -march=znver4 -fopenmp bench/cpu/read_bw_threads.c -o /tmp/rbw
  *   /tmp/rbw
