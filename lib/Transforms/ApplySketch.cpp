@@ -753,24 +753,26 @@ void emitMicroLoops(OpBuilder &b, Location loc, const GemmPlan &plan,
   Value mRem = im.min(im.c(plan.mr), im.sub(sm, i));
   Value nRem = im.min(im.c(plan.nr), im.sub(sn, j));
   if (!mFirst && !plan.otherRowsKernels.empty()) {
-    // Row block i / mr runs the kernel of phase (i / mr) mod P.
+    // Row block i / mr runs the kernel of phase (i / mr) mod P: phases
+    // 1..P-1 are the switch's cases, phase 0 (the plan's kernel) its
+    // default.
     int64_t period = plan.otherRowsKernels.size() + 1;
     Value phase =
         arith::RemUIOp::create(b, loc, im.div(i, plan.mr), im.c(period));
+    auto phases = llvm::to_vector(llvm::seq<int64_t>(1, period));
+    auto phaseSwitch = scf::IndexSwitchOp::create(b, loc, TypeRange{}, phase,
+                                                  phases, phases.size());
     OpBuilder::InsertionGuard g(b);
-    for (int64_t p = 0; p < period; ++p) {
-      const EmittedKernel &k = p ? *plan.otherRowsKernels[p - 1] : kernel;
-      if (p + 1 == period) {
-        emitUKernelCall(b, loc, plan, tile, k, plan.nr, i, j, mRem, nRem, sk);
-        break;
-      }
-      Value is = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, phase,
-                                       im.c(p));
-      auto ifOp = scf::IfOp::create(b, loc, is, /*withElseRegion=*/true);
-      b.setInsertionPointToStart(ifOp.thenBlock());
+    auto body = [&](Region &region, const EmittedKernel &k) {
+      b.setInsertionPointToStart(b.createBlock(&region));
+      scf::YieldOp::create(b, loc);
+      b.setInsertionPointToStart(&region.front());
       emitUKernelCall(b, loc, plan, tile, k, plan.nr, i, j, mRem, nRem, sk);
-      b.setInsertionPointToStart(ifOp.elseBlock());
-    }
+    };
+    for (auto [region, k] :
+         llvm::zip_equal(phaseSwitch.getCaseRegions(), plan.otherRowsKernels))
+      body(region, *k);
+    body(phaseSwitch.getDefaultRegion(), kernel);
   } else {
     emitUKernelCall(b, loc, plan, tile, kernel, plan.nr, i, j, mRem, nRem, sk);
   }

@@ -19,14 +19,15 @@
 // FOUR:        scf.for %[[I:[a-z0-9_]+]] = {{.+}} step %c13 {
 // FOUR:          %[[BLOCK:.+]] = arith.divui %[[I]], %c13{{(_[0-9]+)?}} : index
 // FOUR:          %[[PHASE:.+]] = arith.remui %[[BLOCK]], %c4 : index
-// FOUR:          arith.cmpi eq, %[[PHASE]], %c0
-// FOUR:          tensorop.ukernel "x86_avx512_f32_13x32_u4_explicit_pfc64p0of4_
-// FOUR:          arith.cmpi eq, %[[PHASE]], %c1
-// FOUR:          tensorop.ukernel "x86_avx512_f32_13x32_u4_explicit_pfc64p1of4_
-// FOUR:          arith.cmpi eq, %[[PHASE]], %c2
-// FOUR:          tensorop.ukernel "x86_avx512_f32_13x32_u4_explicit_pfc64p2of4_
-// FOUR:          } else {
+// FOUR:          scf.index_switch %[[PHASE]]
+// FOUR-NEXT:     case 1 {
+// FOUR:            tensorop.ukernel "x86_avx512_f32_13x32_u4_explicit_pfc64p1of4_
+// FOUR:          case 2 {
+// FOUR:            tensorop.ukernel "x86_avx512_f32_13x32_u4_explicit_pfc64p2of4_
+// FOUR:          case 3 {
 // FOUR:            tensorop.ukernel "x86_avx512_f32_13x32_u4_explicit_pfc64p3of4_
+// FOUR:          default {
+// FOUR:            tensorop.ukernel "x86_avx512_f32_13x32_u4_explicit_pfc64p0of4_
 
 // Two threads (columns split: each thread has all 52 rows): the same.
 // RUN: %gen_matmul 52 4787 2850 | %{emr} tensorop-opt --tensorop-annotate-sketch="target=host threads=2" --tensorop-apply-sketch="target=host" 2>&1 | FileCheck %s --check-prefix=FOURT2
