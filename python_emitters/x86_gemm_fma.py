@@ -473,7 +473,9 @@ class Kernel:
         # AVX2 unpacked B: the mask of the partial B vector
         self.bmask_v = "%%%s%d" % (self.vreg, self.nvec_used) if self.mask_vregs else None
         self.nvec_used += self.mask_vregs
-        self.edge_p = None  # AVX2 unpacked B: partial vector of the K loop emitted
+        # Unpacked B: the partial vector of the K loop being emitted (None:
+        # a full tile's loop, every vector a plain load).
+        self.edge_p = None
         assert self.nvec_used <= self.nregs
         self.kregs = []
         # displacement biases (keep displacements in compressed disp8 range)
@@ -541,9 +543,10 @@ class Kernel:
         for i, off in enumerate(pf):
             pf_by_row[i % rows].append(off)
 
-        # AVX2 edge loops: vectors past the partial one are neither loaded
-        # nor multiplied (their accumulators stay zero and are not stored).
-        nv = self.nv if self.edge_p is None else self.edge_p + 1
+        # Edge loops (unpacked B): vectors past the partial one are neither
+        # loaded nor multiplied (their accumulators stay zero and are not
+        # stored), except where the loads fill a packed panel (store_b).
+        nv = self.nv if self.edge_p is None or self.store_b else self.edge_p + 1
 
         def narrow(v, reg):
             """`reg` as the width vector v is computed at (ymm: last_vector_bits)."""
@@ -554,9 +557,14 @@ class Kernel:
         for v in range(nv):
             src = _mem(boff + v * self.vbytes, B)
             if self.b_inplace and self.isa == "avx512":
-                # Lanes >= n_rem are neither read (no fault) nor used (zero).
-                w.ins("vmovups %s, %s {%s} {z}" % (src, narrow(v, self.breg[v]),
-                                                   self.bmask[v]))
+                if self.edge_p is not None and v >= self.edge_p:
+                    # Lanes >= n_rem are neither read (no fault) nor used
+                    # (zero; a stored panel's edge is zero-padded: past the
+                    # partial vector the loads and FMAs stay, on zeros).
+                    w.ins("vmovups %s, %s {%s} {z}" % (src, narrow(v, self.breg[v]),
+                                                       self.bmask[v]))
+                else:
+                    w.ins("vmovups %s, %s" % (src, narrow(v, self.breg[v])))
                 if self.store_b:
                     # The whole vector, its zeroed lanes included: a packed
                     # edge panel is zero-padded (ApplySketch's emitPackB).
@@ -626,6 +634,34 @@ class Kernel:
         self._k_loops(w)
         w.label("7")
 
+    def _k_loops_avx512_unpacked(self, w):
+        """Full tiles (n_rem == nr): plain loads. Edge tiles: one K loop per
+        index p of the last vector with a column, p = (n_rem - 1) / 16: the
+        vectors before it plain loads, it a masked one, the ones after it
+        neither loaded nor multiplied. A masked load costs more than a
+        plain one where the FMAs are the bound (Emerald Rapids: a 6 x 64
+        K loop with all four B loads masked ran at 0.82-0.90x the same loop
+        with plain loads; docs/benchmarks/cpu-gemm-classes.md), so the
+        full tiles that are most of a matrix take none. The lane masks are
+        set (bmask); %rax is free before the K loop."""
+        nv = self.nv
+        self._full_tile_test_avx512(w, self.bmask)
+        w.ins("je 6f")
+        for p in range(nv - 1):
+            w.ins("kortestw %s, %s" % (self.bmask[p + 1], self.bmask[p + 1]))
+            w.ins("jz %df" % (20 + p))
+        if nv > 1:
+            w.ins("jmp %df" % (20 + nv - 1))
+        for p in range(nv):
+            w.label("%d" % (20 + p))
+            self.edge_p = p
+            self._k_loops(w)
+            self.edge_p = None
+            w.ins("jmp 7f")
+        w.label("6")
+        self._k_loops(w)
+        w.label("7")
+
     def _a_mem(self, w, r, disp):
         """A(r, k) of the k step at byte offset `disp` along the row (with a
         run-time row stride: tensorop_emit.x86_rows)."""
@@ -636,6 +672,8 @@ class Kernel:
     def _k_body(self, w):
         if self.mask_vregs:
             self._k_loops_avx2_unpacked(w)
+        elif self.b_inplace and self.isa == "avx512":
+            self._k_loops_avx512_unpacked(w)
         else:
             self._k_loops(w)
 
@@ -780,6 +818,30 @@ class Kernel:
                 w.ins("add %s, %%rax" % LDC)
         w.label("11")
 
+    def _full_tile_test_avx512(self, w, vk):
+        """Jumps to 5f unless the tile has all nr columns (the last
+        vector's mask full; %rax is free here)."""
+        w.ins("kmovw %s, %%eax" % vk[self.nv - 1])
+        w.ins("cmp $$%d, %%eax" % ((1 << (8 if self.narrow_last else self.lanes)) - 1))
+
+    def _c_update_full_avx512(self, w, vk):
+        """A tile of all nr columns: plain loads and stores, row by row
+        (masked ones cost more where the tiles are short in K; the rows of a
+        full tile cannot overlap). Ends at 9f; edge tiles go on at 5f."""
+        self._full_tile_test_avx512(w, vk)
+        w.ins("jne 5f")
+        for r in range(self.mr):
+            for v in range(self.nv):
+                mem = _mem(v * self.vbytes, C)
+                acc = self.acc[r][v]
+                if self.narrow_last and v == self.nv - 1:
+                    acc = acc.replace("zmm", "ymm")
+                if not self.store:
+                    w.ins("vaddps %s, %s, %s" % (mem, acc, acc))
+                w.ins("vmovups %s, %s" % (acc, mem))
+            self._next_row(w, r)
+        w.ins("jmp 9f")
+
     def _c_update_avx512(self, w):
         nv = self.nv
         if self.b_inplace:
@@ -787,6 +849,9 @@ class Kernel:
             direct, gk, vk = self.b_masks
         else:
             direct, gk, vk = self._lane_masks_avx512(w)
+        if direct:
+            self._c_update_full_avx512(w, vk)
+            w.label("5")
         loads_first = direct and not self.store and self.mr > 1
         if loads_first:
             self._c_loads_first_avx512(w, vk)
