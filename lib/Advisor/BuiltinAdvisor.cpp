@@ -156,15 +156,8 @@ RegisterBlock chooseRegisterBlockWith(const GemmProblem &p,
       // Nor one whose tail kernel (N's remainder) has fewer accumulators
       // than asked for: the score counts neither the tail nor its chains.
       // (Rows past M hold no chains: a taller block cannot pass for it.)
-      // Where blocks of more vectors need more chains than one-vector
-      // blocks (Emerald Rapids: 20 and 12), a one-vector tail needs no
-      // more than the latter.
-      int64_t tailVectors = ceilDiv(p.n % nr, lanes);
-      int64_t tailAcc = std::min(mr, p.m) * tailVectors;
-      int64_t tailAccNeeded = minTailAccumulators;
-      if (tailVectors == 1 && t.multiVectorAccumulatorsForPeak > 0)
-        tailAccNeeded = std::min(tailAccNeeded, t.accumulatorsForPeak);
-      if (small && tailAcc > 0 && tailAcc < tailAccNeeded)
+      int64_t tailAcc = std::min(mr, p.m) * ceilDiv(p.n % nr, lanes);
+      if (small && tailAcc > 0 && tailAcc < minTailAccumulators)
         continue;
       // FMA latency x throughput needs this many independent chains
       // (fma.independent_accumulators_for_peak; Zen 5 12: its microkernel
@@ -173,12 +166,17 @@ RegisterBlock chooseRegisterBlockWith(const GemmProblem &p,
       // 11 x 32 at 163x541x541, +15% through gen's objects;
       // docs/benchmarks/cpu-gemm-classes.md, "Zen 5: blocks of fewer than
       // 12 accumulators").
-      // Blocks of two or more vectors may need more where the target
-      // measured so (fma.multi_vector_accumulators_for_peak; Emerald
-      // Rapids 20: 4-6 row blocks of 48-64 columns lost to taller ones,
-      // 16 x 16 blocks did not; docs/benchmarks/cpu-gemm-classes.md,
-      // "Emerald Rapids").
-      int64_t chains = t.blockAccumulatorsForPeak(nv);
+      // Blocks of two or more vectors over a packed B may need more where
+      // the target measured so (fma.multi_vector_accumulators_for_peak;
+      // Emerald Rapids 20: 4-6 row blocks of 48-64 columns lost to taller
+      // ones, 16 x 16 blocks did not; docs/benchmarks/cpu-gemm-classes.md,
+      // "Emerald Rapids"). Not with B read in place (`small`): the losses
+      // measured there came from the masked B loads its kernels then
+      // issued for every vector; with plain loads blocks of 12-16 chains
+      // won (Emerald Rapids, gen's objects, 26 drawn small shapes geomean
+      // 1.012, "Emerald Rapids in the forty-third session").
+      int64_t chains =
+          small ? t.accumulatorsForPeak : t.blockAccumulatorsForPeak(nv);
       double latency = std::min(1.0, double(acc) / double(chains));
       // An explicit broadcast shared by too few FMAs steals FP slots. With
       // B's rows read in place, whose loads compete too, that holds for
@@ -257,10 +255,9 @@ RegisterBlock chooseRegisterBlockWith(const GemmProblem &p,
 /// avoids them (blocking.small_min_tail_accumulators; Zen 5 12: 4 x 64
 /// blocks, whose 8-accumulator 4 x 32 tails take N's remainders of 17-32
 /// columns, lost 5-6% to 4 x 48 and 6 x 64 blocks; docs/benchmarks/
-/// cpu-gemm-classes.md, "Zen 5: small shapes lose in 4-row blocks";
-/// Emerald Rapids 20, its multi-vector blocks' chains: 14 drawn small
-/// shapes 1.017 through gen's objects, "Emerald Rapids in the forty-second
-/// session").
+/// cpu-gemm-classes.md, "Zen 5: small shapes lose in 4-row blocks"; the
+/// file's 12 on Emerald Rapids too since its kernels load full B vectors
+/// unmasked, "Emerald Rapids in the forty-third session").
 RegisterBlock chooseRegisterBlock(const GemmProblem &p, const TargetHints &t,
                                   bool small, int64_t fewestRows = 0) {
   RegisterBlock b = chooseRegisterBlockWith(
