@@ -617,8 +617,8 @@ class Kernel:
         iota_x = self.bmask_v.replace("ymm", "xmm")
         tmp = self.breg[0]
         tmp_x = tmp.replace("ymm", "xmm")
-        for p in range(self.nv):
-            w.label("%d" % (20 + p))
+
+        def set_mask(w, p):
             w.ins("movabs $$0x0706050403020100, %rax")
             w.ins("vmovq %%rax, %s" % iota_x)
             w.ins("vpmovzxbd %s, %s" % (iota_x, self.bmask_v))
@@ -626,6 +626,16 @@ class Kernel:
             w.ins("vmovq %%rax, %s" % tmp_x)
             w.ins("vpbroadcastd %s, %s" % (tmp_x, tmp))
             w.ins("vpcmpgtd %s, %s, %s" % (self.bmask_v, tmp, self.bmask_v))
+        self._edge_and_full_k_loops(w, set_mask)
+
+    def _edge_and_full_k_loops(self, w, set_mask=None):
+        """Label 20 + p: the K loop of the edge tiles whose partial vector
+        is p (after set_mask(w, p)); label 6: the full tiles' loop; all end
+        at label 7."""
+        for p in range(self.nv):
+            w.label("%d" % (20 + p))
+            if set_mask:
+                set_mask(w, p)
             self.edge_p = p
             self._k_loops(w)
             self.edge_p = None
@@ -640,8 +650,8 @@ class Kernel:
         vectors before it plain loads, it a masked one, the ones after it
         neither loaded nor multiplied. A masked load costs more than a
         plain one where the FMAs are the bound (Emerald Rapids: a 6 x 64
-        K loop with all four B loads masked ran at 0.82-0.90x the same loop
-        with plain loads; docs/benchmarks/cpu-gemm-classes.md), so the
+        K loop with all four B loads masked ran at 0.84-0.92x the same loop
+        with plain loads; bench/cpu/masked_load_cost.c), so the
         full tiles that are most of a matrix take none. The lane masks are
         set (bmask); %rax is free before the K loop."""
         nv = self.nv
@@ -652,15 +662,7 @@ class Kernel:
             w.ins("jz %df" % (20 + p))
         if nv > 1:
             w.ins("jmp %df" % (20 + nv - 1))
-        for p in range(nv):
-            w.label("%d" % (20 + p))
-            self.edge_p = p
-            self._k_loops(w)
-            self.edge_p = None
-            w.ins("jmp 7f")
-        w.label("6")
-        self._k_loops(w)
-        w.label("7")
+        self._edge_and_full_k_loops(w)
 
     def _a_mem(self, w, r, disp):
         """A(r, k) of the k step at byte offset `disp` along the row (with a
