@@ -11,7 +11,7 @@
 //   stays). Not on the small path (B read in place), since the forty-third
 //   session: its kernels' masked B loads had made 4-6 row blocks lose
 //   there (112x59x58 took 14 x 32); with plain loads 4 x 64 stays, as on
-//   Zen 5 (gen's objects, 26 drawn small shapes geomean 1.012).
+//   Zen 5 (gen's objects, 38 drawn small shapes geomean 1.010).
 // REQUIRES: host-avx512
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %python %S/../Targets/Inputs/fake_sysfs.py %t/emr 0:1:Data:48K:12:64:0 2:2:Unified:2048K:16:64:0 3:3:Unified:266240K:16:64:0-1
