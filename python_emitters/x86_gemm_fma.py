@@ -821,26 +821,25 @@ class Kernel:
         w.label("11")
 
     def _full_tile_test_avx512(self, w, vk):
-        """Jumps to 5f unless the tile has all nr columns (the last
-        vector's mask full; %rax is free here)."""
+        """Compares the last vector's lane mask with a full one: ZF is set
+        where the tile has all nr columns (%rax is free here)."""
         w.ins("kmovw %s, %%eax" % vk[self.nv - 1])
         w.ins("cmp $$%d, %%eax" % ((1 << (8 if self.narrow_last else self.lanes)) - 1))
 
-    def _c_update_full_avx512(self, w, vk):
+    def _c_update_full_tile(self, w):
         """A tile of all nr columns: plain loads and stores, row by row
         (masked ones cost more where the tiles are short in K; the rows of a
-        full tile cannot overlap). Ends at 9f; edge tiles go on at 5f."""
-        self._full_tile_test_avx512(w, vk)
-        w.ins("jne 5f")
+        full tile cannot overlap; a half-width last vector as ymm). Ends at
+        9f."""
         for r in range(self.mr):
-            for v in range(self.nv):
-                mem = _mem(v * self.vbytes, C)
-                acc = self.acc[r][v]
-                if self.narrow_last and v == self.nv - 1:
-                    acc = acc.replace("zmm", "ymm")
-                if not self.store:
-                    w.ins("vaddps %s, %s, %s" % (mem, acc, acc))
-                w.ins("vmovups %s, %s" % (acc, mem))
+            accs = [self.acc[r][v].replace("zmm", "ymm")
+                    if self.narrow_last and v == self.nv - 1 else self.acc[r][v]
+                    for v in range(self.nv)]
+            if not self.store:
+                for v, acc in enumerate(accs):
+                    w.ins("vaddps %s, %s, %s" % (_mem(v * self.vbytes, C), acc, acc))
+            for v, acc in enumerate(accs):
+                w.ins("vmovups %s, %s" % (acc, _mem(v * self.vbytes, C)))
             self._next_row(w, r)
         w.ins("jmp 9f")
 
@@ -852,7 +851,9 @@ class Kernel:
         else:
             direct, gk, vk = self._lane_masks_avx512(w)
         if direct:
-            self._c_update_full_avx512(w, vk)
+            self._full_tile_test_avx512(w, vk)
+            w.ins("jne 5f")
+            self._c_update_full_tile(w)
             w.label("5")
         loads_first = direct and not self.store and self.mr > 1
         if loads_first:
@@ -884,17 +885,7 @@ class Kernel:
         nv = self.nv
         w.ins("cmp $$%d, %s" % (self.nr, NREM))
         w.ins("jne 5f")
-        # full-width tile: plain loads/stores
-        for r in range(self.mr):
-            for v in range(nv):
-                if self.store:
-                    break
-                w.ins("vaddps %s, %s, %s" % (_mem(v * self.vbytes, C), self.acc[r][v],
-                                             self.acc[r][v]))
-            for v in range(nv):
-                w.ins("vmovups %s, %s" % (self.acc[r][v], _mem(v * self.vbytes, C)))
-            self._next_row(w, r)
-        w.ins("jmp 9f")
+        self._c_update_full_tile(w)
         # edge tile: lane masks (lane i of vector v active iff 8v + i < n_rem)
         w.label("5")
         iota = self.bc[0]
