@@ -1,6 +1,7 @@
 #!/bin/bash
 # bench/cpu/sketch_ab.sh BUILD DIR MxNxK [SKETCH ...]
-# Same-process A/B of sketches on one fp32 GEMM shape, 1 thread: row v0 is
+# Same-process A/B of sketches on one fp32 GEMM shape, 1 thread (THREADS=N:
+# N threads, sketches planned and libraries run with N): row v0 is
 # the builtin advisor's sketch, row vI the I-th SKETCH, each timed by
 # gemm_vs_libraries.c next to OpenBLAS, oneDNN and libxsmm (verified before
 # and after timing, like run.sh). A SKETCH is the inside of
@@ -25,6 +26,7 @@
 # half-width last vectors, as gen's default does) instead of x86-avx512's
 # file.
 set -e
+THREADS=${THREADS:-1}
 BUILD=$(cd "$1" && pwd); mkdir -p "$2"; OUT=$(cd "$2" && pwd); SHAPE=$3
 shift 3
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -40,7 +42,7 @@ for sketch in builtin "$@"; do
   d=$OUT/$name
   if [ ! -f "$d/$name.o" ]; then
     "$BUILD/bin/tensorop" gen "${m}x${n}x${k} fp32 GEMM" --name="$name" \
-      --threads=1 --no-bench -o "$d" > "$d.log"
+      --threads=$THREADS --no-bench -o "$d" > "$d.log"
     cp "$d/$name.mlir" "$d/variant.mlir"
     if [ "$sketch" != builtin ]; then
       full="#tensorop.sketch<${sketch/ukernel = </ukernel = #tensorop.ukernel_spec<}, $TARGET>"
@@ -50,7 +52,7 @@ open(p, "w").write(t.replace("linalg.matmul ins(",
     "linalg.matmul {tensorop.sketch = %s} ins(" % s))' "$d/variant.mlir" "$full"
     fi
     lower_object "$BUILD" \
-      "target=${PIPE_TARGET:-x86-avx512} advisor=builtin threads=1 bare-ptr-abi=true" \
+      "target=${PIPE_TARGET:-x86-avx512} advisor=builtin threads=$THREADS bare-ptr-abi=true" \
       "$d/variant.mlir" "$d/$name.o" -O3 -march=znver4
   fi
   echo "v$i: $sketch"
@@ -63,13 +65,14 @@ CLOCK=""
 [ -n "$CPU_TIME" ] && CLOCK=-DTIMING_CLOCK=CLOCK_THREAD_CPUTIME_ID
 HARNESS=$HERE/gemm_vs_libraries.c
 [ -n "$INTERLEAVE" ] && HARNESS=$HERE/variants_ab.c
-clang-22 -O2 -DTHREADS=1 $CLOCK ${ROUNDS:+-DROUNDS=$ROUNDS} \
+clang-22 -O2 -DTHREADS=$THREADS $CLOCK ${ROUNDS:+-DROUNDS=$ROUNDS} \
   ${ROUND_SECONDS:+-DROUND_SECONDS=$ROUND_SECONDS} -I"$OUT" \
   "$HARNESS" "${OBJS[@]}" -o "$OUT/bench" \
-  -lxsmm -ldnnl -lopenblas -lpthread -lrt -ldl -lm
+  -lxsmm -ldnnl -lopenblas -lpthread -lrt -ldl -lm \
+  -L/usr/lib/llvm-22/lib -Wl,-rpath,/usr/lib/llvm-22/lib -lomp
 uptime
 [ -n "$CPU_TIME" ] && echo "timed with the thread CPU clock (CPU_TIME=1)"
 env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE \
-    ${BENCH_OPENBLAS_CORETYPE:+OPENBLAS_CORETYPE=$BENCH_OPENBLAS_CORETYPE} OMP_NUM_THREADS=1 \
-  OPENBLAS_NUM_THREADS=1 "$OUT/bench"
+    ${BENCH_OPENBLAS_CORETYPE:+OPENBLAS_CORETYPE=$BENCH_OPENBLAS_CORETYPE} OMP_NUM_THREADS=$THREADS \
+  OPENBLAS_NUM_THREADS=$THREADS "$OUT/bench"
 uptime
