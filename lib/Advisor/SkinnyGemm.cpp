@@ -406,6 +406,20 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
     tilesAhead = bPastL2 && t.fewRowsPrefetchTilesPastL2 >= 0
                      ? t.fewRowsPrefetchTilesPastL2
                      : t.fewRowsPrefetchTilesInCache;
+  // With 16 rows or fewer, a B of at most the target's
+  // blocking.few_rows_thin_in_cache_max_b_bytes takes the in-cache distance
+  // too, in L2 or past it. Zen 5 (8 MiB), 1 thread, quiet, same-process
+  // sketch A/B of the builtin (two tiles ahead) against none and one tile,
+  // against the best library: B of 0.4-2.6 MB none +2..+31% on 7 of 8
+  // (3x537x800 0.82x -> 1.08x, 7x231x995 0.90x -> 1.08x; 11x440x829 -2%),
+  // 7.7-13 MB 0..+16% (15x859x3467 0.87x -> 1.01x), 15-23 MB -21..0%
+  // (16x2048x2048 ran 4x slower without, session 31); docs/benchmarks/
+  // cpu-gemm-classes.md, "Zen 5 in the forty-fourth session". (Not where
+  // one column tile spans N: there two tiles ahead are B's next rows, below.)
+  else if (!gemv && !bFromMemory && !oneTile && c.nr < p.n &&
+           p.m <= kFewRowsStreamB &&
+           bBytes <= double(t.fewRowsThinInCacheMaxBBytes))
+    tilesAhead = t.fewRowsPrefetchTilesInCache;
   // (In one column tile B's rows follow each other, so the same distance
   // reaches rows ahead: with at most 16 rows and B in L3 it is needed
   // there too; 12x50x50000, 6 x 64, same-process sketch A/B against

@@ -14,7 +14,10 @@
 // The sketches these shapes get (the advisor's choice is pinned by
 // test/Transforms/annotate-sketch-skinny.mlir).
 // RUN: %gen_matmul 16 300 97 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=ROWS
-// ROWS: mr = 8, nr = 48, {{.*}}micro_order = "nm", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 1, {{.*}}prefetch_b_cols = 96
+// ROWS: mr = 8, nr = 48, {{.*}}micro_order = "nm", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 1, {{.*}}prefetch_b = 0>
+// (B, 116 KB, is in cache: no column prefetch with 16 rows or fewer,
+// blocking.few_rows_thin_in_cache_max_b_bytes. The same sketch with each
+// row's tiles prefetched two ahead, as a larger B takes it, runs below.)
 // RUN: %gen_matmul 131 16 1031 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=COLS
 // COLS: kc = 1031, mr = 30, nr = 16, {{.*}}pack_a = "none", pack_b = "none", {{.*}}broadcast = "embedded", prefetch_b = 0>
 
@@ -23,6 +26,7 @@
 // RUN: %gen_matmul 2 1031 67 | %{pipe} | %{run} | FileCheck %s
 // RUN: %gen_matmul 15 200 131 | %{pipe} | %{run} | FileCheck %s
 // RUN: %gen_matmul 16 300 97 | %{pipe} | %{run} | FileCheck %s
+// RUN: %gen_matmul 16 300 97 --sketch '#tensorop.sketch<mc = 16, nc = 336, kc = 97, mr = 8, nr = 48, loop_order = "mnk", micro_order = "nm", pack_a = "none", pack_b = "none", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 1, broadcast = "explicit", prefetch_b = 0, prefetch_b_cols = 96>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test">' | %{pipe} | %{run} | FileCheck %s
 // RUN: %gen_matmul 17 150 130 | %{pipe} | %{run} | FileCheck %s
 // RUN: %gen_matmul 33 129 257 | %{pipe} | %{run} | FileCheck %s
 // RUN: %gen_matmul 40 1000 3 | %{pipe} | %{run} | FileCheck %s

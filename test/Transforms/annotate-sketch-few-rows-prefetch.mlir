@@ -18,6 +18,8 @@
 // RUN: %python %S/../Targets/Inputs/fake_sysfs.py %t/zen5 0:1:Data:48K:12:64:0 2:2:Unified:1024K:16:64:0 3:3:Unified:32768K:16:64:0-1
 // DEFINE: %{zen4} = env TENSOROP_HOST_SYSFS=%t/zen4 TENSOROP_HOST_CPU=znver4
 // DEFINE: %{zen5} = env TENSOROP_HOST_SYSFS=%t/zen5 TENSOROP_HOST_CPU=znver5
+// RUN: %python %S/../Targets/Inputs/fake_sysfs.py %t/emr 0:1:Data:48K:12:64:0 2:2:Unified:2048K:16:64:0 3:3:Unified:266240K:16:64:0-1
+// DEFINE: %{emr} = env TENSOROP_HOST_SYSFS=%t/emr TENSOROP_HOST_CPU=emeraldrapids
 
 // RUN: %gen_matmul 33 777 1027 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=FILE
 // FILE: mr = 11, nr = 32, loop_order = "mnk", micro_order = "nm", pack_a = "none", pack_b = "none", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0, prefetch_b_cols = 32>
@@ -29,6 +31,19 @@
 // RUN: %gen_matmul 33 777 1027 | %{zen4} tensorop-opt --tensorop-annotate-sketch="target=host" | FileCheck %s --check-prefix=ZEN4
 // ZEN4: pack_b = "none", {{.*}}prefetch_b_cols = 64>
 // RUN: %gen_matmul 16 2048 2048 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=SIXTEEN
+// With 16 rows or fewer, a B of at most the file's (Zen 5)
+// blocking.few_rows_thin_in_cache_max_b_bytes (8 MiB) takes the in-cache
+// distance too, in L2 or past it (3x537x800 0.82x -> 1.08x the best
+// library, 7x231x995 0.90x -> 1.08x; "Zen 5 in the forty-fourth session");
+// 16x2048x2048 (B 16 MiB, above) keeps two tiles ahead, as do Zen 4 and
+// Emerald Rapids (0: not measured there).
+// RUN: %gen_matmul 3 537 800 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=THIN3
+// THIN3: mr = 3, nr = 112, {{.*}}pack_b = "none", {{.*}}prefetch_b = 0>
+// RUN: %gen_matmul 7 231 995 | %{zen5} tensorop-opt --tensorop-annotate-sketch="target=host" | FileCheck %s --check-prefix=THIN7
+// THIN7: mr = 7, nr = 48, {{.*}}pack_b = "none", {{.*}}prefetch_b = 0>
+// RUN: %gen_matmul 7 231 995 | %{zen4} tensorop-opt --tensorop-annotate-sketch="target=host" | FileCheck %s --check-prefix=THIN7TWO
+// RUN: %gen_matmul 7 231 995 | %{emr} tensorop-opt --tensorop-annotate-sketch="target=host" | FileCheck %s --check-prefix=THIN7TWO
+// THIN7TWO: mr = 7, nr = 48, {{.*}}pack_b = "none", {{.*}}prefetch_b = 0, prefetch_b_cols = 96>
 // SIXTEEN: mr = 8, nr = 48, {{.*}}pack_b = "none", {{.*}}prefetch_b_cols = 96>
 
 // Without the past-L2 field the in-cache value (0) holds past L2 too.

@@ -203,3 +203,24 @@ func.func @few_rows_vector_chunks(%A: memref<4x37xf32>, %B: memref<37x1024xf32>,
   linalg.matmul ins(%A, %B : memref<4x37xf32>, memref<37x1024xf32>) outs(%C : memref<4x1024xf32>) {tensorop.sketch = #tensorop.sketch<mc = 4, nc = 1056, kc = 37, mr = 4, nr = 96, loop_order = "mnk", micro_order = "mn", pack_a = "none", pack_b = "none", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test", threads = 2>}
   return
 }
+
+// -----
+
+// 48x137x102, B read in place in 12 x 32 blocks: wide enough for a column
+// split, but A, B and C fit in L2 and the column chunks (80 + 57 columns,
+// 5 vectors for each of 48 rows: 240) compute more than the row chunks
+// (24 + 24 rows of 9 vectors: 216), so the rows are split. Zen 5, 2
+// threads, gen's objects against the column split, 12 drawn shapes: 10
+// faster, geomean 1.047; docs/benchmarks/cpu-gemm-classes.md, "Zen 5 in
+// the forty-fourth session".
+// CHECK-LABEL: func.func @balanced_rows_in_l2(
+// CHECK-SAME:    %[[A:[a-z0-9_]+]]: memref<48x102xf32>, %[[B:[a-z0-9_]+]]: memref<102x137xf32>, %[[C:[a-z0-9_]+]]: memref<48x137xf32>)
+// CHECK:         scf.forall (%[[T:.+]]) in (2) {
+// CHECK-NEXT:      %[[OFF:.+]] = arith.muli %[[T]], %c24 : index
+// CHECK-NEXT:      %[[REST:.+]] = arith.subi %c48, %[[OFF]] : index
+// CHECK-NEXT:      %[[SIZE:.+]] = arith.minsi %[[REST]], %c24 : index
+// CHECK-NEXT:      memref.subview %[[A]][%[[OFF]], 0] [%[[SIZE]], 102] [1, 1]
+func.func @balanced_rows_in_l2(%A: memref<48x102xf32>, %B: memref<102x137xf32>, %C: memref<48x137xf32>) {
+  linalg.matmul ins(%A, %B : memref<48x102xf32>, memref<102x137xf32>) outs(%C : memref<48x137xf32>) {tensorop.sketch = #tensorop.sketch<mc = 48, nc = 160, kc = 102, mr = 12, nr = 32, loop_order = "mkn", micro_order = "mn", pack_a = "none", pack_b = "none", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test", threads = 2>}
+  return
+}

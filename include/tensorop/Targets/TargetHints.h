@@ -57,6 +57,7 @@ struct CpuFacts {
   std::optional<int64_t> bandRowsPerL1Set;
   std::optional<int64_t> fewRowsPrefetchTilesInCache;
   std::optional<int64_t> fewRowsPrefetchTilesPastL2;
+  std::optional<int64_t> fewRowsThinInCacheMaxBBytes;
   std::optional<int64_t> kdotNTailMinSavingPct;
   std::optional<int64_t> inPlaceKBlocksMinGainPct;
   std::optional<int64_t> fewRowsBCachedMaxBytes;
@@ -179,6 +180,12 @@ struct TargetHints {
   /// The same where L3 holds B but L2 does not
   /// ("few_rows_prefetch_tiles_past_l2"). Absent (-1): the in-cache value.
   int64_t fewRowsPrefetchTilesPastL2 = -1;
+  /// With at most 16 rows of C (where B's rows bind), the largest B, in
+  /// bytes, that takes fewRowsPrefetchTilesInCache whether or not L2 holds
+  /// it, in a block that is not a GEMV's nor one column tile
+  /// ("few_rows_thin_in_cache_max_b_bytes"). Absent or 0: such blocks
+  /// prefetch two tiles ahead whatever B.
+  int64_t fewRowsThinInCacheMaxBBytes = 0;
   /// The least share, in percent, of a GEMM's vector instructions that
   /// computing N's remainder (N mod 16 columns) by the kernel vectorized
   /// along K instead of a mostly idle last vector must save, by the
