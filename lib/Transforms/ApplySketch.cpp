@@ -806,6 +806,10 @@ struct ThreadSplit {
   bool runtimeChunks = false;
 };
 
+/// The least gain, in percent of the largest chunk's work, for which a GEMM
+/// that fits in L2 splits its rows rather than its columns (planThreadSplit).
+constexpr int64_t kSplitBalanceMinGainPct = 4;
+
 /// Prefers splitting M (the ic loop): each thread then owns whole rows of
 /// C and packs all of B itself. Measured here (2 threads, Zen 5, one run
 /// each): the two splits are within 2% at 512^3 and 127x1000x513, M is 5%
@@ -835,10 +839,6 @@ struct ThreadSplit {
 /// of each chunk costs no more calls than before (the largest chunk only
 /// shrinks). 2 threads, Zen 4: docs/benchmarks/cpu-gemm-classes.md,
 /// "Column chunks in whole vectors".
-/// The least gain, in percent of the largest chunk's work, for which a GEMM
-/// that fits in L2 takes the other split (planThreadSplit).
-constexpr int64_t kSplitBalanceMinGainPct = 4;
-
 ThreadSplit planThreadSplit(const GemmProblem &p, int64_t mr, int64_t nr,
                             int64_t threads, bool bInPlace, int64_t l2Bytes,
                             int64_t lanes) {
