@@ -416,8 +416,7 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   // (16x2048x2048 ran 4x slower without, session 31); docs/benchmarks/
   // cpu-gemm-classes.md, "Zen 5 in the forty-fourth session". (Not where
   // one column tile spans N: there two tiles ahead are B's next rows, below.)
-  else if (!gemv && !bFromMemory && !oneTile && c.nr < p.n &&
-           p.m <= kFewRowsStreamB &&
+  else if (!gemv && !bFromMemory && c.nr < p.n && p.m <= kFewRowsStreamB &&
            bBytes <= double(t.fewRowsThinInCacheMaxBBytes))
     tilesAhead = t.fewRowsPrefetchTilesInCache;
   // (In one column tile B's rows follow each other, so the same distance
