@@ -60,6 +60,14 @@ constexpr int64_t kBandRows = 128;
 /// With B from memory, 384 rows lost in sketch A/Bs (13x1481x6894 -3.8%,
 /// 10x2730x5200 -1.5%): 128 stays there.
 constexpr int64_t kBandRowsInL3 = 384;
+/// Vectors of a few-rows block from which the target's
+/// blocking.few_rows_wide_band_rows applies: 4 or more leave registers for
+/// at most 6 rows, so each B vector feeds at most 6 FMAs and the block
+/// waits on B's bandwidth rather than on its FMAs.
+constexpr int64_t kFewRowsWideBandMinVectors = 4;
+/// Teams up to this many threads take blocking.few_rows_wide_band_rows (the
+/// most it was measured on).
+constexpr int64_t kFewRowsWideBandMaxThreads = 2;
 /// One or two rows (GEMV) with B in L3: each tile walks down K instead (kc
 /// rows, B prefetched this many rows ahead). With B in L3 the walk measured
 /// 1.58x oneDNN at 1x2000x3000 against 1.18-1.26x swept in bands of 32-128
@@ -423,6 +431,29 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   // reaches rows ahead: with at most 16 rows and B in L3 it is needed
   // there too; 12x50x50000, 6 x 64, same-process sketch A/B against
   // libxsmm: 0.78x without, 1.03x two tiles ahead.)
+  // Blocks of kFewRowsWideBandMinVectors vectors or more over a B that L3
+  // holds and L2 does not: on one or two threads, the target's longer K band
+  // (blocking.few_rows_wide_band_rows) with no column prefetch. Each tile
+  // then walks down many of B's rows at one stride, which the hardware
+  // prefetchers follow, and the prefetch instructions no longer take load
+  // slots from a block that waits on B. Zen 5 (1536), 1 thread, quiet,
+  // same-process sketch A/B against the builtin (bands of 334-375, two
+  // tiles ahead, or none up to 8 MiB), against the best library: 8 drawn
+  // shapes of 3-6 rows with B of 12-28 MB, 7 faster, geomean +6.6%
+  // (3x3497x897 0.98x -> 1.13x, 6x1444x4668 1.38x -> 1.62x, 3x5501x1078
+  // -0.9%); six more shapes of B 5.6-6.7 MB +1.4..+12%; 6x4243x1434 0.89x
+  // -> 0.95x libxsmm at a band of all of K; 4x1300x4500 lost 9%. Blocks of
+  // 7-14 rows lost (7x2200x2600 -37%, 10x2800x1800 -23%) or stayed level
+  // (docs/benchmarks/cpu-gemm-classes.md, "Zen 5 in the forty-fifth
+  // session").
+  bool wideBand = t.fewRowsWideBandRows > 0 &&
+                  p.threads <= kFewRowsWideBandMaxThreads && !gemv &&
+                  !bFromMemory && !p.bPanelInPlace && bPastL2 &&
+                  c.nr < p.n && nv >= kFewRowsWideBandMinVectors;
+  if (wideBand) {
+    tilesAhead = 0;
+    c.kc = balancedTile(p.k, t.fewRowsWideBandRows, 1);
+  }
   c.prefetchBCols = prefetchRows || (gemvBands && !t.gemvColumnPrefetch)
                         ? 0
                         : tilesAhead * c.nr;

@@ -104,6 +104,8 @@ const OptionalIntegerHint kOptionalBlockingFields[] = {
     {"few_rows_thin_in_cache_max_b_bytes",
      &CpuFacts::fewRowsThinInCacheMaxBBytes,
      &TargetHints::fewRowsThinInCacheMaxBBytes, 0, int64_t(1) << 40},
+    {"few_rows_wide_band_rows", &CpuFacts::fewRowsWideBandRows,
+     &TargetHints::fewRowsWideBandRows, 0, 1 << 20},
     {"kdot_n_tail_min_saving_pct", &CpuFacts::kdotNTailMinSavingPct,
      &TargetHints::kdotNTailMinSavingPct, 0, 100},
     {"in_place_k_blocks_min_gain_pct", &CpuFacts::inPlaceKBlocksMinGainPct,

@@ -58,6 +58,7 @@ struct CpuFacts {
   std::optional<int64_t> fewRowsPrefetchTilesInCache;
   std::optional<int64_t> fewRowsPrefetchTilesPastL2;
   std::optional<int64_t> fewRowsThinInCacheMaxBBytes;
+  std::optional<int64_t> fewRowsWideBandRows;
   std::optional<int64_t> kdotNTailMinSavingPct;
   std::optional<int64_t> inPlaceKBlocksMinGainPct;
   std::optional<int64_t> fewRowsBCachedMaxBytes;
@@ -186,6 +187,14 @@ struct TargetHints {
   /// ("few_rows_thin_in_cache_max_b_bytes"). Absent or 0: such blocks
   /// prefetch two tiles ahead whatever B.
   int64_t fewRowsThinInCacheMaxBBytes = 0;
+  /// On one thread, the K band (at most this many rows) of a few-rows block
+  /// of kFewRowsWideBandMinVectors vectors or more (each B vector feeds few
+  /// FMAs, so B's bandwidth binds) that sweeps more than one column tile of
+  /// a B that L3 holds and L2 does not, with no column prefetch: the
+  /// hardware prefetchers follow one tile down long bands
+  /// ("few_rows_wide_band_rows"). Absent or 0: the in-cache band and
+  /// prefetch.
+  int64_t fewRowsWideBandRows = 0;
   /// The least share, in percent, of a GEMM's vector instructions that
   /// computing N's remainder (N mod 16 columns) by the kernel vectorized
   /// along K instead of a mostly idle last vector must save, by the
