@@ -443,9 +443,12 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   // (3x3497x897 0.98x -> 1.13x, 6x1444x4668 1.38x -> 1.62x, 3x5501x1078
   // -0.9%); six more shapes of B 5.6-6.7 MB +1.4..+12%; 6x4243x1434 0.89x
   // -> 0.95x libxsmm at a band of all of K; 4x1300x4500 lost 9%. Blocks of
-  // 7-14 rows lost (7x2200x2600 -37%, 10x2800x1800 -23%) or stayed level
-  // (docs/benchmarks/cpu-gemm-classes.md, "Zen 5 in the forty-fifth
-  // session").
+  // 7-14 rows lost (7x2200x2600 -37%, 10x2800x1800 -23%) or stayed level.
+  // Gen's objects against the build before, same process, drawn shapes of
+  // 3-6 rows: 1 thread 12 shapes geomean 1.101 (B to 32 MiB; 0.991 the
+  // lowest) and 10 more 1.025 (B 1.3-4.9 MB); 2 threads 10 shapes 1.173
+  // (3x1607x1256 0.920) and 8 more 1.077 (docs/benchmarks/
+  // cpu-gemm-classes.md, "Zen 5 in the forty-fifth session").
   bool wideBand = t.fewRowsWideBandRows > 0 &&
                   p.threads <= kFewRowsWideBandMaxThreads && !gemv &&
                   !bFromMemory && !p.bPanelInPlace && bPastL2 &&
