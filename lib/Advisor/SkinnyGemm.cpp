@@ -68,6 +68,9 @@ constexpr int64_t kFewRowsWideBandMinVectors = 4;
 /// Teams up to this many threads take blocking.few_rows_wide_band_rows (the
 /// most it was measured on).
 constexpr int64_t kFewRowsWideBandMaxThreads = 2;
+/// blocking.few_rows_wide_band_rows needs this many consecutive rows of B
+/// to put at most the L1's ways in any one set.
+constexpr int64_t kFewRowsWideBandSpreadRows = 64;
 /// One or two rows (GEMV) with B in L3: each tile walks down K instead (kc
 /// rows, B prefetched this many rows ahead). With B in L3 the walk measured
 /// 1.58x oneDNN at 1x2000x3000 against 1.18-1.26x swept in bands of 32-128
@@ -431,10 +434,10 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   // reaches rows ahead: with at most 16 rows and B in L3 it is needed
   // there too; 12x50x50000, 6 x 64, same-process sketch A/B against
   // libxsmm: 0.78x without, 1.03x two tiles ahead.)
-  // Blocks of kFewRowsWideBandMinVectors vectors or more over a B that L3
-  // holds and L2 does not: on one or two threads, the target's longer K band
-  // (blocking.few_rows_wide_band_rows) with no column prefetch. Each tile
-  // then walks down many of B's rows at one stride, which the hardware
+  // Blocks of kFewRowsWideBandMinVectors vectors or more over a B past L2
+  // (in L3 on one or two threads, from memory on one): the target's longer
+  // K band (blocking.few_rows_wide_band_rows) with no column prefetch. Each
+  // tile then walks down many of B's rows at one stride, which the hardware
   // prefetchers follow, and the prefetch instructions no longer take load
   // slots from a block that waits on B. Zen 5 (1536), 1 thread, quiet,
   // same-process sketch A/B against the builtin (bands of 334-375, two
@@ -448,11 +451,24 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   // 3-6 rows: 1 thread 12 shapes geomean 1.101 (B to 32 MiB; 0.991 the
   // lowest) and 10 more 1.025 (B 1.3-4.9 MB); 2 threads 10 shapes 1.173
   // (3x1607x1256 0.920) and 8 more 1.077 (docs/benchmarks/
-  // cpu-gemm-classes.md, "Zen 5 in the forty-fifth session").
-  bool wideBand = t.fewRowsWideBandRows > 0 &&
-                  p.threads <= kFewRowsWideBandMaxThreads && !gemv &&
-                  !bFromMemory && !p.bPanelInPlace && bPastL2 &&
-                  c.nr < p.n && nv >= kFewRowsWideBandMinVectors;
+  // cpu-gemm-classes.md, "Zen 5 in the forty-fifth session"). From memory
+  // on one thread too, against bands of 63-64 two tiles ahead: sketch A/B
+  // 5x3534x2536 +4%, 4x5000x3000 +17%, 6x3000x4000 +13%, 3x7000x2000
+  // +14%; gen's objects, 10 drawn shapes with B of 57-188 MB, geomean
+  // 1.049, 8 faster (6x4866x7328 0.961, 4x6921x6790 0.976). Not from
+  // memory on two threads, which share its bandwidth: sketch A/B gained
+  // (4x5000x3000 +22%) but gen's objects went both ways (11 drawn shapes,
+  // 4x6589x7800 0.881, 4x3572x4106 1.134). Not where B's rows pile into
+  // few L1 sets (N = 1024, 2048, 4096: rows 4096 bytes apart or a multiple
+  // share one), whose lines the walk down the band then evicts before the
+  // next tile reads them: sketch A/B against the bands of 64 two tiles
+  // ahead, 3x4096x4096 -9%, 6x2048x8192 -20%.
+  bool wideBand =
+      t.fewRowsWideBandRows > 0 && p.threads <= kFewRowsWideBandMaxThreads &&
+      (!bFromMemory || p.threads == 1) && !gemv && !p.bPanelInPlace &&
+      bPastL2 && c.nr < p.n && nv >= kFewRowsWideBandMinVectors &&
+      rowsPerL1SetWithin(t, 4 * p.n, kFewRowsWideBandSpreadRows, 1, 0) >=
+          kFewRowsWideBandSpreadRows;
   if (wideBand) {
     tilesAhead = 0;
     c.kc = balancedTile(p.k, t.fewRowsWideBandRows, 1);
@@ -472,8 +488,8 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   // cpu-gemm-classes.md, "Emerald Rapids in the fortieth session"). One
   // thread only: on two, 6 drawn shapes went 0.840-1.101 (geomean 1.011),
   // the narrowest N losing.
-  if (bFromMemory && !walk && !p.bPanelInPlace && p.threads == 1 &&
-      t.fewRowsBandL1Pct > 0) {
+  if (bFromMemory && !walk && !wideBand && !p.bPanelInPlace &&
+      p.threads == 1 && t.fewRowsBandL1Pct > 0) {
     constexpr int64_t bytes = 4;
     int64_t rowBytes = (c.nr + c.prefetchBCols + p.m) * bytes;
     int64_t l1 = t.cacheBytes(1);

@@ -66,6 +66,18 @@
 // SEVEN: kc = 372, mr = 7, nr = 48, {{.*}}prefetch_b = 0, prefetch_b_cols = 96>
 // RUN: %gen_matmul 6 300 600 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=WIDEINL2
 // WIDEINL2: kc = 300, mr = 6, nr = 64, {{.*}}prefetch_b = 0>
+// From memory (B 60 MB) on one thread too (4x5000x3000 +17% in sketch
+// A/B); two threads, which share the memory's bandwidth, keep bands of 125
+// two tiles ahead.
+// RUN: %gen_matmul 4 5000 3000 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=WIDEMEM
+// WIDEMEM: kc = 1500, mr = 4, nr = 96, {{.*}}prefetch_b = 0>
+// RUN: %gen_matmul 4 5000 3000 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512 threads=2" | FileCheck %s --check-prefix=WIDEMEM2
+// WIDEMEM2: kc = 125, mr = 4, nr = 96, {{.*}}prefetch_b = 0, prefetch_b_cols = 192>
+// Not where B's rows pile into few L1 sets (N = 2048: 8 KiB apart, one
+// set; 6x2048x8192 lost 20% with the long band): bands of 64 two tiles
+// ahead, as annotate-sketch-skinny.mlir's 3x4096x4096.
+// RUN: %gen_matmul 6 2048 8192 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=WIDESET
+// WIDESET: kc = 64, mr = 6, nr = 64, {{.*}}prefetch_b = 0, prefetch_b_cols = 128>
 // The field is checked: 0 to 2^20 rows.
 // RUN: mkdir -p %t/range3
 // RUN: %python -c "import json, sys; h = json.load(open(sys.argv[1])); h['blocking']['few_rows_wide_band_rows'] = -4; json.dump(h, open(sys.argv[2], 'w'))" %S/../../hints/x86-avx512.json %t/range3/x86-avx512.json

@@ -187,13 +187,13 @@ struct TargetHints {
   /// ("few_rows_thin_in_cache_max_b_bytes"). Absent or 0: such blocks
   /// prefetch two tiles ahead whatever B.
   int64_t fewRowsThinInCacheMaxBBytes = 0;
-  /// On one thread, the K band (at most this many rows) of a few-rows block
-  /// of kFewRowsWideBandMinVectors vectors or more (each B vector feeds few
-  /// FMAs, so B's bandwidth binds) that sweeps more than one column tile of
-  /// a B that L3 holds and L2 does not, with no column prefetch: the
-  /// hardware prefetchers follow one tile down long bands
-  /// ("few_rows_wide_band_rows"). Absent or 0: the in-cache band and
-  /// prefetch.
+  /// The K band (at most this many rows) of a few-rows block of 4 vectors or
+  /// more (each B vector feeds few FMAs, so B's bandwidth binds) that sweeps
+  /// more than one column tile of a B past L2 (in L3 on one or two threads,
+  /// from memory on one; rows spread over L1's sets), with no column
+  /// prefetch: the hardware prefetchers follow one tile down long bands
+  /// ("few_rows_wide_band_rows"). Absent or 0: the in-cache or from-memory
+  /// band and its prefetch.
   int64_t fewRowsWideBandRows = 0;
   /// The least share, in percent, of a GEMM's vector instructions that
   /// computing N's remainder (N mod 16 columns) by the kernel vectorized
