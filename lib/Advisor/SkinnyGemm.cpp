@@ -460,9 +460,9 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   // (4x5000x3000 +22%) but gen's objects went both ways (11 drawn shapes,
   // 4x6589x7800 0.881, 4x3572x4106 1.134). Not where B's rows pile into
   // few L1 sets (N = 1024, 2048, 4096: rows 4096 bytes apart or a multiple
-  // share one), whose lines the walk down the band then evicts before the
-  // next tile reads them: sketch A/B against the bands of 64 two tiles
-  // ahead, 3x4096x4096 -9%, 6x2048x8192 -20%.
+  // share one; presumably the walk down the band then evicts lines the next
+  // tile reads, not measured here): sketch A/B against the bands of 64 two
+  // tiles ahead, 3x4096x4096 -9%, 6x2048x8192 -20%.
   bool wideBand =
       t.fewRowsWideBandRows > 0 && p.threads <= kFewRowsWideBandMaxThreads &&
       (!bFromMemory || p.threads == 1) && !gemv && !p.bPanelInPlace &&
