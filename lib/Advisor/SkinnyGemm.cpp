@@ -328,7 +328,44 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   bool shortBands =
       t.fewRowsBandRows && p.m <= t.fewRowsBandMaxRows &&
       p.threads <= std::max<int64_t>(1, t.fewRowsBandMaxThreads);
-  int64_t bandRows = gemv             ? kGemvBandRows
+  // Blocks of kFewRowsWideBandMinVectors vectors or more over a B past L2
+  // (in L3 on one or two threads, from memory on one): the target's longer
+  // K band (blocking.few_rows_wide_band_rows) with no column prefetch. Each
+  // tile then walks down many of B's rows at one stride, which the hardware
+  // prefetchers follow, and the prefetch instructions no longer take load
+  // slots from a block that waits on B. Zen 5 (1536), 1 thread, quiet,
+  // same-process sketch A/B against the builtin (bands of 334-375, two
+  // tiles ahead, or none up to 8 MiB), against the best library: 8 drawn
+  // shapes of 3-6 rows with B of 12-28 MB, 7 faster, geomean +6.6%
+  // (3x3497x897 0.98x -> 1.13x, 6x1444x4668 1.38x -> 1.62x, 3x5501x1078
+  // -0.9%); six more shapes of B 5.6-6.7 MB +1.4..+12%; 6x4243x1434 0.89x
+  // -> 0.95x libxsmm at a band of all of K; 4x1300x4500 lost 9%. Blocks of
+  // 7-14 rows lost (7x2200x2600 -37%, 10x2800x1800 -23%) or stayed level.
+  // Gen's objects against the build before, same process, drawn shapes of
+  // 3-6 rows: 1 thread 12 shapes geomean 1.101 (B to 32 MiB; 0.991 the
+  // lowest) and 10 more 1.025 (B 1.3-4.9 MB); 2 threads 10 shapes 1.173
+  // (3x1607x1256 0.920) and 8 more 1.077 (docs/benchmarks/
+  // cpu-gemm-classes.md, "Zen 5 in the forty-fifth session"). From memory
+  // on one thread too, against bands of 63-64 two tiles ahead: sketch A/B
+  // 5x3534x2536 +4%, 4x5000x3000 +17%, 6x3000x4000 +13%, 3x7000x2000
+  // +14%; gen's objects, 10 drawn shapes with B of 57-188 MB, geomean
+  // 1.049, 8 faster (6x4866x7328 0.961, 4x6921x6790 0.976). Not from
+  // memory on two threads, which share its bandwidth: sketch A/B gained
+  // (4x5000x3000 +22%) but gen's objects went both ways (11 drawn shapes,
+  // 4x6589x7800 0.881, 4x3572x4106 1.134). Not where B's rows pile into
+  // few L1 sets (N = 1024, 2048, 4096: rows 4096 bytes apart or a multiple
+  // share one; presumably the walk down the band then evicts lines the next
+  // tile reads, not measured here): sketch A/B against the bands of 64 two
+  // tiles ahead, 3x4096x4096 -9%, 6x2048x8192 -20%.
+  bool bPastL2 = bBytes > double(t.cacheBytes(2));
+  bool wideBand =
+      t.fewRowsWideBandRows > 0 && p.threads <= kFewRowsWideBandMaxThreads &&
+      (!bFromMemory || p.threads == 1) && !gemv && !p.bPanelInPlace &&
+      bPastL2 && c.nr < p.n && nv >= kFewRowsWideBandMinVectors &&
+      rowsPerL1SetWithin(t, 4 * p.n, kFewRowsWideBandSpreadRows, 1, 0) >=
+          kFewRowsWideBandSpreadRows;
+  int64_t bandRows = wideBand          ? t.fewRowsWideBandRows
+                     : gemv            ? kGemvBandRows
                      : p.bPanelInPlace ? kBandRows
                      : bFromMemory     ? (shortBands ? t.fewRowsBandRows
                                                      : kBandRows)
@@ -411,7 +448,6 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   // 1.04x -> 1.09x (1.01x two); one tile beat two in 8 of 11 such shapes
   // (docs/benchmarks/cpu-gemm-classes.md, "Zen 5: few rows with B past L2";
   // session 31's prefetch losses were all B in L2, and still are).
-  bool bPastL2 = bBytes > double(t.cacheBytes(2));
   int64_t tilesAhead = 2;
   if (!gemv && !bFromMemory && p.m > kFewRowsStreamB && !(oneTile && bPastL2))
     tilesAhead = bPastL2 && t.fewRowsPrefetchTilesPastL2 >= 0
@@ -434,45 +470,8 @@ bool mlir::tensorop::chooseFewRowsSketch(const GemmProblem &p,
   // reaches rows ahead: with at most 16 rows and B in L3 it is needed
   // there too; 12x50x50000, 6 x 64, same-process sketch A/B against
   // libxsmm: 0.78x without, 1.03x two tiles ahead.)
-  // Blocks of kFewRowsWideBandMinVectors vectors or more over a B past L2
-  // (in L3 on one or two threads, from memory on one): the target's longer
-  // K band (blocking.few_rows_wide_band_rows) with no column prefetch. Each
-  // tile then walks down many of B's rows at one stride, which the hardware
-  // prefetchers follow, and the prefetch instructions no longer take load
-  // slots from a block that waits on B. Zen 5 (1536), 1 thread, quiet,
-  // same-process sketch A/B against the builtin (bands of 334-375, two
-  // tiles ahead, or none up to 8 MiB), against the best library: 8 drawn
-  // shapes of 3-6 rows with B of 12-28 MB, 7 faster, geomean +6.6%
-  // (3x3497x897 0.98x -> 1.13x, 6x1444x4668 1.38x -> 1.62x, 3x5501x1078
-  // -0.9%); six more shapes of B 5.6-6.7 MB +1.4..+12%; 6x4243x1434 0.89x
-  // -> 0.95x libxsmm at a band of all of K; 4x1300x4500 lost 9%. Blocks of
-  // 7-14 rows lost (7x2200x2600 -37%, 10x2800x1800 -23%) or stayed level.
-  // Gen's objects against the build before, same process, drawn shapes of
-  // 3-6 rows: 1 thread 12 shapes geomean 1.101 (B to 32 MiB; 0.991 the
-  // lowest) and 10 more 1.025 (B 1.3-4.9 MB); 2 threads 10 shapes 1.173
-  // (3x1607x1256 0.920) and 8 more 1.077 (docs/benchmarks/
-  // cpu-gemm-classes.md, "Zen 5 in the forty-fifth session"). From memory
-  // on one thread too, against bands of 63-64 two tiles ahead: sketch A/B
-  // 5x3534x2536 +4%, 4x5000x3000 +17%, 6x3000x4000 +13%, 3x7000x2000
-  // +14%; gen's objects, 10 drawn shapes with B of 57-188 MB, geomean
-  // 1.049, 8 faster (6x4866x7328 0.961, 4x6921x6790 0.976). Not from
-  // memory on two threads, which share its bandwidth: sketch A/B gained
-  // (4x5000x3000 +22%) but gen's objects went both ways (11 drawn shapes,
-  // 4x6589x7800 0.881, 4x3572x4106 1.134). Not where B's rows pile into
-  // few L1 sets (N = 1024, 2048, 4096: rows 4096 bytes apart or a multiple
-  // share one; presumably the walk down the band then evicts lines the next
-  // tile reads, not measured here): sketch A/B against the bands of 64 two
-  // tiles ahead, 3x4096x4096 -9%, 6x2048x8192 -20%.
-  bool wideBand =
-      t.fewRowsWideBandRows > 0 && p.threads <= kFewRowsWideBandMaxThreads &&
-      (!bFromMemory || p.threads == 1) && !gemv && !p.bPanelInPlace &&
-      bPastL2 && c.nr < p.n && nv >= kFewRowsWideBandMinVectors &&
-      rowsPerL1SetWithin(t, 4 * p.n, kFewRowsWideBandSpreadRows, 1, 0) >=
-          kFewRowsWideBandSpreadRows;
-  if (wideBand) {
+  if (wideBand)
     tilesAhead = 0;
-    c.kc = balancedTile(p.k, t.fewRowsWideBandRows, 1);
-  }
   c.prefetchBCols = prefetchRows || (gemvBands && !t.gemvColumnPrefetch)
                         ? 0
                         : tilesAhead * c.nr;
