@@ -323,6 +323,40 @@ void keepBPanelsInL1(const GemmProblem &p, const TargetHints &t,
   c.mc = std::min(c.mc, balancedTile(p.m, mcTarget, c.mr));
 }
 
+/// The fewest rows limitMBlockToCStrip makes an M block of: each M block
+/// packs B's K blocks again, so below this (N of tens of thousands) the
+/// rule leaves the M block as it is; nothing that thin was measured.
+constexpr int64_t kCStripMinRows = 256;
+
+/// Bounds the M block where C is updated in more than one K block (loop
+/// order mkn: every K block re-reads the M block's strip of C, all N
+/// columns) so that the strip and the packed A block take at most
+/// blocking.c_strip_l3_pct of the core's L3 share: C then comes back from
+/// L3 for each K block instead of from memory. With A's block alone
+/// bounding it, 2864^3 ran all of M in one block (C 33 MB, past L3) and
+/// 0.91x oneDNN. Zen 5, 1 thread, quiet, same-process sketch A/B, the
+/// strip in 100% of the 16 MiB share against the builtin sketch
+/// (docs/benchmarks/cpu-gemm-classes.md, "Zen 5: C's strip in L3"):
+/// 2864^3 0.912x -> 0.995x, 2515^3 0.973x -> 1.014x, 2300^3 0.922x ->
+/// 0.977x, 4096x2048x2048 0.969x -> 1.000x, 3000x2000x1500 0.949x ->
+/// 0.955x. One thread, fp32 and packed A only (A read in place, N <=
+/// 1024: not measured).
+void limitMBlockToCStrip(const GemmProblem &p, const TargetHints &t,
+                         int64_t l3Share, int64_t aBytes, SketchChoice &c) {
+  if (t.cStripL3Pct <= 0 || p.threads != 1 ||
+      p.input != GemmInputType::F32 || p.bPairsInPlace || p.isDynamic() ||
+      c.packA == "none" || c.kc >= p.k || p.n <= kFewColumns)
+    return;
+  const int64_t budget = l3Share * t.cStripL3Pct / 100;
+  const int64_t rowBytes = p.n * 4 + c.kc * aBytes;
+  if (std::min(p.m, c.mc) * rowBytes <= budget)
+    return;
+  int64_t rows = budget / rowBytes;
+  if (rows < kCStripMinRows)
+    return;
+  c.mc = std::min(c.mc, balancedTile(p.m, rows, c.mr));
+}
+
 class BuiltinAdvisor : public Advisor {
 public:
   llvm::StringRef name() const override { return "builtin"; }
@@ -610,6 +644,7 @@ private:
         llvm::StringRef(t.name).starts_with("x86") && p.aRowsInPlace &&
         !p.transposeA && (p.n <= 1024 || c.kc >= p.k))
       c.packA = "none";
+    limitMBlockToCStrip(p, t, l3, bytes, c);
     c.kUnroll = 4;
     c.prefetchB = p.bPairsInPlace ? kPairsPrefetchB : 0;
     // The skinny block: all M rows, as many vectors as registers allow.

@@ -106,6 +106,8 @@ const OptionalIntegerHint kOptionalBlockingFields[] = {
      &TargetHints::fewRowsThinInCacheMaxBBytes, 0, int64_t(1) << 40},
     {"few_rows_wide_band_rows", &CpuFacts::fewRowsWideBandRows,
      &TargetHints::fewRowsWideBandRows, 0, 1 << 20},
+    {"c_strip_l3_pct", &CpuFacts::cStripL3Pct, &TargetHints::cStripL3Pct, 0,
+     400},
     {"kdot_n_tail_min_saving_pct", &CpuFacts::kdotNTailMinSavingPct,
      &TargetHints::kdotNTailMinSavingPct, 0, 100},
     {"in_place_k_blocks_min_gain_pct", &CpuFacts::inPlaceKBlocksMinGainPct,

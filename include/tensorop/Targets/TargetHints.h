@@ -59,6 +59,7 @@ struct CpuFacts {
   std::optional<int64_t> fewRowsPrefetchTilesPastL2;
   std::optional<int64_t> fewRowsThinInCacheMaxBBytes;
   std::optional<int64_t> fewRowsWideBandRows;
+  std::optional<int64_t> cStripL3Pct;
   std::optional<int64_t> kdotNTailMinSavingPct;
   std::optional<int64_t> inPlaceKBlocksMinGainPct;
   std::optional<int64_t> fewRowsBCachedMaxBytes;
@@ -195,6 +196,13 @@ struct TargetHints {
   /// ("few_rows_wide_band_rows"). Absent or 0: the in-cache or from-memory
   /// band and its prefetch.
   int64_t fewRowsWideBandRows = 0;
+  /// The packed path's M block where C is updated in more than one K block:
+  /// at most as many rows as keep their strip of C (all N columns) plus
+  /// their packed A block within this percentage of the core's L3 share, so
+  /// that C is re-read from L3 by each K block, not from memory
+  /// ("c_strip_l3_pct"). Absent or 0: the M block is bounded by A's block
+  /// alone.
+  int64_t cStripL3Pct = 0;
   /// The least share, in percent, of a GEMM's vector instructions that
   /// computing N's remainder (N mod 16 columns) by the kernel vectorized
   /// along K instead of a mostly idle last vector must save, by the
