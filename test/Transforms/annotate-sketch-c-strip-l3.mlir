@@ -27,9 +27,28 @@
 // RUN: %gen_matmul 2864 2864 2864 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512 threads=2" | FileCheck %s --check-prefix=TWO
 // TWO: #tensorop.sketch<mc = 2868, nc = 128, kc = 478, mr = 6, nr = 64,
 
-// One K block (kc = K): C is stored once, no strip is re-read.
-// RUN: %gen_matmul 2048 4096 1024 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=ONEK
-// ONEK: #tensorop.sketch<mc = 1026, nc = 128, kc = 1024, mr = 6, nr = 64,
+// A read in place (N <= 1024) in K blocks: not measured, unchanged
+// (8192x1024x2048: three M blocks of 2736 from A's block; the bound would
+// make four of 2052).
+// RUN: %gen_matmul 8192 1024 2048 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=INPLACE
+// INPLACE: #tensorop.sketch<mc = 2736, nc = 128, kc = 512, mr = 6, nr = 64, loop_order = "mkn", micro_order = "mn", pack_a = "none"
+// And in one K block, where both guards hold.
+// RUN: %gen_matmul 2048 4096 1024 | tensorop-opt --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=INPLACE1K
+// INPLACE1K: #tensorop.sketch<mc = 1026, nc = 128, kc = 1024, mr = 6, nr = 64,
+
+// One K block (kc = K) with A packed (A transposed): C is stored once, no
+// strip is re-read, so the M block stays 1026 (the bound would make it
+// 684: 2052 rows of 20480 bytes past 16 MiB).
+// RUN: tensorop-opt %s --tensorop-annotate-sketch="target=x86-avx512" | FileCheck %s --check-prefix=ONEK
+// ONEK-LABEL: func.func @one_k_block_a_transposed
+// ONEK: #tensorop.sketch<mc = 1026, nc = 128, kc = 1024, mr = 6, nr = 64, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr"
+func.func @one_k_block_a_transposed(%A: memref<1024x2048xf32>, %B: memref<1024x4096xf32>, %C: memref<2048x4096xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>,
+                                 affine_map<(d0, d1, d2) -> (d2, d1)>,
+                                 affine_map<(d0, d1, d2) -> (d0, d1)>]
+    ins(%A, %B : memref<1024x2048xf32>, memref<1024x4096xf32>) outs(%C : memref<2048x4096xf32>)
+  return
+}
 
 // A strip of 40000 columns fits 103 rows: below 256 rows (B packed again
 // per M block) the M block stays whole (then bounded by keeping B's
