@@ -359,6 +359,36 @@ void limitMBlockToCStrip(const GemmProblem &p, const TargetHints &t,
   c.mc = std::min(c.mc, balancedTile(p.m, rows, c.mr));
 }
 
+/// The share of L2, in percent, that takeAllColumnsInOneBBlock lets all of
+/// the packed B take (the probe's 573 KB B, 55% of the 1 MiB L2, gained;
+/// six drawn shapes with B in 55-60% of L2 all gained).
+constexpr int64_t kWholeBBlockL2Pct = 60;
+
+/// One B block of all N columns for tall shapes in one K block: each B
+/// block reads the M block's A rows (A in L3, not L2, at thousands of rows)
+/// once more, and all of B fits L2 anyway. Zen 5, 1 thread, quiet
+/// (docs/benchmarks/cpu-gemm-classes.md, "Zen 5: all of N in one B block
+/// for tall shapes"): same-process sketch A/B, 6696x423x332 nc 144 0.995x
+/// -> nc 432 1.045x libxsmm; gen's objects, 8 drawn tall shapes (M
+/// 2048-8000): M of 5000 or more +0.3..+3.5%, M of 2400-3600 -1.3..-2.5%,
+/// so the hints give the fewest rows (blocking.whole_b_block_min_rows);
+/// then, from 5000 rows, 10 drawn shapes geomean +4.6% (9 faster,
+/// 7339x535x245 0.876x -> 0.998x the best library) and 6 more with B in
+/// 55-60% of L2 +3.3%, every one faster. Measured for N of 150-700 and K
+/// of 150-600 with A read in place only (packed A: not measured).
+void takeAllColumnsInOneBBlock(const GemmProblem &p, const TargetHints &t,
+                               SketchChoice &c) {
+  if (t.wholeBBlockMinRows <= 0 || p.threads != 1 ||
+      p.input != GemmInputType::F32 || p.bPairsInPlace || p.isDynamic() ||
+      p.m < t.wholeBBlockMinRows || c.kc < p.k || c.packA != "none" ||
+      (c.packB != "kmajor_nr" && c.packB != kFusedPackB))
+    return;
+  const int64_t wholeN = roundUp(p.n, c.nr);
+  if (wholeN * c.kc * 4 > t.cacheBytes(2) * kWholeBBlockL2Pct / 100)
+    return;
+  c.nc = wholeN;
+}
+
 class BuiltinAdvisor : public Advisor {
 public:
   llvm::StringRef name() const override { return "builtin"; }
@@ -739,6 +769,7 @@ private:
       }
     }
     keepBPanelsInL1(p, t, c);
+    takeAllColumnsInOneBBlock(p, t, c);
     return c;
   }
 };

@@ -108,6 +108,8 @@ const OptionalIntegerHint kOptionalBlockingFields[] = {
      &TargetHints::fewRowsWideBandRows, 0, 1 << 20},
     {"c_strip_l3_pct", &CpuFacts::cStripL3Pct, &TargetHints::cStripL3Pct, 0,
      400},
+    {"whole_b_block_min_rows", &CpuFacts::wholeBBlockMinRows,
+     &TargetHints::wholeBBlockMinRows, 0, 1 << 30},
     {"kdot_n_tail_min_saving_pct", &CpuFacts::kdotNTailMinSavingPct,
      &TargetHints::kdotNTailMinSavingPct, 0, 100},
     {"in_place_k_blocks_min_gain_pct", &CpuFacts::inPlaceKBlocksMinGainPct,

@@ -60,6 +60,7 @@ struct CpuFacts {
   std::optional<int64_t> fewRowsThinInCacheMaxBBytes;
   std::optional<int64_t> fewRowsWideBandRows;
   std::optional<int64_t> cStripL3Pct;
+  std::optional<int64_t> wholeBBlockMinRows;
   std::optional<int64_t> kdotNTailMinSavingPct;
   std::optional<int64_t> inPlaceKBlocksMinGainPct;
   std::optional<int64_t> fewRowsBCachedMaxBytes;
@@ -203,6 +204,12 @@ struct TargetHints {
   /// ("c_strip_l3_pct"). Absent or 0: the M block is bounded by A's block
   /// alone.
   int64_t cStripL3Pct = 0;
+  /// B packed, A read in place, one K block (1 thread, fp32): where M has
+  /// at least this many rows and all of the packed B (K x N) fits within
+  /// 60% of L2, one B block of all N columns, so that A (read once per B
+  /// block) is streamed once ("whole_b_block_min_rows"). Absent or 0: B
+  /// blocks of b_block_l2_share.
+  int64_t wholeBBlockMinRows = 0;
   /// The least share, in percent, of a GEMM's vector instructions that
   /// computing N's remainder (N mod 16 columns) by the kernel vectorized
   /// along K instead of a mostly idle last vector must save, by the
