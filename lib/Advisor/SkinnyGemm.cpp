@@ -763,6 +763,24 @@ NTailChoice mlir::tensorop::chooseKDotNTail(const GemmProblem &p,
   if (kDotRows(t, columns) < kKDotMinRows && p.n < 4 * lanes &&
       aPastTwoPassesBound(p, t))
     return {};
+  // So a tail in blocks of at most kKDotMinRows rows (7-13 columns) over
+  // more of A than blocking.kdot_n_tail_max_a_bytes: A's second pass, from
+  // L3, costs more than the lanes the tail saves. Zen 5 (12 MiB), 1 thread,
+  // gen's objects without such tails against the build with them, shapes
+  // drawn among those whose sketch changes (N 17-63; docs/benchmarks/
+  // cpu-gemm-classes.md, "Zen 5: N tails beside a large A"): A of 2.5-10.4
+  // MB kept the tail faster in all 6 (842x24x1052 0.875, 2116x41x301
+  // 0.901, 4175x57x622 0.921); A of 15.5-32 MB ran faster without it in
+  // all 13 (4315x23x1376 1.284, 4834x39x1358 1.204, 4271x40x1882 1.107); A
+  // of 10.9-13 MB went both ways (3974x57x710 0.932, 3254x41x977 0.957,
+  // 1202x39x2274 1.024, 4061x59x798 1.089), hence the middle. Tails
+  // of up to 6 columns (blocks of 4 rows or more) paid beside an A of
+  // 18-24 MB (3833x52x1177 0.90 and 4303x33x1130 0.88 without them): not
+  // bounded. One thread only (two: not measured).
+  if (t.kdotNTailMaxABytes > 0 && p.threads == 1 &&
+      kDotRows(t, columns) <= kKDotMinRows && p.n < 4 * lanes &&
+      double(p.m) * double(p.k) * 4 > double(t.kdotNTailMaxABytes))
+    return {};
   // The block: as the few-columns GEMM's (setKDotBlock; 9..14 columns:
   // chooseKDotSketch's, B's columns in L1 next to A's rows).
   GemmProblem tailProblem = p;

@@ -125,6 +125,8 @@ const OptionalIntegerHint kOptionalBlockingFields[] = {
      &TargetHints::kdotMaxColumns, 0, 16},
     {"kdot_two_passes_max_a_bytes", &CpuFacts::kdotTwoPassesMaxABytes,
      &TargetHints::kdotTwoPassesMaxABytes, 0, int64_t(1) << 40},
+    {"kdot_n_tail_max_a_bytes", &CpuFacts::kdotNTailMaxABytes,
+     &TargetHints::kdotNTailMaxABytes, 0, int64_t(1) << 40},
     {"few_rows_band_max_threads", &CpuFacts::fewRowsBandMaxThreads,
      &TargetHints::fewRowsBandMaxThreads, 0, 1024},
     {"few_rows_band_l1_pct", &CpuFacts::fewRowsBandL1Pct,

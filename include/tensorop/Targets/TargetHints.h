@@ -68,6 +68,7 @@ struct CpuFacts {
   std::optional<int64_t> bInHalfL2InPlace;
   std::optional<int64_t> kdotMaxColumns;
   std::optional<int64_t> kdotTwoPassesMaxABytes;
+  std::optional<int64_t> kdotNTailMaxABytes;
   std::optional<int64_t> fewRowsBandMaxThreads;
   std::optional<int64_t> fewRowsBandL1Pct;
   std::optional<int64_t> fewRowsPrefetchSpread;
@@ -257,6 +258,13 @@ struct TargetHints {
   /// ("kdot_two_passes_max_a_bytes"; Emerald Rapids 3 MiB). Absent or 0:
   /// no bound but the one for A from memory.
   int64_t kdotTwoPassesMaxABytes = 0;
+  /// The largest A (bytes) beside which an N tail computed in K-vectorized
+  /// blocks of at most three rows (7-13 columns) is kept on one thread
+  /// where the main part has fewer than four vectors: past it, A's second
+  /// pass (from L3) costs more than the lanes the tail saves, and N is
+  /// computed by the broadcast kernel alone ("kdot_n_tail_max_a_bytes";
+  /// Zen 5 12 MiB). Absent or 0: no such bound.
+  int64_t kdotNTailMaxABytes = 0;
   /// The most threads of a team on which the few-rows path takes
   /// fewRowsBandRows-row K bands (up to fewRowsBandMaxRows rows) for a B
   /// from memory ("few_rows_band_max_threads"; Emerald Rapids 2). Absent or
