@@ -550,14 +550,13 @@ static int64_t kDotRows(const TargetHints &t, int64_t nr) {
   return std::min(kFewColumnsBlock, (t.vectorRegisters - 2 - nr) / nr);
 }
 
-/// Whether each thread's share of A (a team splits M) is past the target's
-/// bound for the K-vectorized kernel's two column passes
-/// (blocking.kdot_two_passes_max_a_bytes; none where absent).
-static bool aPastTwoPassesBound(const GemmProblem &p, const TargetHints &t) {
-  return t.kdotTwoPassesMaxABytes > 0 &&
-         double(p.m) * double(p.k) * 4 /
-                 double(std::max<int64_t>(1, p.threads)) >
-             double(t.kdotTwoPassesMaxABytes);
+/// Whether each thread's share of A (a team splits M) is past maxBytes, a
+/// target's bound on the K-vectorized kernel's passes over A (none where
+/// 0: blocking.kdot_two_passes_max_a_bytes, kdot_n_tail_max_a_bytes).
+static bool aPastBound(const GemmProblem &p, int64_t maxBytes) {
+  return maxBytes > 0 && double(p.m) * double(p.k) * 4 /
+                                 double(std::max<int64_t>(1, p.threads)) >
+                             double(maxBytes);
 }
 
 /// The K-vectorized block of at most kKDotColumns columns. Where
@@ -664,7 +663,8 @@ bool mlir::tensorop::chooseKDotSketch(const GemmProblem &p,
   // team splits M, so each thread's share of A counts (2 threads,
   // 2306x8x382, 1.8 MB a thread: 0.86x the K-vectorized kernel's; seven
   // shapes of 4.6 MB a thread or more 1.13-1.23x).
-  if (kDotRows(t, p.n) < kKDotMinRows && aPastTwoPassesBound(p, t))
+  if (kDotRows(t, p.n) < kKDotMinRows &&
+      aPastBound(p, t.kdotTwoPassesMaxABytes))
     return false;
   setKDotBlock(p, t, c);
   return true;
@@ -761,7 +761,7 @@ NTailChoice mlir::tensorop::chooseKDotNTail(const GemmProblem &p,
   // 0.99x; wider, the tail paid: 4000x72x1500 1.06x -> 1.04x without it,
   // 1500x88x3000 1.04x -> 0.97x.
   if (kDotRows(t, columns) < kKDotMinRows && p.n < 4 * lanes &&
-      aPastTwoPassesBound(p, t))
+      aPastBound(p, t.kdotTwoPassesMaxABytes))
     return {};
   // So a tail in blocks of at most kKDotMinRows rows (7-13 columns) over
   // more of A than blocking.kdot_n_tail_max_a_bytes: A's second pass, from
@@ -777,9 +777,8 @@ NTailChoice mlir::tensorop::chooseKDotNTail(const GemmProblem &p,
   // of up to 6 columns (blocks of 4 rows or more) paid beside an A of
   // 18-24 MB (3833x52x1177 0.90 and 4303x33x1130 0.88 without them): not
   // bounded. One thread only (two: not measured).
-  if (t.kdotNTailMaxABytes > 0 && p.threads == 1 &&
-      kDotRows(t, columns) <= kKDotMinRows && p.n < 4 * lanes &&
-      double(p.m) * double(p.k) * 4 > double(t.kdotNTailMaxABytes))
+  if (p.threads == 1 && kDotRows(t, columns) <= kKDotMinRows &&
+      p.n < 4 * lanes && aPastBound(p, t.kdotNTailMaxABytes))
     return {};
   // The block: as the few-columns GEMM's (setKDotBlock; 9..14 columns:
   // chooseKDotSketch's, B's columns in L1 next to A's rows).
