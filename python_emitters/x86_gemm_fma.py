@@ -31,7 +31,18 @@ from tensorop_emit.common import (  # noqa: E402
 )
 
 EMITTER = "x86_gemm_fma.py"
-EMITTER_VERSION = 4
+EMITTER_VERSION = 5
+
+# k steps before the end of the unrolled K loop at which C's tile is
+# prefetched again (prefetchw where the kernel stores C): the start's
+# prefetch of a tile from L3 had been evicted by the B panel streamed
+# through L1 and was not always in L2 by the C update, and loads of C
+# that miss stall retirement. Zen 5, 1 thread, the kernel alone in a
+# GEMM's loop nest over a 2111-2500 square's packed blocks, C in place, in
+# one process (docs/benchmarks/cpu-gemm-classes.md, "C's tile prefetched
+# again near the end of K"): 6 x 64 +0.4-1.2%, 14 x 32 +2.3-3.6%, 9 x 48
+# +0.3%; store form +0.5-2.5%. 128 and 32 steps measured alike.
+LATE_C_PREFETCH_STEPS = 64
 
 OPERANDS = list(UKERNEL_OPERANDS)
 A, B, C, KC, LDC, MREM, NREM = ukernel_operand_refs()
@@ -148,8 +159,10 @@ spec (JSON object, on stdin or --spec FILE):
                                              "gelu_erf" (tensorop_emit/epilogue.py);
                                              adds operand $7, the epilogue block
   c_update    "add" | "store"                default "add": C += A*B; "store":
-                                             C = A*B (C is neither read nor
-                                             prefetched; kc <= 0 stores zeros)
+                                             C = A*B (C is not read and not
+                                             prefetched at the start, only
+                                             prefetchw'd near the end of K;
+                                             kc <= 0 stores zeros)
   last_vector_bits 512 | 256                 default 512 (avx512); 256: the last B
                                              vector and its accumulators are
                                              ymm, i.e. only its first 8 lanes
@@ -716,11 +729,22 @@ class Kernel:
             w.ins("neg %r11")
             w.ins("mov $$%d, %%eax" % self.taps)
             w.label("40")
+        # %rax (free in this loop unless it walks A's rows or counts taps)
+        # holds C until the late prefetch has been issued, then 0; it
+        # starts at 0 where K is too short to reach the prefetch step
+        # after one iteration (the start's prefetch then suffices).
+        late = ku > 1 and not self.a_runtime and self.taps <= 1
+        if late:
+            w.ins("xor %eax, %eax")
+            w.ins("cmp $$%d, %s" % (LATE_C_PREFETCH_STEPS + ku, KC))
+            w.ins("cmovg %s, %%rax" % C)
         if ku > 1:
             w.ins("sub $$%d, %s" % (ku, KC))
             w.ins("jl 2f")
             w.lines.append("  .p2align 5")
             w.label("1")
+            if late:
+                self._late_prefetch_c(w)
             for u in range(ku):
                 self._k_step(w, u)
             w.ins("add $$%d, %s" % (ku * self.a_k, A))
@@ -762,16 +786,43 @@ class Kernel:
             w.ins("jz 9f")
             w.ins("add %s, %s" % (LDC, C))
 
-    def _prefetch_c(self, w):
-        w.ins("mov %s, %%rax" % C)
+    def _c_row_lines(self):
+        """Offsets that touch every cache line of a row of C's tile (each
+        64 bytes, and its last byte: the row need not be aligned)."""
         offs = list(range(0, self.nr * 4, 64))
         if (self.nr * 4 - 1) not in offs:
             offs.append(self.nr * 4 - 1)
+        return offs
+
+    def _prefetch_c(self, w):
+        w.ins("mov %s, %%rax" % C)
+        offs = self._c_row_lines()
         for r in range(self.mr):
             for off in offs:
                 w.ins("prefetcht0 %s" % _mem(off, "%rax"))
             if r + 1 < self.mr:
                 w.ins("add %s, %%rax" % LDC)
+
+    def _late_prefetch_c(self, w):
+        """At the top of the unrolled K loop: once LATE_C_PREFETCH_STEPS or
+        fewer k steps remain after this iteration, C's rows (m_rem of them)
+        are prefetched, with write intent where the kernel stores C."""
+        w.ins("cmp $$%d, %s" % (LATE_C_PREFETCH_STEPS, KC))
+        w.ins("jg 12f")
+        w.ins("test %rax, %rax")
+        w.ins("jz 12f")
+        op = "prefetchw" if self.store else "prefetcht0"
+        offs = self._c_row_lines()
+        for r in range(self.mr):
+            if r:
+                w.ins("cmp $$%d, %s" % (r, MREM))
+                w.ins("jle 13f")
+                w.ins("add %s, %%rax" % LDC)
+            for off in offs:
+                w.ins("%s %s" % (op, _mem(off, "%rax")))
+        w.label("13")
+        w.ins("xor %eax, %eax")
+        w.label("12")
 
     def _lane_masks_avx512(self, w):
         """Sets the lane masks of the n_rem columns (consumes n_rem for nv > 4).

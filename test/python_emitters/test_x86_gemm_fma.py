@@ -285,6 +285,33 @@ class TestSpecValidation(unittest.TestCase):
             self.assertIn(word, out)
 
 
+class TestLateCPrefetch(unittest.TestCase):
+    """C's tile is prefetched again near the end of the unrolled K loop,
+    once (%rax holds C until then), m_rem rows of it, with write intent in
+    the store form (which prefetches nothing at the start)."""
+
+    def test_add_and_store_forms(self):
+        lines = 6 * 5  # 6 rows x (4 lines + the tile's last byte)
+        add = emit_json(spec(isa="avx512", mr=6, nr=64))["asm"]
+        self.assertEqual(add.count("prefetcht0"), 2 * lines)
+        self.assertNotIn("prefetchw", add)
+        self.assertEqual(add.count("cmovg $2, %rax"), 1)
+        self.assertIn("cmp $$68, $3", add)  # 64 steps + one unrolled iteration
+        self.assertIn("cmp $$64, $3", add)
+        # rows past m_rem are not prefetched: a row check before rows 1..5
+        self.assertEqual(len(re.findall(r"cmp \$\$[1-5], \$5\n\s*jle 13f", add)), 5)
+        store = emit_json(spec(isa="avx512", mr=6, nr=64, c_update="store"))["asm"]
+        self.assertEqual(store.count("prefetchw"), lines)
+        self.assertNotIn("prefetcht0", store)
+
+    def test_not_where_rax_is_taken_or_no_loop(self):
+        for s in (spec(isa="avx512", mr=6, nr=64, k_unroll=1),
+                  spec(isa="avx512", mr=4, nr=32, a_stride_operand=1)):
+            asm = emit_json(s)["asm"]
+            self.assertNotIn("cmovg", asm)
+            self.assertNotIn("13:", asm)
+
+
 class TestOutputContract(unittest.TestCase):
     def test_default_6x64(self):
         o = emit_json(spec(isa="avx512", mr=6, nr=64))
@@ -297,7 +324,7 @@ class TestOutputContract(unittest.TestCase):
         self.assertEqual(o["accumulators"], 24)
         self.assertEqual(o["flops_per_k"], 768)
         self.assertEqual(o["emitter"], "x86_gemm_fma.py")
-        self.assertEqual(o["emitter_version"], 4)
+        self.assertEqual(o["emitter_version"], 5)
         self.assertEqual(o["b_stride_bytes"], 0)
         self.assertEqual(o["a_stride_bytes"], 0)
         # 24 accumulators + 4 B vectors + 2 alternating broadcast registers
