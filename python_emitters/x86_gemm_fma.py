@@ -40,8 +40,8 @@ EMITTER_VERSION = 5
 # that miss stall retirement. Zen 5, 1 thread, the kernel alone in a
 # GEMM's loop nest over a 2111-2500 square's packed blocks, C in place, in
 # one process (docs/benchmarks/cpu-gemm-classes.md, "C's tile prefetched
-# again near the end of K"): 6 x 64 +0.4-1.2%, 14 x 32 +2.3-3.6%, 9 x 48
-# +0.3%; store form +0.5-2.5%. 128 and 32 steps measured alike.
+# again near the end of K"): 6 x 64 +0.4-1.3%, 14 x 32 +2.5-4.0%, 9 x 48
+# +0.3-1.1%; store form +0.2-2.7%. 128 and 32 steps measured alike.
 LATE_C_PREFETCH_STEPS = 64
 
 OPERANDS = list(UKERNEL_OPERANDS)
