@@ -305,8 +305,11 @@ class TestLateCPrefetch(unittest.TestCase):
         self.assertNotIn("prefetcht0", store)
 
     def test_not_where_rax_is_taken_or_no_loop(self):
+        # %rax walks A's rows (a_stride_operand) or counts the taps there
         for s in (spec(isa="avx512", mr=6, nr=64, k_unroll=1),
-                  spec(isa="avx512", mr=4, nr=32, a_stride_operand=1)):
+                  spec(isa="avx512", mr=4, nr=32, a_stride_operand=1),
+                  spec(isa="avx512", mr=6, nr=64, taps=3, tap_a_bytes=256,
+                       a_stride_bytes=1024)):
             asm = emit_json(s)["asm"]
             self.assertNotIn("cmovg", asm)
             self.assertNotIn("13:", asm)
