@@ -786,22 +786,26 @@ class Kernel:
             w.ins("jz 9f")
             w.ins("add %s, %s" % (LDC, C))
 
-    def _c_row_lines(self):
-        """Offsets that touch every cache line of a row of C's tile (each
-        64 bytes, and its last byte: the row need not be aligned)."""
+    def _prefetch_c_rows(self, w, op, m_rem_only):
+        """`op` on every line of C's tile, %rax at its first row and walking
+        down the rows; m_rem_only: rows from m_rem on are skipped (to
+        label 13, which the caller places)."""
+        # every 64 bytes of a row and its last byte (rows need not be aligned)
         offs = list(range(0, self.nr * 4, 64))
         if (self.nr * 4 - 1) not in offs:
             offs.append(self.nr * 4 - 1)
-        return offs
+        for r in range(self.mr):
+            if r:
+                if m_rem_only:
+                    w.ins("cmp $$%d, %s" % (r, MREM))
+                    w.ins("jle 13f")
+                w.ins("add %s, %%rax" % LDC)
+            for off in offs:
+                w.ins("%s %s" % (op, _mem(off, "%rax")))
 
     def _prefetch_c(self, w):
         w.ins("mov %s, %%rax" % C)
-        offs = self._c_row_lines()
-        for r in range(self.mr):
-            for off in offs:
-                w.ins("prefetcht0 %s" % _mem(off, "%rax"))
-            if r + 1 < self.mr:
-                w.ins("add %s, %%rax" % LDC)
+        self._prefetch_c_rows(w, "prefetcht0", m_rem_only=False)
 
     def _late_prefetch_c(self, w):
         """At the top of the unrolled K loop: once LATE_C_PREFETCH_STEPS or
@@ -811,15 +815,8 @@ class Kernel:
         w.ins("jg 12f")
         w.ins("test %rax, %rax")
         w.ins("jz 12f")
-        op = "prefetchw" if self.store else "prefetcht0"
-        offs = self._c_row_lines()
-        for r in range(self.mr):
-            if r:
-                w.ins("cmp $$%d, %s" % (r, MREM))
-                w.ins("jle 13f")
-                w.ins("add %s, %%rax" % LDC)
-            for off in offs:
-                w.ins("%s %s" % (op, _mem(off, "%rax")))
+        self._prefetch_c_rows(w, "prefetchw" if self.store else "prefetcht0",
+                              m_rem_only=True)
         w.label("13")
         w.ins("xor %eax, %eax")
         w.label("12")

@@ -31,7 +31,7 @@ typedef void (*ukernel_fn)(const float *, const float *, float *, long, long,
                            long, long);
 #include "ukernel_loop_nest_variants.h" /* kVariants[], kVariantNames[] */
 
-enum { kRefs = 3, kMaxRounds = 64 };
+enum { kRefs = 3, kMaxRounds = 64, kMaxRows = 64 };
 static const char *const kRefNames[kRefs] = {"ref:C_one_tile", "ref:C_96_rows",
                                              "ref:A_fixed"};
 
@@ -63,19 +63,18 @@ int main(int argc, char **argv) {
     fprintf(stderr, "bad arguments (ROUNDS 1..%d)\n", kMaxRounds);
     return 2;
   }
-  long nv = (long)(sizeof(kVariants) / sizeof(kVariants[0]));
-  long rows = kRefs + nv;
+  long rows = kRefs + (long)(sizeof(kVariants) / sizeof(kVariants[0]));
+  if (rows > kMaxRows) {
+    fprintf(stderr, "at most %d variants\n", kMaxRows - kRefs);
+    return 2;
+  }
   float *a = page_alloc((size_t)(mc + mr) * kc * 4);
   float *b = page_alloc((size_t)(nc + nr) * kc * 4);
   float *c = page_alloc((size_t)n * n * 4 + 4096);
   for (long i = 0; i < (mc + mr) * kc; i++) a[i] = 1e-3f * (float)(i % 13);
   for (long i = 0; i < (nc + nr) * kc; i++) b[i] = 1e-3f * (float)(i % 11);
   memset(c, 0, (size_t)n * n * 4);
-  static double gflops[kMaxRounds][64];
-  if (rows > 64) {
-    fprintf(stderr, "at most %d variants\n", 64 - kRefs);
-    return 2;
-  }
+  static double gflops[kMaxRounds][kMaxRows];
   for (int r = 0; r < rounds; r++)
     for (long i = 0; i < rows; i++) {
       long row = (i + r) % rows;
