@@ -807,8 +807,40 @@ struct ThreadSplit {
 };
 
 /// The least gain, in percent of the largest chunk's work, for which a GEMM
-/// that fits in L2 splits its rows rather than its columns (planThreadSplit).
+/// that fits in L2 splits its rows rather than its columns, or one whose B
+/// is packed its columns rather than its rows (planThreadSplit).
 constexpr int64_t kSplitBalanceMinGainPct = 4;
+
+/// What packing (or reading) one column of B or row of A costs a thread,
+/// in rows of C computed over a column: a packed float is a load from L3
+/// or memory and a store, about a quarter of a cycle on Zen 5, as long as
+/// 8 rows' FMAs at two 16-lane FMAs a cycle.
+constexpr int64_t kPackedColumnRows = 8;
+
+/// The most rows per thread for which a GEMM whose B is packed may split
+/// its columns by packedSplitCosts: taller row chunks lost with columns
+/// the model preferred (Zen 5, 2 threads: 266x1172x376 0.955x, twice).
+constexpr int64_t kPackedColumnSplitMaxRows = 128;
+
+/// The largest chunk's cost under each split of a GEMM whose B is packed:
+/// its padded rows times padded columns of C, plus kPackedColumnRows for
+/// every column of B it packs and every row of A it reads (a row split
+/// packs all of B in each thread and reads its rows of A; a column split
+/// its columns of B and all of A).
+struct SplitCosts {
+  double alongM = 0, alongN = 0;
+};
+SplitCosts packedSplitCosts(const GemmProblem &p, int64_t mr, int64_t nr,
+                            int64_t threads) {
+  int64_t rowChunk = std::min(p.m, roundUp(ceilDiv(p.m, threads), mr));
+  int64_t colChunk = std::min(p.n, roundUp(ceilDiv(p.n, threads), nr));
+  SplitCosts c;
+  c.alongM = double(rowChunk) * double(roundUp(p.n, nr)) +
+             double(kPackedColumnRows) * double(p.n + rowChunk);
+  c.alongN = double(roundUp(p.m, mr)) * double(colChunk) +
+             double(kPackedColumnRows) * double(p.m + colChunk);
+  return c;
+}
 
 /// Prefers splitting M (the ic loop): each thread then owns whole rows of
 /// C and packs all of B itself. Measured here (2 threads, Zen 5, one run
@@ -829,7 +861,8 @@ constexpr int64_t kSplitBalanceMinGainPct = 4;
 /// 64x1000x513 (in place) 1.06x. A smaller packed B stays with the rows:
 /// 256x1024x256 (1 MiB) along N 0.91-0.98x, its output then feeding a
 /// row-split GEMM; 127x1000x513 (2 MiB) 0.97-0.99x, 333x777x555 (1.7 MiB)
-/// 0.95-0.99x.
+/// 0.95-0.99x. Thin row chunks over a packed B weigh both splits instead
+/// (packedSplitCosts, below).
 /// Chunks are whole register blocks; fewer chunks than threads when the
 /// GEMM is too narrow for each thread to get a block, so no chunk is empty.
 /// Column chunks of an fp32 B read in place are whole vectors (`lanes`):
@@ -850,6 +883,23 @@ ThreadSplit planThreadSplit(const GemmProblem &p, int64_t mr, int64_t nr,
   bool wideB = !p.isDynamic() && p.n >= 2 * p.m && nBlocks >= threads &&
                (bInPlace || bLarge);
   s.alongM = !wideB && (thickRows || mBlocks > nBlocks);
+  // With B packed, a row split re-packs all of B in every thread and its
+  // chunks are whole register blocks, so few rows split unevenly (65 rows
+  // in blocks of 13: 39 + 26). Thin row chunks split the columns instead
+  // where packedSplitCosts finds the largest column chunk cheaper by
+  // kSplitBalanceMinGainPct. Zen 5, 2 threads, gen's objects with either
+  // split, shapes of M 64-1024 (docs/benchmarks/cpu-gemm-classes.md, "Zen
+  // 5 in the forty-ninth session"): 27 chosen to find the rule, the model
+  // picked columns for 9 (M 65-250), all faster, geomean 1.07
+  // (65x2711x307 1.14-1.24); of the rest none gained more than 3.3% from
+  // columns, M >= 300 lost up to 3.3%. 12 drawn shapes it flips: 1.04.
+  if (s.alongM && !bInPlace && !p.isDynamic() && threads > 1 &&
+      nBlocks >= threads &&
+      ceilDiv(p.m, threads) <= kPackedColumnSplitMaxRows) {
+    SplitCosts c = packedSplitCosts(p, mr, nr, threads);
+    if (100 * c.alongM > (100 + kSplitBalanceMinGainPct) * c.alongN)
+      s.alongM = false;
+  }
   // Where all of A, B and C fit in L2, a column split whose largest chunk
   // computes more than the row split's (rows of C times vectors of
   // columns; a chunk's partial row block costs its rows, its partial

@@ -108,18 +108,54 @@ func.func @three_threads(%A: memref<50x37xf32>, %B: memref<37x70xf32>, %C: memre
 
 // -----
 
-// 64x100 with 14-row blocks: 5 row blocks against 7 column blocks, but 32
-// rows per thread are thick enough, and B is less than twice as wide as A
-// is tall, so M is split (see planThreadSplit): chunks of roundUp(32, 14)
-// = 42 rows (42 and 22).
+// 64x100 with 16-row blocks: 4 row blocks against 7 column blocks, but 32
+// rows per thread are thick enough, B is less than twice as wide as A is
+// tall, and the row chunks are even, so M is split (see planThreadSplit):
+// chunks of roundUp(32, 16) = 32 rows (32 and 32).
 // CHECK-LABEL: func.func @thick_rows(
 // CHECK:         scf.forall (%[[T:.+]]) in (2) {
-// CHECK-NEXT:      %[[OFF:.+]] = arith.muli %[[T]], %c42 : index
+// CHECK-NEXT:      %[[OFF:.+]] = arith.muli %[[T]], %c32 : index
 // CHECK-NEXT:      %[[REST:.+]] = arith.subi %c64, %[[OFF]] : index
-// CHECK-NEXT:      %[[SIZE:.+]] = arith.minsi %[[REST]], %c42 : index
+// CHECK-NEXT:      %[[SIZE:.+]] = arith.minsi %[[REST]], %c32 : index
 // CHECK-NEXT:      memref.subview %{{.+}}[%[[OFF]], 0] [%[[SIZE]], 37] [1, 1]
 func.func @thick_rows(%A: memref<64x37xf32>, %B: memref<37x100xf32>, %C: memref<64x100xf32>) {
+  linalg.matmul ins(%A, %B : memref<64x37xf32>, memref<37x100xf32>) outs(%C : memref<64x100xf32>) {tensorop.sketch = #tensorop.sketch<mc = 16, nc = 32, kc = 8, mr = 16, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test", threads = 2>}
+  return
+}
+
+// -----
+
+// The same rows in 14-row blocks split unevenly (roundUp(32, 14) = 42:
+// 42 and 22). B is packed, so packedSplitCosts weighs the largest chunks:
+// 42 rows x 112 columns + 8 x (100 B columns + 42 A rows) = 5840 against
+// 70 rows x 64 columns + 8 x (64 + 64) = 5504, 6% less, and N is split:
+// chunks of roundUp(50, 16) = 64 columns (64 and 36).
+// CHECK-LABEL: func.func @uneven_rows_packed_b(
+// CHECK-SAME:    %[[A:[a-z0-9_]+]]: memref<64x37xf32>, %[[B:[a-z0-9_]+]]: memref<37x100xf32>, %[[C:[a-z0-9_]+]]: memref<64x100xf32>)
+// CHECK:         scf.forall (%[[T:.+]]) in (2) {
+// CHECK-NEXT:      %[[OFF:.+]] = arith.muli %[[T]], %c64 : index
+// CHECK-NEXT:      %[[REST:.+]] = arith.subi %c100, %[[OFF]] : index
+// CHECK-NEXT:      %[[SIZE:.+]] = arith.minsi %[[REST]], %c64 : index
+// CHECK-NEXT:      memref.subview %[[B]][0, %[[OFF]]] [37, %[[SIZE]]] [1, 1]
+func.func @uneven_rows_packed_b(%A: memref<64x37xf32>, %B: memref<37x100xf32>, %C: memref<64x100xf32>) {
   linalg.matmul ins(%A, %B : memref<64x37xf32>, memref<37x100xf32>) outs(%C : memref<64x100xf32>) {tensorop.sketch = #tensorop.sketch<mc = 14, nc = 32, kc = 8, mr = 14, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test", threads = 2>}
+  return
+}
+
+// -----
+
+// 266x600 in 14-row blocks: packedSplitCosts prefers columns (140 x 608 +
+// 8 x 740 = 91040 against 266 x 304 + 8 x 570 = 85424), but 133 rows per
+// thread are more than kPackedColumnSplitMaxRows, so M is split: chunks of
+// roundUp(133, 14) = 140 rows (140 and 126).
+// CHECK-LABEL: func.func @tall_rows_packed_b(
+// CHECK:         scf.forall (%[[T:.+]]) in (2) {
+// CHECK-NEXT:      %[[OFF:.+]] = arith.muli %[[T]], %c140 : index
+// CHECK-NEXT:      %[[REST:.+]] = arith.subi %c266, %[[OFF]] : index
+// CHECK-NEXT:      %[[SIZE:.+]] = arith.minsi %[[REST]], %c140 : index
+// CHECK-NEXT:      memref.subview %{{.+}}[%[[OFF]], 0] [%[[SIZE]], 37] [1, 1]
+func.func @tall_rows_packed_b(%A: memref<266x37xf32>, %B: memref<37x600xf32>, %C: memref<266x600xf32>) {
+  linalg.matmul ins(%A, %B : memref<266x37xf32>, memref<37x600xf32>) outs(%C : memref<266x600xf32>) {tensorop.sketch = #tensorop.sketch<mc = 14, nc = 32, kc = 8, mr = 14, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test", threads = 2>}
   return
 }
 
@@ -144,36 +180,37 @@ func.func @wide_b(%A: memref<64x1100xf32>, %B: memref<1100x1000xf32>, %C: memref
 
 // -----
 
-// 64x1000x37: B as wide, but packed (kmajor_nr) and small (148 KB):
-// packing all of it per thread is cheap, and the rows are split: chunks of
-// roundUp(32, 6) = 36 rows (36 and 28).
+// 160x1000x37: B as wide, but packed (kmajor_nr) and small (148 KB):
+// packing all of it per thread is cheap (packedSplitCosts: 80 x 1008 + 8
+// x 1080 = 89280 against 160 x 512 + 8 x 672 = 87296, 2% more), and the
+// rows are split: chunks of roundUp(80, 8) = 80 rows.
 // CHECK-LABEL: func.func @wide_b_in_l2(
 // CHECK:         scf.forall (%[[T:.+]]) in (2) {
-// CHECK-NEXT:      %[[OFF:.+]] = arith.muli %[[T]], %c36 : index
-// CHECK-NEXT:      %[[REST:.+]] = arith.subi %c64, %[[OFF]] : index
-// CHECK-NEXT:      %[[SIZE:.+]] = arith.minsi %[[REST]], %c36 : index
+// CHECK-NEXT:      %[[OFF:.+]] = arith.muli %[[T]], %c80 : index
+// CHECK-NEXT:      %[[REST:.+]] = arith.subi %c160, %[[OFF]] : index
+// CHECK-NEXT:      %[[SIZE:.+]] = arith.minsi %[[REST]], %c80 : index
 // CHECK-NEXT:      memref.subview %{{.+}}[%[[OFF]], 0] [%[[SIZE]], 37] [1, 1]
-func.func @wide_b_in_l2(%A: memref<64x37xf32>, %B: memref<37x1000xf32>, %C: memref<64x1000xf32>) {
-  linalg.matmul ins(%A, %B : memref<64x37xf32>, memref<37x1000xf32>) outs(%C : memref<64x1000xf32>) {tensorop.sketch = #tensorop.sketch<mc = 12, nc = 32, kc = 8, mr = 6, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test", threads = 2>}
+func.func @wide_b_in_l2(%A: memref<160x37xf32>, %B: memref<37x1000xf32>, %C: memref<160x1000xf32>) {
+  linalg.matmul ins(%A, %B : memref<160x37xf32>, memref<37x1000xf32>) outs(%C : memref<160x1000xf32>) {tensorop.sketch = #tensorop.sketch<mc = 16, nc = 32, kc = 8, mr = 8, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test", threads = 2>}
   return
 }
 
 // -----
 
-// 64x1000x300: B past L2 (1.2 MB) but not four times past it: packing all
-// of it per thread still measured no slower, and the rows are split.
+// 160x1000x300: B past L2 (1.2 MB) but not four times past it: packing
+// all of it per thread still measured no slower, and the rows are split.
 // CHECK-LABEL: func.func @wide_b_past_l2(
 // CHECK:         scf.forall (%[[T:.+]]) in (2) {
-// CHECK-NEXT:      %[[OFF:.+]] = arith.muli %[[T]], %c36 : index
-func.func @wide_b_past_l2(%A: memref<64x300xf32>, %B: memref<300x1000xf32>, %C: memref<64x1000xf32>) {
-  linalg.matmul ins(%A, %B : memref<64x300xf32>, memref<300x1000xf32>) outs(%C : memref<64x1000xf32>) {tensorop.sketch = #tensorop.sketch<mc = 12, nc = 32, kc = 8, mr = 6, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test", threads = 2>}
+// CHECK-NEXT:      %[[OFF:.+]] = arith.muli %[[T]], %c80 : index
+func.func @wide_b_past_l2(%A: memref<160x300xf32>, %B: memref<300x1000xf32>, %C: memref<160x1000xf32>) {
+  linalg.matmul ins(%A, %B : memref<160x300xf32>, memref<300x1000xf32>) outs(%C : memref<160x1000xf32>) {tensorop.sketch = #tensorop.sketch<mc = 16, nc = 32, kc = 8, mr = 8, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = #tensorop.ukernel_spec<emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = #tensorop.target<name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma,+bmi2", vector_bits = 512, vector_registers = 32>, source = "test", threads = 2>}
   return
 }
 
 // -----
 
-// The same GEMM with B read in place (pack_b "none"): a row chunk would
-// stream all of B for each of its row blocks, so N is split again.
+// 64x1000x37 with B read in place (pack_b "none"): a row chunk would
+// stream all of B for each of its row blocks, so N is split.
 // CHECK-LABEL: func.func @wide_b_in_place(
 // CHECK-SAME:    %[[A:[a-z0-9_]+]]: memref<64x37xf32>, %[[B:[a-z0-9_]+]]: memref<37x1000xf32>, %[[C:[a-z0-9_]+]]: memref<64x1000xf32>)
 // CHECK:         scf.forall (%[[T:.+]]) in (2) {
