@@ -892,9 +892,11 @@ ThreadSplit planThreadSplit(const GemmProblem &p, int64_t mr, int64_t nr,
   // 5 in the forty-ninth session"): 27 chosen to find the rule, the model
   // picked columns for 9 (M 65-250), all faster, geomean 1.07
   // (65x2711x307 1.14-1.24); of the rest none gained more than 3.3% from
-  // columns, M >= 300 lost up to 3.3%. 12 drawn shapes it flips: 1.04.
+  // columns, M >= 300 lost up to 3.3%. Against the build before, two
+  // sets of 12 drawn shapes it changes: 1.040 and 1.033 (lowest 0.981).
+  // fp32 only: nothing else was measured.
   if (s.alongM && !bInPlace && !p.isDynamic() && threads > 1 &&
-      nBlocks >= threads &&
+      p.input == GemmInputType::F32 && nBlocks >= threads &&
       ceilDiv(p.m, threads) <= kPackedColumnSplitMaxRows) {
     SplitCosts c = packedSplitCosts(p, mr, nr, threads);
     if (100 * c.alongM > (100 + kSplitBalanceMinGainPct) * c.alongN)
