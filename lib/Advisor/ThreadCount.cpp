@@ -36,6 +36,24 @@
 // lost 0.75-0.79x at 64^3, 24x120x96 and 29x103x103 in a process where
 // other libraries' threads share the cores: 3.3 us is kept.)
 //
+// A K below kShortTeamK (64) doubles the share (kShortTeamKFactor) where
+// the figure is the target's: in one process with OpenBLAS's and oneDNN's
+// thread pools (the class tables' harness, and any application with a
+// pool of its own), two threads lost to one on such GEMMs well above the
+// threshold. Zen 5, gen's objects on one thread against two in one
+// process (compare_interleaved.sh, 2 threads asked): 12 drawn shapes of K
+// 8-48 and 1.28-4 Mflop, one thread faster on 8 of the 9 under 2.56
+// Mflop (up to 1.68x, 82x178x46; 225x114x48 0.94x), two faster on the 3
+// above it; 14
+// more of K 8-63 and 1.28-2.56 Mflop, one thread 1.168 and 1.155 in two
+// runs (161x154x26 1.81 and 1.49; single shapes moved by up to 40%
+// between the runs). A K of 74-170 at 1.28-2 Mflop went the other way,
+// two threads ahead on 7 of 9 (docs/benchmarks/cpu-gemm-classes.md, "Zen
+// 5 in the forty-ninth session"). Why short K matters was not found: the
+// team's fork and join costs the same, so each thread's share must run
+// slower on a team (its C tiles, whose loads and stores weigh most where
+// K is short, in the other core's cache?).
+//
 // The team is decided before the advisor chooses the sketch
 // (GemmProblem::threads): a sketch may be right on one thread and wrong on
 // two (SkinnyGemm.cpp: the GEMV form of four rows on Zen 4).
@@ -55,6 +73,7 @@ MinFlopsPerThread mlir::tensorop::minFlopsPerThreadFor(int64_t option,
   MinFlopsPerThread m;
   if (option >= 0) {
     m.flops = uint64_t(option);
+    m.fromOption = true;
     m.source = "min-flops-per-thread";
     return m;
   }
@@ -85,8 +104,12 @@ mlir::tensorop::chooseGemmThreads(const GemmProblem &p, int64_t requested,
     return choice;
   // (In doubles: M * N * K overflows int64 for huge GEMMs.)
   double flops = 2.0 * double(p.m) * double(p.n) * double(p.k);
+  double minShare = double(minFlops.flops);
+  bool shortK = !minFlops.fromOption && p.k < kShortTeamK;
+  if (shortK)
+    minShare *= kShortTeamKFactor;
   int64_t threads = choice.threads;
-  while (threads > 1 && flops / double(threads) < double(minFlops.flops))
+  while (threads > 1 && flops / double(threads) < minShare)
     --threads;
   if (threads == choice.threads)
     return choice;
@@ -98,7 +121,13 @@ mlir::tensorop::chooseGemmThreads(const GemmProblem &p, int64_t requested,
                     "OpenMP team ({6})",
                     threads, threads == 1 ? "" : "s", requested,
                     int64_t(flops), int64_t(flops / double(requested)),
-                    minFlops.flops, minFlops.source)
+                    uint64_t(minShare),
+                    shortK ? llvm::formatv("{0} times the {1} of {2}, for a "
+                                           "K below {3}",
+                                           kShortTeamKFactor, minFlops.flops,
+                                           minFlops.source, kShortTeamK)
+                                 .str()
+                           : minFlops.source)
           .str();
   return choice;
 }

@@ -13,8 +13,9 @@
 // RUN: tensorop-opt %s -split-input-file --tensorop-pipeline="target=x86-avx512 threads=2" 2>/dev/null | FileCheck %s --check-prefix=PIPE
 // RUN: tensorop-opt %s -split-input-file --tensorop-pipeline="target=x86-avx512 threads=2 min-flops-per-thread=0" 2>/dev/null | FileCheck %s --check-prefix=PIPEOFF
 
-// 32^3: 65536 flops, 32768 a thread, under the default: one thread.
-// TWOR: remark: tensorop: runs on 1 thread, not the 2 asked: its 65536 flops give each of 2 threads 32768, under the 640000 a thread's share must reach to pay for forking and joining an OpenMP team (min-flops-per-thread's default: target x86-avx512 gives no threads.team_cost_us)
+// 32^3: 65536 flops, 32768 a thread, under the default (doubled: K is
+// below 64): one thread.
+// TWOR: remark: tensorop: runs on 1 thread, not the 2 asked: its 65536 flops give each of 2 threads 32768, under the 1280000 a thread's share must reach to pay for forking and joining an OpenMP team (2 times the 640000 of min-flops-per-thread's default: target x86-avx512 gives no threads.team_cost_us, for a K below 64)
 // TWO-LABEL: func.func @tiny
 // TWO-NOT:     threads =
 // TWO:         return
@@ -80,5 +81,30 @@ func.func @dynamic(%A: memref<?x32xf32>, %B: memref<32x32xf32>, %C: memref<?x32x
 // TWO:         source = "test", threads = 2>
 func.func @given(%A: memref<32x32xf32>, %B: memref<32x32xf32>, %C: memref<32x32xf32>) {
   linalg.matmul {tensorop.sketch = #tensorop.sketch<mc = 12, nc = 32, kc = 8, mr = 6, nr = 16, loop_order = "mkn", micro_order = "mn", pack_a = "kmajor_mr", pack_b = "kmajor_nr", ukernel = <emitter = "x86_gemm_fma", k_unroll = 4, broadcast = "explicit", prefetch_b = 0>, target = <name = "x86-avx512", triple = "x86_64-unknown-linux-gnu", cpu = "znver4", features = "+avx512f", vector_bits = 512, vector_registers = 32>, source = "test", threads = 2>} ins(%A, %B : memref<32x32xf32>, memref<32x32xf32>) outs(%C : memref<32x32xf32>)
+  return
+}
+
+// -----
+
+// 128x128x48: 1572864 flops, 786432 a thread: over the default 640000, but
+// K is below 64 and the target's figure is doubled (ThreadCount.cpp), so
+// one thread; a min-flops-per-thread given as an option is taken as it is
+// (640000 there: two threads).
+// RUN: tensorop-opt %s -split-input-file --tensorop-annotate-sketch="target=x86-avx512 threads=2 min-flops-per-thread=640000" 2>/dev/null | FileCheck %s --check-prefix=OPT
+// TWOR: remark: tensorop: runs on 1 thread, not the 2 asked: its 1572864 flops give each of 2 threads 786432, under the 1280000 {{.*}}, for a K below 64)
+// TWO-LABEL: func.func @short_k
+// TWO-NOT:     threads =
+// TWO:         return
+// OPT-LABEL: func.func @short_k
+// OPT:         source = "builtin", threads = 2>
+// The same rows and columns with K = 64: 2 threads.
+// TWO-LABEL: func.func @k64
+// TWO:         source = "builtin", threads = 2>
+func.func @short_k(%A: memref<128x48xf32>, %B: memref<48x128xf32>, %C: memref<128x128xf32>) {
+  linalg.matmul ins(%A, %B : memref<128x48xf32>, memref<48x128xf32>) outs(%C : memref<128x128xf32>)
+  return
+}
+func.func @k64(%A: memref<128x64xf32>, %B: memref<64x128xf32>, %C: memref<128x128xf32>) {
+  linalg.matmul ins(%A, %B : memref<128x64xf32>, memref<64x128xf32>) outs(%C : memref<128x128xf32>)
   return
 }

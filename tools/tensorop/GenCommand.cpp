@@ -70,7 +70,8 @@ cl::opt<int64_t> genMinFlopsPerThread(
     cl::desc("With --threads=N: a GEMM whose 2*M*N*K flops give a thread "
              "less than this runs on fewer threads (the header and report "
              "say why); 0: always N; -1 (the default): the target's "
-             "threads.team_cost_us times its core's peak"));
+             "threads.team_cost_us times its core's peak, doubled for a "
+             "K below 64"));
 } // namespace
 
 bool tensorop::genSubcommand() { return bool(genCmd); }

@@ -24,6 +24,11 @@ struct TargetHints;
 /// `threads.team_cost_us` (the Zen 5 figure: see ThreadCount.cpp).
 constexpr unsigned kDefaultMinFlopsPerThread = 640000;
 
+/// A K below this makes the target's flops per thread kShortTeamKFactor
+/// times larger (ThreadCount.cpp says why).
+constexpr int64_t kShortTeamK = 64;
+constexpr int64_t kShortTeamKFactor = 2;
+
 /// The `min-flops-per-thread` options' default: the target's own figure
 /// (minFlopsPerThreadFor).
 constexpr int64_t kTargetMinFlopsPerThread = -1;
@@ -31,6 +36,9 @@ constexpr int64_t kTargetMinFlopsPerThread = -1;
 /// The share of flops a thread must reach, and where the figure comes from.
 struct MinFlopsPerThread {
   uint64_t flops = kDefaultMinFlopsPerThread;
+  /// Given by the min-flops-per-thread option (taken as it is), not the
+  /// target's figure.
+  bool fromOption = false;
   /// For remarks, e.g. "min-flops-per-thread" or "threads.team_cost_us
   /// 2.5 us x 114.1 GFLOP/s a core (peak_gflops_f32_per_core) of target
   /// x86-avx512".

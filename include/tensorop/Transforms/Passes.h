@@ -73,7 +73,7 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
                      "threads asked; -1 (the default): the target's "
                      "threads.team_cost_us times its core's peak (640000 "
                      "where the hints give none; depthwise convolutions: "
-                     "640000)"),
+                     "640000), doubled for a GEMM whose K is below 64"),
       llvm::cl::init(kTargetMinFlopsPerThread)};
   PassOptions::Option<bool> acceptUnverifiedEmitters{
       *this, "accept-unverified-emitters",
