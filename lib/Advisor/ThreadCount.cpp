@@ -44,10 +44,9 @@
 // process (compare_interleaved.sh, 2 threads asked): 12 drawn shapes of K
 // 8-48 and 1.28-4 Mflop, one thread faster on 8 of the 9 under 2.56
 // Mflop (up to 1.68x, 82x178x46; 225x114x48 0.94x), two faster on the 3
-// above it; 14
-// more of K 8-63 and 1.28-2.56 Mflop, one thread 1.168 and 1.155 in two
-// runs (161x154x26 1.81 and 1.49; single shapes moved by up to 40%
-// between the runs). A K of 74-170 at 1.28-2 Mflop went the other way,
+// above it; 14 more of K 8-63 and 1.28-2.56 Mflop, one thread 1.168 and
+// 1.155 in two runs (161x154x26 1.81 and 1.49; single shapes moved by up
+// to 40% between the runs). A K of 74-170 at 1.28-2 Mflop went the other way,
 // two threads ahead on 7 of 9 (docs/benchmarks/cpu-gemm-classes.md, "Zen
 // 5 in the forty-ninth session"). Why short K matters was not found: the
 // team's fork and join costs the same, so each thread's share must run
