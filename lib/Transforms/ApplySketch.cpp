@@ -822,6 +822,12 @@ constexpr int64_t kPackedColumnRows = 8;
 /// the model preferred (Zen 5, 2 threads: 266x1172x376 0.955x, twice).
 constexpr int64_t kPackedColumnSplitMaxRows = 128;
 
+/// The largest of `threads` chunks of `extent` in whole units (at most
+/// `extent`).
+int64_t largestChunk(int64_t extent, int64_t threads, int64_t unit) {
+  return std::min(extent, roundUp(ceilDiv(extent, threads), unit));
+}
+
 /// The largest chunk's cost under each split of a GEMM whose B is packed:
 /// its padded rows times padded columns of C, plus kPackedColumnRows for
 /// every column of B it packs and every row of A it reads (a row split
@@ -832,8 +838,8 @@ struct SplitCosts {
 };
 SplitCosts packedSplitCosts(const GemmProblem &p, int64_t mr, int64_t nr,
                             int64_t threads) {
-  int64_t rowChunk = std::min(p.m, roundUp(ceilDiv(p.m, threads), mr));
-  int64_t colChunk = std::min(p.n, roundUp(ceilDiv(p.n, threads), nr));
+  int64_t rowChunk = largestChunk(p.m, threads, mr);
+  int64_t colChunk = largestChunk(p.n, threads, nr);
   SplitCosts c;
   c.alongM = double(rowChunk) * double(roundUp(p.n, nr)) +
              double(kPackedColumnRows) * double(p.n + rowChunk);
@@ -915,11 +921,11 @@ ThreadSplit planThreadSplit(const GemmProblem &p, int64_t mr, int64_t nr,
       (double(p.m) * p.k + double(p.k) * p.n + double(p.m) * p.n) *
               elemBytes <=
           double(l2Bytes)) {
-    int64_t rowChunk = std::min(p.m, roundUp(ceilDiv(p.m, threads), mr));
+    int64_t rowChunk = largestChunk(p.m, threads, mr);
     int64_t colUnit = bInPlace && p.input == GemmInputType::F32
                           ? std::min(lanes, nr)
                           : nr;
-    int64_t colChunk = std::min(p.n, roundUp(ceilDiv(p.n, threads), colUnit));
+    int64_t colChunk = largestChunk(p.n, threads, colUnit);
     int64_t alongMWork = rowChunk * ceilDiv(p.n, lanes);
     int64_t alongNWork = p.m * ceilDiv(colChunk, lanes);
     if (ceilDiv(p.m, rowChunk) == threads &&
